@@ -1,0 +1,92 @@
+"""Side-by-side benchmarks with ratio targets.
+
+Every benchmark names its group (``benchmark.group``) and, in
+``benchmark.extra_info``, its ``contender`` (toolmend, json_repair, ...) and
+``case``. At the end of the run the medians of contenders in the same group
+and case are compared, the ratio table is printed, and each target of
+bench/targets.py is checked: a missed target fails the run.
+
+Set TOOLMEND_BENCH_ENFORCE=0 to print the ratios without failing.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import sys
+from collections import defaultdict
+from typing import Any
+
+import pytest
+
+sys.path.insert(0, os.path.dirname(__file__))
+from targets import TARGETS  # noqa: E402
+
+_results: dict[tuple[str, str, str], float] = {}
+_report: list[str] = []
+_missed: list[str] = []
+
+
+def contend(benchmark: Any, group: str, contender: str, case: str) -> None:
+    """Label a benchmark for the ratio table."""
+    benchmark.group = f"{group}:{case}"
+    benchmark.extra_info["group"] = group
+    benchmark.extra_info["contender"] = contender
+    benchmark.extra_info["case"] = case
+
+
+def _collect(config: pytest.Config) -> None:
+    session = getattr(config, "_benchmarksession", None)
+    if session is None or session.disabled:
+        return
+    for bench in session.benchmarks:
+        info = bench.extra_info
+        if "contender" not in info or not bench.stats or not bench.stats.rounds:
+            continue
+        _results[(info["group"], info["case"], info["contender"])] = bench.stats.median
+
+
+def _check() -> None:
+    by_group: dict[str, dict[str, dict[str, float]]] = defaultdict(lambda: defaultdict(dict))
+    for (group, case, contender), median in _results.items():
+        by_group[group][case][contender] = median
+    for t in TARGETS:
+        cases = by_group.get(t.group)
+        if not cases:
+            continue
+        ratios = {case: m[t.ours] / m[t.other] for case, m in cases.items()
+                  if t.ours in m and t.other in m and m[t.other] > 0}
+        if not ratios:
+            continue
+        _report.append(f"{t.group}: {t.ours} / {t.other} (target <= {t.max_ratio:.3g}"
+                       f"{', geometric mean' if t.aggregate == 'geomean' else ', every case'})")
+        for case, r in sorted(ratios.items()):
+            flag = "" if (t.aggregate != "each" or r <= t.max_ratio) else "   <-- MISSED"
+            _report.append(f"    {case:<36} {r:8.3f}  ({1 / r:7.1f}x){flag}")
+            if flag:
+                _missed.append(f"{t.group}/{case}: {t.ours}/{t.other} = {r:.3f} > {t.max_ratio:.3g}"
+                               f" ({t.why})")
+        if t.aggregate == "geomean":
+            g = math.exp(sum(math.log(r) for r in ratios.values()) / len(ratios))
+            _report.append(f"    {'geometric mean':<36} {g:8.3f}  ({1 / g:7.1f}x)")
+            if g > t.max_ratio:
+                _missed.append(f"{t.group}: geometric mean {t.ours}/{t.other} = {g:.3f} > "
+                               f"{t.max_ratio:.3g} ({t.why})")
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    _collect(session.config)
+    _check()
+    enforce = os.environ.get("TOOLMEND_BENCH_ENFORCE", "1") not in ("0", "false", "no")
+    if _missed and enforce and session.exitstatus == 0:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    if not _report:
+        return
+    terminalreporter.section("toolmend benchmark ratios (median time, ours / theirs)")
+    for line in _report:
+        terminalreporter.write_line(line)
+    for miss in _missed:
+        terminalreporter.write_line(f"MISSED TARGET: {miss}", red=True)

@@ -1,0 +1,65 @@
+"""Recovery against the libraries users would pick instead, in one run.
+
+Fault table (SPEC §1): toolmend.loads vs json_repair.loads vs
+fast_json_repair.loads. Valid ~1 KB arguments: toolmend.normalize_tool_args
+vs a bare orjson.loads (the floor).
+"""
+
+from __future__ import annotations
+
+import orjson
+import pytest
+
+import toolmend
+from conftest import contend
+
+json_repair = pytest.importorskip("json_repair")
+fast_json_repair = pytest.importorskip("fast_json_repair")
+
+FAULTS = {
+    "single_quotes": "{'cmd': 'read', 'file': 'main.go'}",
+    "unquoted_keys": '{cmd: "read", file: "main.go"}',
+    "trailing_commas": '{"cmd":"read","file":"main.go",}',
+    "mixed_styles": "{cmd: 'read', \"file\": main.go}",
+    "object_literal": "{cmd: read, file: main.go, append: true}",
+    "nested_compose": "{cmd: 'read', args: {file: 'x',},}",
+}
+
+CONTENDERS = {
+    "toolmend": toolmend.loads,
+    "json_repair": json_repair.loads,
+    "fast_json_repair": fast_json_repair.loads,
+}
+
+VALID_1KB = orjson.dumps({
+    "cmd": "write",
+    "args": {
+        "file": "src/service/handlers/user_profile.py",
+        "content": "def handler(request):\n    user = load(request.user_id)\n" * 12,
+        "append": False,
+        "mode": 420,
+        "tags": ["agent", "tool-call", "recovery", "benchmark"],
+        "meta": {"attempt": 3, "ratio": 0.75, "trace": "a1b2c3d4e5f6" * 4},
+    },
+}).decode()
+
+
+@pytest.mark.parametrize("contender", list(CONTENDERS))
+@pytest.mark.parametrize("case", list(FAULTS))
+def test_fault_table(benchmark, contender, case):
+    if not toolmend.compiled and contender == "toolmend":
+        pytest.skip("the ratio targets are for the compiled kernels")
+    fn = CONTENDERS[contender]
+    text = FAULTS[case]
+    contend(benchmark, "recover-fault", contender, case)
+    result = benchmark(fn, text)
+    assert isinstance(result, dict) and result
+
+
+@pytest.mark.parametrize("contender", ["toolmend", "orjson"])
+def test_valid_1kb(benchmark, contender):
+    assert 800 <= len(VALID_1KB) <= 1300
+    fn = (lambda t: toolmend.normalize_tool_args(t).value) if contender == "toolmend" else orjson.loads
+    contend(benchmark, "recover-valid", contender, "valid ~1 KB")
+    value = benchmark(fn, VALID_1KB)
+    assert value["cmd"] == "write"

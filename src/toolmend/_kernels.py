@@ -1,0 +1,47 @@
+"""Choose, once at import, between the compiled kernels and their pure twins.
+
+``TOOLMEND_PURE_PYTHON=1`` forces the pure-Python twins. Otherwise a missing
+or broken extension falls back to the twin silently, unless
+``TOOLMEND_REQUIRE_COMPILED=1``, which turns that into an ImportError (CI
+uses it to prove the wheel really carries its extensions).
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from types import ModuleType
+
+
+def _flag(name: str) -> bool:
+    return os.environ.get(name, "").strip().lower() not in ("", "0", "false", "no")
+
+
+FORCE_PURE = _flag("TOOLMEND_PURE_PYTHON")
+REQUIRE_COMPILED = _flag("TOOLMEND_REQUIRE_COMPILED")
+
+if FORCE_PURE and REQUIRE_COMPILED:
+    raise ImportError(
+        "toolmend: TOOLMEND_PURE_PYTHON and TOOLMEND_REQUIRE_COMPILED are both set; "
+        "unset one of them"
+    )
+
+
+def _load(name: str) -> tuple[ModuleType, bool]:
+    """Return (module, compiled) for kernel ``name`` (e.g. "_recover")."""
+    if not FORCE_PURE:
+        try:
+            return importlib.import_module(f"toolmend.{name}"), True
+        except ImportError as exc:
+            if REQUIRE_COMPILED:
+                raise ImportError(
+                    f"toolmend: the compiled extension toolmend.{name} is not available "
+                    f"({exc}); TOOLMEND_REQUIRE_COMPILED=1 forbids the pure-Python fallback"
+                ) from exc
+    return importlib.import_module(f"toolmend.{name}_py"), False
+
+
+recover, _recover_compiled = _load("_recover")
+
+#: True when every kernel is the compiled one.
+compiled: bool = _recover_compiled

@@ -1,0 +1,335 @@
+"""Pure-Python twin of ``ext/_recover.pyx``.
+
+Same functions, same results, same error messages; used where the compiled
+extension is not available (PyPy, platforms without a wheel) or when
+``TOOLMEND_PURE_PYTHON=1``. Written with regexes and ``str`` methods rather
+than character loops: that is what is fast in Python.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .errors import LiteralError
+
+# A JSON-ish string token in either quote style; an unterminated one runs to
+# the end of the text, as the character scanners treat it.
+_DQ = r'"(?:[^"\\]|\\.)*"?'
+_SQ = r"'(?:[^'\\]|\\.)*'?"
+
+
+def maybe_json(s: str) -> bool:
+    """Always True: the pure build lets orjson decide (a Python pre-filter
+    would cost more than the exception it saves)."""
+    return True
+
+
+# ---------------------------------------------------------------------------
+# Curly quotes standing where JSON needs a quote
+
+_CURLY_DOUBLE = "\u201c\u201d\u2033"
+_CURLY_SINGLE = "\u2018\u2019\u2032"
+_HAS_CURLY = re.compile(f"[{_CURLY_DOUBLE}{_CURLY_SINGLE}]")
+_CLOSES = re.compile(r"\s*(?:[:,}\]]|\Z)")
+
+
+def normalize_structural_quotes(s: str) -> str:
+    """Turn curly quotes that delimit strings into ASCII quotes (see the
+    compiled twin for the rules)."""
+    if not _HAS_CURLY.search(s):
+        return s
+    out: list[str] = []
+    last = "{"
+    state = 0  # 0 out, 1 in "..", 2 in '..', 3 in curly "..", 4 in curly '..'
+    changed = False
+    i, n = 0, len(s)
+    while i < n:
+        c = s[i]
+        i += 1
+        if state == 0:
+            if c == '"':
+                state = 1
+            elif c == "'":
+                state = 2
+            elif (c in _CURLY_DOUBLE or c in _CURLY_SINGLE) and last in "{[,:":
+                state = 3 if c in _CURLY_DOUBLE else 4
+                c = '"' if state == 3 else "'"
+                changed = True
+            elif not c.isspace():
+                last = c
+            out.append(c)
+        elif state in (1, 2):
+            out.append(c)
+            if c == "\\" and i < n:
+                out.append(s[i])
+                i += 1
+            elif c == ('"' if state == 1 else "'"):
+                state = 0
+                last = '"'
+        else:
+            curly = _CURLY_DOUBLE if state == 3 else _CURLY_SINGLE
+            plain = '"' if state == 3 else "'"
+            if c == "\\" and i < n:
+                out.append(c + s[i])
+                i += 1
+            elif c in curly and _CLOSES.match(s, i):
+                out.append(plain)
+                state = 0
+                last = '"'
+            elif c == plain:
+                out.append("\\" + c)
+            else:
+                out.append(c)
+    return "".join(out) if changed else s
+
+
+# ---------------------------------------------------------------------------
+# Strategy 2: single-quoted strings -> double-quoted
+
+_SQ_TOKENS = re.compile(rf"{_DQ}|'((?:[^'\\]|\\.)*)('?)", re.S)
+_SQ_BODY = re.compile(r'\\(.)|"', re.S)
+
+
+def _sq_body(m: re.Match[str]) -> str:
+    if m.group(0) == '"':
+        return '\\"'
+    return "'" if m.group(1) == "'" else m.group(0)
+
+
+def convert_single_quotes(s: str) -> str:
+    """Single-quoted strings become double-quoted; ``s`` itself if none."""
+    if "'" not in s:
+        return s
+    changed = False
+
+    def repl(m: re.Match[str]) -> str:
+        nonlocal changed
+        body = m.group(1)
+        if body is None:
+            return m.group(0)
+        changed = True
+        return '"' + _SQ_BODY.sub(_sq_body, body) + ('"' if m.group(2) else "")
+
+    out = _SQ_TOKENS.sub(repl, s)
+    return out if changed else s
+
+
+# ---------------------------------------------------------------------------
+# Strategy 3: bare keys -> quoted keys
+
+_KEY_TOKENS = re.compile(rf"{_DQ}|{_SQ}|([{{,]\s*)([^\s:,{{}}\[\]\"']+)(?=\s*:)", re.S)
+
+
+def quote_bare_keys(s: str) -> str:
+    """Quote a bare key after ``{`` or ``,`` and before ``:``."""
+    changed = False
+
+    def repl(m: re.Match[str]) -> str:
+        nonlocal changed
+        key = m.group(2)
+        if key is None:
+            return m.group(0)
+        changed = True
+        return m.group(1) + '"' + key.replace("\\", "\\\\") + '"'
+
+    out = _KEY_TOKENS.sub(repl, s)
+    return out if changed else s
+
+
+# ---------------------------------------------------------------------------
+# Strategy 5: trailing commas
+
+_COMMA_TOKENS = re.compile(rf"{_DQ}|{_SQ}|,(?=\s*[}}\]])", re.S)
+
+
+def remove_trailing_commas(s: str) -> str:
+    """Drop commas that only whitespace separates from ``}`` or ``]``."""
+    if "," not in s:
+        return s
+    out = _COMMA_TOKENS.sub(lambda m: "" if m.group(0) == "," else m.group(0), s)
+    return out if len(out) != len(s) else s
+
+
+# ---------------------------------------------------------------------------
+# Strategy 7: the object-literal parser
+
+_WS = re.compile(r"\s*")
+_BARE_VALUE = re.compile(r"[^,}\]\n\r]*")
+_BARE_KEY = re.compile(r"[^:,{}\[\]\n\r]*")
+_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?\Z")
+_QUOTED = {
+    '"': re.compile(r'"((?:[^"\\]|\\.)*)"', re.S),
+    "'": re.compile(r"'((?:[^'\\]|\\.)*)'", re.S),
+}
+_ESCAPE = re.compile(
+    r"\\u([dD][89abAB][0-9a-fA-F]{2})\\u([dD][c-fC-F][0-9a-fA-F]{2})"
+    r"|\\u([0-9a-fA-F]{4})|\\(.)",
+    re.S,
+)
+_SIMPLE_ESCAPES = {'"': '"', "'": "'", "\\": "\\", "/": "/",
+                   "n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f"}
+_JSON_SPECIAL = re.compile('["\\\\\x00-\x1f\ud800-\udfff]')
+_JSON_ESCAPES = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t",
+                 "\b": "\\b", "\f": "\\f"}
+
+
+def _unescape(m: re.Match[str]) -> str:
+    hi, lo, single, other = m.groups()
+    if hi is not None:
+        return chr(0x10000 + ((int(hi, 16) - 0xD800) << 10) + (int(lo, 16) - 0xDC00))
+    if single is not None:
+        return chr(int(single, 16))
+    return _SIMPLE_ESCAPES.get(other, m.group(0))
+
+
+def _json_escape(m: re.Match[str]) -> str:
+    c = m.group(0)
+    return _JSON_ESCAPES.get(c) or f"\\u{ord(c):04x}"
+
+
+def _json_string(v: str) -> str:
+    return '"' + _JSON_SPECIAL.sub(_json_escape, v) + '"'
+
+
+def _read_quoted(s: str, i: int) -> tuple[str, int]:
+    m = _QUOTED[s[i]].match(s, i)
+    if m is None:
+        raise LiteralError(s, i, "unterminated string")
+    return _ESCAPE.sub(_unescape, m.group(1)), m.end()
+
+
+def _bare(tok: str) -> tuple[Any, str]:
+    low = tok.lower()
+    if low in ("true", "false"):
+        return low == "true", low
+    if low in ("null", "none"):
+        return None, "null"
+    if _NUMBER.match(tok):
+        try:
+            value: Any = float(tok) if ("." in tok or "e" in tok or "E" in tok) else int(tok)
+        except ValueError:  # more digits than int() accepts: keep the text
+            pass
+        else:
+            return value, tok
+    return tok, _json_string(tok)
+
+
+_VALUE, _VALUE_OR_CLOSE, _KEY, _KEY_OR_CLOSE, _AFTER = range(5)
+
+
+def parse_object_literal(s: str, max_depth: int = 1000) -> tuple[Any, str]:
+    """Parse a JavaScript/Python-style object literal; return (value, json_text).
+
+    See the compiled twin for the grammar. Raises LiteralError on anything
+    ambiguous instead of guessing.
+    """
+    n = len(s)
+    i = 0
+    state = _VALUE
+    stack: list[list[Any]] = []  # frames: [container, key, opening index]
+    out: list[str] = []
+    top: Any = None
+    while True:
+        ws = _WS.match(s, i).group(0)  # type: ignore[union-attr]
+        newline = "\n" in ws or "\r" in ws
+        i += len(ws)
+        have_value = False
+        value: Any = None
+        if state == _AFTER:
+            if not stack:
+                if i < n:
+                    raise LiteralError(s, i, "unexpected text after the end of the value")
+                return top, "".join(out)
+            frame = stack[-1]
+            is_obj = type(frame[0]) is dict
+            closer = "}" if is_obj else "]"
+            if i >= n:
+                raise LiteralError(s, frame[2], "unclosed '%s'" % ("{" if is_obj else "["))
+            c = s[i]
+            if c == closer:
+                i += 1
+                stack.pop()
+                out.append(closer)
+                value, have_value = frame[0], True
+            elif c in "}]":
+                raise LiteralError(s, i, "'%s' does not close '%s'" % (c, "{" if is_obj else "["))
+            elif c == "," or newline:
+                if c == ",":
+                    i = _WS.match(s, i + 1).end()  # type: ignore[union-attr]
+                    if i < n and s[i] == ",":
+                        raise LiteralError(s, i, "empty piece between commas")
+                if i < n and s[i] == closer:  # trailing separator
+                    continue
+                out.append(",")
+                state = _KEY if is_obj else _VALUE
+                continue
+            else:
+                raise LiteralError(s, i, "expected ',' or '%s'" % closer)
+        elif state in (_KEY, _KEY_OR_CLOSE):
+            if i >= n:
+                raise LiteralError(s, stack[-1][2], "unclosed '{'")
+            c = s[i]
+            if c == "}" and state == _KEY_OR_CLOSE:
+                i += 1
+                value, have_value = stack.pop()[0], True
+                out.append("}")
+            else:
+                start = i
+                if c in "\"'":
+                    key, i = _read_quoted(s, i)
+                    i = _WS.match(s, i).end()  # type: ignore[union-attr]
+                    if i >= n or s[i] != ":":
+                        raise LiteralError(s, start, "expected ':' after key %r" % key)
+                else:
+                    j = _BARE_KEY.match(s, i).end()  # type: ignore[union-attr]
+                    if j >= n or s[j] != ":":
+                        raise LiteralError(s, start, "piece %r has no colon" % s[start:j].strip())
+                    key = s[start:j].strip()
+                    if not key:
+                        raise LiteralError(s, start, "empty key")
+                    i = j
+                i += 1  # the colon
+                stack[-1][1] = key
+                out.append(_json_string(key) + ":")
+                state = _VALUE
+                continue
+        else:  # _VALUE or _VALUE_OR_CLOSE
+            if i >= n:
+                raise LiteralError(s, i, "missing value" if stack else "empty text")
+            c = s[i]
+            if c == "]" and state == _VALUE_OR_CLOSE:
+                i += 1
+                value, have_value = stack.pop()[0], True
+                out.append("]")
+            elif c in "{[":
+                if len(stack) >= max_depth:
+                    raise LiteralError(s, i, "nesting deeper than %d levels" % max_depth)
+                stack.append([{} if c == "{" else [], None, i])
+                out.append(c)
+                i += 1
+                state = _KEY_OR_CLOSE if c == "{" else _VALUE_OR_CLOSE
+                continue
+            elif c in "\"'":
+                value, i = _read_quoted(s, i)
+                out.append(_json_string(value))
+                have_value = True
+            else:
+                start = i
+                i = _BARE_VALUE.match(s, i).end()  # type: ignore[union-attr]
+                tok = s[start:i].strip()
+                if not tok:
+                    raise LiteralError(s, start, "missing value")
+                value, text = _bare(tok)
+                out.append(text)
+                have_value = True
+        if have_value:
+            if stack:
+                frame = stack[-1]
+                if type(frame[0]) is dict:
+                    frame[0][frame[1]] = value
+                else:
+                    frame[0].append(value)
+            else:
+                top = value
+            state = _AFTER

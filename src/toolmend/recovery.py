@@ -1,0 +1,246 @@
+"""Tool-call argument recovery: the seven strategies of the contract, in order.
+
+1. ``parse``            the text is valid JSON: returned as is (orjson)
+2. ``single_quotes``    '...' strings -> "..." (stateful, string-aware)
+3. ``unquoted_keys``    {cmd: ...} -> {"cmd": ...}
+4. ``quotes_and_keys``  2 then 3
+5. ``trailing_commas``  commas before } or ] removed, on the output of 2-4
+6. ``wrap_plain``       a bare value goes into the tool's primary field
+7. ``object_literal``   {cmd: read, n: 1.50} parsed by hand, rebuilt as JSON
+
+and the documented extras: ``curly_quotes`` (only curly quotes standing where
+JSON needs a quote were wrong), ``double_encoded`` (a JSON string that holds
+the object) and ``empty`` (no arguments at all, for a tool: ``{}``).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+import orjson
+
+from ._kernels import recover as _k
+from .errors import LiteralError, RecoveryError
+from .quotes import normalize_quotes
+from .toolfields import SUBCOMMANDS, field_for_tool, looks_like_cli_args, tool_style
+
+__all__ = ["Recovered", "normalize_tool_args", "loads", "STRATEGIES"]
+
+#: Every strategy name ``Recovered.strategy`` can hold, in pipeline order.
+STRATEGIES = (
+    "parse", "curly_quotes", "single_quotes", "unquoted_keys", "quotes_and_keys",
+    "trailing_commas", "wrap_plain", "object_literal", "double_encoded", "empty",
+)
+QUOTE_MODES = ("structural", "always", "off")
+
+# Below this length a failing text is cheaper to reject with the compiled
+# pre-filter than with orjson's exception; above it valid text dominates and
+# goes straight to orjson.
+_PREFILTER_MAX = 512
+
+_orjson_loads = orjson.loads
+_JSONDecodeError = orjson.JSONDecodeError
+_maybe_json = _k.maybe_json
+
+
+class Recovered:
+    """The outcome of :func:`normalize_tool_args`.
+
+    ``text`` is the recovered JSON text (or, when ``ok`` is False, the trimmed
+    original, untouched, so that a CLI parser can try it); ``strategy`` names
+    the step at which the text first became valid; ``value`` is the parsed
+    value; ``error`` says why recovery failed (None when ``ok``). Unpacks as
+    ``text, ok, strategy, value``.
+    """
+
+    __slots__ = ("text", "ok", "strategy", "value", "error")
+
+    def __init__(self, text: str, ok: bool, strategy: str | None, value: Any,
+                 error: str | None = None) -> None:
+        self.text = text
+        self.ok = ok
+        self.strategy = strategy
+        self.value = value
+        self.error = error
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter((self.text, self.ok, self.strategy, self.value))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Recovered):
+            return NotImplemented
+        return (self.text, self.ok, self.strategy, self.value, self.error) == (
+            other.text, other.ok, other.strategy, other.value, other.error)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        tail = f", error={self.error!r}" if self.error else ""
+        return (f"Recovered(text={self.text!r}, ok={self.ok}, strategy={self.strategy!r}, "
+                f"value={self.value!r}{tail})")
+
+
+_MISSING: Any = object()
+
+
+def _parse(text: str) -> Any:
+    """orjson's value for ``text``, or _MISSING when it is not JSON."""
+    if len(text) <= _PREFILTER_MAX and not _maybe_json(text):
+        return _MISSING
+    try:
+        return _orjson_loads(text)
+    except _JSONDecodeError:
+        return _MISSING
+
+
+def _fail(original: str, error: str) -> Recovered:
+    return Recovered(original, False, None, None, error)
+
+
+def _kind(value: Any) -> str:
+    if isinstance(value, list):
+        return "array"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, (int, float)):
+        return "number"
+    return "null" if value is None else type(value).__name__
+
+
+def _wrap(value: str, tool: str, original: str) -> Recovered:
+    """Strategy 6: put a bare value into ``tool``'s primary field."""
+    field = field_for_tool(tool)
+    if field is None:
+        return _fail(original, f"a bare value was sent to tool {tool!r}, which has no known "
+                               "primary field (register one with register_tool_field)")
+    if tool_style(tool) == "subcommand":
+        words = value.split()
+        if len(words) != 1 or words[0].lower() not in SUBCOMMANDS:
+            if looks_like_cli_args(value):
+                why = "looks like CLI arguments; left for the tool's argument parser"
+            else:
+                why = "is prose, not a subcommand line"
+            return _fail(original, f"the text sent to tool {tool!r} {why}")
+    wrapped = {field: value}
+    return Recovered(orjson.dumps(wrapped).decode(), True, "wrap_plain", wrapped)
+
+
+def _accept(value: Any, text: str, strategy: str, tool: str | None, original: str) -> Recovered:
+    """Apply the tool rules to a parsed value: with a tool, arguments are an
+    object; a JSON string is unwrapped (double encoding) or wrapped."""
+    if tool is None or type(value) is dict:
+        return Recovered(text, True, strategy, value)
+    if isinstance(value, str):
+        inner_text = value.strip()
+        if inner_text.startswith("{"):
+            inner = normalize_tool_args(inner_text, tool)
+            if inner.ok and type(inner.value) is dict:
+                return Recovered(inner.text, True, "double_encoded", inner.value)
+        return _wrap(value, tool, original)
+    return _fail(original, f"tool {tool!r} takes an object of arguments, not a JSON {_kind(value)}")
+
+
+def normalize_tool_args(raw: str | bytes, tool: str | None = None, *,
+                        quotes: str = "structural") -> Recovered:
+    """Recover tool-call arguments; never raises on bad text.
+
+    ``tool`` (optional) is the tool's name: with it the result is always a
+    JSON object (bare values are wrapped into the tool's primary field). With
+    ``quotes="structural"`` (default) curly quotes standing where JSON needs a
+    quote are straightened before the repairs; ``"always"`` straightens every
+    curly quote first; ``"off"`` none.
+    """
+    if type(raw) is str:
+        text: str = raw
+    elif isinstance(raw, (bytes, bytearray, memoryview)):
+        try:
+            text = bytes(raw).decode("utf-8")
+        except UnicodeDecodeError as exc:
+            return _fail(bytes(raw).decode("utf-8", "replace").strip(),
+                         f"the arguments are not valid UTF-8 (byte {exc.start})")
+    elif isinstance(raw, str):
+        text = str(raw)
+    else:
+        raise TypeError(f"normalize_tool_args: raw must be str or bytes, not {type(raw).__name__}")
+    if tool is not None and not isinstance(tool, str):
+        raise TypeError(f"normalize_tool_args: tool must be a str or None, not {type(tool).__name__}")
+    if quotes != "structural":
+        if quotes == "always":
+            text = normalize_quotes(text)
+        elif quotes != "off":
+            raise ValueError(f"normalize_tool_args: quotes must be one of {QUOTE_MODES}, "
+                             f"not {quotes!r}")
+
+    # 1. parse: valid JSON comes back as it is.
+    value = _parse(text)
+    if value is not _MISSING:
+        if tool is None or type(value) is dict:
+            return Recovered(text, True, "parse", value)
+        return _accept(value, text, "parse", tool, text.strip())
+    return _repair(text, tool, quotes)
+
+
+def _repair(text: str, tool: str | None, quotes: str) -> Recovered:
+    original = text.strip()
+    if not original:
+        if tool is not None:
+            return Recovered("{}", True, "empty", {})
+        return _fail(original, "the arguments are empty")
+
+    base = original
+    if quotes == "structural":
+        base = _k.normalize_structural_quotes(original)
+        if base is not original and (value := _parse(base)) is not _MISSING:
+            return _accept(value, base, "curly_quotes", tool, original)
+
+    # 2-5 compose: each works on the output of the earlier ones that changed
+    # something; the strategy named is the step at which the text first parsed.
+    quoted = _k.convert_single_quotes(base)
+    if quoted is not base and (value := _parse(quoted)) is not _MISSING:
+        return _accept(value, quoted, "single_quotes", tool, original)
+    keyed = _k.quote_bare_keys(base)
+    if keyed is not base and (value := _parse(keyed)) is not _MISSING:
+        return _accept(value, keyed, "unquoted_keys", tool, original)
+    if quoted is not base:
+        both = _k.quote_bare_keys(quoted)
+        if both is not quoted and (value := _parse(both)) is not _MISSING:
+            return _accept(value, both, "quotes_and_keys", tool, original)
+    else:
+        both = keyed
+    trimmed = _k.remove_trailing_commas(both)
+    if trimmed is not both and (value := _parse(trimmed)) is not _MISSING:
+        return _accept(value, trimmed, "trailing_commas", tool, original)
+
+    first = base[0]
+    if first != "{" and first != "[":
+        # 6. wrap_plain: the bare value as the model wrote it.
+        if tool is None:
+            return _fail(original, f"not valid JSON ({_json_error(original)}), and no tool was "
+                                   "given whose field could take it as a bare value")
+        return _wrap(original, tool, original)
+
+    # 7. object_literal
+    try:
+        value, rebuilt = _k.parse_object_literal(base)
+    except LiteralError as exc:
+        return _fail(original, f"not valid JSON ({_json_error(original)}), and not an object "
+                               f"literal either: {exc}")
+    return _accept(value, rebuilt, "object_literal", tool, original)
+
+
+def _json_error(text: str) -> str:
+    try:
+        orjson.loads(text)
+    except orjson.JSONDecodeError as exc:
+        return f"{exc.msg} at line {exc.lineno}, column {exc.colno}"
+    return "valid JSON"  # pragma: no cover - only called on text that failed
+
+
+def loads(raw: str | bytes, tool: str | None = None) -> Any:
+    """Recover and return the arguments' value; raise RecoveryError (a
+    ValueError) with the reason when nothing works."""
+    result = normalize_tool_args(raw, tool)
+    if not result.ok:
+        raise RecoveryError(f"could not recover the tool-call arguments: {result.error}",
+                            result.text)
+    return result.value

@@ -1,0 +1,194 @@
+"""``run_tool``: one entry point for the tools, errors as results.
+
+A tool call arrives as ``{"cmd": VERB, "args": {...}}``, as a dict or as
+(possibly malformed) text that goes through argument recovery first. Each
+tool module exposes ``VERBS``, a mapping from verb name to a function
+``(ToolArgs, Workspace) -> ToolResult``; verbs raise ToolError for bad input
+and ``run_tool`` turns that into ``ok=False`` with the message. Nothing a
+caller sends makes ``run_tool`` raise.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping
+
+from .errors import ToolError
+from .recovery import normalize_tool_args
+from .workspace import Workspace
+
+__all__ = ["ToolResult", "ToolArgs", "run_tool", "TOOLS"]
+
+
+@dataclass(frozen=True)
+class ToolResult:
+    """``output`` is what an agent reads (capped); ``data`` the structured result."""
+
+    ok: bool
+    output: str
+    data: Any = None
+
+
+Verb = Callable[["ToolArgs", Workspace], ToolResult]
+
+#: tool name (without "@") -> module that defines VERBS (imported on first use)
+TOOLS = {"json": "toolmend.jsonverbs", "diff": "toolmend.diff"}
+
+_MISSING: Any = object()
+
+
+class ToolArgs:
+    """Typed, checked access to a verb's arguments, with clear errors.
+
+    Agents send numbers as strings and booleans as "true"; the accessors
+    accept those and refuse anything else by naming the argument.
+    """
+
+    def __init__(self, tool: str, verb: str, args: Mapping[str, Any]) -> None:
+        self.tool = tool
+        self.verb = verb
+        self.raw = dict(args)
+
+    def _where(self, name: str) -> str:
+        return f"@{self.tool} {self.verb}: argument {name!r}"
+
+    def has(self, name: str) -> bool:
+        return self.raw.get(name) is not None
+
+    def text(self, name: str, default: Any = _MISSING, *, allow_empty: bool = True) -> Any:
+        value = self.raw.get(name)
+        if value is None:
+            if default is _MISSING:
+                raise ToolError(f"{self._where(name)} is required")
+            return default
+        if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+            raise ToolError(f"{self._where(name)} must be a string, not {type(value).__name__}")
+        value = value if isinstance(value, str) else str(value)
+        if not allow_empty and not value.strip():
+            raise ToolError(f"{self._where(name)} must not be empty")
+        return value
+
+    def integer(self, name: str, default: int, *, minimum: int | None = None,
+            maximum: int | None = None, clamp: bool = False) -> int:
+        """An integer; out of range is an error, or clamped with ``clamp``."""
+        value = self.raw.get(name)
+        if value is None:
+            return default
+        if isinstance(value, bool):
+            raise ToolError(f"{self._where(name)} must be an integer, not a boolean")
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
+        if isinstance(value, str):
+            try:
+                value = int(value.strip())
+            except ValueError:
+                raise ToolError(f"{self._where(name)} must be an integer, not {value!r}") from None
+        if not isinstance(value, int):
+            raise ToolError(f"{self._where(name)} must be an integer, not {type(value).__name__}")
+        if minimum is not None and value < minimum:
+            if not clamp:
+                raise ToolError(f"{self._where(name)} must be at least {minimum}, not {value}")
+            value = minimum
+        if maximum is not None and value > maximum:
+            if not clamp:
+                raise ToolError(f"{self._where(name)} must be at most {maximum}, not {value}")
+            value = maximum
+        return value
+
+    def flag(self, name: str, default: bool) -> bool:
+        value = self.raw.get(name)
+        if value is None:
+            return default
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, int) and value in (0, 1):
+            return bool(value)
+        if isinstance(value, str) and value.strip().lower() in ("true", "yes", "1", "on"):
+            return True
+        if isinstance(value, str) and value.strip().lower() in ("false", "no", "0", "off"):
+            return False
+        raise ToolError(f"{self._where(name)} must be true or false, not {value!r}")
+
+    def strings(self, name: str, default: Any = None) -> Any:
+        """A list of strings; a single string "a,b" is split on commas."""
+        value = self.raw.get(name)
+        if value is None:
+            return default
+        if isinstance(value, str):
+            return [part.strip() for part in value.split(",") if part.strip()]
+        if isinstance(value, list) and all(isinstance(v, str) for v in value):
+            return list(value)
+        raise ToolError(f"{self._where(name)} must be a list of strings")
+
+    def check_known(self, allowed: set[str] | frozenset[str]) -> None:
+        """Refuse arguments the verb does not know (a typo should not be ignored)."""
+        unknown = sorted(set(self.raw) - set(allowed))
+        if unknown:
+            raise ToolError(f"@{self.tool} {self.verb}: unknown argument(s) "
+                            f"{', '.join(map(repr, unknown))}; it takes {', '.join(sorted(allowed))}")
+
+
+def _verbs(tool: str) -> Mapping[str, Verb]:
+    module = importlib.import_module(TOOLS[tool])
+    return module.VERBS  # type: ignore[no-any-return]
+
+
+def run_tool(name: str, args: Any, workspace: str | Any = ".") -> ToolResult:
+    """Run tool ``name`` ("@json"/"json", "@diff"/"diff") on ``args``.
+
+    ``args`` is ``{"cmd": VERB, "args": {...}}`` as a dict, or as text
+    (malformed text is recovered first). Errors come back as ``ok=False``
+    with a message that says what was wrong; this never raises.
+    """
+    try:
+        return _run(name, args, workspace)
+    except ToolError as exc:
+        return ToolResult(False, f"error: {exc}", None)
+    except RecursionError:
+        return ToolResult(False, "error: the input is nested too deeply to process", None)
+    except MemoryError:
+        return ToolResult(False, "error: out of memory while processing the input", None)
+    except Exception as exc:  # a bug of ours: report it, never crash the agent loop
+        return ToolResult(False, f"error: internal error ({type(exc).__name__}: {exc})", None)
+
+
+def _run(name: str, args: Any, workspace: str | Any) -> ToolResult:
+    if not isinstance(name, str):
+        raise ToolError(f"the tool name must be a string, not {type(name).__name__}")
+    tool = name.strip().lstrip("@").lower()
+    if tool not in TOOLS:
+        raise ToolError(f"unknown tool {name!r}; the tools are "
+                        f"{', '.join('@' + t for t in sorted(TOOLS))}")
+    if isinstance(args, (str, bytes, bytearray)):
+        recovered = normalize_tool_args(args, "@" + tool)
+        if not recovered.ok:
+            raise ToolError(f"could not read the arguments of @{tool}: {recovered.error}")
+        args = recovered.value
+    if not isinstance(args, Mapping):
+        raise ToolError(f"@{tool} takes an object {{\"cmd\": VERB, \"args\": {{...}}}}, "
+                        f"not {type(args).__name__}")
+    verbs = _verbs(tool)
+    cmd = args.get("cmd")
+    if not isinstance(cmd, str) or not cmd.strip():
+        raise ToolError(f"@{tool} needs \"cmd\": one of {', '.join(verbs)}")
+    verb = cmd.strip().lower()
+    if verb not in verbs:
+        raise ToolError(f"@{tool} has no verb {cmd!r}; the verbs are {', '.join(verbs)}")
+    inner = args.get("args", {})
+    if inner is None:
+        inner = {}
+    if isinstance(inner, (str, bytes)):
+        recovered = normalize_tool_args(inner, None)
+        if not recovered.ok or not isinstance(recovered.value, dict):
+            raise ToolError(f"@{tool} {verb}: could not read \"args\" as an object"
+                            + (f": {recovered.error}" if recovered.error else ""))
+        inner = recovered.value
+    if not isinstance(inner, Mapping):
+        raise ToolError(f"@{tool} {verb}: \"args\" must be an object, not {type(inner).__name__}")
+    extra = set(args) - {"cmd", "args"}
+    if extra:
+        # {"cmd": "get", "file": "x"}: arguments given at the top level.
+        inner = {**{k: args[k] for k in extra}, **inner}
+    ws = workspace if isinstance(workspace, Workspace) else Workspace(workspace)
+    return verbs[verb](ToolArgs(tool, verb, inner), ws)
