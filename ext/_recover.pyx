@@ -10,10 +10,44 @@ rewritten. Nothing here recurses: the literal parser keeps its own stack.
 from cpython.mem cimport PyMem_Malloc, PyMem_Realloc, PyMem_Free
 from cpython.unicode cimport PyUnicode_FromKindAndData, PyUnicode_4BYTE_KIND
 
+import orjson
+
 from toolmend.errors import LiteralError
+
+cdef object orjson_loads = orjson.loads
+cdef object JSONDecodeError = orjson.JSONDecodeError
+
+from libc.string cimport memcpy
 
 cdef extern from "Python.h":
     bint Py_UNICODE_ISSPACE(Py_UCS4 ch)
+    int PyUnicode_KIND(object o)
+    void* PyUnicode_DATA(object o)
+    Py_UCS4 PyUnicode_READ(int kind, void* data, Py_ssize_t index) nogil
+
+# Below this length a text that fails the pre-filter skips orjson (whose
+# exception costs more than the scan); above it valid text dominates.
+cdef Py_ssize_t PREFILTER_MAX = 512
+
+# Step numbers returned by repair(); recovery.py names them.
+STEP_NAMES = ("parse", "curly_quotes", "single_quotes", "unquoted_keys",
+              "quotes_and_keys", "trailing_commas")
+
+
+cdef struct Src:
+    int kind
+    void* data
+    Py_ssize_t n
+
+
+cdef inline void src_init(Src* src, str text):
+    src.kind = PyUnicode_KIND(text)
+    src.data = PyUnicode_DATA(text)
+    src.n = len(text)
+
+
+cdef inline Py_UCS4 at(const Src* src, Py_ssize_t i) noexcept nogil:
+    return PyUnicode_READ(src.kind, src.data, i)
 
 # ---------------------------------------------------------------------------
 # A growable UCS4 buffer: cheaper than joining a list of pieces for the short
@@ -23,26 +57,35 @@ cdef struct Buf:
     Py_UCS4* data
     Py_ssize_t len
     Py_ssize_t cap
+    bint heap
 
 
-cdef int buf_init(Buf* b, Py_ssize_t cap) except -1:
-    if cap < 16:
-        cap = 16
-    b.data = <Py_UCS4*>PyMem_Malloc(cap * sizeof(Py_UCS4))
-    if b.data == NULL:
-        raise MemoryError()
+cdef enum:
+    LOCAL_CAP = 256
+
+
+cdef inline void buf_init(Buf* b, Py_UCS4* local, Py_ssize_t cap) noexcept:
+    """Start on caller-provided (stack) storage; move to the heap if it grows."""
+    b.data = local
     b.len = 0
     b.cap = cap
-    return 0
+    b.heap = False
 
 
 cdef int buf_grow(Buf* b) except -1:
     cdef Py_ssize_t cap = b.cap * 2
-    cdef Py_UCS4* data = <Py_UCS4*>PyMem_Realloc(b.data, cap * sizeof(Py_UCS4))
+    cdef Py_UCS4* data
+    if b.heap:
+        data = <Py_UCS4*>PyMem_Realloc(b.data, cap * sizeof(Py_UCS4))
+    else:
+        data = <Py_UCS4*>PyMem_Malloc(cap * sizeof(Py_UCS4))
+        if data != NULL:
+            memcpy(data, b.data, b.len * sizeof(Py_UCS4))
     if data == NULL:
         raise MemoryError()
     b.data = data
     b.cap = cap
+    b.heap = True
     return 0
 
 
@@ -66,9 +109,11 @@ cdef str buf_str(Buf* b):
     return <str>PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, b.data, b.len)
 
 
-cdef inline void buf_free(Buf* b):
-    PyMem_Free(b.data)
+cdef inline void buf_free(Buf* b) noexcept:
+    if b.heap:
+        PyMem_Free(b.data)
     b.data = NULL
+    b.heap = False
 
 
 cdef inline bint is_json_ws(Py_UCS4 c):
@@ -86,29 +131,31 @@ cdef inline bint is_curly_single(Py_UCS4 c):
 # ---------------------------------------------------------------------------
 # Validity pre-filter
 
-cdef Py_ssize_t skip_json_string(str s, Py_ssize_t i, Py_ssize_t n):
+cdef Py_ssize_t skip_json_string(const Src* src, Py_ssize_t i) noexcept:
     """i is just past the opening quote; return the index past the closing
     quote, or -1 when the string is not valid JSON."""
     cdef Py_UCS4 c
     cdef int k
+    cdef Py_ssize_t n = src.n
     while i < n:
-        c = s[i]
+        c = at(src, i)
         if c == u'"':
             return i + 1
         if c == u'\\':
             if i + 1 >= n:
                 return -1
-            c = s[i + 1]
+            c = at(src, i + 1)
             if c == u'u':
                 if i + 5 >= n:
                     return -1
                 for k in range(2, 6):
-                    c = s[i + k]
+                    c = at(src, i + k)
                     if not ((u'0' <= c <= u'9') or (u'a' <= c <= u'f') or (u'A' <= c <= u'F')):
                         return -1
                 i += 6
                 continue
-            if c not in u'"\\/bfnrt':
+            if not (c == u'"' or c == u'\\' or c == u'/' or c == u'b' or c == u'f'
+                    or c == u'n' or c == u'r' or c == u't'):
                 return -1
             i += 2
             continue
@@ -118,36 +165,47 @@ cdef Py_ssize_t skip_json_string(str s, Py_ssize_t i, Py_ssize_t n):
     return -1
 
 
-cdef Py_ssize_t skip_json_number(str s, Py_ssize_t i, Py_ssize_t n):
+cdef Py_ssize_t skip_json_number(const Src* src, Py_ssize_t i) noexcept:
+    """The index past a JSON number starting at i, or -1."""
     cdef Py_ssize_t start
-    if i < n and s[i] == u'-':
+    cdef Py_ssize_t n = src.n
+    if i < n and at(src, i) == u'-':
         i += 1
     if i >= n:
         return -1
-    if s[i] == u'0':
+    if at(src, i) == u'0':
         i += 1
-    elif u'1' <= s[i] <= u'9':
-        while i < n and u'0' <= s[i] <= u'9':
+    elif u'1' <= at(src, i) <= u'9':
+        while i < n and u'0' <= at(src, i) <= u'9':
             i += 1
     else:
         return -1
-    if i < n and s[i] == u'.':
+    if i < n and at(src, i) == u'.':
         i += 1
         start = i
-        while i < n and u'0' <= s[i] <= u'9':
+        while i < n and u'0' <= at(src, i) <= u'9':
             i += 1
         if i == start:
             return -1
-    if i < n and (s[i] == u'e' or s[i] == u'E'):
+    if i < n and (at(src, i) == u'e' or at(src, i) == u'E'):
         i += 1
-        if i < n and (s[i] == u'+' or s[i] == u'-'):
+        if i < n and (at(src, i) == u'+' or at(src, i) == u'-'):
             i += 1
         start = i
-        while i < n and u'0' <= s[i] <= u'9':
+        while i < n and u'0' <= at(src, i) <= u'9':
             i += 1
         if i == start:
             return -1
     return i
+
+
+cdef inline bint has_word(const Src* src, Py_ssize_t i, const char* word) noexcept:
+    cdef Py_ssize_t k = 0
+    while word[k] != 0:
+        if i + k >= src.n or at(src, i + k) != <Py_UCS4>word[k]:
+            return False
+        k += 1
+    return True
 
 
 cdef enum:
@@ -157,28 +215,23 @@ cdef enum:
     V_KEY_OR_CLOSE = 3   # just after '{'
     V_COLON = 4
     V_AFTER = 5          # after a value
+    MAX_CHECKED_DEPTH = 2048
 
 
-
-def maybe_json(str s):
-    """False only when ``s`` is certainly not RFC 8259 JSON.
-
-    A cheap pre-filter in front of orjson: it never rejects what orjson
-    accepts (orjson is stricter: lone surrogates, infinite numbers, depth),
-    and it saves building orjson's exception for text that fails early.
-    """
-    cdef Py_ssize_t n = len(s)
+cdef bint scan_json(str s) noexcept:
+    cdef Src src
     cdef Py_ssize_t i = 0
     cdef Py_ssize_t depth = 0
-    cdef char stack[2048]
+    cdef char stack[MAX_CHECKED_DEPTH]
     cdef int state = V_VALUE
     cdef Py_UCS4 c
+    src_init(&src, s)
     while True:
-        while i < n and is_json_ws(s[i]):
+        while i < src.n and is_json_ws(at(&src, i)):
             i += 1
-        if i >= n:
+        if i >= src.n:
             return state == V_AFTER and depth == 0
-        c = s[i]
+        c = at(&src, i)
         if state == V_VALUE or state == V_VALUE_OR_CLOSE:
             if c == u']' and state == V_VALUE_OR_CLOSE:
                 depth -= 1
@@ -186,7 +239,7 @@ def maybe_json(str s):
                 state = V_AFTER
                 continue
             if c == u'{' or c == u'[':
-                if depth >= 2048:
+                if depth >= MAX_CHECKED_DEPTH:
                     return True  # too deep to check here: let the parser decide
                 stack[depth] = 1 if c == u'{' else 2
                 depth += 1
@@ -194,14 +247,14 @@ def maybe_json(str s):
                 state = V_KEY_OR_CLOSE if c == u'{' else V_VALUE_OR_CLOSE
                 continue
             if c == u'"':
-                i = skip_json_string(s, i + 1, n)
+                i = skip_json_string(&src, i + 1)
             elif c == u'-' or (u'0' <= c <= u'9'):
-                i = skip_json_number(s, i, n)
-            elif c == u't' and s[i:i + 4] == u'true':
+                i = skip_json_number(&src, i)
+            elif c == u't' and has_word(&src, i, b"true"):
                 i += 4
-            elif c == u'f' and s[i:i + 5] == u'false':
+            elif c == u'f' and has_word(&src, i, b"false"):
                 i += 5
-            elif c == u'n' and s[i:i + 4] == u'null':
+            elif c == u'n' and has_word(&src, i, b"null"):
                 i += 4
             else:
                 return False
@@ -216,7 +269,7 @@ def maybe_json(str s):
                 continue
             if c != u'"':
                 return False
-            i = skip_json_string(s, i + 1, n)
+            i = skip_json_string(&src, i + 1)
             if i < 0:
                 return False
             state = V_COLON
@@ -238,15 +291,25 @@ def maybe_json(str s):
                 return False
 
 
+def maybe_json(str s):
+    """False only when ``s`` is certainly not RFC 8259 JSON.
+
+    A cheap pre-filter in front of orjson: it never rejects what orjson
+    accepts (orjson is stricter: lone surrogates, infinite numbers, depth),
+    and it saves building orjson's exception for text that fails early.
+    """
+    return scan_json(s)
+
+
 # ---------------------------------------------------------------------------
 # Curly quotes standing where JSON needs a quote
 
-cdef bint closes_here(str s, Py_ssize_t i, Py_ssize_t n):
+cdef bint closes_here(const Src* src, Py_ssize_t i) noexcept:
     """True when only whitespace stands between i and a structural character
     (or the end): a curly quote at i - 1 then closes a string."""
     cdef Py_UCS4 c
-    while i < n:
-        c = s[i]
+    while i < src.n:
+        c = at(src, i)
         if c == u':' or c == u',' or c == u'}' or c == u']':
             return True
         if not Py_UNICODE_ISSPACE(c):
@@ -255,62 +318,76 @@ cdef bint closes_here(str s, Py_ssize_t i, Py_ssize_t n):
     return True
 
 
-def normalize_structural_quotes(str s):
-    """Turn curly quotes that delimit strings into ASCII quotes.
-
-    A curly quote opens a string where a key or value may start (after
-    ``{ [ , :`` or at the start) and closes it when a structural character
-    follows. Curly quotes inside strings, and apostrophes in bare words, stay.
-    """
-    cdef Py_ssize_t n = len(s)
+cdef str structural_quotes(str s):
+    cdef Src src
     cdef Py_ssize_t i = 0
+    cdef Py_ssize_t open_in = 0, open_out = 0  # where the current curly string opened
     cdef Py_UCS4 c
     cdef Py_UCS4 last = u'{'   # last significant character outside strings
     cdef int state = 0         # 0 out, 1 in "..", 2 in '..', 3 in curly "..", 4 in curly '..'
-    cdef bint changed = False
+    cdef Py_ssize_t converted = 0
+    cdef bint may_open = True  # cleared once an opener found no closer
+    cdef Py_UCS4 local[LOCAL_CAP]
     cdef Buf b
     for c in s:
         if is_curly_double(c) or is_curly_single(c):
             break
     else:
         return s
-    buf_init(&b, n + 8)
+    src_init(&src, s)
+    buf_init(&b, local, LOCAL_CAP)
     try:
-        while i < n:
-            c = s[i]
+        while True:
+            if i >= src.n:
+                if state < 3:
+                    break
+                # The curly quote at open_in closed nothing: it was text after
+                # all. Undo from there, and open no further curly strings.
+                b.len = open_out
+                c = at(&src, open_in)
+                buf_put(&b, c)
+                last = c
+                i = open_in + 1
+                state = 0
+                converted -= 1
+                may_open = False
+                continue
+            c = at(&src, i)
             i += 1
             if state == 0:
                 if c == u'"':
                     state = 1
                 elif c == u"'":
                     state = 2
-                elif (is_curly_double(c) or is_curly_single(c)) and (
+                elif may_open and (is_curly_double(c) or is_curly_single(c)) and (
                         last == u'{' or last == u'[' or last == u',' or last == u':'):
+                    open_in = i - 1
+                    open_out = b.len
                     if is_curly_double(c):
                         c = u'"'
                         state = 3
                     else:
                         c = u"'"
                         state = 4
-                    changed = True
+                    converted += 1
                 elif not Py_UNICODE_ISSPACE(c):
                     last = c
                 buf_put(&b, c)
             elif state == 1 or state == 2:
                 buf_put(&b, c)
-                if c == u'\\' and i < n:
-                    buf_put(&b, s[i])
+                if c == u'\\' and i < src.n:
+                    buf_put(&b, at(&src, i))
                     i += 1
                 elif (state == 1 and c == u'"') or (state == 2 and c == u"'"):
                     state = 0
                     last = u'"'
             else:
-                if c == u'\\' and i < n:
+                if c == u'\\' and i < src.n:
                     buf_put(&b, c)
-                    buf_put(&b, s[i])
+                    buf_put(&b, at(&src, i))
                     i += 1
                 elif ((state == 3 and is_curly_double(c)) or (state == 4 and is_curly_single(c))) \
-                        and closes_here(s, i, n):
+                        and closes_here(&src, i):
                     buf_put(&b, u'"' if state == 3 else u"'")
                     state = 0
                     last = u'"'
@@ -319,33 +396,42 @@ def normalize_structural_quotes(str s):
                     buf_put(&b, c)
                 else:
                     buf_put(&b, c)
-        return buf_str(&b) if changed else s
+        return buf_str(&b) if converted else s
     finally:
         buf_free(&b)
+
+
+def normalize_structural_quotes(str s):
+    """Turn curly quotes that delimit strings into ASCII quotes.
+
+    A curly quote opens a string where a key or value may start (after
+    ``{ [ , :`` or at the start) and closes it when a structural character
+    follows. Curly quotes inside strings, and apostrophes in bare words, stay;
+    an opener that finds no closer stays too (and, to keep the scan linear,
+    no later curly quote opens a string). Returns ``s`` itself when nothing
+    changed.
+    """
+    return structural_quotes(s)
 
 
 # ---------------------------------------------------------------------------
 # Strategy 2: single-quoted strings -> double-quoted
 
-def convert_single_quotes(str s):
-    """Stateful converter: outside, inside "...", inside '...'.
-
-    Single quotes inside double-quoted strings are kept; double quotes inside
-    single-quoted strings are escaped; ``\\'`` becomes a plain ``'``.
-    Returns ``s`` itself when there is nothing to convert.
-    """
-    cdef Py_ssize_t n = len(s)
+cdef str single_quotes(str s):
+    cdef Src src
     cdef Py_ssize_t i = 0
     cdef Py_UCS4 c
     cdef int state = 0  # 0 outside, 1 in "...", 2 in '...'
     cdef bint changed = False
+    cdef Py_UCS4 local[LOCAL_CAP]
     cdef Buf b
     if u"'" not in s:
         return s
-    buf_init(&b, n + n // 4 + 8)
+    src_init(&src, s)
+    buf_init(&b, local, LOCAL_CAP)
     try:
-        while i < n:
-            c = s[i]
+        while i < src.n:
+            c = at(&src, i)
             i += 1
             if state == 0:
                 if c == u'"':
@@ -357,18 +443,18 @@ def convert_single_quotes(str s):
                 buf_put(&b, c)
             elif state == 1:
                 buf_put(&b, c)
-                if c == u'\\' and i < n:
-                    buf_put(&b, s[i])
+                if c == u'\\' and i < src.n:
+                    buf_put(&b, at(&src, i))
                     i += 1
                 elif c == u'"':
                     state = 0
             else:
-                if c == u'\\' and i < n:
-                    if s[i] == u"'":
+                if c == u'\\' and i < src.n:
+                    if at(&src, i) == u"'":
                         buf_put(&b, u"'")
                     else:
                         buf_put(&b, c)
-                        buf_put(&b, s[i])
+                        buf_put(&b, at(&src, i))
                     i += 1
                 elif c == u'"':
                     buf_put(&b, u'\\')
@@ -383,43 +469,63 @@ def convert_single_quotes(str s):
         buf_free(&b)
 
 
+def convert_single_quotes(str s):
+    """Stateful converter: outside, inside "...", inside '...'.
+
+    Single quotes inside double-quoted strings are kept; double quotes inside
+    single-quoted strings are escaped; ``\\'`` becomes a plain ``'``.
+    Returns ``s`` itself when there is nothing to convert.
+    """
+    return single_quotes(s)
+
+
 # ---------------------------------------------------------------------------
 # Strategy 3: bare keys -> quoted keys
 
-cdef inline bint is_bare_key_char(Py_UCS4 c):
+cdef inline bint is_bare_key_char(Py_UCS4 c) noexcept:
     return not (Py_UNICODE_ISSPACE(c) or c == u':' or c == u',' or c == u'{' or c == u'}'
                 or c == u'[' or c == u']' or c == u'"' or c == u"'")
 
 
-def quote_bare_keys(str s):
-    """Quote a bare key that follows ``{`` or ``,`` and precedes ``:``.
+cdef inline Py_ssize_t skip_quoted(const Src* src, Py_ssize_t i, Buf* b) except -2:
+    """src[i] opens a string in either quote style: copy it (to ``b`` when
+    given) and return the index past its end (or the text's end)."""
+    cdef Py_UCS4 q = at(src, i)
+    cdef Py_UCS4 c
+    if b != NULL:
+        buf_put(b, q)
+    i += 1
+    while i < src.n:
+        c = at(src, i)
+        i += 1
+        if b != NULL:
+            buf_put(b, c)
+        if c == u'\\' and i < src.n:
+            if b != NULL:
+                buf_put(b, at(src, i))
+            i += 1
+        elif c == q:
+            break
+    return i
 
-    Quoted strings (either quote style) are skipped whole, so nothing inside
-    a string value is touched. Returns ``s`` itself when nothing changed.
-    """
-    cdef Py_ssize_t n = len(s)
-    cdef Py_ssize_t i = 0, j, k, start
-    cdef Py_UCS4 c, q
+
+cdef str bare_keys(str s):
+    cdef Src src
+    cdef Py_ssize_t i = 0, j, k
+    cdef Py_UCS4 c
     cdef bint changed = False
     cdef bint key_may_start = False
+    cdef Py_UCS4 local[LOCAL_CAP]
     cdef Buf b
-    buf_init(&b, n + 16)
+    if u':' not in s:
+        return s
+    src_init(&src, s)
+    buf_init(&b, local, LOCAL_CAP)
     try:
-        while i < n:
-            c = s[i]
+        while i < src.n:
+            c = at(&src, i)
             if c == u'"' or c == u"'":
-                q = c
-                buf_put(&b, c)
-                i += 1
-                while i < n:
-                    c = s[i]
-                    buf_put(&b, c)
-                    i += 1
-                    if c == u'\\' and i < n:
-                        buf_put(&b, s[i])
-                        i += 1
-                    elif c == q:
-                        break
+                i = skip_quoted(&src, i, &b)
                 key_may_start = False
                 continue
             if c == u'{' or c == u',':
@@ -432,17 +538,16 @@ def quote_bare_keys(str s):
                 i += 1
                 continue
             if key_may_start and is_bare_key_char(c):
-                start = i
                 j = i
-                while j < n and is_bare_key_char(s[j]):
+                while j < src.n and is_bare_key_char(at(&src, j)):
                     j += 1
                 k = j
-                while k < n and Py_UNICODE_ISSPACE(s[k]):
+                while k < src.n and Py_UNICODE_ISSPACE(at(&src, k)):
                     k += 1
-                if k < n and s[k] == u':':
+                if k < src.n and at(&src, k) == u':':
                     buf_put(&b, u'"')
                     while i < j:
-                        c = s[i]
+                        c = at(&src, i)
                         if c == u'\\':
                             buf_put(&b, u'\\')
                         buf_put(&b, c)
@@ -459,8 +564,48 @@ def quote_bare_keys(str s):
         buf_free(&b)
 
 
+def quote_bare_keys(str s):
+    """Quote a bare key that follows ``{`` or ``,`` and precedes ``:``.
+
+    Quoted strings (either quote style) are skipped whole, so nothing inside
+    a string value is touched. Returns ``s`` itself when nothing changed.
+    """
+    return bare_keys(s)
+
+
 # ---------------------------------------------------------------------------
 # Strategy 5: trailing commas
+
+cdef str trailing_commas(str s):
+    cdef Src src
+    cdef Py_ssize_t i = 0, k
+    cdef Py_UCS4 c
+    cdef bint changed = False
+    cdef Py_UCS4 local[LOCAL_CAP]
+    cdef Buf b
+    if u',' not in s:
+        return s
+    src_init(&src, s)
+    buf_init(&b, local, LOCAL_CAP)
+    try:
+        while i < src.n:
+            c = at(&src, i)
+            if c == u'"' or c == u"'":
+                i = skip_quoted(&src, i, &b)
+                continue
+            i += 1
+            if c == u',':
+                k = i
+                while k < src.n and Py_UNICODE_ISSPACE(at(&src, k)):
+                    k += 1
+                if k < src.n and (at(&src, k) == u'}' or at(&src, k) == u']'):
+                    changed = True
+                    continue
+            buf_put(&b, c)
+        return buf_str(&b) if changed else s
+    finally:
+        buf_free(&b)
+
 
 def remove_trailing_commas(str s):
     """Drop a comma that only whitespace separates from ``}`` or ``]``.
@@ -468,42 +613,65 @@ def remove_trailing_commas(str s):
     String-aware like the other scanners. Returns ``s`` itself when nothing
     changed.
     """
-    cdef Py_ssize_t n = len(s)
-    cdef Py_ssize_t i = 0, k
-    cdef Py_UCS4 c, q
-    cdef bint changed = False
-    cdef Buf b
-    if u',' not in s:
-        return s
-    buf_init(&b, n + 8)
-    try:
-        while i < n:
-            c = s[i]
-            i += 1
-            if c == u'"' or c == u"'":
-                q = c
-                buf_put(&b, c)
-                while i < n:
-                    c = s[i]
-                    buf_put(&b, c)
-                    i += 1
-                    if c == u'\\' and i < n:
-                        buf_put(&b, s[i])
-                        i += 1
-                    elif c == q:
-                        break
-                continue
-            if c == u',':
-                k = i
-                while k < n and Py_UNICODE_ISSPACE(s[k]):
-                    k += 1
-                if k < n and (s[k] == u'}' or s[k] == u']'):
-                    changed = True
-                    continue
-            buf_put(&b, c)
-        return buf_str(&b) if changed else s
-    finally:
-        buf_free(&b)
+    return trailing_commas(s)
+
+
+# ---------------------------------------------------------------------------
+# Steps 0-5 in one call
+
+def repair(str text, int start=0, bint curly=True):
+    """Run the text-rewriting steps in contract order; return
+    ``(step, candidate, base)``.
+
+    ``step`` is the first step at or after ``start`` whose candidate passes
+    the pre-filter (see STEP_NAMES), or -1 when none does; ``candidate`` is
+    that step's text; ``base`` is the trimmed text after curly-quote
+    normalization, the input of the later strategies. Steps 2-5 compose:
+    each works on the output of the earlier ones that changed something.
+    When orjson refuses a candidate, call again with ``start = step + 1``.
+    """
+    cdef str original, base, quoted, keyed, both, trimmed
+    if start <= 0 and (len(text) > PREFILTER_MAX or scan_json(text)):
+        return 0, text, None
+    original = text.strip()
+    if not original:
+        return -1, original, original
+    base = structural_quotes(original) if curly else original
+    if start <= 1 and base is not original and scan_json(base):
+        return 1, base, base
+    quoted = single_quotes(base)
+    if start <= 2 and quoted is not base and scan_json(quoted):
+        return 2, quoted, base
+    keyed = bare_keys(base)
+    if start <= 3 and keyed is not base and scan_json(keyed):
+        return 3, keyed, base
+    if quoted is not base:
+        both = bare_keys(quoted)
+        if start <= 4 and both is not quoted and scan_json(both):
+            return 4, both, base
+    else:
+        both = keyed
+    trimmed = trailing_commas(both)
+    if start <= 5 and trimmed is not both and scan_json(trimmed):
+        return 5, trimmed, base
+    return -1, base, base
+
+
+def recover_text(str text, bint curly=True):
+    """Steps 0-5 with orjson as the judge: ``(step, candidate, value, base)``.
+
+    ``step`` is the first step whose candidate orjson parses (``value``), or
+    -1 with ``base`` left for the later strategies (wrap, object literal).
+    """
+    cdef int start = 0
+    while True:
+        step, candidate, base = repair(text, start, curly)
+        if step < 0:
+            return -1, candidate, None, base
+        try:
+            return step, candidate, orjson_loads(candidate), base
+        except JSONDecodeError:
+            start = step + 1
 
 
 # ---------------------------------------------------------------------------
@@ -572,9 +740,10 @@ cdef tuple read_quoted(str s, Py_ssize_t i, Py_ssize_t n):
     cdef Py_UCS4 c, e
     cdef Py_ssize_t start = i
     cdef int u, lo
+    cdef Py_UCS4 local[LOCAL_CAP]
     cdef Buf b
     i += 1
-    buf_init(&b, 32)
+    buf_init(&b, local, LOCAL_CAP)
     try:
         while i < n:
             c = s[i]
@@ -619,24 +788,25 @@ cdef tuple read_quoted(str s, Py_ssize_t i, Py_ssize_t n):
 
 
 cdef bint is_json_number(str t):
-    cdef Py_ssize_t n = len(t)
-    return n > 0 and skip_json_number(t, 0, n) == n
+    cdef Src src
+    src_init(&src, t)
+    return src.n > 0 and skip_json_number(&src, 0) == src.n
 
 
-cdef int put_bare(Buf* b, str tok, list out) except -1:
-    """Interpret a bare token; append its value to ``out`` and its JSON text."""
-    cdef Py_UCS4 c
+cdef object put_bare(Buf* b, str tok):
+    """Interpret a bare token: write its JSON text, return its value."""
+    cdef Py_UCS4 c = tok[0]
     cdef object value
-    cdef str low = tok.lower()
-    if low == u'true' or low == u'false':
-        buf_ascii(b, b"true" if low == u'true' else b"false")
-        out.append(low == u'true')
-        return 0
-    if low == u'null' or low == u'none':
-        buf_ascii(b, b"null")
-        out.append(None)
-        return 0
-    if is_json_number(tok):
+    cdef str low
+    if c in u'tTfFnN':
+        low = tok.lower()
+        if low == u'true' or low == u'false':
+            buf_ascii(b, b"true" if low == u'true' else b"false")
+            return low == u'true'
+        if low == u'null' or low == u'none':
+            buf_ascii(b, b"null")
+            return None
+    elif (c == u'-' or u'0' <= c <= u'9') and is_json_number(tok):
         try:
             if u'.' in tok or u'e' in tok or u'E' in tok:
                 value = float(tok)
@@ -647,11 +817,9 @@ cdef int put_bare(Buf* b, str tok, list out) except -1:
         else:
             for c in tok:
                 buf_put(b, c)
-            out.append(value)
-            return 0
+            return value
     put_json_string(b, tok)
-    out.append(tok)
-    return 0
+    return tok
 
 
 cdef enum:
@@ -679,13 +847,13 @@ def parse_object_literal(str s, Py_ssize_t max_depth=1000):
     cdef bint newline
     cdef list stack = []       # frames: [container, key, opening index]
     cdef list frame
-    cdef list holder = []      # one-slot output for put_bare
     cdef object value = None, top = None
     cdef object key = None
     cdef str tok
     cdef bint have_value
+    cdef Py_UCS4 local[LOCAL_CAP]
     cdef Buf b
-    buf_init(&b, n + 16)
+    buf_init(&b, local, LOCAL_CAP)
     try:
         while True:
             # skip whitespace, remembering whether a line ended
@@ -799,8 +967,7 @@ def parse_object_literal(str s, Py_ssize_t max_depth=1000):
                     tok = s[start:i].strip()
                     if not tok:
                         raise LiteralError(s, start, "missing value")
-                    put_bare(&b, tok, holder)
-                    value = holder.pop()
+                    value = put_bare(&b, tok)
                     have_value = True
             if have_value:
                 if stack:

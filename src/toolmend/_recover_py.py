@@ -11,7 +11,17 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import orjson
+
 from .errors import LiteralError
+
+# Below this length a text that fails the pre-filter skips orjson; the twins
+# share the threshold so that they take the same path.
+PREFILTER_MAX = 512
+
+# Step numbers returned by repair(); recovery.py names them.
+STEP_NAMES = ("parse", "curly_quotes", "single_quotes", "unquoted_keys",
+              "quotes_and_keys", "trailing_commas")
 
 # A JSON-ish string token in either quote style; an unterminated one runs to
 # the end of the text, as the character scanners treat it.
@@ -20,8 +30,12 @@ _SQ = r"'(?:[^'\\]|\\.)*'?"
 
 
 def maybe_json(s: str) -> bool:
-    """Always True: the pure build lets orjson decide (a Python pre-filter
-    would cost more than the exception it saves)."""
+    """Whether orjson accepts ``s``: the pure build lets orjson itself be the
+    pre-filter (a Python scanner would cost more than it saves)."""
+    try:
+        orjson.loads(s)
+    except orjson.JSONDecodeError:
+        return False
     return True
 
 
@@ -42,9 +56,21 @@ def normalize_structural_quotes(s: str) -> str:
     out: list[str] = []
     last = "{"
     state = 0  # 0 out, 1 in "..", 2 in '..', 3 in curly "..", 4 in curly '..'
-    changed = False
+    converted = 0
+    may_open = True
+    open_in = open_out = 0
     i, n = 0, len(s)
-    while i < n:
+    while True:
+        if i >= n:
+            if state < 3:
+                break
+            # The curly quote at open_in closed nothing: undo from there.
+            del out[open_out:]
+            last = s[open_in]
+            out.append(last)
+            i, state, may_open = open_in + 1, 0, False
+            converted -= 1
+            continue
         c = s[i]
         i += 1
         if state == 0:
@@ -52,10 +78,11 @@ def normalize_structural_quotes(s: str) -> str:
                 state = 1
             elif c == "'":
                 state = 2
-            elif (c in _CURLY_DOUBLE or c in _CURLY_SINGLE) and last in "{[,:":
+            elif may_open and (c in _CURLY_DOUBLE or c in _CURLY_SINGLE) and last in "{[,:":
+                open_in, open_out = i - 1, len(out)
                 state = 3 if c in _CURLY_DOUBLE else 4
                 c = '"' if state == 3 else "'"
-                changed = True
+                converted += 1
             elif not c.isspace():
                 last = c
             out.append(c)
@@ -81,7 +108,7 @@ def normalize_structural_quotes(s: str) -> str:
                 out.append("\\" + c)
             else:
                 out.append(c)
-    return "".join(out) if changed else s
+    return "".join(out) if converted else s
 
 
 # ---------------------------------------------------------------------------
@@ -200,12 +227,14 @@ def _read_quoted(s: str, i: int) -> tuple[str, int]:
 
 
 def _bare(tok: str) -> tuple[Any, str]:
-    low = tok.lower()
-    if low in ("true", "false"):
-        return low == "true", low
-    if low in ("null", "none"):
-        return None, "null"
-    if _NUMBER.match(tok):
+    first = tok[0]
+    if first in "tTfFnN":
+        low = tok.lower()
+        if low in ("true", "false"):
+            return low == "true", low
+        if low in ("null", "none"):
+            return None, "null"
+    elif _NUMBER.match(tok):
         try:
             value: Any = float(tok) if ("." in tok or "e" in tok or "E" in tok) else int(tok)
         except ValueError:  # more digits than int() accepts: keep the text
@@ -333,3 +362,49 @@ def parse_object_literal(s: str, max_depth: int = 1000) -> tuple[Any, str]:
             else:
                 top = value
             state = _AFTER
+
+
+# ---------------------------------------------------------------------------
+# Steps 0-5 in one call
+
+def repair(text: str, start: int = 0, curly: bool = True) -> tuple[int, str, str | None]:
+    """Run the text-rewriting steps in contract order; return
+    ``(step, candidate, base)`` (see the compiled twin)."""
+    if start <= 0 and (len(text) > PREFILTER_MAX or maybe_json(text)):
+        return 0, text, None
+    original = text.strip()
+    if not original:
+        return -1, original, original
+    base = normalize_structural_quotes(original) if curly else original
+    if start <= 1 and base is not original and maybe_json(base):
+        return 1, base, base
+    quoted = convert_single_quotes(base)
+    if start <= 2 and quoted is not base and maybe_json(quoted):
+        return 2, quoted, base
+    keyed = quote_bare_keys(base)
+    if start <= 3 and keyed is not base and maybe_json(keyed):
+        return 3, keyed, base
+    if quoted is not base:
+        both = quote_bare_keys(quoted)
+        if start <= 4 and both is not quoted and maybe_json(both):
+            return 4, both, base
+    else:
+        both = keyed
+    trimmed = remove_trailing_commas(both)
+    if start <= 5 and trimmed is not both and maybe_json(trimmed):
+        return 5, trimmed, base
+    return -1, base, base
+
+
+def recover_text(text: str, curly: bool = True) -> tuple[int, str, Any, str | None]:
+    """Steps 0-5 with orjson as the judge: ``(step, candidate, value, base)``
+    (see the compiled twin)."""
+    start = 0
+    while True:
+        step, candidate, base = repair(text, start, curly)
+        if step < 0:
+            return -1, candidate, None, base
+        try:
+            return step, candidate, orjson.loads(candidate), base
+        except orjson.JSONDecodeError:
+            start = step + 1

@@ -15,13 +15,13 @@ the object) and ``empty`` (no arguments at all, for a tool: ``{}``).
 
 from __future__ import annotations
 
+import re
 from typing import Any, Iterator
 
 import orjson
 
 from ._kernels import recover as _k
 from .errors import LiteralError, RecoveryError
-from .quotes import normalize_quotes
 from .toolfields import SUBCOMMANDS, field_for_tool, looks_like_cli_args, tool_style
 
 __all__ = ["Recovered", "normalize_tool_args", "loads", "STRATEGIES"]
@@ -33,14 +33,8 @@ STRATEGIES = (
 )
 QUOTE_MODES = ("structural", "always", "off")
 
-# Below this length a failing text is cheaper to reject with the compiled
-# pre-filter than with orjson's exception; above it valid text dominates and
-# goes straight to orjson.
-_PREFILTER_MAX = 512
-
-_orjson_loads = orjson.loads
-_JSONDecodeError = orjson.JSONDecodeError
-_maybe_json = _k.maybe_json
+_recover_text = _k.recover_text
+_STEP_NAMES = _k.STEP_NAMES
 
 
 class Recovered:
@@ -79,18 +73,6 @@ class Recovered:
         return (f"Recovered(text={self.text!r}, ok={self.ok}, strategy={self.strategy!r}, "
                 f"value={self.value!r}{tail})")
 
-
-_MISSING: Any = object()
-
-
-def _parse(text: str) -> Any:
-    """orjson's value for ``text``, or _MISSING when it is not JSON."""
-    if len(text) <= _PREFILTER_MAX and not _maybe_json(text):
-        return _MISSING
-    try:
-        return _orjson_loads(text)
-    except _JSONDecodeError:
-        return _MISSING
 
 
 def _fail(original: str, error: str) -> Recovered:
@@ -166,51 +148,58 @@ def normalize_tool_args(raw: str | bytes, tool: str | None = None, *,
         raise TypeError(f"normalize_tool_args: tool must be a str or None, not {type(tool).__name__}")
     if quotes != "structural":
         if quotes == "always":
-            text = normalize_quotes(text)
-        elif quotes != "off":
+            return _straighten(_recover(text, tool, True))
+        if quotes != "off":
             raise ValueError(f"normalize_tool_args: quotes must be one of {QUOTE_MODES}, "
                              f"not {quotes!r}")
+    return _recover(text, tool, quotes == "structural")
 
-    # 1. parse: valid JSON comes back as it is.
-    value = _parse(text)
-    if value is not _MISSING:
+
+def _recover(text: str, tool: str | None, curly: bool) -> Recovered:
+
+    # Steps 0-5 (parse, curly quotes, quotes, keys, both, commas) rewrite the
+    # text in the kernel; orjson judges each candidate there.
+    step, candidate, value, base = _recover_text(text, curly)
+    if step == 0:
+        # 1. parse: valid JSON comes back as it is.
         if tool is None or type(value) is dict:
             return Recovered(text, True, "parse", value)
         return _accept(value, text, "parse", tool, text.strip())
-    return _repair(text, tool, quotes)
+    if step > 0:
+        if tool is None:
+            return Recovered(candidate, True, _STEP_NAMES[step], value)
+        return _accept(value, candidate, _STEP_NAMES[step], tool, text.strip())
+    return _finish(text.strip(), base, tool)
 
 
-def _repair(text: str, tool: str | None, quotes: str) -> Recovered:
-    original = text.strip()
+# A JSON string token in recovered (valid) text.
+_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
+_IN_STRING = {0x2018: "'", 0x2019: "'", 0x2032: "'", 0x201C: '\\"', 0x201D: '\\"',
+              0x2033: '\\"', 0x00AB: "<<", 0x00BB: ">>"}
+
+
+def _straighten(result: Recovered) -> Recovered:
+    """``quotes="always"``: after recovery (which already straightened the
+    quotes standing where JSON needs one), straighten every curly quote left
+    inside strings too, escaping double quotes so the text stays JSON."""
+    if not result.ok:
+        return result
+    text = _JSON_STRING.sub(lambda m: m.group(0).translate(_IN_STRING), result.text)
+    if text == result.text:
+        return result
+    if result.strategy == "object_literal":  # keep its exact numbers
+        value = _k.parse_object_literal(text)[0]
+    else:
+        value = orjson.loads(text)
+    return Recovered(text, True, result.strategy, value)
+
+
+def _finish(original: str, base: str, tool: str | None) -> Recovered:
+    """Empty text, 6. wrap_plain and 7. object_literal."""
     if not original:
         if tool is not None:
             return Recovered("{}", True, "empty", {})
         return _fail(original, "the arguments are empty")
-
-    base = original
-    if quotes == "structural":
-        base = _k.normalize_structural_quotes(original)
-        if base is not original and (value := _parse(base)) is not _MISSING:
-            return _accept(value, base, "curly_quotes", tool, original)
-
-    # 2-5 compose: each works on the output of the earlier ones that changed
-    # something; the strategy named is the step at which the text first parsed.
-    quoted = _k.convert_single_quotes(base)
-    if quoted is not base and (value := _parse(quoted)) is not _MISSING:
-        return _accept(value, quoted, "single_quotes", tool, original)
-    keyed = _k.quote_bare_keys(base)
-    if keyed is not base and (value := _parse(keyed)) is not _MISSING:
-        return _accept(value, keyed, "unquoted_keys", tool, original)
-    if quoted is not base:
-        both = _k.quote_bare_keys(quoted)
-        if both is not quoted and (value := _parse(both)) is not _MISSING:
-            return _accept(value, both, "quotes_and_keys", tool, original)
-    else:
-        both = keyed
-    trimmed = _k.remove_trailing_commas(both)
-    if trimmed is not both and (value := _parse(trimmed)) is not _MISSING:
-        return _accept(value, trimmed, "trailing_commas", tool, original)
-
     first = base[0]
     if first != "{" and first != "[":
         # 6. wrap_plain: the bare value as the model wrote it.
@@ -239,7 +228,13 @@ def _json_error(text: str) -> str:
 def loads(raw: str | bytes, tool: str | None = None) -> Any:
     """Recover and return the arguments' value; raise RecoveryError (a
     ValueError) with the reason when nothing works."""
-    result = normalize_tool_args(raw, tool)
+    if type(raw) is str and tool is None:  # the hot path: no Recovered to build
+        step, _, value, base = _recover_text(raw, True)
+        if step >= 0:
+            return value
+        result = _finish(raw.strip(), base, None)
+    else:
+        result = normalize_tool_args(raw, tool)
     if not result.ok:
         raise RecoveryError(f"could not recover the tool-call arguments: {result.error}",
                             result.text)

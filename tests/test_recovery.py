@@ -1,0 +1,460 @@
+"""Tool-call argument recovery: the contract of SPEC §1 and what we do better."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import toolmend
+from toolmend import (
+    Recovered,
+    RecoveryError,
+    field_for_tool,
+    loads,
+    looks_like_cli_args,
+    normalize_quotes,
+    normalize_tool_args,
+    register_tool_field,
+)
+
+# ---------------------------------------------------------------------------
+# SPEC §1: the fault table and the strategy examples
+
+FAULT_TABLE = [
+    # fault, raw, tool, value, strategy
+    ("single quotes", "{'cmd': 'read'}", None, {"cmd": "read"}, "single_quotes"),
+    ("unquoted keys", '{cmd: "read", file: "main.go"}', None,
+     {"cmd": "read", "file": "main.go"}, "unquoted_keys"),
+    ("trailing commas", '{"cmd":"read","file":"main.go",}', None,
+     {"cmd": "read", "file": "main.go"}, "trailing_commas"),
+    ("bare value", "main.go", "read_file", {"file": "main.go"}, "wrap_plain"),
+    ("mixed styles", "{cmd: 'read', \"file\": main.go}", None,
+     {"cmd": "read", "file": "main.go"}, "object_literal"),
+    ("JS object literal", "{cmd: read, file: main.go}", None,
+     {"cmd": "read", "file": "main.go"}, "object_literal"),
+]
+
+STRATEGY_EXAMPLES = [
+    ('{"cmd":"read","args":{"file":"main.go"}}', None,
+     {"cmd": "read", "args": {"file": "main.go"}}, "parse"),
+    ("{'cmd':'read','file':'main.go'}", None, {"cmd": "read", "file": "main.go"}, "single_quotes"),
+    ('{cmd: "read"}', None, {"cmd": "read"}, "unquoted_keys"),
+    ("{cmd: 'read', file: 'main.go'}", None, {"cmd": "read", "file": "main.go"},
+     "quotes_and_keys"),
+    ('{"cmd":"read","file":"main.go",}', None, {"cmd": "read", "file": "main.go"},
+     "trailing_commas"),
+    ("main.go", "read_file", {"file": "main.go"}, "wrap_plain"),
+    ("ls -la", "run_command", {"cmd": "ls -la"}, "wrap_plain"),
+    ("TODO", "search_files", {"term": "TODO"}, "wrap_plain"),
+    ("go build", "run_command", {"cmd": "go build"}, "wrap_plain"),
+    ("./src", "list_directory", {"dir": "./src"}, "wrap_plain"),
+    ("{cmd: read, file: main.go, append: true}", None,
+     {"cmd": "read", "file": "main.go", "append": True}, "object_literal"),
+]
+
+
+@pytest.mark.parametrize("fault,raw,tool,value,strategy", FAULT_TABLE,
+                         ids=[row[0] for row in FAULT_TABLE])
+def test_fault_table(fault, raw, tool, value, strategy):
+    r = normalize_tool_args(raw, tool)
+    assert r.ok, r.error
+    assert r.value == value
+    assert r.strategy == strategy
+    assert json.loads(r.text) == value
+    assert loads(raw, tool) == value
+
+
+def test_fault_table_cli_text_is_left_for_the_cli_parser():
+    # "CLI text instead of JSON": not JSON, handed back unchanged (trimmed).
+    r = normalize_tool_args("  read --file main.go \n", "@coder")
+    assert (r.ok, r.text, r.strategy, r.value) == (False, "read --file main.go", None, None)
+    assert "CLI arguments" in r.error
+
+
+@pytest.mark.parametrize("raw,tool,value,strategy", STRATEGY_EXAMPLES)
+def test_strategy_examples(raw, tool, value, strategy):
+    r = normalize_tool_args(raw, tool)
+    assert (r.ok, r.value, r.strategy) == (True, value, strategy)
+
+
+def test_object_literal_text_is_compact_json():
+    r = normalize_tool_args("{cmd: read, file: main.go, append: true}")
+    assert r.text == '{"cmd":"read","file":"main.go","append":true}'
+
+
+def test_single_quotes_keeps_and_escapes_inner_quotes():
+    r = normalize_tool_args("""{'msg': 'say "hi"', "note": "it's"}""")
+    assert r.strategy == "single_quotes"
+    assert r.value == {"msg": 'say "hi"', "note": "it's"}
+    assert r.text == """{"msg": "say \\"hi\\"", "note": "it's"}"""
+
+
+def test_strategies_compose_and_name_the_first_valid_step():
+    r = normalize_tool_args("{'a':'b',}")
+    assert (r.strategy, r.value) == ("trailing_commas", {"a": "b"})
+    r = normalize_tool_args("{cmd: 'read', args: {file: 'x',},}")
+    assert r.ok and r.strategy == "trailing_commas"
+    assert r.value == {"cmd": "read", "args": {"file": "x"}}  # nested object, not a string
+    r = normalize_tool_args('{a: 1, b: [1, 2,],}')
+    assert (r.strategy, r.value) == ("trailing_commas", {"a": 1, "b": [1, 2]})
+
+
+def test_valid_json_comes_back_unchanged():
+    raw = '  {"b": 1.50, "a": [1E5, -0, 123456789012345678901234567890]}  \n'
+    r = normalize_tool_args(raw)
+    assert r.ok and r.strategy == "parse" and r.text == raw
+    assert list(r.value) == ["b", "a"]
+
+
+def test_recovered_unpacks_as_four_fields():
+    text, ok, strategy, value = normalize_tool_args("{'a': 1}")
+    assert (text, ok, strategy, value) == ('{"a": 1}', True, "single_quotes", {"a": 1})
+    assert isinstance(normalize_tool_args("{}"), Recovered)
+    assert "strategy='parse'" in repr(normalize_tool_args("{}"))
+
+
+# ---------------------------------------------------------------------------
+# Scanners never touch text inside strings
+
+@pytest.mark.parametrize("raw,value", [
+    ('{"msg": "a, }", "x": 1,}', {"msg": "a, }", "x": 1}),
+    ('{"msg": "{key: 1}", other: 2}', {"msg": "{key: 1}", "other": 2}),
+    ("{'msg': 'x, ]', 'k': 'v',}", {"msg": "x, ]", "k": "v"}),
+    ('{"path": "C:\\\\dir\\\\", cmd: \'run\'}', {"path": "C:\\dir\\", "cmd": "run"}),
+    ('{"q": "it\'s", a: 1}', {"q": "it's", "a": 1}),
+])
+def test_repairs_leave_string_contents_alone(raw, value):
+    r = normalize_tool_args(raw)
+    assert r.ok, r.error
+    assert r.value == value
+
+
+# ---------------------------------------------------------------------------
+# The object-literal parser
+
+def test_object_literal_is_recursive_and_keeps_key_order():
+    r = normalize_tool_args("{z: 1, cmd: read, args: {file: main.go, opts: [a, 2, {deep: yes}]}}")
+    assert r.strategy == "object_literal"
+    assert r.value == {"z": 1, "cmd": "read",
+                       "args": {"file": "main.go", "opts": ["a", 2, {"deep": "yes"}]}}
+    assert list(r.value) == ["z", "cmd", "args"]
+
+
+def test_object_literal_keeps_numbers_exactly():
+    r = normalize_tool_args("{id: 12345678901234567890, price: 1.50, big: -1e400, zero: -0}")
+    assert r.strategy == "object_literal"
+    assert r.value["id"] == 12345678901234567890 and isinstance(r.value["id"], int)
+    assert '"id":12345678901234567890' in r.text
+    assert '"price":1.50' in r.text
+    assert '"zero":-0' in r.text
+    assert r.value["price"] == 1.5
+    # leading zeros, '+', hex are not JSON numbers: they stay strings
+    r = normalize_tool_args("{zip: 01234, plus: +1, hex: 0x1F}")
+    assert r.value == {"zip": "01234", "plus": "+1", "hex": "0x1F"}
+
+
+def test_object_literal_literals_are_case_insensitive():
+    r = normalize_tool_args("{a: TRUE, b: False, c: None, d: NULL, e: none, f: nil}")
+    assert r.value == {"a": True, "b": False, "c": None, "d": None, "e": None, "f": "nil"}
+
+
+def test_object_literal_quoted_values_and_escapes():
+    r = normalize_tool_args("""{cmd: 'it\\'s', path: C:\\Users\\me, "q": "a\\"b", n: 'x\\ny'}""")
+    assert r.ok, r.error
+    assert r.value == {"cmd": "it's", "path": "C:\\Users\\me", "q": 'a"b', "n": "x\ny"}
+
+
+def test_object_literal_newlines_separate_pieces():
+    r = normalize_tool_args("{\n  cmd: read\n  file: main.go\n}")
+    assert r.value == {"cmd": "read", "file": "main.go"}
+
+
+def test_object_literal_values_may_hold_colons_and_spaces():
+    r = normalize_tool_args("{url: http://example.com:8080/a b, cmd: go test ./...}")
+    assert r.value == {"url": "http://example.com:8080/a b", "cmd": "go test ./..."}
+
+
+@pytest.mark.parametrize("raw,why", [
+    ("{a: 1}{b: 2}", "unexpected text after the end"),
+    ("{a: 1} {b: 2}", "unexpected text after the end"),
+    ("{a: 1, b}", "piece 'b' has no colon"),
+    ("{cmd: echo a, b}", "piece 'b' has no colon"),
+    ("{a: 1,, b: 2}", "empty piece"),
+    ("{a: }", "missing value"),
+    ("{a: 1", "unclosed '{'"),
+    ("{a: [1, 2}", "does not close"),
+    ("{a: 'x}", "unterminated string"),
+    ("{: 1}", "empty key"),
+])
+def test_object_literal_refuses_rather_than_invents(raw, why):
+    r = normalize_tool_args(raw)
+    assert not r.ok
+    assert r.text == raw.strip()
+    assert why in r.error
+    with pytest.raises(RecoveryError, match="could not recover"):
+        loads(raw)
+
+
+def test_refusal_names_the_place():
+    r = normalize_tool_args("{a: 1,\n b}")
+    assert "line 2, column 2" in r.error
+
+
+# ---------------------------------------------------------------------------
+# Tool rules: with a tool, arguments are always an object
+
+def test_bare_json_string_is_wrapped_into_the_tool_field():
+    r = normalize_tool_args('"main.go"', "read_file")
+    assert (r.ok, r.value, r.text, r.strategy) == (True, {"file": "main.go"},
+                                                   '{"file":"main.go"}', "wrap_plain")
+    assert normalize_tool_args("'main.go'", "read_file").value == {"file": "main.go"}
+
+
+def test_double_encoded_object_is_decoded():
+    r = normalize_tool_args(json.dumps(json.dumps({"file": "x", "n": 1})), "read_file")
+    assert (r.ok, r.value, r.strategy) == (True, {"file": "x", "n": 1}, "double_encoded")
+    r = normalize_tool_args(json.dumps("{file: 'x'}"), "read_file")
+    assert (r.ok, r.value, r.strategy) == (True, {"file": "x"}, "double_encoded")
+
+
+@pytest.mark.parametrize("raw", ["42", "true", "null", "[1, 2]", '["main.go"]', "3.5"])
+def test_other_scalars_and_arrays_are_not_ok_with_a_tool(raw):
+    r = normalize_tool_args(raw, "read_file")
+    assert not r.ok and r.text == raw and "takes an object" in r.error
+    assert normalize_tool_args(raw).ok  # without a tool any JSON value is fine
+
+
+def test_empty_arguments():
+    for raw in ("", "   ", "\n\t"):
+        r = normalize_tool_args(raw, "read_file")
+        assert (r.ok, r.value, r.text, r.strategy) == (True, {}, "{}", "empty")
+        r = normalize_tool_args(raw)
+        assert not r.ok and r.text == "" and "empty" in r.error
+
+
+def test_bare_value_without_a_tool_is_not_ok():
+    r = normalize_tool_args("main.go")
+    assert not r.ok and r.text == "main.go" and "no tool" in r.error
+
+
+def test_unknown_tool_cannot_wrap():
+    r = normalize_tool_args("main.go", "frobnicate")
+    assert not r.ok and "no known primary field" in r.error
+    assert normalize_tool_args('{"a": 1}', "frobnicate").ok
+
+
+# ---------------------------------------------------------------------------
+# Tool -> field table (SPEC §1.2): every pair
+
+TOOL_FIELDS = {
+    "read_file": "file", "read": "file", "write_file": "file", "write": "file",
+    "patch_file": "file", "patch": "file", "list_directory": "dir", "tree": "dir",
+    "search_files": "term", "search": "term", "run_command": "cmd", "exec": "cmd",
+    "run_tests": "dir", "test": "dir", "rollback_file": "file", "rollback": "file",
+    "git_status": "dir", "git-status": "dir", "git_diff": "dir", "git-diff": "dir",
+    "git_log": "dir", "git-log": "dir", "git_changed": "dir", "git-changed": "dir",
+    "git_branch": "dir", "git-branch": "dir", "clean_backups": "dir", "clean": "dir",
+    "@coder": "cmd", "coder": "cmd", "bash": "command", "shell": "command", "Bash": "command",
+    "Read": "file_path", "Write": "file_path", "Edit": "file_path",
+    "Glob": "pattern", "Grep": "pattern",
+}
+
+
+def test_table_has_the_38_reference_names():
+    assert len(TOOL_FIELDS) == 38
+
+
+@pytest.mark.parametrize("tool,field", sorted(TOOL_FIELDS.items()))
+def test_every_tool_field_pair(tool, field):
+    assert field_for_tool(tool) == field
+    value = "x" if tool != "@coder" and tool != "coder" else "tree"
+    r = normalize_tool_args(value, tool)
+    assert r.ok and r.value == {field: value} and r.strategy == "wrap_plain"
+
+
+@pytest.mark.parametrize("tool,field", [
+    ("GLOB", "pattern"), ("grep", "pattern"), ("edit", "file_path"), ("@read_file", "file"),
+    ("READ_FILE", "file"), ("@Bash", "command"), ("BASH", "command"), ("@CODER", "cmd"),
+    ("Run_Command", "cmd"),
+])
+def test_tool_lookup_is_case_insensitive_where_unambiguous(tool, field):
+    assert field_for_tool(tool) == field
+
+
+def test_ambiguous_case_has_no_field():
+    # "read" is the coder subcommand (file), "Read" the file_path tool.
+    assert field_for_tool("read") == "file" and field_for_tool("Read") == "file_path"
+    assert field_for_tool("READ") is None
+    assert field_for_tool("nope") is None
+
+
+def test_register_tool_field():
+    register_tool_field("fetch_url", "url")
+    assert field_for_tool("fetch_url") == "url"
+    assert field_for_tool("@FETCH_URL") == "url"
+    assert normalize_tool_args("https://example.com", "fetch_url").value == {
+        "url": "https://example.com"}
+    register_tool_field("my_cli", "cmd", style="subcommand")
+    assert not normalize_tool_args("read --file x", "my_cli").ok
+    with pytest.raises(ValueError):
+        register_tool_field("", "x")
+    with pytest.raises(ValueError):
+        register_tool_field("t", "x", style="weird")
+
+
+# ---------------------------------------------------------------------------
+# The CLI-argument guard
+
+@pytest.mark.parametrize("text,expected", [
+    ("read --file main.go", True),
+    ("tree ./src", True),
+    ("READ main.go", True),
+    ("git-log -n 5", True),
+    ("ls -l", True),
+    ("grep --color x", True),
+    ("main.go", False),
+    ("read", False),            # one word
+    ("hello world", False),
+    ("echo -5 items", False),   # a negative number is not a flag
+    ("-x something", False),    # only later words count as flags
+    ("the docs are here", False),
+])
+def test_looks_like_cli_args(text, expected):
+    assert looks_like_cli_args(text) is expected
+
+
+@pytest.mark.parametrize("tool,text,field", [
+    ("run_command", "ls -l", "cmd"),
+    ("run_command", "git commit -m x", "cmd"),
+    ("exec", "make test --jobs 4", "cmd"),
+    ("bash", "ls -la /tmp", "command"),
+    ("shell", "rm -rf build", "command"),
+    ("Bash", "npm test -- --watch", "command"),
+    ("search", "read the docs", "term"),
+    ("search_files", "--verbose flag", "term"),
+    ("Grep", "TODO -i", "pattern"),
+])
+def test_guard_does_not_apply_to_command_lines_or_search_terms(tool, text, field):
+    r = normalize_tool_args(text, tool)
+    assert (r.ok, r.value, r.strategy) == (True, {field: text}, "wrap_plain")
+
+
+@pytest.mark.parametrize("text", ["read --file x", "tree ./src", "exec -c ls"])
+def test_subcommand_lines_for_coder_go_to_the_cli_parser(text):
+    for tool in ("@coder", "coder"):
+        r = normalize_tool_args(text, tool)
+        assert not r.ok and r.text == text and "CLI arguments" in r.error
+
+
+@pytest.mark.parametrize("text", ["I will now read the file", "please check main.go", "hello"])
+def test_prose_to_coder_is_not_a_recovered_command(text):
+    r = normalize_tool_args(text, "@coder")
+    assert not r.ok and r.text == text and "prose" in r.error
+
+
+# ---------------------------------------------------------------------------
+# Curly quotes
+
+def test_structural_curly_quotes_are_normalized_before_repairs():
+    r = normalize_tool_args("{\u201ccmd\u201d: \u201cread\u201d}")
+    assert (r.ok, r.value, r.strategy) == (True, {"cmd": "read"}, "curly_quotes")
+    r = normalize_tool_args("{\u2018cmd\u2019: \u2018read\u2019, file: \u2018x\u2019,}")
+    assert r.ok and r.value == {"cmd": "read", "file": "x"}
+
+
+def test_structural_mode_keeps_curly_quotes_inside_strings():
+    raw = '{"msg": "he said \u201chi\u201d", x: 1}'
+    r = normalize_tool_args(raw)
+    assert r.value == {"msg": "he said \u201chi\u201d", "x": 1}
+    r = normalize_tool_args("{\u201cmsg\u201d: \u201cit\u2019s \"ok\"\u201d}")
+    assert r.value == {"msg": "it\u2019s \"ok\""}
+    # valid JSON is never touched
+    raw = '{"msg": "\u201cquoted\u201d"}'
+    assert normalize_tool_args(raw).text == raw
+
+
+def test_quotes_always_and_off():
+    raw = '{"msg": "he said \u201chi\u201d \u00abok\u00bb"}'
+    r = normalize_tool_args(raw, quotes="always")
+    assert (r.ok, r.strategy) == (True, "parse")
+    assert r.value == {"msg": 'he said "hi" <<ok>>'}
+    assert r.text == '{"msg": "he said \\"hi\\" <<ok>>"}'
+    r = normalize_tool_args("{\u201ccmd\u201d: \u201cread \u2018x\u2019\u201d}", quotes="always")
+    assert (r.strategy, r.value) == ("curly_quotes", {"cmd": "read 'x'"})
+    r = normalize_tool_args("{n: 1.50, s: \u201cq\u201d x}", quotes="always")
+    assert r.strategy == "object_literal" and '"n":1.50' in r.text
+    assert r.value == {"n": 1.5, "s": '"q" x'}
+    r = normalize_tool_args('{"msg": "it\u2019s \u2032x\u2033"}', quotes="always")
+    assert r.value == {"msg": "it's 'x\""}
+    # "off": curly quotes are plain text, even where JSON needs a quote
+    r = normalize_tool_args("{\u201ccmd\u201d: \u201cread\u201d}", quotes="off")
+    assert (r.strategy, r.value) == ("object_literal", {"\u201ccmd\u201d": "\u201cread\u201d"})
+    with pytest.raises(ValueError, match="quotes must be one of"):
+        normalize_tool_args("{}", quotes="sometimes")
+
+
+def test_normalize_quotes_table_and_paths():
+    text = "\u2018a\u2019 \u201cb\u201d \u2032 \u2033 \u00abc\u00bb"
+    assert normalize_quotes(text) == "'a' \"b\" ' \" <<c>>"
+    assert normalize_quotes(text, "main.go") == "'a' \"b\" ' \" <<c>>"
+    assert normalize_quotes(text, "src/app.tsx") == "'a' \"b\" ' \" <<c>>"
+    assert normalize_quotes(text, "Dockerfile") == "'a' \"b\" ' \" <<c>>"
+    assert normalize_quotes(text, "build/Makefile") == "'a' \"b\" ' \" <<c>>"
+    assert normalize_quotes(text, "README.md") == text
+    assert normalize_quotes(text, "notes.txt") == text
+    from toolmend.quotes import CODE_EXTENSIONS
+    assert len(CODE_EXTENSIONS) >= 60
+
+
+# ---------------------------------------------------------------------------
+# Input types, errors, robustness
+
+def test_bytes_input():
+    assert normalize_tool_args(b"{'a': 1}").value == {"a": 1}
+    r = normalize_tool_args(b"{'a': '\xff'}")
+    assert not r.ok and "not valid UTF-8" in r.error
+
+
+def test_wrong_types_raise_type_error():
+    with pytest.raises(TypeError):
+        normalize_tool_args(42)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        normalize_tool_args("{}", tool=3)  # type: ignore[arg-type]
+
+
+def test_loads_error_is_a_value_error_that_says_why():
+    with pytest.raises(ValueError) as info:
+        loads("{a: 1, b}")
+    assert isinstance(info.value, RecoveryError)
+    assert "piece 'b' has no colon" in str(info.value)
+    assert info.value.text == "{a: 1, b}"
+
+
+@pytest.mark.parametrize("depth", [1_000, 100_000])
+def test_deep_nesting_gives_a_result_or_a_clear_error(depth):
+    for raw in ("[" * depth + "]" * depth, "{a:" * depth + "1" + "}" * depth,
+                "[" * depth, "{'a': " * depth):
+        r = normalize_tool_args(raw)
+        if not r.ok:
+            assert r.error and r.text == raw.strip()
+    r = normalize_tool_args("{a:" * depth + "x" + "}" * depth)
+    if depth > 1000:
+        assert not r.ok and "nesting deeper than 1000 levels" in r.error
+    else:
+        assert r.ok and r.strategy == "object_literal"
+
+
+def test_moderate_literal_nesting_is_fine():
+    raw = "{a:" * 500 + "x" + "}" * 500
+    r = normalize_tool_args(raw)
+    assert r.ok and r.strategy == "object_literal"
+    assert json.loads(r.text) == r.value
+
+
+def test_compiled_flag_matches_the_environment():
+    import os
+    if os.environ.get("TOOLMEND_PURE_PYTHON") == "1":
+        assert toolmend.compiled is False
+    elif os.environ.get("TOOLMEND_REQUIRE_COMPILED") == "1":
+        assert toolmend.compiled is True
