@@ -679,6 +679,7 @@ def recover_text(str text, bint curly=True):
 
 cdef int put_json_string(Buf* b, str v) except -1:
     cdef Py_UCS4 c
+    cdef unsigned int code
     cdef const char* hexdigits = b"0123456789abcdef"
     buf_put(b, u'"')
     for c in v:
@@ -698,22 +699,23 @@ cdef int put_json_string(Buf* b, str v) except -1:
         elif c == u'\f':
             buf_ascii(b, b"\\f")
         else:
+            code = <unsigned int>c
             buf_ascii(b, b"\\u")
-            buf_put(b, hexdigits[(c >> 12) & 15])
-            buf_put(b, hexdigits[(c >> 8) & 15])
-            buf_put(b, hexdigits[(c >> 4) & 15])
-            buf_put(b, hexdigits[c & 15])
+            buf_put(b, hexdigits[(code >> 12) & 15])
+            buf_put(b, hexdigits[(code >> 8) & 15])
+            buf_put(b, hexdigits[(code >> 4) & 15])
+            buf_put(b, hexdigits[code & 15])
     buf_put(b, u'"')
     return 0
 
 
 cdef int hexval(Py_UCS4 c):
     if u'0' <= c <= u'9':
-        return c - 48
+        return <int>c - 48
     if u'a' <= c <= u'f':
-        return c - 87
+        return <int>c - 87
     if u'A' <= c <= u'F':
-        return c - 55
+        return <int>c - 55
     return -1
 
 

@@ -1,0 +1,146 @@
+"""Properties of recovery, and the compiled and pure kernels agreeing.
+
+Examples miss what random text finds: these run the scanners and the parser
+of both builds on arbitrary and on JSON-shaped text.
+"""
+
+from __future__ import annotations
+
+import json
+
+import orjson
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from toolmend import normalize_tool_args
+from toolmend.errors import LiteralError
+
+SETTINGS = settings(max_examples=400, deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow])
+
+# JSON values (orjson-encodable: 64-bit integers, finite floats)
+json_values = st.recursive(
+    st.none() | st.booleans()
+    | st.integers(min_value=-(2**63), max_value=2**64 - 1)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=12),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner,
+                                                                max_size=4),
+    max_leaves=12,
+)
+
+# Text made of the characters the scanners care about, plus anything.
+_ALPHABET = list("{}[]:,'\"\\ \n\t\rabcxyz019-.eE") + [
+    "\u201c", "\u201d", "\u2018", "\u2019", "\u2032", "\u2033", "\u00ab", "true", "null",
+    "None", "TRUE", "u00e9", "\\u", "\\'", '\\"', "//", "é", "\U0001f600"]
+json_ish = st.lists(st.sampled_from(_ALPHABET), max_size=40).map("".join)
+any_text = st.one_of(json_ish, st.text(max_size=40))
+
+
+def _outcome(fn, *args):
+    try:
+        return ("ok", fn(*args))
+    except LiteralError as exc:
+        return ("error", str(exc), exc.pos)
+
+
+@pytest.fixture(scope="module")
+def twins(compiled_recover, pure_recover):
+    return compiled_recover, pure_recover
+
+
+@SETTINGS
+@given(text=any_text)
+def test_twins_agree_on_every_kernel_function(twins, text):
+    compiled, pure = twins
+    for name in ("normalize_structural_quotes", "convert_single_quotes", "quote_bare_keys",
+                 "remove_trailing_commas"):
+        assert getattr(compiled, name)(text) == getattr(pure, name)(text), name
+    assert _outcome(compiled.parse_object_literal, text) == _outcome(pure.parse_object_literal, text)
+    assert _outcome(compiled.recover_text, text) == _outcome(pure.recover_text, text)
+
+
+@SETTINGS
+@given(text=json_ish.map(lambda t: "{" + t + "}"))
+def test_twins_agree_on_object_shaped_text(twins, text):
+    compiled, pure = twins
+    assert _outcome(compiled.parse_object_literal, text) == _outcome(pure.parse_object_literal, text)
+    assert compiled.recover_text(text) == pure.recover_text(text)
+
+
+@SETTINGS
+@given(text=any_text)
+def test_prefilter_never_rejects_what_orjson_accepts(compiled_recover, text):
+    try:
+        orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return
+    assert compiled_recover.maybe_json(text)
+
+
+@SETTINGS
+@given(value=json_values, indent=st.booleans())
+def test_prefilter_accepts_json(compiled_recover, value, indent):
+    text = orjson.dumps(value, option=orjson.OPT_INDENT_2 if indent else 0).decode()
+    assert compiled_recover.maybe_json(text)
+
+
+@SETTINGS
+@given(value=json_values, indent=st.booleans(), pad=st.sampled_from(["", " ", "\n  ", "\t"]))
+def test_valid_json_comes_back_unchanged(value, indent, pad):
+    text = pad + orjson.dumps(value, option=orjson.OPT_INDENT_2 if indent else 0).decode() + pad
+    r = normalize_tool_args(text)
+    assert (r.ok, r.strategy, r.text) == (True, "parse", text)
+    assert r.value == orjson.loads(text)
+
+
+@SETTINGS
+@given(text=any_text, tool=st.sampled_from([None, "read_file", "bash", "@coder", "search"]))
+def test_recovered_text_always_parses(text, tool):
+    r = normalize_tool_args(text, tool)
+    if not r.ok:
+        assert r.strategy is None and r.value is None and r.error
+        assert r.text == text.strip()
+        return
+    parsed = json.loads(r.text)
+    if r.strategy != "parse":
+        assert parsed == r.value
+    if tool is not None:
+        assert isinstance(r.value, dict)
+
+
+def _strings(value):
+    stack, found = [value], []
+    while stack:
+        v = stack.pop()
+        if isinstance(v, dict):
+            found.extend(v.keys())
+            stack.extend(v.values())
+        elif isinstance(v, list):
+            stack.extend(v)
+        elif isinstance(v, str):
+            found.append(v)
+    return sorted(found)
+
+
+@SETTINGS
+@given(value=st.dictionaries(st.text(max_size=8), st.text(max_size=12), min_size=1, max_size=5))
+def test_repairs_never_change_string_contents(value):
+    # Break valid JSON with a trailing comma; the repair must keep every string.
+    text = orjson.dumps(value).decode()[:-1] + ",}"
+    r = normalize_tool_args(text)
+    assert r.ok and r.strategy == "trailing_commas"
+    assert r.value == value
+
+
+@SETTINGS
+@given(value=st.dictionaries(st.from_regex(r"[a-z_][a-z0-9_]{0,6}", fullmatch=True),
+                             st.text(max_size=12), min_size=1, max_size=5))
+def test_single_quoted_objects_recover_exactly(value):
+    body = ", ".join(
+        "'%s': '%s'" % (k, v.replace("\\", "\\\\").replace("'", "\\'")) for k, v in value.items())
+    assume("\r" not in body)
+    r = normalize_tool_args("{" + body + "}")
+    assert r.ok, r.error
+    assert _strings(r.value) == _strings(value)
