@@ -509,12 +509,20 @@ cdef inline Py_ssize_t skip_quoted(const Src* src, Py_ssize_t i, Buf* b) except 
     return i
 
 
+cdef int copy_prefix(Buf* b, const Src* src, Py_ssize_t end) except -1:
+    """Start writing: copy the unchanged text before ``end`` into ``b``."""
+    cdef Py_ssize_t k
+    for k in range(end):
+        buf_put(b, at(src, k))
+    return 0
+
+
 cdef str bare_keys(str s):
     cdef Src src
     cdef Py_ssize_t i = 0, j, k
     cdef Py_UCS4 c
-    cdef bint changed = False
     cdef bint key_may_start = False
+    cdef Buf* out = NULL       # NULL until the first change: most texts have none
     cdef Py_UCS4 local[LOCAL_CAP]
     cdef Buf b
     if u':' not in s:
@@ -525,19 +533,13 @@ cdef str bare_keys(str s):
         while i < src.n:
             c = at(&src, i)
             if c == u'"' or c == u"'":
-                i = skip_quoted(&src, i, &b)
+                i = skip_quoted(&src, i, out)
                 key_may_start = False
                 continue
             if c == u'{' or c == u',':
                 key_may_start = True
-                buf_put(&b, c)
-                i += 1
-                continue
-            if Py_UNICODE_ISSPACE(c):
-                buf_put(&b, c)
-                i += 1
-                continue
-            if key_may_start and is_bare_key_char(c):
+            elif key_may_start and is_bare_key_char(c):
+                key_may_start = False
                 j = i
                 while j < src.n and is_bare_key_char(at(&src, j)):
                     j += 1
@@ -545,21 +547,24 @@ cdef str bare_keys(str s):
                 while k < src.n and Py_UNICODE_ISSPACE(at(&src, k)):
                     k += 1
                 if k < src.n and at(&src, k) == u':':
-                    buf_put(&b, u'"')
+                    if out == NULL:
+                        out = &b
+                        copy_prefix(out, &src, i)
+                    buf_put(out, u'"')
                     while i < j:
                         c = at(&src, i)
                         if c == u'\\':
-                            buf_put(&b, u'\\')
-                        buf_put(&b, c)
+                            buf_put(out, u'\\')
+                        buf_put(out, c)
                         i += 1
-                    buf_put(&b, u'"')
-                    changed = True
+                    buf_put(out, u'"')
+                    continue
+            elif not Py_UNICODE_ISSPACE(c):
                 key_may_start = False
-                continue
-            key_may_start = False
-            buf_put(&b, c)
+            if out != NULL:
+                buf_put(out, c)
             i += 1
-        return buf_str(&b) if changed else s
+        return buf_str(out) if out != NULL else s
     finally:
         buf_free(&b)
 
@@ -580,7 +585,7 @@ cdef str trailing_commas(str s):
     cdef Src src
     cdef Py_ssize_t i = 0, k
     cdef Py_UCS4 c
-    cdef bint changed = False
+    cdef Buf* out = NULL       # NULL until the first change
     cdef Py_UCS4 local[LOCAL_CAP]
     cdef Buf b
     if u',' not in s:
@@ -591,18 +596,22 @@ cdef str trailing_commas(str s):
         while i < src.n:
             c = at(&src, i)
             if c == u'"' or c == u"'":
-                i = skip_quoted(&src, i, &b)
+                i = skip_quoted(&src, i, out)
                 continue
-            i += 1
             if c == u',':
-                k = i
+                k = i + 1
                 while k < src.n and Py_UNICODE_ISSPACE(at(&src, k)):
                     k += 1
                 if k < src.n and (at(&src, k) == u'}' or at(&src, k) == u']'):
-                    changed = True
+                    if out == NULL:
+                        out = &b
+                        copy_prefix(out, &src, i)
+                    i += 1
                     continue
-            buf_put(&b, c)
-        return buf_str(&b) if changed else s
+            if out != NULL:
+                buf_put(out, c)
+            i += 1
+        return buf_str(out) if out != NULL else s
     finally:
         buf_free(&b)
 
@@ -619,21 +628,15 @@ def remove_trailing_commas(str s):
 # ---------------------------------------------------------------------------
 # Steps 0-5 in one call
 
-def repair(str text, int start=0, bint curly=True):
-    """Run the text-rewriting steps in contract order; return
-    ``(step, candidate, base)``.
-
-    ``step`` is the first step at or after ``start`` whose candidate passes
-    the pre-filter (see STEP_NAMES), or -1 when none does; ``candidate`` is
-    that step's text; ``base`` is the trimmed text after curly-quote
-    normalization, the input of the later strategies. Steps 2-5 compose:
-    each works on the output of the earlier ones that changed something.
-    When orjson refuses a candidate, call again with ``start = step + 1``.
-    """
+cdef tuple repair_from(str text, int start, bint curly):
     cdef str original, base, quoted, keyed, both, trimmed
-    if start <= 0 and (len(text) > PREFILTER_MAX or scan_json(text)):
+    cdef Py_ssize_t n = len(text)
+    if start <= 0 and (n > PREFILTER_MAX or scan_json(text)):
         return 0, text, None
-    original = text.strip()
+    if n and not Py_UNICODE_ISSPACE(text[0]) and not Py_UNICODE_ISSPACE(text[n - 1]):
+        original = text   # nothing to trim: skip building a copy
+    else:
+        original = text.strip()
     if not original:
         return -1, original, original
     base = structural_quotes(original) if curly else original
@@ -657,6 +660,20 @@ def repair(str text, int start=0, bint curly=True):
     return -1, base, base
 
 
+def repair(str text, int start=0, bint curly=True):
+    """Run the text-rewriting steps in contract order; return
+    ``(step, candidate, base)``.
+
+    ``step`` is the first step at or after ``start`` whose candidate passes
+    the pre-filter (see STEP_NAMES), or -1 when none does; ``candidate`` is
+    that step's text; ``base`` is the trimmed text after curly-quote
+    normalization, the input of the later strategies. Steps 2-5 compose:
+    each works on the output of the earlier ones that changed something.
+    When orjson refuses a candidate, call again with ``start = step + 1``.
+    """
+    return repair_from(text, start, curly)
+
+
 def recover_text(str text, bint curly=True):
     """Steps 0-5 with orjson as the judge: ``(step, candidate, value, base)``.
 
@@ -664,12 +681,20 @@ def recover_text(str text, bint curly=True):
     -1 with ``base`` left for the later strategies (wrap, object literal).
     """
     cdef int start = 0
-    while True:
-        step, candidate, base = repair(text, start, curly)
-        if step < 0:
-            return -1, candidate, None, base
+    cdef int step
+    cdef tuple found
+    if len(text) > PREFILTER_MAX:  # long text is most likely valid: orjson first
         try:
-            return step, candidate, orjson_loads(candidate), base
+            return 0, text, orjson_loads(text), None
+        except JSONDecodeError:
+            start = 1
+    while True:
+        found = repair_from(text, start, curly)
+        step = found[0]
+        if step < 0:
+            return -1, found[1], None, found[2]
+        try:
+            return step, found[1], orjson_loads(found[1]), found[2]
         except JSONDecodeError:
             start = step + 1
 
