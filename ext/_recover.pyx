@@ -34,24 +34,14 @@ STEP_NAMES = ("parse", "curly_quotes", "single_quotes", "unquoted_keys",
               "quotes_and_keys", "trailing_commas")
 
 
-cdef struct Src:
-    int kind
-    void* data
-    Py_ssize_t n
+# The scanners are written once over a fused character type and compiled for
+# each storage kind of str (1, 2 or 4 bytes per character): the common ASCII /
+# Latin-1 text runs as a plain byte loop.
+ctypedef fused ucs:
+    unsigned char
+    unsigned short
+    Py_UCS4
 
-
-cdef inline void src_init(Src* src, str text):
-    src.kind = PyUnicode_KIND(text)
-    src.data = PyUnicode_DATA(text)
-    src.n = len(text)
-
-
-cdef inline Py_UCS4 at(const Src* src, Py_ssize_t i) noexcept nogil:
-    return PyUnicode_READ(src.kind, src.data, i)
-
-# ---------------------------------------------------------------------------
-# A growable UCS4 buffer: cheaper than joining a list of pieces for the short
-# texts that tool arguments are.
 
 cdef struct Buf:
     Py_UCS4* data
@@ -131,25 +121,24 @@ cdef inline bint is_curly_single(Py_UCS4 c):
 # ---------------------------------------------------------------------------
 # Validity pre-filter
 
-cdef Py_ssize_t skip_json_string(const Src* src, Py_ssize_t i) noexcept:
+cdef Py_ssize_t skip_json_string(const ucs* data, Py_ssize_t n, Py_ssize_t i) noexcept:
     """i is just past the opening quote; return the index past the closing
     quote, or -1 when the string is not valid JSON."""
     cdef Py_UCS4 c
     cdef int k
-    cdef Py_ssize_t n = src.n
     while i < n:
-        c = at(src, i)
+        c = data[i]
         if c == u'"':
             return i + 1
         if c == u'\\':
             if i + 1 >= n:
                 return -1
-            c = at(src, i + 1)
+            c = data[i + 1]
             if c == u'u':
                 if i + 5 >= n:
                     return -1
                 for k in range(2, 6):
-                    c = at(src, i + k)
+                    c = data[i + k]
                     if not ((u'0' <= c <= u'9') or (u'a' <= c <= u'f') or (u'A' <= c <= u'F')):
                         return -1
                 i += 6
@@ -165,44 +154,43 @@ cdef Py_ssize_t skip_json_string(const Src* src, Py_ssize_t i) noexcept:
     return -1
 
 
-cdef Py_ssize_t skip_json_number(const Src* src, Py_ssize_t i) noexcept:
+cdef Py_ssize_t skip_json_number(const ucs* data, Py_ssize_t n, Py_ssize_t i) noexcept:
     """The index past a JSON number starting at i, or -1."""
     cdef Py_ssize_t start
-    cdef Py_ssize_t n = src.n
-    if i < n and at(src, i) == u'-':
+    if i < n and data[i] == u'-':
         i += 1
     if i >= n:
         return -1
-    if at(src, i) == u'0':
+    if data[i] == u'0':
         i += 1
-    elif u'1' <= at(src, i) <= u'9':
-        while i < n and u'0' <= at(src, i) <= u'9':
+    elif u'1' <= data[i] <= u'9':
+        while i < n and u'0' <= data[i] <= u'9':
             i += 1
     else:
         return -1
-    if i < n and at(src, i) == u'.':
+    if i < n and data[i] == u'.':
         i += 1
         start = i
-        while i < n and u'0' <= at(src, i) <= u'9':
+        while i < n and u'0' <= data[i] <= u'9':
             i += 1
         if i == start:
             return -1
-    if i < n and (at(src, i) == u'e' or at(src, i) == u'E'):
+    if i < n and (data[i] == u'e' or data[i] == u'E'):
         i += 1
-        if i < n and (at(src, i) == u'+' or at(src, i) == u'-'):
+        if i < n and (data[i] == u'+' or data[i] == u'-'):
             i += 1
         start = i
-        while i < n and u'0' <= at(src, i) <= u'9':
+        while i < n and u'0' <= data[i] <= u'9':
             i += 1
         if i == start:
             return -1
     return i
 
 
-cdef inline bint has_word(const Src* src, Py_ssize_t i, const char* word) noexcept:
+cdef inline bint has_word(const ucs* data, Py_ssize_t n, Py_ssize_t i, const char* word) noexcept:
     cdef Py_ssize_t k = 0
     while word[k] != 0:
-        if i + k >= src.n or at(src, i + k) != <Py_UCS4>word[k]:
+        if i + k >= n or data[i + k] != <Py_UCS4>word[k]:
             return False
         k += 1
     return True
@@ -218,20 +206,18 @@ cdef enum:
     MAX_CHECKED_DEPTH = 2048
 
 
-cdef bint scan_json(str s) noexcept:
-    cdef Src src
+cdef bint scan_json_k(str s, const ucs* data, Py_ssize_t n) noexcept:
     cdef Py_ssize_t i = 0
     cdef Py_ssize_t depth = 0
     cdef char stack[MAX_CHECKED_DEPTH]
     cdef int state = V_VALUE
     cdef Py_UCS4 c
-    src_init(&src, s)
     while True:
-        while i < src.n and is_json_ws(at(&src, i)):
+        while i < n and is_json_ws(data[i]):
             i += 1
-        if i >= src.n:
+        if i >= n:
             return state == V_AFTER and depth == 0
-        c = at(&src, i)
+        c = data[i]
         if state == V_VALUE or state == V_VALUE_OR_CLOSE:
             if c == u']' and state == V_VALUE_OR_CLOSE:
                 depth -= 1
@@ -247,14 +233,14 @@ cdef bint scan_json(str s) noexcept:
                 state = V_KEY_OR_CLOSE if c == u'{' else V_VALUE_OR_CLOSE
                 continue
             if c == u'"':
-                i = skip_json_string(&src, i + 1)
+                i = skip_json_string(data, n, i + 1)
             elif c == u'-' or (u'0' <= c <= u'9'):
-                i = skip_json_number(&src, i)
-            elif c == u't' and has_word(&src, i, b"true"):
+                i = skip_json_number(data, n, i)
+            elif c == u't' and has_word(data, n, i, b"true"):
                 i += 4
-            elif c == u'f' and has_word(&src, i, b"false"):
+            elif c == u'f' and has_word(data, n, i, b"false"):
                 i += 5
-            elif c == u'n' and has_word(&src, i, b"null"):
+            elif c == u'n' and has_word(data, n, i, b"null"):
                 i += 4
             else:
                 return False
@@ -269,7 +255,7 @@ cdef bint scan_json(str s) noexcept:
                 continue
             if c != u'"':
                 return False
-            i = skip_json_string(&src, i + 1)
+            i = skip_json_string(data, n, i + 1)
             if i < 0:
                 return False
             state = V_COLON
@@ -304,12 +290,12 @@ def maybe_json(str s):
 # ---------------------------------------------------------------------------
 # Curly quotes standing where JSON needs a quote
 
-cdef bint closes_here(const Src* src, Py_ssize_t i) noexcept:
+cdef bint closes_here(const ucs* data, Py_ssize_t n, Py_ssize_t i) noexcept:
     """True when only whitespace stands between i and a structural character
     (or the end): a curly quote at i - 1 then closes a string."""
     cdef Py_UCS4 c
-    while i < src.n:
-        c = at(src, i)
+    while i < n:
+        c = data[i]
         if c == u':' or c == u',' or c == u'}' or c == u']':
             return True
         if not Py_UNICODE_ISSPACE(c):
@@ -318,8 +304,7 @@ cdef bint closes_here(const Src* src, Py_ssize_t i) noexcept:
     return True
 
 
-cdef str structural_quotes(str s):
-    cdef Src src
+cdef str structural_quotes_k(str s, const ucs* data, Py_ssize_t n):
     cdef Py_ssize_t i = 0
     cdef Py_ssize_t open_in = 0, open_out = 0  # where the current curly string opened
     cdef Py_UCS4 c
@@ -334,17 +319,16 @@ cdef str structural_quotes(str s):
             break
     else:
         return s
-    src_init(&src, s)
     buf_init(&b, local, LOCAL_CAP)
     try:
         while True:
-            if i >= src.n:
+            if i >= n:
                 if state < 3:
                     break
                 # The curly quote at open_in closed nothing: it was text after
                 # all. Undo from there, and open no further curly strings.
                 b.len = open_out
-                c = at(&src, open_in)
+                c = data[open_in]
                 buf_put(&b, c)
                 last = c
                 i = open_in + 1
@@ -352,7 +336,7 @@ cdef str structural_quotes(str s):
                 converted -= 1
                 may_open = False
                 continue
-            c = at(&src, i)
+            c = data[i]
             i += 1
             if state == 0:
                 if c == u'"':
@@ -375,19 +359,19 @@ cdef str structural_quotes(str s):
                 buf_put(&b, c)
             elif state == 1 or state == 2:
                 buf_put(&b, c)
-                if c == u'\\' and i < src.n:
-                    buf_put(&b, at(&src, i))
+                if c == u'\\' and i < n:
+                    buf_put(&b, data[i])
                     i += 1
                 elif (state == 1 and c == u'"') or (state == 2 and c == u"'"):
                     state = 0
                     last = u'"'
             else:
-                if c == u'\\' and i < src.n:
+                if c == u'\\' and i < n:
                     buf_put(&b, c)
-                    buf_put(&b, at(&src, i))
+                    buf_put(&b, data[i])
                     i += 1
                 elif ((state == 3 and is_curly_double(c)) or (state == 4 and is_curly_single(c))) \
-                        and closes_here(&src, i):
+                        and closes_here(data, n, i):
                     buf_put(&b, u'"' if state == 3 else u"'")
                     state = 0
                     last = u'"'
@@ -417,8 +401,7 @@ def normalize_structural_quotes(str s):
 # ---------------------------------------------------------------------------
 # Strategy 2: single-quoted strings -> double-quoted
 
-cdef str single_quotes(str s):
-    cdef Src src
+cdef str single_quotes_k(str s, const ucs* data, Py_ssize_t n):
     cdef Py_ssize_t i = 0
     cdef Py_UCS4 c
     cdef int state = 0  # 0 outside, 1 in "...", 2 in '...'
@@ -427,11 +410,10 @@ cdef str single_quotes(str s):
     cdef Buf b
     if u"'" not in s:
         return s
-    src_init(&src, s)
     buf_init(&b, local, LOCAL_CAP)
     try:
-        while i < src.n:
-            c = at(&src, i)
+        while i < n:
+            c = data[i]
             i += 1
             if state == 0:
                 if c == u'"':
@@ -443,18 +425,18 @@ cdef str single_quotes(str s):
                 buf_put(&b, c)
             elif state == 1:
                 buf_put(&b, c)
-                if c == u'\\' and i < src.n:
-                    buf_put(&b, at(&src, i))
+                if c == u'\\' and i < n:
+                    buf_put(&b, data[i])
                     i += 1
                 elif c == u'"':
                     state = 0
             else:
-                if c == u'\\' and i < src.n:
-                    if at(&src, i) == u"'":
+                if c == u'\\' and i < n:
+                    if data[i] == u"'":
                         buf_put(&b, u"'")
                     else:
                         buf_put(&b, c)
-                        buf_put(&b, at(&src, i))
+                        buf_put(&b, data[i])
                     i += 1
                 elif c == u'"':
                     buf_put(&b, u'\\')
@@ -487,38 +469,37 @@ cdef inline bint is_bare_key_char(Py_UCS4 c) noexcept:
                 or c == u'[' or c == u']' or c == u'"' or c == u"'")
 
 
-cdef inline Py_ssize_t skip_quoted(const Src* src, Py_ssize_t i, Buf* b) except -2:
-    """src[i] opens a string in either quote style: copy it (to ``b`` when
+cdef inline Py_ssize_t skip_quoted(const ucs* data, Py_ssize_t n, Py_ssize_t i, Buf* b) except -2:
+    """data[i] opens a string in either quote style: copy it (to ``b`` when
     given) and return the index past its end (or the text's end)."""
-    cdef Py_UCS4 q = at(src, i)
+    cdef Py_UCS4 q = data[i]
     cdef Py_UCS4 c
     if b != NULL:
         buf_put(b, q)
     i += 1
-    while i < src.n:
-        c = at(src, i)
+    while i < n:
+        c = data[i]
         i += 1
         if b != NULL:
             buf_put(b, c)
-        if c == u'\\' and i < src.n:
+        if c == u'\\' and i < n:
             if b != NULL:
-                buf_put(b, at(src, i))
+                buf_put(b, data[i])
             i += 1
         elif c == q:
             break
     return i
 
 
-cdef int copy_prefix(Buf* b, const Src* src, Py_ssize_t end) except -1:
+cdef int copy_prefix(Buf* b, const ucs* data, Py_ssize_t end) except -1:
     """Start writing: copy the unchanged text before ``end`` into ``b``."""
     cdef Py_ssize_t k
     for k in range(end):
-        buf_put(b, at(src, k))
+        buf_put(b, data[k])
     return 0
 
 
-cdef str bare_keys(str s):
-    cdef Src src
+cdef str bare_keys_k(str s, const ucs* data, Py_ssize_t n):
     cdef Py_ssize_t i = 0, j, k
     cdef Py_UCS4 c
     cdef bint key_may_start = False
@@ -527,13 +508,12 @@ cdef str bare_keys(str s):
     cdef Buf b
     if u':' not in s:
         return s
-    src_init(&src, s)
     buf_init(&b, local, LOCAL_CAP)
     try:
-        while i < src.n:
-            c = at(&src, i)
+        while i < n:
+            c = data[i]
             if c == u'"' or c == u"'":
-                i = skip_quoted(&src, i, out)
+                i = skip_quoted(data, n, i, out)
                 key_may_start = False
                 continue
             if c == u'{' or c == u',':
@@ -541,18 +521,18 @@ cdef str bare_keys(str s):
             elif key_may_start and is_bare_key_char(c):
                 key_may_start = False
                 j = i
-                while j < src.n and is_bare_key_char(at(&src, j)):
+                while j < n and is_bare_key_char(data[j]):
                     j += 1
                 k = j
-                while k < src.n and Py_UNICODE_ISSPACE(at(&src, k)):
+                while k < n and Py_UNICODE_ISSPACE(data[k]):
                     k += 1
-                if k < src.n and at(&src, k) == u':':
+                if k < n and data[k] == u':':
                     if out == NULL:
                         out = &b
-                        copy_prefix(out, &src, i)
+                        copy_prefix(out, data, i)
                     buf_put(out, u'"')
                     while i < j:
-                        c = at(&src, i)
+                        c = data[i]
                         if c == u'\\':
                             buf_put(out, u'\\')
                         buf_put(out, c)
@@ -581,8 +561,7 @@ def quote_bare_keys(str s):
 # ---------------------------------------------------------------------------
 # Strategy 5: trailing commas
 
-cdef str trailing_commas(str s):
-    cdef Src src
+cdef str trailing_commas_k(str s, const ucs* data, Py_ssize_t n):
     cdef Py_ssize_t i = 0, k
     cdef Py_UCS4 c
     cdef Buf* out = NULL       # NULL until the first change
@@ -590,22 +569,21 @@ cdef str trailing_commas(str s):
     cdef Buf b
     if u',' not in s:
         return s
-    src_init(&src, s)
     buf_init(&b, local, LOCAL_CAP)
     try:
-        while i < src.n:
-            c = at(&src, i)
+        while i < n:
+            c = data[i]
             if c == u'"' or c == u"'":
-                i = skip_quoted(&src, i, out)
+                i = skip_quoted(data, n, i, out)
                 continue
             if c == u',':
                 k = i + 1
-                while k < src.n and Py_UNICODE_ISSPACE(at(&src, k)):
+                while k < n and Py_UNICODE_ISSPACE(data[k]):
                     k += 1
-                if k < src.n and (at(&src, k) == u'}' or at(&src, k) == u']'):
+                if k < n and (data[k] == u'}' or data[k] == u']'):
                     if out == NULL:
                         out = &b
-                        copy_prefix(out, &src, i)
+                        copy_prefix(out, data, i)
                     i += 1
                     continue
             if out != NULL:
@@ -623,6 +601,59 @@ def remove_trailing_commas(str s):
     changed.
     """
     return trailing_commas(s)
+
+
+# ---------------------------------------------------------------------------
+# Dispatch on the storage kind of the str
+
+cdef bint scan_json(str s) noexcept:
+    cdef int kind = PyUnicode_KIND(s)
+    cdef void* d = PyUnicode_DATA(s)
+    if kind == 1:
+        return scan_json_k(s, <const unsigned char*>d, len(s))
+    if kind == 2:
+        return scan_json_k(s, <const unsigned short*>d, len(s))
+    return scan_json_k(s, <const Py_UCS4*>d, len(s))
+
+
+cdef str structural_quotes(str s):
+    cdef int kind = PyUnicode_KIND(s)
+    cdef void* d = PyUnicode_DATA(s)
+    if kind == 1:
+        return structural_quotes_k(s, <const unsigned char*>d, len(s))
+    if kind == 2:
+        return structural_quotes_k(s, <const unsigned short*>d, len(s))
+    return structural_quotes_k(s, <const Py_UCS4*>d, len(s))
+
+
+cdef str single_quotes(str s):
+    cdef int kind = PyUnicode_KIND(s)
+    cdef void* d = PyUnicode_DATA(s)
+    if kind == 1:
+        return single_quotes_k(s, <const unsigned char*>d, len(s))
+    if kind == 2:
+        return single_quotes_k(s, <const unsigned short*>d, len(s))
+    return single_quotes_k(s, <const Py_UCS4*>d, len(s))
+
+
+cdef str bare_keys(str s):
+    cdef int kind = PyUnicode_KIND(s)
+    cdef void* d = PyUnicode_DATA(s)
+    if kind == 1:
+        return bare_keys_k(s, <const unsigned char*>d, len(s))
+    if kind == 2:
+        return bare_keys_k(s, <const unsigned short*>d, len(s))
+    return bare_keys_k(s, <const Py_UCS4*>d, len(s))
+
+
+cdef str trailing_commas(str s):
+    cdef int kind = PyUnicode_KIND(s)
+    cdef void* d = PyUnicode_DATA(s)
+    if kind == 1:
+        return trailing_commas_k(s, <const unsigned char*>d, len(s))
+    if kind == 2:
+        return trailing_commas_k(s, <const unsigned short*>d, len(s))
+    return trailing_commas_k(s, <const Py_UCS4*>d, len(s))
 
 
 # ---------------------------------------------------------------------------
@@ -815,9 +846,16 @@ cdef tuple read_quoted(str s, Py_ssize_t i, Py_ssize_t n):
 
 
 cdef bint is_json_number(str t):
-    cdef Src src
-    src_init(&src, t)
-    return src.n > 0 and skip_json_number(&src, 0) == src.n
+    cdef Py_ssize_t n = len(t)
+    cdef int kind = PyUnicode_KIND(t)
+    cdef void* d = PyUnicode_DATA(t)
+    if n == 0:
+        return False
+    if kind == 1:
+        return skip_json_number(<const unsigned char*>d, n, 0) == n
+    if kind == 2:
+        return skip_json_number(<const unsigned short*>d, n, 0) == n
+    return skip_json_number(<const Py_UCS4*>d, n, 0) == n
 
 
 cdef object put_bare(Buf* b, str tok):
