@@ -458,3 +458,27 @@ def test_compiled_flag_matches_the_environment():
         assert toolmend.compiled is False
     elif os.environ.get("TOOLMEND_REQUIRE_COMPILED") == "1":
         assert toolmend.compiled is True
+
+
+# ---------------------------------------------------------------------------
+# Markdown code fences
+
+@pytest.mark.parametrize("raw,tool,value,strategy", [
+    ('```json\n{"cmd": "read"}\n```', None, {"cmd": "read"}, "code_fence"),
+    ("```\n{'cmd': 'read',}\n```", None, {"cmd": "read"}, "trailing_commas"),
+    ("  ```JSON\r\n{cmd: read, file: main.go}\r\n```  ", None,
+     {"cmd": "read", "file": "main.go"}, "object_literal"),
+    ("```json\n\"main.go\"\n```", "read_file", {"file": "main.go"}, "wrap_plain"),
+])
+def test_code_fenced_arguments(raw, tool, value, strategy):
+    r = normalize_tool_args(raw, tool)
+    assert (r.ok, r.value, r.strategy) == (True, value, strategy)
+    assert json.loads(r.text) == value
+
+
+def test_code_fence_with_bad_content_is_refused_whole():
+    r = normalize_tool_args("```json\n{a: 1}{b: 2}\n```")
+    assert not r.ok and r.text.startswith("```") and "inside the code block" in r.error
+    # not a single fenced block: with a tool, the text is a bare value as usual
+    r = normalize_tool_args("```py\nprint(1)", "run_command")
+    assert r.ok and r.value == {"cmd": "```py\nprint(1)"}

@@ -10,7 +10,8 @@
 
 and the documented extras: ``curly_quotes`` (only curly quotes standing where
 JSON needs a quote were wrong), ``double_encoded`` (a JSON string that holds
-the object) and ``empty`` (no arguments at all, for a tool: ``{}``).
+the object), ``empty`` (no arguments at all, for a tool: ``{}``) and
+``code_fence`` (valid JSON inside a Markdown code block).
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ __all__ = ["Recovered", "normalize_tool_args", "loads", "STRATEGIES"]
 #: Every strategy name ``Recovered.strategy`` can hold, in pipeline order.
 STRATEGIES = (
     "parse", "curly_quotes", "single_quotes", "unquoted_keys", "quotes_and_keys",
-    "trailing_commas", "wrap_plain", "object_literal", "double_encoded", "empty",
+    "trailing_commas", "wrap_plain", "object_literal", "double_encoded", "empty", "code_fence",
 )
 QUOTE_MODES = ("structural", "always", "off")
 
@@ -122,7 +123,7 @@ def _accept(value: Any, text: str, strategy: str, tool: str | None, original: st
     return _fail(original, f"tool {tool!r} takes an object of arguments, not a JSON {_kind(value)}")
 
 
-def normalize_tool_args(raw: str | bytes, tool: str | None = None, *,
+def normalize_tool_args(raw: str | bytes | bytearray, tool: str | None = None, *,
                         quotes: str = "structural") -> Recovered:
     """Recover tool-call arguments; never raises on bad text.
 
@@ -169,7 +170,28 @@ def _recover(text: str, tool: str | None, curly: bool) -> Recovered:
         if tool is None:
             return Recovered(candidate, True, _STEP_NAMES[step], value)
         return _accept(value, candidate, _STEP_NAMES[step], tool, text.strip())
+    if base.startswith("```"):
+        return _unfence(text.strip(), tool, curly)
     return _finish(text.strip(), base, tool)
+
+
+# ```json\n{...}\n``` : the whole text is one Markdown code block.
+_FENCE = re.compile(r"\A(`{3,})[ \t]*[\w+.-]*[ \t]*\r?\n(.*?)\r?\n?[ \t]*\1\Z", re.S)
+
+
+def _unfence(original: str, tool: str | None, curly: bool) -> Recovered:
+    """Arguments wrapped in a Markdown code block: recover what it holds.
+
+    The strategy is ``code_fence`` when the block holds valid JSON, else the
+    strategy that recovered its content."""
+    m = _FENCE.match(original)
+    if m is None:
+        return _finish(original, original, tool)
+    inner = _recover(m.group(2), tool, curly)
+    if not inner.ok:
+        return _fail(original, f"inside the code block: {inner.error}")
+    strategy = "code_fence" if inner.strategy == "parse" else inner.strategy
+    return Recovered(inner.text.strip(), True, strategy, inner.value)
 
 
 # A JSON string token in recovered (valid) text.
@@ -225,7 +247,7 @@ def _json_error(text: str) -> str:
     return "valid JSON"  # pragma: no cover - only called on text that failed
 
 
-def loads(raw: str | bytes, tool: str | None = None) -> Any:
+def loads(raw: str | bytes | bytearray, tool: str | None = None) -> Any:
     """Recover and return the arguments' value; raise RecoveryError (a
     ValueError) with the reason when nothing works."""
     if type(raw) is str and tool is None:  # the hot path: no Recovered to build

@@ -1,0 +1,45 @@
+"""toolmend.compat.json_repair keeps json-repair's signatures and conventions."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+
+from toolmend import RecoveryError
+from toolmend.compat import json_repair
+
+
+def test_repair_json_returns_json_text():
+    assert json.loads(json_repair.repair_json("{'a': 1,}")) == {"a": 1}
+    assert json_repair.repair_json("{'a': 'é'}") == '{"a": "\\u00e9"}'
+    assert json_repair.repair_json("{'a': 'é'}", ensure_ascii=False) == '{"a": "é"}'
+    assert json_repair.repair_json("{a: 1}", indent=2) == '{\n  "a": 1\n}'
+
+
+def test_return_objects_and_loads():
+    assert json_repair.repair_json("{a: [1, 2,]}", return_objects=True) == {"a": [1, 2]}
+    assert json_repair.loads("{cmd: read, n: 12345678901234567890}") == {
+        "cmd": "read", "n": 12345678901234567890}
+
+
+def test_unrecoverable_gives_empty_string_like_json_repair():
+    assert json_repair.loads("{a: 1}{b: 2}") == ""
+    assert json_repair.repair_json("{a: 1, b}") == '""'
+    with pytest.raises(RecoveryError):
+        json_repair.loads("{a: 1, b}", strict=True)
+
+
+def test_logging_returns_value_and_log():
+    value, log = json_repair.repair_json("{'a': 1}", logging=True)
+    assert value == {"a": 1} and "single_quotes" in log[0]["context"]
+    value, log = json_repair.loads("{a: 1, b}", logging=True)
+    assert value == "" and "no colon" in log[0]["context"]
+
+
+def test_load_and_from_file(tmp_path):
+    assert json_repair.load(io.StringIO("{'x': true,}")) == {"x": True}
+    path = tmp_path / "args.json"
+    path.write_text("{file: main.go}", encoding="utf-8")
+    assert json_repair.from_file(path) == {"file": "main.go"}
