@@ -42,6 +42,7 @@ def _load(name: str) -> tuple[ModuleType, bool]:
 
 
 recover, _recover_compiled = _load("_recover")
+myers, _myers_compiled = _load("_myers")
 
 #: True when every kernel is the compiled one.
-compiled: bool = _recover_compiled
+compiled: bool = _recover_compiled and _myers_compiled

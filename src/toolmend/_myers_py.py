@@ -1,0 +1,309 @@
+"""Pure-Python twin of ``ext/_myers.pyx``: the line diff core.
+
+Same function, same algorithm, same tie-breaking, same results; used where
+the compiled extension is not available or when ``TOOLMEND_PURE_PYTHON=1``.
+
+``diff_lines(a, b, budget)`` compares two sequences of hashable items (lines)
+and returns ``(blocks, exceeded)``: ``blocks`` lists the differing regions as
+``(a_start, a_end, b_start, b_end)`` tuples (0-based, end exclusive, in
+order; the items between two blocks are equal), and ``exceeded`` is True when
+the minimal number of deleted plus inserted items is larger than ``budget``.
+In that case the whole differing middle (what is left once the common prefix
+and suffix are trimmed) comes back as one block.
+
+The steps, identical in both kernels:
+
+1. Trim the common prefix and suffix.
+2. Intern the middle items to integers (one dict lookup per item).
+3. Lower bound: at least ``n + m - 2 * sum(min(count_a, count_b))`` items
+   must change; past the budget, stop here (a complete rewrite costs a
+   counting pass, not a search).
+4. Set aside the items that occur on one side only: they can never match,
+   so they are deletions or insertions whatever the alignment. The search
+   runs on what is left, which keeps its result minimal (the longest common
+   subsequence is the same) and makes it fast on real files, where edited
+   lines are mostly unique.
+5. Myers' O(ND) search in linear space (Myers 1986, section 4b): find a
+   point on an optimal path from both ends (the "middle snake"), split
+   there, and solve both halves. The halves wait on an explicit stack: no
+   recursion. Only the first search can meet the budget (the halves of an
+   optimal path cost no more than the whole); memory is the two interned
+   arrays plus two diagonal arrays of ``min(budget, n + m) + O(1)`` entries.
+6. Slide each run of changes along equal lines the way GNU diff does
+   (``shift_boundaries``): runs merge with neighbouring changes where they
+   can and otherwise sit as late as possible. The count of changed items
+   does not move; the hunks read like GNU's.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any, Sequence
+
+Block = tuple[int, int, int, int]
+
+__all__ = ["diff_lines"]
+
+
+def diff_lines(a: Sequence[Any], b: Sequence[Any], budget: int) -> tuple[list[Block], bool]:
+    """Minimal line diff of ``a`` and ``b`` within ``budget`` changed items."""
+    if budget < 0:
+        raise ValueError(f"budget must be at least 0, not {budget}")
+    a = a if isinstance(a, list) else list(a)
+    b = b if isinstance(b, list) else list(b)
+    n, m = len(a), len(b)
+    lim = min(n, m)
+    p = 0
+    while p < lim and a[p] == b[p]:
+        p += 1
+    s = 0
+    while s < lim - p and a[n - 1 - s] == b[m - 1 - s]:
+        s += 1
+    a_end, b_end = n - s, m - s
+    na, nb = a_end - p, b_end - p
+    if na == 0 and nb == 0:
+        return [], False
+    whole = [(p, a_end, p, b_end)]
+    if na == 0 or nb == 0:
+        return whole, na + nb > budget
+
+    ids: dict[Any, int] = {}
+    ia = [ids.setdefault(x, len(ids)) for x in a[p:a_end]]
+    ib = [ids.setdefault(x, len(ids)) for x in b[p:b_end]]
+    count_a = Counter(ia)
+    count_b = Counter(ib)
+    common = sum(min(c, count_b[k]) for k, c in count_a.items() if k in count_b)
+    if na + nb - 2 * common > budget:
+        return whole, True
+
+    # Items found on both sides take part in the search; the others change.
+    amap = [i for i, k in enumerate(ia) if k in count_b]
+    bmap = [j for j, k in enumerate(ib) if k in count_a]
+    ra = [ia[i] for i in amap]
+    rb = [ib[j] for j in bmap]
+    forced = (na - len(ra)) + (nb - len(rb))
+    match_a = bytearray(len(ra))
+    match_b = bytearray(len(rb))
+    if not _solve(ra, rb, budget - forced, match_a, match_b):
+        return whole, True
+
+    # changed flags for the middle, padded with a 0 at both ends (sentinels)
+    changed_a = bytearray(b"\x00") + bytearray(b"\x01") * na + bytearray(b"\x00")
+    changed_b = bytearray(b"\x00") + bytearray(b"\x01") * nb + bytearray(b"\x00")
+    for x, i in enumerate(amap):
+        if match_a[x]:
+            changed_a[i + 1] = 0
+    for y, j in enumerate(bmap):
+        if match_b[y]:
+            changed_b[j + 1] = 0
+    _shift_boundaries(ia, changed_a, changed_b)
+    _shift_boundaries(ib, changed_b, changed_a)
+    return _blocks(changed_a, changed_b, na, nb, p), False
+
+
+def _solve(A: list[int], B: list[int], budget: int,
+           match_a: bytearray, match_b: bytearray) -> bool:
+    """Mark the items of an optimal common subsequence; False past the budget."""
+    n, m = len(A), len(B)
+    dmax = min((budget + 1) // 2, (n + m) // 2 + 1) + 1
+    off = dmax + 1
+    V = [-1] * (2 * dmax + 3)
+    U = [n + 1] * (2 * dmax + 3)
+    stack = [(0, n, 0, m)]
+    first = True
+    while stack:
+        a0, a1, b0, b1 = stack.pop()
+        while a0 < a1 and b0 < b1 and A[a0] == B[b0]:
+            match_a[a0] = match_b[b0] = 1
+            a0 += 1
+            b0 += 1
+        while a0 < a1 and b0 < b1 and A[a1 - 1] == B[b1 - 1]:
+            a1 -= 1
+            b1 -= 1
+            match_a[a1] = match_b[b1] = 1
+        if a0 == a1 or b0 == b1:
+            if first and (a1 - a0) + (b1 - b0) > budget:
+                return False
+            first = False
+            continue
+        split = _bisect(A, B, a0, a1, b0, b1, budget, V, U, off)
+        if split is None:
+            if first:
+                return False
+            raise RuntimeError("toolmend: diff search lost its bound (internal error)")
+        first = False
+        x, y = split
+        stack.append((x, a1, y, b1))
+        stack.append((a0, x, b0, y))
+    return True
+
+
+def _bisect(A: list[int], B: list[int], a0: int, a1: int, b0: int, b1: int, budget: int,
+            V: list[int], U: list[int], off: int) -> tuple[int, int] | None:
+    """A point on an optimal path from (a0, b0) to (a1, b1), or None when
+    that path changes more than ``budget`` items.
+
+    ``V[off + k]`` is the furthest x reached on diagonal k = x - y from the
+    start with d changes (-1: none); ``U[off + k - delta]`` the smallest x
+    reached from the end (n + 1: none). The walks alternate; the first time
+    they meet on a diagonal, the forward end point there lies on an optimal
+    path (a point further along a diagonal is never worse to continue from).
+    """
+    n = a1 - a0
+    m = b1 - b0
+    delta = n - m
+    odd = delta & 1
+    plo = phi = 0  # forward diagonals of the previous step
+    qlo = qhi = delta  # backward diagonals of the previous step
+    d = 0
+    while True:
+        if d and 2 * d - 1 > budget:
+            return None
+        lo = -d if d <= m else -m
+        hi = d if d <= n else n
+        if (lo + d) & 1:
+            lo += 1
+        if (hi + d) & 1:
+            hi -= 1
+        for k in range(lo, hi + 1, 2):
+            if d == 0:
+                x = 0
+            else:
+                x = -1
+                if plo <= k + 1 <= phi:
+                    t = V[off + k + 1]
+                    if t >= 0 and t - k - 1 < m:
+                        x = t  # down: one insertion
+                if plo <= k - 1 <= phi:
+                    t = V[off + k - 1]
+                    if 0 <= t < n and t + 1 > x:
+                        x = t + 1  # right: one deletion
+                if x < 0:
+                    V[off + k] = -1
+                    continue
+            y = x - k
+            while x < n and y < m and A[a0 + x] == B[b0 + y]:
+                x += 1
+                y += 1
+            V[off + k] = x
+            if odd and d and qlo <= k <= qhi:
+                t = U[off + k - delta]
+                if t <= n and x >= t:
+                    return a0 + x, b0 + y
+        plo, phi = lo, hi
+        if 2 * d > budget:
+            return None
+        lo = delta - d if delta - d >= -m else -m
+        hi = delta + d if delta + d <= n else n
+        if (lo - delta + d) & 1:
+            lo += 1
+        if (hi - delta + d) & 1:
+            hi -= 1
+        for k in range(lo, hi + 1, 2):
+            if d == 0:
+                x = n
+            else:
+                x = n + 1
+                if qlo <= k + 1 <= qhi:
+                    t = U[off + k + 1 - delta]
+                    if 0 < t <= n:
+                        x = t - 1  # left: one deletion
+                if qlo <= k - 1 <= qhi:
+                    t = U[off + k - 1 - delta]
+                    if t <= n and t - k + 1 > 0 and t < x:
+                        x = t  # up: one insertion
+                if x > n:
+                    U[off + k - delta] = n + 1
+                    continue
+            y = x - k
+            while x > 0 and y > 0 and A[a0 + x - 1] == B[b0 + y - 1]:
+                x -= 1
+                y -= 1
+            U[off + k - delta] = x
+            if not odd and plo <= k <= phi:
+                t = V[off + k]
+                if t >= 0 and t >= x:
+                    return a0 + t, b0 + t - k
+        qlo, qhi = lo, hi
+        d += 1
+
+
+def _shift_boundaries(equivs: list[int], changed: bytearray, other: bytearray) -> None:
+    """GNU diff's ``shift_boundaries`` for one side (see the module docstring).
+
+    ``changed[i + 1]`` flags item i of this side, ``other[j + 1]`` item j of
+    the other side; index 0 and the last index are 0 sentinels.
+    """
+    i_end = len(equivs)
+    i = j = 0
+    while True:
+        while i < i_end and not changed[i + 1]:
+            while other[j + 1]:
+                j += 1
+            j += 1
+            i += 1
+        if i == i_end:
+            return
+        start = i
+        i += 1
+        while changed[i + 1]:
+            i += 1
+        while other[j + 1]:
+            j += 1
+        while True:
+            runlength = i - start
+            # Move the run back while the line before it equals its last
+            # line: this merges it with changes before it.
+            while start and equivs[start - 1] == equivs[i - 1]:
+                start -= 1
+                changed[start + 1] = 1
+                i -= 1
+                changed[i + 1] = 0
+                while changed[start]:
+                    start -= 1
+                j -= 1
+                while other[j + 1]:
+                    j -= 1
+            corresponding = i if other[j] else i_end
+            # Then forward while its first line equals the line after it.
+            while i != i_end and equivs[start] == equivs[i]:
+                changed[start + 1] = 0
+                start += 1
+                changed[i + 1] = 1
+                i += 1
+                while changed[i + 1]:
+                    i += 1
+                j += 1
+                while other[j + 1]:
+                    corresponding = i
+                    j += 1
+            if runlength == i - start:
+                break
+        # Line the run up with a run of changes on the other side if it can.
+        while corresponding < i:
+            start -= 1
+            changed[start + 1] = 1
+            i -= 1
+            changed[i + 1] = 0
+            j -= 1
+            while other[j + 1]:
+                j -= 1
+
+
+def _blocks(changed_a: bytearray, changed_b: bytearray, na: int, nb: int, p: int) -> list[Block]:
+    blocks: list[Block] = []
+    i = j = 0
+    while i < na or j < nb:
+        if i < na and j < nb and not changed_a[i + 1] and not changed_b[j + 1]:
+            i += 1
+            j += 1
+            continue
+        si, sj = i, j
+        while i < na and changed_a[i + 1]:
+            i += 1
+        while j < nb and changed_b[j + 1]:
+            j += 1
+        if si == i and sj == j:
+            raise RuntimeError("toolmend: diff alignment is inconsistent (internal error)")
+        blocks.append((p + si, p + i, p + sj, p + j))
+    return blocks
