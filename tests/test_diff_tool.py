@@ -1,0 +1,329 @@
+"""The @diff tool through run_tool and the command line."""
+
+from __future__ import annotations
+
+import io
+import os
+import stat
+import sys
+
+import pytest
+
+from toolmend.cli import main as cli_main
+from toolmend.diffverbs import CONTEXT_MAX, FILE_LIMIT, OUTPUT_LIMIT
+from toolmend.runner import run_tool
+from toolmend.unified import unified
+
+POSIX = os.name == "posix"
+
+
+def call(ws, verb, **args):
+    return run_tool("@diff", {"cmd": verb, "args": args}, workspace=str(ws))
+
+
+def write(path, data):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(data.encode() if isinstance(data, str) else data)
+    return path
+
+
+OLD = "".join(f"line {i}\n" for i in range(1, 31))
+NEW = OLD.replace("line 5\n", "line five\n").replace("line 25\n", "")
+
+
+# ---------------------------------------------------------------------------
+# files / text
+
+def test_files(tmp_path):
+    write(tmp_path / "cfg/old.yaml", OLD)
+    write(tmp_path / "cfg/new.yaml", NEW)
+    r = call(tmp_path, "files", a="cfg/old.yaml", b="cfg/new.yaml")
+    assert r.ok
+    assert r.output == unified(OLD, NEW, 3, "cfg/old.yaml", "cfg/new.yaml")
+    assert r.output.startswith("--- cfg/old.yaml\n+++ cfg/new.yaml\n@@ -2,7 +2,7 @@\n")
+    assert r.data["diff"] == r.output
+    assert r.data["added"] == 1 and r.data["removed"] == 2 and r.data["hunks"] == 2
+    assert r.data["budget_exceeded"] is False and r.data["identical"] is False
+    r1 = call(tmp_path, "files", a="cfg/old.yaml", b="cfg/new.yaml", context=0)
+    assert "@@ -5 +5 @@" in r1.output
+    r50 = call(tmp_path, "files", a="cfg/old.yaml", b="cfg/new.yaml", context=CONTEXT_MAX)
+    assert r50.ok and r50.data["hunks"] == 1
+    r51 = call(tmp_path, "files", a="cfg/old.yaml", b="cfg/new.yaml", context=CONTEXT_MAX + 1)
+    assert not r51.ok and "at most 50" in r51.output
+    assert not call(tmp_path, "files", a="cfg/old.yaml", b="cfg/new.yaml", context=-1).ok
+
+
+def test_identical_and_binary_files_in_one_line(tmp_path):
+    write(tmp_path / "x.txt", OLD)
+    write(tmp_path / "y.txt", OLD)
+    r = call(tmp_path, "files", a="x.txt", b="y.txt")
+    assert r.ok and r.output == "x.txt and y.txt are identical" and r.data["identical"]
+    write(tmp_path / "p.bin", b"\x89PNG\r\n\x1a\n\x00\x00" + bytes(range(256)) * 40)
+    write(tmp_path / "q.bin", b"\x89PNG\r\n\x1a\n\x00\x01" + bytes(range(256)) * 40)
+    r = call(tmp_path, "files", a="p.bin", b="q.bin")
+    assert r.ok and "\n" not in r.output
+    assert r.output.startswith("Binary files p.bin and q.bin differ") and r.data["binary"]
+
+
+def test_size_limit_is_checked_before_reading(tmp_path, monkeypatch):
+    big = tmp_path / "big.log"
+    with open(big, "wb") as fh:
+        fh.truncate(FILE_LIMIT + 1)  # sparse: costs nothing
+    write(tmp_path / "small.log", "x\n")
+    opened = []
+    real_open = open
+
+    def spy(path, *args, **kwargs):
+        opened.append(os.fspath(path))
+        return real_open(path, *args, **kwargs)
+
+    monkeypatch.setattr("builtins.open", spy)
+    r = call(tmp_path, "files", a="big.log", b="small.log")
+    assert not r.ok and "4.0 MB" in r.output and "big.log" in r.output
+    assert not any(p.endswith("big.log") for p in opened)
+
+
+def test_non_utf8_text_is_diffed_and_shown_safely(tmp_path):
+    write(tmp_path / "l1.txt", "caf\xe9\nend\n".encode("latin-1"))
+    write(tmp_path / "l2.txt", "caf\xe8\nend\n".encode("latin-1"))
+    r = call(tmp_path, "files", a="l1.txt", b="l2.txt")
+    assert r.ok and "not valid UTF-8" in r.output and "-caf\ufffd" in r.output
+    r.output.encode("utf-8")  # no lone surrogates
+
+
+def test_text_verb():
+    r = run_tool("@diff", {"cmd": "text", "args": {"a": "one\ntwo", "b": "one\n2"}})
+    assert r.ok
+    assert r.output == ("--- a\n+++ b\n@@ -1,2 +1,2 @@\n one\n-two\n\\ No newline at end of file\n"
+                        "+2\n\\ No newline at end of file\n")
+    same = run_tool("diff", {"cmd": "text", "args": {"a": "x", "b": "x"}})
+    assert same.ok and same.output == "the texts are identical"
+    # args as (malformed) text go through recovery
+    r = run_tool("@diff", "{cmd: 'text', args: {a: 'x\\n', b: 'y\\n'}}")
+    assert r.ok and "-x\n+y\n" in r.output
+    bad = run_tool("@diff", {"cmd": "text", "args": {"a": "x", "b": "y", "colour": True}})
+    assert not bad.ok and "unknown argument" in bad.output
+    assert not run_tool("@diff", {"cmd": "nope"}).ok
+
+
+def test_budget_warning_in_output_and_flag_in_data():
+    a = "".join(f"old {i}\n" for i in range(300))
+    b = "".join(f"new {i}\n" for i in range(300))
+    r = run_tool("@diff", {"cmd": "text", "args": {"a": a, "b": b, "budget": 100}})
+    assert r.ok and r.data["budget_exceeded"] is True
+    assert r.output.startswith("warning: more than 100 lines differ")
+    assert "--- a\n+++ b\n@@ -1,300 +1,300 @@\n" in r.output
+    assert not r.data["diff"].startswith("warning")
+    r = run_tool("@diff", {"cmd": "text", "args": {"a": a, "b": b}})
+    assert r.data["budget_exceeded"] is False and not r.output.startswith("warning")
+
+
+def test_output_is_capped_with_a_notice(tmp_path):
+    a = "".join(f"row {i} " + "x" * 60 + "\n" for i in range(3000))
+    b = a.replace("x\n", "y\n")
+    write(tmp_path / "a.txt", a)
+    write(tmp_path / "b.txt", b)
+    r = call(tmp_path, "files", a="a.txt", b="b.txt")
+    assert r.ok and len(r.output.encode()) <= OUTPUT_LIMIT
+    assert r.data["truncated"] is True
+    assert "cut at 30,000 bytes" in r.output and "context" in r.output and "one file" in r.output
+    assert len(r.data["diff"]) > OUTPUT_LIMIT  # programs get it whole
+
+
+def test_paths_stay_inside_the_workspace(tmp_path):
+    ws = tmp_path / "ws"
+    write(ws / "in.txt", "x\n")
+    write(tmp_path / "secret.txt", "s\n")
+    for a in ("../secret.txt", str(tmp_path / "secret.txt")):
+        r = call(ws, "files", a=a, b="in.txt")
+        assert not r.ok and "workspace" in r.output
+    if POSIX:
+        os.symlink(tmp_path / "secret.txt", ws / "link.txt")
+        r = call(ws, "files", a="link.txt", b="in.txt")
+        assert not r.ok and "symlink leads outside" in r.output
+        r = call(ws, "apply", file="link.txt", patch="@@ -1 +1 @@\n-s\n+t\n", dry_run=False)
+        assert not r.ok and (tmp_path / "secret.txt").read_text() == "s\n"
+    r = call(ws, "dirs", a="..", b=".")
+    assert not r.ok and "outside" in r.output
+
+
+# ---------------------------------------------------------------------------
+# dirs
+
+def test_dirs(tmp_path):
+    write(tmp_path / "v1/main.go", "package main\n")
+    write(tmp_path / "v2/main.go", "package main\n// edited\n")
+    write(tmp_path / "v1/same.go", "x\n")
+    write(tmp_path / "v2/same.go", "x\n")
+    write(tmp_path / "v1/old.go", "o\n")
+    write(tmp_path / "v2/pkg/new.go", "n\n")
+    write(tmp_path / "v2/pkg/readme.md", "r\n")
+    for skipped in (".git/HEAD", "node_modules/x/index.js", "vendor/lib/a.go"):
+        write(tmp_path / "v2" / skipped, "skip me\n")
+    r = call(tmp_path, "dirs", a="v1", b="v2")
+    assert r.ok
+    assert r.data["changed"] == ["main.go"]
+    assert r.data["removed"] == ["old.go"]
+    assert r.data["added"] == ["pkg/new.go", "pkg/readme.md"]
+    assert r.output.splitlines()[1:] == ["M main.go", "D old.go", "A pkg/new.go", "A pkg/readme.md"]
+    assert "skip me" not in r.output and "node_modules" not in r.output
+    g = call(tmp_path, "dirs", a="v1", b="v2", glob="*.go")
+    assert g.data["added"] == ["pkg/new.go"]
+    g = call(tmp_path, "dirs", a="v1", b="v2", glob="pkg/*")
+    assert g.data["added"] == ["pkg/new.go", "pkg/readme.md"] and g.data["changed"] == []
+    same = call(tmp_path, "dirs", a="v1", b="v1")
+    assert same.ok and "no differences" in same.output
+    assert not call(tmp_path, "dirs", a="v1/main.go", b="v2").ok
+    assert "does not exist" in call(tmp_path, "dirs", a="v9", b="v2").output
+
+
+def test_dirs_entry_budget_says_where_it_stopped(tmp_path):
+    for i in range(1200):
+        write(tmp_path / "a" / f"f{i:04d}.txt", "x\n")
+        write(tmp_path / "b" / f"g{i:04d}.txt", "x\n")
+    r = call(tmp_path, "dirs", a="a", b="b")
+    assert r.ok and r.data["complete"] is False and r.data["entries"] == 2000
+    assert "stopped after 2,000 entries" in r.output and "glob or a subfolder" in r.output
+    assert len(r.output.encode()) <= OUTPUT_LIMIT
+
+
+@pytest.mark.skipif(not POSIX, reason="symlinks")
+def test_dirs_symlinks(tmp_path):
+    ws = tmp_path / "ws"
+    write(ws / "a/x.txt", "1\n")
+    write(ws / "b/x.txt", "1\n")
+    write(ws / "shared/s.txt", "s\n")
+    write(tmp_path / "outside/o.txt", "o\n")
+    os.symlink(tmp_path / "outside", ws / "b/out")
+    os.symlink(ws / "shared", ws / "b/inside")
+    os.symlink(ws / "b", ws / "b/loop")
+    r = call(ws, "dirs", a="a", b="b")
+    assert r.ok
+    assert "inside/s.txt" in r.data["added"]
+    assert not any(p.startswith("out/") for p in r.data["added"])
+    assert any("out: a symlink that leads outside" in s for s in r.data["skipped"])
+    assert r.data["complete"]
+
+
+# ---------------------------------------------------------------------------
+# apply
+
+def test_apply_is_a_dry_run_by_default(tmp_path):
+    f = write(tmp_path / "main.txt", OLD)
+    patch = unified(OLD, NEW, a_label="a/main.txt", b_label="b/main.txt")
+    r = call(tmp_path, "apply", file="main.txt", patch=patch)
+    assert r.ok and r.output.startswith("dry run: the patch applies to main.txt: 2 hunks, +1 -2")
+    assert "nothing written" in r.output
+    assert r.data["dry_run"] is True and r.data["written"] is False
+    assert f.read_text() == OLD and sorted(os.listdir(tmp_path)) == ["main.txt"]
+
+
+def test_apply_writes_backup_then_replaces_atomically(tmp_path):
+    f = write(tmp_path / "src/main.txt", OLD)
+    if POSIX:
+        os.chmod(f, 0o640)
+    patch = unified(OLD, NEW, a_label="a/src/main.txt", b_label="b/src/main.txt")
+    r = call(tmp_path, "apply", file="src/main.txt", patch=patch, dry_run=False)
+    assert r.ok and r.data["written"] is True and r.data["backup"] == "src/main.txt.bak"
+    assert "the original is in src/main.txt.bak" in r.output
+    assert f.read_text() == NEW
+    assert (tmp_path / "src/main.txt.bak").read_text() == OLD
+    assert sorted(os.listdir(tmp_path / "src")) == ["main.txt", "main.txt.bak"]  # no temp left
+    if POSIX:
+        assert stat.S_IMODE(os.stat(f).st_mode) == 0o640
+    # applying it again is refused and leaves everything as it is
+    again = call(tmp_path, "apply", file="src/main.txt", patch=patch, dry_run=False)
+    assert not again.ok and "applied already" in again.output
+    assert f.read_text() == NEW and (tmp_path / "src/main.txt.bak").read_text() == OLD
+
+
+def test_apply_never_overwrites_an_older_backup(tmp_path):
+    f = write(tmp_path / "x.txt", "a\n")
+    write(tmp_path / "x.txt.bak", "someone's own backup\n")
+    r = call(tmp_path, "apply", file="x.txt", patch="@@ -1 +1 @@\n-a\n+b\n", dry_run="false")
+    assert r.ok and r.data["backup"] == "x.txt.bak.1"
+    assert (tmp_path / "x.txt.bak").read_text() == "someone's own backup\n"
+    assert (tmp_path / "x.txt.bak.1").read_text() == "a\n" and f.read_text() == "b\n"
+
+
+@pytest.mark.skipif(not POSIX, reason="permission bits")
+def test_apply_keeps_an_executable_bit(tmp_path):
+    f = write(tmp_path / "run.sh", "#!/bin/sh\necho a\n")
+    os.chmod(f, 0o755)
+    r = call(tmp_path, "apply", file="run.sh", patch="@@ -2 +2 @@\n-echo a\n+echo b\n", dry_run=False)
+    assert r.ok and stat.S_IMODE(os.stat(f).st_mode) == 0o755
+    assert f.read_text() == "#!/bin/sh\necho b\n"
+
+
+def test_apply_refusal_names_the_place_and_changes_nothing(tmp_path):
+    f = write(tmp_path / "m.txt", OLD)
+    patch = unified(OLD, NEW).replace(" line 3\n", " line three\n")
+    r = call(tmp_path, "apply", file="m.txt", patch=patch, dry_run=False)
+    assert not r.ok
+    assert r.output.startswith("error: m.txt: hunk 1 (@@ -2,7 +2,7 @@) does not match at line 3")
+    assert r.data == {"file": "m.txt", "hunk": 1, "line": 3, "expected": "line three",
+                      "actual": "line 3"}
+    assert f.read_text() == OLD and os.listdir(tmp_path) == ["m.txt"]
+
+
+def test_apply_refuses_a_patch_for_another_file(tmp_path):
+    write(tmp_path / "m.txt", OLD)
+    patch = unified(OLD, NEW, a_label="a/other.txt", b_label="b/other.txt")
+    r = call(tmp_path, "apply", file="m.txt", patch=patch)
+    assert not r.ok and "not for 'm.txt'" in r.output
+
+
+def test_apply_crlf_bom_and_no_final_newline(tmp_path):
+    old = "\ufeffone\r\ntwo\r\nthree"
+    f = write(tmp_path / "w.txt", old.encode("utf-8"))
+    patch = "@@ -1,3 +1,3 @@\n one\n-two\n+TWO\n three\n\\ No newline at end of file\n"
+    r = call(tmp_path, "apply", file="w.txt", patch=patch, dry_run=False)
+    assert r.ok, r.output
+    assert f.read_bytes() == "\ufeffone\r\nTWO\r\nthree".encode("utf-8")
+    assert (tmp_path / "w.txt.bak").read_bytes() == old.encode("utf-8")
+
+
+def test_apply_creates_a_missing_file(tmp_path):
+    patch = "--- /dev/null\n+++ b/pkg/new.go\n@@ -0,0 +1,2 @@\n+package pkg\n+\n"
+    r = call(tmp_path, "apply", file="pkg/new.go", patch=patch)
+    assert r.ok and r.output.startswith("dry run: the patch creates pkg/new.go (2 lines)")
+    assert not (tmp_path / "pkg").exists()
+    r = call(tmp_path, "apply", file="pkg/new.go", patch=patch, dry_run=False)
+    assert r.ok and r.data["created"] and r.data["backup"] is None
+    assert (tmp_path / "pkg/new.go").read_text() == "package pkg\n\n"
+    missing = call(tmp_path, "apply", file="nope.txt", patch="@@ -1 +1 @@\n-a\n+b\n")
+    assert not missing.ok and "does not exist" in missing.output
+
+
+def test_apply_to_a_file_that_becomes_empty(tmp_path):
+    f = write(tmp_path / "e.txt", "a\nb\n")
+    r = call(tmp_path, "apply", file="e.txt", patch=unified("a\nb\n", ""), dry_run=False)
+    assert r.ok and f.exists() and f.read_text() == ""
+
+
+def test_apply_refuses_binary_and_oversized_input(tmp_path):
+    write(tmp_path / "b.bin", b"a\x00b\n")
+    r = call(tmp_path, "apply", file="b.bin", patch="@@ -1 +1 @@\n-a\n+b\n")
+    assert not r.ok and "binary" in r.output
+    write(tmp_path / "t.txt", "a\n")
+    assert not call(tmp_path, "apply", file="t.txt", patch="").ok
+    assert "no hunks" in call(tmp_path, "apply", file="t.txt", patch="hello").output
+
+
+# ---------------------------------------------------------------------------
+# command line
+
+def test_command_line(tmp_path, monkeypatch, capsys):
+    write(tmp_path / "a.txt", OLD)
+    write(tmp_path / "b.txt", NEW)
+    assert cli_main(["diff", "files", "--a", "a.txt", "--b", "b.txt", "--context", "1",
+                     "--workspace", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("--- a.txt\n+++ b.txt\n@@ -4,3 +4,3 @@\n")
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(out.encode())))
+    assert cli_main(["diff", "apply", "--file", "a.txt", "--patch", "-", "--dry-run", "false",
+                     "--workspace", str(tmp_path)]) == 0
+    assert (tmp_path / "a.txt").read_text() == NEW
+    assert cli_main(["diff", "apply", "--file", "a.txt", "--patch=" + out,
+                     "--workspace", str(tmp_path)]) == 1
+    assert "applied already" in capsys.readouterr().err
