@@ -327,3 +327,16 @@ def test_command_line(tmp_path, monkeypatch, capsys):
     assert cli_main(["diff", "apply", "--file", "a.txt", "--patch=" + out,
                      "--workspace", str(tmp_path)]) == 1
     assert "applied already" in capsys.readouterr().err
+
+
+def test_package_surface_in_a_fresh_interpreter():
+    import subprocess
+
+    code = ("import sys, toolmend\n"
+            "assert 'toolmend.diff' not in sys.modules\n"
+            "r = toolmend.run_tool('@diff', {'cmd': 'text', 'args': {'a': 'x\\n', 'b': 'y\\n'}})\n"
+            "assert r.ok and isinstance(r, toolmend.ToolResult)\n"
+            "assert toolmend.diff.unified('x\\n', 'y\\n') == r.output\n"
+            "assert toolmend.diff.apply('x\\n', r.output) == 'y\\n'\n")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
