@@ -15,15 +15,22 @@ from .toolfields import field_for_tool, looks_like_cli_args, register_tool_field
 
 __version__ = "0.1.0"
 
-# Submodules imported on first use, so that `import toolmend` stays light.
-_LAZY = {"diff": ".diff"}
+# Imported on first use, so that `import toolmend` stays light:
+# attribute -> (module, name in it, or None for the module itself)
+_LAZY = {
+    "diff": (".diff", None),
+    "parse_tool_calls": (".toolcalls", "parse_tool_calls"),
+    "ToolCall": (".toolcalls", "ToolCall"),
+}
 
 
 def __getattr__(name: str) -> object:
     if name in _LAZY:
         import importlib
 
-        return importlib.import_module(_LAZY[name], __name__)
+        module_name, attr = _LAZY[name]
+        module = importlib.import_module(module_name, __name__)
+        return module if attr is None else getattr(module, attr)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -41,5 +48,7 @@ __all__ = [
     "run_tool",
     "ToolResult",
     "diff",
+    "parse_tool_calls",
+    "ToolCall",
     "__version__",
 ]

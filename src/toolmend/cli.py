@@ -5,6 +5,7 @@
     toolmend json VERB --file F [--path P ...]
     toolmend diff VERB --a A --b B [...]
     toolmend call TOOL ARGS                run a tool call given as JSON text
+    toolmend exec [--workspace DIR]        run the @json/@diff calls in model text (stdin)
 
 Exit status: 0 on success, 1 when the input was refused (the reason goes to
 stderr), 2 on a usage error.
@@ -114,6 +115,34 @@ def _repair(words: list[str]) -> int:
     return 0
 
 
+def _exec(words: list[str]) -> int:
+    """Find the tool calls in model text on stdin; run ours, report the rest."""
+    from .runner import TOOLS, run_tool
+    from .toolcalls import parse_tool_calls
+
+    workspace = "."
+    if words[:1] == ["--workspace"] and len(words) == 2:
+        workspace = words[1]
+    elif words:
+        return _usage_error("usage: toolmend exec [--workspace DIR] < model-output.txt")
+    calls = parse_tool_calls(_read_stdin())
+    if not calls:
+        _err("no <tool_call> found on standard input")
+        return 1
+    failed = 0
+    for n, call in enumerate(calls, 1):
+        print(f"--- call {n}: {call.name or '(no name)'}")
+        if call.name.strip().lstrip("@").lower() not in TOOLS:
+            print(f"not a toolmend tool; recovered arguments: "
+                  f"{orjson.dumps(call.args).decode() if call.ok else call.error}")
+            failed += not call.ok
+            continue
+        result = run_tool(call.name, call.args if call.ok else call.raw_args, workspace=workspace)
+        print(result.output)
+        failed += not result.ok
+    return 1 if failed else 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
     if not words or words[0] in ("-h", "--help", "help"):
@@ -145,6 +174,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             raw = _read_stdin() if rest[1] == "-" else rest[1]
             workspace = rest[3] if len(rest) == 4 else "."
             return _emit(run_tool(rest[0], raw, workspace=workspace))
+        if command == "exec":
+            return _exec(rest)
         return _usage_error(f"unknown command {command!r}")
     except KeyboardInterrupt:
         return 130

@@ -1,0 +1,77 @@
+"""Tool calls found in model text."""
+
+from __future__ import annotations
+
+from toolmend.toolcalls import ToolCall, parse_tool_calls
+
+
+def test_self_closing_tags_from_the_spec():
+    text = ("Let me look.\n"
+            "<tool_call name=\"@json\" args='{\"cmd\":\"schema\",\"args\":{\"file\":\"resp.json\"}}' />\n"
+            "then <tool_call name=\"@json\" args='{\"cmd\":\"get\",\"args\":{\"file\":\"r.json\","
+            "\"path\":\"data.items[3].name\"}}' />")
+    calls = parse_tool_calls(text)
+    assert [c.name for c in calls] == ["@json", "@json"]
+    assert calls[0].args == {"cmd": "schema", "args": {"file": "resp.json"}}
+    assert calls[1].args["args"]["path"] == "data.items[3].name"
+    assert all(c.ok for c in calls)
+    s, e = calls[0].span
+    assert text[s:e].startswith("<tool_call") and text[s:e].endswith("/>")
+
+
+def test_malformed_args_are_recovered():
+    calls = parse_tool_calls("<tool_call name=\"read_file\" args=\"{'file': 'main.go',}\"/>")
+    assert calls == [ToolCall("read_file", "{'file': 'main.go',}", {"file": "main.go"}, True,
+                              calls[0].span)]
+
+
+def test_single_quoted_attribute_holding_a_quote():
+    calls = parse_tool_calls("<tool_call name='run_command' args='{\"cmd\": \"echo it's\"}' />")
+    assert calls[0].args == {"cmd": "echo it's"}
+
+
+def test_body_forms():
+    calls = parse_tool_calls("<tool_call name=\"read_file\">main.go</tool_call>"
+                             "<tool_call>{\"name\": \"Grep\", \"arguments\": {\"pattern\": \"TODO\"}}"
+                             "</tool_call>"
+                             "<tool_call>{name: bash, arguments: \"ls -l\"}</tool_call>")
+    assert [(c.name, c.args) for c in calls] == [
+        ("read_file", {"file": "main.go"}),
+        ("Grep", {"pattern": "TODO"}),
+        ("bash", {"command": "ls -l"}),
+    ]
+
+
+def test_html_entities_in_double_quoted_attributes():
+    calls = parse_tool_calls('<tool_call name="@json" args="{&quot;cmd&quot;:&quot;keys&quot;}"/>')
+    assert calls[0].args == {"cmd": "keys"}
+
+
+def test_failures_are_reported_not_dropped():
+    calls = parse_tool_calls("<tool_call name=\"@coder\" args=\"read --file x\"/>"
+                             "<tool_call>{\"arguments\": {}}</tool_call>"
+                             "<tool_call name=\"read_file\">truncated")
+    assert [c.ok for c in calls] == [False, False, True]
+    assert "CLI arguments" in calls[0].error
+    assert "without a tool name" in calls[1].error
+    assert calls[2].args == {"file": "truncated"}
+    assert parse_tool_calls("no calls here") == []
+    broken = parse_tool_calls("<tool_call name=\"x\" args='{'")
+    assert len(broken) == 1 and not broken[0].ok
+
+
+def test_exec_runs_our_tools_from_model_text(tmp_path, monkeypatch, capsys):
+    import io
+    import sys
+
+    from toolmend.cli import main
+
+    (tmp_path / "a.json").write_text('{"items": [{"name": "x"}]}', encoding="utf-8")
+    text = ("<tool_call name=\"read_file\" args=\"{file: a.go}\"/>"
+            "<tool_call name=\"@json\" args='{\"cmd\": \"get\", \"args\": {\"file\": \"a.json\", "
+            "\"path\": \"items[0].name\"}}' />")
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(text.encode())))
+    assert main(["exec", "--workspace", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "not a toolmend tool" in out and '{"file":"a.go"}' in out
+    assert '"x"' in out
