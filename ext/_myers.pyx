@@ -9,18 +9,61 @@ block scan then run on C arrays with the GIL released, so threads diffing
 different files run in parallel. Nothing here recurses: the halves of the
 divide and conquer wait on an explicit stack.
 """
-from libc.stdlib cimport malloc, realloc, free
-from libc.string cimport memset
+from libc.stdint cimport uint64_t
+from libc.stdlib cimport malloc, calloc, realloc, free
+from libc.string cimport memset, memcpy, memcmp, memchr
+from cpython.mem cimport PyMem_Free
 from cpython.ref cimport PyObject
+from cpython.unicode cimport PyUnicode_FromKindAndData, PyUnicode_AsUCS4Copy
 from cpython.list cimport PyList_GET_ITEM, PyList_GET_SIZE
 from cpython.object cimport PyObject_RichCompareBool, Py_EQ
 
 cdef extern from "Python.h":
     PyObject* PyDict_SetDefault(object p, object key, object default) except NULL
     Py_ssize_t PyLong_AsSsize_t(PyObject* o) except? -1
+    int PyUnicode_KIND(object o)
+    void* PyUnicode_DATA(object o)
 
 cdef extern from "limits.h":
     int INT_MAX
+
+cdef extern from *:
+    """
+    #include <stdint.h>
+    #include <string.h>
+    /* Offsets just past each newline of a one-byte-per-character buffer,
+       written to out[0..]; returns how many, or -1 when out is too small.
+       Eight bytes at a time: the exact zero-byte test on (word ^ 0x0A..). */
+    static Py_ssize_t toolmend_newlines1(const unsigned char* d, Py_ssize_t n,
+                                         Py_ssize_t* out, Py_ssize_t cap) {
+        Py_ssize_t i = 0, k = 0;
+    #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && \
+        (defined(__GNUC__) || defined(__clang__))
+        const uint64_t lo7 = 0x7F7F7F7F7F7F7F7FULL, nl = 0x0A0A0A0A0A0A0A0AULL;
+        for (; i + 8 <= n; i += 8) {
+            uint64_t w, x, t;
+            memcpy(&w, d + i, 8);
+            x = w ^ nl;
+            t = ~(((x & lo7) + lo7) | x | lo7);
+            if (!t) continue;
+            if (k + 8 > cap) return -1;
+            do {
+                out[k++] = i + (__builtin_ctzll(t) >> 3) + 1;
+                t &= t - 1;
+            } while (t);
+        }
+    #endif
+        for (; i < n; i++) {
+            if (d[i] == 10) {
+                if (k >= cap) return -1;
+                out[k++] = i + 1;
+            }
+        }
+        return k;
+    }
+    """
+    Py_ssize_t toolmend_newlines1(const unsigned char* d, Py_ssize_t n, Py_ssize_t* out,
+                                  Py_ssize_t cap) nogil
 
 
 cdef struct Work:
@@ -250,6 +293,149 @@ cdef void shift_boundaries(const int* equivs, Py_ssize_t i_end, unsigned char* c
                 j -= 1
 
 
+cdef struct CoreMem:
+    int* count_a
+    int* count_b
+    int* ra
+    int* rb
+    Py_ssize_t* amap
+    Py_ssize_t* bmap
+
+
+cdef int core(const int* ia, Py_ssize_t na, const int* ib, Py_ssize_t nb, Py_ssize_t nids,
+              Py_ssize_t budget, unsigned char* changed_a, unsigned char* changed_b) noexcept nogil:
+    """Steps 3 to 6 on interned middles (see the pure twin): fills the
+    padded ``changed`` flags (na + 2 and nb + 2 bytes) unless EXCEEDED."""
+    cdef CoreMem mem
+    cdef Work w
+    cdef int status
+    memset(&mem, 0, sizeof(CoreMem))
+    memset(&w, 0, sizeof(Work))
+    status = core_run(&mem, &w, ia, na, ib, nb, nids, budget, changed_a, changed_b)
+    free(mem.count_a)
+    free(mem.count_b)
+    free(mem.ra)
+    free(mem.rb)
+    free(mem.amap)
+    free(mem.bmap)
+    free(w.match_a)
+    free(w.match_b)
+    free(w.V)
+    free(w.U)
+    free(w.stack)
+    return status
+
+
+cdef int core_run(CoreMem* mem, Work* w, const int* ia, Py_ssize_t na, const int* ib,
+                  Py_ssize_t nb, Py_ssize_t nids, Py_ssize_t budget, unsigned char* changed_a,
+                  unsigned char* changed_b) noexcept nogil:
+    cdef Py_ssize_t i, j, x, y, rn = 0, rm = 0, common = 0, rbudget, dmax
+    cdef int status
+    cdef int* count_a
+    cdef int* count_b
+    mem.count_a = count_a = <int*>calloc(nids + 1, sizeof(int))
+    mem.count_b = count_b = <int*>calloc(nids + 1, sizeof(int))
+    if count_a == NULL or count_b == NULL:
+        return NO_MEMORY
+    for i in range(na):
+        count_a[ia[i]] += 1
+    for j in range(nb):
+        count_b[ib[j]] += 1
+    for i in range(nids):
+        common += count_a[i] if count_a[i] < count_b[i] else count_b[i]
+    if na + nb - 2 * common > budget:
+        return EXCEEDED
+    mem.ra = <int*>malloc((na + 1) * sizeof(int))
+    mem.rb = <int*>malloc((nb + 1) * sizeof(int))
+    mem.amap = <Py_ssize_t*>malloc((na + 1) * sizeof(Py_ssize_t))
+    mem.bmap = <Py_ssize_t*>malloc((nb + 1) * sizeof(Py_ssize_t))
+    w.match_a = <unsigned char*>calloc(na + 1, 1)
+    w.match_b = <unsigned char*>calloc(nb + 1, 1)
+    if (mem.ra == NULL or mem.rb == NULL or mem.amap == NULL or mem.bmap == NULL
+            or w.match_a == NULL or w.match_b == NULL):
+        return NO_MEMORY
+    for i in range(na):
+        if count_b[ia[i]]:
+            mem.ra[rn] = ia[i]
+            mem.amap[rn] = i
+            rn += 1
+    for j in range(nb):
+        if count_a[ib[j]]:
+            mem.rb[rm] = ib[j]
+            mem.bmap[rm] = j
+            rm += 1
+    rbudget = budget - (na - rn) - (nb - rm)
+    dmax = (rbudget + 1) // 2
+    if dmax > (rn + rm) // 2 + 1:
+        dmax = (rn + rm) // 2 + 1
+    dmax += 1
+    w.off = dmax + 1
+    w.V = <Py_ssize_t*>malloc((2 * dmax + 3) * sizeof(Py_ssize_t))
+    w.U = <Py_ssize_t*>malloc((2 * dmax + 3) * sizeof(Py_ssize_t))
+    if w.V == NULL or w.U == NULL:
+        return NO_MEMORY
+    w.A = mem.ra
+    w.B = mem.rb
+    status = solve(w, rn, rm, rbudget)
+    if status != SOLVED:
+        return status
+    memset(changed_a + 1, 1, na)
+    memset(changed_b + 1, 1, nb)
+    changed_a[0] = 0
+    changed_a[na + 1] = 0
+    changed_b[0] = 0
+    changed_b[nb + 1] = 0
+    for x in range(rn):
+        if w.match_a[x]:
+            changed_a[mem.amap[x] + 1] = 0
+    for y in range(rm):
+        if w.match_b[y]:
+            changed_b[mem.bmap[y] + 1] = 0
+    shift_boundaries(ia, na, changed_a + 1, changed_b + 1)
+    shift_boundaries(ib, nb, changed_b + 1, changed_a + 1)
+    return SOLVED
+
+
+cdef Py_ssize_t scan_blocks(const unsigned char* changed_a, const unsigned char* changed_b,
+                            Py_ssize_t na, Py_ssize_t nb, Py_ssize_t p,
+                            Py_ssize_t* out) noexcept nogil:
+    """Write the blocks (4 numbers each) to ``out``; their count, or -1 when
+    the flags do not pair up (a bug)."""
+    cdef Py_ssize_t i = 0, j = 0, si, sj, count = 0
+    while i < na or j < nb:
+        if i < na and j < nb and not changed_a[i + 1] and not changed_b[j + 1]:
+            i += 1
+            j += 1
+            continue
+        si = i
+        sj = j
+        while i < na and changed_a[i + 1]:
+            i += 1
+        while j < nb and changed_b[j + 1]:
+            j += 1
+        if si == i and sj == j:
+            return -1
+        out[4 * count] = p + si
+        out[4 * count + 1] = p + i
+        out[4 * count + 2] = p + sj
+        out[4 * count + 3] = p + j
+        count += 1
+    return count
+
+
+cdef list block_list(const Py_ssize_t* blk, Py_ssize_t count):
+    return [(blk[4 * k], blk[4 * k + 1], blk[4 * k + 2], blk[4 * k + 3]) for k in range(count)]
+
+
+cdef int raise_status(int status) except -1:
+    if status == NO_MEMORY:
+        raise MemoryError()
+    raise RuntimeError("toolmend: diff search lost its bound (internal error)")
+
+
+# ---------------------------------------------------------------------------
+# Sequences of lines (any hashable items): interned through a dict
+
 cdef int intern(list items, Py_ssize_t lo, Py_ssize_t hi, dict ids, int* out) except -1:
     cdef Py_ssize_t i
     cdef PyObject* got
@@ -280,7 +466,7 @@ def diff_lines(a, b, Py_ssize_t budget):
     cdef list lb = list(b)
     cdef Py_ssize_t n = PyList_GET_SIZE(la), m = PyList_GET_SIZE(lb)
     cdef Py_ssize_t lim = n if n < m else m
-    cdef Py_ssize_t p = 0, s = 0, a_end, b_end, na, nb
+    cdef Py_ssize_t p = 0, s = 0, a_end, b_end, na, nb, count = 0
     while p < lim and PyObject_RichCompareBool(
             <object>PyList_GET_ITEM(la, p), <object>PyList_GET_ITEM(lb, p), Py_EQ):
         p += 1
@@ -299,134 +485,460 @@ def diff_lines(a, b, Py_ssize_t budget):
 
     cdef int* ia = NULL
     cdef int* ib = NULL
-    cdef int* count_a = NULL
-    cdef int* count_b = NULL
-    cdef int* ra = NULL
-    cdef int* rb = NULL
-    cdef Py_ssize_t* amap = NULL
-    cdef Py_ssize_t* bmap = NULL
     cdef unsigned char* changed_a = NULL
     cdef unsigned char* changed_b = NULL
-    cdef Work w
-    memset(&w, 0, sizeof(Work))
+    cdef Py_ssize_t* blk = NULL
     cdef dict ids = {}
-    cdef Py_ssize_t nids, i, j, x, y, rn = 0, rm = 0, common = 0, forced, rbudget, dmax
-    cdef Py_ssize_t si, sj
-    cdef int status = SOLVED
-    cdef list blocks
+    cdef Py_ssize_t nids
+    cdef int status
     try:
         ia = <int*>malloc(na * sizeof(int))
         ib = <int*>malloc(nb * sizeof(int))
-        if ia == NULL or ib == NULL:
+        changed_a = <unsigned char*>malloc(na + 2)
+        changed_b = <unsigned char*>malloc(nb + 2)
+        blk = <Py_ssize_t*>malloc(4 * ((na if na < nb else nb) + 1) * sizeof(Py_ssize_t))
+        if ia == NULL or ib == NULL or changed_a == NULL or changed_b == NULL or blk == NULL:
             raise MemoryError()
         intern(la, p, a_end, ids, ia)
         intern(lb, p, b_end, ids, ib)
         nids = len(ids)
-        count_a = <int*>malloc(nids * sizeof(int))
-        count_b = <int*>malloc(nids * sizeof(int))
-        if count_a == NULL or count_b == NULL:
-            raise MemoryError()
         with nogil:
-            memset(count_a, 0, nids * sizeof(int))
-            memset(count_b, 0, nids * sizeof(int))
-            for i in range(na):
-                count_a[ia[i]] += 1
-            for j in range(nb):
-                count_b[ib[j]] += 1
-            for i in range(nids):
-                common += count_a[i] if count_a[i] < count_b[i] else count_b[i]
-        if na + nb - 2 * common > budget:
-            return whole, True
-
-        ra = <int*>malloc(na * sizeof(int))
-        rb = <int*>malloc(nb * sizeof(int))
-        amap = <Py_ssize_t*>malloc(na * sizeof(Py_ssize_t))
-        bmap = <Py_ssize_t*>malloc(nb * sizeof(Py_ssize_t))
-        w.match_a = <unsigned char*>malloc(na + 1)
-        w.match_b = <unsigned char*>malloc(nb + 1)
-        changed_a = <unsigned char*>malloc(na + 2)
-        changed_b = <unsigned char*>malloc(nb + 2)
-        if (ra == NULL or rb == NULL or amap == NULL or bmap == NULL or w.match_a == NULL
-                or w.match_b == NULL or changed_a == NULL or changed_b == NULL):
-            raise MemoryError()
-        with nogil:
-            for i in range(na):
-                if count_b[ia[i]]:
-                    ra[rn] = ia[i]
-                    amap[rn] = i
-                    rn += 1
-            for j in range(nb):
-                if count_a[ib[j]]:
-                    rb[rm] = ib[j]
-                    bmap[rm] = j
-                    rm += 1
-        forced = (na - rn) + (nb - rm)
-        rbudget = budget - forced
-        dmax = (rbudget + 1) // 2
-        if dmax > (rn + rm) // 2 + 1:
-            dmax = (rn + rm) // 2 + 1
-        dmax += 1
-        w.off = dmax + 1
-        w.V = <Py_ssize_t*>malloc((2 * dmax + 3) * sizeof(Py_ssize_t))
-        w.U = <Py_ssize_t*>malloc((2 * dmax + 3) * sizeof(Py_ssize_t))
-        if w.V == NULL or w.U == NULL:
-            raise MemoryError()
-        w.A = ra
-        w.B = rb
-        with nogil:
-            memset(w.match_a, 0, na + 1)
-            memset(w.match_b, 0, nb + 1)
-            status = solve(&w, rn, rm, rbudget)
+            status = core(ia, na, ib, nb, nids, budget, changed_a, changed_b)
             if status == SOLVED:
-                memset(changed_a + 1, 1, na)
-                memset(changed_b + 1, 1, nb)
-                changed_a[0] = changed_a[na + 1] = 0
-                changed_b[0] = changed_b[nb + 1] = 0
-                for x in range(rn):
-                    if w.match_a[x]:
-                        changed_a[amap[x] + 1] = 0
-                for y in range(rm):
-                    if w.match_b[y]:
-                        changed_b[bmap[y] + 1] = 0
-                shift_boundaries(ia, na, changed_a + 1, changed_b + 1)
-                shift_boundaries(ib, nb, changed_b + 1, changed_a + 1)
-        if status == NO_MEMORY:
-            raise MemoryError()
-        if status == LOST_BOUND:
-            raise RuntimeError("toolmend: diff search lost its bound (internal error)")
+                count = scan_blocks(changed_a, changed_b, na, nb, p, blk)
         if status == EXCEEDED:
             return whole, True
-
-        blocks = []
-        i = j = 0
-        while i < na or j < nb:
-            if i < na and j < nb and not changed_a[i + 1] and not changed_b[j + 1]:
-                i += 1
-                j += 1
-                continue
-            si = i
-            sj = j
-            while i < na and changed_a[i + 1]:
-                i += 1
-            while j < nb and changed_b[j + 1]:
-                j += 1
-            if si == i and sj == j:
-                raise RuntimeError("toolmend: diff alignment is inconsistent (internal error)")
-            blocks.append((p + si, p + i, p + sj, p + j))
-        return blocks, False
+        if status != SOLVED:
+            raise_status(status)
+        if count < 0:
+            raise RuntimeError("toolmend: diff alignment is inconsistent (internal error)")
+        return block_list(blk, count), False
     finally:
         free(ia)
         free(ib)
-        free(count_a)
-        free(count_b)
-        free(ra)
-        free(rb)
-        free(amap)
-        free(bmap)
-        free(w.match_a)
-        free(w.match_b)
-        free(w.V)
-        free(w.U)
-        free(w.stack)
         free(changed_a)
         free(changed_b)
+        free(blk)
+
+
+# ---------------------------------------------------------------------------
+# Texts: lines found, hashed and compared in the string's own buffer (no
+# str object per line), and the unified diff written in C.
+
+cdef struct Text:
+    const char* data      # the characters, ``kind`` bytes each
+    int kind
+    Py_ssize_t length     # in characters
+    Py_ssize_t* starts    # line i is [starts[i], starts[i + 1]), with its "\n"
+    Py_ssize_t n          # number of lines
+    bint noeol            # the last line has no "\n"
+
+
+cdef int scan_lines(Text* t) noexcept nogil:
+    """Fill ``t.starts`` (line i spans starts[i]..starts[i + 1]) and ``t.n``."""
+    cdef Py_ssize_t length = t.length, cap = length // 24 + 64, k = 0, i
+    cdef Py_ssize_t* starts = NULL
+    cdef Py_ssize_t* grown
+    cdef const unsigned short* d2
+    cdef const Py_UCS4* d4
+    while True:
+        grown = <Py_ssize_t*>realloc(starts, (cap + 2) * sizeof(Py_ssize_t))
+        if grown == NULL:
+            free(starts)
+            return -1
+        starts = grown
+        if t.kind == 1:
+            k = toolmend_newlines1(<const unsigned char*>t.data, length, starts + 1, cap)
+        else:
+            k = 0
+            d2 = <const unsigned short*>t.data
+            d4 = <const Py_UCS4*>t.data
+            for i in range(length):
+                if (d2[i] if t.kind == 2 else d4[i]) == 10:
+                    if k >= cap:
+                        k = -1
+                        break
+                    k += 1
+                    starts[k] = i + 1
+        if k >= 0:
+            break
+        cap *= 2
+    starts[0] = 0
+    t.noeol = length > 0 and (k == 0 or starts[k] != length)
+    if t.noeol:
+        k += 1
+        starts[k] = length
+    t.starts = starts
+    t.n = k
+    return 0
+
+
+cdef inline Py_UCS4 line_char(const Text* t, Py_ssize_t i) noexcept nogil:
+    if t.kind == 1:
+        return (<const unsigned char*>t.data)[i]
+    if t.kind == 2:
+        return (<const unsigned short*>t.data)[i]
+    return (<const Py_UCS4*>t.data)[i]
+
+
+cdef inline bint lines_equal(const Text* ta, Py_ssize_t i, const Text* tb, Py_ssize_t j) noexcept nogil:
+    cdef Py_ssize_t sa = ta.starts[i], la = ta.starts[i + 1] - sa
+    cdef Py_ssize_t sb = tb.starts[j]
+    if la != tb.starts[j + 1] - sb:
+        return False
+    return memcmp(ta.data + sa * ta.kind, tb.data + sb * tb.kind, la * ta.kind) == 0
+
+
+cdef inline uint64_t hash_bytes(const char* p, Py_ssize_t n) noexcept nogil:
+    cdef uint64_t h = (<uint64_t>n) * 0x9E3779B97F4A7C15ULL
+    cdef uint64_t word
+    while n >= 8:
+        memcpy(&word, p, 8)
+        h = (((h << 5) | (h >> 59)) ^ word) * 0x517CC1B727220A95ULL
+        p += 8
+        n -= 8
+    if n:
+        word = 0
+        memcpy(&word, p, n)
+        h = (((h << 5) | (h >> 59)) ^ word) * 0x517CC1B727220A95ULL
+    return h ^ (h >> 31)
+
+
+cdef Py_ssize_t intern_lines(const Text* ta, Py_ssize_t a0, Py_ssize_t a1,
+                             const Text* tb, Py_ssize_t b0, Py_ssize_t b1,
+                             int* ia, int* ib) noexcept nogil:
+    """Give equal lines equal ids (open addressing on a 64-bit hash, equal
+    content confirmed byte for byte); the number of ids, or -1."""
+    cdef Py_ssize_t total = (a1 - a0) + (b1 - b0)
+    cdef Py_ssize_t cap = 16, mask, slot, nids = 0, i, start, nbytes, side
+    cdef const Text* t
+    cdef int* out
+    cdef int* table = NULL
+    cdef uint64_t* id_hash = NULL
+    cdef const char** id_ptr = NULL
+    cdef Py_ssize_t* id_bytes = NULL
+    cdef uint64_t h
+    cdef const char* ptr
+    cdef int found
+    while cap < 2 * total:
+        cap *= 2
+    mask = cap - 1
+    table = <int*>calloc(cap, sizeof(int))
+    id_hash = <uint64_t*>malloc((total + 1) * sizeof(uint64_t))
+    id_ptr = <const char**>malloc((total + 1) * sizeof(const char*))
+    id_bytes = <Py_ssize_t*>malloc((total + 1) * sizeof(Py_ssize_t))
+    if table == NULL or id_hash == NULL or id_ptr == NULL or id_bytes == NULL:
+        nids = -1
+    else:
+        for side in range(2):
+            t = ta if side == 0 else tb
+            out = ia if side == 0 else ib
+            for i in range(a0 if side == 0 else b0, a1 if side == 0 else b1):
+                start = t.starts[i]
+                nbytes = (t.starts[i + 1] - start) * t.kind
+                ptr = t.data + start * t.kind
+                h = hash_bytes(ptr, nbytes)
+                slot = <Py_ssize_t>(h & <uint64_t>mask)
+                while True:
+                    found = table[slot]
+                    if found == 0:
+                        id_hash[nids] = h
+                        id_ptr[nids] = ptr
+                        id_bytes[nids] = nbytes
+                        nids += 1
+                        table[slot] = <int>nids
+                        found = <int>nids
+                        break
+                    found -= 1
+                    if (id_hash[found] == h and id_bytes[found] == nbytes
+                            and memcmp(id_ptr[found], ptr, nbytes) == 0):
+                        found += 1
+                        break
+                    slot = (slot + 1) & mask
+                out[i - (a0 if side == 0 else b0)] = found - 1
+    free(table)
+    free(id_hash)
+    free(id_ptr)
+    free(id_bytes)
+    return nids
+
+
+cdef struct Out:
+    char* data            # characters of ``kind`` bytes each
+    int kind
+    Py_ssize_t len
+    Py_ssize_t cap
+
+
+cdef int out_reserve(Out* o, Py_ssize_t extra) noexcept nogil:
+    cdef Py_ssize_t cap
+    cdef char* grown
+    if o.len + extra <= o.cap:
+        return 0
+    cap = o.cap * 2 if o.cap else 4096
+    while cap < o.len + extra:
+        cap *= 2
+    grown = <char*>realloc(o.data, cap * o.kind)
+    if grown == NULL:
+        return -1
+    o.data = grown
+    o.cap = cap
+    return 0
+
+
+cdef inline void out_put(Out* o, Py_UCS4 c) noexcept nogil:
+    """Room must be reserved."""
+    if o.kind == 1:
+        (<unsigned char*>o.data)[o.len] = <unsigned char>c
+    elif o.kind == 2:
+        (<unsigned short*>o.data)[o.len] = <unsigned short>c
+    else:
+        (<Py_UCS4*>o.data)[o.len] = c
+    o.len += 1
+
+
+cdef inline void out_ascii(Out* o, const char* s) noexcept nogil:
+    """Room must be reserved."""
+    while s[0]:
+        out_put(o, <Py_UCS4>(<unsigned char>s[0]))
+        s += 1
+
+
+cdef inline void out_number(Out* o, Py_ssize_t v) noexcept nogil:
+    cdef char digits[24]
+    cdef int k = 0
+    if v == 0:
+        digits[0] = 48
+        k = 1
+    while v > 0:
+        digits[k] = <char>(48 + v % 10)
+        v //= 10
+        k += 1
+    while k:
+        k -= 1
+        out_put(o, <Py_UCS4>digits[k])
+
+
+cdef inline void out_range(Out* o, Py_ssize_t start, Py_ssize_t count) noexcept nogil:
+    if count == 1:
+        out_number(o, start + 1)
+        return
+    out_number(o, start + 1 if count else start)
+    out_put(o, 44)  # ","
+    out_number(o, count)
+
+
+cdef int out_chars(Out* o, const char* data, int kind, Py_ssize_t start, Py_ssize_t end) noexcept nogil:
+    """Copy characters start..end of a buffer of ``kind`` (never wider than
+    the output's)."""
+    cdef Py_ssize_t i
+    if out_reserve(o, end - start):
+        return -1
+    if kind == o.kind:
+        memcpy(o.data + o.len * kind, data + start * kind, (end - start) * kind)
+        o.len += end - start
+    elif kind == 1:
+        for i in range(start, end):
+            out_put(o, (<const unsigned char*>data)[i])
+    else:
+        for i in range(start, end):
+            out_put(o, (<const unsigned short*>data)[i])
+    return 0
+
+
+cdef const char* NO_NEWLINE = "\n\\ No newline at end of file\n"
+
+
+cdef int out_lines(Out* o, const Text* t, Py_ssize_t lo, Py_ssize_t hi, Py_UCS4 prefix) noexcept nogil:
+    cdef Py_ssize_t i
+    for i in range(lo, hi):
+        if out_reserve(o, 1):
+            return -1
+        out_put(o, prefix)
+        if out_chars(o, t.data, t.kind, t.starts[i], t.starts[i + 1]):
+            return -1
+        if t.noeol and i == t.n - 1:
+            if out_reserve(o, 40):
+                return -1
+            out_ascii(o, NO_NEWLINE)
+    return 0
+
+
+cdef struct Label:
+    const char* data
+    int kind
+    Py_ssize_t length
+
+
+cdef int format_unified(Out* o, const Text* ta, const Text* tb, const Py_ssize_t* blk,
+                        Py_ssize_t count, Py_ssize_t context, const Label* la,
+                        const Label* lb) noexcept nogil:
+    """The unified diff of the blocks, as ``_myers_py.format_unified``."""
+    cdef Py_ssize_t k = 0, j, lead, tail, a_lo, a_hi, b_lo, b_hi, i, g
+    if out_reserve(o, 16):
+        return -1
+    out_ascii(o, "--- ")
+    if out_chars(o, la.data, la.kind, 0, la.length) or out_reserve(o, 16):
+        return -1
+    out_ascii(o, "\n+++ ")
+    if out_chars(o, lb.data, lb.kind, 0, lb.length) or out_reserve(o, 1):
+        return -1
+    out_ascii(o, "\n")
+    while k < count:
+        j = k
+        while j + 1 < count and blk[4 * (j + 1)] - blk[4 * j + 1] <= 2 * context:
+            j += 1
+        lead = blk[4 * k] if blk[4 * k] < context else context
+        tail = ta.n - blk[4 * j + 1]
+        if tail > context:
+            tail = context
+        a_lo = blk[4 * k] - lead
+        a_hi = blk[4 * j + 1] + tail
+        b_lo = blk[4 * k + 2] - lead
+        b_hi = blk[4 * j + 3] + tail
+        if out_reserve(o, 120):
+            return -1
+        out_ascii(o, "@@ -")
+        out_range(o, a_lo, a_hi - a_lo)
+        out_ascii(o, " +")
+        out_range(o, b_lo, b_hi - b_lo)
+        out_ascii(o, " @@\n")
+        i = a_lo
+        for g in range(k, j + 1):
+            if (out_lines(o, ta, i, blk[4 * g], 32)
+                    or out_lines(o, ta, blk[4 * g], blk[4 * g + 1], 45)
+                    or out_lines(o, tb, blk[4 * g + 2], blk[4 * g + 3], 43)):
+                return -1
+            i = blk[4 * g + 1]
+        if out_lines(o, ta, i, a_hi, 32):
+            return -1
+        k = j + 1
+    return 0
+
+
+cdef int diff_texts(Text* ta, Text* tb, Py_ssize_t budget, Py_ssize_t** blk_out,
+                    Py_ssize_t* count_out, bint* exceeded) noexcept nogil:
+    """Lines of both texts, then the blocks (4 numbers each, malloc'd)."""
+    cdef Py_ssize_t p = 0, s = 0, lim, na, nb, nids, count = 0
+    cdef int* ia = NULL
+    cdef int* ib = NULL
+    cdef unsigned char* changed_a = NULL
+    cdef unsigned char* changed_b = NULL
+    cdef Py_ssize_t* blk = NULL
+    cdef int status = NO_MEMORY
+    exceeded[0] = False
+    if scan_lines(ta) or scan_lines(tb):
+        return NO_MEMORY
+    lim = ta.n if ta.n < tb.n else tb.n
+    while p < lim and lines_equal(ta, p, tb, p):
+        p += 1
+    while s < lim - p and lines_equal(ta, ta.n - 1 - s, tb, tb.n - 1 - s):
+        s += 1
+    na = ta.n - s - p
+    nb = tb.n - s - p
+    blk = <Py_ssize_t*>malloc(4 * ((na if na < nb else nb) + 1) * sizeof(Py_ssize_t))
+    if blk == NULL:
+        return NO_MEMORY
+    blk_out[0] = blk
+    if na == 0 and nb == 0:
+        count_out[0] = 0
+        return SOLVED
+    blk[0] = p
+    blk[1] = p + na
+    blk[2] = p
+    blk[3] = p + nb
+    count_out[0] = 1
+    if na == 0 or nb == 0:
+        exceeded[0] = na + nb > budget
+        return SOLVED
+    ia = <int*>malloc(na * sizeof(int))
+    ib = <int*>malloc(nb * sizeof(int))
+    changed_a = <unsigned char*>malloc(na + 2)
+    changed_b = <unsigned char*>malloc(nb + 2)
+    if ia != NULL and ib != NULL and changed_a != NULL and changed_b != NULL:
+        nids = intern_lines(ta, p, p + na, tb, p, p + nb, ia, ib)
+        if nids >= 0:
+            status = core(ia, na, ib, nb, nids, budget, changed_a, changed_b)
+    if status == EXCEEDED:
+        exceeded[0] = True
+        status = SOLVED
+    elif status == SOLVED:
+        count = scan_blocks(changed_a, changed_b, na, nb, p, blk)
+        if count < 0:
+            status = LOST_BOUND
+        else:
+            count_out[0] = count
+    free(ia)
+    free(ib)
+    free(changed_a)
+    free(changed_b)
+    return status
+
+
+cdef void label_of(Label* label, str text):
+    label.data = <const char*>PyUnicode_DATA(text)
+    label.kind = PyUnicode_KIND(text)
+    label.length = len(text)
+
+
+def unified_text(str a, str b, Py_ssize_t context, str a_label, str b_label, Py_ssize_t budget):
+    """The unified diff of two texts: ``(text, blocks, exceeded)``.
+
+    Lines end at "\\n" only; see ``toolmend._myers_py.unified_text``.
+    """
+    if budget < 0:
+        raise ValueError(f"budget must be at least 0, not {budget}")
+    if context < 0:
+        raise ValueError(f"context must be at least 0, not {context}")
+    cdef Text ta
+    cdef Text tb
+    cdef Label la
+    cdef Label lb
+    cdef Out out
+    cdef Py_UCS4* wide_a = NULL
+    cdef Py_UCS4* wide_b = NULL
+    cdef Py_ssize_t* blk = NULL
+    cdef Py_ssize_t count = 0
+    cdef bint exceeded = False
+    cdef int status = SOLVED
+    memset(&ta, 0, sizeof(Text))
+    memset(&tb, 0, sizeof(Text))
+    memset(&out, 0, sizeof(Out))
+    ta.length = len(a)
+    tb.length = len(b)
+    label_of(&la, a_label)
+    label_of(&lb, b_label)
+    try:
+        if PyUnicode_KIND(a) == PyUnicode_KIND(b):
+            ta.data = <const char*>PyUnicode_DATA(a)
+            tb.data = <const char*>PyUnicode_DATA(b)
+            ta.kind = tb.kind = PyUnicode_KIND(a)
+        else:  # compare lines in one width
+            wide_a = PyUnicode_AsUCS4Copy(a)
+            wide_b = PyUnicode_AsUCS4Copy(b)
+            ta.data = <const char*>wide_a
+            tb.data = <const char*>wide_b
+            ta.kind = tb.kind = 4
+        out.kind = ta.kind
+        if la.kind > out.kind:
+            out.kind = la.kind
+        if lb.kind > out.kind:
+            out.kind = lb.kind
+        with nogil:
+            status = diff_texts(&ta, &tb, budget, &blk, &count, &exceeded)
+            if status == SOLVED and count:
+                if format_unified(&out, &ta, &tb, blk, count, context, &la, &lb):
+                    status = NO_MEMORY
+        if status != SOLVED:
+            raise_status(status)
+        text = PyUnicode_FromKindAndData(out.kind, out.data, out.len) if count else ""
+        return text, block_list(blk, count), exceeded
+    finally:
+        free(ta.starts)
+        free(tb.starts)
+        free(blk)
+        free(out.data)
+        if wide_a != NULL:
+            PyMem_Free(wide_a)
+        if wide_b != NULL:
+            PyMem_Free(wide_b)

@@ -176,3 +176,40 @@ def test_threads_get_the_same_results():
     for t in threads:
         t.join()
     assert results == expected
+
+
+# ---------------------------------------------------------------------------
+# The text path: lines found and hashed inside the strings, diff written in C
+
+text_lines = st.sampled_from(["x", "y", "", "\r", "x\r", "é", "€uro", "😀", "a" * 17, "\x0c", "\t  "])
+texts = st.lists(text_lines, max_size=30).map("\n".join) | st.lists(text_lines, max_size=30).map(
+    lambda ls: "".join(s + "\n" for s in ls))
+
+
+@pytest.mark.parametrize("kernel", KERNELS, ids=KERNEL_IDS)
+@settings(max_examples=300, deadline=None)
+@given(a=texts, b=texts, context=st.integers(0, 3), budget=st.sampled_from([0, 3, 10_000]))
+def test_unified_text_blocks_are_those_of_diff_lines(kernel, a, b, context, budget):
+    text, blocks, exceeded = kernel.unified_text(a, b, context, "a", "b", budget)
+    la, _ = PURE.split_lines(a)
+    lb, _ = PURE.split_lines(b)
+    assert (blocks, exceeded) == PURE.diff_lines(la, lb, budget)
+    assert (text == "") == (not blocks)
+
+
+@pytest.mark.skipif(COMPILED is None, reason="the compiled kernel is not built")
+@settings(max_examples=500, deadline=None)
+@given(a=texts, b=texts, context=st.integers(0, 4), budget=st.sampled_from([0, 2, 5, 10_000]),
+       label=st.sampled_from(["a", "naïve.txt", "δ/€.py", "😀"]))
+def test_twins_write_identical_diffs(a, b, context, budget, label):
+    assert (COMPILED.unified_text(a, b, context, label, "b", budget)
+            == PURE.unified_text(a, b, context, label, "b", budget))
+
+
+@pytest.mark.parametrize("kernel", KERNELS, ids=KERNEL_IDS)
+def test_unified_text_arguments(kernel):
+    with pytest.raises(ValueError):
+        kernel.unified_text("a", "b", -1, "a", "b", 5)
+    with pytest.raises(ValueError):
+        kernel.unified_text("a", "b", 3, "a", "b", -1)
+    assert kernel.unified_text("same\n", "same\n", 3, "a", "b", 5) == ("", [], False)

@@ -3,6 +3,12 @@
 Same function, same algorithm, same tie-breaking, same results; used where
 the compiled extension is not available or when ``TOOLMEND_PURE_PYTHON=1``.
 
+``unified_text(a, b, context, a_label, b_label, budget)`` diffs two texts
+(lines end at ``\n`` only) and returns ``(text, blocks, exceeded)``: the
+unified diff in GNU's format and the same blocks and flag as ``diff_lines``
+on the texts' lines. The compiled kernel finds, hashes and compares the
+lines inside the strings' buffers and writes the diff in C.
+
 ``diff_lines(a, b, budget)`` compares two sequences of hashable items (lines)
 and returns ``(blocks, exceeded)``: ``blocks`` lists the differing regions as
 ``(a_start, a_end, b_start, b_end)`` tuples (0-based, end exclusive, in
@@ -42,7 +48,9 @@ from typing import Any, Sequence
 
 Block = tuple[int, int, int, int]
 
-__all__ = ["diff_lines"]
+__all__ = ["diff_lines", "unified_text", "split_lines", "hunks", "format_range"]
+
+NO_NEWLINE = "\\ No newline at end of file"
 
 
 def diff_lines(a: Sequence[Any], b: Sequence[Any], budget: int) -> tuple[list[Block], bool]:
@@ -307,3 +315,82 @@ def _blocks(changed_a: bytearray, changed_b: bytearray, na: int, nb: int, p: int
             raise RuntimeError("toolmend: diff alignment is inconsistent (internal error)")
         blocks.append((p + si, p + i, p + sj, p + j))
     return blocks
+
+
+# ---------------------------------------------------------------------------
+# Texts and the unified format
+
+def split_lines(text: str) -> tuple[list[str], bool]:
+    """Lines of ``text`` split on ``\\n`` only, without it, and whether the
+    last line lacks a final newline. That last line is returned with a
+    ``\\n`` appended: no other element can contain one, so it never compares
+    equal to the same text followed by a newline in the other file."""
+    if not text:
+        return [], False
+    lines = text.split("\n")
+    last = lines.pop()
+    if last:
+        lines.append(last + "\n")
+        return lines, True
+    return lines, False
+
+
+def format_range(start: int, count: int) -> str:
+    """A hunk range: the count is left out when it is 1; an empty range
+    names the line before it."""
+    if count == 1:
+        return str(start + 1)
+    return f"{start + 1 if count else start},{count}"
+
+
+def hunks(blocks: list[Block], n: int, context: int):  # type: ignore[no-untyped-def]
+    """Group blocks into hunks ``(a_lo, a_hi, b_lo, b_hi, blocks)``: blocks
+    at most ``2 * context`` equal lines apart share one."""
+    i = 0
+    count = len(blocks)
+    while i < count:
+        j = i
+        while j + 1 < count and blocks[j + 1][0] - blocks[j][1] <= 2 * context:
+            j += 1
+        first, last = blocks[i], blocks[j]
+        lead = min(context, first[0])
+        tail = min(context, n - last[1])
+        yield (first[0] - lead, last[1] + tail, first[2] - lead, last[3] + tail, blocks[i:j + 1])
+        i = j + 1
+
+
+def _emit(parts: list[str], prefix: str, lines: list[str], lo: int, hi: int, noeol_at: int) -> None:
+    if lo >= hi:
+        return
+    body = prefix + ("\n" + prefix).join(lines[lo:hi])
+    if hi - 1 == noeol_at:  # that line already ends with its "\n" sentinel
+        parts.append(body + NO_NEWLINE + "\n")
+    else:
+        parts.append(body + "\n")
+
+
+def unified_text(a: str, b: str, context: int, a_label: str, b_label: str,
+                 budget: int) -> tuple[str, list[Block], bool]:
+    """The unified diff of two texts: ``(text, blocks, exceeded)``."""
+    if budget < 0:
+        raise ValueError(f"budget must be at least 0, not {budget}")
+    if context < 0:
+        raise ValueError(f"context must be at least 0, not {context}")
+    la, a_noeol = split_lines(a)
+    lb, b_noeol = split_lines(b)
+    blocks, exceeded = diff_lines(la, lb, budget)
+    if not blocks:
+        return "", blocks, exceeded
+    a_last = len(la) - 1 if a_noeol else -1
+    b_last = len(lb) - 1 if b_noeol else -1
+    parts = [f"--- {a_label}\n+++ {b_label}\n"]
+    for a_lo, a_hi, b_lo, b_hi, group in hunks(blocks, len(la), context):
+        parts.append(f"@@ -{format_range(a_lo, a_hi - a_lo)} +{format_range(b_lo, b_hi - b_lo)} @@\n")
+        i = a_lo
+        for a0, a1, b0, b1 in group:
+            _emit(parts, " ", la, i, a0, a_last)
+            _emit(parts, "-", la, a0, a1, a_last)
+            _emit(parts, "+", lb, b0, b1, b_last)
+            i = a1
+        _emit(parts, " ", la, i, a_hi, a_last)
+    return "".join(parts), blocks, exceeded

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterator, Sequence
 
 from ._kernels import myers
+from ._myers_py import format_range, hunks, split_lines
 
 __all__ = [
     "DEFAULT_BUDGET",
@@ -43,8 +44,6 @@ __all__ = [
 #: It matches the point where GNU diff stops searching for a minimal diff
 #: (4,096 steps from each end) unless run with ``--minimal``.
 DEFAULT_BUDGET = 8000
-
-NO_NEWLINE = "\\ No newline at end of file"
 
 Block = tuple[int, int, int, int]
 
@@ -76,72 +75,6 @@ class DiffResult:
         return not self.blocks
 
 
-def split_lines(text: str) -> tuple[list[str], bool]:
-    """Lines of ``text`` split on ``\\n`` only, without it, and whether the
-    last line lacks a final newline. That last line is returned with a
-    ``\\n`` appended: no other element can contain one, so it never compares
-    equal to the same text followed by a newline in the other file."""
-    if not text:
-        return [], False
-    lines = text.split("\n")
-    last = lines.pop()
-    if last:
-        lines.append(last + "\n")
-        return lines, True
-    return lines, False
-
-
-def _range(start: int, count: int) -> str:
-    if count == 1:
-        return str(start + 1)
-    return f"{start + 1 if count else start},{count}"
-
-
-def _hunks(blocks: list[Block], n: int, m: int, context: int) -> Iterator[tuple[int, int, int, int, list[Block]]]:
-    """Group blocks into hunks: ``(a_lo, a_hi, b_lo, b_hi, blocks)``."""
-    i = 0
-    nb = len(blocks)
-    while i < nb:
-        j = i
-        while j + 1 < nb and blocks[j + 1][0] - blocks[j][1] <= 2 * context:
-            j += 1
-        first, last = blocks[i], blocks[j]
-        lead = min(context, first[0])
-        tail = min(context, n - last[1])
-        yield (first[0] - lead, last[1] + tail, first[2] - lead, last[3] + tail, blocks[i:j + 1])
-        i = j + 1
-
-
-def _emit(parts: list[str], prefix: str, lines: list[str], lo: int, hi: int, noeol_at: int) -> None:
-    if lo >= hi:
-        return
-    body = prefix + ("\n" + prefix).join(lines[lo:hi])
-    if hi - 1 == noeol_at:  # the key already ends with "\n"
-        parts.append(body + NO_NEWLINE + "\n")
-    else:
-        parts.append(body + "\n")
-
-
-def _format(blocks: list[Block], la: list[str], lb: list[str], a_noeol: bool, b_noeol: bool,
-            context: int, a_label: str, b_label: str) -> tuple[str, int]:
-    n, m = len(la), len(lb)
-    a_last = n - 1 if a_noeol else -1
-    b_last = m - 1 if b_noeol else -1
-    parts = [f"--- {a_label}\n+++ {b_label}\n"]
-    count = 0
-    for a_lo, a_hi, b_lo, b_hi, group in _hunks(blocks, n, m, context):
-        count += 1
-        parts.append(f"@@ -{_range(a_lo, a_hi - a_lo)} +{_range(b_lo, b_hi - b_lo)} @@\n")
-        i = a_lo
-        for a0, a1, b0, b1 in group:
-            _emit(parts, " ", la, i, a0, a_last)
-            _emit(parts, "-", la, a0, a1, a_last)
-            _emit(parts, "+", lb, b0, b1, b_last)
-            i = a1
-        _emit(parts, " ", la, i, a_hi, a_last)
-    return "".join(parts), count
-
-
 def _check_int(name: str, value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise TypeError(f"{name} must be an int, not {type(value).__name__}")
@@ -166,14 +99,13 @@ def compare(a: str, b: str, *, context: int = 3, a_label: str = "a", b_label: st
     budget = _check_int("budget", budget)
     if a == b:
         return DiffResult("", [], 0, 0, 0)
-    la, a_noeol = split_lines(a)
-    lb, b_noeol = split_lines(b)
-    blocks, exceeded = myers.diff_lines(la, lb, budget)
-    text, hunks = _format(blocks, la, lb, a_noeol, b_noeol, context, a_label, b_label)
+    text, blocks, exceeded = myers.unified_text(a, b, context, a_label, b_label, budget)
+    hunk_count = 1 + sum(1 for k in range(1, len(blocks))
+                         if blocks[k][0] - blocks[k - 1][1] > 2 * context)
     removed = sum(a1 - a0 for a0, a1, _, _ in blocks)
     added = sum(b1 - b0 for _, _, b0, b1 in blocks)
     warning = _warning(budget, blocks[0], a_label, b_label) if exceeded else None
-    return DiffResult(text, blocks, added, removed, hunks, exceeded, warning)
+    return DiffResult(text, blocks, added, removed, hunk_count, exceeded, warning)
 
 
 def unified(a: str, b: str, context: int = 3, a_label: str = "a", b_label: str = "b", *,
@@ -222,14 +154,14 @@ def unified_diff(a: Sequence[str], b: Sequence[str], fromfile: str = "", tofile:
         warnings.warn(_warning(budget, blocks[0], fromfile or "a", tofile or "b")
                       .removeprefix("warning: "), BudgetWarning, stacklevel=2)
     started = False
-    for a_lo, a_hi, b_lo, b_hi, group in _hunks(blocks, len(a), len(b), n):
+    for a_lo, a_hi, b_lo, b_hi, group in hunks(blocks, len(a), n):
         if not started:
             started = True
             fromdate = f"\t{fromfiledate}" if fromfiledate else ""
             todate = f"\t{tofiledate}" if tofiledate else ""
             yield f"--- {fromfile}{fromdate}{lineterm}"
             yield f"+++ {tofile}{todate}{lineterm}"
-        yield f"@@ -{_range(a_lo, a_hi - a_lo)} +{_range(b_lo, b_hi - b_lo)} @@{lineterm}"
+        yield f"@@ -{format_range(a_lo, a_hi - a_lo)} +{format_range(b_lo, b_hi - b_lo)} @@{lineterm}"
         i = a_lo
         for a0, a1, b0, b1 in group:
             for line in a[i:a0]:
