@@ -15,7 +15,7 @@ def _flag(name):
     return os.environ.get(name, "").strip().lower() not in ("", "0", "false", "no")
 
 
-KERNELS = ["_recover", "_myers"]
+KERNELS = ["_recover", "_myers", "_jsonscan"]
 
 ext_modules = []
 if not _flag("TOOLMEND_PURE_PYTHON"):

@@ -43,6 +43,7 @@ def _load(name: str) -> tuple[ModuleType, bool]:
 
 recover, _recover_compiled = _load("_recover")
 myers, _myers_compiled = _load("_myers")
+jsonscan, _jsonscan_compiled = _load("_jsonscan")
 
 #: True when every kernel is the compiled one.
-compiled: bool = _recover_compiled and _myers_compiled
+compiled: bool = _recover_compiled and _myers_compiled and _jsonscan_compiled

@@ -1,0 +1,317 @@
+"""The JSON scanner kernel: the compiled module and its pure twin agree, and
+both agree with the stdlib json parser about what is valid JSON."""
+
+from __future__ import annotations
+
+import importlib
+import json
+from array import array
+
+import orjson
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from toolmend import _jsonscan_py as P
+
+try:
+    C = importlib.import_module("toolmend._jsonscan")
+except ImportError:  # pure-only build
+    C = None
+
+TWINS = [P] if C is None else [P, C]
+twins = pytest.mark.parametrize("k", TWINS, ids=lambda m: "compiled" if m is C else "pure")
+need_both = pytest.mark.skipif(C is None, reason="the compiled kernel is not built")
+
+# -- strategies --------------------------------------------------------------
+
+WS = st.sampled_from(["", "", " ", "\n", "\t", "\r\n  ", "  \n    "])
+NUMBER_TOKENS = st.one_of(
+    st.integers(min_value=-(10 ** 30), max_value=10 ** 30).map(str),
+    st.floats(allow_nan=False, allow_infinity=False).map(repr),
+    st.sampled_from(["1.10", "1E5", "-0", "1e400", "-0.0", "0.5", "2.50", "1e-07",
+                     "123456789012345678901234567890", "18446744073709551615",
+                     "18446744073709551616", "-9223372036854775808", "-9223372036854775809",
+                     "9223372036854775807", "0", "-1", "1E+2", "1e-2"]),
+)
+ALPHABET = st.characters(blacklist_categories=("Cs",)) | st.sampled_from(
+    ["\"", "\\", "/", "\n", "\t", "\x00", "é", "€", "😀", "\u2028", "\ud800"])
+STRINGS = st.builds(
+    lambda s, ascii_only: json.dumps(s, ensure_ascii=ascii_only),
+    st.text(ALPHABET, max_size=12), st.booleans())
+SCALARS = st.one_of(NUMBER_TOKENS, STRINGS, st.sampled_from(["true", "false", "null"]))
+
+
+def _array(children: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
+    return st.lists(st.tuples(WS, children, WS), max_size=5).map(
+        lambda items: "[" + ",".join(a + v + b for a, v, b in items) + "]")
+
+
+def _object(children: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
+    return st.lists(st.tuples(WS, STRINGS, WS, WS, children, WS), max_size=5).map(
+        lambda items: "{" + ",".join(f"{a}{k}{b}:{c}{v}{d}" for a, k, b, c, v, d in items) + "}")
+
+
+VALUES = st.recursive(SCALARS, lambda ch: _array(ch) | _object(ch), max_leaves=25)
+DOCS = st.tuples(WS, VALUES, WS).map("".join)
+JUNK = st.sampled_from(list("{}[],:\"\\'tfn-+.eE0123456789 \n\x01/*xé😀") + ["//", "NaN", "true"])
+
+
+@st.composite
+def mutated(draw: st.DrawFn) -> str:
+    text = draw(DOCS)
+    for _ in range(draw(st.integers(1, 3))):
+        op = draw(st.sampled_from(["insert", "delete", "truncate", "replace"]))
+        pos = draw(st.integers(0, len(text)))
+        if op == "insert":
+            text = text[:pos] + draw(JUNK) + text[pos:]
+        elif op == "delete" and text:
+            text = text[:pos] + text[pos + 1:]
+        elif op == "truncate":
+            text = text[:pos]
+        elif text:
+            text = text[:pos] + draw(JUNK) + text[pos + 1:]
+    return text
+
+
+def _stdlib_valid(text: str) -> bool:
+    def refuse(name: str) -> None:
+        raise ValueError(name)
+    try:
+        json.loads(text, parse_constant=refuse, parse_int=str, parse_float=str)
+    except (ValueError, RecursionError):
+        return False
+    return True
+
+
+def _all_values(k, text: str) -> list[tuple[int, int]]:
+    """Spans of every value in a valid text (root first)."""
+    start = k.skip_space(text, 0)
+    spans = [(start, k.value_end(text, start))]
+    todo = [start]
+    while todo:
+        pos = todo.pop()
+        if text[pos] in "{[":
+            _, sp = k.members(text, pos)
+            for i in range(0, len(sp), 2):
+                spans.append((sp[i], sp[i + 1]))
+                todo.append(sp[i])
+    return spans
+
+
+# -- scan ----------------------------------------------------------------------
+
+SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@SETTINGS
+@given(DOCS)
+def test_valid_documents_scan_valid_in_both(text: str) -> None:
+    for k in TWINS:
+        pos, code, _ = k.scan(text)
+        assert (pos, code) == (-1, 0), (k.__name__, text)
+    assert _stdlib_valid(text)
+
+
+@SETTINGS
+@given(st.one_of(mutated(), st.text(max_size=30)))
+def test_twins_agree_on_any_text_and_stdlib_agrees_on_validity(text: str) -> None:
+    results = {k.__name__: k.scan(text) for k in TWINS}
+    assert len(set(results.values())) == 1, (text, results)
+    pos, code, _ = next(iter(results.values()))
+    assert (code == 0) == _stdlib_valid(text), (text, pos, code)
+    if code:
+        assert 0 <= pos <= len(text)
+
+
+@SETTINGS
+@given(DOCS)
+def test_not_lossy_means_orjson_is_exact(text: str) -> None:
+    _, _, lossy = P.scan(text)
+    if C is not None:
+        assert C.scan(text)[2] == lossy
+    exact = json.loads(text, parse_float=lambda t: ("float", t), parse_int=lambda t: ("int", t))
+    if lossy:
+        return
+    try:
+        fast = orjson.loads(text)
+    except orjson.JSONDecodeError:  # escaped lone surrogates: orjson refuses them
+        assume(False)
+
+    def same(a, b) -> bool:
+        if isinstance(b, tuple):
+            return b[0] == "int" and type(a) is int and str(a) == b[1]
+        if isinstance(b, list):
+            return isinstance(a, list) and len(a) == len(b) and all(map(same, a, b))
+        if isinstance(b, dict):
+            return isinstance(a, dict) and a.keys() == b.keys() and all(same(a[x], b[x]) for x in b)
+        return a == b and type(a) is type(b)
+
+    assert same(fast, exact)
+
+
+@pytest.mark.parametrize("token, lossy", [
+    ("0", False), ("-1", False), ("-0", True), ("1.0", True), ("1e5", True), ("1E5", True),
+    ("18446744073709551615", False), ("18446744073709551616", True),
+    ("-9223372036854775808", False), ("-9223372036854775809", True),
+    ("99999999999999999999", True), ("9999999999999999999", False),
+    ("123456789012345678901234567890", True), ("-0.0", True),
+])
+@twins
+def test_lossy_numbers(k, token: str, lossy: bool) -> None:
+    assert k.scan(f"[{token}]") == (-1, 0, lossy)
+
+
+E = P
+@pytest.mark.parametrize("text, pos, code", [
+    ("", 0, E.E_VALUE),
+    ("   ", 3, E.E_VALUE),
+    ('{"a": 1,}', 8, E.E_KEY),
+    ("[1, 2,]", 6, E.E_VALUE),
+    ("{'a': 1}", 1, E.E_KEY),
+    ("{a: 1}", 1, E.E_KEY),
+    ('{"a" 1}', 5, E.E_COLON),
+    ('{"a": 1 "b": 2}', 8, E.E_OBJECT),
+    ("[1 2]", 3, E.E_ARRAY),
+    ("[1}", 2, E.E_ARRAY),
+    ('"abc', 0, E.E_STRING),
+    ('["ab\ncd"]', 4, E.E_CONTROL),
+    ('"a\\x"', 2, E.E_ESCAPE),
+    ('"a\\u12"', 2, E.E_ESCAPE),
+    ('"a\\', 0, E.E_STRING),
+    ("01", 1, E.E_NUMBER),
+    ("-", 1, E.E_NUMBER),
+    ("1.", 2, E.E_NUMBER),
+    ("1.e5", 2, E.E_NUMBER),
+    ("1e", 2, E.E_NUMBER),
+    ("1e+", 3, E.E_NUMBER),
+    ("-Infinity", 1, E.E_NUMBER),
+    ("NaN", 0, E.E_VALUE),
+    ("tru", 0, E.E_VALUE),
+    ("True", 0, E.E_VALUE),
+    ("{} {}", 3, E.E_TRAILING),
+    ("[1] x", 4, E.E_TRAILING),
+    ('{"a": [1, {"b": }]}', 16, E.E_VALUE),
+    ("\ufeff[]", 0, E.E_VALUE),
+    ("[1.5.2]", 4, E.E_ARRAY),
+    ("[", 1, E.E_VALUE),
+    ('{"a":', 5, E.E_VALUE),
+    ('{"a"', 4, E.E_COLON),
+    ("{", 1, E.E_KEY),
+    ("[1,", 3, E.E_VALUE),
+    ("[1", 2, E.E_ARRAY),
+])
+@twins
+def test_error_codes_and_positions(k, text: str, pos: int, code: int) -> None:
+    assert k.scan(text)[:2] == (pos, code)
+
+
+@twins
+def test_scan_a_sub_span(k) -> None:
+    text = 'xx[1, 2.5]yy'
+    assert k.scan(text, 2, 10) == (-1, 0, True)
+    assert k.scan(text, 2, 6) == (6, k.E_VALUE, False)
+    assert k.scan(text, 0, 10) == (0, k.E_VALUE, False)
+
+
+@twins
+def test_deep_nesting_is_fine(k) -> None:
+    depth = 200_000
+    text = "[" * depth + "1" + "]" * depth
+    assert k.scan(text) == (-1, 0, False)
+    assert k.value_end(text, 0) == len(text)
+    assert k.scan("[" * depth)[1] == k.E_VALUE
+    assert k.lookup(text, 0, (0,) * 1000)[2] == -1
+    assert k.reformat(text, 0, len(text), 2, 1000)[1] is False
+
+
+@twins
+def test_kinds_of_storage(k) -> None:
+    for extra in ("", "é", "€", "😀"):
+        text = '{"k%s": [1, "x%s"], "n": 2}' % (extra, extra)
+        assert k.scan(text) == (-1, 0, False)
+        keys, spans = k.members(text, 0)
+        assert keys == ["k" + extra, "n"]
+        assert text[spans[0]:spans[1]] == '[1, "x%s"]' % extra
+        assert k.summary(text, text.index('"x')) == ("string", 1 + len(extra))
+
+
+# -- walking -------------------------------------------------------------------
+
+@need_both
+@SETTINGS
+@given(DOCS, st.data())
+def test_twins_agree_on_walking(text: str, data: st.DataObject) -> None:
+    spans = _all_values(P, text)
+    assert spans == _all_values(C, text)
+    for s, e in spans:
+        assert P.summary(text, s) == C.summary(text, s)
+        assert P.value_end(text, s) == C.value_end(text, s) == e
+        for indent in (0, 2):
+            budget = data.draw(st.sampled_from([-1, 0, 1, 5, 17, 64]))
+            assert P.reformat(text, s, e, indent, budget) == C.reformat(text, s, e, indent, budget)
+    s, e = spans[0]
+    segs = data.draw(st.lists(st.one_of(st.integers(-3, 3), st.sampled_from(["", "a", "0", "-1", "é"]),
+                                        STRINGS.map(json.loads)), max_size=3))
+    assert P.lookup(text, s, segs) == C.lookup(text, s, segs)
+    flat = array("q", [x for span in spans for x in span])
+    assert P.lookup_many(text, flat, segs) == C.lookup_many(text, flat, segs)
+
+
+@SETTINGS
+@given(st.recursive(
+    st.one_of(st.none(), st.booleans(), st.integers(), st.text(max_size=8),
+              st.floats(allow_nan=False, allow_infinity=False)),
+    lambda ch: st.lists(ch, max_size=4) | st.dictionaries(st.text(max_size=5), ch, max_size=4),
+    max_leaves=20))
+def test_reformat_matches_json_dumps(value) -> None:
+    text = json.dumps(value, separators=(" ,", ": "), ensure_ascii=False)
+    for k in TWINS:
+        assert k.reformat(text, 0, len(text), 2)[0] == json.dumps(value, indent=2, ensure_ascii=False)
+        assert k.reformat(text, 0, len(text), 0)[0] == json.dumps(value, separators=(",", ":"),
+                                                                    ensure_ascii=False)
+
+
+@twins
+def test_reformat_budget_cuts_on_a_character_boundary(k) -> None:
+    text = json.dumps({"a": "😀é" * 50}, ensure_ascii=False)
+    full, complete = k.reformat(text, 0, len(text), 2)
+    assert complete
+    for budget in range(0, 40):
+        part, complete = k.reformat(text, 0, len(text), 2, budget)
+        assert not complete
+        assert len(part.encode()) <= budget
+        assert full.startswith(part)
+        nxt = full[len(part)]
+        assert len(part.encode()) + len(nxt.encode()) > budget
+
+
+@twins
+def test_members_and_lookup_details(k) -> None:
+    text = '{"a": {"b": [10, 20, 30]}, "esc\\u0041": 1, "d": 1, "d": 2, "e": []}'
+    keys, spans = k.members(text, 0)
+    assert keys == ["a", "escA", "d", "d", "e"]
+    assert len(spans) == 10
+    assert k.lookup(text, 0, ["a", "b", -1])[2] == -1
+    s, e, _ = k.lookup(text, 0, ["a", "b", -1])
+    assert text[s:e] == "30"
+    assert text.__getitem__(slice(*k.lookup(text, 0, ["a", "b", "1"])[:2])) == "20"
+    assert text.__getitem__(slice(*k.lookup(text, 0, ["escA"])[:2])) == "1"
+    assert text.__getitem__(slice(*k.lookup(text, 0, ["d"])[:2])) == "2"  # the last one wins
+    assert k.lookup(text, 0, ["a", "b", 3])[2] == 2
+    assert k.lookup(text, 0, ["a", "b", -4])[2] == 2
+    assert k.lookup(text, 0, ["a", "x"])[2] == 1
+    assert k.lookup(text, 0, ["a", "b", 0, "z"])[2] == 3
+    assert k.lookup(text, 0, [0])[2] == 0
+    assert k.lookup(text, 0, ["e", 0])[2] == 1
+    assert k.lookup(text, 0, ["e", -1])[2] == 1
+    with pytest.raises(TypeError):
+        k.lookup(text, 0, [1.5])
+    with pytest.raises(ValueError):
+        k.lookup(text, 0, [10 ** 20])
+    with pytest.raises(ValueError):
+        k.members(text, 1)
+    assert k.summary(text, 0) == ("object", 5)
+    assert k.summary(text, text.index("[")) == ("array", 3)
+    assert k.summary('"\\ud83d\\ude00x\\n"', 0) == ("string", 3)
+    assert k.summary('"\\ud83dx"', 0) == ("string", 2)
