@@ -1,0 +1,184 @@
+"""Paths into a JSON document: ``a.b[0].c``, ``[-1]``, ``*``, quoted keys.
+
+Grammar (whitespace is allowed inside brackets only)::
+
+    path     := [ "$" ] [ first ] ( "." step | "[" bracket "]" )*
+    first    := bare | quoted | "*"
+    step     := bare | quoted | "*"
+    bracket  := integer | "*" | quoted
+    bare     := one or more characters other than . [ ] " ' and whitespace
+    quoted   := "..." (JSON escapes) | '...' (\\' and \\\\ escapes)
+
+A segment is a ``str`` (a key; a bare decimal key such as ``items.0`` also
+indexes an array), an ``int`` (a bracketed index, negative counts from the
+end) or :data:`WILD` (``*`` / ``[*]``: every member of an array or object).
+A quoted ``"*"`` is the key ``*``. ``""``, ``"$"`` and ``"."`` are the root.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any, Sequence, Union
+
+from .errors import ToolError
+
+__all__ = ["WILD", "Segment", "PathError", "parse_path", "format_path", "format_segment"]
+
+
+class _Wild:
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "WILD"
+
+    def __reduce__(self) -> str:
+        return "WILD"
+
+
+#: The ``*`` segment.
+WILD: Any = _Wild()
+
+Segment = Union[str, int, _Wild]
+
+MAX_INDEX_DIGITS = 18
+_BARE = re.compile(r"[^.\[\]\"'\s]+")
+_INT = re.compile(r"\s*(-?[0-9]+)\s*\]")
+_STAR = re.compile(r"\s*\*\s*\]")
+_QUOTED_CLOSE = re.compile(r"\s*\]")
+_DQ = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
+_SQ = re.compile(r"'(?:[^'\\]|\\.)*'", re.S)
+_SIMPLE_KEY = re.compile(r"[^.\[\]\"'\s*$]+|\$[^.\[\]\"'\s]+")
+
+
+class PathError(ToolError):
+    """The path text is malformed; the message names the place."""
+
+
+def _err(path: str, pos: int, what: str) -> PathError:
+    return PathError(f"path {path!r}: {what} at character {pos + 1}")
+
+
+def _quoted(path: str, i: int) -> tuple[str, int]:
+    """The key of the quoted string at ``path[i]`` and the offset past it."""
+    if path[i] == '"':
+        m = _DQ.match(path, i)
+        if not m:
+            raise _err(path, i, "unterminated quoted key")
+        try:
+            key = json.loads(m.group())
+        except json.JSONDecodeError:
+            raise _err(path, i, "invalid escape in quoted key") from None
+        return key, m.end()
+    m = _SQ.match(path, i)
+    if not m:
+        raise _err(path, i, "unterminated quoted key")
+    body = m.group()[1:-1]
+    return re.sub(r"\\(.)", r"\1", body, flags=re.S), m.end()
+
+
+def _step(path: str, i: int) -> tuple[Segment, int]:
+    """A segment after '.' or at the start."""
+    if i >= len(path):
+        raise _err(path, i, "a key is missing after '.'")
+    c = path[i]
+    if c in "\"'":
+        return _quoted(path, i)
+    if c == "*" and (i + 1 == len(path) or path[i + 1] in ".["):
+        return WILD, i + 1
+    m = _BARE.match(path, i)
+    if not m:
+        if c.isspace():
+            raise _err(path, i, "unexpected whitespace (quote keys that hold spaces: "
+                                "a[\"x y\"])")
+        if c == ".":
+            raise _err(path, i, "empty key between two dots")
+        raise _err(path, i, f"unexpected {c!r}")
+    return m.group(), m.end()
+
+
+def _bracket(path: str, i: int) -> tuple[Segment, int]:
+    """A segment inside [ ] (``i`` is just past '[')."""
+    m = _INT.match(path, i)
+    if m:
+        digits = m.group(1).lstrip("-")
+        if len(digits) > MAX_INDEX_DIGITS:
+            raise _err(path, i, "index too large")
+        return int(m.group(1)), m.end()
+    m = _STAR.match(path, i)
+    if m:
+        return WILD, m.end()
+    j = i
+    while j < len(path) and path[j].isspace():
+        j += 1
+    if j < len(path) and path[j] in "\"'":
+        key, k = _quoted(path, j)
+        m = _QUOTED_CLOSE.match(path, k)
+        if not m:
+            raise _err(path, k, "expected ']' after the quoted key")
+        return key, m.end()
+    close = path.find("]", i)
+    inner = path[i:close] if close >= 0 else path[i:]
+    if close < 0:
+        raise _err(path, i - 1, "'[' is not closed")
+    raise _err(path, i, f"[{inner}] is neither an index, * nor a quoted key "
+                        f"(write [\"{inner.strip()}\"] for a key)")
+
+
+def parse_path(path: str | Sequence[Any] | None) -> tuple[Segment, ...]:
+    """The segments of ``path``; a list/tuple of segments is checked and kept."""
+    if path is None:
+        return ()
+    if not isinstance(path, str):
+        segs = tuple(path)
+        for seg in segs:
+            if seg is not WILD and not isinstance(seg, (str, int)) or isinstance(seg, bool):
+                raise PathError(f"path segments are keys (str), indexes (int) or WILD, not {seg!r}")
+        return segs
+    text = path.strip()
+    segs: list[Segment] = []
+    i = 0
+    n = len(text)
+    if text.startswith("$"):
+        i = 1
+        if i < n and text[i] not in ".[":
+            i = 0  # a key that starts with "$"
+    if i < n and text[i] == "." :
+        if i + 1 == n:
+            return ()
+        i += 1
+    if i < n and text[i] != "[":
+        seg, i = _step(text, i)
+        segs.append(seg)
+    while i < n:
+        c = text[i]
+        if c == ".":
+            seg, i = _step(text, i + 1)
+        elif c == "[":
+            seg, i = _bracket(text, i + 1)
+        elif c.isspace():
+            raise _err(text, i, "unexpected whitespace (quote keys that hold spaces: "
+                                "a[\"x y\"])")
+        else:
+            raise _err(text, i, f"expected '.' or '[', found {c!r}")
+        segs.append(seg)
+    return tuple(segs)
+
+
+def format_segment(seg: Segment, first: bool = False) -> str:
+    """One segment as path text (``.key``, ``[3]``, ``["a.b"]``, ``[*]``)."""
+    if seg is WILD:
+        return "*" if first else "[*]"
+    if isinstance(seg, int):
+        return f"[{seg}]"
+    if _SIMPLE_KEY.fullmatch(seg) and not seg.startswith("$"):
+        return seg if first else "." + seg
+    return "[" + json.dumps(seg, ensure_ascii=False) + "]"
+
+
+def format_path(segments: Sequence[Segment]) -> str:
+    """Path text that :func:`parse_path` reads back to ``segments``; ``$`` for
+    the root."""
+    if not segments:
+        return "$"
+    return "".join(format_segment(seg, k == 0) for k, seg in enumerate(segments))
