@@ -1,0 +1,283 @@
+"""YAML for the @json verbs: loaded safely, then written as JSON text.
+
+The verbs work on JSON text; a YAML document is converted once, so every verb
+behaves the same on both. The rules:
+
+- Only the safe loader is used (libyaml's ``CSafeLoader`` when PyYAML has it,
+  else ``SafeLoader``); a tag outside the YAML standard set (``!foo``,
+  ``!!python/object``) is an error that names the tag and its place.
+- Aliases are checked before anything is expanded: the document is composed
+  into its node graph, and its expanded size is computed with one visit per
+  distinct node. A document that would expand past ``MAX_NODES`` nodes or
+  ``MAX_CHARS`` characters of scalars (an alias-expansion bomb), or an alias
+  that contains itself, is refused.
+- Dates and timestamps keep their text (``2024-05-01`` stays that string).
+- Numbers keep their text when it is a JSON number (``1.10``, ``-0``); other
+  YAML number spellings become their value (``0x1F`` -> 31, ``1_000`` ->
+  1000, ``+.5`` -> 0.5); ``.inf``/``.nan`` have no JSON form and stay strings.
+- YAML 1.1 rules are PyYAML's: ``yes``/``no``/``on``/``off`` are booleans,
+  ``0777`` is octal (511), ``1:20`` is sexagesimal (80), ``1e5`` (no dot) is
+  a string. Keys that are not strings become their JSON text (``1`` -> "1",
+  ``true`` -> "true", ``null`` -> "null"); keys that collide then, the last
+  wins. ``!!binary`` stays its base64 text, ``!!set`` becomes an object of
+  nulls, ``!!omap``/``!!pairs`` arrays of [key, value] pairs.
+- A stream of several documents is refused; one document only.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import yaml
+
+from .errors import ToolError, line_col
+from .exactjson import JSONNumber, NestingError, dumps, snippet
+
+__all__ = ["YAMLDocumentError", "yaml_to_json", "MAX_NODES", "MAX_CHARS", "LIBYAML"]
+
+#: Bounds on the expanded document (aliases counted as many times as used).
+MAX_NODES = 4_000_000
+MAX_CHARS = 64 * 1024 * 1024
+
+LIBYAML = hasattr(yaml, "CSafeLoader")
+_Base: Any = yaml.CSafeLoader if LIBYAML else yaml.SafeLoader
+_JSON_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?")
+
+
+class YAMLDocumentError(ToolError):
+    """The text is not YAML the verbs accept; ``line``/``column`` (1-based,
+    None when unknown), ``message`` and ``snippet`` say where and why."""
+
+    def __init__(self, message: str, text: str = "", mark: Any = None,
+                 what: str = "the text") -> None:
+        self.message = message
+        self.line = self.column = None
+        self.pos: int | None = None
+        self.snippet = ""
+        if mark is not None and text:
+            self.pos = _offset(text, mark.line, mark.column)
+            self.line, self.column = line_col(text, self.pos)
+            self.snippet = snippet(text, self.pos)
+            where = f" at line {self.line}, column {self.column}\n{self.snippet}"
+        else:
+            where = ""
+        super().__init__(f"{what}: {message}{where}")
+
+
+def _offset(text: str, line: int, column: int) -> int:
+    """Offset of 0-based ``line``/``column`` (a YAML mark) in ``text``."""
+    pos = 0
+    for _ in range(line):
+        nl = text.find("\n", pos)
+        if nl < 0:
+            return len(text)
+        pos = nl + 1
+    return min(pos + column, len(text))
+
+
+def _timestamp(loader: Any, node: Any) -> str:
+    return str(node.value)
+
+
+def _float(loader: Any, node: Any) -> Any:
+    text = str(node.value)
+    if _JSON_NUMBER.fullmatch(text):
+        return JSONNumber(text)
+    value = yaml.SafeLoader.construct_yaml_float(loader, node)
+    if value != value or value in (float("inf"), float("-inf")):
+        return text  # .inf / .nan: JSON has no such numbers
+    return value
+
+
+def _int(loader: Any, node: Any) -> Any:
+    if node.value == "-0":
+        return JSONNumber("-0")
+    return yaml.SafeLoader.construct_yaml_int(loader, node)
+
+
+def _binary(loader: Any, node: Any) -> str:
+    yaml.SafeLoader.construct_yaml_binary(loader, node)  # check it decodes
+    return "".join(str(node.value).split())
+
+
+class _Loader(_Base):  # type: ignore[misc, valid-type]
+    pass
+
+
+_Loader.add_constructor("tag:yaml.org,2002:timestamp", _timestamp)
+_Loader.add_constructor("tag:yaml.org,2002:float", _float)
+_Loader.add_constructor("tag:yaml.org,2002:int", _int)
+_Loader.add_constructor("tag:yaml.org,2002:binary", _binary)
+
+
+def _check_expansion(root: Any, text: str, what: str) -> None:
+    """Refuse alias bombs and recursive aliases before anything is expanded.
+
+    Post-order over the node graph with one visit per distinct node: the
+    expanded size of a node is its own plus its children's (a node reached
+    through several aliases counts each time, as expansion would)."""
+    nodes: dict[int, int] = {}   # id -> expanded node count
+    chars: dict[int, int] = {}   # id -> expanded scalar characters
+    active: set[int] = set()
+    stack: list[tuple[Any, bool]] = [(root, False)]
+    while stack:
+        node, done = stack.pop()
+        key = id(node)
+        if done:
+            active.discard(key)
+            children = _children(node)
+            n = 1 + sum(nodes[id(c)] for c in children)
+            ch = 2 + sum(chars[id(c)] for c in children)
+            if n > MAX_NODES or ch > MAX_CHARS:
+                raise YAMLDocumentError(
+                    f"refused: its aliases expand to more than "
+                    f"{MAX_NODES:,} nodes or {MAX_CHARS // (1024 * 1024)} MB "
+                    "(an alias-expansion bomb?)", text, node.start_mark, what)
+            nodes[key] = n
+            chars[key] = ch
+            continue
+        if key in nodes:
+            continue
+        if key in active:
+            raise YAMLDocumentError("refused: an alias refers to a node that contains it "
+                                    "(recursive structure)", text, node.start_mark, what)
+        if isinstance(node, yaml.ScalarNode):
+            nodes[key] = 1
+            chars[key] = len(node.value) + 2
+            continue
+        active.add(key)
+        stack.append((node, True))
+        for child in _children(node):
+            if id(child) not in nodes:
+                stack.append((child, False))
+
+
+def _children(node: Any) -> list[Any]:
+    if isinstance(node, yaml.MappingNode):
+        return [n for pair in node.value for n in pair]
+    if isinstance(node, yaml.SequenceNode):
+        return list(node.value)
+    return []
+
+
+def _key_text(key: Any) -> str:
+    if isinstance(key, str):
+        return key
+    if key is True:
+        return "true"
+    if key is False:
+        return "false"
+    if key is None:
+        return "null"
+    if isinstance(key, JSONNumber):
+        return key.text
+    if isinstance(key, float):
+        return repr(key)
+    if isinstance(key, tuple):
+        return dumps(list(key))
+    return str(key)
+
+
+def _jsonable(value: Any) -> Any:
+    """Keys as strings, tuples as lists; iterative, shared subtrees converted once."""
+    if not isinstance(value, (dict, list, tuple)):
+        return value
+    done: dict[int, Any] = {}
+    root: list[Any] = [None]
+    stack: list[tuple[Any, Any, Any]] = [(value, root, 0)]
+    while stack:
+        src, parent, slot = stack.pop()
+        if id(src) in done:
+            parent[slot] = done[id(src)]
+            continue
+        if isinstance(src, dict):
+            out: Any = {}
+            for k, v in src.items():
+                k = _key_text(k)
+                out[k] = v
+                if isinstance(v, (dict, list, tuple)):
+                    stack.append((v, out, k))
+        else:
+            out = list(src)
+            for i, v in enumerate(out):
+                if isinstance(v, (dict, list, tuple)):
+                    stack.append((v, out, i))
+        done[id(src)] = out
+        parent[slot] = out
+    return root[0]
+
+
+def compose(text: str, what: str = "the text") -> tuple[Any, Any]:
+    """(loader, root node) of the single YAML document in ``text``; the
+    caller disposes of the loader. Raises YAMLDocumentError."""
+    loader = _Loader(text)
+    try:
+        node = loader.get_single_node()
+    except yaml.MarkedYAMLError as exc:
+        loader.dispose()
+        raise _yaml_error(exc, text, what) from None
+    except yaml.YAMLError as exc:
+        loader.dispose()
+        raise YAMLDocumentError(f"not valid YAML: {exc}", what=what) from None
+    except RecursionError:
+        loader.dispose()
+        raise NestingError(f"{what}: the YAML is nested too deeply to read") from None
+    return loader, node
+
+
+def _yaml_error(exc: Any, text: str, what: str) -> YAMLDocumentError:
+    problem = exc.problem or exc.context or "invalid YAML"
+    if exc.context and exc.problem and exc.context not in problem:
+        problem = f"{exc.problem} ({exc.context})"
+    mark = exc.problem_mark or exc.context_mark
+    if problem.startswith("could not determine a constructor for the tag"):
+        tag = problem.rsplit(" ", 1)[-1]
+        problem = (f"the YAML tag {tag} is not supported (only standard tags are "
+                   "read: no custom or language-specific types)")
+        return YAMLDocumentError(problem, text, mark, what)
+    return YAMLDocumentError(f"not valid YAML: {problem}", text, mark, what)
+
+
+def yaml_to_json(text: str, what: str = "the text", *, require_collection: bool = False,
+                 composed: tuple[Any, Any] | None = None) -> str | None:
+    """The JSON text of the YAML document in ``text`` (numbers exact).
+
+    With ``require_collection``, returns None when the document is not a
+    mapping or a list (or does not parse): the caller then reports the text
+    as invalid JSON. Raises YAMLDocumentError / NestingError otherwise.
+    """
+    if composed is None:
+        try:
+            composed = compose(text, what)
+        except (YAMLDocumentError, NestingError):
+            if require_collection:
+                return None
+            raise
+    loader, node = composed
+    try:
+        if node is None:
+            if require_collection:
+                return None
+            raise YAMLDocumentError("the YAML document is empty", what=what)
+        if require_collection and not isinstance(node, (yaml.MappingNode, yaml.SequenceNode)):
+            return None
+        if "*" in text and "&" in text:
+            _check_expansion(node, text, what)
+        try:
+            data = loader.construct_document(node)
+        except yaml.MarkedYAMLError as exc:
+            raise _yaml_error(exc, text, what) from None
+        except yaml.YAMLError as exc:
+            raise YAMLDocumentError(f"not valid YAML: {exc}", what=what) from None
+        except RecursionError:
+            raise NestingError(f"{what}: the YAML is nested too deeply to read") from None
+    finally:
+        loader.dispose()
+    try:
+        return dumps(_jsonable(data))
+    except TypeError as exc:
+        if "ecursion" in str(exc):
+            raise NestingError(f"{what}: the YAML is nested too deeply to convert "
+                               "(more than 254 levels)") from None
+        raise YAMLDocumentError(f"the YAML holds a value JSON cannot: {exc}", what=what) from None
