@@ -165,7 +165,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             args = _tool_args(command, rest[1:])
             if "workspace" in args:
                 workspace = str(args.pop("workspace"))
-            return _emit(run_tool(command, {"cmd": rest[0], "args": args}, workspace=workspace))
+            result = run_tool(command, {"cmd": rest[0], "args": args}, workspace=workspace)
+            if (command == "json" and result.ok and isinstance(result.data, dict)
+                    and result.data.get("valid") is False):
+                _emit(result)  # json validate: the report on stdout, exit 1 when invalid
+                return 1
+            return _emit(result)
         if command == "call":
             from .runner import run_tool
 
