@@ -23,9 +23,27 @@ cdef extern from "Python.h":
     Py_ssize_t PyLong_AsSsize_t(PyObject* o) except? -1
     int PyUnicode_KIND(object o)
     void* PyUnicode_DATA(object o)
+    bint PyUnicode_CheckExact(PyObject* o)
+    Py_ssize_t PyUnicode_GET_LENGTH(PyObject* o)
+    int PyUnicode_KIND_P "PyUnicode_KIND" (PyObject* o)
+    void* PyUnicode_DATA_P "PyUnicode_DATA" (PyObject* o)
+    Py_UCS4 PyUnicode_MAX_CHAR_VALUE(PyObject* o)
+    object PyUnicode_New(Py_ssize_t size, Py_UCS4 maxchar)
+    void PyUnicode_WRITE(int kind, void* data, Py_ssize_t index, Py_UCS4 value)
+    int PyList_Append(object lst, object item) except -1
 
 cdef extern from "limits.h":
     int INT_MAX
+
+cdef extern from *:
+    """
+    #ifdef Py_GIL_DISABLED
+    #define TOOLMEND_FREE_THREADED 1
+    #else
+    #define TOOLMEND_FREE_THREADED 0
+    #endif
+    """
+    bint TOOLMEND_FREE_THREADED
 
 cdef extern from *:
     """
@@ -454,25 +472,148 @@ cdef int intern(list items, Py_ssize_t lo, Py_ssize_t hi, dict ids, int* out) ex
     return 0
 
 
+cdef bint all_exact_str(list items):
+    return all_exact_str_range(items, 0, PyList_GET_SIZE(items))
+
+
+cdef bint all_exact_str_range(list items, Py_ssize_t lo, Py_ssize_t hi):
+    cdef Py_ssize_t i
+    for i in range(lo, hi):
+        if not PyUnicode_CheckExact(PyList_GET_ITEM(items, i)):
+            return False
+    return True
+
+
+cdef inline bint str_equal(PyObject* x, PyObject* y) noexcept:
+    """Equality of two exact str (canonical: equal means same kind and data)."""
+    cdef Py_ssize_t n
+    cdef int kind
+    if x == y:
+        return True
+    n = PyUnicode_GET_LENGTH(x)
+    kind = PyUnicode_KIND_P(x)
+    if n != PyUnicode_GET_LENGTH(y) or kind != PyUnicode_KIND_P(y):
+        return False
+    return memcmp(PyUnicode_DATA_P(x), PyUnicode_DATA_P(y), n * kind) == 0
+
+
+cdef Py_ssize_t intern_strs(list la, Py_ssize_t a0, Py_ssize_t a1, list lb, Py_ssize_t b0,
+                            Py_ssize_t b1, int* ia, int* ib) noexcept:
+    """``intern_lines`` for lists of exact str, hashing their buffers (the
+    GIL is held: the lists are the caller's); -2 when an item is no str."""
+    cdef Py_ssize_t total = (a1 - a0) + (b1 - b0)
+    cdef Py_ssize_t cap = 16, mask, slot, nids = 0, i, lo, hi, nbytes, side
+    cdef list items
+    cdef int* out
+    cdef int* table = NULL
+    cdef uint64_t* id_hash = NULL
+    cdef PyObject** id_str = NULL
+    cdef PyObject* item
+    cdef uint64_t h
+    cdef int found, kind
+    while cap < 2 * total:
+        cap *= 2
+    mask = cap - 1
+    table = <int*>calloc(cap, sizeof(int))
+    id_hash = <uint64_t*>malloc((total + 1) * sizeof(uint64_t))
+    id_str = <PyObject**>malloc((total + 1) * sizeof(PyObject*))
+    if table == NULL or id_hash == NULL or id_str == NULL:
+        nids = -1
+    else:
+        for side in range(2):
+            items = la if side == 0 else lb
+            out = ia if side == 0 else ib
+            lo = a0 if side == 0 else b0
+            hi = a1 if side == 0 else b1
+            for i in range(lo, hi):
+                item = PyList_GET_ITEM(items, i)
+                if not PyUnicode_CheckExact(item):
+                    nids = -2
+                    break
+                kind = PyUnicode_KIND_P(item)
+                nbytes = PyUnicode_GET_LENGTH(item) * kind
+                h = hash_bytes(<const char*>PyUnicode_DATA_P(item), nbytes) + <uint64_t>kind
+                slot = <Py_ssize_t>(h & <uint64_t>mask)
+                while True:
+                    found = table[slot]
+                    if found == 0:
+                        id_hash[nids] = h
+                        id_str[nids] = item
+                        nids += 1
+                        table[slot] = <int>nids
+                        found = <int>nids
+                        break
+                    found -= 1
+                    if id_hash[found] == h and str_equal(id_str[found], item):
+                        found += 1
+                        break
+                    slot = (slot + 1) & mask
+                out[i - lo] = found - 1
+            if nids == -2:
+                break
+    free(table)
+    free(id_hash)
+    free(id_str)
+    return nids
+
+
 def diff_lines(a, b, Py_ssize_t budget):
     """Minimal line diff of ``a`` and ``b`` within ``budget`` changed items.
 
     Returns ``(blocks, exceeded)``; see ``toolmend._myers_py.diff_lines``.
+    Lists of str are compared and hashed in their buffers; other items go
+    through a dict.
     """
     if budget < 0:
         raise ValueError(f"budget must be at least 0, not {budget}")
-    # A private list: the loops below hold borrowed references to its items.
-    cdef list la = list(a)
-    cdef list lb = list(b)
+    # The loops hold borrowed references to the items, so they work on lists
+    # nothing else can change meanwhile. Lists of str are used as they are:
+    # comparing and hashing str runs no Python code, so with the GIL held no
+    # other thread can touch them. Anything else is copied first.
+    if not TOOLMEND_FREE_THREADED and type(a) is list and type(b) is list:
+        result = diff_str_lists(<list>a, <list>b, budget)
+        if result is not None:
+            return result
+    la = list(a)
+    lb = list(b)
+    return diff_lists(la, lb, budget, all_exact_str(la) and all_exact_str(lb))
+
+
+cdef object diff_str_lists(list la, list lb, Py_ssize_t budget):
+    """The diff of two lists of str, or None when an item is not a str."""
+    return diff_lists(la, lb, budget, True)
+
+
+cdef object diff_lists(list la, list lb, Py_ssize_t budget, bint strs):
     cdef Py_ssize_t n = PyList_GET_SIZE(la), m = PyList_GET_SIZE(lb)
     cdef Py_ssize_t lim = n if n < m else m
     cdef Py_ssize_t p = 0, s = 0, a_end, b_end, na, nb, count = 0
-    while p < lim and PyObject_RichCompareBool(
-            <object>PyList_GET_ITEM(la, p), <object>PyList_GET_ITEM(lb, p), Py_EQ):
-        p += 1
-    while s < lim - p and PyObject_RichCompareBool(
-            <object>PyList_GET_ITEM(la, n - 1 - s), <object>PyList_GET_ITEM(lb, m - 1 - s), Py_EQ):
-        s += 1
+    cdef PyObject* x
+    cdef PyObject* y
+    if strs:
+        while p < lim:
+            x = PyList_GET_ITEM(la, p)
+            y = PyList_GET_ITEM(lb, p)
+            if not (PyUnicode_CheckExact(x) and PyUnicode_CheckExact(y)):
+                return None
+            if not str_equal(x, y):
+                break
+            p += 1
+        while s < lim - p:
+            x = PyList_GET_ITEM(la, n - 1 - s)
+            y = PyList_GET_ITEM(lb, m - 1 - s)
+            if not (PyUnicode_CheckExact(x) and PyUnicode_CheckExact(y)):
+                return None
+            if not str_equal(x, y):
+                break
+            s += 1
+    else:
+        while p < lim and PyObject_RichCompareBool(
+                <object>PyList_GET_ITEM(la, p), <object>PyList_GET_ITEM(lb, p), Py_EQ):
+            p += 1
+        while s < lim - p and PyObject_RichCompareBool(
+                <object>PyList_GET_ITEM(la, n - 1 - s), <object>PyList_GET_ITEM(lb, m - 1 - s), Py_EQ):
+            s += 1
     a_end = n - s
     b_end = m - s
     na = a_end - p
@@ -481,6 +622,8 @@ def diff_lines(a, b, Py_ssize_t budget):
         return [], False
     whole = [(p, a_end, p, b_end)]
     if na == 0 or nb == 0:
+        if strs and not (all_exact_str_range(la, p, a_end) and all_exact_str_range(lb, p, b_end)):
+            return None
         return whole, na + nb > budget
 
     cdef int* ia = NULL
@@ -488,7 +631,7 @@ def diff_lines(a, b, Py_ssize_t budget):
     cdef unsigned char* changed_a = NULL
     cdef unsigned char* changed_b = NULL
     cdef Py_ssize_t* blk = NULL
-    cdef dict ids = {}
+    cdef dict ids
     cdef Py_ssize_t nids
     cdef int status
     try:
@@ -499,9 +642,17 @@ def diff_lines(a, b, Py_ssize_t budget):
         blk = <Py_ssize_t*>malloc(4 * ((na if na < nb else nb) + 1) * sizeof(Py_ssize_t))
         if ia == NULL or ib == NULL or changed_a == NULL or changed_b == NULL or blk == NULL:
             raise MemoryError()
-        intern(la, p, a_end, ids, ia)
-        intern(lb, p, b_end, ids, ib)
-        nids = len(ids)
+        if strs:
+            nids = intern_strs(la, p, a_end, lb, p, b_end, ia, ib)
+            if nids == -2:
+                return None
+            if nids < 0:
+                raise MemoryError()
+        else:
+            ids = {}
+            intern(la, p, a_end, ids, ia)
+            intern(lb, p, b_end, ids, ib)
+            nids = len(ids)
         with nogil:
             status = core(ia, na, ib, nb, nids, budget, changed_a, changed_b)
             if status == SOLVED:
@@ -519,6 +670,36 @@ def diff_lines(a, b, Py_ssize_t budget):
         free(changed_a)
         free(changed_b)
         free(blk)
+
+
+def extend_prefixed(list out, str prefix, list items, Py_ssize_t lo, Py_ssize_t hi):
+    """``out.extend(prefix + item for item in items[lo:hi])``, building each
+    str directly when the items are str (``prefix`` is one ASCII character)."""
+    cdef Py_ssize_t i, n
+    cdef PyObject* item
+    cdef int kind
+    cdef object line
+    cdef void* data
+    cdef Py_UCS4 c
+    if len(prefix) != 1 or ord(prefix) > 127:
+        raise ValueError("prefix must be one ASCII character")
+    c = ord(prefix)
+    if lo < 0:
+        lo = 0
+    if hi > PyList_GET_SIZE(items):
+        hi = PyList_GET_SIZE(items)
+    for i in range(lo, hi):
+        item = PyList_GET_ITEM(items, i)
+        if not PyUnicode_CheckExact(item):
+            PyList_Append(out, prefix + <object>item)
+            continue
+        n = PyUnicode_GET_LENGTH(item)
+        kind = PyUnicode_KIND_P(item)
+        line = PyUnicode_New(n + 1, PyUnicode_MAX_CHAR_VALUE(item))
+        data = PyUnicode_DATA(line)
+        PyUnicode_WRITE(kind, data, 0, c)
+        memcpy(<char*>data + kind, PyUnicode_DATA_P(item), n * kind)
+        PyList_Append(out, line)
 
 
 # ---------------------------------------------------------------------------

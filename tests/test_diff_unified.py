@@ -164,8 +164,15 @@ def test_unified_diff_conventions():
     assert list(unified_diff(["a\n"], ["a\n"])) == []
     assert list(unified_diff([], [])) == []
     gen = unified_diff(["x\n"], ["y\n"])
-    assert inspect.isgenerator(gen)
     assert list(gen) == ["--- \n", "+++ \n", "@@ -1 +1 @@\n", "-x\n", "+y\n"]
+    assert list(gen) == []  # consumed, like a generator
+    # lazy like difflib's generator: nothing is checked before the first line
+    lazy = unified_diff([b"x"], [b"y"])
+    assert next(unified_diff(["x\n"], ["y\n"], "f", "g")) == "--- f\n"
+    it = unified_diff(["x\n"], ["y\n"])
+    assert [next(it), next(it)] + list(it) == ["--- \n", "+++ \n", "@@ -1 +1 @@\n", "-x\n", "+y\n"]
+    with pytest.raises(TypeError):
+        next(lazy)
     # lines go out as given: no marker (difflib writes none), any hashable str
     assert list(unified_diff(["x"], ["y"], lineterm="")) == ["--- ", "+++ ", "@@ -1 +1 @@", "-x", "+y"]
     with pytest.raises(TypeError, match="lines to compare must be str"):

@@ -48,7 +48,7 @@ from typing import Any, Sequence
 
 Block = tuple[int, int, int, int]
 
-__all__ = ["diff_lines", "unified_text", "split_lines", "hunks", "format_range"]
+__all__ = ["diff_lines", "unified_text", "extend_prefixed", "split_lines", "hunks", "format_range"]
 
 NO_NEWLINE = "\\ No newline at end of file"
 
@@ -315,6 +315,13 @@ def _blocks(changed_a: bytearray, changed_b: bytearray, na: int, nb: int, p: int
             raise RuntimeError("toolmend: diff alignment is inconsistent (internal error)")
         blocks.append((p + si, p + i, p + sj, p + j))
     return blocks
+
+
+def extend_prefixed(out: list[str], prefix: str, items: list[str], lo: int, hi: int) -> None:
+    """``out.extend(prefix + item for item in items[lo:hi])``."""
+    if len(prefix) != 1 or ord(prefix) > 127:
+        raise ValueError("prefix must be one ASCII character")
+    out.extend(map(prefix.__add__, items[max(lo, 0):hi]))
 
 
 # ---------------------------------------------------------------------------

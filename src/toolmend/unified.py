@@ -134,6 +134,35 @@ def _check_types(a: Sequence[Any], b: Sequence[Any], *args: Any) -> None:
             raise TypeError("all arguments must be str, not: %r" % (arg,))
 
 
+class _UnifiedDiff:
+    """The lines of a unified diff, computed on first use.
+
+    Iterates like the generator ``difflib.unified_diff`` returns (nothing is
+    computed, nor any argument checked, until the first line is asked for),
+    but hands ``list()``, ``"".join()`` and ``for`` loops a plain list
+    iterator, so consuming it costs no Python frame per line.
+    """
+
+    __slots__ = ("_args", "_lines")
+
+    def __init__(self, *args: Any) -> None:
+        self._args: tuple[Any, ...] | None = args
+        self._lines: Iterator[str] | None = None
+
+    def _start(self) -> Iterator[str]:
+        if self._lines is None:
+            args, self._args = self._args, None
+            assert args is not None
+            self._lines = iter(_unified_diff_lines(*args))
+        return self._lines
+
+    def __iter__(self) -> Iterator[str]:
+        return self._start()
+
+    def __next__(self) -> str:
+        return next(self._start())
+
+
 def unified_diff(a: Sequence[str], b: Sequence[str], fromfile: str = "", tofile: str = "",
                  fromfiledate: str = "", tofiledate: str = "", n: int = 3,
                  lineterm: str = "\n", *, budget: int = DEFAULT_BUDGET) -> Iterator[str]:
@@ -141,9 +170,16 @@ def unified_diff(a: Sequence[str], b: Sequence[str], fromfile: str = "", tofile:
     conventions (lines as given, ``lineterm`` on the control lines, nothing
     when the inputs are equal), with minimal hunks from the Myers kernel.
 
-    Past the edit ``budget`` a ``BudgetWarning`` is issued and the differing
-    middle is one block.
+    Like difflib's, the result is a lazy iterator of lines. Past the edit
+    ``budget`` a ``BudgetWarning`` is issued and the differing middle is one
+    block.
     """
+    return _UnifiedDiff(a, b, fromfile, tofile, fromfiledate, tofiledate, n, lineterm, budget)
+
+
+def _unified_diff_lines(a: Sequence[str], b: Sequence[str], fromfile: str, tofile: str,
+                        fromfiledate: str, tofiledate: str, n: int, lineterm: str,
+                        budget: int) -> list[str]:
     _check_types(a, b, fromfile, tofile, fromfiledate, tofiledate, lineterm)
     n = _check_int("n", n)
     budget = _check_int("budget", budget)
@@ -152,24 +188,20 @@ def unified_diff(a: Sequence[str], b: Sequence[str], fromfile: str = "", tofile:
     blocks, exceeded = myers.diff_lines(a, b, budget)
     if exceeded:
         warnings.warn(_warning(budget, blocks[0], fromfile or "a", tofile or "b")
-                      .removeprefix("warning: "), BudgetWarning, stacklevel=2)
-    started = False
+                      .removeprefix("warning: "), BudgetWarning, stacklevel=4)
+    if not blocks:
+        return []
+    fromdate = f"\t{fromfiledate}" if fromfiledate else ""
+    todate = f"\t{tofiledate}" if tofiledate else ""
+    out = [f"--- {fromfile}{fromdate}{lineterm}", f"+++ {tofile}{todate}{lineterm}"]
+    extend = myers.extend_prefixed
     for a_lo, a_hi, b_lo, b_hi, group in hunks(blocks, len(a), n):
-        if not started:
-            started = True
-            fromdate = f"\t{fromfiledate}" if fromfiledate else ""
-            todate = f"\t{tofiledate}" if tofiledate else ""
-            yield f"--- {fromfile}{fromdate}{lineterm}"
-            yield f"+++ {tofile}{todate}{lineterm}"
-        yield f"@@ -{format_range(a_lo, a_hi - a_lo)} +{format_range(b_lo, b_hi - b_lo)} @@{lineterm}"
+        out.append(f"@@ -{format_range(a_lo, a_hi - a_lo)} +{format_range(b_lo, b_hi - b_lo)} @@{lineterm}")
         i = a_lo
         for a0, a1, b0, b1 in group:
-            for line in a[i:a0]:
-                yield " " + line
-            for line in a[a0:a1]:
-                yield "-" + line
-            for line in b[b0:b1]:
-                yield "+" + line
+            extend(out, " ", a, i, a0)
+            extend(out, "-", a, a0, a1)
+            extend(out, "+", b, b0, b1)
             i = a1
-        for line in a[i:a_hi]:
-            yield " " + line
+        extend(out, " ", a, i, a_hi)
+    return out
