@@ -29,6 +29,12 @@ TARGETS: list[Target] = [
            why="issue: no slower than fast_json_repair.loads on the fault table"),
     Target("recover-valid", "toolmend", "orjson", 1.3,
            why="issue: valid ~1 KB arguments at most 1.3x a bare orjson.loads"),
+    Target("json-get-exact", "toolmend", "orjson", 1.5,
+           why="issue 3: @json get on a 20 MB file at most 1.5x orjson.loads when exactness is free"),
+    Target("json-get-floats", "toolmend", "orjson", 3.0,
+           why="issue 3: @json get on a 20 MB file full of floats at most 3x orjson.loads"),
+    Target("json-schema", "toolmend", "orjson", 2.0,
+           why="issue 3: @json schema on a 20 MB file at most 2x orjson.loads"),
     Target("diff-corpus", "toolmend", "difflib", 1 / 5,
            why="issue 4: at least 5x faster than difflib.unified_diff on real source pairs"),
 ]
