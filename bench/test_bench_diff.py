@@ -107,7 +107,8 @@ def _read(path: str) -> str:
 
 def test_no_slower_than_gnu_diff(benchmark, corpus_dirs, capsys):
     diff = shutil.which("diff")
-    if diff is None:
+    if diff is None or "GNU diffutils" not in subprocess.run(
+            [diff, "--version"], capture_output=True, text=True).stdout:
         pytest.skip("GNU diff is not installed (Debian package diffutils)")
     root = str(corpus_dirs)
 
@@ -241,7 +242,7 @@ def test_two_threads_diff_in_parallel(hundred_k, capsys):
     for _ in range(1500):  # moved lines: a search-heavy diff
         lines.insert(rng.randrange(len(lines)), lines.pop(rng.randrange(len(lines) - 1)))
     c = "\n".join(lines)
-    jobs = [(a, b), (a, c)]
+    jobs = [(a, c), (c, a)]  # the same work both ways: one thread must not wait for the other
     expected = [compare(x, y) for x, y in jobs]
     results: list[object] = [None, None]
 
@@ -256,5 +257,6 @@ def test_two_threads_diff_in_parallel(hundred_k, capsys):
     with capsys.disabled():
         print(f"\n    two diffs: one after the other {serial * 1e3:.1f} ms, in two threads "
               f"{parallel * 1e3:.1f} ms ({parallel / serial:.2f}x, {cpu / parallel:.2f} CPUs busy)")
-    assert parallel <= 0.8 * serial, (f"two threads took {parallel * 1e3:.1f} ms, one after the "
-                                      f"other {serial * 1e3:.1f} ms: the GIL is not released")
+    # Held GIL: 1.0x or more. Released: 0.5x on two idle CPUs.
+    assert parallel <= 0.85 * serial, (f"two threads took {parallel * 1e3:.1f} ms, one after the "
+                                       f"other {serial * 1e3:.1f} ms: the GIL is not released")

@@ -618,13 +618,15 @@ cdef object diff_lists(list la, list lb, Py_ssize_t budget, bint strs):
     b_end = m - s
     na = a_end - p
     nb = b_end - p
+    # (In the str path the items are read before any Python object is made:
+    # an allocation can run a collection, and a finalizer could change the
+    # caller's list.)
     if na == 0 and nb == 0:
         return [], False
-    whole = [(p, a_end, p, b_end)]
     if na == 0 or nb == 0:
         if strs and not (all_exact_str_range(la, p, a_end) and all_exact_str_range(lb, p, b_end)):
             return None
-        return whole, na + nb > budget
+        return [(p, a_end, p, b_end)], na + nb > budget
 
     cdef int* ia = NULL
     cdef int* ib = NULL
@@ -658,7 +660,7 @@ cdef object diff_lists(list la, list lb, Py_ssize_t budget, bint strs):
             if status == SOLVED:
                 count = scan_blocks(changed_a, changed_b, na, nb, p, blk)
         if status == EXCEEDED:
-            return whole, True
+            return [(p, a_end, p, b_end)], True
         if status != SOLVED:
             raise_status(status)
         if count < 0:
@@ -674,7 +676,8 @@ cdef object diff_lists(list la, list lb, Py_ssize_t budget, bint strs):
 
 def extend_prefixed(list out, str prefix, list items, Py_ssize_t lo, Py_ssize_t hi):
     """``out.extend(prefix + item for item in items[lo:hi])``, building each
-    str directly when the items are str (``prefix`` is one ASCII character)."""
+    str directly when the items are str (``prefix`` is one ASCII character).
+    ``items`` must be a list no other code holds (the caller's own copy)."""
     cdef Py_ssize_t i, n
     cdef PyObject* item
     cdef int kind

@@ -28,10 +28,21 @@ PAIRS = 300
 TOOLS = {"diff": "diffutils", "patch": "patch", "git": "git"}
 
 
+GNU_MARKS = {"diff": "GNU diffutils", "patch": "GNU patch", "git": "git version"}
+
+
 def _need(tool: str) -> str:
+    """The tool's path; skip when it is missing or not the GNU one (busybox
+    and BSD diff/patch lack options used here and apply other rules)."""
     path = shutil.which(tool)
     if path is None:
         pytest.skip(f"{tool} is not installed (Debian package {TOOLS[tool]})")
+    try:
+        version = subprocess.run([path, "--version"], capture_output=True, text=True).stdout
+    except OSError:
+        version = ""
+    if GNU_MARKS[tool] not in version:
+        pytest.skip(f"{tool} is not {GNU_MARKS[tool]} (Debian package {TOOLS[tool]})")
     return path
 
 

@@ -213,3 +213,25 @@ def test_unified_text_arguments(kernel):
     with pytest.raises(ValueError):
         kernel.unified_text("a", "b", 3, "a", "b", -1)
     assert kernel.unified_text("same\n", "same\n", 3, "a", "b", 5) == ("", [], False)
+
+
+class Line(str):
+    """A str subclass: compared through Python, not the buffer fast path."""
+
+
+@pytest.mark.parametrize("kernel", KERNELS, ids=KERNEL_IDS)
+def test_items_of_other_types(kernel):
+    a = ["x", Line("y"), 3, (1, 2), "z", b"raw"]
+    b = ["x", "y", 3.0, (1, 2), "Z", b"raw"]
+    # Line("y") == "y" and 3 == 3.0: equal as Python says
+    assert kernel.diff_lines(a, b, 10) == ([(4, 5, 4, 5)], False)
+    assert kernel.diff_lines(["a", "b", "c"], ("a", Line("B"), "c"), 10) == ([(1, 2, 1, 2)], False)
+
+    class Boom:
+        def __eq__(self, other):
+            raise RuntimeError("boom")
+
+        __hash__ = object.__hash__
+
+    with pytest.raises(RuntimeError, match="boom"):
+        kernel.diff_lines([Boom()], [Boom()], 10)

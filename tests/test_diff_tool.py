@@ -299,6 +299,11 @@ def test_apply_to_a_file_that_becomes_empty(tmp_path):
     f = write(tmp_path / "e.txt", "a\nb\n")
     r = call(tmp_path, "apply", file="e.txt", patch=unified("a\nb\n", ""), dry_run=False)
     assert r.ok and f.exists() and f.read_text() == ""
+    write(tmp_path / "g.txt", "x\n")
+    r = call(tmp_path, "apply", file="g.txt", dry_run=False,
+             patch="--- a/g.txt\n+++ /dev/null\n@@ -1 +0,0 @@\n-x\n")
+    assert r.ok and "deletes the file" in r.output and (tmp_path / "g.txt").read_text() == ""
+    assert (tmp_path / "g.txt.bak").read_text() == "x\n"
 
 
 def test_apply_refuses_binary_and_oversized_input(tmp_path):

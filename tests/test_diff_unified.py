@@ -72,7 +72,14 @@ def test_labels():
         "--- old/x.py\n+++ new/x.py\n@@ -1 +1 @@\n")
 
 
-@pytest.mark.skipif(shutil.which("diff") is None, reason="GNU diff is not installed (diffutils)")
+def _gnu_diff() -> bool:
+    if shutil.which("diff") is None:
+        return False
+    run = subprocess.run(["diff", "--version"], capture_output=True, text=True)
+    return "GNU diffutils" in run.stdout
+
+
+@pytest.mark.skipif(not _gnu_diff(), reason="GNU diff is not installed (Debian package diffutils)")
 @pytest.mark.parametrize("a, b", [
     (NUMBERS, NUMBERS.replace("5\n", "five\n").replace("16\n", "")),
     (NUMBERS, "0\n" + NUMBERS + "21"),

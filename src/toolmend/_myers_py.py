@@ -20,7 +20,8 @@ and suffix are trimmed) comes back as one block.
 The steps, identical in both kernels:
 
 1. Trim the common prefix and suffix.
-2. Intern the middle items to integers (one dict lookup per item).
+2. Intern the middle items to integers (a dict here; the compiled kernel
+   hashes the strings' buffers into its own table).
 3. Lower bound: at least ``n + m - 2 * sum(min(count_a, count_b))`` items
    must change; past the budget, stop here (a complete rewrite costs a
    counting pass, not a search).
@@ -44,7 +45,7 @@ The steps, identical in both kernels:
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Sequence
+from typing import Any, Iterator, Sequence
 
 Block = tuple[int, int, int, int]
 
@@ -350,7 +351,10 @@ def format_range(start: int, count: int) -> str:
     return f"{start + 1 if count else start},{count}"
 
 
-def hunks(blocks: list[Block], n: int, context: int):  # type: ignore[no-untyped-def]
+Hunk = tuple[int, int, int, int, list[Block]]
+
+
+def hunks(blocks: list[Block], n: int, context: int) -> Iterator[Hunk]:
     """Group blocks into hunks ``(a_lo, a_hi, b_lo, b_hi, blocks)``: blocks
     at most ``2 * context`` equal lines apart share one."""
     i = 0

@@ -242,6 +242,9 @@ def diff_apply(args: ToolArgs, ws: Workspace) -> ToolResult:
     if not created and data and section.creates and section.old_name != "/dev/null":
         notes.append("note: the patch's only hunk is '@@ -0,0 ...': it inserts its lines at the "
                      "top of the existing file")
+    if section.new_name == "/dev/null":
+        notes.append("note: the patch deletes the file ('+++ /dev/null'); @diff apply keeps it, "
+                     "empty: remove it yourself if that is what you want")
     if new_data == data:
         message = f"the patch applies to {path} but changes nothing ({counts}); nothing written"
         return ToolResult(True, "\n".join([message, *notes]), info)

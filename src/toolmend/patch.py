@@ -97,7 +97,7 @@ def _unquote(name: str) -> str:
     if len(name) >= 2 and name[0] == name[-1] == '"':
         raw = name[1:-1].encode("utf-8", "backslashreplace")
         try:
-            return codecs.escape_decode(raw)[0].decode("utf-8", "replace")  # type: ignore[attr-defined, no-any-return]
+            return codecs.escape_decode(raw)[0].decode("utf-8", "replace")
         except ValueError:
             return name[1:-1]
     return name
