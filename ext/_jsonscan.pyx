@@ -35,6 +35,8 @@ cdef extern from "Python.h":
     void* PyUnicode_DATA(object o)
     object PyUnicode_FromKindAndData(int kind, const void* buf, Py_ssize_t size)
     object PyUnicode_Substring(object s, Py_ssize_t start, Py_ssize_t end)
+    Py_UCS4* PyUnicode_AsUCS4Copy(object u) except NULL
+    void PyMem_Free(void* p)
 
 ctypedef fused uchar:
     unsigned char
@@ -69,7 +71,6 @@ E_TRAILING = C_TRAILING
 cdef array.array _QARRAY = _array_mod.array('q')
 
 cdef Py_ssize_t INDEX_DIGITS = 18
-INDEX_DIGITS_PY = 18
 
 
 cdef inline bint is_ws(Py_UCS4 c) noexcept nogil:
@@ -160,11 +161,12 @@ cdef Py_ssize_t check_number(uchar* s, Py_ssize_t i, Py_ssize_t end,
                              ScanState* st) noexcept nogil:
     """i is at '-' or a digit; the index past the number, or -1.
 
-    Sets st.lossy for tokens orjson would not keep exactly: any fraction or
+    Sets st.lossy (once the number is complete) for tokens orjson would not keep exactly: any fraction or
     exponent, ``-0``, and integers outside [-2**63, 2**64 - 1]."""
     cdef Py_ssize_t j = i
     cdef Py_ssize_t ds, nd
     cdef bint neg = False
+    cdef bint real = False  # a fraction or an exponent
     if s[j] == 45:
         neg = True
         j += 1
@@ -185,7 +187,7 @@ cdef Py_ssize_t check_number(uchar* s, Py_ssize_t i, Py_ssize_t end,
             return fail(st, C_NUMBER, j)
         while j < end and is_digit(s[j]):
             j += 1
-        st.lossy = True
+        real = True
     if j < end and (s[j] == 101 or s[j] == 69):
         j += 1
         if j < end and (s[j] == 43 or s[j] == 45):
@@ -194,8 +196,10 @@ cdef Py_ssize_t check_number(uchar* s, Py_ssize_t i, Py_ssize_t end,
             return fail(st, C_NUMBER, j)
         while j < end and is_digit(s[j]):
             j += 1
-        st.lossy = True
-    if not st.lossy:
+        real = True
+    if real:
+        st.lossy = True  # only a complete number counts
+    elif not st.lossy:
         if neg:
             if (nd == 1 and s[ds] == 48) or nd > 19 or (
                     nd == 19 and digits_above(s, ds, b"9223372036854775808")):
@@ -361,11 +365,12 @@ def scan(str text, Py_ssize_t start=0, Py_ssize_t end=-1):
 # ---------------------------------------------------------------------------
 # Walking text that scan() accepted
 
-cdef inline Py_ssize_t string_end(uchar* s, Py_ssize_t i) noexcept nogil:
-    """i at the opening quote of a valid string: the index past its end."""
+cdef inline Py_ssize_t string_end(uchar* s, Py_ssize_t i, Py_ssize_t n) noexcept nogil:
+    """i at the opening quote of a valid string: the index past its end
+    (never past n, whatever the text)."""
     cdef Py_UCS4 c
     i += 1
-    while True:
+    while i < n:
         c = s[i]
         if c == 34:
             return i + 1
@@ -373,6 +378,7 @@ cdef inline Py_ssize_t string_end(uchar* s, Py_ssize_t i) noexcept nogil:
             i += 2
         else:
             i += 1
+    return n
 
 
 cdef Py_ssize_t value_end_impl(uchar* s, Py_ssize_t i, Py_ssize_t n) noexcept nogil:
@@ -380,14 +386,14 @@ cdef Py_ssize_t value_end_impl(uchar* s, Py_ssize_t i, Py_ssize_t n) noexcept no
     cdef Py_UCS4 c = s[i]
     cdef Py_ssize_t depth
     if c == 34:
-        return string_end(s, i)
+        return string_end(s, i, n)
     if c == 123 or c == 91:
         depth = 1
         i += 1
-        while True:
+        while i < n:
             c = s[i]
             if c == 34:
-                i = string_end(s, i)
+                i = string_end(s, i, n)
                 continue
             if c == 123 or c == 91:
                 depth += 1
@@ -396,6 +402,7 @@ cdef Py_ssize_t value_end_impl(uchar* s, Py_ssize_t i, Py_ssize_t n) noexcept no
                 if depth == 0:
                     return i + 1
             i += 1
+        return n
     i += 1
     while i < n:
         c = s[i]
@@ -454,10 +461,10 @@ cdef object members_impl(str text, uchar* s, Py_ssize_t pos, Py_ssize_t n):
         i = skip_ws(s, pos + 1, n)
         if s[i] == 125 or s[i] == 93:
             return (keys, qbuf_array(&buf))
-        while True:
+        while i < n:
             if obj:
                 ks = i
-                ke = string_end(s, i)
+                ke = string_end(s, i, n)
                 keys.append(decode_key(text, s, ks, ke))
                 i = skip_ws(s, ke, n) + 1  # past ':'
                 i = skip_ws(s, i, n)
@@ -561,9 +568,9 @@ cdef Py_ssize_t find_key_impl(str text, uchar* s, Py_ssize_t pos, Py_ssize_t n,
     i = skip_ws(s, pos + 1, n)
     if s[i] == 125:
         return -1
-    while True:
+    while i < n:
         ks = i
-        ke = string_end(s, i)
+        ke = string_end(s, i, n)
         i = skip_ws(s, skip_ws(s, ke, n) + 1, n)
         vs = i
         ve = value_end_impl(s, vs, n)
@@ -575,6 +582,7 @@ cdef Py_ssize_t find_key_impl(str text, uchar* s, Py_ssize_t pos, Py_ssize_t n,
             i = skip_ws(s, i + 1, n)
         else:
             return found
+    return found
 
 
 cdef Py_ssize_t count_impl(uchar* s, Py_ssize_t pos, Py_ssize_t n) noexcept nogil:
@@ -584,9 +592,9 @@ cdef Py_ssize_t count_impl(uchar* s, Py_ssize_t pos, Py_ssize_t n) noexcept nogi
     i = skip_ws(s, pos + 1, n)
     if s[i] == 125 or s[i] == 93:
         return 0
-    while True:
+    while i < n:
         if obj:
-            i = string_end(s, i)
+            i = string_end(s, i, n)
             i = skip_ws(s, skip_ws(s, i, n) + 1, n)
         i = skip_ws(s, value_end_impl(s, i, n), n)
         count += 1
@@ -594,6 +602,7 @@ cdef Py_ssize_t count_impl(uchar* s, Py_ssize_t pos, Py_ssize_t n) noexcept nogi
             i = skip_ws(s, i + 1, n)
         else:
             return count
+    return count
 
 
 cdef Py_ssize_t nth_impl(uchar* s, Py_ssize_t pos, Py_ssize_t n, Py_ssize_t index,
@@ -611,7 +620,7 @@ cdef Py_ssize_t nth_impl(uchar* s, Py_ssize_t pos, Py_ssize_t n, Py_ssize_t inde
         ring = <Py_ssize_t*>malloc(2 * m * sizeof(Py_ssize_t))
         if ring == NULL:
             return -2
-    while True:
+    while i < n:
         if ring == NULL and k == index:
             vend[0] = -1  # not needed to get there: computed only if it is the last step
             return i
@@ -692,11 +701,6 @@ cdef Py_ssize_t lookup_impl(str text, uchar* s, Py_ssize_t n, Py_ssize_t pos,
     return -1
 
 
-cdef extern from "Python.h":
-    Py_UCS4* PyUnicode_AsUCS4Copy(object u) except NULL
-    void PyMem_Free(void* p)
-
-
 cdef tuple check_segments(object segments):
     cdef tuple segs = tuple(segments)
     for seg in segs:
@@ -742,7 +746,7 @@ def lookup_many(str text, array.array spans, object segments):
     cdef void* data = PyUnicode_DATA(text)
     cdef tuple segs = check_segments(segments)
     cdef Py_ssize_t out[2]
-    cdef Py_ssize_t failed, k, m
+    cdef Py_ssize_t failed, k, m, pos
     cdef Py_ssize_t n = len(text)
     cdef array.array result
     if spans.typecode != 'q':
@@ -753,6 +757,8 @@ def lookup_many(str text, array.array spans, object segments):
     result = array.clone(_QARRAY, m, False)
     for k in range(0, m, 2):
         pos = spans.data.as_longlongs[k]
+        if pos >= n or (pos >= 0 and is_ws(text[pos])):
+            raise ValueError(f"offset {pos} is not the start of a value")
         if pos < 0:
             failed = 0
         else:
@@ -957,7 +963,7 @@ cdef int reformat_impl(uchar* s, Py_ssize_t i, Py_ssize_t end, int indent,
                 r = put(o, 32, tag)
             i += 1
         elif c == 34:
-            j = string_end(s, i)
+            j = string_end(s, i, end)
             r = put_run(o, s, i, j)
             i = j
         else:

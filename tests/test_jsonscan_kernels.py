@@ -315,3 +315,24 @@ def test_members_and_lookup_details(k) -> None:
     assert k.summary(text, text.index("[")) == ("array", 3)
     assert k.summary('"\\ud83d\\ude00x\\n"', 0) == ("string", 3)
     assert k.summary('"\\ud83dx"', 0) == ("string", 2)
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("[1.0000000000000002e", (20, P.E_NUMBER, False)),  # the failing number does not count
+    ("[1.5, 2.", (8, P.E_NUMBER, True)),
+    ("[-0", (3, P.E_ARRAY, True)),
+])
+@twins
+def test_lossy_counts_only_complete_numbers(k, text: str, expected) -> None:
+    assert k.scan(text) == expected
+
+
+@twins
+def test_offsets_that_are_not_values_are_refused(k) -> None:
+    text = '["[x", 1]'
+    with pytest.raises(ValueError):
+        k.value_end(text, 5)
+    with pytest.raises(ValueError):
+        k.lookup_many(text, array("q", [99, 100]), [0])
+    with pytest.raises(ValueError):
+        k.lookup(text, len(text), [0])

@@ -385,6 +385,8 @@ def lookup_many(text: str, spans: array, segments: Iterable[Any]) -> array:
     out = array("q")
     for k in range(0, len(spans), 2):
         pos = spans[k]
+        if pos >= len(text) or (pos >= 0 and text[pos] in _WS_CHARS):
+            raise ValueError(f"offset {pos} is not the start of a value")
         if pos < 0:
             out.extend((-1, -1))
             continue
