@@ -12,8 +12,9 @@ from __future__ import annotations
 import json
 import re
 from array import array
-from json.decoder import scanstring as _scanstring
 from typing import Any, Iterable
+
+_scanstring = json.decoder.scanstring  # type: ignore[attr-defined]
 
 # Error codes of scan(); toolmend.exactjson turns them into messages.
 OK = 0

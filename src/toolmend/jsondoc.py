@@ -178,7 +178,7 @@ def _keys_listing(keys: Sequence[str]) -> str:
     return shown + (f", and {more:,} more" if more > 0 else "")
 
 
-def _diagnose(doc: Document, reached: tuple[Segment, ...], pos: int, seg: Segment,
+def _diagnose(doc: Document, reached: tuple[Segment, ...], pos: int, seg: str | int,
               full: str) -> PathNotFound:
     """The error for ``seg`` failing on the value at ``pos`` (reached by the
     concrete path ``reached``)."""
@@ -281,14 +281,14 @@ class Matches:
             yield spans[k], spans[k + 1]
 
 
-def _runs(segs: tuple[Segment, ...]) -> list[tuple[Segment, ...]]:
+def _runs(segs: tuple[Segment, ...]) -> list[tuple[str | int, ...]]:
     """Split at wildcards: [head, run after 1st *, run after 2nd *, ...]."""
-    runs: list[list[Segment]] = [[]]
+    runs: list[list[str | int]] = [[]]
     for seg in segs:
-        if seg is WILD:
-            runs.append([])
-        else:
+        if isinstance(seg, (str, int)):
             runs[-1].append(seg)
+        else:
+            runs.append([])
     return [tuple(r) for r in runs]
 
 
@@ -316,7 +316,7 @@ def resolve(doc: Document, path: Any) -> Matches:
     return m
 
 
-def _expand(m: Matches, run: tuple[Segment, ...], full: str) -> None:
+def _expand(m: Matches, run: tuple[str | int, ...], full: str) -> None:
     """Apply ``*`` then ``run`` to every current match."""
     doc = m.doc
     text = doc.text

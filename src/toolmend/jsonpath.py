@@ -130,11 +130,11 @@ def parse_path(path: str | Sequence[Any] | None) -> tuple[Segment, ...]:
     if path is None:
         return ()
     if not isinstance(path, str):
-        segs = tuple(path)
-        for seg in segs:
+        given = tuple(path)
+        for seg in given:
             if seg is not WILD and not isinstance(seg, (str, int)) or isinstance(seg, bool):
                 raise PathError(f"path segments are keys (str), indexes (int) or WILD, not {seg!r}")
-        return segs
+        return given
     text = path.strip()
     segs: list[Segment] = []
     i = 0
@@ -167,7 +167,7 @@ def parse_path(path: str | Sequence[Any] | None) -> tuple[Segment, ...]:
 
 def format_segment(seg: Segment, first: bool = False) -> str:
     """One segment as path text (``.key``, ``[3]``, ``["a.b"]``, ``[*]``)."""
-    if seg is WILD:
+    if isinstance(seg, _Wild):
         return "*" if first else "[*]"
     if isinstance(seg, int):
         return f"[{seg}]"

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import Any, Callable, Mapping, Sequence, Union
 
-import regex
+import regex  # type: ignore[import-untyped]
 
 from ._kernels import jsonscan as _k
 from .errors import ToolError
@@ -102,6 +102,7 @@ def _summary_pairs(doc: Document, pos: int, limit: int | None
     index of each pair and the member spans."""
     text = doc.text
     names, spans = _k.members(text, pos)
+    idx: list[int]
     if names is None:
         total = len(spans) // 2
         idx = list(range(total if limit is None else min(total, limit)))
@@ -109,7 +110,7 @@ def _summary_pairs(doc: Document, pos: int, limit: int | None
     where: dict[str, int] = {}
     for i, name in enumerate(names):
         where[name] = i  # last one wins, first place kept
-    pairs = []
+    pairs: list[list[Any]] = []
     idx = []
     for name, i in where.items():
         if limit is not None and len(pairs) >= limit:
