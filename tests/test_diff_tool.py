@@ -345,3 +345,21 @@ def test_package_surface_in_a_fresh_interpreter():
             "assert toolmend.diff.apply('x\\n', r.output) == 'y\\n'\n")
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
+
+
+def test_apply_refuses_when_the_file_changes_meanwhile(tmp_path, monkeypatch):
+    import toolmend.diffverbs as verbs
+
+    f = write(tmp_path / "r.txt", "a\n")
+    real_backup = verbs.write_backup
+
+    def racing(path, data, mode):
+        name = real_backup(path, data, mode)
+        with open(path, "a") as fh:  # another writer, between our read and our write
+            fh.write("someone else\n")
+        return name
+
+    monkeypatch.setattr(verbs, "write_backup", racing)
+    r = call(tmp_path, "apply", file="r.txt", patch="@@ -1 +1 @@\n-a\n+b\n", dry_run=False)
+    assert not r.ok and "changed while" in r.output
+    assert f.read_text() == "a\nsomeone else\n"

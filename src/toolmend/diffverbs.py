@@ -252,7 +252,7 @@ def diff_apply(args: ToolArgs, ws: Workspace) -> ToolResult:
         what = (f"creates {path} ({after} lines)" if created else
                 f"applies to {path}: {counts} ({before} -> {after} lines)")
         head = (f"dry run: the patch {what}; nothing written (\"dry_run\": false writes it"
-                f"{'' if created else f', keeping the original in {path}.bak'})")
+                f"{'' if created else ', keeping a copy of the original in a .bak file'})")
         return ToolResult(True, _report(head, section, notes), info)
 
     try:
@@ -263,6 +263,10 @@ def diff_apply(args: ToolArgs, ws: Workspace) -> ToolResult:
         else:
             assert st is not None
             backup = write_backup(real, data, st.st_mode)
+            now = os.stat(real)
+            if (now.st_ino, now.st_size, now.st_mtime_ns) != (st.st_ino, st.st_size, st.st_mtime_ns):
+                raise ToolError(f"file {path!r} changed while the patch was being applied; "
+                                "nothing was written: run the apply again")
             write_atomic(real, new_data, st.st_mode, (st.st_uid, st.st_gid))
     except OSError as exc:
         raise ToolError(f"file {path!r} could not be written ({exc.strerror or exc}); "
