@@ -11,7 +11,7 @@ divide and conquer wait on an explicit stack.
 """
 from libc.stdint cimport uint64_t
 from libc.stdlib cimport malloc, calloc, realloc, free
-from libc.string cimport memset, memcpy, memcmp, memchr
+from libc.string cimport memset, memcpy, memcmp
 from cpython.mem cimport PyMem_Free
 from cpython.ref cimport PyObject
 from cpython.unicode cimport PyUnicode_FromKindAndData, PyUnicode_AsUCS4Copy
