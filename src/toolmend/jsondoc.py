@@ -166,8 +166,11 @@ def describe_value(doc: Document, pos: int) -> str:
 
 def nearest_keys(key: str, keys: Sequence[str]) -> list[str]:
     """Keys that look like a mistyped ``key`` (case, a typo)."""
-    folded = [k for k in keys if k.casefold() == key.casefold() and k != key]
-    close = difflib.get_close_matches(key, list(keys[:5000]), n=3, cutoff=0.75)
+    if len(key) > 200:
+        return []
+    candidates = [k for k in keys[:2000] if len(k) <= 200]
+    folded = [k for k in candidates if k.casefold() == key.casefold() and k != key]
+    close = difflib.get_close_matches(key, candidates, n=3, cutoff=0.75)
     return list(dict.fromkeys(folded + close))[:3]
 
 
