@@ -96,6 +96,8 @@ cdef struct Work:
     Py_ssize_t stack_cap
 
 
+cdef Py_ssize_t HUGE = (<Py_ssize_t>1) << 40 if sizeof(Py_ssize_t) >= 8 else (<Py_ssize_t>1) << 28
+
 cdef enum:
     SOLVED = 0
     EXCEEDED = 1
@@ -566,6 +568,7 @@ def diff_lines(a, b, Py_ssize_t budget):
     """
     if budget < 0:
         raise ValueError(f"budget must be at least 0, not {budget}")
+    budget = min(budget, HUGE)
     # The loops hold borrowed references to the items, so they work on lists
     # nothing else can change meanwhile. Lists of str are used as they are:
     # comparing and hashing str runs no Python code, so with the GIL held no
@@ -1074,6 +1077,9 @@ def unified_text(str a, str b, Py_ssize_t context, str a_label, str b_label, Py_
         raise ValueError(f"budget must be at least 0, not {budget}")
     if context < 0:
         raise ValueError(f"context must be at least 0, not {context}")
+    # Past any line count these change nothing; capped, 2 * x cannot overflow.
+    budget = min(budget, HUGE)
+    context = min(context, HUGE)
     cdef Text ta
     cdef Text tb
     cdef Label la

@@ -76,12 +76,15 @@ class DiffResult:
         return not self.blocks
 
 
+_HUGE = 1 << 40  # more lines than any text has: larger values change nothing
+
+
 def _check_int(name: str, value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise TypeError(f"{name} must be an int, not {type(value).__name__}")
     if value < 0:
         raise ValueError(f"{name} must be at least 0, not {value}")
-    return value
+    return min(value, _HUGE)
 
 
 def _warning(budget: int, block: Block, a_label: str, b_label: str) -> str:
