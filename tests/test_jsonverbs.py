@@ -586,3 +586,13 @@ def test_compiled_flag_covers_the_json_kernel() -> None:
 
     assert toolmend.compiled == (_kernels._recover_compiled and _kernels._myers_compiled
                                  and _kernels._jsonscan_compiled)
+
+
+def test_inline_document_in_text_args_keeps_exact_numbers():
+    import toolmend
+
+    raw = '{"cmd": "get", "args": {"text": {"a": 1.10, "b": -0, "c": 123456789012345678901234567890}}}'
+    for path, out in (("a", "1.10"), ("b", "-0"), ("c", "123456789012345678901234567890")):
+        r = toolmend.run_tool("@json", raw.replace("}}}", f'}}, "path": "{path}"}}}}'))
+        assert r.ok, r.output
+        assert r.output == out

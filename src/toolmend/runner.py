@@ -165,6 +165,12 @@ def _run(name: str, args: Any, workspace: str | Any) -> ToolResult:
         if not recovered.ok:
             raise ToolError(f"could not read the arguments of @{tool}: {recovered.error}")
         args = recovered.value
+        if tool == "json":
+            # A document given inline as an object keeps its numbers exactly
+            # (orjson would turn 1.10 into 1.1): re-read the recovered text.
+            from .exactjson import loads as exact_loads
+
+            args = exact_loads(recovered.text)
     if not isinstance(args, Mapping):
         raise ToolError(f"@{tool} takes an object {{\"cmd\": VERB, \"args\": {{...}}}}, "
                         f"not {type(args).__name__}")
