@@ -28,6 +28,7 @@ cdef extern from "Python.h":
 # Below this length a text that fails the pre-filter skips orjson (whose
 # exception costs more than the scan); above it valid text dominates.
 cdef Py_ssize_t PREFILTER_MAX = 512
+PREFILTER_LIMIT = PREFILTER_MAX   # the same, for Python code
 
 # Step numbers returned by repair(); recovery.py names them.
 STEP_NAMES = ("parse", "curly_quotes", "single_quotes", "unquoted_keys",

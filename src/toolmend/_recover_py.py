@@ -18,6 +18,7 @@ from .errors import LiteralError
 # Below this length a text that fails the pre-filter skips orjson; the twins
 # share the threshold so that they take the same path.
 PREFILTER_MAX = 512
+PREFILTER_LIMIT = PREFILTER_MAX
 
 # Step numbers returned by repair(); recovery.py names them.
 STEP_NAMES = ("parse", "curly_quotes", "single_quotes", "unquoted_keys",
