@@ -6,6 +6,8 @@ Every benchmark names its group (``benchmark.group``) and, in
 and case are compared, the ratio table is printed, and each target of
 bench/targets.py is checked: a missed target fails the run.
 
+A run whose only failure is a missed target exits with status 6
+(MISSED_TARGET_EXIT), so that a caller can tell noise from a broken test.
 Set TOOLMEND_BENCH_ENFORCE=0 to print the ratios without failing.
 """
 
@@ -21,6 +23,8 @@ import pytest
 
 sys.path.insert(0, os.path.dirname(__file__))
 from targets import TARGETS  # noqa: E402
+
+MISSED_TARGET_EXIT = 6
 
 _results: dict[tuple[str, str, str], float] = {}
 _report: list[str] = []
@@ -79,7 +83,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     _check()
     enforce = os.environ.get("TOOLMEND_BENCH_ENFORCE", "1") not in ("0", "false", "no")
     if _missed and enforce and session.exitstatus == 0:
-        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+        session.exitstatus = MISSED_TARGET_EXIT
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:

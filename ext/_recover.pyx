@@ -24,6 +24,8 @@ cdef extern from "Python.h":
     int PyUnicode_KIND(object o)
     void* PyUnicode_DATA(object o)
     Py_UCS4 PyUnicode_READ(int kind, void* data, Py_ssize_t index) nogil
+    object PyUnicode_New(Py_ssize_t size, Py_UCS4 maxchar)
+    Py_UCS4 PyUnicode_MAX_CHAR_VALUE(object o)
 
 # Below this length a text that fails the pre-filter skips orjson (whose
 # exception costs more than the scan); above it valid text dominates.
@@ -562,35 +564,71 @@ def quote_bare_keys(str s):
 # ---------------------------------------------------------------------------
 # Strategy 5: trailing commas
 
+cdef enum:
+    MAX_CUTS = 64
+
+
 cdef str trailing_commas_k(str s, const ucs* data, Py_ssize_t n):
-    cdef Py_ssize_t i = 0, k
+    cdef Py_ssize_t i = 0, k, m = 0, pos = 0, seg
     cdef Py_UCS4 c
-    cdef Buf* out = NULL       # NULL until the first change
-    cdef Py_UCS4 local[LOCAL_CAP]
-    cdef Buf b
+    cdef Py_ssize_t cuts[MAX_CUTS]   # offsets of the commas to drop
+    cdef str out
+    cdef char* dst
     if u',' not in s:
         return s
+    while i < n:
+        c = data[i]
+        if c == u'"' or c == u"'":
+            i = skip_quoted(data, n, i, NULL)
+            continue
+        if c == u',':
+            k = i + 1
+            while k < n and Py_UNICODE_ISSPACE(data[k]):
+                k += 1
+            if k < n and (data[k] == u'}' or data[k] == u']'):
+                if m == MAX_CUTS:
+                    return trailing_commas_slow(s, data, n)
+                cuts[m] = i
+                m += 1
+        i += 1
+    if m == 0:
+        return s
+    # Dropping ASCII commas keeps the largest character, so the result has
+    # the source's storage kind: copy the segments between the cuts.
+    out = <str>PyUnicode_New(n - m, PyUnicode_MAX_CHAR_VALUE(s))
+    dst = <char*>PyUnicode_DATA(out)
+    for k in range(m):
+        seg = cuts[k] - pos
+        memcpy(dst, <const char*>(data + pos), seg * sizeof(ucs))
+        dst += seg * sizeof(ucs)
+        pos = cuts[k] + 1
+    memcpy(dst, <const char*>(data + pos), (n - pos) * sizeof(ucs))
+    return out
+
+
+cdef str trailing_commas_slow(str s, const ucs* data, Py_ssize_t n):
+    """Many trailing commas: the general copy through a buffer."""
+    cdef Py_ssize_t i = 0, k
+    cdef Py_UCS4 c
+    cdef Py_UCS4 local[LOCAL_CAP]
+    cdef Buf b
     buf_init(&b, local, LOCAL_CAP)
     try:
         while i < n:
             c = data[i]
             if c == u'"' or c == u"'":
-                i = skip_quoted(data, n, i, out)
+                i = skip_quoted(data, n, i, &b)
                 continue
             if c == u',':
                 k = i + 1
                 while k < n and Py_UNICODE_ISSPACE(data[k]):
                     k += 1
                 if k < n and (data[k] == u'}' or data[k] == u']'):
-                    if out == NULL:
-                        out = &b
-                        copy_prefix(out, data, i)
                     i += 1
                     continue
-            if out != NULL:
-                buf_put(out, c)
+            buf_put(&b, c)
             i += 1
-        return buf_str(out) if out != NULL else s
+        return buf_str(&b)
     finally:
         buf_free(&b)
 
