@@ -702,7 +702,7 @@ cdef tuple repair_from(str text, int start, bint curly):
     cdef str original, base, quoted, keyed, both, trimmed
     cdef Py_ssize_t n = len(text)
     if start <= 0 and (n > PREFILTER_MAX or scan_json(text)):
-        return 0, text, None
+        return 0, text, text
     if n and not Py_UNICODE_ISSPACE(text[0]) and not Py_UNICODE_ISSPACE(text[n - 1]):
         original = text   # nothing to trim: skip building a copy
     else:
@@ -755,7 +755,7 @@ def recover_text(str text, bint curly=True):
     cdef tuple found
     if len(text) > PREFILTER_MAX:  # long text is most likely valid: orjson first
         try:
-            return 0, text, orjson_loads(text), None
+            return 0, text, orjson_loads(text), text
         except JSONDecodeError:
             start = 1
     while True:

@@ -6,6 +6,8 @@ payloads without dumping them, and diff and patch files safely.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ._kernels import compiled
 from .errors import PatchError, RecoveryError
 from .quotes import normalize_quotes
@@ -14,6 +16,11 @@ from .runner import ToolResult, run_tool
 from .toolfields import field_for_tool, looks_like_cli_args, register_tool_field
 
 __version__ = "0.1.0"
+
+if TYPE_CHECKING:  # what the lazy attributes below resolve to
+    from . import diff as diff
+    from .toolcalls import ToolCall as ToolCall
+    from .toolcalls import parse_tool_calls as parse_tool_calls
 
 # Imported on first use, so that `import toolmend` stays light:
 # attribute -> (module, name in it, or None for the module itself)

@@ -266,7 +266,7 @@ def _key(text: str, ks: int, ke: int) -> str:
     return _scanstring(text, ks + 1)[0] if "\\" in raw else raw
 
 
-def members(text: str, pos: int) -> tuple[list[str] | None, array]:
+def members(text: str, pos: int) -> tuple[list[str] | None, array[int]]:
     """The members of the object or array starting at ``pos``.
 
     Returns ``(keys, spans)``: ``keys`` is the list of decoded keys (None for
@@ -375,7 +375,7 @@ def lookup(text: str, pos: int, segments: Iterable[Any]) -> tuple[int, int, int]
     return (start, end if end >= 0 else _value_end(text, start), failed)
 
 
-def lookup_many(text: str, spans: array, segments: Iterable[Any]) -> array:
+def lookup_many(text: str, spans: array[int], segments: Iterable[Any]) -> array[int]:
     """``lookup`` from each value of ``spans`` (start, end pairs); returns an
     ``array('q')`` of the found spans, with -1, -1 where the path failed."""
     segs = _check_segments(segments)

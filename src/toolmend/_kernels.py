@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib
 import os
 from types import ModuleType
+from typing import TYPE_CHECKING
 
 
 def _flag(name: str) -> bool:
@@ -41,9 +42,20 @@ def _load(name: str) -> tuple[ModuleType, bool]:
     return importlib.import_module(f"toolmend.{name}_py"), False
 
 
-recover, _recover_compiled = _load("_recover")
-myers, _myers_compiled = _load("_myers")
-jsonscan, _jsonscan_compiled = _load("_jsonscan")
+__all__ = ["recover", "myers", "jsonscan", "compiled", "FORCE_PURE", "REQUIRE_COMPILED"]
+
+if TYPE_CHECKING:
+    # Type checkers see the pure twins: the compiled kernels mirror them
+    # (same functions, same signatures; their .pyi stubs say so).
+    from . import _jsonscan_py as jsonscan
+    from . import _myers_py as myers
+    from . import _recover_py as recover
+
+    _recover_compiled = _myers_compiled = _jsonscan_compiled = False
+else:
+    recover, _recover_compiled = _load("_recover")
+    myers, _myers_compiled = _load("_myers")
+    jsonscan, _jsonscan_compiled = _load("_jsonscan")
 
 #: True when every kernel is the compiled one.
 compiled: bool = _recover_compiled and _myers_compiled and _jsonscan_compiled

@@ -368,11 +368,11 @@ def parse_object_literal(s: str, max_depth: int = 1000) -> tuple[Any, str]:
 # ---------------------------------------------------------------------------
 # Steps 0-5 in one call
 
-def repair(text: str, start: int = 0, curly: bool = True) -> tuple[int, str, str | None]:
+def repair(text: str, start: int = 0, curly: bool = True) -> tuple[int, str, str]:
     """Run the text-rewriting steps in contract order; return
     ``(step, candidate, base)`` (see the compiled twin)."""
     if start <= 0 and (len(text) > PREFILTER_MAX or maybe_json(text)):
-        return 0, text, None
+        return 0, text, text
     original = text.strip()
     if not original:
         return -1, original, original
@@ -397,7 +397,7 @@ def repair(text: str, start: int = 0, curly: bool = True) -> tuple[int, str, str
     return -1, base, base
 
 
-def recover_text(text: str, curly: bool = True) -> tuple[int, str, Any, str | None]:
+def recover_text(text: str, curly: bool = True) -> tuple[int, str, Any, str]:
     """Steps 0-5 with orjson as the judge: ``(step, candidate, value, base)``
     (see the compiled twin)."""
     start = 0

@@ -192,7 +192,7 @@ def _diagnose(doc: Document, reached: tuple[Segment, ...], pos: int, seg: str | 
     prefix = f"path {full!r}: " if full else ""
     c = text[pos]
     if c == "{":
-        keys = _k.members(text, pos)[0]
+        keys = _k.members(text, pos)[0] or []  # objects always have a key list
         if isinstance(seg, int):
             msg = (f"{where} is {there}, not an array: index [{seg}] needs an array. "
                    f"Its keys: {_keys_listing(keys)}")
@@ -252,7 +252,7 @@ class Matches:
         self.fanned = False
         self.skipped = 0
         # per level: (parents, keys, keytab, run); level 0 has no parents
-        self._levels: list[tuple[array | None, array | None, list[str], tuple[Segment, ...]]] = []
+        self._levels: list[tuple[array[int] | None, array[int] | None, list[str], tuple[Segment, ...]]] = []
 
     def __len__(self) -> int:
         return len(self.spans) // 2

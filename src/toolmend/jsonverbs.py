@@ -96,7 +96,7 @@ def get(source: Source, path: Any = "") -> Any:
 
 
 def _summary_pairs(doc: Document, pos: int, limit: int | None
-                   ) -> tuple[list[list[Any]], int, list[int], array]:
+                   ) -> tuple[list[list[Any]], int, list[int], array[int]]:
     """[[key, summary], ...] of the container at pos (duplicate keys: the
     last value at the first place), the distinct member count, the member
     index of each pair and the member spans."""
@@ -151,7 +151,7 @@ class QueryResult:
     matched: int
     total: int
     limit: int
-    spans: array = field(default_factory=lambda: array("q"), repr=False)
+    spans: array[int] = field(default_factory=lambda: array("q"), repr=False)
 
 
 def query(source: Source, path: Any = "", where: str = "", select: Sequence[str] | None = None,
@@ -778,7 +778,8 @@ def _path_arg(args: ToolArgs) -> str:
     value = args.raw.get("path")
     if isinstance(value, list):
         return format_path(parse_path(value))
-    return args.text("path", "")
+    path: str = args.text("path", "")
+    return path
 
 
 def _tool_get(args: ToolArgs, ws: Workspace) -> ToolResult:

@@ -101,7 +101,7 @@ def _binary(loader: Any, node: Any) -> str:
     return "".join(str(node.value).split())
 
 
-class _Loader(_Base):  # type: ignore[misc, valid-type]
+class _Loader(_Base):  # type: ignore[misc]
     pass
 
 

@@ -83,7 +83,7 @@ def _from_body(body: str) -> tuple[str, str] | None:
     name = next((r.value[k] for k in _NAME_KEYS if isinstance(r.value.get(k), str)), None)
     if name is None:
         return None
-    args = next((r.value[k] for k in _ARG_KEYS if k in r.value), {})
+    args: Any = next((r.value[k] for k in _ARG_KEYS if k in r.value), {})
     raw = args if isinstance(args, str) else orjson.dumps(args).decode()
     return name, raw
 
