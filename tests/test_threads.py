@@ -77,3 +77,58 @@ def test_gil_state_is_reported():
     import sysconfig
     if sysconfig.get_config_var("Py_GIL_DISABLED"):
         assert not is_gil_enabled(), "importing toolmend re-enabled the GIL"
+
+
+def _json_calls(workspace):
+    from toolmend import run_tool
+
+    calls = [
+        {"cmd": "get", "args": {"file": "doc.json", "path": "items[*].price"}},
+        {"cmd": "keys", "args": {"file": "doc.json", "path": "items[3]"}},
+        {"cmd": "query", "args": {"file": "doc.json", "path": "items",
+                                  "where": "tag~^t[12]$ && id!=7", "select": ["id", "price"]}},
+        {"cmd": "schema", "args": {"file": "doc.json"}},
+        {"cmd": "validate", "args": {"text": '{"a": [1, 2,]}'}},
+        {"cmd": "pretty", "args": {"file": "doc.json", "path": "items[0]"}},
+        {"cmd": "get", "args": {"file": "doc.json", "path": "items[99]"}},  # an error, as a result
+    ]
+    return [(lambda c=c: run_tool("@json", c, workspace=workspace)) for c in calls]
+
+
+def test_json_verbs_from_many_threads(tmp_path):
+    import json
+
+    doc = {"items": [{"id": i, "price": f"{i}.10", "tag": f"t{i % 3}"} for i in range(40)]}
+    text = json.dumps(doc).replace('"price": "', '"price": ').replace('0", "tag"', '0, "tag"')
+    (tmp_path / "doc.json").write_text(text, encoding="utf-8")
+    calls = _json_calls(str(tmp_path))
+    expected = [(r.ok, r.output) for r in (call() for call in calls)]
+    assert expected[0][0] and "1.10" in expected[0][1]
+    assert not expected[-1][0]
+    for per_thread in _hammer(lambda call: (lambda r: (r.ok, r.output))(call()),
+                              [(c,) for c in calls], rounds=10):
+        for results in per_thread:
+            assert results == expected
+
+
+def test_diff_from_many_threads():
+    from toolmend import diff
+
+    base = [f"line {i}\n" for i in range(3000)]
+    pairs = []
+    for k in range(4):
+        new = list(base)
+        for j in range(k, len(new), 97):
+            new[j] = f"changed {j} by {k}\n"
+        new.insert(500 + k, "inserted\n")
+        pairs.append(("".join(base), "".join(new)))
+    expected = [diff.unified(a, b) for a, b in pairs]
+
+    def job(a, b):
+        patch = diff.unified(a, b)
+        assert diff.apply(a, patch) == b
+        return patch
+
+    for per_thread in _hammer(job, pairs, rounds=5):
+        for results in per_thread:
+            assert results == expected
