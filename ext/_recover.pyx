@@ -14,6 +14,8 @@ import orjson
 
 from toolmend.errors import LiteralError
 
+from _jsongrammar cimport uchar, ScanState, scan_impl, check_number
+
 cdef object orjson_loads = orjson.loads
 cdef object JSONDecodeError = orjson.JSONDecodeError
 
@@ -30,20 +32,15 @@ cdef extern from "Python.h":
 # Below this length a text that fails the pre-filter skips orjson (whose
 # exception costs more than the scan); above it valid text dominates.
 cdef Py_ssize_t PREFILTER_MAX = 512
-PREFILTER_LIMIT = PREFILTER_MAX   # the same, for Python code
 
 # Step numbers returned by repair(); recovery.py names them.
 STEP_NAMES = ("parse", "curly_quotes", "single_quotes", "unquoted_keys",
               "quotes_and_keys", "trailing_commas")
 
 
-# The scanners are written once over a fused character type and compiled for
-# each storage kind of str (1, 2 or 4 bytes per character): the common ASCII /
-# Latin-1 text runs as a plain byte loop.
-ctypedef fused ucs:
-    unsigned char
-    unsigned short
-    Py_UCS4
+# The scanners are written once over the fused character type of the shared
+# grammar and compiled for each storage kind of str (1, 2 or 4 bytes per
+# character): the common ASCII / Latin-1 text runs as a plain byte loop.
 
 
 cdef struct Buf:
@@ -109,10 +106,6 @@ cdef inline void buf_free(Buf* b) noexcept:
     b.heap = False
 
 
-cdef inline bint is_json_ws(Py_UCS4 c):
-    return c == u' ' or c == u'\t' or c == u'\n' or c == u'\r'
-
-
 cdef inline bint is_curly_double(Py_UCS4 c):
     return c == 0x201C or c == 0x201D or c == 0x2033
 
@@ -123,162 +116,6 @@ cdef inline bint is_curly_single(Py_UCS4 c):
 
 # ---------------------------------------------------------------------------
 # Validity pre-filter
-
-cdef Py_ssize_t skip_json_string(const ucs* data, Py_ssize_t n, Py_ssize_t i) noexcept:
-    """i is just past the opening quote; return the index past the closing
-    quote, or -1 when the string is not valid JSON."""
-    cdef Py_UCS4 c
-    cdef int k
-    while i < n:
-        c = data[i]
-        if c == u'"':
-            return i + 1
-        if c == u'\\':
-            if i + 1 >= n:
-                return -1
-            c = data[i + 1]
-            if c == u'u':
-                if i + 5 >= n:
-                    return -1
-                for k in range(2, 6):
-                    c = data[i + k]
-                    if not ((u'0' <= c <= u'9') or (u'a' <= c <= u'f') or (u'A' <= c <= u'F')):
-                        return -1
-                i += 6
-                continue
-            if not (c == u'"' or c == u'\\' or c == u'/' or c == u'b' or c == u'f'
-                    or c == u'n' or c == u'r' or c == u't'):
-                return -1
-            i += 2
-            continue
-        if c < 0x20:
-            return -1
-        i += 1
-    return -1
-
-
-cdef Py_ssize_t skip_json_number(const ucs* data, Py_ssize_t n, Py_ssize_t i) noexcept:
-    """The index past a JSON number starting at i, or -1."""
-    cdef Py_ssize_t start
-    if i < n and data[i] == u'-':
-        i += 1
-    if i >= n:
-        return -1
-    if data[i] == u'0':
-        i += 1
-    elif u'1' <= data[i] <= u'9':
-        while i < n and u'0' <= data[i] <= u'9':
-            i += 1
-    else:
-        return -1
-    if i < n and data[i] == u'.':
-        i += 1
-        start = i
-        while i < n and u'0' <= data[i] <= u'9':
-            i += 1
-        if i == start:
-            return -1
-    if i < n and (data[i] == u'e' or data[i] == u'E'):
-        i += 1
-        if i < n and (data[i] == u'+' or data[i] == u'-'):
-            i += 1
-        start = i
-        while i < n and u'0' <= data[i] <= u'9':
-            i += 1
-        if i == start:
-            return -1
-    return i
-
-
-cdef inline bint has_word(const ucs* data, Py_ssize_t n, Py_ssize_t i, const char* word) noexcept:
-    cdef Py_ssize_t k = 0
-    while word[k] != 0:
-        if i + k >= n or data[i + k] != <Py_UCS4>word[k]:
-            return False
-        k += 1
-    return True
-
-
-cdef enum:
-    V_VALUE = 0          # a value must come
-    V_VALUE_OR_CLOSE = 1 # just after '['
-    V_KEY = 2            # after ',' in an object
-    V_KEY_OR_CLOSE = 3   # just after '{'
-    V_COLON = 4
-    V_AFTER = 5          # after a value
-    MAX_CHECKED_DEPTH = 2048
-
-
-cdef bint scan_json_k(str s, const ucs* data, Py_ssize_t n) noexcept:
-    cdef Py_ssize_t i = 0
-    cdef Py_ssize_t depth = 0
-    cdef char stack[MAX_CHECKED_DEPTH]
-    cdef int state = V_VALUE
-    cdef Py_UCS4 c
-    while True:
-        while i < n and is_json_ws(data[i]):
-            i += 1
-        if i >= n:
-            return state == V_AFTER and depth == 0
-        c = data[i]
-        if state == V_VALUE or state == V_VALUE_OR_CLOSE:
-            if c == u']' and state == V_VALUE_OR_CLOSE:
-                depth -= 1
-                i += 1
-                state = V_AFTER
-                continue
-            if c == u'{' or c == u'[':
-                if depth >= MAX_CHECKED_DEPTH:
-                    return True  # too deep to check here: let the parser decide
-                stack[depth] = 1 if c == u'{' else 2
-                depth += 1
-                i += 1
-                state = V_KEY_OR_CLOSE if c == u'{' else V_VALUE_OR_CLOSE
-                continue
-            if c == u'"':
-                i = skip_json_string(data, n, i + 1)
-            elif c == u'-' or (u'0' <= c <= u'9'):
-                i = skip_json_number(data, n, i)
-            elif c == u't' and has_word(data, n, i, b"true"):
-                i += 4
-            elif c == u'f' and has_word(data, n, i, b"false"):
-                i += 5
-            elif c == u'n' and has_word(data, n, i, b"null"):
-                i += 4
-            else:
-                return False
-            if i < 0:
-                return False
-            state = V_AFTER
-        elif state == V_KEY or state == V_KEY_OR_CLOSE:
-            if c == u'}' and state == V_KEY_OR_CLOSE:
-                depth -= 1
-                i += 1
-                state = V_AFTER
-                continue
-            if c != u'"':
-                return False
-            i = skip_json_string(data, n, i + 1)
-            if i < 0:
-                return False
-            state = V_COLON
-        elif state == V_COLON:
-            if c != u':':
-                return False
-            i += 1
-            state = V_VALUE
-        else:  # V_AFTER
-            if depth == 0:
-                return False  # data after the end
-            if c == u',':
-                i += 1
-                state = V_KEY if stack[depth - 1] == 1 else V_VALUE
-            elif (c == u'}' and stack[depth - 1] == 1) or (c == u']' and stack[depth - 1] == 2):
-                depth -= 1
-                i += 1
-            else:
-                return False
-
 
 def maybe_json(str s):
     """False only when ``s`` is certainly not RFC 8259 JSON.
@@ -293,7 +130,7 @@ def maybe_json(str s):
 # ---------------------------------------------------------------------------
 # Curly quotes standing where JSON needs a quote
 
-cdef bint closes_here(const ucs* data, Py_ssize_t n, Py_ssize_t i) noexcept:
+cdef bint closes_here(const uchar* data, Py_ssize_t n, Py_ssize_t i) noexcept:
     """True when only whitespace stands between i and a structural character
     (or the end): a curly quote at i - 1 then closes a string."""
     cdef Py_UCS4 c
@@ -307,7 +144,7 @@ cdef bint closes_here(const ucs* data, Py_ssize_t n, Py_ssize_t i) noexcept:
     return True
 
 
-cdef str structural_quotes_k(str s, const ucs* data, Py_ssize_t n):
+cdef str structural_quotes_k(str s, const uchar* data, Py_ssize_t n):
     cdef Py_ssize_t i = 0
     cdef Py_ssize_t open_in = 0, open_out = 0  # where the current curly string opened
     cdef Py_UCS4 c
@@ -404,7 +241,7 @@ def normalize_structural_quotes(str s):
 # ---------------------------------------------------------------------------
 # Strategy 2: single-quoted strings -> double-quoted
 
-cdef str single_quotes_k(str s, const ucs* data, Py_ssize_t n):
+cdef str single_quotes_k(str s, const uchar* data, Py_ssize_t n):
     cdef Py_ssize_t i = 0
     cdef Py_UCS4 c
     cdef int state = 0  # 0 outside, 1 in "...", 2 in '...'
@@ -472,7 +309,7 @@ cdef inline bint is_bare_key_char(Py_UCS4 c) noexcept:
                 or c == u'[' or c == u']' or c == u'"' or c == u"'")
 
 
-cdef inline Py_ssize_t skip_quoted(const ucs* data, Py_ssize_t n, Py_ssize_t i, Buf* b) except -2:
+cdef inline Py_ssize_t skip_quoted(const uchar* data, Py_ssize_t n, Py_ssize_t i, Buf* b) except -2:
     """data[i] opens a string in either quote style: copy it (to ``b`` when
     given) and return the index past its end (or the text's end)."""
     cdef Py_UCS4 q = data[i]
@@ -494,7 +331,7 @@ cdef inline Py_ssize_t skip_quoted(const ucs* data, Py_ssize_t n, Py_ssize_t i, 
     return i
 
 
-cdef int copy_prefix(Buf* b, const ucs* data, Py_ssize_t end) except -1:
+cdef int copy_prefix(Buf* b, const uchar* data, Py_ssize_t end) except -1:
     """Start writing: copy the unchanged text before ``end`` into ``b``."""
     cdef Py_ssize_t k
     for k in range(end):
@@ -502,7 +339,7 @@ cdef int copy_prefix(Buf* b, const ucs* data, Py_ssize_t end) except -1:
     return 0
 
 
-cdef str bare_keys_k(str s, const ucs* data, Py_ssize_t n):
+cdef str bare_keys_k(str s, const uchar* data, Py_ssize_t n):
     cdef Py_ssize_t i = 0, j, k
     cdef Py_UCS4 c
     cdef bint key_may_start = False
@@ -568,7 +405,7 @@ cdef enum:
     MAX_CUTS = 64
 
 
-cdef str trailing_commas_k(str s, const ucs* data, Py_ssize_t n):
+cdef str trailing_commas_k(str s, const uchar* data, Py_ssize_t n):
     cdef Py_ssize_t i = 0, k, m = 0, pos = 0, seg
     cdef Py_UCS4 c
     cdef Py_ssize_t cuts[MAX_CUTS]   # offsets of the commas to drop
@@ -599,14 +436,14 @@ cdef str trailing_commas_k(str s, const ucs* data, Py_ssize_t n):
     dst = <char*>PyUnicode_DATA(out)
     for k in range(m):
         seg = cuts[k] - pos
-        memcpy(dst, <const char*>(data + pos), seg * sizeof(ucs))
-        dst += seg * sizeof(ucs)
+        memcpy(dst, <const char*>(data + pos), seg * sizeof(uchar))
+        dst += seg * sizeof(uchar)
         pos = cuts[k] + 1
-    memcpy(dst, <const char*>(data + pos), (n - pos) * sizeof(ucs))
+    memcpy(dst, <const char*>(data + pos), (n - pos) * sizeof(uchar))
     return out
 
 
-cdef str trailing_commas_slow(str s, const ucs* data, Py_ssize_t n):
+cdef str trailing_commas_slow(str s, const uchar* data, Py_ssize_t n):
     """Many trailing commas: the general copy through a buffer."""
     cdef Py_ssize_t i = 0, k
     cdef Py_UCS4 c
@@ -646,13 +483,21 @@ def remove_trailing_commas(str s):
 # Dispatch on the storage kind of the str
 
 cdef bint scan_json(str s) noexcept:
+    """Whether ``s`` is RFC 8259 JSON (the shared validator of @json)."""
+    cdef ScanState st
     cdef int kind = PyUnicode_KIND(s)
     cdef void* d = PyUnicode_DATA(s)
+    cdef int rc
+    st.pos = 0
+    st.code = 0
+    st.lossy = False
     if kind == 1:
-        return scan_json_k(s, <const unsigned char*>d, len(s))
-    if kind == 2:
-        return scan_json_k(s, <const unsigned short*>d, len(s))
-    return scan_json_k(s, <const Py_UCS4*>d, len(s))
+        rc = scan_impl(<unsigned char*>d, 0, len(s), &st)
+    elif kind == 2:
+        rc = scan_impl(<unsigned short*>d, 0, len(s), &st)
+    else:
+        rc = scan_impl(<Py_UCS4*>d, 0, len(s), &st)
+    return rc != -1   # -2: out of memory for the stack: let orjson decide
 
 
 cdef str structural_quotes(str s):
@@ -765,6 +610,29 @@ def recover_text(str text, bint curly=True):
             return -1, found[1], None, found[2]
         try:
             return step, found[1], orjson_loads(found[1]), found[2]
+        except JSONDecodeError:
+            start = step + 1
+
+
+def recover_value(str text, bint curly=True):
+    """``recover_text`` for callers that want only the value: the value, or,
+    when no step worked, a 1-tuple ``(base,)`` (JSON never parses to a tuple).
+    Saves building and unpacking a 4-tuple on the hot path of ``loads``."""
+    cdef int start = 0
+    cdef int step
+    cdef tuple found
+    if len(text) > PREFILTER_MAX:
+        try:
+            return orjson_loads(text)
+        except JSONDecodeError:
+            start = 1
+    while True:
+        found = repair_from(text, start, curly)
+        step = found[0]
+        if step < 0:
+            return (found[2],)
+        try:
+            return orjson_loads(found[1])
         except JSONDecodeError:
             start = step + 1
 
@@ -885,16 +753,18 @@ cdef tuple read_quoted(str s, Py_ssize_t i, Py_ssize_t n):
 
 
 cdef bint is_json_number(str t):
+    cdef ScanState st
     cdef Py_ssize_t n = len(t)
     cdef int kind = PyUnicode_KIND(t)
     cdef void* d = PyUnicode_DATA(t)
+    st.lossy = False
     if n == 0:
         return False
     if kind == 1:
-        return skip_json_number(<const unsigned char*>d, n, 0) == n
+        return check_number(<unsigned char*>d, 0, n, &st) == n
     if kind == 2:
-        return skip_json_number(<const unsigned short*>d, n, 0) == n
-    return skip_json_number(<const Py_UCS4*>d, n, 0) == n
+        return check_number(<unsigned short*>d, 0, n, &st) == n
+    return check_number(<Py_UCS4*>d, 0, n, &st) == n
 
 
 cdef object put_bare(Buf* b, str tok):

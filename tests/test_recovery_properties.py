@@ -59,6 +59,7 @@ def test_twins_agree_on_every_kernel_function(twins, text):
         assert getattr(compiled, name)(text) == getattr(pure, name)(text), name
     assert _outcome(compiled.parse_object_literal, text) == _outcome(pure.parse_object_literal, text)
     assert _outcome(compiled.recover_text, text) == _outcome(pure.recover_text, text)
+    assert _outcome(compiled.recover_value, text) == _outcome(pure.recover_value, text)
 
 
 @SETTINGS

@@ -4,7 +4,6 @@ It mirrors its pure-Python twin ``toolmend._recover_py``: the same names with th
 signatures, so the types are taken from there (tests/test_kernel_api.py checks it)."""
 
 from toolmend._recover_py import (
-    PREFILTER_LIMIT as PREFILTER_LIMIT,
     STEP_NAMES as STEP_NAMES,
     convert_single_quotes as convert_single_quotes,
     maybe_json as maybe_json,
@@ -12,6 +11,7 @@ from toolmend._recover_py import (
     parse_object_literal as parse_object_literal,
     quote_bare_keys as quote_bare_keys,
     recover_text as recover_text,
+    recover_value as recover_value,
     remove_trailing_commas as remove_trailing_commas,
     repair as repair,
 )

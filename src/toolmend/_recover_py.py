@@ -18,7 +18,6 @@ from .errors import LiteralError
 # Below this length a text that fails the pre-filter skips orjson; the twins
 # share the threshold so that they take the same path.
 PREFILTER_MAX = 512
-PREFILTER_LIMIT = PREFILTER_MAX
 
 # Step numbers returned by repair(); recovery.py names them.
 STEP_NAMES = ("parse", "curly_quotes", "single_quotes", "unquoted_keys",
@@ -409,3 +408,10 @@ def recover_text(text: str, curly: bool = True) -> tuple[int, str, Any, str]:
             return step, candidate, orjson.loads(candidate), base
         except orjson.JSONDecodeError:
             start = step + 1
+
+
+def recover_value(text: str, curly: bool = True) -> Any:
+    """The value of ``recover_text``, or a 1-tuple ``(base,)`` when no step
+    worked (see the compiled twin)."""
+    step, _, value, base = recover_text(text, curly)
+    return value if step >= 0 else (base,)

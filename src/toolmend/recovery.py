@@ -35,9 +35,7 @@ STRATEGIES = (
 QUOTE_MODES = ("structural", "always", "off")
 
 _recover_text = _k.recover_text
-_orjson_loads = orjson.loads
-_JSONDecodeError = orjson.JSONDecodeError
-_LONG: int = _k.PREFILTER_LIMIT  # longer text goes to orjson first, as in the kernel
+_recover_value = _k.recover_value
 _STEP_NAMES = _k.STEP_NAMES
 
 
@@ -254,15 +252,10 @@ def loads(raw: str | bytes | bytearray, tool: str | None = None) -> Any:
     """Recover and return the arguments' value; raise RecoveryError (a
     ValueError) with the reason when nothing works."""
     if type(raw) is str and tool is None:  # the hot path: no Recovered to build
-        if len(raw) > _LONG:  # long arguments are most likely valid: orjson alone
-            try:
-                return _orjson_loads(raw)
-            except _JSONDecodeError:
-                pass
-        step, _, value, base = _recover_text(raw, True)
-        if step >= 0:
+        value = _recover_value(raw, True)
+        if type(value) is not tuple:
             return value
-        result = _finish(raw.strip(), base, None)
+        result = _finish(raw.strip(), value[0], None)
     else:
         result = normalize_tool_args(raw, tool)
     if not result.ok:
