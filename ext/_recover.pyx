@@ -235,7 +235,7 @@ def normalize_structural_quotes(str s):
     no later curly quote opens a string). Returns ``s`` itself when nothing
     changed.
     """
-    return structural_quotes(s)
+    return rewrite(OP_CURLY, s)
 
 
 # ---------------------------------------------------------------------------
@@ -298,7 +298,7 @@ def convert_single_quotes(str s):
     single-quoted strings are escaped; ``\\'`` becomes a plain ``'``.
     Returns ``s`` itself when there is nothing to convert.
     """
-    return single_quotes(s)
+    return rewrite(OP_QUOTES, s)
 
 
 # ---------------------------------------------------------------------------
@@ -395,7 +395,7 @@ def quote_bare_keys(str s):
     Quoted strings (either quote style) are skipped whole, so nothing inside
     a string value is touched. Returns ``s`` itself when nothing changed.
     """
-    return bare_keys(s)
+    return rewrite(OP_KEYS, s)
 
 
 # ---------------------------------------------------------------------------
@@ -476,7 +476,7 @@ def remove_trailing_commas(str s):
     String-aware like the other scanners. Returns ``s`` itself when nothing
     changed.
     """
-    return trailing_commas(s)
+    return rewrite(OP_COMMAS, s)
 
 
 # ---------------------------------------------------------------------------
@@ -500,44 +500,32 @@ cdef bint scan_json(str s) noexcept:
     return rc != -1   # -2: out of memory for the stack: let orjson decide
 
 
-cdef str structural_quotes(str s):
+cdef enum:
+    OP_CURLY = 0     # structural_quotes_k
+    OP_QUOTES = 1    # single_quotes_k
+    OP_KEYS = 2      # bare_keys_k
+    OP_COMMAS = 3    # trailing_commas_k
+
+
+cdef str rewrite_k(int op, str s, const uchar* data, Py_ssize_t n):
+    if op == OP_CURLY:
+        return structural_quotes_k(s, data, n)
+    if op == OP_QUOTES:
+        return single_quotes_k(s, data, n)
+    if op == OP_KEYS:
+        return bare_keys_k(s, data, n)
+    return trailing_commas_k(s, data, n)
+
+
+cdef str rewrite(int op, str s):
+    """Run scanner ``op`` on ``s``, specialized for its storage kind."""
     cdef int kind = PyUnicode_KIND(s)
     cdef void* d = PyUnicode_DATA(s)
     if kind == 1:
-        return structural_quotes_k(s, <const unsigned char*>d, len(s))
+        return rewrite_k(op, s, <const unsigned char*>d, len(s))
     if kind == 2:
-        return structural_quotes_k(s, <const unsigned short*>d, len(s))
-    return structural_quotes_k(s, <const Py_UCS4*>d, len(s))
-
-
-cdef str single_quotes(str s):
-    cdef int kind = PyUnicode_KIND(s)
-    cdef void* d = PyUnicode_DATA(s)
-    if kind == 1:
-        return single_quotes_k(s, <const unsigned char*>d, len(s))
-    if kind == 2:
-        return single_quotes_k(s, <const unsigned short*>d, len(s))
-    return single_quotes_k(s, <const Py_UCS4*>d, len(s))
-
-
-cdef str bare_keys(str s):
-    cdef int kind = PyUnicode_KIND(s)
-    cdef void* d = PyUnicode_DATA(s)
-    if kind == 1:
-        return bare_keys_k(s, <const unsigned char*>d, len(s))
-    if kind == 2:
-        return bare_keys_k(s, <const unsigned short*>d, len(s))
-    return bare_keys_k(s, <const Py_UCS4*>d, len(s))
-
-
-cdef str trailing_commas(str s):
-    cdef int kind = PyUnicode_KIND(s)
-    cdef void* d = PyUnicode_DATA(s)
-    if kind == 1:
-        return trailing_commas_k(s, <const unsigned char*>d, len(s))
-    if kind == 2:
-        return trailing_commas_k(s, <const unsigned short*>d, len(s))
-    return trailing_commas_k(s, <const Py_UCS4*>d, len(s))
+        return rewrite_k(op, s, <const unsigned short*>d, len(s))
+    return rewrite_k(op, s, <const Py_UCS4*>d, len(s))
 
 
 # ---------------------------------------------------------------------------
@@ -554,22 +542,22 @@ cdef tuple repair_from(str text, int start, bint curly):
         original = text.strip()
     if not original:
         return -1, original, original
-    base = structural_quotes(original) if curly else original
+    base = rewrite(OP_CURLY, original) if curly else original
     if start <= 1 and base is not original and scan_json(base):
         return 1, base, base
-    quoted = single_quotes(base)
+    quoted = rewrite(OP_QUOTES, base)
     if start <= 2 and quoted is not base and scan_json(quoted):
         return 2, quoted, base
-    keyed = bare_keys(base)
+    keyed = rewrite(OP_KEYS, base)
     if start <= 3 and keyed is not base and scan_json(keyed):
         return 3, keyed, base
     if quoted is not base:
-        both = bare_keys(quoted)
+        both = rewrite(OP_KEYS, quoted)
         if start <= 4 and both is not quoted and scan_json(both):
             return 4, both, base
     else:
         both = keyed
-    trimmed = trailing_commas(both)
+    trimmed = rewrite(OP_COMMAS, both)
     if start <= 5 and trimmed is not both and scan_json(trimmed):
         return 5, trimmed, base
     return -1, base, base
