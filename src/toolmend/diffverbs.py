@@ -21,7 +21,7 @@ from .runner import ToolArgs, ToolResult
 from .safewrite import default_mode, write_atomic, write_backup
 from .treediff import ENTRY_BUDGET, compare_trees
 from .unified import DEFAULT_BUDGET, DiffResult, compare
-from .workspace import Workspace, _human
+from .workspace import Workspace, human_size
 
 __all__ = ["VERBS", "FILE_LIMIT", "OUTPUT_LIMIT", "CONTEXT_MAX"]
 
@@ -192,8 +192,8 @@ def diff_apply(args: ToolArgs, ws: Workspace) -> ToolResult:
     patch = args.text("patch", allow_empty=False)
     dry_run = args.flag("dry_run", True)
     if len(patch) > PATCH_LIMIT:
-        raise ToolError(f"@diff apply: the patch is {_human(len(patch))}; the limit is "
-                        f"{_human(PATCH_LIMIT)}")
+        raise ToolError(f"@diff apply: the patch is {human_size(len(patch))}; the limit is "
+                        f"{human_size(PATCH_LIMIT)}")
     real = ws.resolve(path, what="file")
     try:
         st: os.stat_result | None = os.stat(real)

@@ -43,7 +43,7 @@ from .jsonpath import WILD, format_path, format_segment, parse_path
 from .jsonyaml import YAMLDocumentError
 from .output import NOTICE_ROOM, CappedOutput
 from .runner import ToolArgs, ToolResult
-from .workspace import Workspace, decode_utf8
+from .workspace import Workspace, decode_utf8, human_size
 
 __all__ = [
     "VERBS", "OUTPUT_LIMIT", "Document", "JSONNumber", "QueryResult",
@@ -795,7 +795,7 @@ def _tool_get(args: ToolArgs, ws: Workspace) -> ToolResult:
         s, e = m.span(0)
         _write_json(out, text, s, e, 2)
         notice = (f"[output cut at {OUTPUT_LIMIT:,} bytes: {shown_path} is "
-                  f"{describe_value(doc, s)}, {_human(e - s)} of JSON. Narrow it: a deeper path "
+                  f"{describe_value(doc, s)}, {human_size(e - s)} of JSON. Narrow it: a deeper path "
                   f"(keys lists what is below {shown_path}), query with select and limit, or "
                   "schema for its shape]")
         return ToolResult(True, _finish(out, notice), data[0])
@@ -815,14 +815,6 @@ def _tool_get(args: ToolArgs, ws: Workspace) -> ToolResult:
               "narrow the path (an index or key instead of *, or a deeper path), or use query "
               "with where, select and limit]")
     return ToolResult(True, _finish(out, notice), data)
-
-
-def _human(n: int) -> str:
-    if n >= 1 << 20:
-        return f"{n / (1 << 20):.1f} MB"
-    if n >= 1 << 10:
-        return f"{n / (1 << 10):.1f} KB"
-    return f"{n} bytes"
 
 
 def _tool_keys(args: ToolArgs, ws: Workspace) -> ToolResult:
@@ -991,7 +983,7 @@ def _tool_pretty(args: ToolArgs, ws: Workspace) -> ToolResult:
     out = CappedOutput(OUTPUT_LIMIT)
     out.write(full)
     data = full if complete else None
-    notice = (f"[output cut at {OUTPUT_LIMIT:,} bytes of {_human(len(full)) if complete else 'more than 64 MB'}"
+    notice = (f"[output cut at {OUTPUT_LIMIT:,} bytes of {human_size(len(full)) if complete else 'more than 64 MB'}"
               f"{'' if complete else ' (too large to return as data)'}: pretty a deeper path, "
               "or use get/keys/query to read parts]")
     if not complete and not out.full:

@@ -13,7 +13,8 @@ import stat
 from .errors import ToolError
 
 
-def _human(n: int) -> str:
+def human_size(n: int) -> str:
+    """``n`` bytes, for a message: 512 bytes, 3.2 KB, 20.0 MB."""
     if n >= 1 << 20:
         return f"{n / (1 << 20):.1f} MB"
     if n >= 1 << 10:
@@ -75,14 +76,14 @@ class Workspace:
         if not stat.S_ISREG(st.st_mode):
             raise ToolError(f"{what} {path!r} is not a regular file")
         if st.st_size > limit:
-            raise ToolError(f"{what} {path!r} is {_human(st.st_size)}; the limit is {_human(limit)}")
+            raise ToolError(f"{what} {path!r} is {human_size(st.st_size)}; the limit is {human_size(limit)}")
         try:
             with open(real, "rb") as fh:
                 data = fh.read(limit + 1)
         except OSError as exc:
             raise ToolError(f"{what} {path!r}: {exc.strerror}") from None
         if len(data) > limit:  # grew between stat and read
-            raise ToolError(f"{what} {path!r} is larger than the limit of {_human(limit)}")
+            raise ToolError(f"{what} {path!r} is larger than the limit of {human_size(limit)}")
         return data
 
     def read_text(self, path: str, limit: int, *, what: str = "file") -> str:
