@@ -113,9 +113,28 @@ def test_git_apply_reproduces_every_new_file(corpus, tmp_path):
     assert not wrong, f"git apply did not reproduce: {wrong[:10]}"
 
 
+_HUNK = re.compile(r"@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@")
+
+
 def _changes(diff_text: str) -> int:
-    return sum(1 for line in diff_text.split("\n")
-               if line[:1] in ("+", "-") and not line.startswith(("--- ", "+++ ")))
+    """The -/+ lines of a diff, read through its hunk headers' counts (a
+    removed line "-- x" reads "--- x": a file header only between hunks)."""
+    changed = old = new = 0
+    for line in diff_text.split("\n"):
+        if old or new:
+            tag = line[:1]
+            if tag == "-":
+                changed, old = changed + 1, old - 1
+            elif tag == "+":
+                changed, new = changed + 1, new - 1
+            elif tag == " ":
+                old, new = old - 1, new - 1
+            continue
+        m = _HUNK.match(line)
+        if m:
+            old = int(m.group(1) or "1")
+            new = int(m.group(2) or "1")
+    return changed
 
 
 def _split_recursive(output: str, marker: str) -> dict[str, str]:
