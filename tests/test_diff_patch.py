@@ -179,3 +179,23 @@ def test_removed_and_added_lines_that_look_like_a_file_header():
     patch = unified(a, b, 0)
     assert "@@ -1 +1 @@\n--- x\n+++ y\n@@ -4 +4 @@\n" in patch
     assert apply(a, patch) == b
+
+
+# -- found by review: never write to a place the patch does not prove ---------
+
+@pytest.mark.parametrize("original, patch, why", [
+    ("a\nb\nc\n", "@@ -500,0 +501,1 @@\n+INJECTED\n", "has only 3 lines"),
+    ("a\nb\nc\nd\ne\n", "@@ -10,0 +11,1 @@\n+X\n", "has only 5 lines"),
+    ("items:\n- a\n- b\n- c\n", "@@ -1,2 +1,2 @@\n items:\n - a\n-- b\n - c\n", "longer"),
+    ("x\n- a\n- b\n", "@@ -1,2 +1,1 @@\n x\n-- a\n-- b\n", "longer"),
+    ("a\n", "@@ -" + "9" * 5000 + ",3 +2,3 @@\n b\n-c\n+C\n d\n", "too large"),
+    ("a\nb\nc\n", "@@ -\u0661,1 +\u0661,1 @@\n-a\n+A\n", "not a hunk header"),
+])
+def test_review_refusals(original, patch, why):
+    with pytest.raises(PatchError, match=why):
+        apply(original, patch)
+
+
+def test_insert_after_the_last_line_still_works():
+    assert apply("a\nb\nc\n", "@@ -3,0 +4 @@\n+d\n") == "a\nb\nc\nd\n"
+    assert apply("a\nb\n", "@@ -2,0 +3,2 @@\n+c\n+d\n-- \n2.39.5\n") == "a\nb\nc\nd\n"

@@ -33,7 +33,7 @@ from .errors import PatchError
 __all__ = ["Hunk", "FilePatch", "parse_patch", "select", "apply", "apply_file_patch",
            "split_keepends"]
 
-_HEADER = re.compile(r"@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
+_HEADER = re.compile(r"@@ -([0-9]+)(?:,([0-9]+))? \+([0-9]+)(?:,([0-9]+))? @@")
 _BODY = frozenset(" -+")
 _NO_NAME = frozenset({"/dev/null", "a", "b", "a/", "b/"})
 
@@ -196,7 +196,9 @@ def parse_patch(patch: str) -> list[FilePatch]:
             after_hunk = hunk
             continue
         if after_hunk is not None:
-            if line[:1] in _BODY and line != "--" and not line.startswith("-- "):
+            # "-- " alone is a mail signature separator (git format-patch);
+            # "-- b" is a removed "- b" past the header's count.
+            if line[:1] in _BODY and line not in ("--", "-- "):
                 raise _count_error(after_hunk, lines, i, after_hunk.old_count,
                                    after_hunk.new_count, "longer")
             if line and not line.startswith("\\"):
@@ -222,6 +224,9 @@ def _mark_no_newline(hunk: Hunk, lines: list[str], i: int, ended: list[bool]) ->
 
 
 def _parse_hunk(lines: list[str], i: int, number: int, match: re.Match[str]) -> Hunk:
+    if any(g is not None and len(g) > 15 for g in match.groups()):
+        raise PatchError(f"hunk {number}: a line number or count in {match.group(0)[:60]!r}"
+                         f"{'...' if len(match.group(0)) > 60 else ''} is too large", hunk=number)
     old_start = int(match.group(1))
     old_count = 1 if match.group(2) is None else int(match.group(2))
     new_start = int(match.group(3))
@@ -366,6 +371,10 @@ def _apply_lines(lines: list[str], section: FilePatch, crlf: bool) -> str:
     offset = 0
     for hunk in section.hunks:
         old_pos, new_pos = hunk.old_pos, hunk.new_pos
+        if old_pos > len(lines):
+            raise PatchError(f"hunk {hunk.number} ({hunk.header}) starts after line "
+                             f"{hunk.old_start}, but the file has only {len(lines)} lines",
+                             hunk=hunk.number, line=hunk.old_start, expected=None, actual=None)
         if old_pos < pos:
             raise PatchError(f"hunk {hunk.number} ({hunk.header}) starts before the end of the hunk "
                              "before it: hunks must be in order and must not overlap",
