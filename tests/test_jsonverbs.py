@@ -597,3 +597,14 @@ def test_inline_document_in_text_args_keeps_exact_numbers():
         r = toolmend.run_tool("@json", raw.replace("}}}", f'}}, "path": "{path}"}}}}'))
         assert r.ok, r.output
         assert r.output == out
+
+
+def test_yaml_integers_too_long_to_print_keep_their_text():
+    import toolmend
+
+    r = toolmend.run_tool("@json", {"cmd": "get", "args": {"text": "a: " + "9" * 5000, "path": "a"}})
+    assert r.ok and r.output == "9" * 5000
+    r = toolmend.run_tool("@json", {"cmd": "get", "args": {"text": "a: 0x" + "f" * 5000, "path": "a"}})
+    assert r.ok and r.output == '"0x' + "f" * 5000 + '"'
+    r = toolmend.run_tool("@json", {"cmd": "get", "args": {"text": "a: 0x1F", "path": "a"}})
+    assert r.ok and r.output == "31"

@@ -75,3 +75,34 @@ def test_exec_runs_our_tools_from_model_text(tmp_path, monkeypatch, capsys):
     out = capsys.readouterr().out
     assert "not a toolmend tool" in out and '{"file":"a.go"}' in out
     assert '"x"' in out
+
+
+def test_lone_surrogates_never_raise():
+    import toolmend
+
+    r = toolmend.normalize_tool_args("ls \ud800", "bash")
+    assert r.ok and r.text == '{"command":"ls \\ud800"}' and r.value == {"command": "ls \ud800"}
+    calls = parse_tool_calls('<tool_call name="bash" args="ls \ud800" />'
+                             '<tool_call>{name: bash, arguments: {command: "\\ud800"}}</tool_call>')
+    assert [c.ok for c in calls] == [True, True]
+    out = toolmend.run_tool("@diff", {"cmd": "text", "args": {"a": "\ud800", "b": "x"}}).output
+    out.encode("utf-8")  # readable: the surrogate is shown escaped
+    assert "\\ud800" in out
+
+
+def test_error_output_is_capped():
+    import toolmend
+
+    r = toolmend.run_tool("@json", {"cmd": "get", "args": {"text": "{}", "path": "a" * 100_000}})
+    assert not r.ok and len(r.output.encode()) <= 4_000 and "cut" in r.output
+
+
+def test_cli_repeated_options_and_missing_values(tmp_path, capsys):
+    from toolmend.cli import main
+
+    (tmp_path / "q.json").write_text('{"items": [{"id": 1, "name": "a", "x": 2}]}')
+    assert main(["json", "query", "--file", "q.json", "--path", "items", "--where", "id=1",
+                 "--select", "id", "--select", "name", "--workspace", str(tmp_path)]) == 0
+    assert '{"id":1,"name":"a"}' in capsys.readouterr().out
+    assert main(["repair", "--tool"]) == 2
+    assert "--tool needs a value" in capsys.readouterr().err

@@ -58,7 +58,11 @@ def _tool_args(tool: str, words: Sequence[str]) -> dict[str, Any]:
             value = _read_stdin()
             if tool == "json" and name == "file":
                 name = "text"
-        args[name] = value
+        if name in args:  # given twice: a list (--select id --select name)
+            before = args[name]
+            args[name] = (before if isinstance(before, list) else [before]) + [value]
+        else:
+            args[name] = value
         i += 1
     return args
 
@@ -88,7 +92,9 @@ def _repair(words: list[str]) -> int:
     i = 0
     while i < len(words):
         w = words[i]
-        if w in ("--tool", "--quotes") and i + 1 < len(words):
+        if w in ("--tool", "--quotes"):
+            if i + 1 >= len(words):
+                return _usage_error(f"{w} needs a value")
             if w == "--tool":
                 tool = words[i + 1]
             else:
@@ -117,6 +123,7 @@ def _repair(words: list[str]) -> int:
 
 def _exec(words: list[str]) -> int:
     """Find the tool calls in model text on stdin; run ours, report the rest."""
+    from .recovery import json_text
     from .runner import TOOLS, run_tool
     from .toolcalls import parse_tool_calls
 
@@ -134,7 +141,7 @@ def _exec(words: list[str]) -> int:
         print(f"--- call {n}: {call.name or '(no name)'}")
         if call.name.strip().lstrip("@").lower() not in TOOLS:
             print(f"not a toolmend tool; recovered arguments: "
-                  f"{orjson.dumps(call.args).decode() if call.ok else call.error}")
+                  f"{json_text(call.args) if call.ok else call.error}")
             failed += not call.ok
             continue
         result = run_tool(call.name, call.args if call.ok else call.raw_args, workspace=workspace)
@@ -144,6 +151,13 @@ def _exec(words: list[str]) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    if sys.stdout is None or sys.stderr is None:
+        return 1  # nowhere to write (a closed stream): nothing useful to do
+    for stream in (sys.stdout, sys.stderr):
+        # text from the input may hold what the terminal's encoding cannot
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="backslashreplace")
     words = list(sys.argv[1:] if argv is None else argv)
     if not words or words[0] in ("-h", "--help", "help"):
         print(__doc__)

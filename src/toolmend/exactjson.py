@@ -216,9 +216,8 @@ def dumps(value: Any, *, indent: bool = False) -> str:
     option = orjson.OPT_INDENT_2 if indent else 0
     try:
         return orjson.dumps(value, default=_default, option=option).decode()
-    except orjson.JSONEncodeError as exc:
-        if "64-bit" not in str(exc) and "Integer" not in str(exc):
-            raise TypeError(str(exc)) from None
+    except orjson.JSONEncodeError:
+        pass  # most likely an integer past 64 bits (orjson's wording varies: not parsed)
     try:
         return orjson.dumps(_big_ints(value), default=_default, option=option).decode()
     except orjson.JSONEncodeError as exc:

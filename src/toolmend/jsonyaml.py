@@ -93,7 +93,14 @@ def _float(loader: Any, node: Any) -> Any:
 def _int(loader: Any, node: Any) -> Any:
     if node.value == "-0":
         return JSONNumber("-0")
-    return yaml.SafeLoader.construct_yaml_int(loader, node)
+    text = str(node.value).replace("_", "")
+    try:
+        value = yaml.SafeLoader.construct_yaml_int(loader, node)
+    except ValueError:  # more digits than int() converts: keep the text
+        value = None
+    if value is None or abs(value).bit_length() > 14_000:  # past ~4,300 decimal digits
+        return JSONNumber(text) if _JSON_NUMBER.fullmatch(text) else text
+    return value
 
 
 def _binary(loader: Any, node: Any) -> str:

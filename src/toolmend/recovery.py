@@ -16,6 +16,7 @@ the object), ``empty`` (no arguments at all, for a tool: ``{}``) and
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any, Iterator
 
@@ -77,6 +78,15 @@ class Recovered:
 
 
 
+def json_text(value: Any) -> str:
+    """Compact JSON text of ``value``; a lone surrogate (which UTF-8 cannot
+    hold, so orjson refuses it) is written as a ``\\udXXX`` escape."""
+    try:
+        return orjson.dumps(value).decode()
+    except orjson.JSONEncodeError:
+        return json.dumps(value, separators=(",", ":"))
+
+
 def _fail(original: str, error: str) -> Recovered:
     return Recovered(original, False, None, None, error)
 
@@ -106,7 +116,7 @@ def _wrap(value: str, tool: str, original: str) -> Recovered:
                 why = "is prose, not a subcommand line"
             return _fail(original, f"the text sent to tool {tool!r} {why}")
     wrapped = {field: value}
-    return Recovered(orjson.dumps(wrapped).decode(), True, "wrap_plain", wrapped)
+    return Recovered(json_text(wrapped), True, "wrap_plain", wrapped)
 
 
 def _accept(value: Any, text: str, strategy: str, tool: str | None, original: str) -> Recovered:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
 from .errors import ToolError
+from .output import cap_text
 from .recovery import normalize_tool_args
 from .workspace import Workspace
 
@@ -134,6 +135,11 @@ def _verbs(tool: str) -> Mapping[str, Verb]:
     return module.VERBS  # type: ignore[no-any-return]
 
 
+#: Most bytes of ``output`` an agent reads from each tool; error messages get less.
+OUTPUT_CAPS = {"json": 24_000, "diff": 30_000}
+ERROR_CAP = 4_000
+
+
 def run_tool(name: str, args: Any, workspace: str | Any = ".") -> ToolResult:
     """Run tool ``name`` ("@json"/"json", "@diff"/"diff") on ``args``.
 
@@ -142,15 +148,39 @@ def run_tool(name: str, args: Any, workspace: str | Any = ".") -> ToolResult:
     with a message that says what was wrong; this never raises.
     """
     try:
-        return _run(name, args, workspace)
+        result = _run(name, args, workspace)
     except ToolError as exc:
-        return ToolResult(False, f"error: {exc}", None)
+        result = ToolResult(False, f"error: {exc}", None)
     except RecursionError:
-        return ToolResult(False, "error: the input is nested too deeply to process", None)
+        result = ToolResult(False, "error: the input is nested too deeply to process", None)
     except MemoryError:
-        return ToolResult(False, "error: out of memory while processing the input", None)
+        result = ToolResult(False, "error: out of memory while processing the input", None)
     except Exception as exc:  # a bug of ours: report it, never crash the agent loop
-        return ToolResult(False, f"error: internal error ({type(exc).__name__}: {exc})", None)
+        result = ToolResult(False, f"error: internal error ({type(exc).__name__}: {exc})", None)
+    return _readable(result, name)
+
+
+def _readable(result: ToolResult, name: Any) -> ToolResult:
+    """Output an agent can always read: UTF-8 (a lone surrogate from the input
+    is shown as a \\udXXX escape) and within the cap (errors echo arguments,
+    which may be huge: they get a smaller one)."""
+    out = result.output
+    escaped = False
+    if not out.isascii():
+        try:
+            out.encode("utf-8")
+        except UnicodeEncodeError:
+            out = out.encode("utf-8", "backslashreplace").decode("utf-8")
+            escaped = True
+    tool = name.strip().lstrip("@").lower() if isinstance(name, str) else ""
+    cap = OUTPUT_CAPS.get(tool, min(OUTPUT_CAPS.values())) if result.ok else ERROR_CAP
+    if escaped or not result.ok:
+        out, cut = cap_text(out, cap, "[... cut: the message was too long]")
+        if not escaped and not cut:
+            return result
+    elif out is result.output:
+        return result
+    return ToolResult(result.ok, out, result.data)
 
 
 def _run(name: str, args: Any, workspace: str | Any) -> ToolResult:

@@ -20,9 +20,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-import orjson
-
-from .recovery import normalize_tool_args
+from .recovery import json_text, normalize_tool_args
 
 __all__ = ["ToolCall", "parse_tool_calls"]
 
@@ -84,7 +82,7 @@ def _from_body(body: str) -> tuple[str, str] | None:
     if name is None:
         return None
     args: Any = next((r.value[k] for k in _ARG_KEYS if k in r.value), {})
-    raw = args if isinstance(args, str) else orjson.dumps(args).decode()
+    raw = args if isinstance(args, str) else json_text(args)
     return name, raw
 
 
