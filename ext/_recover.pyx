@@ -480,6 +480,57 @@ def remove_trailing_commas(str s):
 
 
 # ---------------------------------------------------------------------------
+# Comments: // to the end of the line, /* ... */
+
+cdef str comments_k(str s, const uchar* data, Py_ssize_t n):
+    cdef Py_ssize_t i = 0, k
+    cdef Py_UCS4 c
+    cdef Buf* out = NULL       # NULL until the first comment
+    cdef Py_UCS4 local[LOCAL_CAP]
+    cdef Buf b
+    if u'/' not in s:
+        return s
+    buf_init(&b, local, LOCAL_CAP)
+    try:
+        while i < n:
+            c = data[i]
+            if c == u'"' or c == u"'":
+                i = skip_quoted(data, n, i, out)
+                continue
+            if c == u'/' and i + 1 < n and (data[i + 1] == u'/' or data[i + 1] == u'*'):
+                if out == NULL:
+                    out = &b
+                    copy_prefix(out, data, i)
+                if data[i + 1] == u'/':
+                    k = i + 2
+                    while k < n and data[k] != u'\n' and data[k] != u'\r':
+                        k += 1
+                    i = k            # the line break stays
+                else:
+                    k = i + 2
+                    while k + 1 < n and not (data[k] == u'*' and data[k + 1] == u'/'):
+                        k += 1
+                    if k + 1 >= n:   # unclosed: not a comment after all
+                        return s
+                    buf_put(out, u' ')   # a comment separates like a space
+                    i = k + 2
+                continue
+            if out != NULL:
+                buf_put(out, c)
+            i += 1
+        return buf_str(out) if out != NULL else s
+    finally:
+        buf_free(&b)
+
+
+def strip_comments(str s):
+    """Remove ``//`` line comments and ``/* */`` block comments outside
+    strings (either quote style). An unclosed ``/*`` leaves the text as it
+    is. Returns ``s`` itself when there is no comment."""
+    return rewrite(OP_COMMENTS, s)
+
+
+# ---------------------------------------------------------------------------
 # Dispatch on the storage kind of the str
 
 cdef bint scan_json(str s) noexcept:
@@ -505,6 +556,7 @@ cdef enum:
     OP_QUOTES = 1    # single_quotes_k
     OP_KEYS = 2      # bare_keys_k
     OP_COMMAS = 3    # trailing_commas_k
+    OP_COMMENTS = 4  # comments_k
 
 
 cdef str rewrite_k(int op, str s, const uchar* data, Py_ssize_t n):
@@ -514,6 +566,8 @@ cdef str rewrite_k(int op, str s, const uchar* data, Py_ssize_t n):
         return single_quotes_k(s, data, n)
     if op == OP_KEYS:
         return bare_keys_k(s, data, n)
+    if op == OP_COMMENTS:
+        return comments_k(s, data, n)
     return trailing_commas_k(s, data, n)
 
 

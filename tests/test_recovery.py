@@ -482,3 +482,36 @@ def test_code_fence_with_bad_content_is_refused_whole():
     # not a single fenced block: with a tool, the text is a bare value as usual
     r = normalize_tool_args("```py\nprint(1)", "run_command")
     assert r.ok and r.value == {"cmd": "```py\nprint(1)"}
+
+
+# ---------------------------------------------------------------------------
+# Comments
+
+@pytest.mark.parametrize("raw,value", [
+    ('{"a": 1, // the count\n "b": 2}', {"a": 1, "b": 2}),
+    ("{a: 1, /* note */ b: 'x',}", {"a": 1, "b": "x"}),
+    ('// arguments follow\n{"cmd": "read"}', {"cmd": "read"}),
+    ('{"cmd": "read"} /* done */', {"cmd": "read"}),
+    ('[1, 2, // three\n 3]', [1, 2, 3]),
+])
+def test_json_with_comments(raw, value):
+    r = normalize_tool_args(raw)
+    assert (r.ok, r.strategy, r.value) == (True, "comments", value)
+    assert json.loads(r.text) == value
+
+
+@pytest.mark.parametrize("raw,value,strategy", [
+    ('{"url": "http://example.com/*x*/"}', {"url": "http://example.com/*x*/"}, "parse"),
+    ("{url: http://example.com/a, n: 1}", {"url": "http://example.com/a", "n": 1},
+     "object_literal"),
+    ("{'path': '//server/share'}", {"path": "//server/share"}, "single_quotes"),
+])
+def test_comment_markers_inside_values_are_left_alone(raw, value, strategy):
+    r = normalize_tool_args(raw)
+    assert (r.ok, r.strategy, r.value) == (True, strategy, value)
+
+
+def test_bare_values_keep_their_slashes():
+    r = normalize_tool_args("https://example.com/x", "search")
+    assert (r.strategy, r.value) == ("wrap_plain", {"term": "https://example.com/x"})
+    assert not normalize_tool_args("// just a comment").ok

@@ -14,4 +14,5 @@ from toolmend._recover_py import (
     recover_value as recover_value,
     remove_trailing_commas as remove_trailing_commas,
     repair as repair,
+    strip_comments as strip_comments,
 )

@@ -179,6 +179,37 @@ def remove_trailing_commas(s: str) -> str:
 
 
 # ---------------------------------------------------------------------------
+# Comments: // to the end of the line, /* ... */
+
+_COMMENT_TOKENS = re.compile(rf"{_DQ}|{_SQ}|//[^\n\r]*|/\*.*?\*/|/\*", re.S)
+
+
+def strip_comments(s: str) -> str:
+    """Remove ``//`` and ``/* */`` comments outside strings (see the compiled
+    twin); ``s`` itself when there is none, or when a ``/*`` is unclosed."""
+    if "/" not in s:
+        return s
+    changed = unclosed = False
+
+    def repl(m: re.Match[str]) -> str:
+        nonlocal changed, unclosed
+        tok = m.group(0)
+        if tok.startswith("//"):
+            changed = True
+            return ""
+        if tok.startswith("/*"):
+            if tok == "/*" or not tok.endswith("*/") or len(tok) < 4:
+                unclosed = True
+                return tok
+            changed = True
+            return " "
+        return tok
+
+    out = _COMMENT_TOKENS.sub(repl, s)
+    return out if changed and not unclosed else s
+
+
+# ---------------------------------------------------------------------------
 # Strategy 7: the object-literal parser
 
 _WS = re.compile(r"\s*")

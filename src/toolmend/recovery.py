@@ -5,6 +5,7 @@
 3. ``unquoted_keys``    {cmd: ...} -> {"cmd": ...}
 4. ``quotes_and_keys``  2 then 3
 5. ``trailing_commas``  commas before } or ] removed, on the output of 2-4
+   (``comments``        then, JSON with // or /* */ comments: 1-5 without them)
 6. ``wrap_plain``       a bare value goes into the tool's primary field
 7. ``object_literal``   {cmd: read, n: 1.50} parsed by hand, rebuilt as JSON
 
@@ -31,7 +32,8 @@ __all__ = ["Recovered", "normalize_tool_args", "loads", "STRATEGIES"]
 #: Every strategy name ``Recovered.strategy`` can hold, in pipeline order.
 STRATEGIES = (
     "parse", "curly_quotes", "single_quotes", "unquoted_keys", "quotes_and_keys",
-    "trailing_commas", "wrap_plain", "object_literal", "double_encoded", "empty", "code_fence",
+    "trailing_commas", "comments", "wrap_plain", "object_literal", "double_encoded", "empty",
+    "code_fence",
 )
 QUOTE_MODES = ("structural", "always", "off")
 
@@ -228,11 +230,19 @@ def _straighten(result: Recovered) -> Recovered:
 
 
 def _finish(original: str, base: str, tool: str | None) -> Recovered:
-    """Empty text, 6. wrap_plain and 7. object_literal."""
+    """Empty text, comments, 6. wrap_plain and 7. object_literal."""
     if not original:
         if tool is not None:
             return Recovered("{}", True, "empty", {})
         return _fail(original, "the arguments are empty")
+    if "/" in base:
+        # JSON with // or /* */ comments: steps 1-5 again without them. Only
+        # as JSON: in a bare value "//" may well be part of a URL.
+        uncommented = _k.strip_comments(base)
+        if uncommented is not base:
+            step, candidate, value, _ = _recover_text(uncommented, False)
+            if step >= 0:
+                return _accept(value, candidate, "comments", tool, original)
     first = base[0]
     if first != "{" and first != "[":
         # 6. wrap_plain: the bare value as the model wrote it.
