@@ -402,72 +402,59 @@ def quote_bare_keys(str s):
 # Strategy 5: trailing commas
 
 cdef enum:
-    MAX_CUTS = 64
+    LOCAL_CUTS = 64
 
 
 cdef str trailing_commas_k(str s, const uchar* data, Py_ssize_t n):
     cdef Py_ssize_t i = 0, k, m = 0, pos = 0, seg
     cdef Py_UCS4 c
-    cdef Py_ssize_t cuts[MAX_CUTS]   # offsets of the commas to drop
+    cdef Py_ssize_t local_cuts[LOCAL_CUTS]
+    cdef Py_ssize_t* cuts = local_cuts   # offsets of the commas to drop
+    cdef Py_ssize_t cap = LOCAL_CUTS
+    cdef Py_ssize_t* grown
     cdef str out
     cdef char* dst
     if u',' not in s:
         return s
-    while i < n:
-        c = data[i]
-        if c == u'"' or c == u"'":
-            i = skip_quoted(data, n, i, NULL)
-            continue
-        if c == u',':
-            k = i + 1
-            while k < n and Py_UNICODE_ISSPACE(data[k]):
-                k += 1
-            if k < n and (data[k] == u'}' or data[k] == u']'):
-                if m == MAX_CUTS:
-                    return trailing_commas_slow(s, data, n)
-                cuts[m] = i
-                m += 1
-        i += 1
-    if m == 0:
-        return s
-    # Dropping ASCII commas keeps the largest character, so the result has
-    # the source's storage kind: copy the segments between the cuts.
-    out = <str>PyUnicode_New(n - m, PyUnicode_MAX_CHAR_VALUE(s))
-    dst = <char*>PyUnicode_DATA(out)
-    for k in range(m):
-        seg = cuts[k] - pos
-        memcpy(dst, <const char*>(data + pos), seg * sizeof(uchar))
-        dst += seg * sizeof(uchar)
-        pos = cuts[k] + 1
-    memcpy(dst, <const char*>(data + pos), (n - pos) * sizeof(uchar))
-    return out
-
-
-cdef str trailing_commas_slow(str s, const uchar* data, Py_ssize_t n):
-    """Many trailing commas: the general copy through a buffer."""
-    cdef Py_ssize_t i = 0, k
-    cdef Py_UCS4 c
-    cdef Py_UCS4 local[LOCAL_CAP]
-    cdef Buf b
-    buf_init(&b, local, LOCAL_CAP)
     try:
         while i < n:
             c = data[i]
             if c == u'"' or c == u"'":
-                i = skip_quoted(data, n, i, &b)
+                i = skip_quoted(data, n, i, NULL)
                 continue
             if c == u',':
                 k = i + 1
                 while k < n and Py_UNICODE_ISSPACE(data[k]):
                     k += 1
                 if k < n and (data[k] == u'}' or data[k] == u']'):
-                    i += 1
-                    continue
-            buf_put(&b, c)
+                    if m == cap:
+                        grown = <Py_ssize_t*>PyMem_Malloc(2 * cap * sizeof(Py_ssize_t))
+                        if grown == NULL:
+                            raise MemoryError()
+                        memcpy(grown, cuts, m * sizeof(Py_ssize_t))
+                        if cuts != local_cuts:
+                            PyMem_Free(cuts)
+                        cuts = grown
+                        cap *= 2
+                    cuts[m] = i
+                    m += 1
             i += 1
-        return buf_str(&b)
+        if m == 0:
+            return s
+        # Dropping ASCII commas keeps the largest character, so the result
+        # has the source's storage kind: copy the segments between the cuts.
+        out = <str>PyUnicode_New(n - m, PyUnicode_MAX_CHAR_VALUE(s))
+        dst = <char*>PyUnicode_DATA(out)
+        for k in range(m):
+            seg = cuts[k] - pos
+            memcpy(dst, <const char*>(data + pos), seg * sizeof(uchar))
+            dst += seg * sizeof(uchar)
+            pos = cuts[k] + 1
+        memcpy(dst, <const char*>(data + pos), (n - pos) * sizeof(uchar))
+        return out
     finally:
-        buf_free(&b)
+        if cuts != local_cuts:
+            PyMem_Free(cuts)
 
 
 def remove_trailing_commas(str s):

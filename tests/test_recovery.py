@@ -515,3 +515,10 @@ def test_bare_values_keep_their_slashes():
     r = normalize_tool_args("https://example.com/x", "search")
     assert (r.strategy, r.value) == ("wrap_plain", {"term": "https://example.com/x"})
     assert not normalize_tool_args("// just a comment").ok
+
+
+def test_many_trailing_commas():
+    raw = "[" + "[1,]," * 300 + "{'a': 2,},]"   # more cuts than the kernel keeps on its stack
+    r = normalize_tool_args(raw)
+    assert r.ok and r.strategy == "trailing_commas"
+    assert r.value == [[1]] * 300 + [{"a": 2}]
