@@ -12,13 +12,14 @@ from ._kernels import compiled
 from .errors import PatchError, RecoveryError
 from .quotes import normalize_quotes
 from .recovery import Recovered, loads, normalize_tool_args
-from .runner import ToolResult, run_tool
 from .toolfields import field_for_tool, looks_like_cli_args, register_tool_field
 
 __version__ = "0.1.0"
 
 if TYPE_CHECKING:  # what the lazy attributes below resolve to
     from . import diff as diff
+    from .runner import ToolResult as ToolResult
+    from .runner import run_tool as run_tool
     from .toolcalls import ToolCall as ToolCall
     from .toolcalls import parse_tool_calls as parse_tool_calls
 
@@ -26,6 +27,8 @@ if TYPE_CHECKING:  # what the lazy attributes below resolve to
 # attribute -> (module, name in it, or None for the module itself)
 _LAZY = {
     "diff": (".diff", None),
+    "run_tool": (".runner", "run_tool"),
+    "ToolResult": (".runner", "ToolResult"),
     "parse_tool_calls": (".toolcalls", "parse_tool_calls"),
     "ToolCall": (".toolcalls", "ToolCall"),
 }
