@@ -1,12 +1,16 @@
-"""Build the Cython kernels in ext/ as toolmend.* extension modules.
+"""Build the Cython kernels in ext/ as toolmend._kernels.* extension modules.
 
 Metadata lives in pyproject.toml; this file only declares the extensions.
-``TOOLMEND_PURE_PYTHON=1`` builds without them (the py3-none-any wheel).
-Without ``TOOLMEND_REQUIRE_COMPILED=1`` a failed compile is a warning, not an
-error: the package then runs on its pure-Python twins.
+``TOOLMEND_PURE_PYTHON=1`` builds without them (the py3-none-any wheel), and
+so does any interpreter other than CPython (PyPy & co. run the pure twins).
+Without ``TOOLMEND_REQUIRE_COMPILED=1`` a failed compile (no compiler, no
+Cython) is a warning, not an error: the package then runs on its pure-Python
+twins.
 """
 
 import os
+import platform
+import sys
 
 from setuptools import Extension, setup
 
@@ -16,21 +20,54 @@ def _flag(name):
 
 
 KERNELS = ["_recover", "_myers", "_jsonscan"]
+REQUIRE_COMPILED = _flag("TOOLMEND_REQUIRE_COMPILED")
 
-ext_modules = []
-if not _flag("TOOLMEND_PURE_PYTHON"):
-    from Cython.Build import cythonize
 
-    optional = not _flag("TOOLMEND_REQUIRE_COMPILED")
-    ext_modules = cythonize(
-        [Extension(f"toolmend.{name}", [f"ext/{name}.pyx"], optional=optional)
-         for name in KERNELS],
-        compiler_directives={
-            "language_level": 3,
-            "boundscheck": False,
-            "wraparound": False,
-            "freethreading_compatible": True,
-        },
-    )
+def _warn(message):
+    print(f"toolmend: WARNING: {message}; installing the pure-Python twins "
+          "(set TOOLMEND_REQUIRE_COMPILED=1 to make this an error)", file=sys.stderr)
 
-setup(ext_modules=ext_modules)
+
+def _extensions():
+    if _flag("TOOLMEND_PURE_PYTHON"):
+        return []
+    if platform.python_implementation() != "CPython":
+        if REQUIRE_COMPILED:
+            raise SystemExit("toolmend: TOOLMEND_REQUIRE_COMPILED=1, but the compiled kernels "
+                             f"are built for CPython only, not {platform.python_implementation()}")
+        return []
+    try:
+        from Cython.Build import cythonize
+    except ImportError:
+        if REQUIRE_COMPILED:
+            raise
+        _warn("Cython is not available")
+        return []
+    extensions = [
+        Extension(f"toolmend._kernels.{name}", [f"ext/{name}.pyx"],
+                  optional=not REQUIRE_COMPILED)
+        for name in KERNELS
+    ]
+    try:
+        built = cythonize(
+            extensions,
+            compiler_directives={
+                "language_level": 3,
+                "boundscheck": False,
+                "wraparound": False,
+                "freethreading_compatible": True,
+            },
+        )
+    except Exception as exc:  # a Cython failure: the twins still work
+        if REQUIRE_COMPILED:
+            raise
+        _warn(f"Cython could not translate the kernels ({exc})")
+        return []
+    # cythonize() builds new Extension objects and drops `optional`: put it
+    # back, so that a failed C compile falls back instead of failing the install.
+    for ext in built:
+        ext.optional = not REQUIRE_COMPILED
+    return built
+
+
+setup(ext_modules=_extensions())

@@ -24,9 +24,9 @@ import threading
 import time
 
 import pytest
+from conftest import contend
 
 import toolmend
-from conftest import contend
 from toolmend.diff import compare, unified, unified_diff
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), os.pardir, "tests"))

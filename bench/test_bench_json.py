@@ -18,10 +18,10 @@ import tracemalloc
 
 import orjson
 import pytest
+from conftest import contend
 
 import toolmend
-from conftest import contend
-from toolmend.runner import run_tool
+from toolmend.tools import run_tool
 
 TARGET_BYTES = 19_500_000
 CACHE = os.path.join(tempfile.gettempdir(), "toolmend-bench-json-v1")

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import orjson
 import pytest
+from conftest import contend
 
 import toolmend
-from conftest import contend
 
 json_repair = pytest.importorskip("json_repair")
 try:  # published for CPython 3.11-3.14 on the main platforms only

@@ -28,15 +28,26 @@ cdef enum:
 
 
 cdef inline bint is_ws(Py_UCS4 c) noexcept nogil:
-    return c == 32 or c == 10 or c == 13 or c == 9
+    return c == c' ' or c == c'\n' or c == c'\r' or c == c'\t'
 
 
 cdef inline bint is_digit(Py_UCS4 c) noexcept nogil:
-    return 48 <= c <= 57
+    return c'0' <= c <= c'9'
 
 
 cdef inline bint is_hex(Py_UCS4 c) noexcept nogil:
-    return (48 <= c <= 57) or (97 <= c <= 102) or (65 <= c <= 70)
+    return (c'0' <= c <= c'9') or (c'a' <= c <= c'f') or (c'A' <= c <= c'F')
+
+
+cdef inline int hexval(Py_UCS4 c) noexcept nogil:
+    """The value of one hex digit, or -1."""
+    if c'0' <= c <= c'9':
+        return <int>c - c'0'
+    if c'a' <= c <= c'f':
+        return <int>c - c'a' + 10
+    if c'A' <= c <= c'F':
+        return <int>c - c'A' + 10
+    return -1
 
 
 cdef inline Py_ssize_t skip_ws(uchar* s, Py_ssize_t i, Py_ssize_t end) noexcept nogil:
@@ -70,23 +81,23 @@ cdef inline Py_ssize_t check_string(uchar* s, Py_ssize_t i, Py_ssize_t end,
         if j >= end:
             return fail(st, C_STRING, i)
         c = s[j]
-        if c == 34:
+        if c == c'"':
             return j + 1
-        if c == 92:
+        if c == c'\\':
             if j + 1 >= end:
                 return fail(st, C_STRING, i)
             c = s[j + 1]
-            if c == 117:  # \uXXXX
+            if c == c'u':  # \uXXXX
                 for k in range(2, 6):
                     if j + k >= end or not is_hex(s[j + k]):
                         return fail(st, C_ESCAPE, j)
                 j += 6
-            elif (c == 34 or c == 92 or c == 47 or c == 98 or c == 102 or c == 110
-                  or c == 114 or c == 116):
+            elif (c == c'"' or c == c'\\' or c == c'/' or c == c'b' or c == c'f' or c == c'n'
+                  or c == c'r' or c == c't'):
                 j += 2
             else:
                 return fail(st, C_ESCAPE, j)
-        elif c < 32:
+        elif c < c' ':
             return fail(st, C_CONTROL, j)
         else:
             j += 1
@@ -112,13 +123,13 @@ cdef inline Py_ssize_t check_number(uchar* s, Py_ssize_t i, Py_ssize_t end,
     cdef Py_ssize_t ds, nd
     cdef bint neg = False
     cdef bint real = False  # a fraction or an exponent
-    if s[j] == 45:
+    if s[j] == c'-':
         neg = True
         j += 1
     if j >= end or not is_digit(s[j]):
         return fail(st, C_NUMBER, j)
     ds = j
-    if s[j] == 48:
+    if s[j] == c'0':
         j += 1
         if j < end and is_digit(s[j]):
             return fail(st, C_NUMBER, j)
@@ -126,16 +137,16 @@ cdef inline Py_ssize_t check_number(uchar* s, Py_ssize_t i, Py_ssize_t end,
         while j < end and is_digit(s[j]):
             j += 1
     nd = j - ds
-    if j < end and s[j] == 46:
+    if j < end and s[j] == c'.':
         j += 1
         if j >= end or not is_digit(s[j]):
             return fail(st, C_NUMBER, j)
         while j < end and is_digit(s[j]):
             j += 1
         real = True
-    if j < end and (s[j] == 101 or s[j] == 69):
+    if j < end and (s[j] == c'e' or s[j] == c'E'):
         j += 1
-        if j < end and (s[j] == 43 or s[j] == 45):
+        if j < end and (s[j] == c'+' or s[j] == c'-'):
             j += 1
         if j >= end or not is_digit(s[j]):
             return fail(st, C_NUMBER, j)
@@ -146,7 +157,7 @@ cdef inline Py_ssize_t check_number(uchar* s, Py_ssize_t i, Py_ssize_t end,
         st.lossy = True  # only a complete number counts
     elif not st.lossy:
         if neg:
-            if (nd == 1 and s[ds] == 48) or nd > 19 or (
+            if (nd == 1 and s[ds] == c'0') or nd > 19 or (
                     nd == 19 and digits_above(s, ds, b"9223372036854775808")):
                 st.lossy = True
         elif nd > 20 or (nd == 20 and digits_above(s, ds, b"18446744073709551615")):
@@ -187,7 +198,7 @@ cdef inline int scan_impl(uchar* s, Py_ssize_t i, Py_ssize_t end, ScanState* st)
                 rc = fail(st, C_VALUE, i)
                 break
             c = s[i]
-            if c == 123 or c == 91:  # { [
+            if c == c'{' or c == c'[':  # { [
                 if depth == cap:
                     cap *= 2
                     if stack == local:
@@ -203,22 +214,22 @@ cdef inline int scan_impl(uchar* s, Py_ssize_t i, Py_ssize_t end, ScanState* st)
                 stack[depth] = c
                 depth += 1
                 i = skip_ws(s, i + 1, end)
-                if i < end and s[i] == (125 if c == 123 else 93):  # } or ] right away
+                if i < end and s[i] == (c'}' if c == c'{' else c']'):  # } or ] right away
                     depth -= 1
                     i += 1
                     state = S_AFTER
-                elif c == 123:
+                elif c == c'{':
                     state = S_KEY
                 continue
-            if c == 34:
+            if c == c'"':
                 j = check_string(s, i, end, st)
-            elif c == 45 or is_digit(c):
+            elif c == c'-' or is_digit(c):
                 j = check_number(s, i, end, st)
-            elif c == 116 and has_word(s, i, end, b"true"):
+            elif c == c't' and has_word(s, i, end, b"true"):
                 j = i + 4
-            elif c == 102 and has_word(s, i, end, b"false"):
+            elif c == c'f' and has_word(s, i, end, b"false"):
                 j = i + 5
-            elif c == 110 and has_word(s, i, end, b"null"):
+            elif c == c'n' and has_word(s, i, end, b"null"):
                 j = i + 4
             else:
                 j = fail(st, C_VALUE, i)
@@ -228,7 +239,7 @@ cdef inline int scan_impl(uchar* s, Py_ssize_t i, Py_ssize_t end, ScanState* st)
             i = j
             state = S_AFTER
         elif state == S_KEY:
-            if i >= end or s[i] != 34:
+            if i >= end or s[i] != c'"':
                 rc = fail(st, C_KEY, i)
                 break
             j = check_string(s, i, end, st)
@@ -236,7 +247,7 @@ cdef inline int scan_impl(uchar* s, Py_ssize_t i, Py_ssize_t end, ScanState* st)
                 rc = -1
                 break
             i = skip_ws(s, j, end)
-            if i >= end or s[i] != 58:
+            if i >= end or s[i] != c':':
                 rc = fail(st, C_COLON, i)
                 break
             i += 1
@@ -246,21 +257,21 @@ cdef inline int scan_impl(uchar* s, Py_ssize_t i, Py_ssize_t end, ScanState* st)
                 if i < end:
                     rc = fail(st, C_TRAILING, i)
                 break
-            if stack[depth - 1] == 123:
-                if i < end and s[i] == 44:
+            if stack[depth - 1] == c'{':
+                if i < end and s[i] == c',':
                     i = skip_ws(s, i + 1, end)
                     state = S_KEY
-                elif i < end and s[i] == 125:
+                elif i < end and s[i] == c'}':
                     depth -= 1
                     i += 1
                 else:
                     rc = fail(st, C_OBJECT, i)
                     break
             else:
-                if i < end and s[i] == 44:
+                if i < end and s[i] == c',':
                     i += 1
                     state = S_VALUE
-                elif i < end and s[i] == 93:
+                elif i < end and s[i] == c']':
                     depth -= 1
                     i += 1
                 else:

@@ -2,7 +2,7 @@
 # cython: freethreading_compatible=True
 """Compiled JSON text scanner for the @json verbs.
 
-Twin of ``toolmend/_jsonscan_py.py``: same functions, same results. The verbs
+Twin of ``toolmend/_kernels/_jsonscan_py.py``: same functions, same results. The verbs
 never build the whole document: they validate the text once (``scan``), then
 walk it by offsets (``members``, ``lookup``, ``summary``...) and copy number
 and string tokens verbatim (``reformat``), so numbers come out exactly as they
@@ -54,16 +54,10 @@ E_TRAILING = C_TRAILING
 
 cdef array.array _QARRAY = _array_mod.array('q')
 
-cdef Py_ssize_t INDEX_DIGITS = 18
-
-
-cdef inline int hexval(Py_UCS4 ch) noexcept nogil:
-    cdef int c = <int>ch
-    if c <= 57:
-        return c - 48
-    if c <= 70:
-        return c - 55
-    return c - 87
+# Most digits of an array index in a path: any such number fits a signed
+# 64-bit integer. The library reads the bound from here (INDEX_DIGITS).
+INDEX_DIGITS = 18
+cdef Py_ssize_t C_INDEX_DIGITS = INDEX_DIGITS
 
 
 cdef inline int prepare(str text) except -1:
@@ -119,9 +113,9 @@ cdef inline Py_ssize_t string_end(uchar* s, Py_ssize_t i, Py_ssize_t n) noexcept
     i += 1
     while i < n:
         c = s[i]
-        if c == 34:
+        if c == c'"':
             return i + 1
-        if c == 92:
+        if c == c'\\':
             i += 2
         else:
             i += 1
@@ -132,19 +126,19 @@ cdef Py_ssize_t value_end_impl(uchar* s, Py_ssize_t i, Py_ssize_t n) noexcept no
     """i at the first character of a valid value: the index past its end."""
     cdef Py_UCS4 c = s[i]
     cdef Py_ssize_t depth
-    if c == 34:
+    if c == c'"':
         return string_end(s, i, n)
-    if c == 123 or c == 91:
+    if c == c'{' or c == c'[':
         depth = 1
         i += 1
         while i < n:
             c = s[i]
-            if c == 34:
+            if c == c'"':
                 i = string_end(s, i, n)
                 continue
-            if c == 123 or c == 91:
+            if c == c'{' or c == c'[':
                 depth += 1
-            elif c == 125 or c == 93:
+            elif c == c'}' or c == c']':
                 depth -= 1
                 if depth == 0:
                     return i + 1
@@ -153,7 +147,7 @@ cdef Py_ssize_t value_end_impl(uchar* s, Py_ssize_t i, Py_ssize_t n) noexcept no
     i += 1
     while i < n:
         c = s[i]
-        if is_ws(c) or c == 44 or c == 93 or c == 125 or c == 58:
+        if is_ws(c) or c == c',' or c == c']' or c == c'}' or c == c':':
             break
         i += 1
     return i
@@ -163,7 +157,7 @@ cdef str decode_key(str text, uchar* s, Py_ssize_t ks, Py_ssize_t ke):
     """The key whose quotes are at ks and ke - 1."""
     cdef Py_ssize_t j
     for j in range(ks + 1, ke - 1):
-        if s[j] == 92:
+        if s[j] == c'\\':
             return _scanstring(text, ks + 1)[0]
     return PyUnicode_Substring(text, ks + 1, ke - 1)
 
@@ -199,14 +193,14 @@ cdef object members_impl(str text, uchar* s, Py_ssize_t pos, Py_ssize_t n):
     cdef Py_ssize_t i, ks, ke, vs, ve
     cdef list keys = None
     cdef QBuf buf
-    cdef bint obj = s[pos] == 123
+    cdef bint obj = s[pos] == c'{'
     buf.data = NULL
     buf.len = buf.cap = 0
     if obj:
         keys = []
     try:
         i = skip_ws(s, pos + 1, n)
-        if s[i] == 125 or s[i] == 93:
+        if s[i] == c'}' or s[i] == c']':
             return (keys, qbuf_array(&buf))
         while i < n:
             if obj:
@@ -219,7 +213,7 @@ cdef object members_impl(str text, uchar* s, Py_ssize_t pos, Py_ssize_t n):
             ve = value_end_impl(s, vs, n)
             qbuf_put(&buf, vs, ve)
             i = skip_ws(s, ve, n)
-            if s[i] == 44:
+            if s[i] == c',':
                 i = skip_ws(s, i + 1, n)
             else:
                 break
@@ -290,7 +284,7 @@ cdef bint key_equals(str text, uchar* s, Py_ssize_t ks, Py_ssize_t ke,
     cdef Py_ssize_t j, k
     cdef bint plain = True
     for j in range(ks + 1, ke - 1):
-        if s[j] == 92:
+        if s[j] == c'\\':
             plain = False
             break
     if not plain:
@@ -313,7 +307,7 @@ cdef Py_ssize_t find_key_impl(str text, uchar* s, Py_ssize_t pos, Py_ssize_t n,
     cdef Py_ssize_t i, ks, ke, vs, ve
     cdef Py_ssize_t found = -1
     i = skip_ws(s, pos + 1, n)
-    if s[i] == 125:
+    if s[i] == c'}':
         return -1
     while i < n:
         ks = i
@@ -325,7 +319,7 @@ cdef Py_ssize_t find_key_impl(str text, uchar* s, Py_ssize_t pos, Py_ssize_t n,
             found = vs
             vend[0] = ve
         i = skip_ws(s, ve, n)
-        if s[i] == 44:
+        if s[i] == c',':
             i = skip_ws(s, i + 1, n)
         else:
             return found
@@ -335,9 +329,9 @@ cdef Py_ssize_t find_key_impl(str text, uchar* s, Py_ssize_t pos, Py_ssize_t n,
 cdef Py_ssize_t count_impl(uchar* s, Py_ssize_t pos, Py_ssize_t n) noexcept nogil:
     """Number of members of the container at pos."""
     cdef Py_ssize_t i, count = 0
-    cdef bint obj = s[pos] == 123
+    cdef bint obj = s[pos] == c'{'
     i = skip_ws(s, pos + 1, n)
-    if s[i] == 125 or s[i] == 93:
+    if s[i] == c'}' or s[i] == c']':
         return 0
     while i < n:
         if obj:
@@ -345,7 +339,7 @@ cdef Py_ssize_t count_impl(uchar* s, Py_ssize_t pos, Py_ssize_t n) noexcept nogi
             i = skip_ws(s, skip_ws(s, i, n) + 1, n)
         i = skip_ws(s, value_end_impl(s, i, n), n)
         count += 1
-        if s[i] == 44:
+        if s[i] == c',':
             i = skip_ws(s, i + 1, n)
         else:
             return count
@@ -360,7 +354,7 @@ cdef Py_ssize_t nth_impl(uchar* s, Py_ssize_t pos, Py_ssize_t n, Py_ssize_t inde
     cdef Py_ssize_t i, ve, k = 0, m
     cdef Py_ssize_t* ring = NULL
     i = skip_ws(s, pos + 1, n)
-    if s[i] == 93:
+    if s[i] == c']':
         return -1
     if index < 0:
         m = -index
@@ -377,7 +371,7 @@ cdef Py_ssize_t nth_impl(uchar* s, Py_ssize_t pos, Py_ssize_t n, Py_ssize_t inde
             ring[2 * (k % m) + 1] = ve
         k += 1
         i = skip_ws(s, ve, n)
-        if s[i] == 44:
+        if s[i] == c',':
             i = skip_ws(s, i + 1, n)
         else:
             break
@@ -395,9 +389,9 @@ cdef Py_ssize_t nth_impl(uchar* s, Py_ssize_t pos, Py_ssize_t n, Py_ssize_t inde
 cdef object as_index(object seg):
     """A key used on an array is an index when it is a decimal integer."""
     cdef str t = seg
-    if 0 < len(t) <= INDEX_DIGITS + 1 and t.isascii():
+    if 0 < len(t) <= C_INDEX_DIGITS + 1 and t.isascii():
         if t.isdigit() or (t[0] == "-" and len(t) > 1 and t[1:].isdigit()):
-            if len(t.lstrip("-")) <= INDEX_DIGITS:
+            if len(t.lstrip("-")) <= C_INDEX_DIGITS:
                 return int(t)
     return None
 
@@ -419,13 +413,13 @@ cdef Py_ssize_t lookup_impl(str text, uchar* s, Py_ssize_t n, Py_ssize_t pos,
         seg = segments[k]
         c = s[pos]
         if type(seg) is str:
-            if c == 123:
+            if c == c'{':
                 kbuf = PyUnicode_AsUCS4Copy(seg)
                 try:
                     vs = find_key_impl(text, s, pos, n, seg, kbuf, len(<str>seg), &ve)
                 finally:
                     PyMem_Free(kbuf)
-            elif c == 91:
+            elif c == c'[':
                 idx = as_index(seg)
                 if idx is None:
                     return k
@@ -433,7 +427,7 @@ cdef Py_ssize_t lookup_impl(str text, uchar* s, Py_ssize_t n, Py_ssize_t pos,
             else:
                 return k
         else:
-            if c != 91:
+            if c != c'[':
                 return k
             vs = nth_impl(s, pos, n, <Py_ssize_t>seg, &ve)
         if vs == -2:
@@ -453,7 +447,7 @@ cdef tuple check_segments(object segments):
     for seg in segs:
         if type(seg) is not str and type(seg) is not int:
             raise TypeError(f"path segments are str keys or int indexes, not {type(seg).__name__}")
-        if type(seg) is int and not (-(10 ** INDEX_DIGITS) < seg < 10 ** INDEX_DIGITS):
+        if type(seg) is int and not (-(10 ** C_INDEX_DIGITS) < seg < 10 ** C_INDEX_DIGITS):
             raise ValueError(f"index {seg} is out of range")
     return segs
 
@@ -535,18 +529,18 @@ cdef Py_ssize_t string_length(uchar* s, Py_ssize_t i) noexcept nogil:
     i += 1
     while True:
         c = s[i]
-        if c == 34:
+        if c == c'"':
             return count
         count += 1
-        if c != 92:
+        if c != c'\\':
             i += 1
             continue
-        if s[i + 1] != 117:
+        if s[i + 1] != c'u':
             i += 2
             continue
         hi = (hexval(s[i + 2]) << 12) | (hexval(s[i + 3]) << 8) | (hexval(s[i + 4]) << 4) | hexval(s[i + 5])
         i += 6
-        if 0xD800 <= hi <= 0xDBFF and s[i] == 92 and s[i + 1] == 117:
+        if 0xD800 <= hi <= 0xDBFF and s[i] == c'\\' and s[i + 1] == c'u':
             lo = (hexval(s[i + 2]) << 12) | (hexval(s[i + 3]) << 8) | (hexval(s[i + 4]) << 4) | hexval(s[i + 5])
             if 0xDC00 <= lo <= 0xDFFF:
                 i += 6
@@ -679,9 +673,9 @@ cdef int reformat_impl(uchar* s, Py_ssize_t i, Py_ssize_t end, int indent,
         if i >= end:
             break
         c = s[i]
-        if c == 123 or c == 91:
+        if c == c'{' or c == c'[':
             j = skip_ws(s, i + 1, end)
-            if s[j] == 125 or s[j] == 93:
+            if s[j] == c'}' or s[j] == c']':
                 r = put(o, c, tag)
                 if r == 0:
                     r = put(o, s[j], tag)
@@ -692,30 +686,30 @@ cdef int reformat_impl(uchar* s, Py_ssize_t i, Py_ssize_t end, int indent,
             if r == 0 and indent:
                 r = put_indent(o, depth * indent, tag)
             i += 1
-        elif c == 125 or c == 93:
+        elif c == c'}' or c == c']':
             depth -= 1
             if indent:
                 r = put_indent(o, depth * indent, tag)
             if r == 0:
                 r = put(o, c, tag)
             i += 1
-        elif c == 44:
+        elif c == c',':
             r = put(o, c, tag)
             if r == 0 and indent:
                 r = put_indent(o, depth * indent, tag)
             i += 1
-        elif c == 58:
+        elif c == c':':
             r = put(o, c, tag)
             if r == 0 and indent:
                 r = put(o, 32, tag)
             i += 1
-        elif c == 34:
+        elif c == c'"':
             j = string_end(s, i, end)
             r = put_run(o, s, i, j)
             i = j
         else:
             j = i + 1
-            while j < end and not is_ws(s[j]) and s[j] != 44 and s[j] != 93 and s[j] != 125:
+            while j < end and not is_ws(s[j]) and s[j] != c',' and s[j] != c']' and s[j] != c'}':
                 j += 1
             r = put_run(o, s, i, j)
             i = j

@@ -2,7 +2,7 @@
 # cython: freethreading_compatible=True
 """Compiled line diff core: Myers' O(ND) search with an edit budget.
 
-Twin of ``toolmend/_myers_py.py`` (read its docstring for the steps): same
+Twin of ``toolmend/_kernels/_myers_py.py`` (read its docstring for the steps): same
 function, same algorithm, same tie-breaking, same results. Lines are interned
 to C ints while the GIL is held; the search, the boundary shifting and the
 block scan then run on C arrays with the GIL released, so threads diffing
@@ -499,70 +499,145 @@ cdef inline bint str_equal(PyObject* x, PyObject* y) noexcept:
     return memcmp(PyUnicode_DATA_P(x), PyUnicode_DATA_P(y), n * kind) == 0
 
 
-cdef Py_ssize_t intern_strs(list la, Py_ssize_t a0, Py_ssize_t a1, list lb, Py_ssize_t b0,
-                            Py_ssize_t b1, int* ia, int* ib) noexcept:
-    """``intern_lines`` for lists of exact str, hashing their buffers (the
-    GIL is held: the lists are the caller's); -2 when an item is no str."""
-    cdef Py_ssize_t total = (a1 - a0) + (b1 - b0)
-    cdef Py_ssize_t cap = 16, mask, slot, nids = 0, i, lo, hi, nbytes, side
-    cdef list items
-    cdef int* out
-    cdef int* table = NULL
-    cdef uint64_t* id_hash = NULL
-    cdef PyObject** id_str = NULL
-    cdef PyObject* item
-    cdef uint64_t h
-    cdef int found, kind
+cdef inline uint64_t hash_bytes(const char* p, Py_ssize_t n) noexcept nogil:
+    cdef uint64_t h = (<uint64_t>n) * 0x9E3779B97F4A7C15ULL
+    cdef uint64_t word
+    while n >= 8:
+        memcpy(&word, p, 8)
+        h = (((h << 5) | (h >> 59)) ^ word) * 0x517CC1B727220A95ULL
+        p += 8
+        n -= 8
+    if n:
+        word = 0
+        memcpy(&word, p, n)
+        h = (((h << 5) | (h >> 59)) ^ word) * 0x517CC1B727220A95ULL
+    return h ^ (h >> 31)
+
+
+cdef struct Interner:
+    # Open addressing on a 64-bit hash of each line's buffer; equal content
+    # (same kind, same bytes) is confirmed byte for byte. Ids are given in
+    # order of first appearance, from 0.
+    Py_ssize_t mask
+    Py_ssize_t count
+    int* table            # slot -> id + 1 (0: empty)
+    uint64_t* hashes      # id -> hash
+    const char** ptrs     # id -> first line's buffer
+    Py_ssize_t* sizes     # id -> its size in bytes
+    int* kinds            # id -> its storage kind
+
+
+cdef int interner_init(Interner* t, Py_ssize_t total) noexcept nogil:
+    """Room for ``total`` lines; -1 when out of memory (free it anyway)."""
+    cdef Py_ssize_t cap = 16
     while cap < 2 * total:
         cap *= 2
-    mask = cap - 1
-    table = <int*>calloc(cap, sizeof(int))
-    id_hash = <uint64_t*>malloc((total + 1) * sizeof(uint64_t))
-    id_str = <PyObject**>malloc((total + 1) * sizeof(PyObject*))
-    if table == NULL or id_hash == NULL or id_str == NULL:
-        nids = -1
-    else:
-        for side in range(2):
-            items = la if side == 0 else lb
-            out = ia if side == 0 else ib
-            lo = a0 if side == 0 else b0
-            hi = a1 if side == 0 else b1
-            for i in range(lo, hi):
-                item = PyList_GET_ITEM(items, i)
-                if not PyUnicode_CheckExact(item):
-                    nids = -2
-                    break
-                kind = PyUnicode_KIND_P(item)
-                nbytes = PyUnicode_GET_LENGTH(item) * kind
-                h = hash_bytes(<const char*>PyUnicode_DATA_P(item), nbytes) + <uint64_t>kind
-                slot = <Py_ssize_t>(h & <uint64_t>mask)
-                while True:
-                    found = table[slot]
-                    if found == 0:
-                        id_hash[nids] = h
-                        id_str[nids] = item
-                        nids += 1
-                        table[slot] = <int>nids
-                        found = <int>nids
-                        break
-                    found -= 1
-                    if id_hash[found] == h and str_equal(id_str[found], item):
-                        found += 1
-                        break
-                    slot = (slot + 1) & mask
-                out[i - lo] = found - 1
-            if nids == -2:
+    t.mask = cap - 1
+    t.count = 0
+    t.table = <int*>calloc(cap, sizeof(int))
+    t.hashes = <uint64_t*>malloc((total + 1) * sizeof(uint64_t))
+    t.ptrs = <const char**>malloc((total + 1) * sizeof(const char*))
+    t.sizes = <Py_ssize_t*>malloc((total + 1) * sizeof(Py_ssize_t))
+    t.kinds = <int*>malloc((total + 1) * sizeof(int))
+    if (t.table == NULL or t.hashes == NULL or t.ptrs == NULL or t.sizes == NULL
+            or t.kinds == NULL):
+        return -1
+    return 0
+
+
+cdef void interner_free(Interner* t) noexcept nogil:
+    free(t.table)
+    free(t.hashes)
+    free(t.ptrs)
+    free(t.sizes)
+    free(t.kinds)
+
+
+cdef int interner_id(Interner* t, const char* ptr, Py_ssize_t nbytes, int kind) noexcept nogil:
+    """The id of the line in ``ptr[:nbytes]`` (``kind`` bytes a character)."""
+    cdef uint64_t h = hash_bytes(ptr, nbytes) + <uint64_t>kind
+    cdef Py_ssize_t slot = <Py_ssize_t>(h & <uint64_t>t.mask)
+    cdef int found
+    while True:
+        found = t.table[slot]
+        if found == 0:
+            t.hashes[t.count] = h
+            t.ptrs[t.count] = ptr
+            t.sizes[t.count] = nbytes
+            t.kinds[t.count] = kind
+            t.count += 1
+            t.table[slot] = <int>t.count
+            return <int>(t.count - 1)
+        found -= 1
+        if (t.hashes[found] == h and t.sizes[found] == nbytes and t.kinds[found] == kind
+                and memcmp(t.ptrs[found], ptr, nbytes) == 0):
+            return found
+        slot = (slot + 1) & t.mask
+
+
+cdef Py_ssize_t intern_strs(list la, Py_ssize_t a0, Py_ssize_t a1, list lb, Py_ssize_t b0,
+                            Py_ssize_t b1, int* ia, int* ib) noexcept:
+    """``intern_lines`` for lists of exact str, on their buffers (the GIL is
+    held: the lists are the caller's); -2 when an item is no str."""
+    cdef Interner t
+    cdef Py_ssize_t i, lo, hi, side, nids
+    cdef list items
+    cdef int* out
+    cdef PyObject* item
+    cdef int kind
+    if interner_init(&t, (a1 - a0) + (b1 - b0)) < 0:
+        interner_free(&t)
+        return -1
+    nids = 0
+    for side in range(2):
+        items = la if side == 0 else lb
+        out = ia if side == 0 else ib
+        lo = a0 if side == 0 else b0
+        hi = a1 if side == 0 else b1
+        for i in range(lo, hi):
+            item = PyList_GET_ITEM(items, i)
+            if not PyUnicode_CheckExact(item):
+                nids = -2
                 break
-    free(table)
-    free(id_hash)
-    free(id_str)
+            kind = PyUnicode_KIND_P(item)
+            out[i - lo] = interner_id(&t, <const char*>PyUnicode_DATA_P(item),
+                                      PyUnicode_GET_LENGTH(item) * kind, kind)
+        if nids == -2:
+            break
+    if nids == 0:
+        nids = t.count
+    interner_free(&t)
+    return nids
+
+
+cdef Py_ssize_t intern_lines(const Text* ta, Py_ssize_t a0, Py_ssize_t a1,
+                             const Text* tb, Py_ssize_t b0, Py_ssize_t b1,
+                             int* ia, int* ib) noexcept nogil:
+    """Give equal lines equal ids; the number of ids, or -1."""
+    cdef Interner t
+    cdef Py_ssize_t i, start, lo, side, nids
+    cdef const Text* txt
+    cdef int* out
+    if interner_init(&t, (a1 - a0) + (b1 - b0)) < 0:
+        interner_free(&t)
+        return -1
+    for side in range(2):
+        txt = ta if side == 0 else tb
+        out = ia if side == 0 else ib
+        lo = a0 if side == 0 else b0
+        for i in range(lo, a1 if side == 0 else b1):
+            start = txt.starts[i]
+            out[i - lo] = interner_id(&t, txt.data + start * txt.kind,
+                                      (txt.starts[i + 1] - start) * txt.kind, txt.kind)
+    nids = t.count
+    interner_free(&t)
     return nids
 
 
 def diff_lines(a, b, Py_ssize_t budget):
     """Minimal line diff of ``a`` and ``b`` within ``budget`` changed items.
 
-    Returns ``(blocks, exceeded)``; see ``toolmend._myers_py.diff_lines``.
+    Returns ``(blocks, exceeded)``; see ``toolmend._kernels._myers_py.diff_lines``.
     Lists of str are compared and hashed in their buffers; other items go
     through a dict.
     """
@@ -776,80 +851,6 @@ cdef inline bint lines_equal(const Text* ta, Py_ssize_t i, const Text* tb, Py_ss
     return memcmp(ta.data + sa * ta.kind, tb.data + sb * tb.kind, la * ta.kind) == 0
 
 
-cdef inline uint64_t hash_bytes(const char* p, Py_ssize_t n) noexcept nogil:
-    cdef uint64_t h = (<uint64_t>n) * 0x9E3779B97F4A7C15ULL
-    cdef uint64_t word
-    while n >= 8:
-        memcpy(&word, p, 8)
-        h = (((h << 5) | (h >> 59)) ^ word) * 0x517CC1B727220A95ULL
-        p += 8
-        n -= 8
-    if n:
-        word = 0
-        memcpy(&word, p, n)
-        h = (((h << 5) | (h >> 59)) ^ word) * 0x517CC1B727220A95ULL
-    return h ^ (h >> 31)
-
-
-cdef Py_ssize_t intern_lines(const Text* ta, Py_ssize_t a0, Py_ssize_t a1,
-                             const Text* tb, Py_ssize_t b0, Py_ssize_t b1,
-                             int* ia, int* ib) noexcept nogil:
-    """Give equal lines equal ids (open addressing on a 64-bit hash, equal
-    content confirmed byte for byte); the number of ids, or -1."""
-    cdef Py_ssize_t total = (a1 - a0) + (b1 - b0)
-    cdef Py_ssize_t cap = 16, mask, slot, nids = 0, i, start, nbytes, side
-    cdef const Text* t
-    cdef int* out
-    cdef int* table = NULL
-    cdef uint64_t* id_hash = NULL
-    cdef const char** id_ptr = NULL
-    cdef Py_ssize_t* id_bytes = NULL
-    cdef uint64_t h
-    cdef const char* ptr
-    cdef int found
-    while cap < 2 * total:
-        cap *= 2
-    mask = cap - 1
-    table = <int*>calloc(cap, sizeof(int))
-    id_hash = <uint64_t*>malloc((total + 1) * sizeof(uint64_t))
-    id_ptr = <const char**>malloc((total + 1) * sizeof(const char*))
-    id_bytes = <Py_ssize_t*>malloc((total + 1) * sizeof(Py_ssize_t))
-    if table == NULL or id_hash == NULL or id_ptr == NULL or id_bytes == NULL:
-        nids = -1
-    else:
-        for side in range(2):
-            t = ta if side == 0 else tb
-            out = ia if side == 0 else ib
-            for i in range(a0 if side == 0 else b0, a1 if side == 0 else b1):
-                start = t.starts[i]
-                nbytes = (t.starts[i + 1] - start) * t.kind
-                ptr = t.data + start * t.kind
-                h = hash_bytes(ptr, nbytes)
-                slot = <Py_ssize_t>(h & <uint64_t>mask)
-                while True:
-                    found = table[slot]
-                    if found == 0:
-                        id_hash[nids] = h
-                        id_ptr[nids] = ptr
-                        id_bytes[nids] = nbytes
-                        nids += 1
-                        table[slot] = <int>nids
-                        found = <int>nids
-                        break
-                    found -= 1
-                    if (id_hash[found] == h and id_bytes[found] == nbytes
-                            and memcmp(id_ptr[found], ptr, nbytes) == 0):
-                        found += 1
-                        break
-                    slot = (slot + 1) & mask
-                out[i - (a0 if side == 0 else b0)] = found - 1
-    free(table)
-    free(id_hash)
-    free(id_ptr)
-    free(id_bytes)
-    return nids
-
-
 cdef struct Out:
     char* data            # characters of ``kind`` bytes each
     int kind
@@ -960,7 +961,7 @@ cdef struct Label:
 cdef int format_unified(Out* o, const Text* ta, const Text* tb, const Py_ssize_t* blk,
                         Py_ssize_t count, Py_ssize_t context, const Label* la,
                         const Label* lb) noexcept nogil:
-    """The unified diff of the blocks, as ``_myers_py.format_unified``."""
+    """The unified diff of the blocks (the loop of ``_myers_py.unified_text``)."""
     cdef Py_ssize_t k = 0, j, lead, tail, a_lo, a_hi, b_lo, b_hi, i, g
     if out_reserve(o, 16):
         return -1
@@ -1071,7 +1072,7 @@ cdef void label_of(Label* label, str text):
 def unified_text(str a, str b, Py_ssize_t context, str a_label, str b_label, Py_ssize_t budget):
     """The unified diff of two texts: ``(text, blocks, exceeded)``.
 
-    Lines end at "\\n" only; see ``toolmend._myers_py.unified_text``.
+    Lines end at "\\n" only; see ``toolmend._kernels._myers_py.unified_text``.
     """
     if budget < 0:
         raise ValueError(f"budget must be at least 0, not {budget}")

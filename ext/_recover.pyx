@@ -2,7 +2,7 @@
 # cython: freethreading_compatible=True
 """Compiled scanners for tool-call argument recovery.
 
-Twin of ``toolmend/_recover_py.py``: same functions, same results, same error
+Twin of ``toolmend/_kernels/_recover_py.py``: same functions, same results, same error
 messages. Every scanner walks the text once and keeps an explicit state
 (outside / inside a string) so that text inside string values is never
 rewritten. Nothing here recurses: the literal parser keeps its own stack.
@@ -14,7 +14,7 @@ import orjson
 
 from toolmend.errors import LiteralError
 
-from _jsongrammar cimport uchar, ScanState, scan_impl, check_number
+from _jsongrammar cimport uchar, ScanState, scan_impl, check_number, hexval
 
 cdef object orjson_loads = orjson.loads
 cdef object JSONDecodeError = orjson.JSONDecodeError
@@ -106,11 +106,12 @@ cdef inline void buf_free(Buf* b) noexcept:
     b.heap = False
 
 
-cdef inline bint is_curly_double(Py_UCS4 c):
+# The curly-quote table of toolmend._text (CURLY_DOUBLE, CURLY_SINGLE), in C.
+cdef inline bint is_curly_double(Py_UCS4 c) noexcept nogil:
     return c == 0x201C or c == 0x201D or c == 0x2033
 
 
-cdef inline bint is_curly_single(Py_UCS4 c):
+cdef inline bint is_curly_single(Py_UCS4 c) noexcept nogil:
     return c == 0x2018 or c == 0x2019 or c == 0x2032
 
 
@@ -701,17 +702,7 @@ cdef int put_json_string(Buf* b, str v) except -1:
     return 0
 
 
-cdef int hexval(Py_UCS4 c):
-    if u'0' <= c <= u'9':
-        return <int>c - 48
-    if u'a' <= c <= u'f':
-        return <int>c - 87
-    if u'A' <= c <= u'F':
-        return <int>c - 55
-    return -1
-
-
-cdef int hex4(str s, Py_ssize_t i, Py_ssize_t n):
+cdef int hex4(str s, Py_ssize_t i, Py_ssize_t n) noexcept:
     """The value of 4 hex digits at s[i:i+4], or -1."""
     cdef int v = 0, d, k
     if i + 4 > n:

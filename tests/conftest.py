@@ -1,41 +1,57 @@
-"""Shared fixtures: both kernel builds side by side.
+"""Shared fixtures: the kernels, each build side by side.
 
 The suite runs once per mode (``TOOLMEND_PURE_PYTHON=1`` selects the pure
-twins for the whole package); tests that compare the twins import both
-directly through the ``recover_kernels`` fixture.
+twins for the whole package). Tests of a kernel itself take one fixture idiom,
+made here for each kernel (``recover``, ``myers``, ``jsonscan``):
+
+    <name>_kernel   each available build in turn (compiled, then pure)
+    <name>_twins    (compiled, pure) together, to compare them; skipped where
+                    the compiled kernels are not built
 """
 
 from __future__ import annotations
 
 import importlib
+from types import ModuleType
 
 import pytest
 
+KERNELS = ("recover", "myers", "jsonscan")
 
-def _kernels(name: str) -> list[object]:
-    mods = [importlib.import_module(f"toolmend.{name}_py")]
+
+def kernel_builds(name: str) -> list[ModuleType]:
+    """The builds of kernel ``name`` importable here: compiled (if built), pure."""
+    builds = [importlib.import_module(f"toolmend._kernels._{name}_py")]
     try:
-        mods.insert(0, importlib.import_module(f"toolmend.{name}"))
+        builds.insert(0, importlib.import_module(f"toolmend._kernels._{name}"))
     except ImportError:
         pass
-    return mods
+    return builds
 
 
-@pytest.fixture(scope="session")
-def compiled_recover():
-    """The compiled recovery kernel, or skip when this build has none."""
-    try:
-        return importlib.import_module("toolmend._recover")
-    except ImportError:
-        pytest.skip("the compiled kernels are not built")
+def build_id(module: ModuleType) -> str:
+    return "pure" if module.__name__.endswith("_py") else "compiled"
 
 
-@pytest.fixture(scope="session")
-def pure_recover():
-    return importlib.import_module("toolmend._recover_py")
+def _each_build(name: str):  # noqa: ANN202 - a fixture factory
+    @pytest.fixture(scope="session", params=kernel_builds(name), ids=build_id)
+    def fixture(request: pytest.FixtureRequest) -> ModuleType:
+        return request.param  # type: ignore[no-any-return]
+
+    return fixture
 
 
-@pytest.fixture(params=_kernels("_recover"), ids=lambda m: m.__name__.rsplit(".", 1)[-1])
-def recover_kernel(request):
-    """Each available build of the recovery kernel."""
-    return request.param
+def _both_builds(name: str):  # noqa: ANN202 - a fixture factory
+    @pytest.fixture(scope="session")
+    def fixture() -> tuple[ModuleType, ModuleType]:
+        builds = kernel_builds(name)
+        if len(builds) < 2:
+            pytest.skip("the compiled kernels are not built")
+        return builds[0], builds[1]
+
+    return fixture
+
+
+for _name in KERNELS:
+    globals()[f"{_name}_kernel"] = _each_build(_name)
+    globals()[f"{_name}_twins"] = _both_builds(_name)

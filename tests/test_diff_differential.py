@@ -20,8 +20,8 @@ import shutil
 import subprocess
 
 import pytest
-
 from diffcorpus import Pair, make_pairs, write_tree
+
 from toolmend.diff import PatchError, apply, compare, parse_patch
 
 PAIRS = 300

@@ -1,8 +1,7 @@
-"""The Myers kernel: minimal, budget-exact, the same in both builds."""
+"""The Myers myers_kernel: minimal, budget-exact, the same in both builds."""
 
 from __future__ import annotations
 
-import importlib
 import random
 import threading
 
@@ -11,15 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from toolmend._kernels import myers
-
-PURE = importlib.import_module("toolmend._myers_py")
-try:
-    COMPILED = importlib.import_module("toolmend._myers")
-except ImportError:  # pragma: no cover - pure-only installs
-    COMPILED = None
-
-KERNELS = [PURE] + ([COMPILED] if COMPILED is not None else [])
-KERNEL_IDS = [k.__name__.rsplit(".", 1)[-1] for k in KERNELS]
+from toolmend._kernels._hunks import split_lines
 
 
 def lcs_length(a, b) -> int:
@@ -56,22 +47,20 @@ def check_blocks(a, b, blocks) -> int:
 lines = st.lists(st.sampled_from(["a", "b", "c", "d", "", "}"]), max_size=40)
 
 
-@pytest.mark.parametrize("kernel", KERNELS, ids=KERNEL_IDS)
 @settings(max_examples=400, deadline=None)
 @given(a=lines, b=lines)
-def test_minimal_within_budget(kernel, a, b):
-    blocks, exceeded = kernel.diff_lines(a, b, 10_000)
+def test_minimal_within_budget(myers_kernel, a, b):
+    blocks, exceeded = myers_kernel.diff_lines(a, b, 10_000)
     assert not exceeded
     assert check_blocks(a, b, blocks) == edit_distance(a, b)
 
 
-@pytest.mark.parametrize("kernel", KERNELS, ids=KERNEL_IDS)
 @settings(max_examples=300, deadline=None)
 @given(a=lines, b=lines, budget=st.integers(0, 30))
-def test_budget_is_exact(kernel, a, b, budget):
+def test_budget_is_exact(myers_kernel, a, b, budget):
     """exceeded <=> the minimal diff changes more than budget items; then the
     differing middle is one block."""
-    blocks, exceeded = kernel.diff_lines(a, b, budget)
+    blocks, exceeded = myers_kernel.diff_lines(a, b, budget)
     d = edit_distance(a, b)
     assert exceeded == (d > budget)
     changed = check_blocks(a, b, blocks)
@@ -86,16 +75,16 @@ def test_budget_is_exact(kernel, a, b, budget):
         assert changed == d
 
 
-@pytest.mark.skipif(COMPILED is None, reason="the compiled kernel is not built")
 @settings(max_examples=500, deadline=None)
 @given(a=st.lists(st.sampled_from("abcde"), max_size=60), b=st.lists(st.sampled_from("abcde"), max_size=60),
        budget=st.sampled_from([0, 1, 3, 8, 20, 1000]))
-def test_twins_give_identical_edit_scripts(a, b, budget):
-    assert COMPILED.diff_lines(a, b, budget) == PURE.diff_lines(a, b, budget)
+def test_twins_give_identical_edit_scripts(myers_twins, a, b, budget):
+    compiled, pure = myers_twins
+    assert compiled.diff_lines(a, b, budget) == pure.diff_lines(a, b, budget)
 
 
-@pytest.mark.skipif(COMPILED is None, reason="the compiled kernel is not built")
-def test_twins_agree_on_larger_edits():
+def test_twins_agree_on_larger_edits(myers_twins):
+    compiled, pure = myers_twins
     rng = random.Random(11)
     for _ in range(40):
         alphabet = rng.choice([3, 20, 500])
@@ -111,40 +100,37 @@ def test_twins_agree_on_larger_edits():
             else:
                 b[pos:pos + 2] = ["new"]
         for budget in (10, 200, 100_000):
-            assert COMPILED.diff_lines(a, b, budget) == PURE.diff_lines(a, b, budget)
+            assert compiled.diff_lines(a, b, budget) == pure.diff_lines(a, b, budget)
 
 
-@pytest.mark.parametrize("kernel", KERNELS, ids=KERNEL_IDS)
-def test_edge_cases(kernel):
-    assert kernel.diff_lines([], [], 0) == ([], False)
-    assert kernel.diff_lines(["x"], ["x"], 0) == ([], False)
-    assert kernel.diff_lines([], ["x", "y"], 5) == ([(0, 0, 0, 2)], False)
-    assert kernel.diff_lines(["x", "y"], [], 5) == ([(0, 2, 0, 0)], False)
-    assert kernel.diff_lines(["x", "y"], [], 1) == ([(0, 2, 0, 0)], True)
-    assert kernel.diff_lines(["a", "b", "c"], ["a", "c"], 8) == ([(1, 2, 1, 1)], False)
+def test_edge_cases(myers_kernel):
+    assert myers_kernel.diff_lines([], [], 0) == ([], False)
+    assert myers_kernel.diff_lines(["x"], ["x"], 0) == ([], False)
+    assert myers_kernel.diff_lines([], ["x", "y"], 5) == ([(0, 0, 0, 2)], False)
+    assert myers_kernel.diff_lines(["x", "y"], [], 5) == ([(0, 2, 0, 0)], False)
+    assert myers_kernel.diff_lines(["x", "y"], [], 1) == ([(0, 2, 0, 0)], True)
+    assert myers_kernel.diff_lines(["a", "b", "c"], ["a", "c"], 8) == ([(1, 2, 1, 1)], False)
     # no common line: the block replacement is minimal, yet past the budget
-    assert kernel.diff_lines(["a", "b"], ["c", "d"], 3) == ([(0, 2, 0, 2)], True)
-    assert kernel.diff_lines(["a", "b"], ["c", "d"], 4) == ([(0, 2, 0, 2)], False)
-    assert kernel.diff_lines(("a", "b"), iter(["a", "c"]), 8) == ([(1, 2, 1, 2)], False)
+    assert myers_kernel.diff_lines(["a", "b"], ["c", "d"], 3) == ([(0, 2, 0, 2)], True)
+    assert myers_kernel.diff_lines(["a", "b"], ["c", "d"], 4) == ([(0, 2, 0, 2)], False)
+    assert myers_kernel.diff_lines(("a", "b"), iter(["a", "c"]), 8) == ([(1, 2, 1, 2)], False)
     with pytest.raises(ValueError):
-        kernel.diff_lines(["a"], ["b"], -1)
+        myers_kernel.diff_lines(["a"], ["b"], -1)
     with pytest.raises(TypeError):
-        kernel.diff_lines([["unhashable"]], [["x"]], 5)
+        myers_kernel.diff_lines([["unhashable"]], [["x"]], 5)
 
 
-@pytest.mark.parametrize("kernel", KERNELS, ids=KERNEL_IDS)
-def test_inserted_duplicate_block_follows_the_original(kernel):
+def test_inserted_duplicate_block_follows_the_original(myers_kernel):
     a = ["def f():", "    return 1", "", "x = 1"]
     b = ["def f():", "    return 1", "", "def f():", "    return 1", "", "x = 1"]
-    assert kernel.diff_lines(a, b, 100) == ([(3, 3, 3, 6)], False)
+    assert myers_kernel.diff_lines(a, b, 100) == ([(3, 3, 3, 6)], False)
 
 
-@pytest.mark.parametrize("kernel", KERNELS, ids=KERNEL_IDS)
-def test_long_inputs_need_no_recursion(kernel):
-    n = 60_000 if kernel is PURE else 300_000
+def test_long_inputs_need_no_recursion(myers_kernel):
+    n = 60_000 if myers_kernel.__name__.endswith("_py") else 300_000
     a = [str(i % 1000) for i in range(n)]
     b = [x for i, x in enumerate(a) if i % 97] + ["tail"]
-    blocks, exceeded = kernel.diff_lines(a, b, 20_000)
+    blocks, exceeded = myers_kernel.diff_lines(a, b, 20_000)
     assert not exceeded
     assert check_blocks(a, b, blocks) == len(a) - len(b) + 2
 
@@ -155,20 +141,20 @@ def test_complete_rewrite_stops_at_the_bound_quickly():
     assert myers.diff_lines(a, b, 8000) == ([(0, 20_000, 0, 20_000)], True)
 
 
-@pytest.mark.skipif(COMPILED is None, reason="the compiled kernel is not built")
-def test_threads_get_the_same_results():
+def test_threads_get_the_same_results(myers_twins):
+    compiled, pure = myers_twins
     rng = random.Random(5)
     jobs = []
     for _ in range(8):
         a = [str(rng.randrange(50)) for _ in range(3000)]
         b = [x if rng.random() > 0.05 else "edit" for x in a]
         jobs.append((a, b))
-    expected = [COMPILED.diff_lines(a, b, 8000) for a, b in jobs]
+    expected = [compiled.diff_lines(a, b, 8000) for a, b in jobs]
     results: list[object] = [None] * len(jobs)
 
     def work(k):
         for _ in range(5):
-            results[k] = COMPILED.diff_lines(*jobs[k], 8000)
+            results[k] = compiled.diff_lines(*jobs[k], 8000)
 
     threads = [threading.Thread(target=work, args=(k,)) for k in range(len(jobs))]
     for t in threads:
@@ -186,46 +172,43 @@ texts = st.lists(text_lines, max_size=30).map("\n".join) | st.lists(text_lines, 
     lambda ls: "".join(s + "\n" for s in ls))
 
 
-@pytest.mark.parametrize("kernel", KERNELS, ids=KERNEL_IDS)
 @settings(max_examples=300, deadline=None)
 @given(a=texts, b=texts, context=st.integers(0, 3), budget=st.sampled_from([0, 3, 10_000]))
-def test_unified_text_blocks_are_those_of_diff_lines(kernel, a, b, context, budget):
-    text, blocks, exceeded = kernel.unified_text(a, b, context, "a", "b", budget)
-    la, _ = PURE.split_lines(a)
-    lb, _ = PURE.split_lines(b)
-    assert (blocks, exceeded) == PURE.diff_lines(la, lb, budget)
+def test_unified_text_blocks_are_those_of_diff_lines(myers_kernel, a, b, context, budget):
+    text, blocks, exceeded = myers_kernel.unified_text(a, b, context, "a", "b", budget)
+    la, _ = split_lines(a)
+    lb, _ = split_lines(b)
+    assert (blocks, exceeded) == myers_kernel.diff_lines(la, lb, budget)
     assert (text == "") == (not blocks)
 
 
-@pytest.mark.skipif(COMPILED is None, reason="the compiled kernel is not built")
 @settings(max_examples=500, deadline=None)
 @given(a=texts, b=texts, context=st.integers(0, 4), budget=st.sampled_from([0, 2, 5, 10_000]),
        label=st.sampled_from(["a", "naïve.txt", "δ/€.py", "😀"]))
-def test_twins_write_identical_diffs(a, b, context, budget, label):
-    assert (COMPILED.unified_text(a, b, context, label, "b", budget)
-            == PURE.unified_text(a, b, context, label, "b", budget))
+def test_twins_write_identical_diffs(myers_twins, a, b, context, budget, label):
+    compiled, pure = myers_twins
+    assert (compiled.unified_text(a, b, context, label, "b", budget)
+            == pure.unified_text(a, b, context, label, "b", budget))
 
 
-@pytest.mark.parametrize("kernel", KERNELS, ids=KERNEL_IDS)
-def test_unified_text_arguments(kernel):
+def test_unified_text_arguments(myers_kernel):
     with pytest.raises(ValueError):
-        kernel.unified_text("a", "b", -1, "a", "b", 5)
+        myers_kernel.unified_text("a", "b", -1, "a", "b", 5)
     with pytest.raises(ValueError):
-        kernel.unified_text("a", "b", 3, "a", "b", -1)
-    assert kernel.unified_text("same\n", "same\n", 3, "a", "b", 5) == ("", [], False)
+        myers_kernel.unified_text("a", "b", 3, "a", "b", -1)
+    assert myers_kernel.unified_text("same\n", "same\n", 3, "a", "b", 5) == ("", [], False)
 
 
 class Line(str):
     """A str subclass: compared through Python, not the buffer fast path."""
 
 
-@pytest.mark.parametrize("kernel", KERNELS, ids=KERNEL_IDS)
-def test_items_of_other_types(kernel):
+def test_items_of_other_types(myers_kernel):
     a = ["x", Line("y"), 3, (1, 2), "z", b"raw"]
     b = ["x", "y", 3.0, (1, 2), "Z", b"raw"]
     # Line("y") == "y" and 3 == 3.0: equal as Python says
-    assert kernel.diff_lines(a, b, 10) == ([(4, 5, 4, 5)], False)
-    assert kernel.diff_lines(["a", "b", "c"], ("a", Line("B"), "c"), 10) == ([(1, 2, 1, 2)], False)
+    assert myers_kernel.diff_lines(a, b, 10) == ([(4, 5, 4, 5)], False)
+    assert myers_kernel.diff_lines(["a", "b", "c"], ("a", Line("B"), "c"), 10) == ([(1, 2, 1, 2)], False)
 
     class Boom:
         def __eq__(self, other):
@@ -234,4 +217,4 @@ def test_items_of_other_types(kernel):
         __hash__ = object.__hash__
 
     with pytest.raises(RuntimeError, match="boom"):
-        kernel.diff_lines([Boom()], [Boom()], 10)
+        myers_kernel.diff_lines([Boom()], [Boom()], 10)

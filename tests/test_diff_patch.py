@@ -127,7 +127,8 @@ def test_no_newline_at_end_of_file():
     exc = refused("a\nb", "@@ -2,0 +3 @@\n+c\n")
     assert "no newline" in str(exc)
     # nothing can follow a line marked as the last
-    assert "must be the last line" in str(refused("a\nb\nc\n", "@@ -1,2 +1,2 @@\n-a\n\\ No newline at end of file\n-b\n+x\n+y\n"))
+    patch = "@@ -1,2 +1,2 @@\n-a\n\\ No newline at end of file\n-b\n+x\n+y\n"
+    assert "must be the last line" in str(refused("a\nb\nc\n", patch))
     assert "does not follow" in str(refused("a\n", "@@ -1 +1 @@\n\\ No newline at end of file\n-a\n+b\n"))
 
 

@@ -10,9 +10,9 @@ import sys
 import pytest
 
 from toolmend.cli import main as cli_main
-from toolmend.diffverbs import CONTEXT_MAX, FILE_LIMIT, OUTPUT_LIMIT
-from toolmend.runner import run_tool
-from toolmend.unified import unified
+from toolmend.diff import unified
+from toolmend.tools import run_tool
+from toolmend.tools._diff_tool import CONTEXT_MAX, FILE_LIMIT, OUTPUT_LIMIT
 
 POSIX = os.name == "posix"
 
@@ -348,7 +348,7 @@ def test_package_surface_in_a_fresh_interpreter():
 
 
 def test_apply_refuses_when_the_file_changes_meanwhile(tmp_path, monkeypatch):
-    import toolmend.diffverbs as verbs
+    import toolmend.tools._diff_tool as verbs
 
     f = write(tmp_path / "r.txt", "a\n")
     real_backup = verbs.write_backup

@@ -193,8 +193,8 @@ def test_unified_diff_is_minimal_where_difflib_is_not():
     # diff on repetitive input; ours is minimal.
     a = ["x\n", "y\n"] * 150 + ["end\n"]
     b = ["y\n", "x\n"] * 150 + ["end\n"]
-    ours = [l for l in unified_diff(a, b) if l[:1] in ("+", "-") and l[:3] not in ("---", "+++")]
-    theirs = [l for l in difflib.unified_diff(a, b) if l[:1] in ("+", "-") and l[:3] not in ("---", "+++")]
+    ours = [ln for ln in unified_diff(a, b) if ln[:1] in "+-" and ln[:3] not in ("---", "+++")]
+    theirs = [ln for ln in difflib.unified_diff(a, b) if ln[:1] in "+-" and ln[:3] not in ("---", "+++")]
     assert len(ours) == 2 < len(theirs)
 
 
@@ -229,5 +229,5 @@ def test_apply_reverses_unified(a, b, context):
         assert apply(a, patch, path="b") == b
     result = compare(a, b, context=context)
     assert result.text == patch
-    assert result.added == sum(1 for l in patch.split("\n")[2:] if l.startswith("+"))
-    assert result.removed == sum(1 for l in patch.split("\n")[2:] if l.startswith("-"))
+    assert result.added == sum(1 for ln in patch.split("\n")[2:] if ln.startswith("+"))
+    assert result.removed == sum(1 for ln in patch.split("\n")[2:] if ln.startswith("-"))

@@ -10,8 +10,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from toolmend.exactjson import JSONNumber, JSONSyntaxError, NestingError, dumps, load_span, loads
-from toolmend.jsonpath import WILD, PathError, format_path, parse_path
+from toolmend.json import (
+    WILD,
+    JSONNumber,
+    JSONSyntaxError,
+    NestingError,
+    PathError,
+    dumps,
+    format_path,
+    load_span,
+    loads,
+    parse_path,
+)
 
 
 @pytest.mark.parametrize("token, kind, value", [
@@ -93,7 +103,8 @@ def test_format_path_round_trips(segments: list) -> None:
     assert parse_path(format_path(segments)) == tuple(segments)
 
 
-@pytest.mark.parametrize("path", ["a..b", "a[", "a[x]", "a]", "a b", '["x', "a.", "a[1", "a[99999999999999999999]"])
+@pytest.mark.parametrize("path", ["a..b", "a[", "a[x]", "a]", "a b", '["x', "a.", "a[1",
+                                  "a[99999999999999999999]"])
 def test_bad_paths(path: str) -> None:
     with pytest.raises(PathError) as info:
         parse_path(path)

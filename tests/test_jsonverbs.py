@@ -11,15 +11,16 @@ from decimal import Decimal
 import pytest
 
 import toolmend
-from toolmend import jsonverbs
-from toolmend.exactjson import JSONNumber
-from toolmend.jsondoc import PathNotFound
-from toolmend.runner import run_tool
+from toolmend import json as jsonverbs
+from toolmend.errors import PathNotFound
+from toolmend.json import JSONNumber
+from toolmend.tools import _json_tool, run_tool
 
 DOC = r"""{
   "data": {
     "items": [
-      {"id": 1, "name": "web-1", "status": "failed", "price": 1.10, "tags": ["a", "b"], "owner": {"login": "ana"}},
+      {"id": 1, "name": "web-1", "status": "failed", "price": 1.10, "tags": ["a", "b"],
+       "owner": {"login": "ana"}},
       {"id": 2, "name": "db-1", "status": "ok", "price": 1E5, "tags": [], "owner": {"login": "bo"}},
       {"id": 3, "name": "web-2", "status": "failed", "price": -0, "owner": null},
       {"id": 123456789012345678901234567890, "name": "big", "status": "ok", "price": 1e400, "active": true}
@@ -40,7 +41,7 @@ def run(cmd: str, workspace: str | os.PathLike[str] = ".", **args):
 def ok(cmd: str, **args):
     r = run(cmd, **args)
     assert r.ok, r.output
-    assert len(r.output.encode()) <= jsonverbs.OUTPUT_LIMIT
+    assert len(r.output.encode()) <= _json_tool.OUTPUT_LIMIT
     return r
 
 
@@ -191,7 +192,7 @@ def test_keys_errors() -> None:
 def test_keys_output_is_capped_and_data_bounded() -> None:
     doc = json.dumps({f"k{i}": "v" * 20 for i in range(20_000)})
     r = ok("keys", text=doc)
-    assert len(r.data) == jsonverbs.KEYS_DATA_LIMIT
+    assert len(r.data) == _json_tool.KEYS_DATA_LIMIT
     assert r.output.rstrip().endswith("]") and "output cut at 24,000 bytes" in r.output
     assert "of 20,000 keys" in r.output
 
@@ -305,7 +306,10 @@ def test_schema_samples_big_arrays_and_depth() -> None:
     b = items["items"]["keys"]["b"]
     assert "keys" in b and b["keys"]["c"].get("truncated") and "keys" not in b["keys"]["c"]
     deep = ok("schema", text=doc, depth=8).data
-    assert deep["keys"]["a"]["items"]["keys"]["b"]["keys"]["c"]["keys"]["d"]["keys"]["e"]["keys"]["f"]["type"] == "number"
+    node = deep["keys"]["a"]["items"]
+    for key in "bcdef":
+        node = node["keys"][key]
+    assert node["type"] == "number"
     assert "at most 8" in fails("schema", text=doc, depth=9)
     assert "at least 1" in fails("schema", text=doc, depth=0)
 
@@ -393,7 +397,7 @@ def test_output_cap_cuts_on_a_character_boundary_with_a_notice(filler: str) -> N
                        ("query", {"path": "big", "limit": 200})]:
         r = ok(cmd, text=doc, **extra)
         size = len(r.output.encode())
-        assert jsonverbs.OUTPUT_LIMIT - 600 < size <= jsonverbs.OUTPUT_LIMIT
+        assert _json_tool.OUTPUT_LIMIT - 600 < size <= _json_tool.OUTPUT_LIMIT
         assert "[output cut at 24,000 bytes" in r.output
         assert any(w in r.output for w in ("deeper path", "select", "limit", "narrow"))
         r.output.encode("utf-8")  # whole characters only
@@ -409,10 +413,10 @@ def test_output_cap_does_not_build_the_whole_text(monkeypatch: pytest.MonkeyPatc
         calls.append(max_bytes)
         return real(text, start, end, indent, max_bytes)
 
-    monkeypatch.setattr(jsonverbs._k, "reformat", spy)
+    monkeypatch.setattr(_json_tool._k, "reformat", spy)
     doc = json.dumps([{"n": i, "s": "v" * 100} for i in range(20_000)])
     r = ok("get", text=doc)
-    assert calls and all(0 <= m <= jsonverbs.OUTPUT_LIMIT for m in calls)
+    assert calls and all(0 <= m <= _json_tool.OUTPUT_LIMIT for m in calls)
     assert len(r.data) == 20_000
 
 
@@ -532,7 +536,7 @@ def test_library_functions(tmp_path) -> None:
     assert info.value.path == "data" and info.value.segment == "nope"
     assert isinstance(info.value, ValueError)
     (tmp_path / "x.json").write_text("[1]")
-    assert jsonverbs.get(jsonverbs.load_file("x.json", tmp_path), "[0]") == 1
+    assert jsonverbs.get(jsonverbs.load_file(tmp_path / "x.json"), "[0]") == 1
 
 
 def test_cli(tmp_path, capsys, monkeypatch) -> None:

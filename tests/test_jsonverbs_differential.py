@@ -12,9 +12,9 @@ import orjson
 import pytest
 
 import toolmend
-from toolmend import jsonverbs
-from toolmend.jsonpath import WILD, format_path
-from toolmend.runner import run_tool
+from toolmend import json as jsonverbs
+from toolmend.json import WILD, format_path
+from toolmend.tools import run_tool
 
 # Fewer probes on the pure twins: same code paths, slower walks.
 PROBES = 200 if toolmend.compiled else 50

@@ -13,7 +13,7 @@ import pytest
 import toolmend
 
 KERNELS = ["_recover", "_myers", "_jsonscan"]
-PACKAGE = pathlib.Path(toolmend.__file__).parent
+PACKAGE = pathlib.Path(toolmend.__file__).parent / "_kernels"
 
 
 def _stub_names(name: str) -> set[str]:
@@ -24,13 +24,13 @@ def _stub_names(name: str) -> set[str]:
 
 @pytest.mark.parametrize("name", KERNELS)
 def test_stub_names_exist_in_both_twins(name):
-    pure = importlib.import_module(f"toolmend.{name}_py")
+    pure = importlib.import_module(f"toolmend._kernels.{name}_py")
     names = _stub_names(name)
     assert names
     for n in names:
         assert hasattr(pure, n), n
     try:
-        compiled = importlib.import_module(f"toolmend.{name}")
+        compiled = importlib.import_module(f"toolmend._kernels.{name}")
     except ImportError:
         pytest.skip("the compiled kernels are not built")
     public = {n for n in dir(compiled) if not n.startswith("_")} - {"orjson", "LiteralError"}
@@ -44,6 +44,6 @@ def test_stub_names_exist_in_both_twins(name):
 
 
 def test_py_typed_and_stubs_ship():
-    assert (PACKAGE / "py.typed").exists()
+    assert (PACKAGE.parent / "py.typed").exists()
     for name in KERNELS:
         assert (PACKAGE / f"{name}.pyi").exists()

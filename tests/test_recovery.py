@@ -403,7 +403,7 @@ def test_normalize_quotes_table_and_paths():
     assert normalize_quotes(text, "build/Makefile") == "'a' \"b\" ' \" <<c>>"
     assert normalize_quotes(text, "README.md") == text
     assert normalize_quotes(text, "notes.txt") == text
-    from toolmend.quotes import CODE_EXTENSIONS
+    from toolmend.recovery import CODE_EXTENSIONS
     assert len(CODE_EXTENSIONS) >= 60
 
 

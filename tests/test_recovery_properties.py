@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 
 import orjson
-import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
@@ -45,15 +44,10 @@ def _outcome(fn, *args):
         return ("error", str(exc), exc.pos)
 
 
-@pytest.fixture(scope="module")
-def twins(compiled_recover, pure_recover):
-    return compiled_recover, pure_recover
-
-
 @SETTINGS
 @given(text=any_text)
-def test_twins_agree_on_every_kernel_function(twins, text):
-    compiled, pure = twins
+def test_twins_agree_on_every_kernel_function(recover_twins, text):
+    compiled, pure = recover_twins
     for name in ("normalize_structural_quotes", "convert_single_quotes", "quote_bare_keys",
                  "remove_trailing_commas", "strip_comments"):
         assert getattr(compiled, name)(text) == getattr(pure, name)(text), name
@@ -64,27 +58,27 @@ def test_twins_agree_on_every_kernel_function(twins, text):
 
 @SETTINGS
 @given(text=json_ish.map(lambda t: "{" + t + "}"))
-def test_twins_agree_on_object_shaped_text(twins, text):
-    compiled, pure = twins
+def test_twins_agree_on_object_shaped_text(recover_twins, text):
+    compiled, pure = recover_twins
     assert _outcome(compiled.parse_object_literal, text) == _outcome(pure.parse_object_literal, text)
     assert compiled.recover_text(text) == pure.recover_text(text)
 
 
 @SETTINGS
 @given(text=any_text)
-def test_prefilter_never_rejects_what_orjson_accepts(compiled_recover, text):
+def test_prefilter_never_rejects_what_orjson_accepts(recover_kernel, text):
     try:
         orjson.loads(text)
     except orjson.JSONDecodeError:
         return
-    assert compiled_recover.maybe_json(text)
+    assert recover_kernel.maybe_json(text)
 
 
 @SETTINGS
 @given(value=json_values, indent=st.booleans())
-def test_prefilter_accepts_json(compiled_recover, value, indent):
+def test_prefilter_accepts_json(recover_kernel, value, indent):
     text = orjson.dumps(value, option=orjson.OPT_INDENT_2 if indent else 0).decode()
-    assert compiled_recover.maybe_json(text)
+    assert recover_kernel.maybe_json(text)
 
 
 @SETTINGS

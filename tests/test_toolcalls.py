@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from toolmend.toolcalls import ToolCall, parse_tool_calls
+from toolmend.recovery import ToolCall, parse_tool_calls
 
 
 def test_self_closing_tags_from_the_spec():

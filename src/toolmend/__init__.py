@@ -1,7 +1,10 @@
 """toolmend: the fast path for AI-agent tool calls.
 
-Recover malformed tool-call arguments, answer questions about JSON/YAML
-payloads without dumping them, and diff and patch files safely.
+Recover malformed tool-call arguments (:mod:`toolmend.recovery`), answer
+questions about JSON/YAML payloads without dumping them (:mod:`toolmend.json`),
+and diff and patch files safely (:mod:`toolmend.diff`); :mod:`toolmend.tools`
+runs them as the ``@json`` and ``@diff`` tools. Every exception is a
+:class:`toolmend.errors.ToolmendError`.
 """
 
 from __future__ import annotations
@@ -9,28 +12,58 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ._kernels import compiled
-from .errors import PatchError, RecoveryError
-from .quotes import normalize_quotes
-from .recovery import Recovered, loads, normalize_tool_args
-from .toolfields import field_for_tool, looks_like_cli_args, register_tool_field
+from .errors import (
+    BudgetWarning,
+    EncodingError,
+    JSONError,
+    JSONSyntaxError,
+    LiteralError,
+    NestingError,
+    PatchError,
+    PathError,
+    PathNotFound,
+    QueryError,
+    RecoveryError,
+    ToolError,
+    ToolmendError,
+    WorkspaceError,
+    YAMLDocumentError,
+)
+from .recovery import (
+    Recovered,
+    field_for_tool,
+    loads,
+    looks_like_cli_args,
+    normalize_quotes,
+    normalize_tool_args,
+    register_tool_field,
+)
 
 __version__ = "0.1.0"
 
 if TYPE_CHECKING:  # what the lazy attributes below resolve to
+    from . import compat as compat
     from . import diff as diff
-    from .runner import ToolResult as ToolResult
-    from .runner import run_tool as run_tool
-    from .toolcalls import ToolCall as ToolCall
-    from .toolcalls import parse_tool_calls as parse_tool_calls
+    from . import errors as errors
+    from . import json as json
+    from . import recovery as recovery
+    from . import tools as tools
+    from .recovery import ToolCall as ToolCall
+    from .recovery import parse_tool_calls as parse_tool_calls
+    from .tools import ToolResult as ToolResult
+    from .tools import run_tool as run_tool
 
-# Imported on first use, so that `import toolmend` stays light:
-# attribute -> (module, name in it, or None for the module itself)
+# Imported on first use, so that `import toolmend` stays light (recovery
+# only): attribute -> (module, name in it, or None for the module itself)
 _LAZY = {
     "diff": (".diff", None),
-    "run_tool": (".runner", "run_tool"),
-    "ToolResult": (".runner", "ToolResult"),
-    "parse_tool_calls": (".toolcalls", "parse_tool_calls"),
-    "ToolCall": (".toolcalls", "ToolCall"),
+    "json": (".json", None),
+    "tools": (".tools", None),
+    "compat": (".compat", None),
+    "run_tool": (".tools", "run_tool"),
+    "ToolResult": (".tools", "ToolResult"),
+    "parse_tool_calls": (".recovery", "parse_tool_calls"),
+    "ToolCall": (".recovery", "ToolCall"),
 }
 
 
@@ -46,19 +79,41 @@ def __getattr__(name: str) -> object:
 
 __all__ = [
     "compiled",
+    "__version__",
+    # recovery
     "Recovered",
-    "RecoveryError",
-    "PatchError",
     "normalize_tool_args",
     "loads",
     "normalize_quotes",
     "looks_like_cli_args",
     "field_for_tool",
     "register_tool_field",
-    "run_tool",
-    "ToolResult",
-    "diff",
     "parse_tool_calls",
     "ToolCall",
-    "__version__",
+    # tools
+    "run_tool",
+    "ToolResult",
+    # subpackages
+    "recovery",
+    "json",
+    "diff",
+    "tools",
+    "compat",
+    "errors",
+    # errors
+    "ToolmendError",
+    "RecoveryError",
+    "LiteralError",
+    "PatchError",
+    "EncodingError",
+    "JSONError",
+    "JSONSyntaxError",
+    "YAMLDocumentError",
+    "NestingError",
+    "PathError",
+    "PathNotFound",
+    "QueryError",
+    "ToolError",
+    "WorkspaceError",
+    "BudgetWarning",
 ]

@@ -123,9 +123,8 @@ def _repair(words: list[str]) -> int:
 
 def _exec(words: list[str]) -> int:
     """Find the tool calls in model text on stdin; run ours, report the rest."""
-    from .recovery import json_text
-    from .runner import TOOLS, run_tool
-    from .toolcalls import parse_tool_calls
+    from .recovery import json_text, parse_tool_calls
+    from .tools import TOOLS, run_tool
 
     workspace = "."
     if words[:1] == ["--workspace"] and len(words) == 2:
@@ -171,7 +170,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if command == "repair":
             return _repair(rest)
         if command in ("json", "diff"):
-            from .runner import run_tool
+            from .tools import run_tool
 
             if not rest or rest[0].startswith("--"):
                 return _usage_error(f"toolmend {command} needs a VERB")
@@ -186,7 +185,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 return 1
             return _emit(result)
         if command == "call":
-            from .runner import run_tool
+            from .tools import run_tool
 
             if len(rest) not in (2, 4) or (len(rest) == 4 and rest[2] != "--workspace"):
                 return _usage_error("usage: toolmend call TOOL ARGS [--workspace DIR]")

@@ -1,1 +1,4 @@
-"""Drop-in replacements for other libraries' APIs, backed by toolmend."""
+"""Drop-in APIs of the libraries toolmend replaces.
+
+    from toolmend.compat import json_repair   # json-repair's repair_json / loads / load / from_file
+"""

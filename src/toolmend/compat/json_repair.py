@@ -17,8 +17,8 @@ import json
 import os
 from typing import IO, Any
 
-from ..recovery import Recovered, normalize_tool_args
 from ..errors import RecoveryError
+from ..recovery import Recovered, normalize_tool_args
 
 __all__ = ["repair_json", "loads", "load", "from_file"]
 

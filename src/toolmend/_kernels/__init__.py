@@ -1,4 +1,10 @@
-"""Choose, once at import, between the compiled kernels and their pure twins.
+"""The kernels: chosen once, at import, between the compiled extensions and
+their pure-Python twins.
+
+Each kernel is a pair that sorts together: ``_recover`` (compiled from
+``ext/_recover.pyx``) and ``_recover_py``; ``_myers`` / ``_myers_py``;
+``_jsonscan`` / ``_jsonscan_py``. The twins have the same functions and give
+the same results; the ``.pyi`` stubs describe the compiled ones.
 
 ``TOOLMEND_PURE_PYTHON=1`` forces the pure-Python twins. Otherwise a missing
 or broken extension falls back to the twin silently, unless
@@ -32,14 +38,14 @@ def _load(name: str) -> tuple[ModuleType, bool]:
     """Return (module, compiled) for kernel ``name`` (e.g. "_recover")."""
     if not FORCE_PURE:
         try:
-            return importlib.import_module(f"toolmend.{name}"), True
+            return importlib.import_module(f"{__name__}.{name}"), True
         except ImportError as exc:
             if REQUIRE_COMPILED:
                 raise ImportError(
-                    f"toolmend: the compiled extension toolmend.{name} is not available "
+                    f"toolmend: the compiled extension {__name__}.{name} is not available "
                     f"({exc}); TOOLMEND_REQUIRE_COMPILED=1 forbids the pure-Python fallback"
                 ) from exc
-    return importlib.import_module(f"toolmend.{name}_py"), False
+    return importlib.import_module(f"{__name__}.{name}_py"), False
 
 
 __all__ = ["recover", "myers", "jsonscan", "compiled", "FORCE_PURE", "REQUIRE_COMPILED"]

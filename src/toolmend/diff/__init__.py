@@ -1,36 +1,46 @@
-"""``toolmend.diff``: minimal line diffs and strict patches.
+"""``toolmend.diff``: minimal line diffs and strict patches, as a library.
 
     unified(a, b, context=3, a_label="a", b_label="b")  -> str
     unified_diff(a, b, fromfile='', tofile='', ..., n=3, lineterm='\\n')
         a drop-in for difflib.unified_diff
     compare(a, b, ...)                                  -> DiffResult
     apply(original, patch, *, path=None)                -> str, or PatchError
+    parse_patch(patch)                                  -> [FilePatch]
+    compare_trees(a_root, b_root, root)                 -> TreeDiff
 
 The diff is Myers' O(ND) algorithm on interned lines (compiled, with the GIL
 released; a pure-Python twin gives the same results) with an edit budget:
 within ``DEFAULT_BUDGET`` changed lines the diff is minimal, past it the
 differing middle is one block replacement and a ``BudgetWarning`` says so.
-``VERBS`` are the verbs of the ``@diff`` tool (see ``toolmend.run_tool``).
+The ``@diff`` tool (see :func:`toolmend.run_tool`) lives in
+:mod:`toolmend.tools`.
 """
 
 from __future__ import annotations
 
-from .diffverbs import VERBS
-from .errors import PatchError
-from .patch import FilePatch, Hunk, apply, parse_patch
-from .unified import DEFAULT_BUDGET, BudgetWarning, DiffResult, compare, unified, unified_diff
+from ..errors import BudgetWarning, PatchError
+from ._patch import FilePatch, Hunk, apply, apply_file_patch, parse_patch, select, split_keepends
+from ._tree import ENTRY_BUDGET, SKIP_DIRS, TreeDiff, compare_trees
+from ._unified import DEFAULT_BUDGET, DiffResult, compare, split_lines, unified, unified_diff
 
 __all__ = [
     "unified",
     "unified_diff",
     "compare",
     "apply",
+    "apply_file_patch",
     "parse_patch",
+    "select",
+    "split_keepends",
+    "split_lines",
+    "compare_trees",
     "DiffResult",
     "FilePatch",
     "Hunk",
+    "TreeDiff",
     "PatchError",
     "BudgetWarning",
     "DEFAULT_BUDGET",
-    "VERBS",
+    "ENTRY_BUDGET",
+    "SKIP_DIRS",
 ]

@@ -16,16 +16,17 @@ from array import array
 from dataclasses import dataclass
 from typing import Any, Iterator, Sequence
 
-from ._kernels import jsonscan as _k
-from .errors import ToolError
-from .exactjson import JSONSyntaxError, NestingError, load_span
-from .jsonpath import WILD, Segment, format_path, format_segment, parse_path
-from .jsonyaml import YAMLDocumentError, compose, yaml_to_json
-from .workspace import Workspace, decode_utf8
+from .._kernels import jsonscan as _k
+from .._text import decode_utf8, human_size
+from ..errors import JSONError, NestingError, PathNotFound, YAMLDocumentError
+from ._exact import dumps, load_span
+from ._path import Segment, as_index, format_path, format_segment, parse_path
+from ._syntax import syntax_error
+from ._yaml import compose, yaml_to_json
 
 __all__ = [
-    "Document", "Matches", "FILE_LIMIT", "FORMATS", "parse_document", "load_file",
-    "resolve", "values", "PathNotFound", "describe_value", "nearest_keys",
+    "Document", "Matches", "FILE_LIMIT", "FORMATS", "parse_document", "parse_bytes", "load_file",
+    "from_value", "resolve", "values", "describe_value", "nearest_keys",
 ]
 
 #: Largest file (and text) the verbs read, checked before reading.
@@ -61,7 +62,7 @@ class Document:
 def _check_format(fmt: str) -> str:
     fmt = (fmt or "auto").strip().lower()
     if fmt not in FORMATS:
-        raise ToolError(f"format must be one of {', '.join(FORMATS)}, not {fmt!r}")
+        raise JSONError(f"format must be one of {', '.join(FORMATS)}, not {fmt!r}")
     return fmt
 
 
@@ -82,7 +83,7 @@ def parse_document(text: str, *, name: str = "the text", format: str = "auto") -
         return _from_yaml(text, name, None)
     pos, code, lossy = _k.scan(text)
     if code:
-        error = JSONSyntaxError(text, pos, code, name)
+        error = syntax_error(text, pos, code, name)
         if fmt == "auto" and not text.lstrip(" \t\r\n").startswith(("{", "[")):
             try:
                 composed = compose(text, name)
@@ -106,50 +107,51 @@ def _from_yaml(text: str, name: str, composed: Any) -> Document:
 def _json_of_yaml(converted: str, name: str) -> Document:
     pos, code, lossy = _k.scan(converted)
     if code:  # pragma: no cover - our own writer produced it
-        raise ToolError(f"{name}: internal error converting YAML to JSON")
+        raise JSONError(f"{name}: internal error converting YAML to JSON")
     return Document(converted, 0, len(converted), bool(lossy), "yaml", name)
 
 
-def load_file(path: str, workspace: Workspace | str = ".", *, format: str = "auto",
+def parse_bytes(data: bytes, *, name: str = "the text", format: str = "auto",
+                limit: int = FILE_LIMIT) -> Document:
+    """Validate UTF-8 bytes (a BOM is dropped) and return their Document;
+    refused past ``limit`` bytes."""
+    if len(data) > limit:
+        raise JSONError(f"{name} is {human_size(len(data))}; the limit is {human_size(limit)}")
+    return parse_document(decode_utf8(bytes(data), name), name=name, format=format)
+
+
+def load_file(path: str | os.PathLike[str], *, format: str = "auto",
               limit: int = FILE_LIMIT) -> Document:
-    """Read and validate a file inside ``workspace`` (see Workspace for the
-    confinement rules). ``.yaml``/``.yml`` files are YAML unless ``format``
-    says otherwise."""
-    ws = workspace if isinstance(workspace, Workspace) else Workspace(workspace)
+    """Read and validate a file: ``.yaml``/``.yml`` files are YAML unless
+    ``format`` says otherwise; refused past ``limit`` bytes before reading.
+    (The tools confine the paths an agent names to a workspace first.)"""
     fmt = _check_format(format)
-    what = f"file {path!r}"
-    data = ws.read_bytes(path, limit, what="file")
-    text = decode_utf8(data, what)
-    del data
-    if fmt == "auto" and os.path.splitext(path)[1].lower() in YAML_SUFFIXES:
+    what = f"file {os.fspath(path)!r}"
+    try:
+        size = os.stat(path).st_size
+        if size > limit:
+            raise JSONError(f"{what} is {human_size(size)}; the limit is {human_size(limit)}")
+        with open(path, "rb") as fh:
+            data = fh.read(limit + 1)
+    except OSError as exc:
+        raise JSONError(f"{what}: {exc.strerror or exc}") from None
+    if fmt == "auto" and os.path.splitext(os.fspath(path))[1].lower() in YAML_SUFFIXES:
         fmt = "yaml"
-    return parse_document(text, name=what, format=fmt)
+    return parse_bytes(data, name=what, format=fmt, limit=limit)
 
 
 def from_value(value: Any, name: str = "the text") -> Document:
     """A Document for an already-parsed value (a dict or list sent in place
     of the text); its numbers are whatever the caller's parser made of them."""
-    from .exactjson import dumps
-
     try:
         text = dumps(value)
     except TypeError as exc:
-        raise ToolError(f"{name}: {exc}") from None
+        raise JSONError(f"{name}: {exc}") from None
     return parse_document(text, name=name, format="json")
 
 
 # ---------------------------------------------------------------------------
 # Paths
-
-
-class PathNotFound(ToolError):
-    """A path does not lead to a value. ``path`` is the concrete path that
-    was reached, ``segment`` the one that could not be followed."""
-
-    def __init__(self, message: str, path: str = "", segment: str = "") -> None:
-        super().__init__(message)
-        self.path = path
-        self.segment = segment
 
 
 def describe_value(doc: Document, pos: int) -> str:
@@ -196,35 +198,34 @@ def _diagnose(doc: Document, reached: tuple[Segment, ...], pos: int, seg: str | 
         if isinstance(seg, int):
             msg = (f"{where} is {there}, not an array: index [{seg}] needs an array. "
                    f"Its keys: {_keys_listing(keys)}")
+            reason = "not_array"
         else:
             near = nearest_keys(seg, keys)
             hint = f" Did you mean {', '.join(repr(k) for k in near)}?" if near else ""
             listing = f" Its keys: {_keys_listing(keys)}" if keys else " It is empty."
             msg = f"key {seg!r} not found in {where} ({there}).{hint}{listing}"
-        return PathNotFound(prefix + msg, where, shown)
+            reason = "missing_key"
+        return PathNotFound(prefix + msg, path=where, segment=shown, reason=reason, found=there)
     if c == "[":
         size = _k.summary(text, pos)[1]
-        index = seg if isinstance(seg, int) else _as_index(seg)
+        index = seg if isinstance(seg, int) else as_index(seg)
         if index is None:
             msg = (f"{where} is {there}: {seg!r} is not an index. Use an index "
                    f"({where}[0]) or [*] for every element ({where}[*]{format_segment(seg)})")
+            reason = "not_index"
         elif size == 0:
             msg = f"index [{index}] is out of range: {where} is an empty array"
+            reason = "out_of_range"
         else:
             msg = (f"index [{index}] is out of range: {where} is {there} "
                    f"(indexes 0..{size - 1}, or -{size}..-1)")
-        return PathNotFound(prefix + msg, where, shown)
+            reason = "out_of_range"
+        return PathNotFound(prefix + msg, path=where, segment=shown, reason=reason, found=there)
     preview = _preview(doc, pos)
     step = format_segment(seg) if not isinstance(seg, str) else "." + shown
     msg = f"{where} is {there}{preview}, not an object or array: nothing to follow with {step}"
-    return PathNotFound(prefix + msg, where, shown)
-
-
-def _as_index(seg: str) -> int | None:
-    digits = seg[1:] if seg.startswith("-") else seg
-    if digits and digits.isascii() and digits.isdigit() and len(digits) <= 18:
-        return int(seg)
-    return None
+    return PathNotFound(prefix + msg, path=where, segment=shown, reason="not_container",
+                        found=there + preview)
 
 
 def _preview(doc: Document, pos: int, width: int = 40) -> str:
@@ -350,8 +351,9 @@ def _expand(m: Matches, run: tuple[str | int, ...], full: str) -> None:
     if containers == 0 and first_scalar >= 0:
         where = m.label(first_scalar)
         pos = m.spans[2 * first_scalar]
-        raise PathNotFound(f"path {full!r}: * needs an object or array, but {where} is "
-                           f"{describe_value(doc, pos)}{_preview(doc, pos)}", where, "*")
+        there = describe_value(doc, pos) + _preview(doc, pos)
+        raise PathNotFound(f"path {full!r}: * needs an object or array, but {where} is {there}",
+                           path=where, segment="*", reason="not_container", found=there)
     if run and len(spans):
         found = _k.lookup_many(text, spans, run)
         kept = [k for k in range(0, len(found), 2) if found[k] >= 0]
@@ -382,7 +384,7 @@ def values(doc: Document, spans: Any) -> list[Any]:
     """The Python values of ``spans`` (start, end pairs), numbers exact, in
     one decoder call."""
     text = doc.text
-    pairs = list(zip(spans[0::2], spans[1::2]))
+    pairs = list(zip(spans[0::2], spans[1::2], strict=True))
     if not pairs:
         return []
     if len(pairs) == 1:

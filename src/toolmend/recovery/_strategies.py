@@ -23,11 +23,12 @@ from typing import Any, Iterator
 
 import orjson
 
-from ._kernels import recover as _k
-from .errors import LiteralError, RecoveryError
-from .toolfields import SUBCOMMANDS, field_for_tool, looks_like_cli_args, tool_style
+from .._kernels import recover as _k
+from .._text import CURLY_TO_ASCII
+from ..errors import LiteralError, RecoveryError
+from ._fields import SUBCOMMANDS, field_for_tool, looks_like_cli_args, tool_style
 
-__all__ = ["Recovered", "normalize_tool_args", "loads", "STRATEGIES"]
+__all__ = ["Recovered", "normalize_tool_args", "loads", "json_text", "STRATEGIES", "QUOTE_MODES"]
 
 #: Every strategy name ``Recovered.strategy`` can hold, in pipeline order.
 STRATEGIES = (
@@ -209,8 +210,8 @@ def _unfence(original: str, tool: str | None, curly: bool) -> Recovered:
 
 # A JSON string token in recovered (valid) text.
 _JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
-_IN_STRING = {0x2018: "'", 0x2019: "'", 0x2032: "'", 0x201C: '\\"', 0x201D: '\\"',
-              0x2033: '\\"', 0x00AB: "<<", 0x00BB: ">>"}
+# Inside a JSON string a straightened double quote must be escaped.
+_IN_STRING = {k: ('\\"' if v == '"' else v) for k, v in CURLY_TO_ASCII.items()}
 
 
 def _straighten(result: Recovered) -> Recovered:

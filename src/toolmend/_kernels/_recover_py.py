@@ -13,7 +13,8 @@ from typing import Any
 
 import orjson
 
-from .errors import LiteralError
+from .._text import CURLY_DOUBLE, CURLY_SINGLE, JSON_NUMBER
+from ..errors import LiteralError
 
 # Below this length a text that fails the pre-filter skips orjson; the twins
 # share the threshold so that they take the same path.
@@ -42,9 +43,7 @@ def maybe_json(s: str) -> bool:
 # ---------------------------------------------------------------------------
 # Curly quotes standing where JSON needs a quote
 
-_CURLY_DOUBLE = "\u201c\u201d\u2033"
-_CURLY_SINGLE = "\u2018\u2019\u2032"
-_HAS_CURLY = re.compile(f"[{_CURLY_DOUBLE}{_CURLY_SINGLE}]")
+_HAS_CURLY = re.compile(f"[{CURLY_DOUBLE}{CURLY_SINGLE}]")
 _CLOSES = re.compile(r"\s*(?:[:,}\]]|\Z)")
 
 
@@ -78,9 +77,9 @@ def normalize_structural_quotes(s: str) -> str:
                 state = 1
             elif c == "'":
                 state = 2
-            elif may_open and (c in _CURLY_DOUBLE or c in _CURLY_SINGLE) and last in "{[,:":
+            elif may_open and (c in CURLY_DOUBLE or c in CURLY_SINGLE) and last in "{[,:":
                 open_in, open_out = i - 1, len(out)
-                state = 3 if c in _CURLY_DOUBLE else 4
+                state = 3 if c in CURLY_DOUBLE else 4
                 c = '"' if state == 3 else "'"
                 converted += 1
             elif not c.isspace():
@@ -95,7 +94,7 @@ def normalize_structural_quotes(s: str) -> str:
                 state = 0
                 last = '"'
         else:
-            curly = _CURLY_DOUBLE if state == 3 else _CURLY_SINGLE
+            curly = CURLY_DOUBLE if state == 3 else CURLY_SINGLE
             plain = '"' if state == 3 else "'"
             if c == "\\" and i < n:
                 out.append(c + s[i])
@@ -215,7 +214,7 @@ def strip_comments(s: str) -> str:
 _WS = re.compile(r"\s*")
 _BARE_VALUE = re.compile(r"[^,}\]\n\r]*")
 _BARE_KEY = re.compile(r"[^:,{}\[\]\n\r]*")
-_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?\Z")
+_NUMBER = re.compile(JSON_NUMBER + r"\Z")
 _QUOTED = {
     '"': re.compile(r'"((?:[^"\\]|\\.)*)"', re.S),
     "'": re.compile(r"'((?:[^'\\]|\\.)*)'", re.S),

@@ -20,8 +20,9 @@ import warnings
 from dataclasses import dataclass, field
 from typing import Any, Iterator, Sequence
 
-from ._kernels import myers
-from ._myers_py import format_range, hunks, split_lines
+from .._kernels import myers
+from .._kernels._hunks import Block, format_range, hunks, split_lines
+from ..errors import BudgetWarning
 
 __all__ = [
     "DEFAULT_BUDGET",
@@ -45,13 +46,6 @@ __all__ = [
 #: 30 KB). It is close to where GNU diff gives up on a minimal diff (at least
 #: 4,096 steps from each end) unless run with ``--minimal``.
 DEFAULT_BUDGET = 8000
-
-Block = tuple[int, int, int, int]
-
-
-class BudgetWarning(UserWarning):
-    """A diff went past its edit budget: the differing middle is one block."""
-
 
 @dataclass(frozen=True)
 class DiffResult:

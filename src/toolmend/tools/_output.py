@@ -7,6 +7,8 @@ closing notice that says what was left out and how to narrow the request.
 
 from __future__ import annotations
 
+__all__ = ["CappedOutput", "cap_text", "NOTICE_ROOM"]
+
 NOTICE_ROOM = 512  # bytes kept free for the truncation notice
 
 

@@ -31,38 +31,33 @@ from typing import Any
 
 import yaml
 
-from .errors import ToolError, line_col
-from .exactjson import JSONNumber, NestingError, dumps, snippet
+from .._text import JSON_NUMBER, line_col
+from ..errors import NestingError, YAMLDocumentError
+from ._exact import JSONNumber, dumps
+from ._syntax import snippet
 
-__all__ = ["YAMLDocumentError", "yaml_to_json", "MAX_NODES", "MAX_CHARS", "LIBYAML"]
+__all__ = ["compose", "yaml_to_json", "MAX_NODES", "MAX_CHARS", "MAX_DEPTH", "LIBYAML"]
 
 #: Bounds on the expanded document (aliases counted as many times as used).
 MAX_NODES = 4_000_000
 MAX_CHARS = 64 * 1024 * 1024
+#: Most levels of nesting a YAML document may have (orjson writes no deeper).
+MAX_DEPTH = 255
 
 LIBYAML = hasattr(yaml, "CSafeLoader")
 _Base: Any = yaml.CSafeLoader if LIBYAML else yaml.SafeLoader
-_JSON_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?")
+_JSON_NUMBER = re.compile(JSON_NUMBER)
 
 
-class YAMLDocumentError(ToolError):
-    """The text is not YAML the verbs accept; ``line``/``column`` (1-based,
-    None when unknown), ``message`` and ``snippet`` say where and why."""
-
-    def __init__(self, message: str, text: str = "", mark: Any = None,
-                 what: str = "the text") -> None:
-        self.message = message
-        self.line = self.column = None
-        self.pos: int | None = None
-        self.snippet = ""
-        if mark is not None and text:
-            self.pos = _offset(text, mark.line, mark.column)
-            self.line, self.column = line_col(text, self.pos)
-            self.snippet = snippet(text, self.pos)
-            where = f" at line {self.line}, column {self.column}\n{self.snippet}"
-        else:
-            where = ""
-        super().__init__(f"{what}: {message}{where}")
+def _error(message: str, text: str = "", mark: Any = None,
+           what: str = "the text") -> YAMLDocumentError:
+    """A YAMLDocumentError at a YAML mark (0-based line and column), if any."""
+    if mark is None or not text:
+        return YAMLDocumentError(message, what=what)
+    pos = _offset(text, mark.line, mark.column)
+    line, column = line_col(text, pos)
+    return YAMLDocumentError(message, what=what, line=line, column=column, pos=pos,
+                             snippet=snippet(text, pos))
 
 
 def _offset(text: str, line: int, column: int) -> int:
@@ -112,10 +107,24 @@ class _Loader(_Base):  # type: ignore[misc]
     pass
 
 
+class _UnsupportedTag(yaml.MarkedYAMLError):
+    """A tag outside the YAML standard set (raised while constructing)."""
+
+    def __init__(self, tag: str, mark: Any) -> None:
+        super().__init__(problem=f"the YAML tag {tag!r} is not supported (only standard tags are "
+                                 "read: no custom or language-specific types)",
+                         problem_mark=mark)
+
+
+def _unsupported(loader: Any, node: Any) -> Any:
+    raise _UnsupportedTag(node.tag, node.start_mark)
+
+
 _Loader.add_constructor("tag:yaml.org,2002:timestamp", _timestamp)
 _Loader.add_constructor("tag:yaml.org,2002:float", _float)
 _Loader.add_constructor("tag:yaml.org,2002:int", _int)
 _Loader.add_constructor("tag:yaml.org,2002:binary", _binary)
+_Loader.add_constructor(None, _unsupported)  # any tag without a constructor of its own
 
 
 def _check_expansion(root: Any, text: str, what: str) -> None:
@@ -137,7 +146,7 @@ def _check_expansion(root: Any, text: str, what: str) -> None:
             n = 1 + sum(nodes[id(c)] for c in children)
             ch = 2 + sum(chars[id(c)] for c in children)
             if n > MAX_NODES or ch > MAX_CHARS:
-                raise YAMLDocumentError(
+                raise _error(
                     f"refused: its aliases expand to more than "
                     f"{MAX_NODES:,} nodes or {MAX_CHARS // (1024 * 1024)} MB "
                     "(an alias-expansion bomb?)", text, node.start_mark, what)
@@ -147,8 +156,8 @@ def _check_expansion(root: Any, text: str, what: str) -> None:
         if key in nodes:
             continue
         if key in active:
-            raise YAMLDocumentError("refused: an alias refers to a node that contains it "
-                                    "(recursive structure)", text, node.start_mark, what)
+            raise _error("refused: an alias refers to a node that contains it "
+                         "(recursive structure)", text, node.start_mark, what)
         if isinstance(node, yaml.ScalarNode):
             nodes[key] = 1
             chars[key] = len(node.value) + 2
@@ -186,30 +195,34 @@ def _key_text(key: Any) -> str:
     return str(key)
 
 
-def _jsonable(value: Any) -> Any:
-    """Keys as strings, tuples as lists; iterative, shared subtrees converted once."""
+def _jsonable(value: Any, what: str) -> Any:
+    """Keys as strings, tuples as lists; iterative, shared subtrees converted
+    once. Refuses more than ``MAX_DEPTH`` levels (orjson writes no deeper)."""
     if not isinstance(value, (dict, list, tuple)):
         return value
     done: dict[int, Any] = {}
     root: list[Any] = [None]
-    stack: list[tuple[Any, Any, Any]] = [(value, root, 0)]
+    stack: list[tuple[Any, Any, Any, int]] = [(value, root, 0, 1)]
     while stack:
-        src, parent, slot = stack.pop()
+        src, parent, slot, depth = stack.pop()
         if id(src) in done:
             parent[slot] = done[id(src)]
             continue
+        if depth > MAX_DEPTH:
+            raise NestingError(f"{what}: the YAML is nested too deeply to convert "
+                               f"(more than {MAX_DEPTH} levels)")
         if isinstance(src, dict):
             out: Any = {}
             for k, v in src.items():
                 k = _key_text(k)
                 out[k] = v
                 if isinstance(v, (dict, list, tuple)):
-                    stack.append((v, out, k))
+                    stack.append((v, out, k, depth + 1))
         else:
             out = list(src)
             for i, v in enumerate(out):
                 if isinstance(v, (dict, list, tuple)):
-                    stack.append((v, out, i))
+                    stack.append((v, out, i, depth + 1))
         done[id(src)] = out
         parent[slot] = out
     return root[0]
@@ -238,12 +251,9 @@ def _yaml_error(exc: Any, text: str, what: str) -> YAMLDocumentError:
     if exc.context and exc.problem and exc.context not in problem:
         problem = f"{exc.problem} ({exc.context})"
     mark = exc.problem_mark or exc.context_mark
-    if problem.startswith("could not determine a constructor for the tag"):
-        tag = problem.rsplit(" ", 1)[-1]
-        problem = (f"the YAML tag {tag} is not supported (only standard tags are "
-                   "read: no custom or language-specific types)")
-        return YAMLDocumentError(problem, text, mark, what)
-    return YAMLDocumentError(f"not valid YAML: {problem}", text, mark, what)
+    if isinstance(exc, _UnsupportedTag):
+        return _error(problem, text, mark, what)
+    return _error(f"not valid YAML: {problem}", text, mark, what)
 
 
 def yaml_to_json(text: str, what: str = "the text", *, require_collection: bool = False,
@@ -282,9 +292,6 @@ def yaml_to_json(text: str, what: str = "the text", *, require_collection: bool 
     finally:
         loader.dispose()
     try:
-        return dumps(_jsonable(data))
+        return dumps(_jsonable(data, what))
     except TypeError as exc:
-        if "ecursion" in str(exc):
-            raise NestingError(f"{what}: the YAML is nested too deeply to convert "
-                               "(more than 254 levels)") from None
         raise YAMLDocumentError(f"the YAML holds a value JSON cannot: {exc}", what=what) from None

@@ -45,13 +45,11 @@ The steps, identical in both kernels:
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Iterator, Sequence
+from typing import Any, Sequence
 
-Block = tuple[int, int, int, int]
+from ._hunks import NO_NEWLINE, Block, format_range, hunks, split_lines
 
-__all__ = ["diff_lines", "unified_text", "extend_prefixed", "split_lines", "hunks", "format_range"]
-
-NO_NEWLINE = "\\ No newline at end of file"
+__all__ = ["diff_lines", "unified_text", "extend_prefixed"]
 
 
 def diff_lines(a: Sequence[Any], b: Sequence[Any], budget: int) -> tuple[list[Block], bool]:
@@ -327,47 +325,6 @@ def extend_prefixed(out: list[str], prefix: str, items: list[str], lo: int, hi: 
 
 # ---------------------------------------------------------------------------
 # Texts and the unified format
-
-def split_lines(text: str) -> tuple[list[str], bool]:
-    """Lines of ``text`` split on ``\\n`` only, without it, and whether the
-    last line lacks a final newline. That last line is returned with a
-    ``\\n`` appended: no other element can contain one, so it never compares
-    equal to the same text followed by a newline in the other file."""
-    if not text:
-        return [], False
-    lines = text.split("\n")
-    last = lines.pop()
-    if last:
-        lines.append(last + "\n")
-        return lines, True
-    return lines, False
-
-
-def format_range(start: int, count: int) -> str:
-    """A hunk range: the count is left out when it is 1; an empty range
-    names the line before it."""
-    if count == 1:
-        return str(start + 1)
-    return f"{start + 1 if count else start},{count}"
-
-
-Hunk = tuple[int, int, int, int, list[Block]]
-
-
-def hunks(blocks: list[Block], n: int, context: int) -> Iterator[Hunk]:
-    """Group blocks into hunks ``(a_lo, a_hi, b_lo, b_hi, blocks)``: blocks
-    at most ``2 * context`` equal lines apart share one."""
-    i = 0
-    count = len(blocks)
-    while i < count:
-        j = i
-        while j + 1 < count and blocks[j + 1][0] - blocks[j][1] <= 2 * context:
-            j += 1
-        first, last = blocks[i], blocks[j]
-        lead = min(context, first[0])
-        tail = min(context, n - last[1])
-        yield (first[0] - lead, last[1] + tail, first[2] - lead, last[3] + tail, blocks[i:j + 1])
-        i = j + 1
 
 
 def _emit(parts: list[str], prefix: str, lines: list[str], lo: int, hi: int, noeol_at: int) -> None:

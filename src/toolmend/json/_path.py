@@ -21,9 +21,10 @@ import json
 import re
 from typing import Any, Sequence, Union
 
-from .errors import ToolError
+from .._kernels import jsonscan as _k
+from ..errors import PathError
 
-__all__ = ["WILD", "Segment", "PathError", "parse_path", "format_path", "format_segment"]
+__all__ = ["WILD", "Segment", "parse_path", "format_path", "format_segment", "as_index"]
 
 
 class _Wild:
@@ -41,7 +42,6 @@ WILD: Any = _Wild()
 
 Segment = Union[str, int, _Wild]
 
-MAX_INDEX_DIGITS = 18
 _BARE = re.compile(r"[^.\[\]\"'\s]+")
 _INT = re.compile(r"\s*(-?[0-9]+)\s*\]")
 _STAR = re.compile(r"\s*\*\s*\]")
@@ -51,12 +51,17 @@ _SQ = re.compile(r"'(?:[^'\\]|\\.)*'", re.S)
 _SIMPLE_KEY = re.compile(r"[^.\[\]\"'\s*$]+|\$[^.\[\]\"'\s]+")
 
 
-class PathError(ToolError):
-    """The path text is malformed; the message names the place."""
-
-
 def _err(path: str, pos: int, what: str) -> PathError:
-    return PathError(f"path {path!r}: {what} at character {pos + 1}")
+    return PathError(f"path {path!r}: {what} at character {pos + 1}", path=path, pos=pos)
+
+
+def as_index(seg: str) -> int | None:
+    """A key used on an array is an index when it is a decimal integer of at
+    most the kernels' ``INDEX_DIGITS`` digits."""
+    digits = seg[1:] if seg.startswith("-") else seg
+    if digits and digits.isascii() and digits.isdigit() and len(digits) <= _k.INDEX_DIGITS:
+        return int(seg)
+    return None
 
 
 def _quoted(path: str, i: int) -> tuple[str, int]:
@@ -102,7 +107,7 @@ def _bracket(path: str, i: int) -> tuple[Segment, int]:
     m = _INT.match(path, i)
     if m:
         digits = m.group(1).lstrip("-")
-        if len(digits) > MAX_INDEX_DIGITS:
+        if len(digits) > _k.INDEX_DIGITS:
             raise _err(path, i, "index too large")
         return int(m.group(1)), m.end()
     m = _STAR.match(path, i)

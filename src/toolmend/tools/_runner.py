@@ -14,10 +14,10 @@ import importlib
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
-from .errors import ToolError
-from .output import cap_text
-from .recovery import normalize_tool_args
-from .workspace import Workspace
+from ..errors import ToolError, ToolmendError
+from ..recovery import normalize_tool_args
+from ._output import cap_text
+from ._workspace import Workspace
 
 __all__ = ["ToolResult", "ToolArgs", "run_tool", "TOOLS"]
 
@@ -34,7 +34,7 @@ class ToolResult:
 Verb = Callable[["ToolArgs", Workspace], ToolResult]
 
 #: tool name (without "@") -> module that defines VERBS (imported on first use)
-TOOLS = {"json": "toolmend.jsonverbs", "diff": "toolmend.diff"}
+TOOLS = {"json": "toolmend.tools._json_tool", "diff": "toolmend.tools._diff_tool"}
 
 _MISSING: Any = object()
 
@@ -149,7 +149,7 @@ def run_tool(name: str, args: Any, workspace: str | Any = ".") -> ToolResult:
     """
     try:
         result = _run(name, args, workspace)
-    except ToolError as exc:
+    except ToolmendError as exc:
         result = ToolResult(False, f"error: {exc}", None)
     except RecursionError:
         result = ToolResult(False, "error: the input is nested too deeply to process", None)
@@ -198,7 +198,7 @@ def _run(name: str, args: Any, workspace: str | Any) -> ToolResult:
         if tool == "json":
             # A document given inline as an object keeps its numbers exactly
             # (orjson would turn 1.10 into 1.1): re-read the recovered text.
-            from .exactjson import loads as exact_loads
+            from ..json import loads as exact_loads
 
             args = exact_loads(recovered.text)
     if not isinstance(args, Mapping):

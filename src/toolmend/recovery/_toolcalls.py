@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from .recovery import json_text, normalize_tool_args
+from ._strategies import json_text, normalize_tool_args
 
 __all__ = ["ToolCall", "parse_tool_calls"]
 

@@ -10,16 +10,10 @@ from __future__ import annotations
 import os
 import stat
 
-from .errors import ToolError
+from .._text import decode_utf8, human_size
+from ..errors import WorkspaceError
 
-
-def human_size(n: int) -> str:
-    """``n`` bytes, for a message: 512 bytes, 3.2 KB, 20.0 MB."""
-    if n >= 1 << 20:
-        return f"{n / (1 << 20):.1f} MB"
-    if n >= 1 << 10:
-        return f"{n / (1 << 10):.1f} KB"
-    return f"{n} bytes"
+__all__ = ["Workspace"]
 
 
 class Workspace:
@@ -28,7 +22,7 @@ class Workspace:
     def __init__(self, root: str | os.PathLike[str] = ".") -> None:
         self.root = os.path.realpath(os.fspath(root))
         if not os.path.isdir(self.root):
-            raise ToolError(f"workspace {os.fspath(root)!r} is not a directory")
+            raise WorkspaceError(f"workspace {os.fspath(root)!r} is not a directory")
 
     def __repr__(self) -> str:
         return f"Workspace({self.root!r})"
@@ -39,22 +33,22 @@ class Workspace:
     def resolve(self, path: str, *, what: str = "path") -> str:
         """The real absolute path of ``path`` (relative to the workspace).
 
-        Raises ToolError when the path is empty, absolute, climbs out with
+        Raises WorkspaceError when the path is empty, absolute, climbs out with
         ``..`` or reaches outside through a symlink. The target need not exist.
         """
         if not isinstance(path, str) or not path.strip():
-            raise ToolError(f"{what}: a path relative to the workspace is required")
+            raise WorkspaceError(f"{what}: a path relative to the workspace is required")
         if "\x00" in path:
-            raise ToolError(f"{what} {path!r}: a path cannot contain a NUL character")
+            raise WorkspaceError(f"{what} {path!r}: a path cannot contain a NUL character")
         if os.path.isabs(path) or path.startswith(("/", "\\")) or os.path.splitdrive(path)[0]:
-            raise ToolError(f"{what} {path!r}: absolute paths are not allowed; "
+            raise WorkspaceError(f"{what} {path!r}: absolute paths are not allowed; "
                             "give a path relative to the workspace")
         joined = os.path.normpath(os.path.join(self.root, path))
         if not self._inside(joined):
-            raise ToolError(f"{what} {path!r}: '..' leads outside the workspace")
+            raise WorkspaceError(f"{what} {path!r}: '..' leads outside the workspace")
         real = os.path.realpath(joined)
         if not self._inside(real):
-            raise ToolError(f"{what} {path!r}: a symlink leads outside the workspace")
+            raise WorkspaceError(f"{what} {path!r}: a symlink leads outside the workspace")
         return real
 
     def relative(self, real: str) -> str:
@@ -68,37 +62,25 @@ class Workspace:
         try:
             st = os.stat(real)
         except FileNotFoundError:
-            raise ToolError(f"{what} {path!r} does not exist") from None
+            raise WorkspaceError(f"{what} {path!r} does not exist") from None
         except OSError as exc:
-            raise ToolError(f"{what} {path!r}: {exc.strerror}") from None
+            raise WorkspaceError(f"{what} {path!r}: {exc.strerror}") from None
         if stat.S_ISDIR(st.st_mode):
-            raise ToolError(f"{what} {path!r} is a directory, not a file")
+            raise WorkspaceError(f"{what} {path!r} is a directory, not a file")
         if not stat.S_ISREG(st.st_mode):
-            raise ToolError(f"{what} {path!r} is not a regular file")
+            raise WorkspaceError(f"{what} {path!r} is not a regular file")
         if st.st_size > limit:
-            raise ToolError(f"{what} {path!r} is {human_size(st.st_size)}; the limit is {human_size(limit)}")
+            raise WorkspaceError(f"{what} {path!r} is {human_size(st.st_size)}; the limit is "
+                                 f"{human_size(limit)}")
         try:
             with open(real, "rb") as fh:
                 data = fh.read(limit + 1)
         except OSError as exc:
-            raise ToolError(f"{what} {path!r}: {exc.strerror}") from None
+            raise WorkspaceError(f"{what} {path!r}: {exc.strerror}") from None
         if len(data) > limit:  # grew between stat and read
-            raise ToolError(f"{what} {path!r} is larger than the limit of {human_size(limit)}")
+            raise WorkspaceError(f"{what} {path!r} is larger than the limit of {human_size(limit)}")
         return data
 
     def read_text(self, path: str, limit: int, *, what: str = "file") -> str:
         """A UTF-8 text file (a BOM is dropped), refused past ``limit`` bytes."""
         return decode_utf8(self.read_bytes(path, limit, what=what), f"{what} {path!r}")
-
-
-def decode_utf8(data: bytes, what: str) -> str:
-    """Decode UTF-8, dropping a BOM; a clear error names the bad byte's place."""
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
-        raise ToolError(f"{what} is not valid UTF-8: byte 0x{data[exc.start]:02x} at line {line}, "
-                        f"byte {col} (offset {exc.start})") from None

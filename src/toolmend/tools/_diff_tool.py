@@ -11,17 +11,26 @@ replacing the file atomically with its permissions kept.
 from __future__ import annotations
 
 import os
-import stat
 from typing import Any, Callable
 
-from .errors import PatchError, ToolError
-from .output import CappedOutput
-from .patch import FilePatch, apply_file_patch, parse_patch, select, split_keepends
-from .runner import ToolArgs, ToolResult
-from .safewrite import default_mode, write_atomic, write_backup
-from .treediff import ENTRY_BUDGET, compare_trees
-from .unified import DEFAULT_BUDGET, DiffResult, compare
-from .workspace import Workspace, human_size
+from .._text import UTF8_BOM, human_size
+from ..diff import (
+    DEFAULT_BUDGET,
+    ENTRY_BUDGET,
+    DiffResult,
+    FilePatch,
+    apply_file_patch,
+    compare,
+    compare_trees,
+    parse_patch,
+    select,
+    split_keepends,
+)
+from ..errors import PatchError, ToolError
+from ._output import cap_text
+from ._runner import ToolArgs, ToolResult
+from ._safewrite import default_mode, write_atomic, write_backup
+from ._workspace import Workspace
 
 __all__ = ["VERBS", "FILE_LIMIT", "OUTPUT_LIMIT", "CONTEXT_MAX"]
 
@@ -30,13 +39,10 @@ PATCH_LIMIT = 4 * 1024 * 1024
 OUTPUT_LIMIT = 30_000
 CONTEXT_MAX = 50
 BUDGET_MAX = 1_000_000
-_BOM = b"\xef\xbb\xbf"
 
 
 def _capped(text: str, notice: str) -> tuple[str, bool]:
-    out = CappedOutput(OUTPUT_LIMIT)
-    out.write(text)
-    return out.getvalue(notice), out.truncated
+    return cap_text(text, OUTPUT_LIMIT, notice)
 
 
 def _decode(data: bytes) -> tuple[str, bool]:
@@ -221,7 +227,7 @@ def diff_apply(args: ToolArgs, ws: Workspace) -> ToolResult:
         raise ToolError(f"file {path!r} does not exist, and the patch does not create it "
                         "(a patch that creates a file has one hunk '@@ -0,0 +1,N @@')")
     original = _decode(data)[0]
-    bom = data.startswith(_BOM)
+    bom = data.startswith(UTF8_BOM)
     try:
         new_text = _patched(original, section, bom)
     except PatchError as exc:

@@ -28,7 +28,7 @@ import posixpath
 import re
 from dataclasses import dataclass, field
 
-from .errors import PatchError
+from ..errors import PatchError
 
 __all__ = ["Hunk", "FilePatch", "parse_patch", "select", "apply", "apply_file_patch",
            "split_keepends"]

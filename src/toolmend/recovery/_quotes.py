@@ -4,13 +4,9 @@ from __future__ import annotations
 
 import os
 
-# U+2018 U+2019 and the prime -> ', U+201C U+201D and the double prime -> ",
-# guillemets -> << >>.
-_TABLE = {
-    0x2018: "'", 0x2019: "'", 0x2032: "'",
-    0x201C: '"', 0x201D: '"', 0x2033: '"',
-    0x00AB: "<<", 0x00BB: ">>",
-}
+from .._text import CURLY_TO_ASCII
+
+__all__ = ["normalize_quotes", "is_code_path", "CODE_EXTENSIONS", "CODE_FILENAMES"]
 
 #: File extensions (lower case, with the dot) treated as code.
 CODE_EXTENSIONS = frozenset("""
@@ -48,4 +44,4 @@ def normalize_quotes(text: str, path: str | os.PathLike[str] | None = None) -> s
     """
     if path is not None and not is_code_path(path):
         return text
-    return text.translate(_TABLE)
+    return text.translate(CURLY_TO_ASCII)

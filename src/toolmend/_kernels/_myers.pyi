@@ -1,0 +1,14 @@
+"""Type stub of the compiled kernel ``toolmend._kernels._myers`` (built from ``ext/_myers.pyx``).
+
+It mirrors its pure-Python twin ``toolmend._kernels._myers_py``: the same names with the same
+signatures, so the types are taken from there (tests/test_kernel_api.py checks it)."""
+
+from toolmend._kernels._myers_py import (
+    diff_lines as diff_lines,
+)
+from toolmend._kernels._myers_py import (
+    extend_prefixed as extend_prefixed,
+)
+from toolmend._kernels._myers_py import (
+    unified_text as unified_text,
+)

@@ -1,0 +1,55 @@
+"""Small text helpers every layer shares: positions, sizes, UTF-8 decoding."""
+
+from __future__ import annotations
+
+from .errors import EncodingError
+
+__all__ = ["line_col", "human_size", "decode_utf8", "UTF8_BOM", "JSON_NUMBER",
+           "CURLY_SINGLE", "CURLY_DOUBLE", "CURLY_TO_ASCII"]
+
+UTF8_BOM = b"\xef\xbb\xbf"
+#: A JSON number token (RFC 8259), as a regex pattern.
+JSON_NUMBER = r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?"
+
+# The curly-quote table (SPEC 1.1), read by the recovery kernels' pure twin and
+# by toolmend.recovery; ext/_recover.pyx tests the same code points in C.
+#: U+2018, U+2019 and the prime U+2032: each stands for '
+CURLY_SINGLE = "\u2018\u2019\u2032"
+#: U+201C, U+201D and the double prime U+2033: each stands for "
+CURLY_DOUBLE = "\u201c\u201d\u2033"
+#: ``str.translate`` table: curly quotes and primes to ASCII, guillemets to << >>.
+CURLY_TO_ASCII = {
+    **{ord(c): "'" for c in CURLY_SINGLE},
+    **{ord(c): '"' for c in CURLY_DOUBLE},
+    0x00AB: "<<", 0x00BB: ">>",
+}
+
+
+def line_col(text: str, pos: int) -> tuple[int, int]:
+    """1-based line and column (in characters) of offset ``pos`` in ``text``."""
+    line = text.count("\n", 0, pos) + 1
+    col = pos - (text.rfind("\n", 0, pos) + 1) + 1
+    return line, col
+
+
+def human_size(n: int) -> str:
+    """``n`` bytes, for a message: 512 bytes, 3.2 KB, 20.0 MB."""
+    if n >= 1 << 20:
+        return f"{n / (1 << 20):.1f} MB"
+    if n >= 1 << 10:
+        return f"{n / (1 << 10):.1f} KB"
+    return f"{n} bytes"
+
+
+def decode_utf8(data: bytes, what: str) -> str:
+    """Decode UTF-8, dropping a BOM; a clear error names the bad byte's place."""
+    if data.startswith(UTF8_BOM):
+        data = data[3:]
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise EncodingError(f"{what} is not valid UTF-8: byte 0x{data[exc.start]:02x} at line "
+                            f"{line}, byte {col} (offset {exc.start})",
+                            offset=exc.start, line=line, column=col) from None

@@ -1,0 +1,211 @@
+"""JSON with numbers kept exactly as they came.
+
+orjson is exact for most documents: it only loses numbers with a fraction or
+an exponent (``1.10`` becomes 1.1, ``1E5`` 100000.0, ``1e400`` is refused),
+``-0`` (becomes 0) and integers outside [-2**63, 2**64 - 1] (become floats).
+The scanner kernel says whether a text holds such a token; when it does not,
+orjson loads it, and when it does, the stdlib decoder loads it with hooks
+that see every number token's exact text.
+
+The number representation: an integer token is a Python ``int`` (exact at
+any size). A float token is a plain ``float`` when ``repr`` of that float, and
+orjson, print it as the token itself (``2.5``, ``0.1``, ``1e+16``); any other number token
+(``1.10``, ``1E5``, ``1e400``, ``-0``, ``2.50``, an integer longer than
+Python's int-conversion limit of 4,300 digits) is a :class:`JSONNumber`: a
+``float`` subclass with the nearest float value whose ``str``/``repr`` is the
+original text (in ``.text``). So ``str(number)`` is always the token as it
+was written, arithmetic works as on floats, and ``Decimal(str(number))`` is
+exact. :func:`dumps` writes them back out unchanged.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import orjson
+
+from .._kernels import jsonscan as _k
+from .._text import JSON_NUMBER, decode_utf8
+from ..errors import NestingError
+from ._syntax import syntax_error
+
+__all__ = ["JSONNumber", "loads", "dumps", "default", "load_span", "decode_string"]
+
+_NUMBER_TEXT = re.compile(JSON_NUMBER)
+_INT_DIGITS_MAX = 4300  # CPython's default limit on str <-> int conversion
+
+
+class JSONNumber(float):
+    """A JSON number whose text must be kept: the float value, printed as the
+    original token (``.text``).
+
+    >>> n = JSONNumber("1.10")
+    >>> n == 1.1, str(n), n.text
+    (True, '1.10', '1.10')
+    """
+
+    __slots__ = ("text",)
+    text: str
+
+    def __new__(cls, text: str) -> JSONNumber:
+        if not isinstance(text, str) or _NUMBER_TEXT.fullmatch(text) is None:
+            raise ValueError(f"not a JSON number: {text!r}")
+        self = super().__new__(cls, float(text))
+        self.text = text
+        return self
+
+    def __repr__(self) -> str:
+        return self.text
+
+    __str__ = __repr__
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (JSONNumber, (self.text,))
+
+    def __copy__(self) -> JSONNumber:
+        return self
+
+    def __deepcopy__(self, memo: Any) -> JSONNumber:
+        return self
+
+
+def _float_token(token: str) -> float:
+    value = float(token)
+    if repr(value) == token and ("e" not in token or orjson.dumps(value) == token.encode()):
+        return value  # Python and orjson both print it as it came
+    return JSONNumber(token)
+
+
+def _int_token(token: str) -> Any:
+    if token == "-0" or len(token) > _INT_DIGITS_MAX:
+        return JSONNumber(token)
+    return int(token)
+
+
+def _refuse_constant(name: str) -> Any:  # pragma: no cover - scan() refused it already
+    raise ValueError(f"{name} is not JSON")
+
+
+def _syntax_check(text: str, start: int, end: int, what: str) -> bool:
+    pos, code, lossy = _k.scan(text, start, end)
+    if code:
+        raise syntax_error(text, pos, code, what)
+    return bool(lossy)
+
+
+def load_span(text: str, start: int = 0, end: int = -1, lossy: bool | None = None) -> Any:
+    """The value of the valid JSON in ``text[start:end]``, numbers exact.
+
+    ``lossy`` is the kernel's verdict for that text when already known (None:
+    scan it again). Raises NestingError when the value is too deep for the
+    decoders (orjson stops at 1,024 levels, the stdlib at the recursion limit).
+    """
+    n = len(text)
+    if end < 0 or end > n:
+        end = n
+    part = text if (start, end) == (0, n) else text[start:end]
+    if lossy is None:
+        lossy = _syntax_check(part, 0, len(part), "the text")
+    if not lossy:
+        try:
+            return orjson.loads(part)
+        except orjson.JSONDecodeError:
+            pass  # past orjson's depth limit, or an escaped lone surrogate
+    decoder = json.JSONDecoder(parse_float=_float_token, parse_int=_int_token,
+                               parse_constant=_refuse_constant)
+    try:
+        return decoder.decode(part)
+    except RecursionError:
+        raise NestingError("the value is nested too deeply to return as data "
+                           f"(past the {_depth_hint()} levels Python can decode); "
+                           "ask for a deeper path") from None
+
+
+def _depth_hint() -> str:
+    import sys
+
+    return f"~{min(sys.getrecursionlimit(), 1024):,}"
+
+
+def loads(text: str | bytes, what: str = "the text") -> Any:
+    """Parse JSON text, numbers exact (see :class:`JSONNumber`).
+
+    Raises JSONSyntaxError (a ValueError) with line, column and a snippet.
+    """
+    if isinstance(text, (bytes, bytearray, memoryview)):
+        text = decode_utf8(bytes(text), what)
+    elif text.startswith("\ufeff"):
+        text = text[1:]
+    lossy = _syntax_check(text, 0, len(text), what)
+    return load_span(text, 0, len(text), lossy)
+
+
+def default(value: Any) -> Any:
+    """orjson's ``default=`` hook: a JSONNumber is written as its exact text
+    (``orjson.dumps(value, default=toolmend.json.default)``)."""
+    if isinstance(value, JSONNumber):
+        return orjson.Fragment(value.text)
+    if isinstance(value, int) and not isinstance(value, bool):
+        return orjson.Fragment(str(value))
+    if isinstance(value, (set, frozenset)):
+        return list(value)
+    raise TypeError(f"{type(value).__name__} is not JSON serializable")
+
+
+def _big_ints(value: Any) -> Any:
+    """A copy of ``value`` with integers past 64 bits as raw fragments
+    (orjson refuses them); iterative, so any depth of list/dict works."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return orjson.Fragment(str(value)) if not -(1 << 63) <= value < (1 << 64) else value
+    if not isinstance(value, (dict, list, tuple)):
+        return value
+    root: list[Any] = [None]
+    stack: list[tuple[Any, Any, Any]] = [(value, root, 0)]
+    while stack:
+        src, parent, slot = stack.pop()
+        if isinstance(src, dict):
+            out_d: dict[Any, Any] = {}
+            parent[slot] = out_d
+            for k, v in src.items():
+                if isinstance(v, (dict, list, tuple)):
+                    out_d[k] = None
+                    stack.append((v, out_d, k))
+                elif isinstance(v, int) and not isinstance(v, bool) and not -(1 << 63) <= v < (1 << 64):
+                    out_d[k] = orjson.Fragment(str(v))
+                else:
+                    out_d[k] = v
+        else:
+            out_l: list[Any] = [None] * len(src)
+            parent[slot] = out_l
+            for i, v in enumerate(src):
+                if isinstance(v, (dict, list, tuple)):
+                    stack.append((v, out_l, i))
+                elif isinstance(v, int) and not isinstance(v, bool) and not -(1 << 63) <= v < (1 << 64):
+                    out_l[i] = orjson.Fragment(str(v))
+                else:
+                    out_l[i] = v
+    return root[0]
+
+
+def dumps(value: Any, *, indent: bool = False) -> str:
+    """JSON text for ``value``, with JSONNumber and big integers written as
+    their exact text (``indent``: 2 spaces a level). Raises TypeError for
+    values JSON cannot hold."""
+    option = orjson.OPT_INDENT_2 if indent else 0
+    try:
+        return orjson.dumps(value, default=default, option=option).decode()
+    except orjson.JSONEncodeError:
+        pass  # most likely an integer past 64 bits (orjson's wording varies: not parsed)
+    try:
+        return orjson.dumps(_big_ints(value), default=default, option=option).decode()
+    except orjson.JSONEncodeError as exc:
+        raise TypeError(str(exc)) from None
+
+
+def decode_string(raw: str) -> str:
+    """The value of one valid JSON string token (quotes included)."""
+    if "\\" not in raw:
+        return raw[1:-1]
+    return load_span(raw)  # type: ignore[no-any-return]

@@ -1,0 +1,163 @@
+"""The ``@json`` verbs as library functions, one per verb.
+
+``source`` is a :class:`Document`, the JSON/YAML text as ``str``/``bytes``, or
+an already-parsed ``dict``/``list`` (open files with :func:`load_file`)::
+
+    get(source, path="")                      -> the value (a list when * fans out)
+    keys(source, path="")                     -> [[key, summary], ...]
+    query(source, path="", where="", select=None, limit=20) -> QueryResult
+    schema(source, path="", depth=3)          -> schema dict
+    validate(source)                          -> {valid, line, column, message, snippet, format}
+    pretty(source, path="", compact=False)    -> text
+
+Numbers are exact everywhere: data holds them as ``int``, ``float`` or
+:class:`~toolmend.json.JSONNumber`. Every function is read-only and keeps no
+state between calls, so calls can run in parallel threads.
+"""
+
+from __future__ import annotations
+
+from array import array
+from typing import Any, Sequence, Union
+
+from .._kernels import jsonscan as _k
+from .._text import decode_utf8
+from ..errors import EncodingError, JSONError, JSONSyntaxError, NestingError, YAMLDocumentError
+from ._document import Document, Matches, describe_value, from_value, parse_document, resolve, values
+from ._path import format_path, parse_path
+from ._query import QUERY_LIMIT, Query, QueryResult
+from ._schema import SCHEMA_DEPTH, SCHEMA_DEPTH_MAX, Schema
+
+__all__ = ["Source", "get", "keys", "query", "schema", "validate", "pretty", "summary_pairs",
+           "single"]
+
+Source = Union[Document, str, bytes, bytearray, "dict[str, Any]", "list[Any]"]
+
+
+def _doc(source: Source, format: str = "auto") -> Document:
+    if isinstance(source, Document):
+        return source
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        source = decode_utf8(bytes(source), "the text")
+    if isinstance(source, (dict, list)):
+        return from_value(source)
+    if not isinstance(source, str):
+        raise TypeError("source must be a Document, str, bytes, dict or list, not "
+                        f"{type(source).__name__}")
+    return parse_document(source, format=format)
+
+
+# ---------------------------------------------------------------------------
+# Library functions
+
+
+def get(source: Source, path: Any = "") -> Any:
+    """The value at ``path``; with ``*`` in the path, the list of values.
+    Raises PathNotFound (a ValueError) naming the failing segment."""
+    doc = _doc(source)
+    m = resolve(doc, path)
+    vals = values(doc, m.spans)
+    return vals if m.fanned else vals[0]
+
+
+def summary_pairs(doc: Document, pos: int, limit: int | None
+                   ) -> tuple[list[list[Any]], int, list[int], array[int]]:
+    """[[key, summary], ...] of the container at pos (duplicate keys: the
+    last value at the first place), the distinct member count, the member
+    index of each pair and the member spans."""
+    text = doc.text
+    names, spans = _k.members(text, pos)
+    idx: list[int]
+    if names is None:
+        total = len(spans) // 2
+        idx = list(range(total if limit is None else min(total, limit)))
+        return [[i, describe_value(doc, spans[2 * i])] for i in idx], total, idx, spans
+    where: dict[str, int] = {}
+    for i, name in enumerate(names):
+        where[name] = i  # last one wins, first place kept
+    pairs: list[list[Any]] = []
+    idx = []
+    for name, i in where.items():
+        if limit is not None and len(pairs) >= limit:
+            break
+        pairs.append([name, describe_value(doc, spans[2 * i])])
+        idx.append(i)
+    return pairs, len(where), idx, spans
+
+
+def keys(source: Source, path: Any = "") -> list[list[Any]]:
+    """``[[key, summary], ...]`` one level below ``path``: keys of an object
+    (indexes of an array) with ``object{n}``, ``array[n]``, ``string(len)``,
+    number, bool or null."""
+    doc = _doc(source)
+    m = single(doc, path, "keys")
+    start = m.spans[0]
+    if doc.text[start] not in "{[":
+        raise JSONError(f"keys: {m.label(0)} is {describe_value(doc, start)}, which has no keys")
+    return summary_pairs(doc, start, None)[0]
+
+
+def single(doc: Document, path: Any, verb: str) -> Matches:
+    m = resolve(doc, path)
+    if m.fanned:
+        raise JSONError(f"{verb} needs a path to one value; {format_path(parse_path(path))!r} "
+                        f"holds * and matched {len(m):,} values (use get for those)")
+    return m
+
+
+def query(source: Source, path: Any = "", where: str = "", select: Sequence[str] | None = None,
+          limit: int = QUERY_LIMIT) -> QueryResult:
+    """Filter the elements of the array at ``path`` (or the values of an
+    object) with ``where``: conditions ``field=value``, ``field!=value``,
+    ``field~regex``, ``field!~regex``, ``field<value`` (also ``<=``, ``>``,
+    ``>=``) joined by ``&&``; ``select`` keeps only some (dotted) fields.
+    ``limit`` rows at most (any number here; the tool caps it at 200)."""
+    doc = _doc(source)
+    plan = Query(doc, path, where, select, limit)
+    return plan.run()
+
+
+def schema(source: Source, path: Any = "", depth: int = SCHEMA_DEPTH) -> dict[str, Any]:
+    """The inferred shape of the value at ``path`` (see :class:`_Schema`)."""
+    doc = _doc(source)
+    if not 1 <= depth <= SCHEMA_DEPTH_MAX:
+        raise JSONError(f"schema: depth must be between 1 and {SCHEMA_DEPTH_MAX}, not {depth}")
+    m = resolve(doc, path)
+    return Schema(doc, depth).run(m)
+
+
+def validate(source: str | bytes | bytearray, format: str = "auto",
+             name: str = "the text") -> dict[str, Any]:
+    """``{valid, line, column, message, snippet, format}`` for the text:
+    line and column are 1-based, the column in characters; ``snippet`` shows
+    the line with a caret. Data after the end of the value is an error."""
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        try:
+            source = decode_utf8(bytes(source), name)
+        except EncodingError as exc:
+            return {"valid": False, "line": None, "column": None, "message": str(exc),
+                    "snippet": None, "format": format}
+    try:
+        doc = parse_document(source, name=name, format=format)
+    except JSONSyntaxError as exc:
+        return {"valid": False, "line": exc.line, "column": exc.column,
+                "message": exc.message, "snippet": exc.snippet, "format": "json"}
+    except YAMLDocumentError as exc:
+        return {"valid": False, "line": exc.line, "column": exc.column,
+                "message": exc.message, "snippet": exc.snippet or None, "format": "yaml"}
+    except NestingError as exc:
+        return {"valid": False, "line": None, "column": None, "message": str(exc),
+                "snippet": None, "format": format}
+    return {"valid": True, "line": None, "column": None, "message": None, "snippet": None,
+            "format": doc.format}
+
+
+def pretty(source: Source, path: Any = "", compact: bool = False) -> str:
+    """The value at ``path`` re-indented by 2 spaces (``compact``: no
+    whitespace at all), key order and number text kept."""
+    doc = _doc(source)
+    m = single(doc, path, "pretty")
+    s, e = m.span(0)
+    return _k.reformat(doc.text, s, e, 0 if compact else 2, -1)[0]
+
+

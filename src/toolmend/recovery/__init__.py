@@ -1,0 +1,41 @@
+"""``toolmend.recovery``: malformed tool-call arguments made usable.
+
+    normalize_tool_args(raw, tool=None)  -> Recovered(text, ok, strategy, value, error)
+    loads(raw, tool=None)                -> the value, or RecoveryError
+    normalize_quotes(text, path=None)    curly quotes -> ASCII (code files only, with a path)
+    looks_like_cli_args(text)            the CLI-argument heuristic
+    field_for_tool(tool), register_tool_field(tool, field)
+    parse_tool_calls(text)               -> [ToolCall] found in model text
+
+The strategies run in the documented order (see ``STRATEGIES``); the text
+rewriting happens in the compiled kernel (or its pure twin).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ._fields import field_for_tool, looks_like_cli_args, register_tool_field, registered_tools
+from ._quotes import CODE_EXTENSIONS, CODE_FILENAMES, is_code_path, normalize_quotes
+from ._strategies import QUOTE_MODES, STRATEGIES, Recovered, json_text, loads, normalize_tool_args
+
+if TYPE_CHECKING:
+    from ._toolcalls import ToolCall as ToolCall
+    from ._toolcalls import parse_tool_calls as parse_tool_calls
+
+__all__ = [
+    "Recovered", "normalize_tool_args", "loads", "json_text", "STRATEGIES", "QUOTE_MODES",
+    "normalize_quotes", "is_code_path", "CODE_EXTENSIONS", "CODE_FILENAMES",
+    "field_for_tool", "register_tool_field", "registered_tools", "looks_like_cli_args",
+    "ToolCall", "parse_tool_calls",
+]
+
+
+def __getattr__(name: str) -> object:
+    # The tool-call finder loads on first use: argument recovery alone stays
+    # light to import (no dataclasses, no html).
+    if name in ("ToolCall", "parse_tool_calls"):
+        from . import _toolcalls
+
+        return getattr(_toolcalls, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,0 +1,391 @@
+"""The ``@json`` tool: the verbs of :mod:`toolmend.json` as tool calls.
+
+Each verb takes ``(ToolArgs, Workspace)`` and returns ``ToolResult(ok, output,
+data)``: ``output`` is at most :data:`OUTPUT_LIMIT` bytes, cut while it is
+produced, with a notice that says what was left out and how to narrow the
+request; ``data`` is the structured result. Files are read through the
+workspace (confined paths, a size check before reading).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Mapping
+
+from .._kernels import jsonscan as _k
+from .._text import human_size
+from ..errors import JSONError, ToolError
+from ..json import FILE_LIMIT, Document, dumps, format_path, format_segment, parse_path
+from ..json._document import describe_value, from_value, parse_bytes, parse_document, resolve, values
+from ..json._query import QUERY_LIMIT, Query
+from ..json._schema import SCHEMA_BUDGET, SCHEMA_DEPTH, SCHEMA_DEPTH_MAX, Schema
+from ..json._verbs import single, summary_pairs, validate
+from ._output import NOTICE_ROOM, CappedOutput
+from ._runner import ToolArgs, ToolResult
+from ._workspace import Workspace
+
+__all__ = ["VERBS", "OUTPUT_LIMIT"]
+
+#: Bytes an agent reads at most (notice included).
+OUTPUT_LIMIT = 24_000
+QUERY_LIMIT_MAX = 200
+#: Entries ``keys`` returns as data at most.
+KEYS_DATA_LIMIT = 10_000
+#: Largest text ``pretty`` returns as data (output is capped regardless).
+PRETTY_DATA_LIMIT = 64 * 1024 * 1024
+
+
+# ---------------------------------------------------------------------------
+# schema, as text
+
+def _type_text(node: Mapping[str, Any]) -> str:
+    if node["type"] == "mixed":
+        return "|".join(_type_text(v) for v in node["variants"])
+    kind = node["type"]
+    if kind == "object":
+        lo, hi = node["size"]
+        return f"object{{{lo}}}" if lo == hi else f"object{{{lo}..{hi}}}"
+    if kind == "array":
+        lo, hi = node["length"]
+        return f"array[{lo}]" if lo == hi else f"array[{lo}..{hi}]"
+    return str(kind)
+
+
+def _example_text(value: Any) -> str:
+    if isinstance(value, str):
+        shown = value if len(value) <= 40 else value[:40] + "..."
+        return dumps(shown)
+    return dumps(value)
+
+
+def _render_schema(out: CappedOutput, node: Mapping[str, Any], label: str, indent: int,
+                   of: int | None) -> bool:
+    """Write one schema line per node, depth first; False once the output is full."""
+    stack: list[tuple[Mapping[str, Any], str, int, int | None]] = [(node, label, indent, of)]
+    while stack:
+        node, label, indent, of = stack.pop()
+        line = "  " * indent + (f"{label}: " if label else "") + _type_text(node)
+        if of is not None and of > 1:
+            line += f"  {node['count']}/{of}"
+        variants = node["variants"] if node["type"] == "mixed" else [node]
+        for var in variants:
+            if var["type"] == "array" and var["length"][1] > var.get("sampled", 0):
+                line += f" (sampled {var['sampled']})"
+            if var["type"] == "object" and var.get("values") is not None:
+                line += " (map: sampled values below)"
+            if var["type"] == "object" and var.get("truncated"):
+                line += " ..."
+            if "example" in var:
+                line += f"  e.g. {_example_text(var['example'])}"
+        if not out.write(line + "\n"):
+            return False
+        children: list[tuple[Mapping[str, Any], str, int, int | None]] = []
+        for var in variants:
+            if var["type"] == "object":
+                for name, child in var.get("keys", {}).items():
+                    children.append((child, format_segment(name, True), indent + 1, var["count"]))
+                if var.get("more_keys"):
+                    children.append(({"type": "note", "count": 0,
+                                      "text": f"... and {var['more_keys']:,} more keys"},
+                                     "", indent + 1, None))
+                if var.get("values") is not None:
+                    children.append((var["values"], "[*]", indent + 1, var["count"]))
+            elif var["type"] == "array" and "items" in var:
+                children.append((var["items"], "[*]", indent + 1, None))
+        for child in reversed(children):
+            if child[0]["type"] == "note":
+                if not out.write("  " * child[2] + child[0]["text"] + "\n"):
+                    return False
+                continue
+            stack.append(child)
+    return True
+
+
+
+# ---------------------------------------------------------------------------
+# The tool
+
+_COMMON = {"file", "text", "format"}
+
+
+def _read_file(args: ToolArgs, ws: Workspace) -> tuple[bytes, str, str]:
+    """(bytes, name for messages, format) of the 'file' argument."""
+    path = args.text("file", allow_empty=False)
+    fmt = args.text("format", "auto")
+    data = ws.read_bytes(path, FILE_LIMIT, what="file")
+    if fmt.strip().lower() == "auto" and path.lower().endswith((".yaml", ".yml")):
+        fmt = "yaml"
+    return data, f"file {path!r}", fmt
+
+
+def _tool_doc(args: ToolArgs, ws: Workspace) -> Document:
+    has_file = args.has("file")
+    has_text = "text" in args.raw and args.raw["text"] is not None
+    fmt = args.text("format", "auto")
+    if has_file and has_text:
+        raise ToolError(f"@json {args.verb}: give either 'file' or 'text', not both")
+    if has_file:
+        data, name, fmt = _read_file(args, ws)
+        return parse_bytes(data, name=name, format=fmt)
+    if not has_text:
+        raise ToolError(f"@json {args.verb} needs 'file' (a path inside the workspace) or "
+                        "'text' (the JSON/YAML document itself)")
+    raw = args.raw["text"]
+    if isinstance(raw, (dict, list)):
+        return from_value(raw)
+    text = args.text("text")
+    if len(text) > FILE_LIMIT // 4 and len(text.encode("utf-8", "surrogatepass")) > FILE_LIMIT:
+        raise ToolError(f"@json {args.verb}: the text is larger than the limit of "
+                        f"{FILE_LIMIT // (1024 * 1024)} MB")
+    return parse_document(text, name="the text", format=fmt)
+
+
+def _finish(out: CappedOutput, notice: str) -> str:
+    """The output text: the notice when it was cut, no trailing newline."""
+    text = out.getvalue(notice)
+    return text if out.truncated else text.rstrip("\n")
+
+
+def _room(out: CappedOutput) -> int:
+    return out.limit - NOTICE_ROOM - out.size
+
+
+def _write_json(out: CappedOutput, text: str, start: int, end: int, indent: int) -> bool:
+    """Write the value at [start, end) re-indented; False once the output is full."""
+    room = _room(out)
+    if room <= 0:
+        out.write(" ")
+        return False
+    piece, complete = _k.reformat(text, start, end, indent, room)
+    out.write(piece)
+    if not complete:
+        out.truncated = True
+    return complete and not out.full
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n:,} {word}" + ("" if n == 1 else "s")
+
+
+def _path_arg(args: ToolArgs) -> str:
+    value = args.raw.get("path")
+    if isinstance(value, list):
+        return format_path(parse_path(value))
+    path: str = args.text("path", "")
+    return path
+
+
+def _tool_get(args: ToolArgs, ws: Workspace) -> ToolResult:
+    args.check_known(_COMMON | {"path"})
+    doc = _tool_doc(args, ws)
+    path = _path_arg(args)
+    m = resolve(doc, path)
+    data = values(doc, m.spans)
+    out = CappedOutput(OUTPUT_LIMIT)
+    text = doc.text
+    shown_path = format_path(parse_path(path))
+    if not m.fanned:
+        s, e = m.span(0)
+        _write_json(out, text, s, e, 2)
+        notice = (f"[output cut at {OUTPUT_LIMIT:,} bytes: {shown_path} is "
+                  f"{describe_value(doc, s)}, {human_size(e - s)} of JSON. Narrow it: a deeper path "
+                  f"(keys lists what is below {shown_path}), query with select and limit, or "
+                  "schema for its shape]")
+        return ToolResult(True, _finish(out, notice), data[0])
+    header = f"{_plural(len(m), 'value')} for {shown_path}"
+    if m.skipped:
+        header += f" ({_plural(m.skipped, 'branch')} skipped where the path did not apply)"
+    out.write(header + "\n")
+    shown = 0
+    for k in range(len(m)):
+        s, e = m.span(k)
+        if not out.write(f"{m.label(k)}: "):
+            break
+        if not _write_json(out, text, s, e, 2) or not out.write("\n"):
+            break
+        shown += 1
+    notice = (f"[output cut at {OUTPUT_LIMIT:,} bytes after {shown:,} of {len(m):,} values: "
+              "narrow the path (an index or key instead of *, or a deeper path), or use query "
+              "with where, select and limit]")
+    return ToolResult(True, _finish(out, notice), data)
+
+
+def _tool_keys(args: ToolArgs, ws: Workspace) -> ToolResult:
+    args.check_known(_COMMON | {"path"})
+    doc = _tool_doc(args, ws)
+    path = _path_arg(args)
+    m = single(doc, path, "keys")
+    start = m.spans[0]
+    label = m.label(0)
+    if doc.text[start] not in "{[":
+        raise JSONError(f"keys: {label} is {describe_value(doc, start)}, which has no keys; "
+                        "use get to read it")
+    pairs, total, idx, spans = summary_pairs(doc, start, KEYS_DATA_LIMIT)
+    out = CappedOutput(OUTPUT_LIMIT)
+    is_array = doc.text[start] == "["
+    out.write(f"{label}: {describe_value(doc, start)}\n")
+    shown = 0
+    for (key, summary), i in zip(pairs, idx, strict=True):
+        shown_key = f"[{key}]" if is_array else format_segment(key, True)
+        line = f"  {shown_key}: {summary}{_scalar_preview(doc, spans[2 * i], spans[2 * i + 1])}\n"
+        if not out.write(line):
+            break
+        shown += 1
+    if total > len(pairs) and not out.full:
+        out.write(f"  ... data holds the first {len(pairs):,} of {total:,}\n")
+    noun = "elements" if is_array else "keys"
+    notice = (f"[output cut at {OUTPUT_LIMIT:,} bytes after {shown:,} of {total:,} {noun}: "
+              f"use a deeper path, get {label}[N] for one element, or schema for the shape]")
+    return ToolResult(True, _finish(out, notice), pairs)
+
+
+def _scalar_preview(doc: Document, s: int, e: int, width: int = 60) -> str:
+    c = doc.text[s]
+    if c in "{[":
+        return ""
+    raw = doc.text[s:min(e, s + width + 1)]
+    return " " + (raw if e - s <= width else raw[:width] + "...")
+
+
+def _tool_query(args: ToolArgs, ws: Workspace) -> ToolResult:
+    args.check_known(_COMMON | {"path", "where", "select", "limit"})
+    doc = _tool_doc(args, ws)
+    path = _path_arg(args)
+    where = args.text("where", "")
+    select = args.strings("select")
+    asked = args.integer("limit", QUERY_LIMIT, minimum=0)
+    limit = min(asked, QUERY_LIMIT_MAX)
+    plan = Query(doc, path, where, select, limit)
+    result = plan.run()
+    text = doc.text
+    target = format_path(parse_path(path))
+    out = CappedOutput(OUTPUT_LIMIT)
+    cond = f" where {where.strip()}" if where.strip() else ""
+    head = (f"{result.matched:,} of {_plural(result.total, 'row')} in {target} matched{cond}"
+            f"; showing {len(result.rows):,}")
+    if asked > QUERY_LIMIT_MAX:
+        head += f" (limit {asked:,} is above the maximum of {QUERY_LIMIT_MAX}: capped)"
+    elif result.matched > len(result.rows):
+        head += f" (limit {limit}; raise it, up to {QUERY_LIMIT_MAX}, or narrow where)"
+    out.write(head + "\n")
+    shown = 0
+    for j, label in enumerate(result.paths):
+        s, e = result.spans[2 * j], result.spans[2 * j + 1]
+        if not out.write(f"{label}: "):
+            break
+        if plan.select_segs:
+            ok = _write_selected(out, text, s, plan)
+        else:
+            ok = _write_json(out, text, s, e, 0)
+        if not ok or not out.write("\n"):
+            break
+        shown += 1
+    notice = (f"[output cut at {OUTPUT_LIMIT:,} bytes after {shown:,} of {len(result.rows):,} "
+              f"rows ({result.matched:,} matched): keep fewer fields with select, lower the limit, "
+              "or narrow where]")
+    return ToolResult(True, _finish(out, notice), result.rows)
+
+
+def _write_selected(out: CappedOutput, text: str, start: int, plan: Query) -> bool:
+    parts = []
+    for name, segs in zip(plan.select, plan.select_segs, strict=True):
+        s, e, failed = _k.lookup(text, start, segs)
+        if failed == -1:
+            parts.append((name, s, e))
+    if not out.write("{"):
+        return False
+    for i, (name, s, e) in enumerate(parts):
+        if not out.write(("," if i else "") + dumps(name) + ":"):
+            return False
+        if not _write_json(out, text, s, e, 0):
+            return False
+    return out.write("}")
+
+
+def _tool_schema(args: ToolArgs, ws: Workspace) -> ToolResult:
+    args.check_known(_COMMON | {"path", "depth"})
+    doc = _tool_doc(args, ws)
+    path = _path_arg(args)
+    depth = args.integer("depth", SCHEMA_DEPTH, minimum=1, maximum=SCHEMA_DEPTH_MAX)
+    m = resolve(doc, path)
+    result = Schema(doc, depth).run(m)
+    out = CappedOutput(OUTPUT_LIMIT)
+    target = format_path(parse_path(path))
+    sampling = result["sampling"]
+    head = f"schema of {target}"
+    if m.fanned:
+        head += f" ({_plural(len(m), 'value')} merged)"
+    head += f" (depth {depth}"
+    if doc.format == "yaml":
+        head += ", YAML"
+    head += ")"
+    if not sampling["complete"]:
+        head += (f"; sampling stopped after {SCHEMA_BUDGET:,} values: ask for a deeper path "
+                 "for the rest")
+    out.write(head + "\n")
+    _render_schema(out, result, "", 0, None)
+    notice = (f"[output cut at {OUTPUT_LIMIT:,} bytes: ask for the schema of a deeper path, "
+              "or a smaller depth]")
+    return ToolResult(True, _finish(out, notice), result)
+
+
+def _tool_validate(args: ToolArgs, ws: Workspace) -> ToolResult:
+    args.check_known(_COMMON)
+    fmt = args.text("format", "auto")
+    has_file = args.has("file")
+    if has_file and "text" in args.raw and args.raw["text"] is not None:
+        raise ToolError("@json validate: give either 'file' or 'text', not both")
+    if has_file:
+        raw, name, fmt = _read_file(args, ws)
+        result = validate(raw, fmt, name)
+    elif "text" in args.raw and args.raw["text"] is not None:
+        if isinstance(args.raw["text"], (dict, list)):
+            raise ToolError("@json validate: 'text' must be the document as a string; an object "
+                            "was sent, which is already parsed")
+        text = args.text("text")
+        name = "the text"
+        result = validate(text, fmt, name)
+    else:
+        raise ToolError("@json validate needs 'file' (a path inside the workspace) or 'text'")
+    kind = "YAML" if result["format"] == "yaml" else "JSON"
+    if result["valid"]:
+        output = f"valid {kind}" + (" (the text is not JSON; it is read as YAML)"
+                                    if kind == "YAML" and fmt == "auto" and not has_file else "")
+    elif result["line"] is not None:
+        output = (f"invalid {kind}: {result['message']} at line {result['line']}, column "
+                  f"{result['column']}\n{result['snippet']}")
+    else:
+        output = f"invalid {kind}: {result['message']}"
+    out = CappedOutput(OUTPUT_LIMIT)
+    out.write(output)
+    return ToolResult(True, out.getvalue("[cut]"), result)
+
+
+def _tool_pretty(args: ToolArgs, ws: Workspace) -> ToolResult:
+    args.check_known(_COMMON | {"path", "compact"})
+    doc = _tool_doc(args, ws)
+    path = _path_arg(args)
+    compact = args.flag("compact", False)
+    m = single(doc, path, "pretty")
+    s, e = m.span(0)
+    full, complete = _k.reformat(doc.text, s, e, 0 if compact else 2, PRETTY_DATA_LIMIT)
+    out = CappedOutput(OUTPUT_LIMIT)
+    out.write(full)
+    data = full if complete else None
+    size = human_size(len(full)) if complete else "more than 64 MB"
+    notice = (f"[output cut at {OUTPUT_LIMIT:,} bytes of {size}"
+              f"{'' if complete else ' (too large to return as data)'}: pretty a deeper path, "
+              "or use get/keys/query to read parts]")
+    if not complete and not out.full:
+        out.truncated = True
+    return ToolResult(True, _finish(out, notice), data)
+
+
+VERBS: dict[str, Callable[[ToolArgs, Workspace], ToolResult]] = {
+    "get": _tool_get,
+    "keys": _tool_keys,
+    "query": _tool_query,
+    "schema": _tool_schema,
+    "validate": _tool_validate,
+    "pretty": _tool_pretty,
+}
+
