@@ -39,18 +39,23 @@ def test_files(tmp_path):
     write(tmp_path / "cfg/new.yaml", NEW)
     r = call(tmp_path, "files", a="cfg/old.yaml", b="cfg/new.yaml")
     assert r.ok
-    assert r.output == unified(OLD, NEW, 3, "cfg/old.yaml", "cfg/new.yaml")
-    assert r.output.startswith("--- cfg/old.yaml\n+++ cfg/new.yaml\n@@ -2,7 +2,7 @@\n")
-    assert r.data["diff"] == r.output
+    # an agent's patch starts with its hunk count, so that a cut copy is refused
+    assert r.output == ("# toolmend patch: 2 hunks in 1 file\n" + r.data["diff"]
+                        + "# toolmend patch: end\n")
+    assert r.data["diff"] == unified(OLD, NEW, 3, "cfg/old.yaml", "cfg/new.yaml")
+    assert r.data["diff"].startswith("--- cfg/old.yaml\n+++ cfg/new.yaml\n@@ -2,7 +2,7 @@\n")
     assert r.data["added"] == 1 and r.data["removed"] == 2 and r.data["hunks"] == 2
     assert r.data["budget_exceeded"] is False and r.data["identical"] is False
     r1 = call(tmp_path, "files", a="cfg/old.yaml", b="cfg/new.yaml", context=0)
     assert "@@ -5 +5 @@" in r1.output
     r50 = call(tmp_path, "files", a="cfg/old.yaml", b="cfg/new.yaml", context=CONTEXT_MAX)
     assert r50.ok and r50.data["hunks"] == 1
+    # out of range: clamped, with a note (the same rule for every number)
     r51 = call(tmp_path, "files", a="cfg/old.yaml", b="cfg/new.yaml", context=CONTEXT_MAX + 1)
-    assert not r51.ok and "at most 50" in r51.output
-    assert not call(tmp_path, "files", a="cfg/old.yaml", b="cfg/new.yaml", context=-1).ok
+    assert r51.ok and r51.warnings == ("note: context 51 is above the maximum of 50: 50 is used",)
+    assert r51.output.startswith(r51.warnings[0] + "\n# toolmend patch: 1 hunk in 1 file\n")
+    r_neg = call(tmp_path, "files", a="cfg/old.yaml", b="cfg/new.yaml", context=-1)
+    assert r_neg.ok and r_neg.warnings == ("note: context -1 is below the minimum of 0: 0 is used",)
 
 
 def test_identical_and_binary_files_in_one_line(tmp_path):
@@ -94,8 +99,9 @@ def test_non_utf8_text_is_diffed_and_shown_safely(tmp_path):
 def test_text_verb():
     r = run_tool("@diff", {"cmd": "text", "args": {"a": "one\ntwo", "b": "one\n2"}})
     assert r.ok
-    assert r.output == ("--- a\n+++ b\n@@ -1,2 +1,2 @@\n one\n-two\n\\ No newline at end of file\n"
-                        "+2\n\\ No newline at end of file\n")
+    assert r.output == ("# toolmend patch: 1 hunk in 1 file\n"
+                        "--- a\n+++ b\n@@ -1,2 +1,2 @@\n one\n-two\n\\ No newline at end of file\n"
+                        "+2\n\\ No newline at end of file\n# toolmend patch: end\n")
     same = run_tool("diff", {"cmd": "text", "args": {"a": "x", "b": "x"}})
     assert same.ok and same.output == "the texts are identical"
     # args as (malformed) text go through recovery
@@ -125,8 +131,10 @@ def test_output_is_capped_with_a_notice(tmp_path):
     write(tmp_path / "b.txt", b)
     r = call(tmp_path, "files", a="a.txt", b="b.txt")
     assert r.ok and len(r.output.encode()) <= OUTPUT_LIMIT
-    assert r.data["truncated"] is True
-    assert "cut at 30,000 bytes" in r.output and "context" in r.output and "one file" in r.output
+    assert r.data["truncated"] is True and r.truncated
+    # one hunk larger than the cap: none of it is shown, and the output says so first
+    assert r.output.startswith("# toolmend patch: none of its 1 hunks shown: this patch is incomplete")
+    assert "context" in r.output and "@@" not in r.output
     assert len(r.data["diff"]) > OUTPUT_LIMIT  # programs get it whole
 
 
@@ -262,7 +270,7 @@ def test_apply_refusal_names_the_place_and_changes_nothing(tmp_path):
     assert not r.ok
     assert r.output.startswith("error: m.txt: hunk 1 (@@ -2,7 +2,7 @@) does not match at line 3")
     assert r.data == {"file": "m.txt", "hunk": 1, "line": 3, "expected": "line three",
-                      "actual": "line 3"}
+                      "actual": "line 3", "reason": "mismatch"}
     assert f.read_text() == OLD and os.listdir(tmp_path) == ["m.txt"]
 
 
@@ -302,7 +310,9 @@ def test_apply_to_a_file_that_becomes_empty(tmp_path):
     write(tmp_path / "g.txt", "x\n")
     r = call(tmp_path, "apply", file="g.txt", dry_run=False,
              patch="--- a/g.txt\n+++ /dev/null\n@@ -1 +0,0 @@\n-x\n")
-    assert r.ok and "deletes the file" in r.output and (tmp_path / "g.txt").read_text() == ""
+    # a deletion patch deletes the file, after the backup
+    assert r.ok and r.output.startswith("deleted g.txt (1 lines); the original is in g.txt.bak")
+    assert not (tmp_path / "g.txt").exists() and r.data["deleted"]
     assert (tmp_path / "g.txt.bak").read_text() == "x\n"
 
 
@@ -318,22 +328,6 @@ def test_apply_refuses_binary_and_oversized_input(tmp_path):
 # ---------------------------------------------------------------------------
 # command line
 
-def test_command_line(tmp_path, monkeypatch, capsys):
-    write(tmp_path / "a.txt", OLD)
-    write(tmp_path / "b.txt", NEW)
-    assert cli_main(["diff", "files", "--a", "a.txt", "--b", "b.txt", "--context", "1",
-                     "--workspace", str(tmp_path)]) == 0
-    out = capsys.readouterr().out
-    assert out.startswith("--- a.txt\n+++ b.txt\n@@ -4,3 +4,3 @@\n")
-    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(out.encode())))
-    assert cli_main(["diff", "apply", "--file", "a.txt", "--patch", "-", "--dry-run", "false",
-                     "--workspace", str(tmp_path)]) == 0
-    assert (tmp_path / "a.txt").read_text() == NEW
-    assert cli_main(["diff", "apply", "--file", "a.txt", "--patch=" + out,
-                     "--workspace", str(tmp_path)]) == 1
-    assert "applied already" in capsys.readouterr().err
-
-
 def test_package_surface_in_a_fresh_interpreter():
     import subprocess
 
@@ -341,14 +335,14 @@ def test_package_surface_in_a_fresh_interpreter():
             "assert 'toolmend.diff' not in sys.modules\n"
             "r = toolmend.run_tool('@diff', {'cmd': 'text', 'args': {'a': 'x\\n', 'b': 'y\\n'}})\n"
             "assert r.ok and isinstance(r, toolmend.ToolResult)\n"
-            "assert toolmend.diff.unified('x\\n', 'y\\n') == r.output\n"
+            "assert toolmend.diff.unified('x\\n', 'y\\n') == r.data['diff']\n"
             "assert toolmend.diff.apply('x\\n', r.output) == 'y\\n'\n")
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
 
 
 def test_apply_refuses_when_the_file_changes_meanwhile(tmp_path, monkeypatch):
-    import toolmend.tools._diff_tool as verbs
+    import toolmend.tools._diff_apply as verbs
 
     f = write(tmp_path / "r.txt", "a\n")
     real_backup = verbs.write_backup

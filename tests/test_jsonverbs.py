@@ -239,7 +239,9 @@ def test_query_limit_default_max_and_zero() -> None:
     r = ok("query", text=ROWS, path="rows")
     assert len(r.data) == 20 and "300 of 300 rows" in r.output and "limit 20" in r.output
     r = ok("query", text=ROWS, path="rows", limit=500, select="id")
-    assert len(r.data) == 200 and "limit 500 is above the maximum of 200: capped" in r.output
+    assert len(r.data) == 200
+    assert r.output.startswith("note: limit 500 is above the maximum of 200: 200 is used\n")
+    assert r.warnings == ("note: limit 500 is above the maximum of 200: 200 is used",)
     r = ok("query", text=ROWS, path="rows", limit="0", where="status=failed")
     assert r.data == [] and r.output.startswith("75 of 300 rows")
 
@@ -258,7 +260,8 @@ def test_query_errors() -> None:
     assert "has no operator" in fails("query", text=ROWS, path="rows", where="status")
     assert "invalid regex" in fails("query", text=ROWS, path="rows", where="name~(")
     assert "only &&" in fails("query", text=ROWS, path="rows", where="id=1 || id=2")
-    assert "must be at least 0" in fails("query", text=ROWS, path="rows", limit=-1)
+    clamped = ok("query", text=ROWS, path="rows", limit=-1)
+    assert clamped.data == [] and clamped.warnings == ("note: limit -1 is below the minimum of 0: 0 is used",)
     assert "cannot hold *" in fails("query", text=ROWS, path="rows", where="tags[*]=1")
     assert "unknown argument" in fails("query", text=ROWS, path="rows", filter="x=1")
 
@@ -310,8 +313,9 @@ def test_schema_samples_big_arrays_and_depth() -> None:
     for key in "bcdef":
         node = node["keys"][key]
     assert node["type"] == "number"
-    assert "at most 8" in fails("schema", text=doc, depth=9)
-    assert "at least 1" in fails("schema", text=doc, depth=0)
+    # one rule for every number out of range: clamped, with a note
+    assert ok("schema", text=doc, depth=9).warnings == ("note: depth 9 is above the maximum of 8: 8 is used",)
+    assert ok("schema", text=doc, depth=0).warnings == ("note: depth 0 is below the minimum of 1: 1 is used",)
 
 
 def test_schema_map_like_objects_and_paths() -> None:

@@ -1,207 +1,425 @@
 """The ``toolmend`` command line: it mirrors the library and the tools.
 
-    toolmend demo                          recover the bundled examples
-    toolmend repair [--tool T] [TEXT|-]    recover tool-call arguments
-    toolmend json VERB --file F [--path P ...]
-    toolmend diff VERB --a A --b B [...]
-    toolmend call TOOL ARGS                run a tool call given as JSON text
-    toolmend exec [--workspace DIR]        run the @json/@diff calls in model text (stdin)
+usage: toolmend COMMAND [options]      (toolmend COMMAND --help for each)
 
-Exit status: 0 on success, 1 when the input was refused (the reason goes to
-stderr), 2 on a usage error.
+  demo                                  recover the bundled examples and run a model's tool calls
+  repair [--tool T] [--quotes MODE] [--explain] [--json] [TEXT | -]
+                                        recover tool-call arguments (standard input without TEXT)
+  json VERB [options]                   get, keys, query, schema, validate, pretty
+  diff VERB [options]                   files, text, dirs, apply
+  call TOOL ARGS|- [--workspace DIR] [--json]
+                                        run one tool call as an agent would (capped output)
+  exec [--workspace DIR] [--json]       run the @json/@diff calls in model text (standard input)
+  --version, --help
+
+The verb commands write the whole result (--max-bytes N caps it) and take any
+path; --workspace DIR confines paths as for an agent. call and exec are the
+agent paths: paths stay in the workspace (default: this folder) and output is
+capped at 24,000 (json) / 30,000 (diff) bytes.
+
+Exit status: 0 success (diff files/text/dirs: no differences); 1 refused
+input, an invalid document (json validate), a patch that does not apply, or
+differences found (diff files/text/dirs, as GNU diff); 2 a usage error, or
+trouble in diff files/text/dirs (as GNU diff); 3 the output was cut (at
+--max-bytes, or at an agent cap): the notice is on stderr.
 """
 
 from __future__ import annotations
 
+import os
 import sys
-from typing import Any, Sequence
+from typing import Any, BinaryIO, Sequence
 
-import orjson
+from . import __version__
+from ._cliargs import COMMON, VERBS, HelpWanted, UsageError, parse, verb_help
 
-USAGE = __doc__.split("\n\n")[1] if __doc__ else ""
+USAGE = (__doc__ or "").split("\n\n")[1]
+EXIT_OK, EXIT_REFUSED, EXIT_USAGE, EXIT_CUT = 0, 1, 2, 3
+#: Most bytes read from standard input (the largest file a verb takes is 20 MB).
+STDIN_LIMIT = 20 * 1024 * 1024 + 1
+
+SUMMARIES = {
+    ("json", "get"): "The value at --path (a list of values when * fans out), numbers exact.",
+    ("json", "keys"): "The keys one level below --path, each with a type summary.",
+    ("json", "query"): "The rows of the array at --path that match --where.",
+    ("json", "schema"): "The inferred shape of the value at --path, sampled.",
+    ("json", "validate"): "Whether the document is valid JSON (or YAML); the place of the first "
+                          "error. Exit status 1 when it is not.",
+    ("json", "pretty"): "The value at --path re-indented (or compact), key order and numbers kept.",
+    ("diff", "files"): "The unified diff of two files, byte for byte (GNU patch and git apply "
+                       "take it). Exit status 0 identical, 1 different, 2 trouble.",
+    ("diff", "text"): "The unified diff of two texts. Exit status 0 identical, 1 different.",
+    ("diff", "dirs"): "The files added, removed and changed between two folders; --unified "
+                      "also writes the patch of the two trees. Exit status 0 same, 1 different.",
+    ("diff", "apply"): "Apply a unified patch strictly: every hunk must match at its line. A dry "
+                       "run unless --write; each original is kept as <file>.bak.",
+}
+
+
+class _Stdin:
+    """Standard input, read once, at most STDIN_LIMIT bytes."""
+
+    def __init__(self) -> None:
+        self.data: bytes | None = None
+
+    def read(self, what: str) -> bytes:
+        if self.data is not None:
+            raise UsageError(f"{what}: standard input ('-') is already used by another option")
+        stream = getattr(sys.stdin, "buffer", None)
+        if stream is None:
+            raise UsageError(f"{what}: there is no standard input to read")
+        self.data = stream.read(STDIN_LIMIT)
+        if len(self.data) >= STDIN_LIMIT:
+            raise _Refused(f"{what}: standard input is larger than the limit of 20 MB")
+        return self.data
+
+
+class _Refused(Exception):
+    """Input refused before a verb ran (exit status 1)."""
 
 
 def _err(message: str) -> None:
-    print(f"toolmend: {message}", file=sys.stderr)
+    sys.stderr.write(f"toolmend: {message}\n")
 
 
-def _read_stdin() -> str:
-    data = sys.stdin.buffer.read()
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
-    return data.decode("utf-8", "surrogateescape")
+def _write(data: str | bytes) -> None:
+    """Write to stdout; a failed write (a full disk, a closed pipe) raises OSError."""
+    out: BinaryIO = sys.stdout.buffer
+    if isinstance(data, str):
+        data = data.encode("utf-8", "surrogateescape")
+    out.write(data)
+    out.flush()
 
 
-def _tool_args(tool: str, words: Sequence[str]) -> dict[str, Any]:
-    """``--name value`` pairs (``--flag`` alone means true) as a tool's args.
+def _dumps(value: Any) -> str:
+    from .json import dumps
 
-    A value of ``-`` is read from standard input; for @json, ``--file -``
-    becomes ``text`` (the document itself).
-    """
+    return dumps(value)
+
+
+def _tool_args(tool: str, verb: str, opts: dict[str, object], stdin: _Stdin) -> dict[str, Any]:
+    """The tool arguments of parsed command-line options."""
+    options = {o.key: o for o in VERBS[(tool, verb)]}
+    if "patch" in opts and "patch_text" in opts:
+        raise UsageError("give the patch once: --patch FILE or --patch-text TEXT")
+    if "dry_run" in opts and "write" in opts:
+        raise UsageError("give --write or --dry-run, not both")
     args: dict[str, Any] = {}
-    i = 0
-    while i < len(words):
-        word = words[i]
-        if not word.startswith("--") or len(word) == 2:
-            raise SystemExit(_usage_error(f"expected --name value, got {word!r}"))
-        name, eq, value = word[2:].partition("=")
-        name = name.replace("-", "_")
-        if not eq:
-            if i + 1 < len(words) and not words[i + 1].startswith("--"):
-                value = words[i + 1]
-                i += 1
+    for key, value in opts.items():
+        opt = options[key]
+        name = opt.tool_arg
+        if opt.kind == "patch" and isinstance(value, str):
+            args[name] = stdin.read("--patch") if value == "-" else _read_patch(value)
+        elif opt.kind in ("path", "text") and value == "-":
+            data = stdin.read(f"--{opt.name}")
+            if tool == "json":
+                args["file"] = data  # the document's bytes (a BOM, UTF-8 checked)
+            elif opt.kind == "path":
+                args[name] = data
             else:
-                args[name] = True
-                i += 1
-                continue
-        if value == "-":
-            value = _read_stdin()
-            if tool == "json" and name == "file":
-                name = "text"
-        if name in args:  # given twice: a list (--select id --select name)
-            before = args[name]
-            args[name] = (before if isinstance(before, list) else [before]) + [value]
+                args[name] = data.decode("utf-8", "surrogateescape")
+        elif key == "write":
+            args["dry_run"] = not value
+        elif key == "no_backup":
+            args["backup"] = not value
         else:
             args[name] = value
-        i += 1
     return args
 
 
-def _usage_error(message: str) -> int:
-    _err(message)
-    print(USAGE, file=sys.stderr)
-    return 2
+def _read_patch(path: str) -> bytes:
+    from .tools._diff_io import PATCH_LIMIT
+
+    try:
+        size = os.stat(path).st_size
+        if size > PATCH_LIMIT:
+            raise _Refused(f"--patch {path}: the patch is {size:,} bytes; the limit is "
+                           f"{PATCH_LIMIT:,}")
+        with open(path, "rb") as fh:
+            return fh.read(PATCH_LIMIT + 1)
+    except OSError as exc:
+        raise _Refused(f"--patch {path}: {exc.strerror or exc}") from None
 
 
-def _emit(result: Any) -> int:
-    if result.ok:
-        out = result.output
-        sys.stdout.write(out if out.endswith("\n") else out + "\n")
-        return 0
-    _err(result.output.removeprefix("error: "))
-    return 1
+def _verb(tool: str, words: list[str]) -> int:
+    verbs = sorted({v for t, v in VERBS if t == tool})
+    if not words or words[0] in ("-h", "--help"):
+        _write(f"usage: toolmend {tool} VERB [options]\n\nverbs: {', '.join(verbs)} "
+               f"(toolmend {tool} VERB --help for each)\n")
+        return EXIT_OK if words else EXIT_USAGE
+    verb = words[0]
+    if (tool, verb) not in VERBS:
+        raise UsageError(f"{tool} has no verb {verb!r}; the verbs are {', '.join(verbs)}")
+    try:
+        opts = parse(words[1:], VERBS[(tool, verb)] + COMMON)
+    except HelpWanted:
+        _write(verb_help(tool, verb, SUMMARIES[(tool, verb)]) + "\n")
+        return EXIT_OK
+    as_json = bool(opts.pop("json", False))
+    limit = _max_bytes(opts.pop("max_bytes", None))
+    workspace = opts.pop("workspace", None)
+    stdin = _Stdin()
+    args = _tool_args(tool, verb, opts, stdin)
+    from .tools import Workspace, run_verb
+
+    try:
+        ws = Workspace(str(workspace)) if workspace is not None else Workspace(".", confined=False)
+    except ValueError as exc:
+        raise _Refused(str(exc)) from None
+    result = run_verb(tool, verb, args, ws, limit=limit)
+    return _finish(result, tool, verb, as_json)
+
+
+def _max_bytes(value: object) -> int | None:
+    if value is None:
+        return None
+    try:
+        n = int(str(value))
+    except ValueError:
+        raise UsageError(f"--max-bytes takes a number of bytes, not {value!r}") from None
+    if n < 1024:
+        raise UsageError(f"--max-bytes {n}: at least 1024 (room for the notice of a cut)")
+    return n
+
+
+def _finish(result: Any, tool: str, verb: str, as_json: bool) -> int:
+    """Write a result; the exit status it means."""
+    for warning in result.warnings:
+        _err(warning)
+    if as_json:
+        _write(_dumps({"ok": result.ok, "output": result.output, "data": result.data,
+                       "warnings": list(result.warnings), "truncated": result.truncated}) + "\n")
+    elif result.ok:
+        body = result.raw if result.raw is not None else result.output
+        if isinstance(body, str) and body and not body.endswith("\n"):
+            body += "\n"
+        _write(body)
+    differs = tool == "diff" and verb in ("files", "text", "dirs")
+    if not result.ok:
+        if not as_json:
+            _err(result.output.removeprefix("error: "))
+        return EXIT_USAGE if differs else EXIT_REFUSED
+    if result.truncated:
+        _err("the output was cut (see its first line): it is not the whole result; "
+             "raise --max-bytes or narrow the request")
+        return EXIT_CUT
+    data = result.data if isinstance(result.data, dict) else {}
+    if tool == "diff" and verb == "apply" and data.get("dry_run") and not data.get("written"):
+        if any(f.get("changed") for f in data.get("files", [])):
+            _err("dry run: nothing was written (--write applies the patch)")
+    if tool == "json" and verb == "validate" and data.get("valid") is False:
+        return EXIT_REFUSED
+    if differs:
+        if verb == "dirs":
+            return EXIT_REFUSED if (data.get("added") or data.get("removed")
+                                    or data.get("changed")) else EXIT_OK
+        return EXIT_OK if data.get("identical") else EXIT_REFUSED
+    return EXIT_OK
 
 
 def _repair(words: list[str]) -> int:
     from .recovery import QUOTE_MODES, normalize_tool_args
 
-    tool = None
-    quotes = "structural"
-    show = False
+    takes_value = {"tool": True, "quotes": True, "explain": False, "json": False}
+    opts: dict[str, Any] = {}
     rest: list[str] = []
     i = 0
     while i < len(words):
         w = words[i]
-        if w in ("--tool", "--quotes"):
-            if i + 1 >= len(words):
-                return _usage_error(f"{w} needs a value")
-            if w == "--tool":
-                tool = words[i + 1]
+        name, eq, value = w[2:].partition("=") if w.startswith("--") else ("", "", "")
+        if w in ("-h", "--help"):
+            _write("usage: toolmend repair [--tool T] [--quotes structural|always|off] "
+                   "[--explain] [--json] [TEXT | -]\n\nRecover tool-call arguments: the JSON "
+                   "text on stdout; --explain shows the strategy and each fix on stderr;\n"
+                   "exit status 1 when nothing could be recovered (the reason on stderr).\n")
+            return EXIT_OK
+        if name in takes_value:
+            if takes_value[name]:
+                if not eq:
+                    if i + 1 >= len(words):
+                        raise UsageError(f"--{name} needs a value")
+                    value = words[i + 1]
+                    i += 1
+                opts[name] = value
             else:
-                quotes = words[i + 1]
-            i += 2
-            continue
-        if w == "--explain":
-            show = True
+                opts[name] = True
+        elif w.startswith("--") and w != "--":
+            raise UsageError(f"unknown option {w}; repair takes --tool, --quotes, --explain, --json")
         else:
             rest.append(w)
         i += 1
+    quotes = str(opts.get("quotes", "structural"))
     if quotes not in QUOTE_MODES:
-        return _usage_error(f"--quotes must be one of {', '.join(QUOTE_MODES)}")
+        raise UsageError(f"--quotes must be one of {', '.join(QUOTE_MODES)}")
     if len(rest) > 1:
-        return _usage_error("repair takes one TEXT argument (or - / nothing for stdin)")
-    text = _read_stdin() if not rest or rest[0] == "-" else rest[0]
-    r = normalize_tool_args(text, tool, quotes=quotes)
+        raise UsageError("repair takes one TEXT argument (or - / nothing for standard input)")
+    if not rest or rest[0] == "-":
+        raw: bytes = _Stdin().read("repair")
+    else:  # a command-line word holds the bytes it was given (as surrogate escapes)
+        raw = rest[0].encode("utf-8", "surrogateescape")
+    r = normalize_tool_args(raw, opts.get("tool"), quotes=quotes)
+    fixes = list(getattr(r, "fixes", None) or ())
+    if opts.get("json"):
+        _write(_dumps({"ok": r.ok, "text": r.text if r.ok else None, "strategy": r.strategy,
+                       "value": r.value, "error": r.error,
+                       "fixes": [_fix(f) for f in fixes]}) + "\n")
+        return EXIT_OK if r.ok else EXIT_REFUSED
     if not r.ok:
         _err(f"not recovered: {r.error}")
-        return 1
-    print(r.text)
-    if show:
-        print(f"strategy: {r.strategy}", file=sys.stderr)
-    return 0
+        return EXIT_REFUSED
+    _write(r.text + "\n")
+    if opts.get("explain"):
+        _err(f"strategy: {r.strategy}")
+        for f in fixes:
+            d = _fix(f)
+            _err(f"  fix {d.get('code')} at offset {d.get('offset')}: {d.get('message')}")
+    return EXIT_OK
+
+
+def _fix(fix: Any) -> dict[str, Any]:
+    if isinstance(fix, dict):
+        return fix
+    return {k: getattr(fix, k, None) for k in ("code", "offset", "message")}
+
+
+def _workspace_only(words: list[str], usage: str) -> tuple[str, bool]:
+    workspace, as_json, i = ".", False, 0
+    while i < len(words):
+        w = words[i]
+        if w == "--json":
+            as_json = True
+        elif w == "--workspace" and i + 1 < len(words):
+            workspace = words[i + 1]
+            i += 1
+        elif w.startswith("--workspace="):
+            workspace = w.split("=", 1)[1]
+        else:
+            raise UsageError(f"unexpected {w!r}; usage: {usage}")
+        i += 1
+    return workspace, as_json
+
+
+def _call(words: list[str]) -> int:
+    usage = "toolmend call TOOL ARGS|- [--workspace DIR] [--json]"
+    if words[:1] in (["-h"], ["--help"]):
+        _write(f"usage: {usage}\n\nRun one tool call as an agent would: ARGS is "
+               "{\"cmd\": VERB, \"args\": {...}} as (possibly malformed) text; paths stay in the "
+               "workspace; output capped.\n")
+        return EXIT_OK
+    if len(words) < 2:
+        raise UsageError(f"usage: {usage}")
+    workspace, as_json = _workspace_only(words[2:], usage)
+    raw: str | bytes = _Stdin().read("call") if words[1] == "-" else words[1]
+    from .tools import run_tool
+
+    result = run_tool(words[0], raw, workspace=workspace)
+    return _finish(result, "call", "", as_json)
 
 
 def _exec(words: list[str]) -> int:
     """Find the tool calls in model text on stdin; run ours, report the rest."""
+    usage = "toolmend exec [--workspace DIR] [--json] < model-output.txt"
+    if words[:1] in (["-h"], ["--help"]):
+        _write(f"usage: {usage}\n\nFind the tool calls in model text on standard input and run "
+               "the @json/@diff ones as an agent would (paths in the workspace, capped output).\n")
+        return EXIT_OK
+    workspace, as_json = _workspace_only(words, usage)
     from .recovery import json_text, parse_tool_calls
     from .tools import TOOLS, run_tool
 
-    workspace = "."
-    if words[:1] == ["--workspace"] and len(words) == 2:
-        workspace = words[1]
-    elif words:
-        return _usage_error("usage: toolmend exec [--workspace DIR] < model-output.txt")
-    calls = parse_tool_calls(_read_stdin())
+    text = _Stdin().read("exec").decode("utf-8", "replace")
+    calls = parse_tool_calls(text)
     if not calls:
-        _err("no <tool_call> found on standard input")
-        return 1
+        _err("no tool call found on standard input")
+        return EXIT_REFUSED
     failed = 0
+    report = []
     for n, call in enumerate(calls, 1):
-        print(f"--- call {n}: {call.name or '(no name)'}")
-        if call.name.strip().lstrip("@").lower() not in TOOLS:
-            print(f"not a toolmend tool; recovered arguments: "
-                  f"{json_text(call.args) if call.ok else call.error}")
+        mine = call.name.strip().lstrip("@").lower() in TOOLS
+        if not mine:
+            entry = {"name": call.name, "ok": call.ok, "args": call.args, "error": call.error,
+                     "run": False}
+            line = (f"--- call {n}: {call.name or '(no name)'}\nnot a toolmend tool; recovered "
+                    f"arguments: {json_text(call.args) if call.ok else call.error}")
             failed += not call.ok
-            continue
-        result = run_tool(call.name, call.args if call.ok else call.raw_args, workspace=workspace)
-        print(result.output)
-        failed += not result.ok
-    return 1 if failed else 0
+        else:
+            result = run_tool(call.name, call.args if call.ok else call.raw_args,
+                              workspace=workspace)
+            entry = {"name": call.name, "ok": result.ok, "output": result.output,
+                     "data": result.data, "run": True}
+            line = f"--- call {n}: {call.name}\n{result.output}"
+            failed += not result.ok
+        report.append(entry)
+        if not as_json:
+            _write(line + "\n")
+    if as_json:
+        _write(_dumps(report) + "\n")
+    return EXIT_REFUSED if failed else EXIT_OK
+
+
+def _version() -> str:
+    from . import compiled
+
+    kind = "compiled kernels" if compiled else "pure-Python twins"
+    return f"toolmend {__version__} ({kind}; Python {sys.version.split()[0]})"
+
+
+def _dispatch(command: str, rest: list[str]) -> int:
+    if command == "demo":
+        from .demo import run_demo
+
+        return run_demo(rest)
+    if command == "repair":
+        return _repair(rest)
+    if command in ("json", "diff"):
+        return _verb(command, rest)
+    if command == "call":
+        return _call(rest)
+    if command == "exec":
+        return _exec(rest)
+    raise UsageError(f"unknown command {command!r}; the commands are demo, repair, json, diff, "
+                     "call, exec")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     if sys.stdout is None or sys.stderr is None:
-        return 1  # nowhere to write (a closed stream): nothing useful to do
-    for stream in (sys.stdout, sys.stderr):
-        # text from the input may hold what the terminal's encoding cannot
-        reconfigure = getattr(stream, "reconfigure", None)
-        if reconfigure is not None:
-            reconfigure(errors="backslashreplace")
+        return EXIT_REFUSED  # nowhere to write (a closed stream): nothing useful to do
+    reconfigure = getattr(sys.stderr, "reconfigure", None)
+    if reconfigure is not None:  # text from the input may hold what the terminal cannot show
+        reconfigure(errors="backslashreplace")
     words = list(sys.argv[1:] if argv is None else argv)
-    if not words or words[0] in ("-h", "--help", "help"):
-        print(__doc__)
-        return 0 if words else 2
-    command, rest = words[0], words[1:]
     try:
-        if command == "demo":
-            from .demo import run_demo
-
-            return run_demo(rest)
-        if command == "repair":
-            return _repair(rest)
-        if command in ("json", "diff"):
-            from .tools import run_tool
-
-            if not rest or rest[0].startswith("--"):
-                return _usage_error(f"toolmend {command} needs a VERB")
-            workspace = "."
-            args = _tool_args(command, rest[1:])
-            if "workspace" in args:
-                workspace = str(args.pop("workspace"))
-            result = run_tool(command, {"cmd": rest[0], "args": args}, workspace=workspace)
-            if (command == "json" and result.ok and isinstance(result.data, dict)
-                    and result.data.get("valid") is False):
-                _emit(result)  # json validate: the report on stdout, exit 1 when invalid
-                return 1
-            return _emit(result)
-        if command == "call":
-            from .tools import run_tool
-
-            if len(rest) not in (2, 4) or (len(rest) == 4 and rest[2] != "--workspace"):
-                return _usage_error("usage: toolmend call TOOL ARGS [--workspace DIR]")
-            raw = _read_stdin() if rest[1] == "-" else rest[1]
-            workspace = rest[3] if len(rest) == 4 else "."
-            return _emit(run_tool(rest[0], raw, workspace=workspace))
-        if command == "exec":
-            return _exec(rest)
-        return _usage_error(f"unknown command {command!r}")
+        if not words or words[0] in ("-h", "--help", "help"):
+            _write((__doc__ or "").strip() + "\n")
+            return EXIT_OK if words else EXIT_USAGE
+        if words[0] in ("-V", "--version"):
+            _write(_version() + "\n")
+            return EXIT_OK
+        return _dispatch(words[0], words[1:])
+    except UsageError as exc:
+        _err(str(exc))
+        _err("(toolmend --help, or toolmend COMMAND --help)")
+        return EXIT_USAGE
+    except _Refused as exc:
+        _err(str(exc))
+        return EXIT_REFUSED
     except KeyboardInterrupt:
         return 130
-    except BrokenPipeError:
-        return 0
-    except orjson.JSONEncodeError as exc:  # pragma: no cover - defensive
-        _err(str(exc))
-        return 1
+    except OSError as exc:  # writing the output failed: a full disk, a closed pipe
+        _silence_stdout()
+        _err(f"cannot write the output: {exc.strerror or exc}")
+        return EXIT_REFUSED
+
+
+def _silence_stdout() -> None:
+    """After a failed write, point stdout at /dev/null so that the flush at
+    exit does not fail a second time (with a traceback)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass
 
 
 if __name__ == "__main__":  # pragma: no cover

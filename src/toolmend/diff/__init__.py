@@ -19,7 +19,20 @@ The ``@diff`` tool (see :func:`toolmend.run_tool`) lives in
 from __future__ import annotations
 
 from ..errors import BudgetWarning, PatchError
-from ._patch import FilePatch, Hunk, apply, apply_file_patch, parse_patch, select, split_keepends
+from ._patch import (
+    END_LINE,
+    FilePatch,
+    Hunk,
+    apply,
+    apply_file_patch,
+    count_line,
+    end_line,
+    incomplete_line,
+    parse_patch,
+    reverse,
+    select,
+    split_keepends,
+)
 from ._tree import ENTRY_BUDGET, SKIP_DIRS, TreeDiff, compare_trees
 from ._unified import DEFAULT_BUDGET, DiffResult, compare, split_lines, unified, unified_diff
 
@@ -29,6 +42,11 @@ __all__ = [
     "compare",
     "apply",
     "apply_file_patch",
+    "reverse",
+    "count_line",
+    "end_line",
+    "END_LINE",
+    "incomplete_line",
     "parse_patch",
     "select",
     "split_keepends",

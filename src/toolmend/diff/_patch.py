@@ -31,9 +31,34 @@ from dataclasses import dataclass, field
 from ..errors import PatchError
 
 __all__ = ["Hunk", "FilePatch", "parse_patch", "select", "apply", "apply_file_patch",
-           "split_keepends"]
+           "split_keepends", "reverse", "count_line", "end_line", "incomplete_line", "END_LINE"]
 
 _HEADER = re.compile(r"@@ -([0-9]+)(?:,([0-9]+))? \+([0-9]+)(?:,([0-9]+))? @@")
+
+# A patch that toolmend's tools hand out starts with a line that counts its
+# hunks and ends with an end line, so that a copy cut anywhere is caught; one
+# that was capped to fit an output limit says so on its first line.
+_MARK = "# toolmend patch: "
+_INCOMPLETE = ": this patch is incomplete"
+END_LINE = "# toolmend patch: end"
+_COUNT = re.compile(re.escape(_MARK) + r"([0-9]{1,12}) hunks? in ([0-9]{1,12}) files?\b")
+_BINARY = re.compile(r"Binary files .* differ\Z|GIT binary patch\Z")
+
+
+def count_line(hunks: int, files: int) -> str:
+    """The first line of a whole patch: ``# toolmend patch: 3 hunks in 1 file``."""
+    return f"{_MARK}{hunks} hunk{'s' if hunks != 1 else ''} in {files} file{'s' if files != 1 else ''}"
+
+
+def end_line() -> str:
+    """The last line of a whole patch."""
+    return END_LINE
+
+
+def incomplete_line(shown: int, total: int) -> str:
+    """The first line of a cut patch, which ``apply`` refuses."""
+    what = f"hunks 1-{shown} of {total} shown" if shown else f"none of its {total} hunks shown"
+    return f"{_MARK}{what}{_INCOMPLETE}"
 _BODY = frozenset(" -+")
 _NO_NAME = frozenset({"/dev/null", "a", "b", "a/", "b/"})
 
@@ -79,6 +104,11 @@ class FilePatch:
     old_name: str | None
     new_name: str | None
     hunks: list[Hunk] = field(default_factory=list)
+
+    @property
+    def deletes(self) -> bool:
+        """A deletion: ``+++ /dev/null`` (every line removed)."""
+        return self.new_name == "/dev/null"
 
     @property
     def creates(self) -> bool:
@@ -138,10 +168,29 @@ def parse_patch(patch: str) -> list[FilePatch]:
     cur: FilePatch | None = None
     after_hunk: Hunk | None = None
     ended = [False, False]  # a "\ No newline" line was seen on the old / new side
+    promised: int | None = None  # hunks the count line says the patch holds
+    closed = False  # the end line was seen
     total = len(lines)
     i = 0
     while i < total:
         line = lines[i]
+        if line.startswith(_MARK):
+            if line.endswith(_INCOMPLETE):
+                raise PatchError(f"line {i + 1} of the patch says {line[len(_MARK):]!r}: it was "
+                                 "cut to fit an output limit, and applying part of it would "
+                                 "leave the file half changed. Get the whole patch (one file at "
+                                 "a time, or less context) and apply that", reason="incomplete")
+            m = _COUNT.match(line)
+            if m:
+                promised = int(m.group(1))
+            elif line == END_LINE:
+                closed = True
+            i += 1
+            continue
+        if _BINARY.match(line):
+            raise PatchError(f"line {i + 1} of the patch, {line!r}, is a binary change: a text "
+                             "patch cannot reproduce it, so none of the patch is applied",
+                             reason="binary")
         if line.startswith("--- ") and i + 1 < total and lines[i + 1].startswith("+++ "):
             cur = FilePatch(_header_name(line[4:]), _header_name(lines[i + 1][4:]))
             files.append(cur)
@@ -157,10 +206,11 @@ def parse_patch(patch: str) -> list[FilePatch]:
             match = _HEADER.match(line)
             if not match:
                 raise PatchError(f"hunk {number}: line {i + 1} of the patch, {line!r}, is not a hunk "
-                                 "header; one reads '@@ -l,s +l,s @@'", hunk=number)
+                                 "header; one reads '@@ -l,s +l,s @@'", hunk=number, reason="malformed")
             if any(ended):
                 raise PatchError(f"hunk {number} ({match.group(0)}) comes after a line marked "
-                                 "'\\ No newline at end of file', which ends the file", hunk=number)
+                                 "'\\ No newline at end of file', which ends the file", hunk=number,
+                                 reason="malformed")
             hunk = _parse_hunk(lines, i, number, match)
             cur.hunks.append(hunk)
             i += 1
@@ -183,7 +233,7 @@ def parse_patch(patch: str) -> list[FilePatch]:
                 if (old_side and ended[0]) or (new_side and ended[1]):
                     raise PatchError(f"hunk {number} ({hunk.header}): line {i + 1} of the patch "
                                      "follows a line marked '\\ No newline at end of file', which "
-                                     "must be the last line", hunk=number)
+                                     "must be the last line", hunk=number, reason="malformed")
                 seen_old += old_side
                 seen_new += new_side
                 if seen_old > hunk.old_count or seen_new > hunk.new_count:
@@ -207,14 +257,24 @@ def parse_patch(patch: str) -> list[FilePatch]:
     files = [f for f in files if f.hunks]
     if not files:
         raise PatchError("the patch has no hunks: a unified diff has '@@ -l,s +l,s @@' lines "
-                         "followed by ' ', '-' and '+' lines")
+                         "followed by ' ', '-' and '+' lines", reason="empty")
+    found = sum(len(f.hunks) for f in files)
+    if promised is not None and not (closed and patch.endswith("\n")):
+        raise PatchError(f"the patch says it holds {promised} hunks but stops before its end "
+                         f"line ({END_LINE!r}): it was cut, so none of it is applied",
+                         reason="incomplete")
+    if promised is not None and found != promised:
+        raise PatchError(f"the patch says it holds {promised} hunks, but {found} are here: it "
+                         "was cut (or pieced together), so none of it is applied",
+                         reason="incomplete")
     return files
 
 
 def _mark_no_newline(hunk: Hunk, lines: list[str], i: int, ended: list[bool]) -> None:
     if not hunk.lines or not hunk.lines[-1][2]:
         raise PatchError(f"hunk {hunk.number} ({hunk.header}): line {i + 1} of the patch, "
-                         f"{lines[i]!r}, does not follow a line it could apply to", hunk=hunk.number)
+                         f"{lines[i]!r}, does not follow a line it could apply to", hunk=hunk.number,
+                         reason="malformed")
     tag, text, _ = hunk.lines[-1]
     hunk.lines[-1] = (tag, text, False)
     if tag != "+":
@@ -226,16 +286,18 @@ def _mark_no_newline(hunk: Hunk, lines: list[str], i: int, ended: list[bool]) ->
 def _parse_hunk(lines: list[str], i: int, number: int, match: re.Match[str]) -> Hunk:
     if any(g is not None and len(g) > 15 for g in match.groups()):
         raise PatchError(f"hunk {number}: a line number or count in {match.group(0)[:60]!r}"
-                         f"{'...' if len(match.group(0)) > 60 else ''} is too large", hunk=number)
+                         f"{'...' if len(match.group(0)) > 60 else ''} is too large", hunk=number,
+                         reason="malformed")
     old_start = int(match.group(1))
     old_count = 1 if match.group(2) is None else int(match.group(2))
     new_start = int(match.group(3))
     new_count = 1 if match.group(4) is None else int(match.group(4))
     header = match.group(0)
     if old_count == 0 and new_count == 0:
-        raise PatchError(f"hunk {number} ({header}) is empty", hunk=number)
+        raise PatchError(f"hunk {number} ({header}) is empty", hunk=number, reason="malformed")
     if (old_count and old_start == 0) or (new_count and new_start == 0):
-        raise PatchError(f"hunk {number} ({header}): line numbers start at 1", hunk=number)
+        raise PatchError(f"hunk {number} ({header}): line numbers start at 1", hunk=number,
+                         reason="malformed")
     return Hunk(number, header, old_start, old_count, new_start, new_count, i + 1)
 
 
@@ -247,11 +309,44 @@ def _count_error(hunk: Hunk, lines: list[str], i: int, seen_old: int, seen_new: 
         message = (f"hunk {hunk.number} ({hunk.header}) is truncated or its counts are wrong: the "
                    f"header counts {hunk.old_count} old and {hunk.new_count} new lines, the body "
                    f"has {seen_old} and {seen_new}{where}")
+        return PatchError(message, hunk=hunk.number, reason="incomplete")
     else:
         message = (f"hunk {hunk.number} ({hunk.header}): the body is longer than the header says "
                    f"({hunk.old_count} old and {hunk.new_count} new lines); line {i + 1} of the "
                    f"patch, {lines[i]!r}, is one too many: fix the counts")
-    return PatchError(message, hunk=hunk.number)
+    return PatchError(message, hunk=hunk.number, reason="malformed")
+
+
+def reverse(section: FilePatch) -> FilePatch:
+    """The same change the other way round (``patch -R``): old and new swap."""
+    flipped = {" ": " ", "-": "+", "+": "-"}
+    hunks = []
+    for h in section.hunks:
+        hunks.append(Hunk(h.number, f"@@ -{_range(h.new_start, h.new_count)} "
+                                    f"+{_range(h.old_start, h.old_count)} @@",
+                          h.new_start, h.new_count, h.old_start, h.old_count, h.patch_line,
+                          _reversed_lines(h.lines, flipped)))
+    return FilePatch(section.new_name, section.old_name, hunks)
+
+
+def _range(start: int, count: int) -> str:
+    return str(start) if count == 1 else f"{start},{count}"
+
+
+def _reversed_lines(lines: list[tuple[str, str, bool]],
+                    flipped: dict[str, str]) -> list[tuple[str, str, bool]]:
+    # Within a run of changes, the removed lines come before the added ones.
+    out: list[tuple[str, str, bool]] = []
+    run: list[tuple[str, str, bool]] = []
+    for tag, text, nl in lines:
+        if tag == " ":
+            out.extend(sorted(run, key=lambda item: item[0] != "-"))
+            run = []
+            out.append((tag, text, nl))
+        else:
+            run.append((flipped[tag], text, nl))
+    out.extend(sorted(run, key=lambda item: item[0] != "-"))
+    return out
 
 
 # ---------------------------------------------------------------------------
@@ -287,15 +382,16 @@ def select(files: list[FilePatch], path: str | None) -> FilePatch:
         if len(files) > 1:
             listed = ", ".join(repr(f.names()[0]) if f.names() else "(unnamed)" for f in files)
             raise PatchError(f"the patch has {len(files)} file sections ({listed}); "
-                             "say which file it is applied to")
+                             "say which file it is applied to", reason="no_file")
         return files[0]
     matching = [f for f in files if names_match(f, path)]
     if not matching:
         named = sorted({n for f in files for n in f.names()})
-        raise PatchError(f"the patch is for {' / '.join(map(repr, named))}, not for {path!r}")
+        raise PatchError(f"the patch is for {' / '.join(map(repr, named))}, not for {path!r}",
+                         reason="no_file")
     if len(matching) > 1:
         raise PatchError(f"the patch has {len(matching)} sections that could be for {path!r}; "
-                         "send the one section for this file")
+                         "send the one section for this file", reason="no_file")
     return matching[0]
 
 

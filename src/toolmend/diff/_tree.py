@@ -2,7 +2,7 @@
 
 Names only, walked without recursion in sorted order, with a budget on the
 number of entries looked at (the walk says where it stopped). ``.git``,
-``node_modules`` and ``vendor`` are skipped; symlinks are followed only
+``node_modules``, ``vendor`` and ``__pycache__`` are skipped; symlinks are followed only
 while they stay inside the workspace (each folder is entered once, so a
 symlink loop ends), and the ones that lead out are listed as skipped.
 """
@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 __all__ = ["SKIP_DIRS", "ENTRY_BUDGET", "TreeDiff", "compare_trees"]
 
-SKIP_DIRS = frozenset({".git", "node_modules", "vendor"})
+SKIP_DIRS = frozenset({".git", "node_modules", "vendor", "__pycache__"})
 ENTRY_BUDGET = 2000
 _CHUNK = 1 << 16
 

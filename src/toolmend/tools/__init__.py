@@ -12,8 +12,8 @@ with ``dry_run: false``) backs up first and replaces atomically.
 from __future__ import annotations
 
 from ._output import CappedOutput, cap_text
-from ._runner import ERROR_CAP, OUTPUT_CAPS, TOOLS, ToolArgs, ToolResult, run_tool
+from ._runner import ERROR_CAP, OUTPUT_CAPS, TOOLS, ToolArgs, ToolResult, run_tool, run_verb
 from ._workspace import Workspace
 
-__all__ = ["run_tool", "ToolResult", "ToolArgs", "TOOLS", "OUTPUT_CAPS", "ERROR_CAP", "Workspace",
+__all__ = ["run_tool", "run_verb", "ToolResult", "ToolArgs", "TOOLS", "OUTPUT_CAPS", "ERROR_CAP", "Workspace",
            "CappedOutput", "cap_text"]

@@ -1,11 +1,21 @@
 """The verbs of the ``@diff`` tool: ``files``, ``text``, ``dirs``, ``apply``.
 
 Each verb takes ``(ToolArgs, Workspace)`` and returns a ToolResult whose
-``output`` is capped at 30,000 bytes (with a notice that says how to narrow
-the request) and whose ``data`` is the structured result. ``files``,
-``text`` and ``dirs`` only read; ``apply`` writes only with
-``"dry_run": false``, and then keeps the original as ``<file>.bak`` before
-replacing the file atomically with its permissions kept.
+``output`` is capped at ``args.limit`` bytes (``run_tool``: 30,000; the
+command line: none) and whose ``data`` is the structured result.
+
+A diff is cut only between hunks, and a patch handed to an agent starts with
+a line that counts its hunks (``# toolmend patch: 200 hunks in 1 file``), or,
+when it was cut, says so (``hunks 1-110 of 200 shown: this patch is
+incomplete``): ``apply`` refuses both a cut patch and one whose count does not
+match, so a copy cut anywhere is never applied in part.
+
+Files are diffed as bytes: text that is not UTF-8 keeps its bytes through the
+diff (``ToolResult.raw``) and through ``apply``. ``files``, ``text`` and
+``dirs`` only read; ``apply`` writes only with ``"dry_run": false``, keeps each
+original as ``<file>.bak`` first (unless ``backup: false``), replaces files
+atomically with their permissions kept, and applies a patch for several files
+all or nothing.
 """
 
 from __future__ import annotations
@@ -13,65 +23,109 @@ from __future__ import annotations
 import os
 from typing import Any, Callable
 
-from .._text import UTF8_BOM, human_size
 from ..diff import (
     DEFAULT_BUDGET,
     ENTRY_BUDGET,
     DiffResult,
-    FilePatch,
-    apply_file_patch,
     compare,
     compare_trees,
-    parse_patch,
-    select,
-    split_keepends,
+    count_line,
+    end_line,
+    incomplete_line,
 )
-from ..errors import PatchError, ToolError
-from ._output import cap_text
+from ..errors import ToolError
+from ._diff_apply import diff_apply
+from ._diff_io import (
+    BUDGET_MAX,
+    CONTEXT_MAX,
+    FILE_LIMIT,
+    OUTPUT_LIMIT,
+    PATCH_LIMIT,
+    decode,
+    read_input,
+    readable,
+    tree_patch,
+)
+from ._output import NOTICE_ROOM, cap_text
 from ._runner import ToolArgs, ToolResult
-from ._safewrite import default_mode, write_atomic, write_backup
 from ._workspace import Workspace
 
-__all__ = ["VERBS", "FILE_LIMIT", "OUTPUT_LIMIT", "CONTEXT_MAX"]
-
-FILE_LIMIT = 4 * 1024 * 1024
-PATCH_LIMIT = 4 * 1024 * 1024
-OUTPUT_LIMIT = 30_000
-CONTEXT_MAX = 50
-BUDGET_MAX = 1_000_000
+__all__ = ["VERBS", "FILE_LIMIT", "PATCH_LIMIT", "OUTPUT_LIMIT", "CONTEXT_MAX", "patch_output"]
 
 
-def _capped(text: str, notice: str) -> tuple[str, bool]:
-    return cap_text(text, OUTPUT_LIMIT, notice)
+def _hunk_pieces(text: str) -> list[tuple[str, str]]:
+    """``(file header, hunk)`` pairs of a unified diff, in order (the header is
+    the ``---``/``+++`` pair of the hunk's file)."""
+    pieces: list[tuple[str, str]] = []
+    header = ""
+    cur: list[str] = []
+    lines = text.splitlines(keepends=True) if "\r" not in text else _split_nl(text)
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if line.startswith("--- ") and i + 1 < len(lines) and lines[i + 1].startswith("+++ "):
+            if cur:
+                pieces.append((header, "".join(cur)))
+                cur = []
+            header = line + lines[i + 1]
+            i += 2
+            continue
+        if line.startswith("@@") and cur:
+            pieces.append((header, "".join(cur)))
+            cur = []
+        cur.append(line)
+        i += 1
+    if cur:
+        pieces.append((header, "".join(cur)))
+    return pieces
 
 
-def _decode(data: bytes) -> tuple[str, bool]:
-    """Text of ``data`` (a BOM stays: diffs are exact) and whether it is
-    valid UTF-8; invalid bytes are kept as surrogate escapes."""
-    try:
-        return data.decode("utf-8"), True
-    except UnicodeDecodeError:
-        return data.decode("utf-8", "surrogateescape"), False
+def _split_nl(text: str) -> list[str]:
+    parts = text.split("\n")
+    last = parts.pop()
+    return [p + "\n" for p in parts] + ([last] if last else [])
 
 
-def _readable(text: str) -> str:
-    """``text`` with surrogate escapes shown as U+FFFD (safe to serialize)."""
-    return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+def patch_output(diff_text: str, hunks: int, files: int, limit: int | None,
+                 advice: str) -> tuple[str, bool]:
+    """The patch an agent reads: a count line, then the diff, whole or cut
+    between two hunks to fit ``limit`` bytes. Returns (text, truncated).
+    Without a limit the diff comes as it is (what GNU diff would write)."""
+    if limit is None:
+        return diff_text, False
+    head = count_line(hunks, files) + "\n"
+    tail = end_line() + "\n"
+    if len(head) + len(diff_text.encode("utf-8", "surrogatepass")) + len(tail) <= limit:
+        return head + diff_text + tail, False
+    budget = limit - NOTICE_ROOM
+    shown: list[str] = []
+    size = 0
+    last_header = None
+    count = 0
+    for header, hunk in _hunk_pieces(diff_text):
+        piece = (header if header != last_header else "") + hunk
+        n = len(piece.encode("utf-8", "surrogatepass"))
+        if size + n > budget:
+            break
+        shown.append(piece)
+        size += n
+        last_header = header
+        count += 1
+    notice = (f"[the whole diff has {hunks:,} hunks, more than {limit:,} bytes; {count:,} are shown. "
+              f"Do not apply this cut patch: {advice}]")
+    return incomplete_line(count, hunks) + "\n" + notice + "\n" + "".join(shown), True
 
 
-def _diff_result(result: DiffResult, valid: bool, what: str) -> ToolResult:
-    text = result.text if valid else _readable(result.text)
-    head = []
-    if result.warning:
-        head.append(result.warning)
+def _diff_result(result: DiffResult, valid: bool, args: ToolArgs, advice: str) -> ToolResult:
+    text = result.text if valid else readable(result.text)
+    warnings = [result.warning] if result.warning else []
     if not valid:
-        head.append("note: not valid UTF-8; the bytes that are not are shown as U+FFFD")
-    body = "\n".join(head) + ("\n" if head else "") + text
-    lines = text.count("\n")
-    output, truncated = _capped(body, (
-        f"[output cut at {OUTPUT_LIMIT:,} bytes: the diff has {lines:,} lines in {result.hunks} "
-        f"hunks (+{result.added} -{result.removed}). Narrow it: a smaller \"context\", "
-        f"{what}]"))
+        warnings.append("note: the files are not valid UTF-8; the diff keeps their bytes as they "
+                        "are" if args.limit is None else "note: not valid UTF-8; the bytes that "
+                        "are not are shown as U+FFFD (the command line writes them as they are)")
+    output, truncated = patch_output(text, result.hunks, 1, args.limit, advice)
+    # The whole diff, for the command line to write byte for byte.
+    raw = result.text.encode("utf-8", "surrogateescape") if not valid and args.limit is None else None
     return ToolResult(True, output, {
         "diff": text,
         "identical": False,
@@ -81,7 +135,7 @@ def _diff_result(result: DiffResult, valid: bool, what: str) -> ToolResult:
         "added": result.added,
         "removed": result.removed,
         "truncated": truncated,
-    })
+    }, warnings=tuple(warnings), truncated=truncated, raw=raw)
 
 
 def _same(message: str) -> ToolResult:
@@ -95,14 +149,12 @@ def _budget(args: ToolArgs) -> int:
 
 
 def diff_files(args: ToolArgs, ws: Workspace) -> ToolResult:
-    """Unified diff of two files of the workspace (at most 4 MB each)."""
+    """Unified diff of two files (at most 4 MB each)."""
     args.check_known({"a", "b", "context", "budget"})
-    path_a = args.text("a", allow_empty=False)
-    path_b = args.text("b", allow_empty=False)
+    data_a, path_a = read_input(args, ws, "a", FILE_LIMIT)
+    data_b, path_b = read_input(args, ws, "b", FILE_LIMIT)
     context = args.integer("context", 3, minimum=0, maximum=CONTEXT_MAX)
     budget = _budget(args)
-    data_a = ws.read_bytes(path_a, FILE_LIMIT, what="file")
-    data_b = ws.read_bytes(path_b, FILE_LIMIT, what="file")
     if data_a == data_b:
         return _same(f"{path_a} and {path_b} are identical")
     if b"\0" in data_a or b"\0" in data_b:
@@ -110,11 +162,12 @@ def diff_files(args: ToolArgs, ws: Workspace) -> ToolResult:
                                 f"({len(data_a):,} and {len(data_b):,} bytes)",
                           {"diff": "", "identical": False, "binary": True, "budget_exceeded": False,
                            "hunks": 0, "added": 0, "removed": 0, "truncated": False})
-    text_a, valid_a = _decode(data_a)
-    text_b, valid_b = _decode(data_b)
+    text_a, valid_a = decode(data_a)
+    text_b, valid_b = decode(data_b)
     result = compare(text_a, text_b, context=context, a_label=path_a, b_label=path_b,
                      budget=budget)
-    return _diff_result(result, valid_a and valid_b, "or one file at a time")
+    return _diff_result(result, valid_a and valid_b, args,
+                        "ask again with a smaller \"context\", or diff a part of the files")
 
 
 def diff_text(args: ToolArgs, ws: Workspace) -> ToolResult:
@@ -127,23 +180,29 @@ def diff_text(args: ToolArgs, ws: Workspace) -> ToolResult:
     if a == b:
         return _same("the texts are identical")
     result = compare(a, b, context=context, budget=budget)
-    return _diff_result(result, True, "or shorter texts")
+    return _diff_result(result, True, args, "ask again with a smaller \"context\" or shorter texts")
+
+
+def _folder(args: ToolArgs, ws: Workspace, name: str) -> tuple[str, str]:
+    path = args.text(name, allow_empty=False)
+    real = ws.resolve(path, what="folder")
+    if not os.path.isdir(real):
+        raise ToolError(f"folder {path!r} " + ("is not a folder" if os.path.exists(real)
+                                               else "does not exist"))
+    return path, real
 
 
 def diff_dirs(args: ToolArgs, ws: Workspace) -> ToolResult:
-    """Files added, removed and changed between two folders (names only)."""
-    args.check_known({"a", "b", "glob"})
-    path_a = args.text("a", allow_empty=False)
-    path_b = args.text("b", allow_empty=False)
+    """Files added, removed and changed between two folders; with
+    ``unified: true`` also the patch that turns one tree into the other."""
+    args.check_known({"a", "b", "glob", "unified", "context", "budget"})
+    path_a, root_a = _folder(args, ws, "a")
+    path_b, root_b = _folder(args, ws, "b")
     glob = args.text("glob", None)
-    roots = []
-    for path in (path_a, path_b):
-        real = ws.resolve(path, what="folder")
-        if not os.path.isdir(real):
-            raise ToolError(f"folder {path!r} " + ("is not a folder" if os.path.exists(real)
-                                                   else "does not exist"))
-        roots.append(real)
-    tree = compare_trees(roots[0], roots[1], ws.root, glob or None, ENTRY_BUDGET)
+    unified = args.flag("unified", False)
+    context = args.integer("context", 3, minimum=0, maximum=CONTEXT_MAX)
+    budget = _budget(args)
+    tree = compare_trees(root_a, root_b, ws.confine_root, glob or None, ENTRY_BUDGET)
     entries = sorted([(p, "M") for p in tree.changed] + [(p, "A") for p in tree.added]
                      + [(p, "D") for p in tree.removed])
     summary = (f"{path_a} -> {path_b}: {len(tree.changed)} changed (M), {len(tree.added)} added "
@@ -160,10 +219,7 @@ def diff_dirs(args: ToolArgs, ws: Workspace) -> ToolResult:
         lines.extend(f"  {why}" for why in tree.skipped)
     if not entries and not tree.truncated:
         lines.append("no differences" + (f" among the files matching {glob!r}" if glob else ""))
-    output, truncated = _capped("\n".join(lines) + "\n", (
-        f"[output cut at {OUTPUT_LIMIT:,} bytes: {len(entries):,} entries in all. Narrow it: "
-        "a glob or a subfolder]"))
-    return ToolResult(True, output, {
+    data: dict[str, Any] = {
         "added": tree.added,
         "removed": tree.removed,
         "changed": tree.changed,
@@ -171,125 +227,33 @@ def diff_dirs(args: ToolArgs, ws: Workspace) -> ToolResult:
         "entries": tree.entries,
         "files_compared": tree.files_compared,
         "complete": not tree.truncated,
-        "truncated": truncated,
-    })
-
-
-def _patched(original: str, section: FilePatch, bom: bool) -> str:
-    try:
-        return apply_file_patch(original, section)
-    except PatchError:
-        if not bom:
-            raise
-    # The file starts with a BOM the patch does not show: match without it.
-    return "\ufeff" + apply_file_patch(original[1:], section)
-
-
-def _describe(section: FilePatch) -> list[str]:
-    return [f"  hunk {h.number} {h.header}: -{h.removed} +{h.added}"
-            + (f" at line {h.old_start}" if h.old_count else f" after line {h.old_start}")
-            for h in section.hunks]
-
-
-def diff_apply(args: ToolArgs, ws: Workspace) -> ToolResult:
-    """Apply a unified patch to a file, strictly; a dry run unless told."""
-    args.check_known({"file", "patch", "dry_run"})
-    path = args.text("file", allow_empty=False)
-    patch = args.text("patch", allow_empty=False)
-    dry_run = args.flag("dry_run", True)
-    if len(patch) > PATCH_LIMIT:
-        raise ToolError(f"@diff apply: the patch is {human_size(len(patch))}; the limit is "
-                        f"{human_size(PATCH_LIMIT)}")
-    real = ws.resolve(path, what="file")
-    try:
-        st: os.stat_result | None = os.stat(real)
-    except FileNotFoundError:
-        st = None
-    except OSError as exc:
-        raise ToolError(f"file {path!r}: {exc.strerror}") from None
-    if st is not None:
-        data = ws.read_bytes(path, FILE_LIMIT, what="file")
-        if b"\0" in data:
-            raise ToolError(f"file {path!r} is binary; @diff apply patches text files")
-    else:
-        data = b""
-
-    def refused(exc: PatchError) -> ToolResult:
-        return ToolResult(False, f"error: {path}: {exc}", {
-            "file": path, "hunk": exc.hunk, "line": exc.line,
-            "expected": exc.expected, "actual": exc.actual})
-
-    try:
-        section = select(parse_patch(patch), path)
-    except PatchError as exc:
-        return refused(exc)
-    if st is None and not section.creates:
-        raise ToolError(f"file {path!r} does not exist, and the patch does not create it "
-                        "(a patch that creates a file has one hunk '@@ -0,0 +1,N @@')")
-    original = _decode(data)[0]
-    bom = data.startswith(UTF8_BOM)
-    try:
-        new_text = _patched(original, section, bom)
-    except PatchError as exc:
-        return refused(exc)
-    new_data = new_text.encode("utf-8", "surrogateescape")
-    added = sum(h.added for h in section.hunks)
-    removed = sum(h.removed for h in section.hunks)
-    before, after = len(split_keepends(original)), len(split_keepends(new_text))
-    created = st is None
-    info: dict[str, Any] = {
-        "file": path, "dry_run": dry_run, "written": False, "created": created, "backup": None,
-        "hunks": len(section.hunks), "added": added, "removed": removed,
-        "lines_before": before, "lines_after": after, "changed": new_data != data,
     }
-    counts = (f"{len(section.hunks)} hunk{'s' if len(section.hunks) != 1 else ''}, "
-              f"+{added} -{removed} lines")
-    notes = []
-    if not created and data and section.creates and section.old_name != "/dev/null":
-        notes.append("note: the patch's only hunk is '@@ -0,0 ...': it inserts its lines at the "
-                     "top of the existing file")
-    if section.new_name == "/dev/null":
-        notes.append("note: the patch deletes the file ('+++ /dev/null'); @diff apply keeps it, "
-                     "empty: remove it yourself if that is what you want")
-    if new_data == data:
-        message = f"the patch applies to {path} but changes nothing ({counts}); nothing written"
-        return ToolResult(True, "\n".join([message, *notes]), info)
-    if dry_run:
-        what = (f"creates {path} ({after} lines)" if created else
-                f"applies to {path}: {counts} ({before} -> {after} lines)")
-        head = (f"dry run: the patch {what}; nothing written (\"dry_run\": false writes it"
-                f"{'' if created else ', keeping a copy of the original in a .bak file'})")
-        return ToolResult(True, _report(head, section, notes), info)
-
-    try:
-        if created:
-            os.makedirs(os.path.dirname(real) or ".", exist_ok=True)
-            write_atomic(real, new_data, default_mode())
-            backup = None
-        else:
-            assert st is not None
-            backup = write_backup(real, data, st.st_mode)
-            now = os.stat(real)
-            if (now.st_ino, now.st_size, now.st_mtime_ns) != (st.st_ino, st.st_size, st.st_mtime_ns):
-                raise ToolError(f"file {path!r} changed while the patch was being applied; "
-                                "nothing was written: run the apply again")
-            write_atomic(real, new_data, st.st_mode, (st.st_uid, st.st_gid))
-    except OSError as exc:
-        raise ToolError(f"file {path!r} could not be written ({exc.strerror or exc}); "
-                        "the file is unchanged") from None
-    info["written"] = True
-    if created:
-        head = f"created {path} ({after} lines)"
-    else:
-        info["backup"] = ws.relative(backup) if backup else None
-        head = (f"patched {path}: {counts} ({before} -> {after} lines); the original is in "
-                f"{info['backup']}")
-    return ToolResult(True, _report(head, section, notes), info)
-
-
-def _report(head: str, section: FilePatch, notes: list[str]) -> str:
-    text = "\n".join([head, *notes, *_describe(section)])
-    return _capped(text, f"[output cut at {OUTPUT_LIMIT:,} bytes: {len(section.hunks)} hunks in all]")[0]
+    listing = "\n".join(lines) + "\n"
+    if not unified:
+        output, truncated = cap_text(listing, args.limit, (
+            f"[output cut at {args.limit or 0:,} bytes: {len(entries):,} entries in all. Narrow it: "
+            "a glob or a subfolder]"))
+        data["truncated"] = truncated
+        return ToolResult(True, output, data, truncated=truncated)
+    if tree.truncated:
+        raise ToolError(f"@diff dirs: the trees have more than {ENTRY_BUDGET:,} entries, so their "
+                        "patch would be incomplete; narrow with a glob or a subfolder")
+    patch, hunks, files, valid, binary = tree_patch(root_a, root_b, entries, context, budget,
+                                                    FILE_LIMIT)
+    if binary:
+        raise ToolError("@diff dirs: binary files differ (" + ", ".join(binary[:5])
+                        + (", ..." if len(binary) > 5 else "") + "); a text patch cannot carry "
+                        "them, so no patch is made: narrow with a glob")
+    shown = patch if valid else readable(patch)
+    output, truncated = patch_output(shown, hunks, files, args.limit,
+                                     "narrow with a glob or a subfolder, or less context")
+    data.update(diff=shown, hunks=hunks, files=files, truncated=truncated)
+    warnings = () if valid else ("note: some files are not valid UTF-8; their bytes that are not "
+                                 "are shown as U+FFFD (the command line writes them as they are)",)
+    raw = None if valid or truncated or args.limit is not None else patch.encode(
+        "utf-8", "surrogateescape")
+    return ToolResult(True, output, data, warnings=(listing.rstrip("\n"), *warnings),
+                      truncated=truncated, raw=raw)
 
 
 VERBS: dict[str, Callable[[ToolArgs, Workspace], ToolResult]] = {

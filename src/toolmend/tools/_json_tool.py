@@ -1,7 +1,7 @@
 """The ``@json`` tool: the verbs of :mod:`toolmend.json` as tool calls.
 
 Each verb takes ``(ToolArgs, Workspace)`` and returns ``ToolResult(ok, output,
-data)``: ``output`` is at most :data:`OUTPUT_LIMIT` bytes, cut while it is
+data)``: ``output`` is at most ``args.limit`` bytes (run_tool: :data:`OUTPUT_LIMIT`), cut while it is
 produced, with a notice that says what was left out and how to narrow the
 request; ``data`` is the structured result. Files are read through the
 workspace (confined paths, a size check before reading).
@@ -109,8 +109,14 @@ _COMMON = {"file", "text", "format"}
 
 def _read_file(args: ToolArgs, ws: Workspace) -> tuple[bytes, str, str]:
     """(bytes, name for messages, format) of the 'file' argument."""
-    path = args.text("file", allow_empty=False)
     fmt = args.text("format", "auto")
+    value = args.raw.get("file")
+    if isinstance(value, (bytes, bytearray)):  # the command line's "-": standard input
+        if len(value) > FILE_LIMIT:
+            raise ToolError(f"@json {args.verb}: standard input is {human_size(len(value))}; "
+                            f"the limit is {human_size(FILE_LIMIT)}")
+        return bytes(value), "standard input", fmt
+    path = args.text("file", allow_empty=False)
     data = ws.read_bytes(path, FILE_LIMIT, what="file")
     if fmt.strip().lower() == "auto" and path.lower().endswith((".yaml", ".yml")):
         fmt = "yaml"
@@ -180,17 +186,17 @@ def _tool_get(args: ToolArgs, ws: Workspace) -> ToolResult:
     path = _path_arg(args)
     m = resolve(doc, path)
     data = values(doc, m.spans)
-    out = CappedOutput(OUTPUT_LIMIT)
+    out = CappedOutput(args.limit)
     text = doc.text
     shown_path = format_path(parse_path(path))
     if not m.fanned:
         s, e = m.span(0)
         _write_json(out, text, s, e, 2)
-        notice = (f"[output cut at {OUTPUT_LIMIT:,} bytes: {shown_path} is "
+        notice = (f"[output cut at {out.limit:,} bytes: {shown_path} is "
                   f"{describe_value(doc, s)}, {human_size(e - s)} of JSON. Narrow it: a deeper path "
                   f"(keys lists what is below {shown_path}), query with select and limit, or "
                   "schema for its shape]")
-        return ToolResult(True, _finish(out, notice), data[0])
+        return ToolResult(True, _finish(out, notice), data[0], truncated=out.truncated)
     header = f"{_plural(len(m), 'value')} for {shown_path}"
     if m.skipped:
         header += f" ({_plural(m.skipped, 'branch')} skipped where the path did not apply)"
@@ -203,10 +209,10 @@ def _tool_get(args: ToolArgs, ws: Workspace) -> ToolResult:
         if not _write_json(out, text, s, e, 2) or not out.write("\n"):
             break
         shown += 1
-    notice = (f"[output cut at {OUTPUT_LIMIT:,} bytes after {shown:,} of {len(m):,} values: "
+    notice = (f"[output cut at {out.limit:,} bytes after {shown:,} of {len(m):,} values: "
               "narrow the path (an index or key instead of *, or a deeper path), or use query "
               "with where, select and limit]")
-    return ToolResult(True, _finish(out, notice), data)
+    return ToolResult(True, _finish(out, notice), data, truncated=out.truncated)
 
 
 def _tool_keys(args: ToolArgs, ws: Workspace) -> ToolResult:
@@ -220,7 +226,7 @@ def _tool_keys(args: ToolArgs, ws: Workspace) -> ToolResult:
         raise JSONError(f"keys: {label} is {describe_value(doc, start)}, which has no keys; "
                         "use get to read it")
     pairs, total, idx, spans = summary_pairs(doc, start, KEYS_DATA_LIMIT)
-    out = CappedOutput(OUTPUT_LIMIT)
+    out = CappedOutput(args.limit)
     is_array = doc.text[start] == "["
     out.write(f"{label}: {describe_value(doc, start)}\n")
     shown = 0
@@ -233,9 +239,9 @@ def _tool_keys(args: ToolArgs, ws: Workspace) -> ToolResult:
     if total > len(pairs) and not out.full:
         out.write(f"  ... data holds the first {len(pairs):,} of {total:,}\n")
     noun = "elements" if is_array else "keys"
-    notice = (f"[output cut at {OUTPUT_LIMIT:,} bytes after {shown:,} of {total:,} {noun}: "
+    notice = (f"[output cut at {out.limit:,} bytes after {shown:,} of {total:,} {noun}: "
               f"use a deeper path, get {label}[N] for one element, or schema for the shape]")
-    return ToolResult(True, _finish(out, notice), pairs)
+    return ToolResult(True, _finish(out, notice), pairs, truncated=out.truncated)
 
 
 def _scalar_preview(doc: Document, s: int, e: int, width: int = 60) -> str:
@@ -252,19 +258,16 @@ def _tool_query(args: ToolArgs, ws: Workspace) -> ToolResult:
     path = _path_arg(args)
     where = args.text("where", "")
     select = args.strings("select")
-    asked = args.integer("limit", QUERY_LIMIT, minimum=0)
-    limit = min(asked, QUERY_LIMIT_MAX)
+    limit = args.integer("limit", QUERY_LIMIT, minimum=0, maximum=QUERY_LIMIT_MAX)
     plan = Query(doc, path, where, select, limit)
     result = plan.run()
     text = doc.text
     target = format_path(parse_path(path))
-    out = CappedOutput(OUTPUT_LIMIT)
+    out = CappedOutput(args.limit)
     cond = f" where {where.strip()}" if where.strip() else ""
     head = (f"{result.matched:,} of {_plural(result.total, 'row')} in {target} matched{cond}"
             f"; showing {len(result.rows):,}")
-    if asked > QUERY_LIMIT_MAX:
-        head += f" (limit {asked:,} is above the maximum of {QUERY_LIMIT_MAX}: capped)"
-    elif result.matched > len(result.rows):
+    if result.matched > len(result.rows):
         head += f" (limit {limit}; raise it, up to {QUERY_LIMIT_MAX}, or narrow where)"
     out.write(head + "\n")
     shown = 0
@@ -279,10 +282,10 @@ def _tool_query(args: ToolArgs, ws: Workspace) -> ToolResult:
         if not ok or not out.write("\n"):
             break
         shown += 1
-    notice = (f"[output cut at {OUTPUT_LIMIT:,} bytes after {shown:,} of {len(result.rows):,} "
+    notice = (f"[output cut at {out.limit:,} bytes after {shown:,} of {len(result.rows):,} "
               f"rows ({result.matched:,} matched): keep fewer fields with select, lower the limit, "
               "or narrow where]")
-    return ToolResult(True, _finish(out, notice), result.rows)
+    return ToolResult(True, _finish(out, notice), result.rows, truncated=out.truncated)
 
 
 def _write_selected(out: CappedOutput, text: str, start: int, plan: Query) -> bool:
@@ -308,7 +311,7 @@ def _tool_schema(args: ToolArgs, ws: Workspace) -> ToolResult:
     depth = args.integer("depth", SCHEMA_DEPTH, minimum=1, maximum=SCHEMA_DEPTH_MAX)
     m = resolve(doc, path)
     result = Schema(doc, depth).run(m)
-    out = CappedOutput(OUTPUT_LIMIT)
+    out = CappedOutput(args.limit)
     target = format_path(parse_path(path))
     sampling = result["sampling"]
     head = f"schema of {target}"
@@ -323,9 +326,9 @@ def _tool_schema(args: ToolArgs, ws: Workspace) -> ToolResult:
                  "for the rest")
     out.write(head + "\n")
     _render_schema(out, result, "", 0, None)
-    notice = (f"[output cut at {OUTPUT_LIMIT:,} bytes: ask for the schema of a deeper path, "
+    notice = (f"[output cut at {out.limit:,} bytes: ask for the schema of a deeper path, "
               "or a smaller depth]")
-    return ToolResult(True, _finish(out, notice), result)
+    return ToolResult(True, _finish(out, notice), result, truncated=out.truncated)
 
 
 def _tool_validate(args: ToolArgs, ws: Workspace) -> ToolResult:
@@ -355,9 +358,10 @@ def _tool_validate(args: ToolArgs, ws: Workspace) -> ToolResult:
                   f"{result['column']}\n{result['snippet']}")
     else:
         output = f"invalid {kind}: {result['message']}"
-    out = CappedOutput(OUTPUT_LIMIT)
+    out = CappedOutput(args.limit)
     out.write(output)
-    return ToolResult(True, out.getvalue("[cut]"), result)
+    return ToolResult(True, out.getvalue("[cut: the report was too long]"), result,
+                      truncated=out.truncated)
 
 
 def _tool_pretty(args: ToolArgs, ws: Workspace) -> ToolResult:
@@ -368,16 +372,16 @@ def _tool_pretty(args: ToolArgs, ws: Workspace) -> ToolResult:
     m = single(doc, path, "pretty")
     s, e = m.span(0)
     full, complete = _k.reformat(doc.text, s, e, 0 if compact else 2, PRETTY_DATA_LIMIT)
-    out = CappedOutput(OUTPUT_LIMIT)
+    out = CappedOutput(args.limit)
     out.write(full)
     data = full if complete else None
     size = human_size(len(full)) if complete else "more than 64 MB"
-    notice = (f"[output cut at {OUTPUT_LIMIT:,} bytes of {size}"
+    notice = (f"[output cut at {out.limit:,} bytes of {size}"
               f"{'' if complete else ' (too large to return as data)'}: pretty a deeper path, "
               "or use get/keys/query to read parts]")
     if not complete and not out.full:
         out.truncated = True
-    return ToolResult(True, _finish(out, notice), data)
+    return ToolResult(True, _finish(out, notice), data, truncated=out.truncated)
 
 
 VERBS: dict[str, Callable[[ToolArgs, Workspace], ToolResult]] = {

@@ -2,24 +2,29 @@
 
 The cap is enforced as text is written, so a huge result never exists as one
 big string first. Cuts fall on a character boundary, and room is kept for a
-closing notice that says what was left out and how to narrow the request.
+notice that says what was left out and how to narrow the request: it is the
+first line of a cut output, and a mark ends it.
 """
 
 from __future__ import annotations
 
-__all__ = ["CappedOutput", "cap_text", "NOTICE_ROOM"]
+__all__ = ["CappedOutput", "cap_text", "NOTICE_ROOM", "CUT_MARK", "UNLIMITED"]
 
-NOTICE_ROOM = 512  # bytes kept free for the truncation notice
+NOTICE_ROOM = 640  # bytes kept free for the truncation notice and the cut mark
+#: The last line of a cut output (the notice at its top says what was left out).
+CUT_MARK = "[... cut here: see the note on the first line]"
+UNLIMITED = 1 << 62  # a cap no output reaches
 
 
 class CappedOutput:
-    """Accumulates text up to ``limit`` UTF-8 bytes (notice included)."""
+    """Accumulates text up to ``limit`` UTF-8 bytes (notice included);
+    ``limit=None`` keeps everything (the command line writes whole results)."""
 
     __slots__ = ("limit", "_budget", "_parts", "_size", "truncated")
 
-    def __init__(self, limit: int) -> None:
-        self.limit = limit
-        self._budget = max(0, limit - NOTICE_ROOM)
+    def __init__(self, limit: int | None) -> None:
+        self.limit = UNLIMITED if limit is None else limit
+        self._budget = max(0, self.limit - NOTICE_ROOM)
         self._parts: list[str] = []
         self._size = 0
         self.truncated = False
@@ -53,16 +58,19 @@ class CappedOutput:
         return False
 
     def getvalue(self, notice: str = "") -> str:
-        """The text; when it was cut, followed by ``notice`` (trimmed to fit)."""
+        """The text; when it was cut, ``notice`` comes first (trimmed to fit)
+        and a short mark ends the text where it was cut, so a cut result is
+        never read as a whole one, from either end."""
         body = "".join(self._parts)
         if not self.truncated or not notice:
             return body
         sep = "" if not body or body.endswith("\n") else "\n"
-        room = max(0, self.limit - self._size - len(sep))
-        return body + sep + notice.encode("utf-8")[:room].decode("utf-8", "ignore")
+        room = max(0, self.limit - self._size - len(sep) - len(CUT_MARK) - 1)
+        head = notice.encode("utf-8")[:room].decode("utf-8", "ignore")
+        return head + "\n" + body + sep + CUT_MARK
 
 
-def cap_text(text: str, limit: int, notice: str) -> tuple[str, bool]:
+def cap_text(text: str, limit: int | None, notice: str) -> tuple[str, bool]:
     """Cap an already-built text (for small results); returns (text, truncated)."""
     out = CappedOutput(limit)
     out.write(text)

@@ -11,7 +11,7 @@ caller sends makes ``run_tool`` raise.
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Mapping
 
 from ..errors import ToolError, ToolmendError
@@ -19,16 +19,27 @@ from ..recovery import normalize_tool_args
 from ._output import cap_text
 from ._workspace import Workspace
 
-__all__ = ["ToolResult", "ToolArgs", "run_tool", "TOOLS"]
+__all__ = ["ToolResult", "ToolArgs", "run_tool", "run_verb", "TOOLS", "OUTPUT_CAPS"]
 
 
 @dataclass(frozen=True)
 class ToolResult:
-    """``output`` is what an agent reads (capped); ``data`` the structured result."""
+    """``output`` is what an agent reads (capped); ``data`` the structured result.
+
+    ``warnings`` are the notes about the call itself (an argument clamped to
+    its range, an edit budget exceeded): ``run_tool`` shows them at the top of
+    ``output``, the command line writes them to stderr, never into a patch.
+    ``truncated`` is True when ``output`` was cut at its cap. ``raw`` is the
+    exact bytes of ``output`` when they are not UTF-8 (a diff of Latin-1
+    files: ``output`` then shows U+FFFD for them), else None.
+    """
 
     ok: bool
     output: str
     data: Any = None
+    warnings: tuple[str, ...] = ()
+    truncated: bool = False
+    raw: bytes | None = field(default=None, repr=False)
 
 
 Verb = Callable[["ToolArgs", Workspace], ToolResult]
@@ -46,10 +57,15 @@ class ToolArgs:
     accept those and refuse anything else by naming the argument.
     """
 
-    def __init__(self, tool: str, verb: str, args: Mapping[str, Any]) -> None:
+    def __init__(self, tool: str, verb: str, args: Mapping[str, Any], *,
+                 limit: int | None = None) -> None:
         self.tool = tool
         self.verb = verb
         self.raw = dict(args)
+        #: Bytes of output the caller reads at most (None: the whole result).
+        self.limit = limit
+        #: Notes about the arguments (a value clamped to its range).
+        self.notes: list[str] = []
 
     def _where(self, name: str) -> str:
         return f"@{self.tool} {self.verb}: argument {name!r}"
@@ -71,8 +87,9 @@ class ToolArgs:
         return value
 
     def integer(self, name: str, default: int, *, minimum: int | None = None,
-            maximum: int | None = None, clamp: bool = False) -> int:
-        """An integer; out of range is an error, or clamped with ``clamp``."""
+                maximum: int | None = None) -> int:
+        """An integer. One rule for every verb: a value outside its range is
+        clamped to the nearest bound, and a note says so."""
         value = self.raw.get(name)
         if value is None:
             return default
@@ -88,12 +105,12 @@ class ToolArgs:
         if not isinstance(value, int):
             raise ToolError(f"{self._where(name)} must be an integer, not {type(value).__name__}")
         if minimum is not None and value < minimum:
-            if not clamp:
-                raise ToolError(f"{self._where(name)} must be at least {minimum}, not {value}")
+            self.notes.append(f"note: {name} {value:,} is below the minimum of {minimum:,}: "
+                              f"{minimum:,} is used")
             value = minimum
         if maximum is not None and value > maximum:
-            if not clamp:
-                raise ToolError(f"{self._where(name)} must be at most {maximum}, not {value}")
+            self.notes.append(f"note: {name} {value:,} is above the maximum of {maximum:,}: "
+                              f"{maximum:,} is used")
             value = maximum
         return value
 
@@ -147,17 +164,32 @@ def run_tool(name: str, args: Any, workspace: str | Any = ".") -> ToolResult:
     (malformed text is recovered first). Errors come back as ``ok=False``
     with a message that says what was wrong; this never raises.
     """
-    try:
-        result = _run(name, args, workspace)
-    except ToolmendError as exc:
-        result = ToolResult(False, f"error: {exc}", None)
-    except RecursionError:
-        result = ToolResult(False, "error: the input is nested too deeply to process", None)
-    except MemoryError:
-        result = ToolResult(False, "error: out of memory while processing the input", None)
-    except Exception as exc:  # a bug of ours: report it, never crash the agent loop
-        result = ToolResult(False, f"error: internal error ({type(exc).__name__}: {exc})", None)
+    result = _guarded(_run, name, args, workspace)
+    if result.warnings:
+        # An agent reads one text: the notes about its call come first.
+        result = replace(result, output="\n".join(result.warnings) + "\n" + result.output)
     return _readable(result, name)
+
+
+def run_verb(tool: str, verb: str, args: Mapping[str, Any], workspace: str | Any = ".", *,
+             limit: int | None = None) -> ToolResult:
+    """Run one verb with checked arguments; ``limit`` caps the output in
+    bytes (None: the whole result, as the command line writes it). Errors come
+    back as ``ok=False``; warnings stay apart, in ``ToolResult.warnings``."""
+    return _guarded(_dispatch, tool, verb, args, workspace, limit)
+
+
+def _guarded(fn: Callable[..., ToolResult], *args: Any) -> ToolResult:
+    try:
+        return fn(*args)
+    except ToolmendError as exc:
+        return ToolResult(False, f"error: {exc}", None)
+    except RecursionError:
+        return ToolResult(False, "error: the input is nested too deeply to process", None)
+    except MemoryError:
+        return ToolResult(False, "error: out of memory while processing the input", None)
+    except Exception as exc:  # a bug of ours: report it, never crash the agent loop
+        return ToolResult(False, f"error: internal error ({type(exc).__name__}: {exc})", None)
 
 
 def _readable(result: ToolResult, name: Any) -> ToolResult:
@@ -180,7 +212,7 @@ def _readable(result: ToolResult, name: Any) -> ToolResult:
             return result
     elif out is result.output:
         return result
-    return ToolResult(result.ok, out, result.data)
+    return replace(result, output=out)
 
 
 def _run(name: str, args: Any, workspace: str | Any) -> ToolResult:
@@ -204,13 +236,10 @@ def _run(name: str, args: Any, workspace: str | Any) -> ToolResult:
     if not isinstance(args, Mapping):
         raise ToolError(f"@{tool} takes an object {{\"cmd\": VERB, \"args\": {{...}}}}, "
                         f"not {type(args).__name__}")
-    verbs = _verbs(tool)
     cmd = args.get("cmd")
     if not isinstance(cmd, str) or not cmd.strip():
-        raise ToolError(f"@{tool} needs \"cmd\": one of {', '.join(verbs)}")
+        raise ToolError(f"@{tool} needs \"cmd\": one of {', '.join(_verbs(tool))}")
     verb = cmd.strip().lower()
-    if verb not in verbs:
-        raise ToolError(f"@{tool} has no verb {cmd!r}; the verbs are {', '.join(verbs)}")
     inner = args.get("args", {})
     if inner is None:
         inner = {}
@@ -226,5 +255,20 @@ def _run(name: str, args: Any, workspace: str | Any) -> ToolResult:
     if extra:
         # {"cmd": "get", "file": "x"}: arguments given at the top level.
         inner = {**{k: args[k] for k in extra}, **inner}
+    return _dispatch(tool, verb, inner, workspace, OUTPUT_CAPS[tool])
+
+
+def _dispatch(tool: str, verb: str, inner: Mapping[str, Any], workspace: str | Any,
+              limit: int | None) -> ToolResult:
+    if tool not in TOOLS:
+        raise ToolError(f"unknown tool {tool!r}; the tools are "
+                        f"{', '.join('@' + t for t in sorted(TOOLS))}")
+    verbs = _verbs(tool)
+    if verb not in verbs:
+        raise ToolError(f"@{tool} has no verb {verb!r}; the verbs are {', '.join(verbs)}")
     ws = workspace if isinstance(workspace, Workspace) else Workspace(workspace)
-    return verbs[verb](ToolArgs(tool, verb, inner), ws)
+    args = ToolArgs(tool, verb, inner, limit=limit)
+    result = verbs[verb](args, ws)
+    if args.notes:
+        result = replace(result, warnings=(*args.notes, *result.warnings))
+    return result

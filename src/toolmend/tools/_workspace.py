@@ -2,7 +2,9 @@
 
 Every path an agent names is relative to the workspace; ``..``, absolute
 paths and symlinks that lead outside are refused with a clear message. Sizes
-are checked before reading, so a 2 GB file costs a stat, not a read.
+are checked before reading, so a 2 GB file costs a stat, not a read. The
+command line, run by a person on their own files, uses an unconfined
+workspace (``confined=False``): any path, relative to the current folder.
 """
 
 from __future__ import annotations
@@ -19,13 +21,19 @@ __all__ = ["Workspace"]
 class Workspace:
     """A folder that confines every path a tool call names."""
 
-    def __init__(self, root: str | os.PathLike[str] = ".") -> None:
+    def __init__(self, root: str | os.PathLike[str] = ".", *, confined: bool = True) -> None:
         self.root = os.path.realpath(os.fspath(root))
+        self.confined = confined
         if not os.path.isdir(self.root):
             raise WorkspaceError(f"workspace {os.fspath(root)!r} is not a directory")
 
     def __repr__(self) -> str:
-        return f"Workspace({self.root!r})"
+        return f"Workspace({self.root!r}{'' if self.confined else ', confined=False'})"
+
+    @property
+    def confine_root(self) -> str:
+        """The folder symlinks must stay in (the filesystem root when unconfined)."""
+        return self.root if self.confined else os.path.abspath(os.sep)
 
     def _inside(self, real: str) -> bool:
         return real == self.root or real.startswith(self.root.rstrip(os.sep) + os.sep)
@@ -40,6 +48,8 @@ class Workspace:
             raise WorkspaceError(f"{what}: a path relative to the workspace is required")
         if "\x00" in path:
             raise WorkspaceError(f"{what} {path!r}: a path cannot contain a NUL character")
+        if not self.confined:
+            return os.path.realpath(os.path.join(self.root, os.path.expanduser(path)))
         if os.path.isabs(path) or path.startswith(("/", "\\")) or os.path.splitdrive(path)[0]:
             raise WorkspaceError(f"{what} {path!r}: absolute paths are not allowed; "
                             "give a path relative to the workspace")
@@ -58,27 +68,35 @@ class Workspace:
 
     def read_bytes(self, path: str, limit: int, *, what: str = "file") -> bytes:
         """The bytes of a regular file, refused past ``limit`` bytes."""
-        real = self.resolve(path, what=what)
+        return self.read_real_bytes(self.resolve(path, what=what), limit, path, what=what)
+
+    def read_real_bytes(self, real: str, limit: int, shown: str, *, what: str = "file") -> bytes:
+        """``read_bytes`` for a path already resolved (``shown`` in messages)."""
         try:
             st = os.stat(real)
         except FileNotFoundError:
-            raise WorkspaceError(f"{what} {path!r} does not exist") from None
+            raise WorkspaceError(f"{what} {shown!r} does not exist", path=shown) from None
         except OSError as exc:
-            raise WorkspaceError(f"{what} {path!r}: {exc.strerror}") from None
+            raise WorkspaceError(f"{what} {shown!r}: {exc.strerror}", path=shown) from None
         if stat.S_ISDIR(st.st_mode):
-            raise WorkspaceError(f"{what} {path!r} is a directory, not a file")
+            raise WorkspaceError(f"{what} {shown!r} is a directory, not a file", path=shown)
         if not stat.S_ISREG(st.st_mode):
-            raise WorkspaceError(f"{what} {path!r} is not a regular file")
+            raise WorkspaceError(f"{what} {shown!r} is not a regular file", path=shown)
         if st.st_size > limit:
-            raise WorkspaceError(f"{what} {path!r} is {human_size(st.st_size)}; the limit is "
-                                 f"{human_size(limit)}")
+            raise WorkspaceError(f"{what} {shown!r} is {human_size(st.st_size)}; the limit is "
+                                 f"{human_size(limit)}", path=shown)
         try:
-            with open(real, "rb") as fh:
+            # O_NONBLOCK: a FIFO swapped in after the check must not block the read
+            fd = os.open(real, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+            with os.fdopen(fd, "rb") as fh:
+                if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
+                    raise WorkspaceError(f"{what} {shown!r} is not a regular file", path=shown)
                 data = fh.read(limit + 1)
         except OSError as exc:
-            raise WorkspaceError(f"{what} {path!r}: {exc.strerror}") from None
+            raise WorkspaceError(f"{what} {shown!r}: {exc.strerror}", path=shown) from None
         if len(data) > limit:  # grew between stat and read
-            raise WorkspaceError(f"{what} {path!r} is larger than the limit of {human_size(limit)}")
+            raise WorkspaceError(f"{what} {shown!r} is larger than the limit of {human_size(limit)}",
+                                 path=shown)
         return data
 
     def read_text(self, path: str, limit: int, *, what: str = "file") -> str:

@@ -1,0 +1,101 @@
+"""What the ``@diff`` verbs share: limits, bytes in and out, the tree patch."""
+
+from __future__ import annotations
+
+import os
+
+from .._text import human_size
+from ..diff import compare
+from ..errors import ToolError
+from ._runner import ToolArgs
+from ._workspace import Workspace
+
+__all__ = ["FILE_LIMIT", "PATCH_LIMIT", "TREE_LIMIT", "OUTPUT_LIMIT", "CONTEXT_MAX", "BUDGET_MAX",
+           "decode", "readable", "read_input", "tree_patch"]
+
+#: Largest file a verb reads (standard input included), checked before reading.
+FILE_LIMIT = 4 * 1024 * 1024
+PATCH_LIMIT = 4 * 1024 * 1024
+#: Most bytes the patch of two trees reads in all.
+TREE_LIMIT = 64 * 1024 * 1024
+OUTPUT_LIMIT = 30_000
+CONTEXT_MAX = 50
+BUDGET_MAX = 1_000_000
+
+
+def decode(data: bytes) -> tuple[str, bool]:
+    """Text of ``data`` (a BOM stays: diffs are exact) and whether it is
+    valid UTF-8; other bytes are kept as surrogate escapes, so that encoding
+    the text back with ``surrogateescape`` gives the bytes again."""
+    try:
+        return data.decode("utf-8"), True
+    except UnicodeDecodeError:
+        return data.decode("utf-8", "surrogateescape"), False
+
+
+def readable(text: str) -> str:
+    """``text`` with surrogate escapes shown as U+FFFD (safe to serialize)."""
+    if text.isascii():
+        return text
+    return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+
+def read_input(args: ToolArgs, ws: Workspace, name: str, limit: int,
+               what: str = "file") -> tuple[bytes, str]:
+    """(bytes, label) of a file argument. Bytes given directly (the command
+    line's ``-``: standard input) are taken as they are, within the same limit."""
+    value = args.raw.get(name)
+    if isinstance(value, (bytes, bytearray)):
+        if len(value) > limit:
+            raise ToolError(f"@{args.tool} {args.verb}: {name!r} (standard input) is "
+                            f"{human_size(len(value))}; the limit is {human_size(limit)}")
+        return bytes(value), "-"
+    path = args.text(name, allow_empty=False)
+    return ws.read_bytes(path, limit, what=what), path
+
+
+def _read(path: str, rel: str, limit: int) -> bytes:
+    try:
+        size = os.stat(path).st_size
+        if size > limit:
+            raise ToolError(f"@diff dirs: {rel} is {human_size(size)}; the limit is "
+                            f"{human_size(limit)} a file")
+        with open(path, "rb") as fh:
+            return fh.read(limit + 1)
+    except OSError as exc:
+        raise ToolError(f"@diff dirs: {rel} could not be read ({exc.strerror or exc})") from None
+
+
+def tree_patch(root_a: str, root_b: str, entries: list[tuple[str, str]], context: int,
+               budget: int, limit: int) -> tuple[str, int, int, bool, list[str]]:
+    """The patch that turns tree ``root_a`` into ``root_b`` (``diff -ruN``
+    style, git's ``a/``/``b/`` names, ``/dev/null`` for added and removed
+    files). ``entries`` are ``(path, "M" | "A" | "D")``. Returns (patch, hunks,
+    files, valid UTF-8, binary files that differ)."""
+    parts: list[str] = []
+    hunks = files = 0
+    valid = True
+    binary: list[str] = []
+    total = 0
+    for rel, tag in entries:
+        data_a = b"" if tag == "A" else _read(os.path.join(root_a, rel), rel, limit)
+        data_b = b"" if tag == "D" else _read(os.path.join(root_b, rel), rel, limit)
+        total += len(data_a) + len(data_b)
+        if total > TREE_LIMIT:
+            raise ToolError(f"@diff dirs: the changed files hold more than "
+                            f"{human_size(TREE_LIMIT)}; narrow with a glob or a subfolder")
+        if b"\0" in data_a or b"\0" in data_b:
+            binary.append(rel)
+            continue
+        text_a, ok_a = decode(data_a)
+        text_b, ok_b = decode(data_b)
+        valid = valid and ok_a and ok_b
+        result = compare(text_a, text_b, context=context,
+                         a_label="/dev/null" if tag == "A" else f"a/{rel}",
+                         b_label="/dev/null" if tag == "D" else f"b/{rel}", budget=budget)
+        if not result.text:  # an empty file added or removed: no hunk can say it
+            continue
+        parts.append(result.text)
+        hunks += result.hunks
+        files += 1
+    return "".join(parts), hunks, files, valid, binary
