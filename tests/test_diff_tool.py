@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import io
 import os
 import stat
 import sys
 
 import pytest
 
-from toolmend.cli import main as cli_main
 from toolmend.diff import unified
 from toolmend.tools import run_tool
 from toolmend.tools._diff_tool import CONTEXT_MAX, FILE_LIMIT, OUTPUT_LIMIT

@@ -128,6 +128,8 @@ def parse(words: list[str], options: list[Option]) -> dict[str, object]:
         name, eq, value = word[2:].partition("=")
         opt = by_name.get(name) or by_name.get(name.replace("_", "-"))
         if opt is None:
+            if "-h" in words[i:] or "--help" in words[i:]:
+                raise HelpWanted()
             known = ", ".join(o.usage().split()[0] for o in options)
             raise UsageError(f"unknown option --{name}; the options are {known}")
         if not opt.takes_value:

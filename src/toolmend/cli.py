@@ -87,7 +87,13 @@ def _write(data: str | bytes) -> None:
     out: BinaryIO = sys.stdout.buffer
     if isinstance(data, str):
         data = data.encode("utf-8", "surrogateescape")
-    out.write(data)
+    view = memoryview(data)
+    while view:
+        # With PYTHONUNBUFFERED the stream is raw: one write may take only a part.
+        written = out.write(view)
+        if written is None:  # a non-blocking stream that is full
+            raise OSError("standard output would block")
+        view = view[written:]
     out.flush()
 
 

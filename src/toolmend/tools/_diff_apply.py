@@ -333,7 +333,7 @@ def _report(changes: list[_Change], ws: Workspace, dry_run: bool, backup: bool) 
 
 def _result(head: str, lines: list[str], changes: list[_Change], info: dict[str, Any],
             notes: list[str]) -> ToolResult:
-    detail = []
+    detail: list[str] = []
     for c in changes:
         prefix = f"{c.shown}: " if len(changes) > 1 else ""
         detail.extend(f"  {prefix}hunk {h.number} {h.header}: -{h.removed} +{h.added}"
