@@ -346,16 +346,27 @@ cdef Py_ssize_t count_impl(uchar* s, Py_ssize_t pos, Py_ssize_t n) noexcept nogi
     return count
 
 
+cdef enum:
+    RING_MAX = 4096   # elements a negative index remembers in one pass
+
+
 cdef Py_ssize_t nth_impl(uchar* s, Py_ssize_t pos, Py_ssize_t n, Py_ssize_t index,
                          Py_ssize_t* vend) noexcept nogil:
     """Start of element ``index`` of the array at pos (its end in vend), or
     -1 (-2 when out of memory). A negative index counts from the end: one
-    pass, remembering the last -index elements in a ring."""
-    cdef Py_ssize_t i, ve, k = 0, m
+    pass, remembering the last -index elements in a ring; past RING_MAX
+    elements, a first pass counts them instead, so memory never grows with
+    the index (an agent may ask for [-999999999999])."""
+    cdef Py_ssize_t i, ve, k = 0, m, count
     cdef Py_ssize_t* ring = NULL
     i = skip_ws(s, pos + 1, n)
     if s[i] == c']':
         return -1
+    if index < -RING_MAX:
+        count = count_impl(s, pos, n)
+        if -index > count:
+            return -1
+        index += count
     if index < 0:
         m = -index
         ring = <Py_ssize_t*>malloc(2 * m * sizeof(Py_ssize_t))

@@ -20,7 +20,7 @@ from .._kernels import jsonscan as _k
 from .._text import decode_utf8, human_size
 from ..errors import JSONError, NestingError, PathNotFound, YAMLDocumentError
 from ._exact import dumps, load_span
-from ._path import Segment, as_index, format_path, format_segment, parse_path
+from ._path import Segment, Slice, as_index, format_path, format_segment, parse_path
 from ._syntax import syntax_error
 from ._yaml import compose, yaml_to_json
 
@@ -285,15 +285,18 @@ class Matches:
             yield spans[k], spans[k + 1]
 
 
-def _runs(segs: tuple[Segment, ...]) -> list[tuple[str | int, ...]]:
-    """Split at wildcards: [head, run after 1st *, run after 2nd *, ...]."""
+def _runs(segs: tuple[Segment, ...]) -> tuple[list[tuple[str | int, ...]], list[Segment]]:
+    """Split at fan-outs: [head, run after the 1st, run after the 2nd, ...]
+    and the fan-out segments (``*`` or a slice) between them."""
     runs: list[list[str | int]] = [[]]
+    fans: list[Segment] = []
     for seg in segs:
         if isinstance(seg, (str, int)):
             runs[-1].append(seg)
         else:
+            fans.append(seg)
             runs.append([])
-    return [tuple(r) for r in runs]
+    return [tuple(r) for r in runs], fans
 
 
 def resolve(doc: Document, path: Any) -> Matches:
@@ -306,7 +309,7 @@ def resolve(doc: Document, path: Any) -> Matches:
     segs = parse_path(path)
     full = path if isinstance(path, str) else format_path(segs)
     text = doc.text
-    runs = _runs(segs)
+    runs, fans = _runs(segs)
     m = Matches(doc)
     m.fanned = len(runs) > 1
     head = runs[0]
@@ -315,13 +318,13 @@ def resolve(doc: Document, path: Any) -> Matches:
         raise _diagnose(doc, head[:failed], start, head[failed], full)
     m.spans = array("q", (start, end))
     m._levels.append((None, None, [], head))
-    for run in runs[1:]:
-        _expand(m, run, full)
+    for fan, run in zip(fans, runs[1:], strict=True):
+        _expand(m, run, full, fan)
     return m
 
 
-def _expand(m: Matches, run: tuple[str | int, ...], full: str) -> None:
-    """Apply ``*`` then ``run`` to every current match."""
+def _expand(m: Matches, run: tuple[str | int, ...], full: str, fan: Segment) -> None:
+    """Apply ``fan`` (``*``, or a slice of arrays) then ``run`` to every current match."""
     doc = m.doc
     text = doc.text
     spans = array("q")
@@ -330,14 +333,26 @@ def _expand(m: Matches, run: tuple[str | int, ...], full: str) -> None:
     keytab: list[str] = []
     containers = 0
     first_scalar = -1
+    slicing = isinstance(fan, Slice)
     for k in range(len(m)):
         start = m.spans[2 * k]
-        if text[start] not in "{[":
+        if text[start] not in ("[" if slicing else "{["):
             m.skipped += 1
             if first_scalar < 0:
                 first_scalar = k
             continue
         containers += 1
+        if isinstance(fan, Slice):
+            total = _k.summary(text, start)[1]
+            picks = fan.indexes(total)
+            if len(picks):
+                member_spans = _k.members(text, start)[1]
+                for j in picks:
+                    spans.append(member_spans[2 * j])
+                    spans.append(member_spans[2 * j + 1])
+                parents.extend([k] * len(picks))
+                keys.extend(picks)
+            continue
         names, member_spans = _k.members(text, start)
         count = len(member_spans) // 2
         spans.extend(member_spans)
@@ -352,8 +367,10 @@ def _expand(m: Matches, run: tuple[str | int, ...], full: str) -> None:
         where = m.label(first_scalar)
         pos = m.spans[2 * first_scalar]
         there = describe_value(doc, pos) + _preview(doc, pos)
-        raise PathNotFound(f"path {full!r}: * needs an object or array, but {where} is {there}",
-                           path=where, segment="*", reason="not_container", found=there)
+        need = f"{fan} needs an array" if slicing else "* needs an object or array"
+        raise PathNotFound(f"path {full!r}: {need}, but {where} is {there}",
+                           path=where, segment=format_segment(fan), reason="not_container",
+                           found=there)
     if run and len(spans):
         found = _k.lookup_many(text, spans, run)
         kept = [k for k in range(0, len(found), 2) if found[k] >= 0]

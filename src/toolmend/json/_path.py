@@ -19,12 +19,14 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass
 from typing import Any, Sequence, Union
 
 from .._kernels import jsonscan as _k
 from ..errors import PathError
 
-__all__ = ["WILD", "Segment", "parse_path", "format_path", "format_segment", "as_index"]
+__all__ = ["WILD", "Slice", "Segment", "parse_path", "format_path", "format_segment", "as_index",
+           "is_fan_out"]
 
 
 class _Wild:
@@ -40,11 +42,34 @@ class _Wild:
 #: The ``*`` segment.
 WILD: Any = _Wild()
 
-Segment = Union[str, int, _Wild]
+
+
+@dataclass(frozen=True)
+class Slice:
+    """The ``[start:stop]`` segment: a fan-out over a range of array elements,
+    with Python's rules (negative bounds count from the end)."""
+
+    start: int | None = None
+    stop: int | None = None
+
+    def indexes(self, count: int) -> range:
+        return range(count)[self.start:self.stop]
+
+    def __str__(self) -> str:
+        return f"[{'' if self.start is None else self.start}:{'' if self.stop is None else self.stop}]"
+
+
+Segment = Union[str, int, _Wild, Slice]
+
+
+def is_fan_out(seg: Segment) -> bool:
+    """``*`` and slices select any number of values."""
+    return isinstance(seg, (_Wild, Slice))
 
 _BARE = re.compile(r"[^.\[\]\"'\s]+")
 _INT = re.compile(r"\s*(-?[0-9]+)\s*\]")
 _STAR = re.compile(r"\s*\*\s*\]")
+_SLICE = re.compile(r"\s*(-?[0-9]+)?\s*:\s*(-?[0-9]+)?\s*\]")
 _QUOTED_CLOSE = re.compile(r"\s*\]")
 _DQ = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
 _SQ = re.compile(r"'(?:[^'\\]|\\.)*'", re.S)
@@ -113,6 +138,12 @@ def _bracket(path: str, i: int) -> tuple[Segment, int]:
     m = _STAR.match(path, i)
     if m:
         return WILD, m.end()
+    m = _SLICE.match(path, i)
+    if m:
+        bounds = [None if g is None else int(g) for g in m.groups()]
+        if any(b is not None and len(str(abs(b))) > _k.INDEX_DIGITS for b in bounds):
+            raise _err(path, i, "slice bound too large")
+        return Slice(bounds[0], bounds[1]), m.end()
     j = i
     while j < len(path) and path[j].isspace():
         j += 1
@@ -126,7 +157,7 @@ def _bracket(path: str, i: int) -> tuple[Segment, int]:
     inner = path[i:close] if close >= 0 else path[i:]
     if close < 0:
         raise _err(path, i - 1, "'[' is not closed")
-    raise _err(path, i, f"[{inner}] is neither an index, * nor a quoted key "
+    raise _err(path, i, f"[{inner}] is neither an index, a slice, * nor a quoted key "
                         f"(write [\"{inner.strip()}\"] for a key)")
 
 
@@ -137,8 +168,10 @@ def parse_path(path: str | Sequence[Any] | None) -> tuple[Segment, ...]:
     if not isinstance(path, str):
         given = tuple(path)
         for seg in given:
-            if seg is not WILD and not isinstance(seg, (str, int)) or isinstance(seg, bool):
-                raise PathError(f"path segments are keys (str), indexes (int) or WILD, not {seg!r}")
+            if (seg is not WILD and not isinstance(seg, (str, int, Slice))
+                    or isinstance(seg, bool)):
+                raise PathError(f"path segments are keys (str), indexes (int), WILD or Slice, "
+                                f"not {seg!r}")
         return given
     text = path.strip()
     segs: list[Segment] = []
@@ -174,6 +207,8 @@ def format_segment(seg: Segment, first: bool = False) -> str:
     """One segment as path text (``.key``, ``[3]``, ``["a.b"]``, ``[*]``)."""
     if isinstance(seg, _Wild):
         return "*" if first else "[*]"
+    if isinstance(seg, Slice):
+        return str(seg)
     if isinstance(seg, int):
         return f"[{seg}]"
     if _SIMPLE_KEY.fullmatch(seg) and not seg.startswith("$"):

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 import time
 from array import array
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal, InvalidOperation
 from typing import Any, Callable, Sequence
 
@@ -26,9 +26,9 @@ import regex  # type: ignore[import-untyped]
 
 from .._kernels import jsonscan as _k
 from ..errors import PathNotFound, QueryError
-from ._document import Document, Matches, resolve, values
+from ._document import Document, Matches, nearest_keys, resolve, values
 from ._exact import decode_string, load_span
-from ._path import WILD, format_path, parse_path
+from ._path import WILD, Slice, format_path, is_fan_out, parse_path
 
 __all__ = ["QueryResult", "Query", "QUERY_LIMIT", "REGEX_BUDGET"]
 
@@ -49,15 +49,19 @@ class QueryResult:
     total: int
     limit: int
     spans: array[int] = field(default_factory=lambda: array("q"), repr=False)
+    offset: int = 0
+    #: Notes about the query (a selected field no row has).
+    notes: list[str] = field(default_factory=list)
 
 
 _OPERATORS = ("!=", "!~", "==", ">=", "<=", "=", "~", ">", "<")
 _NUMERIC = re.compile(r"[-+]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?")
 
 
-def _split_where(where: str) -> list[str]:
-    """Split on && outside quotes."""
-    parts: list[str] = []
+def _split_where(where: str) -> list[list[str]]:
+    """The conditions of ``where`` as alternatives (``||``) of conjunctions
+    (``&&``, which binds tighter), split outside quotes."""
+    alternatives: list[list[str]] = [[]]
     buf: list[str] = []
     quote = ""
     i = 0
@@ -74,21 +78,25 @@ def _split_where(where: str) -> list[str]:
         elif c in "\"'":
             quote = c
             buf.append(c)
-        elif where.startswith("&&", i):
-            parts.append("".join(buf))
+        elif where.startswith("&&", i) or where.startswith("||", i):
+            alternatives[-1].append("".join(buf))
             buf = []
+            if where.startswith("||", i):
+                alternatives.append([])
             i += 2
             continue
-        elif where.startswith("||", i):
-            raise QueryError("query: only && (and) joins conditions; run one query per "
-                            "alternative instead of ||")
         else:
             buf.append(c)
         i += 1
     if quote:
         raise QueryError(f"query: unterminated quote in where {where!r}")
-    parts.append("".join(buf))
-    return parts
+    alternatives[-1].append("".join(buf))
+    for conds in alternatives:
+        for cond in conds:
+            if not cond.strip():
+                raise QueryError(f"query: an empty condition in where {where!r} (&& or || with "
+                                 "nothing on one side)")
+    return alternatives
 
 
 def _find_operator(cond: str) -> tuple[int, str]:
@@ -133,6 +141,7 @@ class _Cond:
     field: tuple[Any, ...]
     op: str
     value: str
+    name: str = "."
     number: Decimal | None = None
     pattern: Any = None
     json: Any = None
@@ -152,10 +161,7 @@ def _parse_condition(cond: str) -> _Cond:
         segs: tuple[Any, ...] = ()
     else:
         segs = parse_path(field_text)
-        if WILD in segs:
-            raise QueryError(f"query: field {field_text!r} cannot hold *; a field names one value "
-                             "in each row", field=field_text)
-    c = _Cond(text, segs, op, value)
+    c = _Cond(text, segs, op, value, name=field_text or ".")
     if _NUMERIC.fullmatch(value):
         try:
             c.number = Decimal(value)
@@ -177,22 +183,36 @@ def _parse_condition(cond: str) -> _Cond:
 
 
 class Query:
+    """One query over the rows at ``path``: the plan is checked when made
+    (conditions, select fields), then :meth:`run` walks the rows."""
+
     def __init__(self, doc: Document, path: Any, where: str, select: Sequence[str] | None,
-                 limit: int) -> None:
+                 limit: int, offset: int = 0, sort: str | None = None,
+                 desc: bool = False) -> None:
         self.doc = doc
         self.path = path
         self.where = where or ""
-        self.conds = [_parse_condition(c) for c in _split_where(self.where)] if self.where.strip() else []
+        self.alternatives = ([[_parse_condition(c) for c in conj]
+                              for conj in _split_where(self.where)] if self.where.strip() else [])
         self.select = list(select) if select else []
         self.select_segs = []
         for name in self.select:
             segs = parse_path(name)
-            if WILD in segs:
-                raise QueryError(f"query: select field {name!r} cannot hold *", field=name)
+            if any(is_fan_out(seg) for seg in segs):
+                raise QueryError(f"query: select field {name!r} cannot hold * or a slice: a "
+                                 "selected field is one value of each row", field=name)
             self.select_segs.append(segs)
         if limit < 0:
             raise QueryError(f"query: limit must be at least 0, not {limit}")
+        if offset < 0:
+            raise QueryError(f"query: offset must be at least 0, not {offset}")
         self.limit = limit
+        self.offset = offset
+        self.sort = sort.strip() if sort and sort.strip() else None
+        self.sort_segs = parse_path(self.sort) if self.sort else ()
+        if any(is_fan_out(seg) for seg in self.sort_segs):
+            raise QueryError(f"query: sort field {sort!r} cannot hold * or a slice", field=sort)
+        self.desc = desc
         self.regex_time = 0.0  # seconds spent in regex matching so far
 
     def rows(self) -> Matches:
@@ -200,7 +220,7 @@ class Query:
         try:
             return resolve(self.doc, segs)
         except PathNotFound as exc:
-            if exc.reason != "not_container" or exc.segment != "*":
+            if exc.reason != "not_container" or exc.segment != "[*]":
                 raise
             target = format_path(parse_path(self.path))
             raise QueryError(f"query: {target} is not an array or object of rows: "
@@ -208,19 +228,24 @@ class Query:
 
     def run(self) -> QueryResult:
         rows = self.rows()
-        text = self.doc.text
-        alive = list(range(len(rows)))
-        for cond in self.conds:
+        everyone = list(range(len(rows)))
+        if self.alternatives:
+            matched: set[int] = set()
+            for conj in self.alternatives:
+                alive = [k for k in everyone if k not in matched]
+                for cond in conj:
+                    if not alive:
+                        break
+                    alive = self._filter(rows, alive, cond)
+                matched.update(alive)
+            alive = sorted(matched)
             if not alive:
-                break
-            spans = array("q")
-            for k in alive:
-                spans.append(rows.spans[2 * k])
-                spans.append(rows.spans[2 * k + 1])
-            found = _k.lookup_many(text, spans, cond.field) if cond.field else spans
-            test = self._tester(cond)
-            alive = [k for j, k in enumerate(alive) if test(found[2 * j], found[2 * j + 1])]
-        shown = alive[:self.limit]
+                self._check_fields(rows)
+        else:
+            alive = everyone
+        if self.sort_segs:
+            alive = self._sorted(rows, alive)
+        shown = alive[self.offset:self.offset + self.limit]
         out_spans = array("q")
         for k in shown:
             out_spans.append(rows.spans[2 * k])
@@ -229,8 +254,131 @@ class Query:
             data = [self._selected(out_spans[2 * j], out_spans[2 * j + 1]) for j in range(len(shown))]
         else:
             data = values(self.doc, out_spans)
-        return QueryResult(data, [rows.label(k) for k in shown], len(alive), len(rows),
-                           self.limit, out_spans)
+        result = QueryResult(data, [rows.label(k) for k in shown], len(alive), len(rows),
+                             self.limit, out_spans, offset=self.offset)
+        if self.select_segs and data:
+            for name in self.select:
+                if not any(name in row for row in data):
+                    result.notes.append(f"note: select: no row shown has the field {name!r}"
+                                        + self._hint(rows, parse_path(name)))
+        return result
+
+    # -- conditions ------------------------------------------------------------
+
+    def _spans_of(self, rows: Matches, alive: list[int]) -> array[int]:
+        spans = array("q")
+        for k in alive:
+            spans.append(rows.spans[2 * k])
+            spans.append(rows.spans[2 * k + 1])
+        return spans
+
+    def _filter(self, rows: Matches, alive: list[int], cond: _Cond) -> list[int]:
+        text = self.doc.text
+        if any(is_fan_out(seg) for seg in cond.field):
+            # labels[*].name=bug: true when any element matches (!=, !~: when none does)
+            negated = cond.op in ("!=", "!~")
+            positive = self._tester(replace(cond, op=cond.op[1:] if negated else cond.op))
+            kept = []
+            for k in alive:
+                hit = any(positive(s, e) for s, e in self._field_values(rows.spans[2 * k],
+                                                                         cond.field))
+                if hit != negated:
+                    kept.append(k)
+            return kept
+        spans = self._spans_of(rows, alive)
+        found = _k.lookup_many(text, spans, cond.field) if cond.field else spans
+        test = self._tester(cond)
+        return [k for j, k in enumerate(alive) if test(found[2 * j], found[2 * j + 1])]
+
+    def _field_values(self, start: int, segs: tuple[Any, ...]) -> list[tuple[int, int]]:
+        """Spans of every value ``segs`` reaches from the row at ``start``."""
+        text = self.doc.text
+        current = [start]
+        run: list[Any] = []
+        for seg in (*segs, None):
+            if seg is not None and not is_fan_out(seg):
+                run.append(seg)
+                continue
+            reached = []
+            for pos in current:
+                s, e, failed = _k.lookup(text, pos, tuple(run)) if run else (pos, -1, -1)
+                if failed == -1:
+                    reached.append((s, e))
+            run = []
+            if seg is None:
+                return [(s, e if e >= 0 else _k.value_end(text, s)) for s, e in reached]
+            current = []
+            for s, _ in reached:
+                if text[s] not in "{[" or (isinstance(seg, Slice) and text[s] != "["):
+                    continue
+                _, members = _k.members(text, s)
+                count = len(members) // 2
+                picks = seg.indexes(count) if isinstance(seg, Slice) else range(count)
+                current.extend(members[2 * j] for j in picks)
+        return []  # pragma: no cover - the loop returns at its sentinel
+
+    def _present(self, rows: Matches, segs: tuple[Any, ...]) -> bool:
+        if not segs:
+            return True
+        if any(is_fan_out(seg) for seg in segs):
+            return any(self._field_values(rows.spans[2 * k], segs) for k in range(len(rows)))
+        found = _k.lookup_many(self.doc.text, rows.spans, segs)
+        return any(found[j] >= 0 for j in range(0, len(found), 2))
+
+    def _check_fields(self, rows: Matches) -> None:
+        """No row matched: refuse when a condition names a field no row has
+        (a typo must not pass for an empty answer)."""
+        if not len(rows):
+            return
+        for conj in self.alternatives:
+            for cond in conj:
+                if not self._present(rows, cond.field):
+                    raise QueryError(f"query: no row of {len(rows):,} has the field "
+                                     f"{cond.name!r}, so nothing can match {cond.text!r}"
+                                     + self._hint(rows, cond.field), field=cond.name)
+
+    def _hint(self, rows: Matches, segs: tuple[Any, ...]) -> str:
+        """``" (did you mean 'status'?)"`` from the keys the rows have where
+        the field is missing."""
+        text = self.doc.text
+        keys: dict[str, None] = {}
+        depth = 0
+        for depth, seg in enumerate(segs):
+            if not isinstance(seg, str):
+                return ""
+            prefix = tuple(segs[:depth])
+            if not self._present(rows, prefix + (seg,)):
+                break
+        else:
+            return ""
+        prefix = tuple(segs[:depth])
+        for k in range(min(len(rows), 200)):
+            for s, _ in self._field_values(rows.spans[2 * k], prefix):
+                if text[s] == "{":
+                    for name in _k.members(text, s)[0] or ():
+                        keys[name] = None
+        near = nearest_keys(str(segs[depth]), list(keys))
+        if near:
+            return f" (did you mean {' or '.join(repr(format_path(prefix + (n,))) for n in near)}?)"
+        return ""
+
+    # -- order -----------------------------------------------------------------
+
+    def _sorted(self, rows: Matches, alive: list[int]) -> list[int]:
+        """Rows by the value of the sort field (null < booleans < numbers <
+        strings < containers); rows without it come last either way."""
+        text = self.doc.text
+        found = _k.lookup_many(text, self._spans_of(rows, alive), self.sort_segs)
+        keyed: list[tuple[tuple[int, Any], int]] = []
+        missing = []
+        for j, k in enumerate(alive):
+            s, e = found[2 * j], found[2 * j + 1]
+            if s < 0:
+                missing.append(k)
+                continue
+            keyed.append((_order_key(text, s, e), k))
+        keyed.sort(key=lambda item: item[0], reverse=self.desc)
+        return [k for _, k in keyed] + missing
 
     def _selected(self, start: int, end: int) -> dict[str, Any]:
         row: dict[str, Any] = {}
@@ -325,3 +473,14 @@ class Query:
                          "over the rows (catastrophic backtracking?); simplify it")
 
 
+def _order_key(text: str, s: int, e: int) -> tuple[int, Any]:
+    c = text[s]
+    if c == "n":
+        return (0, 0)
+    if c in "tf":
+        return (1, c == "t")
+    if c == "-" or c.isdigit():
+        return (2, Decimal(text[s:e]))
+    if c == '"':
+        return (3, decode_string(text[s:e]))
+    return (4, _k.reformat(text, s, e, 0, -1)[0])

@@ -106,14 +106,20 @@ def single(doc: Document, path: Any, verb: str) -> Matches:
 
 
 def query(source: Source, path: Any = "", where: str = "", select: Sequence[str] | None = None,
-          limit: int = QUERY_LIMIT) -> QueryResult:
+          limit: int = QUERY_LIMIT, *, offset: int = 0, sort: str | None = None,
+          desc: bool = False) -> QueryResult:
     """Filter the elements of the array at ``path`` (or the values of an
     object) with ``where``: conditions ``field=value``, ``field!=value``,
     ``field~regex``, ``field!~regex``, ``field<value`` (also ``<=``, ``>``,
-    ``>=``) joined by ``&&``; ``select`` keeps only some (dotted) fields.
-    ``limit`` rows at most (any number here; the tool caps it at 200)."""
+    ``>=``) joined by ``&&`` and ``||`` (``&&`` binds tighter); a field with
+    ``*`` (``labels[*].name=bug``) matches when any element does. ``sort``
+    orders the rows by a field (``desc``: largest first), ``offset`` skips
+    rows, ``select`` keeps only some (dotted) fields, ``limit`` rows at most
+    (any number here; the tool caps it at 200). A condition on a field that
+    no row has is refused (QueryError, with the near field names) rather than
+    answered with no rows."""
     doc = _doc(source)
-    plan = Query(doc, path, where, select, limit)
+    plan = Query(doc, path, where, select, limit, offset, sort, desc)
     return plan.run()
 
 

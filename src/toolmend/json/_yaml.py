@@ -21,7 +21,8 @@ behaves the same on both. The rules:
   ``true`` -> "true", ``null`` -> "null"); keys that collide then, the last
   wins. ``!!binary`` stays its base64 text, ``!!set`` becomes an object of
   nulls, ``!!omap``/``!!pairs`` arrays of [key, value] pairs.
-- A stream of several documents is refused; one document only.
+- A stream of several documents (``---`` between them: Kubernetes manifests,
+  Helm output) reads as the list of its documents.
 """
 
 from __future__ import annotations
@@ -229,11 +230,24 @@ def _jsonable(value: Any, what: str) -> Any:
 
 
 def compose(text: str, what: str = "the text") -> tuple[Any, Any]:
-    """(loader, root node) of the single YAML document in ``text``; the
-    caller disposes of the loader. Raises YAMLDocumentError."""
+    """(loader, root node) of the YAML in ``text``: the document, or for a
+    stream of several, a list node holding them; the caller disposes of the
+    loader. Raises YAMLDocumentError."""
     loader = _Loader(text)
     try:
-        node = loader.get_single_node()
+        node = loader.get_node() if loader.check_node() else None
+        if node is not None and loader.check_node():
+            # Several documents (Kubernetes manifests, Helm output): read the
+            # stream as the list of its documents.
+            docs = [node]
+            while loader.check_node():
+                docs.append(loader.get_node())
+            # an empty document (a '---' with nothing after it) is no document
+            docs = [d for d in docs if not (isinstance(d, yaml.ScalarNode)
+                                            and d.tag == "tag:yaml.org,2002:null" and d.value == "")]
+            node = yaml.SequenceNode("tag:yaml.org,2002:seq", docs,
+                                     docs[0].start_mark, docs[-1].end_mark)
+        loader.get_event()  # the end of the stream
     except yaml.MarkedYAMLError as exc:
         loader.dispose()
         raise _yaml_error(exc, text, what) from None

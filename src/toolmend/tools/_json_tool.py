@@ -253,22 +253,31 @@ def _scalar_preview(doc: Document, s: int, e: int, width: int = 60) -> str:
 
 
 def _tool_query(args: ToolArgs, ws: Workspace) -> ToolResult:
-    args.check_known(_COMMON | {"path", "where", "select", "limit"})
+    args.check_known(_COMMON | {"path", "where", "select", "limit", "offset", "sort", "desc"})
     doc = _tool_doc(args, ws)
     path = _path_arg(args)
     where = args.text("where", "")
     select = args.strings("select")
-    limit = args.integer("limit", QUERY_LIMIT, minimum=0, maximum=QUERY_LIMIT_MAX)
-    plan = Query(doc, path, where, select, limit)
+    # an agent reads at most 200 rows at once; the command line takes any number
+    cap = QUERY_LIMIT_MAX if args.limit is not None else None
+    limit = args.integer("limit", QUERY_LIMIT, minimum=0, maximum=cap)
+    offset = args.integer("offset", 0, minimum=0)
+    sort = args.text("sort", None)
+    desc = args.flag("desc", False)
+    plan = Query(doc, path, where, select, limit, offset, sort, desc)
     result = plan.run()
+    args.notes.extend(result.notes)
     text = doc.text
     target = format_path(parse_path(path))
     out = CappedOutput(args.limit)
     cond = f" where {where.strip()}" if where.strip() else ""
+    order = f", sorted by {sort}{' (descending)' if desc else ''}" if plan.sort else ""
+    where_in = f" from row {offset:,}" if offset else ""
     head = (f"{result.matched:,} of {_plural(result.total, 'row')} in {target} matched{cond}"
-            f"; showing {len(result.rows):,}")
-    if result.matched > len(result.rows):
-        head += f" (limit {limit}; raise it, up to {QUERY_LIMIT_MAX}, or narrow where)"
+            f"{order}; showing {len(result.rows):,}{where_in}")
+    if result.matched > offset + len(result.rows):
+        more = f", up to {QUERY_LIMIT_MAX}," if cap else ""
+        head += f" (limit {limit}; raise it{more} or use offset, or narrow where)"
     out.write(head + "\n")
     shown = 0
     for j, label in enumerate(result.paths):

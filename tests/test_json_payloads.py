@@ -1,0 +1,143 @@
+"""@json on real payloads: YAML streams, queries that say what they missed,
+paths with slices, data that orjson can write, indexes that cannot blow up."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import orjson
+import pytest
+from clirun import cli
+
+import toolmend
+from toolmend import json as tj
+from toolmend.errors import PathNotFound, QueryError
+
+MANIFESTS = """\
+apiVersion: v1
+kind: Service
+metadata: {name: web}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  replicas: 3
+---
+"""
+
+ROWS = json.dumps({"items": [
+    {"id": i, "name": f"svc-{i}", "status": "failed" if i % 3 == 0 else "ok",
+     "score": (i * 7) % 10, "labels": [{"name": "bug" if i % 4 == 0 else "feature"}]}
+    for i in range(20)]})
+
+
+def run(cmd: str, **args):
+    return toolmend.run_tool("@json", {"cmd": cmd, "args": args})
+
+
+def test_multi_document_yaml_reads_as_a_list(tmp_path, monkeypatch):
+    doc = tj.parse_document(MANIFESTS, format="yaml")
+    assert tj.get(doc, "[*].kind") == ["Service", "Deployment"]
+    assert tj.get(doc, "[1].spec.replicas") == 3
+    r = run("keys", text=MANIFESTS, format="yaml")
+    assert r.ok and r.data == [[0, "object{3}"], [1, "object{4}"]]
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "k8s.yaml").write_text(MANIFESTS)
+    out = cli("json", "get", "--file", "k8s.yaml", "--path", "[*].metadata.name")
+    assert out.rc == 0 and out.text.startswith("2 values for *.metadata.name")
+    # one document with a leading '---' stays one document
+    assert tj.get("---\nkind: Pod\n", "kind") == "Pod"
+
+
+def test_a_field_no_row_has_is_refused_with_the_near_name():
+    with pytest.raises(QueryError) as info:
+        tj.query(ROWS, "items", "stauts=failed")
+    assert info.value.field == "stauts"
+    assert "no row of 20 has the field 'stauts'" in str(info.value)
+    assert "did you mean 'status'" in str(info.value)
+    r = run("query", text=ROWS, path="items", where="name=x && stauts=failed")
+    assert not r.ok and "'stauts'" in r.output
+    # a field that exists but matches nothing: an empty answer, not an error
+    assert tj.query(ROWS, "items", "status=gone").rows == []
+    r = run("query", text=ROWS, path="items", where="id<3", select=["id", "nmae"])
+    assert r.ok and any("no row shown has the field 'nmae'" in w and "'name'" in w
+                        for w in r.warnings)
+
+
+def test_offset_sort_and_descending():
+    q = tj.query(ROWS, "items", "", select=["id", "score"], limit=3, sort="score", desc=True)
+    assert [(row["id"], row["score"]) for row in q.rows] == [(7, 9), (17, 9), (4, 8)]
+    assert q.matched == 20
+    q = tj.query(ROWS, "items", "status=ok", select=["id"], limit=2, offset=2, sort="id")
+    assert [row["id"] for row in q.rows] == [4, 5]
+    r = run("query", text=ROWS, path="items", where="status=ok", select="id", limit=2, offset=4,
+            sort="id", desc=True)
+    assert r.ok and [row["id"] for row in r.data] == [13, 11]
+    assert "sorted by id (descending)" in r.output and "from row 4" in r.output
+    mixed = '[{"v": "b"}, {"v": 2}, {}, {"v": null}, {"v": true}, {"v": "a"}, {"v": 1.5}]'
+    assert [r.get("v", "-") for r in tj.query(mixed, "", "", sort="v").rows] == [
+        None, True, 1.5, 2, "a", "b", "-"]
+
+
+def test_slices_in_paths():
+    data = '{"items": [10, 11, 12, 13, 14, 15], "obj": {"a": 1}}'
+    assert tj.get(data, "items[0:2]") == [10, 11]
+    assert tj.get(data, "items[-2:]") == [14, 15]
+    assert tj.get(data, "items[:0]") == []
+    assert tj.get(ROWS, "items[1:3].id") == [1, 2]
+    with pytest.raises(PathNotFound) as info:
+        tj.get(data, "obj[0:1]")
+    assert info.value.reason == "not_container" and "needs an array" in str(info.value)
+    r = run("get", text=data, path="items[2:4]")
+    assert r.ok and r.data == [12, 13] and r.output.startswith("2 values for items[2:4]")
+    assert tj.format_path(tj.parse_path("a[1:3].b[:2]")) == "a[1:3].b[:2]"
+
+
+def test_conditions_on_any_element_and_alternatives():
+    bugs = tj.query(ROWS, "items", "labels[*].name=bug", select=["id"], limit=100).rows
+    assert [row["id"] for row in bugs] == [0, 4, 8, 12, 16]
+    none = tj.query(ROWS, "items", "labels[*].name!=bug", select=["id"], limit=100).rows
+    assert len(none) == 15 and {"id": 4} not in none
+    either = tj.query(ROWS, "items", "id=1 || id=2 && status=ok || id=3", select=["id"]).rows
+    assert [row["id"] for row in either] == [1, 2, 3]
+    assert tj.query(ROWS, "items", "id<2 || id>=18", select=["id"]).matched == 4
+
+
+def test_library_verbs_accept_parsed_values():
+    value = {"a": {"b": [1, 2, 3]}, "n": 1.5}
+    assert tj.get(value, "a.b[-1]") == 3
+    assert tj.keys(value) == [["a", "object{1}"], ["n", "number"]]
+    assert tj.query([{"x": 1}, {"x": 2}], "", "x>1").rows == [{"x": 2}]
+    assert tj.schema(value)["type"] == "object"
+    assert tj.pretty([1, {"a": None}], compact=True) == '[1,{"a":null}]'
+
+
+def test_numbers_in_data_are_written_exactly():
+    r = run("get", text='{"a": [1.10, 1E5, -0, 1e400, 2.5]}', path="a")
+    assert tj.dumps(r.data) == "[1.10,1E5,-0,1e400,2.5]"
+    assert orjson.dumps(r.data, default=tj.default) == b"[1.10,1E5,-0,1e400,2.5]"
+    big = tj.loads('{"big": 123456789012345678901234567890}')
+    assert big["big"] == 123456789012345678901234567890 and tj.dumps(big) == (
+        '{"big":123456789012345678901234567890}')
+
+
+@pytest.mark.parametrize("index", ["[-999999999999]", "[-99999999]", "[-5000]", "[-4]"])
+def test_a_negative_index_never_allocates_more_than_the_array(index):
+    code = ("import resource, toolmend.json as j, sys\n"
+            "before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
+            "try:\n"
+            f"    j.get('[1, 2, 3]', {index!r})\n"
+            "except j.PathNotFound as e:\n"
+            "    assert e.reason == 'out_of_range', e.reason\n"
+            "else:\n"
+            "    sys.exit('no error')\n"
+            "grew = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before\n"
+            "assert grew < 50_000, grew\n")
+    run_ = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert run_.returncode == 0, run_.stderr
+    assert tj.get("[1, 2, 3]", "[-3]") == 1
+    big = "[" + ",".join(map(str, range(10_000))) + "]"
+    assert tj.get(big, "[-5000]") == 5000 and tj.get(big, "[-10000]") == 0
