@@ -141,3 +141,20 @@ def test_a_negative_index_never_allocates_more_than_the_array(index):
     assert tj.get("[1, 2, 3]", "[-3]") == 1
     big = "[" + ",".join(map(str, range(10_000))) + "]"
     assert tj.get(big, "[-5000]") == 5000 and tj.get(big, "[-10000]") == 0
+
+
+def test_yaml_1_1_surprises_are_noted_on_stderr_not_in_the_data(tmp_path, monkeypatch):
+    text = "country: no\nmode: 0777\ntime: 1:20\nquoted: \"yes\"\nflag: true\n"
+    r = run("get", text=text, format="yaml")
+    assert r.ok and r.data == {"country": False, "mode": 511, "time": 80, "quoted": "yes",
+                               "flag": True}
+    assert r.warnings == (
+        "note: YAML 1.1 at line 1: 'no' is read as a boolean (quote it to keep the text)",
+        "note: YAML 1.1 at line 2: '0777' is read as an octal number (quote it to keep the text)",
+        "note: YAML 1.1 at line 3: '1:20' is read as a base-60 number (quote it to keep the text)",
+    )
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "c.yaml").write_text(text)
+    out = cli("json", "get", "--file", "c.yaml", "--path", "country")
+    assert out.rc == 0 and out.text == "false\n" and "'no' is read as a boolean" in out.err
+    assert run("get", text="a: true\nb: 'no'\n", format="yaml").warnings == ()

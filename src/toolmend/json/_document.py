@@ -41,7 +41,8 @@ class Document:
     """Validated JSON text. ``start``/``end`` delimit the root value;
     ``lossy`` says whether some number needs the exact decoder (orjson would
     change it); ``format`` is where it came from ("json" or "yaml");
-    ``name`` names it in messages."""
+    ``name`` names it in messages; ``notes`` are what a reader should know
+    about how it was read (YAML 1.1 surprises)."""
 
     text: str
     start: int
@@ -49,6 +50,7 @@ class Document:
     lossy: bool
     format: str = "json"
     name: str = "the text"
+    notes: tuple[str, ...] = ()
 
     def __repr__(self) -> str:
         return (f"Document({self.name}, {self.format}, {len(self.text):,} characters, "
@@ -89,9 +91,11 @@ def parse_document(text: str, *, name: str = "the text", format: str = "auto") -
                 composed = compose(text, name)
             except (YAMLDocumentError, NestingError):
                 raise error from None
-            converted = yaml_to_json(text, name, require_collection=True, composed=composed)
+            notes: list[str] = []
+            converted = yaml_to_json(text, name, require_collection=True, composed=composed,
+                                     notes=notes)
             if converted is not None:
-                return _json_of_yaml(converted, name)
+                return _json_of_yaml(converted, name, notes)
         raise error
     start = _k.skip_space(text, 0)
     end = _k.value_end(text, start)
@@ -99,16 +103,17 @@ def parse_document(text: str, *, name: str = "the text", format: str = "auto") -
 
 
 def _from_yaml(text: str, name: str, composed: Any) -> Document:
-    converted = yaml_to_json(text, name, composed=composed)
+    notes: list[str] = []
+    converted = yaml_to_json(text, name, composed=composed, notes=notes)
     assert converted is not None
-    return _json_of_yaml(converted, name)
+    return _json_of_yaml(converted, name, notes)
 
 
-def _json_of_yaml(converted: str, name: str) -> Document:
+def _json_of_yaml(converted: str, name: str, notes: list[str]) -> Document:
     pos, code, lossy = _k.scan(converted)
     if code:  # pragma: no cover - our own writer produced it
         raise JSONError(f"{name}: internal error converting YAML to JSON")
-    return Document(converted, 0, len(converted), bool(lossy), "yaml", name)
+    return Document(converted, 0, len(converted), bool(lossy), "yaml", name, tuple(notes))
 
 
 def parse_bytes(data: bytes, *, name: str = "the text", format: str = "auto",

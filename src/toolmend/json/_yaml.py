@@ -37,7 +37,8 @@ from ..errors import NestingError, YAMLDocumentError
 from ._exact import JSONNumber, dumps
 from ._syntax import snippet
 
-__all__ = ["compose", "yaml_to_json", "MAX_NODES", "MAX_CHARS", "MAX_DEPTH", "LIBYAML"]
+__all__ = ["compose", "yaml_to_json", "surprises", "MAX_NODES", "MAX_CHARS", "MAX_DEPTH",
+           "LIBYAML"]
 
 #: Bounds on the expanded document (aliases counted as many times as used).
 MAX_NODES = 4_000_000
@@ -270,9 +271,57 @@ def _yaml_error(exc: Any, text: str, what: str) -> YAMLDocumentError:
     return _error(f"not valid YAML: {problem}", text, mark, what)
 
 
+_YAML12_BOOLS = frozenset({"true", "True", "TRUE", "false", "False", "FALSE"})
+_OCTAL_11 = re.compile(r"[-+]?0[0-7_]+\Z")
+SURPRISES_SHOWN = 5
+
+
+def surprises(root: Any) -> list[str]:
+    """Notes for the plain scalars that YAML 1.1 (PyYAML's rules) reads
+    otherwise than YAML 1.2 and JSON would: ``yes``/``no``/``on``/``off`` as
+    booleans, ``0777`` as octal, ``1:20`` as sexagesimal. Quote them to keep
+    them as strings."""
+    found: list[str] = []
+    more = 0
+    seen: set[int] = set()
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node is None or id(node) in seen:
+            continue
+        seen.add(id(node))
+        if isinstance(node, yaml.ScalarNode):
+            if node.style:  # quoted or a block scalar: a string as written
+                continue
+            value, tag = str(node.value), node.tag
+            what = None
+            if tag == "tag:yaml.org,2002:bool" and value not in _YAML12_BOOLS:
+                what = f"{value!r} is read as a boolean"
+            elif tag == "tag:yaml.org,2002:int" and _OCTAL_11.match(value):
+                what = f"{value!r} is read as an octal number"
+            elif tag in ("tag:yaml.org,2002:int", "tag:yaml.org,2002:float") and ":" in value:
+                what = f"{value!r} is read as a base-60 number"
+            if what:
+                if len(found) < SURPRISES_SHOWN:
+                    found.append(f"note: YAML 1.1 at line {node.start_mark.line + 1}: {what} "
+                                 "(quote it to keep the text)")
+                else:
+                    more += 1
+            continue
+        if isinstance(node, yaml.MappingNode):
+            stack.extend(n for pair in reversed(node.value) for n in reversed(pair))
+        elif isinstance(node, yaml.SequenceNode):
+            stack.extend(reversed(node.value))
+    if more:
+        found.append(f"note: YAML 1.1: {more} more values like these")
+    return found
+
+
 def yaml_to_json(text: str, what: str = "the text", *, require_collection: bool = False,
-                 composed: tuple[Any, Any] | None = None) -> str | None:
-    """The JSON text of the YAML document in ``text`` (numbers exact).
+                 composed: tuple[Any, Any] | None = None,
+                 notes: list[str] | None = None) -> str | None:
+    """The JSON text of the YAML document in ``text`` (numbers exact); the
+    YAML 1.1 surprises in it are added to ``notes`` (see :func:`surprises`).
 
     With ``require_collection``, returns None when the document is not a
     mapping or a list (or does not parse): the caller then reports the text
@@ -295,6 +344,8 @@ def yaml_to_json(text: str, what: str = "the text", *, require_collection: bool 
             return None
         if "*" in text and "&" in text:
             _check_expansion(node, text, what)
+        if notes is not None:
+            notes.extend(surprises(node))
         try:
             data = loader.construct_document(node)
         except yaml.MarkedYAMLError as exc:

@@ -124,6 +124,12 @@ def _read_file(args: ToolArgs, ws: Workspace) -> tuple[bytes, str, str]:
 
 
 def _tool_doc(args: ToolArgs, ws: Workspace) -> Document:
+    doc = _read_doc(args, ws)
+    args.notes.extend(doc.notes)
+    return doc
+
+
+def _read_doc(args: ToolArgs, ws: Workspace) -> Document:
     has_file = args.has("file")
     has_text = "text" in args.raw and args.raw["text"] is not None
     fmt = args.text("format", "auto")
