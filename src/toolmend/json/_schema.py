@@ -21,6 +21,8 @@ SCHEMA_SAMPLE = 50
 SCHEMA_BUDGET = 20_000
 #: Objects with more keys than this are summarized as maps (sampled values).
 SCHEMA_KEYS_MAX = 200
+#: Containers nested below this many levels (arrays too) are not walked.
+SCHEMA_NEST_MAX = 64
 
 
 class _Var:
@@ -72,15 +74,15 @@ class Schema:
 
     def run(self, m: Matches) -> dict[str, Any]:
         root = _SNode()
-        queue: list[tuple[_SNode, int, int]] = [(root, s, 0) for s, _ in m]
+        queue: list[tuple[_SNode, int, int, int]] = [(root, s, 0, 0) for s, _ in m]
         head = 0
         while head < len(queue):
             if self.visited >= SCHEMA_BUDGET:
                 self.complete = False
                 break
-            node, pos, level = queue[head]
+            node, pos, level, nest = queue[head]
             head += 1
-            self._visit(node, pos, level, queue)
+            self._visit(node, pos, level, nest, queue)
         out = self._export(root)
         out["sampling"] = {"visited": self.visited, "complete": self.complete,
                            "sample_per_array": SCHEMA_SAMPLE, "depth": self.depth}
@@ -88,8 +90,8 @@ class Schema:
             out["sampling"]["values"] = len(m)
         return out
 
-    def _visit(self, node: _SNode, pos: int, level: int,
-               queue: list[tuple[_SNode, int, int]]) -> None:
+    def _visit(self, node: _SNode, pos: int, level: int, nest: int,
+               queue: list[tuple[_SNode, int, int, int]]) -> None:
         text = self.doc.text
         self.visited += 1
         c = text[pos]
@@ -114,7 +116,7 @@ class Schema:
                     var.map_values = _SNode()
                 idx = list(unique.values())
                 for j in _sample_indexes(len(idx), SCHEMA_SAMPLE):
-                    queue.append((var.map_values, spans[2 * idx[j]], level + 1))
+                    queue.append((var.map_values, spans[2 * idx[j]], level + 1, nest + 1))
                 return
             for name, i in unique.items():
                 child = var.keys.get(name)
@@ -124,18 +126,21 @@ class Schema:
                             var.more_keys.add(name)
                         continue
                     child = var.keys[name] = _SNode()
-                queue.append((child, spans[2 * i], level + 1))
+                queue.append((child, spans[2 * i], level + 1, nest + 1))
         elif kind == "array":
-            _, spans = _k.members(text, pos)
-            n = len(spans) // 2
+            n = _k.summary(text, pos)[1]
             self._size(var, n)
+            if nest >= SCHEMA_NEST_MAX:  # arrays in arrays past any real shape: stop there
+                var.cut = var.cut or bool(n)
+                return
+            _, spans = _k.members(text, pos)
             if n:
                 if var.items is None:
                     var.items = _SNode()
                 picks = _sample_indexes(n, SCHEMA_SAMPLE)
                 var.sampled += len(picks)
                 for j in picks:
-                    queue.append((var.items, spans[2 * j], level))
+                    queue.append((var.items, spans[2 * j], level, nest + 1))
         elif kind in ("string", "number") and var.example is None:
             end = _k.value_end(text, pos)
             if kind == "string" and end - pos > 200:
@@ -175,6 +180,8 @@ class Schema:
             out["sampled"] = var.sampled
             if var.items is not None and var.items.count:
                 out["items"] = self._export(var.items)
+            if var.cut:
+                out["truncated"] = True
         elif var.example is not None:
             out["example"] = var.example
         return out

@@ -72,7 +72,7 @@ def _render_schema(out: CappedOutput, node: Mapping[str, Any], label: str, inden
                 line += f" (sampled {var['sampled']})"
             if var["type"] == "object" and var.get("values") is not None:
                 line += " (map: sampled values below)"
-            if var["type"] == "object" and var.get("truncated"):
+            if var["type"] in ("object", "array") and var.get("truncated"):
                 line += " ..."
             if "example" in var:
                 line += f"  e.g. {_example_text(var['example'])}"

@@ -91,7 +91,9 @@ class Workspace:
             with os.fdopen(fd, "rb") as fh:
                 if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
                     raise WorkspaceError(f"{what} {shown!r} is not a regular file", path=shown)
-                data = fh.read(limit + 1)
+                # read what the file holds (one more byte: did it grow?), not `limit`:
+                # FileIO.read(n) sets aside n bytes first
+                data = fh.read(min(st.st_size, limit) + 1)
         except OSError as exc:
             raise WorkspaceError(f"{what} {shown!r}: {exc.strerror}", path=shown) from None
         if len(data) > limit:  # grew between stat and read

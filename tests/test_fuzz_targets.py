@@ -1,0 +1,47 @@
+"""The fuzz targets on generated inputs, and every input that ever failed."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "fuzz"))
+
+from targets import TARGETS  # noqa: E402
+
+CRASHERS = os.path.join(os.path.dirname(__file__), "fuzz", "crashers")
+
+
+def _crashers() -> list[tuple[str, str]]:
+    found = []
+    for name in sorted(TARGETS):
+        folder = os.path.join(CRASHERS, name)
+        if os.path.isdir(folder):
+            found.extend((name, os.path.join(folder, f)) for f in sorted(os.listdir(folder))
+                         if not f.startswith("."))
+    return found
+
+
+@pytest.mark.parametrize("name,path", _crashers() or [pytest.param("", "", marks=pytest.mark.skip(
+    reason="no crasher found so far"))])
+def test_every_crasher_stays_fixed(name, path):
+    with open(path, "rb") as fh:
+        TARGETS[name](fh.read())
+
+
+# the structure of tool-call text, so that the targets see more than noise
+SEEDS = [b'{"cmd": "read", "file": "main.go"}', b"{cmd: 'read', n: 1.50,}", b'["a" "b"',
+         b'<tool_call name="x" args=\'{"a": 1}\' />', b"a\nb\nc\n\xffa\nB\nc\n",
+         b"```json\n{\"a\": 1}\n```", b'{"a": [1, {"b": null}]}']
+
+
+@pytest.mark.parametrize("name", sorted(TARGETS))
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.one_of(st.binary(max_size=300), st.sampled_from(SEEDS),
+                      st.builds(lambda a, b: a + b, st.sampled_from(SEEDS), st.binary(max_size=40))))
+def test_target_holds(name, data):
+    TARGETS[name](data)

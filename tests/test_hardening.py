@@ -1,0 +1,377 @@
+"""Hostile input: nothing crashes, hangs, allocates without bound, escapes
+the workspace or loses a file. Times here are generous bounds against hangs
+(seconds where a hang would be minutes), not measurements."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+import toolmend
+from toolmend import errors
+
+DEEP = 1_000_000
+# The pure twins cannot crash on depth (Python raises RecursionError, which is
+# caught); they walk deep documents slower, so they get a tenth of the depth.
+DEEP_WALK = DEEP if toolmend.compiled else DEEP // 10
+POSIX = os.name == "posix"
+
+
+def _bounded(seconds: float):
+    """Run the body and check it took at most ``seconds``."""
+    class _Timer:
+        def __enter__(self):
+            self.began = time.monotonic()
+            return self
+
+        def __exit__(self, *exc):
+            took = time.monotonic() - self.began
+            assert exc[0] is not None or took < seconds, f"took {took:.1f} s"
+    return _Timer()
+
+
+def json_tool(verb, **args):
+    return toolmend.run_tool("@json", {"cmd": verb, "args": args})
+
+
+# ---------------------------------------------------------------------------
+# a million levels of nesting, in every parser
+
+@pytest.mark.parametrize("text", ["[" * DEEP, "{" * DEEP, '{"a":' * DEEP, "[" * DEEP + "]" * DEEP,
+                                  "{a: " * DEEP, "[{'a': " * (DEEP // 2)])
+def test_recovery_survives_a_million_levels(text):
+    with _bounded(20):
+        r = toolmend.normalize_tool_args(text)
+        assert isinstance(r.ok, bool)
+        try:
+            toolmend.loads(text)
+        except errors.RecoveryError:
+            pass
+        assert isinstance(toolmend.normalize_tool_args(text, "read_file").ok, bool)
+
+
+@pytest.mark.parametrize("verb", ["get", "keys", "schema", "validate", "pretty", "query"])
+def test_json_verbs_survive_a_million_levels(verb):
+    extra = {"where": "a=1"} if verb == "query" else {}
+    n = DEEP_WALK
+    for text in ("[" * n + "]" * n, '{"a":' * n + "1" + "}" * n, "[" * n):
+        with _bounded(20):
+            r = json_tool(verb, text=text, **extra)
+        assert isinstance(r.ok, bool) and "internal error" not in r.output, r.output[:200]
+
+
+def test_yaml_and_tool_calls_survive_a_million_levels():
+    with _bounded(20):
+        r = json_tool("get", text="[" * DEEP + "]" * DEEP, format="yaml")
+        assert not r.ok and "nesting" in r.output
+        r = json_tool("get", text="a:\n" + "".join(" " * i + "- \n" for i in range(1, 3000)),
+                      format="yaml")
+        assert isinstance(r.ok, bool)
+        calls = toolmend.parse_tool_calls("<tool_call>" + "[" * DEEP + "</tool_call>")
+        assert len(calls) <= 1
+
+
+# ---------------------------------------------------------------------------
+# size: large inputs, files refused before they are read
+
+def test_fifty_megabytes_to_recovery():
+    size = (50 if toolmend.compiled else 10) * 1024 * 1024
+    text = "{" + ", ".join(f"k{i}: 'v{i}'" for i in range(4_000_000))[:size] + "}"
+    with _bounded(60):
+        r = toolmend.normalize_tool_args(text)
+    assert isinstance(r.ok, bool)
+
+
+def test_a_100_megabyte_file_is_refused_without_being_read(tmp_path):
+    big = tmp_path / "big.json"
+    with open(big, "wb") as fh:
+        fh.truncate(100 * 1024 * 1024)  # sparse: reading it would take the time
+    for tool, verb, args in (("@json", "get", {"file": "big.json"}),
+                             ("@diff", "files", {"a": "big.json", "b": "big.json"}),
+                             ("@diff", "apply", {"file": "big.json", "patch": "@@ -1 +1 @@\n-a\n+b\n"})):
+        with _bounded(1.0):
+            r = toolmend.run_tool(tool, {"cmd": verb, "args": args}, workspace=str(tmp_path))
+        assert not r.ok and "100.0 MB" in r.output and "limit" in r.output
+
+
+def test_a_catastrophic_regex_is_stopped():
+    rows = "[" + ",".join('{"name": "' + "ab" * 40 + 'c"}' for _ in range(50)) + "]"
+    with _bounded(10):
+        r = json_tool("query", text=rows, where="name~^(a|ab|b|ba|aba)*$")
+    assert not r.ok and "catastrophic" in r.output
+
+
+def test_a_yaml_alias_bomb_is_refused_at_once():
+    import tracemalloc
+
+    bomb = "a: &a [x, x, x, x, x, x, x, x, x, x]\n" + "".join(
+        f"{chr(98 + i)}: &{chr(98 + i)} [" + ", ".join([f"*{chr(97 + i)}"] * 10) + "]\n"
+        for i in range(9))
+    tracemalloc.start()
+    try:
+        with _bounded(1.0):
+            r = json_tool("get", text=bomb, format="yaml")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert not r.ok and "alias-expansion bomb" in r.output
+    assert peak < 100 * 1024 * 1024
+
+
+# ---------------------------------------------------------------------------
+# the workspace: escapes refused, odd files refused without blocking
+
+@pytest.mark.skipif(not POSIX, reason="symlinks, FIFOs and devices")
+def test_workspace_escapes_are_refused_without_blocking(tmp_path):
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    (tmp_path / "secret.json").write_text('{"k": 1}')
+    (ws / "out").symlink_to(tmp_path / "secret.json")
+    (ws / "loop1").symlink_to(ws / "loop2")
+    (ws / "loop2").symlink_to(ws / "loop1")
+    (ws / "dirout").symlink_to(tmp_path)
+    os.mkfifo(ws / "fifo")
+    (ws / "dev").symlink_to("/dev/zero")
+    cases = {"../secret.json": "outside", str(tmp_path / "secret.json"): "absolute",
+             "out": "symlink leads outside", "loop1": "", "dirout/secret.json": "outside",
+             "/proc/self/environ": "absolute", "fifo": "not a regular file",
+             "dev": "symlink leads outside", "sub/../../secret.json": "outside"}
+    for path, why in cases.items():
+        for tool, verb, args in (("@json", "get", {"file": path}),
+                                 ("@diff", "files", {"a": path, "b": path}),
+                                 ("@diff", "apply", {"file": path, "patch": "@@ -1 +1 @@\n-a\n+b\n",
+                                                     "dry_run": False})):
+            with _bounded(2.0):
+                r = toolmend.run_tool(tool, {"cmd": verb, "args": args}, workspace=str(ws))
+            assert not r.ok, (path, tool, verb, r.output)
+            assert why in r.output, (path, r.output)
+    assert (tmp_path / "secret.json").read_text() == '{"k": 1}'
+    r = toolmend.run_tool("@diff", {"cmd": "dirs", "args": {"a": ".", "b": "."}}, workspace=str(ws))
+    assert r.ok
+
+
+# ---------------------------------------------------------------------------
+# apply never loses a file
+
+OLD = "".join(f"line {i}\n" for i in range(20))
+PATCH = toolmend.diff.unified(OLD, OLD.replace("line 7\n", "line seven\n"), a_label="a/f.txt",
+                              b_label="b/f.txt")
+
+
+def _apply(ws):
+    return toolmend.run_tool("@diff", {"cmd": "apply", "args": {
+        "file": "f.txt", "patch": PATCH, "dry_run": False}}, workspace=str(ws))
+
+
+@pytest.mark.skipif(not POSIX or os.geteuid() == 0, reason="root writes to read-only folders")
+def test_apply_in_a_read_only_folder_changes_nothing(tmp_path):
+    (tmp_path / "f.txt").write_text(OLD)
+    os.chmod(tmp_path, 0o555)
+    try:
+        r = _apply(tmp_path)
+    finally:
+        os.chmod(tmp_path, 0o755)
+    assert not r.ok and (tmp_path / "f.txt").read_text() == OLD
+    assert os.listdir(tmp_path) == ["f.txt"]
+
+
+def test_apply_on_a_full_disk_keeps_the_original_and_its_backup(tmp_path, monkeypatch):
+    import toolmend.tools._safewrite as safewrite
+
+    (tmp_path / "f.txt").write_text(OLD)
+    real_fsync = os.fsync
+    calls = {"n": 0}
+
+    def full(fd):
+        calls["n"] += 1
+        if calls["n"] >= 2:  # the backup gets through; the new file does not
+            raise OSError(28, "No space left on device")
+        return real_fsync(fd)
+
+    monkeypatch.setattr(safewrite.os, "fsync", full)
+    r = _apply(tmp_path)
+    assert not r.ok and "No space left on device" in r.output
+    assert (tmp_path / "f.txt").read_text() == OLD
+    assert sorted(os.listdir(tmp_path)) in (["f.txt"], ["f.txt", "f.txt.bak"])
+    if (tmp_path / "f.txt.bak").exists():
+        assert (tmp_path / "f.txt.bak").read_text() == OLD
+
+
+def test_apply_when_the_file_changed_since_it_was_read(tmp_path, monkeypatch):
+    import toolmend.tools._diff_apply as applier
+
+    (tmp_path / "f.txt").write_text(OLD)
+    real = applier.write_backup
+
+    def meanwhile(path, data, mode):
+        name = real(path, data, mode)
+        with open(path, "a") as fh:
+            fh.write("another writer\n")
+        return name
+
+    monkeypatch.setattr(applier, "write_backup", meanwhile)
+    r = _apply(tmp_path)
+    assert not r.ok and "changed while" in r.output
+    assert (tmp_path / "f.txt").read_text() == OLD + "another writer\n"
+    assert (tmp_path / "f.txt.bak").read_text() == OLD
+    assert not [n for n in os.listdir(tmp_path) if n.endswith(".tmp")]
+
+
+# ---------------------------------------------------------------------------
+# linear time on pathological shapes, bounded memory
+
+SHAPES = {
+    "inner quotes": '{"a": "' + 'x "y" ' * 340_000 + '"}',
+    "unclosed containers": "[{" * 1_000_000,
+    "tag soup": "<tool_call " * 180_000,
+    "comment soup": "/*/*//" * 350_000,
+    "quote soup": "'\"" * 1_000_000,
+    "colon soup": "{a:" * 650_000,
+}
+
+
+@pytest.mark.parametrize("shape", sorted(SHAPES))
+def test_two_megabytes_of_each_pathological_shape_in_a_few_seconds(shape):
+    text = SHAPES[shape]
+    assert len(text) >= 1_900_000
+    with _bounded(10 if toolmend.compiled else 30):
+        toolmend.normalize_tool_args(text)
+        toolmend.parse_tool_calls(text)
+        json_tool("validate", text=text)
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="needs /proc")
+def test_the_diff_of_two_all_different_4_mb_files_stays_small(tmp_path):
+    code = (
+        "import toolmend\n"
+        "a = ''.join(f'a{i:07d} ' + 'x' * 40 + '\\n' for i in range(80_000))\n"
+        "b = ''.join(f'b{i:07d} ' + 'y' * 40 + '\\n' for i in range(80_000))\n"
+        "r = toolmend.diff.compare(a, b)\n"
+        "assert r.budget_exceeded and r.warning\n"
+        # VmHWM, not ru_maxrss: the latter keeps the parent's peak across exec
+        "print([int(l.split()[1]) for l in open('/proc/self/status') if l.startswith('VmHWM')][0])\n")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert int(run.stdout) < 300 * 1024  # KB
+
+
+@pytest.mark.parametrize("verb", ["get", "keys", "query", "schema", "validate", "pretty"])
+def test_every_json_verb_stays_within_five_times_the_file(tmp_path, verb):
+    doc = "[" + ",".join('{"id": %d, "name": "item %d", "tags": ["a", "b"], "v": 1.10}' % (i, i)
+                         for i in range(60_000)) + "]"
+    (tmp_path / "d.json").write_text(doc)
+    size = len(doc)
+    args = {"get": '"path": "[*].id"', "query": '"where": "id>5", "limit": 5'}.get(verb, "")
+    code = (
+        "import tracemalloc, toolmend, json\n"
+        "tracemalloc.start()\n"
+        f"r = toolmend.run_tool('@json', json.loads('{{\"cmd\": \"{verb}\", \"args\": "
+        f"{{\"file\": \"d.json\"{', ' + args if args else ''}}}}}'), workspace='.')\n"
+        "assert r.ok, r.output\n"
+        "print(tracemalloc.get_traced_memory()[1])\n")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                         cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    # the compiled scanner: 5x the file at most; the pure twin keeps token lists
+    bound = 5 if toolmend.compiled else 10
+    assert int(run.stdout) <= bound * size, (int(run.stdout), size)
+
+
+@pytest.mark.skipif(not toolmend.compiled, reason="a leak test of the compiled kernels")
+def test_no_memory_growth_over_a_million_recovery_calls():
+    code = (
+        "import resource, toolmend\n"
+        "inputs = [\"{cmd: 'read', file: 'main.go',}\", '{\"a\": [1, 2, {\"b\": null}]}',\n"
+        "          \"{a: 1 b: 2}\", 'main.go', '[1, 2', \"{'x': 'it\\\\'s'}\", '{a: b: c}']\n"
+        "def rss():\n"
+        "    with open('/proc/self/statm') as fh:\n"
+        "        return int(fh.read().split()[1]) * 4\n"
+        "for i in range(100_000):\n"
+        "    toolmend.normalize_tool_args(inputs[i % 7], 'read_file' if i % 3 else None)\n"
+        "before = rss()\n"
+        "for i in range(1_000_000):\n"
+        "    toolmend.normalize_tool_args(inputs[i % 7], 'read_file' if i % 3 else None)\n"
+        "    if i % 5 == 0:\n"
+        "        try:\n"
+        "            toolmend.loads(inputs[i % 7])\n"
+        "        except toolmend.RecoveryError:\n"
+        "            pass\n"
+        "print(rss() - before)\n")
+    if not os.path.exists("/proc/self/statm"):
+        pytest.skip("needs /proc")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    assert int(run.stdout) < 8 * 1024, f"RSS grew by {run.stdout.strip()} KB"
+
+
+# ---------------------------------------------------------------------------
+# concurrency: many threads, the single-threaded answers
+
+def _mixed_calls(tmp_path, n):
+    calls = []
+    for i in range(n):
+        k = i % 5
+        if k == 0:
+            calls.append(("recover", (f"{{cmd: 'read', n: {i}, file: 'f{i}.go',}}",)))
+        elif k == 1:
+            calls.append(("json", ("get", {"text": f'{{"a": [{i}, 1.10, "x"]}}', "path": "a"})))
+        elif k == 2:
+            a = "".join(f"line {j}\n" for j in range(30))
+            calls.append(("diff", (a, a.replace(f"line {i % 30}\n", "changed\n"))))
+        elif k == 3:
+            calls.append(("calls", (f'<tool_call name="read_file">f{i}.go</tool_call>',)))
+        else:
+            calls.append(("apply", (i,)))
+    return calls
+
+
+def _run_call(kind, args, ws):
+    if kind == "recover":
+        r = toolmend.normalize_tool_args(*args)
+        return (r.ok, r.text, r.strategy)
+    if kind == "json":
+        r = toolmend.run_tool("@json", {"cmd": args[0], "args": args[1]})
+        return (r.ok, r.output)
+    if kind == "diff":
+        return toolmend.diff.unified(*args)
+    if kind == "calls":
+        return [(c.name, c.args, c.ok) for c in toolmend.parse_tool_calls(*args)]
+    i = args[0]
+    path = os.path.join(ws, f"file{i}.txt")
+    with open(path, "w") as fh:
+        fh.write("a\nb\nc\n")
+    r = toolmend.run_tool("@diff", {"cmd": "apply", "args": {
+        "file": f"file{i}.txt", "patch": "@@ -2 +2 @@\n-b\n+B\n", "dry_run": False,
+        "backup": False}}, workspace=ws)
+    with open(path) as fh:
+        return (r.ok, fh.read())
+
+
+def test_eight_threads_get_the_single_threaded_results(tmp_path):
+    per_thread = 10_000 if toolmend.compiled else 1_000
+    calls = _mixed_calls(tmp_path, per_thread)
+    solo_ws = tmp_path / "solo"
+    solo_ws.mkdir()
+    expected = [_run_call(kind, args, str(solo_ws)) for kind, args in calls]
+    failures: list[str] = []
+
+    def worker(t: int) -> None:
+        ws = tmp_path / f"t{t}"
+        ws.mkdir()
+        for j, (kind, args) in enumerate(calls):
+            got = _run_call(kind, args, str(ws))
+            if got != expected[j]:
+                failures.append(f"thread {t}, call {j} ({kind}): {got!r} != {expected[j]!r}")
+                return
+
+    threads = [threading.Thread(target=worker, args=(t,)) for t in range(8)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert not failures, failures[:3]
