@@ -14,7 +14,7 @@ import orjson
 
 from toolmend.errors import LiteralError
 
-from _jsongrammar cimport uchar, ScanState, scan_impl, check_number, hexval
+from _jsongrammar cimport uchar, ScanState, scan_impl, check_number, hexval, is_digit
 
 cdef object orjson_loads = orjson.loads
 cdef object JSONDecodeError = orjson.JSONDecodeError
@@ -126,6 +126,38 @@ def maybe_json(str s):
     and it saves building orjson's exception for text that fails early.
     """
     return scan_json(s)
+
+
+cdef bint long_digits_k(const uchar* data, Py_ssize_t n) noexcept:
+    """A run of 19 digits covers one of the probes at 18, 37, 56, ...: look
+    around a probe only when it is a digit."""
+    cdef Py_ssize_t p = 18, lo, hi
+    while p < n:
+        if is_digit(data[p]):
+            lo = p
+            while lo > 0 and is_digit(data[lo - 1]):
+                lo -= 1
+            hi = p + 1
+            while hi < n and is_digit(data[hi]):
+                hi += 1
+            if hi - lo >= 19:
+                return True
+            p = hi + 18
+        else:
+            p += 19
+    return False
+
+
+def needs_exact(str s):
+    """Whether ``s`` holds a run of 19 or more digits: an integer orjson
+    could turn into a float (beyond 64 bits) may be there."""
+    cdef int kind = PyUnicode_KIND(s)
+    cdef void* d = PyUnicode_DATA(s)
+    if kind == 1:
+        return long_digits_k(<const unsigned char*>d, len(s))
+    if kind == 2:
+        return long_digits_k(<const unsigned short*>d, len(s))
+    return long_digits_k(<const Py_UCS4*>d, len(s))
 
 
 # ---------------------------------------------------------------------------
@@ -787,6 +819,67 @@ cdef bint is_json_number(str t):
     return check_number(<Py_UCS4*>d, 0, n, &st) == n
 
 
+cdef bint number_form(str w, Py_ssize_t n) noexcept:
+    """Whether w[:n] is a number in a form the repair engine converts (007,
+    0x1F, +5, .5, 5., 1_000, 2.e3) or a JSON number."""
+    cdef Py_ssize_t i = 0, j
+    cdef bint digits = False
+    cdef Py_UCS4 c
+    if n and (w[0] == c'+' or w[0] == c'-'):
+        i = 1
+    if n - i >= 3 and w[i] == c'0' and (w[i + 1] == c'x' or w[i + 1] == c'X'):
+        for j in range(i + 2, n):
+            c = w[j]
+            if hexval(c) < 0 and c != c'_':
+                return False
+        return True
+    j = i
+    while j < n and (is_digit(w[j]) or w[j] == c'_'):
+        digits = digits or is_digit(w[j])
+        j += 1
+    if j < n and w[j] == c'.':
+        j += 1
+        while j < n and (is_digit(w[j]) or w[j] == c'_'):
+            digits = digits or is_digit(w[j])
+            j += 1
+    if not digits:
+        return False
+    if j < n and (w[j] == c'e' or w[j] == c'E'):
+        j += 1
+        if j < n and (w[j] == c'+' or w[j] == c'-'):
+            j += 1
+        while j < n and is_digit(w[j]):
+            j += 1
+    return j == n
+
+
+cdef tuple ENGINE_WORDS = ("nan", "-nan", "infinity", "-infinity", "inf", "-inf", "undefined")
+cdef tuple ENGINE_CALLS = ("ObjectId(", "ISODate(", "UUID(", "Date(", "Timestamp(", "NumberLong(",
+                           "NumberInt(", "NumberDecimal(")
+
+
+cdef bint bare_unsafe(str tok):
+    """Whether a bare token holds structure or a form the repair engine reads
+    otherwise (see the twin's ``_bare_unsafe``)."""
+    cdef Py_ssize_t n = len(tok), w = 0
+    cdef Py_UCS4 c = tok[0]
+    cdef str first
+    if u'"' in tok or c == c'#' or c == c'+' or c == 0x2026:
+        return True
+    if c == c'/' and n > 1 and (tok[1] == c'/' or tok[1] == c'*'):
+        return True
+    if c == c'.' and tok.startswith(u"..."):
+        return True
+    while w < n and not Py_UNICODE_ISSPACE(tok[w]):
+        w += 1
+    if number_form(tok, w):
+        return w != n or not is_json_number(tok)
+    first = tok[:w].lower()
+    if first == u"true" or first == u"false" or first == u"null" or first == u"none":
+        return w != n
+    return tok.lower() in ENGINE_WORDS or tok.startswith(ENGINE_CALLS)
+
+
 cdef object put_bare(Buf* b, str tok):
     """Interpret a bare token: write its JSON text, return its value."""
     cdef Py_UCS4 c = tok[0]
@@ -920,6 +1013,8 @@ def parse_object_literal(str s, Py_ssize_t max_depth=1000):
                         key = s[start:j].strip()
                         if not key:
                             raise LiteralError(s, start, "empty key")
+                        if u'"' in key:
+                            raise LiteralError(s, start, "bare key %r holds a quote" % key)
                         i = j
                     i += 1   # the colon
                     (<list>stack[len(stack) - 1])[1] = key
@@ -961,6 +1056,8 @@ def parse_object_literal(str s, Py_ssize_t max_depth=1000):
                     tok = s[start:i].strip()
                     if not tok:
                         raise LiteralError(s, start, "missing value")
+                    if bare_unsafe(tok):
+                        raise LiteralError(s, start, "bare value %r is not plain text" % tok)
                     value = put_bare(&b, tok)
                     have_value = True
             if have_value:
@@ -975,3 +1072,6 @@ def parse_object_literal(str s, Py_ssize_t max_depth=1000):
                 state = L_AFTER
     finally:
         buf_free(&b)
+
+
+from toolmend._kernels._recover_repair import repair_json  # noqa: E402  (ported below)

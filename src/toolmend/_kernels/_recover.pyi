@@ -13,6 +13,9 @@ from toolmend._kernels._recover_py import (
     maybe_json as maybe_json,
 )
 from toolmend._kernels._recover_py import (
+    needs_exact as needs_exact,
+)
+from toolmend._kernels._recover_py import (
     normalize_structural_quotes as normalize_structural_quotes,
 )
 from toolmend._kernels._recover_py import (
@@ -32,6 +35,9 @@ from toolmend._kernels._recover_py import (
 )
 from toolmend._kernels._recover_py import (
     repair as repair,
+)
+from toolmend._kernels._recover_py import (
+    repair_json as repair_json,
 )
 from toolmend._kernels._recover_py import (
     strip_comments as strip_comments,

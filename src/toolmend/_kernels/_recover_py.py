@@ -30,6 +30,15 @@ _DQ = r'"(?:[^"\\]|\\.)*"?'
 _SQ = r"'(?:[^'\\]|\\.)*'?"
 
 
+_LONG_DIGITS = re.compile(r"[0-9]{19}")
+
+
+def needs_exact(s: str) -> bool:
+    """Whether ``s`` holds a run of 19 or more digits: an integer orjson
+    could turn into a float (beyond 64 bits) may be there."""
+    return _LONG_DIGITS.search(s) is not None
+
+
 def maybe_json(s: str) -> bool:
     """Whether orjson accepts ``s``: the pure build lets orjson itself be the
     pre-filter (a Python scanner would cost more than it saves)."""
@@ -256,6 +265,29 @@ def _read_quoted(s: str, i: int) -> tuple[str, int]:
     return _ESCAPE.sub(_unescape, m.group(1)), m.end()
 
 
+# A number written in a form JSON lacks (007, 0x1F, +5, .5, 5., 1_000): the
+# repair engine converts it, so the literal parser must not take it as text.
+_NUMBER_FORM = re.compile(
+    r"[-+]?(?:0[xX][0-9a-fA-F_]+|(?=[0-9_.]*[0-9])[0-9_]*(?:\.[0-9_]*)?(?:[eE][-+]?[0-9]*)?)\Z")
+_ENGINE_WORDS = frozenset(("nan", "-nan", "infinity", "-infinity", "inf", "-inf", "undefined"))
+_ENGINE_CALLS = ("ObjectId(", "ISODate(", "UUID(", "Date(", "Timestamp(", "NumberLong(",
+                 "NumberInt(", "NumberDecimal(")
+
+
+def _bare_unsafe(tok: str) -> bool:
+    """Whether a bare token holds structure or a form the repair engine reads
+    otherwise (a quote, a comment, an ellipsis, a number form, several
+    values, NaN, a MongoDB call): then it is not taken as a string."""
+    if '"' in tok or tok.startswith(("#", "//", "/*", "...", "\u2026", "+")):
+        return True
+    first = tok.split(None, 1)[0]
+    if _NUMBER_FORM.match(first):
+        return first != tok or not _NUMBER.match(tok)
+    if first.lower() in ("true", "false", "null", "none"):
+        return first != tok
+    return tok.lower() in _ENGINE_WORDS or tok.startswith(_ENGINE_CALLS)
+
+
 def _bare(tok: str) -> tuple[Any, str]:
     first = tok[0]
     if first in "tTfFnN":
@@ -347,6 +379,8 @@ def parse_object_literal(s: str, max_depth: int = 1000) -> tuple[Any, str]:
                     key = s[start:j].strip()
                     if not key:
                         raise LiteralError(s, start, "empty key")
+                    if '"' in key:
+                        raise LiteralError(s, start, "bare key %r holds a quote" % key)
                     i = j
                 i += 1  # the colon
                 stack[-1][1] = key
@@ -379,6 +413,8 @@ def parse_object_literal(s: str, max_depth: int = 1000) -> tuple[Any, str]:
                 tok = s[start:i].strip()
                 if not tok:
                     raise LiteralError(s, start, "missing value")
+                if _bare_unsafe(tok):
+                    raise LiteralError(s, start, "bare value %r is not plain text" % tok)
                 value, text = _bare(tok)
                 out.append(text)
                 have_value = True
@@ -445,3 +481,9 @@ def recover_value(text: str, curly: bool = True) -> Any:
     worked (see the compiled twin)."""
     step, _, value, base = recover_text(text, curly)
     return value if step >= 0 else (base,)
+
+
+# ---------------------------------------------------------------------------
+# The repair engine (after the seven strategies)
+
+from ._recover_repair import repair_json as repair_json  # noqa: E402
