@@ -1655,6 +1655,18 @@ cdef class _Repairer:
         k = self.ws(end)
         if not sign and k < n and self.ch(k) == c'(' and (w in MONGO_STR or w in MONGO_NUM):
             return self.call(i, w, k + 1)
+        if not sign and (ctx == F_OBJ or ctx == F_ARR):
+            # one word alone, as an object literal would read it
+            k = end
+            while k < n and (self.ch(k) == c' ' or self.ch(k) == c'\t'):
+                k += 1
+            if k >= n or self.ch(k) == c',' or self.ch(k) == c'}' or self.ch(k) == c']' \
+                    or self.ch(k) == c'\n' or self.ch(k) == c'\r':
+                self.fix("word", i, f"bare word {w!r} written as a string")
+                self.put(c'"')
+                self.put_text(w)
+                self.put(c'"')
+                return end
         self.refuse(i, "a bare word where a value belongs")
         return -2
 
@@ -1798,11 +1810,33 @@ cdef class _Repairer:
             self.close()
         return 0
 
+    cdef bint key_follows(self, Py_ssize_t i) noexcept:
+        """Whether a comma at i is followed by a key and its colon."""
+        cdef Py_ssize_t n = self.n, k, end, lim
+        cdef Py_UCS4 q
+        if self.ch(i) != c',':
+            return False
+        k = self.ws(i + 1)
+        if k >= n:
+            return False
+        q = self.ch(k)
+        if q == c'"' or q == c"'":
+            lim = k + LOOK if k + LOOK < n else n
+            end = k + 1
+            while end < lim and self.ch(end) != q:
+                end += 1
+            if end >= lim:
+                return False
+            end = self.ws(end + 1)
+            return end < n and self.ch(end) == c':'
+        return self.key_then_colon(k)
+
     cdef Py_ssize_t mismatched(self, Py_ssize_t i) except -2:
         """A closer that does not close the innermost container."""
         cdef Py_UCS4 c = self.ch(i), d
         cdef int want = F_OBJ if c == c'}' else F_ARR
         cdef Py_ssize_t k, found = -1, j
+        cdef str closer
         for k in range(self.depth - 1, 0, -1):
             if self.stack[k].kind == want:
                 found = k
@@ -1814,6 +1848,13 @@ cdef class _Repairer:
         if j < self.n:
             d = self.ch(j)
             if d != c'}' and d != c']':
+                if found == 1:
+                    # closing the outermost container would leave what follows
+                    # outside the document: the closer can only be a typo
+                    closer = "}" if self.stack[self.depth - 1].kind == F_OBJ else "]"
+                    self.fix("bracket", i, f"'{c}' read as '{closer}'")
+                    self.close()
+                    return i + 1
                 self.refuse(i, f"'{c}' does not close the innermost bracket, and what follows "
                                "belongs to a different container in each reading")
         self.fix("bracket", i, f"'{c}' also closes the brackets inside it")
@@ -2015,6 +2056,9 @@ cdef class _Repairer:
                         i += 1
                         continue
                     if c == c',' or c == c'}':
+                        if not f.count and not self.key_follows(i):
+                            self.refuse(i, "keys with neither colon nor value: a set, "
+                                           "not an object")
                         self.fix("value", i, "missing value written as null")
                         self.put_ascii(b"null")
                         f.count += 1

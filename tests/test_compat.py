@@ -61,3 +61,12 @@ def test_load_and_from_file(tmp_path):
     path = tmp_path / "args.json"
     path.write_text("{file: main.go}", encoding="utf-8")
     assert json_repair.from_file(path) == {"file": "main.go"}
+
+
+def test_strict_mode_refuses_what_json_repair_strict_refuses():
+    for raw, words in [('{"a": 1}{"b": 2}', "Multiple top-level JSON elements"),
+                       ('{"missing" "colon"}', "Missing ':' after key"),
+                       ('{"key": , "k2": 1}', "Parsed value is empty")]:
+        with pytest.raises(RecoveryError, match=words):
+            json_repair.repair_json(raw, strict=True)
+        assert json_repair.repair_json(raw)  # repaired without strict

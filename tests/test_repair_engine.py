@@ -262,3 +262,16 @@ def test_loads_of_text_reaches_fences_and_prose():
     assert toolmend.loads('```json\n{"a": 1}\n```') == {"a": 1}
     assert toolmend.loads('Sure: {"a": 1} done') == {"a": 1}
     assert orjson.loads(normalize_tool_args('x {"a": 1}').text) == {"a": 1}
+
+
+def test_cli_repair_explain_prints_the_log(capsys):
+    from toolmend.cli import main
+
+    assert main(["repair", "--explain", '{"a": 1 "b": 007']) == 0
+    out, err = capsys.readouterr()
+    assert out.strip() == '{"a":1,"b":7}'
+    assert "strategy: repair" in err
+    assert "fix: comma at offset 8: missing comma added" in err
+    assert "fix: truncated at offset 16" in err
+    assert main(["repair", '{"a": [1, 2, "k": 3]}']) == 1
+    assert "a key inside an array" in capsys.readouterr().err

@@ -118,6 +118,8 @@ def _repair(words: list[str]) -> int:
     print(r.text)
     if show:
         print(f"strategy: {r.strategy}", file=sys.stderr)
+        for fix in r.fixes:
+            print(f"fix: {fix.code} at offset {fix.offset}: {fix.message}", file=sys.stderr)
     return 0
 
 

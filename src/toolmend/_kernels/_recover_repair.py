@@ -23,6 +23,7 @@ from ._recover_tokens import (
     _KEY,
     _KEY_FIRST,
     _KEY_NEXT,
+    _LOOK,
     _NUMBER,
     _OBJ,
     _TOP,
@@ -224,6 +225,9 @@ class _Engine(_Scanner):
                         i += 1
                         continue
                     if c in ",}":
+                        if not f[5] and not self.key_follows(i):
+                            raise _Refuse(i, "keys with neither colon nor value: a set, "
+                                             "not an object")
                         self.fix("value", i, "missing value written as null")
                         self.attach(f, None, "null", out)
                         f[1] = _AFTER
@@ -426,6 +430,26 @@ class _Engine(_Scanner):
         while len(stack) > 1:
             self.close(stack, out)
 
+    def key_follows(self, i: int) -> bool:
+        """Whether a comma at i is followed by a key and its colon."""
+        s, n = self.s, self.n
+        if s[i] != ",":
+            return False
+        k = _WS.match(s, i + 1).end()  # type: ignore[union-attr]
+        if k >= n:
+            return False
+        if s[k] in "\"'":
+            end = s.find(s[k], k + 1, k + _LOOK)
+            if end < 0:
+                return False
+            e = _WS.match(s, end + 1).end()  # type: ignore[union-attr]
+            return e < n and s[e] == ":"
+        m = _KEY.match(s, k)
+        if m is None:
+            return False
+        e = _WS.match(s, m.end()).end()  # type: ignore[union-attr]
+        return e < n and s[e] == ":"
+
     def mismatched(self, stack: list[list[Any]], out: list[str], i: int) -> int:
         """A closer that does not close the innermost container."""
         s, n = self.s, self.n
@@ -441,6 +465,13 @@ class _Engine(_Scanner):
             return i + 1
         j = self.skip(i + 1)
         if j < n and s[j] not in "}]":
+            if depth == 1:
+                # closing the outermost container would leave what follows
+                # outside the document: the closer can only be a typo
+                closer = "}" if stack[-1][0] == _OBJ else "]"
+                self.fix("bracket", i, f"'{c}' read as '{closer}'")
+                self.close(stack, out)
+                return i + 1
             raise _Refuse(i, f"'{c}' does not close the innermost bracket, and what follows "
                              "belongs to a different container in each reading")
         self.fix("bracket", i, f"'{c}' also closes the brackets inside it")

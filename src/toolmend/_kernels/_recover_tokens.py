@@ -306,6 +306,14 @@ class _Scanner:
         k = _WS.match(s, end).end()  # type: ignore[union-attr]
         if not sign and k < n and s[k] == "(" and (w in _MONGO_STR or w in _MONGO_NUM):
             return self.call(i, w, k + 1)
+        if not sign and (ctx == _OBJ or ctx == _ARR):
+            # one word alone, as an object literal would read it
+            e = end
+            while e < n and s[e] in " \t":
+                e += 1
+            if e >= n or s[e] in ",}]\n\r":
+                self.fix("word", i, f"bare word {w!r} written as a string")
+                return w, _json_string(w), end
         raise _Refuse(i, "a bare word where a value belongs")
 
     def call(self, i: int, name: str, j: int) -> tuple[Any, str, int]:

@@ -11,7 +11,9 @@ value with the flags given (``", "`` and ``": "`` separators unless told
 otherwise). Differences, by design: toolmend refuses what it would have to
 invent (a piece without a colon, a key inside an array, a bare word where a
 value belongs) instead of guessing, and then the log says why;
-``strict=True`` raises ``toolmend.RecoveryError`` instead. ``schema=`` is not
+``strict=True`` raises ``toolmend.RecoveryError`` instead, and also for the
+repairs json-repair's strict mode refuses (several top-level values, a
+missing colon, a missing value). ``schema=`` is not
 supported: it raises ``RecoveryError`` naming it rather than being ignored.
 """
 
@@ -37,10 +39,23 @@ def _check(schema: Any, schema_repair_mode: str, strict: bool) -> None:
                             "toolmend.compat.json_repair does not support")
 
 
+# strict=True: repairs json-repair's strict mode refuses, with its words
+_STRICT = {
+    "concatenated": "Multiple top-level JSON elements",
+    "colon": "Missing ':' after key",
+    "value": "Parsed value is empty",
+}
+
+
 def _recover(json_str: str | bytes, strict: bool) -> Recovered:
     result = normalize_tool_args(json_str)
-    if strict and not result.ok:
-        raise RecoveryError(f"could not repair the JSON: {result.error}", result.text)
+    if strict:
+        if not result.ok:
+            raise RecoveryError(f"could not repair the JSON: {result.error}", result.text)
+        for fix in result.fixes:
+            if fix.code in _STRICT:
+                raise RecoveryError(f"{_STRICT[fix.code]} (offset {fix.offset}); strict mode "
+                                    "does not repair it", result.text)
     return result
 
 

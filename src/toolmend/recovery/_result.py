@@ -10,7 +10,7 @@ __all__ = ["Recovered", "Fix", "FIX_CODES"]
 FIX_CODES = (
     "prose", "comment", "whitespace", "literal", "nan", "number", "comma", "colon", "value",
     "truncated", "control", "escape", "inner_quote", "quote", "key", "double_encoded",
-    "concatenated", "ellipsis", "mongo", "concat", "bracket", "more",
+    "concatenated", "ellipsis", "mongo", "concat", "bracket", "word", "more",
     "curly_quotes", "single_quotes", "unquoted_keys", "quotes_and_keys", "trailing_commas",
     "comments", "wrap_plain", "object_literal", "empty", "code_fence",
 )
