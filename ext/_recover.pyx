@@ -608,10 +608,28 @@ cdef str rewrite(int op, str s):
 # ---------------------------------------------------------------------------
 # Steps 0-5 in one call
 
+cdef bint unclosed(str text):
+    """Text that starts with { or [ but does not end with } or ]: no step
+    before the repair engine can make it JSON (they add no closing bracket),
+    so they are skipped (an optimization only: the outcome is the same)."""
+    cdef Py_ssize_t n = len(text), a = 0, b
+    cdef Py_UCS4 c
+    while a < n and Py_UNICODE_ISSPACE(text[a]):
+        a += 1
+    if a >= n or not (text[a] == c'{' or text[a] == c'['):
+        return False
+    b = n - 1
+    while Py_UNICODE_ISSPACE(text[b]):
+        b -= 1
+    c = text[b]
+    return not (c == c'}' or c == c']')
+
+
 cdef tuple repair_from(str text, int start, bint curly):
     cdef str original, base, quoted, keyed, both, trimmed
     cdef Py_ssize_t n = len(text)
-    if start <= 0 and (n > PREFILTER_MAX or scan_json(text)):
+    cdef bint cut = unclosed(text)
+    if start <= 0 and not cut and (n > PREFILTER_MAX or scan_json(text)):
         return 0, text, text
     if n and not Py_UNICODE_ISSPACE(text[0]) and not Py_UNICODE_ISSPACE(text[n - 1]):
         original = text   # nothing to trim: skip building a copy
@@ -620,6 +638,8 @@ cdef tuple repair_from(str text, int start, bint curly):
     if not original:
         return -1, original, original
     base = rewrite(OP_CURLY, original) if curly else original
+    if cut:
+        return -1, base, base
     if start <= 1 and base is not original and scan_json(base):
         return 1, base, base
     quoted = rewrite(OP_QUOTES, base)
@@ -663,7 +683,7 @@ def recover_text(str text, bint curly=True):
     cdef int start = 0
     cdef int step
     cdef tuple found
-    if len(text) > PREFILTER_MAX:  # long text is most likely valid: orjson first
+    if len(text) > PREFILTER_MAX and not unclosed(text):  # long text: most likely valid
         try:
             return 0, text, orjson_loads(text), text
         except JSONDecodeError:
@@ -679,25 +699,52 @@ def recover_text(str text, bint curly=True):
             start = step + 1
 
 
+cdef object exact_value(str text, object value):
+    """orjson's value of valid ``text``, or the exact one when a long run of
+    digits may be an integer orjson turned into a float."""
+    cdef int kind = PyUnicode_KIND(text)
+    cdef void* d = PyUnicode_DATA(text)
+    cdef bint long_run
+    if kind == 1:
+        long_run = long_digits_k(<const unsigned char*>d, len(text))
+    elif kind == 2:
+        long_run = long_digits_k(<const unsigned short*>d, len(text))
+    else:
+        long_run = long_digits_k(<const Py_UCS4*>d, len(text))
+    if long_run:
+        return repair_json(text)[0]
+    return value
+
+
 def recover_value(str text, bint curly=True):
-    """``recover_text`` for callers that want only the value: the value, or,
-    when no step worked, a 1-tuple ``(base,)`` (JSON never parses to a tuple).
-    Saves building and unpacking a 4-tuple on the hot path of ``loads``."""
+    """``recover_text`` for callers that want only the value (integers
+    exact), then the object literal for text that starts with ``{`` or ``[``
+    and holds no ``/`` (comments come first): the value, or, when neither
+    worked, a 1-tuple ``(base,)`` (JSON never parses to a tuple). Saves
+    building and unpacking a 4-tuple on the hot path of ``loads``."""
     cdef int start = 0
     cdef int step
     cdef tuple found
-    if len(text) > PREFILTER_MAX:
+    cdef str base
+    if len(text) > PREFILTER_MAX and not unclosed(text):
         try:
-            return orjson_loads(text)
+            return exact_value(text, orjson_loads(text))
         except JSONDecodeError:
             start = 1
     while True:
         found = repair_from(text, start, curly)
         step = found[0]
         if step < 0:
-            return (found[2],)
+            base = found[2]
+            if base and (base[0] == c'{' or base[0] == c'[') and u'/' not in base \
+                    and not unclosed(base):
+                try:
+                    return parse_object_literal(base)[0]
+                except LiteralError:
+                    pass
+            return (base,)
         try:
-            return orjson_loads(found[1])
+            return exact_value(found[1], orjson_loads(found[1]))
         except JSONDecodeError:
             start = step + 1
 
@@ -856,31 +903,42 @@ cdef bint number_form(str w, Py_ssize_t n) noexcept:
     return j == n
 
 
-cdef tuple ENGINE_WORDS = ("nan", "-nan", "infinity", "-infinity", "inf", "-inf", "undefined")
+cdef frozenset ENGINE_WORDS = frozenset(("nan", "-nan", "infinity", "-infinity", "inf", "-inf",
+                                         "undefined"))
 cdef tuple ENGINE_CALLS = ("ObjectId(", "ISODate(", "UUID(", "Date(", "Timestamp(", "NumberLong(",
                            "NumberInt(", "NumberDecimal(")
 
 
 cdef bint bare_unsafe(str tok):
     """Whether a bare token holds structure or a form the repair engine reads
-    otherwise (see the twin's ``_bare_unsafe``)."""
+    otherwise (see the twin's ``_bare_unsafe``; the tests below only run for
+    the first characters that can start what they look for)."""
     cdef Py_ssize_t n = len(tok), w = 0
     cdef Py_UCS4 c = tok[0]
     cdef str first
-    if u'"' in tok or c == c'#' or c == c'+' or c == 0x2026:
+    if c == c'#' or c == c'+' or c == 0x2026 or u'"' in tok:
         return True
     if c == c'/' and n > 1 and (tok[1] == c'/' or tok[1] == c'*'):
         return True
     if c == c'.' and tok.startswith(u"..."):
         return True
-    while w < n and not Py_UNICODE_ISSPACE(tok[w]):
-        w += 1
-    if number_form(tok, w):
-        return w != n or not is_json_number(tok)
-    first = tok[:w].lower()
-    if first == u"true" or first == u"false" or first == u"null" or first == u"none":
-        return w != n
-    return tok.lower() in ENGINE_WORDS or tok.startswith(ENGINE_CALLS)
+    if c == c'-' or c == c'.' or is_digit(c) or c == c't' or c == c'T' or c == c'f' \
+            or c == c'F' or c == c'n' or c == c'N':
+        while w < n and not Py_UNICODE_ISSPACE(tok[w]):
+            w += 1
+        if c == c'-' or c == c'.' or is_digit(c):
+            if number_form(tok, w):
+                return w != n or not is_json_number(tok)
+        elif w != n:
+            first = tok[:w].lower()
+            if first == u"true" or first == u"false" or first == u"null" or first == u"none":
+                return True
+    if (c == c'n' or c == c'N' or c == c'-' or c == c'i' or c == c'I' or c == c'u' or c == c'U') \
+            and n <= 9 and tok.lower() in ENGINE_WORDS:
+        return True
+    if (c == c'O' or c == c'I' or c == c'U' or c == c'D' or c == c'T' or c == c'N') and u'(' in tok:
+        return tok.startswith(ENGINE_CALLS)
+    return False
 
 
 cdef object put_bare(Buf* b, str tok):
@@ -1126,12 +1184,26 @@ cdef inline bint is_ident_start(Py_UCS4 c) noexcept:
     return (c'a' <= c <= c'z') or (c'A' <= c <= c'Z') or c == c'_' or c == c'$'
 
 
+cdef inline bint is_alnum(Py_UCS4 c) noexcept:
+    """str.isalnum, with the ASCII answer inline."""
+    if c < 128:
+        return (c'a' <= c <= c'z') or (c'A' <= c <= c'Z') or (c'0' <= c <= c'9')
+    return Py_UNICODE_ISALNUM(c)
+
+
+cdef inline bint is_alpha(Py_UCS4 c) noexcept:
+    """str.isalpha, with the ASCII answer inline."""
+    if c < 128:
+        return (c'a' <= c <= c'z') or (c'A' <= c <= c'Z')
+    return Py_UNICODE_ISALPHA(c)
+
+
 cdef inline bint is_word(Py_UCS4 c) noexcept:
-    return Py_UNICODE_ISALNUM(c) or c == c'_'
+    return is_alnum(c) or c == c'_'
 
 
 cdef inline bint is_key_char(Py_UCS4 c) noexcept:
-    return Py_UNICODE_ISALNUM(c) or c == c'_' or c == c'$' or c == c'@' or c == c'.' or c == c'-'
+    return is_alnum(c) or c == c'_' or c == c'$' or c == c'@' or c == c'.' or c == c'-'
 
 
 cdef inline bint is_odd_space(Py_UCS4 c) noexcept:
@@ -1203,6 +1275,9 @@ cdef class _Repairer:
                 self.more_at = pos
             self.more += 1
         return 0
+
+    cdef inline bint full(self) noexcept:
+        return len(self.fixes) >= MAX_FIXES
 
     cdef list log(self):
         if self.more:
@@ -1516,7 +1591,7 @@ cdef class _Repairer:
         cdef str body
         if end < n:
             c = self.ch(end)
-            if Py_UNICODE_ISALNUM(c) or c == c'_' or c == c'.' or c == c'$':
+            if is_alnum(c) or c == c'_' or c == c'.' or c == c'$':
                 self.refuse(i, "a bare word where a value belongs")
         j = i
         c = self.ch(j)
@@ -1639,17 +1714,17 @@ cdef class _Repairer:
         if not sign and low in LITERAL_TEXT:
             text = <str>LITERAL_TEXT[low]
             if w != text:
-                self.fix("literal", i, f"{w} written as {text}")
+                self.fix("literal", i, (None if self.full() else f"{w} written as {text}"))
             self.put_text(text)
             return end
         if low in NAN_WORDS:
-            self.fix("nan", i, f"{self.s[i:j]}{w} written as null")
+            self.fix("nan", i, (None if self.full() else f"{self.s[i:j]}{w} written as null"))
             self.put_ascii(b"null")
             return end
         if not sign and end >= n:
             for full in ("true", "false", "null", "none", "undefined"):
                 if full.startswith(low):
-                    self.fix("truncated", i, f"cut literal {w!r} completed")
+                    self.fix("truncated", i, (None if self.full() else f"cut literal {w!r} completed"))
                     self.put_text(<str>LITERAL_TEXT[full])
                     return end
         k = self.ws(end)
@@ -1662,7 +1737,7 @@ cdef class _Repairer:
                 k += 1
             if k >= n or self.ch(k) == c',' or self.ch(k) == c'}' or self.ch(k) == c']' \
                     or self.ch(k) == c'\n' or self.ch(k) == c'\r':
-                self.fix("word", i, f"bare word {w!r} written as a string")
+                self.fix("word", i, (None if self.full() else f"bare word {w!r} written as a string"))
                 self.put(c'"')
                 self.put_text(w)
                 self.put(c'"')
@@ -1715,7 +1790,7 @@ cdef class _Repairer:
         j = self.skip(j, True)
         if j >= n or self.ch(j) != c')':
             self.refuse(j, f"expected ')' to close {name}(")
-        self.fix("mongo", i, f"{name}(...) written as its value")
+        self.fix("mongo", i, (None if self.full() else f"{name}(...) written as its value"))
         if not_number:
             self.refuse(i, f"{name}( of something that is not a number")
         if not_string:
@@ -1756,7 +1831,7 @@ cdef class _Repairer:
             return i
         if c == c'+' or c == c'-' or c == c'.' or is_digit(c):
             e = self.number_end(i)
-            if e > i and (e >= n or not (Py_UNICODE_ISALNUM(self.ch(e)) or self.ch(e) == c'.'
+            if e > i and (e >= n or not (is_alnum(self.ch(e)) or self.ch(e) == c'.'
                                          or self.ch(e) == c'_')):
                 if self.ws(e) >= n:
                     return i
@@ -1805,7 +1880,7 @@ cdef class _Repairer:
 
     cdef int close_all(self, Py_ssize_t i) except -1:
         if self.depth > 1:
-            self.fix("truncated", i, f"{self.depth - 1} unclosed bracket(s) closed")
+            self.fix("truncated", i, (None if self.full() else f"{self.depth - 1} unclosed bracket(s) closed"))
         while self.depth > 1:
             self.close()
         return 0
@@ -1842,7 +1917,7 @@ cdef class _Repairer:
                 found = k
                 break
         if found < 0:
-            self.fix("bracket", i, f"stray '{c}' dropped")
+            self.fix("bracket", i, (None if self.full() else f"stray '{c}' dropped"))
             return i + 1
         j = self.skip(i + 1, True)
         if j < self.n:
@@ -1852,12 +1927,12 @@ cdef class _Repairer:
                     # closing the outermost container would leave what follows
                     # outside the document: the closer can only be a typo
                     closer = "}" if self.stack[self.depth - 1].kind == F_OBJ else "]"
-                    self.fix("bracket", i, f"'{c}' read as '{closer}'")
+                    self.fix("bracket", i, (None if self.full() else f"'{c}' read as '{closer}'"))
                     self.close()
                     return i + 1
                 self.refuse(i, f"'{c}' does not close the innermost bracket, and what follows "
                                "belongs to a different container in each reading")
-        self.fix("bracket", i, f"'{c}' also closes the brackets inside it")
+        self.fix("bracket", i, (None if self.full() else f"'{c}' also closes the brackets inside it"))
         while self.depth > found:
             self.close()
         return i + 1
@@ -1912,7 +1987,7 @@ cdef class _Repairer:
             if i + 1 >= n:
                 return -1
             return self.word(i, ctx)
-        if Py_UNICODE_ISALPHA(c) or c == c'_' or c == c'$':
+        if is_alpha(c) or c == c'_' or c == c'$':
             return self.word(i, ctx)
         self.refuse(i, "unexpected character where a value belongs")
         return -2
@@ -1946,7 +2021,7 @@ cdef class _Repairer:
                     if at_end:
                         break
                     if c == c'}' or c == c']':
-                        self.fix("bracket", i, f"extra '{c}' dropped")
+                        self.fix("bracket", i, (None if self.full() else f"extra '{c}' dropped"))
                         i += 1
                         continue
                     if c == c',':
@@ -1966,7 +2041,7 @@ cdef class _Repairer:
                         continue
                     if c == c'"' or c == c"'" or c == c':' or c == c'-' or is_digit(c):
                         self.refuse(i, "unexpected text after the end of the value")
-                    if Py_UNICODE_ISALPHA(c) or c == c'_' or c == c'$':
+                    if is_alpha(c) or c == c'_' or c == c'$':
                         if self.key_then_colon(i):
                             self.refuse(i, "a member after the end of the object")
                     if trailing_ok(c):
@@ -2177,7 +2252,7 @@ cdef class _Repairer:
                 f.state = S_VAL
                 continue
             if (c == c'"' or c == c"'" or c == c'{' or c == c'[' or c == c'+' or c == c'-'
-                    or c == c'.' or is_digit(c) or Py_UNICODE_ISALPHA(c)):
+                    or c == c'.' or is_digit(c) or is_alpha(c)):
                 self.fix("comma", i, "missing comma added")
                 f.state = S_VAL
                 continue

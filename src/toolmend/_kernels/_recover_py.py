@@ -433,15 +433,25 @@ def parse_object_literal(s: str, max_depth: int = 1000) -> tuple[Any, str]:
 # ---------------------------------------------------------------------------
 # Steps 0-5 in one call
 
+def _unclosed(text: str) -> bool:
+    """Starts with { or [ but does not end with } or ]: no step before the
+    repair engine can make it JSON (see the compiled twin)."""
+    t = text.strip()
+    return t[:1] in ("{", "[") and t[-1] not in "}]"
+
+
 def repair(text: str, start: int = 0, curly: bool = True) -> tuple[int, str, str]:
     """Run the text-rewriting steps in contract order; return
     ``(step, candidate, base)`` (see the compiled twin)."""
-    if start <= 0 and (len(text) > PREFILTER_MAX or maybe_json(text)):
+    cut = _unclosed(text)
+    if start <= 0 and not cut and (len(text) > PREFILTER_MAX or maybe_json(text)):
         return 0, text, text
     original = text.strip()
     if not original:
         return -1, original, original
     base = normalize_structural_quotes(original) if curly else original
+    if cut:
+        return -1, base, base
     if start <= 1 and base is not original and maybe_json(base):
         return 1, base, base
     quoted = convert_single_quotes(base)
@@ -477,10 +487,17 @@ def recover_text(text: str, curly: bool = True) -> tuple[int, str, Any, str]:
 
 
 def recover_value(text: str, curly: bool = True) -> Any:
-    """The value of ``recover_text``, or a 1-tuple ``(base,)`` when no step
-    worked (see the compiled twin)."""
-    step, _, value, base = recover_text(text, curly)
-    return value if step >= 0 else (base,)
+    """The value of ``recover_text`` (integers exact), else the object
+    literal's, else a 1-tuple ``(base,)`` (see the compiled twin)."""
+    step, candidate, value, base = recover_text(text, curly)
+    if step >= 0:
+        return repair_json(candidate)[0] if needs_exact(candidate) else value
+    if base[:1] in ("{", "[") and "/" not in base and not _unclosed(base):
+        try:
+            return parse_object_literal(base)[0]
+        except LiteralError:
+            pass
+    return (base,)
 
 
 # ---------------------------------------------------------------------------

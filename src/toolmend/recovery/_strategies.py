@@ -250,7 +250,7 @@ def _finish(text: str, base: str, tool: str | None) -> Recovered:
             if repaired.ok:
                 return repaired
             return _wrap(original, tool, original)
-    else:
+    elif base[-1] in "}]":  # (it could not parse text that is not closed)
         # 7. object_literal
         try:
             value, rebuilt = _k.parse_object_literal(base)
@@ -300,10 +300,12 @@ def loads(raw: str | bytes | bytearray | dict[str, Any] | None, tool: str | None
     if type(raw) is str and tool is None:  # the hot path: no Recovered to build
         value = _recover_value(raw, True)
         if type(value) is not tuple:
-            if _needs_exact(raw):
-                return normalize_tool_args(raw).value
             return value
-        result = _recover(raw, None, True)
+        base = value[0]
+        if base.startswith("```"):
+            result = _unfence(raw, None, True)
+        else:
+            result = _finish(raw, base, None)
     else:
         result = normalize_tool_args(raw, tool)
     if not result.ok:
