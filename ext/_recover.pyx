@@ -1469,8 +1469,12 @@ cdef class _Repairer:
         cdef Py_UCS4 q = self.ch(i), c, e
         cdef int code, low
         cdef bint cut
+        cdef bint inner = False
         while True:
             if j >= n:
+                if inner:
+                    self.refuse(i, "a string with unescaped quotes in it runs to the end: "
+                                   "where it ends is not known")
                 self.fix("truncated", n, "unterminated string closed")
                 self.complete = False
                 return n
@@ -1529,6 +1533,7 @@ cdef class _Repairer:
                     self.complete = True
                     return j + 1
                 self.put_char(q)
+                inner = True
                 self.fix("inner_quote", j, "quote inside a string escaped")
                 j += 1
             elif c < 0x20:
@@ -2029,12 +2034,8 @@ cdef class _Repairer:
                         if j >= n:
                             self.fix("comma", i, "comma after the document dropped")
                             break
-                        if self.ch(j) == c'{' or self.ch(j) == c'[':
-                            i = j
-                            c = self.ch(j)
-                        else:
-                            self.fix("prose", i, "text after the JSON dropped")
-                            break
+                        i = j
+                        c = self.ch(j)
                     if c == c'{' or c == c'[':
                         self.fix("concatenated", i, "another value follows: the values as a list")
                         f.state = S_VAL

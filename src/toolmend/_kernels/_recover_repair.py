@@ -123,12 +123,8 @@ class _Engine(_Scanner):
                         if j >= n:
                             self.fix("comma", i, "comma after the document dropped")
                             break
-                        if s[j] in "{[":
-                            i = j
-                            c = s[j]
-                        else:
-                            self.fix("prose", i, "text after the JSON dropped")
-                            break
+                        i = j
+                        c = s[j]
                     if c in "{[":
                         self.fix("concatenated", i, "another value follows: the values as a list")
                         f[1] = _VALUE

@@ -168,9 +168,13 @@ class _Scanner:
         stop = _STRING_STOP[q]
         parts: list[str] = []
         j = i + 1
+        inner = False
         while True:
             m = stop.search(s, j)
             if m is None:
+                if inner:
+                    raise _Refuse(i, "a string with unescaped quotes in it runs to the end: "
+                                     "where it ends is not known")
                 parts.append(s[j:])
                 self.fix("truncated", n, "unterminated string closed")
                 return "".join(parts), n, False
@@ -209,6 +213,7 @@ class _Scanner:
                 if self.closes(k + 1, ctx, False):
                     return "".join(parts), k + 1, True
                 parts.append(q)
+                inner = True
                 self.fix("inner_quote", k, "quote inside a string escaped")
                 j = k + 1
             else:

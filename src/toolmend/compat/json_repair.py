@@ -70,7 +70,7 @@ def _log(result: Recovered, source: str | bytes) -> list[dict[str, str]]:
 
 
 def _dumps(result: Recovered, ensure_ascii: bool, json_dumps_args: dict[str, Any]) -> str:
-    if not result.ok:
+    if not result.ok or result.value == "":  # json-repair: nothing (or "") is ''
         return ""
     try:
         return json.dumps(result.value, ensure_ascii=ensure_ascii, **json_dumps_args)
