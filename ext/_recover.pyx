@@ -916,7 +916,7 @@ cdef bint bare_unsafe(str tok):
     cdef Py_ssize_t n = len(tok), w = 0
     cdef Py_UCS4 c = tok[0]
     cdef str first
-    if c == c'#' or c == c'+' or c == 0x2026 or u'"' in tok:
+    if c == c'#' or c == c'+' or c == c'(' or c == 0x2026 or u'"' in tok:
         return True
     if c == c'/' and n > 1 and (tok[1] == c'/' or tok[1] == c'*'):
         return True
@@ -1379,7 +1379,8 @@ cdef class _Repairer:
             if ctx == F_ARR:
                 return True
             d = self.ch(k)
-            if d == c'"' or d == c"'" or d == c'}' or d == c'/' or d == c'#' or d == c'.':
+            if d == c'"' or d == c"'" or d == c'}' or d == c'/' or d == c'#' or d == c'.' \
+                    or d == c'[' or d == c'{':
                 return True
             return self.key_then_colon(k)
         if c == c'+':

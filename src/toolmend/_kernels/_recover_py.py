@@ -278,7 +278,7 @@ def _bare_unsafe(tok: str) -> bool:
     """Whether a bare token holds structure or a form the repair engine reads
     otherwise (a quote, a comment, an ellipsis, a number form, several
     values, NaN, a MongoDB call): then it is not taken as a string."""
-    if '"' in tok or tok.startswith(("#", "//", "/*", "...", "\u2026", "+")):
+    if '"' in tok or tok.startswith(("#", "//", "/*", "...", "\u2026", "+", "(")):
         return True
     first = tok.split(None, 1)[0]
     if _NUMBER_FORM.match(first):

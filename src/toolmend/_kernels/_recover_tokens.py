@@ -134,7 +134,7 @@ class _Scanner:
             d = s[k]
             if ctx == _ARR:
                 return True
-            if d in "\"'}/#.":
+            if d in "\"'}/#.[{":
                 return True
             m = _KEY.match(s, k)
             if m is not None:
