@@ -613,15 +613,20 @@ cdef bint unclosed(str text):
     before the repair engine can make it JSON (they add no closing bracket),
     so they are skipped (an optimization only: the outcome is the same)."""
     cdef Py_ssize_t n = len(text), a = 0, b
+    cdef int kind = PyUnicode_KIND(text)
+    cdef void* data = PyUnicode_DATA(text)
     cdef Py_UCS4 c
-    while a < n and Py_UNICODE_ISSPACE(text[a]):
+    while a < n and Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, a)):
         a += 1
-    if a >= n or not (text[a] == c'{' or text[a] == c'['):
+    if a >= n:
+        return False
+    c = PyUnicode_READ(kind, data, a)
+    if not (c == c'{' or c == c'['):
         return False
     b = n - 1
-    while Py_UNICODE_ISSPACE(text[b]):
+    while Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, b)):
         b -= 1
-    c = text[b]
+    c = PyUnicode_READ(kind, data, b)
     return not (c == c'}' or c == c']')
 
 
@@ -716,7 +721,27 @@ cdef object exact_value(str text, object value):
     return value
 
 
+def make_loads(fallback):
+    """Build ``loads(raw, tool=None)``: text without a tool goes through
+    ``recover_value`` right here (no Python frame on the hot path); anything
+    else, and text no step recovered, is ``fallback(raw, tool, found)``
+    (``found``: the 1-tuple ``(base,)``, or None when not tried)."""
+    def loads(raw, tool=None):
+        cdef object value
+        if tool is None and type(raw) is str:
+            value = recover_value_c(<str>raw, True)
+            if type(value) is not tuple:
+                return value
+            return fallback(raw, tool, value)
+        return fallback(raw, tool, None)
+    return loads
+
+
 def recover_value(str text, bint curly=True):
+    return recover_value_c(text, curly)
+
+
+cdef object recover_value_c(str text, bint curly):
     """``recover_text`` for callers that want only the value (integers
     exact), then the object literal for text that starts with ``{`` or ``[``
     and holds no ``/`` (comments come first): the value, or, when neither
@@ -739,7 +764,7 @@ def recover_value(str text, bint curly=True):
             if base and (base[0] == c'{' or base[0] == c'[') and u'/' not in base \
                     and not unclosed(base):
                 try:
-                    return parse_object_literal(base)[0]
+                    return ol_parse(base, 1000)[0]
                 except LiteralError:
                     pass
             return (base,)
@@ -986,6 +1011,20 @@ def parse_object_literal(str s, Py_ssize_t max_depth=1000):
     numbers kept digit for digit, anything else a string). Pieces are
     separated by commas or newlines; a trailing comma is fine. Anything
     ambiguous (a piece without a colon, text after the end, an unclosed
+    bracket, a bare token that holds structure) raises LiteralError rather
+    than guessing.
+    """
+    return ol_parse(s, max_depth)
+
+
+cdef tuple ol_parse(str s, Py_ssize_t max_depth):
+    """Parse a JavaScript/Python-style object literal; return (value, json_text).
+
+    Keys may be bare or quoted; values may be objects, arrays, quoted strings
+    (either quote) or bare tokens (true/false/null/none in any case, JSON
+    numbers kept digit for digit, anything else a string). Pieces are
+    separated by commas or newlines; a trailing comma is fine. Anything
+    ambiguous (a piece without a colon, text after the end, an unclosed
     bracket) raises LiteralError rather than guessing.
     """
     cdef Py_ssize_t n = len(s)
@@ -1001,13 +1040,16 @@ def parse_object_literal(str s, Py_ssize_t max_depth=1000):
     cdef bint have_value
     cdef Py_UCS4 local[LOCAL_CAP]
     cdef Buf b
+    cdef int kind = PyUnicode_KIND(s)
+    cdef void* data = PyUnicode_DATA(s)
+    cdef Py_ssize_t lo, hi
     buf_init(&b, local, LOCAL_CAP)
     try:
         while True:
             # skip whitespace, remembering whether a line ended
             newline = False
-            while i < n and Py_UNICODE_ISSPACE(s[i]):
-                if s[i] == u'\n' or s[i] == u'\r':
+            while i < n and Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, i)):
+                if PyUnicode_READ(kind, data, i) == u'\n' or PyUnicode_READ(kind, data, i) == u'\r':
                     newline = True
                 i += 1
             have_value = False
@@ -1020,7 +1062,7 @@ def parse_object_literal(str s, Py_ssize_t max_depth=1000):
                 closer = u'}' if type(frame[0]) is dict else u']'
                 if i >= n:
                     raise LiteralError(s, frame[2], "unclosed '%s'" % (u'{' if closer == u'}' else u'['))
-                c = s[i]
+                c = PyUnicode_READ(kind, data, i)
                 if c == closer:
                     i += 1
                     stack.pop()
@@ -1032,11 +1074,11 @@ def parse_object_literal(str s, Py_ssize_t max_depth=1000):
                 elif c == u',' or newline:
                     if c == u',':
                         i += 1
-                        while i < n and Py_UNICODE_ISSPACE(s[i]):
+                        while i < n and Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, i)):
                             i += 1
-                        if i < n and s[i] == u',':
+                        if i < n and PyUnicode_READ(kind, data, i) == u',':
                             raise LiteralError(s, i, "empty piece between commas")
-                    if i < n and s[i] == closer:      # trailing separator
+                    if i < n and PyUnicode_READ(kind, data, i) == closer:      # trailing separator
                         continue
                     buf_put(&b, u',')
                     state = L_KEY if closer == u'}' else L_VALUE
@@ -1046,7 +1088,7 @@ def parse_object_literal(str s, Py_ssize_t max_depth=1000):
             elif state == L_KEY or state == L_KEY_OR_CLOSE:
                 if i >= n:
                     raise LiteralError(s, (<list>stack[len(stack) - 1])[2], "unclosed '{'")
-                c = s[i]
+                c = PyUnicode_READ(kind, data, i)
                 if c == u'}' and state == L_KEY_OR_CLOSE:
                     i += 1
                     frame = <list>stack.pop()
@@ -1057,21 +1099,26 @@ def parse_object_literal(str s, Py_ssize_t max_depth=1000):
                     start = i
                     if c == u'"' or c == u"'":
                         key, i = read_quoted(s, i, n)
-                        while i < n and Py_UNICODE_ISSPACE(s[i]):
+                        while i < n and Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, i)):
                             i += 1
-                        if i >= n or s[i] != u':':
+                        if i >= n or PyUnicode_READ(kind, data, i) != u':':
                             raise LiteralError(s, start, "expected ':' after key %r" % key)
                     else:
                         j = i
                         while j < n:
-                            c = s[j]
+                            c = PyUnicode_READ(kind, data, j)
                             if c == u':' or c == u',' or c == u'{' or c == u'}' or c == u'[' \
                                     or c == u']' or c == u'\n' or c == u'\r':
                                 break
                             j += 1
-                        if j >= n or s[j] != u':':
+                        if j >= n or PyUnicode_READ(kind, data, j) != u':':
                             raise LiteralError(s, start, "piece %r has no colon" % s[start:j].strip())
-                        key = s[start:j].strip()
+                        lo, hi = start, j
+                        while lo < hi and Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, lo)):
+                            lo += 1
+                        while hi > lo and Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, hi - 1)):
+                            hi -= 1
+                        key = s[lo:hi]
                         if not key:
                             raise LiteralError(s, start, "empty key")
                         if u'"' in key:
@@ -1088,7 +1135,7 @@ def parse_object_literal(str s, Py_ssize_t max_depth=1000):
                     if stack:
                         raise LiteralError(s, i, "missing value")
                     raise LiteralError(s, i, "empty text")
-                c = s[i]
+                c = PyUnicode_READ(kind, data, i)
                 if c == u']' and state == L_VALUE_OR_CLOSE:
                     i += 1
                     frame = <list>stack.pop()
@@ -1110,11 +1157,16 @@ def parse_object_literal(str s, Py_ssize_t max_depth=1000):
                 else:
                     start = i
                     while i < n:
-                        c = s[i]
+                        c = PyUnicode_READ(kind, data, i)
                         if c == u',' or c == u'}' or c == u']' or c == u'\n' or c == u'\r':
                             break
                         i += 1
-                    tok = s[start:i].strip()
+                    lo, hi = start, i
+                    while lo < hi and Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, lo)):
+                        lo += 1
+                    while hi > lo and Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, hi - 1)):
+                        hi -= 1
+                    tok = s[lo:hi]
                     if not tok:
                         raise LiteralError(s, start, "missing value")
                     if bare_unsafe(tok):

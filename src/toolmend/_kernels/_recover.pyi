@@ -42,3 +42,6 @@ from toolmend._kernels._recover_py import (
 from toolmend._kernels._recover_py import (
     strip_comments as strip_comments,
 )
+from toolmend._kernels._recover_py import (
+    make_loads as make_loads,
+)

@@ -9,7 +9,7 @@ than character loops: that is what is fast in Python.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Callable
 
 import orjson
 
@@ -484,6 +484,20 @@ def recover_text(text: str, curly: bool = True) -> tuple[int, str, Any, str]:
             return step, candidate, orjson.loads(candidate), base
         except orjson.JSONDecodeError:
             start = step + 1
+
+
+def make_loads(fallback: Callable[[Any, str | None, tuple[str] | None], Any]
+               ) -> Callable[..., Any]:
+    """Build ``loads(raw, tool=None)`` on ``recover_value`` (see the compiled
+    twin): ``fallback(raw, tool, found)`` takes what it does not settle."""
+    def loads(raw: Any, tool: str | None = None) -> Any:
+        if tool is None and type(raw) is str:
+            value = recover_value(raw, True)
+            if type(value) is not tuple:
+                return value
+            return fallback(raw, tool, value)
+        return fallback(raw, tool, None)
+    return loads
 
 
 def recover_value(text: str, curly: bool = True) -> Any:

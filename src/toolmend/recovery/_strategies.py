@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
@@ -297,18 +297,32 @@ def _json_error(text: str) -> str:
 def loads(raw: str | bytes | bytearray | dict[str, Any] | None, tool: str | None = None) -> Any:
     """Recover and return the arguments' value; raise RecoveryError (a
     ValueError) with the reason when nothing works."""
-    if type(raw) is str and tool is None:  # the hot path: no Recovered to build
-        value = _recover_value(raw, True)
-        if type(value) is not tuple:
-            return value
-        base = value[0]
+    return _loads_rest(raw, tool, None)
+
+
+def _loads_rest(raw: Any, tool: str | None, found: tuple[str] | None) -> Any:
+    """``loads`` past its hot path: ``found`` is ``(base,)`` when steps 0-5
+    and the object literal were tried on text without a tool."""
+    if found is not None:
+        base = found[0]
         if base.startswith("```"):
             result = _unfence(raw, None, True)
         else:
             result = _finish(raw, base, None)
+    elif type(raw) is str and tool is None:
+        value = _recover_value(raw, True)
+        if type(value) is not tuple:
+            return value
+        return _loads_rest(raw, tool, value)
     else:
         result = normalize_tool_args(raw, tool)
     if not result.ok:
         raise RecoveryError(f"could not recover the tool-call arguments: {result.error}",
                             result.text)
     return result.value
+
+
+if not TYPE_CHECKING:  # the same function, with its hot path in the kernel
+    _doc = loads.__doc__
+    loads = _k.make_loads(_loads_rest)
+    loads.__doc__ = _doc
