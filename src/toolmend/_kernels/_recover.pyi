@@ -10,6 +10,9 @@ from toolmend._kernels._recover_py import (
     convert_single_quotes as convert_single_quotes,
 )
 from toolmend._kernels._recover_py import (
+    make_loads as make_loads,
+)
+from toolmend._kernels._recover_py import (
     maybe_json as maybe_json,
 )
 from toolmend._kernels._recover_py import (
@@ -41,7 +44,4 @@ from toolmend._kernels._recover_py import (
 )
 from toolmend._kernels._recover_py import (
     strip_comments as strip_comments,
-)
-from toolmend._kernels._recover_py import (
-    make_loads as make_loads,
 )
