@@ -1,15 +1,21 @@
 """Recovery against the libraries users would pick instead, in one run.
 
 Fault table (SPEC §1): toolmend.loads vs json_repair.loads vs
-fast_json_repair.loads. Valid ~1 KB arguments: toolmend.normalize_tool_args
-vs a bare orjson.loads (the floor).
+fast_json_repair.loads. Valid ~1 KB arguments: toolmend.loads vs a bare
+orjson.loads (the floor). Malformed documents of ~100 KB and ~2 MB (single
+quotes, bare keys, trailing commas, Python literals, no final bracket): the
+repair engine vs fast_json_repair.loads and json_repair.loads, and the
+engine's throughput at 2 MB against 100 KB.
 """
 
 from __future__ import annotations
 
+import random
+
 import orjson
 import pytest
 from conftest import contend
+from targets import DOC_SIZES
 
 import toolmend
 
@@ -70,3 +76,48 @@ def test_valid_1kb(benchmark, contender):
     contend(benchmark, "recover-valid", contender, "valid ~1 KB")
     value = benchmark(fn, VALID_1KB)
     assert value["cmd"] == "write"
+
+
+def malformed_document(items: int) -> str:
+    """A tool-call payload as a model breaks it: single quotes, bare keys,
+    trailing commas, Python literals, and the final bracket missing."""
+    rng = random.Random(1)
+    parts = [
+        "{id: %d, 'name': 'item-%d', tags: ['a', 'b', 'c',], ok: True, parent: None, "
+        "score: %d.5, 'path': 'src/mod_%d/file.py',}" % (k, k, rng.randint(0, 999), k)
+        for k in range(items)
+    ]
+    return "{'items': [" + ", ".join(parts) + "], total: %d, done: False" % items
+
+
+DOCS = {"100KB": malformed_document(800), "2MB": malformed_document(16_000)}
+
+
+@pytest.mark.parametrize("contender", list(CONTENDERS))
+@pytest.mark.parametrize("case", list(DOCS))
+def test_malformed_document(benchmark, contender, case):
+    if not toolmend.compiled and contender == "toolmend":
+        pytest.skip("the ratio targets are for the compiled kernels")
+    fn = CONTENDERS[contender]
+    if fn is None:
+        pytest.skip(f"{contender} is not installed here")
+    text = DOCS[case]
+    assert len(text) == DOC_SIZES[case]
+    contend(benchmark, "recover-large", contender, case)
+    if contender == "json_repair":  # about 1 MB/s: one round is enough
+        result = benchmark.pedantic(fn, (text,), rounds=1, iterations=1)
+    else:
+        result = benchmark(fn, text)
+    assert result["done"] is False and len(result["items"]) in (800, 16_000)
+    assert result["items"][-1]["tags"] == ["a", "b", "c"]
+
+
+@pytest.mark.parametrize("case", list(DOCS))
+def test_malformed_document_scaling(benchmark, case):
+    if not toolmend.compiled:
+        pytest.skip("the ratio targets are for the compiled kernels")
+    text = DOCS[case]
+    # one group, the two sizes as contenders: their time ratio, against the size ratio
+    contend(benchmark, "recover-scaling", case, "time per document")
+    result = benchmark(toolmend.loads, text)
+    assert result["total"] in (800, 16_000)

@@ -14,7 +14,10 @@ from toolmend.compat import json_repair
 def test_repair_json_returns_json_text():
     assert json.loads(json_repair.repair_json("{'a': 1,}")) == {"a": 1}
     assert json_repair.repair_json("{'a': 'é'}") == '{"a": "\\u00e9"}'
-    assert json_repair.repair_json("{'a': 'é'}", ensure_ascii=False) == '{"a": "é"}'
+    # json-repair's separators on every path, ensure_ascii=False included
+    assert json_repair.repair_json("{'a': 'é', 'b': [1,2]}", ensure_ascii=False) == \
+        '{"a": "é", "b": [1, 2]}'
+    assert json_repair.repair_json('{"a":1}', ensure_ascii=False) == '{"a": 1}'
     assert json_repair.repair_json("{a: 1}", indent=2) == '{\n  "a": 1\n}'
 
 
@@ -22,20 +25,35 @@ def test_return_objects_and_loads():
     assert json_repair.repair_json("{a: [1, 2,]}", return_objects=True) == {"a": [1, 2]}
     assert json_repair.loads("{cmd: read, n: 12345678901234567890}") == {
         "cmd": "read", "n": 12345678901234567890}
+    assert json_repair.loads('{"big": 123456789012345678901234567890}') == {
+        "big": 123456789012345678901234567890}
 
 
 def test_unrecoverable_gives_empty_string_like_json_repair():
-    assert json_repair.loads("{a: 1}{b: 2}") == ""
-    assert json_repair.repair_json("{a: 1, b}") == '""'
+    assert json_repair.loads("{a: 1, b}") == ""
+    assert json_repair.repair_json("{a: 1, b}") == ""
+    assert not json_repair.repair_json("I'm sorry, I can't do that.")
     with pytest.raises(RecoveryError):
         json_repair.loads("{a: 1, b}", strict=True)
 
 
 def test_logging_returns_value_and_log():
+    value, log = json_repair.repair_json('{"a": 1}', logging=True)
+    assert value == {"a": 1} and log == []
     value, log = json_repair.repair_json("{'a': 1}", logging=True)
     assert value == {"a": 1} and "single_quotes" in log[0]["context"]
+    value, log = json_repair.repair_json('{"a": 1 "b": 2', logging=True)
+    assert value == {"a": 1, "b": 2}
+    assert [entry["context"].split()[0] for entry in log] == ["comma", "truncated"]
     value, log = json_repair.loads("{a: 1, b}", logging=True)
     assert value == "" and "no colon" in log[0]["context"]
+
+
+def test_schema_is_refused_with_a_clear_error():
+    with pytest.raises(RecoveryError, match="schema="):
+        json_repair.repair_json('{"a": 1}', schema={"type": "object"})
+    with pytest.raises(RecoveryError, match="schema"):
+        json_repair.loads('{"a": 1}', schema_repair_mode="salvage")
 
 
 def test_load_and_from_file(tmp_path):
@@ -43,3 +61,12 @@ def test_load_and_from_file(tmp_path):
     path = tmp_path / "args.json"
     path.write_text("{file: main.go}", encoding="utf-8")
     assert json_repair.from_file(path) == {"file": "main.go"}
+
+
+def test_strict_mode_refuses_what_json_repair_strict_refuses():
+    for raw, words in [('{"a": 1}{"b": 2}', "Multiple top-level JSON elements"),
+                       ('{"missing" "colon"}', "Missing ':' after key"),
+                       ('{"key": , "k2": 1}', "Parsed value is empty")]:
+        with pytest.raises(RecoveryError, match=words):
+            json_repair.repair_json(raw, strict=True)
+        assert json_repair.repair_json(raw)  # repaired without strict

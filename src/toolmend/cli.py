@@ -275,10 +275,11 @@ def _repair(words: list[str]) -> int:
         return EXIT_REFUSED
     _write(r.text + "\n")
     if opts.get("explain"):
-        _err(f"strategy: {r.strategy}")
+        sys.stderr.write(f"strategy: {r.strategy}\n")
         for f in fixes:
             d = _fix(f)
-            _err(f"  fix {d.get('code')} at offset {d.get('offset')}: {d.get('message')}")
+            sys.stderr.write(f"fix: {d.get('code')} at offset {d.get('offset')}: "
+                             f"{d.get('message')}\n")
     return EXIT_OK
 
 

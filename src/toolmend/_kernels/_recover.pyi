@@ -10,7 +10,13 @@ from toolmend._kernels._recover_py import (
     convert_single_quotes as convert_single_quotes,
 )
 from toolmend._kernels._recover_py import (
+    make_loads as make_loads,
+)
+from toolmend._kernels._recover_py import (
     maybe_json as maybe_json,
+)
+from toolmend._kernels._recover_py import (
+    needs_exact as needs_exact,
 )
 from toolmend._kernels._recover_py import (
     normalize_structural_quotes as normalize_structural_quotes,
@@ -32,6 +38,9 @@ from toolmend._kernels._recover_py import (
 )
 from toolmend._kernels._recover_py import (
     repair as repair,
+)
+from toolmend._kernels._recover_py import (
+    repair_json as repair_json,
 )
 from toolmend._kernels._recover_py import (
     strip_comments as strip_comments,

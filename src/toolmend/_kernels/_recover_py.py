@@ -9,7 +9,7 @@ than character loops: that is what is fast in Python.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Callable
 
 import orjson
 
@@ -28,6 +28,15 @@ STEP_NAMES = ("parse", "curly_quotes", "single_quotes", "unquoted_keys",
 # the end of the text, as the character scanners treat it.
 _DQ = r'"(?:[^"\\]|\\.)*"?'
 _SQ = r"'(?:[^'\\]|\\.)*'?"
+
+
+_LONG_DIGITS = re.compile(r"[0-9]{19}")
+
+
+def needs_exact(s: str) -> bool:
+    """Whether ``s`` holds a run of 19 or more digits: an integer orjson
+    could turn into a float (beyond 64 bits) may be there."""
+    return _LONG_DIGITS.search(s) is not None
 
 
 def maybe_json(s: str) -> bool:
@@ -256,6 +265,29 @@ def _read_quoted(s: str, i: int) -> tuple[str, int]:
     return _ESCAPE.sub(_unescape, m.group(1)), m.end()
 
 
+# A number written in a form JSON lacks (007, 0x1F, +5, .5, 5., 1_000): the
+# repair engine converts it, so the literal parser must not take it as text.
+_NUMBER_FORM = re.compile(
+    r"[-+]?(?:0[xX][0-9a-fA-F_]+|(?=[0-9_.]*[0-9])[0-9_]*(?:\.[0-9_]*)?(?:[eE][-+]?[0-9]*)?)\Z")
+_ENGINE_WORDS = frozenset(("nan", "-nan", "infinity", "-infinity", "inf", "-inf", "undefined"))
+_ENGINE_CALLS = ("ObjectId(", "ISODate(", "UUID(", "Date(", "Timestamp(", "NumberLong(",
+                 "NumberInt(", "NumberDecimal(")
+
+
+def _bare_unsafe(tok: str) -> bool:
+    """Whether a bare token holds structure or a form the repair engine reads
+    otherwise (a quote, a comment, an ellipsis, a number form, several
+    values, NaN, a MongoDB call): then it is not taken as a string."""
+    if '"' in tok or tok.startswith(("#", "//", "/*", "...", "\u2026", "+", "(")):
+        return True
+    first = tok.split(None, 1)[0]
+    if _NUMBER_FORM.match(first):
+        return first != tok or not _NUMBER.match(tok)
+    if first.lower() in ("true", "false", "null", "none"):
+        return first != tok
+    return tok.lower() in _ENGINE_WORDS or tok.startswith(_ENGINE_CALLS)
+
+
 def _bare(tok: str) -> tuple[Any, str]:
     first = tok[0]
     if first in "tTfFnN":
@@ -347,6 +379,8 @@ def parse_object_literal(s: str, max_depth: int = 1000) -> tuple[Any, str]:
                     key = s[start:j].strip()
                     if not key:
                         raise LiteralError(s, start, "empty key")
+                    if '"' in key:
+                        raise LiteralError(s, start, "bare key %r holds a quote" % key)
                     i = j
                 i += 1  # the colon
                 stack[-1][1] = key
@@ -379,6 +413,8 @@ def parse_object_literal(s: str, max_depth: int = 1000) -> tuple[Any, str]:
                 tok = s[start:i].strip()
                 if not tok:
                     raise LiteralError(s, start, "missing value")
+                if _bare_unsafe(tok):
+                    raise LiteralError(s, start, "bare value %r is not plain text" % tok)
                 value, text = _bare(tok)
                 out.append(text)
                 have_value = True
@@ -397,15 +433,25 @@ def parse_object_literal(s: str, max_depth: int = 1000) -> tuple[Any, str]:
 # ---------------------------------------------------------------------------
 # Steps 0-5 in one call
 
+def _unclosed(text: str) -> bool:
+    """Starts with { or [ but does not end with } or ]: no step before the
+    repair engine can make it JSON (see the compiled twin)."""
+    t = text.strip()
+    return t[:1] in ("{", "[") and t[-1] not in "}]"
+
+
 def repair(text: str, start: int = 0, curly: bool = True) -> tuple[int, str, str]:
     """Run the text-rewriting steps in contract order; return
     ``(step, candidate, base)`` (see the compiled twin)."""
-    if start <= 0 and (len(text) > PREFILTER_MAX or maybe_json(text)):
+    cut = _unclosed(text)
+    if start <= 0 and not cut and (len(text) > PREFILTER_MAX or maybe_json(text)):
         return 0, text, text
     original = text.strip()
     if not original:
         return -1, original, original
     base = normalize_structural_quotes(original) if curly else original
+    if cut:
+        return -1, base, base
     if start <= 1 and base is not original and maybe_json(base):
         return 1, base, base
     quoted = convert_single_quotes(base)
@@ -440,8 +486,35 @@ def recover_text(text: str, curly: bool = True) -> tuple[int, str, Any, str]:
             start = step + 1
 
 
+def make_loads(fallback: Callable[[Any, str | None, tuple[str] | None], Any]
+               ) -> Callable[..., Any]:
+    """Build ``loads(raw, tool=None)`` on ``recover_value`` (see the compiled
+    twin): ``fallback(raw, tool, found)`` takes what it does not settle."""
+    def loads(raw: Any, tool: str | None = None) -> Any:
+        if tool is None and type(raw) is str:
+            value = recover_value(raw, True)
+            if type(value) is not tuple:
+                return value
+            return fallback(raw, tool, value)
+        return fallback(raw, tool, None)
+    return loads
+
+
 def recover_value(text: str, curly: bool = True) -> Any:
-    """The value of ``recover_text``, or a 1-tuple ``(base,)`` when no step
-    worked (see the compiled twin)."""
-    step, _, value, base = recover_text(text, curly)
-    return value if step >= 0 else (base,)
+    """The value of ``recover_text`` (integers exact), else the object
+    literal's, else a 1-tuple ``(base,)`` (see the compiled twin)."""
+    step, candidate, value, base = recover_text(text, curly)
+    if step >= 0:
+        return repair_json(candidate)[0] if needs_exact(candidate) else value
+    if base[:1] in ("{", "[") and "/" not in base and not _unclosed(base):
+        try:
+            return parse_object_literal(base)[0]
+        except LiteralError:
+            pass
+    return (base,)
+
+
+# ---------------------------------------------------------------------------
+# The repair engine (after the seven strategies)
+
+from ._recover_repair import repair_json as repair_json  # noqa: E402

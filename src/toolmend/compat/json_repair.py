@@ -4,11 +4,17 @@ toolmend's recovery, for code that already calls json-repair.
     from toolmend.compat import json_repair
     json_repair.loads("{'a': 1,}")          # {'a': 1}
 
-Differences, by design: toolmend refuses what it would have to invent (a
-piece without a colon, concatenated objects, truncated text); like
-json-repair, such input then gives an empty string (``""``), and with
-``logging=True`` the log says why. ``strict=True`` raises
-``toolmend.RecoveryError`` instead.
+Like json-repair: text that cannot be repaired gives ``''`` (``repair_json``)
+or ``''`` as the value (``loads``); ``logging=True`` returns ``(value, log)``
+with an empty log for valid input; the JSON text is ``json.dumps`` of the
+value with the flags given (``", "`` and ``": "`` separators unless told
+otherwise). Differences, by design: toolmend refuses what it would have to
+invent (a piece without a colon, a key inside an array, a bare word where a
+value belongs) instead of guessing, and then the log says why;
+``strict=True`` raises ``toolmend.RecoveryError`` instead, and also for the
+repairs json-repair's strict mode refuses (several top-level values, a
+missing colon, a missing value). ``schema=`` is not
+supported: it raises ``RecoveryError`` naming it rather than being ignored.
 """
 
 from __future__ import annotations
@@ -23,17 +29,53 @@ from ..recovery import Recovered, normalize_tool_args
 __all__ = ["repair_json", "loads", "load", "from_file"]
 
 
+def _check(schema: Any, schema_repair_mode: str, strict: bool) -> None:
+    if schema is not None:
+        raise RecoveryError("toolmend.compat.json_repair does not support schema= "
+                            "(schema-guided repair): validate the repaired value yourself, "
+                            "for example with jsonschema")
+    if schema_repair_mode != "standard":
+        raise RecoveryError("schema_repair_mode='salvage' requires schema, which "
+                            "toolmend.compat.json_repair does not support")
+
+
+# strict=True: repairs json-repair's strict mode refuses, with its words
+_STRICT = {
+    "concatenated": "Multiple top-level JSON elements",
+    "colon": "Missing ':' after key",
+    "value": "Parsed value is empty",
+}
+
+
 def _recover(json_str: str | bytes, strict: bool) -> Recovered:
     result = normalize_tool_args(json_str)
-    if strict and not result.ok:
-        raise RecoveryError(f"could not repair the JSON: {result.error}", result.text)
+    if strict:
+        if not result.ok:
+            raise RecoveryError(f"could not repair the JSON: {result.error}", result.text)
+        for fix in result.fixes:
+            if fix.code in _STRICT:
+                raise RecoveryError(f"{_STRICT[fix.code]} (offset {fix.offset}); strict mode "
+                                    "does not repair it", result.text)
     return result
 
 
-def _log(result: Recovered) -> list[dict[str, str]]:
-    if result.ok:
-        return [{"text": result.text, "context": f"recovered by strategy {result.strategy}"}]
-    return [{"text": result.text, "context": f"not recovered: {result.error}"}]
+def _log(result: Recovered, source: str | bytes) -> list[dict[str, str]]:
+    if not result.ok:
+        return [{"text": result.text, "context": f"not recovered: {result.error}"}]
+    text = source if isinstance(source, str) else bytes(source).decode("utf-8", "replace")
+    return [{"text": fix.message,
+             "context": f"{fix.code} at offset {fix.offset}: "
+                        f"{text[max(0, fix.offset - 10):fix.offset + 10]}"}
+            for fix in result.fixes]
+
+
+def _dumps(result: Recovered, ensure_ascii: bool, json_dumps_args: dict[str, Any]) -> str:
+    if not result.ok or result.value == "":  # json-repair: nothing (or "") is ''
+        return ""
+    try:
+        return json.dumps(result.value, ensure_ascii=ensure_ascii, **json_dumps_args)
+    except RecursionError:  # deeper than json.dumps goes: the compact text
+        return result.text
 
 
 def repair_json(
@@ -46,40 +88,47 @@ def repair_json(
     chunk_length: int = 0,
     stream_stable: bool = False,
     strict: bool = False,
+    schema: Any | None = None,
+    schema_repair_mode: str = "standard",
     **json_dumps_args: Any,
 ) -> Any:
     """Repair ``json_str`` (or the text of ``json_fd``); return JSON text, or
     the value with ``return_objects=True``, or ``(value, log)`` with
     ``logging=True``. ``skip_json_loads``, ``chunk_length`` and
     ``stream_stable`` are accepted for compatibility and change nothing."""
+    _check(schema, schema_repair_mode, strict)
     if json_fd is not None:
         json_str = json_fd.read()
     result = _recover(json_str, strict)
     value = result.value if result.ok else ""
     if logging:
-        return value, _log(result)
+        return value, _log(result, json_str)
     if return_objects:
         return value
-    if result.ok and not json_dumps_args and ensure_ascii is False:
-        return result.text
-    return json.dumps(value, ensure_ascii=ensure_ascii, **json_dumps_args)
+    return _dumps(result, ensure_ascii, json_dumps_args)
 
 
 def loads(json_str: str, skip_json_loads: bool = False, logging: bool = False,
-          stream_stable: bool = False, strict: bool = False) -> Any:
+          stream_stable: bool = False, strict: bool = False, schema: Any | None = None,
+          schema_repair_mode: str = "standard") -> Any:
     """The repaired value (``""`` when nothing could be recovered)."""
-    return repair_json(json_str, return_objects=True, logging=logging, strict=strict)
+    return repair_json(json_str, return_objects=True, logging=logging, strict=strict,
+                       schema=schema, schema_repair_mode=schema_repair_mode)
 
 
 def load(fd: IO[str], skip_json_loads: bool = False, logging: bool = False,
-         chunk_length: int = 0, stream_stable: bool = False, strict: bool = False) -> Any:
+         chunk_length: int = 0, stream_stable: bool = False, strict: bool = False,
+         schema: Any | None = None, schema_repair_mode: str = "standard") -> Any:
     """The repaired value of the text read from ``fd``."""
-    return repair_json(json_fd=fd, return_objects=True, logging=logging, strict=strict)
+    return repair_json(json_fd=fd, return_objects=True, logging=logging, strict=strict,
+                       schema=schema, schema_repair_mode=schema_repair_mode)
 
 
 def from_file(filename: str | os.PathLike[str], skip_json_loads: bool = False,
               logging: bool = False, chunk_length: int = 0, stream_stable: bool = False,
-              strict: bool = False) -> Any:
+              strict: bool = False, schema: Any | None = None,
+              schema_repair_mode: str = "standard") -> Any:
     """The repaired value of a file's text (UTF-8)."""
     with open(filename, encoding="utf-8") as fd:
-        return load(fd, logging=logging, strict=strict)
+        return load(fd, logging=logging, strict=strict, schema=schema,
+                    schema_repair_mode=schema_repair_mode)

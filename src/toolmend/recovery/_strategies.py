@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
@@ -27,58 +27,24 @@ from .._kernels import recover as _k
 from .._text import CURLY_TO_ASCII
 from ..errors import LiteralError, RecoveryError
 from ._fields import SUBCOMMANDS, field_for_tool, looks_like_cli_args, tool_style
+from ._result import Fix, Recovered
 
-__all__ = ["Recovered", "normalize_tool_args", "loads", "json_text", "STRATEGIES", "QUOTE_MODES"]
+__all__ = ["Recovered", "Fix", "normalize_tool_args", "loads", "json_text", "STRATEGIES",
+           "QUOTE_MODES"]
 
 #: Every strategy name ``Recovered.strategy`` can hold, in pipeline order.
 STRATEGIES = (
     "parse", "curly_quotes", "single_quotes", "unquoted_keys", "quotes_and_keys",
     "trailing_commas", "comments", "wrap_plain", "object_literal", "double_encoded", "empty",
-    "code_fence",
+    "code_fence", "repair", "parsed",
 )
 QUOTE_MODES = ("structural", "always", "off")
 
 _recover_text = _k.recover_text
 _recover_value = _k.recover_value
 _STEP_NAMES = _k.STEP_NAMES
-
-
-class Recovered:
-    """The outcome of :func:`normalize_tool_args`.
-
-    ``text`` is the recovered JSON text (or, when ``ok`` is False, the trimmed
-    original, untouched, so that a CLI parser can try it); ``strategy`` names
-    the step at which the text first became valid; ``value`` is the parsed
-    value; ``error`` says why recovery failed (None when ``ok``). Unpacks as
-    ``text, ok, strategy, value``.
-    """
-
-    __slots__ = ("text", "ok", "strategy", "value", "error")
-
-    def __init__(self, text: str, ok: bool, strategy: str | None, value: Any,
-                 error: str | None = None) -> None:
-        self.text = text
-        self.ok = ok
-        self.strategy = strategy
-        self.value = value
-        self.error = error
-
-    def __iter__(self) -> Iterator[Any]:
-        return iter((self.text, self.ok, self.strategy, self.value))
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Recovered):
-            return NotImplemented
-        return (self.text, self.ok, self.strategy, self.value, self.error) == (
-            other.text, other.ok, other.strategy, other.value, other.error)
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        tail = f", error={self.error!r}" if self.error else ""
-        return (f"Recovered(text={self.text!r}, ok={self.ok}, strategy={self.strategy!r}, "
-                f"value={self.value!r}{tail})")
-
+_repair_json = _k.repair_json
+_needs_exact = _k.needs_exact
 
 
 def json_text(value: Any) -> str:
@@ -122,33 +88,41 @@ def _wrap(value: str, tool: str, original: str) -> Recovered:
     return Recovered(json_text(wrapped), True, "wrap_plain", wrapped)
 
 
-def _accept(value: Any, text: str, strategy: str, tool: str | None, original: str) -> Recovered:
+def _accept(value: Any, text: str, strategy: str, tool: str | None, original: str,
+            fixes: list[Fix] | None = None, source: str | None = None) -> Recovered:
     """Apply the tool rules to a parsed value: with a tool, arguments are an
     object; a JSON string is unwrapped (double encoding) or wrapped."""
     if tool is None or type(value) is dict:
-        return Recovered(text, True, strategy, value)
+        return Recovered(text, True, strategy, value, None, fixes, source)
     if isinstance(value, str):
         inner_text = value.strip()
         if inner_text.startswith("{"):
             inner = normalize_tool_args(inner_text, tool)
             if inner.ok and type(inner.value) is dict:
-                return Recovered(inner.text, True, "double_encoded", inner.value)
+                return Recovered(inner.text, True, "double_encoded", inner.value, None,
+                                 None, source)
         return _wrap(value, tool, original)
     return _fail(original, f"tool {tool!r} takes an object of arguments, not a JSON {_kind(value)}")
 
 
-def normalize_tool_args(raw: str | bytes | bytearray, tool: str | None = None, *,
-                        quotes: str = "structural") -> Recovered:
+def normalize_tool_args(raw: str | bytes | bytearray | dict[str, Any] | None,
+                        tool: str | None = None, *, quotes: str = "structural") -> Recovered:
     """Recover tool-call arguments; never raises on bad text.
 
-    ``tool`` (optional) is the tool's name: with it the result is always a
-    JSON object (bare values are wrapped into the tool's primary field). With
-    ``quotes="structural"`` (default) curly quotes standing where JSON needs a
-    quote are straightened before the repairs; ``"always"`` straightens every
-    curly quote first; ``"off"`` none.
+    ``raw`` is the arguments' text (``str`` or UTF-8 ``bytes``), an already
+    parsed ``dict`` (taken as it is, strategy ``parsed``) or ``None`` (no
+    arguments). ``tool`` (optional) is the tool's name: with it the result is
+    always a JSON object (bare values are wrapped into the tool's primary
+    field). With ``quotes="structural"`` (default) curly quotes standing where
+    JSON needs a quote are straightened before the repairs; ``"always"``
+    straightens every curly quote first; ``"off"`` none.
     """
     if type(raw) is str:
         text: str = raw
+    elif isinstance(raw, dict):
+        return Recovered(json_text(raw), True, "parsed", raw, None, [])
+    elif raw is None:
+        text = ""
     elif isinstance(raw, (bytes, bytearray, memoryview)):
         try:
             text = bytes(raw).decode("utf-8")
@@ -158,7 +132,8 @@ def normalize_tool_args(raw: str | bytes | bytearray, tool: str | None = None, *
     elif isinstance(raw, str):
         text = str(raw)
     else:
-        raise TypeError(f"normalize_tool_args: raw must be str or bytes, not {type(raw).__name__}")
+        raise TypeError("normalize_tool_args: raw must be str, bytes, dict or None, "
+                        f"not {type(raw).__name__}")
     if tool is not None and not isinstance(tool, str):
         raise TypeError(f"normalize_tool_args: tool must be a str or None, not {type(tool).__name__}")
     if quotes != "structural":
@@ -170,6 +145,14 @@ def normalize_tool_args(raw: str | bytes | bytearray, tool: str | None = None, *
     return _recover(text, tool, quotes == "structural")
 
 
+def _exact(text: str, value: Any) -> Any:
+    """The value of valid JSON ``text`` with integers beyond 64 bits exact
+    (orjson makes them floats): only when a long run of digits is present."""
+    if _needs_exact(text):
+        return _repair_json(text)[0]
+    return value
+
+
 def _recover(text: str, tool: str | None, curly: bool) -> Recovered:
 
     # Steps 0-5 (parse, curly quotes, quotes, keys, both, commas) rewrite the
@@ -177,35 +160,43 @@ def _recover(text: str, tool: str | None, curly: bool) -> Recovered:
     step, candidate, value, base = _recover_text(text, curly)
     if step == 0:
         # 1. parse: valid JSON comes back as it is.
+        value = _exact(text, value)
         if tool is None or type(value) is dict:
-            return Recovered(text, True, "parse", value)
-        return _accept(value, text, "parse", tool, text.strip())
+            return Recovered(text, True, "parse", value, None, [])
+        return _accept(value, text, "parse", tool, text.strip(), [], text)
     if step > 0:
+        value = _exact(candidate, value)
         if tool is None:
-            return Recovered(candidate, True, _STEP_NAMES[step], value)
-        return _accept(value, candidate, _STEP_NAMES[step], tool, text.strip())
+            return Recovered(candidate, True, _STEP_NAMES[step], value, None, None, text)
+        return _accept(value, candidate, _STEP_NAMES[step], tool, text.strip(), None, text)
     if base.startswith("```"):
-        return _unfence(text.strip(), tool, curly)
-    return _finish(text.strip(), base, tool)
+        return _unfence(text, tool, curly)
+    return _finish(text, base, tool)
 
 
 # ```json\n{...}\n``` : the whole text is one Markdown code block.
 _FENCE = re.compile(r"\A(`{3,})[ \t]*[\w+.-]*[ \t]*\r?\n(.*?)\r?\n?[ \t]*\1\Z", re.S)
 
 
-def _unfence(original: str, tool: str | None, curly: bool) -> Recovered:
+def _unfence(text: str, tool: str | None, curly: bool) -> Recovered:
     """Arguments wrapped in a Markdown code block: recover what it holds.
 
     The strategy is ``code_fence`` when the block holds valid JSON, else the
     strategy that recovered its content."""
+    original = text.strip()
     m = _FENCE.match(original)
     if m is None:
-        return _finish(original, original, tool)
+        base = _k.normalize_structural_quotes(original) if curly else original
+        return _finish(text, base, tool)
     inner = _recover(m.group(2), tool, curly)
     if not inner.ok:
         return _fail(original, f"inside the code block: {inner.error}")
+    lead = len(text) - len(text.lstrip()) + m.start(2)
+    fixes = [Fix("code_fence", len(text) - len(text.lstrip()), "Markdown code fence dropped")]
+    fixes += [Fix(f.code, f.offset + lead, f.message) for f in inner.fixes
+              if f.code != "parse"]
     strategy = "code_fence" if inner.strategy == "parse" else inner.strategy
-    return Recovered(inner.text.strip(), True, strategy, inner.value)
+    return Recovered(inner.text.strip(), True, strategy, inner.value, None, fixes)
 
 
 # A JSON string token in recovered (valid) text.
@@ -223,18 +214,20 @@ def _straighten(result: Recovered) -> Recovered:
     text = _JSON_STRING.sub(lambda m: m.group(0).translate(_IN_STRING), result.text)
     if text == result.text:
         return result
-    if result.strategy == "object_literal":  # keep its exact numbers
-        value = _k.parse_object_literal(text)[0]
+    if result.strategy in ("object_literal", "repair"):  # keep their exact numbers
+        value = _repair_json(text)[0]
     else:
-        value = orjson.loads(text)
-    return Recovered(text, True, result.strategy, value)
+        value = _exact(text, orjson.loads(text))
+    return Recovered(text, True, result.strategy, value, None, result.fixes)
 
 
-def _finish(original: str, base: str, tool: str | None) -> Recovered:
-    """Empty text, comments, 6. wrap_plain and 7. object_literal."""
+def _finish(text: str, base: str, tool: str | None) -> Recovered:
+    """Empty text, comments, 6. wrap_plain, 7. object_literal, then the
+    repair engine."""
+    original = text.strip()
     if not original:
         if tool is not None:
-            return Recovered("{}", True, "empty", {})
+            return Recovered("{}", True, "empty", {}, None, None, text)
         return _fail(original, "the arguments are empty")
     if "/" in base:
         # JSON with // or /* */ comments: steps 1-5 again without them. Only
@@ -243,22 +236,52 @@ def _finish(original: str, base: str, tool: str | None) -> Recovered:
         if uncommented is not base:
             step, candidate, value, _ = _recover_text(uncommented, False)
             if step >= 0:
-                return _accept(value, candidate, "comments", tool, original)
+                return _accept(_exact(candidate, value), candidate, "comments", tool, original,
+                               None, text)
     first = base[0]
+    literal_error = None
     if first != "{" and first != "[":
-        # 6. wrap_plain: the bare value as the model wrote it.
-        if tool is None:
-            return _fail(original, f"not valid JSON ({_json_error(original)}), and no tool was "
-                                   "given whose field could take it as a bare value")
-        return _wrap(original, tool, original)
+        # 6. wrap_plain: the bare value as the model wrote it (a fenced block
+        # holding an object goes to the repair engine first).
+        if tool is not None:
+            if not base.startswith(("```", "~~~")):
+                return _wrap(original, tool, original)
+            repaired = _engine(text, base, tool, original)
+            if repaired.ok:
+                return repaired
+            return _wrap(original, tool, original)
+    elif base[-1] in "}]":  # (it could not parse text that is not closed)
+        # 7. object_literal
+        try:
+            value, rebuilt = _k.parse_object_literal(base)
+        except LiteralError as exc:
+            literal_error = exc
+        else:
+            return _accept(value, rebuilt, "object_literal", tool, original, None, text)
+    result = _engine(text, base, tool, original)
+    if result.ok or literal_error is None:
+        return result
+    return _fail(original, f"{result.error}; as an object literal: {literal_error}")
 
-    # 7. object_literal
+
+def _engine(text: str, base: str, tool: str | None, original: str) -> Recovered:
+    """The repair engine, on the text after the curly-quote step (with the
+    input's trailing whitespace, which a cut string keeps)."""
+    lead = len(text) - len(text.lstrip())
+    tail = text[lead + len(original):]
     try:
-        value, rebuilt = _k.parse_object_literal(base)
+        value, rebuilt, raw_fixes = _repair_json(base + tail if tail else base)
     except LiteralError as exc:
-        return _fail(original, f"not valid JSON ({_json_error(original)}), and not an object "
-                               f"literal either: {exc}")
-    return _accept(value, rebuilt, "object_literal", tool, original)
+        where = f"{exc.what} at line {exc.line}, column {exc.column} (offset {exc.pos + lead})"
+        if original[0] not in "{[" and tool is None:
+            return _fail(original, f"not valid JSON ({_json_error(original)}), not repairable "
+                                   f"({where}), and no tool was given whose field could take "
+                                   "it as a bare value")
+        return _fail(original, f"not valid JSON ({_json_error(original)}); not repaired: {where}")
+    if not raw_fixes:  # valid JSON after all (deeper than orjson's limit)
+        return _accept(value, text, "parse", tool, original, [], text)
+    fixes = [Fix(code, offset + lead, message) for code, offset, message in raw_fixes]
+    return _accept(value, rebuilt, "repair", tool, original, fixes, text)
 
 
 def _json_error(text: str) -> str:
@@ -266,20 +289,40 @@ def _json_error(text: str) -> str:
         orjson.loads(text)
     except orjson.JSONDecodeError as exc:
         return f"{exc.msg} at line {exc.lineno}, column {exc.colno}"
+    except Exception:  # pragma: no cover - orjson refuses some valid text (depth)
+        return "not accepted by orjson"
     return "valid JSON"  # pragma: no cover - only called on text that failed
 
 
-def loads(raw: str | bytes | bytearray, tool: str | None = None) -> Any:
+def loads(raw: str | bytes | bytearray | dict[str, Any] | None, tool: str | None = None) -> Any:
     """Recover and return the arguments' value; raise RecoveryError (a
     ValueError) with the reason when nothing works."""
-    if type(raw) is str and tool is None:  # the hot path: no Recovered to build
+    return _loads_rest(raw, tool, None)
+
+
+def _loads_rest(raw: Any, tool: str | None, found: tuple[str] | None) -> Any:
+    """``loads`` past its hot path: ``found`` is ``(base,)`` when steps 0-5
+    and the object literal were tried on text without a tool."""
+    if found is not None:
+        base = found[0]
+        if base.startswith("```"):
+            result = _unfence(raw, None, True)
+        else:
+            result = _finish(raw, base, None)
+    elif type(raw) is str and tool is None:
         value = _recover_value(raw, True)
         if type(value) is not tuple:
             return value
-        result = _finish(raw.strip(), value[0], None)
+        return _loads_rest(raw, tool, value)
     else:
         result = normalize_tool_args(raw, tool)
     if not result.ok:
         raise RecoveryError(f"could not recover the tool-call arguments: {result.error}",
                             result.text)
     return result.value
+
+
+if not TYPE_CHECKING:  # the same function, with its hot path in the kernel
+    _doc = loads.__doc__
+    loads = _k.make_loads(_loads_rest)
+    loads.__doc__ = _doc

@@ -1,0 +1,496 @@
+"""The repair engine of the pure-Python recovery twin (``repair_json``).
+
+One string-aware pass over the text with an explicit stack (no recursion, no
+backtracking): it adds structure (quotes, commas, colons, closing brackets,
+``null`` for a missing value) and drops what is not data (comments, prose,
+fences, chat-template tokens, stray commas and brackets), and refuses with
+the reason and the offset where no reading is safe. It returns the value, its
+compact JSON text (numbers digit for digit) and the log of what it changed.
+The compiled twin is ``repair_json`` in ``ext/_recover.pyx``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..errors import LiteralError
+from ._recover_tokens import (
+    _AFTER,
+    _ARR,
+    _COLON,
+    _DOUBLE_ENCODED,
+    _IDENT,
+    _KEY,
+    _KEY_FIRST,
+    _KEY_NEXT,
+    _LOOK,
+    _NUMBER,
+    _OBJ,
+    _TOP,
+    _TRAILING_OK,
+    _UNESCAPE,
+    _VALUE,
+    _WORDS,
+    _WS,
+    _json_string,
+    _Refuse,
+    _Scanner,
+    _unescape_one,
+)
+
+
+class _Engine(_Scanner):
+    __slots__ = ()
+
+    def start(self) -> int:
+        """Where the JSON begins: after prose, fences, chat-template tokens."""
+        s, n = self.s, self.n
+        i = self.skip(0)
+        if i >= n:
+            raise _Refuse(0, "no JSON value in the text (only whitespace or comments)")
+        c = s[i]
+        if c in "{[\"'":
+            return i
+        if c in "+-.0123456789":
+            m = _NUMBER.match(s, i)
+            e = m.end() if m else i  # type: ignore[union-attr]
+            if e > i and (e >= n or not (s[e].isalnum() or s[e] in "._")):
+                if _WS.match(s, e).end() >= n:  # type: ignore[union-attr]
+                    return i
+        m = _IDENT.match(s, i)
+        if m is not None and m.group(0).lower() in _WORDS:
+            if _WS.match(s, m.end()).end() >= n:  # type: ignore[union-attr]
+                return i
+        a = s.find("{", i)
+        b = s.find("[", i)
+        while True:
+            if a < 0 and b < 0:
+                raise _Refuse(i, "no JSON value in the text (prose, not arguments)")
+            if b < 0 or 0 <= a < b:
+                p, a = a, s.find("{", a + 1)
+            else:
+                p, b = b, s.find("[", b + 1)
+            if self.plausible(p):
+                self.fix("prose", i, "text before the JSON dropped")
+                return p
+
+    def plausible(self, p: int) -> bool:
+        s, n = self.s, self.n
+        j = _WS.match(s, p + 1).end()  # type: ignore[union-attr]
+        if j >= n:
+            return False
+        c = s[j]
+        if s[p] == "{":
+            if c in "\"'}":
+                return True
+            m = _KEY.match(s, j)
+            if m is None:
+                return False
+            e = _WS.match(s, m.end()).end()  # type: ignore[union-attr]
+            return e < n and s[e] == ":"
+        if c in "{[\"]-0123456789":
+            return True
+        m = _IDENT.match(s, j)
+        return m is not None and m.group(0) in ("true", "false", "null")
+
+    def run(self) -> tuple[Any, str]:
+        s, n = self.s, self.n
+        i = self.start()
+        # frame: [kind, state, container, pending key text, pending key, count, open pos]
+        tops: list[Any] = []
+        top_texts: list[str] = []
+        stack: list[list[Any]] = [[_TOP, _VALUE, tops, None, None, 0, i]]
+        out: list[str] = []
+        mark = 0
+        while True:
+            f = stack[-1]
+            kind, state = f[0], f[1]
+            i = self.skip(i, not (kind == _OBJ and state == _VALUE))
+            c = s[i] if i < n else ""
+            if kind == _TOP:
+                if state == _AFTER:
+                    if len(out) > mark:
+                        top_texts.append("".join(out[mark:]))
+                        mark = len(out)
+                    if not c:
+                        break
+                    if c in "}]":
+                        self.fix("bracket", i, f"extra '{c}' dropped")
+                        i += 1
+                        continue
+                    if c == ",":
+                        j = self.skip(i + 1)
+                        if j >= n:
+                            self.fix("comma", i, "comma after the document dropped")
+                            break
+                        i = j
+                        c = s[j]
+                    if c in "{[":
+                        self.fix("concatenated", i, "another value follows: the values as a list")
+                        f[1] = _VALUE
+                        continue
+                    if c in "\"':0123456789-":
+                        raise _Refuse(i, "unexpected text after the end of the value")
+                    if c.isalpha() or c == "_" or c == "$":
+                        m = _KEY.match(s, i)
+                        e = _WS.match(s, m.end()).end()  # type: ignore[union-attr,union-attr]
+                        if e < n and s[e] == ":":
+                            raise _Refuse(i, "a member after the end of the object")
+                    if _TRAILING_OK.match(c):
+                        self.fix("prose", i, "text after the JSON dropped")
+                        break
+                    raise _Refuse(i, "unexpected text after the end of the value")
+                if not c:
+                    raise _Refuse(i, "no JSON value in the text")
+                got = self.value_token(i, _TOP)
+                if got is None:
+                    raise _Refuse(i, "no JSON value in the text")
+                f[1] = _AFTER
+                if got[0] == "open":
+                    tops.append(got[1][2])
+                    stack.append(got[1])
+                    out.append(got[2])
+                    i = got[3]
+                    continue
+                tops.append(got[1])
+                out.append(got[2])
+                i = got[3]
+                continue
+            if kind == _OBJ:
+                if state == _KEY_FIRST or state == _KEY_NEXT:
+                    if not c:
+                        self.close_all(stack, out, n)
+                        continue
+                    if c == "}":
+                        if state == _KEY_NEXT:
+                            self.fix("comma", i, "trailing comma dropped")
+                        self.close(stack, out)
+                        i += 1
+                        continue
+                    if c == ",":
+                        self.fix("comma", i, "stray comma dropped")
+                        i += 1
+                        continue
+                    if c == "]":
+                        i = self.mismatched(stack, out, i)
+                        continue
+                    if s.startswith("...", i) or c == "\u2026":
+                        self.fix("ellipsis", i, "ellipsis dropped")
+                        i += 1 if c == "\u2026" else 3
+                        j = self.skip(i)
+                        if j < n and s[j] == ",":
+                            i = j + 1
+                        continue
+                    if c in "\"'":
+                        key, j, done = self.string(i, -1)
+                        if not done:
+                            if any(ch in key for ch in ":}{,"):
+                                raise _Refuse(i, "an unterminated key")
+                            self.fix("truncated", i, "cut key dropped")
+                            self.close_all(stack, out, n)
+                            i = n
+                            continue
+                    elif c == ":":
+                        raise _Refuse(i, "a member with no key: a key would have to be invented")
+                    elif c in "{[":
+                        raise _Refuse(i, "an object or array where a key belongs")
+                    else:
+                        m = _KEY.match(s, i)
+                        if m is None:
+                            raise _Refuse(i, "unexpected character where a key belongs")
+                        key, j = m.group(0), m.end()
+                        e = self.skip(j)
+                        if e < n and s[e] != ":" or (e >= n and j < n):
+                            raise _Refuse(i, f"piece {key!r} has no colon")
+                        self.fix("key", i, "key quoted")
+                    f[3] = _json_string(key)
+                    f[4] = key
+                    f[1] = _COLON
+                    i = j
+                    continue
+                if state == _COLON:
+                    if not c:
+                        self.fix("truncated", i, "dangling key dropped")
+                        self.close_all(stack, out, n)
+                        continue
+                    if c == ":":
+                        j = self.skip(i + 1, False)
+                        if j < n and s[j] == ":":
+                            raise _Refuse(j, "two colons after a key")
+                        f[1] = _VALUE
+                        i += 1
+                        continue
+                    if c in ",}":
+                        if not f[5] and not self.key_follows(i):
+                            raise _Refuse(i, "keys with neither colon nor value: a set, "
+                                             "not an object")
+                        self.fix("value", i, "missing value written as null")
+                        self.attach(f, None, "null", out)
+                        f[1] = _AFTER
+                        continue
+                    self.fix("colon", i, "missing colon added")
+                    f[1] = _VALUE
+                    continue
+                if state == _VALUE:
+                    if not c:
+                        self.fix("truncated", i, "key without a value dropped")
+                        self.close_all(stack, out, n)
+                        continue
+                    if c in ",}":
+                        self.fix("value", i, "missing value written as null")
+                        self.attach(f, None, "null", out)
+                        f[1] = _AFTER
+                        continue
+                    if c == "]":
+                        raise _Refuse(i, "']' where a value belongs")
+                    if c == ":":
+                        raise _Refuse(i, "two colons after a key")
+                    got = self.value_token(i, _OBJ)
+                    f[1] = _AFTER
+                    if got is None:
+                        self.fix("truncated", i, "cut value dropped")
+                        self.close_all(stack, out, n)
+                        continue
+                    if got[0] == "open":
+                        self.attach_open(f, got[1], got[2], out)
+                        stack.append(got[1])
+                    else:
+                        self.attach(f, got[1], got[2], out)
+                    i = got[3]
+                    continue
+                # _AFTER
+                if not c:
+                    self.close_all(stack, out, n)
+                    continue
+                if c == ",":
+                    f[1] = _KEY_NEXT
+                    i += 1
+                    continue
+                if c == "}":
+                    self.close(stack, out)
+                    i += 1
+                    continue
+                if c == "]":
+                    i = self.mismatched(stack, out, i)
+                    continue
+                if c == ":":
+                    raise _Refuse(i, "a colon after a value")
+                if c in "\"'" or _KEY.match(s, i):
+                    self.fix("comma", i, "missing comma added")
+                    f[1] = _KEY_NEXT
+                    continue
+                if c == "\u2026" or s.startswith("...", i):
+                    f[1] = _KEY_NEXT
+                    continue
+                raise _Refuse(i, "expected ',' or '}' after a member")
+            # array
+            if state == _VALUE or state == _KEY_FIRST:  # _KEY_FIRST: right after '['
+                if not c:
+                    self.close_all(stack, out, n)
+                    continue
+                if c == "]":
+                    if state == _VALUE:
+                        self.fix("comma", i, "trailing comma dropped")
+                    self.close(stack, out)
+                    i += 1
+                    continue
+                if c == ",":
+                    if state == _KEY_FIRST:
+                        self.fix("comma", i, "stray comma dropped")
+                        i += 1
+                        continue
+                    raise _Refuse(i, "an empty element between commas")
+                if c == "}":
+                    i = self.mismatched(stack, out, i)
+                    continue
+                if c == ":":
+                    raise _Refuse(i, "a colon where a value belongs")
+                if c == "\u2026" or s.startswith("...", i):
+                    self.fix("ellipsis", i, "ellipsis dropped")
+                    i += 1 if c == "\u2026" else 3
+                    j = self.skip(i)
+                    if j < n and s[j] == ",":
+                        i = j + 1
+                    continue
+                got = self.value_token(i, _ARR)
+                f[1] = _AFTER
+                if got is None:
+                    self.fix("truncated", i, "cut value dropped")
+                    self.close_all(stack, out, n)
+                    continue
+                if got[0] == "open":
+                    self.attach_open(f, got[1], got[2], out)
+                    stack.append(got[1])
+                else:
+                    self.attach(f, got[1], got[2], out)
+                i = got[3]
+                continue
+            # array _AFTER
+            if not c:
+                self.close_all(stack, out, n)
+                continue
+            if c == ",":
+                f[1] = _VALUE
+                i += 1
+                continue
+            if c == "]":
+                self.close(stack, out)
+                i += 1
+                continue
+            if c == "}":
+                i = self.mismatched(stack, out, i)
+                continue
+            if c == ":":
+                raise _Refuse(i, "a key inside an array")
+            if c == "\u2026" or s.startswith("...", i):
+                f[1] = _VALUE
+                continue
+            if c in "\"'{[+-.0123456789" or c.isalpha():
+                self.fix("comma", i, "missing comma added")
+                f[1] = _VALUE
+                continue
+            raise _Refuse(i, "expected ',' or ']' after an element")
+        if len(tops) == 1:
+            return tops[0], top_texts[0]
+        return tops, "[" + ",".join(top_texts) + "]"
+
+    # -- values and containers ---------------------------------------------
+    def value_token(self, i: int, ctx: int) -> tuple[Any, ...] | None:
+        s = self.s
+        c = s[i]
+        if c == "{" or c == "[":
+            kind = _OBJ if c == "{" else _ARR
+            frame = [kind, _KEY_FIRST, {} if c == "{" else [], None, None, 0, i]
+            return ("open", frame, c, i + 1)
+        if c == '"' or c == "'":
+            v, j, _ = self.string(i, ctx)
+            if c == "'":
+                self.fix("quote", i, "single-quoted string")
+            # "a" + "b": string concatenation
+            while True:
+                k = _WS.match(s, j).end()  # type: ignore[union-attr]
+                if k < self.n and s[k] == "+":
+                    e = self.skip(k + 1)
+                    if e < self.n and s[e] in "\"'":
+                        w, j, _ = self.string(e, ctx)
+                        v += w
+                        self.fix("concat", k, "strings joined")
+                        continue
+                    raise _Refuse(k, "a concatenation with something that is not a string")
+                break
+            return ("value", v, _json_string(v), j)
+        if c in "0123456789.":
+            got = self.number(i)
+            if got is None:
+                return None
+            return ("value", got[0], got[1], got[2])
+        if c in "+-":
+            if i + 1 < self.n and (s[i + 1] in "0123456789."):
+                got = self.number(i)
+                if got is None:
+                    return None
+                return ("value", got[0], got[1], got[2])
+            if i + 1 >= self.n:
+                return None
+            w = self.word(i, ctx)
+            return ("value", w[0], w[1], w[2]) if w else None
+        if c.isalpha() or c == "_" or c == "$":
+            w = self.word(i, ctx)
+            return ("value", w[0], w[1], w[2]) if w else None
+        raise _Refuse(i, "unexpected character where a value belongs")
+
+    @staticmethod
+    def attach(f: list[Any], value: Any, text: str, out: list[str]) -> None:
+        if f[5]:
+            out.append(",")
+        f[5] += 1
+        if f[0] == _OBJ:
+            out.append(f[3])
+            out.append(":")
+            f[2][f[4]] = value
+        else:
+            f[2].append(value)
+        out.append(text)
+
+    @staticmethod
+    def attach_open(f: list[Any], child: list[Any], opener: str, out: list[str]) -> None:
+        _Engine.attach(f, child[2], opener, out)
+
+    def close(self, stack: list[list[Any]], out: list[str]) -> None:
+        f = stack.pop()
+        out.append("}" if f[0] == _OBJ else "]")
+
+    def close_all(self, stack: list[list[Any]], out: list[str], i: int) -> None:
+        if len(stack) > 1:
+            self.fix("truncated", i, f"{len(stack) - 1} unclosed bracket(s) closed")
+        while len(stack) > 1:
+            self.close(stack, out)
+
+    def key_follows(self, i: int) -> bool:
+        """Whether a comma at i is followed by a key and its colon."""
+        s, n = self.s, self.n
+        if s[i] != ",":
+            return False
+        k = _WS.match(s, i + 1).end()  # type: ignore[union-attr]
+        if k >= n:
+            return False
+        if s[k] in "\"'":
+            end = s.find(s[k], k + 1, k + _LOOK)
+            if end < 0:
+                return False
+            e = _WS.match(s, end + 1).end()  # type: ignore[union-attr]
+            return e < n and s[e] == ":"
+        m = _KEY.match(s, k)
+        if m is None:
+            return False
+        e = _WS.match(s, m.end()).end()  # type: ignore[union-attr]
+        return e < n and s[e] == ":"
+
+    def mismatched(self, stack: list[list[Any]], out: list[str], i: int) -> int:
+        """A closer that does not close the innermost container."""
+        s, n = self.s, self.n
+        c = s[i]
+        want = _OBJ if c == "}" else _ARR
+        depth = None
+        for k in range(len(stack) - 1, 0, -1):
+            if stack[k][0] == want:
+                depth = k
+                break
+        if depth is None:
+            self.fix("bracket", i, f"stray '{c}' dropped")
+            return i + 1
+        j = self.skip(i + 1)
+        if j < n and s[j] not in "}]":
+            if depth == 1:
+                # closing the outermost container would leave what follows
+                # outside the document: the closer can only be a typo
+                closer = "}" if stack[-1][0] == _OBJ else "]"
+                self.fix("bracket", i, f"'{c}' read as '{closer}'")
+                self.close(stack, out)
+                return i + 1
+            raise _Refuse(i, f"'{c}' does not close the innermost bracket, and what follows "
+                             "belongs to a different container in each reading")
+        self.fix("bracket", i, f"'{c}' also closes the brackets inside it")
+        while len(stack) > depth:
+            self.close(stack, out)
+        return i + 1
+
+
+def repair_json(s: str) -> tuple[Any, str, list[tuple[str, int, str]]]:
+    """Repair ``s`` into JSON: ``(value, json_text, fixes)``, each fix a tuple
+    ``(code, offset, message)``. Raises LiteralError (what and where) when no
+    reading is safe."""
+    eng = _Engine(s)
+    try:
+        start = eng.start()
+        if _DOUBLE_ENCODED.match(s, start):
+            inner = _Engine(_UNESCAPE.sub(_unescape_one, s[start:]))
+            inner.fixes.append(("double_encoded", start, "backslash-escaped JSON unescaped"))
+            value, text = inner.run()
+            return value, text, eng.log() + inner.log()
+        eng.fixes.clear()
+        eng.more = 0
+        value, text = eng.run()
+    except _Refuse as exc:
+        raise LiteralError(s, exc.pos, exc.what) from None
+    return value, text, eng.log()

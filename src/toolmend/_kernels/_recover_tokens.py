@@ -1,0 +1,359 @@
+"""The scanner half of the repair engine (see ``_recover_repair``): whitespace
+and comments, strings, numbers, bare words and MongoDB calls, each read at an
+offset with the repairs it needs logged."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+# Whitespace outside strings: Unicode spaces and the invisible ones.
+_WS = re.compile(r"[\s\u200b\u200c\u200d\u2060\ufeff]*")
+_IDENT = re.compile(r"[A-Za-z_$][\w$]*")
+_KEY = re.compile(r"[\w$@.\-]+")
+_NUMBER = re.compile(
+    r"[-+]?(?:0[xX][0-9a-fA-F]+(?:_[0-9a-fA-F]+)*"
+    r"|(?:[0-9]+(?:_[0-9]+)*)?(?:\.(?:[0-9]+(?:_[0-9]+)*)?)?(?:[eE][-+]?[0-9]*)?)")
+_STRING_STOP = {'"': re.compile(r'["\\\x00-\x1f]'), "'": re.compile(r"['\\\x00-\x1f]")}
+_HEX4 = re.compile(r"[0-9a-fA-F]{4}")
+_ESCAPES = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t",
+            "'": "'"}
+_JSON_SPECIAL = re.compile('["\\\\\x00-\x1f\ud800-\udfff]')
+_JSON_ESCAPES = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t",
+                 "\b": "\\b", "\f": "\\f"}
+_DOUBLE_ENCODED = re.compile(r'[\[{][\s\[{]*\\"')
+_UNESCAPE = re.compile(r"\\(.)", re.S)
+_LITERALS = {"true": True, "false": False, "null": None, "none": None, "undefined": None}
+_NAN = ("nan", "infinity", "inf")
+_WORDS = frozenset(_NAN + tuple(_LITERALS))
+_MONGO_STR = ("ObjectId", "ISODate", "UUID", "Date", "Timestamp")
+_MONGO_NUM = ("NumberLong", "NumberInt", "NumberDecimal")
+_TRAILING_OK = re.compile(r"[A-Za-z<`~;)!?.*|>_\u0080-\U0010ffff]")
+# The log keeps this many entries, then counts the rest.
+MAX_FIXES = 100
+# Integers longer than this are refused (Python's conversion limit).
+MAX_DIGITS = 4300
+# How far a look-ahead (is this quote a closing one?) may read: keeps the pass linear.
+_LOOK = 256
+
+# frame kinds and states
+_OBJ, _ARR, _TOP = 0, 1, 2
+_KEY_FIRST, _KEY_NEXT, _COLON, _VALUE, _AFTER = range(5)
+
+
+def _esc(m: re.Match[str]) -> str:
+    c = m.group(0)
+    return _JSON_ESCAPES.get(c) or f"\\u{ord(c):04x}"
+
+
+def _json_string(v: str) -> str:
+    return '"' + _JSON_SPECIAL.sub(_esc, v) + '"'
+
+
+def _unescape_one(m: re.Match[str]) -> str:
+    e = m.group(1)
+    return e if e in "\"\\/" else m.group(0)
+
+
+class _Refuse(Exception):
+    def __init__(self, pos: int, what: str) -> None:
+        self.pos = pos
+        self.what = what
+
+
+class _Scanner:
+    __slots__ = ("s", "n", "fixes", "more", "more_at")
+
+    def __init__(self, s: str) -> None:
+        self.s = s
+        self.n = len(s)
+        self.fixes: list[tuple[str, int, str]] = []
+        self.more = 0
+        self.more_at = 0
+
+    def fix(self, code: str, pos: int, message: str) -> None:
+        if len(self.fixes) < MAX_FIXES:
+            self.fixes.append((code, pos, message))
+        else:
+            if not self.more:
+                self.more_at = pos
+            self.more += 1
+
+    def log(self) -> list[tuple[str, int, str]]:
+        if self.more:
+            return self.fixes + [("more", self.more_at, f"{self.more} more fixes not listed")]
+        return self.fixes
+
+    # -- whitespace and comments ------------------------------------------
+    def skip(self, i: int, hash_ok: bool = True) -> int:
+        s, n = self.s, self.n
+        while True:
+            j = _WS.match(s, i).end()  # type: ignore[union-attr]
+            if j > i and s[i:j].strip(" \t\r\n"):
+                self.fix("whitespace", i, "odd whitespace treated as a space")
+            i = j
+            if i >= n:
+                return i
+            c = s[i]
+            if c == "/" and i + 1 < n and s[i + 1] == "/":
+                k = s.find("\n", i)
+                self.fix("comment", i, "comment removed")
+                i = n if k < 0 else k
+            elif c == "/" and i + 1 < n and s[i + 1] == "*":
+                k = s.find("*/", i + 2)
+                self.fix("comment", i, "comment removed")
+                i = n if k < 0 else k + 2
+            elif c == "#" and hash_ok:
+                k = s.find("\n", i)
+                self.fix("comment", i, "comment removed")
+                i = n if k < 0 else k
+            else:
+                return i
+
+    # -- strings -----------------------------------------------------------
+    def closes(self, i: int, ctx: int, ws_before: bool) -> bool:
+        """Whether the quote just before ``i`` ends the string (ctx: the
+        frame kind the string is a value of; -1 for a key, 3 in a call)."""
+        s, n = self.s, self.n
+        if ctx == -1:
+            return True
+        j = _WS.match(s, i).end()  # type: ignore[union-attr]
+        if j >= n:
+            return True
+        c = s[j]
+        if ctx == 3:
+            return c == ")"
+        if ctx == _TOP:
+            return True
+        if c == "}" or c == "]" or c == ":":
+            return True
+        if c == ",":
+            k = _WS.match(s, j + 1).end()  # type: ignore[union-attr]
+            if k >= n:
+                return True
+            d = s[k]
+            if ctx == _ARR:
+                return True
+            if d in "\"'}/#.[{":
+                return True
+            m = _KEY.match(s, k)
+            if m is not None:
+                e = _WS.match(s, m.end()).end()  # type: ignore[union-attr]
+                return e < n and s[e] == ":"
+            return False
+        if c == "+":
+            return True
+        if c == "/" and j + 1 < n and s[j + 1] in "/*":
+            return True
+        if c == "\"" or c == "'":
+            if ctx == _ARR:
+                return j > i
+            # a quoted key follows (a comma is missing)?
+            end = s.find(c, j + 1, j + _LOOK)
+            if end < 0:
+                return False
+            body = s[j + 1:end]
+            if "\n" in body:
+                return False
+            e = _WS.match(s, end + 1).end()  # type: ignore[union-attr]
+            return e < n and s[e] in ":{["
+        if ctx == _ARR and (c == "{" or c == "[") and j > i:
+            return True
+        return False
+
+    def string(self, i: int, ctx: int) -> tuple[str, int, bool]:
+        """s[i] opens a string; return (value, index past it, complete)."""
+        s, n = self.s, self.n
+        q = s[i]
+        stop = _STRING_STOP[q]
+        parts: list[str] = []
+        j = i + 1
+        inner = False
+        while True:
+            m = stop.search(s, j)
+            if m is None:
+                if inner:
+                    raise _Refuse(i, "a string with unescaped quotes in it runs to the end: "
+                                     "where it ends is not known")
+                parts.append(s[j:])
+                self.fix("truncated", n, "unterminated string closed")
+                return "".join(parts), n, False
+            k = m.start()
+            if k > j:
+                parts.append(s[j:k])
+            c = s[k]
+            if c == "\\":
+                if k + 1 >= n:
+                    self.fix("truncated", k, "cut escape dropped, string closed")
+                    return "".join(parts), n, False
+                e = s[k + 1]
+                if e == "u":
+                    if _HEX4.match(s, k + 2):
+                        code = int(s[k + 2:k + 6], 16)
+                        j = k + 6
+                        if 0xD800 <= code < 0xDC00 and s.startswith("\\u", j) and _HEX4.match(s, j + 2):
+                            low = int(s[j + 2:j + 6], 16)
+                            if 0xDC00 <= low < 0xE000:
+                                code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                                j += 6
+                        parts.append(chr(code))
+                        continue
+                    if k + 6 > n and all(ch in "0123456789abcdefABCDEF" for ch in s[k + 2:]):
+                        self.fix("truncated", k, "cut escape dropped, string closed")
+                        return "".join(parts), n, False
+                    parts.append("\\u")
+                    self.fix("escape", k, "invalid escape kept as a backslash")
+                elif e in _ESCAPES:
+                    parts.append(_ESCAPES[e])
+                else:
+                    parts.append("\\" + e)
+                    self.fix("escape", k, "invalid escape kept as a backslash")
+                j = k + 2
+            elif c == q:
+                if self.closes(k + 1, ctx, False):
+                    return "".join(parts), k + 1, True
+                parts.append(q)
+                inner = True
+                self.fix("inner_quote", k, "quote inside a string escaped")
+                j = k + 1
+            else:
+                parts.append(c)
+                self.fix("control", k, "control character inside a string escaped")
+                j = k + 1
+
+    # -- scalars -----------------------------------------------------------
+    def number(self, i: int) -> tuple[Any, str, int] | None:
+        """A number form at i: (value, JSON text, end); None when it is cut
+        before its first digit (the value is dropped)."""
+        s, n = self.s, self.n
+        end = _NUMBER.match(s, i).end()  # type: ignore[union-attr]
+        tok = s[i:end]
+        if end < n and (s[end].isalnum() or s[end] in "_.$"):
+            raise _Refuse(i, "a bare word where a value belongs")
+        sign = ""
+        body = tok
+        if tok[:1] in "+-":
+            sign, body = ("-" if tok[0] == "-" else ""), tok[1:]
+            if tok[0] == "+":
+                self.fix("number", i, "'+' sign dropped")
+        if "_" in body:
+            body = body.replace("_", "")
+            self.fix("number", i, "digit separators dropped")
+        if body[:2] in ("0x", "0X"):
+            if len(body) > MAX_DIGITS // 2:
+                raise _Refuse(i, "an integer too long to convert")
+            self.fix("number", i, "hexadecimal number written in decimal")
+            v = int(body, 16)
+            v = -v if sign else v
+            return v, str(v), end
+        mant, _, exp = body.partition("e") if "e" in body else body.partition("E")
+        has_exp = ("e" in body) or ("E" in body)
+        ip, dot, fp = mant.partition(".")
+        if not ip and not fp:
+            if end >= n:
+                return None
+            raise _Refuse(i, "a number with no digits")
+        cut = end >= n
+        if has_exp and not exp.lstrip("+-"):
+            if not cut:
+                raise _Refuse(i, "a number with an empty exponent")
+            self.fix("truncated", i, "cut exponent dropped")
+            has_exp = False
+        if not ip:
+            ip = "0"
+            self.fix("number", i, "leading zero added")
+        elif len(ip) > 1 and ip[0] == "0":
+            ip = ip.lstrip("0") or "0"
+            self.fix("number", i, "leading zeros dropped")
+        if dot and not fp:
+            if cut and not has_exp:
+                self.fix("truncated", i, "cut decimal point dropped")
+                dot = ""
+            else:
+                fp = "0"
+                self.fix("number", i, "zero added after the decimal point")
+        text = sign + ip + ("." + fp if dot else "") + ("e" + exp if has_exp else "")
+        if dot or has_exp:
+            return float(text), text, end
+        if len(ip) > MAX_DIGITS:
+            raise _Refuse(i, "an integer too long to convert")
+        return int(text), text, end
+
+    def word(self, i: int, ctx: int) -> tuple[Any, str, int] | None:
+        """A bare word at i: a literal, NaN/Infinity, a MongoDB call."""
+        s, n = self.s, self.n
+        sign = ""
+        j = i
+        if s[i] in "+-":
+            sign = s[i]
+            j += 1
+        m = _IDENT.match(s, j)
+        if m is None:
+            raise _Refuse(i, "unexpected character where a value belongs")
+        w = m.group(0)
+        end = m.end()
+        low = w.lower()
+        if not sign and low in _LITERALS:
+            v = _LITERALS[low]
+            text = "null" if v is None else ("true" if v else "false")
+            if w != text:
+                self.fix("literal", i, f"{w} written as {text}")
+            return v, text, end
+        if low in _NAN:
+            self.fix("nan", i, f"{sign}{w} written as null")
+            return None, "null", end
+        if not sign and end >= n:
+            for full in ("true", "false", "null", "none", "undefined"):
+                if full.startswith(low):
+                    self.fix("truncated", i, f"cut literal {w!r} completed")
+                    v = _LITERALS[full]
+                    return v, "null" if v is None else ("true" if v else "false"), end
+        k = _WS.match(s, end).end()  # type: ignore[union-attr]
+        if not sign and k < n and s[k] == "(" and (w in _MONGO_STR or w in _MONGO_NUM):
+            return self.call(i, w, k + 1)
+        if not sign and (ctx == _OBJ or ctx == _ARR):
+            # one word alone, as an object literal would read it
+            e = end
+            while e < n and s[e] in " \t":
+                e += 1
+            if e >= n or s[e] in ",}]\n\r":
+                self.fix("word", i, f"bare word {w!r} written as a string")
+                return w, _json_string(w), end
+        raise _Refuse(i, "a bare word where a value belongs")
+
+    def call(self, i: int, name: str, j: int) -> tuple[Any, str, int]:
+        s, n = self.s, self.n
+        j = self.skip(j)
+        if j >= n:
+            raise _Refuse(i, f"unclosed {name}(")
+        num_text = ""
+        if s[j] in "\"'":
+            arg, j, done = self.string(j, 3)
+            if not done:
+                raise _Refuse(i, f"unclosed {name}(")
+            v: Any = arg
+        elif s[j] in "+-0123456789":
+            got = self.number(j)
+            if got is None:
+                raise _Refuse(i, f"unclosed {name}(")
+            v, num_text, j = got
+        else:
+            raise _Refuse(j, f"{name}( takes a string or a number")
+        j = self.skip(j)
+        if j >= n or s[j] != ")":
+            raise _Refuse(j, f"expected ')' to close {name}(")
+        self.fix("mongo", i, f"{name}(...) written as its value")
+        if name in _MONGO_NUM:
+            if isinstance(v, str):
+                t = v.strip()
+                if re.fullmatch(r"-?(?:0|[1-9][0-9]*)", t):
+                    return int(t), t, j + 1
+                if re.fullmatch(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?", t):
+                    return float(t), t, j + 1
+                raise _Refuse(i, f"{name}( of something that is not a number")
+            return v, num_text, j + 1
+        if not isinstance(v, str):
+            raise _Refuse(i, f"{name}( of a number")
+        return v, _json_string(v), j + 1
+
+    # -- the document ------------------------------------------------------

@@ -1,0 +1,113 @@
+"""What recovery returns: ``Recovered`` and its repair log, ``Fix``."""
+
+from __future__ import annotations
+
+from typing import Any, Iterator, NamedTuple
+
+__all__ = ["Recovered", "Fix", "FIX_CODES"]
+
+#: Every ``Fix.code``: the repair engine's, then one per text-rewriting strategy.
+FIX_CODES = (
+    "prose", "comment", "whitespace", "literal", "nan", "number", "comma", "colon", "value",
+    "truncated", "control", "escape", "inner_quote", "quote", "key", "double_encoded",
+    "concatenated", "ellipsis", "mongo", "concat", "bracket", "word", "more",
+    "curly_quotes", "single_quotes", "unquoted_keys", "quotes_and_keys", "trailing_commas",
+    "comments", "wrap_plain", "object_literal", "empty", "code_fence",
+)
+
+_MESSAGES = {
+    "curly_quotes": "curly quotes standing where JSON needs a quote straightened",
+    "single_quotes": "single-quoted strings written with double quotes",
+    "unquoted_keys": "bare keys quoted",
+    "quotes_and_keys": "single-quoted strings double-quoted and bare keys quoted",
+    "trailing_commas": "trailing commas dropped (after the quote and key fixes)",
+    "comments": "comments removed",
+    "object_literal": "object literal rebuilt as JSON (bare words as strings)",
+    "wrap_plain": "bare value wrapped into the tool's primary field",
+    "empty": "no arguments: an empty object",
+    "code_fence": "Markdown code fence around the JSON dropped",
+    "double_encoded": "a JSON string holding the object decoded",
+}
+
+
+class Fix(NamedTuple):
+    """One entry of the repair log: a stable ``code``, the ``offset`` in the
+    input where it applies, and a short ``message``."""
+
+    code: str
+    offset: int
+    message: str
+
+
+def _first_difference(a: str, b: str) -> int:
+    """The first index where ``a`` and ``b`` differ (bisection on slices)."""
+    lo, hi = 0, min(len(a), len(b))
+    if a[:hi] == b[:hi]:
+        return hi
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if a[lo:mid + 1] == b[lo:mid + 1]:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+class Recovered:
+    """The outcome of :func:`normalize_tool_args`.
+
+    ``text`` is the recovered JSON text (or, when ``ok`` is False, the trimmed
+    original, untouched, so that a CLI parser can try it); ``strategy`` names
+    the step at which the text first became valid; ``value`` is the parsed
+    value; ``error`` says why recovery failed (None when ``ok``); ``fixes`` is
+    the repair log, a list of :class:`Fix`. Unpacks as ``text, ok, strategy,
+    value``.
+    """
+
+    __slots__ = ("text", "ok", "strategy", "value", "error", "_fixes", "_source")
+
+    def __init__(self, text: str, ok: bool, strategy: str | None, value: Any,
+                 error: str | None = None, fixes: list[Fix] | None = None,
+                 source: str | None = None) -> None:
+        self.text = text
+        self.ok = ok
+        self.strategy = strategy
+        self.value = value
+        self.error = error
+        self._fixes = fixes
+        self._source = source
+
+    @property
+    def fixes(self) -> list[Fix]:
+        """What was changed, in input order (built on first access)."""
+        if self._fixes is None:
+            self._fixes = self._derive()
+        return self._fixes
+
+    def _derive(self) -> list[Fix]:
+        strategy = self.strategy
+        if not self.ok or strategy is None or strategy in ("parse", "parsed"):
+            return []
+        source = self._source if self._source is not None else ""
+        lead = len(source) - len(source.lstrip())
+        if strategy in ("wrap_plain", "empty", "double_encoded"):
+            offset = lead
+        else:
+            offset = lead + _first_difference(source.strip(), self.text)
+        return [Fix(strategy, offset, _MESSAGES.get(strategy, strategy))]
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter((self.text, self.ok, self.strategy, self.value))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Recovered):
+            return NotImplemented
+        return (self.text, self.ok, self.strategy, self.value, self.error) == (
+            other.text, other.ok, other.strategy, other.value, other.error)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        tail = f", error={self.error!r}" if self.error else ""
+        return (f"Recovered(text={self.text!r}, ok={self.ok}, strategy={self.strategy!r}, "
+                f"value={self.value!r}{tail})")
