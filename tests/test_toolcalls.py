@@ -51,10 +51,11 @@ def test_failures_are_reported_not_dropped():
     calls = parse_tool_calls("<tool_call name=\"@coder\" args=\"read --file x\"/>"
                              "<tool_call>{\"arguments\": {}}</tool_call>"
                              "<tool_call name=\"read_file\">truncated")
-    assert [c.ok for c in calls] == [False, False, True]
+    assert [c.ok for c in calls] == [False, False, False]
     assert "CLI arguments" in calls[0].error
     assert "without a tool name" in calls[1].error
-    assert calls[2].args == {"file": "truncated"}
+    # a bare body with no closing tag may have been cut anywhere: it is not run
+    assert calls[2].name == "read_file" and "no closing" in calls[2].error
     assert parse_tool_calls("no calls here") == []
     broken = parse_tool_calls("<tool_call name=\"x\" args='{'")
     assert len(broken) == 1 and not broken[0].ok
