@@ -18,7 +18,9 @@ from .errors import (
     JSONError,
     JSONSyntaxError,
     LiteralError,
+    MalformedJSONError,
     NestingError,
+    PartialJSONError,
     PatchError,
     PathError,
     PathNotFound,
@@ -48,6 +50,7 @@ if TYPE_CHECKING:  # what the lazy attributes below resolve to
     from . import json as json
     from . import recovery as recovery
     from . import tools as tools
+    from .recovery import StreamingArgs as StreamingArgs
     from .recovery import ToolCall as ToolCall
     from .recovery import parse_tool_calls as parse_tool_calls
     from .tools import ToolResult as ToolResult
@@ -64,6 +67,7 @@ _LAZY = {
     "ToolResult": (".tools", "ToolResult"),
     "parse_tool_calls": (".recovery", "parse_tool_calls"),
     "ToolCall": (".recovery", "ToolCall"),
+    "StreamingArgs": (".recovery", "StreamingArgs"),
 }
 
 
@@ -90,6 +94,7 @@ __all__ = [
     "register_tool_field",
     "parse_tool_calls",
     "ToolCall",
+    "StreamingArgs",
     # tools
     "run_tool",
     "ToolResult",
@@ -115,5 +120,7 @@ __all__ = [
     "QueryError",
     "ToolError",
     "WorkspaceError",
+    "PartialJSONError",
+    "MalformedJSONError",
     "BudgetWarning",
 ]

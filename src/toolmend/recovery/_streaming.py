@@ -32,6 +32,7 @@ _NOTHING: Any = object()
 
 _SPACE = re.compile(r"[ \t\r\n]*")
 _STR_RUN = re.compile(r'[^"\\]*')
+_str_run = _STR_RUN.match
 _NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
 _TOKEN_CHARS = frozenset("0123456789+-.eEtrufalsn")
 _LITERALS = {"true": True, "false": False, "null": None}
@@ -136,7 +137,7 @@ class _Parser:
                 if self.esc:
                     i = self._escape(s, i, base)
                     continue
-                j = _STR_RUN.match(s, i).end()  # type: ignore[union-attr]
+                j = _str_run(s, i).end()  # type: ignore[union-attr]
                 if j > i:
                     self.pieces.append(s[i:j])
                 if j >= n:
@@ -154,6 +155,8 @@ class _Parser:
                     j += 1
                 self.tok += s[i:j]
                 if j >= n:
+                    if self.tok in _LITERALS:  # true/false/null cannot go on
+                        self._end_token(base + j)
                     break
                 if not self._end_token(base + j):
                     return
@@ -217,9 +220,10 @@ class _Parser:
                     self._fail(base + i, "unexpected text after the end of the value")
                 return
             i += 1
-        if self.mode == _STRING and not self.is_key and not self.esc:
+        if self.mode == _STRING and not self.is_key:
             # the string cut at the end of this chunk, closed where it was cut
-            s = "".join(self.pieces)
+            pieces = self.pieces
+            s = pieces[0] if len(pieces) == 1 else "".join(pieces)
             self.pieces = [s]
             self._replace(_fix_surrogates(s) if self.surrogates else s)
 
@@ -332,6 +336,11 @@ class StreamingArgs:
         """Read ``chunk``; return the best value so far (None before any)."""
         if self._finished:
             raise ValueError("StreamingArgs.feed: the stream was already finished")
+        parser = self._parser
+        if type(chunk) is str and parser.mode != _ERROR:  # the common case, kept short
+            self._chunks.append(chunk)
+            parser.feed(chunk)
+            return None if parser.root is _NOTHING else parser.root
         if isinstance(chunk, (bytes, bytearray, memoryview)):
             if self._decoder is None:
                 self._decoder = codecs.getincrementaldecoder("utf-8")("replace")
@@ -385,4 +394,7 @@ class StreamingArgs:
                 return Recovered(text.strip(), False, None, None,
                                  f"the arguments were cut off {where} (offset {parser.consumed}); "
                                  f"nothing cut is passed off as whole")
+        if parser.mode == _DONE and (self.tool is None or isinstance(parser.root, dict)):
+            # read whole already: the value is the parser's (integers of any size exact)
+            return Recovered(text.strip(), True, "parse", parser.root)
         return normalize_tool_args(text, self.tool)
