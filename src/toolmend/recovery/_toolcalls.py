@@ -71,12 +71,17 @@ def call_from_parts(name: str, raw: Any, span: tuple[int, int], id: str | None =
     if not isinstance(raw, str):
         return ToolCall(name, _dumps(raw), None, False, span,
                         f"the arguments of {name!r} must be an object, not {_kind(raw)}", id)
-    if cut:
-        where = cut_reason(raw)
-        if where is not None:
-            return ToolCall(name, raw, None, False, span,
-                            f"the call was cut off {where} of its arguments; it is not whole", id)
     r = normalize_tool_args(raw, name)
+    if r.ok and r.strategy == "parse":
+        return ToolCall(name, raw, r.value, True, span, None, id)
+    # JSON that stops inside a value (a string, a number, after a comma...) was cut
+    # off, whatever a repair could make of it; JSON that only lacks closing brackets
+    # after a complete value, and text that is not JSON at all, are recovery's to judge
+    stripped = raw.lstrip()
+    where = cut_reason(stripped) if stripped[:1] in "{[" else None
+    if where is not None and not where.startswith("it is not JSON"):
+        return ToolCall(name, raw, None, False, span,
+                        f"the arguments of {name!r} are cut off {where}; the call is not whole", id)
     if not r.ok and cut:
         return ToolCall(name, raw, None, False, span, f"the call was cut off: {r.error}", id)
     return ToolCall(name, raw, r.value if r.ok else None, r.ok, span, r.error, id)
