@@ -27,6 +27,7 @@ def recorded(name: str) -> dict:
 
 # -- definitions ---------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("provider", ["openai", "anthropic"])
 def test_definitions_are_valid_json_schema_with_legal_names(provider):
     defs = schemas(provider)
@@ -64,7 +65,9 @@ def test_definitions_describe_every_verb_and_every_argument_the_tools_take(tmp_p
 def test_calls_the_schema_accepts_and_refuses():
     check = jsonschema.Draft202012Validator(TOOL_SCHEMAS["json"])
     assert check.is_valid({"cmd": "get", "args": {"file": "r.json", "path": "a.b"}})
-    assert check.is_valid({"cmd": "query", "args": {"text": "[]", "where": "a=1", "select": ["a"], "limit": 5}})
+    assert check.is_valid(
+        {"cmd": "query", "args": {"text": "[]", "where": "a=1", "select": ["a"], "limit": 5}}
+    )
     assert not check.is_valid({"cmd": "gett", "args": {}})
     assert not check.is_valid({"cmd": "get", "args": {"fiel": "r.json"}})
     assert not check.is_valid({"cmd": "query", "args": {"limit": 500}})
@@ -77,14 +80,20 @@ def test_calls_the_schema_accepts_and_refuses():
 
 # -- from_openai / from_anthropic ----------------------------------------------------
 
+
 def test_from_openai_on_a_chat_completion_object_and_its_parts():
     completion = openai_types.ChatCompletion.model_validate(recorded("openai_chat_completion.json"))
     calls = toolmend.from_openai(completion)
     assert [(c.name, c.id, c.ok) for c in calls] == [
-        ("json", "call_Qm3kX8aZP1nTf6Yc0bW2", True), ("diff", "call_Lr8vN2cWq5JdY7Hs4eXt", True),
-        ("json", "call_Zp4sD9gKm2Bv6Rq1uFyE", True)]
+        ("json", "call_Qm3kX8aZP1nTf6Yc0bW2", True),
+        ("diff", "call_Lr8vN2cWq5JdY7Hs4eXt", True),
+        ("json", "call_Zp4sD9gKm2Bv6Rq1uFyE", True),
+    ]
     assert calls[0].args == {"cmd": "get", "args": {"file": "resp.json", "path": "data.items[0].price"}}
-    assert calls[2].args == {"cmd": "keys", "args": {"file": "resp.json"}}  # recovered from a Python dict repr
+    assert calls[2].args == {
+        "cmd": "keys",
+        "args": {"file": "resp.json"},
+    }  # recovered from a Python dict repr
     message = completion.choices[0].message
     assert toolmend.from_openai(message) == calls
     assert toolmend.from_openai(message.tool_calls) == calls
@@ -105,16 +114,27 @@ def test_from_openai_refuses_arguments_cut_by_the_token_limit():
 def test_from_openai_reads_calls_written_in_the_message_text():
     completion = openai_types.ChatCompletion.model_validate(recorded("openai_text_calls.json"))
     (call,) = toolmend.from_openai(completion)
-    assert call.name == "json" and call.args == {"cmd": "keys", "args": {"file": "resp.json"}} and call.id is None
+    assert (
+        call.name == "json"
+        and call.args == {"cmd": "keys", "args": {"file": "resp.json"}}
+        and call.id is None
+    )
     assert toolmend.from_openai(completion, text=False) == []
 
 
 def test_from_openai_other_shapes():
-    legacy = {"role": "assistant", "content": None,
-              "function_call": {"name": "json", "arguments": "{\"cmd\": \"validate\", \"args\": {\"text\": \"{}\"}}"}}
+    legacy = {
+        "role": "assistant",
+        "content": None,
+        "function_call": {"name": "json", "arguments": '{"cmd": "validate", "args": {"text": "{}"}}'},
+    }
     assert toolmend.from_openai(legacy)[0].args["cmd"] == "validate"
-    responses_item = {"type": "function_call", "call_id": "call_9", "name": "diff",
-                      "arguments": "{\"cmd\": \"text\", \"args\": {\"a\": \"x\", \"b\": \"y\"}}"}
+    responses_item = {
+        "type": "function_call",
+        "call_id": "call_9",
+        "name": "diff",
+        "arguments": '{"cmd": "text", "args": {"a": "x", "b": "y"}}',
+    }
     (c,) = toolmend.from_openai(responses_item)
     assert c.id == "call_9" and c.args["cmd"] == "text"
     nameless = toolmend.from_openai({"id": "call_1", "type": "function", "function": {"arguments": "{}"}})
@@ -127,14 +147,23 @@ def test_from_openai_other_shapes():
 def test_from_anthropic_on_a_message_object_and_its_parts():
     message = anthropic_types.Message.model_validate(recorded("anthropic_message.json"))
     calls = toolmend.from_anthropic(message)
-    assert [(c.name, c.id) for c in calls] == [("json", "toolu_01T1x1fJ34qAmk2tNTrN7Up6"),
-                                               ("diff", "toolu_01Hq7mWz2Lp8Xv3Rc5Nb9Ke4")]
+    assert [(c.name, c.id) for c in calls] == [
+        ("json", "toolu_01T1x1fJ34qAmk2tNTrN7Up6"),
+        ("diff", "toolu_01Hq7mWz2Lp8Xv3Rc5Nb9Ke4"),
+    ]
     assert all(c.ok for c in calls)
     assert toolmend.from_anthropic(message.content) == calls
     assert toolmend.from_anthropic(message.content[1]) == calls[:1]
     assert toolmend.from_anthropic(recorded("anthropic_message.json")) == calls
-    text_only = {"role": "assistant", "content": [{"type": "text", "text":
-                 '<tool_call name="json" args=\'{"cmd": "keys", "args": {"file": "a.json"}}\' />'}]}
+    text_only = {
+        "role": "assistant",
+        "content": [
+            {
+                "type": "text",
+                "text": '<tool_call name="json" args=\'{"cmd": "keys", "args": {"file": "a.json"}}\' />',
+            }
+        ],
+    }
     assert toolmend.from_anthropic(text_only)[0].args["cmd"] == "keys"
     assert toolmend.from_anthropic(text_only, text=False) == []
     with pytest.raises(toolmend.ToolError):
@@ -143,14 +172,18 @@ def test_from_anthropic_on_a_message_object_and_its_parts():
 
 # -- the way back --------------------------------------------------------------------
 
+
 def test_results_go_back_in_each_provider_shape(tmp_path):
     (tmp_path / "resp.json").write_text('{"data": {"items": [{"price": 1.10}]}}', encoding="utf-8")
     completion = openai_types.ChatCompletion.model_validate(recorded("openai_chat_completion.json"))
     call = toolmend.from_openai(completion)[0]
     result = toolmend.run_tool(call.name, call.args, workspace=str(tmp_path))
     assert result.ok and result.output == "1.10"
-    assert to_openai(call, result) == {"role": "tool", "tool_call_id": "call_Qm3kX8aZP1nTf6Yc0bW2",
-                                       "content": "1.10"}
+    assert to_openai(call, result) == {
+        "role": "tool",
+        "tool_call_id": "call_Qm3kX8aZP1nTf6Yc0bW2",
+        "content": "1.10",
+    }
     message = anthropic_types.Message.model_validate(recorded("anthropic_message.json"))
     a_call = toolmend.from_anthropic(message)[1]
     failed = toolmend.run_tool(a_call.name, a_call.args, workspace=str(tmp_path))  # the files are missing
@@ -166,6 +199,7 @@ def test_results_go_back_in_each_provider_shape(tmp_path):
 
 # -- dispatch ------------------------------------------------------------------------
 
+
 def test_run_tool_names_and_coercions(tmp_path):
     (tmp_path / "a.txt").write_text("1\n2\n3\n4\n5\n6\n7\n8\n", encoding="utf-8")
     (tmp_path / "b.txt").write_text("1\n2\n3\n4\nfive\n6\n7\n8\n", encoding="utf-8")
@@ -173,12 +207,16 @@ def test_run_tool_names_and_coercions(tmp_path):
     unknown = toolmend.run_tool("jsn", {"cmd": "get"}, workspace=ws)
     assert not unknown.ok and "@json" in unknown.output and "@diff" in unknown.output
     verb = toolmend.run_tool("json", {"cmd": "gett", "args": {}}, workspace=ws)
-    assert not verb.ok and all(v in verb.output for v in ("get", "keys", "query", "schema", "validate", "pretty"))
-    coerced = toolmend.run_tool("diff", {"cmd": "files", "args": {"a": "a.txt", "b": "b.txt", "context": "1"}},
-                                workspace=ws)
+    assert not verb.ok and all(
+        v in verb.output for v in ("get", "keys", "query", "schema", "validate", "pretty")
+    )
+    coerced = toolmend.run_tool(
+        "diff", {"cmd": "files", "args": {"a": "a.txt", "b": "b.txt", "context": "1"}}, workspace=ws
+    )
     assert coerced.ok and coerced.output.count("\n ") == 2  # one line of context each side
-    bad = toolmend.run_tool("diff", {"cmd": "files", "args": {"a": "a.txt", "b": "b.txt", "context": "one"}},
-                            workspace=ws)
+    bad = toolmend.run_tool(
+        "diff", {"cmd": "files", "args": {"a": "a.txt", "b": "b.txt", "context": "one"}}, workspace=ws
+    )
     assert not bad.ok and "'context'" in bad.output
     flag = toolmend.run_tool("json", {"cmd": "pretty", "args": {"text": "[1, 2]", "compact": "yes"}})
     assert flag.ok and flag.output == "[1,2]"
@@ -193,8 +231,13 @@ def test_run_tools_reads_in_parallel_and_writes_in_order(tmp_path, monkeypatch):
     compare = ("diff", {"cmd": "files", "args": {"a": "conf.txt", "b": "want.txt"}})
     calls = [
         compare,
-        toolmend.parse_tool_calls('<tool_call name="json" args=\'{"cmd": "validate", "args": {"text": "[1"}}\' />')[0],
-        {"name": "diff", "args": {"cmd": "apply", "args": {"file": "conf.txt", "patch": patch, "dry_run": "false"}}},
+        toolmend.parse_tool_calls(
+            '<tool_call name="json" args=\'{"cmd": "validate", "args": {"text": "[1"}}\' />'
+        )[0],
+        {
+            "name": "diff",
+            "args": {"cmd": "apply", "args": {"file": "conf.txt", "patch": patch, "dry_run": "false"}},
+        },
         compare,
         toolmend.parse_tool_calls('<tool_call name="json" args=\'{"cmd": "get", "args": {"text": "{\\"a')[0],
         ("read_file", {"file": "conf.txt"}),
@@ -210,10 +253,10 @@ def test_run_tools_reads_in_parallel_and_writes_in_order(tmp_path, monkeypatch):
     monkeypatch.setattr(toolmend.tools._batch, "_one", spy)
     results = toolmend.run_tools(calls, workspace=str(tmp_path), max_workers=4)
     assert len(results) == len(calls)
-    assert results[0].ok and not results[0].data["identical"]      # before the write
+    assert results[0].ok and not results[0].data["identical"]  # before the write
     assert results[1].ok and results[1].data["valid"] is False
     assert results[2].ok and results[2].data["written"] is True
-    assert results[3].ok and results[3].data["identical"]          # after the write
+    assert results[3].ok and results[3].data["identical"]  # after the write
     assert not results[4].ok and "cut off" in results[4].output
     assert not results[5].ok and "unknown tool" in results[5].output
     assert not results[6].ok and "ToolCall" in results[6].output
