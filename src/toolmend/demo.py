@@ -88,7 +88,7 @@ def _agent_demo(out: Any) -> int:
         if call.ok:
             out.write(f"    args  {_short(json_text(call.args), 90)}\n")
             out.write("    ran   " + "\n          ".join(_short(line, 90) for line in
-                                                      result.output.splitlines()[:6]) + "\n")
+                                                      result.output.splitlines()[:8]) + "\n")
         else:
             out.write(f"    not run: {call.error}\n")
         out.write("\n")
