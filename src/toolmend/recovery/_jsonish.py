@@ -60,8 +60,9 @@ def string_end(text: str, i: int, limit: int) -> int | None:
         j = k + 1
 
 
-def extent(text: str, i: int, limit: int) -> int | None:
-    """End of the bracketed value at ``i`` (``{`` or ``[``); None when cut off."""
+def extent(text: str, i: int, limit: int, stop: str | None = None) -> int | None:
+    """End of the bracketed value at ``i`` (``{`` or ``[``); None when cut off
+    (at ``limit``, or where ``stop`` stands outside a string: the next tag)."""
     stack = [_OPEN[text[i]]]
     prev = text[i]
     j = i + 1
@@ -76,6 +77,8 @@ def extent(text: str, i: int, limit: int) -> int | None:
             continue
         if c in _OPEN:
             stack.append(_OPEN[c])
+        elif c == "<" and stop is not None and text.startswith(stop, j):
+            return None
         elif c in _CLOSERS:
             if c == stack[-1]:
                 stack.pop()

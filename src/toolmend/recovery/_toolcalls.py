@@ -304,7 +304,7 @@ def _attr_value(text: str, j: int, limit: int) -> tuple[str | None, int]:
     if c in "\"'":
         s = skip_space(text, j + 1, limit)
         if s < limit and text[s] in "{[":
-            e = extent(text, s, limit)
+            e = extent(text, s, limit, _TAG_NAME)
             if e is not None:
                 k = skip_space(text, e, limit)
                 if k < limit and text[k] == c:
@@ -317,7 +317,7 @@ def _attr_value(text: str, j: int, limit: int) -> tuple[str | None, int]:
             return None, limit
         return text[j + 1:m.start()], m.end()
     if c in "{[":
-        e = extent(text, j, limit)
+        e = extent(text, j, limit, _TAG_NAME)
         if e is None:
             return None, limit
         return text[j:e], e
@@ -398,7 +398,7 @@ def _tag(text: str, i: int, limit: int) -> tuple[Any, int]:
         raw = text[body_start:body_end].strip()
         if not closed:
             b = _skip_ws(text, body_start, limit)
-            whole_json = b < limit and text[b] in "{[" and extent(text, b, limit) is not None
+            whole_json = b < limit and text[b] in "{[" and extent(text, b, body_end) is not None
             if not whole_json:
                 if b < limit and text[b] in "{[":
                     return [call_from_parts(name, raw, (i, end), cut=True)], end
@@ -435,23 +435,26 @@ def _skip_ws(text: str, j: int, limit: int) -> int:
 
 
 def _body_end(text: str, j: int, limit: int) -> tuple[int, int, bool]:
-    """Where a tag's body ends: (body end, tag end, closed by </tool_call>)."""
+    """Where a tag's body ends: (body end, tag end, closed by </tool_call>).
+
+    A JSON body ends where its value does (a ``</tool_call>`` inside one of its
+    strings is text); any body ends at the next ``<tool_call`` at the latest."""
     b = _skip_ws(text, j, limit)
     search_from = j
     if b < limit and text[b] in "{[":
-        e = extent(text, b, limit)
+        e = extent(text, b, limit, _TAG_NAME)
         if e is not None:
             search_from = e
-    close = _CLOSE.search(text, search_from, limit)
+    nxt = text.find(_TAG_NAME, search_from, limit)
+    bound = limit if nxt < 0 else nxt
+    close = _CLOSE.search(text, search_from, bound)
     if close is not None:
         return close.start(), close.end(), True
-    lt = text.rfind("</", search_from, limit)
-    if lt >= 0 and _partial_close(text, lt, limit):
-        return lt, limit, True
-    nxt = text.find(_TAG_NAME, search_from, limit)
-    if nxt >= 0:
-        return nxt, nxt, False
-    return limit, limit, False
+    if bound == limit == len(text):
+        lt = text.find("</", max(search_from, limit - 16), limit)
+        if lt >= 0 and _partial_close(text, lt, limit):
+            return lt, limit, True
+    return bound, bound, False
 
 
 # -- the scan -------------------------------------------------------------------------
@@ -473,8 +476,12 @@ _FRAMING = re.compile(
     r"examples?:|like (?:this|so)|looks? like|should (?:look|contain|be|read)|the format|format is|"
     r"format:|syntax|template|sample|typical|would (?:emit|make|call|look|write|send|be|use)|"
     r"(?:here is|here's) how|how (?:you|to) (?:would )?(?:call|use|write)|such as|wrong|right:|"
-    r"correct:|incorrect|if i had|i would|could look|might look|placeholder)",
+    r"correct:|incorrect|if i had|i would|could look|might look|placeholder|"
+    r"(?:was|were):|(?:was|were) (?:logged|sent|returned|emitted)|output (?:was|from))",
     re.I)
+
+
+_BLANK_LINE = re.compile(r"\n[ \t]*\n")
 
 
 def _framed_as_example(text: str, fence_start: int, floor: int, content: str) -> bool:
@@ -519,8 +526,8 @@ def _scan(text: str, pos: int, limit: int, calls: list[ToolCall], in_fence: bool
         if m.group("tick") is not None:
             ticks = m.group("tick")
             close = re.compile(r"(?<!`)" + ticks + r"(?!`)").search(text, m.end(), limit)
-            para = re.compile(r"\n[ \t]*\n").search(text, m.end(), limit)
-            if close is not None and (para is None or close.start() < para.start()):
+            para = None if close is None else _BLANK_LINE.search(text, m.end(), close.start())
+            if close is not None and para is None:
                 pos = close.end()
             else:
                 pos = m.end()
