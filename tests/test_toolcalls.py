@@ -114,26 +114,26 @@ def test_cli_repeated_options_and_missing_values(tmp_path, capsys):
 import pytest  # noqa: E402
 
 SHAPES = [
-    ("Sure, calling it.\n\n```json\n{\"name\": \"get_stock_price\", \"arguments\": {\"ticker\": \"AAPL\"}}\n```",
+    ("Sure, calling it.\n\n```json\n{\"name\": \"get_stock_price\", \"arguments\": {\"ticker\": \"AAPL\"}}\n```",  # noqa: E501
      [("get_stock_price", {"ticker": "AAPL"})]),
     ("Here is the call:\n```json\n{\"name\": \"search\", \"arguments\": \"{\\\"term\\\": \\\"x\\\"}\"}\n```",
      [("search", {"term": "x"})]),
     ("[TOOL_CALLS] [{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}]",
      [("get_weather", {"city": "Paris"})]),
-    ("{\"name\": \"get_weather\", \"parameters\": {\"city\": \"Paris\"}}", [("get_weather", {"city": "Paris"})]),
+    ("{\"name\": \"get_weather\", \"parameters\": {\"city\": \"Paris\"}}", [("get_weather", {"city": "Paris"})]),  # noqa: E501
     ("<tool_call name=\"read-file\" args='{\"path\": \"a b.txt\"}'/>", [("read-file", {"path": "a b.txt"})]),
     ("<tool_call name=\"bash\">\ngrep -rn 'TODO' src/ | wc -l\n</tool_call>",
      [("bash", {"command": "grep -rn 'TODO' src/ | wc -l"})]),
     ("<TOOL_CALL name=\"x\" args='{}' />", [("x", {})]),
-    ("```json\n[\n  {\"type\": \"tool_use\", \"id\": \"t1\", \"name\": \"calc\", \"input\": {\"expr\": \"2+2\"}}\n]\n```",
+    ("```json\n[\n  {\"type\": \"tool_use\", \"id\": \"t1\", \"name\": \"calc\", \"input\": {\"expr\": \"2+2\"}}\n]\n```",  # noqa: E501
      [("calc", {"expr": "2+2"})]),
-    ("```json\n{\"name\": \"w\", \"arguments\": {\"city\": \"Paris\"}}\n{\"name\": \"w\", \"arguments\": {\"city\": \"Rome\"}}\n```",
+    ("```json\n{\"name\": \"w\", \"arguments\": {\"city\": \"Paris\"}}\n{\"name\": \"w\", \"arguments\": {\"city\": \"Rome\"}}\n```",  # noqa: E501
      [("w", {"city": "Paris"}), ("w", {"city": "Rome"})]),
-    ("```\n<tool_call name=\"read_file\" args='{\"file\": \"x.py\"}' />\n```", [("read_file", {"file": "x.py"})]),
-    ("{\n  \"name\": \"search\",\n  \"arguments\": {\n    \"term\": \"multi\"\n  }\n}", [("search", {"term": "multi"})]),
-    ("<tool_call>{\"name\": \"s\", \"arguments\": {\"t\": \"a\"}}</tool_call><tool_call>{\"name\": \"s\", \"arguments\": {\"t\": \"b\"}}",
+    ("```\n<tool_call name=\"read_file\" args='{\"file\": \"x.py\"}' />\n```", [("read_file", {"file": "x.py"})]),  # noqa: E501
+    ("{\n  \"name\": \"search\",\n  \"arguments\": {\n    \"term\": \"multi\"\n  }\n}", [("search", {"term": "multi"})]),  # noqa: E501
+    ("<tool_call>{\"name\": \"s\", \"arguments\": {\"t\": \"a\"}}</tool_call><tool_call>{\"name\": \"s\", \"arguments\": {\"t\": \"b\"}}",  # noqa: E501
      [("s", {"t": "a"}), ("s", {"t": "b"})]),
-    ("<tool_call>\n{\"name\": \"a\", \"arguments\": {}}\n{\"name\": \"b\", \"arguments\": {\"k\": 1}}\n</tool_call>",
+    ("<tool_call>\n{\"name\": \"a\", \"arguments\": {}}\n{\"name\": \"b\", \"arguments\": {\"k\": 1}}\n</tool_call>",  # noqa: E501
      [("a", {}), ("b", {"k": 1})]),
     ("<tool_call name=\"run_command\" args='{\"cmd\": \"echo \\\"hi\\\" > out.txt && cat out.txt\"}' />",
      [("run_command", {"cmd": "echo \"hi\" > out.txt && cat out.txt"})]),
@@ -143,15 +143,15 @@ SHAPES = [
 
 DECOYS = [
     "Example call:\n```json\n{\"name\": \"search\", \"arguments\": {\"term\": \"x\"}}\n```",
-    "The model output was:\n```\n{\"name\": \"search\", \"arguments\": {\"term\": \"x\"}}\n```\nso it failed.",
+    "The model output was:\n```\n{\"name\": \"search\", \"arguments\": {\"term\": \"x\"}}\n```\nso it failed.",  # noqa: E501
     "Calling now: {\"name\": \"search\", \"arguments\": {\"term\": \"x\"}} as you can see.",
     "To call a tool, respond with JSON such as {\"name\": \"tool\", \"arguments\": {}}.",
-    "Your function schema:\n```json\n{\"name\": \"search\", \"parameters\": {\"type\": \"object\", \"properties\": {}}}\n```",
+    "Your function schema:\n```json\n{\"name\": \"search\", \"parameters\": {\"type\": \"object\", \"properties\": {}}}\n```",  # noqa: E501
     "> {\"name\": \"search\", \"arguments\": {\"term\": \"quoted\"}}",
     "```ts\nconst call = {\"name\": \"search\", \"arguments\": {\"term\": \"x\"}};\n```",
     "<tool_call/> <tool_call > </tool_call> <tool_call name=\"\" /> <tool_call name=\"???\">",
     "```json\n{\"name\": \"search\", \"arguments\": {\"term\": \"x\"}, \"expected\": {\"ok\": true}}\n```",
-    "Wrap it in `<tool_call>` ... `</tool_call>`; e.g. ``<tool_call>{\"name\": \"a\", \"arguments\": {}}</tool_call>``.",
+    "Wrap it in `<tool_call>` ... `</tool_call>`; e.g. ``<tool_call>{\"name\": \"a\", \"arguments\": {}}</tool_call>``.",  # noqa: E501
     "",
     "`",
     "```",
