@@ -152,6 +152,10 @@ DECOYS = [
     "<tool_call/> <tool_call > </tool_call> <tool_call name=\"\" /> <tool_call name=\"???\">",
     "```json\n{\"name\": \"search\", \"arguments\": {\"term\": \"x\"}, \"expected\": {\"ok\": true}}\n```",
     "Wrap it in `<tool_call>` ... `</tool_call>`; e.g. ``<tool_call>{\"name\": \"a\", \"arguments\": {}}</tool_call>``.",  # noqa: E501
+    "Write calls as <tool_call name=\"x\" args='{...}' /> in your reply.",
+    "Use <tool_call name=\"TOOL_NAME\" args='{\"a\": 1}' /> for every call.",
+    "```json\n{\"name\": \"search\", \"arguments\": {...}}\n```",
+    "{\"name\": \"search\", \"arguments\": \"<json>\"}",
     "",
     "`",
     "```",
@@ -205,3 +209,23 @@ def test_deep_and_long_inputs_finish():
     assert parse_tool_calls(many) == []
     ticks = "`a " * 5_000
     assert parse_tool_calls(ticks) == []
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_PIECES = st.sampled_from(["<tool_call", "</tool_call>", "/>", ">", " name=", " args=", "'", '"', "{", "}",
+                           "[", "]", ":", ",", "`", "```", "```json\n", "\n", "<think>", "</think>", "\\",
+                           '"name"', '"arguments"', '"type": "tool_use"', '"input"', "x", " ", "&quot;"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_PIECES, max_size=40))
+def test_any_text_gives_calls_in_order_or_nothing(pieces):
+    text = "".join(pieces)
+    last = 0
+    for c in parse_tool_calls(text):
+        start, end = c.span
+        assert last <= start <= end <= len(text)
+        last = end
+        assert c.ok == (c.error is None) and (c.args is None) != c.ok

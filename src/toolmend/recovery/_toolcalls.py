@@ -60,6 +60,22 @@ class ToolCall:
 
 # -- building calls -------------------------------------------------------------
 
+# what stands in for a name or arguments in a description of the format, not in a call
+_PLACEHOLDER_ARGS = re.compile(r"\s*(?:\.\.\.|\u2026|\{\s*(?:\.\.\.|\u2026)\s*\}|\[\s*(?:\.\.\.|\u2026)\s*\]|"
+                               r"<[^<>{}]*>|\{\{[^{}]*\}\}|"
+                               r"[A-Z_]*(?:ARGS?|ARGUMENTS|JSON|PARAMS?|PARAMETERS|INPUT)[A-Z_]*)\s*\Z")
+_PLACEHOLDER_NAME = re.compile(r"(?:[A-Z_]*_NAME|TOOL|FUNCTION|NAME|\.\.\.|<[^<>]*>|\{\{[^{}]*\}\})\Z")
+
+
+def _is_placeholder(name: str, raw: Any) -> bool:
+    """``name="TOOL_NAME"``, ``args='{...}'``, ``"arguments": JSON_ARGS``: the format, not a call."""
+    if _PLACEHOLDER_NAME.match(name):
+        return True
+    if isinstance(raw, str) and raw[:1] in "\"'":
+        raw = decode_key(raw)
+    return isinstance(raw, str) and bool(_PLACEHOLDER_ARGS.match(raw))
+
+
 def call_from_parts(name: str, raw: Any, span: tuple[int, int], id: str | None = None, *,
                     cut: bool = False) -> ToolCall:
     """A ToolCall for ``name`` with arguments ``raw`` (text, or an already
@@ -246,6 +262,8 @@ def _object_call(obj: _Obj, start: int, end: int | None, limit: int, lenient: bo
         return None
     if not _NAME.match(shape.name):
         return None
+    if _is_placeholder(shape.name, text[shape.args.start:shape.args.end or limit] if shape.args else None):
+        return None
     cut = end is None or not obj.closed
     m = shape.args
     if m is None:
@@ -373,9 +391,9 @@ def _tag(text: str, i: int, limit: int) -> tuple[Any, int]:
         return _NOT_A_TAG, i + len(_TAG_NAME)
     name = attrs.get("name", attrs.get("tool"))
     if name is not None:
-        if not _NAME.match(name):
-            return _NOT_A_TAG, i + len(_TAG_NAME)
         args = attrs.get("args", attrs.get("arguments"))
+        if not _NAME.match(name) or _is_placeholder(name, args):
+            return _NOT_A_TAG, i + len(_TAG_NAME)
         if cut_attr in ("args", "arguments"):
             raw = text[text.find("=", text.rfind(cut_attr, i, limit)) + 1:limit].strip()[1:]
             return [ToolCall(name, raw, None, False, (i, limit),
