@@ -495,7 +495,9 @@ _FRAMING = re.compile(
     r"format:|syntax|template|sample|typical|would (?:emit|make|call|look|write|send|be|use)|"
     r"(?:here is|here's) how|how (?:you|to) (?:would )?(?:call|use|write)|such as|wrong|right:|"
     r"correct:|incorrect|if i had|i would|could look|might look|placeholder|"
-    r"(?:was|were):|(?:was|were) (?:logged|sent|returned|emitted)|output (?:was|from))",
+    r"(?:was|were):|(?:was|were) (?:logged|sent|returned|emitted)|output (?:was|from)|"
+    r"written as|represented as|in this (?:form|format|shape)|illustrat|demonstrat|if i could|"
+    r"would have|mock|dummy|pseudo)",
     re.I)
 
 
