@@ -283,3 +283,18 @@ def test_what_counts_as_a_write():
 def test_exported_from_toolmend():
     for name in ("run_tools", "from_openai", "from_anthropic", "StreamingArgs"):
         assert name in toolmend.__all__ and getattr(toolmend, name) is not None
+
+
+def test_a_response_stopped_at_its_token_limit_never_runs_its_last_call():
+    data = recorded("openai_chat_completion.json")
+    data["choices"][0]["finish_reason"] = "length"
+    data["choices"][0]["message"]["tool_calls"][2]["function"]["arguments"] = (
+        "{'cmd': 'keys', 'args': {'file': 'resp"
+    )
+    calls = toolmend.from_openai(openai_types.ChatCompletion.model_validate(data))
+    assert [c.ok for c in calls] == [True, True, False]
+    assert "cut off" in calls[2].error
+    message = recorded("anthropic_message.json")
+    message["stop_reason"] = "max_tokens"
+    calls = toolmend.from_anthropic(anthropic_types.Message.model_validate(message))
+    assert [c.ok for c in calls] == [True, False] and "max_tokens" in calls[1].error

@@ -98,6 +98,11 @@ def call_from_parts(name: str, raw: Any, span: tuple[int, int], id: str | None =
     if where is not None and not where.startswith("it is not JSON"):
         return ToolCall(name, raw, None, False, span,
                         f"the arguments of {name!r} are cut off {where}; the call is not whole", id)
+    if cut and where is not None and not stripped.rstrip().endswith(("}", "]")):
+        # cut, and not JSON: where it stops cannot be told, so nothing is guessed
+        return ToolCall(name, raw, None, False, span,
+                        f"the arguments of {name!r} are cut off and are not JSON, so whether they stop "
+                        f"inside a value cannot be told; the call is not whole", id)
     if not r.ok and cut:
         return ToolCall(name, raw, None, False, span, f"the call was cut off: {r.error}", id)
     return ToolCall(name, raw, r.value if r.ok else None, r.ok, span, r.error, id)

@@ -36,8 +36,9 @@ def _is_list(obj: Any) -> bool:
     return isinstance(obj, (list, tuple))
 
 
-def _openai_call(item: Any) -> ToolCall:
-    """One entry of ``tool_calls`` (or a legacy ``function_call``, or a Responses item)."""
+def _openai_call(item: Any, cut: bool = False) -> ToolCall:
+    """One entry of ``tool_calls`` (or a legacy ``function_call``, or a Responses item);
+    ``cut``: the response stopped at its token limit inside this call."""
     fn = _get(item, "function")
     source = fn if fn is not None else item
     name = _get(source, "name")
@@ -46,7 +47,7 @@ def _openai_call(item: Any) -> ToolCall:
         return ToolCall("", "", None, False, (0, 0), "a tool call without a function name",
                         call_id if isinstance(call_id, str) else None)
     return call_from_parts(name, _get(source, "arguments"), (0, 0),
-                           call_id if isinstance(call_id, str) else None)
+                           call_id if isinstance(call_id, str) else None, cut=cut)
 
 
 def from_openai(obj: Any, *, text: bool = True) -> list[ToolCall]:
@@ -66,7 +67,16 @@ def from_openai(obj: Any, *, text: bool = True) -> list[ToolCall]:
     if _is_list(choices):
         if not choices:
             return []
-        return from_openai(_get(choices[0], "message") or _get(choices[0], "delta"), text=text)
+        calls = from_openai(_get(choices[0], "message") or _get(choices[0], "delta"), text=text)
+        if calls and _get(choices[0], "finish_reason") == "length":
+            # the token limit stopped the response: the last call may be cut
+            message = _get(choices[0], "message")
+            native = _get(message, "tool_calls") if message is not None else None
+            if _is_list(native) and native:
+                calls[-1] = _openai_call(native[-1], cut=True)
+            elif calls[-1].ok:
+                calls[-1] = _refused(calls[-1], "the response stopped at its token limit inside this call")
+        return calls
     output = _get(obj, "output")
     if _is_list(output) and _get(obj, "object") == "response":  # the Responses API
         return [_openai_call(item) for item in output if _get(item, "type") == "function_call"]
@@ -122,10 +132,17 @@ def from_anthropic(obj: Any, *, text: bool = True) -> list[ToolCall]:
             raise ToolError(f"from_anthropic: not an Anthropic message or content block: "
                             f"{type(obj).__name__}")
     calls = [c for c in (_anthropic_block(b) for b in content) if c is not None]
+    if calls and _get(obj, "stop_reason") == "max_tokens" and _get(content[-1], "type") == "tool_use":
+        # the response stopped at max_tokens inside its last tool_use: its input may be cut
+        calls[-1] = _refused(calls[-1], "the response stopped at max_tokens inside this call")
     if calls or not text:
         return calls
     return [c for b in content if _get(b, "type") == "text" and isinstance(_get(b, "text"), str)
             for c in parse_tool_calls(_get(b, "text"))]
+
+
+def _refused(call: ToolCall, why: str) -> ToolCall:
+    return ToolCall(call.name, call.raw_args, None, False, call.span, f"{why}; it is not whole", call.id)
 
 
 def _need_id(call: ToolCall, provider: str, field: str) -> str:
