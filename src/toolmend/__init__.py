@@ -18,7 +18,9 @@ from .errors import (
     JSONError,
     JSONSyntaxError,
     LiteralError,
+    MalformedJSONError,
     NestingError,
+    PartialJSONError,
     PatchError,
     PathError,
     PathNotFound,
@@ -48,10 +50,14 @@ if TYPE_CHECKING:  # what the lazy attributes below resolve to
     from . import json as json
     from . import recovery as recovery
     from . import tools as tools
+    from .recovery import StreamingArgs as StreamingArgs
     from .recovery import ToolCall as ToolCall
     from .recovery import parse_tool_calls as parse_tool_calls
     from .tools import ToolResult as ToolResult
+    from .tools import from_anthropic as from_anthropic
+    from .tools import from_openai as from_openai
     from .tools import run_tool as run_tool
+    from .tools import run_tools as run_tools
 
 # Imported on first use, so that `import toolmend` stays light (recovery
 # only): attribute -> (module, name in it, or None for the module itself)
@@ -61,9 +67,13 @@ _LAZY = {
     "tools": (".tools", None),
     "compat": (".compat", None),
     "run_tool": (".tools", "run_tool"),
+    "run_tools": (".tools", "run_tools"),
+    "from_openai": (".tools", "from_openai"),
+    "from_anthropic": (".tools", "from_anthropic"),
     "ToolResult": (".tools", "ToolResult"),
     "parse_tool_calls": (".recovery", "parse_tool_calls"),
     "ToolCall": (".recovery", "ToolCall"),
+    "StreamingArgs": (".recovery", "StreamingArgs"),
 }
 
 
@@ -90,9 +100,13 @@ __all__ = [
     "register_tool_field",
     "parse_tool_calls",
     "ToolCall",
+    "StreamingArgs",
     # tools
     "run_tool",
+    "run_tools",
     "ToolResult",
+    "from_openai",
+    "from_anthropic",
     # subpackages
     "recovery",
     "json",
@@ -115,5 +129,7 @@ __all__ = [
     "QueryError",
     "ToolError",
     "WorkspaceError",
+    "PartialJSONError",
+    "MalformedJSONError",
     "BudgetWarning",
 ]

@@ -16,6 +16,8 @@ on the wording::
     │   ├── PathError        a path that does not parse (path, pos)
     │   ├── PathNotFound     a path that leads nowhere (path, segment, reason)
     │   └── QueryError       a where/select that does not parse or matches no field
+    ├── PartialJSONError     a JSON prefix cut where the allowed partial kinds do not reach (pos)
+    ├── MalformedJSONError   a JSON prefix that no continuation can make valid (pos)
     └── ToolError            a tool call's arguments are wrong (the tool layer)
         └── WorkspaceError   a path outside the workspace, or a file that cannot be read
 
@@ -29,6 +31,7 @@ __all__ = [
     "ToolmendError", "RecoveryError", "LiteralError", "PatchError", "EncodingError",
     "JSONError", "JSONSyntaxError", "YAMLDocumentError", "NestingError", "PathError",
     "PathNotFound", "QueryError", "ToolError", "WorkspaceError", "BudgetWarning",
+    "PartialJSONError", "MalformedJSONError",
 ]
 
 
@@ -171,6 +174,24 @@ class QueryError(JSONError):
     def __init__(self, message: str, *, field: str | None = None) -> None:
         super().__init__(message)
         self.field = field
+
+
+class PartialJSONError(ToolmendError):
+    """A JSON prefix is cut inside a kind of value the caller did not allow to be
+    partial (``toolmend.compat.partial_json_parser``); ``pos`` is where that value starts."""
+
+    def __init__(self, message: str, *, pos: int = 0) -> None:
+        super().__init__(message)
+        self.pos = pos
+
+
+class MalformedJSONError(ToolmendError):
+    """Text that is not the beginning of any JSON document; ``pos`` is the first
+    character that cannot continue it."""
+
+    def __init__(self, message: str, *, pos: int = 0) -> None:
+        super().__init__(message)
+        self.pos = pos
 
 
 class ToolError(ToolmendError):

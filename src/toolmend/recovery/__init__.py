@@ -6,6 +6,7 @@
     looks_like_cli_args(text)            the CLI-argument heuristic
     field_for_tool(tool), register_tool_field(tool, field)
     parse_tool_calls(text)               -> [ToolCall] found in model text
+    StreamingArgs(tool=None)             .feed(chunk) -> best value so far; .finish() -> Recovered
 
 The strategies run in the documented order (see ``STRATEGIES``); the text
 rewriting happens in the compiled kernel (or its pure twin).
@@ -21,6 +22,7 @@ from ._result import FIX_CODES, Fix
 from ._strategies import QUOTE_MODES, STRATEGIES, Recovered, json_text, loads, normalize_tool_args
 
 if TYPE_CHECKING:
+    from ._streaming import StreamingArgs as StreamingArgs
     from ._toolcalls import ToolCall as ToolCall
     from ._toolcalls import parse_tool_calls as parse_tool_calls
 
@@ -28,7 +30,7 @@ __all__ = [
     "Recovered", "Fix", "FIX_CODES", "normalize_tool_args", "loads", "json_text", "STRATEGIES", "QUOTE_MODES",
     "normalize_quotes", "is_code_path", "CODE_EXTENSIONS", "CODE_FILENAMES",
     "field_for_tool", "register_tool_field", "registered_tools", "looks_like_cli_args",
-    "ToolCall", "parse_tool_calls",
+    "ToolCall", "parse_tool_calls", "StreamingArgs",
 ]
 
 
@@ -39,4 +41,8 @@ def __getattr__(name: str) -> object:
         from . import _toolcalls
 
         return getattr(_toolcalls, name)
+    if name == "StreamingArgs":
+        from ._streaming import StreamingArgs
+
+        return StreamingArgs
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,16 +1,27 @@
 """Tool calls written inside model text, found and recovered.
 
 Models that call tools through text (rather than a native tool-use API) write
-tags such as::
+them in several shapes, all found by ``parse_tool_calls(text)``, in order::
 
     <tool_call name="@json" args='{"cmd":"get","args":{"file":"r.json","path":"a"}}' />
     <tool_call name="read_file">main.go</tool_call>
-    <tool_call>{"name": "read_file", "arguments": {"file": "main.go"}}</tool_call>
+    <tool_call>{"name": "read_file", "arguments": {"file": "main.go"}}</tool_call>   (Hermes, Qwen)
+    {"name": "read_file", "arguments": "{\\"file\\": \\"main.go\\"}"}                (OpenAI; fenced or bare)
+    {"type": "function", "function": {"name": ..., "arguments": ...}}
+    {"type": "tool_use", "id": ..., "name": ..., "input": {...}}                     (Anthropic)
+    [...]                                                                            (lists of those)
 
-``parse_tool_calls(text)`` finds every such call, in order, and recovers its
-arguments with :func:`toolmend.normalize_tool_args` (the tool's name selects
-the field a bare value belongs in). A call whose arguments cannot be
-recovered is still reported, with ``ok=False`` and the reason.
+Arguments are recovered with :func:`toolmend.normalize_tool_args` (the tool's
+name selects the field a bare value belongs in). A call whose arguments
+cannot be recovered, or that was cut off inside them, is reported with
+``ok=False`` and the reason; a call cut off inside its own name is not a call.
+
+Text that is not a call is left alone: prose that mentions a tag, inline code
+spans, fenced blocks in a programming language or introduced as an example
+("for example", "like this", "the format is", ...), JSON that is data (other
+keys beside the call's), tool definitions (a ``description`` or a JSON
+Schema, no arguments), transcripts and results, and whatever sits inside
+``<think>`` ... ``</think>``.
 """
 
 from __future__ import annotations
@@ -20,19 +31,22 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from ._strategies import json_text, normalize_tool_args
+from ._jsonish import Member, decode_key, elements, extent, members, skip_space
+from ._strategies import normalize_tool_args
+from ._streaming import cut_reason
 
-__all__ = ["ToolCall", "parse_tool_calls"]
+__all__ = ["ToolCall", "parse_tool_calls", "call_from_parts"]
 
 
 @dataclass(frozen=True)
 class ToolCall:
-    """One tool call found in model text.
+    """One tool call.
 
     ``raw_args`` is the argument text as the model wrote it, ``args`` the
     recovered value (a dict, or None when not ``ok``), ``span`` the
-    ``(start, end)`` character offsets of the whole call in the text and
-    ``error`` the reason when not ``ok``.
+    ``(start, end)`` character offsets of the call in the text (``(0, 0)``
+    for calls that came from a provider's response object), ``error`` the
+    reason when not ``ok`` and ``id`` the provider's call id when there is one.
     """
 
     name: str
@@ -41,88 +55,554 @@ class ToolCall:
     ok: bool
     span: tuple[int, int]
     error: str | None = None
+    id: str | None = None
 
 
-_OPEN = re.compile(r"<tool_call\b", re.I)
-_CLOSE = re.compile(r"</tool_call\s*>", re.I)
-# name="x" / name='x' / name=x ; an attribute value in single quotes may hold
-# unescaped single quotes (models write args='{"a": "it's"}'), so it ends
-# only at a quote followed by another attribute or the end of the tag.
-_ATTR = re.compile(
-    r"""\s*([A-Za-z_][\w-]*)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|'(.*?)'(?=\s*(?:/?>|[A-Za-z_][\w-]*\s*=))|([^\s"'>/]+))""",
-    re.S,
-)
-_TAG_END = re.compile(r"\s*(/?)>")
+# -- building calls -------------------------------------------------------------
+
+# what stands in for a name or arguments in a description of the format, not in a call
+_PLACEHOLDER_ARGS = re.compile(r"\s*(?:\.\.\.|\u2026|\{\s*(?:\.\.\.|\u2026)\s*\}|\[\s*(?:\.\.\.|\u2026)\s*\]|"
+                               r"<[^<>{}]*>|\{\{[^{}]*\}\}|"
+                               r"[A-Z_]*(?:ARGS?|ARGUMENTS|JSON|PARAMS?|PARAMETERS|INPUT)[A-Z_]*)\s*\Z")
+_PLACEHOLDER_NAME = re.compile(r"(?:[A-Z_]*_NAME|TOOL|FUNCTION|NAME|\.\.\.|<[^<>]*>|\{\{[^{}]*\}\})\Z")
+
+
+def _is_placeholder(name: str, raw: Any) -> bool:
+    """``name="TOOL_NAME"``, ``args='{...}'``, ``"arguments": JSON_ARGS``: the format, not a call."""
+    if _PLACEHOLDER_NAME.match(name):
+        return True
+    if isinstance(raw, str) and raw[:1] in "\"'":
+        raw = decode_key(raw)
+    return isinstance(raw, str) and bool(_PLACEHOLDER_ARGS.match(raw))
+
+
+def call_from_parts(name: str, raw: Any, span: tuple[int, int], id: str | None = None, *,
+                    cut: bool = False) -> ToolCall:
+    """A ToolCall for ``name`` with arguments ``raw`` (text, or an already
+    parsed value); ``cut`` says the text ran out inside or right after them."""
+    if isinstance(raw, dict):
+        return ToolCall(name, _dumps(raw), raw, True, span, None, id)
+    if raw is None:
+        raw = ""
+    if not isinstance(raw, str):
+        return ToolCall(name, _dumps(raw), None, False, span,
+                        f"the arguments of {name!r} must be an object, not {_kind(raw)}", id)
+    r = normalize_tool_args(raw, name)
+    if r.ok and r.strategy == "parse":
+        return ToolCall(name, raw, r.value, True, span, None, id)
+    # JSON that stops inside a value (a string, a number, after a comma...) was cut
+    # off, whatever a repair could make of it; JSON that only lacks closing brackets
+    # after a complete value, and text that is not JSON at all, are recovery's to judge
+    stripped = raw.lstrip()
+    where = cut_reason(stripped) if stripped[:1] in "{[" else None
+    if where is not None and not where.startswith("it is not JSON"):
+        return ToolCall(name, raw, None, False, span,
+                        f"the arguments of {name!r} are cut off {where}; the call is not whole", id)
+    if cut and where is not None and not stripped.rstrip().endswith(("}", "]")):
+        # cut, and not JSON: where it stops cannot be told, so nothing is guessed
+        return ToolCall(name, raw, None, False, span,
+                        f"the arguments of {name!r} are cut off and are not JSON, so whether they stop "
+                        f"inside a value cannot be told; the call is not whole", id)
+    if not r.ok and cut:
+        return ToolCall(name, raw, None, False, span, f"the call was cut off: {r.error}", id)
+    return ToolCall(name, raw, r.value if r.ok else None, r.ok, span, r.error, id)
+
+
+def _dumps(value: Any) -> str:
+    from ._strategies import json_text
+
+    try:
+        return json_text(value)
+    except (TypeError, ValueError):
+        return repr(value)
+
+
+def _kind(value: Any) -> str:
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    return type(value).__name__
+
+
+# -- call shapes in JSON ------------------------------------------------------------
+
+_NAME = re.compile(r"[@A-Za-z_][\w.:@/-]{0,127}\Z")
+_OPENAI_KEYS = frozenset({"name", "arguments", "id", "type", "call_id", "index"})
+_WRAPPER_KEYS = frozenset({"id", "type", "function", "index", "call_id"})
+_FUNCTION_KEYS = frozenset({"name", "arguments"})
+_ANTHROPIC_KEYS = frozenset({"type", "id", "name", "input", "cache_control", "caller"})
+_LLAMA_KEYS = frozenset({"name", "parameters"})
+_TEXT_BLOCK_KEYS = frozenset({"type", "text", "citations", "cache_control"})
+# inside a <tool_call> tag the tag already says it is a call
 _NAME_KEYS = ("name", "tool", "tool_name", "function")
 _ARG_KEYS = ("arguments", "args", "parameters", "input")
 
 
-def _attrs(text: str, pos: int) -> tuple[dict[str, str], int, bool] | None:
-    """Attributes from ``pos`` to the end of the tag: (attrs, end, self_closing)."""
-    attrs: dict[str, str] = {}
-    while True:
-        end = _TAG_END.match(text, pos)
-        if end:
-            return attrs, end.end(), end.group(1) == "/"
-        m = _ATTR.match(text, pos)
-        if not m:
+def _is_schema(value: Any) -> bool:
+    return isinstance(value, dict) and ("properties" in value or value.get("type") == "object"
+                                        or "$schema" in value)
+
+
+@dataclass
+class _Shape:
+    """What a JSON object says about being a call: the name, the arguments
+    (their member, for the text as written) and the id."""
+
+    name: str | None
+    args: Member | None
+    container: str          # "" for the object itself, "function" for the wrapper
+    id: str | None = None
+
+
+class _Obj:
+    """An object read as far as it goes: members with their text, the
+    scalars among them decoded."""
+
+    def __init__(self, text: str, i: int, limit: int) -> None:
+        scan = members(text, i, limit)
+        self.text = text
+        self.closed = scan.closed and not scan.broken
+        self.end = scan.end
+        self.broken = scan.broken
+        self.items = {m.key: m for m in scan.items}
+
+    def scalar(self, key: str, bare: bool = False) -> Any:
+        """The complete string value of ``key`` (None when missing, cut or not a string)."""
+        m = self.items.get(key)
+        if m is None or m.end is None:
             return None
-        name, dq, sq, bare = m.groups()
-        value = dq if dq is not None else sq if sq is not None else bare
-        attrs[name.lower()] = html.unescape(value)
-        pos = m.end()
-
-
-def _from_body(body: str) -> tuple[str, str] | None:
-    """``{"name": ..., "arguments": ...}`` in a tag's body: (name, raw args)."""
-    r = normalize_tool_args(body)
-    if not r.ok or not isinstance(r.value, dict):
+        raw = self.text[m.start:m.end]
+        if raw[:1] in "\"'":
+            return decode_key(raw)
+        if bare and _NAME.match(raw) and raw.lower() not in ("true", "false", "null", "none"):
+            return raw  # {name: bash, ...}
         return None
-    name = next((r.value[k] for k in _NAME_KEYS if isinstance(r.value.get(k), str)), None)
-    if name is None:
+
+    def sub(self, key: str) -> _Obj | None:
+        m = self.items.get(key)
+        if m is None or self.text[m.start:m.start + 1] != "{":
+            return None
+        return _Obj(self.text, m.start, m.end if m.end is not None else len(self.text))
+
+
+def _shape(obj: _Obj, lenient: bool) -> _Shape | None:
+    """The call an object stands for, or None when it is not one (data, a definition...)."""
+    keys = set(obj.items)
+    kind = obj.scalar("type")
+    if kind == "tool_use" and keys <= _ANTHROPIC_KEYS and "name" in keys:
+        return _Shape(obj.scalar("name", lenient), obj.items.get("input"), "", obj.scalar("id"))
+    if "function" in keys and keys <= _WRAPPER_KEYS and kind in (None, "function"):
+        fn = obj.sub("function")
+        if fn is None or not set(fn.items) <= _FUNCTION_KEYS or "name" not in fn.items:
+            return None
+        if "arguments" not in fn.items and fn.closed:
+            return None  # a definition names its function without arguments
+        return _Shape(fn.scalar("name"), fn.items.get("arguments"), "function", obj.scalar("id"))
+    if keys <= _OPENAI_KEYS and "name" in keys and kind in (None, "function") and (
+            "arguments" in keys or (lenient or not obj.closed) and keys <= {"name", "id"}):
+        return _Shape(obj.scalar("name", lenient), obj.items.get("arguments"), "", obj.scalar("id"))
+    if keys == _LLAMA_KEYS or (keys == {"name"} and not obj.closed):
+        return _Shape(obj.scalar("name", lenient), obj.items.get("parameters"), "")
+    if lenient:
+        name = next((obj.scalar(k, True) for k in _NAME_KEYS if obj.scalar(k, True) is not None), None)
+        args = next((obj.items[k] for k in _ARG_KEYS if k in obj.items), None)
+        return _Shape(name, args, "", obj.scalar("id"))
+    return None
+
+
+def _is_text_block(obj: _Obj) -> bool:
+    return obj.scalar("type") == "text" and set(obj.items) <= _TEXT_BLOCK_KEYS
+
+
+def _json_calls(text: str, i: int, limit: int, lenient: bool) -> tuple[list[ToolCall] | None, int]:
+    """The calls in the JSON value at ``i``: (calls or None when the value is
+    not calls, where scanning goes on)."""
+    end = extent(text, i, limit)
+    stop = limit if end is None else end
+    if text[i] == "[":
+        scan = elements(text, i, limit)
+        calls: list[ToolCall] = []
+        for el in scan.items:
+            if text[el.start] != "{":
+                return None, stop
+            obj = _Obj(text, el.start, el.end if el.end is not None else limit)
+            if _is_text_block(obj):
+                continue
+            found = _object_call(obj, el.start, el.end, limit, lenient)
+            if found is None:
+                return None, stop
+            if found is not _NO_CALL:
+                calls.append(found)
+        if not calls and not (scan.items and not scan.closed):
+            return None, stop
+        return calls, stop
+    obj = _Obj(text, i, stop)
+    found = _object_call(obj, i, end, limit, lenient)
+    if found is None:
+        return None, stop
+    return ([] if found is _NO_CALL else [found]), stop
+
+
+_NO_CALL: Any = object()  # a call so cut off that nothing can be reported
+
+
+def _object_call(obj: _Obj, start: int, end: int | None, limit: int, lenient: bool) -> Any:
+    """A ToolCall, None (not a call) or _NO_CALL (a call cut inside its name)."""
+    shape = _shape(obj, lenient)
+    text = obj.text
+    if shape is None:
         return None
-    args: Any = next((r.value[k] for k in _ARG_KEYS if k in r.value), {})
-    raw = args if isinstance(args, str) else json_text(args)
-    return name, raw
+    span = (start, end if end is not None else limit)
+    if shape.name is None:
+        name_member = obj.items.get("name") or (obj.sub("function").items.get("name")  # type: ignore[union-attr]
+                                                if shape.container else None)
+        if name_member is not None and name_member.end is None or end is None:
+            return _NO_CALL
+        if lenient:
+            return ToolCall("", text[start:span[1]].strip(), None, False, span,
+                            "a tool call without a tool name")
+        return None
+    if not _NAME.match(shape.name):
+        return None
+    if _is_placeholder(shape.name, text[shape.args.start:shape.args.end or limit] if shape.args else None):
+        return None
+    cut = end is None or not obj.closed
+    m = shape.args
+    if m is None:
+        if cut:
+            return ToolCall(shape.name, "", None, False, span,
+                            "the call was cut off before its arguments", shape.id)
+        return call_from_parts(shape.name, "", span, shape.id)
+    raw = text[m.start:m.end if m.end is not None else limit]
+    if m.end is None:
+        raw = raw.rstrip()
+    if raw[:1] in "\"'":
+        if m.end is None:
+            return ToolCall(shape.name, raw[1:], None, False, span,
+                            "the call was cut off inside its arguments string; it is not whole", shape.id)
+        return call_from_parts(shape.name, decode_key(raw), span, shape.id)
+    if raw[:1] not in "{[":
+        if m.end is None:
+            return ToolCall(shape.name, raw, None, False, span,
+                            "the call was cut off inside its arguments; it is not whole", shape.id)
+        r = normalize_tool_args(raw)
+        if r.ok and isinstance(r.value, str):
+            return call_from_parts(shape.name, r.value, span, shape.id)
+        if r.ok and r.value is None and lenient:
+            return call_from_parts(shape.name, "", span, shape.id)
+        return ToolCall(shape.name, raw, None, False, span,
+                        f"the arguments of {shape.name!r} must be an object, not {raw!r}", shape.id)
+    if _is_schema_text(raw) and not lenient:
+        return None
+    return call_from_parts(shape.name, raw, span, shape.id, cut=m.end is None)
 
 
-def _call(name: str, raw: str, span: tuple[int, int]) -> ToolCall:
-    r = normalize_tool_args(raw, name)
-    return ToolCall(name, raw, r.value if r.ok else None, r.ok, span, r.error)
+def _is_schema_text(raw: str) -> bool:
+    r = normalize_tool_args(raw)
+    return r.ok and _is_schema(r.value) and "properties" in r.value
 
 
-def parse_tool_calls(text: str) -> list[ToolCall]:
-    """Every ``<tool_call …>`` in ``text``, in order, with recovered arguments."""
-    calls: list[ToolCall] = []
-    pos = 0
-    while (m := _OPEN.search(text, pos)) is not None:
-        start = m.start()
-        parsed = _attrs(text, m.end())
-        if parsed is None:
-            calls.append(ToolCall("", text[start:start + 200], None, False, (start, len(text)),
-                                  "a <tool_call> tag that does not close"))
+# -- tags -----------------------------------------------------------------------------
+
+_TAG_NAME = "<tool_call"
+_CLOSE = re.compile(r"</tool_call\s*>", re.I)
+_ATTR_NAME = re.compile(r"[A-Za-z_][\w:.-]*")
+_BARE_VALUE = re.compile(r"[^\s>]+")
+_ENTITY = re.compile(r"&(?:quot|apos|lt|gt|amp|#\d+|#x[0-9a-fA-F]+);")
+_NOT_A_TAG: Any = object()
+
+
+def _partial_close(text: str, j: int, limit: int) -> bool:
+    """Only the start of ``</tool_call>`` stands between ``j`` and the end of the text."""
+    rest = text[j:limit].strip()
+    return limit == len(text) and bool(rest) and "</tool_call>".startswith(rest.lower())
+
+
+def _attr_value(text: str, j: int, limit: int) -> tuple[str | None, int]:
+    """The attribute value at ``j``: (value, end), value None when cut off."""
+    c = text[j]
+    if c in "\"'":
+        s = skip_space(text, j + 1, limit)
+        if s < limit and text[s] in "{[":
+            e = extent(text, s, limit, _TAG_NAME)
+            if e is not None:
+                k = skip_space(text, e, limit)
+                if k < limit and text[k] == c:
+                    return text[j + 1:k], k + 1
+        # the value ends at a quote followed by the end of the tag or another attribute
+        # (models do not escape the attribute's own quote inside the JSON)
+        ender = re.compile(re.escape(c) + r"(?=\s*(?:/?>|[A-Za-z_][\w:.-]*\s*=|\Z))")
+        m = ender.search(text, j + 1, limit)
+        if m is None:
+            return None, limit
+        return text[j + 1:m.start()], m.end()
+    if c in "{[":
+        e = extent(text, j, limit, _TAG_NAME)
+        if e is None:
+            return None, limit
+        return text[j:e], e
+    m = _BARE_VALUE.match(text, j, limit)
+    if m is None:  # name=> : an empty value
+        return "", j
+    value, end = m.group(), m.end()
+    if value.endswith("/") and text.startswith(">", end):
+        value, end = value[:-1], end - 1
+    return value, end
+
+
+def _unescape(value: str) -> str:
+    return html.unescape(value) if _ENTITY.search(value) else value
+
+
+def _tag(text: str, i: int, limit: int) -> tuple[Any, int]:
+    """The call(s) in the tag at ``i``: (list of calls | _NOT_A_TAG, end)."""
+    j = i + len(_TAG_NAME)
+    attrs: dict[str, str] = {}
+    cut_attr: str | None = None
+    self_closing = False
+    opened = False
+    while True:
+        j = _skip_ws(text, j, limit)
+        if j >= limit:
             break
-        attrs, tag_end, self_closing = parsed
-        end = tag_end
-        body = None
-        if not self_closing:
-            close = _CLOSE.search(text, tag_end)
-            if close is None:
-                body, end = text[tag_end:], len(text)
-            else:
-                body, end = text[tag_end:close.start()], close.end()
-        pos = end
-        name = attrs.get("name") or attrs.get("tool")
-        if name is not None:
-            raw = attrs.get("args", attrs.get("arguments"))
-            if raw is None:
-                raw = (body or "").strip()
-            calls.append(_call(name, raw, (start, end)))
-            continue
-        found = _from_body(body or "")
+        if text.startswith("/>", j):
+            self_closing, j = True, j + 2
+            break
+        if text[j] == ">":
+            opened, j = True, j + 1
+            break
+        m = _ATTR_NAME.match(text, j, limit)
+        if m is None:
+            return _NOT_A_TAG, i + len(_TAG_NAME)
+        key = m.group().lower()
+        j = _skip_ws(text, m.end(), limit)
+        if j < limit and text[j] == "=":
+            j = _skip_ws(text, j + 1, limit)
+            if j >= limit:
+                cut_attr = key
+                break
+            value, j = _attr_value(text, j, limit)
+            if value is None or (j >= limit == len(text) and text[j - 1] not in "\"'}]"):
+                cut_attr = key
+                break
+            attrs[key] = _unescape(value)
+        else:
+            attrs[key] = ""
+    at_end = not (self_closing or opened)
+    if at_end and limit < len(text):
+        return _NOT_A_TAG, i + len(_TAG_NAME)
+    name = attrs.get("name", attrs.get("tool"))
+    if name is not None:
+        args = attrs.get("args", attrs.get("arguments"))
+        if not _NAME.match(name) or _is_placeholder(name, args):
+            return _NOT_A_TAG, i + len(_TAG_NAME)
+        if cut_attr in ("args", "arguments"):
+            raw = text[text.find("=", text.rfind(cut_attr, i, limit)) + 1:limit].strip()[1:]
+            return [ToolCall(name, raw, None, False, (i, limit),
+                             "the call was cut off inside its arguments; it is not whole")], limit
+        if cut_attr is not None:
+            return [ToolCall(name, args or "", None, False, (i, limit),
+                             f"the call was cut off inside its {cut_attr!r} attribute")], limit
+        if at_end and args is None:
+            return [ToolCall(name, "", None, False, (i, limit),
+                             "the call was cut off before its arguments")], limit
+        if args is not None or self_closing or at_end:
+            end = j
+            if opened:  # <tool_call name=.. args=..></tool_call>
+                close = _CLOSE.match(text, _skip_ws(text, j, limit), limit)
+                if close is not None:
+                    end = close.end()
+            return [call_from_parts(name, args or "", (i, end))], end
+        body_start = j
+        body_end, end, closed = _body_end(text, j, limit)
+        raw = text[body_start:body_end].strip()
+        if not closed:
+            b = _skip_ws(text, body_start, limit)
+            whole_json = b < limit and text[b] in "{[" and extent(text, b, body_end) is not None
+            if not whole_json:
+                if b < limit and text[b] in "{[":
+                    return [call_from_parts(name, raw, (i, end), cut=True)], end
+                return [ToolCall(name, raw, None, False, (i, end),
+                                 "the call has no closing </tool_call>, so its body may be cut off")], end
+        return [call_from_parts(name, raw, (i, end))], end
+    if cut_attr is not None or (at_end and attrs):
+        return [], limit  # cut inside the tag before any name: nothing to report
+    if not opened:
+        return (_NOT_A_TAG, i + len(_TAG_NAME)) if not at_end else ([], limit)
+    b = _skip_ws(text, j, limit)
+    if b >= limit or text[b] not in "{[":
+        return _NOT_A_TAG, i + len(_TAG_NAME)
+    body_end, end, closed = _body_end(text, j, limit)
+    calls: list[ToolCall] = []
+    k = b
+    while k < body_end and text[k] in "{[":
+        found, stop = _json_calls(text, k, body_end, lenient=True)
         if found is None:
-            calls.append(ToolCall("", (body or "").strip(), None, False, (start, end),
-                                  "a tool call without a tool name"))
+            found = [ToolCall("", text[k:stop].strip(), None, False, (k, stop),
+                              "a tool call without a tool name")]
+        calls.extend(found)
+        k = _skip_ws(text, stop, body_end)
+    if len(calls) == 1:
+        only = calls[0]
+        calls = [ToolCall(only.name, only.raw_args, only.args, only.ok, (i, end), only.error, only.id)]
+    return calls, end
+
+
+def _skip_ws(text: str, j: int, limit: int) -> int:
+    while j < limit and text[j].isspace():
+        j += 1
+    return j
+
+
+def _body_end(text: str, j: int, limit: int) -> tuple[int, int, bool]:
+    """Where a tag's body ends: (body end, tag end, closed by </tool_call>).
+
+    A JSON body ends where its value does (a ``</tool_call>`` inside one of its
+    strings is text); any body ends at the next ``<tool_call`` at the latest."""
+    b = _skip_ws(text, j, limit)
+    search_from = j
+    if b < limit and text[b] in "{[":
+        e = extent(text, b, limit, _TAG_NAME)
+        if e is not None:
+            search_from = e
+    nxt = text.find(_TAG_NAME, search_from, limit)
+    bound = limit if nxt < 0 else nxt
+    close = _CLOSE.search(text, search_from, bound)
+    if close is not None:
+        return close.start(), close.end(), True
+    if bound == limit == len(text):
+        lt = text.find("</", max(search_from, limit - 16), limit)
+        if lt >= 0 and _partial_close(text, lt, limit):
+            return lt, limit, True
+    return bound, bound, False
+
+
+# -- the scan -------------------------------------------------------------------------
+
+_TOKEN = re.compile(
+    r"(?P<fence>^[ \t]*(?P<ticks>`{3,}|~{3,})[ \t]*(?P<lang>[^\s`]*)[^\n`]*(?:\n|\Z))"
+    r"|(?P<tick>`+)"
+    r"|(?P<tag><tool_call(?=[\s>/]|\Z))"
+    r"|(?P<think><(?P<tk>think|thinking|reasoning)>)"
+    r"|(?P<resp><tool_response>)"
+    r"|(?P<json>^[ \t]*(?:\[TOOL_CALLS\][ \t]*)?[\[{])",
+    re.M | re.I)
+# fences whose content may be a call; any other language is code
+_CALL_LANGS = frozenset({"", "json", "jsonc", "json5", "jsonl", "xml", "text", "txt", "plaintext",
+                         "tool_call", "tool_code", "tool", "tools", "function", "output"})
+# what introduces a fenced block as an illustration rather than the model's own call
+_FRAMING = re.compile(
+    r"\b(?:for (?:example|instance|reference)|e\.g\b|an? example|example (?:of|call|output|usage)|"
+    r"examples?:|like (?:this|so)|looks? like|should (?:look|contain|be|read)|the format|format is|"
+    r"format:|syntax|template|sample|typical|would (?:emit|make|call|look|write|send|be|use)|"
+    r"(?:here is|here's) how|how (?:you|to) (?:would )?(?:call|use|write)|such as|wrong|right:|"
+    r"correct:|incorrect|if i had|i would|could look|might look|placeholder|"
+    r"(?:was|were):|(?:was|were) (?:logged|sent|returned|emitted)|output (?:was|from)|"
+    r"written as|represented as|in this (?:form|format|shape)|illustrat|demonstrat|if i could|"
+    r"would have|mock|dummy|pseudo)",
+    re.I)
+
+
+_BLANK_LINE = re.compile(r"\n[ \t]*\n")
+
+
+def _framed_as_example(text: str, fence_start: int, floor: int, content: str) -> bool:
+    before = text[floor:fence_start].rstrip()
+    lines = [ln for ln in before.splitlines() if ln.strip()][-2:]
+    lead = " ".join(lines[-1:]) if lines else ""
+    if lead and _FRAMING.search(lead):
+        return True
+    prose = [ln for ln in content.splitlines() if ln.strip()[:1].isalpha()]
+    return any(_FRAMING.search(ln) for ln in prose)
+
+
+def _fence_close(text: str, after: int, limit: int, ticks: str) -> tuple[int, int]:
+    """(content end, block end) of a fence opened with ``ticks``."""
+    pat = re.compile(r"^[ \t]*" + re.escape(ticks[0]) + "{" + str(len(ticks)) + r",}[ \t]*$", re.M)
+    m = pat.search(text, after, limit)
+    if m is None:
+        return limit, limit
+    return m.start(), m.end()
+
+
+def _scan(text: str, pos: int, limit: int, calls: list[ToolCall], in_fence: bool) -> None:
+    floor = pos  # where the prose before the next fence starts
+    while pos < limit:
+        m = _TOKEN.search(text, pos, limit)
+        if m is None:
+            return
+        kind = m.lastgroup
+        if m.group("fence") is not None:
+            if in_fence:  # a fence line inside a fence: its own close, treat as text
+                pos = m.end()
+                continue
+            ticks = m.group("ticks")
+            body = m.end()
+            content_end, block_end = _fence_close(text, body, limit, ticks)
+            lang = m.group("lang").lower().lstrip("{.").rstrip("}")
+            content = text[body:content_end]
+            if lang in _CALL_LANGS and not _framed_as_example(text, m.start(), floor, content):
+                _scan(text, body, content_end, calls, True)
+            pos = floor = block_end
             continue
-        calls.append(_call(found[0], found[1], (start, end)))
+        if m.group("tick") is not None:
+            ticks = m.group("tick")
+            close = re.compile(r"(?<!`)" + ticks + r"(?!`)").search(text, m.end(), limit)
+            para = None if close is None else _BLANK_LINE.search(text, m.end(), close.start())
+            if close is not None and para is None:
+                pos = close.end()
+            else:
+                pos = m.end()
+            continue
+        if m.group("tag") is not None:
+            found, end = _tag(text, m.start(), limit)
+            if found is _NOT_A_TAG:
+                pos = end
+                continue
+            calls.extend(found)
+            pos = floor = max(end, m.end())
+            continue
+        if m.group("think") is not None:
+            close_think = re.compile(r"</" + m.group("tk") + r"\s*>", re.I).search(text, m.end(), limit)
+            if close_think is None:
+                pos = m.end()
+                continue
+            pos = close_think.end()
+            k = _skip_ws(text, pos, limit)
+            if k < limit and text[k] in "{[":
+                pos = _json_at(text, k, limit, calls)
+            continue
+        if m.group("resp") is not None:
+            close_resp = re.compile(r"</tool_response\s*>", re.I).search(text, m.end(), limit)
+            pos = close_resp.end() if close_resp is not None else m.end()
+            continue
+        assert kind == "json"
+        pos = _json_at(text, m.end() - 1, limit, calls)
+        floor = pos
+
+
+def _json_at(text: str, i: int, limit: int, calls: list[ToolCall]) -> int:
+    """Read the JSON value at ``i`` (on a line of its own); add its calls; return where to go on."""
+    found, end = _json_calls(text, i, limit, lenient=False)
+    if found is None:
+        return end
+    nl = text.find("\n", end, limit)
+    rest = text[end:limit if nl < 0 else nl]
+    if rest.strip() and not rest.lstrip().startswith(("<tool_call", "```")):
+        return end  # JSON inside a sentence: a value being talked about
+    calls.extend(found)
+    return end
+
+
+def parse_tool_calls(text: str | bytes) -> list[ToolCall]:
+    """Every tool call in model ``text``, in order, with recovered arguments."""
+    if isinstance(text, (bytes, bytearray)):
+        text = bytes(text).decode("utf-8", "replace")
+    if not isinstance(text, str):
+        raise TypeError(f"parse_tool_calls: text must be str or bytes, not {type(text).__name__}")
+    calls: list[ToolCall] = []
+    _scan(text, 0, len(text), calls, False)
     return calls

@@ -1,0 +1,281 @@
+"""partial-json-parser's API: the value of a JSON document cut anywhere.
+
+    from toolmend.compat.partial_json_parser import loads, Allow
+    loads('{"cmd": "get", "args": {"file": "r.js')           # {'cmd': 'get', 'args': {'file': 'r.js'}}
+    loads('{"cmd": "get", "args": {"file": "r.js', Allow.OBJ) # {'cmd': 'get', 'args': {}}
+
+``loads(text, allow_partial=Allow.ALL, parser=None)`` (also ``decode`` and
+``parse_json``) gives the value partial-json-parser gives on every prefix of a
+JSON document; ``ensure_json(text, allow_partial)`` the completed text.
+``Allow`` says which kinds of value may be returned cut: a cut string, number,
+``null``, ``true``/``false``, ``NaN``, ``Infinity``, ``-Infinity``, array or
+object that is not allowed is left out of its container, and at the top
+level it raises :class:`PartialJSON`. A key without its value is left out; a
+number inside a container counts as cut until the character after it
+arrives (``[1`` may become ``[10]``).
+
+One call reads the text once. For a stream, :class:`toolmend.StreamingArgs`
+keeps its state between chunks instead of reading the prefix again.
+"""
+
+from __future__ import annotations
+
+import json
+from enum import IntFlag, auto
+from typing import Any, Callable
+
+from ..errors import MalformedJSONError, PartialJSONError, ToolmendError
+
+__all__ = ["Allow", "loads", "decode", "parse_json", "ensure_json", "JSONDecodeError", "PartialJSON",
+           "MalformedJSON", "STR", "NUM", "ARR", "OBJ", "NULL", "BOOL", "NAN", "INFINITY", "_INFINITY",
+           "INF", "SPECIAL", "ATOM", "COLLECTION", "ALL"]
+
+
+class Allow(IntFlag):
+    """The kinds of value that may come back cut."""
+
+    STR = auto()
+    NUM = auto()
+    ARR = auto()
+    OBJ = auto()
+    NULL = auto()
+    BOOL = auto()
+    NAN = auto()
+    INFINITY = auto()
+    _INFINITY = auto()
+
+    INF = INFINITY | _INFINITY
+    SPECIAL = NULL | BOOL | INF | NAN
+    ATOM = STR | NUM | SPECIAL
+    COLLECTION = ARR | OBJ
+    ALL = ATOM | COLLECTION
+
+
+STR, NUM, ARR, OBJ = Allow.STR, Allow.NUM, Allow.ARR, Allow.OBJ
+NULL, BOOL, NAN, INFINITY, _INFINITY = Allow.NULL, Allow.BOOL, Allow.NAN, Allow.INFINITY, Allow._INFINITY
+INF, SPECIAL, ATOM, COLLECTION, ALL = Allow.INF, Allow.SPECIAL, Allow.ATOM, Allow.COLLECTION, Allow.ALL
+
+JSONDecodeError = ToolmendError
+PartialJSON = PartialJSONError
+MalformedJSON = MalformedJSONError
+
+_LITERALS = {"true": Allow.BOOL, "false": Allow.BOOL, "null": Allow.NULL, "NaN": Allow.NAN,
+             "Infinity": Allow.INFINITY, "-Infinity": Allow._INFINITY}
+_NUMBER_CHARS = frozenset("0123456789+-.eE")
+_SPACE = " \t\n\r"
+
+
+class _Frame:
+    __slots__ = ("kind", "start", "mark", "state")
+
+    def __init__(self, kind: str, start: int) -> None:
+        self.kind = kind        # "{" or "["
+        self.start = start      # where the member holding this container starts (cut point in the parent)
+        self.mark = start + 1   # the text up to here holds only whole members
+        self.state = "first"    # first | key | colon | value | after
+
+
+def _literal_kind(tok: str) -> Allow | None:
+    """The kind of literal ``tok`` begins (``-I`` begins -Infinity), or None."""
+    for word, kind in _LITERALS.items():
+        if word.startswith(tok):
+            return kind
+    return None
+
+
+def _cut_number(tok: str) -> str:
+    """The longest JSON number ``tok`` begins with (``1.5e`` -> ``1.5``)."""
+    while tok and tok[-1] in "+-.eE":
+        tok = tok[:-1]
+    return tok
+
+
+def ensure_json(json_string: str, allow_partial: Allow | int = ALL, use_fast_fix: bool = True) -> str:
+    """``json_string`` completed into a whole JSON text, as :func:`loads` reads it."""
+    del use_fast_fix  # accepted for compatibility: there is one way here
+    if not isinstance(json_string, str):
+        raise TypeError(f"ensure_json: json_string must be str, not {type(json_string).__name__}")
+    allow = Allow(int(allow_partial))
+    # whitespace around the text is not part of it (a cut string loses its trailing spaces)
+    text = json_string.strip()
+    n = len(text)
+    stack: list[_Frame] = []
+    i = 0
+    while i < n and text[i] in _SPACE:
+        i += 1
+    if i >= n:
+        raise MalformedJSON("no JSON value: the text is empty", pos=n)
+    tail_kind: Allow | None = None  # the kind of the value cut at the end, if one is
+    tail_start = tail_end_text = None
+    while i < n:
+        c = text[i]
+        if c in _SPACE:
+            i += 1
+            continue
+        top = stack[-1] if stack else None
+        if top is not None and top.state == "after":
+            if c == ",":
+                top.state = "key" if top.kind == "{" else "value"
+                i += 1
+                continue
+            if (c == "}" and top.kind == "{") or (c == "]" and top.kind == "["):
+                stack.pop()
+                i += 1
+                if not stack:
+                    return text  # a whole value: the parser judges what follows it
+                stack[-1].mark = i
+                stack[-1].state = "after"
+                continue
+            raise MalformedJSON(f"expected ',' or a closing bracket at {i}, found {c!r}", pos=i)
+        if top is not None and top.kind == "{" and top.state in ("first", "key"):
+            if c == "}" and top.state == "first":
+                stack.pop()
+                i += 1
+                if not stack:
+                    return text
+                stack[-1].mark = i
+                stack[-1].state = "after"
+                continue
+            if c != '"':
+                raise MalformedJSON(f"expected a key in double quotes at {i}, found {c!r}", pos=i)
+            end = _string_end(text, i)
+            if end is None:
+                break  # cut inside a key: the member is left out
+            i = end
+            top.state = "colon"
+            continue
+        if top is not None and top.state == "colon":
+            if c != ":":
+                raise MalformedJSON(f"expected ':' at {i}, found {c!r}", pos=i)
+            top.state = "value"
+            i += 1
+            continue
+        # a value
+        if c == "]" and top is not None and top.kind == "[" and top.state == "first":
+            stack.pop()
+            i += 1
+            if not stack:
+                return text
+            stack[-1].mark = i
+            stack[-1].state = "after"
+            continue
+        member_start = top.mark if top is not None else 0
+        if c in "{[":
+            frame = _Frame(c, i)
+            frame.start = member_start
+            stack.append(frame)
+            i += 1
+            continue
+        if c == '"':
+            end = _string_end(text, i)
+            if end is None:
+                tail_kind, tail_start = Allow.STR, i
+                tail_end_text = _cut_string(text, i) + '"'
+                break
+            i = end
+        else:
+            j = i
+            while j < n and (text[j] in _NUMBER_CHARS or text[j].isalpha()):
+                j += 1
+            tok = text[i:j]
+            at_end = j >= n
+            if tok in _LITERALS:
+                pass  # a whole literal, even at the very end
+            elif tok == "-" and at_end:
+                tail_kind, tail_start, tail_end_text = Allow.NUM, i, None
+                break
+            elif tok[:1] in "-0123456789" and not tok.startswith("-I"):
+                if at_end:  # a number at the end may go on
+                    cut = _cut_number(tok)
+                    if not stack and cut == tok:
+                        return text
+                    tail_kind, tail_start = Allow.NUM, i
+                    tail_end_text = cut if cut not in ("", "-") else None
+                    break
+            else:
+                kind = _literal_kind(tok)
+                if kind is None or not at_end:
+                    raise MalformedJSON(f"unexpected {tok or c!r} at {i}", pos=i)
+                tail_kind, tail_start = kind, i
+                tail_end_text = next(w for w, k in _LITERALS.items() if w.startswith(tok) and k == kind)
+                break
+            i = j
+        if top is None:
+            return text
+        top.mark = i
+        top.state = "after"
+    return _complete(text, stack, allow, tail_kind, tail_start, tail_end_text)
+
+
+def _complete(text: str, stack: list[_Frame], allow: Allow, tail_kind: Allow | None,
+              tail_start: int | None, tail_text: str | None) -> str:
+    """Close what is open, leaving out what may not be partial."""
+    if tail_kind is not None:
+        assert tail_start is not None
+        if tail_text is not None and tail_kind & allow:
+            head = text[:tail_start] + tail_text
+        elif stack:
+            head = text[:stack[-1].mark]
+        else:
+            raise PartialJSON(f"the text is cut inside a value ({tail_kind.name} not allowed)",
+                              pos=tail_start)
+    elif stack:
+        head = text[:stack[-1].mark]
+    else:  # pragma: no cover - a whole value returns earlier
+        return text
+    closers: list[str] = []
+    for depth in range(len(stack) - 1, -1, -1):
+        frame = stack[depth]
+        if (Allow.OBJ if frame.kind == "{" else Allow.ARR) & allow:
+            closers.append("}" if frame.kind == "{" else "]")
+            continue
+        if depth == 0:
+            raise PartialJSON(f"the text is cut inside {'an object' if frame.kind == '{' else 'an array'}"
+                              f" ({'OBJ' if frame.kind == '{' else 'ARR'} not allowed)", pos=frame.start)
+        head = text[:stack[depth - 1].mark]
+        closers = []
+    return head + "".join(closers)
+
+
+def _string_end(text: str, i: int) -> int | None:
+    """Past the closing quote of the string at ``i``; None when it is cut."""
+    j = i + 1
+    n = len(text)
+    while True:
+        k = text.find('"', j)
+        if k < 0:
+            return None
+        b = k - 1
+        while b > i and text[b] == "\\":
+            b -= 1
+        if (k - 1 - b) % 2 == 0:
+            return k + 1
+        j = k + 1
+        if j > n:
+            return None
+
+
+def _cut_string(text: str, i: int) -> str:
+    """The cut string from ``i`` without an escape cut in the middle."""
+    s = text[i:]
+    k = s.rfind("\\")
+    if k >= 0:
+        b = k
+        while b > 0 and s[b - 1] == "\\":
+            b -= 1
+        run = k - b + 1
+        if run % 2 == 1:  # the last backslash starts an escape
+            rest = s[k + 1:]
+            if not rest or (rest[0] == "u" and len(rest) < 5):
+                s = s[:k]
+    return s
+
+
+def parse_json(json_string: str, allow_partial: Allow | int = ALL,
+               parser: Callable[[str], Any] | None = None, use_fast_fix: bool = True) -> Any:
+    """The value of ``json_string``, cut anywhere (see the module docstring)."""
+    completed = ensure_json(json_string, allow_partial, use_fast_fix)
+    return (parser or json.loads)(completed)
+
+
+loads = decode = parse_json

@@ -1,0 +1,400 @@
+"""Tool-call arguments that arrive a few characters at a time.
+
+``StreamingArgs`` reads a JSON document incrementally: each ``feed(chunk)``
+advances a parser whose whole state is an explicit stack of the open
+containers, the mode it is in and the token being read, so no character is
+read twice and the total cost of a stream is linear in its length (serving
+stacks that call a partial-JSON parser on the whole prefix at every token pay
+for the prefix again each time: quadratic).
+
+``feed`` returns the best value so far: the containers opened so far with
+the members read so far, a string cut in the middle closed where it was cut;
+a number or ``true``/``false``/``null`` still being read, and a key without
+its value, are left out until they are whole (``2`` may become ``20``). The
+value is built in place: each ``feed`` returns the same object, grown; copy it
+to keep a snapshot. ``finish()`` returns a :class:`~toolmend.recovery.Recovered`
+for the whole text, through argument recovery, and refuses a stream that was
+cut off anywhere but after a complete value.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+from typing import Any
+
+from ._strategies import Recovered, normalize_tool_args
+
+__all__ = ["StreamingArgs", "cut_reason"]
+
+_VALUE, _KEY, _COLON, _AFTER, _STRING, _TOKEN, _DONE, _ERROR = range(8)
+_NOTHING: Any = object()
+
+_SPACE = re.compile(r"[ \t\r\n]*")
+_STR_RUN = re.compile(r'[^"\\]*')
+_str_run = _STR_RUN.match
+_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
+_TOKEN_CHARS = frozenset("0123456789+-.eEtrufalsn")
+_LITERALS = {"true": True, "false": False, "null": None}
+_ESCAPES = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
+_HEX = frozenset("0123456789abcdefABCDEF")
+
+
+def _fix_surrogates(s: str) -> str:
+    """Join \\uD83D\\uDE00-style pairs; a lone surrogate stays as it is."""
+    try:
+        return s.encode("utf-16", "surrogatepass").decode("utf-16")
+    except UnicodeDecodeError:
+        return s
+
+
+class _Parser:
+    """The incremental JSON parser under :class:`StreamingArgs`."""
+
+    __slots__ = ("stack", "keys", "mode", "first", "root", "pieces", "is_key", "esc", "tok",
+                 "surrogates", "consumed", "error", "error_at")
+
+    def __init__(self) -> None:
+        self.stack: list[Any] = []      # the open containers, innermost last
+        self.keys: list[Any] = []       # for each open object: the key being filled (or None)
+        self.mode = _VALUE
+        self.first = True               # right after an opening bracket (or at the start)
+        self.root: Any = _NOTHING
+        self.pieces: list[str] = []     # the string being read
+        self.is_key = False
+        self.esc = ""                   # an escape cut between chunks: "\\", "\\u0"...
+        self.tok = ""                   # a number or literal being read
+        self.surrogates = False
+        self.consumed = 0
+        self.error: str | None = None
+        self.error_at = -1
+
+    # -- building the value -------------------------------------------------
+
+    def _fail(self, at: int, message: str) -> None:
+        self.mode = _ERROR
+        self.error = message
+        self.error_at = at
+
+    def _put(self, value: Any) -> None:
+        """A value read whole (or a container just opened) goes into its place."""
+        stack = self.stack
+        if not stack:
+            self.root = value
+        elif type(stack[-1]) is list:
+            stack[-1].append(value)
+        else:
+            stack[-1][self.keys[-1]] = value
+
+    def _replace(self, value: Any) -> None:
+        """The value in the innermost place (a string being read) becomes ``value``."""
+        stack = self.stack
+        if not stack:
+            self.root = value
+        elif type(stack[-1]) is list:
+            stack[-1][-1] = value
+        else:
+            stack[-1][self.keys[-1]] = value
+
+    def _value_done(self) -> None:
+        self.mode = _AFTER if self.stack else _DONE
+
+    def _end_token(self, at: int) -> bool:
+        tok = self.tok
+        self.tok = ""
+        if tok in _LITERALS:
+            self._put(_LITERALS[tok])
+        elif _NUMBER.fullmatch(tok):
+            self._put(int(tok) if tok.lstrip("-").isdigit() else float(tok))
+        else:
+            self._fail(at - len(tok), f"{tok!r} is not a JSON value")
+            return False
+        self._value_done()
+        return True
+
+    def _end_string(self) -> None:
+        s = "".join(self.pieces)
+        self.pieces = []
+        if self.surrogates:
+            s = _fix_surrogates(s)
+            self.surrogates = False
+        if self.is_key:
+            self.keys[-1] = s
+            self.mode = _COLON
+        else:
+            self._replace(s)
+            self._value_done()
+
+    # -- reading ------------------------------------------------------------
+
+    def feed(self, s: str) -> None:
+        base = self.consumed
+        self.consumed += len(s)
+        i, n = 0, len(s)
+        while i < n:
+            mode = self.mode
+            if mode == _STRING:
+                if self.esc:
+                    i = self._escape(s, i, base)
+                    continue
+                j = _str_run(s, i).end()  # type: ignore[union-attr]
+                if j > i:
+                    self.pieces.append(s[i:j])
+                if j >= n:
+                    break
+                if s[j] == '"':
+                    self._end_string()
+                    i = j + 1
+                else:  # a backslash
+                    self.esc = "\\"
+                    i = j + 1
+                continue
+            if mode == _TOKEN:
+                j = i
+                while j < n and s[j] in _TOKEN_CHARS:
+                    j += 1
+                self.tok += s[i:j]
+                if j >= n:
+                    if self.tok in _LITERALS:  # true/false/null cannot go on
+                        self._end_token(base + j)
+                    break
+                if not self._end_token(base + j):
+                    return
+                i = j
+                continue
+            c = s[i]
+            if c in " \t\r\n":
+                i = _SPACE.match(s, i).end()  # type: ignore[union-attr]
+                continue
+            if mode == _VALUE:
+                if c == "{":
+                    d: dict[str, Any] = {}
+                    self._put(d)
+                    self.stack.append(d)
+                    self.keys.append(None)
+                    self.mode, self.first = _KEY, True
+                elif c == "[":
+                    lst: list[Any] = []
+                    self._put(lst)
+                    self.stack.append(lst)
+                    self.mode, self.first = _VALUE, True
+                elif c == '"':
+                    self._put("")
+                    self.is_key = False
+                    self.mode = _STRING
+                elif c in _TOKEN_CHARS:
+                    self.mode = _TOKEN
+                    continue
+                elif c == "]" and self.first and self.stack and type(self.stack[-1]) is list:
+                    self._close(list)
+                else:
+                    return self._fail(base + i, f"expected a value, found {c!r}")
+            elif mode == _AFTER:
+                if c == ",":
+                    if type(self.stack[-1]) is list:
+                        self.mode = _VALUE
+                    else:
+                        self.mode = _KEY
+                    self.first = False
+                elif c == "}" and type(self.stack[-1]) is dict:
+                    self._close(dict)
+                elif c == "]" and type(self.stack[-1]) is list:
+                    self._close(list)
+                else:
+                    return self._fail(base + i, f"expected ',' or a closing bracket, found {c!r}")
+            elif mode == _KEY:
+                if c == '"':
+                    self.is_key = True
+                    self.mode = _STRING
+                elif c == "}" and self.first:
+                    self._close(dict)
+                else:
+                    return self._fail(base + i, f"expected a key in double quotes, found {c!r}")
+            elif mode == _COLON:
+                if c != ":":
+                    return self._fail(base + i, f"expected ':' after the key, found {c!r}")
+                self.mode = _VALUE
+                self.first = False
+            else:  # _DONE: only whitespace may follow; _ERROR: nothing more is read
+                if mode == _DONE:
+                    self._fail(base + i, "unexpected text after the end of the value")
+                return
+            i += 1
+        if self.mode == _STRING and not self.is_key:
+            # the string cut at the end of this chunk, closed where it was cut
+            pieces = self.pieces
+            s = pieces[0] if len(pieces) == 1 else "".join(pieces)
+            self.pieces = [s]
+            self._replace(_fix_surrogates(s) if self.surrogates else s)
+
+    def _close(self, kind: type) -> None:
+        self.stack.pop()
+        if kind is dict:
+            self.keys.pop()
+        self._value_done()
+
+    def _escape(self, s: str, i: int, base: int) -> int:
+        """Continue the escape in ``self.esc`` with ``s[i:]``; returns the new position."""
+        esc = self.esc
+        n = len(s)
+        if len(esc) == 1:  # just the backslash
+            c = s[i]
+            if c in _ESCAPES:
+                self.pieces.append(_ESCAPES[c])
+                self.esc = ""
+                return i + 1
+            if c != "u":
+                self._fail(base + i - 1, f"invalid escape '\\{c}' in a string")
+                return n
+            esc += "u"
+            i += 1
+        while i < n and len(esc) < 6:
+            if s[i] not in _HEX:
+                self._fail(base + i, f"invalid \\u escape in a string: {esc + s[i]!r}")
+                return n
+            esc += s[i]
+            i += 1
+        if len(esc) < 6:
+            self.esc = esc
+            return i
+        code = int(esc[2:], 16)
+        if 0xD800 <= code < 0xE000:
+            self.surrogates = True
+        self.pieces.append(chr(code))
+        self.esc = ""
+        return i
+
+    # -- what the end of the text means -------------------------------------
+
+    def cut_reason(self) -> str | None:
+        """None when the text read so far is a whole value or ends after a
+        complete value inside its containers (only closing brackets missing);
+        else where it was cut, in words."""
+        mode = self.mode
+        if mode == _DONE:
+            return None
+        if mode == _ERROR:
+            return f"it is not JSON ({self.error} at offset {self.error_at})"
+        if mode == _AFTER:
+            return None
+        if mode == _STRING:
+            return "inside a key" if self.is_key else "inside a string"
+        if mode == _TOKEN:
+            return "inside a number" if self.tok[:1] in "-0123456789" else f"inside {self.tok!r}"
+        if mode == _COLON:
+            return "after a key, before its ':'"
+        if not self.stack:
+            return "before any value"
+        if self.first:
+            return "right after an opening bracket"
+        if mode == _KEY:
+            return "after a comma"
+        if type(self.stack[-1]) is dict:
+            return "after a key, before its value"
+        return "after a comma"
+
+    def end(self) -> None:
+        """The end of the text: a number or literal at the top level is whole."""
+        if self.mode == _TOKEN and not self.stack:
+            self._end_token(self.consumed)
+
+    def value(self) -> Any:
+        return None if self.root is _NOTHING else self.root
+
+
+def cut_reason(text: str) -> str | None:
+    """Where JSON ``text`` stops, if it stops anywhere but after a complete
+    value: None for a whole value and for one that lacks only closing
+    brackets; else a phrase ("inside a string", "after a comma", ...)."""
+    p = _Parser()
+    p.feed(text.strip())
+    p.end()
+    return p.cut_reason()
+
+
+class StreamingArgs:
+    """Arguments streamed in chunks: ``feed(chunk)`` -> the best value so far,
+    ``finish()`` -> :class:`Recovered` for the whole text.
+
+    ``tool`` (optional) is the tool's name, used by :meth:`finish` as in
+    :func:`normalize_tool_args`. Chunks are ``str``, or ``bytes`` decoded as
+    UTF-8 incrementally (a character split between chunks is fine).
+    """
+
+    __slots__ = ("tool", "_parser", "_chunks", "_decoder", "_finished")
+
+    def __init__(self, tool: str | None = None) -> None:
+        if tool is not None and not isinstance(tool, str):
+            raise TypeError(f"StreamingArgs: tool must be a str or None, not {type(tool).__name__}")
+        self.tool = tool
+        self._parser = _Parser()
+        self._chunks: list[str] = []
+        self._decoder: Any = None
+        self._finished = False
+
+    def feed(self, chunk: str | bytes) -> Any:
+        """Read ``chunk``; return the best value so far (None before any)."""
+        if self._finished:
+            raise ValueError("StreamingArgs.feed: the stream was already finished")
+        parser = self._parser
+        if type(chunk) is str and parser.mode != _ERROR:  # the common case, kept short
+            self._chunks.append(chunk)
+            parser.feed(chunk)
+            return None if parser.root is _NOTHING else parser.root
+        if isinstance(chunk, (bytes, bytearray, memoryview)):
+            if self._decoder is None:
+                self._decoder = codecs.getincrementaldecoder("utf-8")("replace")
+            text = self._decoder.decode(bytes(chunk))
+        elif isinstance(chunk, str):
+            text = chunk
+        else:
+            raise TypeError(f"StreamingArgs.feed: chunk must be str or bytes, not {type(chunk).__name__}")
+        if text:
+            self._chunks.append(text)
+            if self._parser.mode != _ERROR:
+                self._parser.feed(text)
+        return self._parser.value()
+
+    @property
+    def value(self) -> Any:
+        """The best value so far (what the last :meth:`feed` returned)."""
+        return self._parser.value()
+
+    @property
+    def text(self) -> str:
+        """Everything read so far."""
+        if len(self._chunks) > 1:
+            self._chunks[:] = ["".join(self._chunks)]
+        return self._chunks[0] if self._chunks else ""
+
+    @property
+    def complete(self) -> bool:
+        """True once a whole JSON value has been read."""
+        return self._parser.mode == _DONE
+
+    def finish(self) -> Recovered:
+        """The whole text, recovered; ``ok=False`` with the reason when the
+        stream was cut off inside a value (nothing cut is passed off as whole)."""
+        if self._decoder is not None and not self._finished:
+            tail = self._decoder.decode(b"", True)
+            if tail:
+                self._chunks.append(tail)
+                if self._parser.mode != _ERROR:
+                    self._parser.feed(tail)
+        self._finished = True
+        text = self.text
+        parser = self._parser
+        parser.end()
+        if parser.mode not in (_DONE, _ERROR):
+            reason = parser.cut_reason()
+            if reason is not None or not text.strip():
+                where = reason or "before any value"
+                if not text.strip() and self.tool is not None:
+                    return normalize_tool_args(text, self.tool)
+                return Recovered(text.strip(), False, None, None,
+                                 f"the arguments were cut off {where} (offset {parser.consumed}); "
+                                 f"nothing cut is passed off as whole")
+        if parser.mode == _DONE and (self.tool is None or isinstance(parser.root, dict)):
+            # read whole already: the value is the parser's (integers of any size exact)
+            return Recovered(text.strip(), True, "parse", parser.root)
+        return normalize_tool_args(text, self.tool)

@@ -1,0 +1,107 @@
+"""``run_tools``: many calls at once, reads in parallel, writes in order.
+
+A batch keeps the order the model asked for where it matters: the calls
+between two mutations (``@diff apply`` with ``dry_run: false``) are read-only
+and run in parallel; a mutation waits for every call before it and runs
+alone, so a read that follows a write sees it. Results come back in call
+order, one per call, and like ``run_tool`` this never raises for a bad call.
+"""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Iterable, Sequence
+
+from ..errors import ToolError
+from ..recovery import ToolCall, normalize_tool_args
+from ._runner import ToolArgs, ToolResult, run_tool
+from ._workspace import Workspace
+
+__all__ = ["run_tools", "is_mutation"]
+
+
+def _parts(call: Any) -> tuple[Any, Any, str | None]:
+    """(name, args, error) of a ToolCall, a (name, args) pair or a {"name", "args"} dict."""
+    if isinstance(call, ToolCall):
+        if not call.ok:
+            return call.name, None, call.error or "its arguments could not be read"
+        return call.name, call.args, None
+    if isinstance(call, dict):
+        return call.get("name"), call.get("args", call.get("arguments", call.get("input"))), None
+    if isinstance(call, (tuple, list)) and len(call) == 2:
+        return call[0], call[1], None
+    return None, None, f"a call must be a ToolCall, a (name, args) pair or a dict, not {type(call).__name__}"
+
+
+def is_mutation(name: Any, args: Any) -> bool:
+    """True for a call that writes: ``@diff apply`` with ``dry_run`` false.
+    Arguments that cannot be read count as a write (the safe side)."""
+    if not isinstance(name, str) or name.strip().lstrip("@").lower() != "diff":
+        return False
+    if isinstance(args, (str, bytes, bytearray)):
+        r = normalize_tool_args(args, "@diff")
+        if not r.ok:
+            return True
+        args = r.value
+    if not isinstance(args, dict):
+        return True
+    cmd = args.get("cmd")
+    if not isinstance(cmd, str) or cmd.strip().lower() != "apply":
+        return not isinstance(cmd, str)
+    inner = args.get("args", {})
+    if isinstance(inner, (str, bytes)):
+        r = normalize_tool_args(inner)
+        inner = r.value if r.ok else None
+    if not isinstance(inner, dict):
+        return True
+    merged = {**{k: v for k, v in args.items() if k not in ("cmd", "args")}, **inner}
+    try:
+        return not ToolArgs("diff", "apply", merged).flag("dry_run", True)
+    except ToolError:
+        return True
+
+
+def _one(call: Any, workspace: Any) -> ToolResult:
+    name, args, error = _parts(call)
+    if error is not None:
+        label = name if isinstance(name, str) and name else "the call"
+        return ToolResult(False, f"error: could not run {label}: {error}", None)
+    return run_tool(name, args, workspace=workspace)
+
+
+def run_tools(calls: Iterable[Any], workspace: str | Workspace = ".",
+              max_workers: int | None = None) -> list[ToolResult]:
+    """Run every call; read-only ones in parallel, mutations one at a time in order.
+
+    ``calls`` are :class:`~toolmend.ToolCall` objects (a call that is not ok
+    gets an error result naming why), ``(name, args)`` pairs or ``{"name":
+    ..., "args": ...}`` dicts. ``max_workers`` bounds the threads (default: up to
+    8; 1 runs everything in order on this thread).
+    """
+    todo: Sequence[Any] = list(calls)
+    if max_workers is not None and (not isinstance(max_workers, int) or isinstance(max_workers, bool)
+                                    or max_workers < 1):
+        raise ToolError(f"run_tools: max_workers must be a positive integer, not {max_workers!r}")
+    ws = workspace if isinstance(workspace, Workspace) else Workspace(workspace)
+    results: list[ToolResult | None] = [None] * len(todo)
+    workers = min(max_workers or 8, max(1, len(todo)))
+    if workers == 1:
+        return [_one(c, ws) for c in todo]
+    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="toolmend") as pool:
+        batch: list[int] = []
+
+        def flush() -> None:
+            for i, result in zip(batch, pool.map(lambda k: _one(todo[k], ws), batch), strict=False):
+                results[i] = result
+            batch.clear()
+
+        for i, call in enumerate(todo):
+            name, args, error = _parts(call)
+            if error is None and is_mutation(name, args):
+                flush()
+                results[i] = _one(call, ws)
+            else:
+                batch.append(i)
+        flush()
+    return [r if r is not None else ToolResult(False, "error: internal error (no result)", None)
+            for r in results]

@@ -1,0 +1,154 @@
+"""StreamingArgs: arguments read a chunk at a time, in linear time, never passed off as whole when cut."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import toolmend
+from toolmend import StreamingArgs
+
+partial_json_parser = pytest.importorskip("partial_json_parser")
+
+_scalars = st.one_of(st.none(), st.booleans(), st.integers(-10**20, 10**20),
+                     st.floats(allow_nan=False, allow_infinity=False), st.text(max_size=12))
+_json = st.recursive(_scalars, lambda kids: st.one_of(st.lists(kids, max_size=4),
+                                                      st.dictionaries(st.text(max_size=6), kids, max_size=4)),
+                     max_leaves=20)
+_containers = st.one_of(st.lists(_json, max_size=4), st.dictionaries(st.text(max_size=6), _json, max_size=4))
+
+
+def _chunks(text: str, sizes: list[int]) -> list[str]:
+    out, i, k = [], 0, 0
+    while i < len(text):
+        n = sizes[k % len(sizes)] if sizes else 3
+        out.append(text[i:i + n])
+        i += n
+        k += 1
+    return out
+
+
+@settings(max_examples=150, deadline=None)
+@given(_json, st.lists(st.integers(1, 9), min_size=1, max_size=5), st.booleans())
+def test_any_chunking_gives_the_document(value, sizes, ascii_only):
+    text = json.dumps(value, ensure_ascii=ascii_only)
+    s = StreamingArgs()
+    for chunk in _chunks(text, sizes):
+        s.feed(chunk)
+    r = s.finish()
+    assert r.ok and r.value == json.loads(text)
+
+
+@settings(max_examples=100, deadline=None)
+@given(_containers, st.lists(st.integers(1, 7), min_size=1, max_size=4))
+def test_every_partial_value_is_what_partial_json_parser_gives(value, sizes):
+    """At each chunk, the value so far is partial_json_parser's with strings and containers
+    allowed partial (numbers and literals only when whole, keys only with a value)."""
+    text = json.dumps(value, separators=(",", ":"))
+    allow = partial_json_parser.Allow.STR | partial_json_parser.Allow.COLLECTION
+    s = StreamingArgs()
+    seen = ""
+    for chunk in _chunks(text, sizes):
+        seen += chunk
+        got = s.feed(chunk)
+        if seen[-1].isspace():
+            continue  # partial-json-parser strips the text first: a cut string loses its last spaces
+        assert json.dumps(got, sort_keys=True) == json.dumps(partial_json_parser.loads(seen, allow),
+                                                             sort_keys=True), seen
+
+
+def test_a_cut_string_is_closed_where_it_was_cut_and_escapes_wait():
+    s = StreamingArgs()
+    assert s.feed('{"cmd": "ap') == {"cmd": "ap"}
+    assert s.feed('ply", "patch": "a\\') == {"cmd": "apply", "patch": "a"}
+    assert s.feed('n\\u00') == {"cmd": "apply", "patch": "a\n"}
+    assert s.feed('e9\\ud83d') == {"cmd": "apply", "patch": "a\n\u00e9\ud83d"}
+    assert s.feed('\\ude00"') == {"cmd": "apply", "patch": "a\n\u00e9\U0001F600"}
+    assert s.feed(', "n": 1') == {"cmd": "apply", "patch": "a\n\u00e9\U0001F600"}  # 1 may become 10
+    assert s.feed("0}") == {"cmd": "apply", "patch": "a\n\u00e9\U0001F600", "n": 10}
+    assert s.complete and s.finish().ok
+
+
+def test_bytes_split_inside_a_character():
+    data = '{"city": "S\u00e3o Paulo"}'.encode()
+    s = StreamingArgs("get_weather")
+    for i in range(len(data)):
+        s.feed(data[i:i + 1])
+    assert s.finish().value == {"city": "S\u00e3o Paulo"}
+
+
+@pytest.mark.parametrize(("text", "where"), [
+    ('{"cmd": "rm -rf build/di', "inside a string"),
+    ('{"limit": 2', "inside a number"),
+    ('{"city": ', "before its value"),
+    ('{"term": "leak", ', "after a comma"),
+    ('{"ok": tr', "inside 'tr'"),
+    ('{"a"', "before its ':'"),
+    ("{", "right after an opening bracket"),
+])
+def test_finish_refuses_a_stream_cut_inside_a_value(text, where):
+    s = StreamingArgs("run_command")
+    s.feed(text)
+    r = s.finish()
+    assert not r.ok and r.value is None and where in r.error and "cut off" in r.error
+
+
+def test_finish_recovers_what_argument_recovery_recovers():
+    s = StreamingArgs("read_file")
+    s.feed("{'file': ")
+    assert s.feed("'main.go'}") is not None or True  # not JSON: the value stops growing
+    r = s.finish()
+    assert r.ok and r.value == {"file": "main.go"} and r.strategy == "single_quotes"
+    s = StreamingArgs("read_file")
+    s.feed("main.go")
+    assert s.finish().value == {"file": "main.go"}
+    empty = StreamingArgs("git_status")
+    assert empty.finish().value == {}
+
+
+def test_a_whole_top_level_scalar_and_a_closed_stream():
+    s = StreamingArgs()
+    s.feed("4")
+    s.feed("2")
+    assert s.finish().value == 42
+    with pytest.raises(ValueError):
+        s.feed("x")
+    with pytest.raises(TypeError):
+        StreamingArgs().feed(42)  # type: ignore[arg-type]
+
+
+def test_the_work_is_linear_in_the_stream():
+    """Characters are read once: feeding 10x more text does about 10x more parser steps
+    (counted, not timed: the parser's calls to its string scanner)."""
+    import toolmend.recovery._streaming as mod
+
+    calls = {"n": 0}
+    real = mod._str_run
+
+    def counting(s, i):  # type: ignore[no-untyped-def]
+        calls["n"] += 1
+        return real(s, i)
+
+    def steps(n: int) -> int:
+        calls["n"] = 0
+        doc = json.dumps({"rows": [{"id": k, "name": f"row {k}"} for k in range(n)]})
+        s = StreamingArgs()
+        for i in range(0, len(doc), 3):
+            s.feed(doc[i:i + 3])
+        assert s.finish().ok
+        return calls["n"]
+
+    mod._str_run = counting
+    try:
+        small, big = steps(50), steps(500)
+    finally:
+        mod._str_run = real
+    assert big < 12 * small
+
+
+def test_exported():
+    assert toolmend.StreamingArgs is StreamingArgs
+    assert "StreamingArgs" in toolmend.__all__
