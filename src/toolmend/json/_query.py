@@ -208,7 +208,7 @@ class Query:
 
     def run(self) -> QueryResult:
         rows = self.rows()
-        text = self.doc.text
+        doc = self.doc
         alive = list(range(len(rows)))
         for cond in self.conds:
             if not alive:
@@ -217,7 +217,7 @@ class Query:
             for k in alive:
                 spans.append(rows.spans[2 * k])
                 spans.append(rows.spans[2 * k + 1])
-            found = _k.lookup_many(text, spans, cond.field) if cond.field else spans
+            found = doc.lookup_many(spans, cond.field) if cond.field else spans
             test = self._tester(cond)
             alive = [k for j, k in enumerate(alive) if test(found[2 * j], found[2 * j + 1])]
         shown = alive[:self.limit]
@@ -235,17 +235,15 @@ class Query:
     def _selected(self, start: int, end: int) -> dict[str, Any]:
         row: dict[str, Any] = {}
         for name, segs in zip(self.select, self.select_segs, strict=True):
-            s, e, failed = _k.lookup(self.doc.text, start, segs)
+            s, e, failed = self.doc.lookup(start, segs)
             if failed == -1:
                 row[name] = load_span(self.doc.text, s, e, None if self.doc.lossy else False)
         return row
 
     def _tester(self, cond: _Cond) -> Callable[[int, int], bool]:
-        text = self.doc.text
+        doc = self.doc
         op = cond.op
-
-        def raw_of(s: int, e: int) -> str:
-            return text[s:e]
+        raw_of = doc.slice
 
         if op in ("~", "!~"):
             pattern = cond.pattern
@@ -254,13 +252,13 @@ class Query:
             def test_regex(s: int, e: int) -> bool:
                 if s < 0:
                     return negate
-                c = text[s]
+                c = doc.lead(s)
                 if c == '"':
-                    subject = decode_string(text[s:e])
+                    subject = decode_string(raw_of(s, e))
                 elif c in "{[":
-                    subject = _k.reformat(text, s, e, 0, -1)[0]
+                    subject = _k.reformat(doc.text, s, e, 0, -1)[0]
                 else:
-                    subject = text[s:e]
+                    subject = raw_of(s, e)
                 remaining = REGEX_BUDGET - self.regex_time
                 if remaining <= 0:
                     raise self._timeout(cond)
@@ -281,14 +279,14 @@ class Query:
             def test_eq(s: int, e: int) -> bool:
                 if s < 0:
                     return negate
-                return self._equals(cond, text, s, e) != negate
+                return self._equals(cond, doc, s, e) != negate
 
             return test_eq
 
         def test_order(s: int, e: int) -> bool:
             if s < 0:
                 return False
-            c = text[s]
+            c = doc.lead(s)
             if c == '"':
                 left: Any = decode_string(raw_of(s, e))
                 right: Any = cond.value
@@ -308,17 +306,17 @@ class Query:
         return test_order
 
     @staticmethod
-    def _equals(cond: _Cond, text: str, s: int, e: int) -> bool:
-        c = text[s]
+    def _equals(cond: _Cond, doc: Document, s: int, e: int) -> bool:
+        c = doc.lead(s)
         if c == '"':
-            return decode_string(text[s:e]) == cond.value
+            return decode_string(doc.slice(s, e)) == cond.value
         if c == "-" or c.isdigit():
-            return cond.number is not None and Decimal(text[s:e]) == cond.number
+            return cond.number is not None and Decimal(doc.slice(s, e)) == cond.number
         if c in "tfn":
-            return text[s:e] == cond.value.strip().lower()
+            return doc.slice(s, e) == cond.value.strip().lower()
         if cond.json is None:
             return False
-        return bool(_k.reformat(text, s, e, 0, -1)[0] == cond.json)
+        return bool(_k.reformat(doc.text, s, e, 0, -1)[0] == cond.json)
 
     def _timeout(self, cond: _Cond) -> QueryError:
         return QueryError(f"query: the regex in {cond.text!r} took more than {REGEX_BUDGET:g} s "
