@@ -142,7 +142,8 @@ def scan(object text, Py_ssize_t start=0, Py_ssize_t end=-1):
     st.lossy = False
     with nogil:
         if b.utf8:
-            rc = bscan_impl(<unsigned char*>b.data, start, end, &st, NULL)
+            rc = bscan_impl(<unsigned char*>b.data, start, end, &st, NULL,
+                            start < end and tm_utf8_check(<unsigned char*>b.data + start, end - start) == 1)
         elif b.kind == 1:
             rc = scan_impl(<unsigned char*>b.data, start, end, &st)
         elif b.kind == 2:
@@ -201,7 +202,11 @@ def scan_index(object text, Py_ssize_t start=0, Py_ssize_t end=-1):
     try:
         with nogil:
             if b.utf8:
-                rc = bscan_impl(<unsigned char*>b.data, start, end, &st, &ix)
+                # valid UTF-8 checked a vector at a time, then the JSON; when the
+                # bytes are not UTF-8 (or no vector unit), the JSON scan checks
+                # them itself and says exactly where
+                rc = bscan_impl(<unsigned char*>b.data, start, end, &st, &ix,
+                                start < end and tm_utf8_check(<unsigned char*>b.data + start, end - start) == 1)
             elif b.kind == 1:
                 rc = scan_impl(<unsigned char*>b.data, start, end, &st)
                 if rc == 0:
