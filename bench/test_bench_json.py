@@ -133,7 +133,9 @@ def _simdjson_keys(path: str, segments):
 
 
 def _sample(n: int) -> list[int]:
-    return sorted({round(i * (n - 1) / (SAMPLE - 1)) for i in range(SAMPLE)}) if n > SAMPLE else list(range(n))
+    if n <= SAMPLE:
+        return list(range(n))
+    return sorted({round(i * (n - 1) / (SAMPLE - 1)) for i in range(SAMPLE)})
 
 
 def _simdjson_schema(path: str):

@@ -64,9 +64,11 @@ def _at(text: Text, i: int) -> str:
     return chr(text[i]) if isinstance(text, bytes) else text[i]
 
 
-def _check_text(text: Any) -> None:
+def _check_text(text: Any, index: Any = None) -> None:
     if not isinstance(text, (str, bytes)):
         raise TypeError(f"text must be str or UTF-8 bytes, not {type(text).__name__}")
+    if index is not None and not (isinstance(index, array) and index.typecode == "q"):
+        raise TypeError("index must be an array('q') from scan_index, or None")
 
 
 _WS_CHARS = " \t\n\r"
@@ -334,20 +336,20 @@ def _value_end(text: Text, i: int) -> int:
     return _SCALAR(text).match(text, i).end()  # type: ignore[union-attr]
 
 
-def _check_value(text: Text, pos: int) -> None:
-    _check_text(text)
+def _check_value(text: Text, pos: int, index: Any = None) -> None:
+    _check_text(text, index)
     if pos < 0 or pos >= len(text) or _at(text, pos) in " \t\r\n,:]}":
         raise ValueError(f"offset {pos} is not the start of a value")
 
 
 def value_end(text: Text, pos: int, index: array[int] | None = None) -> int:
     """The offset just past the value that starts at ``pos``."""
-    _check_value(text, pos)
+    _check_value(text, pos, index)
     return _value_end(text, pos)
 
 
-def _check_container(text: Text, pos: int) -> None:
-    _check_text(text)
+def _check_container(text: Text, pos: int, index: Any = None) -> None:
+    _check_text(text, index)
     if pos < 0 or pos >= len(text) or _at(text, pos) not in "{[":
         raise ValueError(f"offset {pos} is not the start of an object or array")
 
@@ -394,7 +396,7 @@ def members(text: Text, pos: int, index: array[int] | None = None) -> tuple[list
     the values, in document order (duplicate keys are all listed).
     ``index``: the container index of ``scan_index`` for this text.
     """
-    _check_container(text, pos)
+    _check_container(text, pos, index)
     keys: list[str] | None = [] if _at(text, pos) == "{" else None
     spans = array("q")
     for ks, ke, vs, ve in _iter_members(text, pos):
@@ -491,7 +493,7 @@ def lookup(text: Text, pos: int, segments: Iterable[Any],
     keys: the last one wins.
     """
     segs = _check_segments(segments)
-    _check_value(text, pos)
+    _check_value(text, pos, index)
     start, end, failed = _lookup(text, pos, -1, segs)
     return (start, end if end >= 0 else _value_end(text, start), failed)
 
@@ -501,7 +503,7 @@ def lookup_many(text: Text, spans: array[int], segments: Iterable[Any],
     """``lookup`` from each value of ``spans`` (start, end pairs); returns an
     ``array('q')`` of the found spans, with -1, -1 where the path failed."""
     segs = _check_segments(segments)
-    _check_text(text)
+    _check_text(text, index)
     if not isinstance(spans, array) or spans.typecode != "q":
         raise TypeError("spans must be an array('q')")
     if len(spans) % 2:
@@ -523,7 +525,7 @@ def summary(text: Text, pos: int, index: array[int] | None = None) -> tuple[str,
     """``(kind, size)`` of the value at ``pos``: kind is object, array,
     string, number, bool or null; size the member count of a container, the
     decoded length in characters of a string, else -1."""
-    _check_text(text)
+    _check_text(text, index)
     if pos < 0 or pos >= len(text):
         raise ValueError(f"offset {pos} is not the start of a value")
     c = _at(text, pos)
