@@ -38,6 +38,8 @@ FILE_LIMIT = 20 * 1024 * 1024
 FORMATS = ("auto", "json", "yaml")
 YAML_SUFFIXES = (".yaml", ".yml")
 KEYS_SHOWN = 40
+#: Members a fan-out follows the rest of its path from in one kernel call.
+_CHUNK = 1 << 14
 
 
 @dataclass(frozen=True)
@@ -340,8 +342,11 @@ class Matches:
         self.spans = array("q")
         self.fanned = False
         self.skipped = 0
-        # per level: (parents, keys, keytab, run); level 0 has no parents
-        self._levels: list[tuple[array[int] | None, array[int] | None, list[str], tuple[Segment, ...]]] = []
+        # per level: (parents, keys, keytab, run); level 0 has no parents. When
+        # every match of a level has one parent, parents is its index and keys
+        # None: match k is member k (no per-match arrays for a big fan-out)
+        self._levels: list[tuple[array[int] | int | None, array[int] | None, list[str],
+                                 tuple[Segment, ...]]] = []
 
     def __len__(self) -> int:
         return len(self.spans) // 2
@@ -354,11 +359,11 @@ class Matches:
         parts: list[tuple[Segment, ...]] = []
         for parents, keys, keytab, run in reversed(self._levels):
             parts.append(run)
-            if parents is None or keys is None:
+            if parents is None:
                 break
-            code = keys[k]
+            code = keys[k] if keys is not None else (-1 - k if keytab else k)
             parts.append((code if code >= 0 else keytab[-1 - code],))
-            k = parents[k]
+            k = parents if isinstance(parents, int) else parents[k]
         out: list[Segment] = []
         for part in reversed(parts):
             out.extend(part)
@@ -411,12 +416,16 @@ def _expand(m: Matches, run: tuple[str | int, ...], full: str) -> None:
     """Apply ``*`` then ``run`` to every current match."""
     doc = m.doc
     spans = array("q")
-    parents = array("q")
-    keys = array("q")
+    parents: array[int] | int = array("q")
+    keys: array[int] | None = array("q")
     keytab: list[str] = []
     containers = 0
     first_scalar = -1
-    for k in range(len(m)):
+    if len(m) == 1 and doc.lead(m.spans[0]) in "{[":
+        # one container (the common case, ``items[*]``): its spans as they are
+        names, spans = doc.members(m.spans[0])
+        parents, keys, keytab, containers = 0, None, names or [], 1
+    for k in range(len(m) if containers == 0 else 0):
         start = m.spans[2 * k]
         if doc.lead(start) not in "{[":
             m.skipped += 1
@@ -427,7 +436,8 @@ def _expand(m: Matches, run: tuple[str | int, ...], full: str) -> None:
         names, member_spans = doc.members(start)
         count = len(member_spans) // 2
         spans.extend(member_spans)
-        parents.extend([k] * count)
+        assert isinstance(parents, array) and keys is not None
+        parents.extend(array("q", (k,)) * count)
         if names is None:
             keys.extend(range(count))
         else:
@@ -441,27 +451,36 @@ def _expand(m: Matches, run: tuple[str | int, ...], full: str) -> None:
         raise PathNotFound(f"path {full!r}: * needs an object or array, but {where} is {there}",
                            path=where, segment="*", reason="not_container", found=there)
     if run and len(spans):
-        found = doc.lookup_many(spans, run)
-        kept = [k for k in range(0, len(found), 2) if found[k] >= 0]
+        # the rest of the path from each member, a chunk at a time
+        kept = array("q")
+        found = array("q")
+        for a in range(0, len(spans), 2 * _CHUNK):
+            part = doc.lookup_many(spans[a:a + 2 * _CHUNK], run)
+            for j in range(0, len(part), 2):
+                if part[j] >= 0:
+                    kept.append(a + j)
+                    found.append(part[j])
+                    found.append(part[j + 1])
         if not kept:
             # no branch matched: explain the first one
             s, e = spans[0], spans[1]
             start, _, failed = doc.lookup(s, run)
             probe = Matches(doc)
             probe.spans = array("q", (s, e))
-            probe._levels = m._levels + [(parents[:1], keys[:1], keytab, ())]
+            probe._levels = m._levels + [(parents if isinstance(parents, int) else parents[:1],
+                                          None if keys is None else keys[:1], keytab, ())]
             reached = probe.path(0) + run[:failed]
             raise _diagnose(doc, reached, start, run[failed], full)
         m.skipped += len(spans) // 2 - len(kept)
-        if len(kept) * 2 != len(found):
-            spans = array("q")
-            for k in kept:
-                spans.append(found[k])
-                spans.append(found[k + 1])
-            parents = array("q", (parents[k // 2] for k in kept))
-            keys = array("q", (keys[k // 2] for k in kept))
-        else:
-            spans = found
+        if len(kept) * 2 != len(spans):
+            if isinstance(parents, int):
+                keys = array("q", ((-1 - k // 2 if keytab else k // 2) for k in kept))
+                parents = array("q", (parents,)) * len(kept)
+            else:
+                assert keys is not None
+                parents = array("q", (parents[k // 2] for k in kept))
+                keys = array("q", (keys[k // 2] for k in kept))
+        spans = found
     m.spans = spans
     m._levels.append((parents, keys, keytab, run))
 

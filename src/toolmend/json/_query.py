@@ -33,6 +33,8 @@ from ._path import WILD, format_path, parse_path
 __all__ = ["QueryResult", "Query", "QUERY_LIMIT", "REGEX_BUDGET"]
 
 QUERY_LIMIT = 20
+#: Rows whose field is looked up in one kernel call.
+_CHUNK = 1 << 14
 #: Time all regex matches of one query may take together, in seconds.
 REGEX_BUDGET = 2.0
 
@@ -209,18 +211,30 @@ class Query:
     def run(self) -> QueryResult:
         rows = self.rows()
         doc = self.doc
-        alive = list(range(len(rows)))
+        # the rows still in the running (None: all of them), each condition
+        # tested a chunk of rows at a time: memory stays small next to the text
+        alive: array[int] | None = None
         for cond in self.conds:
-            if not alive:
+            if alive is not None and not alive:
                 break
-            spans = array("q")
-            for k in alive:
-                spans.append(rows.spans[2 * k])
-                spans.append(rows.spans[2 * k + 1])
-            found = doc.lookup_many(spans, cond.field) if cond.field else spans
             test = self._tester(cond)
-            alive = [k for j, k in enumerate(alive) if test(found[2 * j], found[2 * j + 1])]
-        shown = alive[:self.limit]
+            kept = array("q")
+            count = len(rows) if alive is None else len(alive)
+            for first in range(0, count, _CHUNK):
+                if alive is None:
+                    spans = rows.spans[2 * first:2 * min(count, first + _CHUNK)]
+                else:
+                    spans = array("q")
+                    for k in alive[first:first + _CHUNK]:
+                        spans.append(rows.spans[2 * k])
+                        spans.append(rows.spans[2 * k + 1])
+                found = doc.lookup_many(spans, cond.field) if cond.field else spans
+                for j in range(len(spans) // 2):
+                    if test(found[2 * j], found[2 * j + 1]):
+                        kept.append(first + j if alive is None else alive[first + j])
+            alive = kept
+        matched = len(rows) if alive is None else len(alive)
+        shown = range(min(matched, self.limit)) if alive is None else alive[:self.limit]
         out_spans = array("q")
         for k in shown:
             out_spans.append(rows.spans[2 * k])
@@ -229,7 +243,7 @@ class Query:
             data = [self._selected(out_spans[2 * j], out_spans[2 * j + 1]) for j in range(len(shown))]
         else:
             data = values(self.doc, out_spans)
-        return QueryResult(data, [rows.label(k) for k in shown], len(alive), len(rows),
+        return QueryResult(data, [rows.label(k) for k in shown], matched, len(rows),
                            self.limit, out_spans)
 
     def _selected(self, start: int, end: int) -> dict[str, Any]:
