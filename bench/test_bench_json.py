@@ -211,3 +211,58 @@ def test_schema_20mb(benchmark, json_files, shape, contender):
         assert len(_run(benchmark, contender, _simdjson_schema, path)) == SAMPLE
     else:
         assert len(_run(benchmark, contender, _orjson_schema, path)) == SAMPLE
+
+
+VERB_ARGS = {
+    "get": {"path": "items[-1]"},
+    "keys": {"path": "items[0]"},
+    "query": {"path": "items", "where": "id>=0 && name~^service-1", "limit": 20},
+    "schema": {},
+    "validate": {},
+    "pretty": {"path": "items[-1]"},
+}
+_MEASURE = """
+import sys, tracemalloc
+from toolmend.tools import run_tool
+
+def status(field):  # kB, Linux only: the peak resident size of this process
+    try:
+        with open("/proc/self/status") as fh:
+            return next(int(line.split()[1]) for line in fh if line.startswith(field + ":"))
+    except (OSError, StopIteration):
+        return -1
+
+folder, name, verb, args = sys.argv[1], sys.argv[2], sys.argv[3], eval(sys.argv[4])
+run_tool("@json", {"cmd": "get", "args": {"text": "[1]", "path": "[0]"}})  # imports, first calls
+base = status("VmRSS")
+tracemalloc.start()
+r = run_tool("@json", {"cmd": verb, "args": {"file": name, **args}}, workspace=folder)
+peak = tracemalloc.get_traced_memory()[1]
+tracemalloc.stop()
+assert r.ok, r.output
+print(peak, (status("VmHWM") - base) * 1024 if base >= 0 else -1)
+"""
+
+
+@pytest.mark.parametrize("verb", list(VERB_ARGS))
+@pytest.mark.parametrize("shape", SHAPES)
+def test_json_peak_memory(json_files, shape, verb):
+    """Peak memory of one call in a fresh process, the file's bytes included:
+    Python's allocations (tracemalloc) and, on Linux, the growth of the peak
+    resident size (every allocation). At most 1.5x the file size."""
+    if not toolmend.compiled:
+        pytest.skip("the memory bound is for the compiled kernels (the pure twin validates "
+                    "with the stdlib parser, which builds the document)")
+    import subprocess
+    import sys
+
+    path = json_files[shape]
+    folder, name = os.path.split(path)
+    out = subprocess.run([sys.executable, "-c", _MEASURE, folder, name, verb, repr(VERB_ARGS[verb])],
+                         capture_output=True, text=True, check=True)
+    traced, resident = map(int, out.stdout.split())
+    size = os.path.getsize(path)
+    print(f"\n@json {verb} on {shape} ({size / 1e6:.1f} MB): traced peak {traced / size:.2f}x, "
+          f"resident growth {resident / size:.2f}x")
+    assert traced <= 1.5 * size
+    assert resident <= 1.5 * size
