@@ -444,8 +444,8 @@ cdef struct IndexBuf:
     Py_ssize_t len         # long longs in use
     Py_ssize_t cap
     Py_ssize_t kept        # containers closed and kept
-    Py_ssize_t most        # more kept than this: no index at all
-    bint off               # gave up (too many containers, or no memory)
+    Py_ssize_t most        # once this many are kept, no more slots are taken
+    bint off               # gave up (no memory)
     Py_ssize_t slot[INDEX_DEPTH_C]
 
 
@@ -456,7 +456,7 @@ cdef inline void ix_open(IndexBuf* ix, Py_ssize_t depth, Py_ssize_t pos) noexcep
     if ix == NULL or depth >= INDEX_DEPTH_C:
         return
     ix.slot[depth] = -1
-    if ix.off:
+    if ix.off or ix.kept >= ix.most:
         return
     if ix.len + 2 > ix.cap:
         cap = ix.cap + (ix.cap >> 1) + 64
@@ -483,8 +483,6 @@ cdef inline void ix_close(IndexBuf* ix, Py_ssize_t depth, Py_ssize_t end) noexce
     if end - ix.data[k] >= INDEX_SPAN_C:
         ix.data[k + 1] = end
         ix.kept += 1
-        if ix.kept > ix.most:
-            ix.off = True
     else:  # small: so is everything inside it, none of it kept
         ix.len = k
 

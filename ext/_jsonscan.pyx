@@ -69,8 +69,8 @@ cdef array.array _QARRAY = _array_mod.array('q')
 INDEX_DIGITS = 18
 cdef Py_ssize_t C_INDEX_DIGITS = INDEX_DIGITS
 # The container index of scan_index(): containers of at least INDEX_SPAN
-# units, nested at most INDEX_DEPTH deep; none at all when there would be
-# more than one a INDEX_SPAN units of text.
+# units, nested at most INDEX_DEPTH deep, at most about one a INDEX_SPAN
+# units of text.
 INDEX_SPAN = INDEX_SPAN_C
 INDEX_DEPTH = INDEX_DEPTH_C
 
@@ -181,8 +181,9 @@ def scan_index(object text, Py_ssize_t start=0, Py_ssize_t end=-1):
     """``scan`` and the container index of the valid text: an ``array('q')``
     of (start, end) pairs, in document order, of the objects and arrays at
     least INDEX_SPAN units long nested at most INDEX_DEPTH deep (empty when
-    there are more than one a INDEX_SPAN units, or when the text is not
-    valid). The walkers take it to jump over big containers."""
+    the text is not valid). Once ``len(text) // INDEX_SPAN`` of them are
+    kept, containers opened after are not (those open then may still be).
+    The walkers take it to jump over big containers."""
     cdef Buf b
     cdef ScanState st
     cdef IndexBuf ix

@@ -206,9 +206,16 @@ def test_index_rules(jsonscan_kernel) -> None:
     assert (pos, code) == (-1, 0)
     assert list(index) == [0, len(big), 6, 6 + len(json.dumps(["x" * 200]))]
     assert jsonscan_kernel.scan_index(big[:-1])[1:] == (jsonscan_kernel.E_OBJECT, False, array("q"))
-    # more big containers than one a INDEX_SPAN units (deep nesting): no index
+    # more big containers than one a INDEX_SPAN units: the first ones kept, and
+    # those open when the count is reached
     deep = "[" * 400 + '"' + "z" * 300 + '"' + "]" * 400
-    assert jsonscan_kernel.scan_index(deep)[3] == array("q")
+    assert len(deep) // jsonscan_kernel.INDEX_SPAN < 64
+    assert list(jsonscan_kernel.scan_index(deep)[3]) == [x for k in range(64) for x in (k, len(deep) - k)]
+    rows = "[" + ",".join('[["' + "r" * 200 + '"]]' for _ in range(80)) + "]"
+    index = jsonscan_kernel.scan_index(rows)[3]
+    most = len(rows) // jsonscan_kernel.INDEX_SPAN
+    assert most <= len(index) // 2 <= most + 2  # the first rows, the root, the row open then
+    assert index[-1] < len(rows) - 10 * 200 and list(index[:2]) == [0, len(rows)]  # not the last rows
     # only INDEX_DEPTH levels are indexed
     nested = "[" * 70 + '"' + "z" * 20_000 + '"' + "]" * 70
     assert len(jsonscan_kernel.scan_index(nested)[3]) == 2 * jsonscan_kernel.INDEX_DEPTH

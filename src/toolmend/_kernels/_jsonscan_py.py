@@ -36,8 +36,8 @@ E_UTF8 = 11  # bytes only: the UTF-8 sequence that starts here is invalid
 
 INDEX_DIGITS = 18
 #: The container index of scan_index(): containers of at least INDEX_SPAN
-#: units, nested at most INDEX_DEPTH deep; none at all when there would be
-#: more than one a INDEX_SPAN units of text.
+#: units, nested at most INDEX_DEPTH deep, at most about one a INDEX_SPAN
+#: units of text.
 INDEX_SPAN = 128
 INDEX_DEPTH = 64
 
@@ -276,19 +276,22 @@ def scan_index(text: Text, start: int = 0, end: int = -1) -> tuple[int, int, boo
     """``scan`` and the container index of the valid text: an ``array('q')``
     of (start, end) pairs, in document order, of the objects and arrays at
     least INDEX_SPAN units long nested at most INDEX_DEPTH deep (empty when
-    there are more than one a INDEX_SPAN units, or when the text is not
-    valid). The walkers take it to jump over big containers."""
+    the text is not valid). Once ``len(text) // INDEX_SPAN`` of them are
+    kept, containers opened after are not (those open then may still be).
+    The walkers take it to jump over big containers."""
     pos, code, lossy = scan(text, start, end)
     index = array("q")
     if code:
         return (pos, code, lossy, index)
     start, end = _bounds(text, start, end)
     until = _UNTIL_BRACKET(text)
+    most = (end - start) // INDEX_SPAN
+    kept = 0
     opened: list[int] = []  # the slot in index of each open container, -1 if none
     i = until.match(text, start, end).end()  # type: ignore[union-attr]
     while i < end:
         if _at(text, i) in "{[":
-            if len(opened) < INDEX_DEPTH:
+            if len(opened) < INDEX_DEPTH and kept < most:
                 opened.append(len(index))
                 index.extend((i, -1))
             else:
@@ -298,11 +301,10 @@ def scan_index(text: Text, start: int = 0, end: int = -1) -> tuple[int, int, boo
             if slot >= 0:
                 if i + 1 - index[slot] >= INDEX_SPAN:
                     index[slot + 1] = i + 1
+                    kept += 1
                 else:  # a small container: nothing after it was kept
                     del index[slot:]
         i = until.match(text, i + 1, end).end()  # type: ignore[union-attr]
-    if len(index) // 2 > (end - start) // INDEX_SPAN:
-        return (pos, code, lossy, array("q"))
     return (pos, code, lossy, index)
 
 
