@@ -191,3 +191,54 @@ def test_get_on_a_20_mb_file_stays_within_1_5x_its_size(tmp_path) -> None:
           f"{resident / size:.2f}x")
     assert traced <= 1.5 * size
     assert resident <= 1.5 * size
+
+
+def _bad_texts(seed: int) -> list[bytes]:
+    rnd = random.Random(seed)
+    base = _wide_document(seed)
+    out = []
+    for _ in range(40):
+        raw = base
+        if rnd.random() < 0.5:  # one long line: the snippet is a window of it
+            raw = json.dumps(json.loads(raw), ensure_ascii=False)
+        data = raw.encode()
+        pos = rnd.randrange(len(data))
+        while pos < len(data) and (data[pos] & 0xC0) == 0x80:
+            pos += 1
+        junk = rnd.choice([b",", b"}", b"]", b"x", b"'", b"//", b"\n\n   ", b"tru", b"01", b"1.", b"\xff",
+                           "é".encode(), b'"', b"\\", b"\x01", b"NaN", b" " * 300])
+        op = rnd.random()
+        if op < 0.4:
+            data = data[:pos] + junk + data[pos:]
+        elif op < 0.7:
+            data = data[:pos] + data[pos + 1:]
+        elif op < 0.85:
+            data = data[:pos]
+        else:
+            data = b"\xef\xbb\xbf" + data[:pos] + junk
+        out.append(data)
+    return out
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_errors_from_bytes_are_the_errors_of_the_decoded_text(seed: int) -> None:
+    """A syntax or encoding error in a file is reported from the bytes around
+    it, exactly as the error for the decoded text."""
+    def from_text(data: bytes) -> jsonverbs.Document:
+        text = data.decode("utf-8")
+        return jsonverbs.parse_document(text[1:] if text.startswith("\ufeff") else text,
+                                        name="f", format="json")
+
+    def from_bytes(data: bytes) -> jsonverbs.Document:
+        return jsonverbs.parse_bytes(data, name="f", format="json")
+
+    for data in _bad_texts(seed):
+        got = _answer(from_bytes, data)
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError:
+            with pytest.raises(EncodingError) as info:
+                toolmend._text.decode_utf8(data, "f")
+            assert got == ("error", "EncodingError", str(info.value), sorted(vars(info.value).items()))
+            continue
+        assert got == _answer(from_text, data), data[:80]

@@ -14,6 +14,7 @@ computed only for an error.
 
 from __future__ import annotations
 
+import codecs
 import difflib
 import os
 from array import array
@@ -22,10 +23,10 @@ from typing import Any, Iterator, Sequence
 
 from .._kernels import jsonscan as _k
 from .._text import UTF8_BOM, decode_utf8, human_size
-from ..errors import JSONError, NestingError, PathNotFound, YAMLDocumentError
+from ..errors import EncodingError, JSONError, NestingError, PathNotFound, YAMLDocumentError
 from ._exact import dumps, load_span
 from ._path import Segment, as_index, format_path, format_segment, parse_path
-from ._syntax import syntax_error
+from ._syntax import syntax_error, syntax_error_in_bytes
 from ._yaml import compose, yaml_to_json
 
 __all__ = [
@@ -192,15 +193,44 @@ def document_of_bytes(data: bytes, name: str = "the text", format: str = "auto")
     if data.startswith(UTF8_BOM, start):  # as decoding, then parse_document, would
         start += 3
     if fmt != "yaml":
-        doc = _json_document(data, start, name, "json")
-        if doc is not None:
-            return doc
+        pos, code, lossy, index = _k.scan_index(data, start)
+        if not code:
+            root = _k.skip_space(data, start)
+            return Document(data, root, _k.value_end(data, root, index), bool(lossy), "json", name, index)
+        first = _k.skip_space(data, start)
+        if fmt == "json" or data.startswith((b"{", b"["), first):  # no YAML to try
+            bad = _first_bad_utf8(data, 3 if data.startswith(UTF8_BOM) else 0, name)
+            if bad is not None:
+                raise bad
+            raise syntax_error_in_bytes(data, start, pos, code, name)
     text = decode_utf8(data, name)
     if text.startswith("\ufeff"):
         text = text[1:]
     if fmt == "yaml":
         return _from_yaml(text, name, None)
     return _not_json(text, name, fmt)
+
+
+def _first_bad_utf8(data: bytes, base: int, what: str) -> EncodingError | None:
+    """The error decode_utf8 gives for data, or None when it is UTF-8:
+    decoded a piece at a time, so the whole text never is."""
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    step = 1 << 18
+    for a in range(base, len(data), step):
+        pending = len(decoder.getstate()[0])
+        try:
+            decoder.decode(data[a:a + step], a + step >= len(data))
+        except UnicodeDecodeError as exc:
+            bad = a - pending + exc.start
+            break
+    else:
+        return None
+    # as decode_utf8 says it, of the text after its BOM
+    line = data.count(b"\n", base, bad) + 1
+    column = bad - (data.rfind(b"\n", base, bad) + 1 or base) + 1
+    return EncodingError(f"{what} is not valid UTF-8: byte 0x{data[bad]:02x} at line "
+                         f"{line}, byte {column} (offset {bad - base})",
+                         offset=bad - base, line=line, column=column)
 
 
 def parse_bytes(data: bytes, *, name: str = "the text", format: str = "auto",
