@@ -37,7 +37,8 @@ def _number(rnd: random.Random) -> orjson.Fragment:
 
 def _string(rnd: random.Random, wide: bool) -> str:
     alphabet = "abcxyz -_/.\\\"\n\t" + ("éü€日本😀\u2028" if wide else "")
-    return "".join(rnd.choice(alphabet) for _ in range(rnd.randrange(0, 24)))
+    length = rnd.randrange(0, 24) if rnd.random() < 0.95 else rnd.randrange(100, 600)
+    return "".join(rnd.choice(alphabet) for _ in range(length))
 
 
 def _value(rnd: random.Random, depth: int, wide: bool) -> Any:
@@ -127,14 +128,17 @@ def _paths(tree: Any, rnd: random.Random, count: int) -> list[tuple[tuple[Any, .
     return chosen
 
 
-@pytest.fixture(scope="module", params=[(1, False), (2, True)], ids=["ascii-indented", "wide-compact"])
+@pytest.fixture(scope="module", params=[(1, False), (2, True), (3, True)],
+                ids=["ascii-indented", "wide-compact", "wide-indented"])
 def corpus(request, tmp_path_factory):
     seed, wide = request.param
     text = _document(seed, wide)
     assert len(text.encode()) >= TARGET_BYTES
     folder = tmp_path_factory.mktemp("differential")
     (folder / "doc.json").write_text(text, encoding="utf-8")
-    return folder, text, _oracle(text), jsonverbs.parse_document(text)
+    doc = jsonverbs.load_file(folder / "doc.json") if wide else jsonverbs.parse_document(text)
+    assert isinstance(doc.text, bytes)  # walked as the file's bytes
+    return folder, text, _oracle(text), doc
 
 
 def test_random_paths_match_the_parsed_document(corpus) -> None:

@@ -31,10 +31,19 @@ from toolmend._kernels._jsonscan_py import (
     E_TRAILING as E_TRAILING,
 )
 from toolmend._kernels._jsonscan_py import (
+    E_UTF8 as E_UTF8,
+)
+from toolmend._kernels._jsonscan_py import (
     E_VALUE as E_VALUE,
 )
 from toolmend._kernels._jsonscan_py import (
+    INDEX_DEPTH as INDEX_DEPTH,
+)
+from toolmend._kernels._jsonscan_py import (
     INDEX_DIGITS as INDEX_DIGITS,
+)
+from toolmend._kernels._jsonscan_py import (
+    INDEX_SPAN as INDEX_SPAN,
 )
 from toolmend._kernels._jsonscan_py import (
     OK as OK,
@@ -53,6 +62,9 @@ from toolmend._kernels._jsonscan_py import (
 )
 from toolmend._kernels._jsonscan_py import (
     scan as scan,
+)
+from toolmend._kernels._jsonscan_py import (
+    scan_index as scan_index,
 )
 from toolmend._kernels._jsonscan_py import (
     skip_space as skip_space,

@@ -1,10 +1,14 @@
 """Pure-Python twin of ``ext/_jsonscan.pyx``.
 
 Same functions, same results; used where the compiled extension is not
-available or when ``TOOLMEND_PURE_PYTHON=1``. Validation lets the stdlib
-``json`` C scanner do the work (number tokens reach hooks as their exact
-text) and falls back to a token-level scanner only to locate an error; the
-walkers use regexes that skip whole strings and runs of text at a time.
+available or when ``TOOLMEND_PURE_PYTHON=1``. The text is UTF-8 ``bytes``
+(offsets in bytes) or a ``str`` (offsets in characters). Validation lets the
+stdlib ``json`` C scanner do the work (number tokens reach hooks as their
+exact text) and falls back to a token-level scanner only to locate an error;
+the walkers use regexes (compiled for ``str`` and for ``bytes``) that skip
+whole strings and runs of text at a time. The container index of
+``scan_index`` is computed the same way as the compiled kernel's; the walkers
+here accept it and have no use for it.
 """
 
 from __future__ import annotations
@@ -12,7 +16,7 @@ from __future__ import annotations
 import json
 import re
 from array import array
-from typing import Any, Iterable
+from typing import Any, Generic, Iterable, TypeVar, Union
 
 _scanstring = json.decoder.scanstring  # type: ignore[attr-defined]
 
@@ -28,21 +32,59 @@ E_CONTROL = 7
 E_ESCAPE = 8
 E_NUMBER = 9
 E_TRAILING = 10
+E_UTF8 = 11  # bytes only: the UTF-8 sequence that starts here is invalid
 
 INDEX_DIGITS = 18
+#: The container index of scan_index(): containers of at least INDEX_SPAN
+#: units, nested at most INDEX_DEPTH deep, at most about one a INDEX_SPAN
+#: units of text.
+INDEX_SPAN = 128
+INDEX_DEPTH = 64
+
+Text = Union[str, bytes]
+T = TypeVar("T", str, bytes)
+
+
+class _Pattern(Generic[T]):
+    """One regex, compiled for str and for bytes text."""
+
+    def __init__(self, pattern: str) -> None:
+        self.text = re.compile(pattern)
+        self.data = re.compile(pattern.encode("ascii"))
+
+    def __call__(self, text: Text) -> re.Pattern[Any]:
+        return self.data if isinstance(text, bytes) else self.text
+
+
+def _at(text: Text, i: int) -> str:
+    """The character at i ('' past the end); over bytes, the byte as a
+    latin-1 character (every JSON delimiter is ASCII)."""
+    if i >= len(text):
+        return ""
+    return chr(text[i]) if isinstance(text, bytes) else text[i]
+
+
+def _check_text(text: Any, index: Any = None) -> None:
+    if not isinstance(text, (str, bytes)):
+        raise TypeError(f"text must be str or UTF-8 bytes, not {type(text).__name__}")
+    if index is not None and not (isinstance(index, array) and index.typecode == "q"):
+        raise TypeError("index must be an array('q') from scan_index, or None")
+
+
 _WS_CHARS = " \t\n\r"
 
-_WS = re.compile(r"[ \t\n\r]*")
+_WS: _Pattern[Any] = _Pattern(r"[ \t\n\r]*")
 # A valid string, and the longest valid prefix of one (to place an error).
-_STRING = re.compile(r'"[^"\\\x00-\x1f]*(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\\x00-\x1f]*)*"')
-_STRING_PREFIX = re.compile(r'"[^"\\\x00-\x1f]*(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\\x00-\x1f]*)*')
-_NUMBER = re.compile(r"(-?)(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?")
+_STRING: _Pattern[Any] = _Pattern(r'"[^"\\\x00-\x1f]*(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\\x00-\x1f]*)*"')
+_STRING_PREFIX: _Pattern[Any] = _Pattern(
+    r'"[^"\\\x00-\x1f]*(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\\x00-\x1f]*)*')
+_NUMBER: _Pattern[Any] = _Pattern(r"(-?)(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?")
 # In text already validated: a string, a scalar token.
-_VALID_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
-_SCALAR = re.compile(r"[^ \t\n\r,\]}:]+")
+_VALID_STRING: _Pattern[Any] = _Pattern(r'"[^"\\]*(?:\\.[^"\\]*)*"')
+_SCALAR: _Pattern[Any] = _Pattern(r"[^ \t\n\r,\]}:]+")
 # Everything up to the next bracket, whole strings included.
-_UNTIL_BRACKET = re.compile(r'(?:[^"\[\]{}]+|"[^"\\]*(?:\\.[^"\\]*)*")*')
-_REFORMAT_TOKEN = re.compile(
+_UNTIL_BRACKET: _Pattern[Any] = _Pattern(r'(?:[^"\[\]{}]+|"[^"\\]*(?:\\.[^"\\]*)*")*')
+_REFORMAT_TOKEN: _Pattern[Any] = _Pattern(
     r'[ \t\n\r]*(?:("[^"\\]*(?:\\.[^"\\]*)*")|([\[{])(?:[ \t\n\r]*([\]}]))?|([\]}])|(,)|(:)'
     r'|([^ \t\n\r,\[\]{}"]+))')
 
@@ -67,17 +109,23 @@ def _refuse_constant(name: str) -> Any:
     raise _Refused(name)
 
 
-def scan(text: str, start: int = 0, end: int = -1) -> tuple[int, int, bool]:
+def _bounds(text: Text, start: int, end: int) -> tuple[int, int]:
+    n = len(text)
+    if end < 0 or end > n:
+        end = n
+    return max(start, 0), end
+
+
+def scan(text: Text, start: int = 0, end: int = -1) -> tuple[int, int, bool]:
     """Validate ``text[start:end]`` as exactly one JSON value.
 
     Returns ``(pos, code, lossy)``: ``code`` 0 and ``pos`` -1 when valid,
     else the error code and its offset; ``lossy`` is True when a number token
-    (seen before any error) would not survive orjson exactly.
+    (seen before any error) would not survive orjson exactly. Over bytes, an
+    invalid UTF-8 sequence in a string is ``E_UTF8`` at its first byte.
     """
-    n = len(text)
-    if end < 0 or end > n:
-        end = n
-    start = max(start, 0)
+    _check_text(text)
+    start, end = _bounds(text, start, end)
     lossy = False
 
     def on_float(token: str) -> None:
@@ -89,29 +137,31 @@ def scan(text: str, start: int = 0, end: int = -1) -> tuple[int, int, bool]:
         if not lossy and _lossy_int(token):
             lossy = True
 
+    part = text if (start, end) == (0, len(text)) else text[start:end]
     try:
-        json.loads(text[start:end] if (start, end) != (0, n) else text,
-                   parse_float=on_float, parse_int=on_int, parse_constant=_refuse_constant)
+        if isinstance(part, bytes):
+            part = part.decode("utf-8")
+        json.loads(part, parse_float=on_float, parse_int=on_int, parse_constant=_refuse_constant)
     except (ValueError, RecursionError):
         return _scan_tokens(text, start, end)
     return (-1, 0, lossy)
 
 
-def _number_end(text: str, i: int, end: int) -> tuple[int, int, bool]:
+def _number_end(text: Text, i: int, end: int) -> tuple[int, int, bool]:
     """Scan the number at ``i``: ``(end, error_pos, lossy)``; error_pos -1 if fine."""
-    m = _NUMBER.match(text, i, end)
+    m = _NUMBER(text).match(text, i, end)
     if m is None:  # a '-' without a digit
         return (-1, i + 1, False)
     j = m.end()
-    sign, whole, frac, exp = m.groups()
-    nxt = text[j] if j < end else ""
+    sign, whole, frac, exp = (g.decode() if isinstance(g, bytes) else g for g in m.groups())
+    nxt = _at(text, j) if j < end else ""
     if whole == "0" and nxt.isascii() and nxt.isdigit():
         return (-1, j, False)
     if frac is None and exp is None and nxt == ".":
         return (-1, j + 1, False)
     if exp is None and nxt in ("e", "E"):
         k = j + 1
-        if k < end and text[k] in "+-":
+        if k < end and _at(text, k) in "+-":
             k += 1
         return (-1, k, False)
     if frac is not None or exp is not None:
@@ -119,32 +169,54 @@ def _number_end(text: str, i: int, end: int) -> tuple[int, int, bool]:
     return (j, -1, _lossy_int(sign + whole))
 
 
-def _string_end(text: str, i: int, end: int) -> tuple[int, int, int]:
+def _utf8_error(text: Text, a: int, b: int) -> int:
+    """Over bytes, the offset of the first invalid UTF-8 sequence in
+    text[a:b], else -1."""
+    if not isinstance(text, bytes):
+        return -1
+    try:
+        text[a:b].decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return a + exc.start
+    return -1
+
+
+def _string_end(text: Text, i: int, end: int) -> tuple[int, int, int]:
     """Scan the string at ``i``: ``(end, code, error_pos)``; code 0 if fine."""
-    m = _STRING.match(text, i, end)
+    m = _STRING(text).match(text, i, end)
+    j = m.end() if m is not None else _STRING_PREFIX(text).match(text, i, end).end()  # type: ignore[union-attr]
+    bad = _utf8_error(text, i + 1, j - 1 if m is not None else j)
+    if bad >= 0:
+        return (-1, E_UTF8, bad)
     if m is not None:
-        return (m.end(), 0, -1)
-    j = _STRING_PREFIX.match(text, i, end).end()  # type: ignore[union-attr]
+        return (j, 0, -1)
     if j >= end:
         return (-1, E_STRING, i)
-    if text[j] == "\\":
+    if _at(text, j) == "\\":
         return (-1, E_STRING, i) if j + 1 >= end else (-1, E_ESCAPE, j)
     return (-1, E_CONTROL, j)
 
 
-def _scan_tokens(text: str, i: int, end: int) -> tuple[int, int, bool]:
+def _starts_word(text: Text, i: int, end: int) -> bool:
+    words: tuple[Any, ...] = ((b"true", b"false", b"null") if isinstance(text, bytes)
+                              else ("true", "false", "null"))
+    return text.startswith(words, i, end)
+
+
+def _scan_tokens(text: Text, i: int, end: int) -> tuple[int, int, bool]:
     """The token-level validator: where and why ``text[i:end]`` is not JSON."""
     stack: list[str] = []
     lossy = False
     state = "value"
+    ws = _WS(text)
     while True:
-        i = _WS.match(text, i, end).end()  # type: ignore[union-attr]
-        c = text[i] if i < end else ""
+        i = ws.match(text, i, end).end()  # type: ignore[union-attr]
+        c = _at(text, i) if i < end else ""
         if state == "value":
             if c in ("{", "["):
                 stack.append(c)
-                i = _WS.match(text, i + 1, end).end()  # type: ignore[union-attr]
-                if i < end and text[i] == ("}" if c == "{" else "]"):
+                i = ws.match(text, i + 1, end).end()  # type: ignore[union-attr]
+                if i < end and _at(text, i) == ("}" if c == "{" else "]"):
                     stack.pop()
                     i += 1
                     state = "after"
@@ -160,7 +232,7 @@ def _scan_tokens(text: str, i: int, end: int) -> tuple[int, int, bool]:
                 if pos >= 0:
                     return (pos, E_NUMBER, lossy)
                 lossy = lossy or lossy_number
-            elif c and text.startswith(("true", "false", "null"), i, end):
+            elif c and _starts_word(text, i, end):
                 j = i + (5 if c == "f" else 4)
             else:
                 return (i, E_VALUE, lossy)
@@ -172,8 +244,8 @@ def _scan_tokens(text: str, i: int, end: int) -> tuple[int, int, bool]:
             j, code, pos = _string_end(text, i, end)
             if code:
                 return (pos, code, lossy)
-            i = _WS.match(text, j, end).end()  # type: ignore[union-attr]
-            if i >= end or text[i] != ":":
+            i = ws.match(text, j, end).end()  # type: ignore[union-attr]
+            if i >= end or _at(text, i) != ":":
                 return (i, E_COLON, lossy)
             i += 1
             state = "value"
@@ -200,85 +272,138 @@ def _scan_tokens(text: str, i: int, end: int) -> tuple[int, int, bool]:
                     return (i, E_ARRAY, lossy)
 
 
+def scan_index(text: Text, start: int = 0, end: int = -1) -> tuple[int, int, bool, array[int]]:
+    """``scan`` and the container index of the valid text: an ``array('q')``
+    of (start, end) pairs, in document order, of the objects and arrays at
+    least INDEX_SPAN units long nested at most INDEX_DEPTH deep (empty when
+    the text is not valid). Once ``len(text) // INDEX_SPAN`` of them are
+    kept, containers opened after are not (those open then may still be).
+    The walkers take it to jump over big containers."""
+    pos, code, lossy = scan(text, start, end)
+    index = array("q")
+    if code:
+        return (pos, code, lossy, index)
+    start, end = _bounds(text, start, end)
+    until = _UNTIL_BRACKET(text)
+    most = (end - start) // INDEX_SPAN
+    kept = 0
+    opened: list[int] = []  # the slot in index of each open container, -1 if none
+    i = until.match(text, start, end).end()  # type: ignore[union-attr]
+    while i < end:
+        if _at(text, i) in "{[":
+            if len(opened) < INDEX_DEPTH and kept < most:
+                opened.append(len(index))
+                index.extend((i, -1))
+            else:
+                opened.append(-1)
+        else:
+            slot = opened.pop()
+            if slot >= 0:
+                if i + 1 - index[slot] >= INDEX_SPAN:
+                    index[slot + 1] = i + 1
+                    kept += 1
+                else:  # a small container: nothing after it was kept
+                    del index[slot:]
+        i = until.match(text, i + 1, end).end()  # type: ignore[union-attr]
+    return (pos, code, lossy, index)
+
+
 # ---------------------------------------------------------------------------
 # Walking text that scan() accepted
 
 
-def skip_space(text: str, pos: int) -> int:
+def skip_space(text: Text, pos: int) -> int:
     """The first offset at or after ``pos`` that is not JSON whitespace."""
+    _check_text(text)
     pos = min(max(pos, 0), len(text))
-    return _WS.match(text, pos).end()  # type: ignore[union-attr]
+    return _WS(text).match(text, pos).end()  # type: ignore[union-attr]
 
 
-def _value_end(text: str, i: int) -> int:
-    c = text[i]
+def _value_end(text: Text, i: int) -> int:
+    c = _at(text, i)
     if c == '"':
-        return _VALID_STRING.match(text, i).end()  # type: ignore[union-attr]
+        return _VALID_STRING(text).match(text, i).end()  # type: ignore[union-attr]
     if c in "{[":
         depth = 0
+        until = _UNTIL_BRACKET(text)
         while True:
-            c = text[i]
+            c = _at(text, i)
             if c in "{[":
                 depth += 1
             else:
                 depth -= 1
                 if depth == 0:
                     return i + 1
-            i = _UNTIL_BRACKET.match(text, i + 1).end()  # type: ignore[union-attr]
-    return _SCALAR.match(text, i).end()  # type: ignore[union-attr]
+            i = until.match(text, i + 1).end()  # type: ignore[union-attr]
+    return _SCALAR(text).match(text, i).end()  # type: ignore[union-attr]
 
 
-def value_end(text: str, pos: int) -> int:
-    """The offset just past the value that starts at ``pos``."""
-    if pos < 0 or pos >= len(text) or text[pos] in " \t\r\n,:]}":
+def _check_value(text: Text, pos: int, index: Any = None) -> None:
+    _check_text(text, index)
+    if pos < 0 or pos >= len(text) or _at(text, pos) in " \t\r\n,:]}":
         raise ValueError(f"offset {pos} is not the start of a value")
+
+
+def value_end(text: Text, pos: int, index: array[int] | None = None) -> int:
+    """The offset just past the value that starts at ``pos``."""
+    _check_value(text, pos, index)
     return _value_end(text, pos)
 
 
-def _check_container(text: str, pos: int) -> None:
-    if pos < 0 or pos >= len(text) or text[pos] not in "{[":
+def _check_container(text: Text, pos: int, index: Any = None) -> None:
+    _check_text(text, index)
+    if pos < 0 or pos >= len(text) or _at(text, pos) not in "{[":
         raise ValueError(f"offset {pos} is not the start of an object or array")
 
 
-def _iter_members(text: str, pos: int) -> Iterable[tuple[int, int, int, int]]:
+def _iter_members(text: Text, pos: int) -> Iterable[tuple[int, int, int, int]]:
     """(key_start, key_end, value_start, value_end) of each member of the
     container at pos; the key offsets are -1 for an array."""
-    obj = text[pos] == "{"
+    obj = _at(text, pos) == "{"
     i = skip_space(text, pos + 1)
-    if text[i] in "}]":
+    if _at(text, i) in "}]":
         return
     ks = ke = -1
+    valid_string = _VALID_STRING(text)
     while True:
         if obj:
             ks = i
-            ke = _VALID_STRING.match(text, i).end()  # type: ignore[union-attr]
+            ke = valid_string.match(text, i).end()  # type: ignore[union-attr]
             i = skip_space(text, skip_space(text, ke) + 1)
         ve = _value_end(text, i)
         yield ks, ke, i, ve
         i = skip_space(text, ve)
-        if text[i] != ",":
+        if _at(text, i) != ",":
             return
         i = skip_space(text, i + 1)
 
 
-def _key(text: str, ks: int, ke: int) -> str:
-    raw = text[ks + 1:ke - 1]
-    return _scanstring(text, ks + 1)[0] if "\\" in raw else raw
+def _string_value(text: Text, ks: int, ke: int) -> str:
+    """The value of the string token at [ks, ke)."""
+    token = text[ks:ke]
+    if isinstance(token, bytes):
+        if b"\\" not in token:
+            return token[1:-1].decode("utf-8")
+        return _scanstring(token.decode("utf-8"), 1)[0]  # type: ignore[no-any-return]
+    if "\\" not in token:
+        return token[1:-1]
+    return _scanstring(text, ks + 1)[0]  # type: ignore[no-any-return]
 
 
-def members(text: str, pos: int) -> tuple[list[str] | None, array[int]]:
+def members(text: Text, pos: int, index: array[int] | None = None) -> tuple[list[str] | None, array[int]]:
     """The members of the object or array starting at ``pos``.
 
     Returns ``(keys, spans)``: ``keys`` is the list of decoded keys (None for
     an array) and ``spans`` an ``array('q')`` of start, end offset pairs of
     the values, in document order (duplicate keys are all listed).
+    ``index``: the container index of ``scan_index`` for this text.
     """
-    _check_container(text, pos)
-    keys: list[str] | None = [] if text[pos] == "{" else None
+    _check_container(text, pos, index)
+    keys: list[str] | None = [] if _at(text, pos) == "{" else None
     spans = array("q")
     for ks, ke, vs, ve in _iter_members(text, pos):
         if keys is not None:
-            keys.append(_key(text, ks, ke))
+            keys.append(_string_value(text, ks, ke))
         spans.append(vs)
         spans.append(ve)
     return keys, spans
@@ -292,11 +417,11 @@ def _as_index(seg: str) -> int | None:
     return None
 
 
-def _count(text: str, pos: int) -> int:
+def _count(text: Text, pos: int) -> int:
     return sum(1 for _ in _iter_members(text, pos))
 
 
-def _nth(text: str, pos: int, index: int) -> tuple[int, int]:
+def _nth(text: Text, pos: int, index: int) -> tuple[int, int]:
     """(start, end) of element ``index``; end is -1 (not computed) when
     ``index`` >= 0, as only the last step of a path needs it."""
     if index < 0:
@@ -307,27 +432,27 @@ def _nth(text: str, pos: int, index: int) -> tuple[int, int]:
         k = 2 * (index + count)
         return (spans[k], spans[k + 1])
     i = skip_space(text, pos + 1)
-    if text[i] == "]":
+    if _at(text, i) == "]":
         return (-1, -1)
     for _ in range(index):
         i = skip_space(text, _value_end(text, i))
-        if text[i] != ",":
+        if _at(text, i) != ",":
             return (-1, -1)
         i = skip_space(text, i + 1)
     return (i, -1)
 
 
-def _find_key(text: str, pos: int, key: str) -> tuple[int, int]:
+def _find_key(text: Text, pos: int, key: str) -> tuple[int, int]:
     found = (-1, -1)
     for ks, ke, vs, ve in _iter_members(text, pos):
-        if _key(text, ks, ke) == key:
+        if _string_value(text, ks, ke) == key:
             found = (vs, ve)
     return found
 
 
-def _lookup(text: str, pos: int, end: int, segments: tuple[Any, ...]) -> tuple[int, int, int]:
+def _lookup(text: Text, pos: int, end: int, segments: tuple[Any, ...]) -> tuple[int, int, int]:
     for k, seg in enumerate(segments):
-        c = text[pos]
+        c = _at(text, pos)
         if type(seg) is str:
             if c == "{":
                 vs, ve = _find_key(text, pos, seg)
@@ -359,7 +484,8 @@ def _check_segments(segments: Iterable[Any]) -> tuple[Any, ...]:
     return segs
 
 
-def lookup(text: str, pos: int, segments: Iterable[Any]) -> tuple[int, int, int]:
+def lookup(text: Text, pos: int, segments: Iterable[Any],
+           index: array[int] | None = None) -> tuple[int, int, int]:
     """Walk ``segments`` (str keys, int indexes) from the value at ``pos``.
 
     Returns ``(start, end, failed)``: on success ``failed`` is -1 and the span
@@ -369,16 +495,17 @@ def lookup(text: str, pos: int, segments: Iterable[Any]) -> tuple[int, int, int]
     keys: the last one wins.
     """
     segs = _check_segments(segments)
-    if pos < 0 or pos >= len(text) or text[pos] in " \t\r\n,:]}":
-        raise ValueError(f"offset {pos} is not the start of a value")
+    _check_value(text, pos, index)
     start, end, failed = _lookup(text, pos, -1, segs)
     return (start, end if end >= 0 else _value_end(text, start), failed)
 
 
-def lookup_many(text: str, spans: array[int], segments: Iterable[Any]) -> array[int]:
+def lookup_many(text: Text, spans: array[int], segments: Iterable[Any],
+                index: array[int] | None = None) -> array[int]:
     """``lookup`` from each value of ``spans`` (start, end pairs); returns an
     ``array('q')`` of the found spans, with -1, -1 where the path failed."""
     segs = _check_segments(segments)
+    _check_text(text, index)
     if not isinstance(spans, array) or spans.typecode != "q":
         raise TypeError("spans must be an array('q')")
     if len(spans) % 2:
@@ -386,7 +513,7 @@ def lookup_many(text: str, spans: array[int], segments: Iterable[Any]) -> array[
     out = array("q")
     for k in range(0, len(spans), 2):
         pos = spans[k]
-        if pos >= len(text) or (pos >= 0 and text[pos] in _WS_CHARS):
+        if pos >= len(text) or (pos >= 0 and _at(text, pos) in _WS_CHARS):
             raise ValueError(f"offset {pos} is not the start of a value")
         if pos < 0:
             out.extend((-1, -1))
@@ -396,17 +523,18 @@ def lookup_many(text: str, spans: array[int], segments: Iterable[Any]) -> array[
     return out
 
 
-def summary(text: str, pos: int) -> tuple[str, int]:
+def summary(text: Text, pos: int, index: array[int] | None = None) -> tuple[str, int]:
     """``(kind, size)`` of the value at ``pos``: kind is object, array,
     string, number, bool or null; size the member count of a container, the
     decoded length in characters of a string, else -1."""
+    _check_text(text, index)
     if pos < 0 or pos >= len(text):
         raise ValueError(f"offset {pos} is not the start of a value")
-    c = text[pos]
+    c = _at(text, pos)
     if c in "{[":
         return ("object" if c == "{" else "array", _count(text, pos))
     if c == '"':
-        return ("string", len(_scanstring(text, pos + 1)[0]))
+        return ("string", len(_string_value(text, pos, _value_end(text, pos))))
     if c in "tf":
         return ("bool", -1)
     if c == "n":
@@ -430,12 +558,14 @@ def _cut(piece: str, room: int) -> str:
     return raw[:room].decode("utf-8", "surrogatepass")
 
 
-def reformat(text: str, start: int, end: int, indent: int = 2,
+def reformat(text: Text, start: int, end: int, indent: int = 2,
              max_bytes: int = -1) -> tuple[str, bool]:
     """Re-indent the valid JSON in ``text[start:end]``: ``indent`` spaces a
     level (0: compact, no whitespace at all), key order and every token kept
     verbatim. Stops before the UTF-8 size of the result would pass
-    ``max_bytes`` (-1: no limit). Returns ``(text, complete)``."""
+    ``max_bytes`` (-1: no limit). Returns ``(text, complete)``, the text a
+    ``str`` whatever the input."""
+    _check_text(text)
     n = len(text)
     if end < 0 or end > n:
         end = n
@@ -447,8 +577,10 @@ def reformat(text: str, start: int, end: int, indent: int = 2,
     size = 0
     depth = 0
     colon = ": " if indent else ":"
-    for m in _REFORMAT_TOKEN.finditer(text, start, end):
-        string, opener, closer_now, closer, comma, _colon, scalar = m.groups()
+    data = isinstance(text, bytes)
+    for m in _REFORMAT_TOKEN(text).finditer(text, start, end):
+        groups = [g.decode("utf-8") if data and g is not None else g for g in m.groups()]
+        string, opener, closer_now, closer, comma, _colon, scalar = groups
         if string is not None:
             piece = string
         elif scalar is not None:

@@ -1,32 +1,37 @@
 """A JSON (or YAML) document held as validated JSON text, and paths into it.
 
-A :class:`Document` is immutable: the JSON text (YAML is converted once, see
-``toolmend.jsonyaml``), the span of its root value and whether any number in
-it needs the exact decoder. Paths are resolved on the text by the scanner
-kernel; only the values a verb returns are ever turned into Python objects.
-That keeps a 20 MB document at about its own size in memory, and makes every
-operation safe to run from many threads at once (nothing is shared or cached).
+A :class:`Document` is immutable: the JSON text as UTF-8 bytes (a file as it
+was read, never decoded as a whole; YAML is converted once, see
+``toolmend.jsonyaml``), the span of its root value, whether any number in it
+needs the exact decoder, and the index of its big containers the scanner
+built while validating. Paths are resolved on the bytes by the scanner
+kernel; only the values a verb returns are ever decoded and turned into
+Python objects. That keeps a 20 MB document at about its own size in memory,
+and makes every operation safe to run from many threads at once (nothing is
+shared or cached). Offsets are in bytes; line and column, in characters, are
+computed only for an error.
 """
 
 from __future__ import annotations
 
+import codecs
 import difflib
 import os
 from array import array
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any, Iterator, Sequence
 
 from .._kernels import jsonscan as _k
-from .._text import decode_utf8, human_size
-from ..errors import JSONError, NestingError, PathNotFound, YAMLDocumentError
+from .._text import UTF8_BOM, decode_utf8, human_size
+from ..errors import EncodingError, JSONError, NestingError, PathNotFound, YAMLDocumentError
 from ._exact import dumps, load_span
 from ._path import Segment, Slice, as_index, format_path, format_segment, parse_path
-from ._syntax import syntax_error
+from ._syntax import syntax_error, syntax_error_in_bytes
 from ._yaml import compose, yaml_to_json
 
 __all__ = [
     "Document", "Matches", "FILE_LIMIT", "FORMATS", "parse_document", "parse_bytes", "load_file",
-    "from_value", "resolve", "values", "describe_value", "nearest_keys",
+    "from_value", "resolve", "values", "describe_value", "nearest_keys", "document_of_bytes",
 ]
 
 #: Largest file (and text) the verbs read, checked before reading.
@@ -34,31 +39,73 @@ FILE_LIMIT = 20 * 1024 * 1024
 FORMATS = ("auto", "json", "yaml")
 YAML_SUFFIXES = (".yaml", ".yml")
 KEYS_SHOWN = 40
+#: Members a fan-out follows the rest of its path from in one kernel call.
+_CHUNK = 1 << 14
 
 
 @dataclass(frozen=True)
 class Document:
-    """Validated JSON text. ``start``/``end`` delimit the root value;
-    ``lossy`` says whether some number needs the exact decoder (orjson would
-    change it); ``format`` is where it came from ("json" or "yaml");
-    ``name`` names it in messages; ``notes`` are what a reader should know
-    about how it was read (YAML 1.1 surprises)."""
+    """Validated JSON text: UTF-8 ``bytes`` (offsets in bytes), or a ``str``
+    only for text that UTF-8 cannot hold (a lone surrogate). ``start``/``end``
+    delimit the root value; ``lossy`` says whether some number needs the
+    exact decoder (orjson would change it); ``format`` is where it came from
+    ("json" or "yaml"); ``name`` names it in messages; ``index`` is the
+    scanner's index of the big containers (``scan_index``); ``notes`` are what
+    a reader should know about how it was read (YAML 1.1 surprises)."""
 
-    text: str
+    text: bytes | str
     start: int
     end: int
     lossy: bool
     format: str = "json"
     name: str = "the text"
+    index: array[int] | None = field(default=None, repr=False, compare=False)
     notes: tuple[str, ...] = ()
 
     def __repr__(self) -> str:
-        return (f"Document({self.name}, {self.format}, {len(self.text):,} characters, "
-                f"lossy={self.lossy})")
+        unit = "bytes" if isinstance(self.text, bytes) else "characters"
+        return f"Document({self.name}, {self.format}, {len(self.text):,} {unit}, lossy={self.lossy})"
 
     def value(self) -> Any:
         """The whole document as Python values (numbers exact)."""
         return load_span(self.text, self.start, self.end, self.lossy)
+
+    # the kernel's walkers on this text, with its index
+
+    def members(self, pos: int) -> tuple[list[str] | None, array[int]]:
+        return _k.members(self.text, pos, self.index)
+
+    def lookup(self, pos: int, segments: Sequence[Segment]) -> tuple[int, int, int]:
+        return _k.lookup(self.text, pos, segments, self.index)
+
+    def lookup_many(self, spans: array[int], segments: Sequence[Segment]) -> array[int]:
+        return _k.lookup_many(self.text, spans, segments, self.index)
+
+    def summary(self, pos: int) -> tuple[str, int]:
+        return _k.summary(self.text, pos, self.index)
+
+    def value_end(self, pos: int) -> int:
+        return _k.value_end(self.text, pos, self.index)
+
+    def lead(self, pos: int) -> str:
+        """The first character of the value at ``pos`` (ASCII: ``{``, ``"``,
+        ``-``, a digit, ``t``...)."""
+        text = self.text
+        return chr(text[pos]) if isinstance(text, bytes) else text[pos]
+
+    def slice(self, start: int, end: int) -> str:
+        """The JSON text of [start, end) as it is written (a token, a value)."""
+        part = self.text[start:end]
+        return part.decode("utf-8") if isinstance(part, bytes) else part
+
+    def chars(self, start: int, end: int, count: int) -> str:
+        """The first ``count`` characters of the text of [start, end), without
+        decoding the rest."""
+        text = self.text
+        if not isinstance(text, bytes):
+            return text[start:min(end, start + count)]
+        # a character is at most 4 bytes: decode enough, drop a cut one at the end
+        return text[start:min(end, start + 4 * count)].decode("utf-8", "ignore")[:count]
 
 
 def _check_format(fmt: str) -> str:
@@ -74,7 +121,8 @@ def parse_document(text: str, *, name: str = "the text", format: str = "auto") -
     ``format``: "json", "yaml", or "auto": JSON, and only when the text is
     not JSON, does not start with ``{`` or ``[`` and is a YAML mapping or
     list, YAML. A leading BOM is ignored. Raises JSONSyntaxError or
-    YAMLDocumentError (ValueErrors with line, column and a snippet).
+    YAMLDocumentError (ValueErrors with line, column and a snippet). The
+    text is encoded to UTF-8 once and read as bytes, like a file.
     """
     if not isinstance(text, str):
         raise TypeError(f"text must be str, not {type(text).__name__}")
@@ -83,23 +131,47 @@ def parse_document(text: str, *, name: str = "the text", format: str = "auto") -
         text = text[1:]
     if fmt == "yaml":
         return _from_yaml(text, name, None)
-    pos, code, lossy = _k.scan(text)
+    doc = _json_document(_utf8_or_text(text), 0, name, "json")
+    if doc is not None:
+        return doc
+    return _not_json(text, name, fmt)
+
+
+def _utf8_or_text(text: str) -> bytes | str:
+    """The UTF-8 bytes of ``text``; the text itself when it holds a lone
+    surrogate, which UTF-8 cannot encode (the kernel reads str too)."""
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text
+
+
+def _json_document(text: bytes | str, start: int, name: str, fmt: str) -> Document | None:
+    """The Document of valid JSON text from ``start``, or None."""
+    pos, code, lossy, index = _k.scan_index(text, start)
     if code:
-        error = syntax_error(text, pos, code, name)
-        if fmt == "auto" and not text.lstrip(" \t\r\n").startswith(("{", "[")):
-            try:
-                composed = compose(text, name)
-            except (YAMLDocumentError, NestingError):
-                raise error from None
-            notes: list[str] = []
-            converted = yaml_to_json(text, name, require_collection=True, composed=composed,
-                                     notes=notes)
-            if converted is not None:
-                return _json_of_yaml(converted, name, notes)
-        raise error
-    start = _k.skip_space(text, 0)
-    end = _k.value_end(text, start)
-    return Document(text, start, end, bool(lossy), "json", name)
+        return None
+    root = _k.skip_space(text, start)
+    end = _k.value_end(text, root, index)
+    return Document(text, root, end, bool(lossy), fmt, name, index)
+
+
+def _not_json(text: str, name: str, fmt: str) -> Document:
+    """``text`` is not JSON: its YAML Document (format auto, and the text
+    is a YAML mapping or list), else the JSONSyntaxError."""
+    pos, code, lossy = _k.scan(text)
+    error = syntax_error(text, pos, code, name)
+    if fmt == "auto" and not text.lstrip(" \t\r\n").startswith(("{", "[")):
+        try:
+            composed = compose(text, name)
+        except (YAMLDocumentError, NestingError):
+            raise error from None
+        notes: list[str] = []
+        converted = yaml_to_json(text, name, require_collection=True, composed=composed,
+                                 notes=notes)
+        if converted is not None:
+            return _json_of_yaml(converted, name, notes)
+    raise error
 
 
 def _from_yaml(text: str, name: str, composed: Any) -> Document:
@@ -110,19 +182,70 @@ def _from_yaml(text: str, name: str, composed: Any) -> Document:
 
 
 def _json_of_yaml(converted: str, name: str, notes: list[str]) -> Document:
-    pos, code, lossy = _k.scan(converted)
-    if code:  # pragma: no cover - our own writer produced it
+    doc = _json_document(_utf8_or_text(converted), 0, name, "yaml")
+    if doc is None:  # pragma: no cover - our own writer produced it
         raise JSONError(f"{name}: internal error converting YAML to JSON")
-    return Document(converted, 0, len(converted), bool(lossy), "yaml", name, tuple(notes))
+    return replace(doc, notes=tuple(notes)) if notes else doc
+
+
+def document_of_bytes(data: bytes, name: str = "the text", format: str = "auto") -> Document:
+    """The Document of UTF-8 bytes, read as they are (a BOM is skipped): the
+    text is decoded as a whole only to report an error, which is then the
+    same as for the decoded text (EncodingError first)."""
+    fmt = _check_format(format)
+    data = bytes(data) if not isinstance(data, bytes) else data
+    start = 3 if data.startswith(UTF8_BOM) else 0
+    if data.startswith(UTF8_BOM, start):  # as decoding, then parse_document, would
+        start += 3
+    if fmt != "yaml":
+        pos, code, lossy, index = _k.scan_index(data, start)
+        if not code:
+            root = _k.skip_space(data, start)
+            return Document(data, root, _k.value_end(data, root, index), bool(lossy), "json", name, index)
+        first = _k.skip_space(data, start)
+        if fmt == "json" or data.startswith((b"{", b"["), first):  # no YAML to try
+            bad = _first_bad_utf8(data, 3 if data.startswith(UTF8_BOM) else 0, name)
+            if bad is not None:
+                raise bad
+            raise syntax_error_in_bytes(data, start, pos, code, name)
+    text = decode_utf8(data, name)
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    if fmt == "yaml":
+        return _from_yaml(text, name, None)
+    return _not_json(text, name, fmt)
+
+
+def _first_bad_utf8(data: bytes, base: int, what: str) -> EncodingError | None:
+    """The error decode_utf8 gives for data, or None when it is UTF-8:
+    decoded a piece at a time, so the whole text never is."""
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    step = 1 << 18
+    for a in range(base, len(data), step):
+        pending = len(decoder.getstate()[0])
+        try:
+            decoder.decode(data[a:a + step], a + step >= len(data))
+        except UnicodeDecodeError as exc:
+            bad = a - pending + exc.start
+            break
+    else:
+        return None
+    # as decode_utf8 says it, of the text after its BOM
+    line = data.count(b"\n", base, bad) + 1
+    column = bad - (data.rfind(b"\n", base, bad) + 1 or base) + 1
+    return EncodingError(f"{what} is not valid UTF-8: byte 0x{data[bad]:02x} at line "
+                         f"{line}, byte {column} (offset {bad - base})",
+                         offset=bad - base, line=line, column=column)
 
 
 def parse_bytes(data: bytes, *, name: str = "the text", format: str = "auto",
                 limit: int = FILE_LIMIT) -> Document:
     """Validate UTF-8 bytes (a BOM is dropped) and return their Document;
-    refused past ``limit`` bytes."""
+    refused past ``limit`` bytes. The bytes are kept and walked as they are:
+    only the values a verb returns are decoded."""
     if len(data) > limit:
         raise JSONError(f"{name} is {human_size(len(data))}; the limit is {human_size(limit)}")
-    return parse_document(decode_utf8(bytes(data), name), name=name, format=format)
+    return document_of_bytes(data, name, format)
 
 
 def load_file(path: str | os.PathLike[str], *, format: str = "auto",
@@ -161,7 +284,7 @@ def from_value(value: Any, name: str = "the text") -> Document:
 
 def describe_value(doc: Document, pos: int) -> str:
     """``object{3}``, ``array[10]``, ``string(5)``, number, bool or null."""
-    kind, size = _k.summary(doc.text, pos)
+    kind, size = doc.summary(pos)
     if kind == "object":
         return f"object{{{size}}}"
     if kind == "array":
@@ -192,14 +315,13 @@ def _diagnose(doc: Document, reached: tuple[Segment, ...], pos: int, seg: str | 
               full: str) -> PathNotFound:
     """The error for ``seg`` failing on the value at ``pos`` (reached by the
     concrete path ``reached``)."""
-    text = doc.text
     where = format_path(reached)
     shown = format_segment(seg, True) if isinstance(seg, str) else format_segment(seg)
     there = describe_value(doc, pos)
     prefix = f"path {full!r}: " if full else ""
-    c = text[pos]
+    c = doc.lead(pos)
     if c == "{":
-        keys = _k.members(text, pos)[0] or []  # objects always have a key list
+        keys = doc.members(pos)[0] or []  # objects always have a key list
         if isinstance(seg, int):
             msg = (f"{where} is {there}, not an array: index [{seg}] needs an array. "
                    f"Its keys: {_keys_listing(keys)}")
@@ -212,7 +334,7 @@ def _diagnose(doc: Document, reached: tuple[Segment, ...], pos: int, seg: str | 
             reason = "missing_key"
         return PathNotFound(prefix + msg, path=where, segment=shown, reason=reason, found=there)
     if c == "[":
-        size = _k.summary(text, pos)[1]
+        size = doc.summary(pos)[1]
         index = seg if isinstance(seg, int) else as_index(seg)
         if index is None:
             msg = (f"{where} is {there}: {seg!r} is not an index. Use an index "
@@ -234,10 +356,8 @@ def _diagnose(doc: Document, reached: tuple[Segment, ...], pos: int, seg: str | 
 
 
 def _preview(doc: Document, pos: int, width: int = 40) -> str:
-    text = doc.text
-    end = _k.value_end(text, pos)
-    raw = text[pos:min(end, pos + width + 1)]
-    return " " + (raw if end - pos <= width else raw[:width] + "...")
+    raw = doc.chars(pos, doc.value_end(pos), width + 1)
+    return " " + (raw if len(raw) <= width else raw[:width] + "...")
 
 
 class Matches:
@@ -257,8 +377,11 @@ class Matches:
         self.spans = array("q")
         self.fanned = False
         self.skipped = 0
-        # per level: (parents, keys, keytab, run); level 0 has no parents
-        self._levels: list[tuple[array[int] | None, array[int] | None, list[str], tuple[Segment, ...]]] = []
+        # per level: (parents, keys, keytab, run); level 0 has no parents. When
+        # every match of a level has one parent, parents is its index and keys
+        # None: match k is member k (no per-match arrays for a big fan-out)
+        self._levels: list[tuple[array[int] | int | None, array[int] | None, list[str],
+                                 tuple[Segment, ...]]] = []
 
     def __len__(self) -> int:
         return len(self.spans) // 2
@@ -271,11 +394,11 @@ class Matches:
         parts: list[tuple[Segment, ...]] = []
         for parents, keys, keytab, run in reversed(self._levels):
             parts.append(run)
-            if parents is None or keys is None:
+            if parents is None:
                 break
-            code = keys[k]
+            code = keys[k] if keys is not None else (-1 - k if keytab else k)
             parts.append((code if code >= 0 else keytab[-1 - code],))
-            k = parents[k]
+            k = parents if isinstance(parents, int) else parents[k]
         out: list[Segment] = []
         for part in reversed(parts):
             out.extend(part)
@@ -313,12 +436,11 @@ def resolve(doc: Document, path: Any) -> Matches:
     """
     segs = parse_path(path)
     full = path if isinstance(path, str) else format_path(segs)
-    text = doc.text
     runs, fans = _runs(segs)
     m = Matches(doc)
     m.fanned = len(runs) > 1
     head = runs[0]
-    start, end, failed = _k.lookup(text, doc.start, head) if head else (doc.start, doc.end, -1)
+    start, end, failed = doc.lookup(doc.start, head) if head else (doc.start, doc.end, -1)
     if failed >= 0:
         raise _diagnose(doc, head[:failed], start, head[failed], full)
     m.spans = array("q", (start, end))
@@ -331,37 +453,38 @@ def resolve(doc: Document, path: Any) -> Matches:
 def _expand(m: Matches, run: tuple[str | int, ...], full: str, fan: Segment) -> None:
     """Apply ``fan`` (``*``, or a slice of arrays) then ``run`` to every current match."""
     doc = m.doc
-    text = doc.text
     spans = array("q")
-    parents = array("q")
-    keys = array("q")
+    parents: array[int] | int = array("q")
+    keys: array[int] | None = array("q")
     keytab: list[str] = []
     containers = 0
     first_scalar = -1
     slicing = isinstance(fan, Slice)
-    for k in range(len(m)):
+    takes = "[" if slicing else "{["
+    if len(m) == 1 and doc.lead(m.spans[0]) in takes and not slicing:
+        # one container (the common case, ``items[*]``): its spans as they are
+        names, spans = doc.members(m.spans[0])
+        parents, keys, keytab, containers = 0, None, names or [], 1
+    for k in range(len(m) if containers == 0 else 0):
         start = m.spans[2 * k]
-        if text[start] not in ("[" if slicing else "{["):
+        if doc.lead(start) not in takes:
             m.skipped += 1
             if first_scalar < 0:
                 first_scalar = k
             continue
         containers += 1
-        if isinstance(fan, Slice):
-            total = _k.summary(text, start)[1]
-            picks = fan.indexes(total)
-            if len(picks):
-                member_spans = _k.members(text, start)[1]
-                for j in picks:
-                    spans.append(member_spans[2 * j])
-                    spans.append(member_spans[2 * j + 1])
-                parents.extend([k] * len(picks))
-                keys.extend(picks)
+        names, member_spans = doc.members(start)
+        if isinstance(fan, Slice):  # the elements in range only
+            picks = fan.indexes(len(member_spans) // 2)
+            spans.extend(member_spans[2 * picks.start:2 * picks.stop])
+            assert isinstance(parents, array) and keys is not None
+            parents.extend(array("q", (k,)) * len(picks))
+            keys.extend(picks)
             continue
-        names, member_spans = _k.members(text, start)
         count = len(member_spans) // 2
         spans.extend(member_spans)
-        parents.extend([k] * count)
+        assert isinstance(parents, array) and keys is not None
+        parents.extend(array("q", (k,)) * count)
         if names is None:
             keys.extend(range(count))
         else:
@@ -377,27 +500,36 @@ def _expand(m: Matches, run: tuple[str | int, ...], full: str, fan: Segment) -> 
                            path=where, segment=format_segment(fan), reason="not_container",
                            found=there)
     if run and len(spans):
-        found = _k.lookup_many(text, spans, run)
-        kept = [k for k in range(0, len(found), 2) if found[k] >= 0]
+        # the rest of the path from each member, a chunk at a time
+        kept = array("q")
+        found = array("q")
+        for a in range(0, len(spans), 2 * _CHUNK):
+            part = doc.lookup_many(spans[a:a + 2 * _CHUNK], run)
+            for j in range(0, len(part), 2):
+                if part[j] >= 0:
+                    kept.append(a + j)
+                    found.append(part[j])
+                    found.append(part[j + 1])
         if not kept:
             # no branch matched: explain the first one
             s, e = spans[0], spans[1]
-            start, _, failed = _k.lookup(text, s, run)
+            start, _, failed = doc.lookup(s, run)
             probe = Matches(doc)
             probe.spans = array("q", (s, e))
-            probe._levels = m._levels + [(parents[:1], keys[:1], keytab, ())]
+            probe._levels = m._levels + [(parents if isinstance(parents, int) else parents[:1],
+                                          None if keys is None else keys[:1], keytab, ())]
             reached = probe.path(0) + run[:failed]
             raise _diagnose(doc, reached, start, run[failed], full)
         m.skipped += len(spans) // 2 - len(kept)
-        if len(kept) * 2 != len(found):
-            spans = array("q")
-            for k in kept:
-                spans.append(found[k])
-                spans.append(found[k + 1])
-            parents = array("q", (parents[k // 2] for k in kept))
-            keys = array("q", (keys[k // 2] for k in kept))
-        else:
-            spans = found
+        if len(kept) * 2 != len(spans):
+            if isinstance(parents, int):
+                keys = array("q", ((-1 - k // 2 if keytab else k // 2) for k in kept))
+                parents = array("q", (parents,)) * len(kept)
+            else:
+                assert keys is not None
+                parents = array("q", (parents[k // 2] for k in kept))
+                keys = array("q", (keys[k // 2] for k in kept))
+        spans = found
     m.spans = spans
     m._levels.append((parents, keys, keytab, run))
 
@@ -410,11 +542,15 @@ def values(doc: Document, spans: Any) -> list[Any]:
     if count == 1:
         return [load_span(text, spans[0], spans[1], doc.lossy)]
     out: list[Any] = []
-    for lo in range(0, count, _CHUNK):
-        hi = min(count, lo + _CHUNK)
-        joined = "[" + ",".join(text[spans[2 * k]:spans[2 * k + 1]] for k in range(lo, hi)) + "]"
+    for lo in range(0, count, _VALUES_CHUNK):
+        hi = min(count, lo + _VALUES_CHUNK)
+        joined: bytes | str
+        if isinstance(text, bytes):
+            joined = b"[" + b",".join(text[spans[2 * k]:spans[2 * k + 1]] for k in range(lo, hi)) + b"]"
+        else:
+            joined = "[" + ",".join(text[spans[2 * k]:spans[2 * k + 1]] for k in range(lo, hi)) + "]"
         out.extend(load_span(joined, 0, len(joined), doc.lossy))
     return out
 
 
-_CHUNK = 2048
+_VALUES_CHUNK = 2048

@@ -88,15 +88,19 @@ def _refuse_constant(name: str) -> Any:  # pragma: no cover - scan() refused it 
     raise ValueError(f"{name} is not JSON")
 
 
-def _syntax_check(text: str, start: int, end: int, what: str) -> bool:
+def _syntax_check(text: str | bytes, start: int, end: int, what: str) -> bool:
     pos, code, lossy = _k.scan(text, start, end)
     if code:
+        if isinstance(text, bytes):  # the message speaks of characters
+            text = decode_utf8(text, what)
+            pos, code, lossy = _k.scan(text)
         raise syntax_error(text, pos, code, what)
     return bool(lossy)
 
 
-def load_span(text: str, start: int = 0, end: int = -1, lossy: bool | None = None) -> Any:
-    """The value of the valid JSON in ``text[start:end]``, numbers exact.
+def load_span(text: str | bytes, start: int = 0, end: int = -1, lossy: bool | None = None) -> Any:
+    """The value of the valid JSON in ``text[start:end]`` (a str, or UTF-8
+    bytes), numbers exact.
 
     ``lossy`` is the kernel's verdict for that text when already known (None:
     scan it again). Raises NestingError when the value is too deep for the
@@ -105,9 +109,16 @@ def load_span(text: str, start: int = 0, end: int = -1, lossy: bool | None = Non
     n = len(text)
     if end < 0 or end > n:
         end = n
-    part = text if (start, end) == (0, n) else text[start:end]
+    part: str | bytes | memoryview
+    if (start, end) == (0, n):
+        part = text
+    elif isinstance(text, bytes):
+        part = memoryview(text)[start:end]  # orjson reads it in place
+    else:
+        part = text[start:end]
     if lossy is None:
-        lossy = _syntax_check(part, 0, len(part), "the text")
+        whole = text if (start, end) == (0, n) else text[start:end]
+        lossy = _syntax_check(whole, 0, len(whole), "the text")
     if not lossy:
         try:
             return orjson.loads(part)
@@ -115,6 +126,8 @@ def load_span(text: str, start: int = 0, end: int = -1, lossy: bool | None = Non
             pass  # past orjson's depth limit, or an escaped lone surrogate
     decoder = json.JSONDecoder(parse_float=_float_token, parse_int=_int_token,
                                parse_constant=_refuse_constant)
+    if not isinstance(part, str):
+        part = bytes(part).decode("utf-8")
     try:
         return decoder.decode(part)
     except RecursionError:
@@ -204,8 +217,10 @@ def dumps(value: Any, *, indent: bool = False) -> str:
         raise TypeError(str(exc)) from None
 
 
-def decode_string(raw: str) -> str:
+def decode_string(raw: str | bytes) -> str:
     """The value of one valid JSON string token (quotes included)."""
+    if isinstance(raw, bytes):
+        raw = raw.decode("utf-8")
     if "\\" not in raw:
         return raw[1:-1]
     return load_span(raw)  # type: ignore[no-any-return]

@@ -20,7 +20,7 @@ import time
 from array import array
 from dataclasses import dataclass, field, replace
 from decimal import Decimal, InvalidOperation
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 import regex  # type: ignore[import-untyped]
 
@@ -35,6 +35,8 @@ __all__ = ["QueryResult", "Query", "QUERY_LIMIT", "REGEX_BUDGET"]
 QUERY_LIMIT = 20
 #: Time all regex matches of one query may take together, in seconds.
 REGEX_BUDGET = 2.0
+#: Rows whose field is looked up in one kernel call.
+_CHUNK = 1 << 14
 
 
 @dataclass
@@ -228,21 +230,25 @@ class Query:
 
     def run(self) -> QueryResult:
         rows = self.rows()
-        everyone = list(range(len(rows)))
+        count = len(rows)
+        alive: Sequence[int]
         if self.alternatives:
-            matched: set[int] = set()
+            # a row matches when one alternative does; each alternative only
+            # tests the rows no earlier one took (a byte a row, not a set)
+            taken = bytearray(count)
             for conj in self.alternatives:
-                alive = [k for k in everyone if k not in matched]
+                left: Sequence[int] = array("q", (k for k in range(count) if not taken[k]))
                 for cond in conj:
-                    if not alive:
+                    if not left:
                         break
-                    alive = self._filter(rows, alive, cond)
-                matched.update(alive)
-            alive = sorted(matched)
+                    left = self._filter(rows, left, cond)
+                for k in left:
+                    taken[k] = 1
+            alive = array("q", (k for k in range(count) if taken[k]))
             if not alive:
                 self._check_fields(rows)
         else:
-            alive = everyone
+            alive = range(count)
         if self.sort_segs:
             alive = self._sorted(rows, alive)
         shown = alive[self.offset:self.offset + self.limit]
@@ -254,7 +260,7 @@ class Query:
             data = [self._selected(out_spans[2 * j], out_spans[2 * j + 1]) for j in range(len(shown))]
         else:
             data = values(self.doc, out_spans)
-        result = QueryResult(data, [rows.label(k) for k in shown], len(alive), len(rows),
+        result = QueryResult(data, [rows.label(k) for k in shown], len(alive), count,
                              self.limit, out_spans, offset=self.offset)
         if self.select_segs and data:
             for name in self.select:
@@ -265,34 +271,47 @@ class Query:
 
     # -- conditions ------------------------------------------------------------
 
-    def _spans_of(self, rows: Matches, alive: list[int]) -> array[int]:
+    @staticmethod
+    def _spans_of(rows: Matches, picked: Sequence[int]) -> array[int]:
         spans = array("q")
-        for k in alive:
+        for k in picked:
             spans.append(rows.spans[2 * k])
             spans.append(rows.spans[2 * k + 1])
         return spans
 
-    def _filter(self, rows: Matches, alive: list[int], cond: _Cond) -> list[int]:
-        text = self.doc.text
+    def _found(self, rows: Matches, picked: Sequence[int], segs: tuple[Any, ...]
+               ) -> Iterator[tuple[int, int, int]]:
+        """``(row, start, end)`` of the field ``segs`` in each picked row
+        (start -1 where it is missing), a chunk of rows at a time."""
+        doc = self.doc
+        for first in range(0, len(picked), _CHUNK):
+            chunk = picked[first:first + _CHUNK]
+            spans = self._spans_of(rows, chunk)
+            found = doc.lookup_many(spans, segs) if segs else spans
+            for j, k in enumerate(chunk):
+                yield k, found[2 * j], found[2 * j + 1]
+
+    def _filter(self, rows: Matches, alive: Sequence[int], cond: _Cond) -> array[int]:
+        kept = array("q")
         if any(is_fan_out(seg) for seg in cond.field):
             # labels[*].name=bug: true when any element matches (!=, !~: when none does)
             negated = cond.op in ("!=", "!~")
             positive = self._tester(replace(cond, op=cond.op[1:] if negated else cond.op))
-            kept = []
             for k in alive:
                 hit = any(positive(s, e) for s, e in self._field_values(rows.spans[2 * k],
                                                                          cond.field))
                 if hit != negated:
                     kept.append(k)
             return kept
-        spans = self._spans_of(rows, alive)
-        found = _k.lookup_many(text, spans, cond.field) if cond.field else spans
         test = self._tester(cond)
-        return [k for j, k in enumerate(alive) if test(found[2 * j], found[2 * j + 1])]
+        for k, s, e in self._found(rows, alive, cond.field):
+            if test(s, e):
+                kept.append(k)
+        return kept
 
     def _field_values(self, start: int, segs: tuple[Any, ...]) -> list[tuple[int, int]]:
         """Spans of every value ``segs`` reaches from the row at ``start``."""
-        text = self.doc.text
+        doc = self.doc
         current = [start]
         run: list[Any] = []
         for seg in (*segs, None):
@@ -301,17 +320,18 @@ class Query:
                 continue
             reached = []
             for pos in current:
-                s, e, failed = _k.lookup(text, pos, tuple(run)) if run else (pos, -1, -1)
+                s, e, failed = doc.lookup(pos, tuple(run)) if run else (pos, -1, -1)
                 if failed == -1:
                     reached.append((s, e))
             run = []
             if seg is None:
-                return [(s, e if e >= 0 else _k.value_end(text, s)) for s, e in reached]
+                return [(s, e if e >= 0 else doc.value_end(s)) for s, e in reached]
             current = []
             for s, _ in reached:
-                if text[s] not in "{[" or (isinstance(seg, Slice) and text[s] != "["):
+                lead = doc.lead(s)
+                if lead not in "{[" or (isinstance(seg, Slice) and lead != "["):
                     continue
-                _, members = _k.members(text, s)
+                _, members = doc.members(s)
                 count = len(members) // 2
                 picks = seg.indexes(count) if isinstance(seg, Slice) else range(count)
                 current.extend(members[2 * j] for j in picks)
@@ -322,8 +342,7 @@ class Query:
             return True
         if any(is_fan_out(seg) for seg in segs):
             return any(self._field_values(rows.spans[2 * k], segs) for k in range(len(rows)))
-        found = _k.lookup_many(self.doc.text, rows.spans, segs)
-        return any(found[j] >= 0 for j in range(0, len(found), 2))
+        return any(s >= 0 for _, s, _ in self._found(rows, range(len(rows)), segs))
 
     def _check_fields(self, rows: Matches) -> None:
         """No row matched: refuse when a condition names a field no row has
@@ -340,7 +359,7 @@ class Query:
     def _hint(self, rows: Matches, segs: tuple[Any, ...]) -> str:
         """``" (did you mean 'status'?)"`` from the keys the rows have where
         the field is missing."""
-        text = self.doc.text
+        doc = self.doc
         keys: dict[str, None] = {}
         depth = 0
         for depth, seg in enumerate(segs):
@@ -354,8 +373,8 @@ class Query:
         prefix = tuple(segs[:depth])
         for k in range(min(len(rows), 200)):
             for s, _ in self._field_values(rows.spans[2 * k], prefix):
-                if text[s] == "{":
-                    for name in _k.members(text, s)[0] or ():
+                if doc.lead(s) == "{":
+                    for name in doc.members(s)[0] or ():
                         keys[name] = None
         near = nearest_keys(str(segs[depth]), list(keys))
         if near:
@@ -364,36 +383,31 @@ class Query:
 
     # -- order -----------------------------------------------------------------
 
-    def _sorted(self, rows: Matches, alive: list[int]) -> list[int]:
+    def _sorted(self, rows: Matches, alive: Sequence[int]) -> array[int]:
         """Rows by the value of the sort field (null < booleans < numbers <
         strings < containers); rows without it come last either way."""
-        text = self.doc.text
-        found = _k.lookup_many(text, self._spans_of(rows, alive), self.sort_segs)
         keyed: list[tuple[tuple[int, Any], int]] = []
-        missing = []
-        for j, k in enumerate(alive):
-            s, e = found[2 * j], found[2 * j + 1]
+        missing = array("q")
+        for k, s, e in self._found(rows, alive, self.sort_segs):
             if s < 0:
                 missing.append(k)
-                continue
-            keyed.append((_order_key(text, s, e), k))
+            else:
+                keyed.append((_order_key(self.doc, s, e), k))
         keyed.sort(key=lambda item: item[0], reverse=self.desc)
-        return [k for _, k in keyed] + missing
+        return array("q", (k for _, k in keyed)) + missing
 
     def _selected(self, start: int, end: int) -> dict[str, Any]:
         row: dict[str, Any] = {}
         for name, segs in zip(self.select, self.select_segs, strict=True):
-            s, e, failed = _k.lookup(self.doc.text, start, segs)
+            s, e, failed = self.doc.lookup(start, segs)
             if failed == -1:
                 row[name] = load_span(self.doc.text, s, e, None if self.doc.lossy else False)
         return row
 
     def _tester(self, cond: _Cond) -> Callable[[int, int], bool]:
-        text = self.doc.text
+        doc = self.doc
         op = cond.op
-
-        def raw_of(s: int, e: int) -> str:
-            return text[s:e]
+        raw_of = doc.slice
 
         if op in ("~", "!~"):
             pattern = cond.pattern
@@ -402,13 +416,13 @@ class Query:
             def test_regex(s: int, e: int) -> bool:
                 if s < 0:
                     return negate
-                c = text[s]
+                c = doc.lead(s)
                 if c == '"':
-                    subject = decode_string(text[s:e])
+                    subject = decode_string(raw_of(s, e))
                 elif c in "{[":
-                    subject = _k.reformat(text, s, e, 0, -1)[0]
+                    subject = _k.reformat(doc.text, s, e, 0, -1)[0]
                 else:
-                    subject = text[s:e]
+                    subject = raw_of(s, e)
                 remaining = REGEX_BUDGET - self.regex_time
                 if remaining <= 0:
                     raise self._timeout(cond)
@@ -429,14 +443,14 @@ class Query:
             def test_eq(s: int, e: int) -> bool:
                 if s < 0:
                     return negate
-                return self._equals(cond, text, s, e) != negate
+                return self._equals(cond, doc, s, e) != negate
 
             return test_eq
 
         def test_order(s: int, e: int) -> bool:
             if s < 0:
                 return False
-            c = text[s]
+            c = doc.lead(s)
             if c == '"':
                 left: Any = decode_string(raw_of(s, e))
                 right: Any = cond.value
@@ -456,31 +470,31 @@ class Query:
         return test_order
 
     @staticmethod
-    def _equals(cond: _Cond, text: str, s: int, e: int) -> bool:
-        c = text[s]
+    def _equals(cond: _Cond, doc: Document, s: int, e: int) -> bool:
+        c = doc.lead(s)
         if c == '"':
-            return decode_string(text[s:e]) == cond.value
+            return decode_string(doc.slice(s, e)) == cond.value
         if c == "-" or c.isdigit():
-            return cond.number is not None and Decimal(text[s:e]) == cond.number
+            return cond.number is not None and Decimal(doc.slice(s, e)) == cond.number
         if c in "tfn":
-            return text[s:e] == cond.value.strip().lower()
+            return doc.slice(s, e) == cond.value.strip().lower()
         if cond.json is None:
             return False
-        return bool(_k.reformat(text, s, e, 0, -1)[0] == cond.json)
+        return bool(_k.reformat(doc.text, s, e, 0, -1)[0] == cond.json)
 
     def _timeout(self, cond: _Cond) -> QueryError:
         return QueryError(f"query: the regex in {cond.text!r} took more than {REGEX_BUDGET:g} s "
                          "over the rows (catastrophic backtracking?); simplify it")
 
 
-def _order_key(text: str, s: int, e: int) -> tuple[int, Any]:
-    c = text[s]
+def _order_key(doc: Document, s: int, e: int) -> tuple[int, Any]:
+    c = doc.lead(s)
     if c == "n":
         return (0, 0)
     if c in "tf":
         return (1, c == "t")
     if c == "-" or c.isdigit():
-        return (2, Decimal(text[s:e]))
+        return (2, Decimal(doc.slice(s, e)))
     if c == '"':
-        return (3, decode_string(text[s:e]))
-    return (4, _k.reformat(text, s, e, 0, -1)[0])
+        return (3, decode_string(doc.slice(s, e)))
+    return (4, _k.reformat(doc.text, s, e, 0, -1)[0])

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._kernels import jsonscan as _k
 from ._document import Document, Matches
 from ._exact import decode_string, load_span
 
@@ -92,9 +91,9 @@ class Schema:
 
     def _visit(self, node: _SNode, pos: int, level: int, nest: int,
                queue: list[tuple[_SNode, int, int, int]]) -> None:
-        text = self.doc.text
+        doc = self.doc
         self.visited += 1
-        c = text[pos]
+        c = doc.lead(pos)
         kind = ("object" if c == "{" else "array" if c == "[" else "string" if c == '"'
                 else "bool" if c in "tf" else "null" if c == "n" else "number")
         var = node.variants.get(kind)
@@ -103,7 +102,7 @@ class Schema:
         var.count += 1
         node.count += 1
         if kind == "object":
-            names, spans = _k.members(text, pos)
+            names, spans = doc.members(pos)
             unique: dict[str, int] = {}
             for i, name in enumerate(names or ()):
                 unique[name] = i
@@ -128,12 +127,12 @@ class Schema:
                     child = var.keys[name] = _SNode()
                 queue.append((child, spans[2 * i], level + 1, nest + 1))
         elif kind == "array":
-            n = _k.summary(text, pos)[1]
+            n = doc.summary(pos)[1]
             self._size(var, n)
             if nest >= SCHEMA_NEST_MAX:  # arrays in arrays past any real shape: stop there
                 var.cut = var.cut or bool(n)
                 return
-            _, spans = _k.members(text, pos)
+            _, spans = doc.members(pos)
             if n:
                 if var.items is None:
                     var.items = _SNode()
@@ -142,11 +141,12 @@ class Schema:
                 for j in picks:
                     queue.append((var.items, spans[2 * j], level, nest + 1))
         elif kind in ("string", "number") and var.example is None:
-            end = _k.value_end(text, pos)
-            if kind == "string" and end - pos > 200:
-                var.example = decode_string(text[pos:end])[:60]
+            end = doc.value_end(pos)
+            if kind == "string":
+                token = doc.slice(pos, end)
+                var.example = decode_string(token)[:60] if len(token) > 200 else load_span(token)
             else:
-                var.example = load_span(text, pos, end, None if self.doc.lossy else False)
+                var.example = load_span(doc.text, pos, end, None if doc.lossy else False)
 
     @staticmethod
     def _size(var: _Var, n: int) -> None:

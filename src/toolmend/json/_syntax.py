@@ -15,7 +15,7 @@ from .._kernels import jsonscan as _k
 from .._text import line_col
 from ..errors import JSONSyntaxError
 
-__all__ = ["syntax_error", "describe", "snippet"]
+__all__ = ["syntax_error", "syntax_error_in_bytes", "describe", "snippet"]
 
 
 def syntax_error(text: str, pos: int, code: int, what: str = "the text") -> JSONSyntaxError:
@@ -23,6 +23,81 @@ def syntax_error(text: str, pos: int, code: int, what: str = "the text") -> JSON
     line, column = line_col(text, pos)
     return JSONSyntaxError(describe(text, pos, code), pos=pos, line=line, column=column,
                            snippet=snippet(text, pos), code=code, what=what)
+
+
+def syntax_error_in_bytes(data: bytes, start: int, pos: int, code: int,
+                          what: str = "the text") -> JSONSyntaxError:
+    """The JSONSyntaxError of :func:`syntax_error` for the text that the
+    valid UTF-8 ``data[start:]`` holds, error ``code`` at byte ``pos``:
+    the same message, character offset, line, column and snippet, from the
+    bytes around the place (the text is never decoded whole)."""
+    n = len(data)
+    line_start = data.rfind(b"\n", start, pos) + 1 or start
+    line_end = data.find(b"\n", pos)
+    if line_end < 0:
+        line_end = n
+    line = data.count(b"\n", start, pos) + 1
+    offset = _chars(data, line_start, pos)
+    # describe() looks a few characters back (or at the last one that is not
+    # blank) and a word ahead
+    a = _char_start(data, max(start, pos - 16), start)
+    b = _char_start(data, pos + 256, pos) if pos + 256 < n else n
+    before, after = data[a:pos].decode("utf-8"), data[pos:b].decode("utf-8")
+    lead = ""
+    if a > start and not before.strip(" \t\r\n"):
+        j = _last_not_blank(data, start, a)
+        if j >= 0:
+            lead = data[_char_start(data, j, start):j + 1].decode("utf-8") + " "
+    message = describe(lead + before + after, len(lead) + len(before), code)
+    total = offset + _chars(data, pos, line_end)
+    left, right = _window(offset, total)
+    # the shown characters are within 4 bytes each of the place
+    head = data[_char_start(data, max(line_start, pos - 4 * (offset - left)), line_start):pos]
+    stop = pos + 4 * (right - offset)
+    tail = data[pos:_char_start(data, stop, pos) if stop < line_end else line_end]
+    shown_head = head.decode("utf-8")
+    cur = shown_head[len(shown_head) - (offset - left):] + tail.decode("utf-8")[:right - offset]
+    prev = None
+    if line > 1 and left == 0:
+        prev_start = data.rfind(b"\n", start, line_start - 1) + 1 or start
+        if line_start - 1 - prev_start <= 4 * _SNIPPET_WIDTH:
+            prev = data[prev_start:line_start - 1].decode("utf-8")
+    shown = _render(line, cur, offset - left, left > 0, right < total, prev)
+    return JSONSyntaxError(message, pos=_chars(data, start, line_start) + offset, line=line,
+                           column=offset + 1, snippet=shown, code=code, what=what)
+
+
+def _char_start(data: bytes, i: int, lo: int) -> int:
+    """i, or the start of the UTF-8 character it is inside (not before lo)."""
+    while i > lo and (data[i] & 0xC0) == 0x80:
+        i -= 1
+    return i
+
+
+def _chars(data: bytes, a: int, b: int) -> int:
+    """Characters in the valid UTF-8 data[a:b] (both at character starts),
+    counted a piece at a time."""
+    count = 0
+    while a < b:
+        e = min(b, a + (1 << 18))
+        if e < b:
+            e = _char_start(data, e, a)
+        piece = data[a:e]
+        count += len(piece) if piece.isascii() else len(piece.decode("utf-8"))
+        a = e
+    return count
+
+
+def _last_not_blank(data: bytes, lo: int, hi: int) -> int:
+    """The offset of the last byte in data[lo:hi] that is not JSON
+    whitespace, or -1 (looked for a piece at a time, backwards)."""
+    while hi > lo:
+        a = max(lo, hi - 4096)
+        kept = data[a:hi].rstrip(b" \t\r\n")
+        if kept:
+            return a + len(kept) - 1
+        hi = a
+    return -1
 
 
 
@@ -139,26 +214,38 @@ def snippet(text: str, pos: int) -> str:
     stop = text.find("\n", pos)
     if stop < 0:
         stop = len(text)
-    cur = text[start:stop]
     offset = pos - start
-    prefix = suffix = ""
-    if len(cur) > _SNIPPET_WIDTH:
-        left = max(0, offset - _SNIPPET_WIDTH // 2)
-        right = min(len(cur), left + _SNIPPET_WIDTH)
-        left = max(0, right - _SNIPPET_WIDTH)
-        prefix = "..." if left > 0 else ""
-        suffix = "..." if right < len(cur) else ""
-        cur = cur[left:right]
-        offset -= left
+    left, right = _window(offset, stop - start)
+    prev = None
+    if line > 1 and left == 0:
+        pstart = text.rfind("\n", 0, start - 1) + 1
+        prev = text[pstart:start - 1]
+    return _render(line, text[start + left:start + right], offset - left, left > 0,
+                   right < stop - start, prev)
+
+
+def _window(offset: int, length: int) -> tuple[int, int]:
+    """The characters [left, right) of a line of ``length`` shown around
+    column ``offset``."""
+    if length <= _SNIPPET_WIDTH:
+        return 0, length
+    left = max(0, offset - _SNIPPET_WIDTH // 2)
+    right = min(length, left + _SNIPPET_WIDTH)
+    return max(0, right - _SNIPPET_WIDTH), right
+
+
+def _render(line: int, cur: str, offset: int, cut_left: bool, cut_right: bool,
+            prev: str | None) -> str:
+    """The snippet: the line before (when short), the shown part ``cur`` of
+    the line with the place at ``offset``, and the caret."""
+    prefix = "..." if cut_left else ""
+    suffix = "..." if cut_right else ""
     shown = prefix + cur.translate(_CONTROL) + suffix
     pad = "".join("\t" if ch == "\t" else " " for ch in (prefix + cur[:offset]))
     width = len(str(line))
     lines = []
-    if line > 1 and not prefix:
-        pstart = text.rfind("\n", 0, start - 1) + 1
-        prev = text[pstart:start - 1]
-        if len(prev) <= _SNIPPET_WIDTH:
-            lines.append(f"{line - 1:>{width}} | {prev.translate(_CONTROL)}")
+    if prev is not None and len(prev) <= _SNIPPET_WIDTH:
+        lines.append(f"{line - 1:>{width}} | {prev.translate(_CONTROL)}")
     lines.append(f"{line:>{width}} | {shown}")
     lines.append(f"{'':>{width}} | {pad}^")
     return "\n".join(lines)

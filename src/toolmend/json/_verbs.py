@@ -21,9 +21,17 @@ from array import array
 from typing import Any, Sequence, Union
 
 from .._kernels import jsonscan as _k
-from .._text import decode_utf8
 from ..errors import EncodingError, JSONError, JSONSyntaxError, NestingError, YAMLDocumentError
-from ._document import Document, Matches, describe_value, from_value, parse_document, resolve, values
+from ._document import (
+    Document,
+    Matches,
+    describe_value,
+    document_of_bytes,
+    from_value,
+    parse_document,
+    resolve,
+    values,
+)
 from ._path import format_path, parse_path
 from ._query import QUERY_LIMIT, Query, QueryResult
 from ._schema import SCHEMA_DEPTH, SCHEMA_DEPTH_MAX, Schema
@@ -38,7 +46,7 @@ def _doc(source: Source, format: str = "auto") -> Document:
     if isinstance(source, Document):
         return source
     if isinstance(source, (bytes, bytearray, memoryview)):
-        source = decode_utf8(bytes(source), "the text")
+        return document_of_bytes(bytes(source), "the text", format)
     if isinstance(source, (dict, list)):
         return from_value(source)
     if not isinstance(source, str):
@@ -65,8 +73,7 @@ def summary_pairs(doc: Document, pos: int, limit: int | None
     """[[key, summary], ...] of the container at pos (duplicate keys: the
     last value at the first place), the distinct member count, the member
     index of each pair and the member spans."""
-    text = doc.text
-    names, spans = _k.members(text, pos)
+    names, spans = doc.members(pos)
     idx: list[int]
     if names is None:
         total = len(spans) // 2
@@ -92,7 +99,7 @@ def keys(source: Source, path: Any = "") -> list[list[Any]]:
     doc = _doc(source)
     m = single(doc, path, "keys")
     start = m.spans[0]
-    if doc.text[start] not in "{[":
+    if doc.lead(start) not in "{[":
         raise JSONError(f"keys: {m.label(0)} is {describe_value(doc, start)}, which has no keys")
     return summary_pairs(doc, start, None)[0]
 
@@ -137,14 +144,14 @@ def validate(source: str | bytes | bytearray, format: str = "auto",
     """``{valid, line, column, message, snippet, format}`` for the text:
     line and column are 1-based, the column in characters; ``snippet`` shows
     the line with a caret. Data after the end of the value is an error."""
-    if isinstance(source, (bytes, bytearray, memoryview)):
-        try:
-            source = decode_utf8(bytes(source), name)
-        except EncodingError as exc:
-            return {"valid": False, "line": None, "column": None, "message": str(exc),
-                    "snippet": None, "format": format}
     try:
-        doc = parse_document(source, name=name, format=format)
+        if isinstance(source, (bytes, bytearray, memoryview)):
+            doc = document_of_bytes(bytes(source), name, format)
+        else:
+            doc = parse_document(source, name=name, format=format)
+    except EncodingError as exc:
+        return {"valid": False, "line": None, "column": None, "message": str(exc),
+                "snippet": None, "format": format}
     except JSONSyntaxError as exc:
         return {"valid": False, "line": exc.line, "column": exc.column,
                 "message": exc.message, "snippet": exc.snippet, "format": "json"}

@@ -161,7 +161,7 @@ def _room(out: CappedOutput) -> int:
     return out.limit - NOTICE_ROOM - out.size
 
 
-def _write_json(out: CappedOutput, text: str, start: int, end: int, indent: int) -> bool:
+def _write_json(out: CappedOutput, text: bytes | str, start: int, end: int, indent: int) -> bool:
     """Write the value at [start, end) re-indented; False once the output is full."""
     room = _room(out)
     if room <= 0:
@@ -228,12 +228,12 @@ def _tool_keys(args: ToolArgs, ws: Workspace) -> ToolResult:
     m = single(doc, path, "keys")
     start = m.spans[0]
     label = m.label(0)
-    if doc.text[start] not in "{[":
+    if doc.lead(start) not in "{[":
         raise JSONError(f"keys: {label} is {describe_value(doc, start)}, which has no keys; "
                         "use get to read it")
     pairs, total, idx, spans = summary_pairs(doc, start, KEYS_DATA_LIMIT)
     out = CappedOutput(args.limit)
-    is_array = doc.text[start] == "["
+    is_array = doc.lead(start) == "["
     out.write(f"{label}: {describe_value(doc, start)}\n")
     shown = 0
     for (key, summary), i in zip(pairs, idx, strict=True):
@@ -251,11 +251,10 @@ def _tool_keys(args: ToolArgs, ws: Workspace) -> ToolResult:
 
 
 def _scalar_preview(doc: Document, s: int, e: int, width: int = 60) -> str:
-    c = doc.text[s]
-    if c in "{[":
+    if doc.lead(s) in "{[":
         return ""
-    raw = doc.text[s:min(e, s + width + 1)]
-    return " " + (raw if e - s <= width else raw[:width] + "...")
+    raw = doc.chars(s, e, width + 1)
+    return " " + (raw if len(raw) <= width else raw[:width] + "...")
 
 
 def _tool_query(args: ToolArgs, ws: Workspace) -> ToolResult:
@@ -291,7 +290,7 @@ def _tool_query(args: ToolArgs, ws: Workspace) -> ToolResult:
         if not out.write(f"{label}: "):
             break
         if plan.select_segs:
-            ok = _write_selected(out, text, s, plan)
+            ok = _write_selected(out, doc, s, plan)
         else:
             ok = _write_json(out, text, s, e, 0)
         if not ok or not out.write("\n"):
@@ -303,10 +302,11 @@ def _tool_query(args: ToolArgs, ws: Workspace) -> ToolResult:
     return ToolResult(True, _finish(out, notice), result.rows, truncated=out.truncated)
 
 
-def _write_selected(out: CappedOutput, text: str, start: int, plan: Query) -> bool:
+def _write_selected(out: CappedOutput, doc: Document, start: int, plan: Query) -> bool:
+    text = doc.text
     parts = []
     for name, segs in zip(plan.select, plan.select_segs, strict=True):
-        s, e, failed = _k.lookup(text, start, segs)
+        s, e, failed = doc.lookup(start, segs)
         if failed == -1:
             parts.append((name, s, e))
     if not out.write("{"):
