@@ -650,15 +650,17 @@ cdef tuple repair_from(str text, int start, bint curly):
     quoted = rewrite(OP_QUOTES, base)
     if start <= 2 and quoted is not base and scan_json(quoted):
         return 2, quoted, base
-    keyed = rewrite(OP_KEYS, base)
-    if start <= 3 and keyed is not base and scan_json(keyed):
-        return 3, keyed, base
-    if quoted is not base:
+    if quoted is base:
+        keyed = rewrite(OP_KEYS, base)
+        if start <= 3 and keyed is not base and scan_json(keyed):
+            return 3, keyed, base
+        both = keyed
+    else:
+        # Step 3 cannot succeed here: its text keeps a single-quoted string
+        # outside any JSON string. Straight to 4.
         both = rewrite(OP_KEYS, quoted)
         if start <= 4 and both is not quoted and scan_json(both):
             return 4, both, base
-    else:
-        both = keyed
     trimmed = rewrite(OP_COMMAS, both)
     if start <= 5 and trimmed is not both and scan_json(trimmed):
         return 5, trimmed, base
@@ -764,7 +766,7 @@ cdef object recover_value_c(str text, bint curly):
             if base and (base[0] == c'{' or base[0] == c'[') and u'/' not in base \
                     and not unclosed(base):
                 try:
-                    return ol_parse(base, 1000)[0]
+                    return ol_parse(base, 1000, False)[0]
                 except LiteralError:
                     pass
             return (base,)
@@ -934,14 +936,14 @@ cdef tuple ENGINE_CALLS = ("ObjectId(", "ISODate(", "UUID(", "Date(", "Timestamp
                            "NumberInt(", "NumberDecimal(")
 
 
-cdef bint bare_unsafe(str tok):
+cdef bint bare_unsafe(str tok, bint quoted=True):
     """Whether a bare token holds structure or a form the repair engine reads
     otherwise (see the twin's ``_bare_unsafe``; the tests below only run for
     the first characters that can start what they look for)."""
     cdef Py_ssize_t n = len(tok), w = 0
     cdef Py_UCS4 c = tok[0]
     cdef str first
-    if c == c'#' or c == c'+' or c == c'(' or c == 0x2026 or u'"' in tok:
+    if c == c'#' or c == c'+' or c == c'(' or c == 0x2026 or (quoted and u'"' in tok):
         return True
     if c == c'/' and n > 1 and (tok[1] == c'/' or tok[1] == c'*'):
         return True
@@ -972,13 +974,14 @@ cdef object put_bare(Buf* b, str tok):
     cdef object value
     cdef str low
     if c in u'tTfFnN':
-        low = tok.lower()
-        if low == u'true' or low == u'false':
-            buf_ascii(b, b"true" if low == u'true' else b"false")
-            return low == u'true'
-        if low == u'null' or low == u'none':
-            buf_ascii(b, b"null")
-            return None
+        if len(tok) == 4 or len(tok) == 5:
+            low = tok.lower()
+            if low == u'true' or low == u'false':
+                buf_ascii(b, b"true" if low == u'true' else b"false")
+                return low == u'true'
+            if low == u'null' or low == u'none':
+                buf_ascii(b, b"null")
+                return None
     elif (c == u'-' or u'0' <= c <= u'9') and is_json_number(tok):
         try:
             if u'.' in tok or u'e' in tok or u'E' in tok:
@@ -1017,7 +1020,7 @@ def parse_object_literal(str s, Py_ssize_t max_depth=1000):
     return ol_parse(s, max_depth)
 
 
-cdef tuple ol_parse(str s, Py_ssize_t max_depth):
+cdef tuple ol_parse(str s, Py_ssize_t max_depth, bint want_text=True):
     """Parse a JavaScript/Python-style object literal; return (value, json_text).
 
     Keys may be bare or quoted; values may be objects, arrays, quoted strings
@@ -1043,6 +1046,7 @@ cdef tuple ol_parse(str s, Py_ssize_t max_depth):
     cdef int kind = PyUnicode_KIND(s)
     cdef void* data = PyUnicode_DATA(s)
     cdef Py_ssize_t lo, hi
+    cdef bint quoted
     buf_init(&b, local, LOCAL_CAP)
     try:
         while True:
@@ -1057,7 +1061,7 @@ cdef tuple ol_parse(str s, Py_ssize_t max_depth):
                 if not stack:
                     if i < n:
                         raise LiteralError(s, i, "unexpected text after the end of the value")
-                    return top, buf_str(&b)
+                    return top, (buf_str(&b) if want_text else None)
                 frame = <list>stack[len(stack) - 1]
                 closer = u'}' if type(frame[0]) is dict else u']'
                 if i >= n:
@@ -1105,11 +1109,14 @@ cdef tuple ol_parse(str s, Py_ssize_t max_depth):
                             raise LiteralError(s, start, "expected ':' after key %r" % key)
                     else:
                         j = i
+                        quoted = False
                         while j < n:
                             c = PyUnicode_READ(kind, data, j)
                             if c == u':' or c == u',' or c == u'{' or c == u'}' or c == u'[' \
                                     or c == u']' or c == u'\n' or c == u'\r':
                                 break
+                            if c == u'"':
+                                quoted = True
                             j += 1
                         if j >= n or PyUnicode_READ(kind, data, j) != u':':
                             raise LiteralError(s, start, "piece %r has no colon" % s[start:j].strip())
@@ -1121,7 +1128,7 @@ cdef tuple ol_parse(str s, Py_ssize_t max_depth):
                         key = s[lo:hi]
                         if not key:
                             raise LiteralError(s, start, "empty key")
-                        if u'"' in key:
+                        if quoted:
                             raise LiteralError(s, start, "bare key %r holds a quote" % key)
                         i = j
                     i += 1   # the colon
@@ -1156,10 +1163,13 @@ cdef tuple ol_parse(str s, Py_ssize_t max_depth):
                     have_value = True
                 else:
                     start = i
+                    quoted = False
                     while i < n:
                         c = PyUnicode_READ(kind, data, i)
                         if c == u',' or c == u'}' or c == u']' or c == u'\n' or c == u'\r':
                             break
+                        if c == u'"':
+                            quoted = True
                         i += 1
                     lo, hi = start, i
                     while lo < hi and Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, lo)):
@@ -1169,7 +1179,7 @@ cdef tuple ol_parse(str s, Py_ssize_t max_depth):
                     tok = s[lo:hi]
                     if not tok:
                         raise LiteralError(s, start, "missing value")
-                    if bare_unsafe(tok):
+                    if bare_unsafe(tok, quoted):
                         raise LiteralError(s, start, "bare value %r is not plain text" % tok)
                     value = put_bare(&b, tok)
                     have_value = True
