@@ -1533,7 +1533,25 @@ cdef class _Repairer:
         cdef int code, low
         cdef bint cut
         cdef bint inner = False
+        cdef Py_UCS4* dst
+        cdef Py_ssize_t w
         while True:
+            # a run of plain characters, copied without per-character calls
+            if self.out.cap - self.out.len < n - j:
+                while self.out.cap - self.out.len < n - j:
+                    buf_grow(&self.out)
+            dst = self.out.data
+            w = self.out.len
+            while j < n:
+                c = self.ch(j)
+                if c < 0x20 or c == q or c == c'\\' or c == c'"' or 0xD800 <= c <= 0xDFFF:
+                    break
+                if ctx == CTX_KEY and (c == c':' or c == c'}' or c == c'{' or c == c','):
+                    break
+                dst[w] = c
+                w += 1
+                j += 1
+            self.out.len = w
             if j >= n:
                 if inner:
                     self.refuse(i, "a string with unescaped quotes in it runs to the end: "
@@ -1777,18 +1795,28 @@ cdef class _Repairer:
         end = j + 1
         while end < n and (is_word(self.ch(end)) or self.ch(end) == c'$'):
             end += 1
-        w = self.s[j:end]
-        low = w.lower()
-        if not sign and low in LITERAL_TEXT:
-            text = <str>LITERAL_TEXT[low]
-            if w != text:
-                self.fix("literal", i, (None if self.full() else f"{w} written as {text}"))
-            self.put_text(text)
-            return end
-        if low in NAN_WORDS:
-            self.fix("nan", i, (None if self.full() else f"{self.s[i:j]}{w} written as null"))
+        # the common words compared in place (no string built for them)
+        if not sign:
+            text = None
+            if self.same_word(j, end, b"true", True):
+                text = "true"
+            elif self.same_word(j, end, b"false", True):
+                text = "false"
+            elif self.same_word(j, end, b"null", True) or self.same_word(j, end, b"none", True) \
+                    or self.same_word(j, end, b"undefined", True):
+                text = "null"
+            if text is not None:
+                if not self.same_word(j, end, text.encode(), False):
+                    self.fix("literal", i, (None if self.full() else f"{self.s[j:end]} written as {text}"))
+                self.put_text(text)
+                return end
+        if self.same_word(j, end, b"nan", True) or self.same_word(j, end, b"infinity", True) \
+                or self.same_word(j, end, b"inf", True):
+            self.fix("nan", i, (None if self.full() else f"{self.s[i:end]} written as null"))
             self.put_ascii(b"null")
             return end
+        w = self.s[j:end]
+        low = w.lower()
         if not sign and end >= n:
             for full in ("true", "false", "null", "none", "undefined"):
                 if full.startswith(low):
@@ -1812,6 +1840,21 @@ cdef class _Repairer:
                 return end
         self.refuse(i, "a bare word where a value belongs")
         return -2
+
+    cdef bint same_word(self, Py_ssize_t a, Py_ssize_t b, const char* word, bint fold) noexcept:
+        """Whether s[a:b] is ``word`` (ASCII; ``fold``: in any case)."""
+        cdef Py_ssize_t k = 0
+        cdef Py_UCS4 c
+        while a + k < b:
+            if word[k] == 0:
+                return False
+            c = self.ch(a + k)
+            if fold and c'A' <= c <= c'Z':
+                c = <Py_UCS4>(<unsigned int>c + 32)
+            if c != <Py_UCS4>word[k]:
+                return False
+            k += 1
+        return word[k] == 0
 
     cdef int put_text(self, str text) except -1:
         cdef Py_UCS4 c
