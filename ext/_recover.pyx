@@ -1285,11 +1285,11 @@ cdef class _Repairer:
     cdef void* data
     cdef Py_ssize_t n
     cdef list fixes
-    cdef Py_ssize_t more, more_at
+    cdef Py_ssize_t more, more_at, nfix
     cdef Buf out
     cdef Frame* stack
     cdef Py_ssize_t depth, cap, maxdepth
-    cdef bint complete, key_struct
+    cdef bint complete, key_struct, oom
 
     def __cinit__(self, str s):
         self.s = s
@@ -1299,12 +1299,14 @@ cdef class _Repairer:
         self.fixes = []
         self.more = 0
         self.more_at = 0
+        self.nfix = 0
         self.out.data = NULL
         self.out.heap = False
         self.stack = NULL
         self.depth = 0
         self.cap = 0
         self.maxdepth = 0
+        self.oom = False
 
     def __dealloc__(self):
         if self.out.heap:
@@ -1329,17 +1331,18 @@ cdef class _Repairer:
             raise MemoryError()
         return 0
 
-    cdef int fix(self, str code, Py_ssize_t pos, str message) except -1:
-        if len(self.fixes) < MAX_FIXES:
-            self.fixes.append((code, pos, message))
-        else:
+    cdef inline int fix(self, str code, Py_ssize_t pos, str message) except -1:
+        if self.nfix >= MAX_FIXES:
             if not self.more:
                 self.more_at = pos
             self.more += 1
+            return 0
+        self.fixes.append((code, pos, message))
+        self.nfix += 1
         return 0
 
     cdef inline bint full(self) noexcept:
-        return len(self.fixes) >= MAX_FIXES
+        return self.nfix >= MAX_FIXES
 
     cdef list log(self):
         if self.more:
@@ -1470,12 +1473,23 @@ cdef class _Repairer:
             return True
         return False
 
-    cdef inline int put(self, Py_UCS4 c) except -1:
-        if self.out.len == self.out.cap:
-            buf_grow(&self.out)
+    cdef inline int put(self, Py_UCS4 c) noexcept:
+        if self.out.len == self.out.cap and not self.grow():
+            return 0
         self.out.data[self.out.len] = c
         self.out.len += 1
         return 0
+
+    cdef bint grow(self) noexcept:
+        """Double the output buffer; False (and ``oom`` set) when memory ran out."""
+        cdef Py_UCS4* data = <Py_UCS4*>PyMem_Realloc(self.out.data,
+                                                     2 * self.out.cap * sizeof(Py_UCS4))
+        if data == NULL:
+            self.oom = True
+            return False
+        self.out.data = data
+        self.out.cap *= 2
+        return True
 
     cdef int put_ascii(self, const char* text) except -1:
         cdef Py_ssize_t k = 0
@@ -1537,9 +1551,9 @@ cdef class _Repairer:
         cdef Py_ssize_t w
         while True:
             # a run of plain characters, copied without per-character calls
-            if self.out.cap - self.out.len < n - j:
-                while self.out.cap - self.out.len < n - j:
-                    buf_grow(&self.out)
+            while self.out.cap - self.out.len < n - j:
+                if not self.grow():
+                    raise MemoryError()
             dst = self.out.data
             w = self.out.len
             while j < n:
@@ -2123,7 +2137,10 @@ cdef class _Repairer:
             f = &self.stack[self.depth - 1]
             kind = f.kind
             state = f.state
-            i = self.skip(i, not (kind == F_OBJ and state == S_VAL))
+            if i < n:
+                c = self.ch(i)
+                if c <= c' ' or c == c'/' or c == c'#' or c >= 0x80:
+                    i = self.skip(i, not (kind == F_OBJ and state == S_VAL))
             at_end = i >= n
             if not at_end:
                 c = self.ch(i)
@@ -2364,6 +2381,8 @@ cdef class _Repairer:
                 f.state = S_VAL
                 continue
             self.refuse(i, "expected ',' or ']' after an element")
+        if self.oom:
+            raise MemoryError()
         text = buf_str(&self.out)
         if self.stack[0].count > 1:
             text = "[" + text + "]"
@@ -2411,12 +2430,13 @@ def repair_json(str s):
         if double_encoded_at(eng, start):
             inner = _Repairer(_unescape_sub(_unescape_one, s[start:]))
             inner.start_buffers()
-            inner.fixes.append(("double_encoded", start, "backslash-escaped JSON unescaped"))
+            inner.fix("double_encoded", start, "backslash-escaped JSON unescaped")
             text, depth = inner.run()
             fixes = eng.log() + inner.log()
         else:
             eng.fixes.clear()
             eng.more = 0
+            eng.nfix = 0
             text, depth = eng.run()
             fixes = eng.log()
     except _Refuse as exc:

@@ -229,7 +229,7 @@ def _finish(text: str, base: str, tool: str | None) -> Recovered:
         if tool is not None:
             return Recovered("{}", True, "empty", {}, None, None, text)
         return _fail(original, "the arguments are empty")
-    if "/" in base:
+    if "//" in base or "/*" in base:
         # JSON with // or /* */ comments: steps 1-5 again without them. Only
         # as JSON: in a bare value "//" may well be part of a URL.
         uncommented = _k.strip_comments(base)
