@@ -229,7 +229,7 @@ def _finish(text: str, base: str, tool: str | None) -> Recovered:
         if tool is not None:
             return Recovered("{}", True, "empty", {}, None, None, text)
         return _fail(original, "the arguments are empty")
-    if "//" in base or "/*" in base:
+    if _may_hold_comments(base):
         # JSON with // or /* */ comments: steps 1-5 again without them. Only
         # as JSON: in a bare value "//" may well be part of a URL.
         uncommented = _k.strip_comments(base)
@@ -262,6 +262,16 @@ def _finish(text: str, base: str, tool: str | None) -> Recovered:
     if result.ok or literal_error is None:
         return result
     return _fail(original, f"{result.error}; as an object literal: {literal_error}")
+
+
+def _may_hold_comments(base: str) -> bool:
+    """Whether the comments step could recover ``base``. Text that opens a
+    bracket and does not end with one can only become JSON when what follows
+    its last closing bracket is comments: only that tail is searched then."""
+    if base[0] in "{[" and base[-1] not in "}]":
+        tail = base[max(base.rfind("}"), base.rfind("]")) + 1:]
+        return "//" in tail or "/*" in tail
+    return "//" in base or "/*" in base
 
 
 def _engine(text: str, base: str, tool: str | None, original: str) -> Recovered:
