@@ -290,6 +290,8 @@ def _engine(text: str, base: str, tool: str | None, original: str) -> Recovered:
         return _fail(original, f"not valid JSON ({_json_error(original)}); not repaired: {where}")
     if not raw_fixes:  # valid JSON after all (deeper than orjson's limit)
         return _accept(value, text, "parse", tool, original, [], text)
+    if tool is None or type(value) is dict:  # the log is built when it is read
+        return Recovered(rebuilt, True, "repair", value, None, None, text, (raw_fixes, lead))
     fixes = [Fix(code, offset + lead, message) for code, offset, message in raw_fixes]
     return _accept(value, rebuilt, "repair", tool, original, fixes, text)
 
