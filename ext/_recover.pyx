@@ -2139,7 +2139,10 @@ cdef class _Repairer:
             state = f.state
             if i < n:
                 c = self.ch(i)
-                if c <= c' ' or c == c'/' or c == c'#' or c >= 0x80:
+                if c == c' ' and i + 1 < n and c' ' < self.ch(i + 1) < 0x80 \
+                        and self.ch(i + 1) != c'/' and self.ch(i + 1) != c'#':
+                    i += 1   # one plain space before a token: the common case
+                elif c <= c' ' or c == c'/' or c == c'#' or c >= 0x80:
                     i = self.skip(i, not (kind == F_OBJ and state == S_VAL))
             at_end = i >= n
             if not at_end:
