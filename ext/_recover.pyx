@@ -650,15 +650,17 @@ cdef tuple repair_from(str text, int start, bint curly):
     quoted = rewrite(OP_QUOTES, base)
     if start <= 2 and quoted is not base and scan_json(quoted):
         return 2, quoted, base
-    keyed = rewrite(OP_KEYS, base)
-    if start <= 3 and keyed is not base and scan_json(keyed):
-        return 3, keyed, base
-    if quoted is not base:
+    if quoted is base:
+        keyed = rewrite(OP_KEYS, base)
+        if start <= 3 and keyed is not base and scan_json(keyed):
+            return 3, keyed, base
+        both = keyed
+    else:
+        # Step 3 cannot succeed here: its text keeps a single-quoted string
+        # outside any JSON string. Straight to 4.
         both = rewrite(OP_KEYS, quoted)
         if start <= 4 and both is not quoted and scan_json(both):
             return 4, both, base
-    else:
-        both = keyed
     trimmed = rewrite(OP_COMMAS, both)
     if start <= 5 and trimmed is not both and scan_json(trimmed):
         return 5, trimmed, base
@@ -764,7 +766,7 @@ cdef object recover_value_c(str text, bint curly):
             if base and (base[0] == c'{' or base[0] == c'[') and u'/' not in base \
                     and not unclosed(base):
                 try:
-                    return ol_parse(base, 1000)[0]
+                    return ol_parse(base, 1000, False)[0]
                 except LiteralError:
                     pass
             return (base,)
@@ -934,14 +936,14 @@ cdef tuple ENGINE_CALLS = ("ObjectId(", "ISODate(", "UUID(", "Date(", "Timestamp
                            "NumberInt(", "NumberDecimal(")
 
 
-cdef bint bare_unsafe(str tok):
+cdef bint bare_unsafe(str tok, bint quoted=True):
     """Whether a bare token holds structure or a form the repair engine reads
     otherwise (see the twin's ``_bare_unsafe``; the tests below only run for
     the first characters that can start what they look for)."""
     cdef Py_ssize_t n = len(tok), w = 0
     cdef Py_UCS4 c = tok[0]
     cdef str first
-    if c == c'#' or c == c'+' or c == c'(' or c == 0x2026 or u'"' in tok:
+    if c == c'#' or c == c'+' or c == c'(' or c == 0x2026 or (quoted and u'"' in tok):
         return True
     if c == c'/' and n > 1 and (tok[1] == c'/' or tok[1] == c'*'):
         return True
@@ -972,13 +974,14 @@ cdef object put_bare(Buf* b, str tok):
     cdef object value
     cdef str low
     if c in u'tTfFnN':
-        low = tok.lower()
-        if low == u'true' or low == u'false':
-            buf_ascii(b, b"true" if low == u'true' else b"false")
-            return low == u'true'
-        if low == u'null' or low == u'none':
-            buf_ascii(b, b"null")
-            return None
+        if len(tok) == 4 or len(tok) == 5:
+            low = tok.lower()
+            if low == u'true' or low == u'false':
+                buf_ascii(b, b"true" if low == u'true' else b"false")
+                return low == u'true'
+            if low == u'null' or low == u'none':
+                buf_ascii(b, b"null")
+                return None
     elif (c == u'-' or u'0' <= c <= u'9') and is_json_number(tok):
         try:
             if u'.' in tok or u'e' in tok or u'E' in tok:
@@ -1017,7 +1020,7 @@ def parse_object_literal(str s, Py_ssize_t max_depth=1000):
     return ol_parse(s, max_depth)
 
 
-cdef tuple ol_parse(str s, Py_ssize_t max_depth):
+cdef tuple ol_parse(str s, Py_ssize_t max_depth, bint want_text=True):
     """Parse a JavaScript/Python-style object literal; return (value, json_text).
 
     Keys may be bare or quoted; values may be objects, arrays, quoted strings
@@ -1043,6 +1046,7 @@ cdef tuple ol_parse(str s, Py_ssize_t max_depth):
     cdef int kind = PyUnicode_KIND(s)
     cdef void* data = PyUnicode_DATA(s)
     cdef Py_ssize_t lo, hi
+    cdef bint quoted
     buf_init(&b, local, LOCAL_CAP)
     try:
         while True:
@@ -1057,7 +1061,7 @@ cdef tuple ol_parse(str s, Py_ssize_t max_depth):
                 if not stack:
                     if i < n:
                         raise LiteralError(s, i, "unexpected text after the end of the value")
-                    return top, buf_str(&b)
+                    return top, (buf_str(&b) if want_text else None)
                 frame = <list>stack[len(stack) - 1]
                 closer = u'}' if type(frame[0]) is dict else u']'
                 if i >= n:
@@ -1105,11 +1109,14 @@ cdef tuple ol_parse(str s, Py_ssize_t max_depth):
                             raise LiteralError(s, start, "expected ':' after key %r" % key)
                     else:
                         j = i
+                        quoted = False
                         while j < n:
                             c = PyUnicode_READ(kind, data, j)
                             if c == u':' or c == u',' or c == u'{' or c == u'}' or c == u'[' \
                                     or c == u']' or c == u'\n' or c == u'\r':
                                 break
+                            if c == u'"':
+                                quoted = True
                             j += 1
                         if j >= n or PyUnicode_READ(kind, data, j) != u':':
                             raise LiteralError(s, start, "piece %r has no colon" % s[start:j].strip())
@@ -1121,7 +1128,7 @@ cdef tuple ol_parse(str s, Py_ssize_t max_depth):
                         key = s[lo:hi]
                         if not key:
                             raise LiteralError(s, start, "empty key")
-                        if u'"' in key:
+                        if quoted:
                             raise LiteralError(s, start, "bare key %r holds a quote" % key)
                         i = j
                     i += 1   # the colon
@@ -1156,10 +1163,13 @@ cdef tuple ol_parse(str s, Py_ssize_t max_depth):
                     have_value = True
                 else:
                     start = i
+                    quoted = False
                     while i < n:
                         c = PyUnicode_READ(kind, data, i)
                         if c == u',' or c == u'}' or c == u']' or c == u'\n' or c == u'\r':
                             break
+                        if c == u'"':
+                            quoted = True
                         i += 1
                     lo, hi = start, i
                     while lo < hi and Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, lo)):
@@ -1169,7 +1179,7 @@ cdef tuple ol_parse(str s, Py_ssize_t max_depth):
                     tok = s[lo:hi]
                     if not tok:
                         raise LiteralError(s, start, "missing value")
-                    if bare_unsafe(tok):
+                    if bare_unsafe(tok, quoted):
                         raise LiteralError(s, start, "bare value %r is not plain text" % tok)
                     value = put_bare(&b, tok)
                     have_value = True
@@ -1275,11 +1285,11 @@ cdef class _Repairer:
     cdef void* data
     cdef Py_ssize_t n
     cdef list fixes
-    cdef Py_ssize_t more, more_at
+    cdef Py_ssize_t more, more_at, nfix
     cdef Buf out
     cdef Frame* stack
     cdef Py_ssize_t depth, cap, maxdepth
-    cdef bint complete, key_struct
+    cdef bint complete, key_struct, oom
 
     def __cinit__(self, str s):
         self.s = s
@@ -1289,12 +1299,14 @@ cdef class _Repairer:
         self.fixes = []
         self.more = 0
         self.more_at = 0
+        self.nfix = 0
         self.out.data = NULL
         self.out.heap = False
         self.stack = NULL
         self.depth = 0
         self.cap = 0
         self.maxdepth = 0
+        self.oom = False
 
     def __dealloc__(self):
         if self.out.heap:
@@ -1319,17 +1331,18 @@ cdef class _Repairer:
             raise MemoryError()
         return 0
 
-    cdef int fix(self, str code, Py_ssize_t pos, str message) except -1:
-        if len(self.fixes) < MAX_FIXES:
-            self.fixes.append((code, pos, message))
-        else:
+    cdef inline int fix(self, str code, Py_ssize_t pos, str message) except -1:
+        if self.nfix >= MAX_FIXES:
             if not self.more:
                 self.more_at = pos
             self.more += 1
+            return 0
+        self.fixes.append((code, pos, message))
+        self.nfix += 1
         return 0
 
     cdef inline bint full(self) noexcept:
-        return len(self.fixes) >= MAX_FIXES
+        return self.nfix >= MAX_FIXES
 
     cdef list log(self):
         if self.more:
@@ -1460,12 +1473,23 @@ cdef class _Repairer:
             return True
         return False
 
-    cdef inline int put(self, Py_UCS4 c) except -1:
-        if self.out.len == self.out.cap:
-            buf_grow(&self.out)
+    cdef inline int put(self, Py_UCS4 c) noexcept:
+        if self.out.len == self.out.cap and not self.grow():
+            return 0
         self.out.data[self.out.len] = c
         self.out.len += 1
         return 0
+
+    cdef bint grow(self) noexcept:
+        """Double the output buffer; False (and ``oom`` set) when memory ran out."""
+        cdef Py_UCS4* data = <Py_UCS4*>PyMem_Realloc(self.out.data,
+                                                     2 * self.out.cap * sizeof(Py_UCS4))
+        if data == NULL:
+            self.oom = True
+            return False
+        self.out.data = data
+        self.out.cap *= 2
+        return True
 
     cdef int put_ascii(self, const char* text) except -1:
         cdef Py_ssize_t k = 0
@@ -1523,7 +1547,25 @@ cdef class _Repairer:
         cdef int code, low
         cdef bint cut
         cdef bint inner = False
+        cdef Py_UCS4* dst
+        cdef Py_ssize_t w
         while True:
+            # a run of plain characters, copied without per-character calls
+            while self.out.cap - self.out.len < n - j:
+                if not self.grow():
+                    raise MemoryError()
+            dst = self.out.data
+            w = self.out.len
+            while j < n:
+                c = self.ch(j)
+                if c < 0x20 or c == q or c == c'\\' or c == c'"' or 0xD800 <= c <= 0xDFFF:
+                    break
+                if ctx == CTX_KEY and (c == c':' or c == c'}' or c == c'{' or c == c','):
+                    break
+                dst[w] = c
+                w += 1
+                j += 1
+            self.out.len = w
             if j >= n:
                 if inner:
                     self.refuse(i, "a string with unescaped quotes in it runs to the end: "
@@ -1767,18 +1809,28 @@ cdef class _Repairer:
         end = j + 1
         while end < n and (is_word(self.ch(end)) or self.ch(end) == c'$'):
             end += 1
-        w = self.s[j:end]
-        low = w.lower()
-        if not sign and low in LITERAL_TEXT:
-            text = <str>LITERAL_TEXT[low]
-            if w != text:
-                self.fix("literal", i, (None if self.full() else f"{w} written as {text}"))
-            self.put_text(text)
-            return end
-        if low in NAN_WORDS:
-            self.fix("nan", i, (None if self.full() else f"{self.s[i:j]}{w} written as null"))
+        # the common words compared in place (no string built for them)
+        if not sign:
+            text = None
+            if self.same_word(j, end, b"true", True):
+                text = "true"
+            elif self.same_word(j, end, b"false", True):
+                text = "false"
+            elif self.same_word(j, end, b"null", True) or self.same_word(j, end, b"none", True) \
+                    or self.same_word(j, end, b"undefined", True):
+                text = "null"
+            if text is not None:
+                if not self.same_word(j, end, text.encode(), False):
+                    self.fix("literal", i, (None if self.full() else f"{self.s[j:end]} written as {text}"))
+                self.put_text(text)
+                return end
+        if self.same_word(j, end, b"nan", True) or self.same_word(j, end, b"infinity", True) \
+                or self.same_word(j, end, b"inf", True):
+            self.fix("nan", i, (None if self.full() else f"{self.s[i:end]} written as null"))
             self.put_ascii(b"null")
             return end
+        w = self.s[j:end]
+        low = w.lower()
         if not sign and end >= n:
             for full in ("true", "false", "null", "none", "undefined"):
                 if full.startswith(low):
@@ -1802,6 +1854,21 @@ cdef class _Repairer:
                 return end
         self.refuse(i, "a bare word where a value belongs")
         return -2
+
+    cdef bint same_word(self, Py_ssize_t a, Py_ssize_t b, const char* word, bint fold) noexcept:
+        """Whether s[a:b] is ``word`` (ASCII; ``fold``: in any case)."""
+        cdef Py_ssize_t k = 0
+        cdef Py_UCS4 c
+        while a + k < b:
+            if word[k] == 0:
+                return False
+            c = self.ch(a + k)
+            if fold and c'A' <= c <= c'Z':
+                c = <Py_UCS4>(<unsigned int>c + 32)
+            if c != <Py_UCS4>word[k]:
+                return False
+            k += 1
+        return word[k] == 0
 
     cdef int put_text(self, str text) except -1:
         cdef Py_UCS4 c
@@ -2070,7 +2137,13 @@ cdef class _Repairer:
             f = &self.stack[self.depth - 1]
             kind = f.kind
             state = f.state
-            i = self.skip(i, not (kind == F_OBJ and state == S_VAL))
+            if i < n:
+                c = self.ch(i)
+                if c == c' ' and i + 1 < n and c' ' < self.ch(i + 1) < 0x80 \
+                        and self.ch(i + 1) != c'/' and self.ch(i + 1) != c'#':
+                    i += 1   # one plain space before a token: the common case
+                elif c <= c' ' or c == c'/' or c == c'#' or c >= 0x80:
+                    i = self.skip(i, not (kind == F_OBJ and state == S_VAL))
             at_end = i >= n
             if not at_end:
                 c = self.ch(i)
@@ -2311,6 +2384,8 @@ cdef class _Repairer:
                 f.state = S_VAL
                 continue
             self.refuse(i, "expected ',' or ']' after an element")
+        if self.oom:
+            raise MemoryError()
         text = buf_str(&self.out)
         if self.stack[0].count > 1:
             text = "[" + text + "]"
@@ -2358,12 +2433,13 @@ def repair_json(str s):
         if double_encoded_at(eng, start):
             inner = _Repairer(_unescape_sub(_unescape_one, s[start:]))
             inner.start_buffers()
-            inner.fixes.append(("double_encoded", start, "backslash-escaped JSON unescaped"))
+            inner.fix("double_encoded", start, "backslash-escaped JSON unescaped")
             text, depth = inner.run()
             fixes = eng.log() + inner.log()
         else:
             eng.fixes.clear()
             eng.more = 0
+            eng.nfix = 0
             text, depth = eng.run()
             fixes = eng.log()
     except _Refuse as exc:

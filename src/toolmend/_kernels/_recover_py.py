@@ -457,15 +457,15 @@ def repair(text: str, start: int = 0, curly: bool = True) -> tuple[int, str, str
     quoted = convert_single_quotes(base)
     if start <= 2 and quoted is not base and maybe_json(quoted):
         return 2, quoted, base
-    keyed = quote_bare_keys(base)
-    if start <= 3 and keyed is not base and maybe_json(keyed):
-        return 3, keyed, base
-    if quoted is not base:
+    if quoted is base:
+        keyed = quote_bare_keys(base)
+        if start <= 3 and keyed is not base and maybe_json(keyed):
+            return 3, keyed, base
+        both = keyed
+    else:  # step 3 cannot succeed: a single-quoted string stays outside strings
         both = quote_bare_keys(quoted)
         if start <= 4 and both is not quoted and maybe_json(both):
             return 4, both, base
-    else:
-        both = keyed
     trimmed = remove_trailing_commas(both)
     if start <= 5 and trimmed is not both and maybe_json(trimmed):
         return 5, trimmed, base

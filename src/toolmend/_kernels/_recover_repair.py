@@ -53,7 +53,7 @@ class _Engine(_Scanner):
             return i
         if c in "+-.0123456789":
             m = _NUMBER.match(s, i)
-            e = m.end() if m else i  # type: ignore[union-attr]
+            e = m.end() if m else i
             if e > i and (e >= n or not (s[e].isalnum() or s[e] in "._")):
                 if _WS.match(s, e).end() >= n:  # type: ignore[union-attr]
                     return i
@@ -392,11 +392,11 @@ class _Engine(_Scanner):
                 return ("value", got[0], got[1], got[2])
             if i + 1 >= self.n:
                 return None
-            w = self.word(i, ctx)
-            return ("value", w[0], w[1], w[2]) if w else None
+            got = self.word(i, ctx)
+            return ("value", got[0], got[1], got[2]) if got else None
         if c.isalpha() or c == "_" or c == "$":
-            w = self.word(i, ctx)
-            return ("value", w[0], w[1], w[2]) if w else None
+            got = self.word(i, ctx)
+            return ("value", got[0], got[1], got[2]) if got else None
         raise _Refuse(i, "unexpected character where a value belongs")
 
     @staticmethod

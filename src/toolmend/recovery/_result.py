@@ -64,11 +64,12 @@ class Recovered:
     value``.
     """
 
-    __slots__ = ("text", "ok", "strategy", "value", "error", "_fixes", "_source")
+    __slots__ = ("text", "ok", "strategy", "value", "error", "_fixes", "_source", "_raw")
 
     def __init__(self, text: str, ok: bool, strategy: str | None, value: Any,
                  error: str | None = None, fixes: list[Fix] | None = None,
-                 source: str | None = None) -> None:
+                 source: str | None = None,
+                 raw: tuple[list[tuple[str, int, str]], int] | None = None) -> None:
         self.text = text
         self.ok = ok
         self.strategy = strategy
@@ -76,6 +77,7 @@ class Recovered:
         self.error = error
         self._fixes = fixes
         self._source = source
+        self._raw = raw  # the engine's log and the offset of its text in the input
 
     @property
     def fixes(self) -> list[Fix]:
@@ -85,6 +87,9 @@ class Recovered:
         return self._fixes
 
     def _derive(self) -> list[Fix]:
+        if self._raw is not None:
+            log, lead = self._raw
+            return [Fix(code, offset + lead, message) for code, offset, message in log]
         strategy = self.strategy
         if not self.ok or strategy is None or strategy in ("parse", "parsed"):
             return []

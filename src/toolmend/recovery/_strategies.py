@@ -229,7 +229,7 @@ def _finish(text: str, base: str, tool: str | None) -> Recovered:
         if tool is not None:
             return Recovered("{}", True, "empty", {}, None, None, text)
         return _fail(original, "the arguments are empty")
-    if "/" in base:
+    if _may_hold_comments(base):
         # JSON with // or /* */ comments: steps 1-5 again without them. Only
         # as JSON: in a bare value "//" may well be part of a URL.
         uncommented = _k.strip_comments(base)
@@ -264,6 +264,16 @@ def _finish(text: str, base: str, tool: str | None) -> Recovered:
     return _fail(original, f"{result.error}; as an object literal: {literal_error}")
 
 
+def _may_hold_comments(base: str) -> bool:
+    """Whether the comments step could recover ``base``. Text that opens a
+    bracket and does not end with one can only become JSON when what follows
+    its last closing bracket is comments: only that tail is searched then."""
+    if base[0] in "{[" and base[-1] not in "}]":
+        tail = base[max(base.rfind("}"), base.rfind("]")) + 1:]
+        return "//" in tail or "/*" in tail
+    return "//" in base or "/*" in base
+
+
 def _engine(text: str, base: str, tool: str | None, original: str) -> Recovered:
     """The repair engine, on the text after the curly-quote step (with the
     input's trailing whitespace, which a cut string keeps)."""
@@ -280,6 +290,8 @@ def _engine(text: str, base: str, tool: str | None, original: str) -> Recovered:
         return _fail(original, f"not valid JSON ({_json_error(original)}); not repaired: {where}")
     if not raw_fixes:  # valid JSON after all (deeper than orjson's limit)
         return _accept(value, text, "parse", tool, original, [], text)
+    if tool is None or type(value) is dict:  # the log is built when it is read
+        return Recovered(rebuilt, True, "repair", value, None, None, text, (raw_fixes, lead))
     fixes = [Fix(code, offset + lead, message) for code, offset, message in raw_fixes]
     return _accept(value, rebuilt, "repair", tool, original, fixes, text)
 
