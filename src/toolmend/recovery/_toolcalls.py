@@ -105,6 +105,12 @@ def call_from_parts(name: str, raw: Any, span: tuple[int, int], id: str | None =
                         f"inside a value cannot be told; the call is not whole", id)
     if not r.ok and cut:
         return ToolCall(name, raw, None, False, span, f"the call was cut off: {r.error}", id)
+    if cut and r.ok and any(f.code == "truncated" for f in r.fixes):
+        # the call stops and its arguments never closed: what came after is
+        # not known (another argument may follow), so it does not run
+        return ToolCall(name, raw, None, False, span,
+                        f"the arguments of {name!r} are cut off before they close; the call is "
+                        "not whole", id)
     return ToolCall(name, raw, r.value if r.ok else None, r.ok, span, r.error, id)
 
 

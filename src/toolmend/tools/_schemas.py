@@ -11,7 +11,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from ._diff_tool import BUDGET_MAX, CONTEXT_MAX
+from ._diff_io import BUDGET_MAX, CONTEXT_MAX
 from ._json_tool import QUERY_LIMIT_MAX
 
 __all__ = ["schemas", "TOOL_SCHEMAS", "VERB_ARGS", "PROVIDERS"]
