@@ -272,3 +272,13 @@ def test_every_cut_of_a_capped_diff_is_refused_or_whole():
             except PatchError:
                 continue
             assert result == b and cut >= len(text) - 1, cut
+
+
+def test_dirs_lists_a_symlink_once(tmp_path):
+    if os.name != "posix":
+        pytest.skip("symlinks")
+    for side in ("v1", "v2"):
+        (tmp_path / side).mkdir()
+        (tmp_path / side / "out").symlink_to("/etc")
+    r = run_tool("@diff", {"cmd": "dirs", "args": {"a": "v1", "b": "v2"}}, workspace=str(tmp_path))
+    assert r.ok and r.data["skipped"] == ["out: a symlink that leads outside the workspace"]

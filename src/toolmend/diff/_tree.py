@@ -128,8 +128,11 @@ def compare_trees(a_root: str, b_root: str, workspace_root: str, glob: str | Non
             result.entries += 1
             path_a = os.path.join(dir_a, name) if dir_a else None
             path_b = os.path.join(dir_b, name) if dir_b else None
-            kind_a, st_a = sides[0].kind(path_a, rel, result.skipped) if path_a else (None, None)
-            kind_b, st_b = sides[1].kind(path_b, rel, result.skipped) if path_b else (None, None)
+            notes: list[str] = []
+            kind_a, st_a = sides[0].kind(path_a, rel, notes) if path_a else (None, None)
+            kind_b, st_b = sides[1].kind(path_b, rel, notes) if path_b else (None, None)
+            # the same link on both sides is listed once
+            result.skipped.extend(dict.fromkeys(notes))
             if kind_a == "dir" or kind_b == "dir":
                 subdirs.append((rel, path_a if kind_a == "dir" else None,
                                 path_b if kind_b == "dir" else None))

@@ -246,8 +246,8 @@ def compose(text: str, what: str = "the text") -> tuple[Any, Any]:
             # an empty document (a '---' with nothing after it) is no document
             docs = [d for d in docs if not (isinstance(d, yaml.ScalarNode)
                                             and d.tag == "tag:yaml.org,2002:null" and d.value == "")]
-            node = yaml.SequenceNode("tag:yaml.org,2002:seq", docs,
-                                     docs[0].start_mark, docs[-1].end_mark)
+            node = None if not docs else docs[0] if len(docs) == 1 else yaml.SequenceNode(
+                "tag:yaml.org,2002:seq", docs, docs[0].start_mark, docs[-1].end_mark)
         loader.get_event()  # the end of the stream
     except yaml.MarkedYAMLError as exc:
         loader.dispose()

@@ -288,8 +288,13 @@ def _engine(text: str, base: str, tool: str | None, original: str) -> Recovered:
                                    f"({where}), and no tool was given whose field could take "
                                    "it as a bare value")
         return _fail(original, f"not valid JSON ({_json_error(original)}); not repaired: {where}")
-    if not raw_fixes:  # valid JSON after all (deeper than orjson's limit)
-        return _accept(value, text, "parse", tool, original, [], text)
+    if not raw_fixes:
+        if text.strip(" \t\n\r") == original:  # valid JSON after all (deeper than orjson's limit)
+            return _accept(value, text, "parse", tool, original, [], text)
+        # valid once whitespace JSON does not know (U+001E, U+2028, ...) around it is gone
+        fixes = [Fix("whitespace", 0, "whitespace that JSON does not allow, around the value, "
+                                      "dropped")]
+        return _accept(value, rebuilt, "repair", tool, original, fixes, text)
     if tool is None or type(value) is dict:  # the log is built when it is read
         return Recovered(rebuilt, True, "repair", value, None, None, text, (raw_fixes, lead))
     fixes = [Fix(code, offset + lead, message) for code, offset, message in raw_fixes]
