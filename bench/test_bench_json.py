@@ -216,11 +216,14 @@ def test_schema_20mb(benchmark, json_files, shape, contender):
 VERB_ARGS = {
     "get": {"path": "items[-1]"},
     "keys": {"path": "items[0]"},
-    "query": {"path": "items", "where": "id>=0 && name~^service-1", "limit": 20},
+    "query": {"path": "items", "where": "id>=0 && name~^service-1", "limit": 20},  # records
     "schema": {},
     "validate": {},
     "pretty": {"path": "items[-1]"},
 }
+# a query names fields the rows have (one that no row has is refused)
+QUERY_WHERE = {"records": "id>=0 && name~^service-1", "numbers": "[0]>=0 && [2]<100",
+               "strings": "u~^café — 1"}
 _MEASURE = """
 import sys, tracemalloc
 from toolmend.tools import run_tool
@@ -258,7 +261,10 @@ def test_json_peak_memory(json_files, shape, verb):
 
     path = json_files[shape]
     folder, name = os.path.split(path)
-    out = subprocess.run([sys.executable, "-c", _MEASURE, folder, name, verb, repr(VERB_ARGS[verb])],
+    args = dict(VERB_ARGS[verb])
+    if verb == "query":
+        args["where"] = QUERY_WHERE[shape]
+    out = subprocess.run([sys.executable, "-c", _MEASURE, folder, name, verb, repr(args)],
                          capture_output=True, text=True, check=True)
     traced, resident = map(int, out.stdout.split())
     size = os.path.getsize(path)

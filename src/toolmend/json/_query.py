@@ -235,16 +235,16 @@ class Query:
         if self.alternatives:
             # a row matches when one alternative does; each alternative only
             # tests the rows no earlier one took (a byte a row, not a set)
-            taken = bytearray(count)
-            for conj in self.alternatives:
-                left: Sequence[int] = array("q", (k for k in range(count) if not taken[k]))
-                for cond in conj:
-                    if not left:
-                        break
-                    left = self._filter(rows, left, cond)
-                for k in left:
-                    taken[k] = 1
-            alive = array("q", (k for k in range(count) if taken[k]))
+            if len(self.alternatives) == 1:
+                alive = self._conjunction(rows, range(count), self.alternatives[0])
+            else:
+                taken = bytearray(count)
+                for n, conj in enumerate(self.alternatives):
+                    left = self._conjunction(rows, range(count) if n == 0 else array(
+                        "q", (k for k in range(count) if not taken[k])), conj)
+                    for k in left:
+                        taken[k] = 1
+                alive = array("q", (k for k in range(count) if taken[k]))
             if not alive:
                 self._check_fields(rows)
         else:
@@ -270,6 +270,15 @@ class Query:
         return result
 
     # -- conditions ------------------------------------------------------------
+
+    def _conjunction(self, rows: Matches, alive: Sequence[int], conj: list[_Cond]) -> Sequence[int]:
+        """The rows of ``alive`` that meet every condition of ``conj`` (the
+        first condition walks a range: no array of every row is made)."""
+        for cond in conj:
+            if not alive:
+                break
+            alive = self._filter(rows, alive, cond)
+        return alive
 
     @staticmethod
     def _spans_of(rows: Matches, picked: Sequence[int]) -> array[int]:
