@@ -753,6 +753,17 @@ cdef object recover_value_c(str text, bint curly):
     cdef int step
     cdef tuple found
     cdef str base
+    if text.isascii() and u'"' not in text and u"'" not in text and u'/' not in text:
+        # No quote (curly ones included: ASCII) and no comment: steps 1-5 can
+        # only quote bare keys and drop trailing commas, and wherever they
+        # would give JSON the literal parser gives the same value. Ask it
+        # first (the value is the same; only loads takes this path).
+        base = text.strip()
+        if base and base[0] == c'{' and base[len(base) - 1] == c'}' and not scan_json(base):
+            try:
+                return ol_parse(base, 1000, False)[0]
+            except LiteralError:
+                pass
     if len(text) > PREFILTER_MAX and not unclosed(text):
         try:
             return exact_value(text, orjson_loads(text))

@@ -12,6 +12,7 @@ import orjson
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+import toolmend
 from toolmend import normalize_tool_args
 from toolmend.errors import LiteralError
 
@@ -139,3 +140,28 @@ def test_single_quoted_objects_recover_exactly(value):
     r = normalize_tool_args("{" + body + "}")
     assert r.ok, r.error
     assert _strings(r.value) == _strings(value)
+
+
+quote_free = st.recursive(
+    st.one_of(st.sampled_from(["1", "-2.50", "true", "None", "null", "read", "main.go", "x y",
+                               "1e400", "12345678901234567890123", "007", "NaN", "[]", "{}"])),
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=3).map(lambda xs: "[" + ", ".join(xs) + "]"),
+        st.lists(st.tuples(st.sampled_from(["a", "cmd", "k_1", "x-y", "1"]), inner),
+                 max_size=3).map(lambda kv: "{" + ", ".join(f"{k}: {v}" for k, v in kv) + "}")),
+    max_leaves=8)
+
+
+@SETTINGS
+@given(text=quote_free.filter(lambda t: t.startswith("{")),
+       pad=st.sampled_from(["", " ", "\n", ",", " ,"]))
+def test_loads_gives_the_value_of_the_whole_pipeline(text, pad):
+    # loads takes a short way for text without quotes; the value is the same
+    text = text[:-1] + pad + "}" if pad.strip() else pad + text
+    r = normalize_tool_args(text)
+    try:
+        value = toolmend.loads(text)
+    except toolmend.RecoveryError:
+        assert not r.ok, (text, r)
+        return
+    assert r.ok and value == r.value and type(value) is type(r.value), (text, value, r)
