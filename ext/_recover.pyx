@@ -753,11 +753,12 @@ cdef object recover_value_c(str text, bint curly):
     cdef int step
     cdef tuple found
     cdef str base
-    if text.isascii() and u'"' not in text and u"'" not in text and u'/' not in text:
-        # No quote (curly ones included: ASCII) and no comment: steps 1-5 can
-        # only quote bare keys and drop trailing commas, and wherever they
-        # would give JSON the literal parser gives the same value. Ask it
-        # first (the value is the same; only loads takes this path).
+    if text.isascii() and u'\\' not in text and u'/' not in text:
+        # No escape, no comment and no curly quote (ASCII): steps 1-5 can only
+        # convert plain single-quoted strings, quote bare keys and drop
+        # trailing commas, and wherever they would give JSON the literal
+        # parser gives the same value. Ask it first (only loads takes this
+        # path, and only the value is returned).
         base = text.strip()
         if base and base[0] == c'{' and base[len(base) - 1] == c'}' and not scan_json(base):
             try:

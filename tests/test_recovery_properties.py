@@ -144,10 +144,12 @@ def test_single_quoted_objects_recover_exactly(value):
 
 quote_free = st.recursive(
     st.one_of(st.sampled_from(["1", "-2.50", "true", "None", "null", "read", "main.go", "x y",
-                               "1e400", "12345678901234567890123", "007", "NaN", "[]", "{}"])),
+                               "1e400", "12345678901234567890123", "007", "NaN", "[]", "{}",
+                               "'read'", '"x"', "'say \"hi\"'", '"it\'s"', "''", "'a,b'",
+                               '"{"', "'}'", '":"'])),
     lambda inner: st.one_of(
         st.lists(inner, max_size=3).map(lambda xs: "[" + ", ".join(xs) + "]"),
-        st.lists(st.tuples(st.sampled_from(["a", "cmd", "k_1", "x-y", "1"]), inner),
+        st.lists(st.tuples(st.sampled_from(["a", "cmd", "k_1", "x-y", "1", "'q'", '"d"']), inner),
                  max_size=3).map(lambda kv: "{" + ", ".join(f"{k}: {v}" for k, v in kv) + "}")),
     max_leaves=8)
 
@@ -156,7 +158,7 @@ quote_free = st.recursive(
 @given(text=quote_free.filter(lambda t: t.startswith("{")),
        pad=st.sampled_from(["", " ", "\n", ",", " ,"]))
 def test_loads_gives_the_value_of_the_whole_pipeline(text, pad):
-    # loads takes a short way for text without quotes; the value is the same
+    # loads takes a short way for text without escapes or comments; the value is the same
     text = text[:-1] + pad + "}" if pad.strip() else pad + text
     r = normalize_tool_args(text)
     try:
