@@ -753,18 +753,26 @@ cdef object recover_value_c(str text, bint curly):
     cdef int step
     cdef tuple found
     cdef str base
-    if text.isascii() and u'\\' not in text and u'/' not in text:
-        # No escape, no comment and no curly quote (ASCII): steps 1-5 can only
-        # convert plain single-quoted strings, quote bare keys and drop
-        # trailing commas, and wherever they would give JSON the literal
-        # parser gives the same value. Ask it first (only loads takes this
-        # path, and only the value is returned).
-        base = text.strip()
-        if base and base[0] == c'{' and base[len(base) - 1] == c'}' and not scan_json(base):
+    if len(text) <= PREFILTER_MAX and not unclosed(text):
+        if scan_json(text):  # step 1, parse, as repair_from would take it
             try:
-                return ol_parse(base, 1000, False)[0]
-            except LiteralError:
-                pass
+                return exact_value(text, orjson_loads(text))
+            except JSONDecodeError:
+                start = 1
+        else:
+            start = 1  # not JSON: step 1 cannot take it
+        if start == 1 and text.isascii() and u'\\' not in text and u'/' not in text:
+            # Not JSON, and no escape, no comment, no curly quote (ASCII): steps
+            # 2-5 can only convert plain single-quoted strings, quote bare keys
+            # and drop trailing commas, and wherever they would give JSON the
+            # literal parser gives the same value. Ask it first (only loads
+            # takes this path, and only the value is returned).
+            base = text.strip()
+            if base and base[0] == c'{' and base[len(base) - 1] == c'}':
+                try:
+                    return ol_parse(base, 1000, False)[0]
+                except LiteralError:
+                    pass
     if len(text) > PREFILTER_MAX and not unclosed(text):
         try:
             return exact_value(text, orjson_loads(text))
