@@ -13,6 +13,7 @@ from cpython.unicode cimport PyUnicode_FromKindAndData, PyUnicode_4BYTE_KIND
 import orjson
 
 from toolmend.errors import LiteralError
+from toolmend._text import MAX_DEPTH as _MAX_DEPTH, TOO_DEEP as _TOO_DEEP
 
 from _jsongrammar cimport uchar, ScanState, scan_impl, check_number, hexval, is_digit
 
@@ -21,6 +22,9 @@ cdef object JSONDecodeError = orjson.JSONDecodeError
 
 from libc.string cimport memcpy
 cimport cython
+
+# The deepest nesting the parsers build (toolmend._text.MAX_DEPTH).
+cdef Py_ssize_t depth_bound = _MAX_DEPTH
 
 cdef extern from "Python.h":
     bint Py_UNICODE_ISSPACE(Py_UCS4 ch)
@@ -770,7 +774,7 @@ cdef object recover_value_c(str text, bint curly):
             base = text.strip()
             if base and base[0] == c'{' and base[len(base) - 1] == c'}':
                 try:
-                    return ol_parse(base, 1000, False)[0]
+                    return ol_parse(base, depth_bound, False)[0]
                 except LiteralError:
                     pass
     if len(text) > PREFILTER_MAX and not unclosed(text):
@@ -786,7 +790,7 @@ cdef object recover_value_c(str text, bint curly):
             if base and (base[0] == c'{' or base[0] == c'[') and u'/' not in base \
                     and not unclosed(base):
                 try:
-                    return ol_parse(base, 1000, False)[0]
+                    return ol_parse(base, depth_bound, False)[0]
                 except LiteralError:
                     pass
             return (base,)
@@ -1026,7 +1030,7 @@ cdef enum:
     L_AFTER = 4
 
 
-def parse_object_literal(str s, Py_ssize_t max_depth=1000):
+def parse_object_literal(str s, Py_ssize_t max_depth=_MAX_DEPTH):
     """Parse a JavaScript/Python-style object literal; return (value, json_text).
 
     Keys may be bare or quoted; values may be objects, arrays, quoted strings
@@ -1240,7 +1244,6 @@ cdef enum:
     LOOK = 256
     MAX_FIXES = 100
     MAX_DIGITS = 4300
-    MAX_ORJSON_DEPTH = 1000
 
 cdef tuple MONGO_STR = ("ObjectId", "ISODate", "UUID", "Date", "Timestamp")
 cdef tuple MONGO_NUM = ("NumberLong", "NumberInt", "NumberDecimal")
@@ -1308,7 +1311,7 @@ cdef class _Repairer:
     cdef Py_ssize_t more, more_at, nfix
     cdef Buf out
     cdef Frame* stack
-    cdef Py_ssize_t depth, cap, maxdepth
+    cdef Py_ssize_t depth, cap
     cdef bint complete, key_struct, oom
 
     def __cinit__(self, str s):
@@ -1325,7 +1328,6 @@ cdef class _Repairer:
         self.stack = NULL
         self.depth = 0
         self.cap = 0
-        self.maxdepth = 0
         self.oom = False
 
     def __dealloc__(self):
@@ -2014,8 +2016,6 @@ cdef class _Repairer:
         self.stack[self.depth].count = 0
         self.stack[self.depth].mark = self.out.len
         self.depth += 1
-        if self.depth > self.maxdepth:
-            self.maxdepth = self.depth
         return 0
 
     cdef int close(self) except -1:
@@ -2102,6 +2102,8 @@ cdef class _Repairer:
         cdef Py_ssize_t n = self.n, j, k, e
         cdef Py_UCS4 c = self.ch(i), d
         if c == c'{' or c == c'[':
+            if self.depth > depth_bound:  # the top frame and depth_bound containers
+                self.refuse(i, _TOO_DEEP)
             self.put(c)
             self.push(F_OBJ if c == c'{' else F_ARR)
             return i + 1
@@ -2144,7 +2146,7 @@ cdef class _Repairer:
             self.put(c',')
         return 0
 
-    cdef tuple run(self):
+    cdef str run(self):
         cdef Py_ssize_t n = self.n, i, j, e, top_mark = 0
         cdef Py_UCS4 c = 0
         cdef Frame* f
@@ -2409,7 +2411,7 @@ cdef class _Repairer:
         text = buf_str(&self.out)
         if self.stack[0].count > 1:
             text = "[" + text + "]"
-        return text, self.maxdepth
+        return text
 
 
 _DOUBLE_ENCODED_PY = None
@@ -2420,23 +2422,16 @@ cdef object _twin_value(str text):
     return twin(text)[0]
 
 
-cdef object value_of(str text, Py_ssize_t depth):
-    """The value of the repaired text: orjson's, unless it would not be exact
-    (long integers, numbers beyond a double) or the text is deeper than it
-    parses."""
-    if depth <= MAX_ORJSON_DEPTH and not needs_exact(text):
+cdef object value_of(str text):
+    """The value of the repaired text: orjson's (the engine never nests deeper
+    than orjson reads), unless it would not be exact (long integers, numbers
+    beyond a double)."""
+    if not needs_exact(text):
         try:
             return orjson_loads(text)
         except JSONDecodeError:
             pass
     return _twin_value(text)
-
-
-cdef tuple run_engine(str s):
-    cdef _Repairer eng = _Repairer(s)
-    eng.start_buffers()
-    text, depth = eng.run()
-    return eng, text, depth
 
 
 def repair_json(str s):
@@ -2454,17 +2449,17 @@ def repair_json(str s):
             inner = _Repairer(_unescape_sub(_unescape_one, s[start:]))
             inner.start_buffers()
             inner.fix("double_encoded", start, "backslash-escaped JSON unescaped")
-            text, depth = inner.run()
+            text = inner.run()
             fixes = eng.log() + inner.log()
         else:
             eng.fixes.clear()
             eng.more = 0
             eng.nfix = 0
-            text, depth = eng.run()
+            text = eng.run()
             fixes = eng.log()
     except _Refuse as exc:
         raise LiteralError(s, exc.args[0], exc.args[1]) from None
-    return value_of(text, depth), text, fixes
+    return value_of(text), text, fixes
 
 
 cdef bint double_encoded_at(_Repairer eng, Py_ssize_t i) noexcept:

@@ -84,6 +84,22 @@ def test_refusals_are_toolmend_errors_with_a_position():
         ours.loads(None)  # type: ignore[arg-type]
 
 
+def test_deep_nesting_is_refused_not_a_recursion_error():
+    import orjson
+
+    deep = toolmend.recovery.MAX_DEPTH
+    # within the bound, with a parser that reads it
+    assert ours.loads("[" * deep, parser=orjson.loads) is not None
+    for text in ("[" * (deep + 1), '{"a": [' * 600, "[" * 1_000_000 + "]" * 1_000_000):
+        with pytest.raises(ours.MalformedJSON) as info:
+            ours.loads(text)
+        assert f"nesting deeper than {deep} levels" in str(info.value)
+        assert text[info.value.pos] in "{[" and info.value.pos < 5 * deep
+    # json.loads (the default parser) recurses and stops short of the bound
+    with pytest.raises(ours.MalformedJSON, match="nesting deeper than the parser reads"):
+        ours.loads("[" * (deep - 1) + "]" * (deep - 1))
+
+
 def test_leading_whitespace_is_not_part_of_the_value():
     # partial-json-parser drops characters of a top-level string after leading spaces; we do not
     assert ours.loads('  "abc') == "abc"

@@ -450,8 +450,11 @@ def test_deep_nesting_gives_a_result_or_a_clear_error(depth):
         if not r.ok:
             assert r.error and r.text == raw.strip()
     r = normalize_tool_args("{a:" * depth + "x" + "}" * depth)
-    # the literal parser stops at 1,000 levels; the repair engine goes on
-    assert r.ok and r.strategy == ("repair" if depth > 1000 else "object_literal")
+    # the literal parser and the repair engine both stop past MAX_DEPTH
+    if depth <= toolmend.recovery.MAX_DEPTH:
+        assert r.ok and r.strategy == "object_literal"
+    else:
+        assert not r.ok and f"nesting deeper than {toolmend.recovery.MAX_DEPTH} levels" in r.error
 
 
 def test_moderate_literal_nesting_is_fine():

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 import toolmend
 from toolmend import normalize_tool_args
 from toolmend.errors import LiteralError
-from toolmend.recovery import FIX_CODES, Fix
+from toolmend.recovery import FIX_CODES, MAX_DEPTH, Fix
 
 SETTINGS = settings(max_examples=300, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
@@ -213,18 +213,52 @@ def test_cut_documents_are_logged_as_cut():
     assert r.ok and "truncated" in [f.code for f in r.fixes]
 
 
-@pytest.mark.parametrize("raw", [
-    "[" * 100_000, "[" * 100_000 + "]" * 100_000, '{"a": ' * 100_000 + "1",
-    "{a: " * 100_000 + "1", "[1, " * 100_000, '{"k": [' * 50_000 + "tru",
-])
-def test_100000_levels_without_a_crash(raw):
-    r = normalize_tool_args(raw)
-    assert r.ok, r.error
-    depth, v = 0, r.value
+def _depth(v):
+    depth = 0
     while isinstance(v, (list, dict)) and v:
         v = v[-1] if isinstance(v, list) else list(v.values())[-1]
         depth += 1
-    assert depth >= 50_000
+    return depth
+
+
+# (opener, closer, a value) at each level: brackets alone, members, bare keys,
+# commas, single quotes
+LEVELS = [("[", "]", "1"), ('{"a": ', "}", "1"), ("{a: ", "}", "1"), ("[1, ", "]", "2"),
+          ("[{'k': ", "}]", "'v'")]
+
+
+@pytest.mark.parametrize("opener,closer,leaf", LEVELS)
+def test_nesting_repairs_up_to_the_bound_in_both_twins(recover_kernel, opener, closer, leaf):
+    per = opener.count("[") + opener.count("{")
+    n = MAX_DEPTH // per
+    for raw in (opener * n + leaf, opener * n + leaf + closer * n):  # cut, then whole
+        value, text, _ = recover_kernel.repair_json(raw)
+        assert _depth(value) == n * per == _depth(orjson.loads(text))
+
+
+@pytest.mark.parametrize("opener,closer,leaf", LEVELS)
+@pytest.mark.parametrize("levels", [MAX_DEPTH + 1, 100_000])
+def test_nesting_past_the_bound_is_refused_at_the_bracket(recover_kernel, opener, closer, leaf,
+                                                          levels):
+    per = opener.count("[") + opener.count("{")
+    n = -(-levels // per)
+    for raw in (opener * n + leaf, opener * n + leaf + closer * n):
+        with pytest.raises(LiteralError) as info:
+            recover_kernel.repair_json(raw)
+        assert info.value.what == f"nesting deeper than {MAX_DEPTH} levels"
+        # the offset is that of the first bracket past the bound
+        assert info.value.pos < len(opener) * (MAX_DEPTH // per + 1)
+        assert raw[info.value.pos] in "{["
+        assert sum(raw.count(b, 0, info.value.pos) for b in "{[") == MAX_DEPTH
+
+
+def test_deep_text_is_refused_with_the_reason():
+    for raw in ("[" * 5000, '{"a": ' * 5000 + "1", "[" * 5000 + "]" * 5000):
+        r = normalize_tool_args(raw)
+        assert not r.ok and f"nesting deeper than {MAX_DEPTH} levels" in r.error
+        assert "offset" in r.error
+        with pytest.raises(toolmend.RecoveryError):
+            toolmend.loads(raw)
 
 
 # ---------------------------------------------------------------------------

@@ -149,6 +149,24 @@ def test_the_work_is_linear_in_the_stream():
     assert big < 12 * small
 
 
+def test_nesting_past_the_bound_stops_the_stream_with_the_reason():
+    deep = toolmend.recovery.MAX_DEPTH
+    ok = StreamingArgs()
+    ok.feed("[" * deep)
+    ok.feed("]" * deep)
+    assert ok.complete and ok.finish().ok
+    s = StreamingArgs()
+    for chunk in ("[" * 600, "[" * 600, "1" + "]" * 1200):
+        s.feed(chunk)
+    assert not s.complete
+    r = s.finish()
+    assert not r.ok and f"nesting deeper than {deep} levels" in r.error and "offset 1024" in r.error
+    big = StreamingArgs()
+    for _ in range(100):  # a million levels, a chunk at a time: the parser stops at the bound
+        big.feed("[" * 10_000)
+    assert not big.finish().ok
+
+
 def test_exported():
     assert toolmend.StreamingArgs is StreamingArgs
     assert "StreamingArgs" in toolmend.__all__

@@ -5,9 +5,19 @@ from __future__ import annotations
 from .errors import EncodingError
 
 __all__ = ["line_col", "human_size", "decode_utf8", "UTF8_BOM", "JSON_NUMBER",
-           "CURLY_SINGLE", "CURLY_DOUBLE", "CURLY_TO_ASCII"]
+           "CURLY_SINGLE", "CURLY_DOUBLE", "CURLY_TO_ASCII", "MAX_DEPTH", "TOO_DEEP"]
 
 UTF8_BOM = b"\xef\xbb\xbf"
+#: The deepest nesting (containers inside containers) a parser that builds a
+#: Python value accepts: as deep as orjson reads. Deeper text is refused at
+#: the opening bracket past the bound, at once, instead of building a value
+#: that ``repr`` and ``json.dumps`` cannot walk. The recovery kernels, the
+#: streaming parser and the partial-JSON drop-in share it.
+MAX_DEPTH = 1024
+
+#: The refusal's wording, the same in every parser.
+TOO_DEEP = f"nesting deeper than {MAX_DEPTH} levels"
+
 #: A JSON number token (RFC 8259), as a regex pattern.
 JSON_NUMBER = r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?"
 

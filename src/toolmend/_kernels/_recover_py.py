@@ -13,7 +13,7 @@ from typing import Any, Callable
 
 import orjson
 
-from .._text import CURLY_DOUBLE, CURLY_SINGLE, JSON_NUMBER
+from .._text import CURLY_DOUBLE, CURLY_SINGLE, JSON_NUMBER, MAX_DEPTH
 from ..errors import LiteralError
 
 # Below this length a text that fails the pre-filter skips orjson; the twins
@@ -309,7 +309,7 @@ def _bare(tok: str) -> tuple[Any, str]:
 _VALUE, _VALUE_OR_CLOSE, _KEY, _KEY_OR_CLOSE, _AFTER = range(5)
 
 
-def parse_object_literal(s: str, max_depth: int = 1000) -> tuple[Any, str]:
+def parse_object_literal(s: str, max_depth: int = MAX_DEPTH) -> tuple[Any, str]:
     """Parse a JavaScript/Python-style object literal; return (value, json_text).
 
     See the compiled twin for the grammar. Raises LiteralError on anything

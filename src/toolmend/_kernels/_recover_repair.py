@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .._text import MAX_DEPTH, TOO_DEEP
 from ..errors import LiteralError
 from ._recover_tokens import (
     _AFTER,
@@ -148,7 +149,7 @@ class _Engine(_Scanner):
                 f[1] = _AFTER
                 if got[0] == "open":
                     tops.append(got[1][2])
-                    stack.append(got[1])
+                    self.enter(stack, got[1])
                     out.append(got[2])
                     i = got[3]
                     continue
@@ -253,7 +254,7 @@ class _Engine(_Scanner):
                         continue
                     if got[0] == "open":
                         self.attach_open(f, got[1], got[2], out)
-                        stack.append(got[1])
+                        self.enter(stack, got[1])
                     else:
                         self.attach(f, got[1], got[2], out)
                     i = got[3]
@@ -320,7 +321,7 @@ class _Engine(_Scanner):
                     continue
                 if got[0] == "open":
                     self.attach_open(f, got[1], got[2], out)
-                    stack.append(got[1])
+                    self.enter(stack, got[1])
                 else:
                     self.attach(f, got[1], got[2], out)
                 i = got[3]
@@ -415,6 +416,13 @@ class _Engine(_Scanner):
     @staticmethod
     def attach_open(f: list[Any], child: list[Any], opener: str, out: list[str]) -> None:
         _Engine.attach(f, child[2], opener, out)
+
+    @staticmethod
+    def enter(stack: list[list[Any]], frame: list[Any]) -> None:
+        """Open a container; the stack holds the top frame and the containers."""
+        if len(stack) > MAX_DEPTH:
+            raise _Refuse(frame[6], TOO_DEEP)
+        stack.append(frame)
 
     def close(self, stack: list[list[Any]], out: list[str]) -> None:
         f = stack.pop()

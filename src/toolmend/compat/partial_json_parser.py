@@ -24,6 +24,7 @@ import json
 from enum import IntFlag, auto
 from typing import Any, Callable
 
+from .._text import MAX_DEPTH, TOO_DEEP
 from ..errors import MalformedJSONError, PartialJSONError, ToolmendError
 
 __all__ = ["Allow", "loads", "decode", "parse_json", "ensure_json", "JSONDecodeError", "PartialJSON",
@@ -161,6 +162,8 @@ def ensure_json(json_string: str, allow_partial: Allow | int = ALL, use_fast_fix
             continue
         member_start = top.mark if top is not None else 0
         if c in "{[":
+            if len(stack) >= MAX_DEPTH:
+                raise MalformedJSON(f"{TOO_DEEP} at {i}", pos=i)
             frame = _Frame(c, i)
             frame.start = member_start
             stack.append(frame)
@@ -275,7 +278,10 @@ def parse_json(json_string: str, allow_partial: Allow | int = ALL,
                parser: Callable[[str], Any] | None = None, use_fast_fix: bool = True) -> Any:
     """The value of ``json_string``, cut anywhere (see the module docstring)."""
     completed = ensure_json(json_string, allow_partial, use_fast_fix)
-    return (parser or json.loads)(completed)
+    try:
+        return (parser or json.loads)(completed)
+    except RecursionError:  # json.loads recurses: it may stop short of MAX_DEPTH
+        raise MalformedJSON("nesting deeper than the parser reads", pos=0) from None
 
 
 loads = decode = parse_json

@@ -7,6 +7,8 @@
     field_for_tool(tool), register_tool_field(tool, field)
     parse_tool_calls(text)               -> [ToolCall] found in model text
     StreamingArgs(tool=None)             .feed(chunk) -> best value so far; .finish() -> Recovered
+    MAX_DEPTH                            the deepest nesting recovered (1024, as orjson reads);
+                                         deeper text is refused at the bracket past it
 
 The strategies run in the documented order (see ``STRATEGIES``); the text
 rewriting happens in the compiled kernel (or its pure twin).
@@ -16,6 +18,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .._text import MAX_DEPTH
 from ._fields import field_for_tool, looks_like_cli_args, register_tool_field, registered_tools
 from ._quotes import CODE_EXTENSIONS, CODE_FILENAMES, is_code_path, normalize_quotes
 from ._result import FIX_CODES, Fix
@@ -30,7 +33,7 @@ __all__ = [
     "Recovered", "Fix", "FIX_CODES", "normalize_tool_args", "loads", "json_text", "STRATEGIES", "QUOTE_MODES",
     "normalize_quotes", "is_code_path", "CODE_EXTENSIONS", "CODE_FILENAMES",
     "field_for_tool", "register_tool_field", "registered_tools", "looks_like_cli_args",
-    "ToolCall", "parse_tool_calls", "StreamingArgs",
+    "ToolCall", "parse_tool_calls", "StreamingArgs", "MAX_DEPTH",
 ]
 
 

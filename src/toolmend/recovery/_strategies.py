@@ -23,8 +23,9 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
+from .._kernels import jsonscan as _scan
 from .._kernels import recover as _k
-from .._text import CURLY_TO_ASCII
+from .._text import CURLY_TO_ASCII, line_col
 from ..errors import LiteralError, RecoveryError
 from ._fields import SUBCOMMANDS, field_for_tool, looks_like_cli_args, tool_style
 from ._result import Fix, Recovered
@@ -49,11 +50,21 @@ _needs_exact = _k.needs_exact
 
 def json_text(value: Any) -> str:
     """Compact JSON text of ``value``; a lone surrogate (which UTF-8 cannot
-    hold, so orjson refuses it) is written as a ``\\udXXX`` escape."""
+    hold, so orjson refuses it) is written as a ``\\udXXX`` escape, and
+    nesting deeper than orjson writes (254 levels) by the json module.
+    Raises RecoveryError for a value JSON cannot write (a set, an object,
+    a cycle, nesting past what Python can walk)."""
     try:
         return orjson.dumps(value).decode()
     except orjson.JSONEncodeError:
+        pass
+    try:
         return json.dumps(value, separators=(",", ":"))
+    except RecursionError:
+        raise RecoveryError("the value is nested too deeply to write as JSON (past the ~1,000 "
+                            "levels Python can walk)") from None
+    except (TypeError, ValueError) as exc:  # a set, an object, a circular reference
+        raise RecoveryError(f"the value cannot be written as JSON: {exc}") from None
 
 
 def _fail(original: str, error: str) -> Recovered:
@@ -120,7 +131,10 @@ def normalize_tool_args(raw: str | bytes | bytearray | dict[str, Any] | None,
     if type(raw) is str:
         text: str = raw
     elif isinstance(raw, dict):
-        return Recovered(json_text(raw), True, "parsed", raw, None, [])
+        try:
+            return Recovered(json_text(raw), True, "parsed", raw, None, [])
+        except RecoveryError as exc:
+            return _fail("", f"the arguments dict: {exc}")
     elif raw is None:
         text = ""
     elif isinstance(raw, (bytes, bytearray, memoryview)):
@@ -305,6 +319,12 @@ def _json_error(text: str) -> str:
     try:
         orjson.loads(text)
     except orjson.JSONDecodeError as exc:
+        if exc.msg.startswith("failed to allocate"):
+            # orjson's word for some deep unclosed text: the scanner says where it stops
+            pos = _scan.scan(text)[0]
+            line, column = line_col(text, pos)
+            what = "unexpected end of data" if pos >= len(text) else "unexpected character"
+            return f"{what} at line {line}, column {column}"
         return f"{exc.msg} at line {exc.lineno}, column {exc.colno}"
     except Exception:  # pragma: no cover - orjson refuses some valid text (depth)
         return "not accepted by orjson"

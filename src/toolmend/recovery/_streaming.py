@@ -23,6 +23,7 @@ import codecs
 import re
 from typing import Any
 
+from .._text import MAX_DEPTH, TOO_DEEP
 from ._strategies import Recovered, normalize_tool_args
 
 __all__ = ["StreamingArgs", "cut_reason"]
@@ -167,6 +168,8 @@ class _Parser:
                 i = _SPACE.match(s, i).end()  # type: ignore[union-attr]
                 continue
             if mode == _VALUE:
+                if c in "{[" and len(self.stack) >= MAX_DEPTH:
+                    return self._fail(base + i, TOO_DEEP)
                 if c == "{":
                     d: dict[str, Any] = {}
                     self._put(d)
