@@ -44,15 +44,18 @@ def json_tool(verb, **args):
 
 @pytest.mark.parametrize("text", ["[" * DEEP, "{" * DEEP, '{"a":' * DEEP, "[" * DEEP + "]" * DEEP,
                                   "{a: " * DEEP, "[{'a': " * (DEEP // 2)])
-def test_recovery_survives_a_million_levels(text):
-    with _bounded(60):
+def test_recovery_refuses_a_million_levels_at_once(text):
+    # refused at the bracket past MAX_DEPTH: nothing deeper is built or walked
+    with _bounded(5):
         r = toolmend.normalize_tool_args(text)
-        assert isinstance(r.ok, bool)
-        try:
+        assert not r.ok and "offset" in r.error
+        assert text == "{" * DEEP or f"nesting deeper than {toolmend.recovery.MAX_DEPTH} levels" in r.error
+        with pytest.raises(errors.RecoveryError):
             toolmend.loads(text)
-        except errors.RecoveryError:
-            pass
-        assert isinstance(toolmend.normalize_tool_args(text, "read_file").ok, bool)
+        assert not toolmend.normalize_tool_args(text, "read_file").ok
+        stream = toolmend.StreamingArgs()
+        stream.feed(text)
+        assert not stream.finish().ok
 
 
 @pytest.mark.parametrize("verb", ["get", "keys", "schema", "validate", "pretty", "query"])
@@ -74,6 +77,78 @@ def test_yaml_and_tool_calls_survive_a_million_levels():
         assert isinstance(r.ok, bool)
         calls = toolmend.parse_tool_calls("<tool_call>" + "[" * DEEP + "</tool_call>")
         assert len(calls) <= 1
+
+
+@pytest.mark.parametrize("verb", ["get", "keys", "schema", "validate", "pretty", "query", "loads"])
+def test_the_json_library_survives_a_million_levels(verb):
+    # the library functions themselves, not only the tool: each answers or
+    # refuses with a JSONError, in bounded time and memory
+    import toolmend.json as J
+
+    call = {"get": lambda t: J.get(t, "$"), "keys": J.keys, "schema": J.schema,
+            "validate": J.validate, "pretty": J.pretty, "query": lambda t: J.query(t, where="a=1"),
+            "loads": J.loads}[verb]
+    n = DEEP_WALK
+    for text in ("[" * n + "]" * n, '{"a":' * n + "1" + "}" * n, "[" * n):
+        with _bounded(20):
+            try:
+                call(text)
+            except errors.JSONError:
+                pass
+
+
+def test_pretty_of_deep_nesting_is_refused_not_built():
+    # two spaces a level: a million levels would indent to a terabyte
+    import toolmend.json as J
+
+    n = DEEP_WALK
+    with pytest.raises(errors.JSONError, match="larger than"):
+        J.pretty("[" * n + "]" * n)
+    assert J.pretty("[" * n + "]" * n, compact=True) == "[" * n + "]" * n
+    assert J.pretty("[[1]]", max_bytes=None) == "[\n  [\n    1\n  ]\n]"
+    with pytest.raises(errors.JSONError):
+        J.pretty("[[1]]", max_bytes=5)
+    with pytest.raises(TypeError):
+        J.pretty("[1]", max_bytes=-1)
+
+
+def _nested(levels, leaf=1):
+    root = cur = []
+    for _ in range(levels - 1):
+        nxt = []
+        cur.append(nxt)
+        cur = nxt
+    cur.append(leaf)
+    return root
+
+
+def test_values_built_by_the_caller_deep_big_or_circular():
+    # dicts and lists handed in place of text: any depth is written without
+    # recursion, big integers exactly, and a cycle is refused, never looped on
+    import toolmend.json as J
+
+    deep = _nested(100_000, 2 ** 70)
+    with _bounded(10):
+        text = J.dumps(deep)
+        assert text == "[" * 100_000 + str(2 ** 70) + "]" * 100_000
+        doc = J.from_value(deep)
+        assert J.schema(doc)
+    assert J.dumps(_nested(300), indent=True).count("\n") == 600
+    cycle: dict = {}
+    cycle["a"] = [cycle]
+    with _bounded(2):
+        with pytest.raises(TypeError, match="circular"):
+            J.dumps(cycle)
+        with pytest.raises(errors.JSONError):
+            J.from_value(cycle)
+        r = toolmend.run_tool("@json", {"cmd": "keys", "args": {"value": cycle}})
+        assert not r.ok
+    for bad in (cycle, {"a": _nested(5000)}, {"a": {1, 2}}, {"a": object()}):
+        with _bounded(2):
+            r = toolmend.normalize_tool_args(bad)
+            assert not r.ok and r.error.startswith("the arguments dict")
+            with pytest.raises(errors.RecoveryError):
+                toolmend.loads(bad)
 
 
 # ---------------------------------------------------------------------------
@@ -153,6 +228,16 @@ def test_workspace_escapes_are_refused_without_blocking(tmp_path):
     assert (tmp_path / "secret.json").read_text() == '{"k": 1}'
     r = toolmend.run_tool("@diff", {"cmd": "dirs", "args": {"a": ".", "b": "."}}, workspace=str(ws))
     assert r.ok
+
+
+def test_odd_paths_get_a_reason_that_is_never_cut_off(tmp_path):
+    (tmp_path / "f.json").write_text("[1]")
+    cases = {"a\x00b": "NUL", "x" * 5000: "too long", "/".join(["d"] * 3000): "too long",
+             "": "must not be empty", ".": "is a directory", "C:\\f.json": "does not exist"}
+    for path, why in cases.items():
+        r = toolmend.run_tool("@json", {"cmd": "get", "args": {"file": path}}, workspace=str(tmp_path))
+        assert not r.ok and why in r.output and "cut" not in r.output, (path[:20], r.output)
+        assert len(r.output) < 400
 
 
 # ---------------------------------------------------------------------------

@@ -3,7 +3,7 @@
 A library of its own (the ``@json`` tool in :mod:`toolmend.tools` adapts it)::
 
     get(source, path)        keys(source, path)       query(source, path, where, select, limit)
-    schema(source, path)     validate(source)         pretty(source, path, compact)
+    schema(source, path)     validate(source)         pretty(source, path, compact, max_bytes)
 
 ``source`` is a :class:`Document` (from :func:`parse_document`,
 :func:`parse_bytes` or :func:`load_file`), text, bytes, or a parsed
@@ -43,11 +43,11 @@ from ._exact import JSONNumber, default, dumps, load_span, loads
 from ._path import WILD, Segment, format_path, format_segment, parse_path
 from ._query import QUERY_LIMIT, REGEX_BUDGET, QueryResult
 from ._schema import SCHEMA_BUDGET, SCHEMA_DEPTH, SCHEMA_DEPTH_MAX, SCHEMA_SAMPLE
-from ._verbs import Source, get, keys, pretty, query, schema, validate
+from ._verbs import PRETTY_LIMIT, Source, get, keys, pretty, query, schema, validate
 
 __all__ = [
     # the verbs
-    "get", "keys", "query", "schema", "validate", "pretty", "QueryResult", "Source",
+    "get", "keys", "query", "schema", "validate", "pretty", "PRETTY_LIMIT", "QueryResult", "Source",
     # documents
     "Document", "Matches", "parse_document", "parse_bytes", "load_file", "from_value",
     "resolve", "values", "describe_value", "FILE_LIMIT", "FORMATS",

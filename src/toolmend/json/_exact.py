@@ -167,54 +167,80 @@ def default(value: Any) -> Any:
     raise TypeError(f"{type(value).__name__} is not JSON serializable")
 
 
-def _big_ints(value: Any) -> Any:
-    """A copy of ``value`` with integers past 64 bits as raw fragments
-    (orjson refuses them); iterative, so any depth of list/dict works."""
-    if isinstance(value, int) and not isinstance(value, bool):
-        return orjson.Fragment(str(value)) if not -(1 << 63) <= value < (1 << 64) else value
-    if not isinstance(value, (dict, list, tuple)):
-        return value
-    root: list[Any] = [None]
-    stack: list[tuple[Any, Any, Any]] = [(value, root, 0)]
-    while stack:
-        src, parent, slot = stack.pop()
-        if isinstance(src, dict):
-            out_d: dict[Any, Any] = {}
-            parent[slot] = out_d
-            for k, v in src.items():
-                if isinstance(v, (dict, list, tuple)):
-                    out_d[k] = None
-                    stack.append((v, out_d, k))
-                elif isinstance(v, int) and not isinstance(v, bool) and not -(1 << 63) <= v < (1 << 64):
-                    out_d[k] = orjson.Fragment(str(v))
-                else:
-                    out_d[k] = v
+_END = object()
+_INT64 = (-(1 << 63), 1 << 64)  # the integers orjson writes (up to unsigned 64 bits)
+
+
+def _leaf(value: Any) -> str:
+    if type(value) is int and not _INT64[0] <= value < _INT64[1]:
+        return str(value)
+    try:
+        return orjson.dumps(value, default=default).decode()
+    except orjson.JSONEncodeError as exc:
+        raise TypeError(str(exc)) from None
+
+
+def _write(value: Any, indent: bool) -> str:
+    """JSON text for ``value`` without recursion (orjson stops at 254 levels
+    and refuses integers past 64 bits): any depth, the same layout as
+    orjson's; a circular reference is a TypeError, never a loop."""
+    out: list[str] = []
+    frames: list[list[Any]] = []  # [iterator, is_object, id, members written]
+    on_path: set[int] = set()
+    sep = ": " if indent else ":"
+    v = value
+    while True:
+        if isinstance(v, (set, frozenset)):
+            v = list(v)
+        if isinstance(v, (dict, list, tuple)):
+            if not v:
+                out.append("{}" if isinstance(v, dict) else "[]")
+            elif id(v) in on_path:
+                raise TypeError("circular reference: a container holds itself")
+            else:
+                on_path.add(id(v))
+                is_object = isinstance(v, dict)
+                out.append("{" if is_object else "[")
+                frames.append([iter(v.items() if is_object else v), is_object, id(v), 0])
         else:
-            out_l: list[Any] = [None] * len(src)
-            parent[slot] = out_l
-            for i, v in enumerate(src):
-                if isinstance(v, (dict, list, tuple)):
-                    stack.append((v, out_l, i))
-                elif isinstance(v, int) and not isinstance(v, bool) and not -(1 << 63) <= v < (1 << 64):
-                    out_l[i] = orjson.Fragment(str(v))
-                else:
-                    out_l[i] = v
-    return root[0]
+            out.append(_leaf(v))
+        while frames:  # the next value to write, closing what is done
+            f = frames[-1]
+            item = next(f[0], _END)
+            if item is _END:
+                frames.pop()
+                on_path.discard(f[2])
+                if indent:
+                    out.append("\n" + "  " * len(frames))
+                out.append("}" if f[1] else "]")
+                continue
+            if f[3]:
+                out.append(",")
+            f[3] += 1
+            if indent:
+                out.append("\n" + "  " * len(frames))
+            if f[1]:
+                key, item = item
+                if type(key) is not str and not isinstance(key, str):
+                    raise TypeError(f"an object key must be a str, not {type(key).__name__}")
+                out.append(_leaf(str(key)) + sep)
+            v = item
+            break
+        else:
+            return "".join(out)
 
 
 def dumps(value: Any, *, indent: bool = False) -> str:
     """JSON text for ``value``, with JSONNumber and big integers written as
-    their exact text (``indent``: 2 spaces a level). Raises TypeError for
-    values JSON cannot hold."""
+    their exact text (``indent``: 2 spaces a level), at any depth. Raises
+    TypeError for values JSON cannot hold (and for a circular reference)."""
     option = orjson.OPT_INDENT_2 if indent else 0
     try:
         return orjson.dumps(value, default=default, option=option).decode()
     except orjson.JSONEncodeError:
-        pass  # most likely an integer past 64 bits (orjson's wording varies: not parsed)
-    try:
-        return orjson.dumps(_big_ints(value), default=default, option=option).decode()
-    except orjson.JSONEncodeError as exc:
-        raise TypeError(str(exc)) from None
+        # an integer past 64 bits, nesting past 254 levels, a cycle or a type
+        # JSON cannot hold (orjson's wording varies: not parsed)
+        return _write(value, indent)
 
 
 def decode_string(raw: str | bytes) -> str:

@@ -21,6 +21,7 @@ from array import array
 from typing import Any, Sequence, Union
 
 from .._kernels import jsonscan as _k
+from .._text import human_size
 from ..errors import EncodingError, JSONError, JSONSyntaxError, NestingError, YAMLDocumentError
 from ._document import (
     Document,
@@ -165,12 +166,29 @@ def validate(source: str | bytes | bytearray, format: str = "auto",
             "format": doc.format}
 
 
-def pretty(source: Source, path: Any = "", compact: bool = False) -> str:
+#: The largest text :func:`pretty` returns unless told otherwise: the
+#: indentation of deep nesting grows with the square of the depth (a million
+#: levels would be a terabyte).
+PRETTY_LIMIT = 256 * 1024 * 1024
+
+
+def pretty(source: Source, path: Any = "", compact: bool = False,
+           max_bytes: int | None = PRETTY_LIMIT) -> str:
     """The value at ``path`` re-indented by 2 spaces (``compact``: no
-    whitespace at all), key order and number text kept."""
+    whitespace at all), key order and number text kept. Raises JSONError when
+    the result would pass ``max_bytes`` of UTF-8 (None: no limit); it stops
+    there, without building the rest."""
+    if max_bytes is not None and (type(max_bytes) is not int or max_bytes < 0):
+        raise TypeError(f"pretty: max_bytes must be an int >= 0 or None, not {max_bytes!r}")
     doc = _doc(source)
     m = single(doc, path, "pretty")
     s, e = m.span(0)
-    return _k.reformat(doc.text, s, e, 0 if compact else 2, -1)[0]
+    text, complete = _k.reformat(doc.text, s, e, 0 if compact else 2,
+                                 -1 if max_bytes is None else max_bytes)
+    if not complete:
+        raise JSONError(f"pretty: the result would be larger than {human_size(max_bytes or 0)}"
+                        f"{'' if compact else ' (deep nesting indents every line)'}: pretty a "
+                        "deeper path, ask for compact=True, or pass a larger max_bytes")
+    return text
 
 

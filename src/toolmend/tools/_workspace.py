@@ -18,6 +18,14 @@ from ..errors import WorkspaceError
 __all__ = ["Workspace"]
 
 
+def _q(path: str) -> str:
+    """A path quoted for a message; a very long one shortened in the middle,
+    so the reason after it is never cut off."""
+    if len(path) > 160:
+        return f"{path[:100]!r}...{path[-40:]!r} ({len(path):,} characters)"
+    return repr(path)
+
+
 class Workspace:
     """A folder that confines every path a tool call names."""
 
@@ -47,18 +55,18 @@ class Workspace:
         if not isinstance(path, str) or not path.strip():
             raise WorkspaceError(f"{what}: a path relative to the workspace is required")
         if "\x00" in path:
-            raise WorkspaceError(f"{what} {path!r}: a path cannot contain a NUL character")
+            raise WorkspaceError(f"{what} {_q(path)}: a path cannot contain a NUL character")
         if not self.confined:
             return os.path.realpath(os.path.join(self.root, os.path.expanduser(path)))
         if os.path.isabs(path) or path.startswith(("/", "\\")) or os.path.splitdrive(path)[0]:
-            raise WorkspaceError(f"{what} {path!r}: absolute paths are not allowed; "
+            raise WorkspaceError(f"{what} {_q(path)}: absolute paths are not allowed; "
                             "give a path relative to the workspace")
         joined = os.path.normpath(os.path.join(self.root, path))
         if not self._inside(joined):
-            raise WorkspaceError(f"{what} {path!r}: '..' leads outside the workspace")
+            raise WorkspaceError(f"{what} {_q(path)}: '..' leads outside the workspace")
         real = os.path.realpath(joined)
         if not self._inside(real):
-            raise WorkspaceError(f"{what} {path!r}: a symlink leads outside the workspace")
+            raise WorkspaceError(f"{what} {_q(path)}: a symlink leads outside the workspace")
         return real
 
     def relative(self, real: str) -> str:
@@ -75,32 +83,32 @@ class Workspace:
         try:
             st = os.stat(real)
         except FileNotFoundError:
-            raise WorkspaceError(f"{what} {shown!r} does not exist", path=shown) from None
+            raise WorkspaceError(f"{what} {_q(shown)} does not exist", path=shown) from None
         except OSError as exc:
-            raise WorkspaceError(f"{what} {shown!r}: {exc.strerror}", path=shown) from None
+            raise WorkspaceError(f"{what} {_q(shown)}: {exc.strerror}", path=shown) from None
         if stat.S_ISDIR(st.st_mode):
-            raise WorkspaceError(f"{what} {shown!r} is a directory, not a file", path=shown)
+            raise WorkspaceError(f"{what} {_q(shown)} is a directory, not a file", path=shown)
         if not stat.S_ISREG(st.st_mode):
-            raise WorkspaceError(f"{what} {shown!r} is not a regular file", path=shown)
+            raise WorkspaceError(f"{what} {_q(shown)} is not a regular file", path=shown)
         if st.st_size > limit:
-            raise WorkspaceError(f"{what} {shown!r} is {human_size(st.st_size)}; the limit is "
+            raise WorkspaceError(f"{what} {_q(shown)} is {human_size(st.st_size)}; the limit is "
                                  f"{human_size(limit)}", path=shown)
         try:
             # O_NONBLOCK: a FIFO swapped in after the check must not block the read
             fd = os.open(real, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
             with os.fdopen(fd, "rb") as fh:
                 if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
-                    raise WorkspaceError(f"{what} {shown!r} is not a regular file", path=shown)
+                    raise WorkspaceError(f"{what} {_q(shown)} is not a regular file", path=shown)
                 # read what the file holds (one more byte: did it grow?), not `limit`:
                 # FileIO.read(n) sets aside n bytes first
                 data = fh.read(min(st.st_size, limit) + 1)
         except OSError as exc:
-            raise WorkspaceError(f"{what} {shown!r}: {exc.strerror}", path=shown) from None
+            raise WorkspaceError(f"{what} {_q(shown)}: {exc.strerror}", path=shown) from None
         if len(data) > limit:  # grew between stat and read
-            raise WorkspaceError(f"{what} {shown!r} is larger than the limit of {human_size(limit)}",
+            raise WorkspaceError(f"{what} {_q(shown)} is larger than the limit of {human_size(limit)}",
                                  path=shown)
         return data
 
     def read_text(self, path: str, limit: int, *, what: str = "file") -> str:
         """A UTF-8 text file (a BOM is dropped), refused past ``limit`` bytes."""
-        return decode_utf8(self.read_bytes(path, limit, what=what), f"{what} {path!r}")
+        return decode_utf8(self.read_bytes(path, limit, what=what), f"{what} {_q(path)}")
