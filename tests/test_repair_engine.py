@@ -69,6 +69,20 @@ def test_refusals_say_what_and_where(raw, what):
         toolmend.loads(raw)
 
 
+@pytest.mark.parametrize("raw", ["[_1]", "{a: _1}", "[_1_000 ]", "[__init__]", "[-_1]", "[_.5]",
+                                 "[___1\x1d]"])
+def test_twins_agree_on_names_that_look_like_numbers(recover_twins, raw):
+    # _1 is a name (Python has no number that starts with _); found by fuzzing
+    compiled, pure = recover_twins
+    outcomes = []
+    for k in (compiled, pure):
+        try:
+            outcomes.append(k.parse_object_literal(raw))
+        except LiteralError as exc:
+            outcomes.append(("refused", exc.pos, exc.what))
+    assert outcomes[0] == outcomes[1]
+
+
 def test_kernel_refusal_carries_the_offset(recover_kernel):
     with pytest.raises(LiteralError) as info:
         recover_kernel.repair_json('{"a": [1, 2, "k": 3]}')

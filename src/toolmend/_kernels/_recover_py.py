@@ -281,7 +281,7 @@ def _bare_unsafe(tok: str) -> bool:
     if '"' in tok or tok.startswith(("#", "//", "/*", "...", "\u2026", "+", "(")):
         return True
     first = tok.split(None, 1)[0]
-    if _NUMBER_FORM.match(first):
+    if first[0] in "-.0123456789" and _NUMBER_FORM.match(first):  # (not _1: a name)
         return first != tok or not _NUMBER.match(tok)
     if first.lower() in ("true", "false", "null", "none"):
         return first != tok
