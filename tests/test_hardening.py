@@ -181,6 +181,39 @@ def test_a_catastrophic_regex_is_stopped():
     assert not r.ok and "catastrophic" in r.output
 
 
+@pytest.mark.parametrize("pattern,why", [
+    ("(?:a{10000}){10000}", "expands to more than"),        # copied out when compiled: gigabytes
+    ("((a{100}){100}){100}b", "expands to more than"),
+    ("[[](?:a{1000}){1000}", "expands to more than"),       # a class that does not nest (version 0)
+    ("(?:[)]a{1000}){1000}", "expands to more than"),       # a ')' inside a class
+    ("(?x)#[\n(?:a{10000}){10000}", "verbose mode"),       # a comment could hide it
+    ("(?R)", "calls a group or itself"),                    # recursion: a stack without a bound
+    ("(a)(?1)", "calls a group or itself"),
+    ("(?&x)(?<x>a)", "calls a group or itself"),
+])
+def test_a_regex_whose_memory_has_no_bound_is_refused_before_it_compiles(pattern, why):
+    import tracemalloc
+
+    rows = "[" + ",".join('{"name": "' + "a" * 5000 + '!"}' for _ in range(20)) + "]"
+    tracemalloc.start()
+    try:
+        with _bounded(1.0):
+            r = json_tool("query", text=rows, where="name~" + pattern)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert not r.ok and why in r.output, r.output
+    assert peak < 50 * 1024 * 1024
+
+
+def test_ordinary_regexes_still_run():
+    rows = '[{"d": "2024-01-31"}, {"d": "x"}, {"d": "aaa"}]'
+    for pattern, matched in ((r"^\d{4}-\d{2}-\d{2}$", 1), ("a{3}", 1), ("[[:alpha:]]{1,3}", 2),
+                             (r"\(?R\)", 0), ("(?i)X", 1), ("(?V1)[[a-z]--[x]]+", 1)):
+        r = json_tool("query", text=rows, where="d~" + pattern)
+        assert r.ok and r.output.startswith(f"{matched} of 3 rows"), (pattern, r.output)
+
+
 def test_a_yaml_alias_bomb_is_refused_at_once():
     import tracemalloc
 

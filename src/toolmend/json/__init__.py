@@ -41,7 +41,7 @@ from ._document import (
 )
 from ._exact import JSONNumber, default, dumps, load_span, loads
 from ._path import WILD, Segment, format_path, format_segment, parse_path
-from ._query import QUERY_LIMIT, REGEX_BUDGET, QueryResult
+from ._query import QUERY_LIMIT, REGEX_BUDGET, REGEX_STEPS_MAX, QueryResult
 from ._schema import SCHEMA_BUDGET, SCHEMA_DEPTH, SCHEMA_DEPTH_MAX, SCHEMA_SAMPLE
 from ._verbs import PRETTY_LIMIT, Source, get, keys, pretty, query, schema, validate
 
@@ -56,7 +56,7 @@ __all__ = [
     # paths
     "WILD", "Segment", "parse_path", "format_path", "format_segment",
     # limits
-    "QUERY_LIMIT", "REGEX_BUDGET", "SCHEMA_DEPTH", "SCHEMA_DEPTH_MAX", "SCHEMA_SAMPLE",
+    "QUERY_LIMIT", "REGEX_BUDGET", "REGEX_STEPS_MAX", "SCHEMA_DEPTH", "SCHEMA_DEPTH_MAX", "SCHEMA_SAMPLE",
     "SCHEMA_BUDGET",
     # errors
     "JSONError", "JSONSyntaxError", "YAMLDocumentError", "NestingError", "PathError",

@@ -275,7 +275,10 @@ def _tool_query(args: ToolArgs, ws: Workspace) -> ToolResult:
     text = doc.text
     target = format_path(parse_path(path))
     out = CappedOutput(args.limit)
-    cond = f" where {where.strip()}" if where.strip() else ""
+    shown_where = where.strip()
+    if len(shown_where) > 200:  # echo a long condition shortened: the rows must fit
+        shown_where = f"{shown_where[:120]}... ({len(shown_where):,} characters)"
+    cond = f" where {shown_where}" if shown_where else ""
     order = f", sorted by {sort}{' (descending)' if desc else ''}" if plan.sort else ""
     where_in = f" from row {offset:,}" if offset else ""
     head = (f"{result.matched:,} of {_plural(result.total, 'row')} in {target} matched{cond}"
