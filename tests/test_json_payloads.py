@@ -160,3 +160,15 @@ def test_yaml_1_1_surprises_are_noted_on_stderr_not_in_the_data(tmp_path, monkey
     out = cli("json", "get", "--file", "c.yaml", "--path", "country")
     assert out.rc == 0 and out.text == "false\n" and "'no' is read as a boolean" in out.err
     assert run("get", text="a: true\nb: 'no'\n", format="yaml").warnings == ()
+
+
+def test_a_yaml_key_given_twice_is_noted():
+    # YAML forbids it; PyYAML keeps the last value silently: we say so
+    r = run("get", text="a: 1\nb: 2\na: 3\n", format="yaml")
+    assert r.ok and r.data == {"a": 3, "b": 2}
+    assert r.warnings == ("note: YAML at line 3: the key 'a' is there already (line 1); "
+                          "the last value is kept",)
+    assert run("get", text="- {k: 1, k: 2}", format="yaml").warnings[0].startswith(
+        "note: YAML at line 1: the key 'k'")
+    # merge keys and one anchor used twice are not duplicates
+    assert run("get", text="<<: {x: 1}\n<<: {y: 2}\nb: &b {a: 1}\nc: *b\n", format="yaml").warnings == ()

@@ -280,7 +280,8 @@ def surprises(root: Any) -> list[str]:
     """Notes for the plain scalars that YAML 1.1 (PyYAML's rules) reads
     otherwise than YAML 1.2 and JSON would: ``yes``/``no``/``on``/``off`` as
     booleans, ``0777`` as octal, ``1:20`` as sexagesimal. Quote them to keep
-    them as strings."""
+    them as strings. And for a key given twice in one mapping (YAML forbids
+    it; PyYAML keeps the last value, as JSON parsers do)."""
     found: list[str] = []
     more = 0
     seen: set[int] = set()
@@ -309,6 +310,20 @@ def surprises(root: Any) -> list[str]:
                     more += 1
             continue
         if isinstance(node, yaml.MappingNode):
+            keys: dict[tuple[str, str], int] = {}
+            for key, _ in node.value:
+                if not isinstance(key, yaml.ScalarNode) or key.tag == "tag:yaml.org,2002:merge":
+                    continue
+                line = key.start_mark.line + 1
+                first = keys.get((key.tag, str(key.value)))
+                if first is None:
+                    keys[(key.tag, str(key.value))] = line
+                else:
+                    if len(found) < SURPRISES_SHOWN:
+                        found.append(f"note: YAML at line {line}: the key {str(key.value)!r} "
+                                     f"is there already (line {first}); the last value is kept")
+                    else:
+                        more += 1
             stack.extend(n for pair in reversed(node.value) for n in reversed(pair))
         elif isinstance(node, yaml.SequenceNode):
             stack.extend(reversed(node.value))
