@@ -15,6 +15,7 @@ their escapes, so brackets, quotes and tags inside them never count.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 
 __all__ = ["Member", "Scan", "extent", "members", "elements", "skip_space", "decode_key"]
@@ -60,13 +61,29 @@ def string_end(text: str, i: int, limit: int) -> int | None:
         j = k + 1
 
 
+# the characters extent() acts on; the runs between them are skipped at once
+_EXTENT_MARKS = re.compile(r"[\"'{}\[\]</]")
+
+
 def extent(text: str, i: int, limit: int, stop: str | None = None) -> int | None:
     """End of the bracketed value at ``i`` (``{`` or ``[``); None when cut off
     (at ``limit``, or where ``stop`` stands outside a string: the next tag)."""
     stack = [_OPEN[text[i]]]
-    prev = text[i]
+    prev = text[i]  # the last character that is not whitespace
     j = i + 1
-    while j < limit:
+    marks = _EXTENT_MARKS.search
+    while True:
+        m = marks(text, j, limit)
+        if m is None:
+            return None
+        k = m.start()
+        if k > j:  # a run of other characters: prev is its last non-space one
+            b = k - 1
+            while b >= j and text[b].isspace():
+                b -= 1
+            if b >= j:
+                prev = text[b]
+        j = k
         c = text[j]
         if c == '"' or (c == "'" and prev in _VALUE_START):
             end = string_end(text, j, limit)
@@ -77,8 +94,9 @@ def extent(text: str, i: int, limit: int, stop: str | None = None) -> int | None
             continue
         if c in _OPEN:
             stack.append(_OPEN[c])
-        elif c == "<" and stop is not None and text.startswith(stop, j):
-            return None
+        elif c == "<":
+            if stop is not None and text.startswith(stop, j):
+                return None
         elif c in _CLOSERS:
             if c == stack[-1]:
                 stack.pop()
@@ -94,10 +112,8 @@ def extent(text: str, i: int, limit: int, stop: str | None = None) -> int | None
                 text[j - 1].isspace() or text[j - 1] in "{[,"):
             j = skip_space(text, j, limit)
             continue
-        if not c.isspace():
-            prev = c
+        prev = c
         j += 1
-    return None
 
 
 def _scalar_end(text: str, i: int, limit: int) -> int:
