@@ -1630,6 +1630,8 @@ cdef class _Repairer:
                     self.fix("escape", j, "invalid escape kept as a backslash")
                 elif e == c'"' or e == c'\\' or e == c'/' or e == c"'":
                     self.put_char(e)
+                    if e == c"'" and q == c'"':  # not a JSON escape: the text changes
+                        self.fix("escape", j, "\\' read as ' (not a JSON escape)")
                 elif e == c'b':
                     self.put_char(8)
                 elif e == c'f':

@@ -83,6 +83,16 @@ def test_twins_agree_on_names_that_look_like_numbers(recover_twins, raw):
     assert outcomes[0] == outcomes[1]
 
 
+@pytest.mark.parametrize("raw", [r'"it\'s"', r'"[\'u"', r'["a", "b\'c"]', r"{'a': 'it\'s'}"])
+def test_a_backslash_quote_is_logged_and_the_text_is_json(raw):
+    # \' is no JSON escape: reading it as ' changes the text, so it is a
+    # repair with its fix, never "parse" with the input as its text (fuzzing)
+    r = normalize_tool_args(raw)
+    assert r.ok and r.strategy != "parse"
+    assert json.loads(r.text) == r.value and "\\'" not in r.text
+    assert r.fixes
+
+
 def test_kernel_refusal_carries_the_offset(recover_kernel):
     with pytest.raises(LiteralError) as info:
         recover_kernel.repair_json('{"a": [1, 2, "k": 3]}')

@@ -205,6 +205,8 @@ class _Scanner:
                     self.fix("escape", k, "invalid escape kept as a backslash")
                 elif e in _ESCAPES:
                     parts.append(_ESCAPES[e])
+                    if e == "'" and q == '"':  # not a JSON escape: the text changes
+                        self.fix("escape", k, "\\' read as ' (not a JSON escape)")
                 else:
                     parts.append("\\" + e)
                     self.fix("escape", k, "invalid escape kept as a backslash")
