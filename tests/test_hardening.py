@@ -97,6 +97,25 @@ def test_the_json_library_survives_a_million_levels(verb):
                 pass
 
 
+def test_the_command_line_survives_a_million_levels():
+    from clirun import cli
+
+    n = DEEP_WALK
+    deep, cut = "[" * n + "]" * n, '{"a":' * n
+    out = cli("repair", stdin=cut)
+    assert out.rc == 1 and "nesting deeper than 1024 levels" in out.err
+    for verb in ("get", "keys", "schema", "validate", "query"):
+        extra = ("--where", "a=1") if verb == "query" else ()
+        for text in (deep, cut):
+            with _bounded(20 if toolmend.compiled else 40):
+                out = cli("json", verb, "--file", "-", *extra, stdin=text)
+            assert out.rc in (0, 1) and "Traceback" not in out.err, (verb, out.err[:200])
+    # pretty of a million levels would be a terabyte: it stops at 64 MB, says so, exits 3
+    out = cli("json", "pretty", "--file", "-", stdin=deep)
+    first = out.out[:200].decode().splitlines()[0]
+    assert out.rc == 3 and first.startswith("[output cut at 67,108,864 bytes of more than 64 MB")
+
+
 def test_pretty_of_deep_nesting_is_refused_not_built():
     # two spaces a level: a million levels would indent to a terabyte
     import toolmend.json as J

@@ -394,7 +394,9 @@ def _tool_pretty(args: ToolArgs, ws: Workspace) -> ToolResult:
     out.write(full)
     data = full if complete else None
     size = human_size(len(full)) if complete else "more than 64 MB"
-    notice = (f"[output cut at {out.limit:,} bytes of {size}"
+    # past the data limit the text itself stops there, however large the cap
+    cut_at = out.limit if complete or out.limit < len(full) else len(full)
+    notice = (f"[output cut at {cut_at:,} bytes of {size}"
               f"{'' if complete else ' (too large to return as data)'}: pretty a deeper path, "
               "or use get/keys/query to read parts]")
     if not complete and not out.full:
