@@ -167,6 +167,30 @@ def test_nesting_past_the_bound_stops_the_stream_with_the_reason():
     assert not big.finish().ok
 
 
+@pytest.mark.parametrize("chunks,at", [
+    ([b'{"a": "x\xff\xfey"}'], 8),            # not UTF-8 at all
+    ([b'{"a": "x', b"\xc3", b'(y"}'], 8),      # a lead byte, then no continuation
+    ([b'{"a": "x\xc3'], 8),                    # a character cut at the end
+    ([b'{"a": 1}', b"\xff"], 8),               # after a whole value
+])
+def test_bytes_that_are_not_utf8_are_refused_as_normalize_tool_args_refuses_them(chunks, at):
+    # replacing them with U+FFFD would pass a changed value off as what was sent
+    s = StreamingArgs()
+    for chunk in chunks:
+        s.feed(chunk)
+    r = s.finish()
+    assert not r.ok and r.error == f"the arguments are not valid UTF-8 (byte {at})"
+    assert toolmend.normalize_tool_args(b"".join(chunks)).error == r.error
+
+
+def test_a_character_split_between_byte_chunks_is_whole():
+    s = StreamingArgs()
+    for chunk in (b'{"a": "x', b"\xc3", b'\xa9y", "e": "\xe2', b"\x82", b'\xac"}'):
+        s.feed(chunk)
+    r = s.finish()
+    assert r.ok and r.value == {"a": "x\u00e9y", "e": "\u20ac"}
+
+
 def test_exported():
     assert toolmend.StreamingArgs is StreamingArgs
     assert "StreamingArgs" in toolmend.__all__

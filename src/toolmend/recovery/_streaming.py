@@ -321,10 +321,11 @@ class StreamingArgs:
 
     ``tool`` (optional) is the tool's name, used by :meth:`finish` as in
     :func:`normalize_tool_args`. Chunks are ``str``, or ``bytes`` decoded as
-    UTF-8 incrementally (a character split between chunks is fine).
+    UTF-8 incrementally (a character split between chunks is fine; bytes that are not
+    UTF-8 end the stream, and :meth:`finish` refuses it with their offset).
     """
 
-    __slots__ = ("tool", "_parser", "_chunks", "_decoder", "_finished")
+    __slots__ = ("tool", "_parser", "_chunks", "_decoder", "_finished", "_nbytes", "_bad_utf8")
 
     def __init__(self, tool: str | None = None) -> None:
         if tool is not None and not isinstance(tool, str):
@@ -334,6 +335,8 @@ class StreamingArgs:
         self._chunks: list[str] = []
         self._decoder: Any = None
         self._finished = False
+        self._nbytes = 0                      # bytes fed so far (bytes chunks)
+        self._bad_utf8: str | None = None     # why the bytes stopped being text
 
     def feed(self, chunk: str | bytes) -> Any:
         """Read ``chunk``; return the best value so far (None before any)."""
@@ -345,9 +348,9 @@ class StreamingArgs:
             parser.feed(chunk)
             return None if parser.root is _NOTHING else parser.root
         if isinstance(chunk, (bytes, bytearray, memoryview)):
-            if self._decoder is None:
-                self._decoder = codecs.getincrementaldecoder("utf-8")("replace")
-            text = self._decoder.decode(bytes(chunk))
+            if self._bad_utf8 is not None:
+                return self._parser.value()  # nothing after bytes that are not UTF-8 is read
+            text = self._decode(bytes(chunk))
         elif isinstance(chunk, str):
             text = chunk
         else:
@@ -356,7 +359,25 @@ class StreamingArgs:
             self._chunks.append(text)
             if self._parser.mode != _ERROR:
                 self._parser.feed(text)
+        if self._bad_utf8 is not None:
+            self._parser.mode = _ERROR  # nothing after the bad bytes is read
         return self._parser.value()
+
+    def _decode(self, data: bytes, final: bool = False) -> str:
+        """UTF-8, strictly: a character split between chunks waits for its
+        end; bytes that are not UTF-8 stop the stream there (the text before
+        them is kept), and :meth:`finish` refuses it with the byte offset.
+        Replacing them would pass a changed value off as what was sent."""
+        if self._decoder is None:
+            self._decoder = codecs.getincrementaldecoder("utf-8")("strict")
+        pending = len(self._decoder.getstate()[0])
+        start = self._nbytes - pending
+        self._nbytes += len(data)
+        try:
+            return str(self._decoder.decode(data, final))
+        except UnicodeDecodeError as exc:
+            self._bad_utf8 = f"the arguments are not valid UTF-8 (byte {start + exc.start})"
+            return bytes(exc.object[:exc.start]).decode("utf-8")
 
     @property
     def value(self) -> Any:
@@ -378,14 +399,16 @@ class StreamingArgs:
     def finish(self) -> Recovered:
         """The whole text, recovered; ``ok=False`` with the reason when the
         stream was cut off inside a value (nothing cut is passed off as whole)."""
-        if self._decoder is not None and not self._finished:
-            tail = self._decoder.decode(b"", True)
+        if self._decoder is not None and not self._finished and self._bad_utf8 is None:
+            tail = self._decode(b"", True)
             if tail:
                 self._chunks.append(tail)
                 if self._parser.mode != _ERROR:
                     self._parser.feed(tail)
         self._finished = True
         text = self.text
+        if self._bad_utf8 is not None:
+            return Recovered(text.strip(), False, None, None, self._bad_utf8)
         parser = self._parser
         parser.end()
         if parser.mode not in (_DONE, _ERROR):
