@@ -171,6 +171,19 @@ def test_values_built_by_the_caller_deep_big_or_circular():
                 toolmend.loads(bad)
 
 
+def test_provider_calls_whose_arguments_json_cannot_hold_do_not_run():
+    cycle: dict = {}
+    cycle["x"] = cycle
+    for bad in (cycle, {"a": _nested(5000)}, {"a": {1, 2}}):
+        message = {"content": [{"type": "tool_use", "name": "@json", "input": bad, "id": "t"}]}
+        with _bounded(2):
+            (call,) = toolmend.from_anthropic(message)
+        assert not call.ok and call.args is None
+        assert "cannot be written" in call.error or "nested too deeply" in call.error
+        assert len(call.raw_args) < 200
+        assert not toolmend.run_tools([call])[0].ok
+
+
 # ---------------------------------------------------------------------------
 # size: large inputs, files refused before they are read
 

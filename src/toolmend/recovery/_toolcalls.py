@@ -28,11 +28,13 @@ from __future__ import annotations
 
 import html
 import re
+import reprlib
 from dataclasses import dataclass
 from typing import Any
 
+from ..errors import RecoveryError
 from ._jsonish import Member, decode_key, elements, extent, members, skip_space
-from ._strategies import normalize_tool_args
+from ._strategies import json_text, normalize_tool_args
 from ._streaming import cut_reason
 
 __all__ = ["ToolCall", "parse_tool_calls", "call_from_parts"]
@@ -81,7 +83,11 @@ def call_from_parts(name: str, raw: Any, span: tuple[int, int], id: str | None =
     """A ToolCall for ``name`` with arguments ``raw`` (text, or an already
     parsed value); ``cut`` says the text ran out inside or right after them."""
     if isinstance(raw, dict):
-        return ToolCall(name, _dumps(raw), raw, True, span, None, id)
+        try:  # the arguments must be what JSON can hold: no cycle, no set, no object
+            return ToolCall(name, json_text(raw), raw, True, span, None, id)
+        except RecoveryError as exc:
+            return ToolCall(name, _dumps(raw), None, False, span,
+                            f"the arguments of {name!r}: {exc}", id)
     if raw is None:
         raw = ""
     if not isinstance(raw, str):
@@ -115,12 +121,12 @@ def call_from_parts(name: str, raw: Any, span: tuple[int, int], id: str | None =
 
 
 def _dumps(value: Any) -> str:
-    from ._strategies import json_text
-
+    """The arguments as text for ``raw_args``: JSON, or a bounded repr of
+    what JSON cannot hold (a cycle, a set, nesting past Python's reach)."""
     try:
         return json_text(value)
-    except (TypeError, ValueError):
-        return repr(value)
+    except ValueError:  # RecoveryError
+        return reprlib.repr(value)
 
 
 def _kind(value: Any) -> str:
