@@ -334,27 +334,34 @@ def _partial_close(text: str, j: int, limit: int) -> bool:
 
 
 def _attr_value(text: str, j: int, limit: int) -> tuple[str | None, int]:
-    """The attribute value at ``j``: (value, end), value None when cut off."""
+    """The attribute value at ``j``: (value, end), value None when it does not
+    end: cut off (end = ``limit``) or running into the next ``<tool_call``
+    (end = where that starts; a value never holds one, so each tag reads only
+    up to the next and a run of broken tags stays linear)."""
     c = text[j]
+    nxt = text.find(_TAG_NAME, j, limit)
+    bound = limit if nxt < 0 else nxt
     if c in "\"'":
-        s = skip_space(text, j + 1, limit)
-        if s < limit and text[s] in "{[":
-            e = extent(text, s, limit, _TAG_NAME)
+        s = skip_space(text, j + 1, bound)
+        if s < bound and text[s] in "{[":
+            e = extent(text, s, bound, _TAG_NAME)
             if e is not None:
-                k = skip_space(text, e, limit)
-                if k < limit and text[k] == c:
+                k = skip_space(text, e, bound)
+                if k < bound and text[k] == c:
                     return text[j + 1:k], k + 1
         # the value ends at a quote followed by the end of the tag or another attribute
         # (models do not escape the attribute's own quote inside the JSON)
-        ender = re.compile(re.escape(c) + r"(?=\s*(?:/?>|[A-Za-z_][\w:.-]*\s*=|\Z))")
-        m = ender.search(text, j + 1, limit)
+        # (the end of the text counts; the start of the next tag does not)
+        ender = re.compile(re.escape(c) + r"(?=\s*(?:/?>|[A-Za-z_][\w:.-]*\s*=" +
+                           (r"|\Z))" if bound == limit else "))"))
+        m = ender.search(text, j + 1, bound)
         if m is None:
-            return None, limit
+            return None, bound
         return text[j + 1:m.start()], m.end()
     if c in "{[":
-        e = extent(text, j, limit, _TAG_NAME)
+        e = extent(text, j, bound, _TAG_NAME)
         if e is None:
-            return None, limit
+            return None, bound
         return text[j:e], e
     m = _BARE_VALUE.match(text, j, limit)
     if m is None:  # name=> : an empty value
@@ -376,8 +383,13 @@ def _tag(text: str, i: int, limit: int) -> tuple[Any, int]:
     cut_attr: str | None = None
     self_closing = False
     opened = False
+    # a tag's attributes never run into the next tag: each tag reads only up
+    # to it, so a run of broken tags costs time linear in the text
+    nxt = text.find(_TAG_NAME, j, limit)
     while True:
         j = _skip_ws(text, j, limit)
+        if 0 <= nxt <= j:
+            return _NOT_A_TAG, i + len(_TAG_NAME)
         if j >= limit:
             break
         if text.startswith("/>", j):
@@ -397,6 +409,8 @@ def _tag(text: str, i: int, limit: int) -> tuple[Any, int]:
                 cut_attr = key
                 break
             value, j = _attr_value(text, j, limit)
+            if value is None and j < limit:  # it runs into the next tag: this one is broken
+                return _NOT_A_TAG, i + len(_TAG_NAME)
             if value is None or (j >= limit == len(text) and text[j - 1] not in "\"'}]"):
                 cut_attr = key
                 break
@@ -542,6 +556,19 @@ def _fence_close(text: str, after: int, limit: int, ticks: str) -> tuple[int, in
 
 def _scan(text: str, pos: int, limit: int, calls: list[ToolCall], in_fence: bool) -> None:
     floor = pos  # where the prose before the next fence starts
+    # The last search for each closing marker: where it started and what it
+    # found. A marker missing after p is missing after any later point, so a
+    # run of openers with no closer costs one search, not one per opener.
+    searched: dict[str, tuple[int, re.Match[str] | None]] = {}
+
+    def closer(pattern: str, start: int) -> re.Match[str] | None:
+        last = searched.get(pattern)
+        if last is not None and start >= last[0] and (last[1] is None or last[1].start() >= start):
+            return last[1]
+        found = re.compile(pattern, re.I).search(text, start, limit)
+        searched[pattern] = (start, found)
+        return found
+
     while pos < limit:
         m = _TOKEN.search(text, pos, limit)
         if m is None:
@@ -562,7 +589,7 @@ def _scan(text: str, pos: int, limit: int, calls: list[ToolCall], in_fence: bool
             continue
         if m.group("tick") is not None:
             ticks = m.group("tick")
-            close = re.compile(r"(?<!`)" + ticks + r"(?!`)").search(text, m.end(), limit)
+            close = closer(r"(?<!`)" + ticks + r"(?!`)", m.end())
             para = None if close is None else _BLANK_LINE.search(text, m.end(), close.start())
             if close is not None and para is None:
                 pos = close.end()
@@ -578,7 +605,7 @@ def _scan(text: str, pos: int, limit: int, calls: list[ToolCall], in_fence: bool
             pos = floor = max(end, m.end())
             continue
         if m.group("think") is not None:
-            close_think = re.compile(r"</" + m.group("tk") + r"\s*>", re.I).search(text, m.end(), limit)
+            close_think = closer(r"</" + m.group("tk").lower() + r"\s*>", m.end())
             if close_think is None:
                 pos = m.end()
                 continue
@@ -588,7 +615,7 @@ def _scan(text: str, pos: int, limit: int, calls: list[ToolCall], in_fence: bool
                 pos = _json_at(text, k, limit, calls)
             continue
         if m.group("resp") is not None:
-            close_resp = re.compile(r"</tool_response\s*>", re.I).search(text, m.end(), limit)
+            close_resp = closer(r"</tool_response\s*>", m.end())
             pos = close_resp.end() if close_resp is not None else m.end()
             continue
         assert kind == "json"
