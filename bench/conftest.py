@@ -16,6 +16,8 @@ from __future__ import annotations
 import math
 import os
 import sys
+import threading
+import time
 from collections import defaultdict
 from typing import Any
 
@@ -37,6 +39,44 @@ def contend(benchmark: Any, group: str, contender: str, case: str) -> None:
     benchmark.extra_info["group"] = group
     benchmark.extra_info["contender"] = contender
     benchmark.extra_info["case"] = case
+
+
+def two_threads(fn_a: Any, fn_b: Any) -> tuple[float, float]:
+    """Wall time and process CPU time of fn_a and fn_b run in two threads."""
+    threads = [threading.Thread(target=fn_a), threading.Thread(target=fn_b)]
+    cpu = time.process_time()
+    start = time.perf_counter()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return time.perf_counter() - start, time.process_time() - cpu
+
+
+def best(fn: Any, rounds: int = 7) -> float:
+    """The fastest of ``rounds`` runs of fn, in seconds."""
+    fastest = float("inf")
+    for _ in range(rounds):
+        start = time.perf_counter()
+        fn()
+        fastest = min(fastest, time.perf_counter() - start)
+    return fastest
+
+
+def need_two_free_cpus() -> None:
+    """Skip unless this machine can run two threads at once right now: two
+    threads hashing (hashlib releases the GIL) must keep two CPUs busy; with
+    the other CPU taken any measure of parallel kernels is meaningless."""
+    import hashlib
+
+    if (os.cpu_count() or 1) < 2:
+        pytest.skip("one CPU")
+    blob = b"x" * (96 << 20)
+    wall, cpu = min((two_threads(lambda: hashlib.sha256(blob).digest(),
+                                 lambda: hashlib.sha256(blob).digest()) for _ in range(3)),
+                    key=lambda r: r[0])
+    if cpu < 1.6 * wall:
+        pytest.skip(f"no two free CPUs: two hashing threads kept {cpu / wall:.2f} CPUs busy")
 
 
 def _collect(config: pytest.Config) -> None:

@@ -20,11 +20,10 @@ import shutil
 import statistics
 import subprocess
 import sys
-import threading
 import time
 
 import pytest
-from conftest import contend
+from conftest import best, contend, need_two_free_cpus, two_threads
 
 import toolmend
 from toolmend.diff import compare, unified, unified_diff
@@ -199,43 +198,10 @@ def test_20k_line_complete_rewrite(benchmark):
 # ---------------------------------------------------------------------------
 # Two threads at once
 
-def _two_threads(fn_a, fn_b) -> tuple[float, float]:
-    """Wall time and process CPU time of fn_a and fn_b run in two threads."""
-    threads = [threading.Thread(target=fn_a), threading.Thread(target=fn_b)]
-    cpu = time.process_time()
-    start = time.perf_counter()
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    return time.perf_counter() - start, time.process_time() - cpu
-
-
-def _best(fn, rounds: int = 7) -> float:
-    best = float("inf")
-    for _ in range(rounds):
-        start = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - start)
-    return best
-
-
 def test_two_threads_diff_in_parallel(hundred_k, capsys):
     """The GIL is released: two diffs in two threads take clearly less
     than the two run one after the other."""
-    if (os.cpu_count() or 1) < 2:
-        pytest.skip("one CPU")
-    # Can this machine run two threads at once right now? Two threads
-    # hashing (hashlib releases the GIL) must keep two CPUs busy; on a
-    # machine whose other CPU is taken any parallel measure is meaningless.
-    import hashlib
-
-    blob = b"x" * (96 << 20)
-    wall, cpu = min((_two_threads(lambda: hashlib.sha256(blob).digest(),
-                                  lambda: hashlib.sha256(blob).digest()) for _ in range(3)),
-                    key=lambda r: r[0])
-    if cpu < 1.6 * wall:
-        pytest.skip(f"no two free CPUs: two hashing threads kept {cpu / wall:.2f} CPUs busy")
+    need_two_free_cpus()
     a, b = hundred_k
     rng = random.Random(2)
     lines = b.split("\n")
@@ -251,8 +217,8 @@ def test_two_threads_diff_in_parallel(hundred_k, capsys):
             results[k] = compare(*jobs[k])
         return go
 
-    serial = _best(lambda: (run(0)(), run(1)()))
-    parallel, cpu = min((_two_threads(run(0), run(1)) for _ in range(7)), key=lambda r: r[0])
+    serial = best(lambda: (run(0)(), run(1)()))
+    parallel, cpu = min((two_threads(run(0), run(1)) for _ in range(7)), key=lambda r: r[0])
     assert results == expected
     with capsys.disabled():
         print(f"\n    two diffs: one after the other {serial * 1e3:.1f} ms, in two threads "
