@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from typing import Any, Iterator
 
 import orjson
 
@@ -201,12 +201,13 @@ def _write(value: Any, indent: bool) -> str:
                 on_path.add(id(v))
                 is_object = isinstance(v, dict)
                 out.append("{" if is_object else "[")
-                frames.append([iter(v.items() if is_object else v), is_object, id(v), 0])
+                items: Iterator[Any] = iter(v.items()) if isinstance(v, dict) else iter(v)
+                frames.append([items, is_object, id(v), 0])
         else:
             out.append(_leaf(v))
         while frames:  # the next value to write, closing what is done
             f = frames[-1]
-            item = next(f[0], _END)
+            item: Any = next(f[0], _END)
             if item is _END:
                 frames.pop()
                 on_path.discard(f[2])
@@ -220,8 +221,9 @@ def _write(value: Any, indent: bool) -> str:
             if indent:
                 out.append("\n" + "  " * len(frames))
             if f[1]:
-                key, item = item
-                if type(key) is not str and not isinstance(key, str):
+                key: Any = item[0]
+                item = item[1]
+                if not isinstance(key, str):
                     raise TypeError(f"an object key must be a str, not {type(key).__name__}")
                 out.append(_leaf(str(key)) + sep)
             v = item
