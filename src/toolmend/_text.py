@@ -5,7 +5,7 @@ from __future__ import annotations
 from .errors import EncodingError
 
 __all__ = ["line_col", "human_size", "decode_utf8", "UTF8_BOM", "JSON_NUMBER",
-           "CURLY_SINGLE", "CURLY_DOUBLE", "CURLY_TO_ASCII", "MAX_DEPTH", "TOO_DEEP"]
+           "CURLY_SINGLE", "CURLY_DOUBLE", "CURLY_TO_ASCII", "MAX_DEPTH", "TOO_DEEP", "string_end"]
 
 UTF8_BOM = b"\xef\xbb\xbf"
 #: The deepest nesting (containers inside containers) a parser that builds a
@@ -63,3 +63,22 @@ def decode_utf8(data: bytes, what: str) -> str:
         raise EncodingError(f"{what} is not valid UTF-8: byte 0x{data[exc.start]:02x} at line "
                             f"{line}, byte {col} (offset {exc.start})",
                             offset=exc.start, line=line, column=col) from None
+
+
+def string_end(text: str, i: int, limit: int) -> int | None:
+    """End (past the closing quote) of the string whose quote (' or ") is at
+    ``i``, looking no further than ``limit``; None when it does not close.
+    An odd run of backslashes before a quote escapes it."""
+    quote = text[i]
+    j = i + 1
+    while True:
+        k = text.find(quote, j, limit)
+        if k < 0:
+            return None
+        # count the backslashes before it: an odd number escapes it
+        b = k - 1
+        while b > i and text[b] == "\\":
+            b -= 1
+        if (k - 1 - b) % 2 == 0:
+            return k + 1
+        j = k + 1

@@ -24,7 +24,7 @@ import json
 from enum import IntFlag, auto
 from typing import Any, Callable
 
-from .._text import MAX_DEPTH, TOO_DEEP
+from .._text import MAX_DEPTH, TOO_DEEP, string_end
 from ..errors import MalformedJSONError, PartialJSONError, ToolmendError
 
 __all__ = ["Allow", "loads", "decode", "parse_json", "ensure_json", "JSONDecodeError", "PartialJSON",
@@ -120,26 +120,20 @@ def ensure_json(json_string: str, allow_partial: Allow | int = ALL, use_fast_fix
                 i += 1
                 continue
             if (c == "}" and top.kind == "{") or (c == "]" and top.kind == "["):
-                stack.pop()
                 i += 1
-                if not stack:
+                if _close(stack, i):
                     return text  # a whole value: the parser judges what follows it
-                stack[-1].mark = i
-                stack[-1].state = "after"
                 continue
             raise MalformedJSON(f"expected ',' or a closing bracket at {i}, found {c!r}", pos=i)
         if top is not None and top.kind == "{" and top.state in ("first", "key"):
             if c == "}" and top.state == "first":
-                stack.pop()
                 i += 1
-                if not stack:
+                if _close(stack, i):
                     return text
-                stack[-1].mark = i
-                stack[-1].state = "after"
                 continue
             if c != '"':
                 raise MalformedJSON(f"expected a key in double quotes at {i}, found {c!r}", pos=i)
-            end = _string_end(text, i)
+            end = string_end(text, i, len(text))
             if end is None:
                 break  # cut inside a key: the member is left out
             i = end
@@ -153,12 +147,9 @@ def ensure_json(json_string: str, allow_partial: Allow | int = ALL, use_fast_fix
             continue
         # a value
         if c == "]" and top is not None and top.kind == "[" and top.state == "first":
-            stack.pop()
             i += 1
-            if not stack:
+            if _close(stack, i):
                 return text
-            stack[-1].mark = i
-            stack[-1].state = "after"
             continue
         member_start = top.mark if top is not None else 0
         if c in "{[":
@@ -170,7 +161,7 @@ def ensure_json(json_string: str, allow_partial: Allow | int = ALL, use_fast_fix
             i += 1
             continue
         if c == '"':
-            end = _string_end(text, i)
+            end = string_end(text, i, len(text))
             if end is None:
                 tail_kind, tail_start = Allow.STR, i
                 tail_end_text = _cut_string(text, i) + '"'
@@ -210,6 +201,17 @@ def ensure_json(json_string: str, allow_partial: Allow | int = ALL, use_fast_fix
     return _complete(text, stack, allow, tail_kind, tail_start, tail_end_text)
 
 
+def _close(stack: list[_Frame], i: int) -> bool:
+    """Close the innermost container, which ends before ``i``: True when it was
+    the outermost (a whole value), else its parent goes on after it."""
+    stack.pop()
+    if not stack:
+        return True
+    stack[-1].mark = i
+    stack[-1].state = "after"
+    return False
+
+
 def _complete(text: str, stack: list[_Frame], allow: Allow, tail_kind: Allow | None,
               tail_start: int | None, tail_text: str | None) -> str:
     """Close what is open, leaving out what may not be partial."""
@@ -238,24 +240,6 @@ def _complete(text: str, stack: list[_Frame], allow: Allow, tail_kind: Allow | N
         head = text[:stack[depth - 1].mark]
         closers = []
     return head + "".join(closers)
-
-
-def _string_end(text: str, i: int) -> int | None:
-    """Past the closing quote of the string at ``i``; None when it is cut."""
-    j = i + 1
-    n = len(text)
-    while True:
-        k = text.find('"', j)
-        if k < 0:
-            return None
-        b = k - 1
-        while b > i and text[b] == "\\":
-            b -= 1
-        if (k - 1 - b) % 2 == 0:
-            return k + 1
-        j = k + 1
-        if j > n:
-            return None
 
 
 def _cut_string(text: str, i: int) -> str:

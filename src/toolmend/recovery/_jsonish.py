@@ -18,6 +18,8 @@ import json
 import re
 from dataclasses import dataclass
 
+from .._text import string_end
+
 __all__ = ["Member", "Scan", "extent", "members", "elements", "skip_space", "decode_key"]
 
 _OPEN = {"{": "}", "[": "]"}
@@ -42,23 +44,6 @@ def skip_space(text: str, i: int, limit: int) -> int:
         else:
             break
     return i
-
-
-def string_end(text: str, i: int, limit: int) -> int | None:
-    """End (past the closing quote) of the string whose quote is at ``i``."""
-    quote = text[i]
-    j = i + 1
-    while True:
-        k = text.find(quote, j, limit)
-        if k < 0:
-            return None
-        # count the backslashes before it: an odd number escapes it
-        b = k - 1
-        while b > i and text[b] == "\\":
-            b -= 1
-        if (k - 1 - b) % 2 == 0:
-            return k + 1
-        j = k + 1
 
 
 # the characters extent() acts on; the runs between them are skipped at once
