@@ -1,44 +1,259 @@
-"""Side-by-side benchmarks with ratio targets.
+"""Side-by-side benchmarks with ratio targets, measured so that load does not decide them.
 
-Every benchmark names its group (``benchmark.group``) and, in
-``benchmark.extra_info``, its ``contender`` (toolmend, json_repair, ...) and
-``case``. At the end of the run the medians of contenders in the same group
-and case are compared, the ratio table is printed, and each target of
-bench/targets.py is checked: a missed target fails the run.
+Writing a benchmark
+-------------------
+Each contender is one pytest-benchmark test that hands its callable to ``contend``::
 
-A run whose only failure is a missed target exits with status 6
-(MISSED_TARGET_EXIT), so that a caller can tell noise from a broken test.
-Set TOOLMEND_BENCH_ENFORCE=0 to print the ratios without failing.
+    @pytest.mark.parametrize("contender", ["toolmend", "orjson"])
+    def test_valid(benchmark, contender):
+        fn = toolmend.loads if contender == "toolmend" else orjson.loads
+        value = contend(benchmark, "recover-valid", contender, "valid ~1 KB", fn, TEXT)
+        assert value["cmd"] == "write"
+
+``contend(benchmark, group, contender, case, fn, *args, rounds=None, warmup=0)`` labels the
+benchmark (``benchmark.group`` and ``extra_info``), runs it under pytest-benchmark (``rounds``
+given: that many rounds of one call, for slow contenders) and returns ``fn(*args)`` for the
+test's own checks. The pytest-benchmark table and JSON show every contender as before; the gate
+does not read them. A group that has no target in bench/targets.py may call ``contend`` without
+``fn`` and run ``benchmark`` itself (a label only).
+
+How the gate measures
+---------------------
+For each target of bench/targets.py (``group``, ``ours``, ``other``) and each case, as soon as
+both contenders of the case have been handed in (in the test of the second one), the pair is
+measured **interleaved**: short rounds of ours and theirs alternate (ours, theirs, theirs, ours,
+...), each round long enough (``ROUND_S``, many calls of a fast function) to make the timer's
+cost negligible, with the garbage collector paused. Time is the thread's **CPU time**, so a
+round is not charged for the time it waited for a CPU, and the statistic is the **fastest round
+of each side** (its time per call): load only ever adds time, and with the rounds interleaved
+what it adds lands on both sides alike. An attempt runs ``MIN_ROUNDS`` rounds a side and more
+until ``BUDGET_S`` of measured time, or stops after ``MIN_CLEAR_ROUNDS`` when the ratio is under
+``CLEAR`` x its target (a clear pass).
+
+A pair that misses its target is **measured again**, alone, up to ``ATTEMPTS`` attempts in all,
+its new rounds pooled with the earlier ones; nothing else is rerun. ``geomean`` targets are
+judged at the end on the measured cases, without retries.
+
+At the end the table of every ratio is printed (each group and case, both times, the ratio, its
+target, the margin left, the rounds, the attempts); a run whose only failure is a missed target
+exits with status 6 (``MISSED_TARGET_EXIT``), so a caller can tell a missed target from a broken
+test. Set TOOLMEND_BENCH_ENFORCE=0 to print the ratios without failing.
+
+For checks of their own, the files may call the measurement directly:
+``interleaved(fns, passes=..., clear=..., clock=...)`` measures the callables (no arguments)
+of ``fns`` the same way and returns the fastest time per call of each (``.minima``), with the
+rounds and attempts it took (``passes(minima)`` false: measure again); ``clock=
+children_cpu_time`` counts programs it runs (the GNU diff comparison). ``fastest(fn,
+within=limit)`` is the fastest time per call of one callable, for an absolute limit.
 """
 
 from __future__ import annotations
 
+import functools
+import gc
+import itertools
 import math
 import os
 import sys
 import threading
 import time
 from collections import defaultdict
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
 
 sys.path.insert(0, os.path.dirname(__file__))
-from targets import TARGETS  # noqa: E402
+from targets import TARGETS, Target  # noqa: E402
 
 MISSED_TARGET_EXIT = 6
 
-_results: dict[tuple[str, str, str], float] = {}
+#: one round of a contender lasts at least this long (many calls of a fast function)
+ROUND_S = 0.002
+#: rounds of each side in an attempt, at least
+MIN_ROUNDS = 5
+#: an attempt measures for this long (the clock's seconds, all sides together)
+BUDGET_S = 0.5
+#: a ratio under CLEAR x its target is a clear pass: the attempt may stop
+#: after MIN_CLEAR_ROUNDS
+CLEAR = 0.5
+MIN_CLEAR_ROUNDS = 3
+#: attempts for a pair, the first included (a pair that missed is measured again)
+ATTEMPTS = 3
+
+
+@dataclass
+class Measured:
+    """The minimum per-call time of each contender (seconds), with the rounds
+    of each side, the attempts and the wall time it took."""
+
+    minima: dict[str, float]
+    rounds: int
+    attempts: int
+    seconds: float  # wall time the measurement took
+    samples: dict[str, list[float]] = field(repr=False, default_factory=dict)
+
+
+@dataclass
+class PairResult:
+    target: Target
+    case: str
+    ratio: float
+    ours_s: float
+    other_s: float
+    rounds: int
+    attempts: int
+    seconds: float
+
+    @property
+    def met(self) -> bool:
+        return self.ratio <= self.target.max_ratio
+
+    @property
+    def margin(self) -> float:
+        """How far under the target, as a fraction of it (negative: missed)."""
+        return 1 - self.ratio / self.target.max_ratio
+
+
+_entries: dict[tuple[str, str], dict[str, Callable[[], object]]] = defaultdict(dict)
+_pairs: dict[tuple[int, str], PairResult] = {}
 _report: list[str] = []
 _missed: list[str] = []
 
 
-def contend(benchmark: Any, group: str, contender: str, case: str) -> None:
-    """Label a benchmark for the ratio table."""
+# ---------------------------------------------------------------------------
+# The interleaved measurement
+
+
+Clock = Callable[[], float]
+
+
+def children_cpu_time() -> float:
+    """CPU seconds of this process and of its waited-for children: the clock
+    for a contender that runs another program."""
+    import resource  # Unix only
+
+    me = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def _per_call(fn: Callable[[], object], calls: int, clock: Clock) -> float:
+    loop = itertools.repeat(None, calls)
+    start = clock()
+    for _ in loop:
+        fn()
+    return (clock() - start) / calls
+
+
+def _calls_per_round(fn: Callable[[], object], clock: Clock) -> int:
+    """How many calls make a round of at least ROUND_S (fn is warm after)."""
+    calls = 1
+    while True:
+        per_call = _per_call(fn, calls, clock)
+        if per_call * calls >= ROUND_S or calls >= 1 << 24:
+            return calls
+        calls = min(1 << 24, max(2 * calls, math.ceil(1.2 * ROUND_S / max(per_call, 1e-9))))
+
+
+def interleaved(fns: Mapping[str, Callable[[], object]], *,
+                passes: Callable[[dict[str, float]], bool] | None = None,
+                clear: Callable[[dict[str, float]], bool] | None = None,
+                attempts: int = ATTEMPTS, clock: Clock = time.thread_time) -> Measured:
+    """Measure the callables of ``fns`` in alternating short rounds; return the
+    minimum per-call time of each over all its rounds.
+
+    ``clock`` is the thread's CPU time (time spent waiting for a CPU is not
+    counted); pass ``children_cpu_time`` for a contender that runs a program.
+    An attempt runs MIN_ROUNDS rounds of each, and more until BUDGET_S of
+    measured time, or stops at MIN_CLEAR_ROUNDS once ``clear(minima)``
+    holds. When ``passes(minima)`` is false after an attempt, another attempt
+    adds rounds, up to ``attempts`` in all.
+    """
+    names = list(fns)
+    began = time.perf_counter()
+    calls = {name: _calls_per_round(fns[name], clock) for name in names}
+    samples: dict[str, list[float]] = {name: [] for name in names}
+    minima: dict[str, float] = {}
+    gc_was_on = gc.isenabled()
+    gc.collect()
+    gc.disable()
+    try:
+        done = 0
+        while done < attempts:
+            done += 1
+            spent = 0.0
+            cycle = 0
+            while True:
+                for name in names if cycle % 2 == 0 else names[::-1]:
+                    per_call = _per_call(fns[name], calls[name], clock)
+                    samples[name].append(per_call)
+                    spent += per_call * calls[name]
+                cycle += 1
+                minima = {name: min(s) for name, s in samples.items()}
+                if cycle >= MIN_CLEAR_ROUNDS and clear is not None and clear(minima):
+                    break
+                if cycle >= MIN_ROUNDS and spent >= BUDGET_S:
+                    break
+            if passes is None or passes(minima):
+                break
+    finally:
+        if gc_was_on:
+            gc.enable()
+    return Measured(minima, len(samples[names[0]]), done, time.perf_counter() - began, samples)
+
+
+def fastest(fn: Callable[[], object], within: float | None = None) -> float:
+    """The fastest CPU time per call of fn over short rounds (``interleaved``
+    with one contender): for an absolute limit, measured again, up to
+    ATTEMPTS in all, while over ``within`` seconds."""
+    m = interleaved({"fn": fn}, passes=None if within is None else lambda mn: mn["fn"] <= within)
+    return m.minima["fn"]
+
+
+def _measure_pair(t: Target, case: str, entries: dict[str, Callable[[], object]]) -> PairResult:
+    m = interleaved({t.ours: entries[t.ours], t.other: entries[t.other]},
+                    passes=lambda mn: mn[t.ours] <= t.max_ratio * mn[t.other],
+                    clear=lambda mn: mn[t.ours] <= CLEAR * t.max_ratio * mn[t.other],
+                    attempts=ATTEMPTS if t.aggregate == "each" else 1)
+    ours, other = m.minima[t.ours], m.minima[t.other]
+    return PairResult(t, case, ours / other, ours, other, m.rounds, m.attempts, m.seconds)
+
+
+# ---------------------------------------------------------------------------
+# What the benchmark files call
+
+
+def contend(benchmark: Any, group: str, contender: str, case: str,
+            fn: Callable[..., Any] | None = None, *args: Any,
+            rounds: int | None = None, warmup: int = 0) -> Any:
+    """Label a benchmark, run it under pytest-benchmark and, once both sides of
+    a targeted pair have been handed in, measure the pair interleaved.
+    Returns ``fn(*args)`` (None without ``fn``: a label only)."""
     benchmark.group = f"{group}:{case}"
-    benchmark.extra_info["group"] = group
-    benchmark.extra_info["contender"] = contender
-    benchmark.extra_info["case"] = case
+    benchmark.extra_info.update(group=group, contender=contender, case=case)
+    targets = [t for t in TARGETS if t.group == group and contender in (t.ours, t.other)]
+    if fn is None:
+        if targets:
+            raise TypeError(f"group {group!r} has ratio targets: contend() needs the callable")
+        return None
+    if rounds is None:
+        result = benchmark(fn, *args)
+    else:
+        result = benchmark.pedantic(fn, args=args, rounds=rounds, iterations=1, warmup_rounds=warmup)
+    if getattr(benchmark, "disabled", False) or not targets:
+        return result
+    entries = _entries[group, case]
+    entries[contender] = functools.partial(fn, *args)
+    for t in targets:
+        key = (TARGETS.index(t), case)
+        if t.ours in entries and t.other in entries and key not in _pairs:
+            r = _pairs[key] = _measure_pair(t, case, entries)
+            benchmark.extra_info.setdefault("ratios", []).append(
+                {"ours": t.ours, "other": t.other, "ratio": r.ratio, "target": t.max_ratio,
+                 "rounds": r.rounds, "attempts": r.attempts})
+    return result
 
 
 def two_threads(fn_a: Any, fn_b: Any) -> tuple[float, float]:
@@ -79,47 +294,54 @@ def need_two_free_cpus() -> None:
         pytest.skip(f"no two free CPUs: two hashing threads kept {cpu / wall:.2f} CPUs busy")
 
 
-def _collect(config: pytest.Config) -> None:
-    session = getattr(config, "_benchmarksession", None)
-    if session is None or session.disabled:
-        return
-    for bench in session.benchmarks:
-        info = bench.extra_info
-        if "contender" not in info or not bench.stats or not bench.stats.rounds:
-            continue
-        _results[(info["group"], info["case"], info["contender"])] = bench.stats.median
+# ---------------------------------------------------------------------------
+# The verdict and the table
+
+
+def _duration(seconds: float) -> str:
+    for unit, scale in (("s", 1.0), ("ms", 1e-3), ("us", 1e-6)):
+        if seconds >= scale:
+            return f"{seconds / scale:.3g} {unit}"
+    return f"{seconds / 1e-9:.3g} ns"
 
 
 def _check() -> None:
-    by_group: dict[str, dict[str, dict[str, float]]] = defaultdict(lambda: defaultdict(dict))
-    for (group, case, contender), median in _results.items():
-        by_group[group][case][contender] = median
-    for t in TARGETS:
-        cases = by_group.get(t.group)
-        if not cases:
+    by_target: dict[int, list[PairResult]] = defaultdict(list)
+    for (index, _), r in sorted(_pairs.items()):
+        by_target[index].append(r)
+    _report.append(f"{'group / case':<44}{'ours / theirs':<30}{'times':>20}{'ratio':>8}{'target':>8}"
+                   f"{'margin':>8}{'rounds':>7}{'took':>7}  attempts")
+    for index, t in enumerate(TARGETS):
+        pair = f"{t.ours} / {t.other}"
+        results = by_target.get(index)
+        if not results:
+            _report.append(f"{t.group + ' (not measured)':<44}{pair:<30}{'':>28}{t.max_ratio:>8.3g}"
+                           f"{'':>29}a contender was skipped")
             continue
-        ratios = {case: m[t.ours] / m[t.other] for case, m in cases.items()
-                  if t.ours in m and t.other in m and m[t.other] > 0}
-        if not ratios:
-            continue
-        _report.append(f"{t.group}: {t.ours} / {t.other} (target <= {t.max_ratio:.3g}"
-                       f"{', geometric mean' if t.aggregate == 'geomean' else ', every case'})")
-        for case, r in sorted(ratios.items()):
-            flag = "" if (t.aggregate != "each" or r <= t.max_ratio) else "   <-- MISSED"
-            _report.append(f"    {case:<36} {r:8.3f}  ({1 / r:7.1f}x){flag}")
+        judged = t.aggregate == "each"
+        for r in results:
+            flag = "   <-- MISSED" if judged and not r.met else ""
+            target, margin = (f"{t.max_ratio:.3g}", f"{r.margin:.0%}") if judged else ("-", "-")
+            times = f"{_duration(r.ours_s)} / {_duration(r.other_s)}"
+            retried = f"{r.attempts} (retried)" if r.attempts > 1 else "1"
+            _report.append(f"{(t.group + ' / ' + r.case)[:43]:<44}{pair:<30}{times:>20}{r.ratio:>8.3f}"
+                           f"{target:>8}{margin:>8}{r.rounds:>7}{r.seconds:>6.1f}s  {retried}{flag}")
             if flag:
-                _missed.append(f"{t.group}/{case}: {t.ours}/{t.other} = {r:.3f} > {t.max_ratio:.3g}"
-                               f" ({t.why})")
-        if t.aggregate == "geomean":
-            g = math.exp(sum(math.log(r) for r in ratios.values()) / len(ratios))
-            _report.append(f"    {'geometric mean':<36} {g:8.3f}  ({1 / g:7.1f}x)")
-            if g > t.max_ratio:
-                _missed.append(f"{t.group}: geometric mean {t.ours}/{t.other} = {g:.3f} > "
-                               f"{t.max_ratio:.3g} ({t.why})")
+                _missed.append(f"{t.group} / {r.case}: {pair} = {r.ratio:.3f} > {t.max_ratio:.3g} "
+                               f"after {r.attempts} attempts ({t.why})")
+        if not judged:
+            g = math.exp(sum(math.log(r.ratio) for r in results) / len(results))
+            flag = "   <-- MISSED" if g > t.max_ratio else ""
+            _report.append(f"{t.group + ' / geometric mean':<44}{pair:<30}{'':>20}{g:>8.3f}"
+                           f"{t.max_ratio:>8.3g}{1 - g / t.max_ratio:>8.0%}{flag}")
+            if flag:
+                _missed.append(f"{t.group}: geometric mean {pair} = {g:.3f} > {t.max_ratio:.3g} "
+                               f"({t.why})")
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    _collect(session.config)
+    if not _pairs:
+        return
     _check()
     enforce = os.environ.get("TOOLMEND_BENCH_ENFORCE", "1") not in ("0", "false", "no")
     if _missed and enforce and session.exitstatus == 0:
@@ -129,7 +351,8 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
 def pytest_terminal_summary(terminalreporter: Any) -> None:
     if not _report:
         return
-    terminalreporter.section("toolmend benchmark ratios (median time, ours / theirs)")
+    terminalreporter.section("toolmend ratio targets: interleaved rounds, the fastest round of "
+                             "each side (CPU time per call)")
     for line in _report:
         terminalreporter.write_line(line)
     for miss in _missed:

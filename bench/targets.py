@@ -1,8 +1,9 @@
-"""Ratio targets the benchmark run must meet (median time, ours / theirs).
+"""Ratio targets the benchmark run must meet (time per call, ours / theirs).
 
 Each target compares two contenders of one benchmark group, case by case:
-``max_ratio=0.05`` means ours takes at most 5% of the other's median time (20x
-faster). ``aggregate="each"`` checks every case; ``"geomean"`` checks the
+``max_ratio=0.05`` means ours takes at most 5% of the other's time (20x
+faster), both measured in interleaved rounds (bench/conftest.py: the fastest
+round of each side). ``aggregate="each"`` checks every case; ``"geomean"`` checks the
 geometric mean of the per-case ratios. bench/conftest.py checks them at the
 end of the run and fails the run when one is missed.
 """

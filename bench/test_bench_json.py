@@ -154,10 +154,10 @@ def _need_compiled(contender: str) -> None:
         pytest.skip("the ratio targets are for the compiled kernels")
 
 
-def _run(benchmark, contender: str, fn, *args):
-    if contender == "orjson":
-        return benchmark.pedantic(fn, args=args, rounds=SLOW_ROUNDS, iterations=1, warmup_rounds=1)
-    return benchmark(fn, *args)
+def _run(benchmark, verb: str, shape: str, contender: str, fn, *args):
+    """One contender of ``@json verb`` on one shape (group json-<verb>)."""
+    slow = {"rounds": SLOW_ROUNDS, "warmup": 1} if contender == "orjson" else {}
+    return contend(benchmark, f"json-{verb}", contender, f"20 MB {shape}", fn, *args, **slow)
 
 
 CONTENDERS = ["toolmend", "simdjson", "orjson"]
@@ -169,13 +169,12 @@ def test_get_20mb(benchmark, json_files, shape, contender):
     _need_compiled(contender)
     path = json_files[shape]
     text_path, segments = GET_PATHS[shape]
-    contend(benchmark, "json-get", contender, f"20 MB {shape}")
     if contender == "toolmend":
-        got = _run(benchmark, contender, lambda: _tool("get", path, path=text_path).data)
+        got = _run(benchmark, "get", shape, contender, lambda: _tool("get", path, path=text_path).data)
     elif contender == "simdjson":
-        got = _run(benchmark, contender, _simdjson_get, path, segments)
+        got = _run(benchmark, "get", shape, contender, _simdjson_get, path, segments)
     else:
-        got = _run(benchmark, contender, lambda: _walk(orjson.loads(_read(path)), segments))
+        got = _run(benchmark, "get", shape, contender, lambda: _walk(orjson.loads(_read(path)), segments))
     assert got == _walk(orjson.loads(_read(path)), segments)
 
 
@@ -185,16 +184,16 @@ def test_keys_20mb(benchmark, json_files, shape, contender):
     _need_compiled(contender)
     path = json_files[shape]
     text_path, segments = KEYS_PATH
-    contend(benchmark, "json-keys", contender, f"20 MB {shape}")
     expected = _walk(orjson.loads(_read(path)), segments)
     if contender == "toolmend":
-        pairs = _run(benchmark, contender, lambda: _tool("keys", path, path=text_path).data)
+        pairs = _run(benchmark, "keys", shape, contender, lambda: _tool("keys", path, path=text_path).data)
         assert [k for k, _ in pairs] == (list(expected) if isinstance(expected, dict)
                                          else list(range(len(expected))))
     elif contender == "simdjson":
-        assert len(_run(benchmark, contender, _simdjson_keys, path, segments)) == len(expected)
+        assert len(_run(benchmark, "keys", shape, contender, _simdjson_keys, path, segments)) == len(expected)
     else:
-        got = _run(benchmark, contender, lambda: list(_walk(orjson.loads(_read(path)), segments)))
+        got = _run(benchmark, "keys", shape, contender,
+                   lambda: list(_walk(orjson.loads(_read(path)), segments)))
         assert len(got) == len(expected)
 
 
@@ -203,14 +202,13 @@ def test_keys_20mb(benchmark, json_files, shape, contender):
 def test_schema_20mb(benchmark, json_files, shape, contender):
     _need_compiled(contender)
     path = json_files[shape]
-    contend(benchmark, "json-schema", contender, f"20 MB {shape}")
     if contender == "toolmend":
-        r = _run(benchmark, contender, lambda: _tool("schema", path))
+        r = _run(benchmark, "schema", shape, contender, lambda: _tool("schema", path))
         assert r.data["keys"]["items"]["sampled"] == SAMPLE, r.output
     elif contender == "simdjson":
-        assert len(_run(benchmark, contender, _simdjson_schema, path)) == SAMPLE
+        assert len(_run(benchmark, "schema", shape, contender, _simdjson_schema, path)) == SAMPLE
     else:
-        assert len(_run(benchmark, contender, _orjson_schema, path)) == SAMPLE
+        assert len(_run(benchmark, "schema", shape, contender, _orjson_schema, path)) == SAMPLE
 
 
 VERB_ARGS = {

@@ -62,8 +62,7 @@ def test_fault_table(benchmark, contender, case):
     if fn is None:
         pytest.skip(f"{contender} is not installed here")
     text = FAULTS[case]
-    contend(benchmark, "recover-fault", contender, case)
-    result = benchmark(fn, text)
+    result = contend(benchmark, "recover-fault", contender, case, fn, text)
     assert isinstance(result, dict) and result
 
 
@@ -73,8 +72,7 @@ def test_valid_1kb(benchmark, contender):
         pytest.skip("the ratio targets are for the compiled kernels")
     assert 800 <= len(VALID_1KB) <= 1300
     fn = toolmend.loads if contender == "toolmend" else orjson.loads
-    contend(benchmark, "recover-valid", contender, "valid ~1 KB")
-    value = benchmark(fn, VALID_1KB)
+    value = contend(benchmark, "recover-valid", contender, "valid ~1 KB", fn, VALID_1KB)
     assert value["cmd"] == "write"
 
 
@@ -103,11 +101,9 @@ def test_malformed_document(benchmark, contender, case):
         pytest.skip(f"{contender} is not installed here")
     text = DOCS[case]
     assert len(text) == DOC_SIZES[case]
-    contend(benchmark, "recover-large", contender, case)
-    if contender == "json_repair":  # about 1 MB/s: one round is enough
-        result = benchmark.pedantic(fn, (text,), rounds=1, iterations=1)
-    else:
-        result = benchmark(fn, text)
+    # json_repair, about 1 MB/s, has no target here: one round is enough
+    result = contend(benchmark, "recover-large", contender, case, fn, text,
+                     rounds=1 if contender == "json_repair" else None)
     assert result["done"] is False and len(result["items"]) in (800, 16_000)
     assert result["items"][-1]["tags"] == ["a", "b", "c"]
 
@@ -118,6 +114,5 @@ def test_malformed_document_scaling(benchmark, case):
         pytest.skip("the ratio targets are for the compiled kernels")
     text = DOCS[case]
     # one group, the two sizes as contenders: their time ratio, against the size ratio
-    contend(benchmark, "recover-scaling", case, "time per document")
-    result = benchmark(toolmend.loads, text)
+    result = contend(benchmark, "recover-scaling", case, "time per document", toolmend.loads, text)
     assert result["total"] in (800, 16_000)
