@@ -7,6 +7,8 @@
     apply(original, patch, *, path=None)                -> str, or PatchError
     parse_patch(patch)                                  -> [FilePatch]
     compare_trees(a_root, b_root, root)                 -> TreeDiff
+    tree_patch(entries, read, context=, budget=)        -> TreePatch (git-style headers)
+    quote_name(name), header_label(name)                -> names in headers as git writes them
 
 The diff is Myers' O(ND) algorithm on interned lines (compiled, with the GIL
 released; a pure-Python twin gives the same results) with an edit budget:
@@ -25,6 +27,7 @@ from ._patch import (
     Hunk,
     apply,
     apply_file_patch,
+    c_unquote,
     count_line,
     end_line,
     incomplete_line,
@@ -34,6 +37,7 @@ from ._patch import (
     split_keepends,
 )
 from ._tree import ENTRY_BUDGET, SKIP_DIRS, TreeDiff, compare_trees
+from ._treepatch import TreeEntry, TreePatch, header_label, quote_name, tree_patch
 from ._unified import DEFAULT_BUDGET, DiffResult, compare, split_lines, unified, unified_diff
 
 __all__ = [
@@ -52,6 +56,12 @@ __all__ = [
     "split_keepends",
     "split_lines",
     "compare_trees",
+    "tree_patch",
+    "quote_name",
+    "header_label",
+    "c_unquote",
+    "TreeEntry",
+    "TreePatch",
     "DiffResult",
     "FilePatch",
     "Hunk",
