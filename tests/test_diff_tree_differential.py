@@ -19,18 +19,18 @@ Our own ``diff dirs --unified`` output goes through ``git apply`` and
 from __future__ import annotations
 
 import os
-from collections import Counter
 import random
 import shutil
 import stat
 import subprocess
+from collections import Counter
 
 import pytest
 from clirun import cli
 
 from toolmend import run_tool
-from toolmend.diff import apply as lib_apply
 from toolmend.diff import PatchError, parse_patch
+from toolmend.diff import apply as lib_apply
 
 CASES = 36
 GNU_MARKS = {"diff": "GNU diffutils", "patch": "GNU patch", "git": "git version"}

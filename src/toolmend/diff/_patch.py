@@ -23,12 +23,23 @@ and inserts at the top of a non-empty one.)
 
 from __future__ import annotations
 
-import calendar
 import posixpath
 import re
 from dataclasses import dataclass, field
 
 from ..errors import PatchError
+from ._headers import (
+    GIT_LINE,
+    ONE_SIDE,
+    c_unquote,
+    check_git_names,
+    check_git_section,
+    git_change,
+    git_header,
+    git_names,
+    is_epoch,
+    split_header,
+)
 
 __all__ = ["Hunk", "FilePatch", "parse_patch", "select", "apply", "apply_file_patch",
            "split_keepends", "c_unquote", "reverse", "count_line", "end_line", "incomplete_line", "END_LINE"]
@@ -163,108 +174,6 @@ class FilePatch:
         return [n for n in (self.old_name, self.new_name) if n and n not in _NO_NAME]
 
 
-_ESCAPES = {"a": 7, "b": 8, "t": 9, "n": 10, "v": 11, "f": 12, "r": 13, '"': 34, "\\": 92}
-_OCTAL = re.compile(r"[0-3][0-7]{2}")
-
-
-def c_unquote(text: str, start: int = 0) -> tuple[str, int] | None:
-    """The C-quoted name that starts at ``text[start]`` (a ``"``), as git and
-    GNU diff quote names (``\\t``, ``\\"``, ``\\\\``, octal bytes), and the
-    index after its closing quote; None when it is not one. Bytes that are
-    not UTF-8 are kept as surrogate escapes (``os.fsencode`` gives them back)."""
-    if text[start:start + 1] != '"':
-        return None
-    out = bytearray()
-    i = start + 1
-    n = len(text)
-    while i < n:
-        c = text[i]
-        if c == '"':
-            return out.decode("utf-8", "surrogateescape"), i + 1
-        if c == "\\":
-            nxt = text[i + 1:i + 2]
-            if nxt in _ESCAPES:
-                out.append(_ESCAPES[nxt])
-                i += 2
-                continue
-            if _OCTAL.match(text, i + 1):
-                out.append(int(text[i + 1:i + 4], 8))
-                i += 4
-                continue
-            return None
-        out += c.encode("utf-8", "surrogateescape")
-        i += 1
-    return None
-
-
-def _split_header(rest: str) -> tuple[str | None, str]:
-    """(name, what follows it) of a ``---``/``+++`` line after the marker:
-    a quoted name, or the text up to a TAB (GNU diff writes one before the
-    timestamp, git after a name with a space), or the whole line."""
-    if rest.startswith('"'):
-        quoted = c_unquote(rest)
-        if quoted is not None:
-            return quoted[0] or None, rest[quoted[1]:].lstrip("\t ")
-    if "\t" in rest:
-        name, tail = rest.split("\t", 1)
-        return name or None, tail
-    return rest.rstrip() or None, ""
-
-
-def _header_name(rest: str) -> str | None:
-    return _split_header(rest)[0]
-
-
-_STAMP = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})[ T]([0-9]{2}):([0-9]{2}):([0-9]{2})"
-                    r"(?:\.[0-9]+)?(?: ?([+-])([0-9]{2}):?([0-9]{2}))?")
-
-
-def _is_epoch(stamp: str) -> bool:
-    """Whether a header's timestamp is the Epoch (in any time zone): ``diff
-    -N`` dates the side of a file that does not exist so."""
-    m = _STAMP.match(stamp.strip())
-    if not m:
-        return False
-    y, mo, d, hh, mm, ss = (int(m.group(k)) for k in range(1, 7))
-    if not (1 <= mo <= 12 and 1 <= d <= 31):
-        return False
-    seconds = calendar.timegm((y, mo, d, hh, mm, ss, 0, 0, 0))
-    if m.group(7):
-        zone = int(m.group(8)) * 3600 + int(m.group(9)) * 60
-        seconds -= zone if m.group(7) == "+" else -zone
-    return seconds == 0
-
-
-def _git_names(rest: str) -> tuple[str, str] | None:
-    """The two names of a ``diff --git`` line (after ``diff --git ``), as git
-    reads them: quoted names, or, unquoted, the split where both halves name
-    the same file once their first folder (``a/``, ``b/``) is dropped."""
-    if rest.startswith('"'):
-        first = c_unquote(rest)
-        if first is None or rest[first[1]:first[1] + 1] != " ":
-            return None
-        second_text = rest[first[1] + 1:]
-        second = c_unquote(second_text) if second_text.startswith('"') else (second_text, 0)
-        return (first[0], second[0]) if second is not None else None
-    if rest.endswith('"'):
-        at = rest.find(' "')
-        while at != -1:
-            second = c_unquote(rest, at + 1)
-            if second is not None and second[1] == len(rest):
-                return rest[:at], second[0]
-            at = rest.find(' "', at + 1)
-        return None
-    for at in range(len(rest)):
-        if rest[at] != " ":
-            continue
-        old, new = rest[:at], rest[at + 1:]
-        if old == new:
-            return old, new
-        if old.partition("/")[2] == new.partition("/")[2] and "/" in old and "/" in new:
-            return old, new
-    return None
-
-
 def split_keepends(text: str) -> list[str]:
     """``text`` split after each ``\\n`` (only there); the last element lacks
     one when the text does not end with a newline."""
@@ -327,14 +236,14 @@ def parse_patch(patch: str) -> list[FilePatch]:
             i += 1
             continue
         if line.startswith("--- ") and i + 1 < total and lines[i + 1].startswith("+++ "):
-            old_name, old_tail = _split_header(line[4:])
-            new_name, new_tail = _split_header(lines[i + 1][4:])
+            old_name, old_tail = split_header(line[4:])
+            new_name, new_tail = split_header(lines[i + 1][4:])
             if head is not None:  # the names of the git section being read
                 head.old_name, head.new_name = old_name, new_name
-                _check_git_names(head, i)
+                check_git_names(head, i)
             else:
                 cur = FilePatch(old_name, new_name, patch_line=i + 1,
-                                old_epoch=_is_epoch(old_tail), new_epoch=_is_epoch(new_tail))
+                                old_epoch=is_epoch(old_tail), new_epoch=is_epoch(new_tail))
                 files.append(cur)
             head = None
             after_hunk = None
@@ -346,9 +255,9 @@ def parse_patch(patch: str) -> list[FilePatch]:
                 head = None
                 i += 1
                 continue
-            m = _GIT_LINE.match(line)
+            m = GIT_LINE.match(line)
             if m:
-                _git_header(head, m, i)
+                git_header(head, m, i)
                 i += 1
                 continue
             if not _BINARY.match(line):
@@ -356,7 +265,7 @@ def parse_patch(patch: str) -> list[FilePatch]:
                                  "git writes (after 'diff --git'): it may say something about "
                                  "the file that would be lost, so none of the patch is applied",
                                  reason="unsupported")
-        if _ONE_SIDE.match(line):
+        if ONE_SIDE.match(line):
             raise PatchError(f"line {i + 1} of the patch, {line[:120]!r}, says a file exists on "
                              "one side only, and the patch does not carry it (diff -r without "
                              "-N); make the patch with 'diff -ruN' (or git diff), so that it "
@@ -418,9 +327,9 @@ def parse_patch(patch: str) -> list[FilePatch]:
             if line and not line.startswith("\\"):
                 after_hunk = None
         i += 1
-    files = [f for f in files if f.hunks or _git_change(f)]
+    files = [f for f in files if f.hunks or git_change(f)]
     for f in files:
-        _check_git_section(f)
+        check_git_section(f)
     if not files:
         raise PatchError("the patch has no hunks: a unified diff has '@@ -l,s +l,s @@' lines "
                          "followed by ' ', '-' and '+' lines", reason="empty")
@@ -436,114 +345,12 @@ def parse_patch(patch: str) -> list[FilePatch]:
     return files
 
 
-_GIT_LINE = re.compile(
-    r"(old mode|new mode|deleted file mode|new file mode) ([0-7]{6})\Z"
-    r"|(copy from|copy to|rename from|rename to|rename old|rename new) (.+)\Z"
-    r"|(similarity index|dissimilarity index) ([0-9]{1,3})%\Z"
-    r"|index [0-9a-f]{4,64}\.\.[0-9a-f]{4,64}(?: ([0-7]{6}))?\Z")
-_ONE_SIDE = re.compile(r"Only in .+: .+\Z|File .+ is a .+ while file .+ is a .+\Z")
-_MODES = {0o100644: "a file", 0o100755: "an executable file", 0o100664: "a file"}
-_OTHER_MODES = {0o120000: "a symbolic link", 0o160000: "a submodule (gitlink)",
-                0o040000: "a folder"}
-
-
 def _git_section(line: str, i: int) -> FilePatch:
-    names = _git_names(line[len("diff --git "):])
+    names = git_names(line[len("diff --git "):])
     section = FilePatch(None, None, git=True, patch_line=i + 1)
     if names is not None:
         section.old_name, section.new_name = names
     return section
-
-
-def _name_value(text: str) -> str:
-    quoted = c_unquote(text) if text.startswith('"') else None
-    return quoted[0] if quoted is not None and quoted[1] == len(text) else text
-
-
-def _git_header(section: FilePatch, m: re.Match[str], i: int) -> None:
-    """One extended header line of a git section (``rename from x``, ...)."""
-    if m.group(1):
-        what, mode = m.group(1), int(m.group(2), 8)
-        if mode not in _MODES:
-            kind = _OTHER_MODES.get(mode & 0o170000, f"mode {m.group(2)}")
-            raise PatchError(f"line {i + 1} of the patch, {m.group(0)!r}: the file is {kind}, "
-                             "which @diff apply does not write (it writes regular files), so "
-                             "none of the patch is applied", reason="unsupported")
-        if what in ("old mode", "deleted file mode"):
-            section.old_mode = mode
-        else:
-            section.new_mode = mode
-        if what == "deleted file mode":
-            section.new_name = "/dev/null"
-        elif what == "new file mode":
-            section.old_name = "/dev/null"
-    elif m.group(3):
-        what, name = m.group(3), _name_value(m.group(4))
-        if what == "copy from":
-            section.copy_from = name
-        elif what == "copy to":
-            section.copy_to = name
-        elif what in ("rename from", "rename old"):
-            section.rename_from = name
-        else:
-            section.rename_to = name
-    elif m.group(5):
-        if m.group(5) == "similarity index":
-            section.similarity = int(m.group(6))
-    elif m.group(7):  # "index abc..def 100755": the mode, unchanged
-        mode = int(m.group(7), 8)
-        if mode not in _MODES:
-            kind = _OTHER_MODES.get(mode & 0o170000, f"mode {m.group(7)}")
-            raise PatchError(f"line {i + 1} of the patch, {m.group(0)!r}: the file is {kind}, "
-                             "which @diff apply does not write (it writes regular files), so "
-                             "none of the patch is applied", reason="unsupported")
-
-
-def _drop_first(name: str | None) -> str | None:
-    if name is None or name == "/dev/null":
-        return name
-    return name.partition("/")[2] if "/" in name else name
-
-
-def _check_git_names(section: FilePatch, i: int) -> None:
-    """The ``---``/``+++`` names of a rename or copy must be its two files."""
-    for source, name in ((section.rename_from or section.copy_from, section.old_name),
-                         (section.rename_to or section.copy_to, section.new_name)):
-        if source is not None and name is not None and source not in (name, _drop_first(name)):
-            raise PatchError(f"line {i + 1} of the patch: the '---'/'+++' header names "
-                             f"{name!r}, but the section's rename or copy header names "
-                             f"{source!r}: the patch is inconsistent", reason="malformed")
-
-
-def _git_change(section: FilePatch) -> bool:
-    """Whether a git section without hunks still changes something."""
-    return section.git and (section.renames or section.copies or section.new_file
-                            or section.deletes or (section.old_mode is not None
-                                                   and section.new_mode is not None
-                                                   and section.old_mode != section.new_mode))
-
-
-def _check_git_section(section: FilePatch) -> None:
-    where = f"the section at line {section.patch_line} of the patch"
-    for a, b, what in ((section.rename_from, section.rename_to, "rename"),
-                       (section.copy_from, section.copy_to, "copy")):
-        if (a is None) != (b is None):
-            raise PatchError(f"{where} has '{what} {'from' if a else 'to'}' without "
-                             f"'{what} {'to' if a else 'from'}'", reason="malformed")
-    if section.renames and section.copies:
-        raise PatchError(f"{where} both renames and copies a file", reason="malformed")
-    if (section.renames or section.copies) and not section.hunks and (
-            section.similarity is not None and section.similarity < 100):
-        raise PatchError(f"{where} says the files are {section.similarity}% similar but "
-                         "carries no hunk: the change between them is missing",
-                         reason="incomplete")
-    if section.git and (section.renames or section.copies) and (section.new_file
-                                                                  or section.deletes):
-        raise PatchError(f"{where} both renames (or copies) and creates or deletes a file",
-                         reason="malformed")
-    if section.git and not section.names() and not (section.renames or section.copies):
-        raise PatchError(f"{where} names no file git's way ('diff --git a/x b/x')",
-                         reason="malformed")
 
 
 def _mark_no_newline(hunk: Hunk, lines: list[str], i: int, ended: list[bool]) -> None:

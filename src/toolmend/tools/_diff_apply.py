@@ -459,7 +459,7 @@ def diff_apply(args: ToolArgs, ws: Workspace) -> ToolResult:
                                 f"{section.rename_to or section.copy_to!r}; patching 'file' in "
                                 "place would not do that: apply it without 'file' (with 'dir')")
             kind = ("delete" if section.deletes else "create" if section.new_file else "modify")
-            plans = [(kind, None, path, section)]
+            plans: list[tuple[str, str | None, str, FilePatch]] = [(kind, None, path, section)]
         else:
             plans = [(*_paths(s, strip, base, ws), s) for s in sections]
     except PatchError as exc:
@@ -542,7 +542,7 @@ def _report(changes: list[_Change], slots: list[_Slot], ws: Workspace, dry_run: 
             return backups.get(c.source.shown)
         return backups.get(c.shown) if c.kind in ("modify", "delete") else None
 
-    for item, c in zip(info["files"], changes):
+    for item, c in zip(info["files"], changes, strict=True):
         item["backup"] = backup_of(c)
     if len(changes) == 1:
         info["backup"] = backup_of(changes[0])

@@ -31,8 +31,8 @@ from ..diff import (
     compare,
     compare_trees,
     count_line,
-    header_label,
     end_line,
+    header_label,
     incomplete_line,
 )
 from ..errors import ToolError
@@ -259,8 +259,9 @@ def diff_dirs(args: ToolArgs, ws: Workspace) -> ToolResult:
     output, truncated = patch_output(shown, hunks, files, args.limit,
                                      "narrow with a glob or a subfolder, or less context")
     data.update(diff=shown, hunks=hunks, files=files, truncated=truncated)
-    warnings = () if valid else ("note: some files are not valid UTF-8; their bytes that are not "
-                                 "are shown as U+FFFD (the command line writes them as they are)",)
+    warnings: tuple[str, ...] = () if valid else (
+        "note: some files are not valid UTF-8; their bytes that are not are shown as U+FFFD (the "
+        "command line writes them as they are)",)
     if unreadable:
         warnings += (f"warning: {unreadable}; the patch does not carry them",)
     raw = None if valid or truncated or args.limit is not None else patch.encode(
