@@ -125,6 +125,11 @@ def test_a_git_deletion_of_an_empty_file(tmp_path):
     _tree(tmp_path, {"e": "", "keep": "k\n"})
     r = _apply(tmp_path, "diff --git a/e b/e\ndeleted file mode 100644\nindex e69de29..0000000\n")
     assert r.ok, r.output
+    _tree(tmp_path, {"e": ""})  # cut before its index line: it cannot be told from a cut one
+    r = _apply(tmp_path, "diff --git a/e b/e\ndeleted file mode 100644\n")
+    assert not r.ok and "no index line" in r.output and (tmp_path / "e").exists()
+    r = _apply(tmp_path, "diff --git a/e b/e\ndeleted file mode 100644\nindex e69de29..0000000\n")
+    assert r.ok, r.output
     assert _listing(tmp_path) == ["e.bak", "keep"]
 
 
@@ -329,8 +334,8 @@ def test_both_header_styles_are_read(line, names):
 
 def test_git_names_with_spaces_and_quotes_on_the_diff_git_line():
     sections = parse_patch('diff --git a/x y b/x y\nold mode 100644\nnew mode 100755\n'
-                           'diff --git "a/q\\"t" "b/q\\"t"\nnew file mode 100644\n'
-                           'diff --git "a/s p" "b/s p"\ndeleted file mode 100644\n')
+                           'diff --git "a/q\\"t" "b/q\\"t"\nnew file mode 100644\nindex 0000000..e69de29\n'
+                           'diff --git "a/s p" "b/s p"\ndeleted file mode 100644\nindex e69de29..0000000\n')
     assert [(s.old_name, s.new_name) for s in sections] == [
         ("a/x y", "b/x y"), ("/dev/null", 'b/q"t'), ("a/s p", "/dev/null")]
 
@@ -373,9 +378,11 @@ def test_the_tree_patch_carries_modes_and_empty_files(tmp_path):
         return (tmp_path / side / rel).read_bytes()
 
     made = tree_patch(entries, read, context=3, budget=100)
-    assert made.text == ("diff --git a/e b/e\nnew file mode 100644\n"
+    assert made.text == ("diff --git a/e b/e\nnew file mode 100644\nindex 000000000000..e69de29bb2d1\n"
                          "diff --git a/gone b/gone\ndeleted file mode 100644\n"
-                         "diff --git a/new.sh b/new.sh\nnew file mode 100755\n--- /dev/null\n"
+                         "index e69de29bb2d1..000000000000\n"
+                         "diff --git a/new.sh b/new.sh\nnew file mode 100755\n"
+                         "index 000000000000..8ba3a16384aa\n--- /dev/null\n"
                          "+++ b/new.sh\n@@ -0,0 +1 @@\n+n\n"
                          "diff --git a/run.sh b/run.sh\nold mode 100644\nnew mode 100755\n")
     assert (made.hunks, made.files) == (1, 4)
@@ -462,3 +469,76 @@ def test_our_tree_patch_with_odd_names_round_trips(tmp_path):
     for name, text in names.items():
         assert (tmp_path / "a" / name).read_text() == text + "more\n"
     assert _exe(tmp_path / "a" / "x y.txt")
+
+
+@pytest.mark.parametrize("patch, says", [
+    # cut before the hunks: the index line says the content is not empty
+    ("diff --git a/n.txt b/n.txt\nnew file mode 100644\nindex 0000000..3e75765\n", "no hunk"),
+    ("diff --git a/x.txt b/x.txt\ndeleted file mode 100644\nindex 587be6b..0000000\n", "no hunk"),
+    ("diff --git a/x.txt b/x.txt\nold mode 100644\nnew mode 100755\nindex 587be6b..3e75765\n",
+     "no hunk"),
+    # the ---/+++ names contradict the extended header
+    ("diff --git a/n.txt b/n.txt\nnew file mode 100644\n--- a/n.txt\n+++ b/n.txt\n"
+     "@@ -1 +1 @@\n-x\n+y\n", "inconsistent"),
+    ("diff --git a/x.txt b/x.txt\ndeleted file mode 100644\n--- a/x.txt\n+++ b/x.txt\n"
+     "@@ -1 +1 @@\n-x\n+y\n", "inconsistent"),
+])
+def test_a_git_section_that_lost_its_content_is_refused(tmp_path, patch, says):
+    _tree(tmp_path, {"x.txt": "x\n"})
+    r = _apply(tmp_path, patch)
+    assert not r.ok and says in r.output, r.output
+    assert _listing(tmp_path) == ["x.txt"] and (tmp_path / "x.txt").read_text() == "x\n"
+
+
+def test_every_prefix_of_a_git_patch_is_refused_or_whole(tmp_path):
+    """A git patch with renames, copies, modes and deletions, cut at every
+    line: each prefix is refused, or applies to exactly what the prefix
+    holds whole (no section half applied)."""
+    import subprocess
+
+    env = dict(os.environ, GIT_CONFIG_NOSYSTEM="1", GIT_CONFIG_GLOBAL=os.devnull, HOME=str(tmp_path))
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    files = {"a.txt": "".join(f"{n}\n" for n in range(20)), "b.txt": "b\n" * 3,
+             "c.txt": "".join(f"c{n}\n" for n in range(12)), "gone.txt": "g\n", "m.sh": "m\n"}
+    _tree(repo, files)
+
+    def git(*cmd):
+        return subprocess.run(["git", *cmd], cwd=repo, env=env, check=True,
+                              capture_output=True).stdout.decode()
+
+    if not os.path.exists("/usr/bin/git") and not any(
+            os.path.exists(os.path.join(d, "git")) for d in os.environ.get("PATH", "").split(":")):
+        pytest.skip("git is not installed")
+    git("init", "-q")
+    git("add", "-A")
+    git("-c", "user.name=t", "-c", "user.email=t@e", "commit", "-qm", "a")
+    os.rename(repo / "a.txt", repo / "a2.txt")
+    (repo / "a2.txt").write_text(files["a.txt"].replace("5\n", "five\n"))
+    (repo / "c copy.txt").write_text(files["c.txt"].replace("c3\n", "C3\n"))
+    os.remove(repo / "gone.txt")
+    os.chmod(repo / "m.sh", 0o755)
+    (repo / "new.sh").write_text("new\n")
+    os.chmod(repo / "new.sh", 0o755)
+    git("add", "-A")
+    patch = git("diff", "--cached", "-M", "-C", "--find-copies-harder")
+    assert "rename from" in patch and "copy from" in patch and "new mode" in patch
+    lines = patch.splitlines(keepends=True)
+    after = {**{k: v for k, v in files.items() if k not in ("a.txt", "gone.txt")},
+             "a2.txt": files["a.txt"].replace("5\n", "five\n"),
+             "c copy.txt": files["c.txt"].replace("c3\n", "C3\n"), "new.sh": "new\n"}
+    applied = 0
+    for cut in range(1, len(lines) + 1):
+        prefix = "".join(lines[:cut])
+        ws = tmp_path / f"cut{cut}"
+        _tree(ws, files)
+        r = _apply(ws, prefix, backup=False)
+        if not r.ok:
+            assert _listing(ws) == sorted(files), f"cut at line {cut}: refused but changed"
+            continue
+        applied += 1
+        # every file is as before or as after: none half patched
+        for name in _listing(ws):
+            text = (ws / name).read_text()
+            assert text in (files.get(name), after.get(name)), f"cut at line {cut}: {name}"
+    assert 3 <= applied < len(lines) // 2

@@ -21,6 +21,7 @@ The ``@diff`` tool (see :func:`toolmend.run_tool`) lives in
 from __future__ import annotations
 
 from ..errors import BudgetWarning, PatchError
+from ._headers import blob_algorithm, blob_matches
 from ._patch import (
     END_LINE,
     FilePatch,
@@ -60,6 +61,8 @@ __all__ = [
     "quote_name",
     "header_label",
     "c_unquote",
+    "blob_algorithm",
+    "blob_matches",
     "TreeEntry",
     "TreePatch",
     "DiffResult",

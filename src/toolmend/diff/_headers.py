@@ -12,6 +12,7 @@ not a regular file's, refuses the patch, so nothing it says is lost.
 from __future__ import annotations
 
 import calendar
+import hashlib
 import re
 from typing import TYPE_CHECKING
 
@@ -21,7 +22,8 @@ if TYPE_CHECKING:
     from ._patch import FilePatch
 
 __all__ = ["c_unquote", "git_names", "split_header", "is_epoch", "git_header", "GIT_LINE",
-           "ONE_SIDE", "check_git_names", "git_change", "check_git_section"]
+           "ONE_SIDE", "check_git_names", "git_change", "check_git_section", "blob_algorithm",
+           "blob_matches", "blob_name"]
 
 _ESCAPES = {"a": 7, "b": 8, "t": 9, "n": 10, "v": 11, "f": 12, "r": 13, '"': 34, "\\": 92}
 _OCTAL = re.compile(r"[0-3][0-7]{2}")
@@ -125,7 +127,7 @@ GIT_LINE = re.compile(
     r"(old mode|new mode|deleted file mode|new file mode) ([0-7]{6})\Z"
     r"|(copy from|copy to|rename from|rename to|rename old|rename new) (.+)\Z"
     r"|(similarity index|dissimilarity index) ([0-9]{1,3})%\Z"
-    r"|index [0-9a-f]{4,64}\.\.[0-9a-f]{4,64}(?: ([0-7]{6}))?\Z")
+    r"|index ([0-9a-f]{4,64})\.\.([0-9a-f]{4,64})(?: ([0-7]{6}))?\Z")
 ONE_SIDE = re.compile(r"Only in .+: .+\Z|File .+ is a .+ while file .+ is a .+\Z")
 _MODES = {0o100644: "a file", 0o100755: "an executable file", 0o100664: "a file"}
 _OTHER_MODES = {0o120000: "a symbolic link", 0o160000: "a submodule (gitlink)",
@@ -167,10 +169,11 @@ def git_header(section: FilePatch, m: re.Match[str], i: int) -> None:
     elif m.group(5):
         if m.group(5) == "similarity index":
             section.similarity = int(m.group(6))
-    elif m.group(7):  # "index abc..def 100755": the mode, unchanged
-        mode = int(m.group(7), 8)
+    elif m.group(7):  # "index abc..def 100755": the blobs, and the mode, unchanged
+        section.old_index, section.new_index = m.group(7), m.group(8)
+        mode = int(m.group(9) or "100644", 8)
         if mode not in _MODES:
-            kind = _OTHER_MODES.get(mode & 0o170000, f"mode {m.group(7)}")
+            kind = _OTHER_MODES.get(mode & 0o170000, f"mode {m.group(9)}")
             raise PatchError(f"line {i + 1} of the patch, {m.group(0)!r}: the file is {kind}, "
                              "which @diff apply does not write (it writes regular files), so "
                              "none of the patch is applied", reason="unsupported")
@@ -182,8 +185,20 @@ def _drop_first(name: str | None) -> str | None:
     return name.partition("/")[2] if "/" in name else name
 
 
-def check_git_names(section: FilePatch, i: int) -> None:
-    """The ``---``/``+++`` names of a rename or copy must be its two files."""
+def check_git_names(section: FilePatch, i: int, old_name: str | None,
+                    new_name: str | None) -> None:
+    """The ``---``/``+++`` names must agree with the extended header: a new
+    file is ``--- /dev/null``, a deleted one ``+++ /dev/null``, a rename or
+    copy names its two files."""
+    for said, name, what in ((section.old_name, old_name, "new file mode"),
+                             (section.new_name, new_name, "deleted file mode")):
+        if said is not None and (said == "/dev/null") != (name == "/dev/null"):
+            raise PatchError(f"line {i + 1} of the patch: the '---'/'+++' header names "
+                             f"{name!r}, but the section's header "
+                             + (f"says '{what}'" if said == "/dev/null" else
+                                f"names {said!r}") + ": the patch is inconsistent",
+                             reason="malformed")
+    section.old_name, section.new_name = old_name, new_name
     for source, name in ((section.rename_from or section.copy_from, section.old_name),
                          (section.rename_to or section.copy_to, section.new_name)):
         if source is not None and name is not None and source not in (name, _drop_first(name)):
@@ -200,8 +215,33 @@ def git_change(section: FilePatch) -> bool:
                                                    and section.old_mode != section.new_mode))
 
 
+#: git's name of the empty blob (SHA-1 and SHA-256 repositories)
+_EMPTY_BLOBS = ("e69de29bb2d1d6434b8b29ae775ad8c2e48c5391",
+                "473a0f4c3be8a93681a267e3b1e9a7dcda1185436fe141f7749120a303721813")
+
+
+def _empty_blob(name: str | None) -> bool:
+    return name is None or set(name) == {"0"} or any(b.startswith(name) for b in _EMPTY_BLOBS)
+
+
 def check_git_section(section: FilePatch) -> None:
     where = f"the section at line {section.patch_line} of the patch"
+    if not section.hunks and section.git:
+        # No hunk, so the index line is all that says what the content is:
+        # a new file with content, or a change between two blobs, lost its hunks.
+        old, new = section.old_index, section.new_index
+        lost = ((section.new_file and not _empty_blob(new))
+                or (section.deletes and not _empty_blob(old))
+                or (not section.new_file and not section.deletes and old is not None
+                    and new is not None and old != new))
+        if (section.new_file or section.deletes) and new is None:
+            lost = True  # git names the empty blob here ("index 0000000..e69de29")
+        if lost:
+            said = f"index {old}..{new}" if new is not None else "no index line"
+            verb = "creates" if section.new_file else "deletes" if section.deletes else "changes"
+            raise PatchError(f"{where} {verb} a file with no hunk and {said}: the content is not the empty "
+                             "file, or the patch was cut before its hunks, so none of it is "
+                             "applied", reason="incomplete")
     for a, b, what in ((section.rename_from, section.rename_to, "rename"),
                        (section.copy_from, section.copy_to, "copy")):
         if (a is None) != (b is None):
@@ -221,3 +261,36 @@ def check_git_section(section: FilePatch) -> None:
     if section.git and not section.names() and not (section.renames or section.copies):
         raise PatchError(f"{where} names no file git's way ('diff --git a/x b/x')",
                          reason="malformed")
+
+
+def blob_name(data: bytes, algorithm: str = "sha1") -> str:
+    """git's name of the blob holding ``data``."""
+    return _blob(data, algorithm)
+
+
+def _blob(data: bytes, algorithm: str) -> str:
+    return hashlib.new(algorithm, b"blob %d\0" % len(data) + data).hexdigest()
+
+
+def blob_algorithm(data: bytes | None, name: str | None) -> str | None:
+    """The hash ("sha1" or "sha256") under which ``data`` is git's blob
+    ``name`` (abbreviated as the ``index`` line writes it), or None when it
+    is not that blob (a missing file is the all-zero name)."""
+    if name is None or len(name) < 4:
+        return None
+    if data is None:
+        return "sha1" if set(name) == {"0"} else None
+    for algorithm in ("sha1", "sha256"):
+        if _blob(data, algorithm).startswith(name):
+            return algorithm
+    return None
+
+
+def blob_matches(data: bytes | None, name: str | None, algorithm: str) -> bool:
+    """Whether ``data`` (None: no file) is git's blob ``name``."""
+    if name is None:
+        return True
+    if data is None:
+        return set(name) == {"0"}
+    return _blob(data, algorithm).startswith(name)
+

@@ -132,6 +132,8 @@ class FilePatch:
     old_mode: int | None = None
     new_mode: int | None = None
     similarity: int | None = None
+    old_index: str | None = None   # the blob names of git's "index" line
+    new_index: str | None = None
     old_epoch: bool = False
     new_epoch: bool = False
     patch_line: int = 0   # 1-based line of the patch where the section starts
@@ -239,8 +241,7 @@ def parse_patch(patch: str) -> list[FilePatch]:
             old_name, old_tail = split_header(line[4:])
             new_name, new_tail = split_header(lines[i + 1][4:])
             if head is not None:  # the names of the git section being read
-                head.old_name, head.new_name = old_name, new_name
-                check_git_names(head, i)
+                check_git_names(head, i, old_name, new_name)
             else:
                 cur = FilePatch(old_name, new_name, patch_line=i + 1,
                                 old_epoch=is_epoch(old_tail), new_epoch=is_epoch(new_tail))

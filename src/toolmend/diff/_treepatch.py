@@ -2,7 +2,9 @@
 
 Headers are written the way git writes them, which GNU ``patch`` reads too:
 every section starts with ``diff --git a/x b/x`` (quoted when a name holds
-a space, which GNU patch needs there and git reads); an added or removed file
+a space, which GNU patch needs there and git reads), then git's ``index``
+line naming the two blobs (so that ``apply`` checks that no hunk is
+missing); an added or removed file
 says so (``new file mode 100644``, ``deleted file mode 100755``), with its
 hunks against ``/dev/null`` (an empty one has none: the header alone creates
 or deletes it), and a change of the executable bit is ``old mode``/``new
@@ -18,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
+from ._headers import blob_name
 from ._unified import compare
 
 __all__ = ["quote_name", "header_label", "TreeEntry", "TreePatch", "tree_patch"]
@@ -59,6 +62,10 @@ def header_label(name: str) -> str:
     end of the name otherwise)."""
     quoted = quote_name(name)
     return quoted + "\t" if " " in name and not quoted.startswith('"') else quoted
+
+
+_ABBREV = 12
+_ZERO = "0" * _ABBREV
 
 
 def _decode(data: bytes) -> tuple[str, bool]:
@@ -131,6 +138,12 @@ def tree_patch(entries: list[TreeEntry], read: Callable[[str, str], bytes], *, c
             head.append(f"deleted file mode {old_mode:o}\n")
         elif old_mode != new_mode:
             head.append(f"old mode {old_mode:o}\nnew mode {new_mode:o}\n")
+        if data_a != data_b or tag != "M":
+            # the blobs, as git names them: apply checks the result against them
+            old_blob = _ZERO if tag == "A" else blob_name(data_a)[:_ABBREV]
+            new_blob = _ZERO if tag == "D" else blob_name(data_b)[:_ABBREV]
+            same_mode = f" {new_mode:o}" if tag == "M" and old_mode == new_mode else ""
+            head.append(f"index {old_blob}..{new_blob}{same_mode}\n")
         result = compare(text_a, text_b, context=context,
                          a_label="/dev/null" if tag == "A" else header_label(f"a/{rel}"),
                          b_label="/dev/null" if tag == "D" else header_label(f"b/{rel}"),

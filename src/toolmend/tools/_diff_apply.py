@@ -28,7 +28,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .._text import UTF8_BOM, human_size
-from ..diff import FilePatch, apply_file_patch, parse_patch, reverse, select, split_keepends
+from ..diff import (
+    FilePatch,
+    apply_file_patch,
+    blob_algorithm,
+    blob_matches,
+    parse_patch,
+    reverse,
+    select,
+    split_keepends,
+)
 from ..errors import PatchError, ToolError
 from ._diff_io import FILE_LIMIT, PATCH_LIMIT, decode
 from ._output import cap_text
@@ -219,6 +228,7 @@ def _check(change: _Change) -> None:
         original = decode(data or b"")[0]
         new_text = _patched(original, section, (data or b"").startswith(UTF8_BOM))
         new_bytes = new_text.encode("utf-8", "surrogateescape")
+    _check_blobs(change, data, None if change.kind == "delete" else new_bytes)
     if change.kind == "delete":
         if new_bytes:
             raise PatchError(f"the patch deletes {change.shown!r} ("
@@ -244,6 +254,28 @@ def _check(change: _Change) -> None:
         change.notes.append(f"warning: {change.shown} is read-only (mode "
                             f"{stat.S_IMODE(change.dest.st.st_mode):o}); the patched file keeps "
                             "that mode")
+
+
+def _check_blobs(change: _Change, before: bytes | None, after: bytes | None) -> None:
+    """When the file is the blob git's ``index`` line names, the result must
+    be the other blob it names: a git patch cut between two hunks, or one
+    that lost a hunk, is caught here (the hunks left would apply cleanly)."""
+    section = change.section
+    if not section.git or section.old_index is None or section.new_index is None:
+        return
+    if before is None:  # a new file: the old name is all zeros, whatever the hash
+        algorithms = ["sha1", "sha256"] if set(section.old_index) == {"0"} else []
+    else:
+        found = blob_algorithm(before, section.old_index)
+        algorithms = [found] if found else []
+    if not algorithms:  # another version, a clean filter, CRLF in the tree: hunks decide
+        return
+    if not any(blob_matches(after, section.new_index, a) for a in algorithms):
+        raise PatchError(f"the patch turns {change.shown!r} into a file that is not the one its "
+                         f"index line names ({section.old_index}..{section.new_index}): a hunk is "
+                         "missing (the patch was cut or edited) or it was made with options "
+                         "that drop changes (-w); none of it is applied",
+                         hunk=len(section.hunks) or None, reason="incomplete")
 
 
 def _plan(changes: list[_Change]) -> None:
