@@ -217,6 +217,8 @@ def _finish(result: Any, tool: str, verb: str, as_json: bool) -> int:
         return EXIT_REFUSED
     if differs:
         if verb == "dirs":
+            if data.get("unreadable"):  # trouble, as GNU diff: the comparison is incomplete
+                return EXIT_USAGE
             return EXIT_REFUSED if (data.get("added") or data.get("removed")
                                     or data.get("changed")) else EXIT_OK
         return EXIT_OK if data.get("identical") else EXIT_REFUSED

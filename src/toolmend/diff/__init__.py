@@ -7,6 +7,8 @@
     apply(original, patch, *, path=None)                -> str, or PatchError
     parse_patch(patch)                                  -> [FilePatch]
     compare_trees(a_root, b_root, root)                 -> TreeDiff
+    tree_patch(entries, read, context=, budget=)        -> TreePatch (git-style headers)
+    quote_name(name), header_label(name)                -> names in headers as git writes them
 
 The diff is Myers' O(ND) algorithm on interned lines (compiled, with the GIL
 released; a pure-Python twin gives the same results) with an edit budget:
@@ -19,12 +21,14 @@ The ``@diff`` tool (see :func:`toolmend.run_tool`) lives in
 from __future__ import annotations
 
 from ..errors import BudgetWarning, PatchError
+from ._headers import blob_algorithm, blob_matches
 from ._patch import (
     END_LINE,
     FilePatch,
     Hunk,
     apply,
     apply_file_patch,
+    c_unquote,
     count_line,
     end_line,
     incomplete_line,
@@ -34,6 +38,7 @@ from ._patch import (
     split_keepends,
 )
 from ._tree import ENTRY_BUDGET, SKIP_DIRS, TreeDiff, compare_trees
+from ._treepatch import TreeEntry, TreePatch, header_label, quote_name, tree_patch
 from ._unified import DEFAULT_BUDGET, DiffResult, compare, split_lines, unified, unified_diff
 
 __all__ = [
@@ -52,6 +57,14 @@ __all__ = [
     "split_keepends",
     "split_lines",
     "compare_trees",
+    "tree_patch",
+    "quote_name",
+    "header_label",
+    "c_unquote",
+    "blob_algorithm",
+    "blob_matches",
+    "TreeEntry",
+    "TreePatch",
     "DiffResult",
     "FilePatch",
     "Hunk",

@@ -23,15 +23,26 @@ and inserts at the top of a non-empty one.)
 
 from __future__ import annotations
 
-import codecs
 import posixpath
 import re
 from dataclasses import dataclass, field
 
 from ..errors import PatchError
+from ._headers import (
+    GIT_LINE,
+    ONE_SIDE,
+    c_unquote,
+    check_git_names,
+    check_git_section,
+    git_change,
+    git_header,
+    git_names,
+    is_epoch,
+    split_header,
+)
 
 __all__ = ["Hunk", "FilePatch", "parse_patch", "select", "apply", "apply_file_patch",
-           "split_keepends", "reverse", "count_line", "end_line", "incomplete_line", "END_LINE"]
+           "split_keepends", "c_unquote", "reverse", "count_line", "end_line", "incomplete_line", "END_LINE"]
 
 _HEADER = re.compile(r"@@ -([0-9]+)(?:,([0-9]+))? \+([0-9]+)(?:,([0-9]+))? @@")
 
@@ -99,16 +110,43 @@ class Hunk:
 
 @dataclass
 class FilePatch:
-    """The hunks for one file, with the names of its ``---``/``+++`` header."""
+    """The hunks for one file, with the names of its ``---``/``+++`` header.
+
+    A section that starts with ``diff --git`` also carries git's extended
+    header: ``rename_from``/``rename_to`` and ``copy_from``/``copy_to`` (the
+    names as written there, without git's ``a/``/``b/``), ``old_mode`` and
+    ``new_mode`` (``old mode``/``new mode``, ``deleted file mode``, ``new
+    file mode``), ``similarity`` (percent). ``old_epoch``/``new_epoch`` are
+    True when a GNU header's timestamp is the Epoch, which is how ``diff -N``
+    says that a side does not exist.
+    """
 
     old_name: str | None
     new_name: str | None
     hunks: list[Hunk] = field(default_factory=list)
+    git: bool = False
+    rename_from: str | None = None
+    rename_to: str | None = None
+    copy_from: str | None = None
+    copy_to: str | None = None
+    old_mode: int | None = None
+    new_mode: int | None = None
+    similarity: int | None = None
+    old_index: str | None = None   # the blob names of git's "index" line
+    new_index: str | None = None
+    old_epoch: bool = False
+    new_epoch: bool = False
+    patch_line: int = 0   # 1-based line of the patch where the section starts
 
     @property
     def deletes(self) -> bool:
-        """A deletion: ``+++ /dev/null`` (every line removed)."""
-        return self.new_name == "/dev/null"
+        """A deletion: ``+++ /dev/null`` (every line removed), git's ``deleted
+        file mode``, or a ``diff -N`` section whose new side is the Epoch and
+        empty."""
+        if self.new_name == "/dev/null":
+            return True
+        return (self.new_epoch and not self.git and len(self.hunks) == 1
+                and self.hunks[0].new_count == 0)
 
     @property
     def creates(self) -> bool:
@@ -117,26 +155,25 @@ class FilePatch:
             return True
         return len(self.hunks) == 1 and self.hunks[0].old_count == 0 and self.hunks[0].old_start == 0
 
+    @property
+    def new_file(self) -> bool:
+        """The patch says the file does not exist before (``--- /dev/null``,
+        ``new file mode``, a ``diff -N`` Epoch on the old side)."""
+        return self.old_name == "/dev/null" or (
+            self.old_epoch and not self.git and self.creates)
+
+    @property
+    def renames(self) -> bool:
+        return self.rename_from is not None
+
+    @property
+    def copies(self) -> bool:
+        return self.copy_from is not None
+
     def names(self) -> list[str]:
         """The file names of the header; ``/dev/null`` and the bare default
         labels ``a`` and ``b`` name no file."""
         return [n for n in (self.old_name, self.new_name) if n and n not in _NO_NAME]
-
-
-def _unquote(name: str) -> str:
-    if len(name) >= 2 and name[0] == name[-1] == '"':
-        raw = name[1:-1].encode("utf-8", "backslashreplace")
-        try:
-            return codecs.escape_decode(raw)[0].decode("utf-8", "replace")
-        except ValueError:
-            return name[1:-1]
-    return name
-
-
-def _header_name(rest: str) -> str | None:
-    name = rest.split("\t", 1)[0].rstrip()
-    name = _unquote(name)
-    return name or None
 
 
 def split_keepends(text: str) -> list[str]:
@@ -170,6 +207,7 @@ def parse_patch(patch: str) -> list[FilePatch]:
     ended = [False, False]  # a "\ No newline" line was seen on the old / new side
     promised: int | None = None  # hunks the count line says the patch holds
     closed = False  # the end line was seen
+    head: FilePatch | None = None  # the git section whose extended header is being read
     total = len(lines)
     i = 0
     while i < total:
@@ -191,14 +229,50 @@ def parse_patch(patch: str) -> list[FilePatch]:
             raise PatchError(f"line {i + 1} of the patch, {line!r}, is a binary change: a text "
                              "patch cannot reproduce it, so none of the patch is applied",
                              reason="binary")
-        if line.startswith("--- ") and i + 1 < total and lines[i + 1].startswith("+++ "):
-            cur = FilePatch(_header_name(line[4:]), _header_name(lines[i + 1][4:]))
+        if line.startswith("diff --git "):
+            cur = _git_section(line, i)
             files.append(cur)
+            head = cur
+            after_hunk = None
+            ended = [False, False]
+            i += 1
+            continue
+        if line.startswith("--- ") and i + 1 < total and lines[i + 1].startswith("+++ "):
+            old_name, old_tail = split_header(line[4:])
+            new_name, new_tail = split_header(lines[i + 1][4:])
+            if head is not None:  # the names of the git section being read
+                check_git_names(head, i, old_name, new_name)
+            else:
+                cur = FilePatch(old_name, new_name, patch_line=i + 1,
+                                old_epoch=is_epoch(old_tail), new_epoch=is_epoch(new_tail))
+                files.append(cur)
+            head = None
             after_hunk = None
             ended = [False, False]
             i += 2
             continue
+        if head is not None and not line.startswith("@@"):
+            if not line:
+                head = None
+                i += 1
+                continue
+            m = GIT_LINE.match(line)
+            if m:
+                git_header(head, m, i)
+                i += 1
+                continue
+            if not _BINARY.match(line):
+                raise PatchError(f"line {i + 1} of the patch, {line[:80]!r}, is not a header "
+                                 "git writes (after 'diff --git'): it may say something about "
+                                 "the file that would be lost, so none of the patch is applied",
+                                 reason="unsupported")
+        if ONE_SIDE.match(line):
+            raise PatchError(f"line {i + 1} of the patch, {line[:120]!r}, says a file exists on "
+                             "one side only, and the patch does not carry it (diff -r without "
+                             "-N); make the patch with 'diff -ruN' (or git diff), so that it "
+                             "creates and deletes files", reason="unsupported")
         if line.startswith("@@"):
+            head = None
             if cur is None:
                 cur = FilePatch(None, None)
                 files.append(cur)
@@ -254,7 +328,9 @@ def parse_patch(patch: str) -> list[FilePatch]:
             if line and not line.startswith("\\"):
                 after_hunk = None
         i += 1
-    files = [f for f in files if f.hunks]
+    files = [f for f in files if f.hunks or git_change(f)]
+    for f in files:
+        check_git_section(f)
     if not files:
         raise PatchError("the patch has no hunks: a unified diff has '@@ -l,s +l,s @@' lines "
                          "followed by ' ', '-' and '+' lines", reason="empty")
@@ -268,6 +344,14 @@ def parse_patch(patch: str) -> list[FilePatch]:
                          "was cut (or pieced together), so none of it is applied",
                          reason="incomplete")
     return files
+
+
+def _git_section(line: str, i: int) -> FilePatch:
+    names = git_names(line[len("diff --git "):])
+    section = FilePatch(None, None, git=True, patch_line=i + 1)
+    if names is not None:
+        section.old_name, section.new_name = names
+    return section
 
 
 def _mark_no_newline(hunk: Hunk, lines: list[str], i: int, ended: list[bool]) -> None:
@@ -326,7 +410,16 @@ def reverse(section: FilePatch) -> FilePatch:
                                     f"+{_range(h.old_start, h.old_count)} @@",
                           h.new_start, h.new_count, h.old_start, h.old_count, h.patch_line,
                           _reversed_lines(h.lines, flipped)))
-    return FilePatch(section.new_name, section.old_name, hunks)
+    if section.copies:
+        raise PatchError(f"the section at line {section.patch_line} of the patch copies "
+                         f"{section.copy_from!r} to {section.copy_to!r}; undoing a copy is "
+                         f"deleting {section.copy_to!r}, which a reversed patch does not say: "
+                         "delete it instead", reason="unsupported")
+    return FilePatch(section.new_name, section.old_name, hunks, git=section.git,
+                     rename_from=section.rename_to, rename_to=section.rename_from,
+                     old_mode=section.new_mode, new_mode=section.old_mode,
+                     similarity=section.similarity, old_epoch=section.new_epoch,
+                     new_epoch=section.old_epoch, patch_line=section.patch_line)
 
 
 def _range(start: int, count: int) -> str:

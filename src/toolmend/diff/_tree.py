@@ -5,6 +5,14 @@ number of entries looked at (the walk says where it stopped). ``.git``,
 ``node_modules``, ``vendor`` and ``__pycache__`` are skipped; symlinks are followed only
 while they stay inside the workspace (each folder is entered once, so a
 symlink loop ends), and the ones that lead out are listed as skipped.
+
+An entry that cannot be read (a folder or file whose permissions forbid it, a
+broken symlink, a FIFO or device, a symlink out of the workspace) is listed in
+``skipped`` and in ``unreadable`` with the reason, and it is left out on both
+sides: a folder that cannot be listed is never taken for an empty one, so the
+files of the other side are not reported as added or removed (GNU ``diff -r``
+reports the error and exits 2). A file whose executable bit differs is
+changed (git's modes ``100644``/``100755`` are in ``modes``).
 """
 
 from __future__ import annotations
@@ -14,7 +22,7 @@ import os
 import stat
 from dataclasses import dataclass, field
 
-__all__ = ["SKIP_DIRS", "ENTRY_BUDGET", "TreeDiff", "compare_trees"]
+__all__ = ["SKIP_DIRS", "ENTRY_BUDGET", "TreeDiff", "compare_trees", "git_mode"]
 
 SKIP_DIRS = frozenset({".git", "node_modules", "vendor", "__pycache__"})
 ENTRY_BUDGET = 2000
@@ -27,6 +35,8 @@ class TreeDiff:
     removed: list[str] = field(default_factory=list)
     changed: list[str] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)  # "path: why"
+    unreadable: list[str] = field(default_factory=list)  # the skipped ones that are trouble
+    modes: dict[str, tuple[int | None, int | None]] = field(default_factory=dict)
     entries: int = 0
     files_compared: int = 0
     stopped_at: str | None = None  # the folder where the entry budget ran out
@@ -60,42 +70,71 @@ class _Side:
         self.workspace_root = workspace_root
         self.visited: set[str] = {os.path.realpath(root)}
 
-    def kind(self, path: str, rel: str, skipped: list[str]) -> tuple[str | None, os.stat_result | None]:
-        """("file" | "dir" | None, stat) of ``path``; odd entries are noted."""
+    def kind(self, path: str, rel: str, notes: list[tuple[str, bool]]
+             ) -> tuple[str | None, os.stat_result | None]:
+        """("file" | "dir" | None, stat) of ``path``; odd entries are noted
+        as (why, whether it is trouble)."""
         try:
             st = os.lstat(path)
-        except OSError:
+        except FileNotFoundError:
+            return None, None
+        except OSError as exc:
+            notes.append((f"{rel}: could not be read ({exc.strerror or exc})", True))
             return None, None
         if stat.S_ISLNK(st.st_mode):
             real = os.path.realpath(path)
             if not _inside(self.workspace_root, real):
-                skipped.append(f"{rel}: a symlink that leads outside the workspace")
+                notes.append((f"{rel}: a symlink that leads outside the workspace", True))
                 return None, None
             try:
                 st = os.stat(real)
-            except OSError:
-                skipped.append(f"{rel}: a broken symlink")
+            except OSError as exc:
+                notes.append((f"{rel}: a broken symlink ({exc.strerror or exc})", True))
                 return None, None
             if stat.S_ISDIR(st.st_mode):
                 if real in self.visited:
-                    skipped.append(f"{rel}: a symlink to a folder already walked")
+                    notes.append((f"{rel}: a symlink to a folder already walked", False))
                     return None, None
                 self.visited.add(real)
         if stat.S_ISREG(st.st_mode):
+            try:
+                _open_check(path)
+            except OSError as exc:
+                notes.append((f"{rel}: could not be read ({exc.strerror or exc})", True))
+                return None, None
             return "file", st
         if stat.S_ISDIR(st.st_mode):
             return "dir", st
-        skipped.append(f"{rel}: not a regular file or folder")
+        notes.append((f"{rel}: {_odd_kind(st.st_mode)}, not a regular file or folder", True))
         return None, None
 
 
+def _open_check(path: str) -> None:
+    """Raise OSError when the file cannot be opened for reading."""
+    with open(path, "rb"):
+        pass
+
+
+def _odd_kind(mode: int) -> str:
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    return "a special file"
+
+
 def _listing(path: str | None) -> list[str]:
+    """The names in folder ``path``; OSError when it cannot be listed."""
     if path is None:
         return []
-    try:
-        return os.listdir(path)
-    except OSError:
-        return []
+    return os.listdir(path)
+
+
+def git_mode(st: os.stat_result) -> int:
+    """git's mode for a regular file: 100755 when its owner may run it."""
+    return 0o100755 if st.st_mode & stat.S_IXUSR else 0o100644
 
 
 def compare_trees(a_root: str, b_root: str, workspace_root: str, glob: str | None = None,
@@ -115,7 +154,16 @@ def compare_trees(a_root: str, b_root: str, workspace_root: str, glob: str | Non
     stack: list[tuple[str, str | None, str | None]] = [("", a_root, b_root)]
     while stack:
         rel_dir, dir_a, dir_b = stack.pop()
-        names = sorted(set(_listing(dir_a)) | set(_listing(dir_b)))
+        try:
+            listed_a = _listing(dir_a)
+            listed_b = _listing(dir_b)
+        except OSError as exc:
+            # Never an empty folder: the other side's files are not added or removed.
+            why = f"{rel_dir or '.'}: the folder could not be read ({exc.strerror or exc})"
+            result.skipped.append(why)
+            result.unreadable.append(why)
+            continue
+        names = sorted(set(listed_a) | set(listed_b))
         subdirs: list[tuple[str, str | None, str | None]] = []
         for name in names:
             if name in SKIP_DIRS:
@@ -128,11 +176,16 @@ def compare_trees(a_root: str, b_root: str, workspace_root: str, glob: str | Non
             result.entries += 1
             path_a = os.path.join(dir_a, name) if dir_a else None
             path_b = os.path.join(dir_b, name) if dir_b else None
-            notes: list[str] = []
+            notes: list[tuple[str, bool]] = []
             kind_a, st_a = sides[0].kind(path_a, rel, notes) if path_a else (None, None)
             kind_b, st_b = sides[1].kind(path_b, rel, notes) if path_b else (None, None)
             # the same link on both sides is listed once
-            result.skipped.extend(dict.fromkeys(notes))
+            for why, trouble in dict.fromkeys(notes):
+                result.skipped.append(why)
+                if trouble:
+                    result.unreadable.append(why)
+            if any(trouble for _, trouble in notes):
+                continue  # an entry not read on one side is left out on both
             if kind_a == "dir" or kind_b == "dir":
                 subdirs.append((rel, path_a if kind_a == "dir" else None,
                                 path_b if kind_b == "dir" else None))
@@ -140,6 +193,8 @@ def compare_trees(a_root: str, b_root: str, workspace_root: str, glob: str | Non
             file_b = kind_b == "file"
             if not (file_a or file_b) or not wanted(rel):
                 continue
+            mode_a = git_mode(st_a) if file_a and st_a is not None else None
+            mode_b = git_mode(st_b) if file_b and st_b is not None else None
             if file_a and not file_b:
                 result.removed.append(rel)
             elif file_b and not file_a:
@@ -150,10 +205,14 @@ def compare_trees(a_root: str, b_root: str, workspace_root: str, glob: str | Non
                 try:
                     same = st_a.st_size == st_b.st_size and _same_content(path_a, path_b, st_a.st_size)
                 except OSError as exc:
-                    result.skipped.append(f"{rel}: could not be read ({exc.strerror})")
+                    why = f"{rel}: could not be read ({exc.strerror or exc})"
+                    result.skipped.append(why)
+                    result.unreadable.append(why)
                     continue
-                if not same:
-                    result.changed.append(rel)
+                if same and mode_a == mode_b:
+                    continue
+                result.changed.append(rel)
+            result.modes[rel] = (mode_a, mode_b)
         if result.stopped_at is not None:
             break
         stack.extend(reversed(subdirs))

@@ -8,6 +8,16 @@ drop otherwise, as ``patch -p``). Every section is checked against its file
 before anything is written; then each original is backed up, each file is
 replaced atomically (or created, or deleted for ``+++ /dev/null``), and if a
 write fails the files already written are put back.
+
+git's extended headers are applied as ``git apply`` applies them: ``rename
+from``/``rename to`` writes the new file (its hunks applied to the old one's
+content, its mode kept) and removes the old one; ``copy from``/``copy to``
+writes the copy; ``new file mode``/``deleted file mode`` create and delete
+(an empty file too, with no hunk); ``old mode``/``new mode`` set or clear the
+executable bits. A ``diff -N`` section whose new side is dated the Epoch and
+left empty deletes its file (as ``patch -E``). What the patch holds is done
+whole or not at all: a header it cannot carry out is refused by the parser,
+naming it, before anything is read.
 """
 
 from __future__ import annotations
@@ -18,7 +28,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .._text import UTF8_BOM, human_size
-from ..diff import FilePatch, apply_file_patch, parse_patch, reverse, select, split_keepends
+from ..diff import (
+    FilePatch,
+    apply_file_patch,
+    blob_algorithm,
+    blob_matches,
+    parse_patch,
+    reverse,
+    select,
+    split_keepends,
+)
 from ..errors import PatchError, ToolError
 from ._diff_io import FILE_LIMIT, PATCH_LIMIT, decode
 from ._output import cap_text
@@ -30,24 +49,66 @@ __all__ = ["diff_apply"]
 
 
 @dataclass
-class _Change:
-    """One file's part of the patch, checked and ready to write."""
+class _Slot:
+    """One path the patch reads or writes: what it holds now and after."""
 
     shown: str                       # the path as the patch or the caller names it
     real: str                        # its real path
+    st: os.stat_result | None = None     # None: the file does not exist
+    before: bytes | None = None
+    after: bytes | None = None       # None: absent after the patch
+    mode: int | None = None          # permission bits after
+    writer: _Change | None = None    # the section that writes it
+    remover: _Change | None = None   # the section that removes it (a deletion, a rename)
+
+    @property
+    def exists(self) -> bool:
+        return self.st is not None
+
+    @property
+    def touched(self) -> bool:
+        return self.writer is not None or self.remover is not None
+
+    @property
+    def changes(self) -> bool:
+        if not self.touched:
+            return False
+        if (self.after is None) != (self.st is None):
+            return True  # created or removed
+        if self.after is None or self.st is None:
+            return False
+        return self.after != self.before or (
+            self.mode is not None and stat.S_IMODE(self.st.st_mode) != stat.S_IMODE(self.mode))
+
+
+@dataclass
+class _Change:
+    """One section of the patch, checked and ready to write."""
+
+    kind: str                        # "modify", "create", "delete", "rename", "copy"
     section: FilePatch
-    before: bytes | None = None      # None: the file does not exist
+    dest: _Slot                      # the file written (or deleted)
+    source: _Slot | None = None      # the file read, for a rename or a copy
+    before: bytes | None = None      # the content the hunks apply to (None: no file)
     after: bytes | None = None       # None: the file is deleted
-    st: os.stat_result | None = None
+    mode_note: str = ""
     notes: list[str] = field(default_factory=list)
 
     @property
+    def shown(self) -> str:
+        return self.dest.shown
+
+    @property
     def created(self) -> bool:
-        return self.before is None
+        return self.kind in ("create", "rename", "copy")
 
     @property
     def deleted(self) -> bool:
-        return self.after is None
+        return self.kind == "delete"
+
+    @property
+    def changed(self) -> bool:
+        return self.dest.changes or (self.source is not None and self.source.changes)
 
 
 def _patch_text(args: ToolArgs) -> str:
@@ -71,42 +132,56 @@ def _strip(name: str, count: int) -> str:
     return "/".join(parts[count:])
 
 
-def _target(section: FilePatch, strip: int | None, base: str, ws: Workspace) -> str:
-    """The path a section patches, from its ``---``/``+++`` names: the old
-    file when it exists (a patch is made from it), else the new one."""
+def _paths(section: FilePatch, strip: int | None, base: str,
+           ws: Workspace) -> tuple[str, str | None, str]:
+    """(kind, source, destination) of a section, from its names: ``rename
+    from``/``copy from`` (git writes them without ``a/``), else the
+    ``---``/``+++`` names (``diff --git`` when there are none): the old file
+    when it exists (a patch is made from it), else the new one."""
     old, new = section.old_name, section.new_name
     named = [n for n in (old, new) if n and n != "/dev/null"]
+    if strip is None:
+        strip = 1 if (named and all(n.startswith(("a/", "b/")) for n in named)) or (
+            section.git and not named) else 0
+
+    def place(name: str, count: int) -> str:
+        path = _strip(name, count)
+        return os.path.join(base, path) if base not in ("", ".") else path
+
+    if section.renames or section.copies:
+        src = section.rename_from or section.copy_from
+        dst = section.rename_to or section.copy_to
+        assert src is not None and dst is not None
+        return ("rename" if section.renames else "copy", place(src, max(strip - 1, 0)),
+                place(dst, max(strip - 1, 0)))
     if not named:
         raise ToolError("@diff apply: a section of the patch names no file (no '---'/'+++' "
                         "header); give 'file' to say which file it patches")
-    if strip is None:
-        strip = 1 if all(n.startswith(("a/", "b/")) for n in named) else 0
-    paths = [_strip(n, strip) for n in named]
-    if base not in ("", "."):
-        paths = [os.path.join(base, p) for p in paths]
-    if section.deletes or section.creates or len(paths) == 1:
-        return paths[0]
+    paths = [place(n, strip) for n in named]
+    if section.deletes:
+        return "delete", None, paths[0]
+    if section.new_file:
+        return "create", None, paths[-1]
+    if len(paths) == 1 or paths[0] == paths[1]:
+        return "modify", None, paths[0]
     for path in paths:
         if os.path.lexists(ws.resolve(path, what="file")):
-            return path
-    return paths[-1]
+            return "modify", None, path
+    return "modify", None, paths[-1]
 
 
-def _read(change: _Change, ws: Workspace) -> None:
+def _read(slot: _Slot, ws: Workspace) -> None:
     try:
-        change.st = os.stat(change.real)
+        slot.st = os.stat(slot.real)
     except FileNotFoundError:
-        change.st = None
+        slot.st = None
     except OSError as exc:
-        raise ToolError(f"file {change.shown!r}: {exc.strerror}") from None
-    if change.st is None:
+        raise ToolError(f"file {slot.shown!r}: {exc.strerror}") from None
+    if slot.st is None:
         return
-    if not stat.S_ISREG(change.st.st_mode):
-        raise ToolError(f"file {change.shown!r} is not a regular file")
-    data = ws.read_real_bytes(change.real, FILE_LIMIT, change.shown)
-    if b"\0" in data:
-        raise ToolError(f"file {change.shown!r} is binary; @diff apply patches text files")
-    change.before = data
+    if not stat.S_ISREG(slot.st.st_mode):
+        raise ToolError(f"file {slot.shown!r} is not a regular file")
+    slot.before = ws.read_real_bytes(slot.real, FILE_LIMIT, slot.shown)
 
 
 def _patched(original: str, section: FilePatch, bom: bool) -> str:
@@ -119,33 +194,138 @@ def _patched(original: str, section: FilePatch, bom: bool) -> str:
     return "\ufeff" + apply_file_patch(original[1:], section)
 
 
+def _with_mode(mode: int, git_mode: int | None) -> int:
+    """Permission bits ``mode`` with the executable bits git's mode says:
+    100755 gives run permission to whoever may read, 100644 takes it away."""
+    if git_mode is None:
+        return mode
+    if git_mode & 0o100:
+        return mode | ((mode & 0o444) >> 2)
+    return mode & ~0o111
+
+
 def _check(change: _Change) -> None:
     """Apply the section in memory; PatchError when it does not match."""
     section = change.section
-    if change.before is None:
-        if section.deletes:
+    data = change.before
+    shown = change.source.shown if change.source is not None else change.shown
+    if data is None:
+        if change.kind in ("rename", "copy"):
+            raise ToolError(f"file {shown!r} does not exist: the patch "
+                            f"{'renames' if change.kind == 'rename' else 'copies'} it to "
+                            f"{change.shown!r}")
+        if change.kind == "delete":
             raise PatchError(f"the patch deletes {change.shown!r}, which does not exist",
                              hunk=1, reason="mismatch")
-        if not section.creates:
+        if change.kind == "modify" and not section.creates:
             raise ToolError(f"file {change.shown!r} does not exist, and the patch does not create "
                             "it (a patch that creates a file has one hunk '@@ -0,0 +1,N @@')")
-    original = decode(change.before or b"")[0]
-    new_text = _patched(original, section, (change.before or b"").startswith(UTF8_BOM))
-    if section.deletes:
-        if new_text:
-            raise PatchError(f"the patch deletes {change.shown!r} ('+++ /dev/null') but leaves "
-                             f"{len(split_keepends(new_text))} of its lines: it was made against "
-                             "another version of the file", hunk=len(section.hunks),
-                             reason="mismatch")
+    if not section.hunks:
+        new_bytes: bytes | None = data or b""
+    else:
+        if data is not None and b"\0" in data:
+            raise ToolError(f"file {shown!r} is binary; @diff apply patches text files")
+        original = decode(data or b"")[0]
+        new_text = _patched(original, section, (data or b"").startswith(UTF8_BOM))
+        new_bytes = new_text.encode("utf-8", "surrogateescape")
+    _check_blobs(change, data, None if change.kind == "delete" else new_bytes)
+    if change.kind == "delete":
+        if new_bytes:
+            raise PatchError(f"the patch deletes {change.shown!r} ("
+                             + ("'deleted file mode'" if section.git and not section.hunks else
+                                "'+++ /dev/null'" if section.new_name == "/dev/null" else
+                                "its new side is dated the Epoch, as diff -N writes a missing "
+                                "file") + f") but leaves {_lines(new_bytes)} of its lines: it was "
+                             "made against another version of the file",
+                             hunk=len(section.hunks) or None, reason="mismatch")
         change.after = None
         return
-    change.after = new_text.encode("utf-8", "surrogateescape")
-    if change.before and section.creates and section.old_name != "/dev/null":
+    change.after = new_bytes
+    if change.kind == "modify" and data and section.creates and section.old_name != "/dev/null":
         change.notes.append(f"note: {change.shown}: the patch's only hunk is '@@ -0,0 ...': it "
                             "inserts its lines at the top of the existing file")
-    if change.st is not None and not change.st.st_mode & stat.S_IWUSR:
+    src = change.source if change.source is not None else change.dest
+    if src.st is not None and section.old_mode is not None and bool(
+            src.st.st_mode & stat.S_IXUSR) != bool(section.old_mode & 0o100):
+        change.notes.append(f"warning: {src.shown} has mode {stat.S_IMODE(src.st.st_mode):o}, "
+                            f"the patch expects {section.old_mode:o}")
+    if change.kind == "modify" and change.dest.st is not None and not (
+            change.dest.st.st_mode & stat.S_IWUSR):
         change.notes.append(f"warning: {change.shown} is read-only (mode "
-                            f"{stat.S_IMODE(change.st.st_mode):o}); the patched file keeps that mode")
+                            f"{stat.S_IMODE(change.dest.st.st_mode):o}); the patched file keeps "
+                            "that mode")
+
+
+def _check_blobs(change: _Change, before: bytes | None, after: bytes | None) -> None:
+    """When the file is the blob git's ``index`` line names, the result must
+    be the other blob it names: a git patch cut between two hunks, or one
+    that lost a hunk, is caught here (the hunks left would apply cleanly)."""
+    section = change.section
+    if not section.git or section.old_index is None or section.new_index is None:
+        return
+    if before is None:  # a new file: the old name is all zeros, whatever the hash
+        algorithms = ["sha1", "sha256"] if set(section.old_index) == {"0"} else []
+    else:
+        found = blob_algorithm(before, section.old_index)
+        algorithms = [found] if found else []
+    if not algorithms:  # another version, a clean filter, CRLF in the tree: hunks decide
+        return
+    if not any(blob_matches(after, section.new_index, a) for a in algorithms):
+        raise PatchError(f"the patch turns {change.shown!r} into a file that is not the one its "
+                         f"index line names ({section.old_index}..{section.new_index}): a hunk is "
+                         "missing (the patch was cut or edited) or it was made with options "
+                         "that drop changes (-w); none of it is applied",
+                         hunk=len(section.hunks) or None, reason="incomplete")
+
+
+def _plan(changes: list[_Change]) -> None:
+    """Give every slot its content and mode after the patch; refuse a patch
+    whose sections contradict each other or the tree."""
+    for change in changes:
+        dest, source = change.dest, change.source
+        if change.kind == "delete" or change.kind == "rename":
+            removed = source if change.kind == "rename" else dest
+            assert removed is not None
+            if removed.remover is not None or (change.kind == "delete" and removed.writer):
+                raise ToolError(f"@diff apply: the patch removes {removed.shown!r} twice (two "
+                                "sections delete or rename it)")
+            removed.remover = change
+        if change.kind != "delete":
+            if dest.writer is not None:
+                raise ToolError(f"@diff apply: the patch has more than one section that writes "
+                                f"{dest.shown!r}; send one section per file")
+            dest.writer = change
+    for change in changes:
+        dest, source = change.dest, change.source
+        if change.kind == "modify" and dest.remover is not None:
+            raise ToolError(f"@diff apply: the patch both patches {dest.shown!r} and "
+                            "removes it (a deletion or a rename): it is inconsistent")
+        if change.kind in ("create", "rename", "copy") and dest.exists and dest.remover is None:
+            raise ToolError(f"file {dest.shown!r} already exists, and the patch "
+                            + ("creates it" if change.kind == "create" else
+                               f"{'renames' if change.kind == 'rename' else 'copies'} "
+                               f"{source.shown if source else ''!r} to it")
+                            + ": nothing was written (move it away, or patch it with a section "
+                              "that modifies it)")
+        if change.kind == "delete":
+            continue
+        if change.kind == "modify":
+            assert dest.st is not None or change.before is None
+            base = stat.S_IMODE(dest.st.st_mode) if dest.st is not None else default_mode()
+        elif change.kind == "create":
+            base = default_mode()
+        else:
+            assert source is not None and source.st is not None
+            base = stat.S_IMODE(source.st.st_mode)
+        dest.after = change.after
+        dest.mode = _with_mode(base, change.section.new_mode)
+        if dest.mode != base:
+            change.mode_note = f"mode {base:o} -> {dest.mode:o}"
+    for change in changes:  # a removed file that nothing writes again is absent after
+        for slot in (change.dest, change.source):
+            if slot is not None and slot.remover is not None and slot.writer is None:
+                slot.after = None
+                slot.mode = None
 
 
 def _refused(change: _Change | None, exc: PatchError, names: list[str]) -> ToolResult:
@@ -170,77 +350,121 @@ def _lines(data: bytes | None) -> int:
     return len(split_keepends(decode(data or b"")[0]))
 
 
+def _mode_tail(change: _Change) -> str:
+    return f", {change.mode_note}" if change.mode_note else ""
+
+
 def _what(change: _Change) -> str:
     """What the change does, in the words of a report: ``creates x (2 lines)``."""
+    tail = _mode_tail(change)
+    if change.kind in ("rename", "copy"):
+        assert change.source is not None
+        edits = f" with {_counts(change.section)}" if change.section.hunks else ""
+        verb = "renames" if change.kind == "rename" else "copies"
+        return f"{verb} {change.source.shown} to {change.shown}{edits}{tail}"
     if change.created:
-        return f"creates {change.shown} ({_lines(change.after)} lines)"
+        return f"creates {change.shown} ({_lines(change.after)} lines{tail})"
     if change.deleted:
         return f"deletes {change.shown} ({_lines(change.before)} lines)"
+    if not change.section.hunks:
+        return f"changes the mode of {change.shown} ({change.mode_note or 'unchanged'})"
     return (f"applies to {change.shown}: {_counts(change.section)} ({_lines(change.before)} -> "
-            f"{_lines(change.after)} lines)")
+            f"{_lines(change.after)} lines{tail})")
 
 
-def _done(change: _Change, backup: str | None) -> str:
+def _done(change: _Change, backups: dict[str, str | None]) -> str:
     """What the change did: ``patched x: ...; the original is in x.bak``."""
+    tail = _mode_tail(change)
+    if change.kind in ("rename", "copy"):
+        assert change.source is not None
+        edits = f" with {_counts(change.section)}" if change.section.hunks else ""
+        if change.kind == "copy":
+            return f"copied {change.source.shown} to {change.shown}{edits}{tail}"
+        backup = backups.get(change.source.shown)
+        kept = f"; the original is in {backup}" if backup else "; no backup kept"
+        return f"renamed {change.source.shown} to {change.shown}{edits}{tail}{kept}"
+    backup = backups.get(change.shown)
     kept = f"; the original is in {backup}" if backup else (
         "" if change.created else "; no backup kept")
     if change.created:
-        return f"created {change.shown} ({_lines(change.after)} lines)"
+        return f"created {change.shown} ({_lines(change.after)} lines{tail})"
     if change.deleted:
         return f"deleted {change.shown} ({_lines(change.before)} lines){kept}"
+    if not change.section.hunks:
+        return f"changed the mode of {change.shown} ({change.mode_note or 'unchanged'}){kept}"
     return (f"patched {change.shown}: {_counts(change.section)} ({_lines(change.before)} -> "
-            f"{_lines(change.after)} lines){kept}")
+            f"{_lines(change.after)} lines{tail}){kept}")
 
 
-def _write(changes: list[_Change], ws: Workspace, backup: bool) -> dict[str, str | None]:
-    """Write every change; on a failure put back what was written. Returns
-    the backups made (path -> backup path relative to the workspace)."""
-    done: list[_Change] = []
+def _remove_empty_parents(real: str, stop: str) -> None:
+    """Remove the folders a deletion left empty, up to ``stop`` (as git does)."""
+    folder = os.path.dirname(real)
+    stop = stop.rstrip(os.sep)
+    while folder.startswith(stop + os.sep) and folder != stop:
+        try:
+            os.rmdir(folder)
+        except OSError:
+            return
+        folder = os.path.dirname(folder)
+
+
+def _write(slots: list[_Slot], ws: Workspace, backup: bool, stop: str) -> dict[str, str | None]:
+    """Write every slot that changes; on a failure put back what was written.
+    Returns the backups made (path -> backup path relative to the workspace)."""
+    done: list[_Slot] = []
     backups: dict[str, str | None] = {}
+    slot = slots[0] if slots else None
     try:
-        for change in changes:
-            if change.before is not None and backup:
-                assert change.st is not None
-                backups[change.shown] = ws.relative(
-                    write_backup(change.real, change.before, change.st.st_mode))
+        for slot in slots:
+            if slot.before is not None and backup and slot.after != slot.before:
+                assert slot.st is not None
+                backups[slot.shown] = ws.relative(
+                    write_backup(slot.real, slot.before, slot.st.st_mode))
             else:
-                backups[change.shown] = None
-            if change.st is not None:
+                backups[slot.shown] = None
+            if slot.st is not None:
                 # Another writer between our read and now: leave everything as it was.
-                now = os.stat(change.real)
+                now = os.stat(slot.real)
                 if (now.st_ino, now.st_size, now.st_mtime_ns) != (
-                        change.st.st_ino, change.st.st_size, change.st.st_mtime_ns):
-                    raise ToolError(f"file {change.shown!r} changed while the patch was being "
+                        slot.st.st_ino, slot.st.st_size, slot.st.st_mtime_ns):
+                    raise ToolError(f"file {slot.shown!r} changed while the patch was being "
                                     "applied; nothing was written: run the apply again")
-            elif os.path.lexists(change.real):
-                raise ToolError(f"file {change.shown!r} appeared while the patch was being "
+            elif os.path.lexists(slot.real):
+                raise ToolError(f"file {slot.shown!r} appeared while the patch was being "
                                 "applied; nothing was written: run the apply again")
-            if change.after is None:
-                os.remove(change.real)
-            elif change.st is None:
-                os.makedirs(os.path.dirname(change.real) or ".", exist_ok=True)
-                write_atomic(change.real, change.after, default_mode())
+            if slot.after is None:
+                os.remove(slot.real)
+                done.append(slot)
+                _remove_empty_parents(slot.real, stop)
+                continue
+            assert slot.mode is not None
+            if slot.st is None:
+                os.makedirs(os.path.dirname(slot.real) or ".", exist_ok=True)
+                write_atomic(slot.real, slot.after, slot.mode)
+            elif slot.after == slot.before:
+                os.chmod(slot.real, slot.mode)
             else:
-                write_atomic(change.real, change.after, change.st.st_mode,
-                             (change.st.st_uid, change.st.st_gid))
-            done.append(change)
+                write_atomic(slot.real, slot.after, slot.mode, (slot.st.st_uid, slot.st.st_gid))
+            done.append(slot)
     except (OSError, ToolError) as exc:
         _undo(done)
         if isinstance(exc, ToolError):
             raise
-        raise ToolError(f"file {change.shown!r} could not be written ({exc.strerror or exc}); "
+        shown = slot.shown if slot is not None else "?"
+        raise ToolError(f"file {shown!r} could not be written ({exc.strerror or exc}); "
                         f"every file is as it was") from None
     return backups
 
 
-def _undo(done: list[_Change]) -> None:
-    for change in reversed(done):
+def _undo(done: list[_Slot]) -> None:
+    for slot in reversed(done):
         try:
-            if change.before is None:
-                os.remove(change.real)
+            if slot.before is None:
+                os.remove(slot.real)
             else:
-                assert change.st is not None
-                write_atomic(change.real, change.before, change.st.st_mode)
+                assert slot.st is not None
+                os.makedirs(os.path.dirname(slot.real) or ".", exist_ok=True)
+                write_atomic(slot.real, slot.before, slot.st.st_mode)
         except OSError:  # pragma: no cover - the backup still holds it
             pass
 
@@ -253,60 +477,85 @@ def diff_apply(args: ToolArgs, ws: Workspace) -> ToolResult:
     backup = args.flag("backup", True)
     backwards = args.flag("reverse", False)
     strip = args.integer("strip", 0, minimum=0, maximum=64) if args.has("strip") else None
+    base = args.text("dir", ".")
     try:
         sections = parse_patch(patch)
+        if backwards:
+            sections = [reverse(s) for s in sections]
         if args.has("file"):
             path = args.text("file", allow_empty=False)
-            pairs = [(path, select(sections, path))]
+            section = select(sections, path)
+            if section.renames or section.copies:
+                raise ToolError(f"@diff apply: the patch {'renames' if section.renames else 'copies'}"
+                                f" {section.rename_from or section.copy_from!r} to "
+                                f"{section.rename_to or section.copy_to!r}; patching 'file' in "
+                                "place would not do that: apply it without 'file' (with 'dir')")
+            kind = ("delete" if section.deletes else "create" if section.new_file else "modify")
+            plans: list[tuple[str, str | None, str, FilePatch]] = [(kind, None, path, section)]
         else:
-            base = args.text("dir", ".")
-            pairs = [(_target(s, strip, base, ws), s) for s in sections]
+            plans = [(*_paths(s, strip, base, ws), s) for s in sections]
     except PatchError as exc:
         return _refused(None, exc, [])
+    slots: dict[str, _Slot] = {}
+
+    def slot_of(path: str) -> _Slot:
+        real = ws.resolve(path, what="file")
+        if real not in slots:
+            slots[real] = _Slot(path.replace(os.sep, "/"), real)
+            _read(slots[real], ws)
+        return slots[real]
+
     changes = []
-    for shown, section in pairs:
-        if backwards:
-            section = reverse(section)
-        changes.append(_Change(shown.replace(os.sep, "/"), ws.resolve(shown, what="file"),
-                               section))
+    for kind, src, dst, section in plans:
+        source = slot_of(src) if src is not None else None
+        dest = slot_of(dst)
+        if source is not None and source is dest:
+            raise ToolError(f"@diff apply: the patch {kind}s {dest.shown!r} onto itself")
+        before = source.before if source is not None else dest.before
+        changes.append(_Change(kind, section, dest, source, before))
     names = [c.shown for c in changes]
-    if len(set(c.real for c in changes)) != len(changes):
-        raise ToolError("@diff apply: the patch has more than one section for the same file; "
-                        "send one section per file")
-    for change in changes:
-        _read(change, ws)
     for change in changes:
         try:
             _check(change)
         except PatchError as exc:
             return _refused(change, exc, names)
-    return _report(changes, ws, dry_run, backup)
+    _plan(changes)
+    stop = ws.resolve(base, what="folder") if base not in ("", ".") else ws.root
+    return _report(changes, list(slots.values()), ws, dry_run, backup, stop)
 
 
-def _report(changes: list[_Change], ws: Workspace, dry_run: bool, backup: bool) -> ToolResult:
+def _report(changes: list[_Change], slots: list[_Slot], ws: Workspace, dry_run: bool,
+            backup: bool, stop: str) -> ToolResult:
     notes = [n for c in changes for n in c.notes]
-    real = [c for c in changes if c.after != c.before]
+    real = [c for c in changes if c.changed]
     info: dict[str, Any] = {"dry_run": dry_run, "written": False}
+
+    def entry(c: _Change) -> dict[str, Any]:
+        item: dict[str, Any] = {"file": c.shown, "created": c.created, "deleted": c.deleted,
+                                "hunks": len(c.section.hunks), "changed": c.changed,
+                                "backup": None}
+        if c.source is not None:
+            item["renamed_from" if c.kind == "rename" else "copied_from"] = c.source.shown
+        if c.dest.mode is not None and c.mode_note:
+            item["mode"] = f"{c.dest.mode:o}"
+        return item
+
     if len(changes) == 1:  # the one-file shape of the result, kept flat
         c = changes[0]
+        info.update(entry(c))
         info.update({
-            "file": c.shown, "created": c.created, "deleted": c.deleted, "backup": None,
-            "hunks": len(c.section.hunks),
             "added": sum(h.added for h in c.section.hunks),
             "removed": sum(h.removed for h in c.section.hunks),
             "lines_before": _lines(c.before), "lines_after": _lines(c.after),
-            "changed": c.after != c.before,
         })
-    info["files"] = [{"file": c.shown, "created": c.created, "deleted": c.deleted,
-                      "hunks": len(c.section.hunks), "changed": c.after != c.before,
-                      "backup": None} for c in changes]
+    info["files"] = [entry(c) for c in changes]
     if not real:
         what = (f"{changes[0].shown} but changes nothing ({_counts(changes[0].section)})"
                 if len(changes) == 1 else f"{len(changes)} files but changes nothing")
         return ToolResult(True, f"the patch applies to {what}; nothing written", info,
                           warnings=tuple(notes))
     if dry_run:
-        keep = "" if not backup or all(c.created for c in real) else (
+        keep = "" if not backup or all(c.kind in ("create", "copy") for c in real) else (
             ", keeping a copy of the original in a .bak file" if len(real) == 1
             else ", keeping a copy of each original in a .bak file")
         if len(real) == 1:
@@ -317,17 +566,23 @@ def _report(changes: list[_Change], ws: Workspace, dry_run: bool, backup: bool) 
             lines = [f"  {_what(c)}" for c in real]
         head += f"; nothing written (\"dry_run\": false writes it{keep})"
         return _result(head, lines, changes, info, notes)
-    backups = _write(real, ws, backup)
+    backups = _write([s for s in slots if s.changes], ws, backup, stop)
     info["written"] = True
-    for entry in info["files"]:
-        entry["backup"] = backups.get(entry["file"])
+
+    def backup_of(c: _Change) -> str | None:
+        if c.kind == "rename" and c.source is not None:
+            return backups.get(c.source.shown)
+        return backups.get(c.shown) if c.kind in ("modify", "delete") else None
+
+    for item, c in zip(info["files"], changes, strict=True):
+        item["backup"] = backup_of(c)
     if len(changes) == 1:
-        info["backup"] = backups.get(changes[0].shown)
+        info["backup"] = backup_of(changes[0])
     if len(real) == 1:
-        head, lines = _done(real[0], backups.get(real[0].shown)), []
+        head, lines = _done(real[0], backups), []
     else:
         head = f"patched {len(real)} files"
-        lines = [f"  {_done(c, backups.get(c.shown))}" for c in real]
+        lines = [f"  {_done(c, backups)}" for c in real]
     return _result(head, lines, changes, info, notes)
 
 

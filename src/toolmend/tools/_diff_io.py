@@ -1,11 +1,12 @@
-"""What the ``@diff`` verbs share: limits, bytes in and out, the tree patch."""
+"""What the ``@diff`` verbs share: limits, bytes in and out, reading the files of a tree patch."""
 
 from __future__ import annotations
 
 import os
 
 from .._text import human_size
-from ..diff import compare
+from ..diff import TreeEntry, TreePatch
+from ..diff import tree_patch as make_tree_patch
 from ..errors import ToolError
 from ._runner import ToolArgs
 from ._workspace import Workspace
@@ -66,36 +67,21 @@ def _read(path: str, rel: str, limit: int) -> bytes:
         raise ToolError(f"@diff dirs: {rel} could not be read ({exc.strerror or exc})") from None
 
 
-def tree_patch(root_a: str, root_b: str, entries: list[tuple[str, str]], context: int,
-               budget: int, limit: int) -> tuple[str, int, int, bool, list[str]]:
-    """The patch that turns tree ``root_a`` into ``root_b`` (``diff -ruN``
-    style, git's ``a/``/``b/`` names, ``/dev/null`` for added and removed
-    files). ``entries`` are ``(path, "M" | "A" | "D")``. Returns (patch, hunks,
-    files, valid UTF-8, binary files that differ)."""
-    parts: list[str] = []
-    hunks = files = 0
-    valid = True
-    binary: list[str] = []
+def tree_patch(root_a: str, root_b: str, entries: list[TreeEntry], context: int,
+               budget: int, limit: int) -> TreePatch:
+    """The patch that turns tree ``root_a`` into ``root_b`` (the library's
+    :func:`toolmend.diff.tree_patch`), reading each file within ``limit``
+    and all of them within ``TREE_LIMIT``."""
     total = 0
-    for rel, tag in entries:
-        data_a = b"" if tag == "A" else _read(os.path.join(root_a, rel), rel, limit)
-        data_b = b"" if tag == "D" else _read(os.path.join(root_b, rel), rel, limit)
-        total += len(data_a) + len(data_b)
+    roots = {"a": root_a, "b": root_b}
+
+    def read(side: str, rel: str) -> bytes:
+        nonlocal total
+        data = _read(os.path.join(roots[side], rel), rel, limit)
+        total += len(data)
         if total > TREE_LIMIT:
             raise ToolError(f"@diff dirs: the changed files hold more than "
                             f"{human_size(TREE_LIMIT)}; narrow with a glob or a subfolder")
-        if b"\0" in data_a or b"\0" in data_b:
-            binary.append(rel)
-            continue
-        text_a, ok_a = decode(data_a)
-        text_b, ok_b = decode(data_b)
-        valid = valid and ok_a and ok_b
-        result = compare(text_a, text_b, context=context,
-                         a_label="/dev/null" if tag == "A" else f"a/{rel}",
-                         b_label="/dev/null" if tag == "D" else f"b/{rel}", budget=budget)
-        if not result.text:  # an empty file added or removed: no hunk can say it
-            continue
-        parts.append(result.text)
-        hunks += result.hunks
-        files += 1
-    return "".join(parts), hunks, files, valid, binary
+        return data
+
+    return make_tree_patch(entries, read, context=context, budget=budget)

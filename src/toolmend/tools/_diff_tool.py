@@ -27,10 +27,12 @@ from ..diff import (
     DEFAULT_BUDGET,
     ENTRY_BUDGET,
     DiffResult,
+    TreeEntry,
     compare,
     compare_trees,
     count_line,
     end_line,
+    header_label,
     incomplete_line,
 )
 from ..errors import ToolError
@@ -164,7 +166,8 @@ def diff_files(args: ToolArgs, ws: Workspace) -> ToolResult:
                            "hunks": 0, "added": 0, "removed": 0, "truncated": False})
     text_a, valid_a = decode(data_a)
     text_b, valid_b = decode(data_b)
-    result = compare(text_a, text_b, context=context, a_label=path_a, b_label=path_b,
+    result = compare(text_a, text_b, context=context, a_label=header_label(path_a),
+                     b_label=header_label(path_b),
                      budget=budget)
     return _diff_result(result, valid_a and valid_b, args,
                         "ask again with a smaller \"context\", or diff a part of the files")
@@ -205,6 +208,9 @@ def diff_dirs(args: ToolArgs, ws: Workspace) -> ToolResult:
     tree = compare_trees(root_a, root_b, ws.confine_root, glob or None, ENTRY_BUDGET)
     entries = sorted([(p, "M") for p in tree.changed] + [(p, "A") for p in tree.added]
                      + [(p, "D") for p in tree.removed])
+    unreadable = (f"{len(tree.unreadable)} entr{'y' if len(tree.unreadable) == 1 else 'ies'} "
+                  "could not be read and are left out of the comparison (see 'skipped'): the "
+                  "result is incomplete" if tree.unreadable else None)
     summary = (f"{path_a} -> {path_b}: {len(tree.changed)} changed (M), {len(tree.added)} added "
                f"(A), {len(tree.removed)} removed (D)"
                f"{f' matching {glob!r}' if glob else ''}; {tree.files_compared} files compared")
@@ -224,6 +230,7 @@ def diff_dirs(args: ToolArgs, ws: Workspace) -> ToolResult:
         "removed": tree.removed,
         "changed": tree.changed,
         "skipped": tree.skipped,
+        "unreadable": tree.unreadable,
         "entries": tree.entries,
         "files_compared": tree.files_compared,
         "complete": not tree.truncated,
@@ -234,12 +241,16 @@ def diff_dirs(args: ToolArgs, ws: Workspace) -> ToolResult:
             f"[output cut at {args.limit or 0:,} bytes: {len(entries):,} entries in all. Narrow it: "
             "a glob or a subfolder]"))
         data["truncated"] = truncated
-        return ToolResult(True, output, data, truncated=truncated)
+        return ToolResult(True, output, data, truncated=truncated,
+                          warnings=(f"warning: {unreadable}",) if unreadable else ())
     if tree.truncated:
         raise ToolError(f"@diff dirs: the trees have more than {ENTRY_BUDGET:,} entries, so their "
                         "patch would be incomplete; narrow with a glob or a subfolder")
-    patch, hunks, files, valid, binary = tree_patch(root_a, root_b, entries, context, budget,
-                                                    FILE_LIMIT)
+    made = tree_patch(root_a, root_b, [
+        TreeEntry(path, tag, *tree.modes.get(path, (None, None))) for path, tag in entries],
+        context, budget, FILE_LIMIT)
+    patch, hunks, files, valid, binary = (made.text, made.hunks, made.files, made.valid_utf8,
+                                          made.binary)
     if binary:
         raise ToolError("@diff dirs: binary files differ (" + ", ".join(binary[:5])
                         + (", ..." if len(binary) > 5 else "") + "); a text patch cannot carry "
@@ -248,8 +259,11 @@ def diff_dirs(args: ToolArgs, ws: Workspace) -> ToolResult:
     output, truncated = patch_output(shown, hunks, files, args.limit,
                                      "narrow with a glob or a subfolder, or less context")
     data.update(diff=shown, hunks=hunks, files=files, truncated=truncated)
-    warnings = () if valid else ("note: some files are not valid UTF-8; their bytes that are not "
-                                 "are shown as U+FFFD (the command line writes them as they are)",)
+    warnings: tuple[str, ...] = () if valid else (
+        "note: some files are not valid UTF-8; their bytes that are not are shown as U+FFFD (the "
+        "command line writes them as they are)",)
+    if unreadable:
+        warnings += (f"warning: {unreadable}; the patch does not carry them",)
     raw = None if valid or truncated or args.limit is not None else patch.encode(
         "utf-8", "surrogateescape")
     return ToolResult(True, output, data, warnings=(listing.rstrip("\n"), *warnings),
