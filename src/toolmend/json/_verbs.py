@@ -154,8 +154,9 @@ def validate(source: str | bytes | bytearray, format: str = "auto",
         return {"valid": False, "line": None, "column": None, "message": str(exc),
                 "snippet": None, "format": format}
     except JSONSyntaxError as exc:
+        lines = format.strip().lower() == "jsonl"
         return {"valid": False, "line": exc.line, "column": exc.column,
-                "message": exc.message, "snippet": exc.snippet, "format": "json"}
+                "message": exc.message, "snippet": exc.snippet, "format": "jsonl" if lines else "json"}
     except YAMLDocumentError as exc:
         return {"valid": False, "line": exc.line, "column": exc.column,
                 "message": exc.message, "snippet": exc.snippet or None, "format": "yaml"}

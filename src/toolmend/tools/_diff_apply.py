@@ -50,17 +50,18 @@ class _Change:
         return self.after is None
 
 
-def _patch_text(args: ToolArgs) -> str:
+def _patch_text(args: ToolArgs, ws: Workspace) -> str:
     value = args.raw.get("patch")
+    cap = ws.cap(PATCH_LIMIT)
     if isinstance(value, (bytes, bytearray)):
-        if len(value) > PATCH_LIMIT:
+        if cap is not None and len(value) > cap:
             raise ToolError(f"@diff apply: the patch is {human_size(len(value))}; the limit is "
-                            f"{human_size(PATCH_LIMIT)}")
+                            f"{human_size(cap)}")
         return decode(bytes(value))[0]
     patch: str = args.text("patch", allow_empty=False)
-    if len(patch) > PATCH_LIMIT:
+    if cap is not None and len(patch) > cap:
         raise ToolError(f"@diff apply: the patch is {human_size(len(patch))}; the limit is "
-                        f"{human_size(PATCH_LIMIT)}")
+                        f"{human_size(cap)}")
     return patch
 
 
@@ -248,7 +249,7 @@ def _undo(done: list[_Change]) -> None:
 def diff_apply(args: ToolArgs, ws: Workspace) -> ToolResult:
     """Apply a unified patch strictly; a dry run unless told."""
     args.check_known({"file", "patch", "dry_run", "backup", "reverse", "dir", "strip"})
-    patch = _patch_text(args)
+    patch = _patch_text(args, ws)
     dry_run = args.flag("dry_run", True)
     backup = args.flag("backup", True)
     backwards = args.flag("reverse", False)

@@ -239,7 +239,7 @@ def diff_dirs(args: ToolArgs, ws: Workspace) -> ToolResult:
         raise ToolError(f"@diff dirs: the trees have more than {ENTRY_BUDGET:,} entries, so their "
                         "patch would be incomplete; narrow with a glob or a subfolder")
     patch, hunks, files, valid, binary = tree_patch(root_a, root_b, entries, context, budget,
-                                                    FILE_LIMIT)
+                                                    ws.cap(FILE_LIMIT))
     if binary:
         raise ToolError("@diff dirs: binary files differ (" + ", ".join(binary[:5])
                         + (", ..." if len(binary) > 5 else "") + "); a text patch cannot carry "

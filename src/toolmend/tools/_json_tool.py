@@ -15,7 +15,15 @@ from .._kernels import jsonscan as _k
 from .._text import human_size
 from ..errors import JSONError, ToolError
 from ..json import FILE_LIMIT, Document, dumps, format_path, format_segment, parse_path
-from ..json._document import describe_value, from_value, parse_bytes, parse_document, resolve, values
+from ..json._document import (
+    describe_value,
+    format_of_name,
+    from_value,
+    parse_bytes,
+    parse_document,
+    resolve,
+    values,
+)
 from ..json._query import QUERY_LIMIT, Query
 from ..json._schema import SCHEMA_BUDGET, SCHEMA_DEPTH, SCHEMA_DEPTH_MAX, Schema
 from ..json._verbs import single, summary_pairs, validate
@@ -32,6 +40,8 @@ QUERY_LIMIT_MAX = 200
 KEYS_DATA_LIMIT = 10_000
 #: Largest text ``pretty`` returns as data (output is capped regardless).
 PRETTY_DATA_LIMIT = 64 * 1024 * 1024
+#: ... and the command line at least (16 times the document when larger).
+PRETTY_CLI_LIMIT = 256 * 1024 * 1024
 
 
 # ---------------------------------------------------------------------------
@@ -111,16 +121,15 @@ def _read_file(args: ToolArgs, ws: Workspace) -> tuple[bytes, str, str]:
     """(bytes, name for messages, format) of the 'file' argument."""
     fmt = args.text("format", "auto")
     value = args.raw.get("file")
+    cap = ws.cap(FILE_LIMIT)
     if isinstance(value, (bytes, bytearray)):  # the command line's "-": standard input
-        if len(value) > FILE_LIMIT:
+        if cap is not None and len(value) > cap:
             raise ToolError(f"@json {args.verb}: standard input is {human_size(len(value))}; "
-                            f"the limit is {human_size(FILE_LIMIT)}")
+                            f"the limit is {human_size(cap)}")
         return bytes(value), "standard input", fmt
     path = args.text("file", allow_empty=False)
     data = ws.read_bytes(path, FILE_LIMIT, what="file")
-    if fmt.strip().lower() == "auto" and path.lower().endswith((".yaml", ".yml")):
-        fmt = "yaml"
-    return data, f"file {path!r}", fmt
+    return data, f"file {path!r}", format_of_name(path, fmt)
 
 
 def _tool_doc(args: ToolArgs, ws: Workspace) -> Document:
@@ -137,7 +146,7 @@ def _read_doc(args: ToolArgs, ws: Workspace) -> Document:
         raise ToolError(f"@json {args.verb}: give either 'file' or 'text', not both")
     if has_file:
         data, name, fmt = _read_file(args, ws)
-        return parse_bytes(data, name=name, format=fmt)
+        return parse_bytes(data, name=name, format=fmt, limit=None)  # _read_file checked the size
     if not has_text:
         raise ToolError(f"@json {args.verb} needs 'file' (a path inside the workspace) or "
                         "'text' (the JSON/YAML document itself)")
@@ -145,9 +154,9 @@ def _read_doc(args: ToolArgs, ws: Workspace) -> Document:
     if isinstance(raw, (dict, list)):
         return from_value(raw)
     text = args.text("text")
-    if len(text) > FILE_LIMIT // 4 and len(text.encode("utf-8", "surrogatepass")) > FILE_LIMIT:
-        raise ToolError(f"@json {args.verb}: the text is larger than the limit of "
-                        f"{FILE_LIMIT // (1024 * 1024)} MB")
+    cap = ws.cap(FILE_LIMIT)
+    if cap is not None and len(text) > cap // 4 and len(text.encode("utf-8", "surrogatepass")) > cap:
+        raise ToolError(f"@json {args.verb}: the text is larger than the limit of {human_size(cap)}")
     return parse_document(text, name="the text", format=fmt)
 
 
@@ -367,7 +376,7 @@ def _tool_validate(args: ToolArgs, ws: Workspace) -> ToolResult:
         result = validate(text, fmt, name)
     else:
         raise ToolError("@json validate needs 'file' (a path inside the workspace) or 'text'")
-    kind = "YAML" if result["format"] == "yaml" else "JSON"
+    kind = {"yaml": "YAML", "jsonl": "JSON Lines"}.get(result["format"], "JSON")
     if result["valid"]:
         output = f"valid {kind}" + (" (the text is not JSON; it is read as YAML)"
                                     if kind == "YAML" and fmt == "auto" and not has_file else "")
@@ -389,11 +398,15 @@ def _tool_pretty(args: ToolArgs, ws: Workspace) -> ToolResult:
     compact = args.flag("compact", False)
     m = single(doc, path, "pretty")
     s, e = m.span(0)
-    full, complete = _k.reformat(doc.text, s, e, 0 if compact else 2, PRETTY_DATA_LIMIT)
+    # the command line's whole result: room for the indentation of any sane
+    # document (a deep nesting grows with the square of its depth)
+    room = PRETTY_DATA_LIMIT if args.limit is not None else max(PRETTY_CLI_LIMIT,
+                                                                 16 * len(doc.text))
+    full, complete = _k.reformat(doc.text, s, e, 0 if compact else 2, room)
     out = CappedOutput(args.limit)
     out.write(full)
     data = full if complete else None
-    size = human_size(len(full)) if complete else "more than 64 MB"
+    size = human_size(len(full)) if complete else f"more than {human_size(room)}"
     # past the data limit the text itself stops there, however large the cap
     cut_at = out.limit if complete or out.limit < len(full) else len(full)
     notice = (f"[output cut at {cut_at:,} bytes of {size}"
