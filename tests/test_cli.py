@@ -407,6 +407,11 @@ def test_raw_output_of_strings_as_jq_r(files):
     assert cli("json", "get", "doc.json", "--path", "l[*]", "-r").text == "x\n2\nnull\n"
     r = cli("json", "keys", "doc.json", "-r")
     assert r.rc == 2 and "unknown option -r" in r.err
+    (files / "long.json").write_text(json.dumps({"s": "y" * 5000}))
+    r = cli("json", "get", "long.json", "--path", "s", "-r", "--max-bytes", "2000")
+    assert r.rc == 3 and r.text.startswith("[output cut")  # a cut answer never passes for whole
+    r = cli("json", "get", "-", "--path", "s", "-r", stdin='{"s": "lone \\ud800 pair \\ud83d\\ude00"}')
+    assert r.rc == 0 and r.out == "lone \ufffd pair \U0001f600\n".encode()
 
 
 JSONL = (b'{"name": "web1", "status": "ok", "n": 1}\n'

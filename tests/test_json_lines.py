@@ -197,3 +197,37 @@ def test_workspace_max_size_and_pipes(tmp_path):
         assert ws.read_bytes("/dev/null", 100) == b""
         with pytest.raises(ValueError, match="not a regular file"):
             Workspace("/", confined=False).read_bytes("/dev/null", 100)
+
+
+# ---------------------------------------------------------------------------
+# plurals: "1 file", "2 branches"
+
+def test_counts_agree_with_their_nouns(tmp_path):
+    from toolmend._text import human_size, plural
+
+    assert [plural(n, "file") for n in (0, 1, 2, 1000)] == ["0 files", "1 file", "2 files",
+                                                             "1,000 files"]
+    assert plural(1, "branch") == "1 branch" and plural(3, "branch") == "3 branches"
+    assert plural(2, "entry") == "2 entries" and plural(2, "key") == "2 keys"
+    assert human_size(1) == "1 byte" and human_size(2) == "2 bytes"
+    doc = '{"a": [{"x": 1}, {"y": 2}, {"y": 3}], "b": [{"x": 5}]}'
+    r = run_tool("@json", {"cmd": "get", "args": {"text": doc, "path": "a[*].x"}})
+    assert r.ok and r.output.startswith("1 value for a[*].x (2 branches skipped")
+    r = run_tool("@json", {"cmd": "get", "args": {"text": doc, "path": "a[*].y"}})
+    assert r.output.startswith("2 values for a[*].y (1 branch skipped")
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    (tmp_path / "a" / "f.txt").write_text("1\n")
+    (tmp_path / "b" / "f.txt").write_text("2\n")
+    r = run_tool("@diff", {"cmd": "dirs", "args": {"a": "a", "b": "b"}}, workspace=str(tmp_path))
+    assert r.ok and "1 file compared" in r.output
+    (tmp_path / "one.txt").write_text("x\n")
+    patch = "--- one.txt\n+++ one.txt\n@@ -1 +1 @@\n-x\n+y\n"
+    r = run_tool("@diff", {"cmd": "apply", "args": {"file": "one.txt", "patch": patch}},
+                 workspace=str(tmp_path))
+    assert r.ok and "1 hunk, +1 -1 lines (1 -> 1 lines)" in r.output, r.output
+    (tmp_path / "z.bin").write_bytes(b"\0")
+    (tmp_path / "y.bin").write_bytes(b"\0\0")
+    r = run_tool("@diff", {"cmd": "files", "args": {"a": "z.bin", "b": "y.bin"}},
+                 workspace=str(tmp_path))
+    assert r.ok and "(1 byte and 2 bytes)" in r.output

@@ -162,10 +162,10 @@ def parse(words: list[str], options: list[Option],
                 continue
             if "-h" in words[i:] or "--help" in words[i:]:
                 raise HelpWanted()
-            known = ", ".join(f"-{c}" for c in by_short) or "none"
-            raise UsageError(f"unknown option {word}; options are written --name VALUE (the "
-                             f"one-letter ones: {known}); a file named {word} is written "
-                             f"-- {word} or ./{word}")
+            known = ", ".join(f"-{c}" for c in by_short)
+            raise UsageError(f"unknown option {word}; options are written --name VALUE"
+                             + (f" (and {known})" if known else "")
+                             + f"; a file named {word} is written -- {word} or ./{word}")
         name, eq, value = word[2:].partition("=")
         opt = by_name.get(name) or by_name.get(name.replace("_", "-"))
         if opt is None:

@@ -201,7 +201,7 @@ def _verb(tool: str, words: list[str]) -> int:
     except ValueError as exc:
         raise _Refused(str(exc)) from None
     result = run_verb(tool, verb, args, ws, limit=limit)
-    if raw and result.ok and not as_json:
+    if raw and result.ok and not as_json and not result.truncated:  # a cut answer says so instead
         return _raw(result, str(opts.get("path", "")))
     return _finish(result, tool, verb, as_json)
 

@@ -65,19 +65,23 @@ def _hypothesis(name: str, seconds: int) -> tuple[bool, int, str]:
 
     target = TARGETS[name]
     count = 0
+    failing = False
     deadline = time.monotonic() + seconds
 
     @settings(max_examples=BATCH, deadline=None, database=None,
               suppress_health_check=list(HealthCheck))
     @given(st.binary(max_size=MAX_LEN))
     def check(data: bytes) -> None:
-        nonlocal count
-        if time.monotonic() > deadline:
+        nonlocal count, failing
+        # once an input failed, hypothesis replays and shrinks it: every
+        # example runs then, or the replay would pass and the failure be "flaky"
+        if time.monotonic() > deadline and not failing:
             return
         count += 1
         try:
             target(data)
         except Exception:
+            failing = True
             _save(name, data)
             raise
 

@@ -17,7 +17,7 @@ import stat
 from dataclasses import dataclass, field
 from typing import Any
 
-from .._text import UTF8_BOM, human_size
+from .._text import UTF8_BOM, human_size, plural
 from ..diff import FilePatch, apply_file_patch, parse_patch, reverse, select, split_keepends
 from ..errors import PatchError, ToolError
 from ._diff_io import FILE_LIMIT, PATCH_LIMIT, decode
@@ -164,19 +164,23 @@ def _counts(section: FilePatch) -> str:
     added = sum(h.added for h in section.hunks)
     removed = sum(h.removed for h in section.hunks)
     n = len(section.hunks)
-    return f"{n} hunk{'s' if n != 1 else ''}, +{added} -{removed} lines"
+    return f"{plural(n, 'hunk')}, +{added} -{removed} lines"
 
 
 def _lines(data: bytes | None) -> int:
     return len(split_keepends(decode(data or b"")[0]))
 
 
+def _n_lines(data: bytes | None) -> str:
+    return plural(_lines(data), "line")
+
+
 def _what(change: _Change) -> str:
     """What the change does, in the words of a report: ``creates x (2 lines)``."""
     if change.created:
-        return f"creates {change.shown} ({_lines(change.after)} lines)"
+        return f"creates {change.shown} ({_n_lines(change.after)})"
     if change.deleted:
-        return f"deletes {change.shown} ({_lines(change.before)} lines)"
+        return f"deletes {change.shown} ({_n_lines(change.before)})"
     return (f"applies to {change.shown}: {_counts(change.section)} ({_lines(change.before)} -> "
             f"{_lines(change.after)} lines)")
 
@@ -186,9 +190,9 @@ def _done(change: _Change, backup: str | None) -> str:
     kept = f"; the original is in {backup}" if backup else (
         "" if change.created else "; no backup kept")
     if change.created:
-        return f"created {change.shown} ({_lines(change.after)} lines)"
+        return f"created {change.shown} ({_n_lines(change.after)})"
     if change.deleted:
-        return f"deleted {change.shown} ({_lines(change.before)} lines){kept}"
+        return f"deleted {change.shown} ({_n_lines(change.before)}){kept}"
     return (f"patched {change.shown}: {_counts(change.section)} ({_lines(change.before)} -> "
             f"{_lines(change.after)} lines){kept}")
 

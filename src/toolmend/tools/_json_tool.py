@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any, Callable, Mapping
 
 from .._kernels import jsonscan as _k
-from .._text import human_size
+from .._text import human_size, plural
 from ..errors import JSONError, ToolError
 from ..json import FILE_LIMIT, Document, dumps, format_path, format_segment, parse_path
 from ..json._document import (
@@ -183,10 +183,6 @@ def _write_json(out: CappedOutput, text: bytes | str, start: int, end: int, inde
     return complete and not out.full
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n:,} {word}" + ("" if n == 1 else "s")
-
-
 def _path_arg(args: ToolArgs) -> str:
     value = args.raw.get("path")
     if isinstance(value, list):
@@ -212,9 +208,9 @@ def _tool_get(args: ToolArgs, ws: Workspace) -> ToolResult:
                   f"(keys lists what is below {shown_path}), query with select and limit, or "
                   "schema for its shape]")
         return ToolResult(True, _finish(out, notice), data[0], truncated=out.truncated)
-    header = f"{_plural(len(m), 'value')} for {shown_path}"
+    header = f"{plural(len(m), 'value')} for {shown_path}"
     if m.skipped:
-        header += f" ({_plural(m.skipped, 'branch')} skipped where the path did not apply)"
+        header += f" ({plural(m.skipped, 'branch')} skipped where the path did not apply)"
     out.write(header + "\n")
     shown = 0
     for k in range(len(m)):
@@ -224,7 +220,7 @@ def _tool_get(args: ToolArgs, ws: Workspace) -> ToolResult:
         if not _write_json(out, text, s, e, 2) or not out.write("\n"):
             break
         shown += 1
-    notice = (f"[output cut at {out.limit:,} bytes after {shown:,} of {len(m):,} values: "
+    notice = (f"[output cut at {out.limit:,} bytes after {shown:,} of {plural(len(m), 'value')}: "
               "narrow the path (an index or key instead of *, or a deeper path), or use query "
               "with where, select and limit]")
     return ToolResult(True, _finish(out, notice), data, truncated=out.truncated)
@@ -253,8 +249,8 @@ def _tool_keys(args: ToolArgs, ws: Workspace) -> ToolResult:
         shown += 1
     if total > len(pairs) and not out.full:
         out.write(f"  ... data holds the first {len(pairs):,} of {total:,}\n")
-    noun = "elements" if is_array else "keys"
-    notice = (f"[output cut at {out.limit:,} bytes after {shown:,} of {total:,} {noun}: "
+    noun = "element" if is_array else "key"
+    notice = (f"[output cut at {out.limit:,} bytes after {shown:,} of {plural(total, noun)}: "
               f"use a deeper path, get {label}[N] for one element, or schema for the shape]")
     return ToolResult(True, _finish(out, notice), pairs, truncated=out.truncated)
 
@@ -290,7 +286,7 @@ def _tool_query(args: ToolArgs, ws: Workspace) -> ToolResult:
     cond = f" where {shown_where}" if shown_where else ""
     order = f", sorted by {sort}{' (descending)' if desc else ''}" if plan.sort else ""
     where_in = f" from row {offset:,}" if offset else ""
-    head = (f"{result.matched:,} of {_plural(result.total, 'row')} in {target} matched{cond}"
+    head = (f"{result.matched:,} of {plural(result.total, 'row')} in {target} matched{cond}"
             f"{order}; showing {len(result.rows):,}{where_in}")
     if result.matched > offset + len(result.rows):
         more = f", up to {QUERY_LIMIT_MAX}," if cap else ""
@@ -308,9 +304,9 @@ def _tool_query(args: ToolArgs, ws: Workspace) -> ToolResult:
         if not ok or not out.write("\n"):
             break
         shown += 1
-    notice = (f"[output cut at {out.limit:,} bytes after {shown:,} of {len(result.rows):,} "
-              f"rows ({result.matched:,} matched): keep fewer fields with select, lower the limit, "
-              "or narrow where]")
+    notice = (f"[output cut at {out.limit:,} bytes after {shown:,} of "
+              f"{plural(len(result.rows), 'row')} ({result.matched:,} matched): keep fewer fields "
+              "with select, lower the limit, or narrow where]")
     return ToolResult(True, _finish(out, notice), result.rows, truncated=out.truncated)
 
 
@@ -343,7 +339,7 @@ def _tool_schema(args: ToolArgs, ws: Workspace) -> ToolResult:
     sampling = result["sampling"]
     head = f"schema of {target}"
     if m.fanned:
-        head += f" ({_plural(len(m), 'value')} merged)"
+        head += f" ({plural(len(m), 'value')} merged)"
     head += f" (depth {depth}"
     if doc.format == "yaml":
         head += ", YAML"
