@@ -40,8 +40,9 @@ QUERY_LIMIT_MAX = 200
 KEYS_DATA_LIMIT = 10_000
 #: Largest text ``pretty`` returns as data (output is capped regardless).
 PRETTY_DATA_LIMIT = 64 * 1024 * 1024
-#: ... and the command line at least (16 times the document when larger).
-PRETTY_CLI_LIMIT = 256 * 1024 * 1024
+#: ... and the command line: 16 times the document when that is more (a
+#: 50 MB file indented), since it reads files of any size.
+PRETTY_CLI_FACTOR = 16
 
 
 # ---------------------------------------------------------------------------
@@ -396,13 +397,13 @@ def _tool_pretty(args: ToolArgs, ws: Workspace) -> ToolResult:
     s, e = m.span(0)
     # the command line's whole result: room for the indentation of any sane
     # document (a deep nesting grows with the square of its depth)
-    room = PRETTY_DATA_LIMIT if args.limit is not None else max(PRETTY_CLI_LIMIT,
-                                                                 16 * len(doc.text))
+    room = PRETTY_DATA_LIMIT if args.limit is not None else max(PRETTY_DATA_LIMIT,
+                                                                 PRETTY_CLI_FACTOR * len(doc.text))
     full, complete = _k.reformat(doc.text, s, e, 0 if compact else 2, room)
     out = CappedOutput(args.limit)
     out.write(full)
     data = full if complete else None
-    size = human_size(len(full)) if complete else f"more than {human_size(room)}"
+    size = human_size(len(full)) if complete else f"more than {room / (1 << 20):g} MB"
     # past the data limit the text itself stops there, however large the cap
     cut_at = out.limit if complete or out.limit < len(full) else len(full)
     notice = (f"[output cut at {cut_at:,} bytes of {size}"
