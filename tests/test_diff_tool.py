@@ -131,7 +131,7 @@ def test_output_is_capped_with_a_notice(tmp_path):
     assert r.ok and len(r.output.encode()) <= OUTPUT_LIMIT
     assert r.data["truncated"] is True and r.truncated
     # one hunk larger than the cap: none of it is shown, and the output says so first
-    assert r.output.startswith("# toolmend patch: none of its 1 hunks shown: this patch is incomplete")
+    assert r.output.startswith("# toolmend patch: none of its 1 hunk shown: this patch is incomplete")
     assert "context" in r.output and "@@" not in r.output
     assert len(r.data["diff"]) > OUTPUT_LIMIT  # programs get it whole
 
@@ -309,7 +309,7 @@ def test_apply_to_a_file_that_becomes_empty(tmp_path):
     r = call(tmp_path, "apply", file="g.txt", dry_run=False,
              patch="--- a/g.txt\n+++ /dev/null\n@@ -1 +0,0 @@\n-x\n")
     # a deletion patch deletes the file, after the backup
-    assert r.ok and r.output.startswith("deleted g.txt (1 lines); the original is in g.txt.bak")
+    assert r.ok and r.output.startswith("deleted g.txt (1 line); the original is in g.txt.bak")
     assert not (tmp_path / "g.txt").exists() and r.data["deleted"]
     assert (tmp_path / "g.txt.bak").read_text() == "x\n"
 

@@ -45,3 +45,22 @@ SEEDS = [b'{"cmd": "read", "file": "main.go"}', b"{cmd: 'read', n: 1.50,}", b'["
                       st.builds(lambda a, b: a + b, st.sampled_from(SEEDS), st.binary(max_size=40))))
 def test_target_holds(name, data):
     TARGETS[name](data)
+
+
+def test_the_hypothesis_engine_passes_when_its_time_is_up(monkeypatch, tmp_path):
+    """The time-up ends a run quietly: a target that never fails is ok, and
+    one that fails is reported with its input saved."""
+    import run
+
+    monkeypatch.setattr(run, "CRASHERS", str(tmp_path))
+    monkeypatch.setitem(run.TARGETS, "never_fails", lambda data: None)
+    ok, count, detail = run._hypothesis("never_fails", 1)
+    assert (ok, detail) == (True, "") and count > 0
+
+    def fails(data: bytes) -> None:
+        raise ValueError("boom")
+
+    monkeypatch.setitem(run.TARGETS, "fails", fails)
+    ok, count, detail = run._hypothesis("fails", 1)
+    assert not ok and "boom" in detail
+    assert os.listdir(tmp_path / "fails")

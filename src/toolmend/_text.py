@@ -43,12 +43,27 @@ def line_col(text: str, pos: int) -> tuple[int, int]:
 
 
 def human_size(n: int) -> str:
-    """``n`` bytes, for a message: 512 bytes, 3.2 KB, 20.0 MB."""
+    """``n`` bytes, for a message: 1 byte, 512 bytes, 3.2 KB, 20.0 MB."""
     if n >= 1 << 20:
         return f"{n / (1 << 20):.1f} MB"
     if n >= 1 << 10:
         return f"{n / (1 << 10):.1f} KB"
-    return f"{n} bytes"
+    return plural(n, "byte")
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """A count and its noun, for a message: ``1 file``, ``2 files``, ``3
+    branches``, ``0 entries`` (``many``: a plural these rules do not make)."""
+    if n == 1:
+        return f"{n:,} {word}"
+    if many is None:
+        if word.endswith(("s", "x", "z", "ch", "sh")):
+            many = word + "es"
+        elif word.endswith("y") and word[-2:-1] not in ("a", "e", "i", "o", "u"):
+            many = word[:-1] + "ies"
+        else:
+            many = word + "s"
+    return f"{n:,} {many}"
 
 
 def decode_utf8(data: bytes, what: str) -> str:

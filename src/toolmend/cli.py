@@ -12,10 +12,13 @@ usage: toolmend COMMAND [options]      (toolmend COMMAND --help for each)
   exec [--workspace DIR] [--json]       run the @json/@diff calls in model text (standard input)
   --version, --help
 
-The verb commands write the whole result (--max-bytes N caps it) and take any
-path; --workspace DIR confines paths as for an agent. call and exec are the
-agent paths: paths stay in the workspace (default: this folder) and output is
-capped at 24,000 (json) / 30,000 (diff) bytes.
+The verb commands read inputs of any size (--max-size SIZE sets a limit),
+FIFOs and <(...) included, write the whole result (--max-bytes N caps it) and
+take any path; --workspace DIR confines paths as for an agent. Their files may
+be given as words (toolmend json get FILE --path P, toolmend diff files A B);
+-- ends the options. call and exec are the agent paths: paths stay in the
+workspace (default: this folder), inputs are capped at 20 MB (json) / 4 MB
+(diff) and output at 24,000 (json) / 30,000 (diff) bytes.
 
 Exit status: 0 success (diff files/text/dirs: no differences); 1 refused
 input, an invalid document (json validate), a patch that does not apply, or
@@ -31,12 +34,14 @@ import sys
 from typing import Any, BinaryIO, Sequence
 
 from . import __version__
-from ._cliargs import COMMON, VERBS, HelpWanted, UsageError, parse, verb_help
+from ._cliargs import COMMON, POSITIONAL, VERBS, HelpWanted, UsageError, parse, parse_size, verb_help
 
 USAGE = (__doc__ or "").split("\n\n")[1]
 EXIT_OK, EXIT_REFUSED, EXIT_USAGE, EXIT_CUT = 0, 1, 2, 3
-#: Most bytes read from standard input (the largest file a verb takes is 20 MB).
+#: Most bytes the agent paths (call, exec) and repair read from standard input
+#: (the largest file a verb takes is 20 MB); the verb commands read any size.
 STDIN_LIMIT = 20 * 1024 * 1024 + 1
+_CHUNK = 1 << 20
 
 SUMMARIES = {
     ("json", "get"): "The value at --path (a list of values when * fans out), numbers exact.",
@@ -57,10 +62,12 @@ SUMMARIES = {
 
 
 class _Stdin:
-    """Standard input, read once, at most STDIN_LIMIT bytes."""
+    """Standard input, read once: at most STDIN_LIMIT bytes, or ``cap``
+    (None: all of it, a chunk at a time)."""
 
-    def __init__(self) -> None:
+    def __init__(self, cap: int | None = STDIN_LIMIT - 1) -> None:
         self.data: bytes | None = None
+        self.cap = cap
 
     def read(self, what: str) -> bytes:
         if self.data is not None:
@@ -68,9 +75,18 @@ class _Stdin:
         stream = getattr(sys.stdin, "buffer", None)
         if stream is None:
             raise UsageError(f"{what}: there is no standard input to read")
-        self.data = stream.read(STDIN_LIMIT)
-        if len(self.data) >= STDIN_LIMIT:
-            raise _Refused(f"{what}: standard input is larger than the limit of 20 MB")
+        if self.cap is None:
+            parts = []
+            while chunk := stream.read(_CHUNK):
+                parts.append(chunk)
+            self.data = b"".join(parts)
+            return self.data
+        self.data = stream.read(self.cap + 1)
+        if len(self.data) > self.cap:
+            from ._text import human_size
+
+            raise _Refused(f"{what}: standard input is larger than the limit of "
+                           f"{human_size(self.cap)}")
         return self.data
 
 
@@ -103,7 +119,8 @@ def _dumps(value: Any) -> str:
     return dumps(value)
 
 
-def _tool_args(tool: str, verb: str, opts: dict[str, object], stdin: _Stdin) -> dict[str, Any]:
+def _tool_args(tool: str, verb: str, opts: dict[str, object], stdin: _Stdin,
+               cap: int | None) -> dict[str, Any]:
     """The tool arguments of parsed command-line options."""
     options = {o.key: o for o in VERBS[(tool, verb)]}
     if "patch" in opts and "patch_text" in opts:
@@ -115,7 +132,7 @@ def _tool_args(tool: str, verb: str, opts: dict[str, object], stdin: _Stdin) -> 
         opt = options[key]
         name = opt.tool_arg
         if opt.kind == "patch" and isinstance(value, str):
-            args[name] = stdin.read("--patch") if value == "-" else _read_patch(value)
+            args[name] = stdin.read("--patch") if value == "-" else _read_patch(value, cap)
         elif opt.kind in ("path", "text") and value == "-":
             data = stdin.read(f"--{opt.name}")
             if tool == "json":
@@ -133,47 +150,82 @@ def _tool_args(tool: str, verb: str, opts: dict[str, object], stdin: _Stdin) -> 
     return args
 
 
-def _read_patch(path: str) -> bytes:
-    from .tools._diff_io import PATCH_LIMIT
+def _read_patch(path: str, cap: int | None) -> bytes:
+    """The patch file (any path; a FIFO, <(git diff), is read as a stream)."""
+    from .errors import WorkspaceError
+    from .tools import Workspace
 
     try:
-        size = os.stat(path).st_size
-        if size > PATCH_LIMIT:
-            raise _Refused(f"--patch {path}: the patch is {size:,} bytes; the limit is "
-                           f"{PATCH_LIMIT:,}")
-        with open(path, "rb") as fh:
-            return fh.read(PATCH_LIMIT + 1)
-    except OSError as exc:
-        raise _Refused(f"--patch {path}: {exc.strerror or exc}") from None
+        return Workspace(".", confined=False, max_size=cap, pipes=True).read_bytes(
+            path, 0, what="--patch")
+    except WorkspaceError as exc:
+        raise _Refused(str(exc)) from None
 
 
 def _verb(tool: str, words: list[str]) -> int:
     verbs = sorted({v for t, v in VERBS if t == tool})
     if not words or words[0] in ("-h", "--help"):
-        _write(f"usage: toolmend {tool} VERB [options]\n\nverbs: {', '.join(verbs)} "
-               f"(toolmend {tool} VERB --help for each)\n")
-        return EXIT_OK if words else EXIT_USAGE
+        text = (f"usage: toolmend {tool} VERB [options]\n\nverbs: {', '.join(verbs)} "
+                f"(toolmend {tool} VERB --help for each)\n")
+        if not words:  # a usage error: the help goes to stderr, as the error would
+            sys.stderr.write(text)
+            return EXIT_USAGE
+        _write(text)
+        return EXIT_OK
     verb = words[0]
     if (tool, verb) not in VERBS:
         raise UsageError(f"{tool} has no verb {verb!r}; the verbs are {', '.join(verbs)}")
     try:
-        opts = parse(words[1:], VERBS[(tool, verb)] + COMMON)
+        opts = parse(words[1:], VERBS[(tool, verb)] + COMMON, POSITIONAL.get((tool, verb), ()))
     except HelpWanted:
         _write(verb_help(tool, verb, SUMMARIES[(tool, verb)]) + "\n")
         return EXIT_OK
     as_json = bool(opts.pop("json", False))
+    raw = bool(opts.pop("raw", False))
     limit = _max_bytes(opts.pop("max_bytes", None))
+    size = opts.pop("max_size", None)
+    cap = None if size is None else parse_size(str(size))
     workspace = opts.pop("workspace", None)
-    stdin = _Stdin()
-    args = _tool_args(tool, verb, opts, stdin)
+    stdin = _Stdin(cap)
+    try:
+        args = _tool_args(tool, verb, opts, stdin, cap)
+    except _Refused as exc:  # an input too large or unreadable: trouble, for diff as GNU diff
+        _err(str(exc))
+        return EXIT_USAGE if tool == "diff" and verb in ("files", "text", "dirs") else EXIT_REFUSED
     from .tools import Workspace, run_verb
 
     try:
-        ws = Workspace(str(workspace)) if workspace is not None else Workspace(".", confined=False)
+        # a person's reading: no size cap unless --max-size, FIFOs and /dev/null as diff reads them
+        ws = (Workspace(str(workspace), max_size=cap, pipes=True) if workspace is not None
+              else Workspace(".", confined=False, max_size=cap, pipes=True))
     except ValueError as exc:
         raise _Refused(str(exc)) from None
     result = run_verb(tool, verb, args, ws, limit=limit)
+    if raw and result.ok and not as_json and not result.truncated:  # a cut answer says so instead
+        return _raw(result, str(opts.get("path", "")))
     return _finish(result, tool, verb, as_json)
+
+
+def _raw(result: Any, path: str) -> int:
+    """``json get -r`` (as jq -r): each value on a line of its own, a string
+    as its text (no quotes, no escapes; a lone surrogate as U+FFFD), another
+    value as the JSON get writes (compact when the path fans out)."""
+    from .json import dumps, parse_path
+
+    for warning in result.warnings:
+        _err(warning)
+    fanned = any(not isinstance(seg, (str, int)) for seg in parse_path(path))  # * or a slice
+    if not fanned and not isinstance(result.data, str):
+        _write(result.output.rstrip("\n") + "\n")
+        return EXIT_CUT if result.truncated else EXIT_OK
+    parts = []
+    for value in (result.data if fanned else [result.data]):
+        if isinstance(value, str):
+            parts.append(value.encode("utf-16", "surrogatepass").decode("utf-16", "replace"))
+        else:
+            parts.append(dumps(value))
+    _write("".join(part + "\n" for part in parts))
+    return EXIT_OK
 
 
 def _max_bytes(value: object) -> int | None:
@@ -398,9 +450,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         reconfigure(errors="backslashreplace")
     words = list(sys.argv[1:] if argv is None else argv)
     try:
-        if not words or words[0] in ("-h", "--help", "help"):
+        if not words:  # a usage error: the help on stderr, stdout left empty
+            sys.stderr.write((__doc__ or "").strip() + "\n")
+            return EXIT_USAGE
+        if words[0] in ("-h", "--help", "help"):
             _write((__doc__ or "").strip() + "\n")
-            return EXIT_OK if words else EXIT_USAGE
+            return EXIT_OK
         if words[0] in ("-V", "--version"):
             _write(_version() + "\n")
             return EXIT_OK

@@ -18,6 +18,7 @@ from typing import Any, Sequence
 import orjson
 
 from . import compiled
+from ._text import plural
 from .recovery import normalize_tool_args
 
 
@@ -95,6 +96,7 @@ def _agent_demo(out: Any) -> int:
     got = [(c.name, c.ok) for c in calls]
     failed_runs = sum(not r.ok for c, r in zip(calls, results, strict=True) if c.ok)
     surprises = int(got != EXPECTED_CALLS) + failed_runs
-    out.write(f"{sum(c.ok for c in calls)} calls run, {sum(not c.ok for c in calls)} refused as cut off"
+    out.write(f"{plural(sum(c.ok for c in calls), 'call')} run, "
+              f"{sum(not c.ok for c in calls)} refused as cut off"
               f"{'' if not surprises else '; UNEXPECTED: ' + repr(got)}\n")
     return surprises

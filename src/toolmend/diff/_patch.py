@@ -27,6 +27,7 @@ import posixpath
 import re
 from dataclasses import dataclass, field
 
+from .._text import plural
 from ..errors import PatchError
 from ._headers import (
     GIT_LINE,
@@ -68,7 +69,7 @@ def end_line() -> str:
 
 def incomplete_line(shown: int, total: int) -> str:
     """The first line of a cut patch, which ``apply`` refuses."""
-    what = f"hunks 1-{shown} of {total} shown" if shown else f"none of its {total} hunks shown"
+    what = f"hunks 1-{shown} of {total} shown" if shown else f"none of its {plural(total, 'hunk')} shown"
     return f"{_MARK}{what}{_INCOMPLETE}"
 _BODY = frozenset(" -+")
 _NO_NAME = frozenset({"/dev/null", "a", "b", "a/", "b/"})
@@ -336,11 +337,12 @@ def parse_patch(patch: str) -> list[FilePatch]:
                          "followed by ' ', '-' and '+' lines", reason="empty")
     found = sum(len(f.hunks) for f in files)
     if promised is not None and not (closed and patch.endswith("\n")):
-        raise PatchError(f"the patch says it holds {promised} hunks but stops before its end "
+        raise PatchError(f"the patch says it holds {plural(promised, 'hunk')} but stops before its end "
                          f"line ({END_LINE!r}): it was cut, so none of it is applied",
                          reason="incomplete")
     if promised is not None and found != promised:
-        raise PatchError(f"the patch says it holds {promised} hunks, but {found} are here: it "
+        raise PatchError(f"the patch says it holds {plural(promised, 'hunk')}, but {found} "
+                         f"{'is' if found == 1 else 'are'} here: it "
                          "was cut (or pieced together), so none of it is applied",
                          reason="incomplete")
     return files
@@ -535,7 +537,7 @@ def apply_file_patch(original: str, section: FilePatch) -> str:
     lines = split_keepends(original)
     if section.old_name == "/dev/null" and original:
         raise PatchError(f"the patch creates the file ('--- /dev/null'), but the text already "
-                         f"has {len(lines)} lines", hunk=1, line=1, expected=None,
+                         f"has {plural(len(lines), 'line')}", hunk=1, line=1, expected=None,
                          actual=_show(lines[0], False))
     try:
         return _apply_lines(lines, section, False)
@@ -562,7 +564,7 @@ def _apply_lines(lines: list[str], section: FilePatch, crlf: bool) -> str:
         old_pos, new_pos = hunk.old_pos, hunk.new_pos
         if old_pos > len(lines):
             raise PatchError(f"hunk {hunk.number} ({hunk.header}) starts after line "
-                             f"{hunk.old_start}, but the file has only {len(lines)} lines",
+                             f"{hunk.old_start}, but the file has only {plural(len(lines), 'line')}",
                              hunk=hunk.number, line=hunk.old_start, expected=None, actual=None)
         if old_pos < pos:
             raise PatchError(f"hunk {hunk.number} ({hunk.header}) starts before the end of the hunk "
@@ -614,7 +616,7 @@ def _mismatch(hunk: Hunk, lines: list[str], old_want: list[str], new_want: list[
               text: str, actual: str | None, kind: str, crlf: bool) -> PatchError:
     shown_actual = _show(actual, crlf)
     if actual is None:
-        found = f"the file has only {len(lines)} lines"
+        found = f"the file has only {plural(len(lines), 'line')}"
     else:
         found = f"the file has {shown_actual!r}"
     message = (f"hunk {hunk.number} ({hunk.header}) does not match at line {at + 1}: the patch "

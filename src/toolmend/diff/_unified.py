@@ -22,6 +22,7 @@ from typing import Any, Iterator, Sequence
 
 from .._kernels import myers
 from .._kernels._hunks import Block, format_range, hunks, split_lines
+from .._text import plural
 from ..errors import BudgetWarning
 
 __all__ = [
@@ -83,7 +84,7 @@ def _check_int(name: str, value: Any) -> int:
 
 def _warning(budget: int, block: Block, a_label: str, b_label: str) -> str:
     a0, a1, b0, b1 = block
-    return (f"warning: more than {budget:,} lines differ (the edit budget), so lines "
+    return (f"warning: more than {plural(budget, 'line')} differ (the edit budget), so lines "
             f"{a0 + 1}-{a1} of {a_label} and {b0 + 1}-{b1} of {b_label} are shown as one "
             f"block replacement, not a minimal diff; raise the budget for a minimal diff")
 

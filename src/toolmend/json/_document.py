@@ -17,6 +17,7 @@ from __future__ import annotations
 import codecs
 import difflib
 import os
+import re
 from array import array
 from dataclasses import dataclass, field, replace
 from typing import Any, Iterator, Sequence
@@ -32,12 +33,14 @@ from ._yaml import compose, yaml_to_json
 __all__ = [
     "Document", "Matches", "FILE_LIMIT", "FORMATS", "parse_document", "parse_bytes", "load_file",
     "from_value", "resolve", "values", "describe_value", "nearest_keys", "document_of_bytes",
+    "format_of_name",
 ]
 
 #: Largest file (and text) the verbs read, checked before reading.
 FILE_LIMIT = 20 * 1024 * 1024
-FORMATS = ("auto", "json", "yaml")
+FORMATS = ("auto", "json", "yaml", "jsonl")
 YAML_SUFFIXES = (".yaml", ".yml")
+JSONL_SUFFIXES = (".jsonl", ".ndjson")
 KEYS_SHOWN = 40
 #: Members a fan-out follows the rest of its path from in one kernel call.
 _CHUNK = 1 << 14
@@ -131,6 +134,8 @@ def parse_document(text: str, *, name: str = "the text", format: str = "auto") -
         text = text[1:]
     if fmt == "yaml":
         return _from_yaml(text, name, None)
+    if fmt == "jsonl":
+        return _json_lines(_utf8_or_text(text), 0, name)
     doc = _json_document(_utf8_or_text(text), 0, name, "json")
     if doc is not None:
         return doc
@@ -164,7 +169,11 @@ def _not_json(text: str, name: str, fmt: str) -> Document:
     if fmt == "auto" and not text.lstrip(" \t\r\n").startswith(("{", "[")):
         try:
             composed = compose(text, name)
-        except (YAMLDocumentError, NestingError):
+        except (YAMLDocumentError, NestingError) as yaml_error:
+            # text that reads as YAML (a "key:" line, a "- " item) gets the
+            # YAML error: the JSON one would only say its first word is unquoted
+            if _YAML_LOOK.search(text):
+                raise yaml_error from None
             raise error from None
         notes: list[str] = []
         converted = yaml_to_json(text, name, require_collection=True, composed=composed,
@@ -172,6 +181,11 @@ def _not_json(text: str, name: str, fmt: str) -> Document:
         if converted is not None:
             return _json_of_yaml(converted, name, notes)
     raise error
+
+
+#: A line YAML writes and JSON never starts with: "key:", "- item", "---".
+_YAML_LOOK = re.compile(r"^[ \t]*(?:[^\s\"'{}\[\],#:][^\n:]*:(?:[ \t]|$)|- |-$|---(?:[ \t]|$))",
+                        re.MULTILINE)
 
 
 def _from_yaml(text: str, name: str, composed: Any) -> Document:
@@ -197,6 +211,11 @@ def document_of_bytes(data: bytes, name: str = "the text", format: str = "auto")
     start = 3 if data.startswith(UTF8_BOM) else 0
     if data.startswith(UTF8_BOM, start):  # as decoding, then parse_document, would
         start += 3
+    if fmt == "jsonl":
+        bad = _first_bad_utf8(data, 3 if data.startswith(UTF8_BOM) else 0, name)
+        if bad is not None:
+            raise bad
+        return _json_lines(data, start, name)
     if fmt != "yaml":
         pos, code, lossy, index = _k.scan_index(data, start)
         if not code:
@@ -207,13 +226,76 @@ def document_of_bytes(data: bytes, name: str = "the text", format: str = "auto")
             bad = _first_bad_utf8(data, 3 if data.startswith(UTF8_BOM) else 0, name)
             if bad is not None:
                 raise bad
-            raise syntax_error_in_bytes(data, start, pos, code, name)
+            error = syntax_error_in_bytes(data, start, pos, code, name)
+            if code == _k.E_TRAILING and _lines_hint(data, start):
+                error.args = (error.args[0].replace("\n", " (one value a line is JSON Lines: "
+                                                    "format jsonl, or a .jsonl file)\n", 1),)
+            raise error
     text = decode_utf8(data, name)
     if text.startswith("\ufeff"):
         text = text[1:]
     if fmt == "yaml":
         return _from_yaml(text, name, None)
     return _not_json(text, name, fmt)
+
+
+def _lines_hint(data: bytes, start: int) -> bool:
+    """Whether data is two or more JSON values, one a line (JSON Lines read
+    as JSON): its first two lines each hold a whole value."""
+    first = data.find(b"\n", start)
+    if first < 0:
+        return False
+    second = data.find(b"\n", first + 1)
+    lines = [data[start:first], data[first + 1:second if second >= 0 else len(data)]]
+    return all(line.strip() and not _k.scan(line)[1] for line in lines)
+
+
+def _json_lines(text: bytes | str, start: int, name: str) -> Document:
+    """The Document of JSON Lines (one value a line, blank lines skipped): the
+    array of the lines' values, so ``[n]`` is the value of line n (counting
+    values from 0) and query filters the lines. A line that is not one whole
+    value is refused with its line number."""
+    lines: list[Any] = (text[start:].split(b"\n") if isinstance(text, bytes)
+                        else text[start:].split("\n"))
+    kept: list[Any] = [line for line in lines if line.strip()]
+    if isinstance(text, bytes):
+        joined: bytes | str = b"[" + b",".join(kept) + b"]"
+        comma: Any = b","
+    else:
+        joined = "[" + ",".join(kept) + "]"
+        comma = ","
+    pos, code, lossy, index = _k.scan_index(joined, 0)
+    if not code:
+        doc = Document(joined, 0, _k.value_end(joined, 0, index), bool(lossy), "jsonl", name, index)
+        # each value must lie within its own line: "1, 2" or a value split over
+        # two lines would join into a valid array all the same
+        _, spans = doc.members(0)
+        if len(spans) // 2 == len(kept):
+            a = 1
+            for k, line in enumerate(kept):
+                b = a + len(line)
+                if not (a <= spans[2 * k] and spans[2 * k + 1] <= b):
+                    break
+                a = b + len(comma)
+            else:
+                return doc
+    # find the first line that is not one value, and say so at its place
+    offset = start
+    for line in lines:
+        if line.strip():
+            pos, code, _ = _k.scan(line)
+            if code:
+                if isinstance(text, bytes):
+                    error = syntax_error_in_bytes(text, 0, offset + pos, code, name)
+                else:
+                    error = syntax_error(text, offset + pos, code, name)
+                if pos >= len(line.rstrip(b"\r" if isinstance(line, bytes) else "\r")):
+                    error.message += " (a value of JSON Lines is written on one line)"
+                error.args = (f"{name} is not valid JSON Lines: {error.message} at line "
+                              f"{error.line}, column {error.column}\n{error.snippet}",)
+                raise error
+        offset += len(line) + 1
+    raise JSONError(f"{name} is not valid JSON Lines")  # pragma: no cover - a line failed above
 
 
 def _first_bad_utf8(data: bytes, base: int, what: str) -> EncodingError | None:
@@ -239,33 +321,47 @@ def _first_bad_utf8(data: bytes, base: int, what: str) -> EncodingError | None:
 
 
 def parse_bytes(data: bytes, *, name: str = "the text", format: str = "auto",
-                limit: int = FILE_LIMIT) -> Document:
+                limit: int | None = FILE_LIMIT) -> Document:
     """Validate UTF-8 bytes (a BOM is dropped) and return their Document;
-    refused past ``limit`` bytes. The bytes are kept and walked as they are:
-    only the values a verb returns are decoded."""
-    if len(data) > limit:
+    refused past ``limit`` bytes (None: no limit). The bytes are kept and
+    walked as they are: only the values a verb returns are decoded."""
+    if limit is not None and len(data) > limit:
         raise JSONError(f"{name} is {human_size(len(data))}; the limit is {human_size(limit)}")
     return document_of_bytes(data, name, format)
 
 
 def load_file(path: str | os.PathLike[str], *, format: str = "auto",
-              limit: int = FILE_LIMIT) -> Document:
-    """Read and validate a file: ``.yaml``/``.yml`` files are YAML unless
-    ``format`` says otherwise; refused past ``limit`` bytes before reading.
-    (The tools confine the paths an agent names to a workspace first.)"""
+              limit: int | None = FILE_LIMIT) -> Document:
+    """Read and validate a file: ``.yaml``/``.yml`` files are YAML and
+    ``.jsonl``/``.ndjson`` files JSON Lines unless ``format`` says otherwise;
+    refused past ``limit`` bytes before reading (None: no limit). (The tools
+    confine the paths an agent names to a workspace first.)"""
     fmt = _check_format(format)
     what = f"file {os.fspath(path)!r}"
     try:
         size = os.stat(path).st_size
-        if size > limit:
+        if limit is not None and size > limit:
             raise JSONError(f"{what} is {human_size(size)}; the limit is {human_size(limit)}")
         with open(path, "rb") as fh:
-            data = fh.read(limit + 1)
+            data = fh.read() if limit is None else fh.read(limit + 1)
     except OSError as exc:
         raise JSONError(f"{what}: {exc.strerror or exc}") from None
-    if fmt == "auto" and os.path.splitext(os.fspath(path))[1].lower() in YAML_SUFFIXES:
-        fmt = "yaml"
+    if fmt == "auto":
+        fmt = format_of_name(os.fspath(path), fmt)
     return parse_bytes(data, name=what, format=fmt, limit=limit)
+
+
+def format_of_name(path: str, fmt: str = "auto") -> str:
+    """``fmt``, or with "auto" the format a file's suffix says: yaml for
+    .yaml/.yml, jsonl for .jsonl/.ndjson, else auto."""
+    if fmt.strip().lower() != "auto":
+        return fmt
+    suffix = os.path.splitext(path)[1].lower()
+    if suffix in YAML_SUFFIXES:
+        return "yaml"
+    if suffix in JSONL_SUFFIXES:
+        return "jsonl"
+    return fmt
 
 
 def from_value(value: Any, name: str = "the text") -> Document:

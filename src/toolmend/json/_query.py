@@ -150,6 +150,11 @@ class QueryResult:
 
 
 _OPERATORS = ("!=", "!~", "==", ">=", "<=", "=", "~", ">", "<")
+# " and ", " or " (any case) or a comma in an unquoted value: another condition?
+_WORDS = re.compile(r"\s(and|or)\s", re.IGNORECASE)
+_JOINERS = re.compile(r"\s(and|or)\s|\s*,\s*", re.IGNORECASE)
+#: Rows whose field types a note looks at.
+_KINDS_SAMPLE = 1000
 _NUMERIC = re.compile(r"[-+]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?")
 
 
@@ -240,6 +245,10 @@ class _Cond:
     number: Decimal | None = None
     pattern: Any = None
     json: Any = None
+    quoted: bool = False
+    #: rows tested and kept by this condition (for the notes of an idle one)
+    tested: int = 0
+    kept: int = 0
 
 
 def _parse_condition(cond: str) -> _Cond:
@@ -249,14 +258,15 @@ def _parse_condition(cond: str) -> _Cond:
         raise QueryError(f"query: condition {text!r} has no operator; write field=value, "
                         "field!=value, field~regex (or !~, <, <=, >, >=)")
     field_text = text[:pos].strip()
-    value = _unquote(text[pos + len(op):].strip())
+    written = text[pos + len(op):].strip()
+    value = _unquote(written)
     if op == "==":
         op = "="
     if field_text in ("", ".", "@", "$"):
         segs: tuple[Any, ...] = ()
     else:
         segs = parse_path(field_text)
-    c = _Cond(text, segs, op, value, name=field_text or ".")
+    c = _Cond(text, segs, op, value, name=field_text or ".", quoted=value != written)
     if _NUMERIC.fullmatch(value):
         try:
             c.number = Decimal(value)
@@ -353,7 +363,15 @@ class Query:
                 self._check_fields(rows)
         else:
             alive = range(count)
+        notes: list[str] = []
+        for conj in self.alternatives:
+            for cond in conj:
+                notes.extend(self._condition_notes(rows, cond))
         if self.sort_segs:
+            if len(rows) and not self._present(rows, self.sort_segs):
+                raise QueryError(f"query: no row of {len(rows):,} has the sort field "
+                                 f"{self.sort!r}, so the rows cannot be sorted by it"
+                                 + self._hint(rows, self.sort_segs), field=self.sort)
             alive = self._sorted(rows, alive)
         shown = alive[self.offset:self.offset + self.limit]
         out_spans = array("q")
@@ -365,7 +383,7 @@ class Query:
         else:
             data = values(self.doc, out_spans)
         result = QueryResult(data, [rows.label(k) for k in shown], len(alive), count,
-                             self.limit, out_spans, offset=self.offset)
+                             self.limit, out_spans, offset=self.offset, notes=notes)
         if self.select_segs and data:
             for name in self.select:
                 if not any(name in row for row in data):
@@ -405,6 +423,12 @@ class Query:
                 yield k, found[2 * j], found[2 * j + 1]
 
     def _filter(self, rows: Matches, alive: Sequence[int], cond: _Cond) -> array[int]:
+        kept = self._filter_rows(rows, alive, cond)
+        cond.tested += len(alive)
+        cond.kept += len(kept)
+        return kept
+
+    def _filter_rows(self, rows: Matches, alive: Sequence[int], cond: _Cond) -> array[int]:
         kept = array("q")
         if any(is_fan_out(seg) for seg in cond.field):
             # labels[*].name=bug: true when any element matches (!=, !~: when none does)
@@ -456,6 +480,68 @@ class Query:
         if any(is_fan_out(seg) for seg in segs):
             return any(self._field_values(rows.spans[2 * k], segs) for k in range(len(rows)))
         return any(s >= 0 for _, s, _ in self._found(rows, range(len(rows)), segs))
+
+    def _condition_notes(self, rows: Matches, cond: _Cond) -> list[str]:
+        """What may have gone wrong with a condition that had no effect (it
+        kept no row, or, negated, dropped none): a value written as another
+        operator (``name=~web``), as another condition (``a=1 and b>2``), or
+        a number against text. And an order between text and a number, which
+        compares as text (``"10" < "9"``) whatever it kept."""
+        notes: list[str] = []
+        where = f"note: where {_short(cond.text)}"
+        negated = cond.op in ("!=", "!~")
+        idle = cond.tested > 0 and (cond.kept == cond.tested if negated else cond.kept == 0)
+        value = cond.value
+        if idle and not cond.quoted and cond.op in ("=", "!=") and value.startswith("~"):
+            regex_op = "~" if cond.op == "=" else "!~"
+            notes.append(f"{where}: the value starts with '~'; a regex match is written "
+                         f"{cond.name}{regex_op}{value[1:]} (the operator {regex_op}, not "
+                         f"{cond.op}~)")
+        if idle and not cond.quoted and _JOINERS.search(value):
+            joined = _JOINERS.sub(lambda m: {"and": " && ", "or": " || "}.get(
+                m.group(1).lower() if m.group(1) else "", " && "), cond.text)
+            notes.append(f"{where}: the value {_short(value)} holds "
+                         f"{'a comma' if ',' in value and not _WORDS.search(value) else 'and/or'}: "
+                         f"conditions are joined with && and || (did you mean "
+                         f"{_short(joined)}?); a value that holds them is written in quotes")
+        if cond.op in ("~", "!~") or not cond.tested:
+            return notes
+        numbers, texts, numeric_texts = self._kinds(rows, cond.field)
+        if idle and not notes and cond.number is None and numbers and not texts:
+            notes.append(f"{where}: {cond.name} holds numbers and {_short(value)} is not one: "
+                         "a number is never equal to, or ordered with, text")
+        if (cond.op in ("<", "<=", ">", ">=") and cond.number is not None and not cond.quoted
+                and numeric_texts and not numbers):
+            notes.append(f"{where}: {cond.name} holds text (such as {_short(numeric_texts[0])}), "
+                         f"compared as text with {value!r} (\"10\" < \"9\" as text): store "
+                         "numbers as numbers, or compare with a text of the same width")
+        return notes
+
+    def _kinds(self, rows: Matches, segs: tuple[Any, ...]) -> tuple[int, int, list[str]]:
+        """Among the first rows: how many values of the field are numbers, how
+        many text, and a few texts that read as numbers."""
+        numbers = texts = 0
+        numeric: list[str] = []
+        doc = self.doc
+        sample = range(min(len(rows), _KINDS_SAMPLE))
+        if any(is_fan_out(seg) for seg in segs):
+            found = [(k, s, e) for k in sample
+                     for s, e in self._field_values(rows.spans[2 * k], segs)]
+        else:
+            found = list(self._found(rows, sample, segs))
+        for _, s, e in found:
+            if s < 0:
+                continue
+            c = doc.lead(s)
+            if c == "-" or c.isdigit():
+                numbers += 1
+            elif c == '"':
+                texts += 1
+                if len(numeric) < 3:
+                    text = decode_string(doc.slice(s, e) if e - s < 100 else '""')
+                    if _NUMERIC.fullmatch(text.strip()):
+                        numeric.append(text)
+        return numbers, texts, numeric
 
     def _check_fields(self, rows: Matches) -> None:
         """No row matched: refuse when a condition names a field no row has

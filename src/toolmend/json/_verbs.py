@@ -21,7 +21,7 @@ from array import array
 from typing import Any, Sequence, Union
 
 from .._kernels import jsonscan as _k
-from .._text import human_size
+from .._text import human_size, plural
 from ..errors import EncodingError, JSONError, JSONSyntaxError, NestingError, YAMLDocumentError
 from ._document import (
     Document,
@@ -109,7 +109,7 @@ def single(doc: Document, path: Any, verb: str) -> Matches:
     m = resolve(doc, path)
     if m.fanned:
         raise JSONError(f"{verb} needs a path to one value; {format_path(parse_path(path))!r} "
-                        f"holds * and matched {len(m):,} values (use get for those)")
+                        f"holds * and matched {plural(len(m), 'value')} (use get for those)")
     return m
 
 
@@ -154,8 +154,9 @@ def validate(source: str | bytes | bytearray, format: str = "auto",
         return {"valid": False, "line": None, "column": None, "message": str(exc),
                 "snippet": None, "format": format}
     except JSONSyntaxError as exc:
+        lines = format.strip().lower() == "jsonl"
         return {"valid": False, "line": exc.line, "column": exc.column,
-                "message": exc.message, "snippet": exc.snippet, "format": "json"}
+                "message": exc.message, "snippet": exc.snippet, "format": "jsonl" if lines else "json"}
     except YAMLDocumentError as exc:
         return {"valid": False, "line": exc.line, "column": exc.column,
                 "message": exc.message, "snippet": exc.snippet or None, "format": "yaml"}

@@ -69,14 +69,15 @@ def _one(call: Any, workspace: Any) -> ToolResult:
     return run_tool(name, args, workspace=workspace)
 
 
-def run_tools(calls: Iterable[Any], workspace: str | Workspace = ".",
+def run_tools(calls: Iterable[Any], workspace: str | Workspace | None = ".",
               max_workers: int | None = None) -> list[ToolResult]:
     """Run every call; read-only ones in parallel, mutations one at a time in order.
 
     ``calls`` are :class:`~toolmend.ToolCall` objects (a call that is not ok
     gets an error result naming why), ``(name, args)`` pairs or ``{"name":
     ..., "args": ...}`` dicts. ``max_workers`` bounds the threads (default: up to
-    8; 1 runs everything in order on this thread).
+    8; 1 runs everything in order on this thread). ``workspace`` None is the
+    current folder.
     """
     todo: Sequence[Any] = list(calls)
     if max_workers is not None and (not isinstance(max_workers, int) or isinstance(max_workers, bool)

@@ -27,7 +27,7 @@ import stat
 from dataclasses import dataclass, field
 from typing import Any
 
-from .._text import UTF8_BOM, human_size
+from .._text import UTF8_BOM, human_size, plural
 from ..diff import (
     FilePatch,
     apply_file_patch,
@@ -111,17 +111,18 @@ class _Change:
         return self.dest.changes or (self.source is not None and self.source.changes)
 
 
-def _patch_text(args: ToolArgs) -> str:
+def _patch_text(args: ToolArgs, ws: Workspace) -> str:
     value = args.raw.get("patch")
+    cap = ws.cap(PATCH_LIMIT)
     if isinstance(value, (bytes, bytearray)):
-        if len(value) > PATCH_LIMIT:
+        if cap is not None and len(value) > cap:
             raise ToolError(f"@diff apply: the patch is {human_size(len(value))}; the limit is "
-                            f"{human_size(PATCH_LIMIT)}")
+                            f"{human_size(cap)}")
         return decode(bytes(value))[0]
     patch: str = args.text("patch", allow_empty=False)
-    if len(patch) > PATCH_LIMIT:
+    if cap is not None and len(patch) > cap:
         raise ToolError(f"@diff apply: the patch is {human_size(len(patch))}; the limit is "
-                        f"{human_size(PATCH_LIMIT)}")
+                        f"{human_size(cap)}")
     return patch
 
 
@@ -343,7 +344,7 @@ def _counts(section: FilePatch) -> str:
     added = sum(h.added for h in section.hunks)
     removed = sum(h.removed for h in section.hunks)
     n = len(section.hunks)
-    return f"{n} hunk{'s' if n != 1 else ''}, +{added} -{removed} lines"
+    return f"{plural(n, 'hunk')}, +{added} -{removed} lines"
 
 
 def _lines(data: bytes | None) -> int:
@@ -352,6 +353,10 @@ def _lines(data: bytes | None) -> int:
 
 def _mode_tail(change: _Change) -> str:
     return f", {change.mode_note}" if change.mode_note else ""
+
+
+def _n_lines(data: bytes | None) -> str:
+    return plural(_lines(data), "line")
 
 
 def _what(change: _Change) -> str:
@@ -363,9 +368,9 @@ def _what(change: _Change) -> str:
         verb = "renames" if change.kind == "rename" else "copies"
         return f"{verb} {change.source.shown} to {change.shown}{edits}{tail}"
     if change.created:
-        return f"creates {change.shown} ({_lines(change.after)} lines{tail})"
+        return f"creates {change.shown} ({_n_lines(change.after)}{tail})"
     if change.deleted:
-        return f"deletes {change.shown} ({_lines(change.before)} lines)"
+        return f"deletes {change.shown} ({_n_lines(change.before)})"
     if not change.section.hunks:
         return f"changes the mode of {change.shown} ({change.mode_note or 'unchanged'})"
     return (f"applies to {change.shown}: {_counts(change.section)} ({_lines(change.before)} -> "
@@ -387,9 +392,9 @@ def _done(change: _Change, backups: dict[str, str | None]) -> str:
     kept = f"; the original is in {backup}" if backup else (
         "" if change.created else "; no backup kept")
     if change.created:
-        return f"created {change.shown} ({_lines(change.after)} lines{tail})"
+        return f"created {change.shown} ({_n_lines(change.after)}{tail})"
     if change.deleted:
-        return f"deleted {change.shown} ({_lines(change.before)} lines){kept}"
+        return f"deleted {change.shown} ({_n_lines(change.before)}){kept}"
     if not change.section.hunks:
         return f"changed the mode of {change.shown} ({change.mode_note or 'unchanged'}){kept}"
     return (f"patched {change.shown}: {_counts(change.section)} ({_lines(change.before)} -> "
@@ -472,7 +477,7 @@ def _undo(done: list[_Slot]) -> None:
 def diff_apply(args: ToolArgs, ws: Workspace) -> ToolResult:
     """Apply a unified patch strictly; a dry run unless told."""
     args.check_known({"file", "patch", "dry_run", "backup", "reverse", "dir", "strip"})
-    patch = _patch_text(args)
+    patch = _patch_text(args, ws)
     dry_run = args.flag("dry_run", True)
     backup = args.flag("backup", True)
     backwards = args.flag("reverse", False)

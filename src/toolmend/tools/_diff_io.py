@@ -46,32 +46,34 @@ def read_input(args: ToolArgs, ws: Workspace, name: str, limit: int,
     """(bytes, label) of a file argument. Bytes given directly (the command
     line's ``-``: standard input) are taken as they are, within the same limit."""
     value = args.raw.get(name)
+    cap = ws.cap(limit)
     if isinstance(value, (bytes, bytearray)):
-        if len(value) > limit:
+        if cap is not None and len(value) > cap:
             raise ToolError(f"@{args.tool} {args.verb}: {name!r} (standard input) is "
-                            f"{human_size(len(value))}; the limit is {human_size(limit)}")
+                            f"{human_size(len(value))}; the limit is {human_size(cap)}")
         return bytes(value), "-"
     path = args.text(name, allow_empty=False)
     return ws.read_bytes(path, limit, what=what), path
 
 
-def _read(path: str, rel: str, limit: int) -> bytes:
+def _read(path: str, rel: str, limit: int | None) -> bytes:
     try:
         size = os.stat(path).st_size
-        if size > limit:
+        if limit is not None and size > limit:
             raise ToolError(f"@diff dirs: {rel} is {human_size(size)}; the limit is "
                             f"{human_size(limit)} a file")
         with open(path, "rb") as fh:
-            return fh.read(limit + 1)
+            return fh.read() if limit is None else fh.read(limit + 1)
     except OSError as exc:
         raise ToolError(f"@diff dirs: {rel} could not be read ({exc.strerror or exc})") from None
 
 
 def tree_patch(root_a: str, root_b: str, entries: list[TreeEntry], context: int,
-               budget: int, limit: int) -> TreePatch:
+               budget: int, limit: int | None) -> TreePatch:
     """The patch that turns tree ``root_a`` into ``root_b`` (the library's
     :func:`toolmend.diff.tree_patch`), reading each file within ``limit``
-    and all of them within ``TREE_LIMIT``."""
+    and all of them within ``TREE_LIMIT`` (``limit`` None: no cap,
+    nor on the whole tree)."""
     total = 0
     roots = {"a": root_a, "b": root_b}
 
@@ -79,7 +81,7 @@ def tree_patch(root_a: str, root_b: str, entries: list[TreeEntry], context: int,
         nonlocal total
         data = _read(os.path.join(roots[side], rel), rel, limit)
         total += len(data)
-        if total > TREE_LIMIT:
+        if limit is not None and total > TREE_LIMIT:
             raise ToolError(f"@diff dirs: the changed files hold more than "
                             f"{human_size(TREE_LIMIT)}; narrow with a glob or a subfolder")
         return data

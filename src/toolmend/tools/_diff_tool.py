@@ -23,6 +23,7 @@ from __future__ import annotations
 import os
 from typing import Any, Callable
 
+from .._text import plural
 from ..diff import (
     DEFAULT_BUDGET,
     ENTRY_BUDGET,
@@ -161,7 +162,7 @@ def diff_files(args: ToolArgs, ws: Workspace) -> ToolResult:
         return _same(f"{path_a} and {path_b} are identical")
     if b"\0" in data_a or b"\0" in data_b:
         return ToolResult(True, f"Binary files {path_a} and {path_b} differ "
-                                f"({len(data_a):,} and {len(data_b):,} bytes)",
+                                f"({plural(len(data_a), 'byte')} and {plural(len(data_b), 'byte')})",
                           {"diff": "", "identical": False, "binary": True, "budget_exceeded": False,
                            "hunks": 0, "added": 0, "removed": 0, "truncated": False})
     text_a, valid_a = decode(data_a)
@@ -213,7 +214,7 @@ def diff_dirs(args: ToolArgs, ws: Workspace) -> ToolResult:
                   "result is incomplete" if tree.unreadable else None)
     summary = (f"{path_a} -> {path_b}: {len(tree.changed)} changed (M), {len(tree.added)} added "
                f"(A), {len(tree.removed)} removed (D)"
-               f"{f' matching {glob!r}' if glob else ''}; {tree.files_compared} files compared")
+               f"{f' matching {glob!r}' if glob else ''}; {plural(tree.files_compared, 'file')} compared")
     lines = [summary]
     if tree.truncated:
         lines.append(f"stopped after {tree.entries:,} entries (the budget is {ENTRY_BUDGET:,}), in "
@@ -248,7 +249,7 @@ def diff_dirs(args: ToolArgs, ws: Workspace) -> ToolResult:
                         "patch would be incomplete; narrow with a glob or a subfolder")
     made = tree_patch(root_a, root_b, [
         TreeEntry(path, tag, *tree.modes.get(path, (None, None))) for path, tag in entries],
-        context, budget, FILE_LIMIT)
+        context, budget, ws.cap(FILE_LIMIT))
     patch, hunks, files, valid, binary = (made.text, made.hunks, made.files, made.valid_utf8,
                                           made.binary)
     if binary:

@@ -12,10 +12,18 @@ from __future__ import annotations
 from typing import Any, Callable, Mapping
 
 from .._kernels import jsonscan as _k
-from .._text import human_size
+from .._text import human_size, plural
 from ..errors import JSONError, ToolError
 from ..json import FILE_LIMIT, Document, dumps, format_path, format_segment, parse_path
-from ..json._document import describe_value, from_value, parse_bytes, parse_document, resolve, values
+from ..json._document import (
+    describe_value,
+    format_of_name,
+    from_value,
+    parse_bytes,
+    parse_document,
+    resolve,
+    values,
+)
 from ..json._query import QUERY_LIMIT, Query
 from ..json._schema import SCHEMA_BUDGET, SCHEMA_DEPTH, SCHEMA_DEPTH_MAX, Schema
 from ..json._verbs import single, summary_pairs, validate
@@ -32,6 +40,9 @@ QUERY_LIMIT_MAX = 200
 KEYS_DATA_LIMIT = 10_000
 #: Largest text ``pretty`` returns as data (output is capped regardless).
 PRETTY_DATA_LIMIT = 64 * 1024 * 1024
+#: ... and the command line: 16 times the document when that is more (a
+#: 50 MB file indented), since it reads files of any size.
+PRETTY_CLI_FACTOR = 16
 
 
 # ---------------------------------------------------------------------------
@@ -111,16 +122,15 @@ def _read_file(args: ToolArgs, ws: Workspace) -> tuple[bytes, str, str]:
     """(bytes, name for messages, format) of the 'file' argument."""
     fmt = args.text("format", "auto")
     value = args.raw.get("file")
+    cap = ws.cap(FILE_LIMIT)
     if isinstance(value, (bytes, bytearray)):  # the command line's "-": standard input
-        if len(value) > FILE_LIMIT:
+        if cap is not None and len(value) > cap:
             raise ToolError(f"@json {args.verb}: standard input is {human_size(len(value))}; "
-                            f"the limit is {human_size(FILE_LIMIT)}")
+                            f"the limit is {human_size(cap)}")
         return bytes(value), "standard input", fmt
     path = args.text("file", allow_empty=False)
     data = ws.read_bytes(path, FILE_LIMIT, what="file")
-    if fmt.strip().lower() == "auto" and path.lower().endswith((".yaml", ".yml")):
-        fmt = "yaml"
-    return data, f"file {path!r}", fmt
+    return data, f"file {path!r}", format_of_name(path, fmt)
 
 
 def _tool_doc(args: ToolArgs, ws: Workspace) -> Document:
@@ -137,7 +147,7 @@ def _read_doc(args: ToolArgs, ws: Workspace) -> Document:
         raise ToolError(f"@json {args.verb}: give either 'file' or 'text', not both")
     if has_file:
         data, name, fmt = _read_file(args, ws)
-        return parse_bytes(data, name=name, format=fmt)
+        return parse_bytes(data, name=name, format=fmt, limit=None)  # _read_file checked the size
     if not has_text:
         raise ToolError(f"@json {args.verb} needs 'file' (a path inside the workspace) or "
                         "'text' (the JSON/YAML document itself)")
@@ -145,9 +155,9 @@ def _read_doc(args: ToolArgs, ws: Workspace) -> Document:
     if isinstance(raw, (dict, list)):
         return from_value(raw)
     text = args.text("text")
-    if len(text) > FILE_LIMIT // 4 and len(text.encode("utf-8", "surrogatepass")) > FILE_LIMIT:
-        raise ToolError(f"@json {args.verb}: the text is larger than the limit of "
-                        f"{FILE_LIMIT // (1024 * 1024)} MB")
+    cap = ws.cap(FILE_LIMIT)
+    if cap is not None and len(text) > cap // 4 and len(text.encode("utf-8", "surrogatepass")) > cap:
+        raise ToolError(f"@json {args.verb}: the text is larger than the limit of {human_size(cap)}")
     return parse_document(text, name="the text", format=fmt)
 
 
@@ -172,10 +182,6 @@ def _write_json(out: CappedOutput, text: bytes | str, start: int, end: int, inde
     if not complete:
         out.truncated = True
     return complete and not out.full
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n:,} {word}" + ("" if n == 1 else "s")
 
 
 def _path_arg(args: ToolArgs) -> str:
@@ -203,9 +209,9 @@ def _tool_get(args: ToolArgs, ws: Workspace) -> ToolResult:
                   f"(keys lists what is below {shown_path}), query with select and limit, or "
                   "schema for its shape]")
         return ToolResult(True, _finish(out, notice), data[0], truncated=out.truncated)
-    header = f"{_plural(len(m), 'value')} for {shown_path}"
+    header = f"{plural(len(m), 'value')} for {shown_path}"
     if m.skipped:
-        header += f" ({_plural(m.skipped, 'branch')} skipped where the path did not apply)"
+        header += f" ({plural(m.skipped, 'branch')} skipped where the path did not apply)"
     out.write(header + "\n")
     shown = 0
     for k in range(len(m)):
@@ -215,7 +221,7 @@ def _tool_get(args: ToolArgs, ws: Workspace) -> ToolResult:
         if not _write_json(out, text, s, e, 2) or not out.write("\n"):
             break
         shown += 1
-    notice = (f"[output cut at {out.limit:,} bytes after {shown:,} of {len(m):,} values: "
+    notice = (f"[output cut at {out.limit:,} bytes after {shown:,} of {plural(len(m), 'value')}: "
               "narrow the path (an index or key instead of *, or a deeper path), or use query "
               "with where, select and limit]")
     return ToolResult(True, _finish(out, notice), data, truncated=out.truncated)
@@ -244,8 +250,8 @@ def _tool_keys(args: ToolArgs, ws: Workspace) -> ToolResult:
         shown += 1
     if total > len(pairs) and not out.full:
         out.write(f"  ... data holds the first {len(pairs):,} of {total:,}\n")
-    noun = "elements" if is_array else "keys"
-    notice = (f"[output cut at {out.limit:,} bytes after {shown:,} of {total:,} {noun}: "
+    noun = "element" if is_array else "key"
+    notice = (f"[output cut at {out.limit:,} bytes after {shown:,} of {plural(total, noun)}: "
               f"use a deeper path, get {label}[N] for one element, or schema for the shape]")
     return ToolResult(True, _finish(out, notice), pairs, truncated=out.truncated)
 
@@ -281,7 +287,7 @@ def _tool_query(args: ToolArgs, ws: Workspace) -> ToolResult:
     cond = f" where {shown_where}" if shown_where else ""
     order = f", sorted by {sort}{' (descending)' if desc else ''}" if plan.sort else ""
     where_in = f" from row {offset:,}" if offset else ""
-    head = (f"{result.matched:,} of {_plural(result.total, 'row')} in {target} matched{cond}"
+    head = (f"{result.matched:,} of {plural(result.total, 'row')} in {target} matched{cond}"
             f"{order}; showing {len(result.rows):,}{where_in}")
     if result.matched > offset + len(result.rows):
         more = f", up to {QUERY_LIMIT_MAX}," if cap else ""
@@ -299,9 +305,9 @@ def _tool_query(args: ToolArgs, ws: Workspace) -> ToolResult:
         if not ok or not out.write("\n"):
             break
         shown += 1
-    notice = (f"[output cut at {out.limit:,} bytes after {shown:,} of {len(result.rows):,} "
-              f"rows ({result.matched:,} matched): keep fewer fields with select, lower the limit, "
-              "or narrow where]")
+    notice = (f"[output cut at {out.limit:,} bytes after {shown:,} of "
+              f"{plural(len(result.rows), 'row')} ({result.matched:,} matched): keep fewer fields "
+              "with select, lower the limit, or narrow where]")
     return ToolResult(True, _finish(out, notice), result.rows, truncated=out.truncated)
 
 
@@ -334,7 +340,7 @@ def _tool_schema(args: ToolArgs, ws: Workspace) -> ToolResult:
     sampling = result["sampling"]
     head = f"schema of {target}"
     if m.fanned:
-        head += f" ({_plural(len(m), 'value')} merged)"
+        head += f" ({plural(len(m), 'value')} merged)"
     head += f" (depth {depth}"
     if doc.format == "yaml":
         head += ", YAML"
@@ -367,7 +373,7 @@ def _tool_validate(args: ToolArgs, ws: Workspace) -> ToolResult:
         result = validate(text, fmt, name)
     else:
         raise ToolError("@json validate needs 'file' (a path inside the workspace) or 'text'")
-    kind = "YAML" if result["format"] == "yaml" else "JSON"
+    kind = {"yaml": "YAML", "jsonl": "JSON Lines"}.get(result["format"], "JSON")
     if result["valid"]:
         output = f"valid {kind}" + (" (the text is not JSON; it is read as YAML)"
                                     if kind == "YAML" and fmt == "auto" and not has_file else "")
@@ -389,11 +395,15 @@ def _tool_pretty(args: ToolArgs, ws: Workspace) -> ToolResult:
     compact = args.flag("compact", False)
     m = single(doc, path, "pretty")
     s, e = m.span(0)
-    full, complete = _k.reformat(doc.text, s, e, 0 if compact else 2, PRETTY_DATA_LIMIT)
+    # the command line's whole result: room for the indentation of any sane
+    # document (a deep nesting grows with the square of its depth)
+    room = PRETTY_DATA_LIMIT if args.limit is not None else max(PRETTY_DATA_LIMIT,
+                                                                 PRETTY_CLI_FACTOR * len(doc.text))
+    full, complete = _k.reformat(doc.text, s, e, 0 if compact else 2, room)
     out = CappedOutput(args.limit)
     out.write(full)
     data = full if complete else None
-    size = human_size(len(full)) if complete else "more than 64 MB"
+    size = human_size(len(full)) if complete else f"more than {room / (1 << 20):g} MB"
     # past the data limit the text itself stops there, however large the cap
     cut_at = out.limit if complete or out.limit < len(full) else len(full)
     notice = (f"[output cut at {cut_at:,} bytes of {size}"

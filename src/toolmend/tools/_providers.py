@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
+from .._text import plural
 from ..errors import ToolError
 from ..recovery import ToolCall, parse_tool_calls
 from ..recovery._toolcalls import call_from_parts
@@ -181,5 +182,6 @@ def anthropic_results(calls: Iterable[ToolCall], results: Iterable[ToolResult | 
     """One user message holding the ``tool_result`` block of every call, in order."""
     calls, results = list(calls), list(results)
     if len(calls) != len(results):
-        raise ToolError(f"anthropic_results: {len(calls)} calls but {len(results)} results")
+        raise ToolError(f"anthropic_results: {plural(len(calls), 'call')} but "
+                        f"{plural(len(results), 'result')}")
     return {"role": "user", "content": [to_anthropic(c, r) for c, r in zip(calls, results, strict=False)]}

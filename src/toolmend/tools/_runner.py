@@ -161,8 +161,9 @@ def run_tool(name: str, args: Any, workspace: str | Any = ".") -> ToolResult:
     """Run tool ``name`` ("@json"/"json", "@diff"/"diff") on ``args``.
 
     ``args`` is ``{"cmd": VERB, "args": {...}}`` as a dict, or as text
-    (malformed text is recovered first). Errors come back as ``ok=False``
-    with a message that says what was wrong; this never raises.
+    (malformed text is recovered first). ``workspace`` is a folder or a
+    :class:`Workspace` (None: the current folder). Errors come back as
+    ``ok=False`` with a message that says what was wrong; this never raises.
     """
     result = _guarded(_run, name, args, workspace)
     if result.warnings:
