@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Mapping
 
 from ..errors import ToolError, ToolmendError
-from ..recovery import normalize_tool_args
+from ..recovery import Cut, normalize_tool_args
 from ._output import cap_text
 from ._workspace import Workspace
 
@@ -162,7 +162,9 @@ def run_tool(name: str, args: Any, workspace: str | Any = ".") -> ToolResult:
 
     ``args`` is ``{"cmd": VERB, "args": {...}}`` as a dict, or as text
     (malformed text is recovered first). Errors come back as ``ok=False``
-    with a message that says what was wrong; this never raises.
+    with a message that says what was wrong; this never raises. Text cut off
+    inside a value (``Recovered.cut``) is never run, for any tool or verb:
+    the message says what was cut and where.
     """
     result = _guarded(_run, name, args, workspace)
     if result.warnings:
@@ -224,6 +226,8 @@ def _run(name: str, args: Any, workspace: str | Any) -> ToolResult:
                         f"{', '.join('@' + t for t in sorted(TOOLS))}")
     if isinstance(args, (str, bytes, bytearray)):
         recovered = normalize_tool_args(args, "@" + tool)
+        if recovered.cut is not None:
+            raise ToolError(_cut_message(f"the arguments of @{tool}", recovered.cut))
         if not recovered.ok:
             raise ToolError(f"could not read the arguments of @{tool}: {recovered.error}")
         args = recovered.value
@@ -245,6 +249,8 @@ def _run(name: str, args: Any, workspace: str | Any) -> ToolResult:
         inner = {}
     if isinstance(inner, (str, bytes)):
         recovered = normalize_tool_args(inner, None)
+        if recovered.cut is not None:
+            raise ToolError(_cut_message(f"@{tool} {verb}: \"args\"", recovered.cut))
         if not recovered.ok or not isinstance(recovered.value, dict):
             raise ToolError(f"@{tool} {verb}: could not read \"args\" as an object"
                             + (f": {recovered.error}" if recovered.error else ""))
@@ -256,6 +262,11 @@ def _run(name: str, args: Any, workspace: str | Any) -> ToolResult:
         # {"cmd": "get", "file": "x"}: arguments given at the top level.
         inner = {**{k: args[k] for k in extra}, **inner}
     return _dispatch(tool, verb, inner, workspace, OUTPUT_CAPS[tool])
+
+
+def _cut_message(what: str, cut: Cut) -> str:
+    return (f"{what} were {cut.message}: the text ends before they are whole, so the call is "
+            "not run")
 
 
 def _dispatch(tool: str, verb: str, inner: Mapping[str, Any], workspace: str | Any,
