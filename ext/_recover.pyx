@@ -2325,6 +2325,7 @@ cdef class _Repairer:
                         self.fix("cut", i, "cut inside a number")
                         self.out.len = f.mark
                         self.close_all(n)
+                        i = n
                         continue
                     i = j
                     continue
@@ -2389,6 +2390,7 @@ cdef class _Repairer:
                     self.fix("cut", i, "cut inside a number")
                     self.out.len = f.mark
                     self.close_all(n)
+                    i = n
                     continue
                 i = j
                 continue

@@ -253,6 +253,7 @@ class _Engine(_Scanner):
                     if got is None:
                         self.fix("cut", i, "cut inside a number")
                         self.close_all(stack, out, n)
+                        i = n
                         continue
                     if got[0] == "open":
                         self.attach_open(f, got[1], got[2], out)
@@ -322,6 +323,7 @@ class _Engine(_Scanner):
                 if got is None:
                     self.fix("cut", i, "cut inside a number")
                     self.close_all(stack, out, n)
+                    i = n
                     continue
                 if got[0] == "open":
                     self.attach_open(f, got[1], got[2], out)
