@@ -36,8 +36,11 @@ CASES: dict[str, list[dict]] = {}
 
 
 def add(category, text, expect=_NO, *, tool=None, refuse=False, why=None, note=None,
-        expect_text=None, expect_raw=None, valid=False):
-    """One case. ``valid=True``: the input is allowed to be valid JSON already."""
+        expect_text=None, expect_raw=None, valid=False, cut=False):
+    """One case. ``valid=True``: the input is allowed to be valid JSON already;
+    ``cut=True``: the input ends inside a value (a string, a number, a key, a
+    literal, after a comma, a colon or an opening bracket), so ``expect`` is the
+    completed reading, which must be reported as cut and never as whole."""
     cases = CASES.setdefault(category, [])
     case = {"id": f"{category}-{len(cases) + 1:03d}", "category": category}
     if tool is not None:
@@ -53,6 +56,8 @@ def add(category, text, expect=_NO, *, tool=None, refuse=False, why=None, note=N
         case["_raw"] = expect_raw if expect_raw is not None else expect_text
         if expect_text is not None:
             case["expect_text"] = expect_text
+    if cut:
+        case["cut"] = True
     if note:
         case["note"] = note
     case["_valid"] = valid
@@ -61,6 +66,11 @@ def add(category, text, expect=_NO, *, tool=None, refuse=False, why=None, note=N
 
 def refuse(category, text, why, *, tool=None, note=None):
     add(category, text, tool=tool, refuse=True, why=why, note=note)
+
+
+def add_cut(category, text, expect, **kw):
+    """A case whose input ends inside a value (see ``add``)."""
+    add(category, text, expect, cut=True, **kw)
 
 
 # ---------------------------------------------------------------------------
@@ -292,42 +302,42 @@ add(C, '{"path": "src/app.ts", "line": , "column": 4}', {"path": "src/app.ts", "
 
 C = "truncation"
 add(C, '{"cmd": "read", "file": "main.go"', {"cmd": "read", "file": "main.go"})
-add(C, '{"cmd": "cat /var/log/sy', {"cmd": "cat /var/log/sy"}, note="a cut string keeps what was written")
-add(C, '{"a": [1, 2, 3', {"a": [1, 2, 3]})
-add(C, '{"a": tru', {"a": True})
-add(C, '{"a": fals', {"a": False})
-add(C, '[nul', [None])
-add(C, '{"a": nu', {"a": None})
-add(C, '[true, fa', [True, False])
-add(C, '{"n": 12.', {"n": 12}, note="12. cut before its decimals is 12")
-add(C, '{"x": 1.5e', {"x": 1.5})
-add(C, '{"v": 1.25E+', {"v": 1.25})
-add(C, '{"v": 3e-', {"v": 3})
-add(C, '{"a": 1, "b"', {"a": 1}, note="the dangling key is dropped")
-add(C, '{"a": 1, "b', {"a": 1}, note="the cut key is dropped")
-add(C, '{"a": 1,', {"a": 1})
-add(C, '[', [])
-add(C, '{', {})
-add(C, '{"content": "line1\\nline2', {"content": "line1\nline2"})
-add(C, '{"a": {"b": {"c": [', {"a": {"b": {"c": []}}})
-add(C, '{"a": "x", "b": [{"c": 1}, {"d": "y', {"a": "x", "b": [{"c": 1}, {"d": "y"}]})
-add(C, '[1, 2, ', [1, 2])
-add(C, '{"a": -12', {"a": -12})
-add(C, '{"patch": "@@ -1,3 +1,3 @@\\n-old\\n+new', {"patch": "@@ -1,3 +1,3 @@\n-old\n+new"})
-add(C, '{"a": "', {"a": ""}, note="the string was opened and nothing written: empty")
-add(C, '"abc', "abc")
-add(C, '{"cmd": "echo \\"hi', {"cmd": 'echo "hi'})
-add(C, '{"a": [1, 2], "b": {"c": tr', {"a": [1, 2], "b": {"c": True}})
-add(C, '[{"a": 1}, {"b": 2', [{"a": 1}, {"b": 2}])
-add(C, "{'cmd': 'ls -la", {"cmd": "ls -la"})
-add(C, '{cmd: "ls", dir: "/tm', {"cmd": "ls", "dir": "/tm"})
-add(C, '{"text": "caf\u00e9 cr\u00e8me', {"text": "caf\u00e9 cr\u00e8me"})
-add(C, '{"a": "x\\u00e9', {"a": "x\u00e9"})
-add(C, '{"command": "ls -la', {"command": "ls -la"}, tool="bash")
-add(C, '{"file_path": "src/app.py", "content": "import os\\n\\ndef main():\\n    pri',
+add_cut(C, '{"cmd": "cat /var/log/sy', {"cmd": "cat /var/log/sy"}, note="a cut string keeps what was written")
+add_cut(C, '{"a": [1, 2, 3', {"a": [1, 2, 3]})
+add_cut(C, '{"a": tru', {"a": True})
+add_cut(C, '{"a": fals', {"a": False})
+add_cut(C, '[nul', [None])
+add_cut(C, '{"a": nu', {"a": None})
+add_cut(C, '[true, fa', [True, False])
+add_cut(C, '{"n": 12.', {"n": 12}, note="12. cut before its decimals is 12")
+add_cut(C, '{"x": 1.5e', {"x": 1.5})
+add_cut(C, '{"v": 1.25E+', {"v": 1.25})
+add_cut(C, '{"v": 3e-', {"v": 3})
+add_cut(C, '{"a": 1, "b"', {"a": 1}, note="the dangling key is dropped")
+add_cut(C, '{"a": 1, "b', {"a": 1}, note="the cut key is dropped")
+add_cut(C, '{"a": 1,', {"a": 1})
+add_cut(C, '[', [])
+add_cut(C, '{', {})
+add_cut(C, '{"content": "line1\\nline2', {"content": "line1\nline2"})
+add_cut(C, '{"a": {"b": {"c": [', {"a": {"b": {"c": []}}})
+add_cut(C, '{"a": "x", "b": [{"c": 1}, {"d": "y', {"a": "x", "b": [{"c": 1}, {"d": "y"}]})
+add_cut(C, '[1, 2, ', [1, 2])
+add_cut(C, '{"a": -12', {"a": -12})
+add_cut(C, '{"patch": "@@ -1,3 +1,3 @@\\n-old\\n+new', {"patch": "@@ -1,3 +1,3 @@\n-old\n+new"})
+add_cut(C, '{"a": "', {"a": ""}, note="the string was opened and nothing written: empty")
+add_cut(C, '"abc', "abc")
+add_cut(C, '{"cmd": "echo \\"hi', {"cmd": 'echo "hi'})
+add_cut(C, '{"a": [1, 2], "b": {"c": tr', {"a": [1, 2], "b": {"c": True}})
+add_cut(C, '[{"a": 1}, {"b": 2', [{"a": 1}, {"b": 2}])
+add_cut(C, "{'cmd': 'ls -la", {"cmd": "ls -la"})
+add_cut(C, '{cmd: "ls", dir: "/tm', {"cmd": "ls", "dir": "/tm"})
+add_cut(C, '{"text": "caf\u00e9 cr\u00e8me', {"text": "caf\u00e9 cr\u00e8me"})
+add_cut(C, '{"a": "x\\u00e9', {"a": "x\u00e9"})
+add_cut(C, '{"command": "ls -la', {"command": "ls -la"}, tool="bash")
+add_cut(C, '{"file_path": "src/app.py", "content": "import os\\n\\ndef main():\\n    pri',
     {"file_path": "src/app.py", "content": "import os\n\ndef main():\n    pri"})
-add(C, '{"ok": true, "n": 0.', {"ok": True, "n": 0})
-add(C, '{"items": [{"id": 1, "tags": ["x", "y"]}, {"id": 2, "tags": [',
+add_cut(C, '{"ok": true, "n": 0.', {"ok": True, "n": 0})
+add_cut(C, '{"items": [{"id": 1, "tags": ["x", "y"]}, {"id": 2, "tags": [',
     {"items": [{"id": 1, "tags": ["x", "y"]}, {"id": 2, "tags": []}]})
 
 # Documents cut at sampled points. Cut points whose reading is debatable are never used:
@@ -356,9 +366,11 @@ class _Skip(Exception):
 
 
 def complete_prefix(s):
-    """The value a strict-JSON prefix stands for, closed as SPEC §5 prescribes."""
+    """The value a strict-JSON prefix stands for, closed as SPEC §5 prescribes,
+    and whether the prefix ends inside a value (not only before closing brackets)."""
     n = len(s)
     pos = 0
+    cut = False
 
     def ws():
         nonlocal pos
@@ -366,7 +378,7 @@ def complete_prefix(s):
             pos += 1
 
     def string():
-        nonlocal pos
+        nonlocal pos, cut
         assert s[pos] == '"'
         pos += 1
         out = []
@@ -398,16 +410,18 @@ def complete_prefix(s):
                 continue
             out.append(c)
             pos += 1
+        cut = True
         return "".join(out), False
 
     def number():
-        nonlocal pos
+        nonlocal pos, cut
         start = pos
         while pos < n and s[pos] in "0123456789+-.eE":
             pos += 1
         text = s[start:pos]
         if pos < n:
             return json.loads(text)
+        cut = True
         # cut inside the number: drop an unfinished exponent, then a bare decimal point
         for tail in ("e+", "e-", "E+", "E-", "e", "E"):
             if text.endswith(tail):
@@ -419,7 +433,7 @@ def complete_prefix(s):
         return json.loads(text)
 
     def value():
-        nonlocal pos
+        nonlocal pos, cut
         ws()
         c = s[pos]
         if c == "{":
@@ -428,6 +442,7 @@ def complete_prefix(s):
             while True:
                 ws()
                 if pos >= n:
+                    cut = cut or not obj  # right after the opening bracket
                     return obj
                 if s[pos] == "}":
                     pos += 1
@@ -436,10 +451,12 @@ def complete_prefix(s):
                     pos += 1
                     ws()
                     if pos >= n:
+                        cut = True
                         return obj
                 key, closed = string()
                 ws()
                 if not closed or pos >= n:
+                    cut = True
                     return obj  # a cut or dangling key is dropped
                 assert s[pos] == ":"
                 pos += 1
@@ -455,6 +472,7 @@ def complete_prefix(s):
             while True:
                 ws()
                 if pos >= n:
+                    cut = cut or not arr  # right after the opening bracket
                     return arr
                 if s[pos] == "]":
                     pos += 1
@@ -463,6 +481,7 @@ def complete_prefix(s):
                     pos += 1
                     ws()
                     if pos >= n:
+                        cut = True
                         return arr
                 arr.append(value())
                 if pos >= n:
@@ -475,10 +494,12 @@ def complete_prefix(s):
                 if len(got) < 2:
                     raise _Skip("one letter of a literal")
                 pos += len(got)
+                cut = cut or len(got) < len(word)
                 return val
         return number()
 
-    return value()
+    whole = value()
+    return whole, cut
 
 
 rng = random.Random(20240610)
@@ -490,8 +511,9 @@ for name, doc in DOCS.items():
                 points.append((cut, complete_prefix(text[:cut])))
             except _Skip:
                 pass
-        for cut, val in sorted(rng.sample(points, 4)):
-            add(C, text[:cut], val, note=f"the {name} document cut after {cut} of {len(text)} characters")
+        for cut, (val, inside) in sorted(rng.sample(points, 4)):
+            add(C, text[:cut], val, cut=inside,
+                note=f"the {name} document cut after {cut} of {len(text)} characters")
 
 # ---------------------------------------------------------------------------
 # raw newlines, tabs and control characters inside strings
@@ -515,7 +537,7 @@ add(C, '{"a": "bell\x07"}', {"a": "bell\x07"})
 add(C, '{"content": "#!/bin/sh\nset -e\necho \\"done\\"\n"}', {"content": '#!/bin/sh\nset -e\necho "done"\n'})
 add(C, '{"page": "one\x0ctwo"}', {"page": "one\x0ctwo"})
 add(C, '{"yaml": "a: 1\n  b: 2\n"}', {"yaml": "a: 1\n  b: 2\n"})
-add(C, '{"content": "line1\nline2', {"content": "line1\nline2"}, note="raw newline, then cut off")
+add_cut(C, '{"content": "line1\nline2', {"content": "line1\nline2"}, note="raw newline, then cut off")
 add(C, '{"msg": "tab\there", "n": 1}', {"msg": "tab\there", "n": 1})
 add(C, '{"a\nb": 1}', {"a\nb": 1})
 add(C, '{"lines": ["  indented\tcode", "\tmore"]}', {"lines": ["  indented\tcode", "\tmore"]})
@@ -550,7 +572,7 @@ add(C, r'{"re": "\p{L}+"}', {"re": r"\p{L}+"})
 add(C, r'{"glob": "src\**\*.ts"}', {"glob": r"src\**\*.ts"})
 add(C, r'{"cmd": "cd C:\Users\me && dir"}', {"cmd": r"cd C:\Users\me && dir"})
 add(C, r'{"re": "\d{3}-\d{4}", "flags": "i"}', {"re": r"\d{3}-\d{4}", "flags": "i"})
-add(C, r'{"path": "C:\Users\me', {"path": r"C:\Users\me"}, note="and cut off")
+add_cut(C, r'{"path": "C:\Users\me', {"path": r"C:\Users\me"}, note="and cut off")
 add(C, r'{"path": "C:\users\me"}', {"path": r"C:\users\me"}, note="\\u not followed by four hex digits")
 add(C, r'{"command": "Get-ChildItem -Path C:\Projects\api -Recurse"}', {"command": r"Get-ChildItem -Path C:\Projects\api -Recurse"})
 add(C, r'{"pattern": "^\[ERROR\] (\d+)", "path": "logs"}', {"pattern": r"^\[ERROR\] (\d+)", "path": "logs"})
@@ -622,7 +644,7 @@ add(C, '{"a":1}\r\n{"b":2}\r\n', [{"a": 1}, {"b": 2}])
 add(C, '{"name": "read_file", "arguments": {"path": "a"}}\n{"name": "read_file", "arguments": {"path": "b"}}',
     [{"name": "read_file", "arguments": {"path": "a"}}, {"name": "read_file", "arguments": {"path": "b"}}])
 add(C, '{"a": 1},{"b": 2}', [{"a": 1}, {"b": 2}])
-add(C, '{"a": 1}{"b": 2', [{"a": 1}, {"b": 2}], note="the last one cut off")
+add_cut(C, '{"a": 1}{"b": 2', [{"a": 1}, {"b": 2}], note="the last one cut off")
 add(C, '{"event": "start"}\n{"event": "progress", "pct": 50}\n{"event": "done"}',
     [{"event": "start"}, {"event": "progress", "pct": 50}, {"event": "done"}])
 add(C, "{'a': 1}{'b': 2}", [{"a": 1}, {"b": 2}])

@@ -8,15 +8,20 @@
 
 Each line of a corpus file is one case: ``{"id", "category", "input", "expect"}``, optionally
 ``"tool"`` (the tool whose primary field, SPEC §1.2, takes a bare value), ``"expect_text"``
-(the canonical JSON text, given where the exactness of a number matters) and ``"note"``; or, for an
+(the canonical JSON text, given where the exactness of a number matters), ``"cut": true`` (the
+input ends inside a value: ``expect`` is the completed reading) and ``"note"``; or, for an
 input that must be refused, ``{"id", "category", "input", "refuse": true, "why"}``.
 
 Every case ends in one of three outcomes for each contender:
 
-- ``right``: the expected value returned as success; for a refuse case, a refusal.
+- ``right``: the expected value returned as success; for a refuse case, a refusal; for a cut
+  case, for a contender that can say a text was cut (toolmend: ``Recovered.cut``), a refusal
+  that reports the cut and shows the expected completed reading.
 - ``refused``: no value, although one was expected.
 - ``wrong``: silently wrong, a value returned as success that is not the expected one, or any
-  value at all for a refuse case. This is the outcome that matters most (SPEC §5).
+  value at all for a refuse case, or (for a contender that reports cuts) a cut case returned
+  as whole. This is the
+  outcome that matters most (SPEC §5).
 
 Values are compared as JSON values: object key order is ignored, booleans are not numbers, and
 numbers are compared by their exact decimal value (``1.10`` equals ``1.1`` and ``5`` equals
@@ -25,13 +30,15 @@ numbers are compared by their exact decimal value (``1.10`` equals ``1.1`` and `
 Contenders:
 
 - ``toolmend``: ``toolmend.normalize_tool_args(input, tool=tool)``; success is ``.ok``; the value
-  is ``.text`` parsed with exact numbers (text that is not JSON counts as wrong).
+  is ``.text`` parsed with exact numbers (text that is not JSON counts as wrong). A cut result
+  (``ok`` False, ``.cut`` set) gives its completed reading, scored against a cut case's ``expect``.
 - ``json_repair``: ``json_repair.loads(input)``; ``''`` or an exception is a refusal.
 - ``fast_json_repair``: ``fast_json_repair.loads(input)``; the same.
 
-The last two have no notion of a tool. For a case with a tool they get what a backend would do
-with their result: an object is taken as is, a non-empty string is wrapped in the tool's primary
-field, anything else (a number, a list, ...) is a refusal.
+The last two have no notion of a tool, nor of a cut: on a cut case they are scored on the value
+they complete, as before, although a caller cannot tell it from a whole one. For a case with a
+tool they get what a backend would do with their result: an object is taken as is, a non-empty
+string is wrapped in the tool's primary field, anything else (a number, a list, ...) is a refusal.
 
 A contender that is not installed is reported as unavailable and left out of the table.
 """
@@ -293,13 +300,23 @@ def _toolmend():
 
     def run(case):
         r = toolmend.normalize_tool_args(case["input"], tool=case.get("tool"))
+        if getattr(r, "cut", None) is not None:
+            try:
+                return CUT, parse_exact(r.text)
+            except ValueError as exc:
+                return CUT, _NotJSON(r.text, exc)
         if not r.ok:
             return False, r.error if hasattr(r, "error") else None
         try:
             return True, parse_exact(r.text)
         except ValueError as exc:
             return True, _NotJSON(r.text, exc)
+    run.reports = (CUT,)
     return run
+
+
+#: what a contender's run returns as its success flag for a refusal that reports a cut
+CUT = "cut"
 
 
 class _NotJSON:
@@ -355,6 +372,14 @@ def score_case(run, case):
         return REFUSED if not case.get("refuse") else RIGHT, f"raised {type(exc).__name__}: {exc}"[:200]
     if case.get("refuse"):
         return (WRONG, short(value)) if ok else (RIGHT, None)
+    if ok == CUT:  # refused as cut: right on a cut case when the completed reading is the expected one
+        if not case.get("cut"):
+            return REFUSED, f"reported as cut: {short(value)}"
+        if same_value(value, case["expected"]):
+            return RIGHT, None
+        return REFUSED, f"reported as cut, with another reading: {short(value)}"
+    if ok and case.get("cut") and CUT in getattr(run, "reports", ()):
+        return WRONG, f"a cut text returned as whole: {short(value)}"
     if not ok:
         return REFUSED, (str(value)[:200] if value else None)
     if same_value(value, case["expected"]):
@@ -459,6 +484,11 @@ def main(argv=None) -> int:
           " expected;")
     print("WRONG: silently wrong (a value returned as success that is not the expected one, or any"
           " value for a refuse case)")
+    n_cut = sum(1 for c in cases if c.get("cut"))
+    if n_cut:
+        print(f"cut: {n_cut} cases end inside a value; right for toolmend is a refusal that reports the"
+              " cut and shows the expected completed reading (json_repair and fast_json_repair return"
+              " their completion as whole)")
     print("time: " + ", ".join(f"{n} {results[n]['seconds']:.2f}s" for n in names))
     for name, why in unavailable.items():
         print(f"unavailable: {name} ({why})")

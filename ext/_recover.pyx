@@ -1354,7 +1354,7 @@ cdef class _Repairer:
         return 0
 
     cdef inline int fix(self, str code, Py_ssize_t pos, str message) except -1:
-        if self.nfix >= MAX_FIXES:
+        if self.nfix >= MAX_FIXES and code != "cut":  # where the text was cut is always kept
             if not self.more:
                 self.more_at = pos
             self.more += 1
@@ -1592,13 +1592,13 @@ cdef class _Repairer:
                 if inner:
                     self.refuse(i, "a string with unescaped quotes in it runs to the end: "
                                    "where it ends is not known")
-                self.fix("truncated", n, "unterminated string closed")
+                self.fix("cut", i, "cut inside a key" if ctx == CTX_KEY else "cut inside a string")
                 self.complete = False
                 return n
             c = self.ch(j)
             if c == c'\\':
                 if j + 1 >= n:
-                    self.fix("truncated", j, "cut escape dropped, string closed")
+                    self.fix("cut", j, "cut inside an escape")
                     self.complete = False
                     return n
                 e = self.ch(j + 1)
@@ -1622,7 +1622,7 @@ cdef class _Repairer:
                                 cut = False
                                 break
                         if cut:
-                            self.fix("truncated", j, "cut escape dropped, string closed")
+                            self.fix("cut", j, "cut inside an escape")
                             self.complete = False
                             return n
                     self.put_char(c'\\')
@@ -1731,6 +1731,8 @@ cdef class _Repairer:
         if underscores:
             self.fix("number", i, "digit separators dropped")
         if j + 1 < end and self.ch(j) == c'0' and (self.ch(j + 1) == c'x' or self.ch(j + 1) == c'X'):
+            if end >= n:
+                self.fix("cut", i, "cut inside a number")
             body = self.s[j + 2:end].replace("_", "")
             if len(body) + 2 > MAX_DIGITS // 2:
                 self.refuse(i, "an integer too long to convert")
@@ -1763,6 +1765,8 @@ cdef class _Repairer:
                 return -1
             self.refuse(i, "a number with no digits")
         cut = end >= n
+        if cut:
+            self.fix("cut", i, "cut inside a number")
         if has_exp and not exp_digits:
             if not cut:
                 self.refuse(i, "a number with an empty exponent")
@@ -1858,7 +1862,7 @@ cdef class _Repairer:
         if not sign and end >= n:
             for full in ("true", "false", "null", "none", "undefined"):
                 if full.startswith(low):
-                    self.fix("truncated", i, (None if self.full() else f"cut literal {w!r} completed"))
+                    self.fix("cut", i, "cut inside a literal")
                     self.put_text(<str>LITERAL_TEXT[full])
                     return end
         k = self.ws(end)
@@ -1871,6 +1875,8 @@ cdef class _Repairer:
                 k += 1
             if k >= n or self.ch(k) == c',' or self.ch(k) == c'}' or self.ch(k) == c']' \
                     or self.ch(k) == c'\n' or self.ch(k) == c'\r':
+                if end >= n:
+                    self.fix("cut", i, "cut inside a word")
                 self.fix("word", i, (None if self.full() else f"bare word {w!r} written as a string"))
                 self.put(c'"')
                 self.put_text(w)
@@ -2214,6 +2220,8 @@ cdef class _Repairer:
             if kind == F_OBJ:
                 if state == S_KEY_FIRST or state == S_KEY_NEXT:
                     if at_end:
+                        self.fix("cut", n, "cut after a comma" if state == S_KEY_NEXT
+                                 else "cut after an opening bracket")
                         self.close_all(n)
                         continue
                     if c == c'}':
@@ -2270,7 +2278,7 @@ cdef class _Repairer:
                     continue
                 if state == S_COLON:
                     if at_end:
-                        self.fix("truncated", i, "dangling key dropped")
+                        self.fix("cut", i, "cut after a key")
                         self.out.len = f.mark
                         self.close_all(n)
                         continue
@@ -2295,7 +2303,7 @@ cdef class _Repairer:
                     continue
                 if state == S_VAL:
                     if at_end:
-                        self.fix("truncated", i, "key without a value dropped")
+                        self.fix("cut", i, "cut after a colon")
                         self.out.len = f.mark
                         self.close_all(n)
                         continue
@@ -2314,9 +2322,10 @@ cdef class _Repairer:
                     j = self.value(i, F_OBJ)
                     if j < 0:
                         f = &self.stack[self.depth - 1]
-                        self.fix("truncated", i, "cut value dropped")
+                        self.fix("cut", i, "cut inside a number")
                         self.out.len = f.mark
                         self.close_all(n)
+                        i = n
                         continue
                     i = j
                     continue
@@ -2348,6 +2357,8 @@ cdef class _Repairer:
             # array
             if state == S_VAL or state == S_KEY_FIRST:
                 if at_end:
+                    self.fix("cut", n, "cut after a comma" if state == S_VAL
+                             else "cut after an opening bracket")
                     self.close_all(n)
                     continue
                 if c == c']':
@@ -2376,9 +2387,10 @@ cdef class _Repairer:
                 j = self.value(i, F_ARR)
                 if j < 0:
                     f = &self.stack[self.depth - 1]
-                    self.fix("truncated", i, "cut value dropped")
+                    self.fix("cut", i, "cut inside a number")
                     self.out.len = f.mark
                     self.close_all(n)
+                    i = n
                     continue
                 i = j
                 continue

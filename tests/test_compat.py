@@ -44,7 +44,7 @@ def test_logging_returns_value_and_log():
     assert value == {"a": 1} and "single_quotes" in log[0]["context"]
     value, log = json_repair.repair_json('{"a": 1 "b": 2', logging=True)
     assert value == {"a": 1, "b": 2}
-    assert [entry["context"].split()[0] for entry in log] == ["comma", "truncated"]
+    assert [entry["context"].split()[0] for entry in log] == ["comma", "cut", "truncated"]
     value, log = json_repair.loads("{a: 1, b}", logging=True)
     assert value == "" and "no colon" in log[0]["context"]
 

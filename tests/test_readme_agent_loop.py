@@ -171,3 +171,26 @@ def test_streamed_arguments(workspace, monkeypatch, capsys):
     assert (
         not streamed[2].complete and streamed[2].finish().strategy == "trailing_commas"
     )  # not JSON: recovered
+
+
+def test_streamed_arguments_cut_off_are_not_run(workspace, monkeypatch, capsys):
+    """The streaming example runs only ok values: a stream cut inside the patch of a write
+    (the issue's repro) prints why it is not run and writes nothing."""
+    nums = "".join(f"{i}\n" for i in range(1, 21))
+    (workspace / "nums.txt").write_text(nums)
+    completion = recorded("openai_chat_completion_cut.json")
+    completion["choices"][0]["message"]["tool_calls"][0]["function"]["arguments"] = (
+        '{"cmd": "apply", "args": {"file": "nums.txt", "dry_run": false, "patch": "--- nums.txt\\n'
+        '+++ nums.txt\\n@@ -1,3 +1,3 @@\\n 1\\n-2\\n+two\\n 3\\n')
+    before = sorted(os.listdir(workspace))
+    completions = _Recorder([iter(chunks_of(completion))], lambda r: None)
+
+    class FakeOpenAI:
+        def __init__(self, **kwargs) -> None:  # type: ignore[no-untyped-def]
+            self.chat = type("Chat", (), {"completions": completions})()
+
+    monkeypatch.setattr(openai, "OpenAI", FakeOpenAI)
+    exec(compile(readme_examples()[2], "README.md (streaming)", "exec"), {})
+    out = capsys.readouterr().out
+    assert out.startswith("diff: not run: ") and "cut off inside a string at offset 73" in out
+    assert (workspace / "nums.txt").read_text() == nums and sorted(os.listdir(workspace)) == before

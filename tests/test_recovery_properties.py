@@ -95,6 +95,11 @@ def test_valid_json_comes_back_unchanged(value, indent, pad):
 @given(text=any_text, tool=st.sampled_from([None, "read_file", "bash", "@coder", "search"]))
 def test_recovered_text_always_parses(text, tool):
     r = normalize_tool_args(text, tool)
+    if not r.ok and r.cut is not None:  # cut: refused, the completed reading shown
+        assert r.strategy == "repair" and r.error and r.cut.message in r.error
+        assert 0 <= r.cut.offset <= len(text) and r.cut.what in toolmend.recovery.CUT_KINDS
+        assert json.loads(r.text) == r.value or r.value != r.value
+        return
     if not r.ok:
         assert r.strategy is None and r.value is None and r.error
         assert r.text == text.strip()

@@ -103,11 +103,11 @@ def test_kernel_refusal_carries_the_offset(recover_kernel):
 # the repair log
 
 def test_fixes_name_each_change_with_its_offset():
-    raw = '  {"cmd": "ls" "dir": "/tmp", // where\n "n": 007'
+    raw = '  {"cmd": "ls" "dir": "/tmp", // where\n "n": 007, "all": true'
     r = normalize_tool_args(raw)
-    assert r.ok and r.value == {"cmd": "ls", "dir": "/tmp", "n": 7}
+    assert r.ok and r.cut is None and r.value == {"cmd": "ls", "dir": "/tmp", "n": 7, "all": True}
     assert [(f.code, f.offset) for f in r.fixes] == [
-        ("comma", 15), ("comment", 30), ("number", 45), ("truncated", 48)]
+        ("comma", 15), ("comment", 30), ("number", 45), ("truncated", 61)]
     assert all(isinstance(f, Fix) and f.message for f in r.fixes)
     text, ok, strategy, value = r  # still four fields
     assert (ok, strategy) == (True, "repair")
@@ -223,8 +223,9 @@ def test_any_cut_repairs_and_keeps_what_was_complete(value, data):
     cut = data.draw(st.integers(min_value=1, max_value=len(text)))
     prefix = text[:cut]
     r = normalize_tool_args(prefix)  # never raises
-    if not r.ok:
+    if not r.ok and r.cut is None:
         return
+    # a cut prefix is refused, and its completed reading (for display) keeps what was complete
     got = json.loads(r.text)
     assert got == r.value or r.value != r.value
     for path, item, end in members:
@@ -325,11 +326,13 @@ def test_loads_of_text_reaches_fences_and_prose():
 def test_cli_repair_explain_prints_the_log(capsys):
     from toolmend.cli import main
 
-    assert main(["repair", "--explain", '{"a": 1 "b": 007']) == 0
+    assert main(["repair", "--explain", '{"a": 1 "b": [007]']) == 0
     out, err = capsys.readouterr()
-    assert out.strip() == '{"a":1,"b":7}'
+    assert out.strip() == '{"a":1,"b":[7]}'
     assert "strategy: repair" in err
     assert "fix: comma at offset 8: missing comma added" in err
-    assert "fix: truncated at offset 16" in err
+    assert "fix: truncated at offset 18" in err
+    assert main(["repair", '{"a": 1 "b": 007']) == 1  # cut inside a number: never passed off as whole
+    assert "cut off inside a number at offset 13" in capsys.readouterr().err
     assert main(["repair", '{"a": [1, 2, "k": 3]}']) == 1
     assert "a key inside an array" in capsys.readouterr().err

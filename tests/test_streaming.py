@@ -80,20 +80,31 @@ def test_bytes_split_inside_a_character():
     assert s.finish().value == {"city": "S\u00e3o Paulo"}
 
 
-@pytest.mark.parametrize(("text", "where"), [
-    ('{"cmd": "rm -rf build/di', "inside a string"),
-    ('{"limit": 2', "inside a number"),
-    ('{"city": ', "before its value"),
-    ('{"term": "leak", ', "after a comma"),
-    ('{"ok": tr', "inside 'tr'"),
-    ('{"a"', "before its ':'"),
-    ("{", "right after an opening bracket"),
+@pytest.mark.parametrize(("text", "what", "offset", "shown"), [
+    ('{"cmd": "rm -rf build/di', "inside a string", 8, {"cmd": "rm -rf build/di"}),
+    ('{"limit": 2', "inside a number", 10, {"limit": 2}),
+    ('{"city": ', "after a colon", 9, {}),
+    ('{"term": "leak", ', "after a comma", 17, {"term": "leak"}),
+    ('{"ok": tr', "inside a literal", 7, {"ok": True}),
+    ('{"a"', "after a key", 4, {}),
+    ('{"a', "inside a key", 1, {}),
+    ('{"a": "x\\u00', "inside an escape", 8, {"a": "x"}),
+    ("{", "after an opening bracket", 1, {}),
 ])
-def test_finish_refuses_a_stream_cut_inside_a_value(text, where):
+def test_finish_refuses_a_stream_cut_inside_a_value(text, what, offset, shown):
     s = StreamingArgs("run_command")
     s.feed(text)
     r = s.finish()
-    assert not r.ok and r.value is None and where in r.error and "cut off" in r.error
+    assert not r.ok and r.cut == (offset, what, f"cut off {what} at offset {offset}")
+    assert f"cut off {what} at offset {offset}" in r.error
+    assert r.value == shown  # the completed reading, for display only
+
+
+def test_a_stream_that_lacks_only_closing_brackets_is_whole():
+    s = StreamingArgs()
+    s.feed('{"cmd": "ls", "dirs": ["a", "b"]')
+    r = s.finish()
+    assert r.ok and r.cut is None and r.value == {"cmd": "ls", "dirs": ["a", "b"]}
 
 
 def test_finish_recovers_what_argument_recovery_recovers():

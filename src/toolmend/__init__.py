@@ -32,6 +32,7 @@ from .errors import (
     YAMLDocumentError,
 )
 from .recovery import (
+    Cut,
     Recovered,
     field_for_tool,
     loads,
@@ -92,6 +93,7 @@ __all__ = [
     "__version__",
     # recovery
     "Recovered",
+    "Cut",
     "normalize_tool_args",
     "loads",
     "normalize_quotes",

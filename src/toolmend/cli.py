@@ -382,7 +382,8 @@ def _exec(words: list[str]) -> int:
     usage = "toolmend exec [--workspace DIR] [--json] < model-output.txt"
     if words[:1] in (["-h"], ["--help"]):
         _write(f"usage: {usage}\n\nFind the tool calls in model text on standard input and run "
-               "the @json/@diff ones as an agent would (paths in the workspace, capped output).\n")
+               "the @json/@diff ones as an agent would (paths in the workspace, capped output);\n"
+               "a call that is not whole or not readable is reported and never run.\n")
         return EXIT_OK
     workspace, as_json = _workspace_only(words, usage)
     from .recovery import json_text, parse_tool_calls
@@ -403,9 +404,14 @@ def _exec(words: list[str]) -> int:
             line = (f"--- call {n}: {call.name or '(no name)'}\nnot a toolmend tool; recovered "
                     f"arguments: {json_text(call.args) if call.ok else call.error}")
             failed += not call.ok
+        elif not call.ok:  # cut off or unreadable: never run, and its text is not passed on
+            entry = {"name": call.name, "ok": False, "error": call.error, "run": False}
+            if call.cut is not None:
+                entry["cut"] = {"offset": call.cut.offset, "what": call.cut.what}
+            line = f"--- call {n}: {call.name}\nerror: not run: {call.error}"
+            failed += 1
         else:
-            result = run_tool(call.name, call.args if call.ok else call.raw_args,
-                              workspace=workspace)
+            result = run_tool(call.name, call.args, workspace=workspace)
             entry = {"name": call.name, "ok": result.ok, "output": result.output,
                      "data": result.data, "run": True}
             line = f"--- call {n}: {call.name}\n{result.output}"

@@ -27,6 +27,8 @@ budget.
 
 from __future__ import annotations
 
+from typing import Any
+
 __all__ = [
     "ToolmendError", "RecoveryError", "LiteralError", "PatchError", "EncodingError",
     "JSONError", "JSONSyntaxError", "YAMLDocumentError", "NestingError", "PathError",
@@ -41,11 +43,13 @@ class ToolmendError(ValueError):
 
 class RecoveryError(ToolmendError):
     """Tool-call arguments could not be recovered; the message says why.
-    ``text`` is the (trimmed) input, handed back untouched."""
+    ``text`` is the (trimmed) input, handed back untouched; ``cut`` is the
+    ``toolmend.Cut`` when the text was cut inside a value (else None)."""
 
-    def __init__(self, message: str, text: str = "") -> None:
+    def __init__(self, message: str, text: str = "", *, cut: Any = None) -> None:
         super().__init__(message)
         self.text = text
+        self.cut = cut
 
 
 class LiteralError(ToolmendError):

@@ -160,6 +160,8 @@ class _Engine(_Scanner):
             if kind == _OBJ:
                 if state == _KEY_FIRST or state == _KEY_NEXT:
                     if not c:
+                        self.fix("cut", n, "cut after a comma" if state == _KEY_NEXT
+                                 else "cut after an opening bracket")
                         self.close_all(stack, out, n)
                         continue
                     if c == "}":
@@ -211,7 +213,7 @@ class _Engine(_Scanner):
                     continue
                 if state == _COLON:
                     if not c:
-                        self.fix("truncated", i, "dangling key dropped")
+                        self.fix("cut", i, "cut after a key")
                         self.close_all(stack, out, n)
                         continue
                     if c == ":":
@@ -234,7 +236,7 @@ class _Engine(_Scanner):
                     continue
                 if state == _VALUE:
                     if not c:
-                        self.fix("truncated", i, "key without a value dropped")
+                        self.fix("cut", i, "cut after a colon")
                         self.close_all(stack, out, n)
                         continue
                     if c in ",}":
@@ -249,8 +251,9 @@ class _Engine(_Scanner):
                     got = self.value_token(i, _OBJ)
                     f[1] = _AFTER
                     if got is None:
-                        self.fix("truncated", i, "cut value dropped")
+                        self.fix("cut", i, "cut inside a number")
                         self.close_all(stack, out, n)
+                        i = n
                         continue
                     if got[0] == "open":
                         self.attach_open(f, got[1], got[2], out)
@@ -287,6 +290,8 @@ class _Engine(_Scanner):
             # array
             if state == _VALUE or state == _KEY_FIRST:  # _KEY_FIRST: right after '['
                 if not c:
+                    self.fix("cut", n, "cut after a comma" if state == _VALUE
+                             else "cut after an opening bracket")
                     self.close_all(stack, out, n)
                     continue
                 if c == "]":
@@ -316,8 +321,9 @@ class _Engine(_Scanner):
                 got = self.value_token(i, _ARR)
                 f[1] = _AFTER
                 if got is None:
-                    self.fix("truncated", i, "cut value dropped")
+                    self.fix("cut", i, "cut inside a number")
                     self.close_all(stack, out, n)
+                    i = n
                     continue
                 if got[0] == "open":
                     self.attach_open(f, got[1], got[2], out)

@@ -72,7 +72,7 @@ class _Scanner:
         self.more_at = 0
 
     def fix(self, code: str, pos: int, message: str) -> None:
-        if len(self.fixes) < MAX_FIXES:
+        if len(self.fixes) < MAX_FIXES or code == "cut":  # where the text was cut is always kept
             self.fixes.append((code, pos, message))
         else:
             if not self.more:
@@ -176,7 +176,7 @@ class _Scanner:
                     raise _Refuse(i, "a string with unescaped quotes in it runs to the end: "
                                      "where it ends is not known")
                 parts.append(s[j:])
-                self.fix("truncated", n, "unterminated string closed")
+                self.fix("cut", i, "cut inside a key" if ctx == -1 else "cut inside a string")
                 return "".join(parts), n, False
             k = m.start()
             if k > j:
@@ -184,7 +184,7 @@ class _Scanner:
             c = s[k]
             if c == "\\":
                 if k + 1 >= n:
-                    self.fix("truncated", k, "cut escape dropped, string closed")
+                    self.fix("cut", k, "cut inside an escape")
                     return "".join(parts), n, False
                 e = s[k + 1]
                 if e == "u":
@@ -199,7 +199,7 @@ class _Scanner:
                         parts.append(chr(code))
                         continue
                     if k + 6 > n and all(ch in "0123456789abcdefABCDEF" for ch in s[k + 2:]):
-                        self.fix("truncated", k, "cut escape dropped, string closed")
+                        self.fix("cut", k, "cut inside an escape")
                         return "".join(parts), n, False
                     parts.append("\\u")
                     self.fix("escape", k, "invalid escape kept as a backslash")
@@ -242,6 +242,8 @@ class _Scanner:
             body = body.replace("_", "")
             self.fix("number", i, "digit separators dropped")
         if body[:2] in ("0x", "0X"):
+            if end >= n:
+                self.fix("cut", i, "cut inside a number")
             if len(body) > MAX_DIGITS // 2:
                 raise _Refuse(i, "an integer too long to convert")
             self.fix("number", i, "hexadecimal number written in decimal")
@@ -256,6 +258,8 @@ class _Scanner:
                 return None
             raise _Refuse(i, "a number with no digits")
         cut = end >= n
+        if cut:
+            self.fix("cut", i, "cut inside a number")
         if has_exp and not exp.lstrip("+-"):
             if not cut:
                 raise _Refuse(i, "a number with an empty exponent")
@@ -307,7 +311,7 @@ class _Scanner:
         if not sign and end >= n:
             for full in ("true", "false", "null", "none", "undefined"):
                 if full.startswith(low):
-                    self.fix("truncated", i, f"cut literal {w!r} completed")
+                    self.fix("cut", i, "cut inside a literal")
                     v = _LITERALS[full]
                     return v, "null" if v is None else ("true" if v else "false"), end
         k = _WS.match(s, end).end()  # type: ignore[union-attr]
@@ -319,6 +323,8 @@ class _Scanner:
             while e < n and s[e] in " \t":
                 e += 1
             if e >= n or s[e] in ",}]\n\r":
+                if end >= n:
+                    self.fix("cut", i, "cut inside a word")
                 self.fix("word", i, f"bare word {w!r} written as a string")
                 return w, _json_string(w), end
         raise _Refuse(i, "a bare word where a value belongs")

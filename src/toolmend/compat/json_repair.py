@@ -15,6 +15,9 @@ value belongs) instead of guessing, and then the log says why;
 repairs json-repair's strict mode refuses (several top-level values, a
 missing colon, a missing value). ``schema=`` is not
 supported: it raises ``RecoveryError`` naming it rather than being ignored.
+Text cut off inside a value is completed, as json-repair completes it (that
+is its purpose; toolmend's own ``Recovered`` marks such a reading ``cut`` and
+not ok), and the log's ``cut`` entry says where.
 """
 
 from __future__ import annotations
@@ -47,10 +50,15 @@ _STRICT = {
 }
 
 
+def _usable(result: Recovered) -> bool:
+    """Whether json-repair would return a value: recovered, or cut and completed."""
+    return result.ok or result.cut is not None
+
+
 def _recover(json_str: str | bytes, strict: bool) -> Recovered:
     result = normalize_tool_args(json_str)
     if strict:
-        if not result.ok:
+        if not _usable(result):
             raise RecoveryError(f"could not repair the JSON: {result.error}", result.text)
         for fix in result.fixes:
             if fix.code in _STRICT:
@@ -60,7 +68,7 @@ def _recover(json_str: str | bytes, strict: bool) -> Recovered:
 
 
 def _log(result: Recovered, source: str | bytes) -> list[dict[str, str]]:
-    if not result.ok:
+    if not _usable(result):
         return [{"text": result.text, "context": f"not recovered: {result.error}"}]
     text = source if isinstance(source, str) else bytes(source).decode("utf-8", "replace")
     return [{"text": fix.message,
@@ -70,7 +78,7 @@ def _log(result: Recovered, source: str | bytes) -> list[dict[str, str]]:
 
 
 def _dumps(result: Recovered, ensure_ascii: bool, json_dumps_args: dict[str, Any]) -> str:
-    if not result.ok or result.value == "":  # json-repair: nothing (or "") is ''
+    if not _usable(result) or result.value == "":  # json-repair: nothing (or "") is ''
         return ""
     try:
         return json.dumps(result.value, ensure_ascii=ensure_ascii, **json_dumps_args)
@@ -100,7 +108,7 @@ def repair_json(
     if json_fd is not None:
         json_str = json_fd.read()
     result = _recover(json_str, strict)
-    value = result.value if result.ok else ""
+    value = result.value if _usable(result) else ""
     if logging:
         return value, _log(result, json_str)
     if return_objects:

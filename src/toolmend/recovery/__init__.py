@@ -1,6 +1,7 @@
 """``toolmend.recovery``: malformed tool-call arguments made usable.
 
-    normalize_tool_args(raw, tool=None)  -> Recovered(text, ok, strategy, value, error, fixes)
+    normalize_tool_args(raw, tool=None)  -> Recovered(text, ok, strategy, value, error, fixes, cut)
+    Cut(offset, what, message)           where a cut text ends (Recovered.cut; None when whole)
     loads(raw, tool=None)                -> the value, or RecoveryError
     normalize_quotes(text, path=None)    curly quotes -> ASCII (code files only, with a path)
     looks_like_cli_args(text)            the CLI-argument heuristic
@@ -21,7 +22,7 @@ from typing import TYPE_CHECKING
 from .._text import MAX_DEPTH
 from ._fields import field_for_tool, looks_like_cli_args, register_tool_field, registered_tools
 from ._quotes import CODE_EXTENSIONS, CODE_FILENAMES, is_code_path, normalize_quotes
-from ._result import FIX_CODES, Fix
+from ._result import CUT_KINDS, FIX_CODES, Cut, Fix
 from ._strategies import QUOTE_MODES, STRATEGIES, Recovered, json_text, loads, normalize_tool_args
 
 if TYPE_CHECKING:
@@ -30,7 +31,8 @@ if TYPE_CHECKING:
     from ._toolcalls import parse_tool_calls as parse_tool_calls
 
 __all__ = [
-    "Recovered", "Fix", "FIX_CODES", "normalize_tool_args", "loads", "json_text", "STRATEGIES", "QUOTE_MODES",
+    "Recovered", "Fix", "FIX_CODES", "Cut", "CUT_KINDS",
+    "normalize_tool_args", "loads", "json_text", "STRATEGIES", "QUOTE_MODES",
     "normalize_quotes", "is_code_path", "CODE_EXTENSIONS", "CODE_FILENAMES",
     "field_for_tool", "register_tool_field", "registered_tools", "looks_like_cli_args",
     "ToolCall", "parse_tool_calls", "StreamingArgs", "MAX_DEPTH",

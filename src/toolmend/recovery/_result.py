@@ -1,15 +1,16 @@
-"""What recovery returns: ``Recovered`` and its repair log, ``Fix``."""
+"""What recovery returns: ``Recovered``, its repair log (``Fix``) and where the
+text was cut (``Cut``)."""
 
 from __future__ import annotations
 
 from typing import Any, Iterator, NamedTuple
 
-__all__ = ["Recovered", "Fix", "FIX_CODES"]
+__all__ = ["Recovered", "Fix", "FIX_CODES", "Cut", "CUT_KINDS"]
 
 #: Every ``Fix.code``: the repair engine's, then one per text-rewriting strategy.
 FIX_CODES = (
     "prose", "comment", "whitespace", "literal", "nan", "number", "comma", "colon", "value",
-    "truncated", "control", "escape", "inner_quote", "quote", "key", "double_encoded",
+    "truncated", "cut", "control", "escape", "inner_quote", "quote", "key", "double_encoded",
     "concatenated", "ellipsis", "mongo", "concat", "bracket", "word", "more",
     "curly_quotes", "single_quotes", "unquoted_keys", "quotes_and_keys", "trailing_commas",
     "comments", "wrap_plain", "object_literal", "empty", "code_fence",
@@ -39,6 +40,48 @@ class Fix(NamedTuple):
     message: str
 
 
+#: Every ``Cut.what``: where in the text the input ended, in the repair engine's words.
+CUT_KINDS = (
+    "inside a string", "inside a key", "inside an escape", "inside a number", "inside a literal",
+    "inside a word", "after a key", "after a colon", "after a comma", "after an opening bracket",
+)
+
+
+class Cut(NamedTuple):
+    """Where the text was cut: it ends ``what`` (one of :data:`CUT_KINDS`:
+    "inside a string", "after a comma", ...). ``offset`` is where the cut
+    token starts in the input (a string's opening quote, a number's first
+    character, the backslash of an escape) or, for a cut between tokens
+    ("after a comma", "after a colon", ...), where the text ends.
+    ``message`` says both in words."""
+
+    offset: int
+    what: str
+    message: str
+
+
+def cut_from_log(log: list[tuple[str, int, str]], lead: int = 0) -> Cut | None:
+    """The first ``cut`` entry of the repair engine's log as a :class:`Cut`
+    (offsets moved by ``lead``), or None when the text was whole or lacked
+    only closing brackets. The engine logs a ``cut`` fix, always kept in its
+    log, where the text ends before a value is whole; this is the one place
+    that reads it."""
+    for code, offset, message in log:
+        if code == "cut":
+            return make_cut(offset + lead, message[4:])
+    return None
+
+
+def make_cut(offset: int, what: str) -> Cut:
+    return Cut(offset, what, f"cut off {what} at offset {offset}")
+
+
+def cut_error(cut: Cut) -> str:
+    """The ``error`` of a cut result."""
+    return (f"the arguments were {cut.message}: the text ends before they are whole, so they "
+            "are not to be used or run (value and text show the completed reading, for display)")
+
+
 def _first_difference(a: str, b: str) -> int:
     """The first index where ``a`` and ``b`` differ (bisection on slices)."""
     lo, hi = 0, min(len(a), len(b))
@@ -62,14 +105,23 @@ class Recovered:
     value; ``error`` says why recovery failed (None when ``ok``); ``fixes`` is
     the repair log, a list of :class:`Fix`. Unpacks as ``text, ok, strategy,
     value``.
+
+    ``cut`` is None when the text was whole, or lacked only closing brackets
+    after complete values; else a :class:`Cut` saying where the text ended
+    inside a value (a string, a number, a key, after a comma or a colon...).
+    A cut result has ``ok=False`` and an ``error`` that says what was cut
+    and where; ``value`` and ``text`` still hold the best completed reading
+    (for display, never to run) and ``strategy`` is ``"repair"``, the step
+    that made that reading.
     """
 
-    __slots__ = ("text", "ok", "strategy", "value", "error", "_fixes", "_source", "_raw")
+    __slots__ = ("text", "ok", "strategy", "value", "error", "_fixes", "_source", "_raw", "cut")
 
     def __init__(self, text: str, ok: bool, strategy: str | None, value: Any,
                  error: str | None = None, fixes: list[Fix] | None = None,
                  source: str | None = None,
-                 raw: tuple[list[tuple[str, int, str]], int] | None = None) -> None:
+                 raw: tuple[list[tuple[str, int, str]], int] | None = None,
+                 cut: Cut | None = None) -> None:
         self.text = text
         self.ok = ok
         self.strategy = strategy
@@ -78,6 +130,7 @@ class Recovered:
         self._fixes = fixes
         self._source = source
         self._raw = raw  # the engine's log and the offset of its text in the input
+        self.cut = cut
 
     @property
     def fixes(self) -> list[Fix]:
@@ -107,12 +160,14 @@ class Recovered:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Recovered):
             return NotImplemented
-        return (self.text, self.ok, self.strategy, self.value, self.error) == (
-            other.text, other.ok, other.strategy, other.value, other.error)
+        return (self.text, self.ok, self.strategy, self.value, self.error, self.cut) == (
+            other.text, other.ok, other.strategy, other.value, other.error, other.cut)
 
     __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
         tail = f", error={self.error!r}" if self.error else ""
+        if self.cut is not None:
+            tail += f", cut={self.cut!r}"
         return (f"Recovered(text={self.text!r}, ok={self.ok}, strategy={self.strategy!r}, "
                 f"value={self.value!r}{tail})")

@@ -28,7 +28,7 @@ from .._kernels import recover as _k
 from .._text import CURLY_TO_ASCII, line_col
 from ..errors import LiteralError, RecoveryError
 from ._fields import SUBCOMMANDS, field_for_tool, looks_like_cli_args, tool_style
-from ._result import Fix, Recovered
+from ._result import Cut, Fix, Recovered, cut_error, cut_from_log, make_cut
 
 __all__ = ["Recovered", "Fix", "normalize_tool_args", "loads", "json_text", "STRATEGIES",
            "QUOTE_MODES"]
@@ -109,6 +109,8 @@ def _accept(value: Any, text: str, strategy: str, tool: str | None, original: st
         inner_text = value.strip()
         if inner_text.startswith("{"):
             inner = normalize_tool_args(inner_text, tool)
+            if inner.cut is not None:  # a cut object inside the string is not a bare value
+                return inner
             if inner.ok and type(inner.value) is dict:
                 return Recovered(inner.text, True, "double_encoded", inner.value, None,
                                  None, source)
@@ -203,9 +205,12 @@ def _unfence(text: str, tool: str | None, curly: bool) -> Recovered:
         base = _k.normalize_structural_quotes(original) if curly else original
         return _finish(text, base, tool)
     inner = _recover(m.group(2), tool, curly)
+    lead = len(text) - len(text.lstrip()) + m.start(2)
+    if inner.cut is not None:
+        return _cut(inner.text, inner.value, make_cut(inner.cut.offset + lead, inner.cut.what),
+                    [Fix(f.code, f.offset + lead, f.message) for f in inner.fixes])
     if not inner.ok:
         return _fail(original, f"inside the code block: {inner.error}")
-    lead = len(text) - len(text.lstrip()) + m.start(2)
     fixes = [Fix("code_fence", len(text) - len(text.lstrip()), "Markdown code fence dropped")]
     fixes += [Fix(f.code, f.offset + lead, f.message) for f in inner.fixes
               if f.code != "parse"]
@@ -261,7 +266,7 @@ def _finish(text: str, base: str, tool: str | None) -> Recovered:
             if not base.startswith(("```", "~~~")):
                 return _wrap(original, tool, original)
             repaired = _engine(text, base, tool, original)
-            if repaired.ok:
+            if repaired.ok or repaired.cut is not None:
                 return repaired
             return _wrap(original, tool, original)
     elif base[-1] in "}]":  # (it could not parse text that is not closed)
@@ -273,7 +278,7 @@ def _finish(text: str, base: str, tool: str | None) -> Recovered:
         else:
             return _accept(value, rebuilt, "object_literal", tool, original, None, text)
     result = _engine(text, base, tool, original)
-    if result.ok or literal_error is None:
+    if result.ok or literal_error is None or result.cut is not None:
         return result
     return _fail(original, f"{result.error}; as an object literal: {literal_error}")
 
@@ -302,6 +307,10 @@ def _engine(text: str, base: str, tool: str | None, original: str) -> Recovered:
                                    f"({where}), and no tool was given whose field could take "
                                    "it as a bare value")
         return _fail(original, f"not valid JSON ({_json_error(original)}); not repaired: {where}")
+    cut = cut_from_log(raw_fixes, lead) if raw_fixes else None
+    if cut is not None:
+        return _cut(rebuilt, value, cut, [Fix(code, offset + lead, message)
+                                          for code, offset, message in raw_fixes])
     if not raw_fixes:
         if text.strip(" \t\n\r") == original:  # valid JSON after all (deeper than orjson's limit)
             return _accept(value, text, "parse", tool, original, [], text)
@@ -313,6 +322,11 @@ def _engine(text: str, base: str, tool: str | None, original: str) -> Recovered:
         return Recovered(rebuilt, True, "repair", value, None, None, text, (raw_fixes, lead))
     fixes = [Fix(code, offset + lead, message) for code, offset, message in raw_fixes]
     return _accept(value, rebuilt, "repair", tool, original, fixes, text)
+
+
+def _cut(text: str, value: Any, cut: Cut, fixes: list[Fix]) -> Recovered:
+    """A cut result: not ok, the completed reading kept for display."""
+    return Recovered(text, False, "repair", value, cut_error(cut), fixes, None, None, cut)
 
 
 def _json_error(text: str) -> str:
@@ -355,7 +369,7 @@ def _loads_rest(raw: Any, tool: str | None, found: tuple[str] | None) -> Any:
         result = normalize_tool_args(raw, tool)
     if not result.ok:
         raise RecoveryError(f"could not recover the tool-call arguments: {result.error}",
-                            result.text)
+                            result.text, cut=result.cut)
     return result.value
 
 

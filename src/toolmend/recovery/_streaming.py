@@ -13,8 +13,9 @@ a number or ``true``/``false``/``null`` still being read, and a key without
 its value, are left out until they are whole (``2`` may become ``20``). The
 value is built in place: each ``feed`` returns the same object, grown; copy it
 to keep a snapshot. ``finish()`` returns a :class:`~toolmend.recovery.Recovered`
-for the whole text, through argument recovery, and refuses a stream that was
-cut off anywhere but after a complete value.
+for the whole text, through argument recovery: a stream cut off anywhere but
+after a complete value gives ``ok=False`` with ``cut`` saying where (the
+repair engine's record, as for any text).
 """
 
 from __future__ import annotations
@@ -269,33 +270,6 @@ class _Parser:
 
     # -- what the end of the text means -------------------------------------
 
-    def cut_reason(self) -> str | None:
-        """None when the text read so far is a whole value or ends after a
-        complete value inside its containers (only closing brackets missing);
-        else where it was cut, in words."""
-        mode = self.mode
-        if mode == _DONE:
-            return None
-        if mode == _ERROR:
-            return f"it is not JSON ({self.error} at offset {self.error_at})"
-        if mode == _AFTER:
-            return None
-        if mode == _STRING:
-            return "inside a key" if self.is_key else "inside a string"
-        if mode == _TOKEN:
-            return "inside a number" if self.tok[:1] in "-0123456789" else f"inside {self.tok!r}"
-        if mode == _COLON:
-            return "after a key, before its ':'"
-        if not self.stack:
-            return "before any value"
-        if self.first:
-            return "right after an opening bracket"
-        if mode == _KEY:
-            return "after a comma"
-        if type(self.stack[-1]) is dict:
-            return "after a key, before its value"
-        return "after a comma"
-
     def end(self) -> None:
         """The end of the text: a number or literal at the top level is whole."""
         if self.mode == _TOKEN and not self.stack:
@@ -306,13 +280,12 @@ class _Parser:
 
 
 def cut_reason(text: str) -> str | None:
-    """Where JSON ``text`` stops, if it stops anywhere but after a complete
-    value: None for a whole value and for one that lacks only closing
-    brackets; else a phrase ("inside a string", "after a comma", ...)."""
-    p = _Parser()
-    p.feed(text.strip())
-    p.end()
-    return p.cut_reason()
+    """Where ``text`` stops, if it stops inside a value: ``Recovered.cut.what``
+    of its recovery ("inside a string", "after a comma", ...); None for a whole
+    value, for one that lacks only closing brackets, and for text that is not
+    JSON at all."""
+    cut = normalize_tool_args(text).cut
+    return None if cut is None else cut.what
 
 
 class StreamingArgs:
@@ -397,8 +370,9 @@ class StreamingArgs:
         return self._parser.mode == _DONE
 
     def finish(self) -> Recovered:
-        """The whole text, recovered; ``ok=False`` with the reason when the
-        stream was cut off inside a value (nothing cut is passed off as whole)."""
+        """The whole text, recovered; ``ok=False`` with ``cut`` and the reason
+        when the stream was cut off inside a value (nothing cut is passed off
+        as whole: ``value`` then shows the completed reading, for display)."""
         if self._decoder is not None and not self._finished and self._bad_utf8 is None:
             tail = self._decode(b"", True)
             if tail:
@@ -411,15 +385,6 @@ class StreamingArgs:
             return Recovered(text.strip(), False, None, None, self._bad_utf8)
         parser = self._parser
         parser.end()
-        if parser.mode not in (_DONE, _ERROR):
-            reason = parser.cut_reason()
-            if reason is not None or not text.strip():
-                where = reason or "before any value"
-                if not text.strip() and self.tool is not None:
-                    return normalize_tool_args(text, self.tool)
-                return Recovered(text.strip(), False, None, None,
-                                 f"the arguments were cut off {where} (offset {parser.consumed}); "
-                                 f"nothing cut is passed off as whole")
         if parser.mode == _DONE and (self.tool is None or isinstance(parser.root, dict)):
             # read whole already: the value is the parser's (integers of any size exact)
             return Recovered(text.strip(), True, "parse", parser.root)

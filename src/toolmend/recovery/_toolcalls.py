@@ -27,15 +27,16 @@ Schema, no arguments), transcripts and results, and whatever sits inside
 from __future__ import annotations
 
 import html
+import json
 import re
 import reprlib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..errors import RecoveryError
 from ._jsonish import Member, decode_key, elements, extent, members, skip_space
+from ._result import Cut
 from ._strategies import json_text, normalize_tool_args
-from ._streaming import cut_reason
 
 __all__ = ["ToolCall", "parse_tool_calls", "call_from_parts"]
 
@@ -44,11 +45,15 @@ __all__ = ["ToolCall", "parse_tool_calls", "call_from_parts"]
 class ToolCall:
     """One tool call.
 
-    ``raw_args`` is the argument text as the model wrote it, ``args`` the
-    recovered value (a dict, or None when not ``ok``), ``span`` the
-    ``(start, end)`` character offsets of the call in the text (``(0, 0)``
-    for calls that came from a provider's response object), ``error`` the
-    reason when not ``ok`` and ``id`` the provider's call id when there is one.
+    ``raw_args`` is exactly the argument text of this call, whole or cut (the
+    content of an arguments string or attribute, decoded; nothing of the
+    message around it), ``args`` the recovered value (a dict, or None when
+    not ``ok``), ``span`` the ``(start, end)`` character offsets of the call in
+    the text (``(0, 0)`` for calls that came from a provider's response
+    object), ``error`` the reason when not ``ok``, ``id`` the provider's call
+    id when there is one, and ``cut`` the :class:`~toolmend.Cut` (offsets in
+    ``raw_args``) when the arguments were cut off inside a value. A call is
+    ``ok`` only when it is whole.
     """
 
     name: str
@@ -58,6 +63,7 @@ class ToolCall:
     span: tuple[int, int]
     error: str | None = None
     id: str | None = None
+    cut: Cut | None = None
 
 
 # -- building calls -------------------------------------------------------------
@@ -96,28 +102,48 @@ def call_from_parts(name: str, raw: Any, span: tuple[int, int], id: str | None =
     r = normalize_tool_args(raw, name)
     if r.ok and r.strategy == "parse":
         return ToolCall(name, raw, r.value, True, span, None, id)
-    # JSON that stops inside a value (a string, a number, after a comma...) was cut
-    # off, whatever a repair could make of it; JSON that only lacks closing brackets
-    # after a complete value, and text that is not JSON at all, are recovery's to judge
-    stripped = raw.lstrip()
-    where = cut_reason(stripped) if stripped[:1] in "{[" else None
-    if where is not None and not where.startswith("it is not JSON"):
+    if r.cut is not None:
+        # the text ends inside a value (a string, a number, after a comma...):
+        # whatever a repair makes of it, the call is not whole (Recovered.cut)
         return ToolCall(name, raw, None, False, span,
-                        f"the arguments of {name!r} are cut off {where}; the call is not whole", id)
-    if cut and where is not None and not stripped.rstrip().endswith(("}", "]")):
-        # cut, and not JSON: where it stops cannot be told, so nothing is guessed
-        return ToolCall(name, raw, None, False, span,
-                        f"the arguments of {name!r} are cut off and are not JSON, so whether they stop "
-                        f"inside a value cannot be told; the call is not whole", id)
-    if not r.ok and cut:
-        return ToolCall(name, raw, None, False, span, f"the call was cut off: {r.error}", id)
-    if cut and r.ok and any(f.code == "truncated" for f in r.fixes):
-        # the call stops and its arguments never closed: what came after is
-        # not known (another argument may follow), so it does not run
-        return ToolCall(name, raw, None, False, span,
-                        f"the arguments of {name!r} are cut off before they close; the call is "
-                        "not whole", id)
+                        f"the arguments of {name!r} were {r.cut.message}; the call is not whole "
+                        "and is not run", id, r.cut)
+    if cut:
+        if not r.ok:
+            return ToolCall(name, raw, None, False, span, f"the call was cut off: {r.error}", id)
+        if any(f.code == "truncated" for f in r.fixes) or not raw.rstrip().endswith(("}", "]")):
+            # the call stops and its arguments never closed (or are not JSON, so
+            # where they stop cannot be told): another argument may follow
+            return ToolCall(name, raw, None, False, span,
+                            f"the arguments of {name!r} are cut off before they close; the call is "
+                            "not whole", id)
     return ToolCall(name, raw, r.value if r.ok else None, r.ok, span, r.error, id)
+
+
+def cut_call(name: str, raw: str, span: tuple[int, int], why: str, id: str | None = None) -> ToolCall:
+    """A call whose message ended inside its arguments: not ok, ``why`` said,
+    with where its arguments were cut when recovery can tell."""
+    found = normalize_tool_args(raw, name).cut if raw.strip() else None
+    if found is not None:
+        why = f"{why} ({found.message} of its arguments)"
+    return ToolCall(name, raw, None, False, span, why, id, found)
+
+
+def _cut_string(raw: str) -> str:
+    """The content of a quoted arguments string cut before its closing quote,
+    decoded as far as it goes (an escape cut in the middle is left out)."""
+    body = raw[1:]
+    if raw[:1] == "'":
+        return body.replace("\\'", "'")
+    for drop in range(0, 7):  # a cut escape is at most "\\uXXX"
+        if drop > len(body):
+            break
+        try:
+            value = json.loads('"' + body[:len(body) - drop] + '"')
+        except ValueError:
+            continue
+        return value if isinstance(value, str) else body
+    return body
 
 
 def _dumps(value: Any) -> str:
@@ -293,7 +319,7 @@ def _object_call(obj: _Obj, start: int, end: int | None, limit: int, lenient: bo
         raw = raw.rstrip()
     if raw[:1] in "\"'":
         if m.end is None:
-            return ToolCall(shape.name, raw[1:], None, False, span,
+            return cut_call(shape.name, _cut_string(raw), span,
                             "the call was cut off inside its arguments string; it is not whole", shape.id)
         return call_from_parts(shape.name, decode_key(raw), span, shape.id)
     if raw[:1] not in "{[":
@@ -381,6 +407,7 @@ def _tag(text: str, i: int, limit: int) -> tuple[Any, int]:
     j = i + len(_TAG_NAME)
     attrs: dict[str, str] = {}
     cut_attr: str | None = None
+    cut_at = -1  # where the value of the cut attribute starts
     self_closing = False
     opened = False
     # a tag's attributes never run into the next tag: each tag reads only up
@@ -406,13 +433,14 @@ def _tag(text: str, i: int, limit: int) -> tuple[Any, int]:
         if j < limit and text[j] == "=":
             j = _skip_ws(text, j + 1, limit)
             if j >= limit:
-                cut_attr = key
+                cut_attr, cut_at = key, j
                 break
+            start = j
             value, j = _attr_value(text, j, limit)
             if value is None and j < limit:  # it runs into the next tag: this one is broken
                 return _NOT_A_TAG, i + len(_TAG_NAME)
             if value is None or (j >= limit == len(text) and text[j - 1] not in "\"'}]"):
-                cut_attr = key
+                cut_attr, cut_at = key, start
                 break
             attrs[key] = _unescape(value)
         else:
@@ -426,8 +454,10 @@ def _tag(text: str, i: int, limit: int) -> tuple[Any, int]:
         if not _NAME.match(name) or _is_placeholder(name, args):
             return _NOT_A_TAG, i + len(_TAG_NAME)
         if cut_attr in ("args", "arguments"):
-            raw = text[text.find("=", text.rfind(cut_attr, i, limit)) + 1:limit].strip()[1:]
-            return [ToolCall(name, raw, None, False, (i, limit),
+            raw = text[cut_at:limit]
+            if raw[:1] in "\"'":
+                raw = raw[1:]
+            return [cut_call(name, _unescape(raw), (i, limit),
                              "the call was cut off inside its arguments; it is not whole")], limit
         if cut_attr is not None:
             return [ToolCall(name, args or "", None, False, (i, limit),
@@ -473,7 +503,7 @@ def _tag(text: str, i: int, limit: int) -> tuple[Any, int]:
         k = _skip_ws(text, stop, body_end)
     if len(calls) == 1:
         only = calls[0]
-        calls = [ToolCall(only.name, only.raw_args, only.args, only.ok, (i, end), only.error, only.id)]
+        calls = [replace(only, span=(i, end))]
     return calls, end
 
 

@@ -14,7 +14,7 @@ from typing import Any, Iterable, Sequence
 
 from ..errors import ToolError
 from ..recovery import ToolCall, normalize_tool_args
-from ._runner import ToolArgs, ToolResult, run_tool
+from ._runner import ToolArgs, ToolResult, run_tool, unclosed_brackets
 from ._workspace import Workspace
 
 __all__ = ["run_tools", "is_mutation"]
@@ -25,6 +25,10 @@ def _parts(call: Any) -> tuple[Any, Any, str | None]:
     if isinstance(call, ToolCall):
         if not call.ok:
             return call.name, None, call.error or "its arguments could not be read"
+        if is_mutation(call.name, call.args) and unclosed_brackets(normalize_tool_args(call.raw_args,
+                                                                                       call.name)):
+            return call.name, None, ("it writes, and its arguments end before their closing brackets: "
+                                     "they may have been cut between two arguments")
         return call.name, call.args, None
     if isinstance(call, dict):
         return call.get("name"), call.get("args", call.get("arguments", call.get("input"))), None

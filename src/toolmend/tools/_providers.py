@@ -9,9 +9,20 @@
 
 The SDK objects are read by attribute, dicts by key, so neither SDK is needed
 here. ``arguments`` (a JSON string that models break) goes through argument
-recovery; a call whose arguments cannot be recovered comes back with
-``ok=False`` and the reason, never dropped. A message with no native tool
-calls is searched for calls written in its text (``text=False`` turns that off).
+recovery; a call whose arguments cannot be recovered, or were cut off inside
+a value, comes back with ``ok=False`` and the reason, never dropped. A message
+with no native tool calls is searched for calls written in its text
+(``text=False`` turns that off).
+
+A response that stopped at its token limit (OpenAI ``finish_reason:
+"length"``, Anthropic ``stop_reason: "max_tokens"``) may end inside its last
+call; one rule for both: that last call is ok only when it is provably whole.
+A native OpenAI call is when the model closed every bracket of its
+``arguments`` and no value in them was cut (any repair that had to close
+something refuses it); a call written in the text is when more text follows
+it; an Anthropic ``tool_use`` that is the last block never is (its ``input``
+arrives parsed, so whether it was whole cannot be told). The calls before the
+last are judged as in any response: the model wrote past them.
 """
 
 from __future__ import annotations
@@ -68,15 +79,17 @@ def from_openai(obj: Any, *, text: bool = True) -> list[ToolCall]:
     if _is_list(choices):
         if not choices:
             return []
-        calls = from_openai(_get(choices[0], "message") or _get(choices[0], "delta"), text=text)
+        message = _get(choices[0], "message") or _get(choices[0], "delta")
+        calls = from_openai(message, text=text)
         if calls and _get(choices[0], "finish_reason") == "length":
             # the token limit stopped the response: the last call may be cut
-            message = _get(choices[0], "message")
-            native = _get(message, "tool_calls") if message is not None else None
+            native = _get(message, "tool_calls")
             if _is_list(native) and native:
                 calls[-1] = _openai_call(native[-1], cut=True)
-            elif calls[-1].ok:
-                calls[-1] = _refused(calls[-1], "the response stopped at its token limit inside this call")
+            else:
+                content = _get(message, "content")
+                tail = content if isinstance(content, str) else _last_text(content)
+                calls[-1] = _at_limit(calls[-1], tail, "its token limit")
         return calls
     output = _get(obj, "output")
     if _is_list(output) and _get(obj, "object") == "response":  # the Responses API
@@ -133,17 +146,47 @@ def from_anthropic(obj: Any, *, text: bool = True) -> list[ToolCall]:
             raise ToolError(f"from_anthropic: not an Anthropic message or content block: "
                             f"{type(obj).__name__}")
     calls = [c for c in (_anthropic_block(b) for b in content) if c is not None]
-    if calls and _get(obj, "stop_reason") == "max_tokens" and _get(content[-1], "type") == "tool_use":
+    at_limit = _get(obj, "stop_reason") == "max_tokens"
+    if calls and at_limit and _get(content[-1], "type") == "tool_use":
         # the response stopped at max_tokens inside its last tool_use: its input may be cut
         calls[-1] = _refused(calls[-1], "the response stopped at max_tokens inside this call")
     if calls or not text:
         return calls
-    return [c for b in content if _get(b, "type") == "text" and isinstance(_get(b, "text"), str)
-            for c in parse_tool_calls(_get(b, "text"))]
+    calls = [c for b in content if _get(b, "type") == "text" and isinstance(_get(b, "text"), str)
+             for c in parse_tool_calls(_get(b, "text"))]
+    if calls and at_limit:
+        calls[-1] = _at_limit(calls[-1], _last_text(content), "max_tokens")
+    return calls
+
+
+def _last_text(content: Any) -> str | None:
+    """The text of the last text part of a content list (where a cut response ends)."""
+    if not _is_list(content):
+        return None
+    for part in reversed(content):
+        piece = _get(part, "text")
+        if isinstance(piece, str):
+            return piece
+    return None
+
+
+def _at_limit(call: ToolCall, text: str | None, limit: str) -> ToolCall:
+    """The last call found in the text of a response stopped at ``limit``: whole only
+    when the model wrote more text after it. ``text`` is the last text part."""
+    if not call.ok:
+        return call
+    if isinstance(text, str):
+        found = parse_tool_calls(text)
+        if not found:  # the last call sits in an earlier part: text follows it
+            return call
+        if text[found[-1].span[1]:].strip():
+            return call
+    return _refused(call, f"the response stopped at {limit} right after this call, so it may be cut")
 
 
 def _refused(call: ToolCall, why: str) -> ToolCall:
-    return ToolCall(call.name, call.raw_args, None, False, call.span, f"{why}; it is not whole", call.id)
+    return ToolCall(call.name, call.raw_args, None, False, call.span, f"{why}; it is not whole", call.id,
+                    call.cut)
 
 
 def _need_id(call: ToolCall, provider: str, field: str) -> str:

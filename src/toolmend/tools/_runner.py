@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Mapping
 
 from ..errors import ToolError, ToolmendError
-from ..recovery import normalize_tool_args
+from ..recovery import Cut, Recovered, normalize_tool_args
 from ._output import cap_text
 from ._workspace import Workspace
 
@@ -164,6 +164,10 @@ def run_tool(name: str, args: Any, workspace: str | Any = ".") -> ToolResult:
     (malformed text is recovered first). ``workspace`` is a folder or a
     :class:`Workspace` (None: the current folder). Errors come back as
     ``ok=False`` with a message that says what was wrong; this never raises.
+    Text cut off inside a value (``Recovered.cut``) is never run, for any tool
+    or verb: the message says what was cut and where. A write (``@diff apply``
+    with ``dry_run`` false) given as text also needs every closing bracket:
+    text that lacks them may have been cut between two arguments.
     """
     result = _guarded(_run, name, args, workspace)
     if result.warnings:
@@ -223,8 +227,12 @@ def _run(name: str, args: Any, workspace: str | Any) -> ToolResult:
     if tool not in TOOLS:
         raise ToolError(f"unknown tool {name!r}; the tools are "
                         f"{', '.join('@' + t for t in sorted(TOOLS))}")
+    unclosed = False  # the text lacked closing brackets (a cut between two members?)
     if isinstance(args, (str, bytes, bytearray)):
         recovered = normalize_tool_args(args, "@" + tool)
+        unclosed = unclosed_brackets(recovered)
+        if recovered.cut is not None:
+            raise ToolError(_cut_message(f"the arguments of @{tool}", recovered.cut))
         if not recovered.ok:
             raise ToolError(f"could not read the arguments of @{tool}: {recovered.error}")
         args = recovered.value
@@ -246,6 +254,9 @@ def _run(name: str, args: Any, workspace: str | Any) -> ToolResult:
         inner = {}
     if isinstance(inner, (str, bytes)):
         recovered = normalize_tool_args(inner, None)
+        if recovered.cut is not None:
+            raise ToolError(_cut_message(f"@{tool} {verb}: \"args\"", recovered.cut))
+        unclosed = unclosed or unclosed_brackets(recovered)
         if not recovered.ok or not isinstance(recovered.value, dict):
             raise ToolError(f"@{tool} {verb}: could not read \"args\" as an object"
                             + (f": {recovered.error}" if recovered.error else ""))
@@ -256,7 +267,32 @@ def _run(name: str, args: Any, workspace: str | Any) -> ToolResult:
     if extra:
         # {"cmd": "get", "file": "x"}: arguments given at the top level.
         inner = {**{k: args[k] for k in extra}, **inner}
+    if unclosed and writes(tool, verb, inner):
+        raise ToolError(f"@{tool} {verb} writes, and its arguments end before their closing brackets: "
+                        "the text may have been cut between two arguments, so the call is not run")
     return _dispatch(tool, verb, inner, workspace, OUTPUT_CAPS[tool])
+
+
+def unclosed_brackets(recovered: Recovered) -> bool:
+    """Whether recovery had to close brackets the text left open."""
+    return recovered.ok and recovered.strategy == "repair" and any(
+        f.code == "truncated" for f in recovered.fixes)
+
+
+def writes(tool: str, verb: str, inner: Mapping[str, Any]) -> bool:
+    """Whether a call writes: ``@diff apply`` unless ``dry_run`` is true
+    (an unreadable ``dry_run`` counts as a write, the safe side)."""
+    if tool != "diff" or verb != "apply":
+        return False
+    try:
+        return not ToolArgs(tool, verb, inner).flag("dry_run", True)
+    except ToolError:
+        return True
+
+
+def _cut_message(what: str, cut: Cut) -> str:
+    return (f"{what} were {cut.message}: the text ends before they are whole, so the call is "
+            "not run")
 
 
 def _dispatch(tool: str, verb: str, inner: Mapping[str, Any], workspace: str | Any,
