@@ -74,7 +74,7 @@ def read_functools(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCa
 
 
 _V11 = re.compile(r"[ \t]*([@A-Za-z_][\w.:@/-]{0,127})(?:\[CALL_ID\]([^\[\s]{0,64}))?(\[ARGS\])?"
-                  r"[ \t]*(?=[{\[])")
+                  r"[ \t]*(?=\{)")
 
 
 def read_mistral(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
@@ -89,6 +89,12 @@ def read_mistral(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall
         m = _V11.match(text, k, limit)
         if m is None:
             if not calls:
+                nl = text.find("\n", k, min(limit, k + 200))
+                lst = text.find("[{", k, nl if nl >= 0 else min(limit, k + 200))
+                if lst >= 0:  # [TOOL_CALLS] junk [{...}]: the list after the stray word
+                    listed, end, any_found = json_run(text, lst, limit)
+                    if any_found:
+                        return _respan(listed, (i, end)), end
                 tail = text[k:limit]
                 if limit == len(text) and re.fullmatch(r"\s*[\w.:@/-]*(?:\[[A-Z_]*\]?[^\[{]*)?", tail):
                     return [], limit  # cut before the arguments began: nothing to run

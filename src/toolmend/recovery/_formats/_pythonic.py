@@ -22,7 +22,7 @@ import re
 from typing import Any
 
 from .._toolcalls import ToolCall
-from ._base import Ctx, cut_call
+from ._base import Ctx, cut_call, json_run
 
 __all__ = ["read_list", "read_lines", "pythonic_reader", "pythonic_at"]
 
@@ -201,7 +201,13 @@ def pythonic_reader(marker: str, closer: str):  # type: ignore[no-untyped-def]
         j = i + len(marker)
         c = text.find(closer, j, limit)
         body_end = c if c >= 0 else limit
-        calls = read_lines(text, j, body_end)
+        k = _skip(text, j, body_end, "")
+        if text.startswith(("[{", "{"), k) or (text.startswith("[", k) and text[k + 1:k + 2].isspace()
+                                                 and text[k:body_end].lstrip("[ \t\n").startswith("{")):
+            found, e, any_found = json_run(text, k, body_end)  # LFM2 may write JSON calls too
+            calls: list[ToolCall] | None = found if any_found else None
+        else:
+            calls = read_lines(text, j, body_end)
         if calls is None:
             if c < 0 and not text[j:limit].strip():
                 return [], limit

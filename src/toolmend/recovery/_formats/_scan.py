@@ -55,6 +55,8 @@ _FENCE_ETC = (
 )
 _TAG = r"|(?P<tag><tool_call(?=[\s>/]|\Z))"
 _JSON = r"|(?P<json>^[ \t]*[\[{])"
+# llama3_json forced: a {"name": ...} object anywhere, prose before and after (as its parsers read it)
+_JSON_INLINE = r"|(?P<json>^[ \t]*[\[{]|\{(?=\s*\"name\"\s*:))"
 _PY = r"|(?P<py>^[ \t]*\[(?=[ \t]*[A-Za-z_][\w.]*[ \t]*\())"
 _ARROW = r"|(?P<arrow>^>>>(?=[ \t]*[A-Za-z_]))"
 
@@ -75,7 +77,9 @@ def token_pattern(kinds: frozenset[str], markers: tuple[str, ...]) -> re.Pattern
             src += _ARROW
         if "pythonic" in kinds:
             src += _PY
-        if "json" in kinds:
+        if "json_inline" in kinds:
+            src += _JSON_INLINE
+        elif "json" in kinds:
             src += _JSON
         pat = _patterns[key] = re.compile(src, re.M | re.I)
     return pat
@@ -254,7 +258,7 @@ class Scanner:
         nl = text.find("\n", end, limit)
         rest = text[end:limit if nl < 0 else nl]
         if rest.strip() and not rest.lstrip().startswith(("<tool_call", "```")) and \
-                "llama3" not in self.kinds:
+                "json_inline" not in self.kinds:
             return end  # JSON inside a sentence: a value being talked about
         calls.extend(found_all)
         return end

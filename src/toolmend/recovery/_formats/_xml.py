@@ -125,7 +125,8 @@ def read_function(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCal
 def invoke_reader(prefix: str):  # type: ignore[no-untyped-def]
     """The reader of ``<{prefix}invoke name="f"><{prefix}parameter name="k">v</{prefix}parameter>``."""
     p = re.escape(prefix)
-    inv = re.compile(r"<" + p + r"invoke\s+name\s*=\s*(\"[^\"\n]{1,128}\"|'[^'\n]{1,128}'|[^\s>]{1,128})\s*>")
+    inv = re.compile(r"<" + p + r"invoke\s+name\s*=\s*(\"[^\"\n]{1,128}\"|'[^'\n]{1,128}'|[^\s>/]{1,128})"
+                     r"\s*(/?)>")
     par = re.compile(r"<" + p + r"parameter\s+name\s*=\s*(\"[^\"\n]{1,128}\"|'[^'\n]{1,128}'|[^\s>]{1,128})"
                      r"(?:\s+string\s*=\s*\"(true|false)\")?\s*>")
     inv_close = "</" + prefix + "invoke>"
@@ -143,6 +144,8 @@ def invoke_reader(prefix: str):  # type: ignore[no-untyped-def]
         if not _NAME.match(name):
             return None, m.end()
         j = m.end()
+        if m.group(2):  # <invoke name="f"/>: a call without arguments
+            return [xml_call(name, [], "", (i, j), ctx)], j
         end_inv = text.find(inv_close, j, limit)
         body_end = end_inv if end_inv >= 0 else limit
         params: list[tuple[str, str, bool]] = []
