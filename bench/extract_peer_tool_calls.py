@@ -22,6 +22,7 @@ import importlib.abc
 import importlib.machinery
 import json
 import os
+import re
 import subprocess
 import sys
 import types
@@ -40,7 +41,8 @@ VLLM_FILES = {
     "pythonic": "pythonic", "qwen3coder": "qwen3_coder", "qwen3xml": "qwen3_xml", "seed_oss": "seed_oss",
     "step3": "step3", "step3p5": "step3p5", "xlam": "xlam",
 }
-STUBBED = ("sglang", "vllm", "transformers", "tests", "partial_json_parser", "openai_harmony", "mistral_common",
+STUBBED = ("sglang", "vllm", "transformers", "tests", "partial_json_parser", "openai_harmony",
+           "mistral_common",
            "torch", "regex", "xgrammar", "pydantic")
 
 
@@ -276,7 +278,7 @@ def _body_cases(module: types.ModuleType, src: str) -> list[tuple[str, str, list
         aliases: dict[str, int] = {}
         n = 0
 
-        def flush() -> None:
+        def flush(qual: str = qual) -> None:
             nonlocal case, n
             if case is not None:
                 r = case.row()
@@ -416,6 +418,131 @@ def extract_sglang(git_dir: str) -> list[dict[str, Any]]:
     return rows
 
 
+LLAMACPP_TEMPLATES = {  # template file (in models/templates/) -> our format name
+    "Qwen3.5-4B": "qwen3_coder", "NVIDIA-Nemotron-3-Nano-30B-A3B-BF16": "qwen3_coder",
+    "Qwen3-Coder": "qwen3_coder", "ByteDance-Seed-OSS": "seed_oss",
+    "mistralai-Ministral-3-14B-Reasoning-2512": "mistral", "mistralai-Mistral-Nemo-Instruct-2407": "mistral",
+    "CohereForAI-c4ai-command-r7b-12-2024-tool_use": "command", "Cohere2MoE": "command",
+    "google-gemma-4-31B-it": "gemma4", "NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use": "hermes",
+    "Qwen-QwQ-32B": "hermes", "ibm-granite-granite-3.3-2B-Instruct": "granite4",
+    "deepseek-ai-DeepSeek-V3.1": "deepseek_v31", "deepseek-ai-DeepSeek-V3.2": "deepseek_v32",
+    "GLM-4.6": "glm45", "GLM-4.7-Flash": "glm47", "Kimi-K2-Thinking": "kimi_k2",
+    "moonshotai-Kimi-K2": "kimi_k2",
+    "LFM2-8B-A1B": "lfm2", "LFM2.5-Instruct": "lfm2", "Apertus-8B-Instruct": "apertus",
+    "MiniMax-M2": "minimax_m2", "NVIDIA-Nemotron-Nano-v2": "nemotron_v2",
+    "meetkai-functionary-medium-v3.1": "functionary", "meetkai-functionary-medium-v3.2": "functionary",
+    "fireworks-ai-llama-3-firefunction-v2": "phi4_mini",
+    "deepseek-ai-DeepSeek-R1-Distill-Llama-8B": "deepseek_r1",
+    "llama-cpp-deepseek-r1": "deepseek_r1", "deepseek-ai-DeepSeek-R1-Distill-Qwen-32B": "deepseek_r1",
+}
+_CPP_STR = re.compile(r'R"([^(\s]*)\((.*?)\)\1"|"((?:[^"\\\n]|\\.)*)"', re.S)
+_CPP_ESC = {"n": "\n", "t": "\t", "r": "\r", '"': '"', "\\": "\\", "'": "'", "0": "\0"}
+
+
+def _cpp_strings(src: str) -> list[str]:
+    """The C++ string literals in ``src`` (adjacent ones are one string), in order."""
+    out: list[str] = []
+    last_end = None
+    for m in _CPP_STR.finditer(src):
+        if m.group(2) is not None:
+            value = m.group(2)
+        else:
+            value = re.sub(r"\\(.)", lambda e: _CPP_ESC.get(e.group(1), "\\" + e.group(1)), m.group(3))
+        between = src[last_end:m.start()] if last_end is not None else None
+        if between is not None and not between.strip():
+            out[-1] += value
+        else:
+            out.append(value)
+        last_end = m.end()
+    return out
+
+
+def _first_arg(src: str, k: int) -> tuple[str, int] | None:
+    """The text of the call's first argument at ``k`` (just past its ``(``): up to the matching ``)``."""
+    depth, j = 1, k
+    while j < len(src):
+        m = _CPP_STR.match(src, j)
+        if m is not None and src[j] in 'R"' and (src[j] == '"' or src.startswith('R"', j)):
+            j = m.end()
+            continue
+        c = src[j]
+        if c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+            if depth == 0:
+                return src[k:j], j + 1
+        j += 1
+    return None
+
+
+def extract_llamacpp(git_dir: str) -> list[dict[str, Any]]:
+    commit = subprocess.check_output(["git", "--git-dir", git_dir, "rev-parse", "HEAD"], text=True).strip()
+    path = "tests/test-chat.cpp"
+    src = subprocess.check_output(["git", "--git-dir", git_dir, "show", f"HEAD:{path}"], text=True)
+    source = {"repo": "ggml-org/llama.cpp (fork ikawrakow/ik_llama.cpp)", "commit": commit, "path": path,
+              "licence": "MIT"}
+    known = {"message_assist_call": [{"name": "special_function", "args": {"arg1": 1}}],
+             "message_assist_call_thoughts": [{"name": "special_function", "args": {"arg1": 1}}],
+             "message_assist": [], "message_assist_thoughts": []}
+    rows = []
+    tester = re.compile(r'peg_tester\("models/templates/([^"]+)\.jinja"')
+    fmt = None
+    n = 0
+    pos = 0
+    for m in re.finditer(r'peg_tester\("models/templates/[^"]+\.jinja"|tst\.test\(', src):
+        if m.group().startswith("peg_tester"):
+            t = tester.match(src, m.start())
+            fmt = LLAMACPP_TEMPLATES.get(t.group(1)) if t else None
+            continue
+        if fmt is None or m.start() < pos:
+            continue
+        arg = _first_arg(src, m.end())
+        if arg is None:
+            continue
+        text_src, after = arg
+        run = src.find("run()", after)
+        chain = src[after:run]
+        pos = run
+        strings = _cpp_strings(text_src)
+        if len(strings) != 1 or any(x in chain for x in (
+                "is_partial", "COMMON_REASONING_FORMAT_NONE", "json_schema", "expect_reasoning(",
+                "reasoning_format(COMMON_REASONING_FORMAT_DEEPSEEK_LEGACY")):
+            continue
+        text = strings[0]
+        calls = None
+        e = re.search(r"\bexpect\((\w+)\)", chain)
+        w = re.search(r'\bexpect\(message_with(?:_reasoning_and)?_tool_calls?\((?:"(?:[^"\\]|\\.)*",\s*)?'
+                      r'"([^"]+)",\s*"((?:[^"\\]|\\.)*)"\)\)', chain)
+        if w is not None:
+            calls = [{"name": w.group(1), "args": json.loads(_cpp_strings('"' + w.group(2) + '"')[0])}]
+        elif ".expect_tool_calls(" in chain:
+            body = chain[chain.index(".expect_tool_calls("):]
+            entries = re.findall(r'\{\s*((?:"(?:[^"\\]|\\.)*"|R"[^(]*\(.*?\)[^"]*")\s*,\s*'
+                                 r'(?:"(?:[^"\\]|\\.)*"|R"[^(]*\(.*?\)[^"]*")(?:\s*"(?:[^"\\]|\\.)*")*)\s*,',
+                                 body, re.S)
+            calls = []
+            for entry in entries:
+                parts = _cpp_strings(entry)
+                if len(parts) != 2:
+                    calls = None
+                    break
+                try:
+                    calls.append({"name": parts[0], "args": json.loads(parts[1])})
+                except ValueError:
+                    calls = None
+                    break
+        elif e is not None and e.group(1) in known:
+            calls = known[e.group(1)]
+        elif ".expect_content(" in chain and ".expect(" not in chain:
+            calls = []
+        if not calls and calls != []:
+            continue
+        rows.append(_row("llama.cpp/test-chat", fmt, f"{fmt}#{n}", text, calls, "exact", source))
+        n += 1
+    return rows
+
+
 def _write(rows: list[dict[str, Any]], out: str) -> None:
     seen = set()
     kept = []
@@ -437,6 +564,7 @@ def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--vllm", help="a bare git clone of vLLM")
     ap.add_argument("--sglang", help="a bare git clone of SGLang")
+    ap.add_argument("--llamacpp", help="a bare git clone of llama.cpp")
     ap.add_argument("--out-dir", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir,
                                                       "tests", "data", "tool_calls", "peers"))
     a = ap.parse_args()
@@ -445,6 +573,8 @@ def main() -> int:
         _write(extract_vllm(a.vllm), os.path.join(a.out_dir, "vllm.jsonl"))
     if a.sglang:
         _write(extract_sglang(a.sglang), os.path.join(a.out_dir, "sglang.jsonl"))
+    if a.llamacpp:
+        _write(extract_llamacpp(a.llamacpp), os.path.join(a.out_dir, "llamacpp.jsonl"))
     return 0
 
 

@@ -183,8 +183,17 @@ class Scanner:
                     continue
                 pos = close_think.end()
                 k = _skip_ws(text, pos, limit)
-                if "json" in self.kinds and k < limit and text[k] in "{[":
-                    pos = self.json_at(k, limit, calls)
+                if k < limit and text[k] in "{[" and text[k - 1] not in "\n":
+                    # </think>{"name": ...} or </think>[f(a=1)] on one line: what the answer starts with
+                    before = len(calls)
+                    found = read_list(text, k, limit, self.ctx)[0] if "pythonic" in self.kinds else None
+                    if found is not None:
+                        end = read_list(text, k, limit, self.ctx)[1]
+                        calls.extend(found)
+                    elif "json" in self.kinds:
+                        end = self.json_at(k, limit, calls)
+                    if len(calls) > before:
+                        pos = end
                 continue
             if kind == "resp":
                 close_resp = self.closer(r"</tool_response\s*>", m.end(), limit)
@@ -264,7 +273,22 @@ class Scanner:
         return end
 
 
+_HEAD_CALL = re.compile(r"[ \t\n]*([A-Za-z_][\w.-]{0,127})[ \t]*\n(?=[ \t]*\{)")
+
+
 def scan(text: str, ctx: Ctx, kinds: frozenset[str], readers: dict[str, Any]) -> list[ToolCall]:
     calls: list[ToolCall] = []
-    Scanner(text, ctx, kinds, readers).scan(reasoning_start(text), len(text), calls, False)
+    start = reasoning_start(text)
+    m = _HEAD_CALL.match(text, start) if "functionary_head" in kinds else None
+    if m is not None and m.group(1) != "all":
+        # Functionary v3.2 named: the prompt ends in ">>>", so the first call starts with its name
+        found, end = readers[">>>"](">>>" + text[m.start(1):], 0, len(text) - m.start(1) + 3, ctx)
+        if found:
+            shift = m.start(1) - 3
+            calls.extend(ToolCall(c.name, c.raw_args, c.args, c.ok, (c.span[0] + shift + 3 if c.span[0] == 0
+                                                                      else c.span[0] + shift,
+                                                                      c.span[1] + shift), c.error, c.id)
+                         for c in found)
+            start = end + shift
+    Scanner(text, ctx, kinds, readers).scan(start, len(text), calls, False)
     return calls

@@ -25,8 +25,14 @@ from ._base import Ctx, cut_call, named_call, xml_call
 __all__ = ["read_function", "invoke_reader", "read_glm"]
 
 
-def _value(text: str, a: int, b: int) -> str:
+def _value(text: str, a: int, b: int, newlines: bool = True) -> str:
+    """The value between ``a`` and ``b``; with ``newlines``, less the one newline the
+    format puts after the opening tag and before the closing one (Qwen3-Coder's
+    template writes ``<parameter=k>\\nv\\n</parameter>``); the other formats write the
+    value as it is."""
     v = text[a:b]
+    if not newlines:
+        return v
     if v.startswith("\r\n"):
         v = v[2:]
     elif v.startswith("\n"):
@@ -171,7 +177,7 @@ def invoke_reader(prefix: str):  # type: ignore[no-untyped-def]
                                      f"inside parameter {key!r}")], limit
                 return [ToolCall(name, text[j:body_end].strip(), None, False, (i, body_end),
                                  f"parameter {key!r} of {name!r} has no {par_close}")], body_end
-            params.append((key, _value(text, v, close), pm.group(2) == "false"))
+            params.append((key, _value(text, v, close, False), pm.group(2) == "false"))
             k = last = close + len(par_close)
         if end_inv < 0:
             return [cut_call(name, text[j:limit].strip(), (i, limit), f"before {inv_close}")], limit
@@ -229,7 +235,7 @@ def read_glm(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | 
         if ve < 0:
             return [cut_call(name, text[j:body_end].strip(), (i, body_end),
                              f"inside the value of {key!r}")], body_end
-        params.append((key, _value(text, v + len("<arg_value>"), ve), False))
+        params.append((key, _value(text, v + len("<arg_value>"), ve, False), False))
         k = last = ve + len("</arg_value>")
     if not closed:
         return [cut_call(name, text[j:body_end].strip(), (i, body_end), "before </tool_call>")], body_end
