@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Write tests/data/tool_calls/families.jsonl: every family's format, from the call specs.
 
-    python bench/make_family_corpus.py
+    python bench/make_family_corpus.py            # write it
+    python bench/make_family_corpus.py --check    # exit 1 when the file is not what this writes
 
 Each family has a writer that renders a list of calls exactly as the model
 family writes them (the markers as their chat templates and the serving
@@ -27,6 +28,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -352,12 +354,17 @@ def rows() -> list[dict[str, Any]]:
     return out
 
 
-def main() -> int:
-    rs = rows()
+def main(argv: list[str] | None = None) -> int:
+    text = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows())
+    if "--check" in (argv if argv is not None else sys.argv[1:]):
+        with open(OUT, encoding="utf-8") as f:
+            if f.read() != text:
+                print(f"{os.path.normpath(OUT)} is out of date: run bench/make_family_corpus.py")
+                return 1
+        return 0
     with open(OUT, "w", encoding="utf-8") as f:
-        for r in rs:
-            f.write(json.dumps(r, ensure_ascii=False) + "\n")
-    print(f"{len(rs)} rows written to {os.path.normpath(OUT)}")
+        f.write(text)
+    print(f"{text.count(chr(10))} rows written to {os.path.normpath(OUT)}")
     return 0
 
 

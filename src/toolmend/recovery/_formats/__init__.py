@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...errors import ToolmendError
 from .._toolcalls import ToolCall
 from ._base import Ctx
 from ._gemma import gemma_reader
@@ -180,8 +181,8 @@ def parse(text: Any, format: str | None, tools: Any) -> list[ToolCall]:
     else:
         found = FORMATS.get(format) if isinstance(format, str) else None
         if found is None:
-            raise ValueError(f"parse_tool_calls: unknown format {format!r}; the formats are "
-                             f"{', '.join(format_names())} (or None to detect)")
+            raise ToolmendError(f"parse_tool_calls: unknown format {format!r}; the formats are "
+                                f"{', '.join(format_names())} (or None to detect)")
         kinds = found
     known = read_tools(tools) if tools is not None else None
     ctx = Ctx(known, format)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import ast
 import re
+import warnings
 from typing import Any
 
 from .._toolcalls import ToolCall
@@ -126,7 +127,9 @@ def pythonic_at(text: str, s: int, limit: int) -> tuple[ToolCall | None, int]:
     if e is None:
         return cut_call(name, raw, (s, limit), "inside its arguments"), limit
     try:
-        tree = ast.parse(text[s:e], mode="eval")
+        with warnings.catch_warnings():  # "\d" in a string: Python warns, the text is still a literal
+            warnings.simplefilter("ignore")
+            tree = ast.parse(text[s:e], mode="eval")
     except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
         msg = exc.msg if isinstance(exc, SyntaxError) else type(exc).__name__
         return ToolCall(name, raw, None, False, (s, e), f"the call to {name!r} is not valid Python: {msg}"), e
