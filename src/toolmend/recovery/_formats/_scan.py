@@ -18,7 +18,7 @@ from ._base import Ctx
 from ._pythonic import read_list
 from ._xml import glm_head, read_glm
 
-__all__ = ["scan", "reasoning_start", "REASONING"]
+__all__ = ["scan", "REASONING"]
 
 # opener -> closer; the openers are matched without regard to case
 REASONING = {
@@ -27,30 +27,18 @@ REASONING = {
     "<|START_THINKING|>": "<|END_THINKING|>", "<|channel>thought": "<channel|>",
     "<|inner_prefix|>": "<|inner_suffix|>", "<|channel|>analysis": "<|end|>",
 }
-# a closer with no opener before it ends reasoning the prompt opened
+# A closer met by the scan has no opener before it (an opener's block is skipped whole, up
+# to its closer): the prompt opened the reasoning, so everything before it was reasoning.
 _BARE_CLOSERS = [c for o, c in REASONING.items() if c not in ("<|end|>", "<channel|>")]
-_FIRST_REASONING = re.compile("|".join(
-    [f"(?P<c{n}>{re.escape(c)})" for n, c in enumerate(_BARE_CLOSERS)]
-    + [re.escape(o) for o in REASONING]), re.I)
 # Kimi K2 ends its reasoning implicitly where its tool section begins
 _IMPLICIT_END = "<|tool_calls_section_begin|>"
-
-
-def reasoning_start(text: str) -> int:
-    """Where the text after reasoning opened in the prompt begins: past the first
-    closing marker when no opening marker comes before it (0 when there is none)."""
-    m = _FIRST_REASONING.search(text)
-    if m is None or m.lastgroup is None:
-        return 0
-    if m.start() > 0 and text[m.start() - 1] == "`":  # `</think>` named in prose
-        return 0
-    return m.end()
 
 
 _FENCE_ETC = (
     r"(?P<fence>^[ \t]*(?P<ticks>`{3,}|~{3,})[ \t]*(?P<lang>[^\s`]*)[^\n`]*(?:\n|\Z))"
     r"|(?P<tick>`+)"
     r"|(?P<think>" + "|".join(re.escape(o) for o in sorted(REASONING, key=len, reverse=True)) + ")"
+    r"|(?P<close>" + "|".join(re.escape(c) for c in _BARE_CLOSERS) + ")"
     r"|(?P<resp><tool_response>)"
 )
 _TAG = r"|(?P<tag><tool_call(?=[\s>/]|\Z))"
@@ -134,6 +122,7 @@ class Scanner:
         # found. A marker missing after p is missing after any later point, so a
         # run of openers with no closer costs one search, not one per opener.
         self.searched: dict[str, tuple[int, int, re.Match[str] | None]] = {}
+        self.kept = 0  # calls before this index are not reasoning (Functionary's first call)
 
     def closer(self, pattern: str, start: int, limit: int) -> re.Match[str] | None:
         last = self.searched.get(pattern)
@@ -194,6 +183,11 @@ class Scanner:
                         end = self.json_at(k, limit, calls)
                     if len(calls) > before:
                         pos = end
+                continue
+            if kind == "close":
+                if not in_fence:  # a bare closer: what came before it was reasoning
+                    del calls[self.kept:]
+                pos = floor = m.end()
                 continue
             if kind == "resp":
                 close_resp = self.closer(r"</tool_response\s*>", m.end(), limit)
@@ -278,7 +272,7 @@ _HEAD_CALL = re.compile(r"[ \t\n]*([A-Za-z_][\w.-]{0,127})[ \t]*\n(?=[ \t]*\{)")
 
 def scan(text: str, ctx: Ctx, kinds: frozenset[str], readers: dict[str, Any]) -> list[ToolCall]:
     calls: list[ToolCall] = []
-    start = reasoning_start(text)
+    start = 0
     m = _HEAD_CALL.match(text, start) if "functionary_head" in kinds else None
     if m is not None and m.group(1) != "all":
         # Functionary v3.2 named: the prompt ends in ">>>", so the first call starts with its name
@@ -290,5 +284,7 @@ def scan(text: str, ctx: Ctx, kinds: frozenset[str], readers: dict[str, Any]) ->
                                                                       c.span[1] + shift), c.error, c.id)
                          for c in found)
             start = end + shift
-    Scanner(text, ctx, kinds, readers).scan(start, len(text), calls, False)
+    scanner = Scanner(text, ctx, kinds, readers)
+    scanner.kept = len(calls)
+    scanner.scan(start, len(text), calls, False)
     return calls
