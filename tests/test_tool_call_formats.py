@@ -277,7 +277,8 @@ def test_text_parameters_are_typed_by_the_schema(fmt, form):
     assert plain.ok and all(isinstance(v, str) for v in plain.args.values()), plain.args
 
 
-@pytest.mark.parametrize("prop, value", [("i", "five"), ("i", "5.5"), ("n", "2,5"), ("b", "yes"),
+@pytest.mark.parametrize("prop, value", [("i", "five"), ("i", "5.5"), ("i", "007"), ("i", "+5"),
+                                         ("n", "2,5"), ("n", "1e400"), ("b", "yes"),
                                          ("z", "nil"), ("o", "[1]"), ("a", '{"k": 1}'), ("o", '{"k": '),
                                          ("u", "x")])
 def test_a_value_that_does_not_fit_its_type_makes_the_call_not_ok(prop, value):

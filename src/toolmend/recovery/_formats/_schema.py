@@ -85,8 +85,9 @@ def read_tools(tools: Any) -> Tools:
     return Tools(schemas)
 
 
-_INT = re.compile(r"\s*[-+]?\d+\s*\Z")
-_NUM = re.compile(r"\s*-?(?:\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?\s*\Z")
+# numbers as JSON writes them: "007" or "+5" for an integer is refused, not guessed
+_INT = re.compile(r"-?(?:0|[1-9]\d*)\Z")
+_NUM = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][-+]?\d+)?\Z")
 _ORDER = ("null", "boolean", "integer", "number", "object", "array")
 _ARTICLE = {"null": "null", "boolean": "a boolean", "integer": "an integer", "number": "a number",
             "object": "an object", "array": "an array", "string": "a string"}
@@ -120,7 +121,7 @@ def _fit(text: str, kind: str) -> tuple[bool, Any]:
     if kind == "number":
         if not _NUM.match(s):
             return False, None
-        if re.fullmatch(r"-?\d+", s):
+        if _INT.match(s):
             return True, int(s)
         value = float(s)
         return (value not in (float("inf"), float("-inf")), value)
