@@ -328,3 +328,56 @@ def test_bad_tools_are_refused_clearly():
 def test_a_cut_call_is_never_ok(text):
     calls = parse_tool_calls(text)
     assert [c.name for c in calls] == ["f"] and not calls[0].ok, calls
+
+
+@pytest.mark.parametrize("fmt", ["qwen3_coder", "minimax_m2", "glm45"])
+def test_a_value_may_hold_any_tag_of_its_format(fmt):
+    content = ("<tool_call>\n<function=x>\n<parameter=y>\nz\n</function>\n</tool_call>\n"
+               '<invoke name="a"></invoke></minimax:tool_call><arg_value></tool_call>')
+    if fmt == "qwen3_coder":
+        text = f"<tool_call>\n<function=write>\n<parameter=content>\n{content}\n</parameter>\n</function>\n</tool_call>"
+    elif fmt == "minimax_m2":
+        text = f'<minimax:tool_call><invoke name="write"><parameter name="content">{content}</parameter></invoke></minimax:tool_call>'
+    else:
+        text = f"<tool_call>write<arg_key>content</arg_key><arg_value>{content}</arg_value></tool_call>"
+    tools = [{"name": "write", "input_schema": {"properties": {"content": {"type": "string"}}}}]
+    (c,) = parse_tool_calls(text, format=fmt, tools=tools)
+    assert c.ok and c.name == "write" and c.args == {"content": content}, c
+    (c,) = parse_tool_calls(text, format=fmt)
+    if fmt == "qwen3_coder":  # <parameter=y> inside the value: without the schema, which reading cannot be told
+        assert not c.ok and "cannot be told" in c.error
+    else:
+        assert c.ok and c.args == {"content": content}, c
+
+
+def test_qwen3_coder_dropped_closing_tags_are_read_as_its_parsers_read_them():
+    text = "<function=f>\n<parameter=a>\n1\n<parameter=b>\n2\n</function>\n</tool_call>"
+    (c,) = parse_tool_calls(text)
+    assert c.ok and c.args == {"a": "1", "b": "2"}
+    (c,) = parse_tool_calls("<tool_call>\n<function=f>\n<parameter=a>\n1\n</parameter>\n</tool_call>")
+    assert c.ok and c.args == {"a": "1"}
+
+
+def test_a_run_of_broken_openers_gives_no_ok_call():
+    for unit in ("<function=f><parameter=a>", '<minimax:tool_call><invoke name="f"><parameter name="a">',
+                 "<tool_call>f<arg_key>a</arg_key><arg_value>", "<|tool_call>call:f{a:<|\"|>",
+                 "<|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{", "[TOOL_CALLS]f[ARGS]{"):
+        calls = parse_tool_calls(unit * 2000)
+        assert calls and not any(c.ok for c in calls), unit
+
+
+def test_a_dropped_closing_tag_before_a_later_one_is_decided_by_the_schema_or_refused():
+    text = ("<tool_call>\n<function=w>\n<parameter=city>\nDallas\n<parameter=state>\nTX\n</parameter>\n"
+            "</function>\n</tool_call>")
+    (c,) = parse_tool_calls(text)
+    assert not c.ok and "'city'" in c.error and "cannot be told" in c.error
+    tools = [{"name": "w", "input_schema": {"properties": {"city": {"type": "string"},
+                                                           "state": {"type": "string"}}}}]
+    (c,) = parse_tool_calls(text, tools=tools)
+    assert c.ok and c.args == {"city": "Dallas", "state": "TX"}
+    only_city = [{"name": "w", "input_schema": {"properties": {"city": {"type": "string"}}}}]
+    (c,) = parse_tool_calls(text, tools=only_city)  # the tool has no 'state': the value holds the tag
+    assert c.ok and c.args == {"city": "Dallas\n<parameter=state>\nTX"}
+    neither = [{"name": "w", "input_schema": {"properties": {"state": {"type": "string"}}}}]
+    (c,) = parse_tool_calls(text, tools=neither)
+    assert not c.ok

@@ -9,7 +9,7 @@ scan goes on.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from .._jsonish import skip_space
@@ -26,6 +26,18 @@ class Ctx:
 
     tools: Tools | None
     fmt: str | None
+    # closing markers known to be absent from an offset to the end of the text: a run of
+    # openers without closers costs one search, not one per opener
+    missing: dict[str, int] = field(default_factory=dict)
+
+    def find(self, text: str, needle: str, start: int, limit: int) -> int:
+        whole = limit == len(text)
+        if whole and start >= self.missing.get(needle, len(text) + 1):
+            return -1
+        k = text.find(needle, start, limit)
+        if k < 0 and whole:
+            self.missing[needle] = min(start, self.missing.get(needle, start))
+        return k
 
 
 Reader = Callable[[str, int, int, Ctx], "tuple[list[ToolCall] | None, int]"]

@@ -61,10 +61,99 @@ def _wrap_span(text: str, i: int, end: int, opener: tuple[str, ...],
     return i, end
 
 
+class _Params:
+    """The parameters of one call, read one after the other from where its name ends.
+
+    Each value runs to its own closing tag, wherever that is: a value may hold any
+    other tag of the format (a file being written that shows ``</function>``) and
+    every character of it is kept. The call ends at the first of ``ends`` met
+    between parameters. ``dropped``: the value's closing tag may be missing when no
+    closing tag follows at all (Qwen3-Coder's models drop ``</parameter>``); the
+    value then ends at the next parameter or at the end of the call."""
+
+    def __init__(self, ctx: Ctx, text: str, j: int, limit: int, opener: re.Pattern[str], open_prefix: str,
+                 close: str, ends: tuple[str, ...], newlines: bool, dropped: bool,
+                 whole_values: bool = False) -> None:
+        self.params: list[tuple[str, str, bool]] = []
+        self.last = j          # where the last whole parameter ends
+        self.end_at = -1       # where the end marker starts (-1: not reached)
+        self.cut: str | None = None   # where the text ran out
+        self.stray = -1        # where text that is not a parameter stands
+        self.ambiguous: list[str] = []  # values holding the next parameter's tag before their closer
+        k = j
+        while True:
+            k = skip_space(text, k, limit)
+            if k >= limit:
+                self.cut = f"before {ends[0]}"
+                return
+            hit = next((e for e in ends if text.startswith(e, k)), None)
+            if hit is not None:
+                self.end_at = k
+                return
+            pm = opener.match(text, k, limit)
+            if pm is None:
+                rest = text[k:limit]
+                if limit == len(text) and (open_prefix.startswith(rest) or rest.startswith(open_prefix)
+                                           or any(e.startswith(rest) for e in ends)):
+                    self.cut = "inside a parameter's name" if rest.startswith(open_prefix[:2]) and \
+                        not any(e.startswith(rest) for e in ends) else f"before {ends[0]}"
+                    return
+                self.stray = k
+                return
+            key = pm.group(1).strip().strip("\"'")
+            v = pm.end()
+            e = ctx.find(text, close, v, limit)
+            if e >= 0 and dropped and not whole_values:
+                nx = text.find(open_prefix, v, e)
+                if nx >= 0:
+                    # either this closer was dropped, or the value shows the format: read it as
+                    # dropped, and let the schema decide (or refuse) in _finish
+                    self.ambiguous.append(key)
+                    self.params.append((key, _value(text, v, nx, newlines), False))
+                    k = self.last = nx
+                    continue
+            if e < 0 and dropped:
+                stops = [x for x in [ctx.find(text, t, v, limit) for t in (open_prefix, *ends)] if x >= 0]
+                if stops:
+                    stop = min(stops)
+                    self.params.append((key, _value(text, v, stop, newlines), False))
+                    k = self.last = stop
+                    continue
+            if e < 0:
+                self.cut = f"inside parameter {key!r}"
+                return
+            is_json = pm.lastindex is not None and pm.lastindex >= 2 and pm.group(2) == "false"
+            self.params.append((key, _value(text, v, e, newlines), is_json))
+            k = self.last = e + len(close)
+
+
 _FN = re.compile(r"<function=([^>\n<]{1,128})>")
 _PARAM = re.compile(r"<parameter=([^>\n<]{1,128})>")
 _WRAPPERS = ("<tool_call>", "<seed:tool_call>")
 _WRAP_CLOSE = ("</tool_call>", "</seed:tool_call>")
+
+
+def _finish(name: str, ps: _Params, text: str, i: int, j: int, limit: int, end_len: int, ctx: Ctx,
+            span_of: tuple[tuple[str, ...], tuple[str, ...]] | None = None) -> tuple[list[ToolCall], int]:
+    """The call the parameters make: cut, broken, or typed and whole."""
+    if ps.cut is not None:
+        return [cut_call(name, text[j:limit].strip(), (i, limit), ps.cut)], limit
+    if ps.stray >= 0:
+        return [ToolCall(name, text[j:ps.stray].strip(), None, False, (i, ps.stray),
+                         f"the call to {name!r} holds text that is not a parameter at offset {ps.stray}")], \
+            ps.stray
+    end = ps.end_at + end_len
+    span = (i, end) if span_of is None else _wrap_span(text, i, end, *span_of)
+    if ps.ambiguous:
+        props = ctx.tools.properties(name) if ctx.tools is not None else {}
+        if not all(key in props for key, _, _ in ps.params):
+            key = ps.ambiguous[0]
+            return [ToolCall(name, text[j:ps.last].strip(), None, False, span,
+                             f"parameter {key!r} of {name!r} holds another parameter's tag before its "
+                             "closing tag: either the model dropped that closing tag or the value shows the "
+                             "format, and without the tool's schema naming every parameter read, which "
+                             "one cannot be told")], span[1]
+    return [xml_call(name, ps.params, text[j:ps.last].strip(), span, ctx)], span[1]
 
 
 def read_function(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
@@ -78,7 +167,6 @@ def read_function(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCal
     if not _NAME.match(name):
         return None, m.end()
     j = m.end()
-    end_fn = text.find("</function>", j, limit)
     k = skip_space(text, j, limit)
     if k < limit and text[k] in "{[":  # functionary: the arguments as JSON
         e = extent(text, k, limit)
@@ -87,45 +175,19 @@ def read_function(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCal
         close = skip_space(text, e, limit)
         end = close + len("</function>") if text.startswith("</function>", close) else e
         return [named_call(name, text[k:e], _wrap_span(text, i, end, _WRAPPERS, _WRAP_CLOSE))], end
-    body_end = end_fn if end_fn >= 0 else limit
-    wrap_close = min((x for x in (text.find(c, j, body_end) for c in _WRAP_CLOSE) if x >= 0), default=-1)
-    if end_fn < 0 and wrap_close >= 0:  # </function> dropped, </tool_call> there: the call ends
-        body_end = end_fn = wrap_close
-    params: list[tuple[str, str, bool]] = []
-    last = j
-    k = j
-    while True:
-        k = skip_space(text, k, body_end)
-        if k >= body_end:
-            break
-        pm = _PARAM.match(text, k, body_end)
-        if pm is None:
-            if end_fn < 0 and "<parameter=".startswith(text[k:body_end]) or (
-                    end_fn < 0 and text.startswith("<parameter=", k)):
-                return [cut_call(name, text[j:limit].strip(), (i, limit),
-                                     "inside a parameter's name")], limit
-            return [ToolCall(name, text[j:body_end].strip(), None, False, (i, body_end),
-                             f"the call to {name!r} holds text that is not a parameter at offset {k}")], \
-                max(body_end, k + 1)
-        key = pm.group(1).strip().strip("\"'")
-        v = pm.end()
-        close = text.find("</parameter>", v, body_end)
-        nxt = text.find("<parameter=", v, body_end)
-        if close >= 0 and (nxt < 0 or close < nxt):
-            params.append((key, _value(text, v, close), False))
-            k = last = close + len("</parameter>")
-        elif nxt >= 0 or end_fn >= 0:  # </parameter> dropped: the next one (or </function>) ends it
-            stop = nxt if nxt >= 0 else end_fn
-            params.append((key, _value(text, v, stop), False))
-            k = last = stop
-        else:
-            return [cut_call(name, text[j:limit].strip(), (i, limit),
-                                     f"inside parameter {key!r}")], limit
-    if end_fn < 0:
-        return [cut_call(name, text[j:limit].strip(), (i, limit), "before </function>")], limit
-    end = end_fn + len("</function>") if text.startswith("</function>", end_fn) else end_fn
-    span = _wrap_span(text, i, end, _WRAPPERS, _WRAP_CLOSE)
-    return [xml_call(name, params, text[j:last].strip(), span, ctx)], span[1]
+    # </function> ends the call; a dropped one is ended by </tool_call>
+    ends = ("</function>",) + _WRAP_CLOSE
+    ps = _Params(ctx, text, j, limit, _PARAM, "<parameter=", "</parameter>", ends, True, True)
+    if ps.ambiguous and ctx.tools is not None:
+        # the schema decides: the reading whose every parameter the tool has
+        props = ctx.tools.properties(name)
+        if not all(key in props for key, _, _ in ps.params):
+            whole = _Params(ctx, text, j, limit, _PARAM, "<parameter=", "</parameter>", ends, True, True,
+                            whole_values=True)
+            if whole.cut is None and whole.stray < 0 and all(key in props for key, _, _ in whole.params):
+                ps = whole
+    end_len = len("</function>") if ps.end_at >= 0 and text.startswith("</function>", ps.end_at) else 0
+    return _finish(name, ps, text, i, j, limit, end_len, ctx, (_WRAPPERS, _WRAP_CLOSE))
 
 
 def invoke_reader(prefix: str):  # type: ignore[no-untyped-def]
@@ -152,37 +214,8 @@ def invoke_reader(prefix: str):  # type: ignore[no-untyped-def]
         j = m.end()
         if m.group(2):  # <invoke name="f"/>: a call without arguments
             return [xml_call(name, [], "", (i, j), ctx)], j
-        end_inv = text.find(inv_close, j, limit)
-        body_end = end_inv if end_inv >= 0 else limit
-        params: list[tuple[str, str, bool]] = []
-        k = last = j
-        while True:
-            k = skip_space(text, k, body_end)
-            if k >= body_end:
-                break
-            pm = par.match(text, k, body_end)
-            if pm is None:
-                if end_inv < 0 and (par_open.startswith(text[k:body_end]) or text.startswith(par_open, k)):
-                    return [cut_call(name, text[j:limit].strip(), (i, limit),
-                                     "inside a parameter's name")], limit
-                return [ToolCall(name, text[j:body_end].strip(), None, False, (i, body_end),
-                                 f"the call to {name!r} holds text that is not a parameter at offset {k}")], \
-                    max(body_end, k + 1)
-            key = pm.group(1).strip("\"'")
-            v = pm.end()
-            close = text.find(par_close, v, body_end)
-            if close < 0:
-                if end_inv < 0:
-                    return [cut_call(name, text[j:limit].strip(), (i, limit),
-                                     f"inside parameter {key!r}")], limit
-                return [ToolCall(name, text[j:body_end].strip(), None, False, (i, body_end),
-                                 f"parameter {key!r} of {name!r} has no {par_close}")], body_end
-            params.append((key, _value(text, v, close, False), pm.group(2) == "false"))
-            k = last = close + len(par_close)
-        if end_inv < 0:
-            return [cut_call(name, text[j:limit].strip(), (i, limit), f"before {inv_close}")], limit
-        end = end_inv + len(inv_close)
-        return [xml_call(name, params, text[j:last].strip(), (i, end), ctx)], end
+        ps = _Params(ctx, text, j, limit, par, par_open, par_close, (inv_close,), False, False)
+        return _finish(name, ps, text, i, j, limit, len(inv_close), ctx)
 
     return read
 
@@ -200,44 +233,14 @@ def glm_head(text: str, i: int, limit: int) -> bool:
             or (k >= limit == len(text) and bool(m.group(2) or m.group(3))))
 
 
+_ARG = re.compile(r"<arg_key>([^<]{0,256})</arg_key>\s*<arg_value>")
+
+
 def read_glm(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
     m = _GLM.match(text, i, limit)
     if m is None:
         return None, i + 1
     name = m.group(1)
     j = m.end()
-    end_call = text.find("</tool_call>", j, limit)
-    nxt = text.find("<tool_call>", j, limit)
-    body_end = end_call if end_call >= 0 and (nxt < 0 or end_call < nxt) else (nxt if nxt >= 0 else limit)
-    closed = end_call >= 0 and body_end == end_call
-    params: list[tuple[str, str, bool]] = []
-    k = last = j
-    while True:
-        k = skip_space(text, k, body_end)
-        if k >= body_end:
-            break
-        if not text.startswith("<arg_key>", k):
-            if not closed and "<arg_key>".startswith(text[k:body_end]) and body_end == len(text):
-                break
-            return [ToolCall(name, text[j:body_end].strip(), None, False, (i, body_end),
-                             f"the call to {name!r} holds text that is not an argument at offset {k}")], \
-                max(body_end, k + 1)
-        ke = text.find("</arg_key>", k, body_end)
-        if ke < 0:
-            return [cut_call(name, text[j:body_end].strip(), (i, body_end), "inside an argument's name")], \
-                body_end
-        key = text[k + len("<arg_key>"):ke].strip()
-        v = skip_space(text, ke + len("</arg_key>"), body_end)
-        if not text.startswith("<arg_value>", v):
-            return [cut_call(name, text[j:body_end].strip(), (i, body_end),
-                             f"before the value of {key!r}")], body_end
-        ve = text.find("</arg_value>", v, body_end)
-        if ve < 0:
-            return [cut_call(name, text[j:body_end].strip(), (i, body_end),
-                             f"inside the value of {key!r}")], body_end
-        params.append((key, _value(text, v + len("<arg_value>"), ve, False), False))
-        k = last = ve + len("</arg_value>")
-    if not closed:
-        return [cut_call(name, text[j:body_end].strip(), (i, body_end), "before </tool_call>")], body_end
-    end = end_call + len("</tool_call>")
-    return [xml_call(name, params, text[j:last].strip(), (i, end), ctx)], end
+    ps = _Params(ctx, text, j, limit, _ARG, "<arg_key>", "</arg_value>", ("</tool_call>",), False, False)
+    return _finish(name, ps, text, i, j, limit, len("</tool_call>"), ctx)
