@@ -22,6 +22,11 @@ spans, fenced blocks in a programming language or introduced as an example
 keys beside the call's), tool definitions (a ``description`` or a JSON
 Schema, no arguments), transcripts and results, and whatever sits inside
 ``<think>`` ... ``</think>``.
+
+This module holds the call, the JSON shapes and the ``<tool_call`` tag; the
+open models' own formats (Qwen3-Coder, DeepSeek, Kimi, GLM, harmony, Mistral,
+pythonic, Gemma, ...), the scan that finds them and the typing by the tools'
+schemas are in ``_formats``.
 """
 
 from __future__ import annotations
