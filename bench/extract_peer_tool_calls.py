@@ -423,6 +423,7 @@ LLAMACPP_TEMPLATES = {  # template file (in models/templates/) -> our format nam
     "Qwen3-Coder": "qwen3_coder", "ByteDance-Seed-OSS": "seed_oss",
     "mistralai-Ministral-3-14B-Reasoning-2512": "mistral", "mistralai-Mistral-Nemo-Instruct-2407": "mistral",
     "CohereForAI-c4ai-command-r7b-12-2024-tool_use": "command", "Cohere2MoE": "command",
+    "CohereForAI-c4ai-command-r-plus-tool_use": "command_r_plus",
     "google-gemma-4-31B-it": "gemma4", "NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use": "hermes",
     "Qwen-QwQ-32B": "hermes", "ibm-granite-granite-3.3-2B-Instruct": "granite4",
     "deepseek-ai-DeepSeek-V3.1": "deepseek_v31", "deepseek-ai-DeepSeek-V3.2": "deepseek_v32",

@@ -235,6 +235,10 @@ def command(calls: list[Call]) -> str:
                                        for i, (n, a) in enumerate(calls)]) + "<|END_ACTION|>"
 
 
+def command_r_plus(calls: list[Call]) -> str:
+    return "Action:\n```json\n" + dumps([{"tool_name": n, "parameters": a} for n, a in calls]) + "\n```"
+
+
 def apertus(calls: list[Call]) -> str:
     return "<|tools_prefix|>" + dumps([{n: a} for n, a in calls]) + "<|tools_suffix|>"
 
@@ -282,7 +286,8 @@ FAMILIES: dict[str, tuple[Callable[[list[Call]], str], str]] = {
     "pythonic": (pythonic, "python"), "llama4_pythonic": (llama4_pythonic, "python"), "lfm2": (lfm2, "python"),
     "olmo3": (olmo3, "python"), "gemma4": (gemma4, "gemma"), "functiongemma": (functiongemma, "xml"),
     "granite": (granite, "json"), "granite_20b_fc": (granite_20b_fc, "json"), "internlm": (internlm, "json"),
-    "jamba": (jamba, "json"), "command": (command, "json"), "apertus": (apertus, "json"),
+    "jamba": (jamba, "json"), "command": (command, "json"),
+    "command_r_plus": (command_r_plus, "json"), "apertus": (apertus, "json"),
     "phi4_mini": (phi4_mini, "json"), "xlam": (xlam, "json"), "functionary": (functionary, "json"),
     "functionary/v31": (functionary_v31, "json"), "nemotron_v2": (nemotron_v2, "json"), "step3": (step3, "xml"),
     "gigachat3": (gigachat3, "json"),

@@ -113,6 +113,14 @@ def test_an_unknown_format_is_refused_with_the_names():
     assert isinstance(e.value, ValueError)
 
 
+def test_llama3_built_in_tools_and_command_r_plus_actions():
+    (c,) = parse_tool_calls('<|python_tag|>brave_search.call(query="weather in Paris")')
+    assert c.ok and (c.name, c.args) == ("brave_search", {"query": "weather in Paris"})
+    text = 'Action:\n```json\n[{"tool_name": "a", "parameters": {"x": 1}}, {"tool_name": "b", "parameters": {}}]\n```'
+    assert [(c.name, c.args) for c in parse_tool_calls(text)] == [("a", {"x": 1}), ("b", {})]
+    assert parse_tool_calls("For example, a plan looks like this:\n" + text) == []
+
+
 def test_a_forced_format_reads_only_its_markers():
     text = ('<tool_call>{"name": "a", "arguments": {}}</tool_call>'
             '<|tool_call_begin|>functions.b:0<|tool_call_argument_begin|>{}<|tool_call_end|>')

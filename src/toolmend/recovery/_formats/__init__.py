@@ -15,7 +15,7 @@ from typing import Any
 
 from ...errors import ToolmendError
 from .._toolcalls import ToolCall
-from ._base import Ctx
+from ._base import Ctx, json_run
 from ._gemma import gemma_reader
 from ._json import (
     block_reader,
@@ -27,8 +27,8 @@ from ._json import (
     read_kimi,
     read_mistral,
 )
-from ._pythonic import pythonic_reader
-from ._scan import scan
+from ._pythonic import pythonic_at, pythonic_reader
+from ._scan import _framed_as_example, scan
 from ._schema import read_tools
 from ._xml import invoke_reader, read_function
 
@@ -64,6 +64,43 @@ def _wrapped_invokes(marker: str, closer: str, fallback: Any = None) -> Any:
     return read
 
 
+_llama_json = block_reader("<|python_tag|>", (), ";")
+
+
+def _python_tag(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
+    """Llama 3's ``<|python_tag|>``: JSON calls, or a built-in tool's ``brave_search.call(query=...)``."""
+    found, end = _llama_json(text, i, limit, ctx)
+    if found is None:
+        k = i + len("<|python_tag|>")
+        while k < limit and text[k].isspace():
+            k += 1
+        call, e = pythonic_at(text, k, limit)
+        if call is not None:
+            return [call], e
+    return found, end
+
+
+def _action_fence(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
+    """Command R+: ``Action:`` then a json fence holding ``[{"tool_name", "parameters"}]``."""
+    k = i + len("Action:")
+    while k < limit and text[k].isspace():
+        k += 1
+    if not text.startswith("```", k):
+        return None, k
+    nl = text.find("\n", k, limit)
+    if nl < 0:
+        return ([], limit) if limit == len(text) else (None, k)
+    close = text.find("```", nl, limit)
+    body_end = close if close >= 0 else limit
+    line = text.rfind("\n", 0, i)
+    if _framed_as_example(text, i, max(0, text.rfind("\n", 0, max(line, 0)) + 1), text[nl + 1:body_end]):
+        return None, k  # "for example, ... Action:": the format shown, not a call
+    calls, end, found = json_run(text, nl + 1, body_end)
+    if not found:
+        return None, k
+    return calls, (close + 3 if close >= 0 else limit)
+
+
 # marker (as the model writes it) -> (kind, reader)
 MARKERS: dict[str, tuple[str, Any]] = {
     "<longcat_tool_call>": ("hermes", block_reader("<longcat_tool_call>", ("</longcat_tool_call>",))),
@@ -77,7 +114,8 @@ MARKERS: dict[str, tuple[str, Any]] = {
     "<|start|>": ("harmony", read_harmony),
     "<|channel|>": ("harmony", read_harmony),
     "[TOOL_CALLS]": ("mistral", read_mistral),
-    "<|python_tag|>": ("llama3", block_reader("<|python_tag|>", (), ";")),
+    "<|python_tag|>": ("llama3", _python_tag),
+    "Action:": ("command_r_plus", _action_fence),
     "<|python_start|>": ("pythonic", pythonic_reader("<|python_start|>", "<|python_end|>")),
     "<|tool_call_start|>": ("lfm2", pythonic_reader("<|tool_call_start|>", "<|tool_call_end|>")),
     "<function_calls>": ("olmo3", _wrapped_invokes("<function_calls>", "</function_calls>",
@@ -127,6 +165,7 @@ _KINDS: dict[str, frozenset[str]] = {
     "granite_20b_fc": frozenset({"granite_20b_fc"}),
     "internlm": frozenset({"internlm"}),
     "command": frozenset({"command"}),
+    "command_r_plus": frozenset({"command_r_plus"}),
     "apertus": frozenset({"apertus"}),
     "phi4_mini_json": frozenset({"functools", "granite"}),
     "xlam": frozenset({"json", "mistral", "hermes"}),
