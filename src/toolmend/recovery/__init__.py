@@ -6,7 +6,8 @@
     normalize_quotes(text, path=None)    curly quotes -> ASCII (code files only, with a path)
     looks_like_cli_args(text)            the CLI-argument heuristic
     field_for_tool(tool), register_tool_field(tool, field)
-    parse_tool_calls(text)               -> [ToolCall] found in model text
+    parse_tool_calls(text, *, format=None, tools=None)
+                                         -> [ToolCall] found in model text, in every open model's format
     StreamingArgs(tool=None)             .feed(chunk) -> best value so far; .finish() -> Recovered
     MAX_DEPTH                            the deepest nesting recovered (1024, as orjson reads);
                                          deeper text is refused at the bracket past it

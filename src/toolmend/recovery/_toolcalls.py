@@ -22,6 +22,11 @@ spans, fenced blocks in a programming language or introduced as an example
 keys beside the call's), tool definitions (a ``description`` or a JSON
 Schema, no arguments), transcripts and results, and whatever sits inside
 ``<think>`` ... ``</think>``.
+
+This module holds the call, the JSON shapes and the ``<tool_call`` tag; the
+open models' own formats (Qwen3-Coder, DeepSeek, Kimi, GLM, harmony, Mistral,
+pythonic, Gemma, ...), the scan that finds them and the typing by the tools'
+schemas are in ``_formats``.
 """
 
 from __future__ import annotations
@@ -536,142 +541,18 @@ def _body_end(text: str, j: int, limit: int) -> tuple[int, int, bool]:
     return bound, bound, False
 
 
-# -- the scan -------------------------------------------------------------------------
-
-_TOKEN = re.compile(
-    r"(?P<fence>^[ \t]*(?P<ticks>`{3,}|~{3,})[ \t]*(?P<lang>[^\s`]*)[^\n`]*(?:\n|\Z))"
-    r"|(?P<tick>`+)"
-    r"|(?P<tag><tool_call(?=[\s>/]|\Z))"
-    r"|(?P<think><(?P<tk>think|thinking|reasoning)>)"
-    r"|(?P<resp><tool_response>)"
-    r"|(?P<json>^[ \t]*(?:\[TOOL_CALLS\][ \t]*)?[\[{])",
-    re.M | re.I)
-# fences whose content may be a call; any other language is code
-_CALL_LANGS = frozenset({"", "json", "jsonc", "json5", "jsonl", "xml", "text", "txt", "plaintext",
-                         "tool_call", "tool_code", "tool", "tools", "function", "output"})
-# what introduces a fenced block as an illustration rather than the model's own call
-_FRAMING = re.compile(
-    r"\b(?:for (?:example|instance|reference)|e\.g\b|an? example|example (?:of|call|output|usage)|"
-    r"examples?:|like (?:this|so)|looks? like|should (?:look|contain|be|read)|the format|format is|"
-    r"format:|syntax|template|sample|typical|would (?:emit|make|call|look|write|send|be|use)|"
-    r"(?:here is|here's) how|how (?:you|to) (?:would )?(?:call|use|write)|such as|wrong|right:|"
-    r"correct:|incorrect|if i had|i would|could look|might look|placeholder|"
-    r"(?:was|were):|(?:was|were) (?:logged|sent|returned|emitted)|output (?:was|from)|"
-    r"written as|represented as|in this (?:form|format|shape)|illustrat|demonstrat|if i could|"
-    r"would have|mock|dummy|pseudo)",
-    re.I)
+# -- the entry point -------------------------------------------------------------------
 
 
-_BLANK_LINE = re.compile(r"\n[ \t]*\n")
+def parse_tool_calls(text: str | bytes, *, format: str | None = None, tools: Any = None) -> list[ToolCall]:
+    """Every tool call in model ``text``, in order, with recovered arguments.
 
+    ``format`` names the family the model writes (see ``FORMATS``; None: every
+    family is recognised by its markers); ``tools`` the tools the request
+    offered (OpenAI, Anthropic or MCP definitions): with them a parameter
+    written as text is typed by its schema and a call to any other tool is
+    not ok. Reasoning (``<think>`` ... ``</think>``, text before a bare
+    ``</think>``, harmony's analysis channel, ...) never yields a call."""
+    from ._formats import parse
 
-def _framed_as_example(text: str, fence_start: int, floor: int, content: str) -> bool:
-    before = text[floor:fence_start].rstrip()
-    lines = [ln for ln in before.splitlines() if ln.strip()][-2:]
-    lead = " ".join(lines[-1:]) if lines else ""
-    if lead and _FRAMING.search(lead):
-        return True
-    prose = [ln for ln in content.splitlines() if ln.strip()[:1].isalpha()]
-    return any(_FRAMING.search(ln) for ln in prose)
-
-
-def _fence_close(text: str, after: int, limit: int, ticks: str) -> tuple[int, int]:
-    """(content end, block end) of a fence opened with ``ticks``."""
-    pat = re.compile(r"^[ \t]*" + re.escape(ticks[0]) + "{" + str(len(ticks)) + r",}[ \t]*$", re.M)
-    m = pat.search(text, after, limit)
-    if m is None:
-        return limit, limit
-    return m.start(), m.end()
-
-
-def _scan(text: str, pos: int, limit: int, calls: list[ToolCall], in_fence: bool) -> None:
-    floor = pos  # where the prose before the next fence starts
-    # The last search for each closing marker: where it started and what it
-    # found. A marker missing after p is missing after any later point, so a
-    # run of openers with no closer costs one search, not one per opener.
-    searched: dict[str, tuple[int, re.Match[str] | None]] = {}
-
-    def closer(pattern: str, start: int) -> re.Match[str] | None:
-        last = searched.get(pattern)
-        if last is not None and start >= last[0] and (last[1] is None or last[1].start() >= start):
-            return last[1]
-        found = re.compile(pattern, re.I).search(text, start, limit)
-        searched[pattern] = (start, found)
-        return found
-
-    while pos < limit:
-        m = _TOKEN.search(text, pos, limit)
-        if m is None:
-            return
-        kind = m.lastgroup
-        if m.group("fence") is not None:
-            if in_fence:  # a fence line inside a fence: its own close, treat as text
-                pos = m.end()
-                continue
-            ticks = m.group("ticks")
-            body = m.end()
-            content_end, block_end = _fence_close(text, body, limit, ticks)
-            lang = m.group("lang").lower().lstrip("{.").rstrip("}")
-            content = text[body:content_end]
-            if lang in _CALL_LANGS and not _framed_as_example(text, m.start(), floor, content):
-                _scan(text, body, content_end, calls, True)
-            pos = floor = block_end
-            continue
-        if m.group("tick") is not None:
-            ticks = m.group("tick")
-            close = closer(r"(?<!`)" + ticks + r"(?!`)", m.end())
-            para = None if close is None else _BLANK_LINE.search(text, m.end(), close.start())
-            if close is not None and para is None:
-                pos = close.end()
-            else:
-                pos = m.end()
-            continue
-        if m.group("tag") is not None:
-            found, end = _tag(text, m.start(), limit)
-            if found is _NOT_A_TAG:
-                pos = end
-                continue
-            calls.extend(found)
-            pos = floor = max(end, m.end())
-            continue
-        if m.group("think") is not None:
-            close_think = closer(r"</" + m.group("tk").lower() + r"\s*>", m.end())
-            if close_think is None:
-                pos = m.end()
-                continue
-            pos = close_think.end()
-            k = _skip_ws(text, pos, limit)
-            if k < limit and text[k] in "{[":
-                pos = _json_at(text, k, limit, calls)
-            continue
-        if m.group("resp") is not None:
-            close_resp = closer(r"</tool_response\s*>", m.end())
-            pos = close_resp.end() if close_resp is not None else m.end()
-            continue
-        assert kind == "json"
-        pos = _json_at(text, m.end() - 1, limit, calls)
-        floor = pos
-
-
-def _json_at(text: str, i: int, limit: int, calls: list[ToolCall]) -> int:
-    """Read the JSON value at ``i`` (on a line of its own); add its calls; return where to go on."""
-    found, end = _json_calls(text, i, limit, lenient=False)
-    if found is None:
-        return end
-    nl = text.find("\n", end, limit)
-    rest = text[end:limit if nl < 0 else nl]
-    if rest.strip() and not rest.lstrip().startswith(("<tool_call", "```")):
-        return end  # JSON inside a sentence: a value being talked about
-    calls.extend(found)
-    return end
-
-
-def parse_tool_calls(text: str | bytes) -> list[ToolCall]:
-    """Every tool call in model ``text``, in order, with recovered arguments."""
-    if isinstance(text, (bytes, bytearray)):
-        text = bytes(text).decode("utf-8", "replace")
-    if not isinstance(text, str):
-        raise TypeError(f"parse_tool_calls: text must be str or bytes, not {type(text).__name__}")
-    calls: list[ToolCall] = []
-    _scan(text, 0, len(text), calls, False)
-    return calls
+    return parse(text, format, tools)

@@ -1,0 +1,235 @@
+"""The tool-call formats of open models: one reader per family, one registry, one scan.
+
+``parse(text, format, tools)`` is ``parse_tool_calls``' engine. ``FORMATS``
+maps each format name (the serving stacks' parser names, with their aliases)
+to the kinds of markers it reads; with ``format=None`` every kind is read and
+the markers in the text decide. The readers live beside this module, grouped
+by how the family writes its arguments: ``_json`` (JSON after a marker),
+``_xml`` (each parameter as text between tags), ``_pythonic`` (Python call
+syntax, read by :mod:`ast`, never run) and ``_gemma`` (Gemma's own quoting).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...errors import ToolmendError
+from .._toolcalls import ToolCall
+from ._base import Ctx, json_run
+from ._gemma import gemma_reader
+from ._json import (
+    block_reader,
+    read_apertus,
+    read_arrow,
+    read_deepseek,
+    read_functools,
+    read_harmony,
+    read_kimi,
+    read_mistral,
+)
+from ._pythonic import pythonic_at, pythonic_reader
+from ._scan import _framed_as_example, scan
+from ._schema import read_tools
+from ._xml import invoke_reader, read_function
+
+__all__ = ["FORMATS", "parse", "format_names"]
+
+_invokes = invoke_reader("")
+
+
+def _wrapped_invokes(marker: str, closer: str, fallback: Any = None) -> Any:
+    """``<invoke>`` elements inside ``marker`` ... ``closer`` (MiniMax M2; ``<function_calls>``)."""
+    def read(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
+        j = i + len(marker)
+        k = j
+        while k < limit and text[k].isspace():
+            k += 1
+        if not text.startswith("<invoke", k):
+            if fallback is not None:
+                return fallback(text, i, limit, ctx)  # type: ignore[no-any-return]
+            return ([], limit) if k >= limit == len(text) else (None, j)
+        calls: list[ToolCall] = []
+        while text.startswith("<invoke", k):
+            found, end = _invokes(text, k, limit, ctx)
+            if not found:
+                break
+            calls.extend(found)
+            k = end
+            while k < limit and text[k].isspace():
+                k += 1
+        if text.startswith(closer, k):
+            k += len(closer)
+        return calls, k
+
+    return read
+
+
+_llama_json = block_reader("<|python_tag|>", (), ";")
+
+
+def _python_tag(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
+    """Llama 3's ``<|python_tag|>``: JSON calls, or a built-in tool's ``brave_search.call(query=...)``."""
+    found, end = _llama_json(text, i, limit, ctx)
+    if found is None:
+        k = i + len("<|python_tag|>")
+        while k < limit and text[k].isspace():
+            k += 1
+        call, e = pythonic_at(text, k, limit)
+        if call is not None:
+            return [call], e
+    return found, end
+
+
+def _action_fence(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
+    """Command R+: ``Action:`` then a json fence holding ``[{"tool_name", "parameters"}]``."""
+    k = i + len("Action:")
+    while k < limit and text[k].isspace():
+        k += 1
+    if not text.startswith("```", k):
+        return None, k
+    nl = text.find("\n", k, limit)
+    if nl < 0:
+        return ([], limit) if limit == len(text) else (None, k)
+    close = text.find("```", nl, limit)
+    body_end = close if close >= 0 else limit
+    line = text.rfind("\n", 0, i)
+    if _framed_as_example(text, i, max(0, text.rfind("\n", 0, max(line, 0)) + 1), text[nl + 1:body_end]):
+        return None, k  # "for example, ... Action:": the format shown, not a call
+    calls, end, found = json_run(text, nl + 1, body_end)
+    if not found:
+        return None, k
+    return calls, (close + 3 if close >= 0 else limit)
+
+
+# marker (as the model writes it) -> (kind, reader)
+MARKERS: dict[str, tuple[str, Any]] = {
+    "<longcat_tool_call>": ("hermes", block_reader("<longcat_tool_call>", ("</longcat_tool_call>",))),
+    "<function=": ("xml_function", read_function),
+    "<tool_calls>": ("tool_calls", block_reader("<tool_calls>", ("</tool_calls>",), tags_inside=True)),
+    "<minimax:tool_call>": ("minimax_m2", _wrapped_invokes("<minimax:tool_call>", "</minimax:tool_call>")),
+    "<\uff5cDSML\uff5cinvoke": ("dsml", invoke_reader("\uff5cDSML\uff5c")),
+    "<steptml:invoke": ("step3", invoke_reader("steptml:")),
+    "<\uff5ctool\u2581call\u2581begin\uff5c>": ("deepseek", read_deepseek),
+    "<|tool_call_begin|>": ("kimi", read_kimi),
+    "<|start|>": ("harmony", read_harmony),
+    "<|channel|>": ("harmony", read_harmony),
+    "[TOOL_CALLS]": ("mistral", read_mistral),
+    "<|python_tag|>": ("llama3", _python_tag),
+    "Action:": ("command_r_plus", _action_fence),
+    "<|python_start|>": ("pythonic", pythonic_reader("<|python_start|>", "<|python_end|>")),
+    "<|tool_call_start|>": ("lfm2", pythonic_reader("<|tool_call_start|>", "<|tool_call_end|>")),
+    "<function_calls>": ("olmo3", _wrapped_invokes("<function_calls>", "</function_calls>",
+                                                   pythonic_reader("<function_calls>", "</function_calls>"))),
+    "<|tool_call>": ("gemma4", gemma_reader("<|tool_call>", "<tool_call|>", '<|"|>', False)),
+    "<start_function_call>": ("functiongemma", gemma_reader("<start_function_call>", "<end_function_call>",
+                                                            "<escape>", True)),
+    "<|tool_call|>": ("granite", block_reader("<|tool_call|>", ("<|/tool_call|>",))),
+    "<function_call>": ("granite_20b_fc", block_reader("<function_call>", ("</function_call>",))),
+    "<|action_start|><|plugin|>": ("internlm", block_reader("<|action_start|><|plugin|>",
+                                                            ("<|action_end|>",))),
+    "<|START_ACTION|>": ("command", block_reader("<|START_ACTION|>", ("<|END_ACTION|>",))),
+    "<|tools_prefix|>": ("apertus", read_apertus),
+    "functools": ("functools", read_functools),
+    "<TOOLCALL>": ("nemotron_v2", block_reader("<TOOLCALL>", ("</TOOLCALL>",))),
+    "<|function_call|>": ("gigachat", block_reader("<|function_call|>", ())),
+    "function call<|role_sep|>": ("gigachat", block_reader("function call<|role_sep|>", ())),
+}
+_ARROW_READER = ("functionary", read_arrow)
+
+_ALL = frozenset({k for k, _ in MARKERS.values()} | {"hermes", "glm", "json", "pythonic", "arrow",
+                                                       "functionary"})
+
+# format name -> the kinds it reads (aliases share their entry)
+_KINDS: dict[str, frozenset[str]] = {
+    "hermes": frozenset({"hermes", "json"}),
+    "qwen3_coder": frozenset({"xml_function"}),
+    "seed_oss": frozenset({"xml_function"}),
+    "minimax": frozenset({"tool_calls"}),
+    "minimax_m2": frozenset({"minimax_m2"}),
+    "deepseek_v3": frozenset({"deepseek"}),
+    "deepseek_r1": frozenset({"deepseek", "hermes", "json"}),
+    "deepseek_v32": frozenset({"dsml"}),
+    "kimi_k2": frozenset({"kimi"}),
+    "glm45": frozenset({"glm"}),
+    "hy_v3": frozenset({"glm", "tool_calls"}),
+    "hunyuan_a13b": frozenset({"tool_calls", "glm"}),
+    "harmony": frozenset({"harmony"}),
+    "mistral": frozenset({"mistral", "json"}),
+    "llama3_json": frozenset({"llama3", "json", "json_inline"}),
+    "pythonic": frozenset({"pythonic"}),
+    "lfm2": frozenset({"lfm2", "pythonic"}),
+    "olmo3": frozenset({"olmo3"}),
+    "gemma4": frozenset({"gemma4"}),
+    "functiongemma": frozenset({"functiongemma"}),
+    "granite": frozenset({"granite"}),
+    "granite_20b_fc": frozenset({"granite_20b_fc"}),
+    "internlm": frozenset({"internlm"}),
+    "command": frozenset({"command"}),
+    "command_r_plus": frozenset({"command_r_plus"}),
+    "apertus": frozenset({"apertus"}),
+    "phi4_mini_json": frozenset({"functools", "granite"}),
+    "xlam": frozenset({"json", "mistral", "hermes"}),
+    "gigachat3": frozenset({"gigachat"}),
+    "functionary": frozenset({"functionary", "arrow", "xml_function", "functionary_head"}),
+    "nemotron_v2": frozenset({"nemotron_v2"}),
+    "step3": frozenset({"step3"}),
+    "json": frozenset({"json"}),
+}
+_ALIASES = {
+    "qwen25": "hermes", "qwen2_5": "hermes", "longcat": "hermes", "ernie45": "hermes", "mimo": "hermes",
+    "granite4": "hermes", "qwen3_xml": "qwen3_coder", "step3p5": "qwen3_coder", "nemotron3": "qwen3_coder",
+    "nemotron_v3": "qwen3_coder", "deepseek_v31": "deepseek_v3",
+    "deepseekv3": "deepseek_v3", "deepseekv31": "deepseek_v3", "deepseek_v4": "deepseek_v32",
+    "deepseekv32": "deepseek_v32", "deepseekv4": "deepseek_v32", "glm47": "glm45", "glm4_moe": "glm45",
+    "jamba": "hunyuan_a13b", "hunyuan": "hunyuan_a13b", "apriel": "hunyuan_a13b", "openai": "harmony",
+    "gpt_oss": "harmony", "gpt-oss": "harmony", "llama3": "llama3_json", "llama4_json": "llama3_json",
+    "llama4_pythonic": "pythonic", "internlm2": "internlm", "interns1": "internlm",
+    "cohere_command3": "command", "cohere_command4": "command", "command_r7b": "command",
+    "command_a": "command", "apertus2509": "apertus", "phi4_mini": "phi4_mini_json",
+    "firefunction": "phi4_mini_json", "gigachat": "gigachat3", "nemotron_nano_v2": "nemotron_v2",
+    "minimax_m1": "minimax", "minimax-m2": "minimax_m2", "kimi_k2_thinking": "kimi_k2",
+    "granite-20b-fc": "granite_20b_fc", "step3_5": "qwen3_coder",
+}
+FORMATS: dict[str, frozenset[str]] = {**_KINDS, **{a: _KINDS[t] for a, t in _ALIASES.items()}}
+
+
+def format_names() -> list[str]:
+    return sorted(FORMATS)
+
+
+_readers_cache: dict[frozenset[str], dict[str, Any]] = {}
+
+
+def _readers(kinds: frozenset[str]) -> dict[str, Any]:
+    r = _readers_cache.get(kinds)
+    if r is None:
+        r = {m: reader for m, (kind, reader) in MARKERS.items() if kind in kinds}
+        if "arrow" in kinds:
+            r[">>>"] = _ARROW_READER[1]
+        _readers_cache[kinds] = r
+    return r
+
+
+def parse(text: Any, format: str | None, tools: Any) -> list[ToolCall]:
+    if isinstance(text, (bytes, bytearray)):
+        text = bytes(text).decode("utf-8", "replace")
+    if not isinstance(text, str):
+        raise TypeError(f"parse_tool_calls: text must be str or bytes, not {type(text).__name__}")
+    if format is None:
+        kinds = _ALL
+    else:
+        found = FORMATS.get(format) if isinstance(format, str) else None
+        if found is None:
+            raise ToolmendError(f"parse_tool_calls: unknown format {format!r}; the formats are "
+                                f"{', '.join(format_names())} (or None to detect)")
+        kinds = found
+    known = read_tools(tools) if tools is not None else None
+    ctx = Ctx(known, format)
+    calls = scan(text, ctx, kinds, _readers(kinds))
+    if known is not None:
+        calls = [c if c.name in known.schemas or not c.ok else
+                 ToolCall(c.name, c.raw_args, None, False, c.span,
+                          f"the model called {c.name!r}, which is not among the tools given "
+                          f"({known.known()})", c.id)
+                 for c in calls]
+    return calls

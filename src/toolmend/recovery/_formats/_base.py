@@ -1,0 +1,111 @@
+"""What every family's reader shares: the context of one parse and the making of calls.
+
+A reader is ``read(text, i, limit, ctx) -> (calls | None, end)``: ``i`` is where
+its marker starts, ``calls`` the calls it found there in order (None when the
+marker is not the start of a call: prose that names it), ``end`` where the
+scan goes on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .._jsonish import skip_space
+from .._strategies import json_text, normalize_tool_args
+from .._toolcalls import ToolCall, _json_calls, call_from_parts
+from ._schema import Tools, typed_value
+
+__all__ = ["Ctx", "Reader", "xml_call", "json_run", "cut_call", "named_call"]
+
+
+@dataclass
+class Ctx:
+    """One parse: the tools offered (None: none given) and the format forced (None: detect)."""
+
+    tools: Tools | None
+    fmt: str | None
+    # closing markers known to be absent from an offset to the end of the text: a run of
+    # openers without closers costs one search, not one per opener
+    missing: dict[str, int] = field(default_factory=dict)
+
+    def find(self, text: str, needle: str, start: int, limit: int) -> int:
+        whole = limit == len(text)
+        if whole and start >= self.missing.get(needle, len(text) + 1):
+            return -1
+        k = text.find(needle, start, limit)
+        if k < 0 and whole:
+            self.missing[needle] = min(start, self.missing.get(needle, start))
+        return k
+
+
+Reader = Callable[[str, int, int, Ctx], "tuple[list[ToolCall] | None, int]"]
+
+
+def cut_call(name: str, raw: str, span: tuple[int, int], where: str,
+             id: str | None = None) -> ToolCall:
+    return ToolCall(name, raw, None, False, span,
+                    f"the call to {name!r} was cut off {where}; it is not whole", id)
+
+
+def named_call(name: str, raw: str, span: tuple[int, int], id: str | None = None, *,
+               cut: bool = False) -> ToolCall:
+    """A call whose arguments are JSON text (or empty), recovered as every JSON call is."""
+    return call_from_parts(name, raw.strip(), span, id, cut=cut)
+
+
+def xml_call(name: str, params: list[tuple[str, str, bool]], raw: str, span: tuple[int, int],
+             ctx: Ctx, id: str | None = None) -> ToolCall:
+    """A call whose parameters were written as text (``<parameter=k>v</parameter>``
+    and the like): ``params`` is (key, value text, value is JSON as written).
+
+    With tools, each text value is typed by its property's schema; a value that
+    fits no type its schema allows makes the call not ok. Without tools, text
+    stays text (only values the format itself marks as JSON are parsed)."""
+    props = ctx.tools.properties(name) if ctx.tools is not None else {}
+    args: dict[str, Any] = {}
+    for key, value, is_json in params:
+        if key in args:
+            return ToolCall(name, raw, None, False, span,
+                            f"the call to {name!r} gives parameter {key!r} twice", id)
+        if is_json:
+            r = normalize_tool_args(value.strip())
+            if not r.ok or any(f.code == "truncated" for f in r.fixes):
+                return ToolCall(name, raw, None, False, span,
+                                f"parameter {key!r} of {name!r} is marked as JSON but is not: "
+                                f"{r.error or 'it is cut off'}", id)
+            args[key] = r.value
+            continue
+        if key in props:
+            typed, error = typed_value(value, props[key])
+            if error is not None:
+                return ToolCall(name, raw, None, False, span, f"parameter {key!r} of {name!r} {error}", id)
+            args[key] = typed
+        else:
+            args[key] = value
+    try:
+        json_text(args)
+    except ValueError as exc:  # RecoveryError: a value JSON cannot hold
+        return ToolCall(name, raw, None, False, span, f"the arguments of {name!r}: {exc}", id)
+    return ToolCall(name, raw, args, True, span, None, id)
+
+
+def json_run(text: str, i: int, limit: int, seps: str = ",;") -> tuple[list[ToolCall], int, bool]:
+    """The JSON calls from ``i`` on: objects or lists of them, one after the other
+    with whitespace or ``seps`` between. (calls, end of the last value, found any)."""
+    calls: list[ToolCall] = []
+    k = skip_space(text, i, limit)
+    found_any = False
+    while k < limit and text[k] in "{[":
+        found, stop = _json_calls(text, k, limit, lenient=True)
+        if found is None:
+            found = [ToolCall("", text[k:stop].strip(), None, False, (k, stop),
+                              "a tool call without a tool name")]
+        calls.extend(found)
+        found_any = True
+        i = stop
+        k = skip_space(text, stop, limit)
+        while k < limit and text[k] in seps:
+            k = skip_space(text, k + 1, limit)
+    return calls, i, found_any

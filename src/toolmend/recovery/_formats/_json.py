@@ -1,0 +1,268 @@
+"""Families whose arguments are JSON, after a marker of their own.
+
+    [TOOL_CALLS] [{"name", "arguments"}, ...]       mistral before v11 (anywhere in the text), xlam
+    [TOOL_CALLS]NAME[CALL_ID]ID[ARGS]{...}          mistral v11+ (also NAME[ARGS]{...}, NAME{...})
+    <|python_tag|>{"name", "parameters"}; {...}     llama3_json
+    <|tool_calls_section_begin|><|tool_call_begin|>functions.NAME:IDX<|tool_call_argument_begin|>{...}
+        <|tool_call_end|><|tool_calls_section_end|>                             kimi_k2
+    <｜tool▁call▁begin｜>function<｜tool▁sep｜>NAME\\n```json\\n{...}\\n```<｜tool▁call▁end｜>
+                                                    deepseek_v3 / r1
+    <｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{...}<｜tool▁call▁end｜>                          deepseek_v31
+    <|start|>assistant<|channel|>commentary to=functions.NAME <|constrain|>json<|message|>{...}<|call|>
+                                                    harmony (gpt-oss); the analysis channel is reasoning
+    <|tools_prefix|>[{"NAME": {...}}]<|tools_suffix|>                            apertus
+    >>>NAME\\n{...}                                   functionary v3.2 (``>>>all`` is text)
+    <tool_calls>[...] or {...}\\n{...}</tool_calls>  jamba, hunyuan_a13b, apriel, minimax (M1)
+    <|tool_call|>[...]  <function_call> {...}  <|action_start|><|plugin|>{...}<|action_end|>
+    <|START_ACTION|>[...]<|END_ACTION|>  functools[...]  <TOOLCALL>[...]</TOOLCALL>
+    <|function_call|>{...}  function call<|role_sep|>\\n{...}  <longcat_tool_call>{...}</longcat_tool_call>
+                                                    granite, granite_20b_fc, internlm, command, phi4_mini /
+                                                    firefunction, nemotron_v2, gigachat3, longcat
+"""
+
+from __future__ import annotations
+
+import re
+
+from .._jsonish import elements, extent, members, skip_space
+from .._toolcalls import _NAME, ToolCall
+from ._base import Ctx, Reader, cut_call, json_run, named_call
+
+__all__ = ["block_reader", "read_mistral", "read_kimi", "read_deepseek", "read_harmony", "read_apertus",
+           "read_arrow", "read_functools"]
+
+
+def _respan(calls: list[ToolCall], span: tuple[int, int]) -> list[ToolCall]:
+    """A marker holding one call: the call's span is the marker's whole block."""
+    if len(calls) != 1:
+        return calls
+    c = calls[0]
+    return [ToolCall(c.name, c.raw_args, c.args, c.ok, span, c.error, c.id)]
+
+
+def block_reader(marker: str, closers: tuple[str, ...] = (), seps: str = ",;",
+                 tags_inside: bool = False) -> Reader:
+    """JSON calls after ``marker``, up to one of ``closers`` (when present)."""
+    n = len(marker)
+
+    def read(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
+        j = i + n
+        k = skip_space(text, j, limit)
+        if tags_inside and text.startswith("<", k):
+            return None, j  # <tool_calls><tool_call>...: the inner tags are the calls
+        calls, end, found = json_run(text, j, limit, seps)
+        if not found:
+            if k >= limit == len(text):
+                return [], limit  # the text stops after the marker
+            return None, j
+        k = skip_space(text, end, limit)
+        for c in closers:
+            if text.startswith(c, k):
+                end = k + len(c)
+                break
+        return _respan(calls, (i, end)), end
+
+    return read
+
+
+def read_functools(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
+    k = i + len("functools")
+    if not text.startswith("[", k):
+        return None, k
+    calls, end, found = json_run(text, k, limit)
+    return (_respan(calls, (i, end)), end) if found else (None, k)
+
+
+_V11 = re.compile(r"[ \t]*([@A-Za-z_][\w.:@/-]{0,127})(?:\[CALL_ID\]([^\[\s]{0,64}))?(\[ARGS\])?"
+                  r"[ \t]*(?=\{)")
+
+
+def read_mistral(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
+    j = i + len("[TOOL_CALLS]")
+    k = skip_space(text, j, limit)
+    if k < limit and text[k] in "[{":  # before v11: a JSON list (or one object)
+        calls, end, found = json_run(text, k, limit)
+        return (_respan(calls, (i, end)), end) if found else (None, j)
+    calls = []
+    start = i
+    while True:
+        m = _V11.match(text, k, limit)
+        if m is None:
+            if not calls:
+                nl = text.find("\n", k, min(limit, k + 200))
+                lst = text.find("[{", k, nl if nl >= 0 else min(limit, k + 200))
+                if lst >= 0:  # [TOOL_CALLS] junk [{...}]: the list after the stray word
+                    listed, end, any_found = json_run(text, lst, limit)
+                    if any_found:
+                        return _respan(listed, (i, end)), end
+                tail = text[k:limit]
+                if limit == len(text) and re.fullmatch(r"\s*[\w.:@/-]*(?:\[[A-Z_]*\]?[^\[{]*)?", tail):
+                    return [], limit  # cut before the arguments began: nothing to run
+                return None, j
+            return calls, k
+        name, call_id = m.group(1), m.group(2)
+        a = m.end()
+        e = extent(text, a, limit)
+        end = limit if e is None else e
+        calls.append(named_call(name, text[a:end], (start, end), call_id, cut=e is None))
+        if e is None:
+            return calls, limit
+        k = skip_space(text, e, limit)
+        if text.startswith("[TOOL_CALLS]", k):
+            start = k
+            k += len("[TOOL_CALLS]")
+        elif not _V11.match(text, k, limit) or "[ARGS]" not in text[k:k + 140]:
+            return calls, e
+        else:
+            start = k
+
+
+_KIMI = re.compile(r"<\|tool_call_begin\|>\s*([^\s<]{1,160}?)\s*<\|tool_call_argument_begin\|>")
+
+
+def read_kimi(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
+    m = _KIMI.match(text, i, limit)
+    if m is None:
+        if limit == len(text) and "<|tool_call_argument_begin|>" not in text[i:limit]:
+            return [], limit  # cut inside the name
+        return None, i + len("<|tool_call_begin|>")
+    call_id = m.group(1)
+    name = call_id[len("functions."):] if call_id.startswith("functions.") else call_id
+    name = re.sub(r":\d+\Z", "", name)
+    if not _NAME.match(name):
+        return None, m.end()
+    a = m.end()
+    e = text.find("<|tool_call_end|>", a, limit)
+    if e >= 0:
+        end = e + len("<|tool_call_end|>")
+        return [named_call(name, text[a:e], (i, end), call_id)], end
+    k = skip_space(text, a, limit)
+    x = extent(text, k, limit) if k < limit and text[k] in "{[" else None
+    stop = limit if x is None else x
+    return [named_call(name, text[a:stop], (i, stop), call_id, cut=True)], stop
+
+
+_DS_SEP = "<｜tool▁sep｜>"
+_DS_END = "<｜tool▁call▁end｜>"
+
+
+def read_deepseek(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
+    j = i + len("<｜tool▁call▁begin｜>")
+    e = text.find(_DS_END, j, limit)
+    body_end = e if e >= 0 else limit
+    s = text.find(_DS_SEP, j, body_end)
+    if s < 0:
+        return ([], limit) if e < 0 and limit == len(text) else (None, j)
+    left = text[j:s].strip()
+    a = s + len(_DS_SEP)
+    end = e + len(_DS_END) if e >= 0 else limit
+    if left == "function":  # V3 / R1: the name on the line, the arguments in a json fence
+        nl = text.find("\n", a, body_end)
+        if nl < 0:
+            name = text[a:body_end].strip()
+            if e < 0 and _NAME.match(name or "x"):
+                return ([cut_call(name, "", (i, limit), "before its arguments")] if name else []), limit
+            return None, j
+        name = text[a:nl].strip()
+        k = skip_space(text, nl, body_end)
+        if text.startswith("```", k):
+            k2 = text.find("\n", k, body_end)
+            if k2 < 0:
+                return [cut_call(name, "", (i, end), "before its arguments")], end
+            close = text.find("```", k2, body_end)
+            if close < 0:
+                raw = text[k2 + 1:body_end]
+                return [named_call(name, raw, (i, end), cut=True)], end
+            return [named_call(name, text[k2 + 1:close], (i, end))], end
+        return [named_call(name, text[k:body_end], (i, end), cut=e < 0)], end
+    name = left
+    if not _NAME.match(name):
+        return None, j
+    return [named_call(name, text[a:body_end], (i, end), cut=e < 0)], end
+
+
+_H_TO = re.compile(r"\bto=([^\s<]{1,160})")
+_H_CHANNEL = re.compile(r"<\|channel\|>\s*(\w+)")
+_H_ENDS = ("<|call|>", "<|end|>", "<|return|>", "<|start|>")
+
+
+def harmony_message(text: str, i: int, limit: int) -> tuple[str, str | None, int, int, int, bool] | None:
+    """The harmony message at ``i``: (channel, recipient, body start, body end, end, closed),
+    None when no ``<|message|>`` header starts there."""
+    h = text.find("<|message|>", i, min(limit, i + 400))
+    if h < 0:
+        return None
+    head = text[i:h]
+    if "<|end|>" in head or "<|call|>" in head or "<|start|>" in head[1:]:
+        return None
+    ch = _H_CHANNEL.search(head)
+    to = _H_TO.search(head)
+    a = h + len("<|message|>")
+    ends = [x for x in (text.find(t, a, limit) for t in _H_ENDS) if x >= 0]
+    b = min(ends) if ends else limit
+    end = b
+    for t in _H_ENDS[:3]:
+        if text.startswith(t, b):
+            end = b + len(t)
+    return (ch.group(1) if ch else "", to.group(1) if to else None, a, b, end, bool(ends))
+
+
+def read_harmony(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
+    msg = harmony_message(text, i, limit)
+    if msg is None:
+        if limit == len(text) and "<|message|>" not in text[i:limit] and len(text) - i < 400:
+            return [], limit  # cut inside a header
+        return None, i + 1
+    channel, to, a, b, end, closed = msg
+    if channel == "analysis" or to is None:
+        return [], end  # reasoning, or text to show
+    name = to[len("functions."):] if to.startswith("functions.") else to
+    if not _NAME.match(name):
+        return None, a
+    return [named_call(name, text[a:b], (i, end), cut=not closed)], end
+
+
+def read_apertus(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
+    j = skip_space(text, i + len("<|tools_prefix|>"), limit)
+    if j >= limit or text[j] != "[":
+        return ([], limit) if j >= limit == len(text) else (None, j)
+    scan = elements(text, j, limit)
+    calls: list[ToolCall] = []
+    for el in scan.items:
+        stop = el.end if el.end is not None else limit
+        if text[el.start] != "{":
+            calls.append(ToolCall("", text[el.start:stop], None, False, (el.start, stop),
+                                  "an apertus call is an object {NAME: {arguments}}"))
+            continue
+        obj = members(text, el.start, stop)
+        if len(obj.items) != 1 or (obj.closed and obj.items[0].end is None):
+            if not obj.items:
+                continue  # cut before the name
+            calls.append(ToolCall(obj.items[0].key, text[el.start:stop], None, False, (el.start, stop),
+                                  "an apertus call is an object with one member, {NAME: {arguments}}"))
+            continue
+        mem = obj.items[0]
+        raw = text[mem.start:mem.end if mem.end is not None else limit]
+        calls.append(named_call(mem.key, raw, (el.start, stop), cut=el.end is None or mem.end is None))
+    end = scan.end if scan.end is not None else limit
+    k = skip_space(text, end, limit)
+    if text.startswith("<|tools_suffix|>", k):
+        end = k + len("<|tools_suffix|>")
+    return _respan(calls, (i, end)), end
+
+
+_ARROW = re.compile(r">>>[ \t]*([@A-Za-z_][\w.:@/-]{0,127})[ \t]*\n")
+
+
+def read_arrow(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
+    m = _ARROW.match(text, i, limit)
+    if m is None:
+        return None, i + 3
+    if m.group(1) == "all":  # >>>all: text for the user
+        return [], m.end()
+    k = skip_space(text, m.end(), limit)
+    if k >= limit or text[k] not in "{[":
+        return None, m.end()
+    e = extent(text, k, limit)
+    end = limit if e is None else e
+    return [named_call(m.group(1), text[k:end], (i, end), cut=e is None)], end

@@ -1,0 +1,224 @@
+"""Calls written as Python: ``[get_weather(city="Paris"), get_time(tz='UTC')]``.
+
+    [f(a=1), g(b="x")]                          pythonic (bare, on a line of its own)
+    <|python_start|>[f(a=1)]<|python_end|>      llama4_pythonic
+    <|tool_call_start|>[f(a=1)]<|tool_call_end|> lfm2
+    <function_calls>f(a=1)\\ng(b=2)</function_calls>  olmo3
+    <|python_tag|>f.call(a=1)                   llama 3 built-in tools
+
+The text is read with :mod:`ast` and never run: each argument must be a
+literal (strings, numbers, ``True``/``False``/``None`` and the JSON spellings
+``true``/``false``/``null``, lists, tuples, dicts of those). A call with a
+positional argument, ``**kwargs`` or any other expression is not ok, with the
+reason. Each call is split out of the list by a bracket- and string-aware scan
+first, so one bad call does not take its neighbours with it and a cut list
+keeps its whole calls.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import warnings
+from typing import Any
+
+from .._toolcalls import ToolCall
+from ._base import Ctx, cut_call, json_run
+
+__all__ = ["read_list", "read_lines", "pythonic_reader", "pythonic_at"]
+
+_HEAD = re.compile(r"([A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*)[ \t]*\(")
+_SPECIAL = re.compile(r"[\"'()\[\]{}#]")
+_CLOSE = {")": "(", "]": "[", "}": "{"}
+
+
+def _paren_end(text: str, p: int, limit: int) -> int | None:
+    """The end of the bracketed group opened at ``p`` (past its closer); None when cut."""
+    stack = [text[p]]
+    k = p + 1
+    search = _SPECIAL.search
+    while True:
+        m = search(text, k, limit)
+        if m is None:
+            return None
+        k = m.start()
+        c = text[k]
+        if c in "\"'":
+            q = c * 3 if text.startswith(c * 3, k) else c
+            j = k + len(q)
+            while True:
+                n = text.find(q, j, limit)
+                b = text.find("\\", j, limit)
+                if n < 0:
+                    return None
+                if 0 <= b < n:
+                    j = b + 2
+                    continue
+                k = n + len(q)
+                break
+            continue
+        if c == "#":
+            nl = text.find("\n", k, limit)
+            if nl < 0:
+                return None
+            k = nl
+            continue
+        if c in "([{":
+            stack.append(c)
+        else:
+            if stack[-1] != _CLOSE[c]:
+                return -1  # unbalanced: not Python
+            stack.pop()
+            if not stack:
+                return k + 1
+        k += 1
+
+
+def _literal(node: ast.AST) -> Any:
+    if isinstance(node, ast.Name) and node.id in ("true", "false", "null"):
+        return {"true": True, "false": False, "null": None}[node.id]
+    if isinstance(node, ast.Name) and node.id in ("True", "False", "None"):
+        return {"True": True, "False": False, "None": None}[node.id]
+    if isinstance(node, (ast.List, ast.Tuple)):
+        return [_literal(x) for x in node.elts]
+    if isinstance(node, ast.Dict):
+        out = {}
+        for k, v in zip(node.keys, node.values, strict=True):
+            if k is None:
+                raise ValueError("a ** inside a dict")
+            key = _literal(k)
+            if not isinstance(key, (str, int, float, bool)) or key is None:
+                raise ValueError("a dict key that is not a string or a number")
+            out[key if isinstance(key, str) else str(key)] = _literal(v)
+        return out
+    if isinstance(node, ast.Constant) and isinstance(node.value, (str, int, float)) or (
+            isinstance(node, ast.Constant) and node.value is None):
+        return node.value
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)) and \
+            isinstance(node.operand, ast.Constant) and type(node.operand.value) in (int, float):
+        number = node.operand.value
+        assert isinstance(number, (int, float))
+        return -number if isinstance(node.op, ast.USub) else number
+    raise ValueError(f"{type(node).__name__.lower()} is not a literal")
+
+
+def _dotted(node: ast.AST) -> str | None:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        base = _dotted(node.value)
+        return None if base is None else f"{base}.{node.attr}"
+    return None
+
+
+def pythonic_at(text: str, s: int, limit: int) -> tuple[ToolCall | None, int]:
+    """The call ``NAME(...)`` at ``s``: (call, end); (None, s) when none starts there."""
+    m = _HEAD.match(text, s, limit)
+    if m is None:
+        return None, s
+    name = m.group(1)
+    if name.endswith(".call"):  # llama 3 built-in tools: brave_search.call(query=...)
+        name = name[:-len(".call")]
+    p = m.end() - 1
+    e = _paren_end(text, p, limit)
+    if e == -1:
+        return None, s
+    raw = text[p + 1:(e - 1 if e is not None else limit)].strip()
+    if e is None:
+        return cut_call(name, raw, (s, limit), "inside its arguments"), limit
+    try:
+        with warnings.catch_warnings():  # "\d" in a string: Python warns, the text is still a literal
+            warnings.simplefilter("ignore")
+            tree = ast.parse(text[s:e], mode="eval")
+    except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
+        msg = exc.msg if isinstance(exc, SyntaxError) else type(exc).__name__
+        return ToolCall(name, raw, None, False, (s, e), f"the call to {name!r} is not valid Python: {msg}"), e
+    call = tree.body
+    if not isinstance(call, ast.Call) or _dotted(call.func) is None:
+        return None, s
+    if call.args:
+        return ToolCall(name, raw, None, False, (s, e),
+                        f"the call to {name!r} passes an argument by position; a tool takes named "
+                        "arguments only"), e
+    args: dict[str, Any] = {}
+    for kw in call.keywords:
+        if kw.arg is None:
+            return ToolCall(name, raw, None, False, (s, e),
+                            f"the call to {name!r} passes **arguments, which are not read"), e
+        try:
+            args[kw.arg] = _literal(kw.value)
+        except (ValueError, RecursionError) as exc:
+            return ToolCall(name, raw, None, False, (s, e),
+                            f"argument {kw.arg!r} of {name!r} is not a literal ({exc}); "
+                            "it is never evaluated"), e
+    return ToolCall(name, raw, args, True, (s, e)), e
+
+
+def _skip(text: str, k: int, limit: int, seps: str) -> int:
+    while k < limit and (text[k].isspace() or text[k] in seps):
+        k += 1
+    return k
+
+
+def read_list(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
+    """``[f(..), g(..)]`` at ``i``; None when it is not a list of calls."""
+    k = _skip(text, i + 1, limit, "")
+    if _HEAD.match(text, k, limit) is None:
+        return None, i + 1
+    calls: list[ToolCall] = []
+    while True:
+        k = _skip(text, k, limit, ",")
+        if k >= limit:
+            return calls, limit  # the list was cut after its last whole call
+        if text[k] == "]":
+            return calls, k + 1
+        call, e = pythonic_at(text, k, limit)
+        if call is None:
+            if not calls:
+                return None, i + 1
+            return calls + [ToolCall("", text[k:limit].split("\n")[0], None, False, (k, limit),
+                                     "the list of calls holds something that is not a call")], limit
+        calls.append(call)
+        k = e
+
+
+def read_lines(text: str, i: int, limit: int) -> list[ToolCall] | None:
+    """Calls one after the other (newlines or commas between), from ``i`` to ``limit``."""
+    calls: list[ToolCall] = []
+    k = _skip(text, i, limit, ",")
+    if k < limit and text[k] == "[":
+        found, end = read_list(text, k, limit, Ctx(None, None))
+        return found
+    while k < limit:
+        call, e = pythonic_at(text, k, limit)
+        if call is None:
+            return calls or None
+        calls.append(call)
+        k = _skip(text, e, limit, ",;")
+    return calls
+
+
+def pythonic_reader(marker: str, closer: str):  # type: ignore[no-untyped-def]
+    """Calls between ``marker`` and ``closer`` (llama4 ``<|python_start|>``, lfm2, olmo3)."""
+    def read(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
+        j = i + len(marker)
+        c = text.find(closer, j, limit)
+        body_end = c if c >= 0 else limit
+        k = _skip(text, j, body_end, "")
+        if text.startswith(("[{", "{"), k) or (text.startswith("[", k) and text[k + 1:k + 2].isspace()
+                                                 and text[k:body_end].lstrip("[ \t\n").startswith("{")):
+            found, e, any_found = json_run(text, k, body_end)  # LFM2 may write JSON calls too
+            calls: list[ToolCall] | None = found if any_found else None
+        else:
+            calls = read_lines(text, j, body_end)
+        if calls is None:
+            if c < 0 and not text[j:limit].strip():
+                return [], limit
+            return None, j
+        end = c + len(closer) if c >= 0 else limit
+        if len(calls) == 1:
+            x = calls[0]
+            calls = [ToolCall(x.name, x.raw_args, x.args, x.ok, (i, end), x.error, x.id)]
+        return calls, end
+
+    return read

@@ -1,0 +1,290 @@
+"""The one scan over model text: markers, fences, code spans and reasoning.
+
+A single regular expression finds, left to right, whichever comes first: a
+Markdown fence, an inline code span, a ``<tool_call`` tag, a reasoning block,
+a tool result, one of the families' markers (the table in ``_registry``) or a
+JSON (or pythonic) value on a line of its own. Each hit is handed to its
+reader, which says where the scan goes on, so the cost is one pass plus the
+readers' work on the calls themselves.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .._toolcalls import _NOT_A_TAG, ToolCall, _json_calls, _skip_ws, _tag
+from ._base import Ctx
+from ._pythonic import read_list
+from ._xml import glm_head, read_glm
+
+__all__ = ["scan", "REASONING"]
+
+# opener -> closer; the openers are matched without regard to case
+REASONING = {
+    "<think>": "</think>", "<thinking>": "</thinking>", "<reasoning>": "</reasoning>",
+    "<seed:think>": "</seed:think>", "\u25c1think\u25b7": "\u25c1/think\u25b7", "[THINK]": "[/THINK]",
+    "<|START_THINKING|>": "<|END_THINKING|>", "<|channel>thought": "<channel|>",
+    "<|inner_prefix|>": "<|inner_suffix|>", "<|channel|>analysis": "<|end|>",
+}
+# A closer met by the scan has no opener before it (an opener's block is skipped whole, up
+# to its closer): the prompt opened the reasoning, so everything before it was reasoning.
+_BARE_CLOSERS = [c for o, c in REASONING.items() if c not in ("<|end|>", "<channel|>")]
+# Kimi K2 ends its reasoning implicitly where its tool section begins
+_IMPLICIT_END = "<|tool_calls_section_begin|>"
+
+
+_FENCE_ETC = (
+    r"(?P<fence>^[ \t]*(?P<ticks>`{3,}|~{3,})[ \t]*(?P<lang>[^\s`]*)[^\n`]*(?:\n|\Z))"
+    r"|(?P<tick>`+)"
+    r"|(?P<think>" + "|".join(re.escape(o) for o in sorted(REASONING, key=len, reverse=True)) + ")"
+    r"|(?P<close>" + "|".join(re.escape(c) for c in _BARE_CLOSERS) + ")"
+    r"|(?P<resp><tool_response>)"
+)
+_TAG = r"|(?P<tag><tool_call(?=[\s>/]|\Z))"
+_JSON = r"|(?P<json>^[ \t]*[\[{])"
+# llama3_json forced: a {"name": ...} object anywhere, prose before and after (as its parsers read it)
+_JSON_INLINE = r"|(?P<json>^[ \t]*[\[{]|\{(?=\s*\"name\"\s*:))"
+_PY = r"|(?P<py>^[ \t]*\[(?=[ \t]*[A-Za-z_][\w.]*[ \t]*\())"
+_ARROW = r"|(?P<arrow>^>>>(?=[ \t]*[A-Za-z_]))"
+
+_patterns: dict[tuple[frozenset[str], tuple[str, ...]], re.Pattern[str]] = {}
+
+
+def token_pattern(kinds: frozenset[str], markers: tuple[str, ...]) -> re.Pattern[str]:
+    key = (kinds, markers)
+    pat = _patterns.get(key)
+    if pat is None:
+        src = _FENCE_ETC
+        if kinds & {"hermes", "glm"}:
+            src += _TAG
+        if markers:
+            alts = "|".join(re.escape(m) for m in sorted(markers, key=len, reverse=True))
+            src += r"|(?P<fam>(?-i:" + alts + "))"
+        if "arrow" in kinds:
+            src += _ARROW
+        if "pythonic" in kinds:
+            src += _PY
+        if "json_inline" in kinds:
+            src += _JSON_INLINE
+        elif "json" in kinds:
+            src += _JSON
+        pat = _patterns[key] = re.compile(src, re.M | re.I)
+    return pat
+
+
+# fences whose content may be a call; any other language is code
+_CALL_LANGS = frozenset({"", "json", "jsonc", "json5", "jsonl", "xml", "text", "txt", "plaintext",
+                         "tool_call", "tool_code", "tool", "tools", "function", "output"})
+# what introduces a fenced block as an illustration rather than the model's own call
+_FRAMING = re.compile(
+    r"\b(?:for (?:example|instance|reference)|e\.g\b|an? example|example (?:of|call|output|usage)|"
+    r"examples?:|like (?:this|so)|looks? like|should (?:look|contain|be|read)|the format|format is|"
+    r"format:|syntax|template|sample|typical|would (?:emit|make|call|look|write|send|be|use)|"
+    r"(?:here is|here's) how|how (?:you|to) (?:would )?(?:call|use|write)|such as|wrong|right:|"
+    r"correct:|incorrect|if i had|i would|could look|might look|placeholder|"
+    r"(?:was|were):|(?:was|were) (?:logged|sent|returned|emitted)|output (?:was|from)|"
+    r"written as|represented as|in this (?:form|format|shape)|illustrat|demonstrat|if i could|"
+    r"would have|mock|dummy|pseudo)",
+    re.I)
+_BLANK_LINE = re.compile(r"\n[ \t]*\n")
+
+
+def _framed_as_example(text: str, fence_start: int, floor: int, content: str) -> bool:
+    before = text[floor:fence_start].rstrip()
+    lines = [ln for ln in before.splitlines() if ln.strip()][-2:]
+    lead = " ".join(lines[-1:]) if lines else ""
+    if lead and _FRAMING.search(lead):
+        return True
+    prose = [ln for ln in content.splitlines() if ln.strip()[:1].isalpha()]
+    return any(_FRAMING.search(ln) for ln in prose)
+
+
+def _fence_close(text: str, after: int, limit: int, ticks: str) -> tuple[int, int]:
+    """(content end, block end) of a fence opened with ``ticks``."""
+    pat = re.compile(r"^[ \t]*" + re.escape(ticks[0]) + "{" + str(len(ticks)) + r",}[ \t]*$", re.M)
+    m = pat.search(text, after, limit)
+    if m is None:
+        return limit, limit
+    return m.start(), m.end()
+
+
+class Scanner:
+    """One parse: the token pattern of the enabled families and their readers."""
+
+    def __init__(self, text: str, ctx: Ctx, kinds: frozenset[str], readers: dict[str, Any]) -> None:
+        self.text = text
+        self.ctx = ctx
+        self.kinds = kinds
+        self.readers = readers  # marker text -> reader
+        self.token = token_pattern(kinds, tuple(readers))
+        # The last search for each closing marker: where it started and what it
+        # found. A marker missing after p is missing after any later point, so a
+        # run of openers with no closer costs one search, not one per opener.
+        self.searched: dict[str, tuple[int, int, re.Match[str] | None]] = {}
+        self.kept = 0  # calls before this index are not reasoning (Functionary's first call)
+
+    def closer(self, pattern: str, start: int, limit: int) -> re.Match[str] | None:
+        last = self.searched.get(pattern)
+        if last is not None and last[1] == limit and start >= last[0] and (
+                last[2] is None or last[2].start() >= start):
+            return last[2]
+        found = re.compile(pattern, re.I).search(self.text, start, limit)
+        self.searched[pattern] = (start, limit, found)
+        return found
+
+    def scan(self, pos: int, limit: int, calls: list[ToolCall], in_fence: bool) -> None:
+        text = self.text
+        floor = pos  # where the prose before the next fence starts
+        search = self.token.search
+        while pos < limit:
+            m = search(text, pos, limit)
+            if m is None:
+                return
+            kind = m.lastgroup
+            if kind == "fence" or m.group("fence") is not None:
+                if in_fence:  # a fence line inside a fence: its own close, treat as text
+                    pos = m.end()
+                    continue
+                ticks = m.group("ticks")
+                body = m.end()
+                content_end, block_end = _fence_close(text, body, limit, ticks)
+                lang = m.group("lang").lower().lstrip("{.").rstrip("}")
+                content = text[body:content_end]
+                if lang in _CALL_LANGS and not _framed_as_example(text, m.start(), floor, content):
+                    self.scan(body, content_end, calls, True)
+                pos = floor = block_end
+                continue
+            if kind == "tick":
+                ticks = m.group("tick")
+                close = self.closer(r"(?<!`)" + ticks + r"(?!`)", m.end(), limit)
+                para = None if close is None else _BLANK_LINE.search(text, m.end(), close.start())
+                pos = close.end() if close is not None and para is None else m.end()
+                continue
+            if kind == "think":
+                opener = m.group("think")
+                closer = next(c for o, c in REASONING.items() if o.lower() == opener.lower())
+                close_think = self.closer(re.escape(closer), m.end(), limit)
+                if close_think is None:
+                    # reasoning to the end of the text (Kimi's tool section ends it implicitly)
+                    implicit = text.find(_IMPLICIT_END, m.end(), limit)
+                    pos = implicit if implicit >= 0 else limit
+                    continue
+                pos = close_think.end()
+                k = _skip_ws(text, pos, limit)
+                if k < limit and text[k] in "{[" and text[k - 1] not in "\n":
+                    # </think>{"name": ...} or </think>[f(a=1)] on one line: what the answer starts with
+                    before = len(calls)
+                    found = read_list(text, k, limit, self.ctx)[0] if "pythonic" in self.kinds else None
+                    if found is not None:
+                        end = read_list(text, k, limit, self.ctx)[1]
+                        calls.extend(found)
+                    elif "json" in self.kinds:
+                        end = self.json_at(k, limit, calls)
+                    if len(calls) > before:
+                        pos = end
+                continue
+            if kind == "close":
+                if not in_fence:  # a bare closer: what came before it was reasoning
+                    del calls[self.kept:]
+                pos = floor = m.end()
+                continue
+            if kind == "resp":
+                close_resp = self.closer(r"</tool_response\s*>", m.end(), limit)
+                pos = close_resp.end() if close_resp is not None else m.end()
+                continue
+            if kind == "tag":
+                i = m.start()
+                if "glm" in self.kinds and glm_head(text, i, limit):
+                    found, end = read_glm(text, i, limit, self.ctx)
+                elif "hermes" in self.kinds:
+                    found, end = _tag(text, i, limit)
+                else:
+                    found, end = _NOT_A_TAG, m.end()
+                if found is _NOT_A_TAG or found is None:
+                    pos = max(end, m.end()) if found is None else end
+                    continue
+                calls.extend(found)
+                pos = floor = max(end, m.end())
+                continue
+            if kind == "fam":
+                found, end = self.readers[m.group("fam")](text, m.start(), limit, self.ctx)
+                if found is None:
+                    pos = max(end, m.start() + 1)
+                    continue
+                calls.extend(found)
+                pos = floor = max(end, m.start() + 1)
+                continue
+            if kind == "arrow":
+                found, end = self.readers[">>>"](text, m.start(), limit, self.ctx)
+                pos = max(end, m.end())
+                if found:
+                    calls.extend(found)
+                    floor = pos
+                continue
+            if kind == "py":
+                found, end = read_list(text, m.end() - 1, limit, self.ctx)
+                if found is not None and self._alone(end, limit):
+                    calls.extend(found)
+                    pos = floor = end
+                    continue
+                if "json" not in self.kinds:
+                    pos = m.end()
+                    continue
+            assert kind in ("json", "py")
+            pos = self.json_at(m.end() - 1, limit, calls)
+            floor = pos
+
+    def _alone(self, end: int, limit: int) -> bool:
+        """Nothing but whitespace between ``end`` and the end of its line."""
+        nl = self.text.find("\n", end, limit)
+        return not self.text[end:limit if nl < 0 else nl].strip()
+
+    def json_at(self, i: int, limit: int, calls: list[ToolCall]) -> int:
+        """Read the JSON value at ``i`` (on a line of its own); add its calls; return where to go on.
+        Values joined by ``;`` (Llama 3) are read one after the other."""
+        text = self.text
+        found_all: list[ToolCall] = []
+        while True:
+            found, end = _json_calls(text, i, limit, lenient=False)
+            if found is None:
+                return end
+            found_all.extend(found)
+            k = _skip_ws(text, end, limit)
+            if k < limit and text[k] == ";":
+                k = _skip_ws(text, k + 1, limit)
+                if k < limit and text[k] == "{":
+                    i = k
+                    continue
+                end = k
+            break
+        nl = text.find("\n", end, limit)
+        rest = text[end:limit if nl < 0 else nl]
+        if rest.strip() and not rest.lstrip().startswith(("<tool_call", "```")) and \
+                "json_inline" not in self.kinds:
+            return end  # JSON inside a sentence: a value being talked about
+        calls.extend(found_all)
+        return end
+
+
+_HEAD_CALL = re.compile(r"[ \t\n]*([A-Za-z_][\w.-]{0,127})[ \t]*\n(?=[ \t]*\{)")
+
+
+def scan(text: str, ctx: Ctx, kinds: frozenset[str], readers: dict[str, Any]) -> list[ToolCall]:
+    calls: list[ToolCall] = []
+    start = 0
+    m = _HEAD_CALL.match(text, start) if "functionary_head" in kinds else None
+    if m is not None and m.group(1) != "all":
+        # Functionary v3.2 named: the prompt ends in ">>>", so the first call starts with its name
+        found, end = readers[">>>"](">>>" + text[m.start(1):], 0, len(text) - m.start(1) + 3, ctx)
+        if found:
+            shift = m.start(1) - 3
+            calls.extend(ToolCall(c.name, c.raw_args, c.args, c.ok, (c.span[0] + shift + 3 if c.span[0] == 0
+                                                                      else c.span[0] + shift,
+                                                                      c.span[1] + shift), c.error, c.id)
+                         for c in found)
+            start = end + shift
+    scanner = Scanner(text, ctx, kinds, readers)
+    scanner.kept = len(calls)
+    scanner.scan(start, len(text), calls, False)
+    return calls

@@ -1,0 +1,154 @@
+"""The tools a request offered, read for their names and their parameters' types.
+
+``tools=`` takes what a backend already holds: OpenAI tool definitions
+(``{"type": "function", "function": {"name", "parameters"}}``, or the
+Responses API's flat ``{"type": "function", "name", "parameters"}``),
+Anthropic ones (``{"name", "input_schema"}``), MCP ones (``{"name",
+"inputSchema"}``) or a whole MCP ``tools/list`` result (``{"tools": [...]}``),
+as dicts or as the SDKs' objects (anything with ``model_dump()`` or those
+attributes). A tool without a schema (a provider's server tool) is known by
+name and its parameters stay untyped.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from .._strategies import normalize_tool_args
+
+__all__ = ["Tools", "read_tools", "typed_value"]
+
+
+class Tools:
+    """Tool name -> the JSON Schema of its arguments (None when it has none)."""
+
+    def __init__(self, schemas: dict[str, dict[str, Any] | None]) -> None:
+        self.schemas = schemas
+
+    def known(self) -> str:
+        return ", ".join(repr(n) for n in sorted(self.schemas)) or "none"
+
+    def properties(self, name: str) -> dict[str, Any]:
+        schema = self.schemas.get(name)
+        props = schema.get("properties") if isinstance(schema, dict) else None
+        return props if isinstance(props, dict) else {}
+
+
+def _as_dict(obj: Any) -> Any:
+    """An SDK object as a plain dict (pydantic v2 or v1, dataclass-like, attributes)."""
+    if isinstance(obj, Mapping):
+        return obj
+    dump = getattr(obj, "model_dump", None)
+    if callable(dump):
+        try:
+            return dump(mode="json", by_alias=True, exclude_none=True)
+        except TypeError:
+            return dump()
+    legacy = getattr(obj, "dict", None)
+    if callable(legacy):
+        return legacy()
+    out = {k: getattr(obj, k) for k in ("type", "name", "function", "parameters", "input_schema",
+                                        "inputSchema", "input_schema", "tools")
+           if getattr(obj, k, None) is not None}
+    return out or obj
+
+
+def read_tools(tools: Any) -> Tools:
+    """The tools given to ``parse_tool_calls``, or TypeError saying which one is not a tool."""
+    tools = _as_dict(tools)
+    if isinstance(tools, Mapping) and "tools" in tools and "name" not in tools:
+        tools = tools["tools"]  # an MCP tools/list result
+    if isinstance(tools, Mapping):
+        tools = [tools]
+    if isinstance(tools, (str, bytes)) or not isinstance(tools, Iterable):
+        raise TypeError("parse_tool_calls: tools must be a list of tool definitions (OpenAI, Anthropic or "
+                        f"MCP) or an MCP tools/list result, not {type(tools).__name__}")
+    schemas: dict[str, dict[str, Any] | None] = {}
+    for n, tool in enumerate(tools):
+        d = _as_dict(tool)
+        if not isinstance(d, Mapping):
+            raise TypeError(f"parse_tool_calls: tools[{n}] is not a tool definition "
+                            f"({type(tool).__name__})")
+        fn = _as_dict(d.get("function")) if d.get("function") is not None else d
+        name = fn.get("name") if isinstance(fn, Mapping) else None
+        if not isinstance(name, str) or not name:
+            raise TypeError(f"parse_tool_calls: tools[{n}] has no name")
+        schema = None
+        for key in ("parameters", "input_schema", "inputSchema"):
+            value = _as_dict(fn.get(key)) if fn.get(key) is not None else None
+            if isinstance(value, Mapping):
+                schema = dict(value)
+                break
+        schemas[name] = schema
+    return Tools(schemas)
+
+
+# numbers as JSON writes them: "007" or "+5" for an integer is refused, not guessed
+_INT = re.compile(r"-?(?:0|[1-9]\d*)\Z")
+_NUM = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][-+]?\d+)?\Z")
+_ORDER = ("null", "boolean", "integer", "number", "object", "array")
+_ARTICLE = {"null": "null", "boolean": "a boolean", "integer": "an integer", "number": "a number",
+            "object": "an object", "array": "an array", "string": "a string"}
+
+
+def _types(schema: Any) -> list[str]:
+    """The JSON types a property's schema allows (``type``, a list of them, ``anyOf``/``oneOf``)."""
+    if not isinstance(schema, Mapping):
+        return []
+    t = schema.get("type")
+    if isinstance(t, str):
+        return [t]
+    if isinstance(t, list):
+        return [x for x in t if isinstance(x, str)]
+    out: list[str] = []
+    for key in ("anyOf", "oneOf"):
+        for sub in schema.get(key) or ():
+            out.extend(x for x in _types(sub) if x not in out)
+    return out
+
+
+def _fit(text: str, kind: str) -> tuple[bool, Any]:
+    s = text.strip()
+    if kind == "null":
+        return (True, None) if s in ("null", "None") else (False, None)
+    if kind == "boolean":
+        low = s.lower()
+        return (True, low == "true") if low in ("true", "false") else (False, None)
+    if kind == "integer":
+        return (True, int(s)) if _INT.match(s) else (False, None)
+    if kind == "number":
+        if not _NUM.match(s):
+            return False, None
+        if _INT.match(s):
+            return True, int(s)
+        value = float(s)
+        return (value not in (float("inf"), float("-inf")), value)
+    if kind in ("object", "array"):
+        if s[:1] not in "{[":
+            return False, None
+        r = normalize_tool_args(s)
+        if not r.ok or any(f.code == "truncated" for f in r.fixes):
+            return False, None
+        want = dict if kind == "object" else list
+        return (isinstance(r.value, want), r.value)
+    return False, None
+
+
+def typed_value(text: str, schema: Any) -> tuple[Any, str | None]:
+    """``text`` typed by a property's schema: (value, None), or (text, what it should be)
+    when it fits none of the non-string types the schema allows and the schema does
+    not allow a string either. No type (or an unknown property): the text as it is."""
+    kinds = _types(schema)
+    if not kinds or kinds == ["string"]:
+        return text, None
+    for kind in _ORDER:
+        if kind in kinds:
+            ok, value = _fit(text, kind)
+            if ok:
+                return value, None
+    if "string" in kinds:
+        return text, None
+    want = " or ".join(_ARTICLE.get(k, k) for k in kinds)
+    return text, f"is {text.strip()[:60]!r}, which is not {want} as its schema says"

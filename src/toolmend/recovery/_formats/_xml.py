@@ -1,0 +1,246 @@
+"""Families that write each parameter as text between tags.
+
+    <function=NAME><parameter=k>v</parameter></function>          qwen3_coder, seed_oss, step3p5,
+                                                                   nemotron 3 (in <tool_call> or bare)
+    <function=NAME>{json}</function>                               functionary v3.1
+    <invoke name="NAME"><parameter name="k">v</parameter></invoke> minimax_m2 (<minimax:tool_call>)
+    <｜DSML｜invoke name=..><｜DSML｜parameter name=.. string="true|false">   deepseek_v32 / v4
+    <steptml:invoke name=..><steptml:parameter name=..>            step3
+    <tool_call>NAME<arg_key>k</arg_key><arg_value>v</arg_value></tool_call>  glm45 / glm47
+    <tool_call>NAME<tool_sep><arg_key>..                           hy_v3
+
+A value runs to its closing tag; one leading and one trailing newline are the
+format's, not the value's. A call whose text ends before its closing tag is cut
+and not ok (another parameter may have followed).
+"""
+
+from __future__ import annotations
+
+import re
+
+from .._jsonish import extent, skip_space
+from .._toolcalls import _NAME, ToolCall
+from ._base import Ctx, cut_call, named_call, xml_call
+
+__all__ = ["read_function", "invoke_reader", "read_glm"]
+
+
+def _value(text: str, a: int, b: int, newlines: bool = True) -> str:
+    """The value between ``a`` and ``b``; with ``newlines``, less the one newline the
+    format puts after the opening tag and before the closing one (Qwen3-Coder's
+    template writes ``<parameter=k>\\nv\\n</parameter>``); the other formats write the
+    value as it is."""
+    v = text[a:b]
+    if not newlines:
+        return v
+    if v.startswith("\r\n"):
+        v = v[2:]
+    elif v.startswith("\n"):
+        v = v[1:]
+    if v.endswith("\n"):
+        v = v[:-1]
+        if v.endswith("\r"):
+            v = v[:-1]
+    return v
+
+
+def _wrap_span(text: str, i: int, end: int, opener: tuple[str, ...],
+               closer: tuple[str, ...]) -> tuple[int, int]:
+    """The span widened to the wrapper tag around the call (``<tool_call>`` ... ``</tool_call>``)."""
+    seg = max(0, i - 40)
+    before = text[seg:i].rstrip()
+    for o in opener:
+        if before.endswith(o):
+            i = seg + len(before) - len(o)
+            break
+    k = skip_space(text, end, len(text))
+    for c in closer:
+        if text.startswith(c, k):
+            end = k + len(c)
+            break
+    return i, end
+
+
+class _Params:
+    """The parameters of one call, read one after the other from where its name ends.
+
+    Each value runs to its own closing tag, wherever that is: a value may hold any
+    other tag of the format (a file being written that shows ``</function>``) and
+    every character of it is kept. The call ends at the first of ``ends`` met
+    between parameters. ``dropped``: the value's closing tag may be missing when no
+    closing tag follows at all (Qwen3-Coder's models drop ``</parameter>``); the
+    value then ends at the next parameter or at the end of the call."""
+
+    def __init__(self, ctx: Ctx, text: str, j: int, limit: int, opener: re.Pattern[str], open_prefix: str,
+                 close: str, ends: tuple[str, ...], newlines: bool, dropped: bool,
+                 whole_values: bool = False) -> None:
+        self.params: list[tuple[str, str, bool]] = []
+        self.last = j          # where the last whole parameter ends
+        self.end_at = -1       # where the end marker starts (-1: not reached)
+        self.cut: str | None = None   # where the text ran out
+        self.stray = -1        # where text that is not a parameter stands
+        self.ambiguous: list[str] = []  # values holding the next parameter's tag before their closer
+        k = j
+        while True:
+            k = skip_space(text, k, limit)
+            if k >= limit:
+                self.cut = f"before {ends[0]}"
+                return
+            hit = next((e for e in ends if text.startswith(e, k)), None)
+            if hit is not None:
+                self.end_at = k
+                return
+            pm = opener.match(text, k, limit)
+            if pm is None:
+                rest = text[k:limit]
+                if limit == len(text) and (open_prefix.startswith(rest) or rest.startswith(open_prefix)
+                                           or any(e.startswith(rest) for e in ends)):
+                    self.cut = "inside a parameter's name" if rest.startswith(open_prefix[:2]) and \
+                        not any(e.startswith(rest) for e in ends) else f"before {ends[0]}"
+                    return
+                self.stray = k
+                return
+            key = pm.group(1).strip().strip("\"'")
+            v = pm.end()
+            e = ctx.find(text, close, v, limit)
+            if e >= 0 and dropped and not whole_values:
+                nx = text.find(open_prefix, v, e)
+                if nx >= 0:
+                    # either this closer was dropped, or the value shows the format: read it as
+                    # dropped, and let the schema decide (or refuse) in _finish
+                    self.ambiguous.append(key)
+                    self.params.append((key, _value(text, v, nx, newlines), False))
+                    k = self.last = nx
+                    continue
+            if e < 0 and dropped:
+                stops = [x for x in [ctx.find(text, t, v, limit) for t in (open_prefix, *ends)] if x >= 0]
+                if stops:
+                    stop = min(stops)
+                    self.params.append((key, _value(text, v, stop, newlines), False))
+                    k = self.last = stop
+                    continue
+            if e < 0:
+                self.cut = f"inside parameter {key!r}"
+                return
+            is_json = pm.lastindex is not None and pm.lastindex >= 2 and pm.group(2) == "false"
+            self.params.append((key, _value(text, v, e, newlines), is_json))
+            k = self.last = e + len(close)
+
+
+_FN = re.compile(r"<function=([^>\n<]{1,128})>")
+_PARAM = re.compile(r"<parameter=([^>\n<]{1,128})>")
+_WRAPPERS = ("<tool_call>", "<seed:tool_call>")
+_WRAP_CLOSE = ("</tool_call>", "</seed:tool_call>")
+
+
+def _finish(name: str, ps: _Params, text: str, i: int, j: int, limit: int, end_len: int, ctx: Ctx,
+            span_of: tuple[tuple[str, ...], tuple[str, ...]] | None = None) -> tuple[list[ToolCall], int]:
+    """The call the parameters make: cut, broken, or typed and whole."""
+    if ps.cut is not None:
+        return [cut_call(name, text[j:limit].strip(), (i, limit), ps.cut)], limit
+    if ps.stray >= 0:
+        return [ToolCall(name, text[j:ps.stray].strip(), None, False, (i, ps.stray),
+                         f"the call to {name!r} holds text that is not a parameter at offset {ps.stray}")], \
+            ps.stray
+    end = ps.end_at + end_len
+    span = (i, end) if span_of is None else _wrap_span(text, i, end, *span_of)
+    if ps.ambiguous:
+        props = ctx.tools.properties(name) if ctx.tools is not None else {}
+        if not all(key in props for key, _, _ in ps.params):
+            key = ps.ambiguous[0]
+            return [ToolCall(name, text[j:ps.last].strip(), None, False, span,
+                             f"parameter {key!r} of {name!r} holds another parameter's tag before its "
+                             "closing tag: either the model dropped that closing tag or the value shows the "
+                             "format, and without the tool's schema naming every parameter read, which "
+                             "one cannot be told")], span[1]
+    return [xml_call(name, ps.params, text[j:ps.last].strip(), span, ctx)], span[1]
+
+
+def read_function(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
+    m = _FN.match(text, i, limit)
+    if m is None:
+        rest = text[i:limit]
+        if limit == len(text) and ">" not in rest and "\n" not in rest:
+            return [], limit  # cut inside the name: not a call yet
+        return None, i + 1
+    name = m.group(1).strip().strip("\"'")
+    if not _NAME.match(name):
+        return None, m.end()
+    j = m.end()
+    k = skip_space(text, j, limit)
+    if k < limit and text[k] in "{[":  # functionary: the arguments as JSON
+        e = extent(text, k, limit)
+        if e is None:
+            return [named_call(name, text[k:limit], (i, limit), cut=True)], limit
+        close = skip_space(text, e, limit)
+        end = close + len("</function>") if text.startswith("</function>", close) else e
+        return [named_call(name, text[k:e], _wrap_span(text, i, end, _WRAPPERS, _WRAP_CLOSE))], end
+    # </function> ends the call; a dropped one is ended by </tool_call>
+    ends = ("</function>",) + _WRAP_CLOSE
+    ps = _Params(ctx, text, j, limit, _PARAM, "<parameter=", "</parameter>", ends, True, True)
+    if ps.ambiguous and ctx.tools is not None:
+        # the schema decides: the reading whose every parameter the tool has
+        props = ctx.tools.properties(name)
+        if not all(key in props for key, _, _ in ps.params):
+            whole = _Params(ctx, text, j, limit, _PARAM, "<parameter=", "</parameter>", ends, True, True,
+                            whole_values=True)
+            if whole.cut is None and whole.stray < 0 and all(key in props for key, _, _ in whole.params):
+                ps = whole
+    end_len = len("</function>") if ps.end_at >= 0 and text.startswith("</function>", ps.end_at) else 0
+    return _finish(name, ps, text, i, j, limit, end_len, ctx, (_WRAPPERS, _WRAP_CLOSE))
+
+
+def invoke_reader(prefix: str):  # type: ignore[no-untyped-def]
+    """The reader of ``<{prefix}invoke name="f"><{prefix}parameter name="k">v</{prefix}parameter>``."""
+    p = re.escape(prefix)
+    inv = re.compile(r"<" + p + r"invoke\s+name\s*=\s*(\"[^\"\n]{1,128}\"|'[^'\n]{1,128}'|[^\s>/]{1,128})"
+                     r"\s*(/?)>")
+    par = re.compile(r"<" + p + r"parameter\s+name\s*=\s*(\"[^\"\n]{1,128}\"|'[^'\n]{1,128}'|[^\s>]{1,128})"
+                     r"(?:\s+string\s*=\s*\"(true|false)\")?\s*>")
+    inv_close = "</" + prefix + "invoke>"
+    par_close = "</" + prefix + "parameter>"
+    par_open = "<" + prefix + "parameter"
+
+    def read(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
+        m = inv.match(text, i, limit)
+        if m is None:
+            rest = text[i:limit]
+            if limit == len(text) and ">" not in rest:
+                return [], limit
+            return None, i + 1
+        name = m.group(1).strip("\"'")
+        if not _NAME.match(name):
+            return None, m.end()
+        j = m.end()
+        if m.group(2):  # <invoke name="f"/>: a call without arguments
+            return [xml_call(name, [], "", (i, j), ctx)], j
+        ps = _Params(ctx, text, j, limit, par, par_open, par_close, (inv_close,), False, False)
+        return _finish(name, ps, text, i, j, limit, len(inv_close), ctx)
+
+    return read
+
+
+_GLM = re.compile(r"<tool_call>[ \t]*([@A-Za-z_][\w.:@/-]{0,127})[ \t]*(\n?)[ \t]*(<tool_sep>)?")
+
+
+def glm_head(text: str, i: int, limit: int) -> bool:
+    """``<tool_call>NAME`` followed by ``<arg_key>``, ``<tool_sep>`` or ``</tool_call>``: GLM / hy_v3."""
+    m = _GLM.match(text, i, limit)
+    if m is None:
+        return False
+    k = skip_space(text, m.end(), limit)
+    return (m.group(3) is not None or text.startswith(("<arg_key>", "</tool_call>"), k)
+            or (k >= limit == len(text) and bool(m.group(2) or m.group(3))))
+
+
+_ARG = re.compile(r"<arg_key>([^<]{0,256})</arg_key>\s*<arg_value>")
+
+
+def read_glm(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
+    m = _GLM.match(text, i, limit)
+    if m is None:
+        return None, i + 1
+    name = m.group(1)
+    j = m.end()
+    ps = _Params(ctx, text, j, limit, _ARG, "<arg_key>", "</arg_value>", ("</tool_call>",), False, False)
+    return _finish(name, ps, text, i, j, limit, len("</tool_call>"), ctx)

@@ -1,0 +1,391 @@
+# ruff: noqa: E501 -- model outputs are long lines
+"""Every open model family's tool-call format: the serving stacks' own cases, our family corpus,
+reasoning that never runs, parameters typed by the tools' schemas."""
+
+from __future__ import annotations
+
+import glob
+import json
+import os
+import sys
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, os.pardir, "bench"))
+
+from score_peer_tool_calls import judge  # noqa: E402
+
+from toolmend import ToolmendError, parse_tool_calls  # noqa: E402
+from toolmend.recovery._formats import FORMATS  # noqa: E402
+
+DATA = os.path.join(HERE, "data", "tool_calls")
+
+
+def _load(path: str) -> list[dict[str, Any]]:
+    with open(path, encoding="utf-8") as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+PEERS = [r for p in sorted(glob.glob(os.path.join(DATA, "peers", "*.jsonl"))) for r in _load(p)]
+FAMILIES = _load(os.path.join(DATA, "families.jsonl"))
+
+# where we differ from the peer's test, and why (the README's table says the same)
+KNOWN = {
+    "vllm/deepseekv4/test_function_calls_block_is_not_accepted#0":
+        "the DSML invoke grammar is the same in V3.2 and V4; we read both wrappers",
+    "vllm/minimax/test_extract_tool_calls_multiline_json_not_supported#0":
+        "a call written over several lines is whole; vLLM reads one line per call",
+    "vllm/llama3_json/test_extract_tool_calls_simple#0": "detected: JSON inside a sentence is data",
+    "vllm/llama3_json/test_extract_tool_calls_multiple_json_with_surrounding_text#0":
+        "detected: JSON inside a sentence is data",
+    "sglang/test_function_call_parser/TestLlama32Detector.test_invalid_then_valid_json#0":
+        "broken JSON is reported not ok rather than skipped for the next object",
+    "sglang/test_function_call_parser/TestGlm4MoeDetector.test_invalid_tool_call#0": "tools",
+    "sglang/test_function_call_parser/TestGlm47MoeDetector.test_invalid_tool_call#0": "tools",
+    "sglang/test_function_call_parser/TestLfm2Detector.test_detect_and_parse_unknown_function#0": "tools",
+    "sglang/test_hunyuan_detector/TestHunyuanDetectorDetectAndParse.test_unknown_tool_skipped#0": "tools",
+    "llama.cpp/test-chat/lfm2#78": "a Python string's \\n is a newline",
+    "llama.cpp/test-chat/functionary#95": "detected: a bare NAME line before JSON is not a marker",
+}
+
+
+def test_the_corpora_are_there_and_up_to_date():
+    assert len(PEERS) >= 300
+    assert {r["id"].split("/")[0] for r in PEERS} == {"vllm", "sglang", "llama.cpp"}
+    for r in PEERS:
+        assert r["source"]["commit"] and r["source"]["licence"] in ("Apache-2.0", "MIT"), r["id"]
+    import make_family_corpus
+
+    assert make_family_corpus.main(["--check"]) == 0
+    assert len({r["format"] for r in FAMILIES}) >= 35
+
+
+@pytest.mark.parametrize("fmt", ["detected", "forced"])
+@pytest.mark.parametrize("row", PEERS, ids=[r["id"] for r in PEERS])
+def test_peer_cases(row, fmt):
+    right, got = judge(row, None if fmt == "detected" else row["format"])
+    known = KNOWN.get(row["id"])
+    differs = known is not None and (fmt == "detected" or "detected" not in known)
+    if differs:
+        assert not right, f"{row['id']} now agrees with its test: take it off the list of differences"
+    else:
+        assert right, got
+
+
+@pytest.mark.parametrize("fmt", ["detected", "forced"])
+@pytest.mark.parametrize("row", FAMILIES, ids=[r["id"] for r in FAMILIES])
+def test_family_corpus(row, fmt):
+    right, got = judge(row, None if fmt == "detected" else row["format"])
+    assert right, got
+
+
+@pytest.mark.parametrize("row", PEERS + FAMILIES, ids=[r["id"] for r in PEERS + FAMILIES])
+def test_never_a_call_the_text_does_not_hold(row):
+    """Every ok call is named in the text, its span lies in the text in order, its raw_args
+    is text from inside its span, and a call the corpus says is cut is never ok."""
+    text = row["text"]
+    for fmt in (None, row["format"]):
+        calls = parse_tool_calls(text, format=fmt, tools=row.get("tools"))
+        last = 0
+        for c in calls:
+            a, b = c.span
+            assert last <= a <= b <= len(text), (c, last)
+            last = b
+            if c.ok:
+                assert c.name and c.name.split(".")[-1] in text, c
+                assert c.raw_args in text[a:b], c
+        bad = {x["name"] for x in row["calls"] if not x.get("ok", True)}
+        assert not any(c.ok and c.name in bad for c in calls[len(row["calls"]) - len(bad):]), calls
+
+
+# -- the API ---------------------------------------------------------------------------------
+
+def test_an_unknown_format_is_refused_with_the_names():
+    with pytest.raises(ToolmendError) as e:
+        parse_tool_calls("x", format="qwen4")
+    for name in ("hermes", "qwen3_coder", "mistral", "llama3_json", "pythonic", "deepseek_v3", "deepseek_v31",
+                 "deepseek_v32", "kimi_k2", "glm45", "harmony", "gemma4"):
+        assert name in str(e.value)
+        assert name in FORMATS
+    assert isinstance(e.value, ValueError)
+
+
+def test_llama3_built_in_tools_and_command_r_plus_actions():
+    (c,) = parse_tool_calls('<|python_tag|>brave_search.call(query="weather in Paris")')
+    assert c.ok and (c.name, c.args) == ("brave_search", {"query": "weather in Paris"})
+    text = 'Action:\n```json\n[{"tool_name": "a", "parameters": {"x": 1}}, {"tool_name": "b", "parameters": {}}]\n```'
+    assert [(c.name, c.args) for c in parse_tool_calls(text)] == [("a", {"x": 1}), ("b", {})]
+    assert parse_tool_calls("For example, a plan looks like this:\n" + text) == []
+
+
+def test_a_forced_format_reads_only_its_markers():
+    text = ('<tool_call>{"name": "a", "arguments": {}}</tool_call>'
+            '<|tool_call_begin|>functions.b:0<|tool_call_argument_begin|>{}<|tool_call_end|>')
+    assert [c.name for c in parse_tool_calls(text)] == ["a", "b"]
+    assert [c.name for c in parse_tool_calls(text, format="hermes")] == ["a"]
+    assert [c.name for c in parse_tool_calls(text, format="kimi_k2")] == ["b"]
+
+
+def test_a_list_after_a_prefix_never_loses_an_element():
+    two = '[{"name": "a", "arguments": {"x": 1}}, {"name": "b", "arguments": {"y": 2}}]'
+    for prefix, suffix in (("<tool_calls>", "</tool_calls>"), ("functools", ""), ("<|tool_call|>", ""),
+                           ("[TOOL_CALLS] ", ""), ("<TOOLCALL>", "</TOOLCALL>"), ("<tool_call>", "</tool_call>")):
+        calls = parse_tool_calls(prefix + two + suffix)
+        assert [(c.name, c.args, c.ok) for c in calls] == [("a", {"x": 1}, True), ("b", {"y": 2}, True)], prefix
+        assert calls[0].span[1] <= calls[1].span[0]
+        assert [c.raw_args for c in calls] == ['{"x": 1}', '{"y": 2}']
+
+
+def test_raw_args_is_exactly_the_calls_argument_text():
+    text = ('<tool_call>\n<function=f>\n<parameter=a>\n1\n</parameter>\n</function>\n</tool_call>\n'
+            '<tool_call>\n<function=g>\n<parameter=b>\nx\n</parameter>\n</function>\n</tool_call>')
+    f, g = parse_tool_calls(text)
+    assert f.raw_args == "<parameter=a>\n1\n</parameter>" and g.raw_args == "<parameter=b>\nx\n</parameter>"
+    k = parse_tool_calls('<|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{"a": 1}<|tool_call_end|>'
+                         '<|tool_call_begin|>functions.g:1<|tool_call_argument_begin|>{"b": 2}<|tool_call_end|>')
+    assert [c.raw_args for c in k] == ['{"a": 1}', '{"b": 2}'] and [c.id for c in k] == ["functions.f:0",
+                                                                                         "functions.g:1"]
+    p = parse_tool_calls('[f(a=1, b="x"), g()]')
+    assert [c.raw_args for c in p] == ['a=1, b="x"', ""]
+
+
+# -- pythonic: literals only, never evaluated ---------------------------------------------------
+
+def test_pythonic_arguments_are_literals_and_never_run(tmp_path):
+    marker = tmp_path / "ran"
+    text = f'[f(a=__import__("pathlib").Path({str(marker)!r}).touch()), g(b=[1, {{"k": None}}], c=-2.5)]'
+    f, g = parse_tool_calls(text)
+    assert not marker.exists()
+    assert not f.ok and "not a literal" in f.error
+    assert g.ok and g.args == {"b": [1, {"k": None}], "c": -2.5}
+    for bad, why in (('[f("x")]', "by position"), ("[f(**kw)]", "**"), ('[f(a=f"{x}")]', "not a literal"),
+                     ("[f(a=1+2)]", "not a literal"), ("[f(a={1, 2})]", "not a literal")):
+        (c,) = parse_tool_calls(bad)
+        assert not c.ok and why in c.error, (bad, c.error)
+    (c,) = parse_tool_calls("[f(flag=true, none=null, t=(1, 2))]")
+    assert c.ok and c.args == {"flag": True, "none": None, "t": [1, 2]}
+
+
+def test_a_cut_pythonic_list_keeps_its_whole_calls():
+    a, b = parse_tool_calls('[f(a=1), g(b="ab')
+    assert a.ok and a.args == {"a": 1}
+    assert not b.ok and "cut off" in b.error
+
+
+def test_pythonic_in_prose_and_code_is_not_a_call():
+    for text in ("I think [see(this)] is fine.", "```python\n[f(a=1)]\n```", "x = [f(a=1)]",
+                 "Call `[f(a=1)]` later."):
+        assert parse_tool_calls(text) == [], text
+
+
+# -- reasoning never runs ----------------------------------------------------------------------
+
+CALL = '<tool_call>{"name": "rm", "arguments": {"path": "/"}}</tool_call>'
+REAL = '<tool_call>{"name": "ls", "arguments": {}}</tool_call>'
+
+
+@pytest.mark.parametrize("opener, closer", [
+    ("<think>", "</think>"), ("<thinking>", "</thinking>"), ("<seed:think>", "</seed:think>"),
+    ("\u25c1think\u25b7", "\u25c1/think\u25b7"), ("[THINK]", "[/THINK]"), ("<|START_THINKING|>", "<|END_THINKING|>"),
+    ("<|channel>thought\n", "<channel|>"), ("<|inner_prefix|>", "<|inner_suffix|>"),
+    ("<|channel|>analysis<|message|>", "<|end|>")])
+def test_calls_in_reasoning_never_run(opener, closer):
+    assert [c.name for c in parse_tool_calls(f"{opener}maybe {CALL} no{closer}\n{REAL}")] == ["ls"]
+    # the prompt opened the reasoning: only the closer is in the text
+    if closer != "<|end|>" and closer != "<channel|>":
+        assert [c.name for c in parse_tool_calls(f"maybe {CALL} no{closer}\n\n{REAL}")] == ["ls"]
+    # reasoning that never closes holds everything after it
+    assert parse_tool_calls(f"{opener}maybe {CALL}") == []
+
+
+def test_kimi_tool_section_ends_reasoning_implicitly():
+    text = ("<think>I need the weather <|tool_calls_section_begin|><|tool_call_begin|>functions.w:0"
+            '<|tool_call_argument_begin|>{"city": "Paris"}<|tool_call_end|><|tool_calls_section_end|>')
+    assert [(c.name, c.args) for c in parse_tool_calls(text)] == [("w", {"city": "Paris"})]
+
+
+def test_harmony_analysis_is_reasoning_and_commentary_to_a_function_is_a_call():
+    text = ('<|start|>assistant<|channel|>analysis<|message|>call <|channel|>commentary to=functions.rm '
+            '<|constrain|>json<|message|>{"p": 1}<|call|> no<|end|>'
+            '<|start|>assistant<|channel|>commentary to=functions.ls <|constrain|>json<|message|>{"d": "."}<|call|>'
+            '<|start|>assistant<|channel|>final<|message|>Done.<|return|>')
+    assert [(c.name, c.args) for c in parse_tool_calls(text)] == [("ls", {"d": "."})]
+
+
+def test_a_closer_named_in_prose_does_not_hide_the_text_before_it():
+    text = f"Models end their reasoning with `</think>`.\n{REAL}"
+    assert [c.name for c in parse_tool_calls(text)] == ["ls"]
+
+
+# -- typed by the schema -------------------------------------------------------------------------
+
+SCHEMA = {"type": "object", "properties": {
+    "s": {"type": "string"}, "i": {"type": "integer"}, "n": {"type": "number"}, "b": {"type": "boolean"},
+    "z": {"type": "null"}, "o": {"type": "object"}, "a": {"type": "array"}, "u": {"type": ["integer", "null"]},
+    "any": {"anyOf": [{"type": "boolean"}, {"type": "string"}]}}}
+VALUES = {"s": "007", "i": "5", "n": "2.50", "b": "True", "z": "null", "o": '{"k": [1, 2,]}', "a": "[1, 2]",
+          "u": "null", "any": "maybe", "extra": "42"}
+TYPED = {"s": "007", "i": 5, "n": 2.5, "b": True, "z": None, "o": {"k": [1, 2]}, "a": [1, 2], "u": None,
+         "any": "maybe", "extra": "42"}
+
+
+@dataclass
+class _SdkFunction:
+    name: str
+    parameters: dict[str, Any]
+
+
+@dataclass
+class _SdkTool:  # the shape of an SDK's tool object: attributes, no dict
+    type: str
+    function: _SdkFunction
+
+
+class _Pydantic:
+    def __init__(self, data: dict[str, Any]) -> None:
+        self.data = data
+
+    def model_dump(self, **kw: Any) -> dict[str, Any]:
+        return self.data
+
+
+TOOL_FORMS = {
+    "openai": [{"type": "function", "function": {"name": "f", "parameters": SCHEMA}}],
+    "responses": [{"type": "function", "name": "f", "parameters": SCHEMA}],
+    "anthropic": [{"name": "f", "input_schema": SCHEMA}],
+    "mcp_result": {"tools": [{"name": "f", "inputSchema": SCHEMA}]},
+    "sdk_object": [_SdkTool("function", _SdkFunction("f", SCHEMA))],
+    "pydantic": [_Pydantic({"name": "f", "input_schema": SCHEMA})],
+}
+
+
+def _writers() -> dict[str, str]:
+    qwen = "".join(f"<parameter={k}>\n{v}\n</parameter>\n" for k, v in VALUES.items())
+    glm = "".join(f"<arg_key>{k}</arg_key><arg_value>{v}</arg_value>" for k, v in VALUES.items())
+    mm = "".join(f'<parameter name="{k}">{v}</parameter>' for k, v in VALUES.items())
+    fg = ",".join(f"{k}:<escape>{v}<escape>" for k, v in VALUES.items())
+    return {"qwen3_coder": f"<tool_call>\n<function=f>\n{qwen}</function>\n</tool_call>",
+            "glm45": f"<tool_call>f{glm}</tool_call>",
+            "minimax_m2": f'<minimax:tool_call><invoke name="f">{mm}</invoke></minimax:tool_call>',
+            "step3": f'<steptml:invoke name="f">{mm.replace("<parameter", "<steptml:parameter").replace("</parameter", "</steptml:parameter")}</steptml:invoke>',
+            "functiongemma": f"<start_function_call>call:f{{{fg}}}<end_function_call>"}
+
+
+@pytest.mark.parametrize("form", TOOL_FORMS)
+@pytest.mark.parametrize("fmt", ["qwen3_coder", "glm45", "minimax_m2", "step3", "functiongemma"])
+def test_text_parameters_are_typed_by_the_schema(fmt, form):
+    text = _writers()[fmt]
+    (c,) = parse_tool_calls(text, tools=TOOL_FORMS[form])
+    assert c.ok, c.error
+    assert c.args == TYPED and type(c.args["b"]) is bool and type(c.args["i"]) is int
+    (plain,) = parse_tool_calls(text)  # no tools: text stays text
+    assert plain.ok and all(isinstance(v, str) for v in plain.args.values()), plain.args
+
+
+@pytest.mark.parametrize("prop, value", [("i", "five"), ("i", "5.5"), ("i", "007"), ("i", "+5"),
+                                         ("n", "2,5"), ("n", "1e400"), ("b", "yes"),
+                                         ("z", "nil"), ("o", "[1]"), ("a", '{"k": 1}'), ("o", '{"k": '),
+                                         ("u", "x")])
+def test_a_value_that_does_not_fit_its_type_makes_the_call_not_ok(prop, value):
+    text = f"<tool_call>\n<function=f>\n<parameter={prop}>\n{value}\n</parameter>\n</function>\n</tool_call>"
+    (c,) = parse_tool_calls(text, tools=TOOL_FORMS["openai"])
+    assert not c.ok and repr(prop) in c.error and "schema" in c.error
+    assert c.raw_args == f"<parameter={prop}>\n{value}\n</parameter>"
+
+
+def test_a_call_to_a_tool_not_offered_is_not_ok_with_the_known_names():
+    tools = [{"name": "read", "input_schema": {}}, {"name": "write", "input_schema": {}}]
+    for text in ('<tool_call>{"name": "rm", "arguments": {}}</tool_call>', "[rm(path='/')]",
+                 "<tool_call>\n<function=rm>\n</function>\n</tool_call>"):
+        (c,) = parse_tool_calls(text, tools=tools)
+        assert not c.ok and "'rm'" in c.error and "'read', 'write'" in c.error, c
+
+
+def test_dsml_says_in_the_text_which_values_are_json():
+    text = ('<\uff5cDSML\uff5cinvoke name="f">\n<\uff5cDSML\uff5cparameter name="n" string="false">5'
+            '</\uff5cDSML\uff5cparameter>\n<\uff5cDSML\uff5cparameter name="s" string="true">5'
+            '</\uff5cDSML\uff5cparameter>\n</\uff5cDSML\uff5cinvoke>')
+    (c,) = parse_tool_calls(text)
+    assert c.ok and c.args == {"n": 5, "s": "5"}
+
+
+def test_bad_tools_are_refused_clearly():
+    with pytest.raises(TypeError, match="tools"):
+        parse_tool_calls("x", tools="read_file")
+    with pytest.raises(TypeError, match=r"tools\[0\] has no name"):
+        parse_tool_calls("x", tools=[{"description": "no name"}])
+
+
+# -- cut and broken ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("text", [
+    "<tool_call>\n<function=f>\n<parameter=a>\n1\n</parameter>\n",
+    "<tool_call>\n<function=f>\n<parameter=a>\n1",
+    '<minimax:tool_call><invoke name="f"><parameter name="a">1</parameter>',
+    "<tool_call>f<arg_key>a</arg_key><arg_value>1</arg_value>",
+    '<|tool_call>call:f{a:<|"|>1',
+    '<|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{"a": "1',
+    '<\uff5ctool\u2581call\u2581begin\uff5c>f<\uff5ctool\u2581sep\uff5c>{"a": "1',
+    '[TOOL_CALLS]f[ARGS]{"a": "1',
+    '<|start|>assistant<|channel|>commentary to=functions.f <|constrain|>json<|message|>{"a": "1',
+    "[f(a='1",
+])
+def test_a_cut_call_is_never_ok(text):
+    calls = parse_tool_calls(text)
+    assert [c.name for c in calls] == ["f"] and not calls[0].ok, calls
+
+
+@pytest.mark.parametrize("fmt", ["qwen3_coder", "minimax_m2", "glm45"])
+def test_a_value_may_hold_any_tag_of_its_format(fmt):
+    content = ("<tool_call>\n<function=x>\n<parameter=y>\nz\n</function>\n</tool_call>\n"
+               '<invoke name="a"></invoke></minimax:tool_call><arg_value></tool_call>')
+    if fmt == "qwen3_coder":
+        text = f"<tool_call>\n<function=write>\n<parameter=content>\n{content}\n</parameter>\n</function>\n</tool_call>"
+    elif fmt == "minimax_m2":
+        text = f'<minimax:tool_call><invoke name="write"><parameter name="content">{content}</parameter></invoke></minimax:tool_call>'
+    else:
+        text = f"<tool_call>write<arg_key>content</arg_key><arg_value>{content}</arg_value></tool_call>"
+    tools = [{"name": "write", "input_schema": {"properties": {"content": {"type": "string"}}}}]
+    (c,) = parse_tool_calls(text, format=fmt, tools=tools)
+    assert c.ok and c.name == "write" and c.args == {"content": content}, c
+    (c,) = parse_tool_calls(text, format=fmt)
+    if fmt == "qwen3_coder":  # <parameter=y> inside the value: without the schema, which reading cannot be told
+        assert not c.ok and "cannot be told" in c.error
+    else:
+        assert c.ok and c.args == {"content": content}, c
+
+
+def test_qwen3_coder_dropped_closing_tags_are_read_as_its_parsers_read_them():
+    text = "<function=f>\n<parameter=a>\n1\n<parameter=b>\n2\n</function>\n</tool_call>"
+    (c,) = parse_tool_calls(text)
+    assert c.ok and c.args == {"a": "1", "b": "2"}
+    (c,) = parse_tool_calls("<tool_call>\n<function=f>\n<parameter=a>\n1\n</parameter>\n</tool_call>")
+    assert c.ok and c.args == {"a": "1"}
+
+
+def test_a_run_of_broken_openers_gives_no_ok_call():
+    for unit in ("<function=f><parameter=a>", '<minimax:tool_call><invoke name="f"><parameter name="a">',
+                 "<tool_call>f<arg_key>a</arg_key><arg_value>", "<|tool_call>call:f{a:<|\"|>",
+                 "<|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{", "[TOOL_CALLS]f[ARGS]{"):
+        calls = parse_tool_calls(unit * 2000)
+        assert calls and not any(c.ok for c in calls), unit
+
+
+def test_a_dropped_closing_tag_before_a_later_one_is_decided_by_the_schema_or_refused():
+    text = ("<tool_call>\n<function=w>\n<parameter=city>\nDallas\n<parameter=state>\nTX\n</parameter>\n"
+            "</function>\n</tool_call>")
+    (c,) = parse_tool_calls(text)
+    assert not c.ok and "'city'" in c.error and "cannot be told" in c.error
+    tools = [{"name": "w", "input_schema": {"properties": {"city": {"type": "string"},
+                                                           "state": {"type": "string"}}}}]
+    (c,) = parse_tool_calls(text, tools=tools)
+    assert c.ok and c.args == {"city": "Dallas", "state": "TX"}
+    only_city = [{"name": "w", "input_schema": {"properties": {"city": {"type": "string"}}}}]
+    (c,) = parse_tool_calls(text, tools=only_city)  # the tool has no 'state': the value holds the tag
+    assert c.ok and c.args == {"city": "Dallas\n<parameter=state>\nTX"}
+    neither = [{"name": "w", "input_schema": {"properties": {"state": {"type": "string"}}}}]
+    (c,) = parse_tool_calls(text, tools=neither)
+    assert not c.ok
