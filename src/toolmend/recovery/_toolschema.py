@@ -18,6 +18,7 @@ makes the coercions that have one reading.
 
 from __future__ import annotations
 
+import json
 import re
 import warnings
 from typing import Any, Iterator
@@ -106,9 +107,12 @@ def _schema_of(source: Any) -> tuple[Any, Any]:
         return source.model_json_schema(), source
     if isinstance(source, (dict, bool)):
         try:
-            key = orjson.dumps(source, option=orjson.OPT_SORT_KEYS)
-        except (TypeError, orjson.JSONEncodeError) as exc:
-            raise SchemaError(f"the schema is not JSON: {exc}") from None
+            key: Any = orjson.dumps(source, option=orjson.OPT_SORT_KEYS)
+        except (TypeError, orjson.JSONEncodeError):
+            try:  # integers past 64 bits, nesting past orjson's depth
+                key = json.dumps(source, sort_keys=True)
+            except (TypeError, ValueError, RecursionError) as exc:
+                raise SchemaError(f"the schema is not JSON: {exc}") from None
         return source, key
     raise TypeError("Schema: a JSON Schema is a dict (or a boolean), or a Pydantic v2 model "
                     f"class, not {type(source).__name__}")
@@ -194,6 +198,16 @@ class Schema:
         except RecursionError:
             return Checked(False, value, [Problem("$", "nested too deeply to check", "depth")], [],
                            [], self)
+        if not walk.problems and fill_defaults and out is not value and not self.is_valid(out):
+            # a default that does not fit its own schema: said, never passed off
+            again = _Walk(False, False)
+            try:
+                again.node(self._root, out, ())
+            except RecursionError:  # pragma: no cover - the first walk went as deep
+                pass
+            walk.problems = [p._replace(message=p.message + " (after the defaults were inserted)")
+                             for p in again.problems] or [
+                Problem("$", "does not fit once the defaults are inserted", "default")]
         if walk.problems:
             return Checked(False, out, walk.problems, walk.fixes, None, self)
         return Checked(True, out, [], walk.fixes, None, self)
