@@ -55,4 +55,12 @@ TARGETS: list[Target] = [
            why="issue 12: @json schema never slower than orjson.loads, on any shape"),
     Target("diff-corpus", "toolmend", "difflib", 1 / 5,
            why="issue 4: at least 5x faster than difflib.unified_diff on real source pairs"),
+    Target("schema-validate", "toolmend", "jsonschema_rs", 1.0,
+           why="issue 21: a compiled Schema's check of a tool's arguments at least as fast as "
+               "jsonschema-rs's validate, on every usual shape"),
+    Target("schema-validate", "toolmend", "jsonschema", 1 / 10,
+           why="issue 21: at least 10x faster than jsonschema's validate, on every usual shape"),
+    Target("schema-is-valid", "toolmend", "jsonschema_rs", 1.0, aggregate="geomean",
+           why="issue 21: the verdict alone at least as fast as jsonschema-rs's is_valid "
+               "(geometric mean over the shapes)"),
 ]

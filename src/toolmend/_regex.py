@@ -13,7 +13,8 @@ from typing import Any
 
 import regex  # type: ignore[import-untyped]
 
-__all__ = ["compile_bounded", "RegexRefused", "REGEX_STEPS_MAX", "regex_steps"]
+__all__ = ["compile_bounded", "RegexRefused", "REGEX_STEPS_MAX", "regex_steps", "is_tame",
+           "TAME_LENGTH"]
 
 
 class RegexRefused(ValueError):
@@ -126,3 +127,21 @@ def compile_bounded(pattern: str) -> Any:
         return regex.compile(pattern)
     except regex.error as exc:
         raise RegexRefused(f"is invalid: {exc}") from None
+
+
+#: The longest string a tame pattern is matched on without a timeout.
+TAME_LENGTH = 256
+# a group closed and then repeated, a backreference, a lookaround, a possessive or
+# atomic group, a recursion: what makes backtracking blow up (or hard to bound)
+_WILD = re.compile(r"\)\s*(?:[*+]|\{\d*,?\d*\})|\\[1-9gk]|\(\?[=!<>P&R(|]")
+# an unbounded repeat
+_UNBOUNDED = re.compile(r"(?<!\\)(?:[*+]|\{\d+,\})")
+
+
+def is_tame(pattern: str) -> bool:
+    """Whether ``pattern`` is safe to match without a timeout on strings of
+    at most TAME_LENGTH characters: no repeated group, backreference or
+    lookaround, and at most two unbounded repeats, so that its backtracking
+    is at worst polynomial of degree three on a short string (an estimate
+    from above: a pattern not judged tame is matched with a timeout)."""
+    return not _WILD.search(pattern) and len(_UNBOUNDED.findall(pattern)) <= 2

@@ -153,7 +153,7 @@ class _Node:
         "maximum", "exmin", "exmax", "multiple", "min_len", "max_len", "pattern", "pattern_text",
         "min_items", "max_items", "unique", "items", "prefix", "props", "required", "additional",
         "pattern_props", "names", "min_props", "max_props", "dep_required", "all_of", "any_of",
-        "one_of", "not_", "has_default", "default", "fn", "simple",
+        "one_of", "not_", "has_default", "default", "fn", "simple", "only_ref",
     )
 
     def __init__(self, index: int, where: str) -> None:
@@ -195,6 +195,7 @@ class _Node:
         self.default: Any = None
         self.fn: Callable[[Any], bool] = _never
         self.simple: tuple[str, ...] | None = None  # only a type: checked inline by its parent
+        self.only_ref = False  # only a $ref: its parent checks the node it names
 
 
 def _never(x: Any) -> bool:  # pragma: no cover - replaced when the schema is compiled
@@ -371,6 +372,8 @@ class _Compiler:
             n.default = s["default"]
         if (n.types is not None and n.ref is None and len(s.keys() - _ANNOTATIONS) == 1):
             n.simple = n.types
+        if n.ref is not None and len(s.keys() - _ANNOTATIONS) == 1:
+            n.only_ref = True
 
     def resolve(self, ref: Any, where: str) -> _Node:
         if not isinstance(ref, str):

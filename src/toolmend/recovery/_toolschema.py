@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 import re
 import warnings
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 import orjson
 
@@ -128,12 +128,19 @@ class Schema:
     once, as a SchemaWarning, when compiled).
     """
 
-    __slots__ = ("source", "unsupported", "_root", "_fast", "_nodes", "primary_field",
-                 "_wants_object", "__weakref__")
+    __slots__ = ("source", "unsupported", "_root", "_nodes", "primary_field",
+                 "_wants_object", "is_valid", "validate", "__weakref__")
 
     source: Any
     unsupported: tuple[str, ...]
     primary_field: str | None
+    #: ``is_valid(value)``: whether the value fits as it is (no coercion); the
+    #: generated check itself, called with no wrapper.
+    is_valid: Callable[[Any], bool]
+    #: ``validate(value, *, coerce=True, fill_defaults=False)``: the value,
+    #: coerced where one reading fits; RecoveryError listing every problem
+    #: otherwise (a value that fits is returned by the generated check itself).
+    validate: Callable[..., Any]
 
     def __new__(cls, schema: Any) -> Schema:
         if isinstance(schema, Schema):
@@ -155,13 +162,14 @@ class Schema:
             root = comp.node(value, "#")
         except RecursionError:
             raise SchemaError("the schema is nested too deeply to compile") from None
-        namespace = _Gen(comp.nodes).build()
-        for n in comp.nodes:
-            n.fn = namespace[f"_v{n.index}"]
+        *fns, entry, validate = _Gen(comp.nodes).build(self._validate)
+        for n, fn in zip(comp.nodes, fns, strict=True):
+            n.fn = fn
+        self.is_valid = entry
+        self.validate = validate
         self.source = value
         self._root = root
         self._nodes = comp.nodes
-        self._fast = root.fn
         self.unsupported = tuple(comp.unsupported)
         if self.unsupported:
             warnings.warn(SchemaWarning("JSON Schema keywords not checked: "
@@ -176,22 +184,11 @@ class Schema:
         else:
             self.primary_field = None
 
-    def is_valid(self, value: Any) -> bool:
-        """Whether ``value`` fits as it is (no coercion)."""
-        try:
-            return bool(self._fast(value))
-        except (RecursionError, TimeoutError):
-            return False
-
     def check(self, value: Any, *, coerce: bool = True, fill_defaults: bool = False) -> Checked:
         """Check ``value``: the coercions with one reading made (unless
         ``coerce=False``), every problem listed. The input is never mutated."""
-        if not fill_defaults:
-            try:
-                if self._fast(value):
-                    return Checked(True, value, [], [], None, self)
-            except (RecursionError, TimeoutError):
-                pass
+        if not fill_defaults and self.is_valid(value):
+            return Checked(True, value, [], [], None, self)
         walk = _Walk(coerce, fill_defaults)
         try:
             out = walk.node(self._root, value, ())
@@ -212,9 +209,8 @@ class Schema:
             return Checked(False, out, walk.problems, walk.fixes, None, self)
         return Checked(True, out, [], walk.fixes, None, self)
 
-    def validate(self, value: Any, *, coerce: bool = True, fill_defaults: bool = False) -> Any:
-        """The value, coerced where one reading fits; RecoveryError listing
-        every problem otherwise."""
+    def _validate(self, value: Any, coerce: bool, fill_defaults: bool) -> Any:
+        """``validate`` past its generated fast path."""
         result = self.check(value, coerce=coerce, fill_defaults=fill_defaults)
         if not result.ok:
             raise RecoveryError(f"the arguments do not fit the schema: {result.error}",
