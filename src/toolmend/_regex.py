@@ -8,13 +8,14 @@ or when verbose mode would hide what is compiled.
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
 import regex  # type: ignore[import-untyped]
 
 __all__ = ["compile_bounded", "RegexRefused", "REGEX_STEPS_MAX", "regex_steps", "is_tame",
-           "TAME_LENGTH"]
+           "TAME_LENGTH", "tame_search"]
 
 
 class RegexRefused(ValueError):
@@ -145,3 +146,17 @@ def is_tame(pattern: str) -> bool:
     is at worst polynomial of degree three on a short string (an estimate
     from above: a pattern not judged tame is matched with a timeout)."""
     return not _WILD.search(pattern) and len(_UNBOUNDED.findall(pattern)) <= 2
+
+
+@functools.lru_cache(maxsize=1024)
+def tame_search(pattern: str) -> Any:
+    """For a tame pattern, the ``search`` of the standard ``re`` engine (twice
+    as fast per call as the regex module's, and what JSON Schema validators in
+    Python run), for strings of at most TAME_LENGTH characters; None for any
+    other pattern (or one ``re`` reads differently: it does not compile)."""
+    if not is_tame(pattern):
+        return None
+    try:
+        return re.compile(pattern).search
+    except re.error:
+        return None

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._regex import TAME_LENGTH, is_tame
+from .._regex import TAME_LENGTH, tame_search
 from . import _schemanodes as _nodes
 from ._schemanodes import _EXACT, _MISSING, _key, _multiple, _Node, _type_ok, _unique
 
@@ -35,8 +35,10 @@ class _Gen:
         the pattern is tame and the string short (a timeout costs more than
         the search)."""
         p = self.const(rx.search, "search")
-        if is_tame(text):
-            return f"({p}({v}) if _len({v}) <= {TAME_LENGTH} else {p}({v}, timeout=_T))"
+        fast = tame_search(text)
+        if fast is not None:
+            f = self.const(fast, "tame")
+            return f"({f}({v}) if _len({v}) <= {TAME_LENGTH} else {p}({v}, timeout=_T))"
         return f"{p}({v}, timeout=_T)"
 
     def type_test(self, var: str, names: tuple[str, ...]) -> str:

@@ -10,7 +10,7 @@ from typing import Any, NamedTuple
 
 import orjson
 
-from .._regex import TAME_LENGTH, is_tame
+from .._regex import TAME_LENGTH, tame_search
 from . import _schemanodes as _nodes
 from ._result import Fix
 from ._schemanodes import (
@@ -309,8 +309,9 @@ def _fits(n: _Node, x: Any) -> bool:
 
 def _search(rx: Any, s: str, walk: _Walk, path: tuple[Any, ...], kw: str) -> bool:
     try:
-        if len(s) <= TAME_LENGTH and is_tame(rx.pattern):
-            return rx.search(s) is not None
+        fast = tame_search(rx.pattern) if len(s) <= TAME_LENGTH else None
+        if fast is not None:
+            return fast(s) is not None
         return rx.search(s, timeout=_nodes.PATTERN_TIMEOUT) is not None
     except TimeoutError:
         walk.problem(path, f"the {kw} regex took more than {_nodes.PATTERN_TIMEOUT:g} s on this "
