@@ -269,8 +269,9 @@ class _Compiler:
             names = (t,) if isinstance(t, str) else t
             if not isinstance(names, list | tuple) or not names or \
                     any(not isinstance(x, str) or x not in _TYPES for x in names):
-                raise self.fail(f"type must be one of {', '.join(_TYPES)} or an array of them, "
-                                f"not {_short(t)}", f"{where}/type")
+                bad = t if isinstance(t, str) else _short(t)
+                raise self.fail(f"Unsupported schema type {bad}: type must be one of "
+                                f"{', '.join(_TYPES)} or an array of them", f"{where}/type")
             n.types = tuple(dict.fromkeys(names))
         if "enum" in s:
             if not isinstance(s["enum"], list):

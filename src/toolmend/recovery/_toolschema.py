@@ -111,11 +111,28 @@ def _schema_of(source: Any) -> tuple[Any, Any]:
         except (TypeError, orjson.JSONEncodeError):
             try:  # integers past 64 bits, nesting past orjson's depth
                 key = json.dumps(source, sort_keys=True)
-            except (TypeError, ValueError, RecursionError) as exc:
+            except RecursionError:
+                raise SchemaError("the schema is nested past the supported schema recursion depth "
+                                  "(what Python's stack can walk)") from None
+            except (TypeError, ValueError) as exc:
                 raise SchemaError(f"the schema is not JSON: {exc}") from None
         return source, key
     raise TypeError("Schema: a JSON Schema is a dict (or a boolean), or a Pydantic v2 model "
                     f"class, not {type(source).__name__}")
+
+
+def _no_empty_cycle(nodes: list[Any]) -> None:
+    """Refuse a ``$ref`` that leads back to itself through nodes that are only
+    ``$ref``: it checks nothing and never ends."""
+    for start in nodes:
+        seen = {start.index}
+        n = start
+        while n.ref is not None and n.only_ref:
+            n = n.ref
+            if n.index in seen:
+                raise SchemaError(f"Circular $ref detected: {start.where} leads back to itself "
+                                  "through $ref alone, checking nothing", start.where)
+            seen.add(n.index)
 
 
 class Schema:
@@ -161,7 +178,9 @@ class Schema:
         try:
             root = comp.node(value, "#")
         except RecursionError:
-            raise SchemaError("the schema is nested too deeply to compile") from None
+            raise SchemaError("the schema is nested past the supported schema recursion depth "
+                              "(what Python's stack can walk)") from None
+        _no_empty_cycle(comp.nodes)
         *fns, entry, validate = _Gen(comp.nodes).build(self._validate)
         for n, fn in zip(comp.nodes, fns, strict=True):
             n.fn = fn
