@@ -467,3 +467,31 @@ def test_tool_schemas_from_sdk_objects() -> None:
 
     tool: ToolParam = {"name": "t", "input_schema": {"type": "object"}}
     assert tool_schemas([tool])["t"].is_valid({})
+
+
+# -- the command line: toolmend repair --schema FILE ----------------------------------------------
+
+def test_cli_repair_with_a_schema(tmp_path: Any) -> None:
+    import json
+
+    from clirun import cli
+
+    schema = tmp_path / "schema.json"
+    schema.write_text(json.dumps(READ), encoding="utf-8")
+    run = cli("repair", "--schema", str(schema), "--explain", "{filename: a, count: '3'}")
+    assert run.rc == 0 and json.loads(run.text) == {"filename": "a", "count": 3}
+    assert 'schema at offset -1: $.count: the string "3" read as an integer' in run.err
+    run = cli("repair", "--schema", str(schema), "{filname: a}")
+    assert run.rc == 1 and "did you mean `filename`?" in run.err
+    tools = tmp_path / "tools.json"
+    tools.write_text(json.dumps({"tools": [{"name": "t", "inputSchema": READ}]}), encoding="utf-8")
+    run = cli("repair", "--schema", str(tools), "--tool", "t", "main.go")
+    assert run.rc == 0 and json.loads(run.text) == {"filename": "main.go"}
+    run = cli("repair", "--schema", str(tools), "main.go")
+    assert run.rc == 2 and "--tool (t)" in run.err
+    run = cli("repair", "--schema", str(tmp_path / "none.json"), "x")
+    assert run.rc == 2 and "none.json" in run.err
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"type": "strng"}', encoding="utf-8")
+    run = cli("repair", "--schema", str(bad), "x")
+    assert run.rc == 2 and "Unsupported schema type strng" in run.err
