@@ -727,13 +727,17 @@ cdef object exact_value(str text, object value):
     return value
 
 
-def make_loads(fallback):
-    """Build ``loads(raw, tool=None)``: text without a tool goes through
-    ``recover_value`` right here (no Python frame on the hot path); anything
-    else, and text no step recovered, is ``fallback(raw, tool, found)``
-    (``found``: the 1-tuple ``(base,)``, or None when not tried)."""
-    def loads(raw, tool=None):
+def make_loads(fallback, with_schema=None):
+    """Build ``loads(raw, tool=None, *, schema=None, fill_defaults=False)``:
+    text without a tool goes through ``recover_value`` right here (no Python
+    frame on the hot path); anything else, and text no step recovered, is
+    ``fallback(raw, tool, found)`` (``found``: the 1-tuple ``(base,)``, or
+    None when not tried); a call with a schema is ``with_schema(raw, tool,
+    schema, fill_defaults)``."""
+    def loads(raw, tool=None, *, schema=None, fill_defaults=False):
         cdef object value
+        if schema is not None and with_schema is not None:
+            return with_schema(raw, tool, schema, fill_defaults)
         if tool is None and type(raw) is str:
             value = recover_value_c(<str>raw, True)
             if type(value) is not tuple:

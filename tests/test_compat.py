@@ -49,11 +49,15 @@ def test_logging_returns_value_and_log():
     assert value == "" and "no colon" in log[0]["context"]
 
 
-def test_schema_is_refused_with_a_clear_error():
-    with pytest.raises(RecoveryError, match="schema="):
-        json_repair.repair_json('{"a": 1}', schema={"type": "object"})
+def test_schema_checks_the_value_and_salvage_needs_one():
+    assert json_repair.repair_json('{"a": 1}', schema={"type": "object"}) == '{"a": 1}'
+    assert json_repair.repair_json('{"a": 1}', schema={"type": "array"}) == '[{"a": 1}]'
+    with pytest.raises(RecoveryError, match="Expected string at"):
+        json_repair.repair_json('{"a": 1}', schema={"type": "string"})
     with pytest.raises(RecoveryError, match="schema"):
         json_repair.loads('{"a": 1}', schema_repair_mode="salvage")
+    with pytest.raises(RecoveryError, match="schema_repair_mode"):
+        json_repair.loads('{"a": 1}', schema={}, schema_repair_mode="guess")
 
 
 def test_load_and_from_file(tmp_path):

@@ -26,6 +26,8 @@ from .errors import (
     PathNotFound,
     QueryError,
     RecoveryError,
+    SchemaError,
+    SchemaWarning,
     ToolError,
     ToolmendError,
     WorkspaceError,
@@ -51,9 +53,11 @@ if TYPE_CHECKING:  # what the lazy attributes below resolve to
     from . import json as json
     from . import recovery as recovery
     from . import tools as tools
+    from .recovery import Schema as Schema
     from .recovery import StreamingArgs as StreamingArgs
     from .recovery import ToolCall as ToolCall
     from .recovery import parse_tool_calls as parse_tool_calls
+    from .recovery import tool_schemas as tool_schemas
     from .tools import ToolResult as ToolResult
     from .tools import from_anthropic as from_anthropic
     from .tools import from_openai as from_openai
@@ -75,6 +79,8 @@ _LAZY = {
     "parse_tool_calls": (".recovery", "parse_tool_calls"),
     "ToolCall": (".recovery", "ToolCall"),
     "StreamingArgs": (".recovery", "StreamingArgs"),
+    "Schema": (".recovery", "Schema"),
+    "tool_schemas": (".recovery", "tool_schemas"),
 }
 
 
@@ -103,6 +109,8 @@ __all__ = [
     "parse_tool_calls",
     "ToolCall",
     "StreamingArgs",
+    "Schema",
+    "tool_schemas",
     # tools
     "run_tool",
     "run_tools",
@@ -134,4 +142,6 @@ __all__ = [
     "PartialJSONError",
     "MalformedJSONError",
     "BudgetWarning",
+    "SchemaError",
+    "SchemaWarning",
 ]

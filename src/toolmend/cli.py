@@ -280,7 +280,7 @@ def _finish(result: Any, tool: str, verb: str, as_json: bool) -> int:
 def _repair(words: list[str]) -> int:
     from .recovery import QUOTE_MODES, normalize_tool_args
 
-    takes_value = {"tool": True, "quotes": True, "explain": False, "json": False}
+    takes_value = {"tool": True, "quotes": True, "schema": True, "explain": False, "json": False}
     opts: dict[str, Any] = {}
     rest: list[str] = []
     i = 0
@@ -289,8 +289,10 @@ def _repair(words: list[str]) -> int:
         name, eq, value = w[2:].partition("=") if w.startswith("--") else ("", "", "")
         if w in ("-h", "--help"):
             _write("usage: toolmend repair [--tool T] [--quotes structural|always|off] "
-                   "[--explain] [--json] [TEXT | -]\n\nRecover tool-call arguments: the JSON "
-                   "text on stdout; --explain shows the strategy and each fix on stderr;\n"
+                   "[--schema FILE] [--explain] [--json] [TEXT | -]\n\nRecover tool-call arguments: "
+                   "the JSON text on stdout; --explain shows the strategy and each fix on stderr;\n"
+                   "--schema FILE checks them against a JSON Schema (or, with --tool, the tool's in a\n"
+                   "file of tool definitions: OpenAI, Anthropic or an MCP tools/list result);\n"
                    "exit status 1 when nothing could be recovered (the reason on stderr).\n")
             return EXIT_OK
         if name in takes_value:
@@ -304,7 +306,8 @@ def _repair(words: list[str]) -> int:
             else:
                 opts[name] = True
         elif w.startswith("--") and w != "--":
-            raise UsageError(f"unknown option {w}; repair takes --tool, --quotes, --explain, --json")
+            raise UsageError(f"unknown option {w}; repair takes --tool, --quotes, --schema, --explain, "
+                             "--json")
         else:
             rest.append(w)
         i += 1
@@ -317,7 +320,8 @@ def _repair(words: list[str]) -> int:
         raw: bytes = _Stdin().read("repair")
     else:  # a command-line word holds the bytes it was given (as surrogate escapes)
         raw = rest[0].encode("utf-8", "surrogateescape")
-    r = normalize_tool_args(raw, opts.get("tool"), quotes=quotes)
+    schema = _schema_file(str(opts["schema"]), opts.get("tool")) if "schema" in opts else None
+    r = normalize_tool_args(raw, opts.get("tool"), quotes=quotes, schema=schema)
     fixes = list(getattr(r, "fixes", None) or ())
     if opts.get("json"):
         _write(_dumps({"ok": r.ok, "text": r.text if r.ok else None, "strategy": r.strategy,
@@ -335,6 +339,31 @@ def _repair(words: list[str]) -> int:
             sys.stderr.write(f"fix: {d.get('code')} at offset {d.get('offset')}: "
                              f"{d.get('message')}\n")
     return EXIT_OK
+
+
+def _schema_file(path: str, tool: Any) -> Any:
+    """``repair --schema FILE``: a JSON Schema, or (with --tool) that tool's in
+    a file of tool definitions."""
+    import json
+
+    from .errors import SchemaError
+    from .recovery import Schema, tool_schemas
+
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+    except (OSError, ValueError) as exc:
+        raise UsageError(f"--schema {path}: {exc}") from None
+    try:
+        if isinstance(data, list) or (isinstance(data, dict) and ("tools" in data or "result" in data)):
+            tools = tool_schemas(data)
+            if tool not in tools:
+                raise UsageError(f"--schema {path} holds tool definitions: name one of them with "
+                                 f"--tool ({', '.join(sorted(tools)) or 'none'})")
+            return tools[tool]
+        return Schema(data)
+    except SchemaError as exc:
+        raise UsageError(f"--schema {path}: {exc}") from None
 
 
 def _fix(fix: Any) -> dict[str, Any]:

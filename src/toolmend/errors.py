@@ -18,11 +18,12 @@ on the wording::
     │   └── QueryError       a where/select that does not parse or matches no field
     ├── PartialJSONError     a JSON prefix cut where the allowed partial kinds do not reach (pos)
     ├── MalformedJSONError   a JSON prefix that no continuation can make valid (pos)
+    ├── SchemaError          a JSON Schema that cannot be compiled (path in the schema)
     └── ToolError            a tool call's arguments are wrong (the tool layer)
         └── WorkspaceError   a path outside the workspace, or a file that cannot be read
 
-``BudgetWarning`` (a ``UserWarning``) is the one warning: a diff past its edit
-budget.
+The warnings (``UserWarning``): ``BudgetWarning``, a diff past its edit budget;
+``SchemaWarning``, a JSON Schema keyword that is not checked (said once per schema).
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ __all__ = [
     "ToolmendError", "RecoveryError", "LiteralError", "PatchError", "EncodingError",
     "JSONError", "JSONSyntaxError", "YAMLDocumentError", "NestingError", "PathError",
     "PathNotFound", "QueryError", "ToolError", "WorkspaceError", "BudgetWarning",
-    "PartialJSONError", "MalformedJSONError",
+    "PartialJSONError", "MalformedJSONError", "SchemaError", "SchemaWarning",
 ]
 
 
@@ -212,3 +213,17 @@ class WorkspaceError(ToolError):
 
 class BudgetWarning(UserWarning):
     """A diff went past its edit budget: the differing middle is one block."""
+
+
+class SchemaError(ToolmendError):
+    """A JSON Schema that cannot be compiled: ``where`` is the JSON pointer of
+    the offending part in the schema (``#`` for its root)."""
+
+    def __init__(self, message: str, where: str = "#") -> None:
+        super().__init__(f"{message} (at {where} in the schema)")
+        self.where = where
+
+
+class SchemaWarning(UserWarning):
+    """A JSON Schema keyword that toolmend does not check: the value is
+    checked against the rest of the schema, and the keyword is named."""

@@ -486,11 +486,17 @@ def recover_text(text: str, curly: bool = True) -> tuple[int, str, Any, str]:
             start = step + 1
 
 
-def make_loads(fallback: Callable[[Any, str | None, tuple[str] | None], Any]
+def make_loads(fallback: Callable[[Any, str | None, tuple[str] | None], Any],
+               with_schema: Callable[[Any, str | None, Any, bool], Any] | None = None
                ) -> Callable[..., Any]:
-    """Build ``loads(raw, tool=None)`` on ``recover_value`` (see the compiled
-    twin): ``fallback(raw, tool, found)`` takes what it does not settle."""
-    def loads(raw: Any, tool: str | None = None) -> Any:
+    """Build ``loads(raw, tool=None, *, schema=None, fill_defaults=False)`` on
+    ``recover_value`` (see the compiled twin): ``fallback(raw, tool, found)``
+    takes what it does not settle, ``with_schema(raw, tool, schema,
+    fill_defaults)`` a call with a schema."""
+    def loads(raw: Any, tool: str | None = None, *, schema: Any = None,
+              fill_defaults: bool = False) -> Any:
+        if schema is not None and with_schema is not None:
+            return with_schema(raw, tool, schema, fill_defaults)
         if tool is None and type(raw) is str:
             value = recover_value(raw, True)
             if type(value) is not tuple:

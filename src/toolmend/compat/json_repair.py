@@ -13,33 +13,110 @@ invent (a piece without a colon, a key inside an array, a bare word where a
 value belongs) instead of guessing, and then the log says why;
 ``strict=True`` raises ``toolmend.RecoveryError`` instead, and also for the
 repairs json-repair's strict mode refuses (several top-level values, a
-missing colon, a missing value). ``schema=`` is not
-supported: it raises ``RecoveryError`` naming it rather than being ignored.
+missing colon, a missing value).
 Text cut off inside a value is completed, as json-repair completes it (that
 is its purpose; toolmend's own ``Recovered`` marks such a reading ``cut`` and
 not ok), and the log's ``cut`` entry says where.
+
+``schema=`` (a JSON Schema dict or a Pydantic v2 model class) checks the
+repaired value against it with :class:`toolmend.Schema`: the coercions that
+have one reading (``"1"`` -> ``1`` for an integer, a JSON object written as
+a string, one value where an array is wanted), absent optional properties
+given their ``default`` (as json-repair does), and a ``ValueError``
+(``RecoveryError``) naming every problem, in json-repair's words first, for
+a value that still does not fit. Never invented, unlike json-repair: a value
+for a missing member (``{"n": }`` stays ``null``), a repair that turns a
+value of the wrong type into an empty one. ``schema_repair_mode="salvage"``
+also recovers a malformed JSON object or array written as a string.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 from typing import IO, Any
 
 from ..errors import RecoveryError
-from ..recovery import Recovered, normalize_tool_args
+from ..recovery import Fix, Recovered, normalize_tool_args
 
 __all__ = ["repair_json", "loads", "load", "from_file"]
 
 
 def _check(schema: Any, schema_repair_mode: str, strict: bool) -> None:
-    if schema is not None:
-        raise RecoveryError("toolmend.compat.json_repair does not support schema= "
-                            "(schema-guided repair): validate the repaired value yourself, "
-                            "for example with jsonschema")
-    if schema_repair_mode != "standard":
-        raise RecoveryError("schema_repair_mode='salvage' requires schema, which "
-                            "toolmend.compat.json_repair does not support")
+    if schema_repair_mode not in ("standard", "salvage"):
+        raise RecoveryError("schema_repair_mode must be one of: standard, salvage.")
+    if schema is not None and strict:
+        raise RecoveryError("schema and strict cannot be used together")
+    if schema is None and schema_repair_mode == "salvage":
+        raise RecoveryError("schema_repair_mode='salvage' requires schema")
+
+
+# json-repair's words for a schema problem (its tests match them), then ours
+_PY_NAMES = {"string": "str", "integer": "int", "number": "float", "boolean": "bool",
+             "null": "NoneType", "array": "list", "object": "dict"}
+_EXPECTED = re.compile(r"expected (\w+)(?: or \w+)*, got (\w+)")
+
+
+def _their_words(problem: Any) -> str:
+    path, message, keyword = problem
+    if keyword == "type":
+        m = _EXPECTED.match(message)
+        if m:
+            return f"Expected {m.group(1)} at {path}, got {_PY_NAMES.get(m.group(2), m.group(2))}."
+    if keyword == "required":
+        parent, _, name = path.rpartition(".")
+        return f"Missing required properties at {parent}: {name}"
+    if keyword in ("enum", "const"):
+        return f"Value at {path} does not match {keyword}."
+    if keyword == "minItems":
+        return f"Array at {path} does not meet minItems."
+    if keyword == "minProperties":
+        return f"Object at {path} does not meet minProperties."
+    return f"{path}: {message}"
+
+
+def _schema_value(value: Any, schema: Any, mode: str) -> tuple[Any, list[Any]]:
+    """The repaired value checked against ``schema``: (value, fixes), or
+    RecoveryError listing every problem."""
+    from ..recovery import Schema
+
+    compiled = Schema(schema)
+    salvaged: list[Any] = []
+    if mode == "salvage":
+        value = _salvage(value, compiled, salvaged)
+    result = compiled.check(value, fill_defaults=True)
+    if not result.ok:
+        first = _their_words(result.problems[0])
+        raise RecoveryError(f"{first} ({result.error})", json.dumps(value, default=str)[:200])
+    return result.value, salvaged + result.fixes
+
+
+def _salvage(value: Any, compiled: Any, log: list[Any]) -> Any:
+    """``schema_repair_mode="salvage"``: a string member holding malformed
+    JSON (``"{a: 1}"``) repaired where the schema wants an object or array
+    there, before the check (valid JSON in a string is decoded by the check
+    itself)."""
+    from ..recovery import Schema
+
+    if not isinstance(value, dict) or compiled.is_valid(value):
+        return value
+    props = compiled.source.get("properties", {}) if isinstance(compiled.source, dict) else {}
+    out = value
+    for key, member in value.items():
+        sub = props.get(key)
+        if not isinstance(member, str) or not isinstance(sub, dict):
+            continue
+        want = sub.get("type")
+        text = member.strip()
+        if (want == "object" and text.startswith("{")) or (want == "array" and text.startswith("[")):
+            repaired = normalize_tool_args(text)
+            if repaired.ok and Schema(sub).is_valid(repaired.value):
+                out = dict(out) if out is value else out
+                out[key] = repaired.value
+                log.append(Fix("schema", -1, f"$.{key}: the malformed {want} written as a string "
+                                             "repaired (salvage)"))
+    return out
 
 
 # strict=True: repairs json-repair's strict mode refuses, with its words
@@ -109,11 +186,29 @@ def repair_json(
         json_str = json_fd.read()
     result = _recover(json_str, strict)
     value = result.value if _usable(result) else ""
+    log = _log(result, json_str) if logging else []
+    if schema is not None and _usable(result):
+        value, fixes = _schema_value(value, schema, schema_repair_mode)
+        log += [{"text": _schema_log(fix.message), "context": fix.message} for fix in fixes]
+        if value is not result.value:
+            result = Recovered(json.dumps(value), True, result.strategy, value)
     if logging:
-        return value, _log(result, json_str)
+        return value, log
     if return_objects:
         return value
     return _dumps(result, ensure_ascii, json_dumps_args)
+
+
+def _schema_log(message: str) -> str:
+    """json-repair's log text for a schema coercion (its tests look for it)."""
+    if "object written as a JSON string" in message:
+        return "Unwrapped JSON string to object to match schema"
+    if "array written as a JSON string" in message:
+        return "Unwrapped JSON string to array to match schema"
+    for kind in ("object", "array"):
+        if f"malformed {kind} written as a string" in message:
+            return f"Repaired malformed JSON string to {kind} to match schema"
+    return message
 
 
 def loads(json_str: str, skip_json_loads: bool = False, logging: bool = False,

@@ -22,9 +22,8 @@ from dataclasses import dataclass, field, replace
 from decimal import Decimal, InvalidOperation
 from typing import Any, Callable, Iterator, Sequence
 
-import regex  # type: ignore[import-untyped]
-
 from .._kernels import jsonscan as _k
+from .._regex import REGEX_STEPS_MAX, RegexRefused, compile_bounded
 from ..errors import PathNotFound, QueryError
 from ._document import Document, Matches, nearest_keys, resolve, values
 from ._exact import decode_string, load_span
@@ -33,92 +32,13 @@ from ._path import WILD, Slice, format_path, is_fan_out, parse_path
 __all__ = ["QueryResult", "Query", "QUERY_LIMIT", "REGEX_BUDGET", "REGEX_STEPS_MAX"]
 
 QUERY_LIMIT = 20
-# (?R), (?0), (?1), (?+1), (?-1), (?&name), (?P>name) outside an escape: the
-# regex module's recursion, whose stack grows in memory without a bound
-_RECURSIVE = re.compile(r"(?<!\\)(?:\\\\)*\(\?(?:R|[+-]?\d+|&\w+|P>\w+)\)")
-
-
-# {m}, {m,}, {m,n}, {,n}: a counted repeat (anything else in braces is text)
-_COUNT = re.compile(r"\{(\d*)(?:,(\d*))?\}")
-#: The most steps a query regex may expand to: counted repeats are copied out
-#: when the regex module compiles a pattern, and nested ones multiply
-#: (``(?:a{10000}){10000}`` would take more memory than the machine has).
-REGEX_STEPS_MAX = 100_000
-
-
-def _class_end(pattern: str, i: int, nested: bool) -> int:
-    """Past the character class that opens at ``i``; ``nested``: the regex
-    module's version 1, where a class may hold classes. -1 if it never closes."""
-    n = len(pattern)
-    j, depth = i + 1, 1
-    if j < n and pattern[j] == "^":
-        j += 1
-    if j < n and pattern[j] == "]":
-        j += 1
-    while j < n:
-        c = pattern[j]
-        if c == "\\":
-            j += 1
-        elif c == "[" and nested:
-            depth += 1
-        elif c == "]":
-            depth -= 1
-            if not depth:
-                return j + 1
-        j += 1
-    return -1
-
-
-def _steps(pattern: str, nested: bool) -> int:
-    totals = [0]   # per open group: the steps so far
-    last = [0]     # per open group: the steps of the last item (what a repeat copies)
-    i, n = 0, len(pattern)
-    while i < n:
-        c = pattern[i]
-        step = 1
-        if c == "\\":
-            i += 2
-            if pattern[i - 1:i] in ("p", "P", "x", "N", "g") and i < n and pattern[i] in "{<":
-                close = pattern.find("}" if pattern[i] == "{" else ">", i)
-                i = n if close < 0 else close + 1
-        elif c == "[" and (end := _class_end(pattern, i, nested)) > 0:
-            i = end
-        elif c == "(":
-            totals.append(0)
-            last.append(0)
-            i += 1
-            continue
-        elif c == ")" and len(totals) > 1:
-            step = totals.pop()
-            last.pop()
-            i += 1
-        elif c == "{" and (m := _COUNT.match(pattern, i)) and (m.group(1) or m.group(2)):
-            count = max(int(m.group(1) or 0), int(m.group(2) or 0), 1)
-            totals[-1] += last[-1] * (count - 1)
-            last[-1] *= count
-            if totals[-1] > REGEX_STEPS_MAX:
-                return totals[-1]
-            i = m.end()
-            continue
-        else:
-            step = 0 if c in "*+?|" else 1
-            i += 1
-        totals[-1] += step
-        last[-1] = step
-    return sum(totals)
-
-
-def _regex_steps(pattern: str) -> int:
-    """How many steps ``pattern`` expands to, each counted repeat as that many
-    copies of what it repeats: an estimate from above (a class, an escape or
-    a character is one step), read both as version 0 and version 1 of the
-    regex module's syntax (whose classes nest), the larger taken."""
-    return max(_steps(pattern, False), _steps(pattern, True))
-
-
-# an inline flag group that turns on verbose mode, (?x) or (?ix:...): its
-# comments would hide from the estimate what the regex module compiles
-_VERBOSE = re.compile(r"\(\?[a-zA-Z^-]*x[a-zA-Z-]*[:)]")
+def _refusal(value: str, why: str) -> str:
+    """The words of a refused query regex (an invalid one is "invalid regex P: ...")."""
+    if why.startswith("is invalid: "):
+        return f"invalid regex {_short(value)}: {why[len('is invalid: '):]}"
+    if why.startswith("turns on verbose"):
+        why = "turns on verbose mode ((?x)), which query does not take: write the pattern without it"
+    return f"the regex {_short(value)} {why}"
 
 
 def _short(text: str) -> str:
@@ -273,21 +193,10 @@ def _parse_condition(cond: str) -> _Cond:
         except InvalidOperation:  # pragma: no cover - the regex admits only numbers
             c.number = None
     if op in ("~", "!~"):
-        if _RECURSIVE.search(value):
-            raise QueryError(f"query: the regex {_short(value)} calls a group or itself "
-                             "((?R), (?1), (?&name)): recursive patterns are not run, since "
-                             "their memory has no bound")
-        if _VERBOSE.search(value):
-            raise QueryError(f"query: the regex {_short(value)} turns on verbose mode ((?x)), "
-                             "which query does not take: write the pattern without it")
-        if _regex_steps(value) > REGEX_STEPS_MAX:
-            raise QueryError(f"query: the regex {_short(value)} expands to more than "
-                             f"{REGEX_STEPS_MAX:,} steps (the counts of nested repeats multiply); "
-                             "write it with smaller counts")
         try:
-            c.pattern = regex.compile(value)
-        except regex.error as exc:
-            raise QueryError(f"query: invalid regex {_short(value)}: {exc}") from None
+            c.pattern = compile_bounded(value)
+        except RegexRefused as exc:
+            raise QueryError(f"query: {_refusal(value, str(exc))}") from None
     elif op in ("<", "<=", ">", ">=") and c.number is None and not value:
         raise QueryError(f"query: {op} needs a value in {text!r}")
     elif value[:1] in ("{", "["):

@@ -1,14 +1,17 @@
 """``toolmend.recovery``: malformed tool-call arguments made usable.
 
-    normalize_tool_args(raw, tool=None)  -> Recovered(text, ok, strategy, value, error, fixes, cut)
+    normalize_tool_args(raw, tool=None, *, schema=None)
+                                         -> Recovered(text, ok, strategy, value, error, fixes, cut)
     Cut(offset, what, message)           where a cut text ends (Recovered.cut; None when whole)
-    loads(raw, tool=None)                -> the value, or RecoveryError
+    loads(raw, tool=None, *, schema=None) -> the value, or RecoveryError
+    Schema(schema)                       a JSON Schema compiled: .is_valid, .check, .validate
+    tool_schemas(tools)                  OpenAI / Anthropic / MCP tool lists -> {name: Schema}
     normalize_quotes(text, path=None)    curly quotes -> ASCII (code files only, with a path)
     looks_like_cli_args(text)            the CLI-argument heuristic
     field_for_tool(tool), register_tool_field(tool, field)
     parse_tool_calls(text, *, format=None, tools=None)
                                          -> [ToolCall] found in model text, in every open model's format
-    StreamingArgs(tool=None)             .feed(chunk) -> best value so far; .finish() -> Recovered
+    StreamingArgs(tool=None, schema=None) .feed(chunk) -> best value so far; .finish() -> Recovered
     MAX_DEPTH                            the deepest nesting recovered (1024, as orjson reads);
                                          deeper text is refused at the bracket past it
 
@@ -30,6 +33,10 @@ if TYPE_CHECKING:
     from ._streaming import StreamingArgs as StreamingArgs
     from ._toolcalls import ToolCall as ToolCall
     from ._toolcalls import parse_tool_calls as parse_tool_calls
+    from ._toolschema import Checked as Checked
+    from ._toolschema import Problem as Problem
+    from ._toolschema import Schema as Schema
+    from ._toolschema import tool_schemas as tool_schemas
 
 __all__ = [
     "Recovered", "Fix", "FIX_CODES", "Cut", "CUT_KINDS",
@@ -37,6 +44,7 @@ __all__ = [
     "normalize_quotes", "is_code_path", "CODE_EXTENSIONS", "CODE_FILENAMES",
     "field_for_tool", "register_tool_field", "registered_tools", "looks_like_cli_args",
     "ToolCall", "parse_tool_calls", "StreamingArgs", "MAX_DEPTH",
+    "Schema", "Checked", "Problem", "tool_schemas",
 ]
 
 
@@ -47,6 +55,10 @@ def __getattr__(name: str) -> object:
         from . import _toolcalls
 
         return getattr(_toolcalls, name)
+    if name in ("Schema", "Checked", "Problem", "tool_schemas"):
+        from . import _toolschema
+
+        return getattr(_toolschema, name)
     if name == "StreamingArgs":
         from ._streaming import StreamingArgs
 

@@ -14,6 +14,7 @@ FIX_CODES = (
     "concatenated", "ellipsis", "mongo", "concat", "bracket", "word", "more",
     "curly_quotes", "single_quotes", "unquoted_keys", "quotes_and_keys", "trailing_commas",
     "comments", "wrap_plain", "object_literal", "empty", "code_fence",
+    "schema",
 )
 
 _MESSAGES = {

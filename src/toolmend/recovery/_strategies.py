@@ -119,7 +119,8 @@ def _accept(value: Any, text: str, strategy: str, tool: str | None, original: st
 
 
 def normalize_tool_args(raw: str | bytes | bytearray | dict[str, Any] | None,
-                        tool: str | None = None, *, quotes: str = "structural") -> Recovered:
+                        tool: str | None = None, *, quotes: str = "structural",
+                        schema: Any = None, fill_defaults: bool = False) -> Recovered:
     """Recover tool-call arguments; never raises on bad text.
 
     ``raw`` is the arguments' text (``str`` or UTF-8 ``bytes``), an already
@@ -128,8 +129,16 @@ def normalize_tool_args(raw: str | bytes | bytearray | dict[str, Any] | None,
     always a JSON object (bare values are wrapped into the tool's primary
     field). With ``quotes="structural"`` (default) curly quotes standing where
     JSON needs a quote are straightened before the repairs; ``"always"``
-    straightens every curly quote first; ``"off"`` none.
+    straightens every curly quote first; ``"off"`` none. With ``schema``
+    (a JSON Schema dict, a Pydantic v2 model class or a ``toolmend.Schema``)
+    the recovered value is then checked and coerced against it (see
+    :mod:`toolmend.recovery._toolschema`); ``fill_defaults`` inserts the
+    defaults of absent properties.
     """
+    if schema is not None:
+        from ._toolschema import recover_with_schema
+
+        return recover_with_schema(raw, tool, schema, quotes=quotes, fill_defaults=fill_defaults)
     if type(raw) is str:
         text: str = raw
     elif isinstance(raw, dict):
@@ -345,10 +354,21 @@ def _json_error(text: str) -> str:
     return "valid JSON"  # pragma: no cover - only called on text that failed
 
 
-def loads(raw: str | bytes | bytearray | dict[str, Any] | None, tool: str | None = None) -> Any:
+def loads(raw: str | bytes | bytearray | dict[str, Any] | None, tool: str | None = None, *,
+          schema: Any = None, fill_defaults: bool = False) -> Any:
     """Recover and return the arguments' value; raise RecoveryError (a
-    ValueError) with the reason when nothing works."""
+    ValueError) with the reason when nothing works. With ``schema``, the value
+    is checked and coerced against it, and a value that does not fit raises
+    RecoveryError listing every problem."""
+    if schema is not None:
+        return _loads_schema(raw, tool, schema, fill_defaults)
     return _loads_rest(raw, tool, None)
+
+
+def _loads_schema(raw: Any, tool: str | None, schema: Any, fill_defaults: bool) -> Any:
+    from ._toolschema import schema_loads
+
+    return schema_loads(raw, tool, schema, fill_defaults)
 
 
 def _loads_rest(raw: Any, tool: str | None, found: tuple[str] | None) -> Any:
@@ -375,5 +395,5 @@ def _loads_rest(raw: Any, tool: str | None, found: tuple[str] | None) -> Any:
 
 if not TYPE_CHECKING:  # the same function, with its hot path in the kernel
     _doc = loads.__doc__
-    loads = _k.make_loads(_loads_rest)
+    loads = _k.make_loads(_loads_rest, _loads_schema)
     loads.__doc__ = _doc

@@ -296,14 +296,21 @@ class StreamingArgs:
     :func:`normalize_tool_args`. Chunks are ``str``, or ``bytes`` decoded as
     UTF-8 incrementally (a character split between chunks is fine; bytes that are not
     UTF-8 end the stream, and :meth:`finish` refuses it with their offset).
+    ``schema`` (optional, as in :func:`normalize_tool_args`) is compiled at
+    once; :meth:`finish` checks the whole value against it.
     """
 
-    __slots__ = ("tool", "_parser", "_chunks", "_decoder", "_finished", "_nbytes", "_bad_utf8")
+    __slots__ = ("tool", "schema", "_parser", "_chunks", "_decoder", "_finished", "_nbytes", "_bad_utf8")
 
-    def __init__(self, tool: str | None = None) -> None:
+    def __init__(self, tool: str | None = None, *, schema: Any = None) -> None:
         if tool is not None and not isinstance(tool, str):
             raise TypeError(f"StreamingArgs: tool must be a str or None, not {type(tool).__name__}")
         self.tool = tool
+        self.schema: Any = None
+        if schema is not None:
+            from ._toolschema import Schema
+
+            self.schema = Schema(schema)
         self._parser = _Parser()
         self._chunks: list[str] = []
         self._decoder: Any = None
@@ -373,6 +380,18 @@ class StreamingArgs:
         """The whole text, recovered; ``ok=False`` with ``cut`` and the reason
         when the stream was cut off inside a value (nothing cut is passed off
         as whole: ``value`` then shows the completed reading, for display)."""
+        if self.schema is None:
+            return self._finish()
+        from ._toolschema import SchemaRecovered, check_recovered
+
+        result = self._finish()
+        if isinstance(result, SchemaRecovered):  # recovery ran with the schema
+            return result
+        if result.ok and not isinstance(result.value, dict):  # a bare value, read whole
+            return normalize_tool_args(self.text, self.tool, schema=self.schema)
+        return check_recovered(result, self.schema, False, self.text)
+
+    def _finish(self) -> Recovered:
         if self._decoder is not None and not self._finished and self._bad_utf8 is None:
             tail = self._decode(b"", True)
             if tail:
@@ -388,4 +407,4 @@ class StreamingArgs:
         if parser.mode == _DONE and (self.tool is None or isinstance(parser.root, dict)):
             # read whole already: the value is the parser's (integers of any size exact)
             return Recovered(text.strip(), True, "parse", parser.root)
-        return normalize_tool_args(text, self.tool)
+        return normalize_tool_args(text, self.tool, schema=self.schema)

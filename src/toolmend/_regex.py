@@ -1,0 +1,162 @@
+"""Regexes from agents and schemas, compiled with bounds: the ``regex``
+module (it takes a ``timeout=`` per match) on patterns refused up front when
+their memory would have no bound (recursion, counted repeats that multiply)
+or when verbose mode would hide what is compiled.
+
+    compile_bounded(pattern) -> regex.Pattern, or RegexRefused saying why
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from typing import Any
+
+import regex  # type: ignore[import-untyped]
+
+__all__ = ["compile_bounded", "RegexRefused", "REGEX_STEPS_MAX", "regex_steps", "is_tame",
+           "TAME_LENGTH", "tame_search"]
+
+
+class RegexRefused(ValueError):
+    """A pattern not compiled; the message completes "the regex P ..."."""
+
+
+# (?R), (?0), (?1), (?+1), (?-1), (?&name), (?P>name) outside an escape: the
+# regex module's recursion, whose stack grows in memory without a bound
+_RECURSIVE = re.compile(r"(?<!\\)(?:\\\\)*\(\?(?:R|[+-]?\d+|&\w+|P>\w+)\)")
+
+
+# {m}, {m,}, {m,n}, {,n}: a counted repeat (anything else in braces is text)
+_COUNT = re.compile(r"\{(\d*)(?:,(\d*))?\}")
+#: The most steps a bounded regex may expand to: counted repeats are copied out
+#: when the regex module compiles a pattern, and nested ones multiply
+#: (``(?:a{10000}){10000}`` would take more memory than the machine has).
+REGEX_STEPS_MAX = 100_000
+
+
+def _class_end(pattern: str, i: int, nested: bool) -> int:
+    """Past the character class that opens at ``i``; ``nested``: the regex
+    module's version 1, where a class may hold classes. -1 if it never closes."""
+    n = len(pattern)
+    j, depth = i + 1, 1
+    if j < n and pattern[j] == "^":
+        j += 1
+    if j < n and pattern[j] == "]":
+        j += 1
+    while j < n:
+        c = pattern[j]
+        if c == "\\":
+            j += 1
+        elif c == "[" and nested:
+            depth += 1
+        elif c == "]":
+            depth -= 1
+            if not depth:
+                return j + 1
+        j += 1
+    return -1
+
+
+def _steps(pattern: str, nested: bool) -> int:
+    totals = [0]   # per open group: the steps so far
+    last = [0]     # per open group: the steps of the last item (what a repeat copies)
+    i, n = 0, len(pattern)
+    while i < n:
+        c = pattern[i]
+        step = 1
+        if c == "\\":
+            i += 2
+            if pattern[i - 1:i] in ("p", "P", "x", "N", "g") and i < n and pattern[i] in "{<":
+                close = pattern.find("}" if pattern[i] == "{" else ">", i)
+                i = n if close < 0 else close + 1
+        elif c == "[" and (end := _class_end(pattern, i, nested)) > 0:
+            i = end
+        elif c == "(":
+            totals.append(0)
+            last.append(0)
+            i += 1
+            continue
+        elif c == ")" and len(totals) > 1:
+            step = totals.pop()
+            last.pop()
+            i += 1
+        elif c == "{" and (m := _COUNT.match(pattern, i)) and (m.group(1) or m.group(2)):
+            count = max(int(m.group(1) or 0), int(m.group(2) or 0), 1)
+            totals[-1] += last[-1] * (count - 1)
+            last[-1] *= count
+            if totals[-1] > REGEX_STEPS_MAX:
+                return totals[-1]
+            i = m.end()
+            continue
+        else:
+            step = 0 if c in "*+?|" else 1
+            i += 1
+        totals[-1] += step
+        last[-1] = step
+    return sum(totals)
+
+
+def regex_steps(pattern: str) -> int:
+    """How many steps ``pattern`` expands to, each counted repeat as that many
+    copies of what it repeats: an estimate from above (a class, an escape or
+    a character is one step), read both as version 0 and version 1 of the
+    regex module's syntax (whose classes nest), the larger taken."""
+    return max(_steps(pattern, False), _steps(pattern, True))
+
+
+# an inline flag group that turns on verbose mode, (?x) or (?ix:...): its
+# comments would hide from the estimate what the regex module compiles
+_VERBOSE = re.compile(r"\(\?[a-zA-Z^-]*x[a-zA-Z-]*[:)]")
+
+
+
+def compile_bounded(pattern: str) -> Any:
+    """``regex.compile(pattern)`` for a pattern whose memory is bounded;
+    RegexRefused (its message says why, to follow "the regex P") otherwise,
+    also for a pattern the regex module rejects."""
+    if _RECURSIVE.search(pattern):
+        raise RegexRefused("calls a group or itself ((?R), (?1), (?&name)): recursive patterns "
+                           "are not run, since their memory has no bound")
+    if _VERBOSE.search(pattern):
+        raise RegexRefused("turns on verbose mode ((?x)), which is not taken: write the pattern "
+                           "without it")
+    if regex_steps(pattern) > REGEX_STEPS_MAX:
+        raise RegexRefused(f"expands to more than {REGEX_STEPS_MAX:,} steps (the counts of nested "
+                           "repeats multiply); write it with smaller counts")
+    try:
+        return regex.compile(pattern)
+    except regex.error as exc:
+        raise RegexRefused(f"is invalid: {exc}") from None
+
+
+#: The longest string a tame pattern is matched on without a timeout.
+TAME_LENGTH = 256
+# a group closed and then repeated, a backreference, a lookaround, a possessive or
+# atomic group, a recursion: what makes backtracking blow up (or hard to bound)
+_WILD = re.compile(r"\)\s*(?:[*+]|\{\d*,?\d*\})|\\[1-9gk]|\(\?[=!<>P&R(|]")
+# an unbounded repeat
+_UNBOUNDED = re.compile(r"(?<!\\)(?:[*+]|\{\d+,\})")
+
+
+def is_tame(pattern: str) -> bool:
+    """Whether ``pattern`` is safe to match without a timeout on strings of
+    at most TAME_LENGTH characters: no repeated group, backreference or
+    lookaround, and at most two unbounded repeats, so that its backtracking
+    is at worst polynomial of degree three on a short string (an estimate
+    from above: a pattern not judged tame is matched with a timeout)."""
+    return not _WILD.search(pattern) and len(_UNBOUNDED.findall(pattern)) <= 2
+
+
+@functools.lru_cache(maxsize=1024)
+def tame_search(pattern: str) -> Any:
+    """For a tame pattern, the ``search`` of the standard ``re`` engine (twice
+    as fast per call as the regex module's, and what JSON Schema validators in
+    Python run), for strings of at most TAME_LENGTH characters; None for any
+    other pattern (or one ``re`` reads differently: it does not compile)."""
+    if not is_tame(pattern):
+        return None
+    try:
+        return re.compile(pattern).search
+    except re.error:
+        return None

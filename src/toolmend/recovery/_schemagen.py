@@ -1,0 +1,308 @@
+"""The generated check of a compiled schema: one Python function per node,
+its keywords' tests written out (exact type tests first, the JSON semantics
+behind them), so that a value that fits runs no interpretation."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .._regex import TAME_LENGTH, tame_search
+from . import _schemanodes as _nodes
+from ._schemanodes import _EXACT, _MISSING, _key, _multiple, _Node, _type_ok, _unique
+
+# -- the generated checks ------------------------------------------------------------------------
+
+class _Gen:
+    """Python source of one function per node."""
+
+    def __init__(self, nodes: list[_Node]) -> None:
+        self.nodes = nodes
+        self.inline = _inlinable(nodes)
+        self.consts: dict[str, Any] = {
+            "_type_ok": _type_ok, "_key": _key, "_unique": _unique, "_multiple": _multiple,
+            "_M": _MISSING, "_isinstance": isinstance, "_len": len, "_dict": dict, "_list": list,
+            "_str": str, "_int": int, "_float": float, "_bool": bool, "_NoneType": type(None),
+            "_T": _nodes.PATTERN_TIMEOUT,
+        }
+
+    def const(self, value: Any, hint: str) -> str:
+        name = f"_{hint}{len(self.consts)}"
+        self.consts[name] = value
+        return name
+
+    def search(self, rx: Any, text: str, v: str) -> str:
+        """An expression: the search of ``rx`` in ``v``, with a timeout unless
+        the pattern is tame and the string short (a timeout costs more than
+        the search)."""
+        p = self.const(rx.search, "search")
+        fast = tame_search(text)
+        if fast is not None:
+            f = self.const(fast, "tame")
+            return f"({f}({v}) if _len({v}) <= {TAME_LENGTH} else {p}({v}, timeout=_T))"
+        return f"{p}({v}, timeout=_T)"
+
+    def type_test(self, var: str, names: tuple[str, ...]) -> str:
+        """An expression true when ``var`` is not of the types ``names``."""
+        exact = sorted({t.__name__ for n in names for t in _EXACT[n]})
+        pieces = [f"type({var}) is not _{'NoneType' if t == 'NoneType' else t}" for t in exact]
+        return f"({' and '.join(pieces)} and not _type_ok({var}, {names!r}))"
+
+    def child(self, out: list[str], ind: str, var: str, c: _Node, d: int = 0) -> None:
+        """The check of child ``c`` on ``var``: written out in place for a node
+        without children of its own (or a small one), else a call of its
+        function (a node that is only a ``$ref`` is the node it names). Always
+        at least one line (``pass`` for a schema that checks nothing)."""
+        seen = 0
+        while c.only_ref and c.ref is not None and seen < len(self.nodes):
+            c, seen = c.ref, seen + 1
+        before = len(out)
+        if c.always is False:
+            out.append(f"{ind}return False")
+        elif c.always is True:
+            pass
+        elif c.simple is not None:
+            out.append(f"{ind}if {self.type_test(var, c.simple)}: return False")
+        elif _leaf(c) or (d < _INLINE_DEPTH and c.index in self.inline):
+            self.checks(out, c, var, ind, d + 1)
+        else:
+            out.append(f"{ind}if not _v{c.index}({var}): return False")
+        if len(out) == before:
+            out.append(f"{ind}pass")
+
+    def emit(self, n: _Node) -> list[str]:
+        out = [f"def _v{n.index}(x):"]
+        if n.always is not None:
+            out.append(f"    return {n.always}")
+            return out
+        self.checks(out, n, "x", "    ")
+        out.append("    return True")
+        return _filled(out)
+
+    def checks(self, out: list[str], n: _Node, v: str, i: str, d: int = 0) -> None:
+        """``if ...: return False`` lines for every keyword of ``n`` on ``v``."""
+        if n.ref is not None:
+            self.child(out, i, v, n.ref, d)
+        only: str | None = None
+        if n.types is not None:
+            out.append(f"{i}if {self.type_test(v, n.types)}: return False")
+            if len(n.types) == 1:
+                only = n.types[0]
+        if (n.props or n.required or n.additional or n.pattern_props or n.names
+                or n.min_props is not None or n.max_props is not None or n.dep_required):
+            self.object_block(out, n, v, i, only, d)
+        if (n.prefix or n.items or n.min_items is not None or n.max_items is not None
+                or n.unique):
+            body = i
+            if only != "array":
+                out.append(f"{i}if _isinstance({v}, _list):")
+                body = i + "    "
+            if n.min_items is not None:
+                out.append(f"{body}if _len({v}) < {n.min_items}: return False")
+            if n.max_items is not None:
+                out.append(f"{body}if _len({v}) > {n.max_items}: return False")
+            for k, c in enumerate(n.prefix):
+                if c.always is True:
+                    continue
+                out.append(f"{body}if _len({v}) > {k}:")
+                out.append(f"{body}    y{d} = {v}[{k}]")
+                self.child(out, body + "    ", f"y{d}", c, d)
+            if n.items is not None and n.items.always is not True:
+                start = len(n.prefix)
+                out.append(f"{body}for y{d} in {f'{v}[{start}:]' if start else v}:")
+                self.child(out, body + "    ", f"y{d}", n.items, d)
+            if n.unique:
+                out.append(f"{body}if not _unique({v}): return False")
+        if n.min_len is not None or n.max_len is not None or n.pattern is not None:
+            body = i
+            if only != "string":
+                out.append(f"{i}if _isinstance({v}, _str):")
+                body = i + "    "
+            if n.min_len is not None:
+                out.append(f"{body}if _len({v}) < {n.min_len}: return False")
+            if n.max_len is not None:
+                out.append(f"{body}if _len({v}) > {n.max_len}: return False")
+            if n.pattern is not None:
+                out.append(f"{body}if {self.search(n.pattern, n.pattern_text, v)} is None: "
+                           "return False")
+        numeric = [(n.minimum, "<"), (n.maximum, ">"), (n.exmin, "<="), (n.exmax, ">=")]
+        if any(b is not None for b, _ in numeric) or n.multiple is not None:
+            body = i
+            if only not in ("number", "integer"):
+                out.append(f"{i}if (type({v}) is _int or type({v}) is _float or "
+                           f"(_isinstance({v}, (_int, _float)) and not _isinstance({v}, _bool))):")
+                body = i + "    "
+            for b, op in numeric:
+                if b is not None:
+                    out.append(f"{body}if {v} {op} {self.const(b, 'n')}: return False")
+            if n.multiple is not None:
+                out.append(f"{body}if not _multiple({v}, {self.const(n.multiple, 'n')}): "
+                           "return False")
+        if n.enum is not None:
+            e = self.const(n.enum_keys, "enum")
+            out.append(f"{i}if ({v} if type({v}) is _str else _key({v})) not in {e}: return False")
+        if n.const is not _MISSING:
+            ck = self.const(_key(n.const), "const")
+            out.append(f"{i}if _key({v}) != {ck}: return False")
+        for c in n.all_of:
+            self.child(out, i, v, c, d)
+        if n.any_of and all(c.simple is not None for c in n.any_of):
+            # a union of bare types (Optional[...] in Pydantic): one type test
+            union = tuple(dict.fromkeys(t for c in n.any_of for t in c.simple or ()))
+            out.append(f"{i}if {self.type_test(v, union)}: return False")
+        elif n.any_of:
+            out.append(f"{i}if not ({' or '.join(f'_v{c.index}({v})' for c in n.any_of)}): "
+                       "return False")
+        if n.one_of:
+            out.append(f"{i}if ({' + '.join(f'_v{c.index}({v})' for c in n.one_of)}) != 1: "
+                       "return False")
+        if n.not_ is not None:
+            out.append(f"{i}if _v{n.not_.index}({v}): return False")
+
+    def object_block(self, out: list[str], n: _Node, x: str, i: str, only: str | None,
+                     d: int = 0) -> None:
+        body = i
+        if only != "object":
+            out.append(f"{i}if type({x}) is _dict or _isinstance({x}, _dict):")
+            body = i + "    "
+        closed = (n.additional is not None and n.additional.always is False
+                  and not n.pattern_props)
+        if n.min_props is not None:
+            out.append(f"{body}if _len({x}) < {n.min_props}: return False")
+        if n.max_props is not None:
+            out.append(f"{body}if _len({x}) > {n.max_props}: return False")
+        if closed:
+            out.append(f"{body}m{d} = 0")
+        required = set(n.required)
+        for name, c in n.props.items():
+            lit = repr(name)
+            if c.always is True and not closed:
+                if name in required:
+                    out.append(f"{body}if {lit} not in {x}: return False")
+                continue
+            if name in required:
+                out.append(f"{body}if {lit} not in {x}: return False")
+                out.append(f"{body}y{d} = {x}[{lit}]")
+                if closed:
+                    out.append(f"{body}m{d} += 1")
+                self.child(out, body, f"y{d}", c, d)
+            else:
+                out.append(f"{body}if {lit} in {x}:")
+                out.append(f"{body}    y{d} = {x}[{lit}]")
+                if closed:
+                    out.append(f"{body}    m{d} += 1")
+                self.child(out, body + "    ", f"y{d}", c, d)
+        for name in n.required:
+            if name not in n.props:
+                out.append(f"{body}if {name!r} not in {x}: return False")
+        for name, needs in n.dep_required.items():
+            cond = " or ".join(f"{r!r} not in {x}" for r in needs) or "False"
+            out.append(f"{body}if {name!r} in {x} and ({cond}): return False")
+        if closed:
+            out.append(f"{body}if _len({x}) != m{d}: return False")
+        elif n.additional is not None or n.pattern_props or n.names is not None:
+            declared = self.const(frozenset(n.props), "props")
+            out.append(f"{body}for k{d}, y{d} in {x}.items():")
+            b2 = body + "    "
+            if n.names is not None:
+                self.child(out, b2, f"k{d}", n.names, d)
+            if n.pattern_props or (n.additional is not None and n.additional.always is not True):
+                out.append(f"{b2}h{d} = k{d} in {declared}")
+                for rx, text, c in n.pattern_props:
+                    out.append(f"{b2}if {self.search(rx, text, f'k{d}')} is not None:")
+                    out.append(f"{b2}    h{d} = True")
+                    self.child(out, b2 + "    ", f"y{d}", c, d)
+                if n.additional is not None and n.additional.always is not True:
+                    out.append(f"{b2}if not h{d}:")
+                    if n.additional.always is False:
+                        out.append(f"{b2}    return False")
+                    else:
+                        self.child(out, b2 + "    ", f"y{d}", n.additional, d)
+            out.append(f"{b2}pass")
+
+    def source(self) -> str:
+        """The factory: every constant a parameter (a closure variable of the
+        checks, read as fast as a local), every node's function inside."""
+        body: list[str] = []
+        for n in self.nodes:
+            body.extend("    " + line for line in self.emit(n))
+        # the entry: the root's checks, a pattern past its time or a value
+        # nested past Python's stack being a misfit (the walk then says which)
+        entry = self.emit(self.nodes[0])
+        body.append("    def _entry(x):")
+        body.append("        try:")
+        body.extend("        " + line for line in entry[1:])
+        body.append("        except (RecursionError, TimeoutError):")
+        body.append("            return False")
+        # validate(x): the value itself when it fits, else the walk's answer
+        # (``_slow``), the root's checks written out once more
+        body.append("    def _validate(x, *, coerce=True, fill_defaults=False):")
+        body.append("        if fill_defaults: return _slow(x, coerce, fill_defaults)")
+        body.append("        try:")
+        for line in entry[1:]:
+            line = line.replace("return False", "return _slow(x, coerce, False)")
+            body.append("        " + line.replace("return True", "return x"))
+        body.append("        except (RecursionError, TimeoutError):")
+        body.append("            return _slow(x, coerce, False)")
+        names = ", ".join(f"_v{n.index}" for n in self.nodes)
+        params = ", ".join(["type", "_slow", *self.consts])
+        return "\n".join([f"def _factory({params}):", *body,
+                          f"    return [{names}, _entry, _validate]", ""])
+
+    def build(self, slow: Any) -> list[Any]:
+        """The function of each node, in node order, then the entry (the
+        root's, with RecursionError and TimeoutError a False), then validate
+        (``slow(value, coerce, fill_defaults)`` answers for a misfit)."""
+        namespace: dict[str, Any] = {}
+        exec(compile(self.source(), "<toolmend schema>", "exec"), namespace)  # noqa: S102
+        return list(namespace["_factory"](type, slow, **self.consts))
+
+
+#: How many levels of child nodes one function writes out in place.
+_INLINE_DEPTH = 4
+#: The most nodes under one node written out in place.
+_INLINE_NODES = 16
+
+
+def _filled(lines: list[str]) -> list[str]:
+    """``pass`` in every block that came out empty (a guard whose checks all
+    fell away, such as ``prefixItems: [true]``)."""
+    out: list[str] = []
+    for k, line in enumerate(lines):
+        out.append(line)
+        if line.endswith(":"):
+            depth = len(line) - len(line.lstrip())
+            nxt = lines[k + 1] if k + 1 < len(lines) else ""
+            if len(nxt) - len(nxt.lstrip()) <= depth:
+                out.append(" " * (depth + 4) + "pass")
+    return out
+
+
+def _children(n: _Node) -> list[_Node]:
+    out = [*n.props.values(), *n.prefix, *n.all_of, *n.any_of, *n.one_of]
+    out += [c for c in (n.ref, n.additional, n.names, n.items, n.not_) if c is not None]
+    return out + [c for _, _, c in n.pattern_props]
+
+
+def _inlinable(nodes: list[_Node]) -> set[int]:
+    """The nodes small enough, and on no ``$ref`` cycle, to be written out in
+    place of a call."""
+    sizes: dict[int, int] = {}
+
+    def size(n: _Node, path: frozenset[int]) -> int:
+        if n.index in path:
+            return _INLINE_NODES + 1  # a cycle
+        if n.index not in sizes:
+            sizes[n.index] = 1 + sum(size(c, path | {n.index}) for c in _children(n))
+        return sizes[n.index]
+
+    try:
+        return {n.index for n in nodes if size(n, frozenset()) <= _INLINE_NODES}
+    except RecursionError:  # pragma: no cover - a schema deeper than Python's stack
+        return set()
+
+
+def _leaf(n: _Node) -> bool:
+    """A node whose checks name no other node (written out where it is used)."""
+    return (n.always is None and n.ref is None and not n.props and n.additional is None
+            and not n.pattern_props and n.names is None and not n.prefix and n.items is None
+            and not n.all_of and not n.any_of and not n.one_of and n.not_ is None)
