@@ -210,25 +210,25 @@ class Recorder:
         record: dict[str, Any] = {"nodeid": self.nodeid, "file": meta["file"], "line": meta["line"],
                                   "kind": "assert", "source": meta["source"], "passed": ok,
                                   "dropin": bool(calls)}
-        if True:  # which side is ours: for the report (failed checks) and --extract (all)
-            ours_side = "left"
-            if right_fn is not None and "right" in sides:
-                left_called, right_called = after_left > before, len(self.calls) > after_left
-                if right_called and not left_called:
+        # which side is ours: for the report (failed checks) and for --extract (all checks)
+        ours_side = "left"
+        if right_fn is not None and "right" in sides:
+            left_called, right_called = after_left > before, len(self.calls) > after_left
+            if right_called and not left_called:
+                ours_side = "right"
+            elif not (left_called or right_called) and calls and "result" in calls[-1]:
+                result = calls[-1]["result"]  # computed before the assert: which side is it?
+                if result is sides["right"] and result is not sides["left"]:
                     ours_side = "right"
-                elif not (left_called or right_called) and calls and "result" in calls[-1]:
-                    result = calls[-1]["result"]  # computed before the assert: which side is it?
-                    if result is sides["right"] and result is not sides["left"]:
-                        ours_side = "right"
-            other = "right" if ours_side == "left" else "left"
-            record.update(
-                op=meta["op"], ours_side=ours_side,
-                ours=sides.get(ours_side, _Missing), expected=sides.get(other, _Missing),
-                error=error, calls=calls, direct=direct,
-            )
-            if not ok and msg_fn is not None and error is None:
-                with contextlib.suppress(Exception):
-                    record["message"] = str(msg_fn())
+        other = "right" if ours_side == "left" else "left"
+        record.update(
+            op=meta["op"], ours_side=ours_side,
+            ours=sides.get(ours_side, _Missing), expected=sides.get(other, _Missing),
+            error=error, calls=calls, direct=direct,
+        )
+        if not ok and msg_fn is not None and error is None:
+            with contextlib.suppress(Exception):
+                record["message"] = str(msg_fn())
         self._add(record)
 
     @contextlib.contextmanager
@@ -994,8 +994,7 @@ def offline(argv: list[str]) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    if not argv or argv[0].startswith("--") and "--extract" not in argv and "--json" not in argv \
-            and "--timing" not in argv:
+    if not argv or (argv[0].startswith("--") and not {"--extract", "--json", "--timing"} & set(argv)):
         return offline(argv)
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("tests_dir", type=Path, help="the tests/ folder of a json-repair checkout")
