@@ -138,7 +138,7 @@ def expected(case: dict) -> object:
 
 
 def expected_text(case: dict) -> str:
-    return case["expect_text"]
+    return score_peers.describe_value(expected(case))
 
 
 TITLE = "jsonrepair's suite (josdejong/jsonrepair, src/index.test.ts)"

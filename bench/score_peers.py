@@ -39,7 +39,7 @@ ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data" / "peers"
 RIGHT, REFUSED, DIFFERENT = "right", "refused", "different"
 # a case may say that a refusal is right too (an implementation-defined input)
-CLASSES = {"a": "toolmend right", "b": "refusal to repair", "c": "toolmend wrong"}
+CLASSES = {"a": "toolmend right", "b": "a repair to add", "c": "a bug"}
 
 Run = Callable[[dict], "tuple[bool, Any]"]
 
@@ -168,6 +168,7 @@ def counts(results: dict[str, dict]) -> Counter[str]:
 
 def _cell(text: str, limit: int = 70) -> str:
     text = text.encode("utf-8", "backslashreplace").decode("utf-8")
+    text = text.replace("\r", "\\r").replace("\n", "\\n")  # a table row is one line
     if len(text) > limit:
         text = text[: limit - 1] + "…"
     text = text.replace("|", "\\|")
