@@ -1,6 +1,17 @@
 """Run json-repair's own test suite against ``toolmend.compat.json_repair``.
 
     python bench/jsonrepair_suite.py PATH/TO/json_repair/tests [--json] [--timing]
+    python bench/jsonrepair_suite.py PATH/TO/json_repair/tests --extract   # -> tests/data
+    python bench/jsonrepair_suite.py [--show] [--readme README.md]        # offline, from tests/data
+
+Offline (no PATH): the checks extracted by ``--extract`` into
+``tests/data/peers/json_repair_py/`` (one call of the drop-in and the value json-repair's suite
+expects from it, a line) are run again and scored by ``bench/score_peers.py`` as right / refused
+/ different by *value* (the JSON text json-repair's suite compares is read back, so spacing is
+not a difference); ``--readme`` rewrites the suite's README table. Extracted are the ``==``
+checks and ``pytest.raises`` blocks on exactly one ``repair_json`` / ``loads`` call of a text;
+schema-guided checks (``schema=``, which the drop-in refuses by design), checks on the repair
+log, on files and on several calls are counted in ``SOURCE.json`` and left to the full run.
 
 PATH is the ``tests`` folder of a checkout of json-repair's repository
 (mangiucugna/json_repair). Nothing of it is copied or changed on
@@ -199,25 +210,25 @@ class Recorder:
         record: dict[str, Any] = {"nodeid": self.nodeid, "file": meta["file"], "line": meta["line"],
                                   "kind": "assert", "source": meta["source"], "passed": ok,
                                   "dropin": bool(calls)}
-        if not ok:
-            ours_side = "left"
-            if right_fn is not None and "right" in sides:
-                left_called, right_called = after_left > before, len(self.calls) > after_left
-                if right_called and not left_called:
+        # which side is ours: for the report (failed checks) and for --extract (all checks)
+        ours_side = "left"
+        if right_fn is not None and "right" in sides:
+            left_called, right_called = after_left > before, len(self.calls) > after_left
+            if right_called and not left_called:
+                ours_side = "right"
+            elif not (left_called or right_called) and calls and "result" in calls[-1]:
+                result = calls[-1]["result"]  # computed before the assert: which side is it?
+                if result is sides["right"] and result is not sides["left"]:
                     ours_side = "right"
-                elif not (left_called or right_called) and calls and "result" in calls[-1]:
-                    result = calls[-1]["result"]  # computed before the assert: which side is it?
-                    if result is sides["right"] and result is not sides["left"]:
-                        ours_side = "right"
-            other = "right" if ours_side == "left" else "left"
-            record.update(
-                op=meta["op"], ours_side=ours_side,
-                ours=sides.get(ours_side, _Missing), expected=sides.get(other, _Missing),
-                error=error, calls=calls, direct=direct,
-            )
-            if msg_fn is not None and error is None:
-                with contextlib.suppress(Exception):
-                    record["message"] = str(msg_fn())
+        other = "right" if ours_side == "left" else "left"
+        record.update(
+            op=meta["op"], ours_side=ours_side,
+            ours=sides.get(ours_side, _Missing), expected=sides.get(other, _Missing),
+            error=error, calls=calls, direct=direct,
+        )
+        if not ok and msg_fn is not None and error is None:
+            with contextlib.suppress(Exception):
+                record["message"] = str(msg_fn())
         self._add(record)
 
     @contextlib.contextmanager
@@ -239,8 +250,9 @@ class Recorder:
         record = {"nodeid": self.nodeid, "file": meta["file"], "line": meta["line"],
                   "kind": "raises", "source": meta["source"], "passed": error is None,
                   "dropin": bool(calls)}
+        record.update(calls=calls, direct=direct)
         if error is not None:
-            record.update(error=error, calls=calls, direct=direct, ours=_Missing, expected=_Missing)
+            record.update(error=error, ours=_Missing, expected=_Missing)
         self._add(record)
 
     def _add(self, record: dict[str, Any]) -> None:
@@ -838,16 +850,162 @@ def print_report(summary: dict[str, Any], examples: int | None, width: int) -> N
         print(f"  (json-repair's schema tests need {' and '.join(missing)}: install to run them)")
 
 
+SUITE = "json_repair_py"
+
+
+def _jsonable(value: Any) -> Any:
+    """``value`` as JSON data (tuples as lists), or raise TypeError/ValueError."""
+    return json.loads(json.dumps(value, allow_nan=False))
+
+
+def extract(tests_dir: Path) -> dict[str, int]:
+    """The single-call checks of the last run, as cases for the offline run."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import score_peers
+
+    cases: list[dict[str, Any]] = []
+    skipped: Counter[str] = Counter()
+    seen: Counter[str] = Counter()
+    for c in REC.checks:
+        calls = c.get("calls") or []
+        if not c["dropin"]:
+            continue
+        if len(calls) != 1 or not c.get("direct"):
+            skipped["several calls, or a value computed before the check"] += 1
+            continue
+        call = calls[0]
+        kwargs = dict(call["kwargs"])
+        if any(k in kwargs for k in ("schema", "schema_repair_mode")):
+            skipped["schema-guided (schema=: refused by the drop-in by design)"] += 1
+            continue
+        if call["func"] not in ("repair_json", "loads") or "json_fd" in kwargs:
+            skipped["a file or a file object"] += 1
+            continue
+        args = list(call["args"])
+        text = args.pop(0) if args else kwargs.pop("json_str", None)
+        if not isinstance(text, str) or args:
+            skipped["not one text argument"] += 1
+            continue
+        try:
+            kwargs = _jsonable(kwargs)
+        except (TypeError, ValueError):
+            skipped["arguments that are not JSON data"] += 1
+            continue
+        case: dict[str, Any] = {"test": c["nodeid"].split("::", 1)[-1], "func": call["func"],
+                                "input": text, "kwargs": kwargs}
+        if c["kind"] == "raises":
+            m = re.search(r"raises\(\s*([\w.]+)", c["source"])
+            case.update(refuse=True, raises=m.group(1) if m else "Exception")
+        elif c.get("op") == "==":
+            expected = c.get("expected")
+            if c.get("ours_side") is None or expected is _Missing:
+                skipped["a check whose sides could not be told apart"] += 1
+                continue
+            if kwargs.get("logging"):
+                if not (isinstance(expected, (tuple, list)) and len(expected) == 2):
+                    skipped["a check on the repair log"] += 1
+                    continue
+                expected = expected[0]
+            if expected == "":
+                case["refuse"] = True  # json-repair gives up: '' is its refusal
+            else:
+                try:
+                    case["expect_py"] = _jsonable(expected)
+                except (TypeError, ValueError):
+                    skipped["an expected value that is not JSON data"] += 1
+                    continue
+        else:
+            skipped[f"a check with {c.get('op') or 'no comparison'}"] += 1
+            continue
+        where = f"{c['file'].split('/')[-1]}:{c['line']}"
+        seen[where] += 1
+        case = {"id": where if seen[where] == 1 else f"{where}#{seen[where]}", **case}
+        cases.append(case)
+    repo = tests_dir.parent
+    licence = (repo / "LICENSE").read_text(encoding="utf-8") if (repo / "LICENSE").exists() else ""
+    commit = os.environ.get("JSON_REPAIR_COMMIT", "unknown: set JSON_REPAIR_COMMIT when extracting")
+    score_peers.write_suite(SUITE, cases, licence=licence, source={
+        "repository": "https://github.com/mangiucugna/json_repair", "commit": commit, "path": "tests/",
+        "licence": "MIT (LICENSE)",
+        "extracted": "bench/jsonrepair_suite.py TESTS --extract: the suite run under the soft-check "
+                     "harness, each single-call check of a text recorded with json-repair's expected value",
+        "checks_not_extracted": dict(skipped.most_common()),
+    })
+    return {"cases": len(cases), **skipped}
+
+
+def _offline_value(func: str, kwargs: dict[str, Any], value: Any) -> tuple[bool, Any]:
+    """(ok, value) of what a call gave, read the way json-repair's API means it."""
+    if kwargs.get("logging") and isinstance(value, (tuple, list)) and len(value) == 2:
+        value = value[0]
+    if value == "":
+        return False, "''"
+    if func == "repair_json" and not kwargs.get("return_objects") and not kwargs.get("logging") \
+            and isinstance(value, str):
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        import score_peers
+
+        try:
+            return True, score_peers.parse_exact(value)
+        except ValueError:
+            return True, f"<not JSON: {value[:60]!r}>"
+    return True, value
+
+
+def offline_run(case: dict[str, Any]) -> tuple[bool, Any]:
+    kwargs = dict(case["kwargs"])
+    try:
+        value = getattr(ours, case["func"])(case["input"], **kwargs)
+    except Exception as exc:
+        if case.get("raises"):
+            import builtins
+
+            wanted = getattr(builtins, case["raises"].split(".")[-1], None)
+            if (isinstance(wanted, type) and isinstance(exc, wanted)) or type(exc).__name__ == case["raises"]:
+                return False, f"raised {type(exc).__name__}"
+            return True, f"<raised {type(exc).__name__}, not {case['raises']}>"
+        return False, f"raised {type(exc).__name__}: {exc}"
+    if case.get("raises"):
+        return True, value
+    return _offline_value(case["func"], kwargs, value)
+
+
+def offline_expected(case: dict[str, Any]) -> Any:
+    return _offline_value(case["func"], case["kwargs"], case["expect_py"])[1]
+
+
+def offline_text(case: dict[str, Any]) -> str:
+    import score_peers
+
+    return score_peers.describe_value(offline_expected(case))
+
+
+TITLE = "json-repair's suite (mangiucugna/json_repair, tests/), on the drop-in"
+SCORING = (offline_run, offline_expected, offline_text, TITLE)
+
+
+def offline(argv: list[str]) -> int:
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import score_peers
+
+    return score_peers.main(SUITE, __doc__, offline_run, offline_expected, expected_text=offline_text,
+                            title=TITLE, argv=argv)
+
+
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if not argv or (argv[0].startswith("--") and not {"--extract", "--json", "--timing"} & set(argv)):
+        return offline(argv)
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("tests_dir", type=Path, help="the tests/ folder of a json-repair checkout")
+    parser.add_argument("--extract", action="store_true",
+                        help="write the single-call checks to tests/data/peers/json_repair_py/")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     parser.add_argument("--timing", action="store_true", help="also run test_performance.py")
     parser.add_argument("--examples", type=int, default=None, help="at most N failed checks per class")
     parser.add_argument("--width", type=int, default=240, help="cut values longer than this (text output)")
     parser.add_argument("--show-pytest", action="store_true", help="let pytest print its own output")
     parser.epilog = "Arguments after -- go to pytest (e.g. -- -k test_parse_number)."
-    argv = sys.argv[1:] if argv is None else argv
     extra = argv[argv.index("--") + 1:] if "--" in argv else []
     ns = parser.parse_args(argv[:argv.index("--")] if "--" in argv else argv)
     tests_dir = ns.tests_dir.resolve()
@@ -859,6 +1017,9 @@ def main(argv: list[str] | None = None) -> int:
         sys.stderr.write(f"pytest exited with status {code}\n")
     summary = summarize(plugin, tests_dir)
     summary["pytest_exit_status"] = code
+    if ns.extract:
+        print(json.dumps(extract(tests_dir), indent=1))
+        return 0
     if ns.json:
         print(json.dumps(summary, indent=2, ensure_ascii=False))
     else:

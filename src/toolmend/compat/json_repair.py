@@ -28,11 +28,20 @@ a value that still does not fit. Never invented, unlike json-repair: a value
 for a missing member (``{"n": }`` stays ``null``), a repair that turns a
 value of the wrong type into an empty one. ``schema_repair_mode="salvage"``
 also recovers a malformed JSON object or array written as a string.
+
+Text in, as in json-repair: anything but ``str``/``bytes`` (``None``, a ``dict``, a
+``list``, a number) raises ``TypeError`` (json-repair raises ``TypeError`` for ``None``
+and numbers, ``KeyError`` for a ``dict`` and gives ``''`` for a ``list``). The output
+is JSON: it never holds ``Infinity`` or ``NaN``. A number too large for a float
+(``1e999``, ``-1e400``) becomes ``null``, as ``NaN`` and ``Infinity`` do, with a
+``nan`` entry in the log (``strict=True`` raises instead); json-repair writes
+``Infinity``.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 from typing import IO, Any
@@ -132,8 +141,31 @@ def _usable(result: Recovered) -> bool:
     return result.ok or result.cut is not None
 
 
-def _recover(json_str: str | bytes, strict: bool) -> Recovered:
-    result = normalize_tool_args(json_str)
+def _finite(value: Any) -> tuple[Any, int]:
+    """``value`` with every float that is not finite replaced by None, and how many were."""
+    count = 0
+    if isinstance(value, float) and not math.isfinite(value):
+        return None, 1
+    root = [value]
+    todo: list[list[Any] | dict[str, Any]] = [root]
+    while todo:  # no recursion: the value may nest as deep as MAX_DEPTH
+        container = todo.pop()
+        keys = range(len(container)) if isinstance(container, list) else list(container)
+        for key in keys:
+            item = container[key]  # type: ignore[index]
+            if isinstance(item, (list, dict)):
+                todo.append(item)
+            elif isinstance(item, float) and not math.isfinite(item):
+                container[key] = None  # type: ignore[index]
+                count += 1
+    return root[0], count
+
+
+def _recover(json_str: str | bytes, strict: bool) -> tuple[Recovered, Any, list[Fix]]:
+    """(toolmend's result, the value json-repair's API gives, the log entries it adds)."""
+    if not isinstance(json_str, (str, bytes, bytearray)):
+        raise TypeError(f"json_str must be str or bytes, not {type(json_str).__name__}")
+    result = normalize_tool_args(bytes(json_str) if isinstance(json_str, bytearray) else json_str)
     if strict:
         if not _usable(result):
             raise RecoveryError(f"could not repair the JSON: {result.error}", result.text)
@@ -141,24 +173,33 @@ def _recover(json_str: str | bytes, strict: bool) -> Recovered:
             if fix.code in _STRICT:
                 raise RecoveryError(f"{_STRICT[fix.code]} (offset {fix.offset}); strict mode "
                                     "does not repair it", result.text)
-    return result
+    if not _usable(result):
+        return result, "", []
+    value, count = _finite(result.value)
+    if not count:
+        return result, value, []
+    if strict:
+        raise RecoveryError(f"{count} number(s) too large for a float (Infinity is not JSON); "
+                            "strict mode does not repair them", result.text)
+    return result, value, [Fix("nan", 0, f"{count} number(s) too large for a float written as null, "
+                                         "as NaN and Infinity are")]
 
 
-def _log(result: Recovered, source: str | bytes) -> list[dict[str, str]]:
+def _log(result: Recovered, source: str | bytes, added: list[Fix]) -> list[dict[str, str]]:
     if not _usable(result):
         return [{"text": result.text, "context": f"not recovered: {result.error}"}]
     text = source if isinstance(source, str) else bytes(source).decode("utf-8", "replace")
     return [{"text": fix.message,
              "context": f"{fix.code} at offset {fix.offset}: "
                         f"{text[max(0, fix.offset - 10):fix.offset + 10]}"}
-            for fix in result.fixes]
+            for fix in [*result.fixes, *added]]
 
 
-def _dumps(result: Recovered, ensure_ascii: bool, json_dumps_args: dict[str, Any]) -> str:
-    if not _usable(result) or result.value == "":  # json-repair: nothing (or "") is ''
+def _dumps(result: Recovered, value: Any, ensure_ascii: bool, json_dumps_args: dict[str, Any]) -> str:
+    if not _usable(result) or value == "":  # json-repair: nothing (or "") is ''
         return ""
     try:
-        return json.dumps(result.value, ensure_ascii=ensure_ascii, **json_dumps_args)
+        return json.dumps(value, ensure_ascii=ensure_ascii, **json_dumps_args)
     except RecursionError:  # deeper than json.dumps goes: the compact text
         return result.text
 
@@ -184,9 +225,8 @@ def repair_json(
     _check(schema, schema_repair_mode, strict)
     if json_fd is not None:
         json_str = json_fd.read()
-    result = _recover(json_str, strict)
-    value = result.value if _usable(result) else ""
-    log = _log(result, json_str) if logging else []
+    result, value, added = _recover(json_str, strict)
+    log = _log(result, json_str, added) if logging else []
     if schema is not None and _usable(result):
         value, fixes = _schema_value(value, schema, schema_repair_mode)
         log += [{"text": _schema_log(fix.message), "context": fix.message} for fix in fixes]
@@ -196,7 +236,7 @@ def repair_json(
         return value, log
     if return_objects:
         return value
-    return _dumps(result, ensure_ascii, json_dumps_args)
+    return _dumps(result, value, ensure_ascii, json_dumps_args)
 
 
 def _schema_log(message: str) -> str:
