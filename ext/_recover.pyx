@@ -2,29 +2,49 @@
 # cython: freethreading_compatible=True
 """Compiled scanners for tool-call argument recovery.
 
-Twin of ``toolmend/_kernels/_recover_py.py``: same functions, same results, same error
-messages. Every scanner walks the text once and keeps an explicit state
-(outside / inside a string) so that text inside string values is never
-rewritten. Nothing here recurses: the literal parser keeps its own stack.
+Twin of ``toolmend/_kernels/_recover_py.py``: same results, same error messages. Every
+scanner walks the text once and keeps an explicit state (outside / inside a string) so
+that text inside string values is never rewritten. Nothing here recurses: the literal
+parser, the engine and the exact reader keep their own stacks.
+
+The names both twins export, with the same signatures (tests/test_kernel_line.py checks
+them against the pure twin, the reference): ``recover_text``, ``recover_value`` (the text
+strategies, steps 0-5), ``parse_object_literal`` (strategy 7), ``repair_json`` (the repair
+engine), ``strip_comments``, ``normalize_structural_quotes`` and ``Refused``, the refusal
+of the last two readers (``pos``, ``what``), which toolmend.recovery turns into
+LiteralError. Every value returned holds its integers exactly (the exact reader below).
+Files: this one (the text strategies and the exact reader), ``_recover_literal.pxi``,
+``_recover_tokens.pxi`` and ``_recover_repair.pxi``, each beside its twin's file.
 """
 from cpython.mem cimport PyMem_Malloc, PyMem_Realloc, PyMem_Free
 from cpython.unicode cimport PyUnicode_FromKindAndData, PyUnicode_4BYTE_KIND
 
-import orjson
-
-from toolmend.errors import LiteralError
-from toolmend._text import MAX_DEPTH as _MAX_DEPTH, TOO_DEEP as _TOO_DEEP
+import orjson as _orjson
+from json.decoder import scanstring as _scanstring
 
 from _jsongrammar cimport uchar, ScanState, scan_impl, check_number, hexval, is_digit
 
-cdef object orjson_loads = orjson.loads
-cdef object JSONDecodeError = orjson.JSONDecodeError
+cdef object orjson_loads = _orjson.loads
+cdef object JSONDecodeError = _orjson.JSONDecodeError
 
 from libc.string cimport memcpy
 cimport cython
 
-# The deepest nesting the parsers build (toolmend._text.MAX_DEPTH).
-cdef Py_ssize_t depth_bound = _MAX_DEPTH
+# The deepest nesting the parsers build, and the refusal past it: toolmend._text's MAX_DEPTH
+# and TOO_DEEP (a kernel imports nothing above _kernels; tests/test_kernel_line.py checks
+# that both twins refuse at the same depth with the same words).
+cdef enum:
+    depth_bound = 1024
+cdef str TOO_DEEP = "nesting deeper than 1024 levels"
+
+
+class Refused(ValueError):
+    """No reading is safe: ``what`` went wrong at offset ``pos``."""
+
+    def __init__(self, pos, what):
+        super().__init__(pos, what)
+        self.pos = pos
+        self.what = what
 
 cdef extern from "Python.h":
     bint Py_UNICODE_ISSPACE(Py_UCS4 ch)
@@ -40,9 +60,7 @@ cdef extern from "Python.h":
 # exception costs more than the scan); above it valid text dominates.
 cdef Py_ssize_t PREFILTER_MAX = 512
 
-# Step numbers returned by repair(); recovery.py names them.
-STEP_NAMES = ("parse", "curly_quotes", "single_quotes", "unquoted_keys",
-              "quotes_and_keys", "trailing_commas")
+# Step numbers returned by recover_text(); toolmend.recovery names them.
 
 
 # The scanners are written once over the fused character type of the shared
@@ -125,20 +143,29 @@ cdef inline bint is_curly_single(Py_UCS4 c) noexcept nogil:
 # ---------------------------------------------------------------------------
 # Validity pre-filter
 
-def maybe_json(str s):
-    """False only when ``s`` is certainly not RFC 8259 JSON.
+cdef inline bint beyond_64_bits(const uchar* data, Py_ssize_t lo, Py_ssize_t hi, bint neg) noexcept:
+    """Whether the digits data[lo:hi] are an integer orjson reads as a float:
+    above 2**64 - 1, or (``neg``) below -2**63."""
+    cdef const char* bound = b"9223372036854775808" if neg else b"18446744073709551615"
+    cdef Py_ssize_t width = 19 if neg else 20, k
+    if hi - lo != width:
+        return hi - lo > width
+    for k in range(width):
+        if data[lo + k] != <Py_UCS4>bound[k]:
+            return data[lo + k] > <Py_UCS4>bound[k]
+    return False
 
-    A cheap pre-filter in front of orjson: it never rejects what orjson
-    accepts (orjson is stricter: lone surrogates, infinite numbers, depth),
-    and it saves building orjson's exception for text that fails early.
-    """
-    return scan_json(s)
 
-
-cdef bint long_digits_k(const uchar* data, Py_ssize_t n) noexcept:
-    """A run of 19 digits covers one of the probes at 18, 37, 56, ...: look
-    around a probe only when it is a digit."""
-    cdef Py_ssize_t p = 18, lo, hi
+cdef bint lossy_ints_k(const uchar* data, Py_ssize_t n) noexcept:
+    """Whether the valid JSON data[:n] may hold an integer token orjson reads
+    as a float (beyond 64 bits). Such a token is a run of 19 or more digits,
+    which covers one of the probes at 18, 37, 56, ...: a run found counts
+    unless it cannot be one (within 64 bits for its sign, a fraction or an
+    exponent after it, before it a character no number token follows: a
+    quote, a letter, so inside a string). What counts is only read again."""
+    cdef Py_ssize_t p = 18, lo, hi, b
+    cdef bint neg
+    cdef Py_UCS4 c
     while p < n:
         if is_digit(data[p]):
             lo = p
@@ -148,23 +175,124 @@ cdef bint long_digits_k(const uchar* data, Py_ssize_t n) noexcept:
             while hi < n and is_digit(data[hi]):
                 hi += 1
             if hi - lo >= 19:
-                return True
+                b = lo
+                neg = b > 0 and data[b - 1] == c'-'
+                if neg:
+                    b -= 1
+                if beyond_64_bits(data, lo, hi, neg) and (
+                        hi >= n or not (data[hi] == c'.' or data[hi] == c'e' or data[hi] == c'E')):
+                    if b == 0:
+                        return True
+                    c = data[b - 1]
+                    if (c == c' ' or c == c'\t' or c == c'\n' or c == c'\r' or c == c'['
+                            or c == c',' or c == c':'):
+                        return True
             p = hi + 18
         else:
             p += 19
     return False
 
 
-def needs_exact(str s):
-    """Whether ``s`` holds a run of 19 or more digits: an integer orjson
-    could turn into a float (beyond 64 bits) may be there."""
+cdef bint lossy_ints(str s):
     cdef int kind = PyUnicode_KIND(s)
     cdef void* d = PyUnicode_DATA(s)
     if kind == 1:
-        return long_digits_k(<const unsigned char*>d, len(s))
+        return lossy_ints_k(<const unsigned char*>d, len(s))
     if kind == 2:
-        return long_digits_k(<const unsigned short*>d, len(s))
-    return long_digits_k(<const Py_UCS4*>d, len(s))
+        return lossy_ints_k(<const unsigned short*>d, len(s))
+    return lossy_ints_k(<const Py_UCS4*>d, len(s))
+
+
+cdef inline Py_ssize_t json_ws(int kind, void* d, Py_ssize_t i, Py_ssize_t n) noexcept:
+    cdef Py_UCS4 c
+    while i < n:
+        c = PyUnicode_READ(kind, d, i)
+        if not (c == c' ' or c == c'\t' or c == c'\n' or c == c'\r'):
+            break
+        i += 1
+    return i
+
+
+cdef Py_ssize_t read_key(str s, int kind, void* d, Py_ssize_t i, list keys) except -1:
+    """The key whose opening quote is at i goes on ``keys``; the index of the
+    member's value."""
+    key, i = _scanstring(s, i + 1)
+    keys.append(key)
+    i = json_ws(kind, d, i, len(s)) + 1  # past the colon
+    return json_ws(kind, d, i, len(s))
+
+
+cdef object read_exact(str s):
+    """The value of the valid JSON ``s`` with its integers exact (a Python int
+    at any size, where orjson makes those beyond 64 bits floats) and every
+    other number the float of its text: the kernel's one exact reader (of the
+    text strategies' values and of the engine's). No recursion: a stack of the
+    open containers and of the keys their next values go under."""
+    cdef Py_ssize_t n = len(s), i, j
+    cdef int kind = PyUnicode_KIND(s)
+    cdef void* d = PyUnicode_DATA(s)
+    cdef Py_UCS4 c
+    cdef list stack = []
+    cdef list keys = []
+    cdef object value, container
+    cdef bint real
+    i = json_ws(kind, d, 0, n)
+    while True:
+        c = PyUnicode_READ(kind, d, i)
+        if c == c'{' or c == c'[':
+            value = {} if c == c'{' else []
+            i = json_ws(kind, d, i + 1, n)
+            if PyUnicode_READ(kind, d, i) == (c'}' if c == c'{' else c']'):
+                i += 1
+            else:
+                stack.append(value)
+                if c == c'{':
+                    i = read_key(s, kind, d, i, keys)
+                continue
+        elif c == c'"':
+            value, i = _scanstring(s, i + 1)
+        elif c == c't':
+            value, i = True, i + 4
+        elif c == c'f':
+            value, i = False, i + 5
+        elif c == c'n':
+            value, i = None, i + 4
+        else:  # a number: '-' or a digit
+            j = i + 1
+            real = False
+            while j < n:
+                c = PyUnicode_READ(kind, d, j)
+                if c == c'.' or c == c'e' or c == c'E' or c == c'+':
+                    real = True
+                elif not (is_digit(c) or c == c'-'):
+                    break
+                j += 1
+            value = float(s[i:j]) if real else int(s[i:j])
+            i = j
+        while True:  # the value is whole: into its container, then past what closes
+            if not stack:
+                return value
+            container = stack[len(stack) - 1]
+            if type(container) is dict:
+                (<dict>container)[keys.pop()] = value
+            else:
+                (<list>container).append(value)
+            i = json_ws(kind, d, i, n)
+            c = PyUnicode_READ(kind, d, i)
+            i = json_ws(kind, d, i + 1, n)
+            if c == c',':
+                if type(container) is dict:
+                    i = read_key(s, kind, d, i, keys)
+                break
+            value = stack.pop()  # c closes the container
+
+
+cdef object exact_value(str text, object value):
+    """orjson's ``value`` of the valid ``text``, or the exact reader's when an
+    integer beyond 64 bits may be there."""
+    if lossy_ints(text):
+        return read_exact(text)
+    return value
 
 
 # ---------------------------------------------------------------------------
@@ -331,16 +459,6 @@ cdef str single_quotes_k(str s, const uchar* data, Py_ssize_t n):
         buf_free(&b)
 
 
-def convert_single_quotes(str s):
-    """Stateful converter: outside, inside "...", inside '...'.
-
-    Single quotes inside double-quoted strings are kept; double quotes inside
-    single-quoted strings are escaped; ``\\'`` becomes a plain ``'``.
-    Returns ``s`` itself when there is nothing to convert.
-    """
-    return rewrite(OP_QUOTES, s)
-
-
 # ---------------------------------------------------------------------------
 # Strategy 3: bare keys -> quoted keys
 
@@ -429,15 +547,6 @@ cdef str bare_keys_k(str s, const uchar* data, Py_ssize_t n):
         buf_free(&b)
 
 
-def quote_bare_keys(str s):
-    """Quote a bare key that follows ``{`` or ``,`` and precedes ``:``.
-
-    Quoted strings (either quote style) are skipped whole, so nothing inside
-    a string value is touched. Returns ``s`` itself when nothing changed.
-    """
-    return rewrite(OP_KEYS, s)
-
-
 # ---------------------------------------------------------------------------
 # Strategy 5: trailing commas
 
@@ -495,15 +604,6 @@ cdef str trailing_commas_k(str s, const uchar* data, Py_ssize_t n):
     finally:
         if cuts != local_cuts:
             PyMem_Free(cuts)
-
-
-def remove_trailing_commas(str s):
-    """Drop a comma that only whitespace separates from ``}`` or ``]``.
-
-    String-aware like the other scanners. Returns ``s`` itself when nothing
-    changed.
-    """
-    return rewrite(OP_COMMAS, s)
 
 
 # ---------------------------------------------------------------------------
@@ -635,6 +735,14 @@ cdef bint unclosed(str text):
 
 
 cdef tuple repair_from(str text, int start, bint curly):
+    """Run the text-rewriting steps in contract order; return
+    ``(step, candidate, base)``: ``step`` is the first step at or after
+    ``start`` whose candidate passes the pre-filter, or -1 when none does;
+    ``candidate`` is that step's text; ``base`` is the trimmed text after
+    curly-quote normalization, the input of the later strategies. Steps 2-5
+    compose: each works on the output of the earlier ones that changed
+    something. When orjson refuses a candidate, call again with
+    ``start = step + 1``."""
     cdef str original, base, quoted, keyed, both, trimmed
     cdef Py_ssize_t n = len(text)
     cdef bint cut = unclosed(text)
@@ -671,76 +779,36 @@ cdef tuple repair_from(str text, int start, bint curly):
     return -1, base, base
 
 
-def repair(str text, int start=0, bint curly=True):
-    """Run the text-rewriting steps in contract order; return
-    ``(step, candidate, base)``.
-
-    ``step`` is the first step at or after ``start`` whose candidate passes
-    the pre-filter (see STEP_NAMES), or -1 when none does; ``candidate`` is
-    that step's text; ``base`` is the trimmed text after curly-quote
-    normalization, the input of the later strategies. Steps 2-5 compose:
-    each works on the output of the earlier ones that changed something.
-    When orjson refuses a candidate, call again with ``start = step + 1``.
-    """
-    return repair_from(text, start, curly)
-
-
 def recover_text(str text, bint curly=True):
     """Steps 0-5 with orjson as the judge: ``(step, candidate, value, base)``.
 
-    ``step`` is the first step whose candidate orjson parses (``value``), or
-    -1 with ``base`` left for the later strategies (wrap, object literal).
+    ``step`` is the first step whose candidate orjson parses (0 parse, 1 curly
+    quotes, 2 single quotes, 3 unquoted keys, 4 quotes and keys, 5 trailing
+    commas) and ``value`` its value, integers exact; or -1 with ``base`` (the
+    trimmed text after the curly-quote step) left for the later strategies.
     """
     cdef int start = 0
     cdef int step
     cdef tuple found
+    cdef object value
     if len(text) > PREFILTER_MAX and not unclosed(text):  # long text: most likely valid
         try:
-            return 0, text, orjson_loads(text), text
+            value = orjson_loads(text)
         except JSONDecodeError:
             start = 1
+        else:
+            return 0, text, exact_value(text, value), text
     while True:
         found = repair_from(text, start, curly)
         step = found[0]
         if step < 0:
             return -1, found[1], None, found[2]
         try:
-            return step, found[1], orjson_loads(found[1]), found[2]
+            value = orjson_loads(found[1])
         except JSONDecodeError:
             start = step + 1
-
-
-cdef object exact_value(str text, object value):
-    """orjson's value of valid ``text``, or the exact one when a long run of
-    digits may be an integer orjson turned into a float."""
-    cdef int kind = PyUnicode_KIND(text)
-    cdef void* d = PyUnicode_DATA(text)
-    cdef bint long_run
-    if kind == 1:
-        long_run = long_digits_k(<const unsigned char*>d, len(text))
-    elif kind == 2:
-        long_run = long_digits_k(<const unsigned short*>d, len(text))
-    else:
-        long_run = long_digits_k(<const Py_UCS4*>d, len(text))
-    if long_run:
-        return repair_json(text)[0]
-    return value
-
-
-def make_loads(fallback):
-    """Build ``loads(raw, tool=None)``: text without a tool goes through
-    ``recover_value`` right here (no Python frame on the hot path); anything
-    else, and text no step recovered, is ``fallback(raw, tool, found)``
-    (``found``: the 1-tuple ``(base,)``, or None when not tried)."""
-    def loads(raw, tool=None):
-        cdef object value
-        if tool is None and type(raw) is str:
-            value = recover_value_c(<str>raw, True)
-            if type(value) is not tuple:
-                return value
-            return fallback(raw, tool, value)
-        return fallback(raw, tool, None)
-    return loads
+        else:
+            return step, found[1], exact_value(found[1], value), found[2]
 
 
 def recover_value(str text, bint curly=True):
@@ -775,7 +843,7 @@ cdef object recover_value_c(str text, bint curly):
             if base and base[0] == c'{' and base[len(base) - 1] == c'}':
                 try:
                     return ol_parse(base, depth_bound, False)[0]
-                except LiteralError:
+                except Refused:
                     pass
     if len(text) > PREFILTER_MAX and not unclosed(text):
         try:
@@ -791,7 +859,7 @@ cdef object recover_value_c(str text, bint curly):
                     and not unclosed(base):
                 try:
                     return ol_parse(base, depth_bound, False)[0]
-                except LiteralError:
+                except Refused:
                     pass
             return (base,)
         try:

@@ -101,7 +101,7 @@ cdef tuple read_quoted(str s, Py_ssize_t i, Py_ssize_t n):
                 continue
             buf_put(&b, c)
             i += 1
-        raise LiteralError(s, start, "unterminated string")
+        raise Refused(start, "unterminated string")
     finally:
         buf_free(&b)
 
@@ -231,7 +231,7 @@ cdef enum:
     L_AFTER = 4
 
 
-def parse_object_literal(str s, Py_ssize_t max_depth=_MAX_DEPTH):
+def parse_object_literal(str s):
     """Parse a JavaScript/Python-style object literal; return (value, json_text).
 
     Keys may be bare or quoted; values may be objects, arrays, quoted strings
@@ -239,10 +239,10 @@ def parse_object_literal(str s, Py_ssize_t max_depth=_MAX_DEPTH):
     numbers kept digit for digit, anything else a string). Pieces are
     separated by commas or newlines; a trailing comma is fine. Anything
     ambiguous (a piece without a colon, text after the end, an unclosed
-    bracket, a bare token that holds structure) raises LiteralError rather
+    bracket, a bare token that holds structure) raises Refused rather
     than guessing.
     """
-    return ol_parse(s, max_depth)
+    return ol_parse(s, depth_bound)
 
 
 cdef tuple ol_parse(str s, Py_ssize_t max_depth, bint want_text=True):
@@ -253,7 +253,7 @@ cdef tuple ol_parse(str s, Py_ssize_t max_depth, bint want_text=True):
     numbers kept digit for digit, anything else a string). Pieces are
     separated by commas or newlines; a trailing comma is fine. Anything
     ambiguous (a piece without a colon, text after the end, an unclosed
-    bracket) raises LiteralError rather than guessing.
+    bracket) raises Refused rather than guessing.
     """
     cdef Py_ssize_t n = len(s)
     cdef Py_ssize_t i = 0, j, start
@@ -285,12 +285,12 @@ cdef tuple ol_parse(str s, Py_ssize_t max_depth, bint want_text=True):
             if state == L_AFTER:
                 if not stack:
                     if i < n:
-                        raise LiteralError(s, i, "unexpected text after the end of the value")
+                        raise Refused(i, "unexpected text after the end of the value")
                     return top, (buf_str(&b) if want_text else None)
                 frame = <list>stack[len(stack) - 1]
                 closer = u'}' if type(frame[0]) is dict else u']'
                 if i >= n:
-                    raise LiteralError(s, frame[2], "unclosed '%s'" % (u'{' if closer == u'}' else u'['))
+                    raise Refused(frame[2], "unclosed '%s'" % (u'{' if closer == u'}' else u'['))
                 c = PyUnicode_READ(kind, data, i)
                 if c == closer:
                     i += 1
@@ -299,24 +299,24 @@ cdef tuple ol_parse(str s, Py_ssize_t max_depth, bint want_text=True):
                     value = frame[0]
                     have_value = True
                 elif c == u'}' or c == u']':
-                    raise LiteralError(s, i, "'%s' does not close '%s'" % (c, u'{' if closer == u'}' else u'['))
+                    raise Refused(i, "'%s' does not close '%s'" % (c, u'{' if closer == u'}' else u'['))
                 elif c == u',' or newline:
                     if c == u',':
                         i += 1
                         while i < n and Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, i)):
                             i += 1
                         if i < n and PyUnicode_READ(kind, data, i) == u',':
-                            raise LiteralError(s, i, "empty piece between commas")
+                            raise Refused(i, "empty piece between commas")
                     if i < n and PyUnicode_READ(kind, data, i) == closer:      # trailing separator
                         continue
                     buf_put(&b, u',')
                     state = L_KEY if closer == u'}' else L_VALUE
                     continue
                 else:
-                    raise LiteralError(s, i, "expected ',' or '%s'" % closer)
+                    raise Refused(i, "expected ',' or '%s'" % closer)
             elif state == L_KEY or state == L_KEY_OR_CLOSE:
                 if i >= n:
-                    raise LiteralError(s, (<list>stack[len(stack) - 1])[2], "unclosed '{'")
+                    raise Refused((<list>stack[len(stack) - 1])[2], "unclosed '{'")
                 c = PyUnicode_READ(kind, data, i)
                 if c == u'}' and state == L_KEY_OR_CLOSE:
                     i += 1
@@ -331,7 +331,7 @@ cdef tuple ol_parse(str s, Py_ssize_t max_depth, bint want_text=True):
                         while i < n and Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, i)):
                             i += 1
                         if i >= n or PyUnicode_READ(kind, data, i) != u':':
-                            raise LiteralError(s, start, "expected ':' after key %r" % key)
+                            raise Refused(start, "expected ':' after key %r" % key)
                     else:
                         j = i
                         quoted = False
@@ -344,7 +344,7 @@ cdef tuple ol_parse(str s, Py_ssize_t max_depth, bint want_text=True):
                                 quoted = True
                             j += 1
                         if j >= n or PyUnicode_READ(kind, data, j) != u':':
-                            raise LiteralError(s, start, "piece %r has no colon" % s[start:j].strip())
+                            raise Refused(start, "piece %r has no colon" % s[start:j].strip())
                         lo, hi = start, j
                         while lo < hi and Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, lo)):
                             lo += 1
@@ -352,9 +352,9 @@ cdef tuple ol_parse(str s, Py_ssize_t max_depth, bint want_text=True):
                             hi -= 1
                         key = s[lo:hi]
                         if not key:
-                            raise LiteralError(s, start, "empty key")
+                            raise Refused(start, "empty key")
                         if quoted:
-                            raise LiteralError(s, start, "bare key %r holds a quote" % key)
+                            raise Refused(start, "bare key %r holds a quote" % key)
                         i = j
                     i += 1   # the colon
                     (<list>stack[len(stack) - 1])[1] = key
@@ -365,8 +365,8 @@ cdef tuple ol_parse(str s, Py_ssize_t max_depth, bint want_text=True):
             else:  # L_VALUE or L_VALUE_OR_CLOSE
                 if i >= n:
                     if stack:
-                        raise LiteralError(s, i, "missing value")
-                    raise LiteralError(s, i, "empty text")
+                        raise Refused(i, "missing value")
+                    raise Refused(i, "empty text")
                 c = PyUnicode_READ(kind, data, i)
                 if c == u']' and state == L_VALUE_OR_CLOSE:
                     i += 1
@@ -376,7 +376,7 @@ cdef tuple ol_parse(str s, Py_ssize_t max_depth, bint want_text=True):
                     have_value = True
                 elif c == u'{' or c == u'[':
                     if len(stack) >= max_depth:
-                        raise LiteralError(s, i, "nesting deeper than %d levels" % max_depth)
+                        raise Refused(i, "nesting deeper than %d levels" % max_depth)
                     stack.append([{} if c == u'{' else [], None, i])
                     buf_put(&b, c)
                     i += 1
@@ -403,9 +403,9 @@ cdef tuple ol_parse(str s, Py_ssize_t max_depth, bint want_text=True):
                         hi -= 1
                     tok = s[lo:hi]
                     if not tok:
-                        raise LiteralError(s, start, "missing value")
+                        raise Refused(start, "missing value")
                     if bare_unsafe(tok, quoted):
-                        raise LiteralError(s, start, "bare value %r is not plain text" % tok)
+                        raise Refused(start, "bare value %r is not plain text" % tok)
                     value = put_bare(&b, tok)
                     have_value = True
             if have_value:

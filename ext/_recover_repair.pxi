@@ -6,7 +6,7 @@
 #
 # One pass over the text with an explicit stack of frames; it writes the
 # repaired JSON text straight into a buffer (the value is then parsed from it
-# by orjson, or by the twin where orjson would not be exact) and logs what it
+# by orjson, or by the exact reader where orjson would not be exact) and logs what it
 # changed. Same rules, messages and offsets as the twin (_recover_repair.py).
 
 cdef enum:
@@ -31,10 +31,6 @@ cdef dict LITERAL_TEXT = {"true": "true", "false": "false", "null": "null", "non
 cdef tuple NAN_WORDS = ("nan", "infinity", "inf")
 cdef frozenset TOP_WORDS = frozenset(("nan", "infinity", "inf", "true", "false", "null", "none",
                                       "undefined"))
-
-
-class _Refuse(Exception):
-    pass
 
 
 cdef struct Frame:
@@ -151,7 +147,7 @@ cdef class _Repairer:
         return self.fixes
 
     cdef int refuse(self, Py_ssize_t pos, str what) except -1:
-        raise _Refuse(pos, what)
+        raise Refused(pos, what)
 
     # -- whitespace and comments
     cdef Py_ssize_t ws(self, Py_ssize_t i) noexcept:
@@ -884,7 +880,7 @@ cdef class _Repairer:
         cdef Py_UCS4 c = self.ch(i), d
         if c == c'{' or c == c'[':
             if self.depth > depth_bound:  # the top frame and depth_bound containers
-                self.refuse(i, _TOO_DEEP)
+                self.refuse(i, TOO_DEEP)
             self.put(c)
             self.push(F_OBJ if c == c'{' else F_ARR)
             return i + 1
@@ -1195,51 +1191,41 @@ cdef class _Repairer:
         return text
 
 
-_DOUBLE_ENCODED_PY = None
-
-
-cdef object _twin_value(str text):
-    from toolmend._kernels._recover_repair import repair_json as twin
-    return twin(text)[0]
-
-
 cdef object value_of(str text):
     """The value of the repaired text: orjson's (the engine never nests deeper
-    than orjson reads), unless it would not be exact (long integers, numbers
-    beyond a double)."""
-    if not needs_exact(text):
+    than orjson reads), unless it would not be exact (integers beyond 64 bits)
+    or orjson refuses it (a lone surrogate, a number beyond a double): then
+    the exact reader's."""
+    if not lossy_ints(text):
         try:
             return orjson_loads(text)
         except JSONDecodeError:
             pass
-    return _twin_value(text)
+    return read_exact(text)
 
 
 def repair_json(str s):
     """Repair ``s`` into JSON: ``(value, json_text, fixes)``, each fix a tuple
-    ``(code, offset, message)``. Raises LiteralError (what and where) when no
+    ``(code, offset, message)``. Raises Refused (what and where) when no
     reading is safe. See the twin for the rules."""
     cdef _Repairer eng = _Repairer(s), inner
     cdef Py_ssize_t start
     cdef str text
     cdef list fixes
-    try:
-        eng.start_buffers()
-        start = eng.start()
-        if double_encoded_at(eng, start):
-            inner = _Repairer(_unescape_sub(_unescape_one, s[start:]))
-            inner.start_buffers()
-            inner.fix("double_encoded", start, "backslash-escaped JSON unescaped")
-            text = inner.run()
-            fixes = eng.log() + inner.log()
-        else:
-            eng.fixes.clear()
-            eng.more = 0
-            eng.nfix = 0
-            text = eng.run()
-            fixes = eng.log()
-    except _Refuse as exc:
-        raise LiteralError(s, exc.args[0], exc.args[1]) from None
+    eng.start_buffers()
+    start = eng.start()
+    if double_encoded_at(eng, start):
+        inner = _Repairer(_unescape_sub(_unescape_one, s[start:]))
+        inner.start_buffers()
+        inner.fix("double_encoded", start, "backslash-escaped JSON unescaped")
+        text = inner.run()
+        fixes = eng.log() + inner.log()
+    else:
+        eng.fixes.clear()
+        eng.more = 0
+        eng.nfix = 0
+        text = eng.run()
+        fixes = eng.log()
     return value_of(text), text, fixes
 
 

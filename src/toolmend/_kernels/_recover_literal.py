@@ -8,7 +8,7 @@ import re
 from typing import Any
 
 from .._text import JSON_NUMBER, MAX_DEPTH
-from ..errors import LiteralError
+from ._recover_tokens import Refused
 
 _WS = re.compile(r"\s*")
 _BARE_VALUE = re.compile(r"[^,}\]\n\r]*")
@@ -51,7 +51,7 @@ def _json_string(v: str) -> str:
 def _read_quoted(s: str, i: int) -> tuple[str, int]:
     m = _QUOTED[s[i]].match(s, i)
     if m is None:
-        raise LiteralError(s, i, "unterminated string")
+        raise Refused(i, "unterminated string")
     return _ESCAPE.sub(_unescape, m.group(1)), m.end()
 
 
@@ -99,10 +99,10 @@ def _bare(tok: str) -> tuple[Any, str]:
 _VALUE, _VALUE_OR_CLOSE, _KEY, _KEY_OR_CLOSE, _AFTER = range(5)
 
 
-def parse_object_literal(s: str, max_depth: int = MAX_DEPTH) -> tuple[Any, str]:
+def parse_object_literal(s: str) -> tuple[Any, str]:
     """Parse a JavaScript/Python-style object literal; return (value, json_text).
 
-    See the compiled twin for the grammar. Raises LiteralError on anything
+    See the compiled twin for the grammar. Raises Refused on anything
     ambiguous instead of guessing.
     """
     n = len(s)
@@ -120,13 +120,13 @@ def parse_object_literal(s: str, max_depth: int = MAX_DEPTH) -> tuple[Any, str]:
         if state == _AFTER:
             if not stack:
                 if i < n:
-                    raise LiteralError(s, i, "unexpected text after the end of the value")
+                    raise Refused(i, "unexpected text after the end of the value")
                 return top, "".join(out)
             frame = stack[-1]
             is_obj = type(frame[0]) is dict
             closer = "}" if is_obj else "]"
             if i >= n:
-                raise LiteralError(s, frame[2], "unclosed '%s'" % ("{" if is_obj else "["))
+                raise Refused(frame[2], "unclosed '%s'" % ("{" if is_obj else "["))
             c = s[i]
             if c == closer:
                 i += 1
@@ -134,22 +134,22 @@ def parse_object_literal(s: str, max_depth: int = MAX_DEPTH) -> tuple[Any, str]:
                 out.append(closer)
                 value, have_value = frame[0], True
             elif c in "}]":
-                raise LiteralError(s, i, "'%s' does not close '%s'" % (c, "{" if is_obj else "["))
+                raise Refused(i, "'%s' does not close '%s'" % (c, "{" if is_obj else "["))
             elif c == "," or newline:
                 if c == ",":
                     i = _WS.match(s, i + 1).end()  # type: ignore[union-attr]
                     if i < n and s[i] == ",":
-                        raise LiteralError(s, i, "empty piece between commas")
+                        raise Refused(i, "empty piece between commas")
                 if i < n and s[i] == closer:  # trailing separator
                     continue
                 out.append(",")
                 state = _KEY if is_obj else _VALUE
                 continue
             else:
-                raise LiteralError(s, i, "expected ',' or '%s'" % closer)
+                raise Refused(i, "expected ',' or '%s'" % closer)
         elif state in (_KEY, _KEY_OR_CLOSE):
             if i >= n:
-                raise LiteralError(s, stack[-1][2], "unclosed '{'")
+                raise Refused(stack[-1][2], "unclosed '{'")
             c = s[i]
             if c == "}" and state == _KEY_OR_CLOSE:
                 i += 1
@@ -161,16 +161,16 @@ def parse_object_literal(s: str, max_depth: int = MAX_DEPTH) -> tuple[Any, str]:
                     key, i = _read_quoted(s, i)
                     i = _WS.match(s, i).end()  # type: ignore[union-attr]
                     if i >= n or s[i] != ":":
-                        raise LiteralError(s, start, "expected ':' after key %r" % key)
+                        raise Refused(start, "expected ':' after key %r" % key)
                 else:
                     j = _BARE_KEY.match(s, i).end()  # type: ignore[union-attr]
                     if j >= n or s[j] != ":":
-                        raise LiteralError(s, start, "piece %r has no colon" % s[start:j].strip())
+                        raise Refused(start, "piece %r has no colon" % s[start:j].strip())
                     key = s[start:j].strip()
                     if not key:
-                        raise LiteralError(s, start, "empty key")
+                        raise Refused(start, "empty key")
                     if '"' in key:
-                        raise LiteralError(s, start, "bare key %r holds a quote" % key)
+                        raise Refused(start, "bare key %r holds a quote" % key)
                     i = j
                 i += 1  # the colon
                 stack[-1][1] = key
@@ -179,15 +179,15 @@ def parse_object_literal(s: str, max_depth: int = MAX_DEPTH) -> tuple[Any, str]:
                 continue
         else:  # _VALUE or _VALUE_OR_CLOSE
             if i >= n:
-                raise LiteralError(s, i, "missing value" if stack else "empty text")
+                raise Refused(i, "missing value" if stack else "empty text")
             c = s[i]
             if c == "]" and state == _VALUE_OR_CLOSE:
                 i += 1
                 value, have_value = stack.pop()[0], True
                 out.append("]")
             elif c in "{[":
-                if len(stack) >= max_depth:
-                    raise LiteralError(s, i, "nesting deeper than %d levels" % max_depth)
+                if len(stack) >= MAX_DEPTH:
+                    raise Refused(i, "nesting deeper than %d levels" % MAX_DEPTH)
                 stack.append([{} if c == "{" else [], None, i])
                 out.append(c)
                 i += 1
@@ -202,9 +202,9 @@ def parse_object_literal(s: str, max_depth: int = MAX_DEPTH) -> tuple[Any, str]:
                 i = _BARE_VALUE.match(s, i).end()  # type: ignore[union-attr]
                 tok = s[start:i].strip()
                 if not tok:
-                    raise LiteralError(s, start, "missing value")
+                    raise Refused(start, "missing value")
                 if _bare_unsafe(tok):
-                    raise LiteralError(s, start, "bare value %r is not plain text" % tok)
+                    raise Refused(start, "bare value %r is not plain text" % tok)
                 value, text = _bare(tok)
                 out.append(text)
                 have_value = True

@@ -1,29 +1,38 @@
-"""Pure-Python twin of ``ext/_recover.pyx``.
+"""Pure-Python twin of ``ext/_recover.pyx``, the reference of the pair.
 
-Same functions, same results, same error messages; used where the compiled
-extension is not available (PyPy, platforms without a wheel) or when
-``TOOLMEND_PURE_PYTHON=1``. Written with regexes and ``str`` methods rather
-than character loops: that is what is fast in Python.
+Same results, same error messages; used where the compiled extension is not
+available (PyPy, platforms without a wheel) or when ``TOOLMEND_PURE_PYTHON=1``.
+Written with regexes and ``str`` methods rather than character loops: that is
+what is fast in Python.
+
+The names both twins export (``__all__``), with the same signatures
+(tests/test_kernel_line.py checks them): ``recover_text``, ``recover_value``
+(the text strategies, steps 0-5), ``parse_object_literal`` (strategy 7, in
+``_recover_literal``), ``repair_json`` (the repair engine, in
+``_recover_repair`` over ``_recover_tokens``), ``strip_comments``,
+``normalize_structural_quotes`` and ``Refused``, the refusal of the last two
+readers, which toolmend.recovery turns into LiteralError. Every value
+returned holds its integers exactly.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Any, Callable
+from typing import Any
 
 import orjson
 
 from .._text import CURLY_DOUBLE, CURLY_SINGLE
-from ..errors import LiteralError
-from ._recover_literal import parse_object_literal as parse_object_literal
+from ._recover_literal import parse_object_literal
+from ._recover_repair import repair_json
+from ._recover_tokens import Refused
+
+__all__ = ["recover_text", "recover_value", "parse_object_literal", "repair_json",
+           "strip_comments", "normalize_structural_quotes", "Refused"]
 
 # Below this length a text that fails the pre-filter skips orjson; the twins
 # share the threshold so that they take the same path.
 PREFILTER_MAX = 512
-
-# Step numbers returned by repair(); recovery.py names them.
-STEP_NAMES = ("parse", "curly_quotes", "single_quotes", "unquoted_keys",
-              "quotes_and_keys", "trailing_commas")
 
 # A JSON-ish string token in either quote style; an unterminated one runs to
 # the end of the text, as the character scanners treat it.
@@ -31,16 +40,24 @@ _DQ = r'"(?:[^"\\]|\\.)*"?'
 _SQ = r"'(?:[^'\\]|\\.)*'?"
 
 
-_LONG_DIGITS = re.compile(r"[0-9]{19}")
+# A run of digits that may be an integer token beyond 64 bits: not after a
+# character no number token follows (a quote, a letter: inside a string), not
+# before a fraction or an exponent (see the compiled twin's lossy_ints_k).
+_LONG_INT = re.compile(r"(?:(?<=[ \t\n\r\[,:])|^)(-?)([0-9]{19,})(?![0-9.eE])")
+_INT_BOUNDS = {"": 2**64 - 1, "-": 2**63}
 
 
-def needs_exact(s: str) -> bool:
-    """Whether ``s`` holds a run of 19 or more digits: an integer orjson
-    could turn into a float (beyond 64 bits) may be there."""
-    return _LONG_DIGITS.search(s) is not None
+def _exact_value(text: str, value: Any) -> Any:
+    """orjson's ``value`` of the valid ``text``, or the exact one (the repair
+    engine's reading, integers at any size) when an integer beyond 64 bits may
+    be there."""
+    for m in _LONG_INT.finditer(text):
+        if int(m.group(2)) > _INT_BOUNDS[m.group(1)]:
+            return repair_json(text)[0]
+    return value
 
 
-def maybe_json(s: str) -> bool:
+def _maybe_json(s: str) -> bool:
     """Whether orjson accepts ``s``: the pure build lets orjson itself be the
     pre-filter (a Python scanner would cost more than it saves)."""
     try:
@@ -133,7 +150,7 @@ def _sq_body(m: re.Match[str]) -> str:
     return "'" if m.group(1) == "'" else m.group(0)
 
 
-def convert_single_quotes(s: str) -> str:
+def _convert_single_quotes(s: str) -> str:
     """Single-quoted strings become double-quoted; ``s`` itself if none."""
     if "'" not in s:
         return s
@@ -157,7 +174,7 @@ def convert_single_quotes(s: str) -> str:
 _KEY_TOKENS = re.compile(rf"{_DQ}|{_SQ}|([{{,]\s*)([^\s:,{{}}\[\]\"']+)(?=\s*:)", re.S)
 
 
-def quote_bare_keys(s: str) -> str:
+def _quote_bare_keys(s: str) -> str:
     """Quote a bare key after ``{`` or ``,`` and before ``:``."""
     changed = False
 
@@ -179,7 +196,7 @@ def quote_bare_keys(s: str) -> str:
 _COMMA_TOKENS = re.compile(rf"{_DQ}|{_SQ}|,(?=\s*[}}\]])", re.S)
 
 
-def remove_trailing_commas(s: str) -> str:
+def _remove_trailing_commas(s: str) -> str:
     """Drop commas that only whitespace separates from ``}`` or ``]``."""
     if "," not in s:
         return s
@@ -228,11 +245,11 @@ def _unclosed(text: str) -> bool:
     return t[:1] in ("{", "[") and t[-1] not in "}]"
 
 
-def repair(text: str, start: int = 0, curly: bool = True) -> tuple[int, str, str]:
+def _repair(text: str, start: int = 0, curly: bool = True) -> tuple[int, str, str]:
     """Run the text-rewriting steps in contract order; return
-    ``(step, candidate, base)`` (see the compiled twin)."""
+    ``(step, candidate, base)`` (see the compiled twin's repair_from)."""
     cut = _unclosed(text)
-    if start <= 0 and not cut and (len(text) > PREFILTER_MAX or maybe_json(text)):
+    if start <= 0 and not cut and (len(text) > PREFILTER_MAX or _maybe_json(text)):
         return 0, text, text
     original = text.strip()
     if not original:
@@ -240,22 +257,22 @@ def repair(text: str, start: int = 0, curly: bool = True) -> tuple[int, str, str
     base = normalize_structural_quotes(original) if curly else original
     if cut:
         return -1, base, base
-    if start <= 1 and base is not original and maybe_json(base):
+    if start <= 1 and base is not original and _maybe_json(base):
         return 1, base, base
-    quoted = convert_single_quotes(base)
-    if start <= 2 and quoted is not base and maybe_json(quoted):
+    quoted = _convert_single_quotes(base)
+    if start <= 2 and quoted is not base and _maybe_json(quoted):
         return 2, quoted, base
     if quoted is base:
-        keyed = quote_bare_keys(base)
-        if start <= 3 and keyed is not base and maybe_json(keyed):
+        keyed = _quote_bare_keys(base)
+        if start <= 3 and keyed is not base and _maybe_json(keyed):
             return 3, keyed, base
         both = keyed
     else:  # step 3 cannot succeed: a single-quoted string stays outside strings
-        both = quote_bare_keys(quoted)
-        if start <= 4 and both is not quoted and maybe_json(both):
+        both = _quote_bare_keys(quoted)
+        if start <= 4 and both is not quoted and _maybe_json(both):
             return 4, both, base
-    trimmed = remove_trailing_commas(both)
-    if start <= 5 and trimmed is not both and maybe_json(trimmed):
+    trimmed = _remove_trailing_commas(both)
+    if start <= 5 and trimmed is not both and _maybe_json(trimmed):
         return 5, trimmed, base
     return -1, base, base
 
@@ -265,27 +282,15 @@ def recover_text(text: str, curly: bool = True) -> tuple[int, str, Any, str]:
     (see the compiled twin)."""
     start = 0
     while True:
-        step, candidate, base = repair(text, start, curly)
+        step, candidate, base = _repair(text, start, curly)
         if step < 0:
             return -1, candidate, None, base
         try:
-            return step, candidate, orjson.loads(candidate), base
+            value = orjson.loads(candidate)
         except orjson.JSONDecodeError:
             start = step + 1
-
-
-def make_loads(fallback: Callable[[Any, str | None, tuple[str] | None], Any]
-               ) -> Callable[..., Any]:
-    """Build ``loads(raw, tool=None)`` on ``recover_value`` (see the compiled
-    twin): ``fallback(raw, tool, found)`` takes what it does not settle."""
-    def loads(raw: Any, tool: str | None = None) -> Any:
-        if tool is None and type(raw) is str:
-            value = recover_value(raw, True)
-            if type(value) is not tuple:
-                return value
-            return fallback(raw, tool, value)
-        return fallback(raw, tool, None)
-    return loads
+        else:
+            return step, candidate, _exact_value(candidate, value), base
 
 
 def recover_value(text: str, curly: bool = True) -> Any:
@@ -293,16 +298,10 @@ def recover_value(text: str, curly: bool = True) -> Any:
     literal's, else a 1-tuple ``(base,)`` (see the compiled twin)."""
     step, candidate, value, base = recover_text(text, curly)
     if step >= 0:
-        return repair_json(candidate)[0] if needs_exact(candidate) else value
+        return value
     if base[:1] in ("{", "[") and "/" not in base and not _unclosed(base):
         try:
             return parse_object_literal(base)[0]
-        except LiteralError:
+        except Refused:
             pass
     return (base,)
-
-
-# ---------------------------------------------------------------------------
-# The repair engine (after the seven strategies)
-
-from ._recover_repair import repair_json as repair_json  # noqa: E402
