@@ -916,12 +916,195 @@ cdef class _Repairer:
         self.refuse(i, "unexpected character where a value belongs")
         return -2
 
+    cdef inline Py_ssize_t take_value(self, Frame* f, Py_ssize_t i) except -2:
+        """The value step, the same for an object member and an array element:
+        the value at i goes into frame f (a container opens its frame); a value
+        cut before it starts is dropped and every bracket closed."""
+        cdef Py_ssize_t j
+        f.state = S_AFTER
+        f.count += 1
+        j = self.value(i, f.kind)
+        if j < 0:
+            f = &self.stack[self.depth - 1]
+            self.fix("truncated", i, "cut value dropped")
+            self.out.len = f.mark
+            self.close_all(self.n)
+            return i
+        return j
+
+    cdef Py_ssize_t null_value(self, Frame* f, Py_ssize_t i) except -2:
+        """A member whose value is missing: null."""
+        self.fix("value", i, "missing value written as null")
+        self.put_ascii(b"null")
+        f.count += 1
+        f.state = S_AFTER
+        return i
+
     cdef int member_start(self, Frame* f) except -1:
         """Before an array element: remember where it starts, write a comma."""
         f.mark = self.out.len
         if f.count:
             self.put(c',')
         return 0
+
+    cdef Py_ssize_t in_object(self, Frame* f, int state, Py_ssize_t i, Py_UCS4 c, bint at_end) except -2:
+        """One step inside an object (``state``: before a key, after it, before
+        the value, after the member); the index where the next step starts."""
+        cdef Py_ssize_t n = self.n, j, e
+        if state == S_KEY_FIRST or state == S_KEY_NEXT:
+            if at_end:
+                self.close_all(n)
+                return i
+            if c == c'}':
+                if state == S_KEY_NEXT:
+                    self.fix("comma", i, "trailing comma dropped")
+                self.close()
+                return i + 1
+            if c == c',':
+                self.fix("comma", i, "stray comma dropped")
+                return i + 1
+            if c == c']':
+                return self.mismatched(i)
+            if self.at_ellipsis(i):
+                return self.ellipsis(i)
+            f.mark = self.out.len
+            if f.count:
+                self.put(c',')
+            if c == c'"' or c == c"'":
+                self.put(c'"')
+                self.key_struct = False
+                j = self.string_body(i, CTX_KEY)
+                if not self.complete:
+                    if self.key_struct:
+                        self.refuse(i, "an unterminated key")
+                    self.fix("truncated", i, "cut key dropped")
+                    self.out.len = f.mark
+                    self.close_all(n)
+                    return n
+                self.put(c'"')
+            elif c == c':':
+                self.refuse(i, "a member with no key: a key would have to be invented")
+            elif c == c'{' or c == c'[':
+                self.refuse(i, "an object or array where a key belongs")
+            else:
+                j = self.key_end(i)
+                if j == i:
+                    self.refuse(i, "unexpected character where a key belongs")
+                e = self.skip(j, True)
+                if (e < n and self.ch(e) != c':') or (e >= n and j < n):
+                    self.refuse(i, f"piece {self.s[i:j]!r} has no colon")
+                self.fix("key", i, "key quoted")
+                self.put(c'"')
+                for e in range(i, j):
+                    self.put(self.ch(e))
+                self.put(c'"')
+            self.put(c':')
+            f.state = S_COLON
+            return j
+        if state == S_COLON:
+            if at_end:
+                self.fix("truncated", i, "dangling key dropped")
+                self.out.len = f.mark
+                self.close_all(n)
+                return i
+            if c == c':':
+                j = self.skip(i + 1, False)
+                if j < n and self.ch(j) == c':':
+                    self.refuse(j, "two colons after a key")
+                f.state = S_VAL
+                return i + 1
+            if c == c',' or c == c'}':
+                if not f.count and not self.key_follows(i):
+                    self.refuse(i, "keys with neither colon nor value: a set, "
+                                   "not an object")
+                return self.null_value(f, i)
+            self.fix("colon", i, "missing colon added")
+            f.state = S_VAL
+            return i
+        if state == S_VAL:
+            if at_end:
+                self.fix("truncated", i, "key without a value dropped")
+                self.out.len = f.mark
+                self.close_all(n)
+                return i
+            if c == c',' or c == c'}':
+                return self.null_value(f, i)
+            if c == c']':
+                self.refuse(i, "']' where a value belongs")
+            if c == c':':
+                self.refuse(i, "two colons after a key")
+            return self.take_value(f, i)
+        # S_AFTER
+        if at_end:
+            self.close_all(n)
+            return i
+        if c == c',':
+            f.state = S_KEY_NEXT
+            return i + 1
+        if c == c'}':
+            self.close()
+            return i + 1
+        if c == c']':
+            return self.mismatched(i)
+        if c == c':':
+            self.refuse(i, "a colon after a value")
+        if c == c'"' or c == c"'" or is_key_char(c):
+            self.fix("comma", i, "missing comma added")
+            f.state = S_KEY_NEXT
+            return i
+        if self.at_ellipsis(i):
+            f.state = S_KEY_NEXT
+            return i
+        self.refuse(i, "expected ',' or '}' after a member")
+
+    cdef Py_ssize_t in_array(self, Frame* f, int state, Py_ssize_t i, Py_UCS4 c, bint at_end) except -2:
+        """One step inside an array (before an element, after it)."""
+        cdef Py_ssize_t n = self.n, j
+        if state == S_VAL or state == S_KEY_FIRST:
+            if at_end:
+                self.close_all(n)
+                return i
+            if c == c']':
+                if state == S_VAL:
+                    self.fix("comma", i, "trailing comma dropped")
+                self.close()
+                return i + 1
+            if c == c',':
+                if state == S_KEY_FIRST:
+                    self.fix("comma", i, "stray comma dropped")
+                    return i + 1
+                self.refuse(i, "an empty element between commas")
+            if c == c'}':
+                return self.mismatched(i)
+            if c == c':':
+                self.refuse(i, "a colon where a value belongs")
+            if self.at_ellipsis(i):
+                return self.ellipsis(i)
+            self.member_start(f)
+            return self.take_value(f, i)
+        # array S_AFTER
+        if at_end:
+            self.close_all(n)
+            return i
+        if c == c',':
+            f.state = S_VAL
+            return i + 1
+        if c == c']':
+            self.close()
+            return i + 1
+        if c == c'}':
+            return self.mismatched(i)
+        if c == c':':
+            self.refuse(i, "a key inside an array")
+        if self.at_ellipsis(i):
+            f.state = S_VAL
+            return i
+        if (c == c'"' or c == c"'" or c == c'{' or c == c'[' or c == c'+' or c == c'-'
+                or c == c'.' or is_digit(c) or is_alpha(c)):
+            self.fix("comma", i, "missing comma added")
+            f.state = S_VAL
+            return i
+        self.refuse(i, "expected ',' or ']' after an element")
 
     cdef str run(self):
         cdef Py_ssize_t n = self.n, i, j, e, top_mark = 0
@@ -987,202 +1170,9 @@ cdef class _Repairer:
                 i = j
                 continue
             if kind == F_OBJ:
-                if state == S_KEY_FIRST or state == S_KEY_NEXT:
-                    if at_end:
-                        self.close_all(n)
-                        continue
-                    if c == c'}':
-                        if state == S_KEY_NEXT:
-                            self.fix("comma", i, "trailing comma dropped")
-                        self.close()
-                        i += 1
-                        continue
-                    if c == c',':
-                        self.fix("comma", i, "stray comma dropped")
-                        i += 1
-                        continue
-                    if c == c']':
-                        i = self.mismatched(i)
-                        continue
-                    if self.at_ellipsis(i):
-                        i = self.ellipsis(i)
-                        continue
-                    f.mark = self.out.len
-                    if f.count:
-                        self.put(c',')
-                    if c == c'"' or c == c"'":
-                        self.put(c'"')
-                        self.key_struct = False
-                        j = self.string_body(i, CTX_KEY)
-                        if not self.complete:
-                            if self.key_struct:
-                                self.refuse(i, "an unterminated key")
-                            self.fix("truncated", i, "cut key dropped")
-                            self.out.len = f.mark
-                            self.close_all(n)
-                            i = n
-                            continue
-                        self.put(c'"')
-                    elif c == c':':
-                        self.refuse(i, "a member with no key: a key would have to be invented")
-                    elif c == c'{' or c == c'[':
-                        self.refuse(i, "an object or array where a key belongs")
-                    else:
-                        j = self.key_end(i)
-                        if j == i:
-                            self.refuse(i, "unexpected character where a key belongs")
-                        e = self.skip(j, True)
-                        if (e < n and self.ch(e) != c':') or (e >= n and j < n):
-                            self.refuse(i, f"piece {self.s[i:j]!r} has no colon")
-                        self.fix("key", i, "key quoted")
-                        self.put(c'"')
-                        for e in range(i, j):
-                            self.put(self.ch(e))
-                        self.put(c'"')
-                    self.put(c':')
-                    f.state = S_COLON
-                    i = j
-                    continue
-                if state == S_COLON:
-                    if at_end:
-                        self.fix("truncated", i, "dangling key dropped")
-                        self.out.len = f.mark
-                        self.close_all(n)
-                        continue
-                    if c == c':':
-                        j = self.skip(i + 1, False)
-                        if j < n and self.ch(j) == c':':
-                            self.refuse(j, "two colons after a key")
-                        f.state = S_VAL
-                        i += 1
-                        continue
-                    if c == c',' or c == c'}':
-                        if not f.count and not self.key_follows(i):
-                            self.refuse(i, "keys with neither colon nor value: a set, "
-                                           "not an object")
-                        self.fix("value", i, "missing value written as null")
-                        self.put_ascii(b"null")
-                        f.count += 1
-                        f.state = S_AFTER
-                        continue
-                    self.fix("colon", i, "missing colon added")
-                    f.state = S_VAL
-                    continue
-                if state == S_VAL:
-                    if at_end:
-                        self.fix("truncated", i, "key without a value dropped")
-                        self.out.len = f.mark
-                        self.close_all(n)
-                        continue
-                    if c == c',' or c == c'}':
-                        self.fix("value", i, "missing value written as null")
-                        self.put_ascii(b"null")
-                        f.count += 1
-                        f.state = S_AFTER
-                        continue
-                    if c == c']':
-                        self.refuse(i, "']' where a value belongs")
-                    if c == c':':
-                        self.refuse(i, "two colons after a key")
-                    f.state = S_AFTER
-                    f.count += 1
-                    j = self.value(i, F_OBJ)
-                    if j < 0:
-                        f = &self.stack[self.depth - 1]
-                        self.fix("truncated", i, "cut value dropped")
-                        self.out.len = f.mark
-                        self.close_all(n)
-                        continue
-                    i = j
-                    continue
-                # S_AFTER
-                if at_end:
-                    self.close_all(n)
-                    continue
-                if c == c',':
-                    f.state = S_KEY_NEXT
-                    i += 1
-                    continue
-                if c == c'}':
-                    self.close()
-                    i += 1
-                    continue
-                if c == c']':
-                    i = self.mismatched(i)
-                    continue
-                if c == c':':
-                    self.refuse(i, "a colon after a value")
-                if c == c'"' or c == c"'" or is_key_char(c):
-                    self.fix("comma", i, "missing comma added")
-                    f.state = S_KEY_NEXT
-                    continue
-                if self.at_ellipsis(i):
-                    f.state = S_KEY_NEXT
-                    continue
-                self.refuse(i, "expected ',' or '}' after a member")
-            # array
-            if state == S_VAL or state == S_KEY_FIRST:
-                if at_end:
-                    self.close_all(n)
-                    continue
-                if c == c']':
-                    if state == S_VAL:
-                        self.fix("comma", i, "trailing comma dropped")
-                    self.close()
-                    i += 1
-                    continue
-                if c == c',':
-                    if state == S_KEY_FIRST:
-                        self.fix("comma", i, "stray comma dropped")
-                        i += 1
-                        continue
-                    self.refuse(i, "an empty element between commas")
-                if c == c'}':
-                    i = self.mismatched(i)
-                    continue
-                if c == c':':
-                    self.refuse(i, "a colon where a value belongs")
-                if self.at_ellipsis(i):
-                    i = self.ellipsis(i)
-                    continue
-                f.state = S_AFTER
-                self.member_start(f)
-                f.count += 1
-                j = self.value(i, F_ARR)
-                if j < 0:
-                    f = &self.stack[self.depth - 1]
-                    self.fix("truncated", i, "cut value dropped")
-                    self.out.len = f.mark
-                    self.close_all(n)
-                    continue
-                i = j
-                continue
-            # array S_AFTER
-            if at_end:
-                self.close_all(n)
-                continue
-            if c == c',':
-                f.state = S_VAL
-                i += 1
-                continue
-            if c == c']':
-                self.close()
-                i += 1
-                continue
-            if c == c'}':
-                i = self.mismatched(i)
-                continue
-            if c == c':':
-                self.refuse(i, "a key inside an array")
-            if self.at_ellipsis(i):
-                f.state = S_VAL
-                continue
-            if (c == c'"' or c == c"'" or c == c'{' or c == c'[' or c == c'+' or c == c'-'
-                    or c == c'.' or is_digit(c) or is_alpha(c)):
-                self.fix("comma", i, "missing comma added")
-                f.state = S_VAL
-                continue
-            self.refuse(i, "expected ',' or ']' after an element")
+                i = self.in_object(f, state, i, c, at_end)
+            else:
+                i = self.in_array(f, state, i, c, at_end)
         if self.oom:
             raise MemoryError()
         text = buf_str(&self.out)
