@@ -245,16 +245,79 @@ def parse_object_literal(str s):
     return ol_parse(s, depth_bound)
 
 
-cdef tuple ol_parse(str s, Py_ssize_t max_depth, bint want_text=True):
-    """Parse a JavaScript/Python-style object literal; return (value, json_text).
+cdef inline Py_ssize_t ol_space(int kind, void* data, Py_ssize_t i, Py_ssize_t n,
+                                 bint* newline) noexcept:
+    """Past the whitespace at i; ``newline[0]``: whether a line ended in it."""
+    cdef Py_UCS4 c
+    newline[0] = False
+    while i < n:
+        c = PyUnicode_READ(kind, data, i)
+        if not Py_UNICODE_ISSPACE(c):
+            break
+        if c == u'\n' or c == u'\r':
+            newline[0] = True
+        i += 1
+    return i
 
-    Keys may be bare or quoted; values may be objects, arrays, quoted strings
-    (either quote) or bare tokens (true/false/null/none in any case, JSON
-    numbers kept digit for digit, anything else a string). Pieces are
-    separated by commas or newlines; a trailing comma is fine. Anything
-    ambiguous (a piece without a colon, text after the end, an unclosed
-    bracket) raises Refused rather than guessing.
-    """
+
+cdef inline Py_ssize_t bare_end(int kind, void* data, Py_ssize_t i, Py_ssize_t n, bint key,
+                                bint* quoted) noexcept:
+    """The end of the bare value (or, with ``key``, bare key) at i: its first
+    separator; ``quoted[0]``: whether it holds a double quote."""
+    cdef Py_UCS4 c
+    quoted[0] = False
+    while i < n:
+        c = PyUnicode_READ(kind, data, i)
+        if c == u',' or c == u'}' or c == u']' or c == u'\n' or c == u'\r':
+            break
+        if key and (c == u':' or c == u'{' or c == u'['):
+            break
+        if c == u'"':
+            quoted[0] = True
+        i += 1
+    return i
+
+
+cdef inline str stripped(str s, int kind, void* data, Py_ssize_t lo, Py_ssize_t hi):
+    """s[lo:hi] without the whitespace around it."""
+    while lo < hi and Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, lo)):
+        lo += 1
+    while hi > lo and Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, hi - 1)):
+        hi -= 1
+    return s[lo:hi]
+
+
+cdef inline Py_ssize_t ol_key(str s, int kind, void* data, Py_ssize_t i, Py_ssize_t n, Buf* b,
+                              list frame) except -1:
+    """The key at i (quoted or bare) and its colon: the key goes into
+    ``frame`` (the object's) and, as JSON, into ``b``; the index past the colon."""
+    cdef Py_ssize_t start = i, j
+    cdef bint quoted
+    cdef object key
+    if PyUnicode_READ(kind, data, i) == u'"' or PyUnicode_READ(kind, data, i) == u"'":
+        key, i = read_quoted(s, i, n)
+        while i < n and Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, i)):
+            i += 1
+        if i >= n or PyUnicode_READ(kind, data, i) != u':':
+            raise Refused(start, "expected ':' after key %r" % key)
+    else:
+        j = bare_end(kind, data, i, n, True, &quoted)
+        if j >= n or PyUnicode_READ(kind, data, j) != u':':
+            raise Refused(start, "piece %r has no colon" % s[start:j].strip())
+        key = stripped(s, kind, data, start, j)
+        if not key:
+            raise Refused(start, "empty key")
+        if quoted:
+            raise Refused(start, "bare key %r holds a quote" % key)
+        i = j
+    frame[1] = key
+    put_json_string(b, key)
+    buf_put(b, u':')
+    return i + 1
+
+
+cdef tuple ol_parse(str s, Py_ssize_t max_depth, bint want_text=True):
+    """parse_object_literal (see there), the JSON text only ``want_text``."""
     cdef Py_ssize_t n = len(s)
     cdef Py_ssize_t i = 0, j, start
     cdef int state = L_VALUE
@@ -263,24 +326,17 @@ cdef tuple ol_parse(str s, Py_ssize_t max_depth, bint want_text=True):
     cdef list stack = []       # frames: [container, key, opening index]
     cdef list frame
     cdef object value = None, top = None
-    cdef object key = None
     cdef str tok
     cdef bint have_value
     cdef Py_UCS4 local[LOCAL_CAP]
     cdef Buf b
     cdef int kind = PyUnicode_KIND(s)
     cdef void* data = PyUnicode_DATA(s)
-    cdef Py_ssize_t lo, hi
     cdef bint quoted
     buf_init(&b, local, LOCAL_CAP)
     try:
         while True:
-            # skip whitespace, remembering whether a line ended
-            newline = False
-            while i < n and Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, i)):
-                if PyUnicode_READ(kind, data, i) == u'\n' or PyUnicode_READ(kind, data, i) == u'\r':
-                    newline = True
-                i += 1
+            i = ol_space(kind, data, i, n, &newline)  # remembering whether a line ended
             have_value = False
             if state == L_AFTER:
                 if not stack:
@@ -325,41 +381,7 @@ cdef tuple ol_parse(str s, Py_ssize_t max_depth, bint want_text=True):
                     value = frame[0]
                     have_value = True
                 else:
-                    start = i
-                    if c == u'"' or c == u"'":
-                        key, i = read_quoted(s, i, n)
-                        while i < n and Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, i)):
-                            i += 1
-                        if i >= n or PyUnicode_READ(kind, data, i) != u':':
-                            raise Refused(start, "expected ':' after key %r" % key)
-                    else:
-                        j = i
-                        quoted = False
-                        while j < n:
-                            c = PyUnicode_READ(kind, data, j)
-                            if c == u':' or c == u',' or c == u'{' or c == u'}' or c == u'[' \
-                                    or c == u']' or c == u'\n' or c == u'\r':
-                                break
-                            if c == u'"':
-                                quoted = True
-                            j += 1
-                        if j >= n or PyUnicode_READ(kind, data, j) != u':':
-                            raise Refused(start, "piece %r has no colon" % s[start:j].strip())
-                        lo, hi = start, j
-                        while lo < hi and Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, lo)):
-                            lo += 1
-                        while hi > lo and Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, hi - 1)):
-                            hi -= 1
-                        key = s[lo:hi]
-                        if not key:
-                            raise Refused(start, "empty key")
-                        if quoted:
-                            raise Refused(start, "bare key %r holds a quote" % key)
-                        i = j
-                    i += 1   # the colon
-                    (<list>stack[len(stack) - 1])[1] = key
-                    put_json_string(&b, key)
-                    buf_put(&b, u':')
+                    i = ol_key(s, kind, data, i, n, &b, <list>stack[len(stack) - 1])
                     state = L_VALUE
                     continue
             else:  # L_VALUE or L_VALUE_OR_CLOSE
@@ -388,20 +410,8 @@ cdef tuple ol_parse(str s, Py_ssize_t max_depth, bint want_text=True):
                     have_value = True
                 else:
                     start = i
-                    quoted = False
-                    while i < n:
-                        c = PyUnicode_READ(kind, data, i)
-                        if c == u',' or c == u'}' or c == u']' or c == u'\n' or c == u'\r':
-                            break
-                        if c == u'"':
-                            quoted = True
-                        i += 1
-                    lo, hi = start, i
-                    while lo < hi and Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, lo)):
-                        lo += 1
-                    while hi > lo and Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, hi - 1)):
-                        hi -= 1
-                    tok = s[lo:hi]
+                    i = bare_end(kind, data, i, n, False, &quoted)
+                    tok = stripped(s, kind, data, start, i)
                     if not tok:
                         raise Refused(start, "missing value")
                     if bare_unsafe(tok, quoted):
