@@ -194,7 +194,8 @@ cdef bint bare_unsafe(str tok, bint quoted=True):
 
 
 cdef object put_bare(Buf* b, str tok):
-    """Interpret a bare token: write its JSON text, return its value."""
+    """Interpret a bare token: write its JSON text (unless ``b`` is NULL),
+    return its value."""
     cdef Py_UCS4 c = tok[0]
     cdef object value
     cdef str low
@@ -202,10 +203,12 @@ cdef object put_bare(Buf* b, str tok):
         if len(tok) == 4 or len(tok) == 5:
             low = tok.lower()
             if low == u'true' or low == u'false':
-                buf_ascii(b, b"true" if low == u'true' else b"false")
+                if b != NULL:
+                    buf_ascii(b, b"true" if low == u'true' else b"false")
                 return low == u'true'
             if low == u'null' or low == u'none':
-                buf_ascii(b, b"null")
+                if b != NULL:
+                    buf_ascii(b, b"null")
                 return None
     elif (c == u'-' or u'0' <= c <= u'9') and is_json_number(tok):
         try:
@@ -216,10 +219,12 @@ cdef object put_bare(Buf* b, str tok):
         except ValueError:   # more digits than int() accepts: keep the text
             pass
         else:
-            for c in tok:
-                buf_put(b, c)
+            if b != NULL:
+                for c in tok:
+                    buf_put(b, c)
             return value
-    put_json_string(b, tok)
+    if b != NULL:
+        put_json_string(b, tok)
     return tok
 
 
@@ -243,6 +248,13 @@ def parse_object_literal(str s):
     than guessing.
     """
     return ol_parse(s, depth_bound)
+
+
+cdef inline int put_to(Buf* b, Py_UCS4 c) except -1:
+    """buf_put, unless ``b`` is NULL (no JSON text wanted)."""
+    if b != NULL:
+        buf_put(b, c)
+    return 0
 
 
 cdef inline Py_ssize_t ol_space(int kind, void* data, Py_ssize_t i, Py_ssize_t n,
@@ -290,7 +302,8 @@ cdef inline str stripped(str s, int kind, void* data, Py_ssize_t lo, Py_ssize_t 
 cdef inline Py_ssize_t ol_key(str s, int kind, void* data, Py_ssize_t i, Py_ssize_t n, Buf* b,
                               list frame) except -1:
     """The key at i (quoted or bare) and its colon: the key goes into
-    ``frame`` (the object's) and, as JSON, into ``b``; the index past the colon."""
+    ``frame`` (the object's) and, as JSON, into ``b`` (unless NULL); the index
+    past the colon."""
     cdef Py_ssize_t start = i, j
     cdef bint quoted
     cdef object key
@@ -311,8 +324,9 @@ cdef inline Py_ssize_t ol_key(str s, int kind, void* data, Py_ssize_t i, Py_ssiz
             raise Refused(start, "bare key %r holds a quote" % key)
         i = j
     frame[1] = key
-    put_json_string(b, key)
-    buf_put(b, u':')
+    if b != NULL:
+        put_json_string(b, key)
+        buf_put(b, u':')
     return i + 1
 
 
@@ -333,6 +347,7 @@ cdef tuple ol_parse(str s, Py_ssize_t max_depth, bint want_text=True):
     cdef int kind = PyUnicode_KIND(s)
     cdef void* data = PyUnicode_DATA(s)
     cdef bint quoted
+    cdef Buf* out = &b if want_text else NULL  # loads wants the value only
     buf_init(&b, local, LOCAL_CAP)
     try:
         while True:
@@ -351,7 +366,7 @@ cdef tuple ol_parse(str s, Py_ssize_t max_depth, bint want_text=True):
                 if c == closer:
                     i += 1
                     stack.pop()
-                    buf_put(&b, closer)
+                    put_to(out, closer)
                     value = frame[0]
                     have_value = True
                 elif c == u'}' or c == u']':
@@ -365,7 +380,7 @@ cdef tuple ol_parse(str s, Py_ssize_t max_depth, bint want_text=True):
                             raise Refused(i, "empty piece between commas")
                     if i < n and PyUnicode_READ(kind, data, i) == closer:      # trailing separator
                         continue
-                    buf_put(&b, u',')
+                    put_to(out, u',')
                     state = L_KEY if closer == u'}' else L_VALUE
                     continue
                 else:
@@ -377,11 +392,11 @@ cdef tuple ol_parse(str s, Py_ssize_t max_depth, bint want_text=True):
                 if c == u'}' and state == L_KEY_OR_CLOSE:
                     i += 1
                     frame = <list>stack.pop()
-                    buf_put(&b, u'}')
+                    put_to(out, u'}')
                     value = frame[0]
                     have_value = True
                 else:
-                    i = ol_key(s, kind, data, i, n, &b, <list>stack[len(stack) - 1])
+                    i = ol_key(s, kind, data, i, n, out, <list>stack[len(stack) - 1])
                     state = L_VALUE
                     continue
             else:  # L_VALUE or L_VALUE_OR_CLOSE
@@ -393,20 +408,21 @@ cdef tuple ol_parse(str s, Py_ssize_t max_depth, bint want_text=True):
                 if c == u']' and state == L_VALUE_OR_CLOSE:
                     i += 1
                     frame = <list>stack.pop()
-                    buf_put(&b, u']')
+                    put_to(out, u']')
                     value = frame[0]
                     have_value = True
                 elif c == u'{' or c == u'[':
                     if len(stack) >= max_depth:
                         raise Refused(i, "nesting deeper than %d levels" % max_depth)
                     stack.append([{} if c == u'{' else [], None, i])
-                    buf_put(&b, c)
+                    put_to(out, c)
                     i += 1
                     state = L_KEY_OR_CLOSE if c == u'{' else L_VALUE_OR_CLOSE
                     continue
                 elif c == u'"' or c == u"'":
                     value, i = read_quoted(s, i, n)
-                    put_json_string(&b, value)
+                    if out != NULL:
+                        put_json_string(out, value)
                     have_value = True
                 else:
                     start = i
@@ -416,7 +432,7 @@ cdef tuple ol_parse(str s, Py_ssize_t max_depth, bint want_text=True):
                         raise Refused(start, "missing value")
                     if bare_unsafe(tok, quoted):
                         raise Refused(start, "bare value %r is not plain text" % tok)
-                    value = put_bare(&b, tok)
+                    value = put_bare(out, tok)
                     have_value = True
             if have_value:
                 if stack:
