@@ -242,7 +242,7 @@ cdef object read_exact(str s):
         if c == c'{' or c == c'[':
             value = {} if c == c'{' else []
             i = json_ws(kind, d, i + 1, n)
-            if PyUnicode_READ(kind, d, i) == (c'}' if c == c'{' else c']'):
+            if PyUnicode_READ(kind, d, i) == (<Py_UCS4>c'}' if c == c'{' else <Py_UCS4>c']'):
                 i += 1
             else:
                 stack.append(value)
@@ -868,6 +868,8 @@ cdef object recover_value_c(str text, bint curly):
             start = step + 1
 
 
-# The object literal and the repair engine live beside their twins' files of the same name.
+# The object literal, the engine's scanner and the engine live beside their twins' files of
+# the same name (src/toolmend/_kernels/).
 include "_recover_literal.pxi"
+include "_recover_tokens.pxi"
 include "_recover_repair.pxi"

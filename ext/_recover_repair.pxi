@@ -1,1184 +1,466 @@
-# The repair engine of the compiled recovery kernel (repair_json), included by
-# _recover.pyx. Twin: src/toolmend/_kernels/_recover_repair.py and _recover_tokens.py.
+# The repair engine of the compiled recovery kernel (repair_json): the pass
+# over the text, frame by frame, on the scanner of _recover_tokens.pxi.
+# Included by _recover.pyx. Twin: src/toolmend/_kernels/_recover_repair.py.
 
-# ---------------------------------------------------------------------------
-# The repair engine (after the seven strategies)
-#
-# One pass over the text with an explicit stack of frames; it writes the
-# repaired JSON text straight into a buffer (the value is then parsed from it
-# by orjson, or by the exact reader where orjson would not be exact) and logs what it
-# changed. Same rules, messages and offsets as the twin (_recover_repair.py).
-
-cdef enum:
-    F_OBJ = 0
-    F_ARR = 1
-    F_TOP = 2
-    S_KEY_FIRST = 0
-    S_KEY_NEXT = 1
-    S_COLON = 2
-    S_VAL = 3
-    S_AFTER = 4
-    CTX_KEY = -1
-    CTX_CALL = 3
-    LOOK = 256
-    MAX_FIXES = 100
-    MAX_DIGITS = 4300
-
-cdef tuple MONGO_STR = ("ObjectId", "ISODate", "UUID", "Date", "Timestamp")
-cdef tuple MONGO_NUM = ("NumberLong", "NumberInt", "NumberDecimal")
-cdef dict LITERAL_TEXT = {"true": "true", "false": "false", "null": "null", "none": "null",
-                          "undefined": "null"}
-cdef tuple NAN_WORDS = ("nan", "infinity", "inf")
-cdef frozenset TOP_WORDS = frozenset(("nan", "infinity", "inf", "true", "false", "null", "none",
-                                      "undefined"))
-
-
-cdef struct Frame:
-    int kind
-    int state
-    Py_ssize_t count
-    Py_ssize_t mark   # buffer length before the member or element being written
-
-
-cdef inline bint is_ident_start(Py_UCS4 c) noexcept:
-    return (c'a' <= c <= c'z') or (c'A' <= c <= c'Z') or c == c'_' or c == c'$'
-
-
-cdef inline bint is_alnum(Py_UCS4 c) noexcept:
-    """str.isalnum, with the ASCII answer inline."""
-    if c < 128:
-        return (c'a' <= c <= c'z') or (c'A' <= c <= c'Z') or (c'0' <= c <= c'9')
-    return Py_UNICODE_ISALNUM(c)
-
-
-cdef inline bint is_alpha(Py_UCS4 c) noexcept:
-    """str.isalpha, with the ASCII answer inline."""
-    if c < 128:
-        return (c'a' <= c <= c'z') or (c'A' <= c <= c'Z')
-    return Py_UNICODE_ISALPHA(c)
-
-
-cdef inline bint is_word(Py_UCS4 c) noexcept:
-    return is_alnum(c) or c == c'_'
-
-
-cdef inline bint is_key_char(Py_UCS4 c) noexcept:
-    return is_alnum(c) or c == c'_' or c == c'$' or c == c'@' or c == c'.' or c == c'-'
-
-
-cdef inline bint is_odd_space(Py_UCS4 c) noexcept:
-    return c == 0x200B or c == 0x200C or c == 0x200D or c == 0x2060 or c == 0xFEFF
-
-
-cdef inline bint trailing_ok(Py_UCS4 c) noexcept:
-    return ((c'a' <= c <= c'z') or (c'A' <= c <= c'Z') or c >= 0x80 or c == c'<' or c == c'`'
-            or c == c'~' or c == c';' or c == c')' or c == c'!' or c == c'?' or c == c'.'
-            or c == c'*' or c == c'|' or c == c'>' or c == c'_')
-
-
-@cython.final
-cdef class _Repairer:
-    cdef str s
-    cdef int kind
-    cdef void* data
-    cdef Py_ssize_t n
-    cdef list fixes
-    cdef Py_ssize_t more, more_at, nfix
-    cdef Buf out
-    cdef Frame* stack
-    cdef Py_ssize_t depth, cap
-    cdef bint complete, key_struct, oom
-
-    def __cinit__(self, str s):
-        self.s = s
-        self.kind = PyUnicode_KIND(s)
-        self.data = PyUnicode_DATA(s)
-        self.n = len(s)
-        self.fixes = []
-        self.more = 0
-        self.more_at = 0
-        self.nfix = 0
-        self.out.data = NULL
-        self.out.heap = False
-        self.stack = NULL
-        self.depth = 0
-        self.cap = 0
-        self.oom = False
-
-    def __dealloc__(self):
-        if self.out.heap:
-            PyMem_Free(self.out.data)
-        if self.stack != NULL:
-            PyMem_Free(self.stack)
-
-    cdef inline Py_UCS4 ch(self, Py_ssize_t i) noexcept:
-        return PyUnicode_READ(self.kind, self.data, i)
-
-    cdef int start_buffers(self) except -1:
-        cdef Py_ssize_t cap = self.n + 16
-        self.out.data = <Py_UCS4*>PyMem_Malloc(cap * sizeof(Py_UCS4))
-        if self.out.data == NULL:
-            raise MemoryError()
-        self.out.heap = True
-        self.out.cap = cap
-        self.out.len = 0
-        self.cap = 64
-        self.stack = <Frame*>PyMem_Malloc(self.cap * sizeof(Frame))
-        if self.stack == NULL:
-            raise MemoryError()
-        return 0
-
-    cdef inline int fix(self, str code, Py_ssize_t pos, str message) except -1:
-        if self.nfix >= MAX_FIXES:
-            if not self.more:
-                self.more_at = pos
-            self.more += 1
-            return 0
-        self.fixes.append((code, pos, message))
-        self.nfix += 1
-        return 0
-
-    cdef inline bint full(self) noexcept:
-        return self.nfix >= MAX_FIXES
-
-    cdef list log(self):
-        if self.more:
-            return self.fixes + [("more", self.more_at, f"{self.more} more fixes not listed")]
-        return self.fixes
-
-    cdef int refuse(self, Py_ssize_t pos, str what) except -1:
-        raise Refused(pos, what)
-
-    # -- whitespace and comments
-    cdef Py_ssize_t ws(self, Py_ssize_t i) noexcept:
-        cdef Py_UCS4 c
-        while i < self.n:
-            c = self.ch(i)
-            if not (Py_UNICODE_ISSPACE(c) or is_odd_space(c)):
-                break
-            i += 1
-        return i
-
-    cdef Py_ssize_t find_char(self, Py_UCS4 c, Py_ssize_t i) noexcept:
-        while i < self.n:
-            if self.ch(i) == c:
-                return i
-            i += 1
-        return -1
-
-    cdef Py_ssize_t skip(self, Py_ssize_t i, bint hash_ok) except -2:
-        cdef Py_ssize_t j, k, n = self.n
-        cdef Py_UCS4 c
-        cdef bint odd
-        while True:
-            j = i
-            odd = False
-            while j < n:
-                c = self.ch(j)
-                if c == c' ' or c == c'\n' or c == c'\r' or c == c'\t':
-                    j += 1
-                elif Py_UNICODE_ISSPACE(c) or is_odd_space(c):
-                    odd = True
-                    j += 1
-                else:
-                    break
-            if odd:
-                self.fix("whitespace", i, "odd whitespace treated as a space")
-            i = j
-            if i >= n:
-                return i
-            c = self.ch(i)
-            if c == c'/' and i + 1 < n and self.ch(i + 1) == c'/':
-                k = self.find_char(c'\n', i)
-                self.fix("comment", i, "comment removed")
-                i = n if k < 0 else k
-            elif c == c'/' and i + 1 < n and self.ch(i + 1) == c'*':
-                k = i + 2
-                while k + 1 < n and not (self.ch(k) == c'*' and self.ch(k + 1) == c'/'):
-                    k += 1
-                self.fix("comment", i, "comment removed")
-                i = n if k + 1 >= n else k + 2
-            elif c == c'#' and hash_ok:
-                k = self.find_char(c'\n', i)
-                self.fix("comment", i, "comment removed")
-                i = n if k < 0 else k
-            else:
-                return i
-
-    cdef Py_ssize_t key_end(self, Py_ssize_t i) noexcept:
-        while i < self.n and is_key_char(self.ch(i)):
-            i += 1
-        return i
-
-    cdef bint key_then_colon(self, Py_ssize_t i) noexcept:
-        """A bare key at i, then (after whitespace) a colon."""
-        cdef Py_ssize_t e = self.key_end(i)
-        if e == i:
-            return False
-        e = self.ws(e)
-        return e < self.n and self.ch(e) == c':'
-
-    # -- strings
-    cdef bint closes(self, Py_ssize_t i, int ctx) noexcept:
-        cdef Py_ssize_t n = self.n, j, k, end, lim
-        cdef Py_UCS4 c, d, q
-        if ctx == CTX_KEY:
-            return True
-        j = self.ws(i)
-        if j >= n:
-            return True
-        c = self.ch(j)
-        if ctx == CTX_CALL:
-            return c == c')'
-        if ctx == F_TOP:
-            return True
-        if c == c'}' or c == c']' or c == c':':
-            return True
-        if c == c',':
-            k = self.ws(j + 1)
-            if k >= n:
-                return True
-            if ctx == F_ARR:
-                return True
-            d = self.ch(k)
-            if d == c'"' or d == c"'" or d == c'}' or d == c'/' or d == c'#' or d == c'.' \
-                    or d == c'[' or d == c'{':
-                return True
-            return self.key_then_colon(k)
-        if c == c'+':
-            return True
-        if c == c'/' and j + 1 < n and (self.ch(j + 1) == c'/' or self.ch(j + 1) == c'*'):
-            return True
-        if c == c'"' or c == c"'":
-            if ctx == F_ARR:
-                return j > i
-            lim = j + LOOK if j + LOOK < n else n
-            end = j + 1
-            while end < lim and self.ch(end) != c:
-                end += 1
-            if end >= lim:
-                return False
-            for k in range(j + 1, end):
-                if self.ch(k) == c'\n':
-                    return False
-            k = self.ws(end + 1)
-            if k >= n:
-                return False
-            d = self.ch(k)
-            return d == c':' or d == c'{' or d == c'['
-        if ctx == F_ARR and (c == c'{' or c == c'[') and j > i:
-            return True
+cdef bint eng_plausible(_Repairer self, Py_ssize_t p) noexcept:
+    cdef Py_ssize_t n = self.n, j = self.ws(p + 1), e
+    cdef Py_UCS4 c
+    cdef str w
+    if j >= n:
         return False
-
-    cdef inline int put(self, Py_UCS4 c) noexcept:
-        if self.out.len == self.out.cap and not self.grow():
-            return 0
-        self.out.data[self.out.len] = c
-        self.out.len += 1
-        return 0
-
-    cdef bint grow(self) noexcept:
-        """Double the output buffer; False (and ``oom`` set) when memory ran out."""
-        cdef Py_UCS4* data = <Py_UCS4*>PyMem_Realloc(self.out.data,
-                                                     2 * self.out.cap * sizeof(Py_UCS4))
-        if data == NULL:
-            self.oom = True
-            return False
-        self.out.data = data
-        self.out.cap *= 2
-        return True
-
-    cdef int put_ascii(self, const char* text) except -1:
-        cdef Py_ssize_t k = 0
-        while text[k] != 0:
-            self.put(<Py_UCS4>text[k])
-            k += 1
-        return 0
-
-    cdef int put_char(self, Py_UCS4 c) except -1:
-        """One character of a string's content, JSON-escaped."""
-        cdef const char* hexdigits = b"0123456789abcdef"
-        cdef unsigned int code
-        if c == c':' or c == c'}' or c == c'{' or c == c',':
-            self.key_struct = True
-        if c == c'"' or c == c'\\':
-            self.put(c'\\')
-            self.put(c)
-        elif c >= 0x20 and not (0xD800 <= c <= 0xDFFF):
-            self.put(c)
-        elif c == c'\n':
-            self.put_ascii(b"\\n")
-        elif c == c'\r':
-            self.put_ascii(b"\\r")
-        elif c == c'\t':
-            self.put_ascii(b"\\t")
-        elif c == 8:
-            self.put_ascii(b"\\b")
-        elif c == 12:
-            self.put_ascii(b"\\f")
-        else:
-            code = <unsigned int>c
-            self.put_ascii(b"\\u")
-            self.put(hexdigits[(code >> 12) & 15])
-            self.put(hexdigits[(code >> 8) & 15])
-            self.put(hexdigits[(code >> 4) & 15])
-            self.put(hexdigits[code & 15])
-        return 0
-
-    cdef int hex4_at(self, Py_ssize_t i) noexcept:
-        cdef int v = 0, d, k
-        if i + 4 > self.n:
-            return -1
-        for k in range(4):
-            d = hexval(self.ch(i + k))
-            if d < 0:
-                return -1
-            v = v * 16 + d
-        return v
-
-    cdef Py_ssize_t string_body(self, Py_ssize_t i, int ctx) except -2:
-        """s[i] opens a string: write its content (escaped, no quotes); return
-        the index past it; self.complete says whether it was closed."""
-        cdef Py_ssize_t n = self.n, j = i + 1, k
-        cdef Py_UCS4 q = self.ch(i), c, e
-        cdef int code, low
-        cdef bint cut
-        cdef bint inner = False
-        cdef Py_UCS4* dst
-        cdef Py_ssize_t w
-        while True:
-            # a run of plain characters, copied without per-character calls
-            while self.out.cap - self.out.len < n - j:
-                if not self.grow():
-                    raise MemoryError()
-            dst = self.out.data
-            w = self.out.len
-            while j < n:
-                c = self.ch(j)
-                if c < 0x20 or c == q or c == c'\\' or c == c'"' or 0xD800 <= c <= 0xDFFF:
-                    break
-                if ctx == CTX_KEY and (c == c':' or c == c'}' or c == c'{' or c == c','):
-                    break
-                dst[w] = c
-                w += 1
-                j += 1
-            self.out.len = w
-            if j >= n:
-                if inner:
-                    self.refuse(i, "a string with unescaped quotes in it runs to the end: "
-                                   "where it ends is not known")
-                self.fix("truncated", n, "unterminated string closed")
-                self.complete = False
-                return n
-            c = self.ch(j)
-            if c == c'\\':
-                if j + 1 >= n:
-                    self.fix("truncated", j, "cut escape dropped, string closed")
-                    self.complete = False
-                    return n
-                e = self.ch(j + 1)
-                if e == c'u':
-                    code = self.hex4_at(j + 2)
-                    if code >= 0:
-                        k = j + 6
-                        if 0xD800 <= code < 0xDC00 and k + 1 < n and self.ch(k) == c'\\' \
-                                and self.ch(k + 1) == c'u':
-                            low = self.hex4_at(k + 2)
-                            if 0xDC00 <= low < 0xE000:
-                                code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
-                                k += 6
-                        self.put_char(<Py_UCS4>code)
-                        j = k
-                        continue
-                    if j + 6 > n:
-                        cut = True
-                        for k in range(j + 2, n):
-                            if hexval(self.ch(k)) < 0:
-                                cut = False
-                                break
-                        if cut:
-                            self.fix("truncated", j, "cut escape dropped, string closed")
-                            self.complete = False
-                            return n
-                    self.put_char(c'\\')
-                    self.put_char(c'u')
-                    self.fix("escape", j, "invalid escape kept as a backslash")
-                elif e == c'"' or e == c'\\' or e == c'/' or e == c"'":
-                    self.put_char(e)
-                    if e == c"'" and q == c'"':  # not a JSON escape: the text changes
-                        self.fix("escape", j, "\\' read as ' (not a JSON escape)")
-                elif e == c'b':
-                    self.put_char(8)
-                elif e == c'f':
-                    self.put_char(12)
-                elif e == c'n':
-                    self.put_char(c'\n')
-                elif e == c'r':
-                    self.put_char(c'\r')
-                elif e == c't':
-                    self.put_char(c'\t')
-                else:
-                    self.put_char(c'\\')
-                    self.put_char(e)
-                    self.fix("escape", j, "invalid escape kept as a backslash")
-                j += 2
-            elif c == q:
-                if self.closes(j + 1, ctx):
-                    self.complete = True
-                    return j + 1
-                self.put_char(q)
-                inner = True
-                self.fix("inner_quote", j, "quote inside a string escaped")
-                j += 1
-            elif c < 0x20:
-                self.put_char(c)
-                self.fix("control", j, "control character inside a string escaped")
-                j += 1
-            else:
-                self.put_char(c)
-                j += 1
-
-    # -- scalars
-    cdef Py_ssize_t number_end(self, Py_ssize_t i) noexcept:
-        """The end of the longest number form at i (the twin's _NUMBER)."""
-        cdef Py_ssize_t n = self.n, j = i, k
-        cdef Py_UCS4 c
-        if j < n and (self.ch(j) == c'+' or self.ch(j) == c'-'):
-            j += 1
-        if j + 2 < n and self.ch(j) == c'0' and (self.ch(j + 1) == c'x' or self.ch(j + 1) == c'X') \
-                and hexval(self.ch(j + 2)) >= 0:
-            k = j + 2
-            while True:
-                while k < n and hexval(self.ch(k)) >= 0:
-                    k += 1
-                if k + 1 < n and self.ch(k) == c'_' and hexval(self.ch(k + 1)) >= 0:
-                    k += 1
-                    continue
-                return k
-        j = self.digits_end(j)
-        if j < n and self.ch(j) == c'.':
-            j = self.digits_end(j + 1)
-        if j < n and (self.ch(j) == c'e' or self.ch(j) == c'E'):
-            j += 1
-            if j < n and (self.ch(j) == c'+' or self.ch(j) == c'-'):
-                j += 1
-            while j < n and is_digit(self.ch(j)):
-                j += 1
-        return j
-
-    cdef Py_ssize_t digits_end(self, Py_ssize_t j) noexcept:
-        """[0-9]+(_[0-9]+)* at j, or j."""
-        cdef Py_ssize_t n = self.n
-        if j >= n or not is_digit(self.ch(j)):
-            return j
-        while True:
-            while j < n and is_digit(self.ch(j)):
-                j += 1
-            if j + 1 < n and self.ch(j) == c'_' and is_digit(self.ch(j + 1)):
-                j += 1
-                continue
-            return j
-
-    cdef Py_ssize_t number(self, Py_ssize_t i) except -2:
-        """Write the number form at i as JSON; return its end, or -1 when it is
-        cut before its first digit (the value is dropped)."""
-        cdef Py_ssize_t n = self.n, end = self.number_end(i), j, k, ips, ipe, fps, fpe, es
-        cdef Py_ssize_t nd = 0
-        cdef Py_UCS4 c
-        cdef bint neg = False, dot = False, has_exp = False, cut, underscores = False
-        cdef bint exp_digits = False
-        cdef str body
-        if end < n:
-            c = self.ch(end)
-            if is_alnum(c) or c == c'_' or c == c'.' or c == c'$':
-                self.refuse(i, "a bare word where a value belongs")
-        j = i
-        c = self.ch(j)
-        if c == c'+' or c == c'-':
-            neg = c == c'-'
-            if c == c'+':
-                self.fix("number", i, "'+' sign dropped")
-            j += 1
-        for k in range(j, end):
-            if self.ch(k) == c'_':
-                underscores = True
-                break
-        if underscores:
-            self.fix("number", i, "digit separators dropped")
-        if j + 1 < end and self.ch(j) == c'0' and (self.ch(j + 1) == c'x' or self.ch(j + 1) == c'X'):
-            body = self.s[j + 2:end].replace("_", "")
-            if len(body) + 2 > MAX_DIGITS // 2:
-                self.refuse(i, "an integer too long to convert")
-            self.fix("number", i, "hexadecimal number written in decimal")
-            body = str(int(body, 16) * (-1 if neg else 1))
-            for c in body:
-                self.put(c)
-            return end
-        # integer part, fraction, exponent (underscores skipped)
-        ips = j
-        while j < end and (is_digit(self.ch(j)) or self.ch(j) == c'_'):
-            j += 1
-        ipe = j
-        fps = fpe = j
-        if j < end and self.ch(j) == c'.':
-            dot = True
-            j += 1
-            fps = j
-            while j < end and (is_digit(self.ch(j)) or self.ch(j) == c'_'):
-                j += 1
-            fpe = j
-        es = j
-        if j < end and (self.ch(j) == c'e' or self.ch(j) == c'E'):
-            has_exp = True
-            for k in range(j + 1, end):
-                if is_digit(self.ch(k)):
-                    exp_digits = True
-        if ipe == ips and fpe == fps:
-            if end >= n:
-                return -1
-            self.refuse(i, "a number with no digits")
-        cut = end >= n
-        if has_exp and not exp_digits:
-            if not cut:
-                self.refuse(i, "a number with an empty exponent")
-            self.fix("truncated", i, "cut exponent dropped")
-            has_exp = False
-        if neg:
-            self.put(c'-')
-        if ipe == ips:
-            self.put(c'0')
-            self.fix("number", i, "leading zero added")
-        else:
-            k = ips
-            while k < ipe - 1 and (self.ch(k) == c'0' or self.ch(k) == c'_'):
-                k += 1
-            if k > ips and self.digit_count(ips, ipe) > 1:
-                self.fix("number", i, "leading zeros dropped")
-            else:
-                k = ips
-            nd = self.digit_count(k, ipe)
-            if nd > MAX_DIGITS and not dot and not has_exp:
-                self.refuse(i, "an integer too long to convert")
-            self.put_digits(k, ipe)
-        if dot:
-            if fpe == fps:
-                if cut and not has_exp:
-                    self.fix("truncated", i, "cut decimal point dropped")
-                    dot = False
-                else:
-                    self.put_ascii(b".0")
-                    self.fix("number", i, "zero added after the decimal point")
-            else:
-                self.put(c'.')
-                self.put_digits(fps, fpe)
-        if has_exp:
-            self.put(c'e')
-            for k in range(es + 1, end):
-                self.put(self.ch(k))
-        return end
-
-    cdef Py_ssize_t digit_count(self, Py_ssize_t a, Py_ssize_t b) noexcept:
-        cdef Py_ssize_t k, m = 0
-        for k in range(a, b):
-            if self.ch(k) != c'_':
-                m += 1
-        return m
-
-    cdef int put_digits(self, Py_ssize_t a, Py_ssize_t b) except -1:
-        cdef Py_ssize_t k
-        cdef Py_UCS4 c
-        for k in range(a, b):
-            c = self.ch(k)
-            if c != c'_':
-                self.put(c)
-        return 0
-
-    cdef Py_ssize_t word(self, Py_ssize_t i, int ctx) except -2:
-        """A bare word at i: a literal, NaN/Infinity, a MongoDB call."""
-        cdef Py_ssize_t n = self.n, j = i, end, k
-        cdef bint sign = False
-        cdef str w, low, text, full
-        cdef Py_UCS4 c
-        c = self.ch(i)
-        if c == c'+' or c == c'-':
-            sign = True
-            j += 1
-        if j >= n or not is_ident_start(self.ch(j)):
-            self.refuse(i, "unexpected character where a value belongs")
-        end = j + 1
-        while end < n and (is_word(self.ch(end)) or self.ch(end) == c'$'):
-            end += 1
-        # the common words compared in place (no string built for them)
-        if not sign:
-            text = None
-            if self.same_word(j, end, b"true", True):
-                text = "true"
-            elif self.same_word(j, end, b"false", True):
-                text = "false"
-            elif self.same_word(j, end, b"null", True) or self.same_word(j, end, b"none", True) \
-                    or self.same_word(j, end, b"undefined", True):
-                text = "null"
-            if text is not None:
-                if not self.same_word(j, end, text.encode(), False):
-                    self.fix("literal", i, (None if self.full() else f"{self.s[j:end]} written as {text}"))
-                self.put_text(text)
-                return end
-        if self.same_word(j, end, b"nan", True) or self.same_word(j, end, b"infinity", True) \
-                or self.same_word(j, end, b"inf", True):
-            self.fix("nan", i, (None if self.full() else f"{self.s[i:end]} written as null"))
-            self.put_ascii(b"null")
-            return end
-        w = self.s[j:end]
-        low = w.lower()
-        if not sign and end >= n:
-            for full in ("true", "false", "null", "none", "undefined"):
-                if full.startswith(low):
-                    self.fix("truncated", i, (None if self.full() else f"cut literal {w!r} completed"))
-                    self.put_text(<str>LITERAL_TEXT[full])
-                    return end
-        k = self.ws(end)
-        if not sign and k < n and self.ch(k) == c'(' and (w in MONGO_STR or w in MONGO_NUM):
-            return self.call(i, w, k + 1)
-        if not sign and (ctx == F_OBJ or ctx == F_ARR):
-            # one word alone, as an object literal would read it
-            k = end
-            while k < n and (self.ch(k) == c' ' or self.ch(k) == c'\t'):
-                k += 1
-            if k >= n or self.ch(k) == c',' or self.ch(k) == c'}' or self.ch(k) == c']' \
-                    or self.ch(k) == c'\n' or self.ch(k) == c'\r':
-                self.fix("word", i, (None if self.full() else f"bare word {w!r} written as a string"))
-                self.put(c'"')
-                self.put_text(w)
-                self.put(c'"')
-                return end
-        self.refuse(i, "a bare word where a value belongs")
-        return -2
-
-    cdef bint same_word(self, Py_ssize_t a, Py_ssize_t b, const char* word, bint fold) noexcept:
-        """Whether s[a:b] is ``word`` (ASCII; ``fold``: in any case)."""
-        cdef Py_ssize_t k = 0
-        cdef Py_UCS4 c
-        while a + k < b:
-            if word[k] == 0:
-                return False
-            c = self.ch(a + k)
-            if fold and c'A' <= c <= c'Z':
-                c = <Py_UCS4>(<unsigned int>c + 32)
-            if c != <Py_UCS4>word[k]:
-                return False
-            k += 1
-        return word[k] == 0
-
-    cdef int put_text(self, str text) except -1:
-        cdef Py_UCS4 c
-        for c in text:
-            self.put(c)
-        return 0
-
-    cdef Py_ssize_t call(self, Py_ssize_t i, str name, Py_ssize_t j) except -2:
-        """ObjectId("..."), NumberLong(5), ...: the value inside."""
-        cdef Py_ssize_t n = self.n, mark = self.out.len, start
-        cdef Py_UCS4 c
-        cdef bint numeric = name in MONGO_NUM
-        cdef bint not_number = False, not_string = False
-        cdef str arg
-        j = self.skip(j, True)
-        if j >= n:
-            self.refuse(i, f"unclosed {name}(")
-        c = self.ch(j)
-        if c == c'"' or c == c"'":
-            if not numeric:
-                self.put(c'"')
-            start = self.out.len
-            j = self.string_body(j, CTX_CALL)
-            if not self.complete:
-                self.refuse(i, f"unclosed {name}(")
-            if numeric:
-                arg = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, self.out.data + start,
-                                                self.out.len - start)
-                self.out.len = mark
-                arg = arg.strip()
-                if is_json_number(arg):
-                    self.put_text(arg)
-                else:
-                    not_number = True
-            else:
-                self.put(c'"')
-        elif c == c'+' or c == c'-' or is_digit(c):
-            j = self.number(j)
-            if j < 0:
-                self.refuse(i, f"unclosed {name}(")
-            not_string = not numeric
-        else:
-            self.refuse(j, f"{name}( takes a string or a number")
-        j = self.skip(j, True)
-        if j >= n or self.ch(j) != c')':
-            self.refuse(j, f"expected ')' to close {name}(")
-        self.fix("mongo", i, (None if self.full() else f"{name}(...) written as its value"))
-        if not_number:
-            self.refuse(i, f"{name}( of something that is not a number")
-        if not_string:
-            self.refuse(i, f"{name}( of a number")
-        return j + 1
-
-    # -- the document
-    cdef bint plausible(self, Py_ssize_t p) noexcept:
-        cdef Py_ssize_t n = self.n, j = self.ws(p + 1), e
-        cdef Py_UCS4 c
-        cdef str w
-        if j >= n:
-            return False
-        c = self.ch(j)
-        if self.ch(p) == c'{':
-            if c == c'"' or c == c"'" or c == c'}':
-                return True
-            return self.key_then_colon(j)
-        if c == c'{' or c == c'[' or c == c'"' or c == c']' or c == c'-' or is_digit(c):
+    c = self.ch(j)
+    if self.ch(p) == c'{':
+        if c == c'"' or c == c"'" or c == c'}':
             return True
-        if not is_ident_start(c):
-            return False
-        e = j + 1
+        return self.key_then_colon(j)
+    if c == c'{' or c == c'[' or c == c'"' or c == c']' or c == c'-' or is_digit(c):
+        return True
+    if not is_ident_start(c):
+        return False
+    e = j + 1
+    while e < n and (is_word(self.ch(e)) or self.ch(e) == c'$'):
+        e += 1
+    w = self.s[j:e]
+    return w == "true" or w == "false" or w == "null"
+
+cdef Py_ssize_t eng_start(_Repairer self) except -2:
+    """Where the JSON begins: after prose, fences, chat-template tokens."""
+    cdef Py_ssize_t n = self.n, i, e, a, b, p
+    cdef Py_UCS4 c
+    i = self.skip(0, True)
+    if i >= n:
+        self.refuse(0, "no JSON value in the text (only whitespace or comments)")
+    c = self.ch(i)
+    if c == c'{' or c == c'[' or c == c'"' or c == c"'":
+        return i
+    if c == c'+' or c == c'-' or c == c'.' or is_digit(c):
+        e = self.number_end(i)
+        if e > i and (e >= n or not (is_alnum(self.ch(e)) or self.ch(e) == c'.'
+                                     or self.ch(e) == c'_')):
+            if self.ws(e) >= n:
+                return i
+    if is_ident_start(c):
+        e = i + 1
         while e < n and (is_word(self.ch(e)) or self.ch(e) == c'$'):
             e += 1
-        w = self.s[j:e]
-        return w == "true" or w == "false" or w == "null"
-
-    cdef Py_ssize_t start(self) except -2:
-        """Where the JSON begins: after prose, fences, chat-template tokens."""
-        cdef Py_ssize_t n = self.n, i, e, a, b, p
-        cdef Py_UCS4 c
-        i = self.skip(0, True)
-        if i >= n:
-            self.refuse(0, "no JSON value in the text (only whitespace or comments)")
-        c = self.ch(i)
-        if c == c'{' or c == c'[' or c == c'"' or c == c"'":
+        if self.s[i:e].lower() in TOP_WORDS and self.ws(e) >= n:
             return i
-        if c == c'+' or c == c'-' or c == c'.' or is_digit(c):
-            e = self.number_end(i)
-            if e > i and (e >= n or not (is_alnum(self.ch(e)) or self.ch(e) == c'.'
-                                         or self.ch(e) == c'_')):
-                if self.ws(e) >= n:
-                    return i
-        if is_ident_start(c):
-            e = i + 1
-            while e < n and (is_word(self.ch(e)) or self.ch(e) == c'$'):
-                e += 1
-            if self.s[i:e].lower() in TOP_WORDS and self.ws(e) >= n:
-                return i
-        a = self.find_char(c'{', i)
-        b = self.find_char(c'[', i)
-        while True:
-            if a < 0 and b < 0:
-                self.refuse(i, "no JSON value in the text (prose, not arguments)")
-            if b < 0 or 0 <= a < b:
-                p = a
-                a = self.find_char(c'{', a + 1)
-            else:
-                p = b
-                b = self.find_char(c'[', b + 1)
-            if self.plausible(p):
-                self.fix("prose", i, "text before the JSON dropped")
-                return p
+    a = self.find_char(c'{', i)
+    b = self.find_char(c'[', i)
+    while True:
+        if a < 0 and b < 0:
+            self.refuse(i, "no JSON value in the text (prose, not arguments)")
+        if b < 0 or 0 <= a < b:
+            p = a
+            a = self.find_char(c'{', a + 1)
+        else:
+            p = b
+            b = self.find_char(c'[', b + 1)
+        if eng_plausible(self, p):
+            self.fix("prose", i, "text before the JSON dropped")
+            return p
 
-    cdef int push(self, int kind) except -1:
-        cdef Frame* grown
-        if self.depth == self.cap:
-            grown = <Frame*>PyMem_Realloc(self.stack, 2 * self.cap * sizeof(Frame))
-            if grown == NULL:
-                raise MemoryError()
-            self.stack = grown
-            self.cap *= 2
-        self.stack[self.depth].kind = kind
-        self.stack[self.depth].state = S_KEY_FIRST
-        self.stack[self.depth].count = 0
-        self.stack[self.depth].mark = self.out.len
-        self.depth += 1
-        return 0
+cdef int eng_push(_Repairer self, int kind) except -1:
+    cdef Frame* grown
+    if self.depth == self.cap:
+        grown = <Frame*>PyMem_Realloc(self.stack, 2 * self.cap * sizeof(Frame))
+        if grown == NULL:
+            raise MemoryError()
+        self.stack = grown
+        self.cap *= 2
+    self.stack[self.depth].kind = kind
+    self.stack[self.depth].state = S_KEY_FIRST
+    self.stack[self.depth].count = 0
+    self.stack[self.depth].mark = self.out.len
+    self.depth += 1
+    return 0
 
-    cdef int close(self) except -1:
-        self.depth -= 1
-        self.put(c'}' if self.stack[self.depth].kind == F_OBJ else c']')
-        return 0
+cdef int eng_close(_Repairer self) except -1:
+    self.depth -= 1
+    self.put(c'}' if self.stack[self.depth].kind == F_OBJ else c']')
+    return 0
 
-    cdef int close_all(self, Py_ssize_t i) except -1:
-        if self.depth > 1:
-            self.fix("truncated", i, (None if self.full() else f"{self.depth - 1} unclosed bracket(s) closed"))
-        while self.depth > 1:
-            self.close()
-        return 0
+cdef int eng_close_all(_Repairer self, Py_ssize_t i) except -1:
+    if self.depth > 1:
+        self.fix("truncated", i, (None if self.full() else f"{self.depth - 1} unclosed bracket(s) closed"))
+    while self.depth > 1:
+        eng_close(self)
+    return 0
 
-    cdef bint key_follows(self, Py_ssize_t i) noexcept:
-        """Whether a comma at i is followed by a key and its colon."""
-        cdef Py_ssize_t n = self.n, k, end, lim
-        cdef Py_UCS4 q
-        if self.ch(i) != c',':
+cdef bint eng_key_follows(_Repairer self, Py_ssize_t i) noexcept:
+    """Whether a comma at i is followed by a key and its colon."""
+    cdef Py_ssize_t n = self.n, k, end, lim
+    cdef Py_UCS4 q
+    if self.ch(i) != c',':
+        return False
+    k = self.ws(i + 1)
+    if k >= n:
+        return False
+    q = self.ch(k)
+    if q == c'"' or q == c"'":
+        lim = k + LOOK if k + LOOK < n else n
+        end = k + 1
+        while end < lim and self.ch(end) != q:
+            end += 1
+        if end >= lim:
             return False
-        k = self.ws(i + 1)
-        if k >= n:
-            return False
-        q = self.ch(k)
-        if q == c'"' or q == c"'":
-            lim = k + LOOK if k + LOOK < n else n
-            end = k + 1
-            while end < lim and self.ch(end) != q:
-                end += 1
-            if end >= lim:
-                return False
-            end = self.ws(end + 1)
-            return end < n and self.ch(end) == c':'
-        return self.key_then_colon(k)
+        end = self.ws(end + 1)
+        return end < n and self.ch(end) == c':'
+    return self.key_then_colon(k)
 
-    cdef Py_ssize_t mismatched(self, Py_ssize_t i) except -2:
-        """A closer that does not close the innermost container."""
-        cdef Py_UCS4 c = self.ch(i), d
-        cdef int want = F_OBJ if c == c'}' else F_ARR
-        cdef Py_ssize_t k, found = -1, j
-        cdef str closer
-        for k in range(self.depth - 1, 0, -1):
-            if self.stack[k].kind == want:
-                found = k
-                break
-        if found < 0:
-            self.fix("bracket", i, (None if self.full() else f"stray '{c}' dropped"))
-            return i + 1
-        j = self.skip(i + 1, True)
-        if j < self.n:
-            d = self.ch(j)
-            if d != c'}' and d != c']':
-                if found == 1:
-                    # closing the outermost container would leave what follows
-                    # outside the document: the closer can only be a typo
-                    closer = "}" if self.stack[self.depth - 1].kind == F_OBJ else "]"
-                    self.fix("bracket", i, (None if self.full() else f"'{c}' read as '{closer}'"))
-                    self.close()
-                    return i + 1
-                self.refuse(i, f"'{c}' does not close the innermost bracket, and what follows "
-                               "belongs to a different container in each reading")
-        self.fix("bracket", i, (None if self.full() else f"'{c}' also closes the brackets inside it"))
-        while self.depth > found:
-            self.close()
+cdef Py_ssize_t eng_mismatched(_Repairer self, Py_ssize_t i) except -2:
+    """A closer that does not close the innermost container."""
+    cdef Py_UCS4 c = self.ch(i), d
+    cdef int want = F_OBJ if c == c'}' else F_ARR
+    cdef Py_ssize_t k, found = -1, j
+    cdef str closer
+    for k in range(self.depth - 1, 0, -1):
+        if self.stack[k].kind == want:
+            found = k
+            break
+    if found < 0:
+        self.fix("bracket", i, (None if self.full() else f"stray '{c}' dropped"))
         return i + 1
+    j = self.skip(i + 1, True)
+    if j < self.n:
+        d = self.ch(j)
+        if d != c'}' and d != c']':
+            if found == 1:
+                # closing the outermost container would leave what follows
+                # outside the document: the closer can only be a typo
+                closer = "}" if self.stack[self.depth - 1].kind == F_OBJ else "]"
+                self.fix("bracket", i, (None if self.full() else f"'{c}' read as '{closer}'"))
+                eng_close(self)
+                return i + 1
+            self.refuse(i, f"'{c}' does not close the innermost bracket, and what follows "
+                           "belongs to a different container in each reading")
+    self.fix("bracket", i, (None if self.full() else f"'{c}' also closes the brackets inside it"))
+    while self.depth > found:
+        eng_close(self)
+    return i + 1
 
-    cdef Py_ssize_t ellipsis(self, Py_ssize_t i) except -2:
-        """An ellipsis at i (and a comma after it) dropped; the index past."""
-        self.fix("ellipsis", i, "ellipsis dropped")
-        i += 1 if self.ch(i) == 0x2026 else 3
-        cdef Py_ssize_t j = self.skip(i, True)
-        if j < self.n and self.ch(j) == c',':
-            return j + 1
-        return i
+cdef Py_ssize_t eng_ellipsis(_Repairer self, Py_ssize_t i) except -2:
+    """An ellipsis at i (and a comma after it) dropped; the index past."""
+    self.fix("ellipsis", i, "ellipsis dropped")
+    i += 1 if self.ch(i) == 0x2026 else 3
+    cdef Py_ssize_t j = self.skip(i, True)
+    if j < self.n and self.ch(j) == c',':
+        return j + 1
+    return i
 
-    cdef bint at_ellipsis(self, Py_ssize_t i) noexcept:
-        cdef Py_UCS4 c = self.ch(i)
-        return c == 0x2026 or (c == c'.' and i + 2 < self.n and self.ch(i + 1) == c'.'
-                               and self.ch(i + 2) == c'.')
+cdef bint eng_at_ellipsis(_Repairer self, Py_ssize_t i) noexcept:
+    cdef Py_UCS4 c = self.ch(i)
+    return c == 0x2026 or (c == c'.' and i + 2 < self.n and self.ch(i + 1) == c'.'
+                           and self.ch(i + 2) == c'.')
 
-    cdef Py_ssize_t value(self, Py_ssize_t i, int ctx) except -2:
-        """Write the value at i. Opens a frame for { and [; returns the index
-        past the value, or -1 when a cut value is dropped."""
-        cdef Py_ssize_t n = self.n, j, k, e
-        cdef Py_UCS4 c = self.ch(i), d
-        if c == c'{' or c == c'[':
-            if self.depth > depth_bound:  # the top frame and depth_bound containers
-                self.refuse(i, TOO_DEEP)
-            self.put(c)
-            self.push(F_OBJ if c == c'{' else F_ARR)
-            return i + 1
-        if c == c'"' or c == c"'":
-            self.put(c'"')
-            j = self.string_body(i, ctx)
-            if c == c"'":
-                self.fix("quote", i, "single-quoted string")
-            while True:
-                k = self.ws(j)
-                if k < n and self.ch(k) == c'+':
-                    e = self.skip(k + 1, True)
-                    if e < n and (self.ch(e) == c'"' or self.ch(e) == c"'"):
-                        j = self.string_body(e, ctx)
-                        self.fix("concat", k, "strings joined")
-                        continue
-                    self.refuse(k, "a concatenation with something that is not a string")
-                break
-            self.put(c'"')
-            return j
-        if is_digit(c) or c == c'.':
-            return self.number(i)
-        if c == c'+' or c == c'-':
-            if i + 1 < n:
-                d = self.ch(i + 1)
-                if is_digit(d) or d == c'.':
-                    return self.number(i)
-            if i + 1 >= n:
-                return -1
-            return self.word(i, ctx)
-        if is_alpha(c) or c == c'_' or c == c'$':
-            return self.word(i, ctx)
-        self.refuse(i, "unexpected character where a value belongs")
-        return -2
-
-    cdef inline Py_ssize_t take_value(self, Frame* f, Py_ssize_t i) except -2:
-        """The value step, the same for an object member and an array element:
-        the value at i goes into frame f (a container opens its frame); a value
-        cut before it starts is dropped and every bracket closed."""
-        cdef Py_ssize_t j
-        f.state = S_AFTER
-        f.count += 1
-        j = self.value(i, f.kind)
-        if j < 0:
-            f = &self.stack[self.depth - 1]
-            self.fix("truncated", i, "cut value dropped")
-            self.out.len = f.mark
-            self.close_all(self.n)
-            return i
+cdef Py_ssize_t eng_value(_Repairer self, Py_ssize_t i, int ctx) except -2:
+    """Write the value at i. Opens a frame for { and [; returns the index
+    past the value, or -1 when a cut value is dropped."""
+    cdef Py_ssize_t n = self.n, j, k, e
+    cdef Py_UCS4 c = self.ch(i), d
+    if c == c'{' or c == c'[':
+        if self.depth > depth_bound:  # the top frame and depth_bound containers
+            self.refuse(i, TOO_DEEP)
+        self.put(c)
+        eng_push(self, F_OBJ if c == c'{' else F_ARR)
+        return i + 1
+    if c == c'"' or c == c"'":
+        self.put(c'"')
+        j = self.string_body(i, ctx)
+        if c == c"'":
+            self.fix("quote", i, "single-quoted string")
+        while True:
+            k = self.ws(j)
+            if k < n and self.ch(k) == c'+':
+                e = self.skip(k + 1, True)
+                if e < n and (self.ch(e) == c'"' or self.ch(e) == c"'"):
+                    j = self.string_body(e, ctx)
+                    self.fix("concat", k, "strings joined")
+                    continue
+                self.refuse(k, "a concatenation with something that is not a string")
+            break
+        self.put(c'"')
         return j
+    if is_digit(c) or c == c'.':
+        return self.number(i)
+    if c == c'+' or c == c'-':
+        if i + 1 < n:
+            d = self.ch(i + 1)
+            if is_digit(d) or d == c'.':
+                return self.number(i)
+        if i + 1 >= n:
+            return -1
+        return self.word(i, ctx)
+    if is_alpha(c) or c == c'_' or c == c'$':
+        return self.word(i, ctx)
+    self.refuse(i, "unexpected character where a value belongs")
+    return -2
 
-    cdef Py_ssize_t null_value(self, Frame* f, Py_ssize_t i) except -2:
-        """A member whose value is missing: null."""
-        self.fix("value", i, "missing value written as null")
-        self.put_ascii(b"null")
-        f.count += 1
-        f.state = S_AFTER
+cdef inline Py_ssize_t eng_take_value(_Repairer self, Frame* f, Py_ssize_t i) except -2:
+    """The value step, the same for an object member and an array element:
+    the value at i goes into frame f (a container opens its frame); a value
+    cut before it starts is dropped and every bracket closed."""
+    cdef Py_ssize_t j
+    f.state = S_AFTER
+    f.count += 1
+    j = eng_value(self, i, f.kind)
+    if j < 0:
+        f = &self.stack[self.depth - 1]
+        self.fix("truncated", i, "cut value dropped")
+        self.out.len = f.mark
+        eng_close_all(self, self.n)
         return i
+    return j
 
-    cdef int member_start(self, Frame* f) except -1:
-        """Before an array element: remember where it starts, write a comma."""
+cdef Py_ssize_t eng_null_value(_Repairer self, Frame* f, Py_ssize_t i) except -2:
+    """A member whose value is missing: null."""
+    self.fix("value", i, "missing value written as null")
+    self.put_ascii(b"null")
+    f.count += 1
+    f.state = S_AFTER
+    return i
+
+cdef int eng_member_start(_Repairer self, Frame* f) except -1:
+    """Before an array element: remember where it starts, write a comma."""
+    f.mark = self.out.len
+    if f.count:
+        self.put(c',')
+    return 0
+
+cdef Py_ssize_t eng_in_object(_Repairer self, Frame* f, int state, Py_ssize_t i, Py_UCS4 c, bint at_end) except -2:
+    """One step inside an object (``state``: before a key, after it, before
+    the value, after the member); the index where the next step starts."""
+    cdef Py_ssize_t n = self.n, j, e
+    if state == S_KEY_FIRST or state == S_KEY_NEXT:
+        if at_end:
+            eng_close_all(self, n)
+            return i
+        if c == c'}':
+            if state == S_KEY_NEXT:
+                self.fix("comma", i, "trailing comma dropped")
+            eng_close(self)
+            return i + 1
+        if c == c',':
+            self.fix("comma", i, "stray comma dropped")
+            return i + 1
+        if c == c']':
+            return eng_mismatched(self, i)
+        if eng_at_ellipsis(self, i):
+            return eng_ellipsis(self, i)
         f.mark = self.out.len
         if f.count:
             self.put(c',')
-        return 0
+        if c == c'"' or c == c"'":
+            self.put(c'"')
+            self.key_struct = False
+            j = self.string_body(i, CTX_KEY)
+            if not self.complete:
+                if self.key_struct:
+                    self.refuse(i, "an unterminated key")
+                self.fix("truncated", i, "cut key dropped")
+                self.out.len = f.mark
+                eng_close_all(self, n)
+                return n
+            self.put(c'"')
+        elif c == c':':
+            self.refuse(i, "a member with no key: a key would have to be invented")
+        elif c == c'{' or c == c'[':
+            self.refuse(i, "an object or array where a key belongs")
+        else:
+            j = self.key_end(i)
+            if j == i:
+                self.refuse(i, "unexpected character where a key belongs")
+            e = self.skip(j, True)
+            if (e < n and self.ch(e) != c':') or (e >= n and j < n):
+                self.refuse(i, f"piece {self.s[i:j]!r} has no colon")
+            self.fix("key", i, "key quoted")
+            self.put(c'"')
+            for e in range(i, j):
+                self.put(self.ch(e))
+            self.put(c'"')
+        self.put(c':')
+        f.state = S_COLON
+        return j
+    if state == S_COLON:
+        if at_end:
+            self.fix("truncated", i, "dangling key dropped")
+            self.out.len = f.mark
+            eng_close_all(self, n)
+            return i
+        if c == c':':
+            j = self.skip(i + 1, False)
+            if j < n and self.ch(j) == c':':
+                self.refuse(j, "two colons after a key")
+            f.state = S_VAL
+            return i + 1
+        if c == c',' or c == c'}':
+            if not f.count and not eng_key_follows(self, i):
+                self.refuse(i, "keys with neither colon nor value: a set, "
+                               "not an object")
+            return eng_null_value(self, f, i)
+        self.fix("colon", i, "missing colon added")
+        f.state = S_VAL
+        return i
+    if state == S_VAL:
+        if at_end:
+            self.fix("truncated", i, "key without a value dropped")
+            self.out.len = f.mark
+            eng_close_all(self, n)
+            return i
+        if c == c',' or c == c'}':
+            return eng_null_value(self, f, i)
+        if c == c']':
+            self.refuse(i, "']' where a value belongs")
+        if c == c':':
+            self.refuse(i, "two colons after a key")
+        return eng_take_value(self, f, i)
+    # S_AFTER
+    if at_end:
+        eng_close_all(self, n)
+        return i
+    if c == c',':
+        f.state = S_KEY_NEXT
+        return i + 1
+    if c == c'}':
+        eng_close(self)
+        return i + 1
+    if c == c']':
+        return eng_mismatched(self, i)
+    if c == c':':
+        self.refuse(i, "a colon after a value")
+    if c == c'"' or c == c"'" or is_key_char(c):
+        self.fix("comma", i, "missing comma added")
+        f.state = S_KEY_NEXT
+        return i
+    if eng_at_ellipsis(self, i):
+        f.state = S_KEY_NEXT
+        return i
+    self.refuse(i, "expected ',' or '}' after a member")
 
-    cdef Py_ssize_t in_object(self, Frame* f, int state, Py_ssize_t i, Py_UCS4 c, bint at_end) except -2:
-        """One step inside an object (``state``: before a key, after it, before
-        the value, after the member); the index where the next step starts."""
-        cdef Py_ssize_t n = self.n, j, e
-        if state == S_KEY_FIRST or state == S_KEY_NEXT:
-            if at_end:
-                self.close_all(n)
-                return i
-            if c == c'}':
-                if state == S_KEY_NEXT:
-                    self.fix("comma", i, "trailing comma dropped")
-                self.close()
-                return i + 1
-            if c == c',':
+cdef Py_ssize_t eng_in_array(_Repairer self, Frame* f, int state, Py_ssize_t i, Py_UCS4 c, bint at_end) except -2:
+    """One step inside an array (before an element, after it)."""
+    cdef Py_ssize_t n = self.n, j
+    if state == S_VAL or state == S_KEY_FIRST:
+        if at_end:
+            eng_close_all(self, n)
+            return i
+        if c == c']':
+            if state == S_VAL:
+                self.fix("comma", i, "trailing comma dropped")
+            eng_close(self)
+            return i + 1
+        if c == c',':
+            if state == S_KEY_FIRST:
                 self.fix("comma", i, "stray comma dropped")
                 return i + 1
-            if c == c']':
-                return self.mismatched(i)
-            if self.at_ellipsis(i):
-                return self.ellipsis(i)
-            f.mark = self.out.len
+            self.refuse(i, "an empty element between commas")
+        if c == c'}':
+            return eng_mismatched(self, i)
+        if c == c':':
+            self.refuse(i, "a colon where a value belongs")
+        if eng_at_ellipsis(self, i):
+            return eng_ellipsis(self, i)
+        eng_member_start(self, f)
+        return eng_take_value(self, f, i)
+    # array S_AFTER
+    if at_end:
+        eng_close_all(self, n)
+        return i
+    if c == c',':
+        f.state = S_VAL
+        return i + 1
+    if c == c']':
+        eng_close(self)
+        return i + 1
+    if c == c'}':
+        return eng_mismatched(self, i)
+    if c == c':':
+        self.refuse(i, "a key inside an array")
+    if eng_at_ellipsis(self, i):
+        f.state = S_VAL
+        return i
+    if (c == c'"' or c == c"'" or c == c'{' or c == c'[' or c == c'+' or c == c'-'
+            or c == c'.' or is_digit(c) or is_alpha(c)):
+        self.fix("comma", i, "missing comma added")
+        f.state = S_VAL
+        return i
+    self.refuse(i, "expected ',' or ']' after an element")
+
+cdef str eng_run(_Repairer self):
+    cdef Py_ssize_t n = self.n, i, j, e, top_mark = 0
+    cdef Py_UCS4 c = 0
+    cdef Frame* f
+    cdef int kind, state
+    cdef bint at_end, done
+    i = eng_start(self)
+    eng_push(self, F_TOP)
+    self.stack[0].state = S_VAL
+    while True:
+        f = &self.stack[self.depth - 1]
+        kind = f.kind
+        state = f.state
+        if i < n:
+            c = self.ch(i)
+            if c == c' ' and i + 1 < n and c' ' < self.ch(i + 1) < 0x80 \
+                    and self.ch(i + 1) != c'/' and self.ch(i + 1) != c'#':
+                i += 1   # one plain space before a token: the common case
+            elif c <= c' ' or c == c'/' or c == c'#' or c >= 0x80:
+                i = self.skip(i, not (kind == F_OBJ and state == S_VAL))
+        at_end = i >= n
+        if not at_end:
+            c = self.ch(i)
+        if kind == F_TOP:
+            if state == S_AFTER:
+                if at_end:
+                    break
+                if c == c'}' or c == c']':
+                    self.fix("bracket", i, (None if self.full() else f"extra '{c}' dropped"))
+                    i += 1
+                    continue
+                if c == c',':
+                    j = self.skip(i + 1, True)
+                    if j >= n:
+                        self.fix("comma", i, "comma after the document dropped")
+                        break
+                    i = j
+                    c = self.ch(j)
+                if c == c'{' or c == c'[':
+                    self.fix("concatenated", i, "another value follows: the values as a list")
+                    f.state = S_VAL
+                    continue
+                if c == c'"' or c == c"'" or c == c':' or c == c'-' or is_digit(c):
+                    self.refuse(i, "unexpected text after the end of the value")
+                if is_alpha(c) or c == c'_' or c == c'$':
+                    if self.key_then_colon(i):
+                        self.refuse(i, "a member after the end of the object")
+                if trailing_ok(c):
+                    self.fix("prose", i, "text after the JSON dropped")
+                    break
+                self.refuse(i, "unexpected text after the end of the value")
+            if at_end:
+                self.refuse(i, "no JSON value in the text")
             if f.count:
                 self.put(c',')
-            if c == c'"' or c == c"'":
-                self.put(c'"')
-                self.key_struct = False
-                j = self.string_body(i, CTX_KEY)
-                if not self.complete:
-                    if self.key_struct:
-                        self.refuse(i, "an unterminated key")
-                    self.fix("truncated", i, "cut key dropped")
-                    self.out.len = f.mark
-                    self.close_all(n)
-                    return n
-                self.put(c'"')
-            elif c == c':':
-                self.refuse(i, "a member with no key: a key would have to be invented")
-            elif c == c'{' or c == c'[':
-                self.refuse(i, "an object or array where a key belongs")
-            else:
-                j = self.key_end(i)
-                if j == i:
-                    self.refuse(i, "unexpected character where a key belongs")
-                e = self.skip(j, True)
-                if (e < n and self.ch(e) != c':') or (e >= n and j < n):
-                    self.refuse(i, f"piece {self.s[i:j]!r} has no colon")
-                self.fix("key", i, "key quoted")
-                self.put(c'"')
-                for e in range(i, j):
-                    self.put(self.ch(e))
-                self.put(c'"')
-            self.put(c':')
-            f.state = S_COLON
-            return j
-        if state == S_COLON:
-            if at_end:
-                self.fix("truncated", i, "dangling key dropped")
-                self.out.len = f.mark
-                self.close_all(n)
-                return i
-            if c == c':':
-                j = self.skip(i + 1, False)
-                if j < n and self.ch(j) == c':':
-                    self.refuse(j, "two colons after a key")
-                f.state = S_VAL
-                return i + 1
-            if c == c',' or c == c'}':
-                if not f.count and not self.key_follows(i):
-                    self.refuse(i, "keys with neither colon nor value: a set, "
-                                   "not an object")
-                return self.null_value(f, i)
-            self.fix("colon", i, "missing colon added")
-            f.state = S_VAL
-            return i
-        if state == S_VAL:
-            if at_end:
-                self.fix("truncated", i, "key without a value dropped")
-                self.out.len = f.mark
-                self.close_all(n)
-                return i
-            if c == c',' or c == c'}':
-                return self.null_value(f, i)
-            if c == c']':
-                self.refuse(i, "']' where a value belongs")
-            if c == c':':
-                self.refuse(i, "two colons after a key")
-            return self.take_value(f, i)
-        # S_AFTER
-        if at_end:
-            self.close_all(n)
-            return i
-        if c == c',':
-            f.state = S_KEY_NEXT
-            return i + 1
-        if c == c'}':
-            self.close()
-            return i + 1
-        if c == c']':
-            return self.mismatched(i)
-        if c == c':':
-            self.refuse(i, "a colon after a value")
-        if c == c'"' or c == c"'" or is_key_char(c):
-            self.fix("comma", i, "missing comma added")
-            f.state = S_KEY_NEXT
-            return i
-        if self.at_ellipsis(i):
-            f.state = S_KEY_NEXT
-            return i
-        self.refuse(i, "expected ',' or '}' after a member")
+            j = eng_value(self, i, F_TOP)
+            if j < 0:
+                self.refuse(i, "no JSON value in the text")
+            f = &self.stack[0]
+            f.state = S_AFTER
+            f.count += 1
+            i = j
+            continue
+        if kind == F_OBJ:
+            i = eng_in_object(self, f, state, i, c, at_end)
+        else:
+            i = eng_in_array(self, f, state, i, c, at_end)
+    if self.oom:
+        raise MemoryError()
+    text = buf_str(&self.out)
+    if self.stack[0].count > 1:
+        text = "[" + text + "]"
+    return text
 
-    cdef Py_ssize_t in_array(self, Frame* f, int state, Py_ssize_t i, Py_UCS4 c, bint at_end) except -2:
-        """One step inside an array (before an element, after it)."""
-        cdef Py_ssize_t n = self.n, j
-        if state == S_VAL or state == S_KEY_FIRST:
-            if at_end:
-                self.close_all(n)
-                return i
-            if c == c']':
-                if state == S_VAL:
-                    self.fix("comma", i, "trailing comma dropped")
-                self.close()
-                return i + 1
-            if c == c',':
-                if state == S_KEY_FIRST:
-                    self.fix("comma", i, "stray comma dropped")
-                    return i + 1
-                self.refuse(i, "an empty element between commas")
-            if c == c'}':
-                return self.mismatched(i)
-            if c == c':':
-                self.refuse(i, "a colon where a value belongs")
-            if self.at_ellipsis(i):
-                return self.ellipsis(i)
-            self.member_start(f)
-            return self.take_value(f, i)
-        # array S_AFTER
-        if at_end:
-            self.close_all(n)
-            return i
-        if c == c',':
-            f.state = S_VAL
-            return i + 1
-        if c == c']':
-            self.close()
-            return i + 1
-        if c == c'}':
-            return self.mismatched(i)
-        if c == c':':
-            self.refuse(i, "a key inside an array")
-        if self.at_ellipsis(i):
-            f.state = S_VAL
-            return i
-        if (c == c'"' or c == c"'" or c == c'{' or c == c'[' or c == c'+' or c == c'-'
-                or c == c'.' or is_digit(c) or is_alpha(c)):
-            self.fix("comma", i, "missing comma added")
-            f.state = S_VAL
-            return i
-        self.refuse(i, "expected ',' or ']' after an element")
 
-    cdef str run(self):
-        cdef Py_ssize_t n = self.n, i, j, e, top_mark = 0
-        cdef Py_UCS4 c = 0
-        cdef Frame* f
-        cdef int kind, state
-        cdef bint at_end, done
-        i = self.start()
-        self.push(F_TOP)
-        self.stack[0].state = S_VAL
-        while True:
-            f = &self.stack[self.depth - 1]
-            kind = f.kind
-            state = f.state
-            if i < n:
-                c = self.ch(i)
-                if c == c' ' and i + 1 < n and c' ' < self.ch(i + 1) < 0x80 \
-                        and self.ch(i + 1) != c'/' and self.ch(i + 1) != c'#':
-                    i += 1   # one plain space before a token: the common case
-                elif c <= c' ' or c == c'/' or c == c'#' or c >= 0x80:
-                    i = self.skip(i, not (kind == F_OBJ and state == S_VAL))
-            at_end = i >= n
-            if not at_end:
-                c = self.ch(i)
-            if kind == F_TOP:
-                if state == S_AFTER:
-                    if at_end:
-                        break
-                    if c == c'}' or c == c']':
-                        self.fix("bracket", i, (None if self.full() else f"extra '{c}' dropped"))
-                        i += 1
-                        continue
-                    if c == c',':
-                        j = self.skip(i + 1, True)
-                        if j >= n:
-                            self.fix("comma", i, "comma after the document dropped")
-                            break
-                        i = j
-                        c = self.ch(j)
-                    if c == c'{' or c == c'[':
-                        self.fix("concatenated", i, "another value follows: the values as a list")
-                        f.state = S_VAL
-                        continue
-                    if c == c'"' or c == c"'" or c == c':' or c == c'-' or is_digit(c):
-                        self.refuse(i, "unexpected text after the end of the value")
-                    if is_alpha(c) or c == c'_' or c == c'$':
-                        if self.key_then_colon(i):
-                            self.refuse(i, "a member after the end of the object")
-                    if trailing_ok(c):
-                        self.fix("prose", i, "text after the JSON dropped")
-                        break
-                    self.refuse(i, "unexpected text after the end of the value")
-                if at_end:
-                    self.refuse(i, "no JSON value in the text")
-                if f.count:
-                    self.put(c',')
-                j = self.value(i, F_TOP)
-                if j < 0:
-                    self.refuse(i, "no JSON value in the text")
-                f = &self.stack[0]
-                f.state = S_AFTER
-                f.count += 1
-                i = j
-                continue
-            if kind == F_OBJ:
-                i = self.in_object(f, state, i, c, at_end)
-            else:
-                i = self.in_array(f, state, i, c, at_end)
-        if self.oom:
-            raise MemoryError()
-        text = buf_str(&self.out)
-        if self.stack[0].count > 1:
-            text = "[" + text + "]"
-        return text
 
 
 cdef object value_of(str text):
@@ -1203,18 +485,18 @@ def repair_json(str s):
     cdef str text
     cdef list fixes
     eng.start_buffers()
-    start = eng.start()
+    start = eng_start(eng)
     if double_encoded_at(eng, start):
         inner = _Repairer(_unescape_sub(_unescape_one, s[start:]))
         inner.start_buffers()
         inner.fix("double_encoded", start, "backslash-escaped JSON unescaped")
-        text = inner.run()
+        text = eng_run(inner)
         fixes = eng.log() + inner.log()
     else:
         eng.fixes.clear()
         eng.more = 0
         eng.nfix = 0
-        text = eng.run()
+        text = eng_run(eng)
         fixes = eng.log()
     return value_of(text), text, fixes
 
