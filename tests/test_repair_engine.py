@@ -12,7 +12,6 @@ from hypothesis import strategies as st
 
 import toolmend
 from toolmend import normalize_tool_args
-from toolmend.errors import LiteralError
 from toolmend.recovery import FIX_CODES, MAX_DEPTH, Fix
 
 SETTINGS = settings(max_examples=300, deadline=None,
@@ -78,7 +77,7 @@ def test_twins_agree_on_names_that_look_like_numbers(recover_twins, raw):
     for k in (compiled, pure):
         try:
             outcomes.append(k.parse_object_literal(raw))
-        except LiteralError as exc:
+        except k.Refused as exc:
             outcomes.append(("refused", exc.pos, exc.what))
     assert outcomes[0] == outcomes[1]
 
@@ -94,7 +93,7 @@ def test_a_backslash_quote_is_logged_and_the_text_is_json(raw):
 
 
 def test_kernel_refusal_carries_the_offset(recover_kernel):
-    with pytest.raises(LiteralError) as info:
+    with pytest.raises(recover_kernel.Refused) as info:
         recover_kernel.repair_json('{"a": [1, 2, "k": 3]}')
     assert info.value.pos == 16 and info.value.what == "a key inside an array"
 
@@ -150,7 +149,7 @@ def test_twins_agree_on_damaged_json(recover_twins, value, cut, noise):
 def _outcome(fn, text):
     try:
         value, rebuilt, fixes = fn(text)
-    except LiteralError as exc:
+    except ValueError as exc:  # the kernel's Refused
         return ("error", exc.pos, exc.what)
     for code, offset, message in fixes:
         assert code in FIX_CODES and 0 <= offset <= len(text) and message
@@ -268,7 +267,7 @@ def test_nesting_past_the_bound_is_refused_at_the_bracket(recover_kernel, opener
     per = opener.count("[") + opener.count("{")
     n = -(-levels // per)
     for raw in (opener * n + leaf, opener * n + leaf + closer * n):
-        with pytest.raises(LiteralError) as info:
+        with pytest.raises(recover_kernel.Refused) as info:
             recover_kernel.repair_json(raw)
         assert info.value.what == f"nesting deeper than {MAX_DEPTH} levels"
         # the offset is that of the first bracket past the bound

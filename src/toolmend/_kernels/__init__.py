@@ -3,8 +3,11 @@ their pure-Python twins.
 
 Each kernel is a pair that sorts together: ``_recover`` (compiled from
 ``ext/_recover.pyx``) and ``_recover_py``; ``_myers`` / ``_myers_py``;
-``_jsonscan`` / ``_jsonscan_py``. The twins have the same functions and give
-the same results; the ``.pyi`` stubs describe the compiled ones.
+``_jsonscan`` / ``_jsonscan_py``. The pure twin is the reference: its header
+names the few entry points the layers above call, both twins export exactly
+those with the same signatures and give the same results
+(tests/test_kernel_line.py), and the ``.pyi`` stubs describe the compiled ones.
+A compiled kernel imports no twin and nothing above ``_kernels``.
 
 ``TOOLMEND_PURE_PYTHON=1`` forces the pure-Python twins. Otherwise a missing
 or broken extension falls back to the twin silently, unless
@@ -48,7 +51,7 @@ def _load(name: str) -> tuple[ModuleType, bool]:
     return importlib.import_module(f"{__name__}.{name}_py"), False
 
 
-__all__ = ["recover", "myers", "jsonscan", "compiled", "FORCE_PURE", "REQUIRE_COMPILED"]
+__all__ = ["recover", "myers", "jsonscan", "compiled"]
 
 if TYPE_CHECKING:
     # Type checkers see the pure twins: the compiled kernels mirror them

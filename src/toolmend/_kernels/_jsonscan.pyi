@@ -1,7 +1,7 @@
 """Type stub of the compiled kernel ``toolmend._kernels._jsonscan`` (built from ``ext/_jsonscan.pyx``).
 
 It mirrors its pure-Python twin ``toolmend._kernels._jsonscan_py``: the same names with the same
-signatures, so the types are taken from there (tests/test_kernel_api.py checks it)."""
+signatures, so the types are taken from there (tests/test_kernel_line.py checks it)."""
 
 from toolmend._kernels._jsonscan_py import (
     E_ARRAY as E_ARRAY,

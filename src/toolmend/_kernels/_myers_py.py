@@ -49,6 +49,8 @@ from typing import Any, Sequence
 
 from ._hunks import NO_NEWLINE, Block, format_range, hunks, split_lines
 
+# The names both twins export, with the same signatures (tests/test_kernel_line.py
+# checks them; this twin is the reference).
 __all__ = ["diff_lines", "unified_text", "extend_prefixed"]
 
 

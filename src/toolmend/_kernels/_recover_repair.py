@@ -14,7 +14,6 @@ from __future__ import annotations
 from typing import Any
 
 from .._text import MAX_DEPTH, TOO_DEEP
-from ..errors import LiteralError
 from ._recover_tokens import (
     _AFTER,
     _ARR,
@@ -33,8 +32,8 @@ from ._recover_tokens import (
     _VALUE,
     _WORDS,
     _WS,
+    Refused,
     _json_string,
-    _Refuse,
     _Scanner,
     _unescape_one,
 )
@@ -48,7 +47,7 @@ class _Engine(_Scanner):
         s, n = self.s, self.n
         i = self.skip(0)
         if i >= n:
-            raise _Refuse(0, "no JSON value in the text (only whitespace or comments)")
+            raise Refused(0, "no JSON value in the text (only whitespace or comments)")
         c = s[i]
         if c in "{[\"'":
             return i
@@ -66,7 +65,7 @@ class _Engine(_Scanner):
         b = s.find("[", i)
         while True:
             if a < 0 and b < 0:
-                raise _Refuse(i, "no JSON value in the text (prose, not arguments)")
+                raise Refused(i, "no JSON value in the text (prose, not arguments)")
             if b < 0 or 0 <= a < b:
                 p, a = a, s.find("{", a + 1)
             else:
@@ -131,21 +130,21 @@ class _Engine(_Scanner):
                         f[1] = _VALUE
                         continue
                     if c in "\"':0123456789-":
-                        raise _Refuse(i, "unexpected text after the end of the value")
+                        raise Refused(i, "unexpected text after the end of the value")
                     if c.isalpha() or c == "_" or c == "$":
                         m = _KEY.match(s, i)
                         e = _WS.match(s, m.end()).end()  # type: ignore[union-attr,union-attr]
                         if e < n and s[e] == ":":
-                            raise _Refuse(i, "a member after the end of the object")
+                            raise Refused(i, "a member after the end of the object")
                     if _TRAILING_OK.match(c):
                         self.fix("prose", i, "text after the JSON dropped")
                         break
-                    raise _Refuse(i, "unexpected text after the end of the value")
+                    raise Refused(i, "unexpected text after the end of the value")
                 if not c:
-                    raise _Refuse(i, "no JSON value in the text")
+                    raise Refused(i, "no JSON value in the text")
                 got = self.value_token(i, _TOP)
                 if got is None:
-                    raise _Refuse(i, "no JSON value in the text")
+                    raise Refused(i, "no JSON value in the text")
                 f[1] = _AFTER
                 if got[0] == "open":
                     tops.append(got[1][2])
@@ -158,210 +157,202 @@ class _Engine(_Scanner):
                 i = got[3]
                 continue
             if kind == _OBJ:
-                if state == _KEY_FIRST or state == _KEY_NEXT:
-                    if not c:
-                        self.fix("cut", n, "cut after a comma" if state == _KEY_NEXT
-                                 else "cut after an opening bracket")
-                        self.close_all(stack, out, n)
-                        continue
-                    if c == "}":
-                        if state == _KEY_NEXT:
-                            self.fix("comma", i, "trailing comma dropped")
-                        self.close(stack, out)
-                        i += 1
-                        continue
-                    if c == ",":
-                        self.fix("comma", i, "stray comma dropped")
-                        i += 1
-                        continue
-                    if c == "]":
-                        i = self.mismatched(stack, out, i)
-                        continue
-                    if s.startswith("...", i) or c == "\u2026":
-                        self.fix("ellipsis", i, "ellipsis dropped")
-                        i += 1 if c == "\u2026" else 3
-                        j = self.skip(i)
-                        if j < n and s[j] == ",":
-                            i = j + 1
-                        continue
-                    if c in "\"'":
-                        key, j, done = self.string(i, -1)
-                        if not done:
-                            if any(ch in key for ch in ":}{,"):
-                                raise _Refuse(i, "an unterminated key")
-                            self.fix("truncated", i, "cut key dropped")
-                            self.close_all(stack, out, n)
-                            i = n
-                            continue
-                    elif c == ":":
-                        raise _Refuse(i, "a member with no key: a key would have to be invented")
-                    elif c in "{[":
-                        raise _Refuse(i, "an object or array where a key belongs")
-                    else:
-                        m = _KEY.match(s, i)
-                        if m is None:
-                            raise _Refuse(i, "unexpected character where a key belongs")
-                        key, j = m.group(0), m.end()
-                        e = self.skip(j)
-                        if e < n and s[e] != ":" or (e >= n and j < n):
-                            raise _Refuse(i, f"piece {key!r} has no colon")
-                        self.fix("key", i, "key quoted")
-                    f[3] = _json_string(key)
-                    f[4] = key
-                    f[1] = _COLON
-                    i = j
-                    continue
-                if state == _COLON:
-                    if not c:
-                        self.fix("cut", i, "cut after a key")
-                        self.close_all(stack, out, n)
-                        continue
-                    if c == ":":
-                        j = self.skip(i + 1, False)
-                        if j < n and s[j] == ":":
-                            raise _Refuse(j, "two colons after a key")
-                        f[1] = _VALUE
-                        i += 1
-                        continue
-                    if c in ",}":
-                        if not f[5] and not self.key_follows(i):
-                            raise _Refuse(i, "keys with neither colon nor value: a set, "
-                                             "not an object")
-                        self.fix("value", i, "missing value written as null")
-                        self.attach(f, None, "null", out)
-                        f[1] = _AFTER
-                        continue
-                    self.fix("colon", i, "missing colon added")
-                    f[1] = _VALUE
-                    continue
-                if state == _VALUE:
-                    if not c:
-                        self.fix("cut", i, "cut after a colon")
-                        self.close_all(stack, out, n)
-                        continue
-                    if c in ",}":
-                        self.fix("value", i, "missing value written as null")
-                        self.attach(f, None, "null", out)
-                        f[1] = _AFTER
-                        continue
-                    if c == "]":
-                        raise _Refuse(i, "']' where a value belongs")
-                    if c == ":":
-                        raise _Refuse(i, "two colons after a key")
-                    got = self.value_token(i, _OBJ)
-                    f[1] = _AFTER
-                    if got is None:
-                        self.fix("cut", i, "cut inside a number")
-                        self.close_all(stack, out, n)
-                        i = n
-                        continue
-                    if got[0] == "open":
-                        self.attach_open(f, got[1], got[2], out)
-                        self.enter(stack, got[1])
-                    else:
-                        self.attach(f, got[1], got[2], out)
-                    i = got[3]
-                    continue
-                # _AFTER
-                if not c:
-                    self.close_all(stack, out, n)
-                    continue
-                if c == ",":
-                    f[1] = _KEY_NEXT
-                    i += 1
-                    continue
-                if c == "}":
-                    self.close(stack, out)
-                    i += 1
-                    continue
-                if c == "]":
-                    i = self.mismatched(stack, out, i)
-                    continue
-                if c == ":":
-                    raise _Refuse(i, "a colon after a value")
-                if c in "\"'" or _KEY.match(s, i):
-                    self.fix("comma", i, "missing comma added")
-                    f[1] = _KEY_NEXT
-                    continue
-                if c == "\u2026" or s.startswith("...", i):
-                    f[1] = _KEY_NEXT
-                    continue
-                raise _Refuse(i, "expected ',' or '}' after a member")
-            # array
-            if state == _VALUE or state == _KEY_FIRST:  # _KEY_FIRST: right after '['
-                if not c:
-                    self.fix("cut", n, "cut after a comma" if state == _VALUE
-                             else "cut after an opening bracket")
-                    self.close_all(stack, out, n)
-                    continue
-                if c == "]":
-                    if state == _VALUE:
-                        self.fix("comma", i, "trailing comma dropped")
-                    self.close(stack, out)
-                    i += 1
-                    continue
-                if c == ",":
-                    if state == _KEY_FIRST:
-                        self.fix("comma", i, "stray comma dropped")
-                        i += 1
-                        continue
-                    raise _Refuse(i, "an empty element between commas")
-                if c == "}":
-                    i = self.mismatched(stack, out, i)
-                    continue
-                if c == ":":
-                    raise _Refuse(i, "a colon where a value belongs")
-                if c == "\u2026" or s.startswith("...", i):
-                    self.fix("ellipsis", i, "ellipsis dropped")
-                    i += 1 if c == "\u2026" else 3
-                    j = self.skip(i)
-                    if j < n and s[j] == ",":
-                        i = j + 1
-                    continue
-                got = self.value_token(i, _ARR)
-                f[1] = _AFTER
-                if got is None:
-                    self.fix("cut", i, "cut inside a number")
-                    self.close_all(stack, out, n)
-                    i = n
-                    continue
-                if got[0] == "open":
-                    self.attach_open(f, got[1], got[2], out)
-                    self.enter(stack, got[1])
-                else:
-                    self.attach(f, got[1], got[2], out)
-                i = got[3]
-                continue
-            # array _AFTER
-            if not c:
-                self.close_all(stack, out, n)
-                continue
-            if c == ",":
-                f[1] = _VALUE
-                i += 1
-                continue
-            if c == "]":
-                self.close(stack, out)
-                i += 1
-                continue
-            if c == "}":
-                i = self.mismatched(stack, out, i)
-                continue
-            if c == ":":
-                raise _Refuse(i, "a key inside an array")
-            if c == "\u2026" or s.startswith("...", i):
-                f[1] = _VALUE
-                continue
-            if c in "\"'{[+-.0123456789" or c.isalpha():
-                self.fix("comma", i, "missing comma added")
-                f[1] = _VALUE
-                continue
-            raise _Refuse(i, "expected ',' or ']' after an element")
+                i = self.in_object(stack, out, f, state, i, c)
+            else:
+                i = self.in_array(stack, out, f, state, i, c)
         if len(tops) == 1:
             return tops[0], top_texts[0]
         return tops, "[" + ",".join(top_texts) + "]"
 
+    def in_object(self, stack: list[list[Any]], out: list[str], f: list[Any], state: int, i: int,
+                  c: str) -> int:
+        """One step inside an object (``state``: before a key, after it, before
+        the value, after the member); the index where the next step starts."""
+        s, n = self.s, self.n
+        if state == _KEY_FIRST or state == _KEY_NEXT:
+            if not c:
+                self.fix("cut", n, "cut after a comma" if state == _KEY_NEXT
+                         else "cut after an opening bracket")
+                self.close_all(stack, out, n)
+                return i
+            if c == "}":
+                if state == _KEY_NEXT:
+                    self.fix("comma", i, "trailing comma dropped")
+                self.close(stack, out)
+                return i + 1
+            if c == ",":
+                self.fix("comma", i, "stray comma dropped")
+                return i + 1
+            if c == "]":
+                return self.mismatched(stack, out, i)
+            if s.startswith("...", i) or c == "\u2026":
+                return self.ellipsis(i, c)
+            if c in "\"'":
+                key, j, done = self.string(i, -1)
+                if not done:
+                    if any(ch in key for ch in ":}{,"):
+                        raise Refused(i, "an unterminated key")
+                    self.fix("truncated", i, "cut key dropped")
+                    self.close_all(stack, out, n)
+                    return n
+            elif c == ":":
+                raise Refused(i, "a member with no key: a key would have to be invented")
+            elif c in "{[":
+                raise Refused(i, "an object or array where a key belongs")
+            else:
+                m = _KEY.match(s, i)
+                if m is None:
+                    raise Refused(i, "unexpected character where a key belongs")
+                key, j = m.group(0), m.end()
+                e = self.skip(j)
+                if e < n and s[e] != ":" or (e >= n and j < n):
+                    raise Refused(i, f"piece {key!r} has no colon")
+                self.fix("key", i, "key quoted")
+            f[3] = _json_string(key)
+            f[4] = key
+            f[1] = _COLON
+            return j
+        if state == _COLON:
+            if not c:
+                self.fix("cut", i, "cut after a key")
+                self.close_all(stack, out, n)
+                return i
+            if c == ":":
+                j = self.skip(i + 1, False)
+                if j < n and s[j] == ":":
+                    raise Refused(j, "two colons after a key")
+                f[1] = _VALUE
+                return i + 1
+            if c in ",}":
+                if not f[5] and not self.key_follows(i):
+                    raise Refused(i, "keys with neither colon nor value: a set, "
+                                     "not an object")
+                return self.null_value(f, out, i)
+            self.fix("colon", i, "missing colon added")
+            f[1] = _VALUE
+            return i
+        if state == _VALUE:
+            if not c:
+                self.fix("cut", i, "cut after a colon")
+                self.close_all(stack, out, n)
+                return i
+            if c in ",}":
+                return self.null_value(f, out, i)
+            if c == "]":
+                raise Refused(i, "']' where a value belongs")
+            if c == ":":
+                raise Refused(i, "two colons after a key")
+            return self.take_value(stack, out, f, i, _OBJ)
+        # _AFTER
+        if not c:
+            self.close_all(stack, out, n)
+            return i
+        if c == ",":
+            f[1] = _KEY_NEXT
+            return i + 1
+        if c == "}":
+            self.close(stack, out)
+            return i + 1
+        if c == "]":
+            return self.mismatched(stack, out, i)
+        if c == ":":
+            raise Refused(i, "a colon after a value")
+        if c in "\"'" or _KEY.match(s, i):
+            self.fix("comma", i, "missing comma added")
+            f[1] = _KEY_NEXT
+            return i
+        if c == "\u2026" or s.startswith("...", i):
+            f[1] = _KEY_NEXT
+            return i
+        raise Refused(i, "expected ',' or '}' after a member")
+
+    def in_array(self, stack: list[list[Any]], out: list[str], f: list[Any], state: int, i: int,
+                 c: str) -> int:
+        """One step inside an array (before an element, after it)."""
+        s, n = self.s, self.n
+        if state == _VALUE or state == _KEY_FIRST:  # _KEY_FIRST: right after '['
+            if not c:
+                self.fix("cut", n, "cut after a comma" if state == _VALUE
+                         else "cut after an opening bracket")
+                self.close_all(stack, out, n)
+                return i
+            if c == "]":
+                if state == _VALUE:
+                    self.fix("comma", i, "trailing comma dropped")
+                self.close(stack, out)
+                return i + 1
+            if c == ",":
+                if state == _KEY_FIRST:
+                    self.fix("comma", i, "stray comma dropped")
+                    return i + 1
+                raise Refused(i, "an empty element between commas")
+            if c == "}":
+                return self.mismatched(stack, out, i)
+            if c == ":":
+                raise Refused(i, "a colon where a value belongs")
+            if c == "\u2026" or s.startswith("...", i):
+                return self.ellipsis(i, c)
+            return self.take_value(stack, out, f, i, _ARR)
+        # array _AFTER
+        if not c:
+            self.close_all(stack, out, n)
+            return i
+        if c == ",":
+            f[1] = _VALUE
+            return i + 1
+        if c == "]":
+            self.close(stack, out)
+            return i + 1
+        if c == "}":
+            return self.mismatched(stack, out, i)
+        if c == ":":
+            raise Refused(i, "a key inside an array")
+        if c == "\u2026" or s.startswith("...", i):
+            f[1] = _VALUE
+            return i
+        if c in "\"'{[+-.0123456789" or c.isalpha():
+            self.fix("comma", i, "missing comma added")
+            f[1] = _VALUE
+            return i
+        raise Refused(i, "expected ',' or ']' after an element")
+
     # -- values and containers ---------------------------------------------
+    def take_value(self, stack: list[list[Any]], out: list[str], f: list[Any], i: int,
+                   ctx: int) -> int:
+        """The value step, the same for an object member and an array element:
+        the value at i goes into frame f (a container opens its frame); a value
+        cut before it starts is dropped and every bracket closed."""
+        got = self.value_token(i, ctx)
+        f[1] = _AFTER
+        if got is None:
+            self.fix("cut", i, "cut inside a number")
+            self.close_all(stack, out, self.n)
+            return self.n
+        if got[0] == "open":
+            self.attach_open(f, got[1], got[2], out)
+            self.enter(stack, got[1])
+        else:
+            self.attach(f, got[1], got[2], out)
+        end: int = got[3]
+        return end
+
+    def null_value(self, f: list[Any], out: list[str], i: int) -> int:
+        """A member whose value is missing: null."""
+        self.fix("value", i, "missing value written as null")
+        self.attach(f, None, "null", out)
+        f[1] = _AFTER
+        return i
+
+    def ellipsis(self, i: int, c: str) -> int:
+        """An ellipsis (... or U+2026) where a member or an element belongs, and
+        the comma after it, dropped."""
+        self.fix("ellipsis", i, "ellipsis dropped")
+        i += 1 if c == "\u2026" else 3
+        j = self.skip(i)
+        if j < self.n and self.s[j] == ",":
+            return j + 1
+        return i
+
     def value_token(self, i: int, ctx: int) -> tuple[Any, ...] | None:
         s = self.s
         c = s[i]
@@ -383,7 +374,7 @@ class _Engine(_Scanner):
                         v += w
                         self.fix("concat", k, "strings joined")
                         continue
-                    raise _Refuse(k, "a concatenation with something that is not a string")
+                    raise Refused(k, "a concatenation with something that is not a string")
                 break
             return ("value", v, _json_string(v), j)
         if c in "0123456789.":
@@ -404,7 +395,7 @@ class _Engine(_Scanner):
         if c.isalpha() or c == "_" or c == "$":
             got = self.word(i, ctx)
             return ("value", got[0], got[1], got[2]) if got else None
-        raise _Refuse(i, "unexpected character where a value belongs")
+        raise Refused(i, "unexpected character where a value belongs")
 
     @staticmethod
     def attach(f: list[Any], value: Any, text: str, out: list[str]) -> None:
@@ -427,7 +418,7 @@ class _Engine(_Scanner):
     def enter(stack: list[list[Any]], frame: list[Any]) -> None:
         """Open a container; the stack holds the top frame and the containers."""
         if len(stack) > MAX_DEPTH:
-            raise _Refuse(frame[6], TOO_DEEP)
+            raise Refused(frame[6], TOO_DEEP)
         stack.append(frame)
 
     def close(self, stack: list[list[Any]], out: list[str]) -> None:
@@ -482,7 +473,7 @@ class _Engine(_Scanner):
                 self.fix("bracket", i, f"'{c}' read as '{closer}'")
                 self.close(stack, out)
                 return i + 1
-            raise _Refuse(i, f"'{c}' does not close the innermost bracket, and what follows "
+            raise Refused(i, f"'{c}' does not close the innermost bracket, and what follows "
                              "belongs to a different container in each reading")
         self.fix("bracket", i, f"'{c}' also closes the brackets inside it")
         while len(stack) > depth:
@@ -492,19 +483,16 @@ class _Engine(_Scanner):
 
 def repair_json(s: str) -> tuple[Any, str, list[tuple[str, int, str]]]:
     """Repair ``s`` into JSON: ``(value, json_text, fixes)``, each fix a tuple
-    ``(code, offset, message)``. Raises LiteralError (what and where) when no
+    ``(code, offset, message)``. Raises Refused (what and where) when no
     reading is safe."""
     eng = _Engine(s)
-    try:
-        start = eng.start()
-        if _DOUBLE_ENCODED.match(s, start):
-            inner = _Engine(_UNESCAPE.sub(_unescape_one, s[start:]))
-            inner.fixes.append(("double_encoded", start, "backslash-escaped JSON unescaped"))
-            value, text = inner.run()
-            return value, text, eng.log() + inner.log()
-        eng.fixes.clear()
-        eng.more = 0
-        value, text = eng.run()
-    except _Refuse as exc:
-        raise LiteralError(s, exc.pos, exc.what) from None
+    start = eng.start()
+    if _DOUBLE_ENCODED.match(s, start):
+        inner = _Engine(_UNESCAPE.sub(_unescape_one, s[start:]))
+        inner.fixes.append(("double_encoded", start, "backslash-escaped JSON unescaped"))
+        value, text = inner.run()
+        return value, text, eng.log() + inner.log()
+    eng.fixes.clear()
+    eng.more = 0
+    value, text = eng.run()
     return value, text, eng.log()

@@ -55,8 +55,13 @@ def _unescape_one(m: re.Match[str]) -> str:
     return e if e in "\"\\/" else m.group(0)
 
 
-class _Refuse(Exception):
+class Refused(ValueError):
+    """No reading is safe: ``what`` went wrong at offset ``pos`` (raised by the
+    object literal and the repair engine; toolmend.recovery turns it into
+    LiteralError)."""
+
     def __init__(self, pos: int, what: str) -> None:
+        super().__init__(pos, what)
         self.pos = pos
         self.what = what
 
@@ -173,7 +178,7 @@ class _Scanner:
             m = stop.search(s, j)
             if m is None:
                 if inner:
-                    raise _Refuse(i, "a string with unescaped quotes in it runs to the end: "
+                    raise Refused(i, "a string with unescaped quotes in it runs to the end: "
                                      "where it ends is not known")
                 parts.append(s[j:])
                 self.fix("cut", i, "cut inside a key" if ctx == -1 else "cut inside a string")
@@ -231,7 +236,7 @@ class _Scanner:
         end = _NUMBER.match(s, i).end()  # type: ignore[union-attr]
         tok = s[i:end]
         if end < n and (s[end].isalnum() or s[end] in "_.$"):
-            raise _Refuse(i, "a bare word where a value belongs")
+            raise Refused(i, "a bare word where a value belongs")
         sign = ""
         body = tok
         if tok[:1] in "+-":
@@ -245,7 +250,7 @@ class _Scanner:
             if end >= n:
                 self.fix("cut", i, "cut inside a number")
             if len(body) > MAX_DIGITS // 2:
-                raise _Refuse(i, "an integer too long to convert")
+                raise Refused(i, "an integer too long to convert")
             self.fix("number", i, "hexadecimal number written in decimal")
             v = int(body, 16)
             v = -v if sign else v
@@ -256,13 +261,13 @@ class _Scanner:
         if not ip and not fp:
             if end >= n:
                 return None
-            raise _Refuse(i, "a number with no digits")
+            raise Refused(i, "a number with no digits")
         cut = end >= n
         if cut:
             self.fix("cut", i, "cut inside a number")
         if has_exp and not exp.lstrip("+-"):
             if not cut:
-                raise _Refuse(i, "a number with an empty exponent")
+                raise Refused(i, "a number with an empty exponent")
             self.fix("truncated", i, "cut exponent dropped")
             has_exp = False
         if not ip:
@@ -282,7 +287,7 @@ class _Scanner:
         if dot or has_exp:
             return float(text), text, end
         if len(ip) > MAX_DIGITS:
-            raise _Refuse(i, "an integer too long to convert")
+            raise Refused(i, "an integer too long to convert")
         return int(text), text, end
 
     def word(self, i: int, ctx: int) -> tuple[Any, str, int] | None:
@@ -295,7 +300,7 @@ class _Scanner:
             j += 1
         m = _IDENT.match(s, j)
         if m is None:
-            raise _Refuse(i, "unexpected character where a value belongs")
+            raise Refused(i, "unexpected character where a value belongs")
         w = m.group(0)
         end = m.end()
         low = w.lower()
@@ -327,29 +332,29 @@ class _Scanner:
                     self.fix("cut", i, "cut inside a word")
                 self.fix("word", i, f"bare word {w!r} written as a string")
                 return w, _json_string(w), end
-        raise _Refuse(i, "a bare word where a value belongs")
+        raise Refused(i, "a bare word where a value belongs")
 
     def call(self, i: int, name: str, j: int) -> tuple[Any, str, int]:
         s, n = self.s, self.n
         j = self.skip(j)
         if j >= n:
-            raise _Refuse(i, f"unclosed {name}(")
+            raise Refused(i, f"unclosed {name}(")
         num_text = ""
         if s[j] in "\"'":
             arg, j, done = self.string(j, 3)
             if not done:
-                raise _Refuse(i, f"unclosed {name}(")
+                raise Refused(i, f"unclosed {name}(")
             v: Any = arg
         elif s[j] in "+-0123456789":
             got = self.number(j)
             if got is None:
-                raise _Refuse(i, f"unclosed {name}(")
+                raise Refused(i, f"unclosed {name}(")
             v, num_text, j = got
         else:
-            raise _Refuse(j, f"{name}( takes a string or a number")
+            raise Refused(j, f"{name}( takes a string or a number")
         j = self.skip(j)
         if j >= n or s[j] != ")":
-            raise _Refuse(j, f"expected ')' to close {name}(")
+            raise Refused(j, f"expected ')' to close {name}(")
         self.fix("mongo", i, f"{name}(...) written as its value")
         if name in _MONGO_NUM:
             if isinstance(v, str):
@@ -358,10 +363,10 @@ class _Scanner:
                     return int(t), t, j + 1
                 if re.fullmatch(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?", t):
                     return float(t), t, j + 1
-                raise _Refuse(i, f"{name}( of something that is not a number")
+                raise Refused(i, f"{name}( of something that is not a number")
             return v, num_text, j + 1
         if not isinstance(v, str):
-            raise _Refuse(i, f"{name}( of a number")
+            raise Refused(i, f"{name}( of a number")
         return v, _json_string(v), j + 1
 
     # -- the document ------------------------------------------------------

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import orjson
 
@@ -41,11 +41,16 @@ STRATEGIES = (
 )
 QUOTE_MODES = ("structural", "always", "off")
 
+# The names of the kernel's steps 0-5 (recover_text's step numbers).
+_STEP_NAMES = ("parse", "curly_quotes", "single_quotes", "unquoted_keys", "quotes_and_keys",
+               "trailing_commas")
+
+# The kernel's values hold their integers exactly (orjson would make those
+# beyond 64 bits floats): recovery reads no number itself.
 _recover_text = _k.recover_text
 _recover_value = _k.recover_value
-_STEP_NAMES = _k.STEP_NAMES
 _repair_json = _k.repair_json
-_needs_exact = _k.needs_exact
+_Refused = _k.Refused
 
 
 def json_text(value: Any) -> str:
@@ -170,14 +175,6 @@ def normalize_tool_args(raw: str | bytes | bytearray | dict[str, Any] | None,
     return _recover(text, tool, quotes == "structural")
 
 
-def _exact(text: str, value: Any) -> Any:
-    """The value of valid JSON ``text`` with integers beyond 64 bits exact
-    (orjson makes them floats): only when a long run of digits is present."""
-    if _needs_exact(text):
-        return _repair_json(text)[0]
-    return value
-
-
 def _recover(text: str, tool: str | None, curly: bool) -> Recovered:
 
     # Steps 0-5 (parse, curly quotes, quotes, keys, both, commas) rewrite the
@@ -185,12 +182,10 @@ def _recover(text: str, tool: str | None, curly: bool) -> Recovered:
     step, candidate, value, base = _recover_text(text, curly)
     if step == 0:
         # 1. parse: valid JSON comes back as it is.
-        value = _exact(text, value)
         if tool is None or type(value) is dict:
             return Recovered(text, True, "parse", value, None, [])
         return _accept(value, text, "parse", tool, text.strip(), [], text)
     if step > 0:
-        value = _exact(candidate, value)
         if tool is None:
             return Recovered(candidate, True, _STEP_NAMES[step], value, None, None, text)
         return _accept(value, candidate, _STEP_NAMES[step], tool, text.strip(), None, text)
@@ -245,7 +240,7 @@ def _straighten(result: Recovered) -> Recovered:
     if result.strategy in ("object_literal", "repair"):  # keep their exact numbers
         value = _repair_json(text)[0]
     else:
-        value = _exact(text, orjson.loads(text))
+        value = _recover_text(text, False)[2]  # valid JSON: step 0, integers exact
     return Recovered(text, True, result.strategy, value, None, result.fixes)
 
 
@@ -264,8 +259,7 @@ def _finish(text: str, base: str, tool: str | None) -> Recovered:
         if uncommented is not base:
             step, candidate, value, _ = _recover_text(uncommented, False)
             if step >= 0:
-                return _accept(_exact(candidate, value), candidate, "comments", tool, original,
-                               None, text)
+                return _accept(value, candidate, "comments", tool, original, None, text)
     first = base[0]
     literal_error = None
     if first != "{" and first != "[":
@@ -282,8 +276,8 @@ def _finish(text: str, base: str, tool: str | None) -> Recovered:
         # 7. object_literal
         try:
             value, rebuilt = _k.parse_object_literal(base)
-        except LiteralError as exc:
-            literal_error = exc
+        except _Refused as exc:
+            literal_error = LiteralError(base, exc.pos, exc.what)
         else:
             return _accept(value, rebuilt, "object_literal", tool, original, None, text)
     result = _engine(text, base, tool, original)
@@ -307,9 +301,11 @@ def _engine(text: str, base: str, tool: str | None, original: str) -> Recovered:
     input's trailing whitespace, which a cut string keeps)."""
     lead = len(text) - len(text.lstrip())
     tail = text[lead + len(original):]
+    repaired = base + tail if tail else base
     try:
-        value, rebuilt, raw_fixes = _repair_json(base + tail if tail else base)
-    except LiteralError as exc:
+        value, rebuilt, raw_fixes = _repair_json(repaired)
+    except _Refused as refused:
+        exc = LiteralError(repaired, refused.pos, refused.what)
         where = f"{exc.what} at line {exc.line}, column {exc.column} (offset {exc.pos + lead})"
         if original[0] not in "{[" and tool is None:
             return _fail(original, f"not valid JSON ({_json_error(original)}), not repairable "
@@ -362,6 +358,11 @@ def loads(raw: str | bytes | bytearray | dict[str, Any] | None, tool: str | None
     RecoveryError listing every problem."""
     if schema is not None:
         return _loads_schema(raw, tool, schema, fill_defaults)
+    if tool is None and type(raw) is str:  # the hot path: steps 0-5 and the literal in the kernel
+        value = _recover_value(raw, True)
+        if type(value) is not tuple:
+            return value
+        return _loads_rest(raw, tool, value)
     return _loads_rest(raw, tool, None)
 
 
@@ -372,28 +373,18 @@ def _loads_schema(raw: Any, tool: str | None, schema: Any, fill_defaults: bool) 
 
 
 def _loads_rest(raw: Any, tool: str | None, found: tuple[str] | None) -> Any:
-    """``loads`` past its hot path: ``found`` is ``(base,)`` when steps 0-5
-    and the object literal were tried on text without a tool."""
+    """``loads`` past its hot path: ``found`` is the kernel's ``(base,)``
+    (a value JSON never gives) when steps 0-5 and the object literal were
+    tried on text without a tool."""
     if found is not None:
         base = found[0]
         if base.startswith("```"):
             result = _unfence(raw, None, True)
         else:
             result = _finish(raw, base, None)
-    elif type(raw) is str and tool is None:
-        value = _recover_value(raw, True)
-        if type(value) is not tuple:
-            return value
-        return _loads_rest(raw, tool, value)
     else:
         result = normalize_tool_args(raw, tool)
     if not result.ok:
         raise RecoveryError(f"could not recover the tool-call arguments: {result.error}",
                             result.text, cut=result.cut)
     return result.value
-
-
-if not TYPE_CHECKING:  # the same function, with its hot path in the kernel
-    _doc = loads.__doc__
-    loads = _k.make_loads(_loads_rest, _loads_schema)
-    loads.__doc__ = _doc

@@ -1,0 +1,448 @@
+# The object-literal parser of the compiled recovery kernel (strategy 7),
+# included by _recover.pyx. Twin: src/toolmend/_kernels/_recover_literal.py.
+
+# ---------------------------------------------------------------------------
+# Strategy 7: the object-literal parser
+
+cdef int put_json_string(Buf* b, str v) except -1:
+    cdef Py_UCS4 c
+    cdef unsigned int code
+    cdef const char* hexdigits = b"0123456789abcdef"
+    buf_put(b, u'"')
+    for c in v:
+        if c == u'"' or c == u'\\':
+            buf_put(b, u'\\')
+            buf_put(b, c)
+        elif c >= 0x20 and not (0xD800 <= c <= 0xDFFF):
+            buf_put(b, c)
+        elif c == u'\n':
+            buf_ascii(b, b"\\n")
+        elif c == u'\r':
+            buf_ascii(b, b"\\r")
+        elif c == u'\t':
+            buf_ascii(b, b"\\t")
+        elif c == u'\b':
+            buf_ascii(b, b"\\b")
+        elif c == u'\f':
+            buf_ascii(b, b"\\f")
+        else:
+            code = <unsigned int>c
+            buf_ascii(b, b"\\u")
+            buf_put(b, hexdigits[(code >> 12) & 15])
+            buf_put(b, hexdigits[(code >> 8) & 15])
+            buf_put(b, hexdigits[(code >> 4) & 15])
+            buf_put(b, hexdigits[code & 15])
+    buf_put(b, u'"')
+    return 0
+
+
+cdef int hex4(str s, Py_ssize_t i, Py_ssize_t n) noexcept:
+    """The value of 4 hex digits at s[i:i+4], or -1."""
+    cdef int v = 0, d, k
+    if i + 4 > n:
+        return -1
+    for k in range(4):
+        d = hexval(s[i + k])
+        if d < 0:
+            return -1
+        v = v * 16 + d
+    return v
+
+
+cdef tuple read_quoted(str s, Py_ssize_t i, Py_ssize_t n):
+    """s[i] is the opening quote. Returns (text, index past the closing quote).
+
+    JSON escapes are decoded (a surrogate pair becomes one character),
+    ``\\'`` is a quote, and any other backslash stays as written
+    (``C:\\Users``)."""
+    cdef Py_UCS4 q = s[i]
+    cdef Py_UCS4 c, e
+    cdef Py_ssize_t start = i
+    cdef int u, lo
+    cdef Py_UCS4 local[LOCAL_CAP]
+    cdef Buf b
+    i += 1
+    buf_init(&b, local, LOCAL_CAP)
+    try:
+        while i < n:
+            c = s[i]
+            if c == q:
+                return buf_str(&b), i + 1
+            if c == u'\\' and i + 1 < n:
+                e = s[i + 1]
+                if e == u'"' or e == u"'" or e == u'\\' or e == u'/':
+                    buf_put(&b, e)
+                elif e == u'n':
+                    buf_put(&b, u'\n')
+                elif e == u't':
+                    buf_put(&b, u'\t')
+                elif e == u'r':
+                    buf_put(&b, u'\r')
+                elif e == u'b':
+                    buf_put(&b, u'\b')
+                elif e == u'f':
+                    buf_put(&b, u'\f')
+                elif e == u'u' and hex4(s, i + 2, n) >= 0:
+                    u = hex4(s, i + 2, n)
+                    if 0xD800 <= u <= 0xDBFF and i + 7 < n and s[i + 6] == u'\\' \
+                            and s[i + 7] == u'u':
+                        lo = hex4(s, i + 8, n)
+                        if 0xDC00 <= lo <= 0xDFFF:
+                            buf_put(&b, <Py_UCS4>(0x10000 + ((u - 0xD800) << 10) + (lo - 0xDC00)))
+                            i += 12
+                            continue
+                    buf_put(&b, <Py_UCS4>u)
+                    i += 6
+                    continue
+                else:
+                    buf_put(&b, c)
+                    buf_put(&b, e)
+                i += 2
+                continue
+            buf_put(&b, c)
+            i += 1
+        raise Refused(start, "unterminated string")
+    finally:
+        buf_free(&b)
+
+
+cdef bint is_json_number(str t):
+    cdef ScanState st
+    cdef Py_ssize_t n = len(t)
+    cdef int kind = PyUnicode_KIND(t)
+    cdef void* d = PyUnicode_DATA(t)
+    st.lossy = False
+    if n == 0:
+        return False
+    if kind == 1:
+        return check_number(<unsigned char*>d, 0, n, &st) == n
+    if kind == 2:
+        return check_number(<unsigned short*>d, 0, n, &st) == n
+    return check_number(<Py_UCS4*>d, 0, n, &st) == n
+
+
+cdef bint number_form(str w, Py_ssize_t n) noexcept:
+    """Whether w[:n] is a number in a form the repair engine converts (007,
+    0x1F, +5, .5, 5., 1_000, 2.e3) or a JSON number."""
+    cdef Py_ssize_t i = 0, j
+    cdef bint digits = False
+    cdef Py_UCS4 c
+    if n and (w[0] == c'+' or w[0] == c'-'):
+        i = 1
+    if n - i >= 3 and w[i] == c'0' and (w[i + 1] == c'x' or w[i + 1] == c'X'):
+        for j in range(i + 2, n):
+            c = w[j]
+            if hexval(c) < 0 and c != c'_':
+                return False
+        return True
+    j = i
+    while j < n and (is_digit(w[j]) or w[j] == c'_'):
+        digits = digits or is_digit(w[j])
+        j += 1
+    if j < n and w[j] == c'.':
+        j += 1
+        while j < n and (is_digit(w[j]) or w[j] == c'_'):
+            digits = digits or is_digit(w[j])
+            j += 1
+    if not digits:
+        return False
+    if j < n and (w[j] == c'e' or w[j] == c'E'):
+        j += 1
+        if j < n and (w[j] == c'+' or w[j] == c'-'):
+            j += 1
+        while j < n and is_digit(w[j]):
+            j += 1
+    return j == n
+
+
+cdef frozenset ENGINE_WORDS = frozenset(("nan", "-nan", "infinity", "-infinity", "inf", "-inf",
+                                         "undefined"))
+cdef tuple ENGINE_CALLS = ("ObjectId(", "ISODate(", "UUID(", "Date(", "Timestamp(", "NumberLong(",
+                           "NumberInt(", "NumberDecimal(")
+
+
+cdef bint bare_unsafe(str tok, bint quoted=True):
+    """Whether a bare token holds structure or a form the repair engine reads
+    otherwise (see the twin's ``_bare_unsafe``; the tests below only run for
+    the first characters that can start what they look for)."""
+    cdef Py_ssize_t n = len(tok), w = 0
+    cdef Py_UCS4 c = tok[0]
+    cdef str first
+    if c == c'#' or c == c'+' or c == c'(' or c == 0x2026 or (quoted and u'"' in tok):
+        return True
+    if c == c'/' and n > 1 and (tok[1] == c'/' or tok[1] == c'*'):
+        return True
+    if c == c'.' and tok.startswith(u"..."):
+        return True
+    if c == c'-' or c == c'.' or is_digit(c) or c == c't' or c == c'T' or c == c'f' \
+            or c == c'F' or c == c'n' or c == c'N':
+        while w < n and not Py_UNICODE_ISSPACE(tok[w]):
+            w += 1
+        if c == c'-' or c == c'.' or is_digit(c):
+            if number_form(tok, w):
+                return w != n or not is_json_number(tok)
+        elif w != n:
+            first = tok[:w].lower()
+            if first == u"true" or first == u"false" or first == u"null" or first == u"none":
+                return True
+    if (c == c'n' or c == c'N' or c == c'-' or c == c'i' or c == c'I' or c == c'u' or c == c'U') \
+            and n <= 9 and tok.lower() in ENGINE_WORDS:
+        return True
+    if (c == c'O' or c == c'I' or c == c'U' or c == c'D' or c == c'T' or c == c'N') and u'(' in tok:
+        return tok.startswith(ENGINE_CALLS)
+    return False
+
+
+cdef object put_bare(Buf* b, str tok):
+    """Interpret a bare token: write its JSON text (unless ``b`` is NULL),
+    return its value."""
+    cdef Py_UCS4 c = tok[0]
+    cdef object value
+    cdef str low
+    if c in u'tTfFnN':
+        if len(tok) == 4 or len(tok) == 5:
+            low = tok.lower()
+            if low == u'true' or low == u'false':
+                if b != NULL:
+                    buf_ascii(b, b"true" if low == u'true' else b"false")
+                return low == u'true'
+            if low == u'null' or low == u'none':
+                if b != NULL:
+                    buf_ascii(b, b"null")
+                return None
+    elif (c == u'-' or u'0' <= c <= u'9') and is_json_number(tok):
+        try:
+            if u'.' in tok or u'e' in tok or u'E' in tok:
+                value = float(tok)
+            else:
+                value = int(tok)
+        except ValueError:   # more digits than int() accepts: keep the text
+            pass
+        else:
+            if b != NULL:
+                for c in tok:
+                    buf_put(b, c)
+            return value
+    if b != NULL:
+        put_json_string(b, tok)
+    return tok
+
+
+cdef enum:
+    L_VALUE = 0
+    L_VALUE_OR_CLOSE = 1
+    L_KEY = 2
+    L_KEY_OR_CLOSE = 3
+    L_AFTER = 4
+
+
+def parse_object_literal(str s):
+    """Parse a JavaScript/Python-style object literal; return (value, json_text).
+
+    Keys may be bare or quoted; values may be objects, arrays, quoted strings
+    (either quote) or bare tokens (true/false/null/none in any case, JSON
+    numbers kept digit for digit, anything else a string). Pieces are
+    separated by commas or newlines; a trailing comma is fine. Anything
+    ambiguous (a piece without a colon, text after the end, an unclosed
+    bracket, a bare token that holds structure) raises Refused rather
+    than guessing.
+    """
+    return ol_parse(s, depth_bound)
+
+
+cdef inline int put_to(Buf* b, Py_UCS4 c) except -1:
+    """buf_put, unless ``b`` is NULL (no JSON text wanted)."""
+    if b != NULL:
+        buf_put(b, c)
+    return 0
+
+
+cdef inline Py_ssize_t ol_space(int kind, void* data, Py_ssize_t i, Py_ssize_t n,
+                                 bint* newline) noexcept:
+    """Past the whitespace at i; ``newline[0]``: whether a line ended in it."""
+    cdef Py_UCS4 c
+    newline[0] = False
+    while i < n:
+        c = PyUnicode_READ(kind, data, i)
+        if not Py_UNICODE_ISSPACE(c):
+            break
+        if c == u'\n' or c == u'\r':
+            newline[0] = True
+        i += 1
+    return i
+
+
+cdef inline Py_ssize_t bare_end(int kind, void* data, Py_ssize_t i, Py_ssize_t n, bint key,
+                                bint* quoted) noexcept:
+    """The end of the bare value (or, with ``key``, bare key) at i: its first
+    separator; ``quoted[0]``: whether it holds a double quote."""
+    cdef Py_UCS4 c
+    quoted[0] = False
+    while i < n:
+        c = PyUnicode_READ(kind, data, i)
+        if c == u',' or c == u'}' or c == u']' or c == u'\n' or c == u'\r':
+            break
+        if key and (c == u':' or c == u'{' or c == u'['):
+            break
+        if c == u'"':
+            quoted[0] = True
+        i += 1
+    return i
+
+
+cdef inline str stripped(str s, int kind, void* data, Py_ssize_t lo, Py_ssize_t hi):
+    """s[lo:hi] without the whitespace around it."""
+    while lo < hi and Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, lo)):
+        lo += 1
+    while hi > lo and Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, hi - 1)):
+        hi -= 1
+    return s[lo:hi]
+
+
+cdef inline Py_ssize_t ol_key(str s, int kind, void* data, Py_ssize_t i, Py_ssize_t n, Buf* b,
+                              list frame) except -1:
+    """The key at i (quoted or bare) and its colon: the key goes into
+    ``frame`` (the object's) and, as JSON, into ``b`` (unless NULL); the index
+    past the colon."""
+    cdef Py_ssize_t start = i, j
+    cdef bint quoted
+    cdef object key
+    if PyUnicode_READ(kind, data, i) == u'"' or PyUnicode_READ(kind, data, i) == u"'":
+        key, i = read_quoted(s, i, n)
+        while i < n and Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, i)):
+            i += 1
+        if i >= n or PyUnicode_READ(kind, data, i) != u':':
+            raise Refused(start, "expected ':' after key %r" % key)
+    else:
+        j = bare_end(kind, data, i, n, True, &quoted)
+        if j >= n or PyUnicode_READ(kind, data, j) != u':':
+            raise Refused(start, "piece %r has no colon" % s[start:j].strip())
+        key = stripped(s, kind, data, start, j)
+        if not key:
+            raise Refused(start, "empty key")
+        if quoted:
+            raise Refused(start, "bare key %r holds a quote" % key)
+        i = j
+    frame[1] = key
+    if b != NULL:
+        put_json_string(b, key)
+        buf_put(b, u':')
+    return i + 1
+
+
+cdef tuple ol_parse(str s, Py_ssize_t max_depth, bint want_text=True):
+    """parse_object_literal (see there), the JSON text only ``want_text``."""
+    cdef Py_ssize_t n = len(s)
+    cdef Py_ssize_t i = 0, j, start
+    cdef int state = L_VALUE
+    cdef Py_UCS4 c, closer
+    cdef bint newline
+    cdef list stack = []       # frames: [container, key, opening index]
+    cdef list frame
+    cdef object value = None, top = None
+    cdef str tok
+    cdef bint have_value
+    cdef Py_UCS4 local[LOCAL_CAP]
+    cdef Buf b
+    cdef int kind = PyUnicode_KIND(s)
+    cdef void* data = PyUnicode_DATA(s)
+    cdef bint quoted
+    cdef Buf* out = &b if want_text else NULL  # loads wants the value only
+    buf_init(&b, local, LOCAL_CAP)
+    try:
+        while True:
+            i = ol_space(kind, data, i, n, &newline)  # remembering whether a line ended
+            have_value = False
+            if state == L_AFTER:
+                if not stack:
+                    if i < n:
+                        raise Refused(i, "unexpected text after the end of the value")
+                    return top, (buf_str(&b) if want_text else None)
+                frame = <list>stack[len(stack) - 1]
+                closer = u'}' if type(frame[0]) is dict else u']'
+                if i >= n:
+                    raise Refused(frame[2], "unclosed '%s'" % (u'{' if closer == u'}' else u'['))
+                c = PyUnicode_READ(kind, data, i)
+                if c == closer:
+                    i += 1
+                    stack.pop()
+                    put_to(out, closer)
+                    value = frame[0]
+                    have_value = True
+                elif c == u'}' or c == u']':
+                    raise Refused(i, "'%s' does not close '%s'" % (c, u'{' if closer == u'}' else u'['))
+                elif c == u',' or newline:
+                    if c == u',':
+                        i += 1
+                        while i < n and Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, i)):
+                            i += 1
+                        if i < n and PyUnicode_READ(kind, data, i) == u',':
+                            raise Refused(i, "empty piece between commas")
+                    if i < n and PyUnicode_READ(kind, data, i) == closer:      # trailing separator
+                        continue
+                    put_to(out, u',')
+                    state = L_KEY if closer == u'}' else L_VALUE
+                    continue
+                else:
+                    raise Refused(i, "expected ',' or '%s'" % closer)
+            elif state == L_KEY or state == L_KEY_OR_CLOSE:
+                if i >= n:
+                    raise Refused((<list>stack[len(stack) - 1])[2], "unclosed '{'")
+                c = PyUnicode_READ(kind, data, i)
+                if c == u'}' and state == L_KEY_OR_CLOSE:
+                    i += 1
+                    frame = <list>stack.pop()
+                    put_to(out, u'}')
+                    value = frame[0]
+                    have_value = True
+                else:
+                    i = ol_key(s, kind, data, i, n, out, <list>stack[len(stack) - 1])
+                    state = L_VALUE
+                    continue
+            else:  # L_VALUE or L_VALUE_OR_CLOSE
+                if i >= n:
+                    if stack:
+                        raise Refused(i, "missing value")
+                    raise Refused(i, "empty text")
+                c = PyUnicode_READ(kind, data, i)
+                if c == u']' and state == L_VALUE_OR_CLOSE:
+                    i += 1
+                    frame = <list>stack.pop()
+                    put_to(out, u']')
+                    value = frame[0]
+                    have_value = True
+                elif c == u'{' or c == u'[':
+                    if len(stack) >= max_depth:
+                        raise Refused(i, "nesting deeper than %d levels" % max_depth)
+                    stack.append([{} if c == u'{' else [], None, i])
+                    put_to(out, c)
+                    i += 1
+                    state = L_KEY_OR_CLOSE if c == u'{' else L_VALUE_OR_CLOSE
+                    continue
+                elif c == u'"' or c == u"'":
+                    value, i = read_quoted(s, i, n)
+                    if out != NULL:
+                        put_json_string(out, value)
+                    have_value = True
+                else:
+                    start = i
+                    i = bare_end(kind, data, i, n, False, &quoted)
+                    tok = stripped(s, kind, data, start, i)
+                    if not tok:
+                        raise Refused(start, "missing value")
+                    if bare_unsafe(tok, quoted):
+                        raise Refused(start, "bare value %r is not plain text" % tok)
+                    value = put_bare(out, tok)
+                    have_value = True
+            if have_value:
+                if stack:
+                    frame = <list>stack[len(stack) - 1]
+                    if type(frame[0]) is dict:
+                        (<dict>frame[0])[frame[1]] = value
+                    else:
+                        (<list>frame[0]).append(value)
+                else:
+                    top = value
+                state = L_AFTER
+    finally:
+        buf_free(&b)

@@ -1,0 +1,531 @@
+# The repair engine of the compiled recovery kernel (repair_json): the pass
+# over the text, frame by frame, on the scanner of _recover_tokens.pxi.
+# Included by _recover.pyx. Twin: src/toolmend/_kernels/_recover_repair.py.
+
+cdef bint eng_plausible(_Repairer self, Py_ssize_t p) noexcept:
+    cdef Py_ssize_t n = self.n, j = self.ws(p + 1), e
+    cdef Py_UCS4 c
+    cdef str w
+    if j >= n:
+        return False
+    c = self.ch(j)
+    if self.ch(p) == c'{':
+        if c == c'"' or c == c"'" or c == c'}':
+            return True
+        return self.key_then_colon(j)
+    if c == c'{' or c == c'[' or c == c'"' or c == c']' or c == c'-' or is_digit(c):
+        return True
+    if not is_ident_start(c):
+        return False
+    e = j + 1
+    while e < n and (is_word(self.ch(e)) or self.ch(e) == c'$'):
+        e += 1
+    w = self.s[j:e]
+    return w == "true" or w == "false" or w == "null"
+
+cdef Py_ssize_t eng_start(_Repairer self) except -2:
+    """Where the JSON begins: after prose, fences, chat-template tokens."""
+    cdef Py_ssize_t n = self.n, i, e, a, b, p
+    cdef Py_UCS4 c
+    i = self.skip(0, True)
+    if i >= n:
+        self.refuse(0, "no JSON value in the text (only whitespace or comments)")
+    c = self.ch(i)
+    if c == c'{' or c == c'[' or c == c'"' or c == c"'":
+        return i
+    if c == c'+' or c == c'-' or c == c'.' or is_digit(c):
+        e = self.number_end(i)
+        if e > i and (e >= n or not (is_alnum(self.ch(e)) or self.ch(e) == c'.'
+                                     or self.ch(e) == c'_')):
+            if self.ws(e) >= n:
+                return i
+    if is_ident_start(c):
+        e = i + 1
+        while e < n and (is_word(self.ch(e)) or self.ch(e) == c'$'):
+            e += 1
+        if self.s[i:e].lower() in TOP_WORDS and self.ws(e) >= n:
+            return i
+    a = self.find_char(c'{', i)
+    b = self.find_char(c'[', i)
+    while True:
+        if a < 0 and b < 0:
+            self.refuse(i, "no JSON value in the text (prose, not arguments)")
+        if b < 0 or 0 <= a < b:
+            p = a
+            a = self.find_char(c'{', a + 1)
+        else:
+            p = b
+            b = self.find_char(c'[', b + 1)
+        if eng_plausible(self, p):
+            self.fix("prose", i, "text before the JSON dropped")
+            return p
+
+cdef int eng_push(_Repairer self, int kind) except -1:
+    cdef Frame* grown
+    if self.depth == self.cap:
+        grown = <Frame*>PyMem_Realloc(self.stack, 2 * self.cap * sizeof(Frame))
+        if grown == NULL:
+            raise MemoryError()
+        self.stack = grown
+        self.cap *= 2
+    self.stack[self.depth].kind = kind
+    self.stack[self.depth].state = S_KEY_FIRST
+    self.stack[self.depth].count = 0
+    self.stack[self.depth].mark = self.out.len
+    self.depth += 1
+    return 0
+
+cdef int eng_close(_Repairer self) except -1:
+    self.depth -= 1
+    self.put(c'}' if self.stack[self.depth].kind == F_OBJ else c']')
+    return 0
+
+cdef int eng_close_all(_Repairer self, Py_ssize_t i) except -1:
+    if self.depth > 1:
+        self.fix("truncated", i, (None if self.full() else f"{self.depth - 1} unclosed bracket(s) closed"))
+    while self.depth > 1:
+        eng_close(self)
+    return 0
+
+cdef bint eng_key_follows(_Repairer self, Py_ssize_t i) noexcept:
+    """Whether a comma at i is followed by a key and its colon."""
+    cdef Py_ssize_t n = self.n, k, end, lim
+    cdef Py_UCS4 q
+    if self.ch(i) != c',':
+        return False
+    k = self.ws(i + 1)
+    if k >= n:
+        return False
+    q = self.ch(k)
+    if q == c'"' or q == c"'":
+        lim = k + LOOK if k + LOOK < n else n
+        end = k + 1
+        while end < lim and self.ch(end) != q:
+            end += 1
+        if end >= lim:
+            return False
+        end = self.ws(end + 1)
+        return end < n and self.ch(end) == c':'
+    return self.key_then_colon(k)
+
+cdef Py_ssize_t eng_mismatched(_Repairer self, Py_ssize_t i) except -2:
+    """A closer that does not close the innermost container."""
+    cdef Py_UCS4 c = self.ch(i), d
+    cdef int want = F_OBJ if c == c'}' else F_ARR
+    cdef Py_ssize_t k, found = -1, j
+    cdef str closer
+    for k in range(self.depth - 1, 0, -1):
+        if self.stack[k].kind == want:
+            found = k
+            break
+    if found < 0:
+        self.fix("bracket", i, (None if self.full() else f"stray '{c}' dropped"))
+        return i + 1
+    j = self.skip(i + 1, True)
+    if j < self.n:
+        d = self.ch(j)
+        if d != c'}' and d != c']':
+            if found == 1:
+                # closing the outermost container would leave what follows
+                # outside the document: the closer can only be a typo
+                closer = "}" if self.stack[self.depth - 1].kind == F_OBJ else "]"
+                self.fix("bracket", i, (None if self.full() else f"'{c}' read as '{closer}'"))
+                eng_close(self)
+                return i + 1
+            self.refuse(i, f"'{c}' does not close the innermost bracket, and what follows "
+                           "belongs to a different container in each reading")
+    self.fix("bracket", i, (None if self.full() else f"'{c}' also closes the brackets inside it"))
+    while self.depth > found:
+        eng_close(self)
+    return i + 1
+
+cdef Py_ssize_t eng_ellipsis(_Repairer self, Py_ssize_t i) except -2:
+    """An ellipsis at i (and a comma after it) dropped; the index past."""
+    self.fix("ellipsis", i, "ellipsis dropped")
+    i += 1 if self.ch(i) == 0x2026 else 3
+    cdef Py_ssize_t j = self.skip(i, True)
+    if j < self.n and self.ch(j) == c',':
+        return j + 1
+    return i
+
+cdef bint eng_at_ellipsis(_Repairer self, Py_ssize_t i) noexcept:
+    cdef Py_UCS4 c = self.ch(i)
+    return c == 0x2026 or (c == c'.' and i + 2 < self.n and self.ch(i + 1) == c'.'
+                           and self.ch(i + 2) == c'.')
+
+cdef Py_ssize_t eng_value(_Repairer self, Py_ssize_t i, int ctx) except -2:
+    """Write the value at i. Opens a frame for { and [; returns the index
+    past the value, or -1 when a cut value is dropped."""
+    cdef Py_ssize_t n = self.n, j, k, e
+    cdef Py_UCS4 c = self.ch(i), d
+    if c == c'{' or c == c'[':
+        if self.depth > depth_bound:  # the top frame and depth_bound containers
+            self.refuse(i, TOO_DEEP)
+        self.put(c)
+        eng_push(self, F_OBJ if c == c'{' else F_ARR)
+        return i + 1
+    if c == c'"' or c == c"'":
+        self.put(c'"')
+        j = self.string_body(i, ctx)
+        if c == c"'":
+            self.fix("quote", i, "single-quoted string")
+        while True:
+            k = self.ws(j)
+            if k < n and self.ch(k) == c'+':
+                e = self.skip(k + 1, True)
+                if e < n and (self.ch(e) == c'"' or self.ch(e) == c"'"):
+                    j = self.string_body(e, ctx)
+                    self.fix("concat", k, "strings joined")
+                    continue
+                self.refuse(k, "a concatenation with something that is not a string")
+            break
+        self.put(c'"')
+        return j
+    if is_digit(c) or c == c'.':
+        return self.number(i)
+    if c == c'+' or c == c'-':
+        if i + 1 < n:
+            d = self.ch(i + 1)
+            if is_digit(d) or d == c'.':
+                return self.number(i)
+        if i + 1 >= n:
+            return -1
+        return self.word(i, ctx)
+    if is_alpha(c) or c == c'_' or c == c'$':
+        return self.word(i, ctx)
+    self.refuse(i, "unexpected character where a value belongs")
+    return -2
+
+cdef inline Py_ssize_t eng_take_value(_Repairer self, Frame* f, Py_ssize_t i) except -2:
+    """The value step, the same for an object member and an array element:
+    the value at i goes into frame f (a container opens its frame); a value
+    cut before it starts is dropped and every bracket closed."""
+    cdef Py_ssize_t j
+    f.state = S_AFTER
+    f.count += 1
+    j = eng_value(self, i, f.kind)
+    if j < 0:
+        f = &self.stack[self.depth - 1]
+        self.fix("cut", i, "cut inside a number")
+        self.out.len = f.mark
+        eng_close_all(self, self.n)
+        return self.n
+    return j
+
+cdef Py_ssize_t eng_null_value(_Repairer self, Frame* f, Py_ssize_t i) except -2:
+    """A member whose value is missing: null."""
+    self.fix("value", i, "missing value written as null")
+    self.put_ascii(b"null")
+    f.count += 1
+    f.state = S_AFTER
+    return i
+
+cdef int eng_member_start(_Repairer self, Frame* f) except -1:
+    """Before an array element: remember where it starts, write a comma."""
+    f.mark = self.out.len
+    if f.count:
+        self.put(c',')
+    return 0
+
+cdef Py_ssize_t eng_in_object(_Repairer self, Frame* f, int state, Py_ssize_t i, Py_UCS4 c, bint at_end) except -2:
+    """One step inside an object (``state``: before a key, after it, before
+    the value, after the member); the index where the next step starts."""
+    cdef Py_ssize_t n = self.n, j, e
+    if state == S_KEY_FIRST or state == S_KEY_NEXT:
+        if at_end:
+            self.fix("cut", n, "cut after a comma" if state == S_KEY_NEXT
+                     else "cut after an opening bracket")
+            eng_close_all(self, n)
+            return i
+        if c == c'}':
+            if state == S_KEY_NEXT:
+                self.fix("comma", i, "trailing comma dropped")
+            eng_close(self)
+            return i + 1
+        if c == c',':
+            self.fix("comma", i, "stray comma dropped")
+            return i + 1
+        if c == c']':
+            return eng_mismatched(self, i)
+        if eng_at_ellipsis(self, i):
+            return eng_ellipsis(self, i)
+        f.mark = self.out.len
+        if f.count:
+            self.put(c',')
+        if c == c'"' or c == c"'":
+            self.put(c'"')
+            self.key_struct = False
+            j = self.string_body(i, CTX_KEY)
+            if not self.complete:
+                if self.key_struct:
+                    self.refuse(i, "an unterminated key")
+                self.fix("truncated", i, "cut key dropped")
+                self.out.len = f.mark
+                eng_close_all(self, n)
+                return n
+            self.put(c'"')
+        elif c == c':':
+            self.refuse(i, "a member with no key: a key would have to be invented")
+        elif c == c'{' or c == c'[':
+            self.refuse(i, "an object or array where a key belongs")
+        else:
+            j = self.key_end(i)
+            if j == i:
+                self.refuse(i, "unexpected character where a key belongs")
+            e = self.skip(j, True)
+            if (e < n and self.ch(e) != c':') or (e >= n and j < n):
+                self.refuse(i, f"piece {self.s[i:j]!r} has no colon")
+            self.fix("key", i, "key quoted")
+            self.put(c'"')
+            for e in range(i, j):
+                self.put(self.ch(e))
+            self.put(c'"')
+        self.put(c':')
+        f.state = S_COLON
+        return j
+    if state == S_COLON:
+        if at_end:
+            self.fix("cut", i, "cut after a key")
+            self.out.len = f.mark
+            eng_close_all(self, n)
+            return i
+        if c == c':':
+            j = self.skip(i + 1, False)
+            if j < n and self.ch(j) == c':':
+                self.refuse(j, "two colons after a key")
+            f.state = S_VAL
+            return i + 1
+        if c == c',' or c == c'}':
+            if not f.count and not eng_key_follows(self, i):
+                self.refuse(i, "keys with neither colon nor value: a set, "
+                               "not an object")
+            return eng_null_value(self, f, i)
+        self.fix("colon", i, "missing colon added")
+        f.state = S_VAL
+        return i
+    if state == S_VAL:
+        if at_end:
+            self.fix("cut", i, "cut after a colon")
+            self.out.len = f.mark
+            eng_close_all(self, n)
+            return i
+        if c == c',' or c == c'}':
+            return eng_null_value(self, f, i)
+        if c == c']':
+            self.refuse(i, "']' where a value belongs")
+        if c == c':':
+            self.refuse(i, "two colons after a key")
+        return eng_take_value(self, f, i)
+    # S_AFTER
+    if at_end:
+        eng_close_all(self, n)
+        return i
+    if c == c',':
+        f.state = S_KEY_NEXT
+        return i + 1
+    if c == c'}':
+        eng_close(self)
+        return i + 1
+    if c == c']':
+        return eng_mismatched(self, i)
+    if c == c':':
+        self.refuse(i, "a colon after a value")
+    if c == c'"' or c == c"'" or is_key_char(c):
+        self.fix("comma", i, "missing comma added")
+        f.state = S_KEY_NEXT
+        return i
+    if eng_at_ellipsis(self, i):
+        f.state = S_KEY_NEXT
+        return i
+    self.refuse(i, "expected ',' or '}' after a member")
+
+cdef Py_ssize_t eng_in_array(_Repairer self, Frame* f, int state, Py_ssize_t i, Py_UCS4 c, bint at_end) except -2:
+    """One step inside an array (before an element, after it)."""
+    cdef Py_ssize_t n = self.n, j
+    if state == S_VAL or state == S_KEY_FIRST:
+        if at_end:
+            self.fix("cut", n, "cut after a comma" if state == S_VAL
+                     else "cut after an opening bracket")
+            eng_close_all(self, n)
+            return i
+        if c == c']':
+            if state == S_VAL:
+                self.fix("comma", i, "trailing comma dropped")
+            eng_close(self)
+            return i + 1
+        if c == c',':
+            if state == S_KEY_FIRST:
+                self.fix("comma", i, "stray comma dropped")
+                return i + 1
+            self.refuse(i, "an empty element between commas")
+        if c == c'}':
+            return eng_mismatched(self, i)
+        if c == c':':
+            self.refuse(i, "a colon where a value belongs")
+        if eng_at_ellipsis(self, i):
+            return eng_ellipsis(self, i)
+        eng_member_start(self, f)
+        return eng_take_value(self, f, i)
+    # array S_AFTER
+    if at_end:
+        eng_close_all(self, n)
+        return i
+    if c == c',':
+        f.state = S_VAL
+        return i + 1
+    if c == c']':
+        eng_close(self)
+        return i + 1
+    if c == c'}':
+        return eng_mismatched(self, i)
+    if c == c':':
+        self.refuse(i, "a key inside an array")
+    if eng_at_ellipsis(self, i):
+        f.state = S_VAL
+        return i
+    if (c == c'"' or c == c"'" or c == c'{' or c == c'[' or c == c'+' or c == c'-'
+            or c == c'.' or is_digit(c) or is_alpha(c)):
+        self.fix("comma", i, "missing comma added")
+        f.state = S_VAL
+        return i
+    self.refuse(i, "expected ',' or ']' after an element")
+
+cdef str eng_run(_Repairer self):
+    cdef Py_ssize_t n = self.n, i, j, e, top_mark = 0
+    cdef Py_UCS4 c = 0
+    cdef Frame* f
+    cdef int kind, state
+    cdef bint at_end, done
+    i = eng_start(self)
+    eng_push(self, F_TOP)
+    self.stack[0].state = S_VAL
+    while True:
+        f = &self.stack[self.depth - 1]
+        kind = f.kind
+        state = f.state
+        if i < n:
+            c = self.ch(i)
+            if c == c' ' and i + 1 < n and c' ' < self.ch(i + 1) < 0x80 \
+                    and self.ch(i + 1) != c'/' and self.ch(i + 1) != c'#':
+                i += 1   # one plain space before a token: the common case
+            elif c <= c' ' or c == c'/' or c == c'#' or c >= 0x80:
+                i = self.skip(i, not (kind == F_OBJ and state == S_VAL))
+        at_end = i >= n
+        if not at_end:
+            c = self.ch(i)
+        if kind == F_TOP:
+            if state == S_AFTER:
+                if at_end:
+                    break
+                if c == c'}' or c == c']':
+                    self.fix("bracket", i, (None if self.full() else f"extra '{c}' dropped"))
+                    i += 1
+                    continue
+                if c == c',':
+                    j = self.skip(i + 1, True)
+                    if j >= n:
+                        self.fix("comma", i, "comma after the document dropped")
+                        break
+                    i = j
+                    c = self.ch(j)
+                if c == c'{' or c == c'[':
+                    self.fix("concatenated", i, "another value follows: the values as a list")
+                    f.state = S_VAL
+                    continue
+                if c == c'"' or c == c"'" or c == c':' or c == c'-' or is_digit(c):
+                    self.refuse(i, "unexpected text after the end of the value")
+                if is_alpha(c) or c == c'_' or c == c'$':
+                    if self.key_then_colon(i):
+                        self.refuse(i, "a member after the end of the object")
+                if trailing_ok(c):
+                    self.fix("prose", i, "text after the JSON dropped")
+                    break
+                self.refuse(i, "unexpected text after the end of the value")
+            if at_end:
+                self.refuse(i, "no JSON value in the text")
+            if f.count:
+                self.put(c',')
+            j = eng_value(self, i, F_TOP)
+            if j < 0:
+                self.refuse(i, "no JSON value in the text")
+            f = &self.stack[0]
+            f.state = S_AFTER
+            f.count += 1
+            i = j
+            continue
+        if kind == F_OBJ:
+            i = eng_in_object(self, f, state, i, c, at_end)
+        else:
+            i = eng_in_array(self, f, state, i, c, at_end)
+    if self.oom:
+        raise MemoryError()
+    text = buf_str(&self.out)
+    if self.stack[0].count > 1:
+        text = "[" + text + "]"
+    return text
+
+
+
+
+cdef object value_of(str text):
+    """The value of the repaired text: orjson's (the engine never nests deeper
+    than orjson reads), unless it would not be exact (integers beyond 64 bits)
+    or orjson refuses it (a lone surrogate, a number beyond a double): then
+    the exact reader's."""
+    if not lossy_ints(text):
+        try:
+            return orjson_loads(text)
+        except JSONDecodeError:
+            pass
+    return read_exact(text)
+
+
+def repair_json(str s):
+    """Repair ``s`` into JSON: ``(value, json_text, fixes)``, each fix a tuple
+    ``(code, offset, message)``. Raises Refused (what and where) when no
+    reading is safe. See the twin for the rules."""
+    cdef _Repairer eng = _Repairer(s), inner
+    cdef Py_ssize_t start
+    cdef str text
+    cdef list fixes
+    eng.start_buffers()
+    start = eng_start(eng)
+    if double_encoded_at(eng, start):
+        inner = _Repairer(_unescape_sub(_unescape_one, s[start:]))
+        inner.start_buffers()
+        inner.fix("double_encoded", start, "backslash-escaped JSON unescaped")
+        text = eng_run(inner)
+        fixes = eng.log() + inner.log()
+    else:
+        eng.fixes.clear()
+        eng.more = 0
+        eng.nfix = 0
+        text = eng_run(eng)
+        fixes = eng.log()
+    return value_of(text), text, fixes
+
+
+cdef bint double_encoded_at(_Repairer eng, Py_ssize_t i) noexcept:
+    """[{ then any of whitespace [ {, then a backslash and a quote (the
+    twin's _DOUBLE_ENCODED)."""
+    cdef Py_ssize_t n = eng.n
+    cdef Py_UCS4 c
+    if i >= n or not (eng.ch(i) == c'{' or eng.ch(i) == c'['):
+        return False
+    i += 1
+    while i < n:
+        c = eng.ch(i)
+        if not (Py_UNICODE_ISSPACE(c) or c == c'[' or c == c'{'):
+            break
+        i += 1
+    return i + 1 < n and eng.ch(i) == c'\\' and eng.ch(i + 1) == c'"'
+
+
+import re as _re
+
+_unescape_sub = _re.compile(r"\\(.)", _re.S).sub
+
+
+def _unescape_one(m):
+    e = m.group(1)
+    return e if e in "\"\\/" else m.group(0)

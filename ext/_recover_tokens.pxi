@@ -1,0 +1,733 @@
+# The scanner half of the compiled repair engine: its state (the _Repairer
+# class) and the tokens it reads at an offset (whitespace and comments,
+# strings, numbers, bare words, MongoDB calls), each written out with the
+# repairs it needs logged. Included by _recover.pyx; the engine itself is
+# _recover_repair.pxi. Twin: src/toolmend/_kernels/_recover_tokens.py.
+
+# ---------------------------------------------------------------------------
+# The repair engine (after the seven strategies)
+#
+# One pass over the text with an explicit stack of frames; it writes the
+# repaired JSON text straight into a buffer (the value is then parsed from it
+# by orjson, or by the exact reader where orjson would not be exact) and logs what it
+# changed. Same rules, messages and offsets as the twin (_recover_repair.py).
+
+cdef enum:
+    F_OBJ = 0
+    F_ARR = 1
+    F_TOP = 2
+    S_KEY_FIRST = 0
+    S_KEY_NEXT = 1
+    S_COLON = 2
+    S_VAL = 3
+    S_AFTER = 4
+    CTX_KEY = -1
+    CTX_CALL = 3
+    LOOK = 256
+    MAX_FIXES = 100
+    MAX_DIGITS = 4300
+
+cdef tuple MONGO_STR = ("ObjectId", "ISODate", "UUID", "Date", "Timestamp")
+cdef tuple MONGO_NUM = ("NumberLong", "NumberInt", "NumberDecimal")
+cdef dict LITERAL_TEXT = {"true": "true", "false": "false", "null": "null", "none": "null",
+                          "undefined": "null"}
+cdef tuple NAN_WORDS = ("nan", "infinity", "inf")
+cdef frozenset TOP_WORDS = frozenset(("nan", "infinity", "inf", "true", "false", "null", "none",
+                                      "undefined"))
+
+
+cdef struct Frame:
+    int kind
+    int state
+    Py_ssize_t count
+    Py_ssize_t mark   # buffer length before the member or element being written
+
+
+cdef inline bint is_ident_start(Py_UCS4 c) noexcept:
+    return (c'a' <= c <= c'z') or (c'A' <= c <= c'Z') or c == c'_' or c == c'$'
+
+
+cdef inline bint is_alnum(Py_UCS4 c) noexcept:
+    """str.isalnum, with the ASCII answer inline."""
+    if c < 128:
+        return (c'a' <= c <= c'z') or (c'A' <= c <= c'Z') or (c'0' <= c <= c'9')
+    return Py_UNICODE_ISALNUM(c)
+
+
+cdef inline bint is_alpha(Py_UCS4 c) noexcept:
+    """str.isalpha, with the ASCII answer inline."""
+    if c < 128:
+        return (c'a' <= c <= c'z') or (c'A' <= c <= c'Z')
+    return Py_UNICODE_ISALPHA(c)
+
+
+cdef inline bint is_word(Py_UCS4 c) noexcept:
+    return is_alnum(c) or c == c'_'
+
+
+cdef inline bint is_key_char(Py_UCS4 c) noexcept:
+    return is_alnum(c) or c == c'_' or c == c'$' or c == c'@' or c == c'.' or c == c'-'
+
+
+cdef inline bint is_odd_space(Py_UCS4 c) noexcept:
+    return c == 0x200B or c == 0x200C or c == 0x200D or c == 0x2060 or c == 0xFEFF
+
+
+cdef inline bint trailing_ok(Py_UCS4 c) noexcept:
+    return ((c'a' <= c <= c'z') or (c'A' <= c <= c'Z') or c >= 0x80 or c == c'<' or c == c'`'
+            or c == c'~' or c == c';' or c == c')' or c == c'!' or c == c'?' or c == c'.'
+            or c == c'*' or c == c'|' or c == c'>' or c == c'_')
+
+
+@cython.final
+cdef class _Repairer:
+    cdef str s
+    cdef int kind
+    cdef void* data
+    cdef Py_ssize_t n
+    cdef list fixes
+    cdef Py_ssize_t more, more_at, nfix
+    cdef Buf out
+    cdef Frame* stack
+    cdef Py_ssize_t depth, cap
+    cdef bint complete, key_struct, oom
+
+    def __cinit__(self, str s):
+        self.s = s
+        self.kind = PyUnicode_KIND(s)
+        self.data = PyUnicode_DATA(s)
+        self.n = len(s)
+        self.fixes = []
+        self.more = 0
+        self.more_at = 0
+        self.nfix = 0
+        self.out.data = NULL
+        self.out.heap = False
+        self.stack = NULL
+        self.depth = 0
+        self.cap = 0
+        self.oom = False
+
+    def __dealloc__(self):
+        if self.out.heap:
+            PyMem_Free(self.out.data)
+        if self.stack != NULL:
+            PyMem_Free(self.stack)
+
+    cdef inline Py_UCS4 ch(self, Py_ssize_t i) noexcept:
+        return PyUnicode_READ(self.kind, self.data, i)
+
+    cdef int start_buffers(self) except -1:
+        cdef Py_ssize_t cap = self.n + 16
+        self.out.data = <Py_UCS4*>PyMem_Malloc(cap * sizeof(Py_UCS4))
+        if self.out.data == NULL:
+            raise MemoryError()
+        self.out.heap = True
+        self.out.cap = cap
+        self.out.len = 0
+        self.cap = 64
+        self.stack = <Frame*>PyMem_Malloc(self.cap * sizeof(Frame))
+        if self.stack == NULL:
+            raise MemoryError()
+        return 0
+
+    cdef inline int fix(self, str code, Py_ssize_t pos, str message) except -1:
+        if self.nfix >= MAX_FIXES and code != "cut":  # where the text was cut is always kept
+            if not self.more:
+                self.more_at = pos
+            self.more += 1
+            return 0
+        self.fixes.append((code, pos, message))
+        self.nfix += 1
+        return 0
+
+    cdef inline bint full(self) noexcept:
+        return self.nfix >= MAX_FIXES
+
+    cdef list log(self):
+        if self.more:
+            return self.fixes + [("more", self.more_at, f"{self.more} more fixes not listed")]
+        return self.fixes
+
+    cdef int refuse(self, Py_ssize_t pos, str what) except -1:
+        raise Refused(pos, what)
+
+    # -- whitespace and comments
+    cdef Py_ssize_t ws(self, Py_ssize_t i) noexcept:
+        cdef Py_UCS4 c
+        while i < self.n:
+            c = self.ch(i)
+            if not (Py_UNICODE_ISSPACE(c) or is_odd_space(c)):
+                break
+            i += 1
+        return i
+
+    cdef Py_ssize_t find_char(self, Py_UCS4 c, Py_ssize_t i) noexcept:
+        while i < self.n:
+            if self.ch(i) == c:
+                return i
+            i += 1
+        return -1
+
+    cdef Py_ssize_t skip(self, Py_ssize_t i, bint hash_ok) except -2:
+        cdef Py_ssize_t j, k, n = self.n
+        cdef Py_UCS4 c
+        cdef bint odd
+        while True:
+            j = i
+            odd = False
+            while j < n:
+                c = self.ch(j)
+                if c == c' ' or c == c'\n' or c == c'\r' or c == c'\t':
+                    j += 1
+                elif Py_UNICODE_ISSPACE(c) or is_odd_space(c):
+                    odd = True
+                    j += 1
+                else:
+                    break
+            if odd:
+                self.fix("whitespace", i, "odd whitespace treated as a space")
+            i = j
+            if i >= n:
+                return i
+            c = self.ch(i)
+            if c == c'/' and i + 1 < n and self.ch(i + 1) == c'/':
+                k = self.find_char(c'\n', i)
+                self.fix("comment", i, "comment removed")
+                i = n if k < 0 else k
+            elif c == c'/' and i + 1 < n and self.ch(i + 1) == c'*':
+                k = i + 2
+                while k + 1 < n and not (self.ch(k) == c'*' and self.ch(k + 1) == c'/'):
+                    k += 1
+                self.fix("comment", i, "comment removed")
+                i = n if k + 1 >= n else k + 2
+            elif c == c'#' and hash_ok:
+                k = self.find_char(c'\n', i)
+                self.fix("comment", i, "comment removed")
+                i = n if k < 0 else k
+            else:
+                return i
+
+    cdef Py_ssize_t key_end(self, Py_ssize_t i) noexcept:
+        while i < self.n and is_key_char(self.ch(i)):
+            i += 1
+        return i
+
+    cdef bint key_then_colon(self, Py_ssize_t i) noexcept:
+        """A bare key at i, then (after whitespace) a colon."""
+        cdef Py_ssize_t e = self.key_end(i)
+        if e == i:
+            return False
+        e = self.ws(e)
+        return e < self.n and self.ch(e) == c':'
+
+    # -- strings
+    cdef bint closes(self, Py_ssize_t i, int ctx) noexcept:
+        cdef Py_ssize_t n = self.n, j, k, end, lim
+        cdef Py_UCS4 c, d, q
+        if ctx == CTX_KEY:
+            return True
+        j = self.ws(i)
+        if j >= n:
+            return True
+        c = self.ch(j)
+        if ctx == CTX_CALL:
+            return c == c')'
+        if ctx == F_TOP:
+            return True
+        if c == c'}' or c == c']' or c == c':':
+            return True
+        if c == c',':
+            k = self.ws(j + 1)
+            if k >= n:
+                return True
+            if ctx == F_ARR:
+                return True
+            d = self.ch(k)
+            if d == c'"' or d == c"'" or d == c'}' or d == c'/' or d == c'#' or d == c'.' \
+                    or d == c'[' or d == c'{':
+                return True
+            return self.key_then_colon(k)
+        if c == c'+':
+            return True
+        if c == c'/' and j + 1 < n and (self.ch(j + 1) == c'/' or self.ch(j + 1) == c'*'):
+            return True
+        if c == c'"' or c == c"'":
+            if ctx == F_ARR:
+                return j > i
+            lim = j + LOOK if j + LOOK < n else n
+            end = j + 1
+            while end < lim and self.ch(end) != c:
+                end += 1
+            if end >= lim:
+                return False
+            for k in range(j + 1, end):
+                if self.ch(k) == c'\n':
+                    return False
+            k = self.ws(end + 1)
+            if k >= n:
+                return False
+            d = self.ch(k)
+            return d == c':' or d == c'{' or d == c'['
+        if ctx == F_ARR and (c == c'{' or c == c'[') and j > i:
+            return True
+        return False
+
+    cdef inline int put(self, Py_UCS4 c) noexcept:
+        if self.out.len == self.out.cap and not self.grow():
+            return 0
+        self.out.data[self.out.len] = c
+        self.out.len += 1
+        return 0
+
+    cdef bint grow(self) noexcept:
+        """Double the output buffer; False (and ``oom`` set) when memory ran out."""
+        cdef Py_UCS4* data = <Py_UCS4*>PyMem_Realloc(self.out.data,
+                                                     2 * self.out.cap * sizeof(Py_UCS4))
+        if data == NULL:
+            self.oom = True
+            return False
+        self.out.data = data
+        self.out.cap *= 2
+        return True
+
+    cdef int put_ascii(self, const char* text) except -1:
+        cdef Py_ssize_t k = 0
+        while text[k] != 0:
+            self.put(<Py_UCS4>text[k])
+            k += 1
+        return 0
+
+    cdef int put_char(self, Py_UCS4 c) except -1:
+        """One character of a string's content, JSON-escaped."""
+        cdef const char* hexdigits = b"0123456789abcdef"
+        cdef unsigned int code
+        if c == c':' or c == c'}' or c == c'{' or c == c',':
+            self.key_struct = True
+        if c == c'"' or c == c'\\':
+            self.put(c'\\')
+            self.put(c)
+        elif c >= 0x20 and not (0xD800 <= c <= 0xDFFF):
+            self.put(c)
+        elif c == c'\n':
+            self.put_ascii(b"\\n")
+        elif c == c'\r':
+            self.put_ascii(b"\\r")
+        elif c == c'\t':
+            self.put_ascii(b"\\t")
+        elif c == 8:
+            self.put_ascii(b"\\b")
+        elif c == 12:
+            self.put_ascii(b"\\f")
+        else:
+            code = <unsigned int>c
+            self.put_ascii(b"\\u")
+            self.put(hexdigits[(code >> 12) & 15])
+            self.put(hexdigits[(code >> 8) & 15])
+            self.put(hexdigits[(code >> 4) & 15])
+            self.put(hexdigits[code & 15])
+        return 0
+
+    cdef int hex4_at(self, Py_ssize_t i) noexcept:
+        cdef int v = 0, d, k
+        if i + 4 > self.n:
+            return -1
+        for k in range(4):
+            d = hexval(self.ch(i + k))
+            if d < 0:
+                return -1
+            v = v * 16 + d
+        return v
+
+    cdef Py_ssize_t string_body(self, Py_ssize_t i, int ctx) except -2:
+        """s[i] opens a string: write its content (escaped, no quotes); return
+        the index past it; self.complete says whether it was closed."""
+        cdef Py_ssize_t n = self.n, j = i + 1, k
+        cdef Py_UCS4 q = self.ch(i), c, e
+        cdef int code, low
+        cdef bint cut
+        cdef bint inner = False
+        cdef Py_UCS4* dst
+        cdef Py_ssize_t w
+        while True:
+            # a run of plain characters, copied without per-character calls
+            while self.out.cap - self.out.len < n - j:
+                if not self.grow():
+                    raise MemoryError()
+            dst = self.out.data
+            w = self.out.len
+            while j < n:
+                c = self.ch(j)
+                if c < 0x20 or c == q or c == c'\\' or c == c'"' or 0xD800 <= c <= 0xDFFF:
+                    break
+                if ctx == CTX_KEY and (c == c':' or c == c'}' or c == c'{' or c == c','):
+                    break
+                dst[w] = c
+                w += 1
+                j += 1
+            self.out.len = w
+            if j >= n:
+                if inner:
+                    self.refuse(i, "a string with unescaped quotes in it runs to the end: "
+                                   "where it ends is not known")
+                self.fix("cut", i, "cut inside a key" if ctx == CTX_KEY else "cut inside a string")
+                self.complete = False
+                return n
+            c = self.ch(j)
+            if c == c'\\':
+                if j + 1 >= n:
+                    self.fix("cut", j, "cut inside an escape")
+                    self.complete = False
+                    return n
+                e = self.ch(j + 1)
+                if e == c'u':
+                    code = self.hex4_at(j + 2)
+                    if code >= 0:
+                        k = j + 6
+                        if 0xD800 <= code < 0xDC00 and k + 1 < n and self.ch(k) == c'\\' \
+                                and self.ch(k + 1) == c'u':
+                            low = self.hex4_at(k + 2)
+                            if 0xDC00 <= low < 0xE000:
+                                code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                                k += 6
+                        self.put_char(<Py_UCS4>code)
+                        j = k
+                        continue
+                    if j + 6 > n:
+                        cut = True
+                        for k in range(j + 2, n):
+                            if hexval(self.ch(k)) < 0:
+                                cut = False
+                                break
+                        if cut:
+                            self.fix("cut", j, "cut inside an escape")
+                            self.complete = False
+                            return n
+                    self.put_char(c'\\')
+                    self.put_char(c'u')
+                    self.fix("escape", j, "invalid escape kept as a backslash")
+                elif e == c'"' or e == c'\\' or e == c'/' or e == c"'":
+                    self.put_char(e)
+                    if e == c"'" and q == c'"':  # not a JSON escape: the text changes
+                        self.fix("escape", j, "\\' read as ' (not a JSON escape)")
+                elif e == c'b':
+                    self.put_char(8)
+                elif e == c'f':
+                    self.put_char(12)
+                elif e == c'n':
+                    self.put_char(c'\n')
+                elif e == c'r':
+                    self.put_char(c'\r')
+                elif e == c't':
+                    self.put_char(c'\t')
+                else:
+                    self.put_char(c'\\')
+                    self.put_char(e)
+                    self.fix("escape", j, "invalid escape kept as a backslash")
+                j += 2
+            elif c == q:
+                if self.closes(j + 1, ctx):
+                    self.complete = True
+                    return j + 1
+                self.put_char(q)
+                inner = True
+                self.fix("inner_quote", j, "quote inside a string escaped")
+                j += 1
+            elif c < 0x20:
+                self.put_char(c)
+                self.fix("control", j, "control character inside a string escaped")
+                j += 1
+            else:
+                self.put_char(c)
+                j += 1
+
+    # -- scalars
+    cdef Py_ssize_t number_end(self, Py_ssize_t i) noexcept:
+        """The end of the longest number form at i (the twin's _NUMBER)."""
+        cdef Py_ssize_t n = self.n, j = i, k
+        cdef Py_UCS4 c
+        if j < n and (self.ch(j) == c'+' or self.ch(j) == c'-'):
+            j += 1
+        if j + 2 < n and self.ch(j) == c'0' and (self.ch(j + 1) == c'x' or self.ch(j + 1) == c'X') \
+                and hexval(self.ch(j + 2)) >= 0:
+            k = j + 2
+            while True:
+                while k < n and hexval(self.ch(k)) >= 0:
+                    k += 1
+                if k + 1 < n and self.ch(k) == c'_' and hexval(self.ch(k + 1)) >= 0:
+                    k += 1
+                    continue
+                return k
+        j = self.digits_end(j)
+        if j < n and self.ch(j) == c'.':
+            j = self.digits_end(j + 1)
+        if j < n and (self.ch(j) == c'e' or self.ch(j) == c'E'):
+            j += 1
+            if j < n and (self.ch(j) == c'+' or self.ch(j) == c'-'):
+                j += 1
+            while j < n and is_digit(self.ch(j)):
+                j += 1
+        return j
+
+    cdef Py_ssize_t digits_end(self, Py_ssize_t j) noexcept:
+        """[0-9]+(_[0-9]+)* at j, or j."""
+        cdef Py_ssize_t n = self.n
+        if j >= n or not is_digit(self.ch(j)):
+            return j
+        while True:
+            while j < n and is_digit(self.ch(j)):
+                j += 1
+            if j + 1 < n and self.ch(j) == c'_' and is_digit(self.ch(j + 1)):
+                j += 1
+                continue
+            return j
+
+    cdef Py_ssize_t number(self, Py_ssize_t i) except -2:
+        """Write the number form at i as JSON; return its end, or -1 when it is
+        cut before its first digit (the value is dropped)."""
+        cdef Py_ssize_t n = self.n, end = self.number_end(i), j, k, ips, ipe, fps, fpe, es
+        cdef Py_ssize_t nd = 0
+        cdef Py_UCS4 c
+        cdef bint neg = False, dot = False, has_exp = False, cut, underscores = False
+        cdef bint exp_digits = False
+        cdef str body
+        if end < n:
+            c = self.ch(end)
+            if is_alnum(c) or c == c'_' or c == c'.' or c == c'$':
+                self.refuse(i, "a bare word where a value belongs")
+        j = i
+        c = self.ch(j)
+        if c == c'+' or c == c'-':
+            neg = c == c'-'
+            if c == c'+':
+                self.fix("number", i, "'+' sign dropped")
+            j += 1
+        for k in range(j, end):
+            if self.ch(k) == c'_':
+                underscores = True
+                break
+        if underscores:
+            self.fix("number", i, "digit separators dropped")
+        if j + 1 < end and self.ch(j) == c'0' and (self.ch(j + 1) == c'x' or self.ch(j + 1) == c'X'):
+            if end >= n:
+                self.fix("cut", i, "cut inside a number")
+            body = self.s[j + 2:end].replace("_", "")
+            if len(body) + 2 > MAX_DIGITS // 2:
+                self.refuse(i, "an integer too long to convert")
+            self.fix("number", i, "hexadecimal number written in decimal")
+            body = str(int(body, 16) * (-1 if neg else 1))
+            for c in body:
+                self.put(c)
+            return end
+        # integer part, fraction, exponent (underscores skipped)
+        ips = j
+        while j < end and (is_digit(self.ch(j)) or self.ch(j) == c'_'):
+            j += 1
+        ipe = j
+        fps = fpe = j
+        if j < end and self.ch(j) == c'.':
+            dot = True
+            j += 1
+            fps = j
+            while j < end and (is_digit(self.ch(j)) or self.ch(j) == c'_'):
+                j += 1
+            fpe = j
+        es = j
+        if j < end and (self.ch(j) == c'e' or self.ch(j) == c'E'):
+            has_exp = True
+            for k in range(j + 1, end):
+                if is_digit(self.ch(k)):
+                    exp_digits = True
+        if ipe == ips and fpe == fps:
+            if end >= n:
+                return -1
+            self.refuse(i, "a number with no digits")
+        cut = end >= n
+        if cut:
+            self.fix("cut", i, "cut inside a number")
+        if has_exp and not exp_digits:
+            if not cut:
+                self.refuse(i, "a number with an empty exponent")
+            self.fix("truncated", i, "cut exponent dropped")
+            has_exp = False
+        if neg:
+            self.put(c'-')
+        if ipe == ips:
+            self.put(c'0')
+            self.fix("number", i, "leading zero added")
+        else:
+            k = ips
+            while k < ipe - 1 and (self.ch(k) == c'0' or self.ch(k) == c'_'):
+                k += 1
+            if k > ips and self.digit_count(ips, ipe) > 1:
+                self.fix("number", i, "leading zeros dropped")
+            else:
+                k = ips
+            nd = self.digit_count(k, ipe)
+            if nd > MAX_DIGITS and not dot and not has_exp:
+                self.refuse(i, "an integer too long to convert")
+            self.put_digits(k, ipe)
+        if dot:
+            if fpe == fps:
+                if cut and not has_exp:
+                    self.fix("truncated", i, "cut decimal point dropped")
+                    dot = False
+                else:
+                    self.put_ascii(b".0")
+                    self.fix("number", i, "zero added after the decimal point")
+            else:
+                self.put(c'.')
+                self.put_digits(fps, fpe)
+        if has_exp:
+            self.put(c'e')
+            for k in range(es + 1, end):
+                self.put(self.ch(k))
+        return end
+
+    cdef Py_ssize_t digit_count(self, Py_ssize_t a, Py_ssize_t b) noexcept:
+        cdef Py_ssize_t k, m = 0
+        for k in range(a, b):
+            if self.ch(k) != c'_':
+                m += 1
+        return m
+
+    cdef int put_digits(self, Py_ssize_t a, Py_ssize_t b) except -1:
+        cdef Py_ssize_t k
+        cdef Py_UCS4 c
+        for k in range(a, b):
+            c = self.ch(k)
+            if c != c'_':
+                self.put(c)
+        return 0
+
+    cdef Py_ssize_t word(self, Py_ssize_t i, int ctx) except -2:
+        """A bare word at i: a literal, NaN/Infinity, a MongoDB call."""
+        cdef Py_ssize_t n = self.n, j = i, end, k
+        cdef bint sign = False
+        cdef str w, low, text, full
+        cdef Py_UCS4 c
+        c = self.ch(i)
+        if c == c'+' or c == c'-':
+            sign = True
+            j += 1
+        if j >= n or not is_ident_start(self.ch(j)):
+            self.refuse(i, "unexpected character where a value belongs")
+        end = j + 1
+        while end < n and (is_word(self.ch(end)) or self.ch(end) == c'$'):
+            end += 1
+        # the common words compared in place (no string built for them)
+        if not sign:
+            text = None
+            if self.same_word(j, end, b"true", True):
+                text = "true"
+            elif self.same_word(j, end, b"false", True):
+                text = "false"
+            elif self.same_word(j, end, b"null", True) or self.same_word(j, end, b"none", True) \
+                    or self.same_word(j, end, b"undefined", True):
+                text = "null"
+            if text is not None:
+                if not self.same_word(j, end, text.encode(), False):
+                    self.fix("literal", i, (None if self.full() else f"{self.s[j:end]} written as {text}"))
+                self.put_text(text)
+                return end
+        if self.same_word(j, end, b"nan", True) or self.same_word(j, end, b"infinity", True) \
+                or self.same_word(j, end, b"inf", True):
+            self.fix("nan", i, (None if self.full() else f"{self.s[i:end]} written as null"))
+            self.put_ascii(b"null")
+            return end
+        w = self.s[j:end]
+        low = w.lower()
+        if not sign and end >= n:
+            for full in ("true", "false", "null", "none", "undefined"):
+                if full.startswith(low):
+                    self.fix("cut", i, "cut inside a literal")
+                    self.put_text(<str>LITERAL_TEXT[full])
+                    return end
+        k = self.ws(end)
+        if not sign and k < n and self.ch(k) == c'(' and (w in MONGO_STR or w in MONGO_NUM):
+            return self.call(i, w, k + 1)
+        if not sign and (ctx == F_OBJ or ctx == F_ARR):
+            # one word alone, as an object literal would read it
+            k = end
+            while k < n and (self.ch(k) == c' ' or self.ch(k) == c'\t'):
+                k += 1
+            if k >= n or self.ch(k) == c',' or self.ch(k) == c'}' or self.ch(k) == c']' \
+                    or self.ch(k) == c'\n' or self.ch(k) == c'\r':
+                if end >= n:
+                    self.fix("cut", i, "cut inside a word")
+                self.fix("word", i, (None if self.full() else f"bare word {w!r} written as a string"))
+                self.put(c'"')
+                self.put_text(w)
+                self.put(c'"')
+                return end
+        self.refuse(i, "a bare word where a value belongs")
+        return -2
+
+    cdef bint same_word(self, Py_ssize_t a, Py_ssize_t b, const char* word, bint fold) noexcept:
+        """Whether s[a:b] is ``word`` (ASCII; ``fold``: in any case)."""
+        cdef Py_ssize_t k = 0
+        cdef Py_UCS4 c
+        while a + k < b:
+            if word[k] == 0:
+                return False
+            c = self.ch(a + k)
+            if fold and c'A' <= c <= c'Z':
+                c = <Py_UCS4>(<unsigned int>c + 32)
+            if c != <Py_UCS4>word[k]:
+                return False
+            k += 1
+        return word[k] == 0
+
+    cdef int put_text(self, str text) except -1:
+        cdef Py_UCS4 c
+        for c in text:
+            self.put(c)
+        return 0
+
+    cdef Py_ssize_t call(self, Py_ssize_t i, str name, Py_ssize_t j) except -2:
+        """ObjectId("..."), NumberLong(5), ...: the value inside."""
+        cdef Py_ssize_t n = self.n, mark = self.out.len, start
+        cdef Py_UCS4 c
+        cdef bint numeric = name in MONGO_NUM
+        cdef bint not_number = False, not_string = False
+        cdef str arg
+        j = self.skip(j, True)
+        if j >= n:
+            self.refuse(i, f"unclosed {name}(")
+        c = self.ch(j)
+        if c == c'"' or c == c"'":
+            if not numeric:
+                self.put(c'"')
+            start = self.out.len
+            j = self.string_body(j, CTX_CALL)
+            if not self.complete:
+                self.refuse(i, f"unclosed {name}(")
+            if numeric:
+                arg = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, self.out.data + start,
+                                                self.out.len - start)
+                self.out.len = mark
+                arg = arg.strip()
+                if is_json_number(arg):
+                    self.put_text(arg)
+                else:
+                    not_number = True
+            else:
+                self.put(c'"')
+        elif c == c'+' or c == c'-' or is_digit(c):
+            j = self.number(j)
+            if j < 0:
+                self.refuse(i, f"unclosed {name}(")
+            not_string = not numeric
+        else:
+            self.refuse(j, f"{name}( takes a string or a number")
+        j = self.skip(j, True)
+        if j >= n or self.ch(j) != c')':
+            self.refuse(j, f"expected ')' to close {name}(")
+        self.fix("mongo", i, (None if self.full() else f"{name}(...) written as its value"))
+        if not_number:
+            self.refuse(i, f"{name}( of something that is not a number")
+        if not_string:
+            self.refuse(i, f"{name}( of a number")
+        return j + 1
+
+    # -- the document
