@@ -364,3 +364,10 @@ def test_no_prefix_of_a_mutating_call_writes_unless_it_holds_the_whole_call(line
         # the whole call does run through every door that can run it
         # (a tag call needs its closing "' />", which no prefix of the arguments holds)
         assert {"run_tool", "run_tools", "hermes, exec", "openai", "stream"} <= wrote_whole
+
+
+def test_cut_reason_reads_the_same_record():
+    from toolmend.recovery._streaming import cut_reason
+
+    assert cut_reason('{"a": "b') == "inside a string" and cut_reason('{"a": [1, ') == "after a comma"
+    assert cut_reason('{"a": "b"') is None and cut_reason("not json at all") is None

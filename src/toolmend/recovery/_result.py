@@ -101,7 +101,8 @@ class Recovered:
     """The outcome of :func:`normalize_tool_args`.
 
     ``text`` is the recovered JSON text (or, when ``ok`` is False, the trimmed
-    original, untouched, so that a CLI parser can try it); ``strategy`` names
+    original, untouched, so that a CLI parser can try it; for a ``cut`` result,
+    the completed reading); ``strategy`` names
     the step at which the text first became valid; ``value`` is the parsed
     value; ``error`` says why recovery failed (None when ``ok``); ``fixes`` is
     the repair log, a list of :class:`Fix`. Unpacks as ``text, ok, strategy,
