@@ -283,6 +283,23 @@ def test_a_failed_write_in_a_rename_puts_everything_back(tmp_path, monkeypatch):
     assert (tmp_path / "a.txt").read_text() == "1\n2\n3\n" and (tmp_path / "z.txt").read_text() == "z\n"
 
 
+def test_a_deletion_and_a_creation_of_one_path_replace_it(tmp_path):
+    _tree(tmp_path, {"x": "old\n"})
+    patch = ("diff --git a/x b/x\ndeleted file mode 100644\nindex 3367afd..0000000\n"
+             "--- a/x\n+++ /dev/null\n@@ -1 +0,0 @@\n-old\n"
+             "diff --git a/x b/x\nnew file mode 100755\nindex 0000000..3e75765\n"
+             "--- /dev/null\n+++ b/x\n@@ -0,0 +1 @@\n+new\n")
+    r = _apply(tmp_path, patch)
+    assert r.ok, r.output
+    assert (tmp_path / "x").read_text() == "new\n" and _exe(tmp_path / "x")
+    assert (tmp_path / "x.bak").read_text() == "old\n"
+    sections = patch.split("diff --git")
+    _tree(tmp_path / "again", {"x": "old\n"})
+    r = _apply(tmp_path / "again", "diff --git" + sections[2] + "diff --git" + sections[1])
+    assert not r.ok and "writes 'x' and then deletes it" in r.output, r.output
+    assert (tmp_path / "again" / "x").read_text() == "old\n"
+
+
 def test_a_swap_by_two_renames(tmp_path):
     _tree(tmp_path, {"x": "X\n", "y": "Y\n"})
     patch = ("diff --git a/x b/y\nsimilarity index 100%\nrename from x\nrename to y\n"

@@ -212,9 +212,11 @@ def _check(change: _Change) -> None:
     shown = change.source.shown if change.source is not None else change.shown
     if data is None:
         if change.kind in ("rename", "copy"):
+            hint = (f"; {change.shown!r} exists: was the patch applied already?"
+                    if change.dest.exists else "")
             raise ToolError(f"file {shown!r} does not exist: the patch "
                             f"{'renames' if change.kind == 'rename' else 'copies'} it to "
-                            f"{change.shown!r}")
+                            f"{change.shown!r}{hint}")
         if change.kind == "delete":
             raise PatchError(f"the patch deletes {change.shown!r}, which does not exist",
                              hunk=1, reason="mismatch")
@@ -287,9 +289,12 @@ def _plan(changes: list[_Change]) -> None:
         if change.kind == "delete" or change.kind == "rename":
             removed = source if change.kind == "rename" else dest
             assert removed is not None
-            if removed.remover is not None or (change.kind == "delete" and removed.writer):
+            if removed.remover is not None:
                 raise ToolError(f"@diff apply: the patch removes {removed.shown!r} twice (two "
                                 "sections delete or rename it)")
+            if change.kind == "delete" and removed.writer is not None:
+                raise ToolError(f"@diff apply: the patch writes {removed.shown!r} and then "
+                                "deletes it: it is inconsistent")
             removed.remover = change
         if change.kind != "delete":
             if dest.writer is not None:
@@ -395,8 +400,8 @@ def _done(change: _Change, backups: dict[str, str | None]) -> str:
         return f"created {change.shown} ({_n_lines(change.after)}{tail})"
     if change.deleted:
         return f"deleted {change.shown} ({_n_lines(change.before)}){kept}"
-    if not change.section.hunks:
-        return f"changed the mode of {change.shown} ({change.mode_note or 'unchanged'}){kept}"
+    if not change.section.hunks:  # the content is as it was: no backup to speak of
+        return f"changed the mode of {change.shown} ({change.mode_note or 'unchanged'})"
     return (f"patched {change.shown}: {_counts(change.section)} ({_lines(change.before)} -> "
             f"{_lines(change.after)} lines{tail}){kept}")
 
@@ -516,7 +521,8 @@ def diff_apply(args: ToolArgs, ws: Workspace) -> ToolResult:
         dest = slot_of(dst)
         if source is not None and source is dest:
             raise ToolError(f"@diff apply: the patch {kind}s {dest.shown!r} onto itself")
-        before = source.before if source is not None else dest.before
+        # a creation starts from no file (a file there is refused, unless the patch removes it)
+        before = source.before if source is not None else None if kind == "create" else dest.before
         changes.append(_Change(kind, section, dest, source, before))
     names = [c.shown for c in changes]
     for change in changes:
