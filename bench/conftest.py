@@ -305,17 +305,22 @@ def _duration(seconds: float) -> str:
     return f"{seconds / 1e-9:.3g} ns"
 
 
-def _check() -> None:
+def verdict(pairs: Mapping[tuple[int, str], PairResult],
+            targets: list[Target] = TARGETS) -> tuple[list[str], list[str]]:
+    """The table of ``pairs`` ({(index in targets, case): result}) and the
+    targets missed, one line each."""
+    report: list[str] = []
+    missed: list[str] = []
     by_target: dict[int, list[PairResult]] = defaultdict(list)
-    for (index, _), r in sorted(_pairs.items()):
+    for (index, _), r in sorted(pairs.items()):
         by_target[index].append(r)
-    _report.append(f"{'group / case':<44}{'ours / theirs':<30}{'times':>20}{'ratio':>8}{'target':>8}"
+    report.append(f"{'group / case':<44}{'ours / theirs':<30}{'times':>20}{'ratio':>8}{'target':>8}"
                    f"{'margin':>8}{'rounds':>7}{'took':>7}  attempts")
-    for index, t in enumerate(TARGETS):
+    for index, t in enumerate(targets):
         pair = f"{t.ours} / {t.other}"
         results = by_target.get(index)
         if not results:
-            _report.append(f"{t.group + ' (not measured)':<44}{pair:<30}{'':>28}{t.max_ratio:>8.3g}"
+            report.append(f"{t.group + ' (not measured)':<44}{pair:<30}{'':>28}{t.max_ratio:>8.3g}"
                            f"{'':>29}a contender was skipped")
             continue
         judged = t.aggregate == "each"
@@ -324,25 +329,28 @@ def _check() -> None:
             target, margin = (f"{t.max_ratio:.3g}", f"{r.margin:.0%}") if judged else ("-", "-")
             times = f"{_duration(r.ours_s)} / {_duration(r.other_s)}"
             retried = f"{r.attempts} (retried)" if r.attempts > 1 else "1"
-            _report.append(f"{(t.group + ' / ' + r.case)[:43]:<44}{pair:<30}{times:>20}{r.ratio:>8.3f}"
+            report.append(f"{(t.group + ' / ' + r.case)[:43]:<44}{pair:<30}{times:>20}{r.ratio:>8.3f}"
                            f"{target:>8}{margin:>8}{r.rounds:>7}{r.seconds:>6.1f}s  {retried}{flag}")
             if flag:
-                _missed.append(f"{t.group} / {r.case}: {pair} = {r.ratio:.3f} > {t.max_ratio:.3g} "
+                missed.append(f"{t.group} / {r.case}: {pair} = {r.ratio:.3f} > {t.max_ratio:.3g} "
                                f"after {r.attempts} attempts ({t.why})")
         if not judged:
             g = math.exp(sum(math.log(r.ratio) for r in results) / len(results))
             flag = "   <-- MISSED" if g > t.max_ratio else ""
-            _report.append(f"{t.group + ' / geometric mean':<44}{pair:<30}{'':>20}{g:>8.3f}"
+            report.append(f"{t.group + ' / geometric mean':<44}{pair:<30}{'':>20}{g:>8.3f}"
                            f"{t.max_ratio:>8.3g}{1 - g / t.max_ratio:>8.0%}{flag}")
             if flag:
-                _missed.append(f"{t.group}: geometric mean {pair} = {g:.3f} > {t.max_ratio:.3g} "
+                missed.append(f"{t.group}: geometric mean {pair} = {g:.3f} > {t.max_ratio:.3g} "
                                f"({t.why})")
+    return report, missed
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     if not _pairs:
         return
-    _check()
+    report, missed = verdict(_pairs)
+    _report.extend(report)
+    _missed.extend(missed)
     enforce = os.environ.get("TOOLMEND_BENCH_ENFORCE", "1") not in ("0", "false", "no")
     if _missed and enforce and session.exitstatus == 0:
         session.exitstatus = MISSED_TARGET_EXIT

@@ -1,0 +1,116 @@
+"""The gate itself (bench/conftest.py), on a fake clock: the measurement
+alternates the sides and keeps the fastest round of each, a pair that misses
+is measured again (and only so many times), a clear pass stops early, and the
+verdict names every missed target. Nothing here is timed."""
+
+from __future__ import annotations
+
+import itertools
+from types import SimpleNamespace
+
+import conftest
+import pytest
+from conftest import ATTEMPTS, MIN_CLEAR_ROUNDS, MIN_ROUNDS, PairResult, contend, interleaved, verdict
+from targets import Target
+
+
+class FakeClock:
+    """Each call of a contender advances the clock by its cost, plus a burst
+    of 'load' on every third call; ``log`` records who ran."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+        self.calls = itertools.count()
+        self.log: list[str] = []
+
+    def __call__(self) -> float:
+        return self.now
+
+    def contender(self, name: str, cost: float):
+        def run() -> None:
+            self.log.append(name)
+            self.now += cost + (5 * cost if next(self.calls) % 3 == 0 else 0.0)
+        return run
+
+
+def runs(log: list[str]) -> list[tuple[str, int]]:
+    return [(name, len(list(group))) for name, group in itertools.groupby(log)]
+
+
+def test_the_fastest_round_of_each_side_whatever_the_bursts():
+    clock = FakeClock()
+    m = interleaved({"ours": clock.contender("ours", 1e-3), "theirs": clock.contender("theirs", 4e-3)},
+                    clock=clock)
+    assert m.minima == {"ours": pytest.approx(1e-3), "theirs": pytest.approx(4e-3)}
+    assert m.rounds >= MIN_ROUNDS and m.attempts == 1
+    assert all(len(s) == m.rounds for s in m.samples.values())
+
+
+def test_the_sides_alternate_round_by_round():
+    clock = FakeClock()
+    m = interleaved({"a": clock.contender("a", 1e-3), "b": clock.contender("b", 1e-3)}, clock=clock)
+    # a round of a is 3 calls (2 ms at least): after calibration, a b | b a | a b ...
+    # so no side ever runs more than two rounds in a row
+    assert max(n for _, n in runs(clock.log)[2:]) <= 2 * 3
+    assert len(runs(clock.log)) >= m.rounds
+
+
+def test_a_pair_that_misses_is_measured_again_a_bounded_number_of_times():
+    clock = FakeClock()
+    seen = []
+
+    def passes(minima):
+        seen.append(dict(minima))
+        return False
+
+    m = interleaved({"a": clock.contender("a", 1e-3), "b": clock.contender("b", 1e-3)},
+                    passes=passes, clock=clock)
+    assert m.attempts == ATTEMPTS == len(seen)
+    assert m.rounds >= ATTEMPTS * MIN_ROUNDS  # the rounds of every attempt, pooled
+
+
+def test_a_pass_is_not_measured_again_and_a_clear_one_stops_early():
+    clock = FakeClock()
+    fns = {"a": clock.contender("a", 1e-3), "b": clock.contender("b", 1e-3)}
+    assert interleaved(fns, passes=lambda mn: True, clock=clock).attempts == 1
+    m = interleaved(fns, passes=lambda mn: True, clear=lambda mn: True, clock=clock)
+    assert (m.rounds, m.attempts) == (MIN_CLEAR_ROUNDS, 1)
+
+
+def _result(t: Target, case: str, ratio: float, attempts: int = 1) -> PairResult:
+    return PairResult(t, case, ratio, ratio * 1e-3, 1e-3, 10, attempts, 0.1)
+
+
+def test_the_verdict_shows_every_ratio_and_names_what_was_missed():
+    met = Target("grp", "ours", "theirs", 0.5, why="the reason")
+    other = Target("grp", "ours", "slow", 1.0)
+    skipped = Target("else", "ours", "absent", 2.0)
+    pairs = {(0, "case one"): _result(met, "case one", 0.4),
+             (0, "case two"): _result(met, "case two", 0.6, attempts=3),
+             (1, "case one"): _result(other, "case one", 0.25)}
+    report, missed = verdict(pairs, [met, other, skipped])
+    rows = "\n".join(report)
+    assert "grp / case one" in rows and "20%" in rows and "75%" in rows
+    assert "3 (retried)   <-- MISSED" in rows and "-20%" in rows
+    assert "else (not measured)" in rows
+    assert missed == ["grp / case two: ours / theirs = 0.600 > 0.5 after 3 attempts (the reason)"]
+
+
+def test_a_geometric_mean_target_is_judged_on_the_mean():
+    t = Target("grp", "ours", "theirs", 0.5, aggregate="geomean")
+    pairs = {(0, "a"): _result(t, "a", 0.25), (0, "b"): _result(t, "b", 0.81)}  # one case over
+    report, missed = verdict(pairs, [t])
+    assert not missed and "0.450" in "\n".join(report)
+    pairs[0, "b"] = _result(t, "b", 4.0)
+    report, missed = verdict(pairs, [t])
+    assert len(missed) == 1 and "geometric mean ours / theirs = 1.000 > 0.5" in missed[0]
+    assert all("MISSED" not in row for row in report if "geometric mean" not in row)
+
+
+def test_a_targeted_group_needs_the_callable():
+    stub = SimpleNamespace(group=None, extra_info={})
+    group = conftest.TARGETS[0].group
+    with pytest.raises(TypeError, match="needs the callable"):
+        contend(stub, group, conftest.TARGETS[0].ours, "some case")
+    assert contend(stub, "a group without targets", "x", "y") is None
+    assert stub.group == "a group without targets:y"
