@@ -394,6 +394,13 @@ def test_bare_cli_flags_naming_parameters_are_refused() -> None:
     assert r.ok and r.value == {"command": "ls -la"}
 
 
+def test_double_encoded_arguments_are_decoded_not_wrapped() -> None:
+    r = toolmend.normalize_tool_args('"{\\"filename\\": \\"a\\", \\"count\\": \\"2\\"}"', schema=READ)
+    assert r.ok and r.strategy == "double_encoded" and r.value == {"filename": "a", "count": 2}
+    r = toolmend.normalize_tool_args('"{not an object"', schema=READ)
+    assert r.ok and r.value == {"filename": "{not an object"}
+
+
 def test_null_arguments_are_not_wrapped() -> None:
     r = toolmend.normalize_tool_args("null", schema=READ)
     assert not r.ok

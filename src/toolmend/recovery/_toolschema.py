@@ -372,6 +372,11 @@ def _wrap_bare(text: str, field: str, compiled: Schema, quotes: str
     original = text.strip()
     if r.ok and r.value is None:
         return None
+    if r.ok and isinstance(r.value, str) and r.value.strip().startswith("{"):
+        inner = recover_with_schema(r.value.strip(), None, compiled, quotes=quotes)
+        if inner.ok:  # a JSON string holding the object: double encoded
+            return SchemaRecovered(inner.text, True, "double_encoded", inner.value, None,
+                                   inner.fixes, [])
     if r.ok and not isinstance(r.value, (dict, list)):
         bare: Any = r.value
     else:
