@@ -48,7 +48,7 @@ KNOWN = {
     "sglang/test_function_call_parser/TestLfm2Detector.test_detect_and_parse_unknown_function#0": "tools",
     "sglang/test_hunyuan_detector/TestHunyuanDetectorDetectAndParse.test_unknown_tool_skipped#0": "tools",
     "llama.cpp/test-chat/lfm2#78": "a Python string's \\n is a newline",
-    "llama.cpp/test-chat/functionary#95": "detected: a bare NAME line before JSON is not a marker",
+    "llama.cpp/test-chat/functionary#97": "detected: a bare NAME line before JSON is not a marker",
 }
 
 
