@@ -119,6 +119,8 @@ def test_llama3_built_in_tools_and_command_r_plus_actions():
     text = 'Action:\n```json\n[{"tool_name": "a", "parameters": {"x": 1}}, {"tool_name": "b", "parameters": {}}]\n```'
     assert [(c.name, c.args) for c in parse_tool_calls(text)] == [("a", {"x": 1}), ("b", {})]
     assert parse_tool_calls("For example, a plan looks like this:\n" + text) == []
+    react = 'Action:\n```json\n{"action": "search", "action_input": "weather"}\n```'
+    assert parse_tool_calls(react) == []
 
 
 def test_a_forced_format_reads_only_its_markers():
