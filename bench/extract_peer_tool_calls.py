@@ -1,17 +1,23 @@
 #!/usr/bin/env python3
 """Extract the serving stacks' own tool-parser test cases into tests/data/tool_calls/peers/.
 
-    python bench/extract_peer_tool_calls.py --vllm GIT_DIR [--out tests/data/tool_calls/peers/vllm.jsonl]
+    python bench/extract_peer_tool_calls.py --vllm VLLM_GIT --sglang SGLANG_GIT --llamacpp LLAMACPP_GIT
 
-``GIT_DIR`` is a bare clone of vLLM (the fork local-inference-lab/vllm holds
-the same ``tests/tool_parsers/``). Each test module is read from the clone
-and executed with every ``vllm`` / ``transformers`` / ``tests`` import replaced
-by inert recording stand-ins, so that its ``pytest.mark.parametrize`` tables
-can be read: the model output of each case and the calls it expects (names
-and arguments). Only the data is kept (the cases are Apache-2.0, as vLLM is;
-each row names its file, test, case and the source commit). Cases whose
-expectations are not in a table (written inside a test body) are not
-extracted; ``score_peer_tool_calls.py`` scores what is.
+Each option names a bare clone (the forks local-inference-lab/vllm,
+bytedance-iaas/sglang and ikawrakow/ik_llama.cpp hold the same test files) and
+writes ``vllm.jsonl``, ``sglang.jsonl`` or ``llamacpp.jsonl``. The Python test
+modules are executed with every ``vllm`` / ``sglang`` / ``transformers`` /
+``tests`` import replaced by inert recording stand-ins, so that their
+``pytest.mark.parametrize`` tables and the asserts of their test bodies
+(``result.tool_calls[i].function.name == ...``, ``assertEqual(result.calls[i]
+.name, ...)``, ``json.loads(...arguments) == {...}``) can be read: the model
+output of each case and the calls it expects. llama.cpp's ``test-chat.cpp`` is
+read for its ``tst.test("...")...expect...run()`` chains. Only the data is kept;
+each row names its source file, test, case, commit and licence (vLLM and
+SGLang Apache-2.0, llama.cpp MIT). A row that checks only names says
+``"match": "names"``, one that checks some argument keys ``"subset"``. Cases the
+extractor cannot read (streams, helpers it does not run) are left out;
+``score_peer_tool_calls.py`` scores what is there.
 """
 
 from __future__ import annotations

@@ -48,7 +48,7 @@ KNOWN = {
     "sglang/test_function_call_parser/TestLfm2Detector.test_detect_and_parse_unknown_function#0": "tools",
     "sglang/test_hunyuan_detector/TestHunyuanDetectorDetectAndParse.test_unknown_tool_skipped#0": "tools",
     "llama.cpp/test-chat/lfm2#78": "a Python string's \\n is a newline",
-    "llama.cpp/test-chat/functionary#95": "detected: a bare NAME line before JSON is not a marker",
+    "llama.cpp/test-chat/functionary#97": "detected: a bare NAME line before JSON is not a marker",
 }
 
 
@@ -119,6 +119,8 @@ def test_llama3_built_in_tools_and_command_r_plus_actions():
     text = 'Action:\n```json\n[{"tool_name": "a", "parameters": {"x": 1}}, {"tool_name": "b", "parameters": {}}]\n```'
     assert [(c.name, c.args) for c in parse_tool_calls(text)] == [("a", {"x": 1}), ("b", {})]
     assert parse_tool_calls("For example, a plan looks like this:\n" + text) == []
+    react = 'Action:\n```json\n{"action": "search", "action_input": "weather"}\n```'
+    assert parse_tool_calls(react) == []
 
 
 def test_a_forced_format_reads_only_its_markers():

@@ -96,8 +96,8 @@ def _action_fence(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCal
     if _framed_as_example(text, i, max(0, text.rfind("\n", 0, max(line, 0)) + 1), text[nl + 1:body_end]):
         return None, k  # "for example, ... Action:": the format shown, not a call
     calls, end, found = json_run(text, nl + 1, body_end)
-    if not found:
-        return None, k
+    if not found or not any(c.name for c in calls):
+        return None, k  # JSON that names no tool (a ReAct "action"): the fence is read as any fence is
     return calls, (close + 3 if close >= 0 else limit)
 
 
