@@ -12,7 +12,7 @@ from conftest import contend
 
 import toolmend
 
-_CONTENT = "def handler(request):\n    user = load(request.user_id)\n    return user\n" * 660
+_CONTENT = "def handler(request):\n    user = load(request.user_id)\n    return user\n" * 685
 
 
 def _argument(extra: dict[str, object]) -> str:
