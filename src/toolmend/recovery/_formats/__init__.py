@@ -28,7 +28,7 @@ from ._json import (
     read_mistral,
 )
 from ._pythonic import pythonic_at, pythonic_reader
-from ._scan import _framed_as_example, scan
+from ._scan import _framed_as_example, scan, token_pattern
 from ._schema import read_tools
 from ._xml import invoke_reader, read_function
 
@@ -197,17 +197,18 @@ def format_names() -> list[str]:
     return sorted(FORMATS)
 
 
-_readers_cache: dict[frozenset[str], dict[str, Any]] = {}
+_readers_cache: dict[frozenset[str], tuple[dict[str, Any], Any]] = {}
 
 
-def _readers(kinds: frozenset[str]) -> dict[str, Any]:
-    r = _readers_cache.get(kinds)
-    if r is None:
+def _readers(kinds: frozenset[str]) -> tuple[dict[str, Any], Any]:
+    """The readers of a format's markers and the scan's pattern for them, built once per format."""
+    cached = _readers_cache.get(kinds)
+    if cached is None:
         r = {m: reader for m, (kind, reader) in MARKERS.items() if kind in kinds}
         if "arrow" in kinds:
             r[">>>"] = _ARROW_READER[1]
-        _readers_cache[kinds] = r
-    return r
+        cached = _readers_cache[kinds] = (r, token_pattern(kinds, tuple(r)))
+    return cached
 
 
 def parse(text: Any, format: str | None, tools: Any) -> list[ToolCall]:
@@ -225,7 +226,7 @@ def parse(text: Any, format: str | None, tools: Any) -> list[ToolCall]:
         kinds = found
     known = read_tools(tools) if tools is not None else None
     ctx = Ctx(known, format)
-    calls = scan(text, ctx, kinds, _readers(kinds))
+    calls = scan(text, ctx, kinds, *_readers(kinds))
     if known is not None:
         calls = [c if c.name in known.schemas or not c.ok else
                  ToolCall(c.name, c.raw_args, None, False, c.span,

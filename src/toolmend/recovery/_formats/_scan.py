@@ -52,7 +52,7 @@ _patterns: dict[tuple[frozenset[str], tuple[str, ...]], re.Pattern[str]] = {}
 
 
 def token_pattern(kinds: frozenset[str], markers: tuple[str, ...]) -> re.Pattern[str]:
-    key = (kinds, markers)
+    key = (kinds, markers)  # the readers' cache keeps the result per kinds: this runs once per format
     pat = _patterns.get(key)
     if pat is None:
         src = _FENCE_ETC
@@ -112,12 +112,13 @@ def _fence_close(text: str, after: int, limit: int, ticks: str) -> tuple[int, in
 class Scanner:
     """One parse: the token pattern of the enabled families and their readers."""
 
-    def __init__(self, text: str, ctx: Ctx, kinds: frozenset[str], readers: dict[str, Any]) -> None:
+    def __init__(self, text: str, ctx: Ctx, kinds: frozenset[str], readers: dict[str, Any],
+                 pattern: re.Pattern[str]) -> None:
         self.text = text
         self.ctx = ctx
         self.kinds = kinds
         self.readers = readers  # marker text -> reader
-        self.token = token_pattern(kinds, tuple(readers))
+        self.token = pattern
         # The last search for each closing marker: where it started and what it
         # found. A marker missing after p is missing after any later point, so a
         # run of openers with no closer costs one search, not one per opener.
@@ -270,7 +271,9 @@ class Scanner:
 _HEAD_CALL = re.compile(r"[ \t\n]*([A-Za-z_][\w.-]{0,127})[ \t]*\n(?=[ \t]*\{)")
 
 
-def scan(text: str, ctx: Ctx, kinds: frozenset[str], readers: dict[str, Any]) -> list[ToolCall]:
+def scan(text: str, ctx: Ctx, kinds: frozenset[str], readers: dict[str, Any],
+         pattern: re.Pattern[str]) -> list[ToolCall]:
+    """The calls in ``text``; ``pattern`` is ``token_pattern(kinds, tuple(readers))``, built once."""
     calls: list[ToolCall] = []
     start = 0
     m = _HEAD_CALL.match(text, start) if "functionary_head" in kinds else None
@@ -284,7 +287,7 @@ def scan(text: str, ctx: Ctx, kinds: frozenset[str], readers: dict[str, Any]) ->
                                                                       c.span[1] + shift), c.error, c.id)
                          for c in found)
             start = end + shift
-    scanner = Scanner(text, ctx, kinds, readers)
+    scanner = Scanner(text, ctx, kinds, readers, pattern)
     scanner.kept = len(calls)
     scanner.scan(start, len(text), calls, False)
     return calls
