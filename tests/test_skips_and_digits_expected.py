@@ -98,13 +98,21 @@ def test_fences_inside_a_container_are_not_data(text):
 
 # ------------------------------------------------------------------ item 2
 
-@pytest.mark.xfail(strict=True, reason=ITEM2 + ": leading zeros are dropped")
+_ZEROS_DROPPED = pytest.mark.xfail(strict=True, reason=ITEM2 + ": leading zeros are dropped")
+
+
+def _dropped(text: str, value: object) -> object:
+    return pytest.param(text, value, marks=_ZEROS_DROPPED)
+
+
+# A bare number that runs to the end of the text may have been cut (``2`` may be ``20``), so the
+# whole-text cases are refused as cut today: safe, and they pass; the others wait for item 2.
 @pytest.mark.parametrize("text, value", [
-    ('{"zip": 02134}', {"zip": "02134"}),                                # the issue
-    ("0789", "0789"), ("000789", "000789"), ("001.2", "001.2"), ("[0789]", ["0789"]),   # josdejong
-    ("{value:0789}", {"value": "0789"}), ("-05", "-05"), ('{"n": 05}', {"n": "05"}),    # josdejong
-    ("[-012]", ["-012"]), ("[012]", ["012"]),                           # JSONTestSuite
-    ("010\n", "010"), ("-0123\n", "-0123"),                               # json5-tests
+    _dropped('{"zip": 02134}', {"zip": "02134"}),                        # the issue
+    ("0789", "0789"), ("000789", "000789"), ("001.2", "001.2"), _dropped("[0789]", ["0789"]),  # josdejong
+    _dropped("{value:0789}", {"value": "0789"}), ("-05", "-05"), _dropped('{"n": 05}', {"n": "05"}),
+    _dropped("[-012]", ["-012"]), _dropped("[012]", ["012"]),           # JSONTestSuite
+    _dropped("010\n", "010"), _dropped("-0123\n", "-0123"),             # json5-tests
 ])
 def test_leading_zeros_stay_digits(text, value):
     r = _recover(text)
@@ -125,8 +133,11 @@ def test_lossless_number_forms_become_numbers_with_their_fix_logged(text, value)
     assert "number" in [f.code for f in r.fixes]
 
 
-@pytest.mark.xfail(strict=True, reason=ITEM2 + ": a number too large for a float gives inf")
-@pytest.mark.parametrize("text", ["1e999", "[1e999]", '{"v": -1e400}', "[1.5e+9999]", "[-123123e100000]"])
+_INFINITE = pytest.mark.xfail(strict=True, reason=ITEM2 + ": a number too large for a float gives inf")
+
+
+@pytest.mark.parametrize("text", ["1e999"] + [pytest.param(t, marks=_INFINITE) for t in
+                                             ("[1e999]", '{"v": -1e400}', "[1.5e+9999]", "[-123123e100000]")])
 def test_no_value_holds_infinity(text):
     r = _recover(text)
     if r.ok:
