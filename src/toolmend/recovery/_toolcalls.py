@@ -318,7 +318,11 @@ def _object_call(obj: _Obj, start: int, end: int | None, limit: int, lenient: bo
         if cut:
             return ToolCall(shape.name, "", None, False, span,
                             "the call was cut off before its arguments", shape.id)
-        return call_from_parts(shape.name, "", span, shape.id)
+        # no arguments member at all: an empty object would be a guess (the
+        # serving stacks drop such a call); a tool without parameters is sent {}
+        return ToolCall(shape.name, "", None, False, span,
+                        f"the call to {shape.name!r} names no arguments; an empty object would be "
+                        "a guess (a call without parameters writes \"arguments\": {})", shape.id)
     raw = text[m.start:m.end if m.end is not None else limit]
     if m.end is None:
         raw = raw.rstrip()
