@@ -89,10 +89,10 @@ class _Meaning:
 def toolmend_run(case: dict) -> tuple[bool, object]:
     import toolmend
 
+    ok, value = score_peers.toolmend_value(case["input"])  # a cut text is a CutRefusal there
+    if not ok:
+        return False, value
     r = toolmend.normalize_tool_args(case["input"])
-    if not r.ok:
-        return False, r.error
-    value = score_peers.toolmend_value(case["input"])[1]
     if case["id"].startswith("y_") and r.text.strip(" \t\r\n") != case["shown"].strip(" \t\r\n"):
         return True, f"<the text was changed: {r.text[:80]!r}>"
     return True, value

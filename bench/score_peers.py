@@ -10,10 +10,15 @@ and the reason:
 - ``a``: toolmend is right, the suite's answer loses or invents data (or a refusal is ours on
   purpose: the input needs a guess);
 - ``b``: toolmend refuses where one reading is plausible: a repair to add;
-- ``c``: toolmend's value is wrong: a bug.
+- ``c``: toolmend's value (for a cut, its completed reading) is wrong: a bug.
 
 Every case ends ``right`` (the suite's value, or a refusal where the suite refuses), ``refused``
-(no value where the suite has one) or ``different`` (a value that is not the suite's). The
+(no value where the suite has one) or ``different`` (a value that is not the suite's). A cut
+result never passes for a whole one: toolmend refuses text cut off inside a value
+(``Recovered.cut``) and keeps its completed reading for display. Such a refusal (a
+:class:`CutRefusal`) is ``right`` when the completed reading is the suite's value (the suite
+completes the truncated input, toolmend reads the same and rightly will not call it whole), and
+``refused`` like any other refusal when the reading differs. The
 README's table for a suite is generated from the run (``--readme``) and
 ``tests/test_peer_suites.py`` fails when the run and the table disagree, when a difference has
 no reason, and when a reason names a case that is right.
@@ -118,12 +123,34 @@ def load_reasons(suite: str) -> dict[str, dict]:
 
 # ------------------------------------------------------------ the contenders
 
+class CutRefusal:
+    """toolmend's refusal of cut text (``Recovered.cut`` set): the reason, and the completed
+    reading it keeps for display (``reading``, ``readable`` False when that is not JSON)."""
+
+    __slots__ = ("error", "reading", "readable")
+
+    def __init__(self, error: str, text: str) -> None:
+        self.error = error
+        try:
+            self.reading, self.readable = parse_exact(text), True
+        except ValueError as exc:
+            self.reading, self.readable = f"<not JSON: {exc}: {text[:60]!r}>", False
+
+    def __str__(self) -> str:
+        return f"{self.error} (completed reading: {short(self.reading, 200)})"
+
+    __repr__ = __str__
+
+
 def toolmend_value(raw: str | bytes, tool: str | None = None) -> tuple[bool, Any]:
-    """toolmend's answer: (True, value) or (False, the reason)."""
+    """toolmend's answer: (True, value), or (False, the reason): a :class:`CutRefusal` when the
+    text was cut."""
     import toolmend
 
     r = toolmend.normalize_tool_args(raw, tool=tool)
     if not r.ok:
+        if r.cut is not None:
+            return False, CutRefusal(str(r.error), r.text)
         return False, r.error
     try:
         return True, parse_exact(r.text)
@@ -154,6 +181,9 @@ def score(cases: list[dict], run: Run, expected: Callable[[dict], Any]) -> dict[
             ok, value = False, f"raised {type(exc).__name__}: {exc}"
         if case.get("refuse"):
             outcome = DIFFERENT if ok else RIGHT
+        elif not ok and isinstance(value, CutRefusal) and value.readable \
+                and same_value(value.reading, expected(case)):
+            outcome = RIGHT  # refused as cut, and its completed reading is the suite's value
         elif not ok:
             outcome = RIGHT if case.get("may_refuse") else REFUSED
         else:
@@ -194,6 +224,9 @@ def describe_value(value: Any) -> str:
 
 
 def _answer(ok: bool, value: Any, describe: Callable[[Any], str]) -> str:
+    if isinstance(value, CutRefusal):
+        reading = describe(value.reading) if value.readable else value.reading
+        return "refused as cut, reading " + _cell(reading)
     return _cell(describe(value)) if ok else "refused"
 
 
@@ -303,8 +336,10 @@ def main(suite: str, doc: str | None, run: Run, expected: Callable[[dict], Any],
     if ns.readme:
         write_readme(ns.readme, suite, section)
     if ns.json:
-        print(json.dumps({cid: {"outcome": r["outcome"], "ours": short(r["ours"], 500)}
-                          for cid, r in results.items()}, indent=1, ensure_ascii=False))
+        shown = {cid: str(r["ours"]) if isinstance(r["ours"], CutRefusal) else short(r["ours"], 500)
+                 for cid, r in results.items()}
+        print(json.dumps({cid: {"outcome": r["outcome"], "ours": shown[cid]} for cid, r in results.items()},
+                         indent=1, ensure_ascii=False))
         return 0
     c = counts(results)
     print(f"{title}: {len(cases)} cases")

@@ -96,3 +96,25 @@ def test_json_repair_is_behind_on_josdejongs_suite_as_recorded(runs):
     assert json_repair is not None
     counted = score.other_counts(cases, module.OTHERS["json-repair"][1], module.expected)
     assert counted == {k: recorded[k] for k in ("right", "refused", "different")}
+
+
+def test_a_cut_counts_right_only_when_its_completed_reading_is_the_suites_value():
+    """A cut text is refused (never passed for whole); the scorer counts it right when the reading
+    kept for display is the suite's value, refused when it is another, and never lets a cut through
+    as a success."""
+    score = _load("score_peers")
+    cases = [
+        {"id": "same", "input": '{"a": "b', "expect": {"a": "b"}},
+        {"id": "other", "input": '{"a":', "expect": {"a": None}},
+        {"id": "refuse", "input": '[1, tr', "refuse": True},
+        {"id": "whole", "input": '{"a": 1}', "expect": {"a": 2}},
+    ]
+    ok, cut = score.toolmend_value(cases[0]["input"])
+    assert ok is False and isinstance(cut, score.CutRefusal) and cut.reading == {"a": "b"}
+    results = score.score(cases, lambda case: score.toolmend_value(case["input"]),
+                          lambda case: case["expect"])
+    assert {cid: r["outcome"] for cid, r in results.items()} == {
+        "same": "right", "other": "refused", "refuse": "right", "whole": "different"}
+    assert not any(r["ok"] for cid, r in results.items() if cid != "whole")
+    row = score.render("t", cases[1:2], {"other": results["other"]}, {}, lambda case: "x", "t")
+    assert "refused as cut, reading `{}`" in row
