@@ -106,8 +106,7 @@ def test_schema_validate(benchmark, contender, case):
     schema, value = CASES[case]
     fn = validator(contender, schema, verdict=False)
     assert jsonschema.Draft202012Validator(schema).is_valid(value)
-    contend(benchmark, "schema-validate", contender, case)
-    benchmark(fn, value)
+    contend(benchmark, "schema-validate", contender, case, fn, value)
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
@@ -117,8 +116,7 @@ def test_schema_is_valid(benchmark, contender, case):
         pytest.skip("the ratio targets are for the compiled build")
     schema, value = CASES[case]
     fn = validator(contender, schema, verdict=True)
-    contend(benchmark, "schema-is-valid", contender, case)
-    assert benchmark(fn, value) is True
+    assert contend(benchmark, "schema-is-valid", contender, case, fn, value) is True
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
@@ -132,6 +130,5 @@ def test_schema_check_with_a_coercion(benchmark, case):
     else:
         value = dict(value, **{key: str(value[key])})
     s = toolmend.Schema(schema)
-    contend(benchmark, "schema-coerce", "toolmend", case)
-    result = benchmark(s.check, value)
+    result = contend(benchmark, "schema-coerce", "toolmend", case, s.check, value)
     assert result.ok and result.fixes

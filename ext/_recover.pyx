@@ -811,6 +811,27 @@ def recover_text(str text, bint curly=True):
             return step, found[1], exact_value(found[1], value), found[2]
 
 
+def make_loads(fallback, with_schema=None):
+    """Build ``loads(raw, tool=None, *, schema=None, fill_defaults=False)``
+    for recovery (which owns it and hands in the rest): text without a tool
+    goes through ``recover_value`` right here (no Python frame on the hot
+    path: a bare orjson.loads plus the exactness scan); anything else, and
+    text no step recovered, is ``fallback(raw, tool, found)`` (``found``: the
+    1-tuple ``(base,)``, or None when not tried); a call with a schema is
+    ``with_schema(raw, tool, schema, fill_defaults)``."""
+    def loads(raw, tool=None, *, schema=None, fill_defaults=False):
+        cdef object value
+        if schema is not None and with_schema is not None:
+            return with_schema(raw, tool, schema, fill_defaults)
+        if tool is None and type(raw) is str:
+            value = recover_value_c(<str>raw, True)
+            if type(value) is not tuple:
+                return value
+            return fallback(raw, tool, value)
+        return fallback(raw, tool, None)
+    return loads
+
+
 def recover_value(str text, bint curly=True):
     return recover_value_c(text, curly)
 

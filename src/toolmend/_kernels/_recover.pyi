@@ -19,6 +19,9 @@ from toolmend._kernels._recover_py import (
     recover_value as recover_value,
 )
 from toolmend._kernels._recover_py import (
+    make_loads as make_loads,
+)
+from toolmend._kernels._recover_py import (
     repair_json as repair_json,
 )
 from toolmend._kernels._recover_py import (

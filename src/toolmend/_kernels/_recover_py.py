@@ -7,7 +7,8 @@ what is fast in Python.
 
 The names both twins export (``__all__``), with the same signatures
 (tests/test_kernel_line.py checks them): ``recover_text``, ``recover_value``
-(the text strategies, steps 0-5), ``parse_object_literal`` (strategy 7, in
+(the text strategies, steps 0-5), ``make_loads`` (recovery's ``loads``
+with its hot path in the kernel), ``parse_object_literal`` (strategy 7, in
 ``_recover_literal``), ``repair_json`` (the repair engine, in
 ``_recover_repair`` over ``_recover_tokens``), ``strip_comments``,
 ``normalize_structural_quotes`` and ``Refused``, the refusal of the last two
@@ -18,7 +19,7 @@ returned holds its integers exactly.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Callable
 
 import orjson
 
@@ -27,7 +28,7 @@ from ._recover_literal import parse_object_literal
 from ._recover_repair import repair_json
 from ._recover_tokens import Refused
 
-__all__ = ["recover_text", "recover_value", "parse_object_literal", "repair_json",
+__all__ = ["recover_text", "recover_value", "make_loads", "parse_object_literal", "repair_json",
            "strip_comments", "normalize_structural_quotes", "Refused"]
 
 # Below this length a text that fails the pre-filter skips orjson; the twins
@@ -291,6 +292,27 @@ def recover_text(text: str, curly: bool = True) -> tuple[int, str, Any, str]:
             start = step + 1
         else:
             return step, candidate, _exact_value(candidate, value), base
+
+
+def make_loads(fallback: Callable[[Any, str | None, tuple[str] | None], Any],
+               with_schema: Callable[[Any, str | None, Any, bool], Any] | None = None
+               ) -> Callable[..., Any]:
+    """Build ``loads(raw, tool=None, *, schema=None, fill_defaults=False)`` on
+    ``recover_value`` (see the compiled twin, where it spares the hot path a
+    Python frame): ``fallback(raw, tool, found)`` takes what it does not
+    settle, ``with_schema(raw, tool, schema, fill_defaults)`` a call with a
+    schema."""
+    def loads(raw: Any, tool: str | None = None, *, schema: Any = None,
+              fill_defaults: bool = False) -> Any:
+        if schema is not None and with_schema is not None:
+            return with_schema(raw, tool, schema, fill_defaults)
+        if tool is None and type(raw) is str:
+            value = recover_value(raw, True)
+            if type(value) is not tuple:
+                return value
+            return fallback(raw, tool, value)
+        return fallback(raw, tool, None)
+    return loads
 
 
 def recover_value(text: str, curly: bool = True) -> Any:

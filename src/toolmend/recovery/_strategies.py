@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
@@ -388,3 +388,9 @@ def _loads_rest(raw: Any, tool: str | None, found: tuple[str] | None) -> Any:
         raise RecoveryError(f"could not recover the tool-call arguments: {result.error}",
                             result.text, cut=result.cut)
     return result.value
+
+
+if not TYPE_CHECKING:  # the same function, its hot path in the kernel (no Python frame there)
+    _doc = loads.__doc__
+    loads = _k.make_loads(_loads_rest, _loads_schema)
+    loads.__doc__ = _doc
