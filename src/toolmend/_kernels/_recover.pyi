@@ -7,6 +7,9 @@ from toolmend._kernels._recover_py import (
     Refused as Refused,
 )
 from toolmend._kernels._recover_py import (
+    make_loads as make_loads,
+)
+from toolmend._kernels._recover_py import (
     normalize_structural_quotes as normalize_structural_quotes,
 )
 from toolmend._kernels._recover_py import (
@@ -17,9 +20,6 @@ from toolmend._kernels._recover_py import (
 )
 from toolmend._kernels._recover_py import (
     recover_value as recover_value,
-)
-from toolmend._kernels._recover_py import (
-    make_loads as make_loads,
 )
 from toolmend._kernels._recover_py import (
     repair_json as repair_json,
