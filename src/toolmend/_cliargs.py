@@ -13,10 +13,12 @@ named ``-x`` or ``--b`` is a file.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
+from typing import Any
 
-__all__ = ["Option", "VERBS", "COMMON", "POSITIONAL", "UsageError", "HelpWanted", "parse",
-           "verb_help", "parse_size"]
+__all__ = ["Option", "COMMON", "UsageError", "HelpWanted", "parse",
+           "verb_help", "parse_size", "verbs", "positional", "summary"]
 
 
 class UsageError(Exception):
@@ -35,6 +37,8 @@ class Option:
     arg: str | None = None  # the tool argument it sets (default: the name, "-" -> "_")
     metavar: str = ""
     short: str = ""      # a one-letter spelling ("r" for -r), if any
+    invert: bool = False  # a flag that sets its tool argument to false (--no-backup, --write)
+    stdin_arg: str = ""  # '-' gives standard input's bytes to this tool argument instead
 
     @property
     def key(self) -> str:
@@ -58,66 +62,52 @@ class Option:
         return f"--{self.name} {meta}"
 
 
-_FORMAT = Option("format", "str", "auto (default; .yaml/.yml files are YAML, .jsonl/.ndjson "
-                                  "JSON Lines), json, yaml or jsonl", metavar="FORMAT")
-_DOC = [Option("file", "path", "the JSON or YAML file ('-': standard input)"),
-        Option("text", "text", "the document itself ('-': standard input)"), _FORMAT]
-_PATH = Option("path", "str", "where in the document: a.b[0].c, [-1], * to fan out, items[0:5]",
-               metavar="PATH")
-_CONTEXT = Option("context", "int", "lines of context around each change (default 3, at most 50)")
-_BUDGET = Option("budget", "int", "edit budget: most changed lines searched for a minimal diff "
-                                  "(default 8000)")
+def _options(spec: Any) -> list[Option]:
+    """The options of a verb, as its declaration (``toolmend.tools._verbspec``) spells them."""
+    kinds = {"integer": "int", "boolean": "flag", "strings": "list", "string": "str"}
+    out = []
+    for arg in spec.args:
+        for cli in arg.spellings():
+            kind = cli.kind or kinds[arg.type]
+            bounds = arg.bounds_text(agents=False)
+            text = (cli.help or arg.help) + (f" ({bounds})" if bounds and not cli.invert else "")
+            out.append(Option(cli.name or arg.name.replace("_", "-"), kind, text, arg=arg.name,
+                              metavar=cli.metavar, short=cli.short, invert=cli.invert,
+                              stdin_arg=cli.stdin_arg))
+    out.extend(Option(c.name, c.kind, c.help, metavar=c.metavar, short=c.short) for c in spec.cli_extra)
+    return out
 
-#: (tool, verb) -> its options
-VERBS: dict[tuple[str, str], list[Option]] = {
-    ("json", "get"): [*_DOC, _PATH,
-                      Option("raw", "flag", "a string as its text, without quotes or escapes; "
-                                            "one value a line (jq -r)", short="r")],
-    ("json", "keys"): [*_DOC, _PATH],
-    ("json", "query"): [
-        *_DOC, _PATH,
-        Option("where", "str", "conditions: field=value, !=, ~regex, !~regex, <, <=, >, >=, "
-                               "joined by && and ||", metavar="COND"),
-        Option("select", "list", "the fields to keep from each row"),
-        Option("limit", "int", "rows at most (default 20, at most 200 for agents)"),
-        Option("offset", "int", "rows to skip first"),
-        Option("sort", "str", "a field to sort the rows by", metavar="FIELD"),
-        Option("desc", "flag", "sort in descending order"),
-    ],
-    ("json", "schema"): [*_DOC, _PATH, Option("depth", "int", "object levels (default 3, at most 8)")],
-    ("json", "validate"): [*_DOC],
-    ("json", "pretty"): [*_DOC, _PATH, Option("compact", "flag", "no whitespace at all")],
-    ("diff", "files"): [Option("a", "path", "the old file ('-': standard input)"),
-                        Option("b", "path", "the new file ('-': standard input)"), _CONTEXT, _BUDGET],
-    ("diff", "text"): [Option("a", "text", "the old text ('-': standard input)"),
-                       Option("b", "text", "the new text ('-': standard input)"), _CONTEXT, _BUDGET],
-    ("diff", "dirs"): [Option("a", "dir", "the old folder"), Option("b", "dir", "the new folder"),
-                       Option("glob", "str", "only files matching this pattern", metavar="GLOB"),
-                       Option("unified", "flag", "write the patch of the two trees (diff -ruN), "
-                                                 "not only the names"),
-                       _CONTEXT, _BUDGET],
-    ("diff", "apply"): [
-        Option("file", "str", "the file to patch (default: every file the patch names)",
-               metavar="FILE"),
-        Option("patch", "patch", "the patch file ('-': standard input)"),
-        Option("patch-text", "text", "the patch itself, inline", arg="patch"),
-        Option("write", "flag", "write the result (without it: a dry run that writes nothing)"),
-        Option("dry-run", "str", "true or false (the tool's own spelling of --write)",
-               metavar="BOOL"),
-        Option("no-backup", "flag", "do not keep <file>.bak", arg="no_backup"),
-        Option("reverse", "flag", "undo the patch instead (patch -R)"),
-        Option("dir", "str", "the folder the patch's paths are relative to", metavar="DIR"),
-        Option("strip", "int", "leading folders to drop from the patch's paths (patch -p)"),
-    ],
-}
 
-#: The options the words that are not options fill, in order (the files).
-POSITIONAL: dict[tuple[str, str], tuple[str, ...]] = {
-    **{("json", verb): ("file",) for verb in ("get", "keys", "query", "schema", "validate",
-                                              "pretty")},
-    ("diff", "files"): ("a", "b"),
-    ("diff", "dirs"): ("a", "b"),
-}
+@functools.cache
+def verbs() -> dict[tuple[str, str], list[Option]]:
+    """(tool, verb) -> its options, derived from the verbs' declarations."""
+    from .tools._verbspec import TOOL_SPECS
+
+    return {(tool, verb.name): _options(verb) for tool, spec in TOOL_SPECS.items() for verb in spec.verbs}
+
+
+@functools.cache
+def positional() -> dict[tuple[str, str], tuple[str, ...]]:
+    """(tool, verb) -> the options the words that are not options fill, in order (the files)."""
+    from .tools._verbspec import TOOL_SPECS
+
+    return {(tool, verb.name): verb.positional for tool, spec in TOOL_SPECS.items()
+            for verb in spec.verbs if verb.positional}
+
+
+def summary(tool: str, verb: str) -> str:
+    from .tools._verbspec import verb_spec
+
+    return verb_spec(tool, verb).summary
+
+
+def __getattr__(name: str) -> Any:  # VERBS and POSITIONAL, built on first use
+    if name == "VERBS":
+        return verbs()
+    if name == "POSITIONAL":
+        return positional()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 #: Options of every json/diff verb.
 COMMON = [
@@ -238,15 +228,15 @@ def parse_size(value: str, option: str = "--max-size") -> int:
     return int(number * _SIZE[unit])
 
 
-def verb_help(tool: str, verb: str, summary: str) -> str:
-    options = VERBS[(tool, verb)] + COMMON
+def verb_help(tool: str, verb: str) -> str:
+    options = verbs()[(tool, verb)] + COMMON
     width = max(len(o.usage()) for o in options) + 2
-    words = POSITIONAL.get((tool, verb), ())
+    words = positional().get((tool, verb), ())
     kinds = {o.key: o.kind for o in options}
     shown = " ".join("FILE" if kinds[k] == "path" and len(words) == 1 else
                      ("DIR_" if kinds[k] == "dir" else "") + k.upper() for k in words)
     usage = f"usage: toolmend {tool} {verb} [options]" + (f" [--] [{shown}]" if shown else "")
-    lines = [usage, "", summary, "", "options:"]
+    lines = [usage, "", summary(tool, verb), "", "options:"]
     lines.extend(f"  {o.usage():<{width}}{o.help}" for o in options)
     lines.append(f"  {'-h, --help':<{width}}this help")
     return "\n".join(lines)

@@ -34,7 +34,7 @@ import sys
 from typing import Any, BinaryIO, Sequence
 
 from . import __version__
-from ._cliargs import COMMON, POSITIONAL, VERBS, HelpWanted, UsageError, parse, parse_size, verb_help
+from ._cliargs import COMMON, HelpWanted, UsageError, parse, parse_size, positional, verb_help, verbs
 
 USAGE = (__doc__ or "").split("\n\n")[1]
 EXIT_OK, EXIT_REFUSED, EXIT_USAGE, EXIT_CUT = 0, 1, 2, 3
@@ -42,24 +42,6 @@ EXIT_OK, EXIT_REFUSED, EXIT_USAGE, EXIT_CUT = 0, 1, 2, 3
 #: (the largest file a verb takes is 20 MB); the verb commands read any size.
 STDIN_LIMIT = 20 * 1024 * 1024 + 1
 _CHUNK = 1 << 20
-
-SUMMARIES = {
-    ("json", "get"): "The value at --path (a list of values when * fans out), numbers exact.",
-    ("json", "keys"): "The keys one level below --path, each with a type summary.",
-    ("json", "query"): "The rows of the array at --path that match --where.",
-    ("json", "schema"): "The inferred shape of the value at --path, sampled.",
-    ("json", "validate"): "Whether the document is valid JSON (or YAML); the place of the first "
-                          "error. Exit status 1 when it is not.",
-    ("json", "pretty"): "The value at --path re-indented (or compact), key order and numbers kept.",
-    ("diff", "files"): "The unified diff of two files, byte for byte (GNU patch and git apply "
-                       "take it). Exit status 0 identical, 1 different, 2 trouble.",
-    ("diff", "text"): "The unified diff of two texts. Exit status 0 identical, 1 different.",
-    ("diff", "dirs"): "The files added, removed and changed between two folders; --unified "
-                      "also writes the patch of the two trees. Exit status 0 same, 1 different.",
-    ("diff", "apply"): "Apply a unified patch strictly: every hunk must match at its line. A dry "
-                       "run unless --write; each original is kept as <file>.bak.",
-}
-
 
 class _Stdin:
     """Standard input, read once: at most STDIN_LIMIT bytes, or ``cap``
@@ -122,29 +104,32 @@ def _dumps(value: Any) -> str:
 def _tool_args(tool: str, verb: str, opts: dict[str, object], stdin: _Stdin,
                cap: int | None) -> dict[str, Any]:
     """The tool arguments of parsed command-line options."""
-    options = {o.key: o for o in VERBS[(tool, verb)]}
-    if "patch" in opts and "patch_text" in opts:
-        raise UsageError("give the patch once: --patch FILE or --patch-text TEXT")
-    if "dry_run" in opts and "write" in opts:
-        raise UsageError("give --write or --dry-run, not both")
+    options = {o.key: o for o in verbs()[(tool, verb)]}
+    setters: dict[str, list[str]] = {}  # tool argument -> the options given that set it
+    for key, value in opts.items():
+        opt = options[key]
+        target = opt.stdin_arg if opt.stdin_arg and value == "-" else opt.tool_arg
+        setters.setdefault(target, []).append(opt.name)
+    for names in setters.values():
+        if len(names) > 1:
+            order = [o.name for o in options.values() if o.name in names]
+            raise UsageError(f"give {' or '.join('--' + n for n in order)}, not both")
     args: dict[str, Any] = {}
     for key, value in opts.items():
         opt = options[key]
         name = opt.tool_arg
         if opt.kind == "patch" and isinstance(value, str):
-            args[name] = stdin.read("--patch") if value == "-" else _read_patch(value, cap)
+            args[name] = stdin.read(f"--{opt.name}") if value == "-" else _read_patch(value, cap)
         elif opt.kind in ("path", "text") and value == "-":
             data = stdin.read(f"--{opt.name}")
-            if tool == "json":
-                args["file"] = data  # the document's bytes (a BOM, UTF-8 checked)
+            if opt.stdin_arg:
+                args[opt.stdin_arg] = data  # the document's bytes (a BOM, UTF-8 checked)
             elif opt.kind == "path":
                 args[name] = data
             else:
                 args[name] = data.decode("utf-8", "surrogateescape")
-        elif key == "write":
-            args["dry_run"] = not value
-        elif key == "no_backup":
-            args["backup"] = not value
+        elif opt.invert:
+            args[name] = not value
         else:
             args[name] = value
     return args
@@ -163,9 +148,10 @@ def _read_patch(path: str, cap: int | None) -> bytes:
 
 
 def _verb(tool: str, words: list[str]) -> int:
-    verbs = sorted({v for t, v in VERBS if t == tool})
+    table = verbs()
+    names = sorted({v for t, v in table if t == tool})
     if not words or words[0] in ("-h", "--help"):
-        text = (f"usage: toolmend {tool} VERB [options]\n\nverbs: {', '.join(verbs)} "
+        text = (f"usage: toolmend {tool} VERB [options]\n\nverbs: {', '.join(names)} "
                 f"(toolmend {tool} VERB --help for each)\n")
         if not words:  # a usage error: the help goes to stderr, as the error would
             sys.stderr.write(text)
@@ -173,12 +159,12 @@ def _verb(tool: str, words: list[str]) -> int:
         _write(text)
         return EXIT_OK
     verb = words[0]
-    if (tool, verb) not in VERBS:
-        raise UsageError(f"{tool} has no verb {verb!r}; the verbs are {', '.join(verbs)}")
+    if (tool, verb) not in table:
+        raise UsageError(f"{tool} has no verb {verb!r}; the verbs are {', '.join(names)}")
     try:
-        opts = parse(words[1:], VERBS[(tool, verb)] + COMMON, POSITIONAL.get((tool, verb), ()))
+        opts = parse(words[1:], table[(tool, verb)] + COMMON, positional().get((tool, verb), ()))
     except HelpWanted:
-        _write(verb_help(tool, verb, SUMMARIES[(tool, verb)]) + "\n")
+        _write(verb_help(tool, verb) + "\n")
         return EXIT_OK
     as_json = bool(opts.pop("json", False))
     raw = bool(opts.pop("raw", False))

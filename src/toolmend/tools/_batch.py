@@ -14,7 +14,8 @@ from typing import Any, Iterable, Sequence
 
 from ..errors import ToolError
 from ..recovery import ToolCall, normalize_tool_args
-from ._runner import ToolArgs, ToolResult, run_tool, unclosed_brackets
+from ._runner import ToolResult, run_tool, unclosed_brackets
+from ._verbspec import TOOL_SPECS, mutates
 from ._workspace import Workspace
 
 __all__ = ["run_tools", "is_mutation"]
@@ -38,20 +39,25 @@ def _parts(call: Any) -> tuple[Any, Any, str | None]:
 
 
 def is_mutation(name: Any, args: Any) -> bool:
-    """True for a call that writes: ``@diff apply`` with ``dry_run`` false.
-    Arguments that cannot be read count as a write (the safe side)."""
-    if not isinstance(name, str) or name.strip().lstrip("@").lower() != "diff":
+    """True for a call that writes (``@diff apply`` with ``dry_run`` false: the
+    verbs whose declaration says so). Arguments that cannot be read count as a
+    write (the safe side)."""
+    tool = name.strip().lstrip("@").lower() if isinstance(name, str) else None
+    if tool not in TOOL_SPECS or all(v.read_only for v in TOOL_SPECS[tool].verbs):
         return False
     if isinstance(args, (str, bytes, bytearray)):
-        r = normalize_tool_args(args, "@diff")
+        r = normalize_tool_args(args, "@" + tool)
         if not r.ok:
             return True
         args = r.value
     if not isinstance(args, dict):
         return True
     cmd = args.get("cmd")
-    if not isinstance(cmd, str) or cmd.strip().lower() != "apply":
-        return not isinstance(cmd, str)
+    if not isinstance(cmd, str):
+        return True
+    verb = TOOL_SPECS[tool].verb(cmd.strip().lower())
+    if verb is None or verb.read_only:
+        return False
     inner = args.get("args", {})
     if isinstance(inner, (str, bytes)):
         r = normalize_tool_args(inner)
@@ -59,10 +65,7 @@ def is_mutation(name: Any, args: Any) -> bool:
     if not isinstance(inner, dict):
         return True
     merged = {**{k: v for k, v in args.items() if k not in ("cmd", "args")}, **inner}
-    try:
-        return not ToolArgs("diff", "apply", merged).flag("dry_run", True)
-    except ToolError:
-        return True
+    return mutates(tool, verb.name, merged)
 
 
 def _one(call: Any, workspace: Any) -> ToolResult:

@@ -119,7 +119,7 @@ def _patch_text(args: ToolArgs, ws: Workspace) -> str:
             raise ToolError(f"@diff apply: the patch is {human_size(len(value))}; the limit is "
                             f"{human_size(cap)}")
         return decode(bytes(value))[0]
-    patch: str = args.text("patch", allow_empty=False)
+    patch: str = args.text("patch")
     if cap is not None and len(patch) > cap:
         raise ToolError(f"@diff apply: the patch is {human_size(len(patch))}; the limit is "
                         f"{human_size(cap)}")
@@ -481,19 +481,18 @@ def _undo(done: list[_Slot]) -> None:
 
 def diff_apply(args: ToolArgs, ws: Workspace) -> ToolResult:
     """Apply a unified patch strictly; a dry run unless told."""
-    args.check_known({"file", "patch", "dry_run", "backup", "reverse", "dir", "strip"})
     patch = _patch_text(args, ws)
-    dry_run = args.flag("dry_run", True)
-    backup = args.flag("backup", True)
-    backwards = args.flag("reverse", False)
-    strip = args.integer("strip", 0, minimum=0, maximum=64) if args.has("strip") else None
-    base = args.text("dir", ".")
+    dry_run = args.flag("dry_run")
+    backup = args.flag("backup")
+    backwards = args.flag("reverse")
+    strip = args.integer("strip") if args.has("strip") else None
+    base = args.text("dir")
     try:
         sections = parse_patch(patch)
         if backwards:
             sections = [reverse(s) for s in sections]
         if args.has("file"):
-            path = args.text("file", allow_empty=False)
+            path = args.text("file")
             section = select(sections, path)
             if section.renames or section.copies:
                 raise ToolError(f"@diff apply: the patch {'renames' if section.renames else 'copies'}"

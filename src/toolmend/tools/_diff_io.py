@@ -9,6 +9,7 @@ from ..diff import TreeEntry, TreePatch
 from ..diff import tree_patch as make_tree_patch
 from ..errors import ToolError
 from ._runner import ToolArgs
+from ._verbspec import BUDGET_MAX, CONTEXT_MAX
 from ._workspace import Workspace
 
 __all__ = ["FILE_LIMIT", "PATCH_LIMIT", "TREE_LIMIT", "OUTPUT_LIMIT", "CONTEXT_MAX", "BUDGET_MAX",
@@ -20,8 +21,6 @@ PATCH_LIMIT = 4 * 1024 * 1024
 #: Most bytes the patch of two trees reads in all.
 TREE_LIMIT = 64 * 1024 * 1024
 OUTPUT_LIMIT = 30_000
-CONTEXT_MAX = 50
-BUDGET_MAX = 1_000_000
 
 
 def decode(data: bytes) -> tuple[str, bool]:
@@ -52,7 +51,7 @@ def read_input(args: ToolArgs, ws: Workspace, name: str, limit: int,
             raise ToolError(f"@{args.tool} {args.verb}: {name!r} (standard input) is "
                             f"{human_size(len(value))}; the limit is {human_size(cap)}")
         return bytes(value), "-"
-    path = args.text(name, allow_empty=False)
+    path = args.text(name)
     return ws.read_bytes(path, limit, what=what), path
 
 

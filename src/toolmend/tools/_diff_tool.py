@@ -21,11 +21,10 @@ all or nothing.
 from __future__ import annotations
 
 import os
-from typing import Any, Callable
+from typing import Any
 
 from .._text import plural
 from ..diff import (
-    DEFAULT_BUDGET,
     ENTRY_BUDGET,
     DiffResult,
     TreeEntry,
@@ -37,9 +36,7 @@ from ..diff import (
     incomplete_line,
 )
 from ..errors import ToolError
-from ._diff_apply import diff_apply
 from ._diff_io import (
-    BUDGET_MAX,
     CONTEXT_MAX,
     FILE_LIMIT,
     OUTPUT_LIMIT,
@@ -53,7 +50,7 @@ from ._output import NOTICE_ROOM, cap_text
 from ._runner import ToolArgs, ToolResult
 from ._workspace import Workspace
 
-__all__ = ["VERBS", "FILE_LIMIT", "PATCH_LIMIT", "OUTPUT_LIMIT", "CONTEXT_MAX", "patch_output"]
+__all__ = ["FILE_LIMIT", "PATCH_LIMIT", "OUTPUT_LIMIT", "CONTEXT_MAX", "patch_output"]
 
 
 def _hunk_pieces(text: str) -> list[tuple[str, str]]:
@@ -148,15 +145,14 @@ def _same(message: str) -> ToolResult:
 
 
 def _budget(args: ToolArgs) -> int:
-    return args.integer("budget", DEFAULT_BUDGET, minimum=0, maximum=BUDGET_MAX)
+    return args.integer("budget")
 
 
 def diff_files(args: ToolArgs, ws: Workspace) -> ToolResult:
     """Unified diff of two files (at most 4 MB each)."""
-    args.check_known({"a", "b", "context", "budget"})
     data_a, path_a = read_input(args, ws, "a", FILE_LIMIT)
     data_b, path_b = read_input(args, ws, "b", FILE_LIMIT)
-    context = args.integer("context", 3, minimum=0, maximum=CONTEXT_MAX)
+    context = args.integer("context")
     budget = _budget(args)
     if data_a == data_b:
         return _same(f"{path_a} and {path_b} are identical")
@@ -176,10 +172,9 @@ def diff_files(args: ToolArgs, ws: Workspace) -> ToolResult:
 
 def diff_text(args: ToolArgs, ws: Workspace) -> ToolResult:
     """Unified diff of two inline strings."""
-    args.check_known({"a", "b", "context", "budget"})
     a = args.text("a")
     b = args.text("b")
-    context = args.integer("context", 3, minimum=0, maximum=CONTEXT_MAX)
+    context = args.integer("context")
     budget = _budget(args)
     if a == b:
         return _same("the texts are identical")
@@ -188,7 +183,7 @@ def diff_text(args: ToolArgs, ws: Workspace) -> ToolResult:
 
 
 def _folder(args: ToolArgs, ws: Workspace, name: str) -> tuple[str, str]:
-    path = args.text(name, allow_empty=False)
+    path = args.text(name)
     real = ws.resolve(path, what="folder")
     if not os.path.isdir(real):
         raise ToolError(f"folder {path!r} " + ("is not a folder" if os.path.exists(real)
@@ -199,12 +194,11 @@ def _folder(args: ToolArgs, ws: Workspace, name: str) -> tuple[str, str]:
 def diff_dirs(args: ToolArgs, ws: Workspace) -> ToolResult:
     """Files added, removed and changed between two folders; with
     ``unified: true`` also the patch that turns one tree into the other."""
-    args.check_known({"a", "b", "glob", "unified", "context", "budget"})
     path_a, root_a = _folder(args, ws, "a")
     path_b, root_b = _folder(args, ws, "b")
-    glob = args.text("glob", None)
-    unified = args.flag("unified", False)
-    context = args.integer("context", 3, minimum=0, maximum=CONTEXT_MAX)
+    glob = args.text("glob")
+    unified = args.flag("unified")
+    context = args.integer("context")
     budget = _budget(args)
     tree = compare_trees(root_a, root_b, ws.confine_root, glob or None, ENTRY_BUDGET)
     entries = sorted([(p, "M") for p in tree.changed] + [(p, "A") for p in tree.added]
@@ -269,11 +263,3 @@ def diff_dirs(args: ToolArgs, ws: Workspace) -> ToolResult:
         "utf-8", "surrogateescape")
     return ToolResult(True, output, data, warnings=(listing.rstrip("\n"), *warnings),
                       truncated=truncated, raw=raw)
-
-
-VERBS: dict[str, Callable[[ToolArgs, Workspace], ToolResult]] = {
-    "files": diff_files,
-    "text": diff_text,
-    "dirs": diff_dirs,
-    "apply": diff_apply,
-}

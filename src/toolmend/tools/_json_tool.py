@@ -9,7 +9,7 @@ workspace (confined paths, a size check before reading).
 
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping
+from typing import Any, Mapping
 
 from .._kernels import jsonscan as _k
 from .._text import human_size, plural
@@ -24,18 +24,18 @@ from ..json._document import (
     resolve,
     values,
 )
-from ..json._query import QUERY_LIMIT, Query
-from ..json._schema import SCHEMA_BUDGET, SCHEMA_DEPTH, SCHEMA_DEPTH_MAX, Schema
+from ..json._query import Query
+from ..json._schema import SCHEMA_BUDGET, Schema
 from ..json._verbs import single, summary_pairs, validate
 from ._output import NOTICE_ROOM, CappedOutput
 from ._runner import ToolArgs, ToolResult
+from ._verbspec import QUERY_LIMIT_MAX
 from ._workspace import Workspace
 
-__all__ = ["VERBS", "OUTPUT_LIMIT"]
+__all__ = ["OUTPUT_LIMIT"]
 
 #: Bytes an agent reads at most (notice included).
 OUTPUT_LIMIT = 24_000
-QUERY_LIMIT_MAX = 200
 #: Entries ``keys`` returns as data at most.
 KEYS_DATA_LIMIT = 10_000
 #: Largest text ``pretty`` returns as data (output is capped regardless).
@@ -115,12 +115,9 @@ def _render_schema(out: CappedOutput, node: Mapping[str, Any], label: str, inden
 # ---------------------------------------------------------------------------
 # The tool
 
-_COMMON = {"file", "text", "format"}
-
-
 def _read_file(args: ToolArgs, ws: Workspace) -> tuple[bytes, str, str]:
     """(bytes, name for messages, format) of the 'file' argument."""
-    fmt = args.text("format", "auto")
+    fmt = args.text("format")
     value = args.raw.get("file")
     cap = ws.cap(FILE_LIMIT)
     if isinstance(value, (bytes, bytearray)):  # the command line's "-": standard input
@@ -128,7 +125,7 @@ def _read_file(args: ToolArgs, ws: Workspace) -> tuple[bytes, str, str]:
             raise ToolError(f"@json {args.verb}: standard input is {human_size(len(value))}; "
                             f"the limit is {human_size(cap)}")
         return bytes(value), "standard input", fmt
-    path = args.text("file", allow_empty=False)
+    path = args.text("file")
     data = ws.read_bytes(path, FILE_LIMIT, what="file")
     return data, f"file {path!r}", format_of_name(path, fmt)
 
@@ -142,7 +139,7 @@ def _tool_doc(args: ToolArgs, ws: Workspace) -> Document:
 def _read_doc(args: ToolArgs, ws: Workspace) -> Document:
     has_file = args.has("file")
     has_text = "text" in args.raw and args.raw["text"] is not None
-    fmt = args.text("format", "auto")
+    fmt = args.text("format")
     if has_file and has_text:
         raise ToolError(f"@json {args.verb}: give either 'file' or 'text', not both")
     if has_file:
@@ -188,12 +185,11 @@ def _path_arg(args: ToolArgs) -> str:
     value = args.raw.get("path")
     if isinstance(value, list):
         return format_path(parse_path(value))
-    path: str = args.text("path", "")
+    path: str = args.text("path")
     return path
 
 
 def _tool_get(args: ToolArgs, ws: Workspace) -> ToolResult:
-    args.check_known(_COMMON | {"path"})
     doc = _tool_doc(args, ws)
     path = _path_arg(args)
     m = resolve(doc, path)
@@ -228,7 +224,6 @@ def _tool_get(args: ToolArgs, ws: Workspace) -> ToolResult:
 
 
 def _tool_keys(args: ToolArgs, ws: Workspace) -> ToolResult:
-    args.check_known(_COMMON | {"path"})
     doc = _tool_doc(args, ws)
     path = _path_arg(args)
     m = single(doc, path, "keys")
@@ -264,17 +259,16 @@ def _scalar_preview(doc: Document, s: int, e: int, width: int = 60) -> str:
 
 
 def _tool_query(args: ToolArgs, ws: Workspace) -> ToolResult:
-    args.check_known(_COMMON | {"path", "where", "select", "limit", "offset", "sort", "desc"})
     doc = _tool_doc(args, ws)
     path = _path_arg(args)
-    where = args.text("where", "")
+    where = args.text("where")
     select = args.strings("select")
-    # an agent reads at most 200 rows at once; the command line takes any number
-    cap = QUERY_LIMIT_MAX if args.limit is not None else None
-    limit = args.integer("limit", QUERY_LIMIT, minimum=0, maximum=cap)
-    offset = args.integer("offset", 0, minimum=0)
-    sort = args.text("sort", None)
-    desc = args.flag("desc", False)
+    # an agent reads at most QUERY_LIMIT_MAX rows at once; the command line takes any number
+    cap = args.limit is not None
+    limit = args.integer("limit")
+    offset = args.integer("offset")
+    sort = args.text("sort")
+    desc = args.flag("desc")
     plan = Query(doc, path, where, select, limit, offset, sort, desc)
     result = plan.run()
     args.notes.extend(result.notes)
@@ -329,10 +323,9 @@ def _write_selected(out: CappedOutput, doc: Document, start: int, plan: Query) -
 
 
 def _tool_schema(args: ToolArgs, ws: Workspace) -> ToolResult:
-    args.check_known(_COMMON | {"path", "depth"})
     doc = _tool_doc(args, ws)
     path = _path_arg(args)
-    depth = args.integer("depth", SCHEMA_DEPTH, minimum=1, maximum=SCHEMA_DEPTH_MAX)
+    depth = args.integer("depth")
     m = resolve(doc, path)
     result = Schema(doc, depth).run(m)
     out = CappedOutput(args.limit)
@@ -356,8 +349,7 @@ def _tool_schema(args: ToolArgs, ws: Workspace) -> ToolResult:
 
 
 def _tool_validate(args: ToolArgs, ws: Workspace) -> ToolResult:
-    args.check_known(_COMMON)
-    fmt = args.text("format", "auto")
+    fmt = args.text("format")
     has_file = args.has("file")
     if has_file and "text" in args.raw and args.raw["text"] is not None:
         raise ToolError("@json validate: give either 'file' or 'text', not both")
@@ -389,10 +381,9 @@ def _tool_validate(args: ToolArgs, ws: Workspace) -> ToolResult:
 
 
 def _tool_pretty(args: ToolArgs, ws: Workspace) -> ToolResult:
-    args.check_known(_COMMON | {"path", "compact"})
     doc = _tool_doc(args, ws)
     path = _path_arg(args)
-    compact = args.flag("compact", False)
+    compact = args.flag("compact")
     m = single(doc, path, "pretty")
     s, e = m.span(0)
     # the command line's whole result: room for the indentation of any sane
@@ -412,14 +403,3 @@ def _tool_pretty(args: ToolArgs, ws: Workspace) -> ToolResult:
     if not complete and not out.full:
         out.truncated = True
     return ToolResult(True, _finish(out, notice), data, truncated=out.truncated)
-
-
-VERBS: dict[str, Callable[[ToolArgs, Workspace], ToolResult]] = {
-    "get": _tool_get,
-    "keys": _tool_keys,
-    "query": _tool_query,
-    "schema": _tool_schema,
-    "validate": _tool_validate,
-    "pretty": _tool_pretty,
-}
-

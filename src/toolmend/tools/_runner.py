@@ -2,10 +2,10 @@
 
 A tool call arrives as ``{"cmd": VERB, "args": {...}}``, as a dict or as
 (possibly malformed) text that goes through argument recovery first. Each
-tool module exposes ``VERBS``, a mapping from verb name to a function
-``(ToolArgs, Workspace) -> ToolResult``; verbs raise ToolError for bad input
-and ``run_tool`` turns that into ``ok=False`` with the message. Nothing a
-caller sends makes ``run_tool`` raise.
+verb is declared once (:mod:`._verbspec`): its arguments are checked against
+that declaration before its function ``(ToolArgs, Workspace) -> ToolResult``
+runs; verbs raise ToolError for bad input and ``run_tool`` turns that into
+``ok=False`` with the message. Nothing a caller sends makes ``run_tool`` raise.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from typing import Any, Callable, Mapping
 from ..errors import ToolError, ToolmendError
 from ..recovery import Cut, Recovered, normalize_tool_args
 from ._output import cap_text
+from ._verbspec import TOOL_SPECS, check, mutates, verb_spec, where
 from ._workspace import Workspace
 
 __all__ = ["ToolResult", "ToolArgs", "run_tool", "run_verb", "TOOLS", "OUTPUT_CAPS"]
@@ -44,112 +45,78 @@ class ToolResult:
 
 Verb = Callable[["ToolArgs", Workspace], ToolResult]
 
-#: tool name (without "@") -> module that defines VERBS (imported on first use)
-TOOLS = {"json": "toolmend.tools._json_tool", "diff": "toolmend.tools._diff_tool"}
-
-_MISSING: Any = object()
+#: tool name (without "@") -> its declaration (:mod:`._verbspec`): verbs, arguments, help
+TOOLS = TOOL_SPECS
 
 
 class ToolArgs:
-    """Typed, checked access to a verb's arguments, with clear errors.
+    """Checked access to a verb's arguments, as its declaration says.
 
-    Agents send numbers as strings and booleans as "true"; the accessors
-    accept those and refuse anything else by naming the argument.
+    :meth:`check` (run by ``run_tool`` and ``run_verb`` before the verb)
+    refuses an unknown argument, a missing required one, or a value of the
+    wrong type, naming it and what was expected; an integer out of its
+    bounds is clamped, with a note. The accessors then return the values
+    read, or the declared defaults; they take no defaults or bounds of
+    their own, so the declaration is the only place that says them.
     """
 
     def __init__(self, tool: str, verb: str, args: Mapping[str, Any], *,
                  limit: int | None = None) -> None:
         self.tool = tool
         self.verb = verb
+        self.spec = verb_spec(tool, verb)
         self.raw = dict(args)
         #: Bytes of output the caller reads at most (None: the whole result).
         self.limit = limit
         #: Notes about the arguments (a value clamped to its range).
         self.notes: list[str] = []
+        self._values: dict[str, Any] | None = None
 
-    def _where(self, name: str) -> str:
-        return f"@{self.tool} {self.verb}: argument {name!r}"
+    def check(self) -> None:
+        """Read every argument as declared (ToolError for the first that does not fit)."""
+        self._values = check(self.spec, self.raw, self.notes, capped=self.limit is not None)
 
     def has(self, name: str) -> bool:
+        self.spec.arg(name)
         return self.raw.get(name) is not None
 
-    def text(self, name: str, default: Any = _MISSING, *, allow_empty: bool = True) -> Any:
-        value = self.raw.get(name)
-        if value is None:
-            if default is _MISSING:
-                raise ToolError(f"{self._where(name)} is required")
-            return default
-        if isinstance(value, bool) or not isinstance(value, (str, int, float)):
-            raise ToolError(f"{self._where(name)} must be a string, not {type(value).__name__}")
-        value = value if isinstance(value, str) else str(value)
-        if not allow_empty and not value.strip():
-            raise ToolError(f"{self._where(name)} must not be empty")
-        return value
+    def _get(self, name: str, kind: str) -> Any:
+        arg = self.spec.arg(name)
+        if arg.type != kind:
+            raise ToolError(f"internal error: {where(self.spec, name)} is declared {arg.type}, "
+                            f"read as {kind}")
+        if self._values is None:
+            self.check()
+        assert self._values is not None
+        return self._values.get(name, arg.default)
 
-    def integer(self, name: str, default: int, *, minimum: int | None = None,
-                maximum: int | None = None) -> int:
-        """An integer. One rule for every verb: a value outside its range is
-        clamped to the nearest bound, and a note says so."""
-        value = self.raw.get(name)
-        if value is None:
-            return default
-        if isinstance(value, bool):
-            raise ToolError(f"{self._where(name)} must be an integer, not a boolean")
-        if isinstance(value, float) and value.is_integer():
-            value = int(value)
-        if isinstance(value, str):
-            try:
-                value = int(value.strip())
-            except ValueError:
-                raise ToolError(f"{self._where(name)} must be an integer, not {value!r}") from None
+    def text(self, name: str) -> Any:
+        """A string argument (or one of the other shapes it declares), or its default."""
+        return self._get(name, "string")
+
+    def integer(self, name: str) -> int:
+        """An integer argument, clamped to its declared bounds, or its default
+        (one declared without a default is read only when ``has`` it)."""
+        value = self._get(name, "integer")
         if not isinstance(value, int):
-            raise ToolError(f"{self._where(name)} must be an integer, not {type(value).__name__}")
-        if minimum is not None and value < minimum:
-            self.notes.append(f"note: {name} {value:,} is below the minimum of {minimum:,}: "
-                              f"{minimum:,} is used")
-            value = minimum
-        if maximum is not None and value > maximum:
-            self.notes.append(f"note: {name} {value:,} is above the maximum of {maximum:,}: "
-                              f"{maximum:,} is used")
-            value = maximum
+            raise ToolError(f"internal error: {where(self.spec, name)} has no default")
         return value
 
-    def flag(self, name: str, default: bool) -> bool:
-        value = self.raw.get(name)
-        if value is None:
-            return default
-        if isinstance(value, bool):
-            return value
-        if isinstance(value, int) and value in (0, 1):
-            return bool(value)
-        if isinstance(value, str) and value.strip().lower() in ("true", "yes", "1", "on"):
-            return True
-        if isinstance(value, str) and value.strip().lower() in ("false", "no", "0", "off"):
-            return False
-        raise ToolError(f"{self._where(name)} must be true or false, not {value!r}")
+    def flag(self, name: str) -> bool:
+        return bool(self._get(name, "boolean"))
 
-    def strings(self, name: str, default: Any = None) -> Any:
+    def strings(self, name: str) -> Any:
         """A list of strings; a single string "a,b" is split on commas."""
-        value = self.raw.get(name)
-        if value is None:
-            return default
-        if isinstance(value, str):
-            return [part.strip() for part in value.split(",") if part.strip()]
-        if isinstance(value, list) and all(isinstance(v, str) for v in value):
-            return list(value)
-        raise ToolError(f"{self._where(name)} must be a list of strings")
-
-    def check_known(self, allowed: set[str] | frozenset[str]) -> None:
-        """Refuse arguments the verb does not know (a typo should not be ignored)."""
-        unknown = sorted(set(self.raw) - set(allowed))
-        if unknown:
-            raise ToolError(f"@{self.tool} {self.verb}: unknown argument(s) "
-                            f"{', '.join(map(repr, unknown))}; it takes {', '.join(sorted(allowed))}")
+        return self._get(name, "strings")
 
 
-def _verbs(tool: str) -> Mapping[str, Verb]:
-    module = importlib.import_module(TOOLS[tool])
-    return module.VERBS  # type: ignore[no-any-return]
+def _verbs(tool: str) -> dict[str, Verb]:
+    """verb -> its implementation, as the declaration names it."""
+    out: dict[str, Verb] = {}
+    for spec in TOOL_SPECS[tool].verbs:
+        module, _, attr = spec.run.partition(":")
+        out[spec.name] = getattr(importlib.import_module(f"toolmend.tools.{module}"), attr)
+    return out
 
 
 #: Most bytes of ``output`` an agent reads from each tool; error messages get less.
@@ -247,7 +214,7 @@ def _run(name: str, args: Any, workspace: str | Any) -> ToolResult:
                         f"not {type(args).__name__}")
     cmd = args.get("cmd")
     if not isinstance(cmd, str) or not cmd.strip():
-        raise ToolError(f"@{tool} needs \"cmd\": one of {', '.join(_verbs(tool))}")
+        raise ToolError(f"@{tool} needs \"cmd\": one of {', '.join(v.name for v in TOOLS[tool].verbs)}")
     verb = cmd.strip().lower()
     inner = args.get("args", {})
     if inner is None:
@@ -282,12 +249,7 @@ def unclosed_brackets(recovered: Recovered) -> bool:
 def writes(tool: str, verb: str, inner: Mapping[str, Any]) -> bool:
     """Whether a call writes: ``@diff apply`` unless ``dry_run`` is true
     (an unreadable ``dry_run`` counts as a write, the safe side)."""
-    if tool != "diff" or verb != "apply":
-        return False
-    try:
-        return not ToolArgs(tool, verb, inner).flag("dry_run", True)
-    except ToolError:
-        return True
+    return mutates(tool, verb, inner)
 
 
 def _cut_message(what: str, cut: Cut) -> str:
@@ -297,15 +259,10 @@ def _cut_message(what: str, cut: Cut) -> str:
 
 def _dispatch(tool: str, verb: str, inner: Mapping[str, Any], workspace: str | Any,
               limit: int | None) -> ToolResult:
-    if tool not in TOOLS:
-        raise ToolError(f"unknown tool {tool!r}; the tools are "
-                        f"{', '.join('@' + t for t in sorted(TOOLS))}")
-    verbs = _verbs(tool)
-    if verb not in verbs:
-        raise ToolError(f"@{tool} has no verb {verb!r}; the verbs are {', '.join(verbs)}")
+    args = ToolArgs(tool, verb, inner, limit=limit)  # an unknown tool or verb: named, with the valid ones
     ws = workspace if isinstance(workspace, Workspace) else Workspace(workspace)
-    args = ToolArgs(tool, verb, inner, limit=limit)
-    result = verbs[verb](args, ws)
+    args.check()
+    result = _verbs(tool)[verb](args, ws)
     if args.notes:
         result = replace(result, warnings=(*args.notes, *result.warnings))
     return result
