@@ -34,9 +34,13 @@ CLI_KINDS = {"integer": {"int"}, "boolean": {"flag", "str"}, "strings": {"list"}
              "string": {"str", "path", "text", "dir", "patch"}}
 
 
-def required_placeholders(verb: VerbSpec) -> dict[str, str]:
-    """Values for the required arguments that pass the checks (they run before any file is read)."""
-    return {a.name: "x" for a in verb.args if a.required}
+def required_placeholders(verb: VerbSpec, given: dict | None = None) -> dict[str, str]:
+    """Values for the required arguments that pass the checks (they run before any file is
+    read), and one of the ``one_of`` arguments unless ``given`` holds one."""
+    out = {a.name: "x" for a in verb.args if a.required}
+    if verb.one_of and not set(verb.one_of) & set(given or ()):
+        out[verb.one_of[-1]] = "x"
+    return out
 
 
 def refusal(verb: VerbSpec, args: dict) -> str:
@@ -151,7 +155,7 @@ def test_each_option_reaches_run_verb_as_its_declared_argument(verb, tmp_path):
         elif opt.kind == "patch":
             assert value == patch.read_bytes()
         # the value passes the same checks as an agent's
-        checked = check(verb, {**required_placeholders(verb), **got}, [], capped=False)
+        checked = check(verb, {**required_placeholders(verb, got), **got}, [], capped=False)
         assert arg.name in checked
 
 
@@ -256,6 +260,21 @@ def test_run_tool_refuses_what_the_declaration_does_not_allow(verb):
 
 
 @pytest.mark.parametrize("verb", SPECS, ids=IDS)
+def test_one_of_the_document_arguments_is_needed(verb):
+    if not verb.one_of:
+        assert verb.tool == "diff"
+        return
+    assert verb.tool == "json" and verb.one_of == ("file", "text")
+    assert refusal(verb, {}) == (f"@json {verb.name} needs 'file' (a path inside the workspace) or "
+                                 "'text' (the JSON/YAML document itself)")
+    assert refusal(verb, {"file": "a.json", "text": "{}"}) == (
+        f"@json {verb.name}: give either 'file' or 'text', not both")
+    r = cli("json", verb.name)  # the command line asks alike
+    assert r.rc == 1 and r.err == (f"toolmend: @json {verb.name} needs 'file' (a path inside the workspace) "
+                                   "or 'text' (the JSON/YAML document itself)\n")
+
+
+@pytest.mark.parametrize("verb", SPECS, ids=IDS)
 def test_defaults_and_bounds_are_the_declared_ones(verb):
     base = required_placeholders(verb)
     args = ToolArgs(verb.tool, verb.name, base, limit=24_000)
@@ -301,7 +320,7 @@ def test_a_verb_reading_an_argument_it_does_not_declare_is_an_internal_error():
 
 def _cli_words(verb: VerbSpec, extra: list[str]) -> list[str]:
     words = [verb.tool, verb.name]
-    for name in verb.required:
+    for name in required_placeholders(verb):
         opt = next(o for o in _cliargs.verbs()[(verb.tool, verb.name)]
                    if o.tool_arg == name and o.kind not in ("patch",))
         words += [f"--{opt.name}", "x"]
@@ -410,3 +429,15 @@ def test_every_declared_argument_is_read_by_its_verb(tmp_path, monkeypatch):
             r = run_tool(verb.tool, {"cmd": verb.name, "args": args}, workspace=str(tmp_path))
             assert r.ok, (verb.name, args, r.output)
         assert read == set(verb.names), (verb.tool, verb.name, set(verb.names) ^ read)
+
+
+def test_the_help_that_lists_the_verbs_lists_the_declared_ones():
+    readme = (pathlib.Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    for tool, spec in TOOL_SPECS.items():
+        names = [v.name for v in spec.verbs]
+        listed = re.search(rf"^  {tool} VERB \[options\] +(.+)$", cli_module.__doc__ or "", re.M)
+        assert listed and listed.group(1).split(", ") == names
+        row = re.search(rf"^\| `toolmend {tool} VERB [^|]*\| (.+) \|$", readme, re.M)
+        assert row and re.findall(r"`(\w+)`", row.group(1)) == names
+        r = cli(tool, "--help")
+        assert r.rc == 0 and f"verbs: {', '.join(sorted(names))} " in r.text

@@ -137,17 +137,10 @@ def _tool_doc(args: ToolArgs, ws: Workspace) -> Document:
 
 
 def _read_doc(args: ToolArgs, ws: Workspace) -> Document:
-    has_file = args.has("file")
-    has_text = "text" in args.raw and args.raw["text"] is not None
     fmt = args.text("format")
-    if has_file and has_text:
-        raise ToolError(f"@json {args.verb}: give either 'file' or 'text', not both")
-    if has_file:
+    if args.has("file"):  # the declaration checked that one of file and text is given
         data, name, fmt = _read_file(args, ws)
         return parse_bytes(data, name=name, format=fmt, limit=None)  # _read_file checked the size
-    if not has_text:
-        raise ToolError(f"@json {args.verb} needs 'file' (a path inside the workspace) or "
-                        "'text' (the JSON/YAML document itself)")
     raw = args.raw["text"]
     if isinstance(raw, (dict, list)):
         return from_value(raw)
@@ -350,21 +343,17 @@ def _tool_schema(args: ToolArgs, ws: Workspace) -> ToolResult:
 
 def _tool_validate(args: ToolArgs, ws: Workspace) -> ToolResult:
     fmt = args.text("format")
-    has_file = args.has("file")
-    if has_file and "text" in args.raw and args.raw["text"] is not None:
-        raise ToolError("@json validate: give either 'file' or 'text', not both")
+    has_file = args.has("file")  # the declaration checked that one of file and text is given
     if has_file:
         raw, name, fmt = _read_file(args, ws)
         result = validate(raw, fmt, name)
-    elif "text" in args.raw and args.raw["text"] is not None:
+    else:
         if isinstance(args.raw["text"], (dict, list)):
             raise ToolError("@json validate: 'text' must be the document as a string; an object "
                             "was sent, which is already parsed")
         text = args.text("text")
         name = "the text"
         result = validate(text, fmt, name)
-    else:
-        raise ToolError("@json validate needs 'file' (a path inside the workspace) or 'text'")
     kind = {"yaml": "YAML", "jsonl": "JSON Lines"}.get(result["format"], "JSON")
     if result["valid"]:
         output = f"valid {kind}" + (" (the text is not JSON; it is read as YAML)"

@@ -80,6 +80,8 @@ class Arg:
     cli: tuple[Cli, ...] | None = None
     #: the default in words, when no value says it (``strip``: found from the paths)
     default_help: str = ""
+    #: what it is, in a few words, for the message that asks for one of several
+    brief: str = ""
 
     def bounds_text(self, agents: bool = True, default: bool = True) -> str:
         """``default 3, at most 50`` for help texts ('' when there is nothing to say);
@@ -118,6 +120,8 @@ class VerbSpec:
     writes_unless: str = ""
     #: options of the command line only, that are not tool arguments (``-r``)
     cli_extra: tuple[Cli, ...] = ()
+    #: arguments of which exactly one is given (the document: file or text)
+    one_of: tuple[str, ...] = ()
 
     @property
     def read_only(self) -> bool:
@@ -156,22 +160,24 @@ _PATH_HELP = ("where in the document: a.b[0].c, [-1] from the end, * or [*] to f
 _PATH_CLI = (Cli(help="where in the document: a.b[0].c, [-1], * to fan out, items[0:5]", metavar="PATH"),)
 _DOC = (
     Arg("file", "string", "the JSON or YAML file, a path inside the workspace (up to 20 MB); or give text",
-        nonempty=True, also=(bytes, bytearray),
+        nonempty=True, also=(bytes, bytearray), brief="a path inside the workspace",
         cli=(Cli(kind="path", help="the JSON or YAML file ('-': standard input)"),)),
     Arg("text", "string", "the document itself, instead of file", also=(dict, list),
+        brief="the JSON/YAML document itself",
         cli=(Cli(kind="text", help="the document itself ('-': standard input)", stdin_arg="file"),)),
     Arg("format", "string", "how to read it: auto (by extension: .yaml/.yml YAML, .jsonl/.ndjson "
         "JSON Lines; then by content), json, yaml or jsonl", default="auto", choices=FORMATS,
         cli=(Cli(help="auto (.yaml/.yml files are YAML, .jsonl/.ndjson JSON Lines), json, yaml or jsonl",
                  metavar="FORMAT"),)),
 )
+_ONE_DOC = ("file", "text")
 _PATH = Arg("path", "string", _PATH_HELP, default="", also=(list,), cli=_PATH_CLI)
 
 
 def _json(name: str, help: str, summary: str, run: str, *args: Arg, path: bool = True,
           extra: tuple[Cli, ...] = ()) -> VerbSpec:
     return VerbSpec("json", name, help, summary, run, (*_DOC, *((_PATH,) if path else ()), *args),
-                    positional=("file",), cli_extra=extra)
+                    positional=("file",), cli_extra=extra, one_of=_ONE_DOC)
 
 
 _JSON = ToolSpec("json", "Answer questions about a JSON or YAML document without reading all of it: get a "
@@ -201,7 +207,7 @@ _JSON = ToolSpec("json", "Answer questions about a JSON or YAML document without
         Arg("sort", "string", "a field to order the rows by (null, booleans, numbers, strings)",
             cli=(Cli(metavar="FIELD"),)),
         Arg("desc", "boolean", "sort in descending order", default=False),
-    ), positional=("file",)),
+    ), positional=("file",), one_of=_ONE_DOC),
     _json("schema", "the inferred shape of the document, with how often each key occurs",
           "The inferred shape of the value at --path, sampled.", "_json_tool:_tool_schema",
           Arg("depth", "integer", "how deep to describe", default=SCHEMA_DEPTH, minimum=1,
@@ -387,6 +393,14 @@ def check(spec: VerbSpec, raw: Mapping[str, Any], notes: list[str], capped: bool
                 raise ToolError(f"{where(spec, arg.name)} is required")
             continue
         values[arg.name] = coerce(arg, value, where(spec, arg.name), notes, capped)
+    if spec.one_of:
+        given = [n for n in spec.one_of if n in values]
+        if len(given) > 1:
+            raise ToolError(f"@{spec.tool} {spec.name}: give either {' or '.join(map(repr, given))}, "
+                            "not both")
+        if not given:
+            raise ToolError(f"@{spec.tool} {spec.name} needs " + " or ".join(
+                f"{n!r} ({spec.arg(n).brief})" if spec.arg(n).brief else repr(n) for n in spec.one_of))
     return values
 
 
