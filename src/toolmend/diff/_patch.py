@@ -43,7 +43,8 @@ from ._headers import (
 )
 
 __all__ = ["Hunk", "FilePatch", "parse_patch", "select", "apply", "apply_file_patch",
-           "split_keepends", "c_unquote", "reverse", "count_line", "end_line", "incomplete_line", "END_LINE"]
+           "apply_file_lines", "split_keepends", "c_unquote", "reverse", "count_line", "end_line",
+           "incomplete_line", "END_LINE"]
 
 _HEADER = re.compile(r"@@ -([0-9]+)(?:,([0-9]+))? \+([0-9]+)(?:,([0-9]+))? @@")
 
@@ -177,11 +178,17 @@ class FilePatch:
         return [n for n in (self.old_name, self.new_name) if n and n not in _NO_NAME]
 
 
+#: What ``str.splitlines`` splits at besides a newline (and a lone CR).
+_OTHER_BREAKS = "\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+
+
 def split_keepends(text: str) -> list[str]:
     """``text`` split after each ``\\n`` (only there); the last element lacks
     one when the text does not end with a newline."""
     if not text:
         return []
+    if not any(c in text for c in _OTHER_BREAKS) and text.count("\r") == text.count("\r\n"):
+        return text.splitlines(keepends=True)  # the same lines, split in one C call
     parts = text.split("\n")
     last = parts.pop()
     lines = [p + "\n" for p in parts]
@@ -534,8 +541,13 @@ def _find(lines: list[str], want: list[str], limit: int = 3) -> list[int]:
 
 def apply_file_patch(original: str, section: FilePatch) -> str:
     """Apply one file's hunks to ``original`` (see the module docstring)."""
-    lines = split_keepends(original)
-    if section.old_name == "/dev/null" and original:
+    return "".join(apply_file_lines(split_keepends(original), section))
+
+
+def apply_file_lines(lines: list[str], section: FilePatch) -> list[str]:
+    """:func:`apply_file_patch` on a text already split by
+    :func:`split_keepends`: the lines of the patched text."""
+    if section.old_name == "/dev/null" and lines:
         raise PatchError(f"the patch creates the file ('--- /dev/null'), but the text already "
                          f"has {plural(len(lines), 'line')}", hunk=1, line=1, expected=None,
                          actual=_show(lines[0], False))
@@ -551,7 +563,7 @@ def apply_file_patch(original: str, section: FilePatch) -> str:
     return _apply_lines(lines, section, True)
 
 
-def _apply_lines(lines: list[str], section: FilePatch, crlf: bool) -> str:
+def _apply_lines(lines: list[str], section: FilePatch, crlf: bool) -> list[str]:
     eol = "\r\n" if crlf else "\n"
 
     def want(text: str, newline: bool) -> str:
@@ -609,7 +621,7 @@ def _apply_lines(lines: list[str], section: FilePatch, crlf: bool) -> str:
                          "'\\ No newline at end of file' is not the file's last line",
                          hunk=section.hunks[-1].number, line=pos + 1)
     out.extend(lines[pos:])
-    return "".join(out)
+    return out
 
 
 def _mismatch(hunk: Hunk, lines: list[str], old_want: list[str], new_want: list[str], at: int,

@@ -32,23 +32,16 @@ from ..diff import (
     compare,
     compare_trees,
     count_line,
+    decode,
     end_line,
+    folders_patch,
     header_label,
     incomplete_line,
-)
-from ..errors import ToolError
-from ._diff_apply import diff_apply
-from ._diff_io import (
-    BUDGET_MAX,
-    CONTEXT_MAX,
-    FILE_LIMIT,
-    OUTPUT_LIMIT,
-    PATCH_LIMIT,
-    decode,
-    read_input,
     readable,
-    tree_patch,
 )
+from ..errors import ToolError, WorkspaceError
+from ._diff_apply import diff_apply
+from ._diff_io import BUDGET_MAX, CONTEXT_MAX, FILE_LIMIT, OUTPUT_LIMIT, PATCH_LIMIT, TREE_LIMIT, read_input
 from ._output import NOTICE_ROOM, cap_text
 from ._runner import ToolArgs, ToolResult
 from ._workspace import Workspace
@@ -247,9 +240,13 @@ def diff_dirs(args: ToolArgs, ws: Workspace) -> ToolResult:
     if tree.truncated:
         raise ToolError(f"@diff dirs: the trees have more than {ENTRY_BUDGET:,} entries, so their "
                         "patch would be incomplete; narrow with a glob or a subfolder")
-    made = tree_patch(root_a, root_b, [
-        TreeEntry(path, tag, *tree.modes.get(path, (None, None))) for path, tag in entries],
-        context, budget, ws.cap(FILE_LIMIT))
+    cap = ws.cap(FILE_LIMIT)
+    try:
+        made = folders_patch(root_a, root_b, [
+            TreeEntry(path, tag, *tree.modes.get(path, (None, None))) for path, tag in entries],
+            context=context, budget=budget, limit=cap, total_limit=None if cap is None else TREE_LIMIT)
+    except WorkspaceError as exc:
+        raise ToolError(f"@diff dirs: {exc}; narrow with a glob or a subfolder") from None
     patch, hunks, files, valid, binary = (made.text, made.hunks, made.files, made.valid_utf8,
                                           made.binary)
     if binary:
