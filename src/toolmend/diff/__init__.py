@@ -24,15 +24,13 @@ The ``@diff`` tool (see :func:`toolmend.run_tool`) lives in
 from __future__ import annotations
 
 from ..errors import BudgetWarning, PatchError
+from ._apply import apply, apply_file_lines, apply_file_patch, split_keepends
 from ._bytes import PatchedFile, count_lines, decode, patch_bytes, readable
 from ._headers import blob_algorithm, blob_matches
 from ._patch import (
     END_LINE,
     FilePatch,
     Hunk,
-    apply,
-    apply_file_lines,
-    apply_file_patch,
     c_unquote,
     count_line,
     end_line,
@@ -40,7 +38,6 @@ from ._patch import (
     parse_patch,
     reverse,
     select,
-    split_keepends,
 )
 from ._tree import ENTRY_BUDGET, SKIP_DIRS, TreeDiff, compare_trees
 from ._treepatch import TreeEntry, TreePatch, folders_patch, header_label, quote_name, tree_patch

@@ -13,7 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..errors import PatchError
-from ._patch import FilePatch, apply_file_lines, split_keepends
+from ._apply import apply_file_lines, split_keepends
+from ._patch import FilePatch
 
 __all__ = ["decode", "readable", "count_lines", "PatchedFile", "patch_bytes"]
 
