@@ -107,9 +107,8 @@ def _file_reads(path: pathlib.Path) -> list[str]:
 
 def test_one_module_reads_files_with_a_cap():
     """Reading a file's bytes is done in _files.py only (the diff tree's
-    comparison of two files by chunks, and the check of an old backup, read
-    to compare, not to hand the bytes on)."""
-    allowed = {"_files.py", "_tree.py", "_safewrite.py"}
+    comparison of two files, chunk by chunk, compares without holding them)."""
+    allowed = {"_files.py", "_tree.py"}
     readers = [hit for path in PACKAGE.rglob("*.py") if path.name not in allowed
                and "compat" not in path.parts and path.name != "cli.py"
                for hit in _file_reads(path)]
