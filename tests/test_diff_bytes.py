@@ -18,6 +18,7 @@ from toolmend.diff import (
     count_lines,
     decode,
     folders_patch,
+    hunk_pieces,
     parse_patch,
     patch_bytes,
     readable,
@@ -105,6 +106,33 @@ def test_patch_bytes_refuses_a_mismatch_naming_the_line():
     with pytest.raises(PatchError) as err:
         patch_bytes(b"a\nc\n", section)
     assert err.value.line == 2 and err.value.expected == "b"
+
+
+def test_hunk_pieces_cut_a_diff_between_hunks_only():
+    old = [f"{i}\n" for i in range(40)]
+    new = old[:3] + ["three\n"] + old[4:30] + ["thirty\n"] + old[31:]
+    one = unified("".join(old), "".join(new), a_label="a/x", b_label="b/x")
+    two = unified("p\n", "q\n", a_label="a/y", b_label="b/y")
+    text = "diff --git a/x b/x\n" + one + two
+    pieces = hunk_pieces(text)
+    # the text before a file's names is a piece of its own, under the names before it
+    assert pieces[0] == ("", "diff --git a/x b/x\n")
+    assert [h for h, _ in pieces[1:]] == ["--- a/x\n+++ b/x\n"] * 2 + ["--- a/y\n+++ b/y\n"]
+    assert all(body.startswith("@@") for _, body in pieces[1:])
+    shown, last = [], None
+    for header, body in pieces:
+        shown.append((header if header != last else "") + body)
+        last = header
+    assert "".join(shown) == text
+    assert hunk_pieces("") == []
+
+
+def test_hunk_pieces_split_only_after_a_newline():
+    # a form feed, a lone CR or U+2028 in a line is not a line break: no header hides there
+    for body in ("@@ -1 +1 @@\n-x\x0c--- q\x0c+++ r\n+y\u2028--- s\u2028+++ t\n",
+                 "@@ -1 +1 @@\n-x\r--- q\r+++ r\n+y\n"):
+        text = "--- a\n+++ b\n" + body
+        assert hunk_pieces(text) == [("--- a\n+++ b\n", body)]
 
 
 # ---------------------------------------------------------------------------

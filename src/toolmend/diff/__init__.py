@@ -24,7 +24,7 @@ The ``@diff`` tool (see :func:`toolmend.run_tool`) lives in
 from __future__ import annotations
 
 from ..errors import BudgetWarning, PatchError
-from ._apply import apply, apply_file_lines, apply_file_patch, split_keepends
+from ._apply import apply, apply_file_lines, apply_file_patch
 from ._bytes import PatchedFile, count_lines, decode, patch_bytes, readable
 from ._headers import blob_algorithm, blob_matches
 from ._patch import (
@@ -34,10 +34,12 @@ from ._patch import (
     c_unquote,
     count_line,
     end_line,
+    hunk_pieces,
     incomplete_line,
     parse_patch,
     reverse,
     select,
+    split_keepends,
 )
 from ._tree import ENTRY_BUDGET, SKIP_DIRS, TreeDiff, compare_trees
 from ._treepatch import TreeEntry, TreePatch, folders_patch, header_label, quote_name, tree_patch
@@ -63,6 +65,7 @@ __all__ = [
     "parse_patch",
     "select",
     "split_keepends",
+    "hunk_pieces",
     "split_lines",
     "compare_trees",
     "tree_patch",

@@ -25,28 +25,9 @@ from __future__ import annotations
 
 from .._text import plural
 from ..errors import PatchError
-from ._patch import FilePatch, Hunk, parse_patch, select
+from ._patch import FilePatch, Hunk, parse_patch, select, split_keepends
 
-__all__ = ["apply", "apply_file_patch", "apply_file_lines", "split_keepends"]
-
-
-#: What ``str.splitlines`` splits at besides a newline (and a lone CR).
-_OTHER_BREAKS = "\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
-
-
-def split_keepends(text: str) -> list[str]:
-    """``text`` split after each ``\\n`` (only there); the last element lacks
-    one when the text does not end with a newline."""
-    if not text:
-        return []
-    if not any(c in text for c in _OTHER_BREAKS) and text.count("\r") == text.count("\r\n"):
-        return text.splitlines(keepends=True)  # the same lines, split in one C call
-    parts = text.split("\n")
-    last = parts.pop()
-    lines = [p + "\n" for p in parts]
-    if last:
-        lines.append(last)
-    return lines
+__all__ = ["apply", "apply_file_patch", "apply_file_lines"]
 
 
 def _explain(expected: str, actual: str | None) -> str:

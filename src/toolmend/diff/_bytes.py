@@ -13,8 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..errors import PatchError
-from ._apply import apply_file_lines, split_keepends
-from ._patch import FilePatch
+from ._apply import apply_file_lines
+from ._patch import FilePatch, split_keepends
 
 __all__ = ["decode", "readable", "count_lines", "PatchedFile", "patch_bytes"]
 

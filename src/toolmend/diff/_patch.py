@@ -36,7 +36,7 @@ from ._headers import (
 )
 
 __all__ = ["Hunk", "FilePatch", "parse_patch", "select", "names_match", "c_unquote", "reverse",
-           "count_line", "end_line", "incomplete_line", "END_LINE"]
+           "count_line", "end_line", "incomplete_line", "END_LINE", "split_keepends", "hunk_pieces"]
 
 _HEADER = re.compile(r"@@ -([0-9]+)(?:,([0-9]+))? \+([0-9]+)(?:,([0-9]+))? @@")
 
@@ -168,6 +168,54 @@ class FilePatch:
         """The file names of the header; ``/dev/null`` and the bare default
         labels ``a`` and ``b`` name no file."""
         return [n for n in (self.old_name, self.new_name) if n and n not in _NO_NAME]
+
+
+#: What ``str.splitlines`` splits at besides a newline (and a lone CR).
+_OTHER_BREAKS = "\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+
+
+def split_keepends(text: str) -> list[str]:
+    """``text`` split after each ``\\n`` (only there); the last element lacks
+    one when the text does not end with a newline."""
+    if not text:
+        return []
+    if not any(c in text for c in _OTHER_BREAKS) and text.count("\r") == text.count("\r\n"):
+        return text.splitlines(keepends=True)  # the same lines, split in one C call
+    parts = text.split("\n")
+    last = parts.pop()
+    lines = [p + "\n" for p in parts]
+    if last:
+        lines.append(last)
+    return lines
+
+
+def hunk_pieces(text: str) -> list[tuple[str, str]]:
+    """``(file header, hunk)`` pairs of a unified diff, in order: the header is
+    the ``---``/``+++`` pair of the hunk's file, and text before a file's
+    header (a ``diff --git`` line) is a piece of its own, under the header
+    before it. A diff cut between two pieces is cut between hunks."""
+    pieces: list[tuple[str, str]] = []
+    header = ""
+    cur: list[str] = []
+    lines = split_keepends(text)
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if line.startswith("--- ") and i + 1 < len(lines) and lines[i + 1].startswith("+++ "):
+            if cur:
+                pieces.append((header, "".join(cur)))
+                cur = []
+            header = line + lines[i + 1]
+            i += 2
+            continue
+        if line.startswith("@@") and cur:
+            pieces.append((header, "".join(cur)))
+            cur = []
+        cur.append(line)
+        i += 1
+    if cur:
+        pieces.append((header, "".join(cur)))
+    return pieces
 
 
 def parse_patch(patch: str) -> list[FilePatch]:

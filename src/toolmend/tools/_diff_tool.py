@@ -36,6 +36,7 @@ from ..diff import (
     end_line,
     folders_patch,
     header_label,
+    hunk_pieces,
     incomplete_line,
     readable,
 )
@@ -47,39 +48,6 @@ from ._runner import ToolArgs, ToolResult
 from ._workspace import Workspace
 
 __all__ = ["VERBS", "FILE_LIMIT", "PATCH_LIMIT", "OUTPUT_LIMIT", "CONTEXT_MAX", "patch_output"]
-
-
-def _hunk_pieces(text: str) -> list[tuple[str, str]]:
-    """``(file header, hunk)`` pairs of a unified diff, in order (the header is
-    the ``---``/``+++`` pair of the hunk's file)."""
-    pieces: list[tuple[str, str]] = []
-    header = ""
-    cur: list[str] = []
-    lines = text.splitlines(keepends=True) if "\r" not in text else _split_nl(text)
-    i = 0
-    while i < len(lines):
-        line = lines[i]
-        if line.startswith("--- ") and i + 1 < len(lines) and lines[i + 1].startswith("+++ "):
-            if cur:
-                pieces.append((header, "".join(cur)))
-                cur = []
-            header = line + lines[i + 1]
-            i += 2
-            continue
-        if line.startswith("@@") and cur:
-            pieces.append((header, "".join(cur)))
-            cur = []
-        cur.append(line)
-        i += 1
-    if cur:
-        pieces.append((header, "".join(cur)))
-    return pieces
-
-
-def _split_nl(text: str) -> list[str]:
-    parts = text.split("\n")
-    last = parts.pop()
-    return [p + "\n" for p in parts] + ([last] if last else [])
 
 
 def patch_output(diff_text: str, hunks: int, files: int, limit: int | None,
@@ -98,7 +66,7 @@ def patch_output(diff_text: str, hunks: int, files: int, limit: int | None,
     size = 0
     last_header = None
     count = 0
-    for header, hunk in _hunk_pieces(diff_text):
+    for header, hunk in hunk_pieces(diff_text):
         piece = (header if header != last_header else "") + hunk
         n = len(piece.encode("utf-8", "surrogatepass"))
         if size + n > budget:
