@@ -419,7 +419,7 @@ def test_output_cap_does_not_build_the_whole_text(monkeypatch: pytest.MonkeyPatc
         calls.append(max_bytes)
         return real(text, start, end, indent, max_bytes)
 
-    monkeypatch.setattr(_json_tool._k, "reformat", spy)
+    monkeypatch.setattr(_kernels.jsonscan, "reformat", spy)
     doc = json.dumps([{"n": i, "s": "v" * 100} for i in range(20_000)])
     r = ok("get", text=doc)
     assert calls and all(0 <= m <= _json_tool.OUTPUT_LIMIT for m in calls)

@@ -8,6 +8,9 @@
     parse_patch(patch)                                  -> [FilePatch]
     compare_trees(a_root, b_root, root)                 -> TreeDiff
     tree_patch(entries, read, context=, budget=)        -> TreePatch (git-style headers)
+    folders_patch(root_a, root_b, entries, limit=, total_limit=)  -> the same, read from disk
+    patch_bytes(data, section)                          -> PatchedFile(data, lines_before, lines_after)
+    decode(data), readable(text), count_lines(data)     -> files as bytes, exactly
     quote_name(name), header_label(name)                -> names in headers as git writes them
 
 The diff is Myers' O(ND) algorithm on interned lines (compiled, with the GIL
@@ -21,16 +24,17 @@ The ``@diff`` tool (see :func:`toolmend.run_tool`) lives in
 from __future__ import annotations
 
 from ..errors import BudgetWarning, PatchError
+from ._apply import apply, apply_file_lines, apply_file_patch
+from ._bytes import PatchedFile, count_lines, decode, patch_bytes, readable
 from ._headers import blob_algorithm, blob_matches
 from ._patch import (
     END_LINE,
     FilePatch,
     Hunk,
-    apply,
-    apply_file_patch,
     c_unquote,
     count_line,
     end_line,
+    hunk_pieces,
     incomplete_line,
     parse_patch,
     reverse,
@@ -38,7 +42,7 @@ from ._patch import (
     split_keepends,
 )
 from ._tree import ENTRY_BUDGET, SKIP_DIRS, TreeDiff, compare_trees
-from ._treepatch import TreeEntry, TreePatch, header_label, quote_name, tree_patch
+from ._treepatch import TreeEntry, TreePatch, folders_patch, header_label, quote_name, tree_patch
 from ._unified import DEFAULT_BUDGET, DiffResult, compare, split_lines, unified, unified_diff
 
 __all__ = [
@@ -47,6 +51,12 @@ __all__ = [
     "compare",
     "apply",
     "apply_file_patch",
+    "apply_file_lines",
+    "patch_bytes",
+    "PatchedFile",
+    "decode",
+    "readable",
+    "count_lines",
     "reverse",
     "count_line",
     "end_line",
@@ -55,9 +65,11 @@ __all__ = [
     "parse_patch",
     "select",
     "split_keepends",
+    "hunk_pieces",
     "split_lines",
     "compare_trees",
     "tree_patch",
+    "folders_patch",
     "quote_name",
     "header_label",
     "c_unquote",

@@ -1,24 +1,17 @@
-"""Strict application of unified patches.
+"""Reading unified patches into sections and hunks, strictly.
 
-``apply(original, patch)`` returns the patched text or raises
-``toolmend.PatchError``. Nothing is guessed: every hunk must sit exactly at
-the line its header names (after the changes of the hunks before it), every
-context and removed line must be in the file there, and every header's
-counts must match its body. No fuzz and no offsets; when a hunk does not
-match, the error names the hunk, the line, the line the patch expected and
-the line the file has, and says where else the hunk would match, if it does.
-
-Accepted: patches with or without ``---``/``+++`` headers (``a/``, ``b/``
-prefixes and timestamps are fine), several hunks, ``\\ No newline at end of
-file`` on either side, CRLF files (the ``\\r`` is part of each line; a patch
-whose lines lost their ``\\r`` still applies to a CRLF file, and its added
-lines get CRLF endings), a patch transported with CRLF line endings, text
-before the first header (``diff --git`` lines, a commit message), and empty
-lines inside a hunk standing for empty context lines (editors strip the
-lone space). A section headed ``--- /dev/null`` creates a file: it applies
-to an empty text only. (A headerless ``@@ -0,0 +1,N @@`` hunk means what it
-says, lines inserted before line 1, so it creates a file from an empty text
-and inserts at the top of a non-empty one.)
+``parse_patch(patch)`` returns the file sections (:class:`FilePatch`, each
+with its :class:`Hunk` list) or raises ``toolmend.PatchError``: every
+header's counts must match its body, a patch cut to fit an output (its count
+line says so, or its end line is missing) is refused, and so is a binary
+change or a header git writes that the patch could not carry out. Accepted:
+patches with or without ``---``/``+++`` headers (``a/``, ``b/`` prefixes and
+timestamps are fine), several hunks, ``\\ No newline at end of file`` on
+either side, a patch transported with CRLF line endings, text before the
+first header (``diff --git`` lines, a commit message), and empty lines
+inside a hunk standing for empty context lines (editors strip the lone
+space). ``reverse`` swaps a section's sides; ``select`` picks the section
+for a file. Applying a section is :mod:`._apply`'s.
 """
 
 from __future__ import annotations
@@ -42,8 +35,8 @@ from ._headers import (
     split_header,
 )
 
-__all__ = ["Hunk", "FilePatch", "parse_patch", "select", "apply", "apply_file_patch",
-           "split_keepends", "c_unquote", "reverse", "count_line", "end_line", "incomplete_line", "END_LINE"]
+__all__ = ["Hunk", "FilePatch", "parse_patch", "select", "names_match", "c_unquote", "reverse",
+           "count_line", "end_line", "incomplete_line", "END_LINE", "split_keepends", "hunk_pieces"]
 
 _HEADER = re.compile(r"@@ -([0-9]+)(?:,([0-9]+))? \+([0-9]+)(?:,([0-9]+))? @@")
 
@@ -177,11 +170,17 @@ class FilePatch:
         return [n for n in (self.old_name, self.new_name) if n and n not in _NO_NAME]
 
 
+#: What ``str.splitlines`` splits at besides a newline (and a lone CR).
+_OTHER_BREAKS = "\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+
+
 def split_keepends(text: str) -> list[str]:
     """``text`` split after each ``\\n`` (only there); the last element lacks
     one when the text does not end with a newline."""
     if not text:
         return []
+    if not any(c in text for c in _OTHER_BREAKS) and text.count("\r") == text.count("\r\n"):
+        return text.splitlines(keepends=True)  # the same lines, split in one C call
     parts = text.split("\n")
     last = parts.pop()
     lines = [p + "\n" for p in parts]
@@ -190,162 +189,256 @@ def split_keepends(text: str) -> list[str]:
     return lines
 
 
+def hunk_pieces(text: str) -> list[tuple[str, str]]:
+    """``(file header, hunk)`` pairs of a unified diff, in order: the header is
+    the ``---``/``+++`` pair of the hunk's file, and text before a file's
+    header (a ``diff --git`` line) is a piece of its own, under the header
+    before it. A diff cut between two pieces is cut between hunks."""
+    pieces: list[tuple[str, str]] = []
+    header = ""
+    cur: list[str] = []
+    lines = split_keepends(text)
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if line.startswith("--- ") and i + 1 < len(lines) and lines[i + 1].startswith("+++ "):
+            if cur:
+                pieces.append((header, "".join(cur)))
+                cur = []
+            header = line + lines[i + 1]
+            i += 2
+            continue
+        if line.startswith("@@") and cur:
+            pieces.append((header, "".join(cur)))
+            cur = []
+        cur.append(line)
+        i += 1
+    if cur:
+        pieces.append((header, "".join(cur)))
+    return pieces
+
+
 def parse_patch(patch: str) -> list[FilePatch]:
     """The file sections of a unified patch; PatchError on a malformed one."""
     if not isinstance(patch, str):
         raise TypeError(f"the patch must be a str, not {type(patch).__name__}")
     if patch.startswith("\ufeff"):
         patch = patch[1:]
+    reader = _Reader(_patch_lines(patch))
+    reader.read()
+    return reader.finish(patch.endswith("\n"))
+
+
+def _patch_lines(patch: str) -> list[str]:
+    """The lines of the patch, without their newlines (nor the ``\\r`` of
+    each, when the whole patch went through a CRLF conversion)."""
     lines = patch.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
     if lines and all(line.endswith("\r") for line in lines):
-        # the whole patch went through a CRLF conversion
         lines = [line[:-1] for line in lines]
-    files: list[FilePatch] = []
-    cur: FilePatch | None = None
-    after_hunk: Hunk | None = None
-    ended = [False, False]  # a "\ No newline" line was seen on the old / new side
-    promised: int | None = None  # hunks the count line says the patch holds
-    closed = False  # the end line was seen
-    head: FilePatch | None = None  # the git section whose extended header is being read
-    total = len(lines)
-    i = 0
-    while i < total:
-        line = lines[i]
-        if line.startswith(_MARK):
-            if line.endswith(_INCOMPLETE):
-                raise PatchError(f"line {i + 1} of the patch says {line[len(_MARK):]!r}: it was "
-                                 "cut to fit an output limit, and applying part of it would "
-                                 "leave the file half changed. Get the whole patch (one file at "
-                                 "a time, or less context) and apply that", reason="incomplete")
-            m = _COUNT.match(line)
-            if m:
-                promised = int(m.group(1))
-            elif line == END_LINE:
-                closed = True
-            i += 1
-            continue
-        if _BINARY.match(line):
-            raise PatchError(f"line {i + 1} of the patch, {line!r}, is a binary change: a text "
-                             "patch cannot reproduce it, so none of the patch is applied",
-                             reason="binary")
-        if line.startswith("diff --git "):
-            cur = _git_section(line, i)
-            files.append(cur)
-            head = cur
-            after_hunk = None
-            ended = [False, False]
-            i += 1
-            continue
-        if line.startswith("--- ") and i + 1 < total and lines[i + 1].startswith("+++ "):
-            old_name, old_tail = split_header(line[4:])
-            new_name, new_tail = split_header(lines[i + 1][4:])
-            if head is not None:  # the names of the git section being read
-                check_git_names(head, i, old_name, new_name)
-            else:
-                cur = FilePatch(old_name, new_name, patch_line=i + 1,
-                                old_epoch=is_epoch(old_tail), new_epoch=is_epoch(new_tail))
-                files.append(cur)
-            head = None
-            after_hunk = None
-            ended = [False, False]
-            i += 2
-            continue
-        if head is not None and not line.startswith("@@"):
-            if not line:
-                head = None
-                i += 1
+    return lines
+
+
+class _Reader:
+    """One reading of a patch, line by line: each step reads what it
+    recognises at line ``i`` and moves past it."""
+
+    def __init__(self, lines: list[str]) -> None:
+        self.lines = lines
+        self.i = 0
+        self.files: list[FilePatch] = []
+        self.cur: FilePatch | None = None
+        self.after_hunk: Hunk | None = None
+        self.ended = [False, False]  # a "\ No newline" line was seen on the old / new side
+        self.promised: int | None = None  # hunks the count line says the patch holds
+        self.closed = False  # the end line was seen
+        self.head: FilePatch | None = None  # the git section whose extended header is being read
+
+    def read(self) -> None:
+        lines = self.lines
+        while self.i < len(lines):
+            line = lines[self.i]
+            if self._count_mark(line):
                 continue
-            m = GIT_LINE.match(line)
-            if m:
-                git_header(head, m, i)
-                i += 1
+            if _BINARY.match(line):
+                raise PatchError(f"line {self.i + 1} of the patch, {line!r}, is a binary change: a "
+                                 "text patch cannot reproduce it, so none of the patch is applied",
+                                 reason="binary")
+            if self._git_start(line) or self._file_names(line) or self._git_extended(line):
                 continue
-            if not _BINARY.match(line):
-                raise PatchError(f"line {i + 1} of the patch, {line[:80]!r}, is not a header "
-                                 "git writes (after 'diff --git'): it may say something about "
-                                 "the file that would be lost, so none of the patch is applied",
-                                 reason="unsupported")
-        if ONE_SIDE.match(line):
-            raise PatchError(f"line {i + 1} of the patch, {line[:120]!r}, says a file exists on "
-                             "one side only, and the patch does not carry it (diff -r without "
-                             "-N); make the patch with 'diff -ruN' (or git diff), so that it "
-                             "creates and deletes files", reason="unsupported")
-        if line.startswith("@@"):
-            head = None
-            if cur is None:
-                cur = FilePatch(None, None)
-                files.append(cur)
-            number = len(cur.hunks) + 1
-            match = _HEADER.match(line)
-            if not match:
-                raise PatchError(f"hunk {number}: line {i + 1} of the patch, {line!r}, is not a hunk "
-                                 "header; one reads '@@ -l,s +l,s @@'", hunk=number, reason="malformed")
-            if any(ended):
-                raise PatchError(f"hunk {number} ({match.group(0)}) comes after a line marked "
-                                 "'\\ No newline at end of file', which ends the file", hunk=number,
-                                 reason="malformed")
-            hunk = _parse_hunk(lines, i, number, match)
-            cur.hunks.append(hunk)
-            i += 1
-            seen_old = seen_new = 0
-            while seen_old < hunk.old_count or seen_new < hunk.new_count:
-                if i >= total:
-                    raise _count_error(hunk, lines, i, seen_old, seen_new, "truncated")
-                line = lines[i]
-                tag = line[:1]
-                if tag == "\\":
-                    _mark_no_newline(hunk, lines, i, ended)
-                    i += 1
-                    continue
-                if tag == "":
-                    tag = " "  # an empty context line whose space was stripped
-                elif tag not in _BODY:
-                    raise _count_error(hunk, lines, i, seen_old, seen_new, "truncated")
-                old_side = tag != "+"
-                new_side = tag != "-"
-                if (old_side and ended[0]) or (new_side and ended[1]):
-                    raise PatchError(f"hunk {number} ({hunk.header}): line {i + 1} of the patch "
-                                     "follows a line marked '\\ No newline at end of file', which "
-                                     "must be the last line", hunk=number, reason="malformed")
-                seen_old += old_side
-                seen_new += new_side
-                if seen_old > hunk.old_count or seen_new > hunk.new_count:
-                    raise _count_error(hunk, lines, i, seen_old, seen_new, "longer")
-                hunk.lines.append((tag, line[1:], True))
-                i += 1
-            if i < total and lines[i].startswith("\\"):
+            if ONE_SIDE.match(line):
+                raise PatchError(f"line {self.i + 1} of the patch, {line[:120]!r}, says a file "
+                                 "exists on one side only, and the patch does not carry it (diff -r "
+                                 "without -N); make the patch with 'diff -ruN' (or git diff), so "
+                                 "that it creates and deletes files", reason="unsupported")
+            if line.startswith("@@"):
+                self._hunk(line)
+                continue
+            self._after_hunk(line)
+            self.i += 1
+
+    def _count_mark(self, line: str) -> bool:
+        """The count line and the end line ``apply`` checks the patch against."""
+        if not line.startswith(_MARK):
+            return False
+        if line.endswith(_INCOMPLETE):
+            raise PatchError(f"line {self.i + 1} of the patch says {line[len(_MARK):]!r}: it was "
+                             "cut to fit an output limit, and applying part of it would "
+                             "leave the file half changed. Get the whole patch (one file at "
+                             "a time, or less context) and apply that", reason="incomplete")
+        m = _COUNT.match(line)
+        if m:
+            self.promised = int(m.group(1))
+        elif line == END_LINE:
+            self.closed = True
+        self.i += 1
+        return True
+
+    def _new_section(self, section: FilePatch | None) -> None:
+        if section is not None:
+            self.cur = section
+            self.files.append(section)
+        self.after_hunk = None
+        self.ended = [False, False]
+
+    def _git_start(self, line: str) -> bool:
+        """``diff --git a/x b/x``: a git section, its extended header next."""
+        if not line.startswith("diff --git "):
+            return False
+        self._new_section(_git_section(line, self.i))
+        self.head = self.cur
+        self.i += 1
+        return True
+
+    def _file_names(self, line: str) -> bool:
+        """The ``---``/``+++`` pair: a section of its own, or the names of the
+        git section being read."""
+        lines, i = self.lines, self.i
+        if not (line.startswith("--- ") and i + 1 < len(lines) and lines[i + 1].startswith("+++ ")):
+            return False
+        old_name, old_tail = split_header(line[4:])
+        new_name, new_tail = split_header(lines[i + 1][4:])
+        if self.head is not None:
+            check_git_names(self.head, i, old_name, new_name)
+            self._new_section(None)
+        else:
+            self._new_section(FilePatch(old_name, new_name, patch_line=i + 1,
+                                        old_epoch=is_epoch(old_tail), new_epoch=is_epoch(new_tail)))
+        self.head = None
+        self.i += 2
+        return True
+
+    def _git_extended(self, line: str) -> bool:
+        """A line of git's extended header (``index``, ``new file mode``,
+        ``rename from``...); anything else there is refused."""
+        if self.head is None or line.startswith("@@"):
+            return False
+        if not line:
+            self.head = None
+            self.i += 1
+            return True
+        m = GIT_LINE.match(line)
+        if m:
+            git_header(self.head, m, self.i)
+            self.i += 1
+            return True
+        if not _BINARY.match(line):
+            raise PatchError(f"line {self.i + 1} of the patch, {line[:80]!r}, is not a header "
+                             "git writes (after 'diff --git'): it may say something about "
+                             "the file that would be lost, so none of the patch is applied",
+                             reason="unsupported")
+        return False
+
+    def _hunk(self, line: str) -> None:
+        """A hunk: its header, then as many body lines as its counts say."""
+        self.head = None
+        if self.cur is None:
+            self._new_section(FilePatch(None, None))
+        cur = self.cur
+        assert cur is not None
+        number = len(cur.hunks) + 1
+        match = _HEADER.match(line)
+        if not match:
+            raise PatchError(f"hunk {number}: line {self.i + 1} of the patch, {line!r}, is not a hunk "
+                             "header; one reads '@@ -l,s +l,s @@'", hunk=number, reason="malformed")
+        if any(self.ended):
+            raise PatchError(f"hunk {number} ({match.group(0)}) comes after a line marked "
+                             "'\\ No newline at end of file', which ends the file", hunk=number,
+                             reason="malformed")
+        hunk = _parse_hunk(self.lines, self.i, number, match)
+        cur.hunks.append(hunk)
+        self.i += 1
+        self._hunk_body(hunk)
+        if self.i < len(self.lines) and self.lines[self.i].startswith("\\"):
+            _mark_no_newline(hunk, self.lines, self.i, self.ended)
+            self.i += 1
+        self.after_hunk = hunk
+
+    def _hunk_body(self, hunk: Hunk) -> None:
+        lines, ended, total = self.lines, self.ended, len(self.lines)
+        i = self.i
+        seen_old = seen_new = 0
+        while seen_old < hunk.old_count or seen_new < hunk.new_count:
+            if i >= total:
+                raise _count_error(hunk, lines, i, seen_old, seen_new, "truncated")
+            line = lines[i]
+            tag = line[:1]
+            if tag == "\\":
                 _mark_no_newline(hunk, lines, i, ended)
                 i += 1
-            after_hunk = hunk
-            continue
-        if after_hunk is not None:
-            # "-- " alone is a mail signature separator (git format-patch);
-            # "-- b" is a removed "- b" past the header's count.
-            if line[:1] in _BODY and line not in ("--", "-- "):
-                raise _count_error(after_hunk, lines, i, after_hunk.old_count,
-                                   after_hunk.new_count, "longer")
-            if line and not line.startswith("\\"):
-                after_hunk = None
-        i += 1
-    files = [f for f in files if f.hunks or git_change(f)]
-    for f in files:
-        check_git_section(f)
-    if not files:
-        raise PatchError("the patch has no hunks: a unified diff has '@@ -l,s +l,s @@' lines "
-                         "followed by ' ', '-' and '+' lines", reason="empty")
-    found = sum(len(f.hunks) for f in files)
-    if promised is not None and not (closed and patch.endswith("\n")):
-        raise PatchError(f"the patch says it holds {plural(promised, 'hunk')} but stops before its end "
-                         f"line ({END_LINE!r}): it was cut, so none of it is applied",
-                         reason="incomplete")
-    if promised is not None and found != promised:
-        raise PatchError(f"the patch says it holds {plural(promised, 'hunk')}, but {found} "
-                         f"{'is' if found == 1 else 'are'} here: it "
-                         "was cut (or pieced together), so none of it is applied",
-                         reason="incomplete")
-    return files
+                continue
+            if tag == "":
+                tag = " "  # an empty context line whose space was stripped
+            elif tag not in _BODY:
+                raise _count_error(hunk, lines, i, seen_old, seen_new, "truncated")
+            old_side = tag != "+"
+            new_side = tag != "-"
+            if (old_side and ended[0]) or (new_side and ended[1]):
+                raise PatchError(f"hunk {hunk.number} ({hunk.header}): line {i + 1} of the patch "
+                                 "follows a line marked '\\ No newline at end of file', which "
+                                 "must be the last line", hunk=hunk.number, reason="malformed")
+            seen_old += old_side
+            seen_new += new_side
+            if seen_old > hunk.old_count or seen_new > hunk.new_count:
+                raise _count_error(hunk, lines, i, seen_old, seen_new, "longer")
+            hunk.lines.append((tag, line[1:], True))
+            i += 1
+        self.i = i
+
+    def _after_hunk(self, line: str) -> None:
+        """A line after a hunk: a body line past its counts is refused."""
+        after = self.after_hunk
+        if after is None:
+            return
+        # "-- " alone is a mail signature separator (git format-patch);
+        # "-- b" is a removed "- b" past the header's count.
+        if line[:1] in _BODY and line not in ("--", "-- "):
+            raise _count_error(after, self.lines, self.i, after.old_count, after.new_count, "longer")
+        if line and not line.startswith("\\"):
+            self.after_hunk = None
+
+    def finish(self, ends_with_newline: bool) -> list[FilePatch]:
+        """The sections read, checked whole: git's headers, some hunk, the
+        count line's promise."""
+        files = [f for f in self.files if f.hunks or git_change(f)]
+        for f in files:
+            check_git_section(f)
+        if not files:
+            raise PatchError("the patch has no hunks: a unified diff has '@@ -l,s +l,s @@' lines "
+                             "followed by ' ', '-' and '+' lines", reason="empty")
+        found = sum(len(f.hunks) for f in files)
+        promised = self.promised
+        if promised is not None and not (self.closed and ends_with_newline):
+            raise PatchError(f"the patch says it holds {plural(promised, 'hunk')} but stops before "
+                             f"its end line ({END_LINE!r}): it was cut, so none of it is applied",
+                             reason="incomplete")
+        if promised is not None and found != promised:
+            raise PatchError(f"the patch says it holds {plural(promised, 'hunk')}, but {found} "
+                             f"{'is' if found == 1 else 'are'} here: it "
+                             "was cut (or pieced together), so none of it is applied",
+                             reason="incomplete")
+        return files
 
 
 def _git_section(line: str, i: int) -> FilePatch:
@@ -488,166 +581,3 @@ def select(files: list[FilePatch], path: str | None) -> FilePatch:
         raise PatchError(f"the patch has {len(matching)} sections that could be for {path!r}; "
                          "send the one section for this file", reason="no_file")
     return matching[0]
-
-
-# ---------------------------------------------------------------------------
-# Applying
-
-def _explain(expected: str, actual: str | None) -> str:
-    if actual is None:
-        return ""
-    exp, act = expected.rstrip("\r\n"), actual.rstrip("\r\n")
-    if exp == act:
-        return " (they differ only in the line ending)"
-    if exp.rstrip() == act.rstrip():
-        return " (they differ only in trailing whitespace)"
-    if "".join(exp.split()) == "".join(act.split()):
-        return " (they differ only in whitespace)"
-    return ""
-
-
-def _show(line: str | None, crlf: bool) -> str | None:
-    if line is None:
-        return None
-    if line.endswith("\n"):
-        line = line[:-1]
-        if crlf and line.endswith("\r"):
-            line = line[:-1]
-    return line
-
-
-def _find(lines: list[str], want: list[str], limit: int = 3) -> list[int]:
-    """Up to ``limit`` 0-based positions where ``want`` occurs in ``lines``."""
-    found: list[int] = []
-    if not want:
-        return found
-    first = want[0]
-    size = len(want)
-    last = len(lines) - size
-    for pos in range(last + 1):
-        if lines[pos] == first and lines[pos:pos + size] == want:
-            found.append(pos)
-            if len(found) >= limit:
-                break
-    return found
-
-
-def apply_file_patch(original: str, section: FilePatch) -> str:
-    """Apply one file's hunks to ``original`` (see the module docstring)."""
-    lines = split_keepends(original)
-    if section.old_name == "/dev/null" and original:
-        raise PatchError(f"the patch creates the file ('--- /dev/null'), but the text already "
-                         f"has {plural(len(lines), 'line')}", hunk=1, line=1, expected=None,
-                         actual=_show(lines[0], False))
-    try:
-        return _apply_lines(lines, section, False)
-    except PatchError:
-        # A CRLF file and a patch whose lines lost their "\r": match and add
-        # lines with CRLF endings.
-        with_newline = [line for line in lines if line.endswith("\n")]
-        if not with_newline or not all(line.endswith("\r\n") for line in with_newline) or any(
-                text.endswith("\r") for h in section.hunks for _, text, nl in h.lines if nl):
-            raise
-    return _apply_lines(lines, section, True)
-
-
-def _apply_lines(lines: list[str], section: FilePatch, crlf: bool) -> str:
-    eol = "\r\n" if crlf else "\n"
-
-    def want(text: str, newline: bool) -> str:
-        return text + eol if newline else text
-
-    out: list[str] = []
-    pos = 0  # next original line to copy
-    offset = 0
-    for hunk in section.hunks:
-        old_pos, new_pos = hunk.old_pos, hunk.new_pos
-        if old_pos > len(lines):
-            raise PatchError(f"hunk {hunk.number} ({hunk.header}) starts after line "
-                             f"{hunk.old_start}, but the file has only {plural(len(lines), 'line')}",
-                             hunk=hunk.number, line=hunk.old_start, expected=None, actual=None)
-        if old_pos < pos:
-            raise PatchError(f"hunk {hunk.number} ({hunk.header}) starts before the end of the hunk "
-                             "before it: hunks must be in order and must not overlap",
-                             hunk=hunk.number, line=hunk.old_start)
-        if new_pos != old_pos + offset:
-            right = old_pos + offset + (1 if hunk.new_count else 0)
-            raise PatchError(f"hunk {hunk.number} ({hunk.header}): the header puts the new text "
-                             f"at line {hunk.new_start}, but old line {hunk.old_start} shifted by "
-                             f"the hunks before it ({offset:+d} lines) is line {right}; the line "
-                             "numbers are inconsistent", hunk=hunk.number, line=hunk.old_start)
-        old_lines = [(tag, text) for tag, text, nl in hunk.lines if tag != "+"]
-        old_want = [want(text, nl) for tag, text, nl in hunk.lines if tag != "+"]
-        for k, expected in enumerate(old_want):
-            at = old_pos + k
-            actual = lines[at] if at < len(lines) else None
-            if actual != expected:
-                tag, text = old_lines[k]
-                new_want = [want(t, nl) for tg, t, nl in hunk.lines if tg != "-"]
-                raise _mismatch(hunk, lines, old_want, new_want, at, text, actual,
-                                "context" if tag == " " else "removed", crlf)
-        out.extend(lines[pos:old_pos])
-        k = old_pos
-        for tag, text, nl in hunk.lines:
-            if tag == " ":
-                out.append(lines[k])
-                k += 1
-            elif tag == "-":
-                k += 1
-            else:
-                if out and not out[-1].endswith("\n"):
-                    raise PatchError(f"hunk {hunk.number} ({hunk.header}) adds a line after the "
-                                     "last line of the file, which has no newline at its end; "
-                                     "the patch must replace that line (it reads '\\ No newline "
-                                     "at end of file' under it)", hunk=hunk.number,
-                                     line=k, expected=None, actual=_show(out[-1], crlf))
-                out.append(want(text, nl))
-        pos = old_pos + hunk.old_count
-        offset += hunk.new_count - hunk.old_count
-    if pos < len(lines) and out and not out[-1].endswith("\n"):
-        raise PatchError("the patch ends the file before its last lines: a line marked "
-                         "'\\ No newline at end of file' is not the file's last line",
-                         hunk=section.hunks[-1].number, line=pos + 1)
-    out.extend(lines[pos:])
-    return "".join(out)
-
-
-def _mismatch(hunk: Hunk, lines: list[str], old_want: list[str], new_want: list[str], at: int,
-              text: str, actual: str | None, kind: str, crlf: bool) -> PatchError:
-    shown_actual = _show(actual, crlf)
-    if actual is None:
-        found = f"the file has only {plural(len(lines), 'line')}"
-    else:
-        found = f"the file has {shown_actual!r}"
-    message = (f"hunk {hunk.number} ({hunk.header}) does not match at line {at + 1}: the patch "
-               f"expects the {kind} line {text!r}, {found}"
-               f"{_explain(text + chr(10), actual)}")
-    hints = []
-    spots = [p for p in _find(lines, old_want) if p != hunk.old_pos]
-    if spots:
-        where = ", ".join(f"line {p + 1} (offset {p - hunk.old_pos:+d})" for p in spots)
-        hints.append(f"the hunk's old lines are at {where}: the patch was made against another "
-                     "version of the file; make it again from the current file")
-    if new_want and lines[hunk.old_pos:hunk.old_pos + len(new_want)] == new_want:
-        hints.append("the file already has the patch's new lines there: was it applied already?")
-    elif not spots:
-        hints.append("the hunk's old lines are found nowhere in the file")
-    return PatchError(message + "; " + "; ".join(hints), hunk=hunk.number, line=at + 1,
-                      expected=text, actual=shown_actual)
-
-
-def apply(original: str, patch: str, *, path: str | None = None) -> str:
-    """Apply a unified ``patch`` to the text ``original``, strictly.
-
-    Returns the patched text; raises ``toolmend.PatchError`` (with ``hunk``,
-    ``line``, ``expected`` and ``actual``) at the first thing that does not
-    match. An empty patch (``unified()`` of equal texts) changes nothing.
-    ``path`` (optional) is the file's name: a patch whose ``---`` and
-    ``+++`` names are both for another file is refused, and in a patch for
-    several files the section for ``path`` is the one applied.
-    """
-    if not isinstance(original, str):
-        raise TypeError(f"apply() takes the original as str, not {type(original).__name__}")
-    if patch == "":
-        return original  # what unified() gives for equal texts: no change
-    return apply_file_patch(original, select(parse_patch(patch), path))

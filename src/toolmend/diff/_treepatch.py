@@ -13,17 +13,26 @@ control character, bytes that are not UTF-8: C escapes, as git's
 ``core.quotePath=false``), and a ``---``/``+++`` name with a space is
 followed by a TAB, as git and GNU diff end it, so that ``patch -p1`` does not
 take the name for a name and a timestamp.
+
+``tree_patch`` takes a reader, so the trees may live anywhere;
+``folders_patch`` reads them from two folders on disk, each file once,
+within a cap for each file and one for them all.
 """
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from typing import Callable
 
+from .._files import read_capped
+from .._text import human_size
+from ..errors import WorkspaceError
+from ._bytes import decode
 from ._headers import blob_name
-from ._unified import compare
+from ._unified import DEFAULT_BUDGET, compare
 
-__all__ = ["quote_name", "header_label", "TreeEntry", "TreePatch", "tree_patch"]
+__all__ = ["quote_name", "header_label", "TreeEntry", "TreePatch", "tree_patch", "folders_patch"]
 
 _C_ESCAPES = {7: "\\a", 8: "\\b", 9: "\\t", 10: "\\n", 11: "\\v", 12: "\\f", 13: "\\r",
               34: '\\"', 92: "\\\\"}
@@ -66,13 +75,6 @@ def header_label(name: str) -> str:
 
 _ABBREV = 12
 _ZERO = "0" * _ABBREV
-
-
-def _decode(data: bytes) -> tuple[str, bool]:
-    try:
-        return data.decode("utf-8"), True
-    except UnicodeDecodeError:
-        return data.decode("utf-8", "surrogateescape"), False
 
 
 def _git_line_name(name: str) -> str:
@@ -124,8 +126,8 @@ def tree_patch(entries: list[TreeEntry], read: Callable[[str, str], bytes], *, c
         if b"\0" in data_a or b"\0" in data_b:
             binary.append(rel)
             continue
-        text_a, ok_a = _decode(data_a)
-        text_b, ok_b = _decode(data_b)
+        text_a, ok_a = decode(data_a)
+        text_b, ok_b = decode(data_b)
         valid = valid and ok_a and ok_b
         old_mode = None if tag == "A" else entry.old_mode or 0o100644
         new_mode = None if tag == "D" else entry.new_mode or 0o100644
@@ -152,3 +154,25 @@ def tree_patch(entries: list[TreeEntry], read: Callable[[str, str], bytes], *, c
         hunks += result.hunks
         files += 1
     return TreePatch("".join(parts), hunks, files, valid, binary)
+
+
+def folders_patch(root_a: str, root_b: str, entries: list[TreeEntry], *, context: int = 3,
+                  budget: int = DEFAULT_BUDGET, limit: int | None = None,
+                  total_limit: int | None = None) -> TreePatch:
+    """:func:`tree_patch` of the folders ``root_a`` and ``root_b``: each file
+    is read once, refused past ``limit`` bytes, and all of them past
+    ``total_limit`` bytes in all (None: no cap), with WorkspaceError naming
+    the file (its path relative to the roots)."""
+    roots = {"a": root_a, "b": root_b}
+    total = 0
+
+    def read(side: str, rel: str) -> bytes:
+        nonlocal total
+        data = read_capped(os.path.join(roots[side], rel), limit, rel)
+        total += len(data)
+        if total_limit is not None and total > total_limit:
+            raise WorkspaceError(f"the changed files hold more than {human_size(total_limit)} "
+                                 f"(the limit of one patch), {rel!r} included", path=rel)
+        return data
+
+    return tree_patch(entries, read, context=context, budget=budget)

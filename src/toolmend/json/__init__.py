@@ -11,6 +11,12 @@ A library of its own (the ``@json`` tool in :mod:`toolmend.tools` adapts it)::
 text, :func:`loads` reads with it and :func:`dumps` writes it back (with orjson:
 ``orjson.dumps(value, default=toolmend.json.default)``).
 
+A caller that lays out its own output takes the verbs in steps: :func:`resolve`
+(or :func:`resolve_one`) gives the spans a path matches, :meth:`Document.reformat`
+writes the value of a span re-indented under a byte cap (``(text, whole)``),
+:func:`summary_pairs` the members of a container, :class:`Query` and
+:class:`Schema` a query's plan and result, an inferred shape.
+
 Errors are :class:`~toolmend.errors.JSONError` subclasses with structured
 fields (line, column, segment, reason, ...).
 """
@@ -32,6 +38,7 @@ from ._document import (
     Document,
     Matches,
     describe_value,
+    format_of_name,
     from_value,
     load_file,
     parse_bytes,
@@ -41,16 +48,29 @@ from ._document import (
 )
 from ._exact import JSONNumber, default, dumps, load_span, loads
 from ._path import WILD, Segment, format_path, format_segment, parse_path
-from ._query import QUERY_LIMIT, REGEX_BUDGET, REGEX_STEPS_MAX, QueryResult
-from ._schema import SCHEMA_BUDGET, SCHEMA_DEPTH, SCHEMA_DEPTH_MAX, SCHEMA_SAMPLE
-from ._verbs import PRETTY_LIMIT, Source, get, keys, pretty, query, schema, validate
+from ._query import QUERY_LIMIT, REGEX_BUDGET, REGEX_STEPS_MAX, Query, QueryResult
+from ._schema import SCHEMA_BUDGET, SCHEMA_DEPTH, SCHEMA_DEPTH_MAX, SCHEMA_SAMPLE, Schema
+from ._verbs import (
+    PRETTY_LIMIT,
+    Source,
+    get,
+    keys,
+    pretty,
+    query,
+    resolve_one,
+    schema,
+    summary_pairs,
+    validate,
+)
 
 __all__ = [
     # the verbs
     "get", "keys", "query", "schema", "validate", "pretty", "PRETTY_LIMIT", "QueryResult", "Source",
+    # the verbs' steps, for callers that lay out their own output (the @json tool)
+    "Query", "Schema", "resolve_one", "summary_pairs",
     # documents
     "Document", "Matches", "parse_document", "parse_bytes", "load_file", "from_value",
-    "resolve", "values", "describe_value", "FILE_LIMIT", "FORMATS",
+    "resolve", "values", "describe_value", "format_of_name", "FILE_LIMIT", "FORMATS",
     # exact numbers
     "JSONNumber", "loads", "dumps", "default", "load_span",
     # paths

@@ -22,9 +22,17 @@ from array import array
 from dataclasses import dataclass, field, replace
 from typing import Any, Iterator, Sequence
 
+from .._files import read_capped
 from .._kernels import jsonscan as _k
 from .._text import UTF8_BOM, decode_utf8, human_size
-from ..errors import EncodingError, JSONError, NestingError, PathNotFound, YAMLDocumentError
+from ..errors import (
+    EncodingError,
+    JSONError,
+    NestingError,
+    PathNotFound,
+    WorkspaceError,
+    YAMLDocumentError,
+)
 from ._exact import dumps, load_span
 from ._path import Segment, Slice, as_index, format_path, format_segment, parse_path
 from ._syntax import syntax_error, syntax_error_in_bytes
@@ -100,6 +108,14 @@ class Document:
         """The JSON text of [start, end) as it is written (a token, a value)."""
         part = self.text[start:end]
         return part.decode("utf-8") if isinstance(part, bytes) else part
+
+    def reformat(self, start: int, end: int, indent: int = 2,
+                 max_bytes: int | None = None) -> tuple[str, bool]:
+        """The value at [start, end) re-indented by ``indent`` spaces (0:
+        compact), key order and number text kept, and whether it is whole: the
+        text stops before its UTF-8 size would pass ``max_bytes`` (None: no
+        cap), so a cut value is never built whole first."""
+        return _k.reformat(self.text, start, end, indent, -1 if max_bytes is None else max_bytes)
 
     def chars(self, start: int, end: int, count: int) -> str:
         """The first ``count`` characters of the text of [start, end), without
@@ -337,15 +353,12 @@ def load_file(path: str | os.PathLike[str], *, format: str = "auto",
     refused past ``limit`` bytes before reading (None: no limit). (The tools
     confine the paths an agent names to a workspace first.)"""
     fmt = _check_format(format)
-    what = f"file {os.fspath(path)!r}"
+    name = os.fspath(path)
+    what = f"file {name!r}"
     try:
-        size = os.stat(path).st_size
-        if limit is not None and size > limit:
-            raise JSONError(f"{what} is {human_size(size)}; the limit is {human_size(limit)}")
-        with open(path, "rb") as fh:
-            data = fh.read() if limit is None else fh.read(limit + 1)
-    except OSError as exc:
-        raise JSONError(f"{what}: {exc.strerror or exc}") from None
+        data = read_capped(name, limit, name, pipes=True)
+    except WorkspaceError as exc:
+        raise JSONError(str(exc)) from None
     if fmt == "auto":
         fmt = format_of_name(os.fspath(path), fmt)
     return parse_bytes(data, name=what, format=fmt, limit=limit)

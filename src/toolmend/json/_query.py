@@ -528,7 +528,7 @@ class Query:
                 if c == '"':
                     subject = decode_string(raw_of(s, e))
                 elif c in "{[":
-                    subject = _k.reformat(doc.text, s, e, 0, -1)[0]
+                    subject = doc.reformat(s, e, 0)[0]
                 else:
                     subject = raw_of(s, e)
                 remaining = REGEX_BUDGET - self.regex_time
@@ -588,7 +588,7 @@ class Query:
             return doc.slice(s, e) == cond.value.strip().lower()
         if cond.json is None:
             return False
-        return bool(_k.reformat(doc.text, s, e, 0, -1)[0] == cond.json)
+        return bool(doc.reformat(s, e, 0)[0] == cond.json)
 
     def _timeout(self, cond: _Cond) -> QueryError:
         return QueryError(f"query: the regex in {cond.text!r} took more than {REGEX_BUDGET:g} s "
@@ -605,4 +605,4 @@ def _order_key(doc: Document, s: int, e: int) -> tuple[int, Any]:
         return (2, Decimal(doc.slice(s, e)))
     if c == '"':
         return (3, decode_string(doc.slice(s, e)))
-    return (4, _k.reformat(doc.text, s, e, 0, -1)[0])
+    return (4, doc.reformat(s, e, 0)[0])

@@ -20,7 +20,6 @@ from __future__ import annotations
 from array import array
 from typing import Any, Sequence, Union
 
-from .._kernels import jsonscan as _k
 from .._text import human_size, plural
 from ..errors import EncodingError, JSONError, JSONSyntaxError, NestingError, YAMLDocumentError
 from ._document import (
@@ -38,7 +37,7 @@ from ._query import QUERY_LIMIT, Query, QueryResult
 from ._schema import SCHEMA_DEPTH, SCHEMA_DEPTH_MAX, Schema
 
 __all__ = ["Source", "get", "keys", "query", "schema", "validate", "pretty", "summary_pairs",
-           "single"]
+           "resolve_one"]
 
 Source = Union[Document, str, bytes, bytearray, "dict[str, Any]", "list[Any]"]
 
@@ -98,14 +97,16 @@ def keys(source: Source, path: Any = "") -> list[list[Any]]:
     (indexes of an array) with ``object{n}``, ``array[n]``, ``string(len)``,
     number, bool or null."""
     doc = _doc(source)
-    m = single(doc, path, "keys")
+    m = resolve_one(doc, path, "keys")
     start = m.spans[0]
     if doc.lead(start) not in "{[":
         raise JSONError(f"keys: {m.label(0)} is {describe_value(doc, start)}, which has no keys")
     return summary_pairs(doc, start, None)[0]
 
 
-def single(doc: Document, path: Any, verb: str) -> Matches:
+def resolve_one(doc: Document, path: Any, verb: str) -> Matches:
+    """The match of ``path``, refused (JSONError, naming ``verb``) when a ``*``
+    in it fans out: for the verbs that read one value."""
     m = resolve(doc, path)
     if m.fanned:
         raise JSONError(f"{verb} needs a path to one value; {format_path(parse_path(path))!r} "
@@ -182,10 +183,9 @@ def pretty(source: Source, path: Any = "", compact: bool = False,
     if max_bytes is not None and (type(max_bytes) is not int or max_bytes < 0):
         raise TypeError(f"pretty: max_bytes must be an int >= 0 or None, not {max_bytes!r}")
     doc = _doc(source)
-    m = single(doc, path, "pretty")
+    m = resolve_one(doc, path, "pretty")
     s, e = m.span(0)
-    text, complete = _k.reformat(doc.text, s, e, 0 if compact else 2,
-                                 -1 if max_bytes is None else max_bytes)
+    text, complete = doc.reformat(s, e, 0 if compact else 2, max_bytes)
     if not complete:
         raise JSONError(f"pretty: the result would be larger than {human_size(max_bytes or 0)}"
                         f"{'' if compact else ' (deep nesting indents every line)'}: pretty a "

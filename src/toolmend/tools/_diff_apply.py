@@ -27,19 +27,19 @@ import stat
 from dataclasses import dataclass, field
 from typing import Any
 
-from .._text import UTF8_BOM, human_size, plural
+from .._text import human_size, plural
 from ..diff import (
     FilePatch,
-    apply_file_patch,
     blob_algorithm,
     blob_matches,
+    decode,
     parse_patch,
+    patch_bytes,
     reverse,
     select,
-    split_keepends,
 )
 from ..errors import PatchError, ToolError
-from ._diff_io import FILE_LIMIT, PATCH_LIMIT, decode
+from ._diff_io import FILE_LIMIT, PATCH_LIMIT
 from ._output import cap_text
 from ._runner import ToolArgs, ToolResult
 from ._safewrite import default_mode, write_atomic, write_backup
@@ -91,6 +91,8 @@ class _Change:
     source: _Slot | None = None      # the file read, for a rename or a copy
     before: bytes | None = None      # the content the hunks apply to (None: no file)
     after: bytes | None = None       # None: the file is deleted
+    lines_before: int = 0            # the line counts of before and after, counted once
+    lines_after: int = 0
     mode_note: str = ""
     notes: list[str] = field(default_factory=list)
 
@@ -185,16 +187,6 @@ def _read(slot: _Slot, ws: Workspace) -> None:
     slot.before = ws.read_real_bytes(slot.real, FILE_LIMIT, slot.shown)
 
 
-def _patched(original: str, section: FilePatch, bom: bool) -> str:
-    try:
-        return apply_file_patch(original, section)
-    except PatchError:
-        if not bom:
-            raise
-    # The file starts with a BOM the patch does not show: match without it.
-    return "\ufeff" + apply_file_patch(original[1:], section)
-
-
 def _with_mode(mode: int, git_mode: int | None) -> int:
     """Permission bits ``mode`` with the executable bits git's mode says:
     100755 gives run permission to whoever may read, 100644 takes it away."""
@@ -223,14 +215,12 @@ def _check(change: _Change) -> None:
         if change.kind == "modify" and not section.creates:
             raise ToolError(f"file {change.shown!r} does not exist, and the patch does not create "
                             "it (a patch that creates a file has one hunk '@@ -0,0 +1,N @@')")
-    if not section.hunks:
-        new_bytes: bytes | None = data or b""
-    else:
-        if data is not None and b"\0" in data:
-            raise ToolError(f"file {shown!r} is binary; @diff apply patches text files")
-        original = decode(data or b"")[0]
-        new_text = _patched(original, section, (data or b"").startswith(UTF8_BOM))
-        new_bytes = new_text.encode("utf-8", "surrogateescape")
+    if section.hunks and data is not None and b"\0" in data:
+        raise ToolError(f"file {shown!r} is binary; @diff apply patches text files")
+    patched = patch_bytes(data, section)
+    new_bytes = patched.data
+    change.lines_before = patched.lines_before
+    change.lines_after = 0 if change.kind == "delete" else patched.lines_after
     _check_blobs(change, data, None if change.kind == "delete" else new_bytes)
     if change.kind == "delete":
         if new_bytes:
@@ -238,7 +228,7 @@ def _check(change: _Change) -> None:
                              + ("'deleted file mode'" if section.git and not section.hunks else
                                 "'+++ /dev/null'" if section.new_name == "/dev/null" else
                                 "its new side is dated the Epoch, as diff -N writes a missing "
-                                "file") + f") but leaves {_lines(new_bytes)} of its lines: it was "
+                                "file") + f") but leaves {patched.lines_after} of its lines: it was "
                              "made against another version of the file",
                              hunk=len(section.hunks) or None, reason="mismatch")
         change.after = None
@@ -352,16 +342,8 @@ def _counts(section: FilePatch) -> str:
     return f"{plural(n, 'hunk')}, +{added} -{removed} lines"
 
 
-def _lines(data: bytes | None) -> int:
-    return len(split_keepends(decode(data or b"")[0]))
-
-
 def _mode_tail(change: _Change) -> str:
     return f", {change.mode_note}" if change.mode_note else ""
-
-
-def _n_lines(data: bytes | None) -> str:
-    return plural(_lines(data), "line")
 
 
 def _what(change: _Change) -> str:
@@ -373,13 +355,13 @@ def _what(change: _Change) -> str:
         verb = "renames" if change.kind == "rename" else "copies"
         return f"{verb} {change.source.shown} to {change.shown}{edits}{tail}"
     if change.created:
-        return f"creates {change.shown} ({_n_lines(change.after)}{tail})"
+        return f"creates {change.shown} ({plural(change.lines_after, 'line')}{tail})"
     if change.deleted:
-        return f"deletes {change.shown} ({_n_lines(change.before)})"
+        return f"deletes {change.shown} ({plural(change.lines_before, 'line')})"
     if not change.section.hunks:
         return f"changes the mode of {change.shown} ({change.mode_note or 'unchanged'})"
-    return (f"applies to {change.shown}: {_counts(change.section)} ({_lines(change.before)} -> "
-            f"{_lines(change.after)} lines{tail})")
+    return (f"applies to {change.shown}: {_counts(change.section)} ({change.lines_before} -> "
+            f"{change.lines_after} lines{tail})")
 
 
 def _done(change: _Change, backups: dict[str, str | None]) -> str:
@@ -397,13 +379,13 @@ def _done(change: _Change, backups: dict[str, str | None]) -> str:
     kept = f"; the original is in {backup}" if backup else (
         "" if change.created else "; no backup kept")
     if change.created:
-        return f"created {change.shown} ({_n_lines(change.after)}{tail})"
+        return f"created {change.shown} ({plural(change.lines_after, 'line')}{tail})"
     if change.deleted:
-        return f"deleted {change.shown} ({_n_lines(change.before)}){kept}"
+        return f"deleted {change.shown} ({plural(change.lines_before, 'line')}){kept}"
     if not change.section.hunks:  # the content is as it was: no backup to speak of
         return f"changed the mode of {change.shown} ({change.mode_note or 'unchanged'})"
-    return (f"patched {change.shown}: {_counts(change.section)} ({_lines(change.before)} -> "
-            f"{_lines(change.after)} lines{tail}){kept}")
+    return (f"patched {change.shown}: {_counts(change.section)} ({change.lines_before} -> "
+            f"{change.lines_after} lines{tail}){kept}")
 
 
 def _remove_empty_parents(real: str, stop: str) -> None:
@@ -556,7 +538,7 @@ def _report(changes: list[_Change], slots: list[_Slot], ws: Workspace, dry_run: 
         info.update({
             "added": sum(h.added for h in c.section.hunks),
             "removed": sum(h.removed for h in c.section.hunks),
-            "lines_before": _lines(c.before), "lines_after": _lines(c.after),
+            "lines_before": c.lines_before, "lines_after": c.lines_after,
         })
     info["files"] = [entry(c) for c in changes]
     if not real:

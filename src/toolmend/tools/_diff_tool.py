@@ -31,59 +31,21 @@ from ..diff import (
     compare,
     compare_trees,
     count_line,
-    end_line,
-    header_label,
-    incomplete_line,
-)
-from ..errors import ToolError
-from ._diff_io import (
-    CONTEXT_MAX,
-    FILE_LIMIT,
-    OUTPUT_LIMIT,
-    PATCH_LIMIT,
     decode,
-    read_input,
+    end_line,
+    folders_patch,
+    header_label,
+    hunk_pieces,
+    incomplete_line,
     readable,
-    tree_patch,
 )
+from ..errors import ToolError, WorkspaceError
+from ._diff_io import CONTEXT_MAX, FILE_LIMIT, OUTPUT_LIMIT, PATCH_LIMIT, TREE_LIMIT, read_input
 from ._output import NOTICE_ROOM, cap_text
 from ._runner import ToolArgs, ToolResult
 from ._workspace import Workspace
 
 __all__ = ["FILE_LIMIT", "PATCH_LIMIT", "OUTPUT_LIMIT", "CONTEXT_MAX", "patch_output"]
-
-
-def _hunk_pieces(text: str) -> list[tuple[str, str]]:
-    """``(file header, hunk)`` pairs of a unified diff, in order (the header is
-    the ``---``/``+++`` pair of the hunk's file)."""
-    pieces: list[tuple[str, str]] = []
-    header = ""
-    cur: list[str] = []
-    lines = text.splitlines(keepends=True) if "\r" not in text else _split_nl(text)
-    i = 0
-    while i < len(lines):
-        line = lines[i]
-        if line.startswith("--- ") and i + 1 < len(lines) and lines[i + 1].startswith("+++ "):
-            if cur:
-                pieces.append((header, "".join(cur)))
-                cur = []
-            header = line + lines[i + 1]
-            i += 2
-            continue
-        if line.startswith("@@") and cur:
-            pieces.append((header, "".join(cur)))
-            cur = []
-        cur.append(line)
-        i += 1
-    if cur:
-        pieces.append((header, "".join(cur)))
-    return pieces
-
-
-def _split_nl(text: str) -> list[str]:
-    parts = text.split("\n")
-    last = parts.pop()
-    return [p + "\n" for p in parts] + ([last] if last else [])
 
 
 def patch_output(diff_text: str, hunks: int, files: int, limit: int | None,
@@ -102,7 +64,7 @@ def patch_output(diff_text: str, hunks: int, files: int, limit: int | None,
     size = 0
     last_header = None
     count = 0
-    for header, hunk in _hunk_pieces(diff_text):
+    for header, hunk in hunk_pieces(diff_text):
         piece = (header if header != last_header else "") + hunk
         n = len(piece.encode("utf-8", "surrogatepass"))
         if size + n > budget:
@@ -241,9 +203,13 @@ def diff_dirs(args: ToolArgs, ws: Workspace) -> ToolResult:
     if tree.truncated:
         raise ToolError(f"@diff dirs: the trees have more than {ENTRY_BUDGET:,} entries, so their "
                         "patch would be incomplete; narrow with a glob or a subfolder")
-    made = tree_patch(root_a, root_b, [
-        TreeEntry(path, tag, *tree.modes.get(path, (None, None))) for path, tag in entries],
-        context, budget, ws.cap(FILE_LIMIT))
+    cap = ws.cap(FILE_LIMIT)
+    try:
+        made = folders_patch(root_a, root_b, [
+            TreeEntry(path, tag, *tree.modes.get(path, (None, None))) for path, tag in entries],
+            context=context, budget=budget, limit=cap, total_limit=None if cap is None else TREE_LIMIT)
+    except WorkspaceError as exc:
+        raise ToolError(f"@diff dirs: {exc}; narrow with a glob or a subfolder") from None
     patch, hunks, files, valid, binary = (made.text, made.hunks, made.files, made.valid_utf8,
                                           made.binary)
     if binary:

@@ -11,22 +11,29 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from .._kernels import jsonscan as _k
 from .._text import human_size, plural
 from ..errors import JSONError, ToolError
-from ..json import FILE_LIMIT, Document, dumps, format_path, format_segment, parse_path
-from ..json._document import (
+from ..json import (
+    FILE_LIMIT,
+    SCHEMA_BUDGET,
+    Document,
+    Query,
+    Schema,
     describe_value,
+    dumps,
     format_of_name,
+    format_path,
+    format_segment,
     from_value,
     parse_bytes,
     parse_document,
+    parse_path,
     resolve,
+    resolve_one,
+    summary_pairs,
+    validate,
     values,
 )
-from ..json._query import Query
-from ..json._schema import SCHEMA_BUDGET, Schema
-from ..json._verbs import single, summary_pairs, validate
 from ._output import NOTICE_ROOM, CappedOutput
 from ._runner import ToolArgs, ToolResult
 from ._verbspec import QUERY_LIMIT_MAX
@@ -161,13 +168,13 @@ def _room(out: CappedOutput) -> int:
     return out.limit - NOTICE_ROOM - out.size
 
 
-def _write_json(out: CappedOutput, text: bytes | str, start: int, end: int, indent: int) -> bool:
+def _write_json(out: CappedOutput, doc: Document, start: int, end: int, indent: int) -> bool:
     """Write the value at [start, end) re-indented; False once the output is full."""
     room = _room(out)
     if room <= 0:
         out.write(" ")
         return False
-    piece, complete = _k.reformat(text, start, end, indent, room)
+    piece, complete = doc.reformat(start, end, indent, room)
     out.write(piece)
     if not complete:
         out.truncated = True
@@ -188,11 +195,10 @@ def _tool_get(args: ToolArgs, ws: Workspace) -> ToolResult:
     m = resolve(doc, path)
     data = values(doc, m.spans)
     out = CappedOutput(args.limit)
-    text = doc.text
     shown_path = format_path(parse_path(path))
     if not m.fanned:
         s, e = m.span(0)
-        _write_json(out, text, s, e, 2)
+        _write_json(out, doc, s, e, 2)
         notice = (f"[output cut at {out.limit:,} bytes: {shown_path} is "
                   f"{describe_value(doc, s)}, {human_size(e - s)} of JSON. Narrow it: a deeper path "
                   f"(keys lists what is below {shown_path}), query with select and limit, or "
@@ -207,7 +213,7 @@ def _tool_get(args: ToolArgs, ws: Workspace) -> ToolResult:
         s, e = m.span(k)
         if not out.write(f"{m.label(k)}: "):
             break
-        if not _write_json(out, text, s, e, 2) or not out.write("\n"):
+        if not _write_json(out, doc, s, e, 2) or not out.write("\n"):
             break
         shown += 1
     notice = (f"[output cut at {out.limit:,} bytes after {shown:,} of {plural(len(m), 'value')}: "
@@ -219,7 +225,7 @@ def _tool_get(args: ToolArgs, ws: Workspace) -> ToolResult:
 def _tool_keys(args: ToolArgs, ws: Workspace) -> ToolResult:
     doc = _tool_doc(args, ws)
     path = _path_arg(args)
-    m = single(doc, path, "keys")
+    m = resolve_one(doc, path, "keys")
     start = m.spans[0]
     label = m.label(0)
     if doc.lead(start) not in "{[":
@@ -265,7 +271,6 @@ def _tool_query(args: ToolArgs, ws: Workspace) -> ToolResult:
     plan = Query(doc, path, where, select, limit, offset, sort, desc)
     result = plan.run()
     args.notes.extend(result.notes)
-    text = doc.text
     target = format_path(parse_path(path))
     out = CappedOutput(args.limit)
     shown_where = where.strip()
@@ -288,7 +293,7 @@ def _tool_query(args: ToolArgs, ws: Workspace) -> ToolResult:
         if plan.select_segs:
             ok = _write_selected(out, doc, s, plan)
         else:
-            ok = _write_json(out, text, s, e, 0)
+            ok = _write_json(out, doc, s, e, 0)
         if not ok or not out.write("\n"):
             break
         shown += 1
@@ -299,7 +304,6 @@ def _tool_query(args: ToolArgs, ws: Workspace) -> ToolResult:
 
 
 def _write_selected(out: CappedOutput, doc: Document, start: int, plan: Query) -> bool:
-    text = doc.text
     parts = []
     for name, segs in zip(plan.select, plan.select_segs, strict=True):
         s, e, failed = doc.lookup(start, segs)
@@ -310,7 +314,7 @@ def _write_selected(out: CappedOutput, doc: Document, start: int, plan: Query) -
     for i, (name, s, e) in enumerate(parts):
         if not out.write(("," if i else "") + dumps(name) + ":"):
             return False
-        if not _write_json(out, text, s, e, 0):
+        if not _write_json(out, doc, s, e, 0):
             return False
     return out.write("}")
 
@@ -373,13 +377,13 @@ def _tool_pretty(args: ToolArgs, ws: Workspace) -> ToolResult:
     doc = _tool_doc(args, ws)
     path = _path_arg(args)
     compact = args.flag("compact")
-    m = single(doc, path, "pretty")
+    m = resolve_one(doc, path, "pretty")
     s, e = m.span(0)
     # the command line's whole result: room for the indentation of any sane
     # document (a deep nesting grows with the square of its depth)
     room = PRETTY_DATA_LIMIT if args.limit is not None else max(PRETTY_DATA_LIMIT,
                                                                  PRETTY_CLI_FACTOR * len(doc.text))
-    full, complete = _k.reformat(doc.text, s, e, 0 if compact else 2, room)
+    full, complete = doc.reformat(s, e, 0 if compact else 2, room)
     out = CappedOutput(args.limit)
     out.write(full)
     data = full if complete else None

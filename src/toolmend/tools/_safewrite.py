@@ -14,6 +14,9 @@ import os
 import stat
 import tempfile
 
+from .._files import read_capped
+from ..errors import WorkspaceError
+
 __all__ = ["write_backup", "write_atomic", "default_mode"]
 
 _MAX_BACKUPS = 1000
@@ -45,13 +48,16 @@ def _fsync_dir(folder: str) -> None:
 
 
 def _same_bytes(path: str, data: bytes) -> bool:
+    """Whether ``path`` is a regular file (not a symlink) holding ``data``."""
     try:
         st = os.lstat(path)
-        if not stat.S_ISREG(st.st_mode) or st.st_size != len(data):
-            return False
-        with open(path, "rb") as fh:
-            return fh.read(len(data) + 1) == data
     except OSError:
+        return False
+    if not stat.S_ISREG(st.st_mode) or st.st_size != len(data):
+        return False
+    try:
+        return read_capped(path, len(data), path) == data
+    except WorkspaceError:
         return False
 
 

@@ -18,25 +18,17 @@ substitution ``<(...)``, ``/dev/stdin``) is read once, as a stream, and
 from __future__ import annotations
 
 import os
-import stat
 from typing import Literal
 
-from .._text import decode_utf8, human_size
+from .._files import quote_path as _q
+from .._files import read_capped
+from .._text import decode_utf8
 from ..errors import WorkspaceError
 
 __all__ = ["Workspace", "TOOL_CAPS"]
 
 #: ``max_size`` default: each tool's documented cap.
 TOOL_CAPS: Literal["tool"] = "tool"
-_CHUNK = 1 << 20
-
-
-def _q(path: str) -> str:
-    """A path quoted for a message; a very long one shortened in the middle,
-    so the reason after it is never cut off."""
-    if len(path) > 160:
-        return f"{path[:100]!r}...{path[-40:]!r} ({len(path):,} characters)"
-    return repr(path)
 
 
 class Workspace:
@@ -123,72 +115,7 @@ class Workspace:
     def read_real_bytes(self, real: str, limit: int, shown: str, *, what: str = "file") -> bytes:
         """``read_bytes`` for a path already resolved (``shown`` in messages);
         ``limit`` is the tool's cap, which ``max_size`` may replace."""
-        cap = self.cap(limit)
-        try:
-            st = os.stat(real)
-        except FileNotFoundError:
-            raise WorkspaceError(f"{what} {_q(shown)} does not exist", path=shown) from None
-        except OSError as exc:
-            raise WorkspaceError(f"{what} {_q(shown)}: {exc.strerror}", path=shown) from None
-        if stat.S_ISDIR(st.st_mode):
-            raise WorkspaceError(f"{what} {_q(shown)} is a directory, not a file", path=shown)
-        if self.pipes and not stat.S_ISREG(st.st_mode):
-            return self._read_stream(real, st, cap, shown, what)
-        if not stat.S_ISREG(st.st_mode):
-            raise WorkspaceError(f"{what} {_q(shown)} is not a regular file", path=shown)
-        if cap is not None and st.st_size > cap:
-            raise WorkspaceError(f"{what} {_q(shown)} is {human_size(st.st_size)}; the limit is "
-                                 f"{human_size(cap)}", path=shown)
-        try:
-            # O_NONBLOCK: a FIFO swapped in after the check must not block the read
-            fd = os.open(real, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
-            with os.fdopen(fd, "rb") as fh:
-                if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
-                    raise WorkspaceError(f"{what} {_q(shown)} is not a regular file", path=shown)
-                if cap is None:
-                    data = fh.read()
-                else:
-                    # read what the file holds (one more byte: did it grow?), not `cap`:
-                    # FileIO.read(n) sets aside n bytes first
-                    data = fh.read(min(st.st_size, cap) + 1)
-        except OSError as exc:
-            raise WorkspaceError(f"{what} {_q(shown)}: {exc.strerror}", path=shown) from None
-        if cap is not None and len(data) > cap:  # grew between stat and read
-            raise WorkspaceError(f"{what} {_q(shown)} is larger than the limit of {human_size(cap)}",
-                                 path=shown)
-        return data
-
-    def _read_stream(self, real: str, st: os.stat_result, cap: int | None, shown: str,
-                     what: str) -> bytes:
-        """A FIFO (or socket) read once to its end, as GNU diff reads it;
-        /dev/null is empty. Other devices are refused: a terminal or /dev/zero
-        has no end to read to."""
-        if stat.S_ISCHR(st.st_mode):
-            try:
-                null = os.stat(os.devnull)
-            except OSError:  # pragma: no cover - every system has one
-                null = None
-            if null is not None and st.st_rdev == null.st_rdev:
-                return b""
-        if not (stat.S_ISFIFO(st.st_mode) or stat.S_ISSOCK(st.st_mode)):
-            raise WorkspaceError(f"{what} {_q(shown)} is a device, not a file or a pipe "
-                                 "('-' reads standard input)", path=shown)
-        parts: list[bytes] = []
-        size = 0
-        try:
-            with open(real, "rb", buffering=0) as fh:
-                while True:
-                    chunk = fh.read(_CHUNK)
-                    if not chunk:
-                        break
-                    size += len(chunk)
-                    if cap is not None and size > cap:
-                        raise WorkspaceError(f"{what} {_q(shown)} (a pipe) is larger than the "
-                                             f"limit of {human_size(cap)}", path=shown)
-                    parts.append(chunk)
-        except OSError as exc:
-            raise WorkspaceError(f"{what} {_q(shown)}: {exc.strerror or exc}", path=shown) from None
-        return b"".join(parts)
+        return read_capped(real, self.cap(limit), shown, what=what, pipes=self.pipes)
 
     def read_text(self, path: str, limit: int, *, what: str = "file") -> str:
         """A UTF-8 text file (a BOM is dropped), refused past ``limit`` bytes."""

@@ -1,0 +1,76 @@
+"""Files as bytes: decoded once, split once, their lines counted.
+
+Diffs are exact, so a file's bytes must come back as they were: text that is
+not UTF-8 is decoded with surrogate escapes (``decode``), and encoding it
+back with ``surrogateescape`` gives the bytes again. ``patch_bytes`` applies
+one section of a patch to a file's bytes, decoding and splitting them once,
+and hands back the new bytes with the line counts of both sides, so that a
+caller never decodes or splits a file again to report on it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..errors import PatchError
+from ._apply import apply_file_lines
+from ._patch import FilePatch, split_keepends
+
+__all__ = ["decode", "readable", "count_lines", "PatchedFile", "patch_bytes"]
+
+
+def decode(data: bytes) -> tuple[str, bool]:
+    """Text of ``data`` (a BOM stays: diffs are exact) and whether it is
+    valid UTF-8; other bytes are kept as surrogate escapes, so that encoding
+    the text back with ``surrogateescape`` gives the bytes again."""
+    try:
+        return data.decode("utf-8"), True
+    except UnicodeDecodeError:
+        return data.decode("utf-8", "surrogateescape"), False
+
+
+def readable(text: str) -> str:
+    """``text`` with surrogate escapes shown as U+FFFD (safe to serialize)."""
+    if text.isascii():
+        return text
+    return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+
+def count_lines(data: bytes) -> int:
+    """The lines of ``data`` as :func:`split_keepends` counts them (a last
+    line without a newline counts), without decoding: a ``\\n`` byte is a
+    newline in UTF-8 and in surrogate escapes alike."""
+    return data.count(b"\n") + (1 if data and not data.endswith(b"\n") else 0)
+
+
+@dataclass(frozen=True)
+class PatchedFile:
+    """A file after one section of a patch: its bytes and the line counts of
+    both sides."""
+
+    data: bytes
+    lines_before: int
+    lines_after: int
+
+
+def patch_bytes(data: bytes | None, section: FilePatch) -> PatchedFile:
+    """Apply ``section`` to the bytes ``data`` (None: no file, as empty),
+    strictly (PatchError when it does not match). A file that starts with a
+    BOM the patch does not show is matched without it, and keeps it."""
+    before = data or b""
+    if not section.hunks:  # a mode change, an empty file created, renamed or copied
+        count = count_lines(before)
+        return PatchedFile(before, count, count)
+    text = decode(before)[0]
+    lines = split_keepends(text)
+    try:
+        out = apply_file_lines(lines, section)
+    except PatchError:
+        if not text.startswith("\ufeff"):
+            raise
+        first = lines[0][1:]
+        out = apply_file_lines(([first] if first else []) + lines[1:], section)
+        out = ["\ufeff" + out[0], *out[1:]] if out else ["\ufeff"]
+    if out and not out[-1]:  # an added empty last line without a newline adds nothing
+        out.pop()
+    return PatchedFile("".join(out).encode("utf-8", "surrogateescape"), len(lines), len(out))
