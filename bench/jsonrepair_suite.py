@@ -205,6 +205,11 @@ class Recorder:
             error = exc
             if after_left is None:
                 after_left = len(self.calls)
+                if right_fn is not None:  # our side raised: json-repair's side still read (--extract)
+                    with contextlib.suppress(Exception):
+                        sides["right"] = right_fn()
+                    if len(self.calls) != after_left:  # it called the drop-in: not an expected value
+                        sides.pop("right", None)
         calls, direct = self._calls_for_check(start)
         self.mark = len(self.calls)
         record: dict[str, Any] = {"nodeid": self.nodeid, "file": meta["file"], "line": meta["line"],
