@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import re
 import warnings
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
 
 import orjson
@@ -42,6 +43,7 @@ __all__ = ["Schema", "Checked", "Problem", "SchemaRecovered", "tool_schemas", "r
 SCHEMA_CACHE_SIZE = 512
 
 
+@dataclass(slots=True, repr=False, eq=False)
 class Checked:
     """The outcome of :meth:`Schema.check`: ``ok``; ``value`` (the coerced
     value: the input itself when nothing changed, never mutated); ``problems``
@@ -49,16 +51,12 @@ class Checked:
     ``schema``); ``defaults`` (``(path, default)`` of the absent properties
     that have one; inserted only with ``fill_defaults=True``)."""
 
-    __slots__ = ("ok", "value", "problems", "fixes", "_defaults", "_schema")
-
-    def __init__(self, ok: bool, value: Any, problems: list[Problem], fixes: list[Fix],
-                 defaults: list[tuple[str, Any]] | None, schema: Schema | None) -> None:
-        self.ok = ok
-        self.value = value
-        self.problems = problems
-        self.fixes = fixes
-        self._defaults = defaults
-        self._schema = schema
+    ok: bool
+    value: Any
+    problems: list[Problem]
+    fixes: list[Fix]
+    _defaults: list[tuple[str, Any]] | None
+    _schema: Schema | None
 
     @property
     def defaults(self) -> list[tuple[str, Any]]:
