@@ -252,3 +252,60 @@ def test_cli_recover_with_a_schema_file(tmp_path: Any) -> None:
     schema.write_text(json.dumps(READ), encoding="utf-8")
     run = cli("recover", "--schema", str(schema), "main.go")
     assert run.rc == 0 and json.loads(run.text) == {"path": "main.go"}
+
+
+# -- the README's agent loop (the schema section) ---------------------------------------------------
+
+def test_the_readme_schema_agent_loop_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    import re
+    import sys
+    import types
+    from pathlib import Path
+
+    openai = pytest.importorskip("openai")
+    from openai.types.chat import ChatCompletion
+
+    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Arguments checked against the tool's schema", 1)[1].split("\n## ", 1)[0]
+    code = re.findall(r"```python\n(.*?)```", section.split("In an agent loop", 1)[1], re.S)[0]
+
+    def completion(message: dict[str, Any], finish: str) -> Any:
+        return ChatCompletion.model_validate({
+            "id": "c", "object": "chat.completion", "created": 0, "model": "gpt-4o",
+            "choices": [{"index": 0, "finish_reason": finish, "message": {"role": "assistant", **message}}]})
+
+    replies = [
+        completion({"content": None, "tool_calls": [
+            {"id": "call_a", "type": "function",
+             "function": {"name": "read_file", "arguments": '{"filname": "a.txt", "count": "3"}'}}]},
+            "tool_calls"),
+        completion({"content": None, "tool_calls": [
+            {"id": "call_b", "type": "function",
+             "function": {"name": "read_file", "arguments": '{"filename": "a.txt", "count": "3"}'}}]},
+            "tool_calls"),
+        completion({"content": "Here they are."}, "stop"),
+    ]
+    seen: list[Any] = []
+
+    class Completions:
+        def create(self, **request: Any) -> Any:
+            seen.append([m for m in request["messages"] if isinstance(m, dict) and m.get("role") == "tool"])
+            return replies.pop(0)
+
+    class Client:
+        def __init__(self) -> None:
+            self.chat = types.SimpleNamespace(completions=Completions())
+
+    fake = types.ModuleType("openai")
+    fake.OpenAI = Client  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "openai", fake)
+    calls: list[Any] = []
+    schema = {"type": "object",
+              "properties": {"filename": {"type": "string"}, "count": {"type": "integer", "minimum": 1},
+                             "tags": {"type": "array", "items": {"type": "string"}}},
+              "required": ["filename"], "additionalProperties": False}
+    exec(code, {"READ": schema, "read_file": lambda **kw: calls.append(kw) or ["l1", "l2", "l3"]})  # noqa: S102
+    assert calls == [{"filename": "a.txt", "count": 3}]  # the misfit never ran; the fixed call did
+    first_answer = seen[1][-1]["content"]
+    assert first_answer.startswith("error:") and "did you mean `filename`?" in first_answer
+    assert openai is not None and not replies
