@@ -309,3 +309,11 @@ def test_the_readme_schema_agent_loop_runs(monkeypatch: pytest.MonkeyPatch) -> N
     first_answer = seen[1][-1]["content"]
     assert first_answer.startswith("error:") and "did you mean `filename`?" in first_answer
     assert openai is not None and not replies
+
+
+def test_a_renamed_flag_that_makes_a_write_is_ordered_as_a_write() -> None:
+    from toolmend.tools import is_mutation
+
+    assert is_mutation("diff", {"cmd": "apply", "args": {"patch": "x", "dry-run": False}})
+    assert is_mutation("diff", {"cmd": "apply", "args": {"patch": "x", "Dry_Run": "false"}})
+    assert not is_mutation("diff", {"cmd": "apply", "args": {"patch": "x", "dry-run": True}})

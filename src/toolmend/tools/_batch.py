@@ -14,7 +14,7 @@ from typing import Any, Iterable, Sequence
 
 from ..errors import ToolError
 from ..recovery import ToolCall, normalize_tool_args
-from ._runner import ToolArgs, ToolResult, run_tool, unclosed_brackets
+from ._runner import ToolArgs, ToolResult, _fit_schema, run_tool, unclosed_brackets
 from ._workspace import Workspace
 
 __all__ = ["run_tools", "is_mutation"]
@@ -59,8 +59,9 @@ def is_mutation(name: Any, args: Any) -> bool:
     if not isinstance(inner, dict):
         return True
     merged = {**{k: v for k, v in args.items() if k not in ("cmd", "args")}, **inner}
+    fitted, _ = _fit_schema("diff", "apply", merged)  # as run_tool reads it: "dry-run" is dry_run
     try:
-        return not ToolArgs("diff", "apply", merged).flag("dry_run", True)
+        return not ToolArgs("diff", "apply", fitted).flag("dry_run", True)
     except ToolError:
         return True
 
