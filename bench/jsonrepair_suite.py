@@ -10,8 +10,8 @@ expects from it, a line) are run again and scored by ``bench/score_peers.py`` as
 / different by *value* (the JSON text json-repair's suite compares is read back, so spacing is
 not a difference); ``--readme`` rewrites the suite's README table. Extracted are the ``==``
 checks and ``pytest.raises`` blocks on exactly one ``repair_json`` / ``loads`` call of a text;
-schema-guided checks (``schema=``, which the drop-in refuses by design), checks on the repair
-log, on files and on several calls are counted in ``SOURCE.json`` and left to the full run.
+schema-guided checks (``schema=``: ``bench/jsonrepair_schema_suite.py`` extracts those), checks on
+the repair log, on files and on several calls are counted in ``SOURCE.json`` and left to the full run.
 
 PATH is the ``tests`` folder of a checkout of json-repair's repository
 (mangiucugna/json_repair). Nothing of it is copied or changed on
@@ -205,6 +205,11 @@ class Recorder:
             error = exc
             if after_left is None:
                 after_left = len(self.calls)
+                if right_fn is not None:  # our side raised: json-repair's side still read (--extract)
+                    with contextlib.suppress(Exception):
+                        sides["right"] = right_fn()
+                    if len(self.calls) != after_left:  # it called the drop-in: not an expected value
+                        sides.pop("right", None)
         calls, direct = self._calls_for_check(start)
         self.mark = len(self.calls)
         record: dict[str, Any] = {"nodeid": self.nodeid, "file": meta["file"], "line": meta["line"],
@@ -876,7 +881,7 @@ def extract(tests_dir: Path) -> dict[str, int]:
         call = calls[0]
         kwargs = dict(call["kwargs"])
         if any(k in kwargs for k in ("schema", "schema_repair_mode")):
-            skipped["schema-guided (schema=: refused by the drop-in by design)"] += 1
+            skipped["schema-guided (schema=: bench/jsonrepair_schema_suite.py)"] += 1
             continue
         if call["func"] not in ("repair_json", "loads") or "json_fd" in kwargs:
             skipped["a file or a file object"] += 1

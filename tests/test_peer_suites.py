@@ -13,7 +13,7 @@ import pytest
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 BENCH = ROOT / "bench"
 SCRIPTS = ["jsonrepair_js_suite", "jsonrepair_suite", "fast_json_repair_suite", "partial_json_parser_suite",
-           "json5_suite", "jsontestsuite_suite"]
+           "json5_suite", "jsontestsuite_suite", "jsonrepair_schema_suite"]
 
 
 def _load(name: str):  # type: ignore[no-untyped-def]

@@ -3,8 +3,9 @@
 usage: toolmend COMMAND [options]      (toolmend COMMAND --help for each)
 
   demo                                  recover the bundled examples and run a model's tool calls
-  repair [--tool T] [--quotes MODE] [--explain] [--json] [TEXT | -]
-                                        recover tool-call arguments (standard input without TEXT)
+  repair [--tool T] [--quotes MODE] [--schema FILE] [--explain] [--json] [TEXT | -]
+                                        recover tool-call arguments (standard input without TEXT;
+                                        also as recover)
   json VERB [options]                   get, keys, query, schema, validate, pretty
   diff VERB [options]                   files, text, dirs, apply
   call TOOL ARGS|- [--workspace DIR] [--json]
@@ -312,7 +313,9 @@ def _repair(words: list[str]) -> int:
     if opts.get("json"):
         _write(_dumps({"ok": r.ok, "text": r.text if r.ok else None, "strategy": r.strategy,
                        "value": r.value, "error": r.error,
-                       "fixes": [_fix(f) for f in fixes]}) + "\n")
+                       "fixes": [_fix(f) for f in fixes],
+                       **({"problems": [p._asdict() for p in r.problems]} if hasattr(r, "problems") else {})
+                       }) + "\n")
         return EXIT_OK if r.ok else EXIT_REFUSED
     if not r.ok:
         _err(f"not recovered: {r.error}")
@@ -451,7 +454,7 @@ def _dispatch(command: str, rest: list[str]) -> int:
         from .demo import run_demo
 
         return run_demo(rest)
-    if command == "repair":
+    if command in ("repair", "recover"):  # recover: the library's word for it
         return _repair(rest)
     if command in ("json", "diff"):
         return _verb(command, rest)

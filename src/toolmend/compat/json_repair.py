@@ -24,7 +24,8 @@ have one reading (``"1"`` -> ``1`` for an integer, a JSON object written as
 a string, one value where an array is wanted), absent optional properties
 given their ``default`` (as json-repair does), and a ``ValueError``
 (``RecoveryError``) naming every problem, in json-repair's words first, for
-a value that still does not fit. Never invented, unlike json-repair: a value
+a value that still does not fit (and for text that could not be recovered
+at all, naming what the schema wants). Never invented, unlike json-repair: a value
 for a missing member (``{"n": }`` stays ``null``), a repair that turns a
 value of the wrong type into an empty one. ``schema_repair_mode="salvage"``
 also recovers a malformed JSON object or array written as a string.
@@ -99,6 +100,18 @@ def _schema_value(value: Any, schema: Any, mode: str) -> tuple[Any, list[Any]]:
         first = _their_words(result.problems[0])
         raise RecoveryError(f"{first} ({result.error})", json.dumps(value, default=str)[:200])
     return result.value, salvaged + result.fixes
+
+
+def _unrecovered(result: Recovered, schema: Any) -> None:
+    """With a schema, text that could not be recovered is a ValueError naming
+    what the schema wants (json-repair raises for a value that does not fit;
+    ``''`` would say nothing about why)."""
+    from ..recovery import Schema
+
+    root = Schema(schema)._root
+    want = " or ".join(root.types) if root.types else "a value"
+    raise RecoveryError(f"Expected {want} at $: the text could not be recovered ({result.error})",
+                        result.text)
 
 
 def _salvage(value: Any, compiled: Any, log: list[Any]) -> Any:
@@ -227,6 +240,8 @@ def repair_json(
         json_str = json_fd.read()
     result, value, added = _recover(json_str, strict)
     log = _log(result, json_str, added) if logging else []
+    if schema is not None and not _usable(result) and json_str.strip():
+        _unrecovered(result, schema)
     if schema is not None and _usable(result):
         value, fixes = _schema_value(value, schema, schema_repair_mode)
         log += [{"text": _schema_log(fix.message), "context": fix.message} for fix in fixes]

@@ -6,6 +6,7 @@
     loads(raw, tool=None, *, schema=None) -> the value, or RecoveryError
     Schema(schema)                       a JSON Schema compiled: .is_valid, .check, .validate
     tool_schemas(tools)                  OpenAI / Anthropic / MCP tool lists -> {name: Schema}
+    check_tool_calls(calls, tools)       each call's arguments checked against its tool's schema
     normalize_quotes(text, path=None)    curly quotes -> ASCII (code files only, with a path)
     looks_like_cli_args(text)            the CLI-argument heuristic
     field_for_tool(tool), register_tool_field(tool, field)
@@ -36,6 +37,7 @@ if TYPE_CHECKING:
     from ._toolschema import Checked as Checked
     from ._toolschema import Problem as Problem
     from ._toolschema import Schema as Schema
+    from ._toolschema import check_tool_calls as check_tool_calls
     from ._toolschema import tool_schemas as tool_schemas
 
 __all__ = [
@@ -44,7 +46,7 @@ __all__ = [
     "normalize_quotes", "is_code_path", "CODE_EXTENSIONS", "CODE_FILENAMES",
     "field_for_tool", "register_tool_field", "registered_tools", "looks_like_cli_args",
     "ToolCall", "parse_tool_calls", "StreamingArgs", "MAX_DEPTH",
-    "Schema", "Checked", "Problem", "tool_schemas",
+    "Schema", "Checked", "Problem", "tool_schemas", "check_tool_calls",
 ]
 
 
@@ -55,7 +57,7 @@ def __getattr__(name: str) -> object:
         from . import _toolcalls
 
         return getattr(_toolcalls, name)
-    if name in ("Schema", "Checked", "Problem", "tool_schemas"):
+    if name in ("Schema", "Checked", "Problem", "tool_schemas", "check_tool_calls"):
         from . import _toolschema
 
         return getattr(_toolschema, name)

@@ -92,14 +92,7 @@ class _Gen:
             self.object_block(out, n, v, i, only, d)
         if (n.prefix or n.items or n.min_items is not None or n.max_items is not None
                 or n.unique):
-            body = i
-            if only != "array":
-                out.append(f"{i}if _isinstance({v}, _list):")
-                body = i + "    "
-            if n.min_items is not None:
-                out.append(f"{body}if _len({v}) < {n.min_items}: return False")
-            if n.max_items is not None:
-                out.append(f"{body}if _len({v}) > {n.max_items}: return False")
+            body = _bounded(out, i, v, only, "array", n.min_items, n.max_items)
             for k, c in enumerate(n.prefix):
                 if c.always is True:
                     continue
@@ -113,14 +106,7 @@ class _Gen:
             if n.unique:
                 out.append(f"{body}if not _unique({v}): return False")
         if n.min_len is not None or n.max_len is not None or n.pattern is not None:
-            body = i
-            if only != "string":
-                out.append(f"{i}if _isinstance({v}, _str):")
-                body = i + "    "
-            if n.min_len is not None:
-                out.append(f"{body}if _len({v}) < {n.min_len}: return False")
-            if n.max_len is not None:
-                out.append(f"{body}if _len({v}) > {n.max_len}: return False")
+            body = _bounded(out, i, v, only, "string", n.min_len, n.max_len)
             if n.pattern is not None:
                 out.append(f"{body}if {self.search(n.pattern, n.pattern_text, v)} is None: "
                            "return False")
@@ -261,6 +247,21 @@ class _Gen:
 _INLINE_DEPTH = 4
 #: The most nodes under one node written out in place.
 _INLINE_NODES = 16
+
+
+def _bounded(out: list[str], i: str, v: str, only: str | None, kind: str, low: int | None,
+             high: int | None) -> str:
+    """The guard of an array's or a string's checks (none when the node's type
+    is that kind alone), then its length bounds; the indent of the checks."""
+    body = i
+    if only != kind:
+        out.append(f"{i}if _isinstance({v}, {'_list' if kind == 'array' else '_str'}):")
+        body = i + "    "
+    if low is not None:
+        out.append(f"{body}if _len({v}) < {low}: return False")
+    if high is not None:
+        out.append(f"{body}if _len({v}) > {high}: return False")
+    return body
 
 
 def _filled(lines: list[str]) -> list[str]:

@@ -36,6 +36,11 @@ _UNSUPPORTED = frozenset((
     "dependencies", "unevaluatedProperties", "unevaluatedItems", "$dynamicRef", "$dynamicAnchor",
     "$recursiveRef", "$recursiveAnchor", "contentSchema",
 ))
+# keywords read alike: a count, an array of schemas, one schema (keyword, _Node attribute)
+_COUNTS = (("minLength", "min_len"), ("maxLength", "max_len"), ("minItems", "min_items"),
+           ("maxItems", "max_items"), ("minProperties", "min_props"), ("maxProperties", "max_props"))
+_SCHEMA_LISTS = (("allOf", "all_of"), ("anyOf", "any_of"), ("oneOf", "one_of"))
+_SUBSCHEMAS = (("additionalProperties", "additional"), ("propertyNames", "names"), ("not", "not_"))
 _TYPES = ("null", "boolean", "object", "array", "number", "integer", "string")
 # exact Python types of each JSON type (subclasses are judged by _type_ok)
 _EXACT: dict[str, tuple[type, ...]] = {
@@ -297,10 +302,9 @@ class _Compiler:
             n.multiple = self.number(s, "multipleOf", where)
             if n.multiple <= 0:
                 raise self.fail("multipleOf must be greater than 0", f"{where}/multipleOf")
-        if "minLength" in s:
-            n.min_len = self.count(s, "minLength", where)
-        if "maxLength" in s:
-            n.max_len = self.count(s, "maxLength", where)
+        for key, attr in _COUNTS:
+            if key in s:
+                setattr(n, attr, self.count(s, key, where))
         if "pattern" in s:
             p = s["pattern"]
             if not isinstance(p, str):
@@ -310,10 +314,6 @@ class _Compiler:
             except RegexRefused as exc:
                 raise self.fail(f"the pattern {_short(p)} {exc}", f"{where}/pattern") from None
             n.pattern_text = p
-        if "minItems" in s:
-            n.min_items = self.count(s, "minItems", where)
-        if "maxItems" in s:
-            n.max_items = self.count(s, "maxItems", where)
         if "uniqueItems" in s:
             n.unique = bool(s["uniqueItems"])
         if "prefixItems" in s:
@@ -335,8 +335,6 @@ class _Compiler:
             if not isinstance(req, list) or any(not isinstance(x, str) for x in req):
                 raise self.fail("required must be an array of strings", f"{where}/required")
             n.required = tuple(dict.fromkeys(req))
-        if "additionalProperties" in s:
-            n.additional = self.sub(s, "additionalProperties", where)
         if "patternProperties" in s:
             pp = s["patternProperties"]
             if not isinstance(pp, dict):
@@ -348,26 +346,18 @@ class _Compiler:
                     raise self.fail(f"the pattern {_short(p)} {exc}",
                                     f"{where}/patternProperties") from None
                 n.pattern_props.append((rx, p, self.node(sub, f"{where}/patternProperties/{p}")))
-        if "propertyNames" in s:
-            n.names = self.sub(s, "propertyNames", where)
-        if "minProperties" in s:
-            n.min_props = self.count(s, "minProperties", where)
-        if "maxProperties" in s:
-            n.max_props = self.count(s, "maxProperties", where)
         if "dependentRequired" in s:
             dr = s["dependentRequired"]
             if not isinstance(dr, dict) or any(not isinstance(v, list) for v in dr.values()):
                 raise self.fail("dependentRequired must map names to arrays of names",
                                 f"{where}/dependentRequired")
             n.dep_required = {k: tuple(v) for k, v in dr.items()}
-        if "allOf" in s:
-            n.all_of = self.schemas(s, "allOf", where)
-        if "anyOf" in s:
-            n.any_of = self.schemas(s, "anyOf", where)
-        if "oneOf" in s:
-            n.one_of = self.schemas(s, "oneOf", where)
-        if "not" in s:
-            n.not_ = self.sub(s, "not", where)
+        for key, attr in _SCHEMA_LISTS:
+            if key in s:
+                setattr(n, attr, self.schemas(s, key, where))
+        for key, attr in _SUBSCHEMAS:
+            if key in s:
+                setattr(n, attr, self.sub(s, key, where))
         if "default" in s:
             n.has_default = True
             n.default = s["default"]

@@ -36,12 +36,15 @@ import json
 import re
 import reprlib
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import RecoveryError
 from ._jsonish import Member, decode_key, elements, extent, members, skip_space
-from ._result import Cut
+from ._result import Cut, Fix
 from ._strategies import json_text, normalize_tool_args
+
+if TYPE_CHECKING:
+    from ._schemawalk import Problem
 
 __all__ = ["ToolCall", "parse_tool_calls", "call_from_parts"]
 
@@ -58,7 +61,9 @@ class ToolCall:
     object), ``error`` the reason when not ``ok``, ``id`` the provider's call
     id when there is one, and ``cut`` the :class:`~toolmend.Cut` (offsets in
     ``raw_args``) when the arguments were cut off inside a value. A call is
-    ``ok`` only when it is whole.
+    ``ok`` only when it is whole. Checked against its tool's schema
+    (``tools=``), ``fixes`` holds the coercions made (code ``schema``) and
+    ``problems`` every way the arguments do not fit (then not ``ok``).
     """
 
     name: str
@@ -69,6 +74,8 @@ class ToolCall:
     error: str | None = None
     id: str | None = None
     cut: Cut | None = None
+    fixes: tuple[Fix, ...] = ()
+    problems: tuple[Problem, ...] = ()
 
 
 # -- building calls -------------------------------------------------------------
@@ -555,8 +562,15 @@ def parse_tool_calls(text: str | bytes, *, format: str | None = None, tools: Any
     family is recognised by its markers); ``tools`` the tools the request
     offered (OpenAI, Anthropic or MCP definitions): with them a parameter
     written as text is typed by its schema and a call to any other tool is
-    not ok. Reasoning (``<think>`` ... ``</think>``, text before a bare
-    ``</think>``, harmony's analysis channel, ...) never yields a call."""
+    not ok, and the arguments of every call are checked against its tool's
+    schema (:func:`toolmend.recovery.check_tool_calls`). Reasoning (``<think>`` ...
+    ``</think>``, text before a bare ``</think>``, harmony's analysis channel,
+    ...) never yields a call."""
     from ._formats import parse
 
-    return parse(text, format, tools)
+    if tools is None:
+        return parse(text, format, None)
+    from ._toolschema import check_tool_calls, unwrap_response
+
+    tools = unwrap_response(tools)
+    return check_tool_calls(parse(text, format, tools), tools)

@@ -6,6 +6,7 @@ repaired where exactly one reading fits.
       .check(value)           -> Checked(ok, value, problems, fixes, defaults)
       .validate(value)        the value, coerced, or RecoveryError listing the problems
     tool_schemas(tools)       OpenAI / Anthropic / MCP tool lists -> {name: Schema}
+    check_tool_calls(calls, tools)  each call's arguments checked against its tool's schema
     recover_with_schema(...)  recovery, then the check (normalize_tool_args(schema=))
 
 A schema is compiled into a tree of nodes (``$ref`` cycles are links between
@@ -21,7 +22,8 @@ from __future__ import annotations
 import json
 import re
 import warnings
-from typing import Any, Callable, Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
 
 import orjson
 
@@ -31,13 +33,17 @@ from ._schemagen import _Gen
 from ._schemanodes import PATTERN_TIMEOUT, _Compiler, _fold, _short
 from ._schemawalk import Problem, _collect_defaults, _Walk
 
+if TYPE_CHECKING:
+    from ._toolcalls import ToolCall
+
 __all__ = ["Schema", "Checked", "Problem", "SchemaRecovered", "tool_schemas", "recover_with_schema",
-           "SCHEMA_CACHE_SIZE", "PATTERN_TIMEOUT"]
+           "check_tool_calls", "SCHEMA_CACHE_SIZE", "PATTERN_TIMEOUT"]
 
 #: Compiled schemas kept (by their canonical JSON text, or the model class).
 SCHEMA_CACHE_SIZE = 512
 
 
+@dataclass(slots=True, repr=False, eq=False)
 class Checked:
     """The outcome of :meth:`Schema.check`: ``ok``; ``value`` (the coerced
     value: the input itself when nothing changed, never mutated); ``problems``
@@ -45,16 +51,12 @@ class Checked:
     ``schema``); ``defaults`` (``(path, default)`` of the absent properties
     that have one; inserted only with ``fill_defaults=True``)."""
 
-    __slots__ = ("ok", "value", "problems", "fixes", "_defaults", "_schema")
-
-    def __init__(self, ok: bool, value: Any, problems: list[Problem], fixes: list[Fix],
-                 defaults: list[tuple[str, Any]] | None, schema: Schema | None) -> None:
-        self.ok = ok
-        self.value = value
-        self.problems = problems
-        self.fixes = fixes
-        self._defaults = defaults
-        self._schema = schema
+    ok: bool
+    value: Any
+    problems: list[Problem]
+    fixes: list[Fix]
+    _defaults: list[tuple[str, Any]] | None
+    _schema: Schema | None
 
     @property
     def defaults(self) -> list[tuple[str, Any]]:
@@ -292,6 +294,80 @@ def tool_schemas(tools: Any) -> dict[str, Schema]:
         except SchemaError as exc:
             raise SchemaError(f"tool {name!r}: {exc}", where) from None
     return out
+
+
+def check_tool_calls(calls: Iterable[ToolCall], tools: Any) -> list[ToolCall]:
+    """Each call's arguments checked against the schema of its tool among
+    ``tools`` (what :func:`parse_tool_calls` takes: OpenAI, Anthropic or MCP
+    definitions, an MCP ``tools/list`` result or its JSON-RPC response, SDK
+    objects). A call that fits
+    keeps its value, coerced where one reading fits (``fixes``, code
+    ``schema``); one that does not is not ok, ``problems`` listing every way
+    by JSON path and ``error`` saying them in one line; a call to a tool not
+    among ``tools`` is not ok, naming the tools given. A bare value (step 6)
+    goes into the schema's one property. Calls already not ok pass through."""
+    from dataclasses import replace
+
+    from ._formats._schema import read_tools
+
+    known = read_tools(unwrap_response(tools))
+    compiled: dict[str, Schema | None] = {}
+    for name, schema in known.schemas.items():
+        try:
+            compiled[name] = Schema(schema) if schema is not None else None
+        except SchemaError as exc:
+            raise SchemaError(f"the schema of tool {name!r}: {exc}") from None
+    out: list[ToolCall] = []
+    for c in calls:
+        if not c.ok:
+            out.append(c)
+            continue
+        if c.name not in compiled:
+            out.append(replace(c, args=None, ok=False, error=(
+                f"the model called {c.name!r}, which is not among the tools given ({known.known()})")))
+            continue
+        s = compiled[c.name]
+        if s is None:  # a tool known by name only (a provider's server tool)
+            out.append(c)
+            continue
+        if _wrapped_by_name(c):
+            r = recover_with_schema(c.raw_args, c.name, s)
+        else:
+            r = _check_value(c.args, s)
+        if r.ok:
+            out.append(replace(c, args=r.value, fixes=tuple(f for f in r.fixes if f.code == "schema")))
+        else:
+            out.append(replace(c, args=None, ok=False, problems=tuple(r.problems),
+                               error=f"the arguments of {c.name!r} do not fit its schema: "
+                                     + "; ".join(str(p) for p in r.problems) if r.problems
+                               else f"the arguments of {c.name!r}: {r.error}"))
+    return out
+
+
+def unwrap_response(tools: Any) -> Any:
+    """The ``result`` of the JSON-RPC response of an MCP ``tools/list``; other
+    tool definitions as they are."""
+    if isinstance(tools, dict) and "tools" not in tools and isinstance(tools.get("result"), dict):
+        return tools["result"]
+    return tools
+
+
+def _wrapped_by_name(c: ToolCall) -> bool:
+    """Whether the call's arguments are its bare text wrapped by the tool-name
+    table (step 6 without a schema): then the schema's one property decides."""
+    from ._strategies import normalize_tool_args
+
+    if not isinstance(c.raw_args, str) or not _bare(c.raw_args):
+        return False
+    r = normalize_tool_args(c.raw_args, c.name)
+    return r.ok and r.strategy == "wrap_plain" and r.value == c.args
+
+
+def _check_value(value: Any, s: Schema) -> SchemaRecovered:
+    """An already parsed value checked against ``s`` (as check_recovered)."""
+    checked = s.check(value)
+    return SchemaRecovered("", checked.ok, None, checked.value if checked.ok else None, checked.error,
+                           checked.fixes, checked.problems, None if checked.ok else checked.value)
 
 
 # -- recovery, then the check ----------------------------------------------------------------------

@@ -14,7 +14,7 @@ from typing import Any, Iterable, Sequence
 
 from ..errors import ToolError
 from ..recovery import ToolCall, normalize_tool_args
-from ._runner import ToolResult, run_tool, unclosed_brackets
+from ._runner import ToolResult, _fit_schema, run_tool, unclosed_brackets
 from ._verbspec import TOOL_SPECS, mutates
 from ._workspace import Workspace
 
@@ -65,7 +65,8 @@ def is_mutation(name: Any, args: Any) -> bool:
     if not isinstance(inner, dict):
         return True
     merged = {**{k: v for k, v in args.items() if k not in ("cmd", "args")}, **inner}
-    return mutates(tool, verb.name, merged)
+    fitted, _ = _fit_schema(tool, verb.name, merged)  # as run_tool reads it: "dry-run" is dry_run
+    return mutates(tool, verb.name, fitted)
 
 
 def _one(call: Any, workspace: Any) -> ToolResult:

@@ -3,6 +3,8 @@
     from_openai(obj)    a ChatCompletion, its message, a list of tool calls, one tool call, a Responses
                         API function_call item, or the same as dicts  -> [ToolCall]
     from_anthropic(obj) a Message, its content list, one content block, or the same as dicts -> [ToolCall]
+                        (both take tools=, the request's tool definitions: arguments checked
+                        against each tool's schema)
     to_openai(call, result)     -> {"role": "tool", "tool_call_id": ..., "content": ...}
     to_anthropic(call, result)  -> {"type": "tool_result", "tool_use_id": ..., "content": ...,
                                     "is_error": True when the result is not ok}
@@ -62,25 +64,32 @@ def _openai_call(item: Any, cut: bool = False) -> ToolCall:
                            call_id if isinstance(call_id, str) else None, cut=cut)
 
 
-def from_openai(obj: Any, *, text: bool = True) -> list[ToolCall]:
+def from_openai(obj: Any, *, text: bool = True, tools: Any = None) -> list[ToolCall]:
     """The tool calls of an OpenAI response (SDK object or dict), arguments recovered.
 
     A ``ChatCompletion`` gives its first choice's calls. With ``text`` (the
     default), a message without native ``tool_calls`` is searched for calls
-    the model wrote in its content.
+    the model wrote in its content. ``tools``: the request's tool definitions
+    (as ``parse_tool_calls`` takes them); each call's arguments are then
+    checked against its tool's schema (``check_tool_calls``).
     """
+    calls = _openai_calls(obj, text)
+    return calls if tools is None else _checked(calls, tools)
+
+
+def _openai_calls(obj: Any, text: bool) -> list[ToolCall]:
     if obj is None:
         return []
     if isinstance(obj, str):
         return parse_tool_calls(obj) if text else []
     if _is_list(obj):
-        return [c for item in obj for c in from_openai(item, text=text)]
+        return [c for item in obj for c in _openai_calls(item, text)]
     choices = _get(obj, "choices")
     if _is_list(choices):
         if not choices:
             return []
         message = _get(choices[0], "message") or _get(choices[0], "delta")
-        calls = from_openai(message, text=text)
+        calls = _openai_calls(message, text)
         if calls and _get(choices[0], "finish_reason") == "length":
             # the token limit stopped the response: the last call may be cut
             native = _get(message, "tool_calls")
@@ -128,12 +137,19 @@ def _anthropic_block(block: Any) -> ToolCall | None:
     return call_from_parts(name, value, (0, 0), call_id)
 
 
-def from_anthropic(obj: Any, *, text: bool = True) -> list[ToolCall]:
+def from_anthropic(obj: Any, *, text: bool = True, tools: Any = None) -> list[ToolCall]:
     """The ``tool_use`` blocks of an Anthropic message (SDK object or dict), as ToolCalls.
 
     With ``text`` (the default), a message without ``tool_use`` blocks is
-    searched for calls the model wrote in its text blocks.
+    searched for calls the model wrote in its text blocks. ``tools``: the
+    request's tool definitions; each call's arguments are then checked
+    against its tool's schema (``check_tool_calls``).
     """
+    calls = _anthropic_calls(obj, text)
+    return calls if tools is None else _checked(calls, tools)
+
+
+def _anthropic_calls(obj: Any, text: bool) -> list[ToolCall]:
     if obj is None:
         return []
     content = obj if _is_list(obj) else _get(obj, "content")
@@ -157,6 +173,12 @@ def from_anthropic(obj: Any, *, text: bool = True) -> list[ToolCall]:
     if calls and at_limit:
         calls[-1] = _at_limit(calls[-1], _last_text(content), "max_tokens")
     return calls
+
+
+def _checked(calls: list[ToolCall], tools: Any) -> list[ToolCall]:
+    from ..recovery import check_tool_calls  # the schema checker loads on first use
+
+    return check_tool_calls(calls, tools)
 
 
 def _last_text(content: Any) -> str | None:

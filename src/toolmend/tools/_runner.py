@@ -234,10 +234,34 @@ def _run(name: str, args: Any, workspace: str | Any) -> ToolResult:
     if extra:
         # {"cmd": "get", "file": "x"}: arguments given at the top level.
         inner = {**{k: args[k] for k in extra}, **inner}
+    inner, misfit = _fit_schema(tool, verb, inner)
     if unclosed and writes(tool, verb, inner):
         raise ToolError(f"@{tool} {verb} writes, and its arguments end before their closing brackets: "
                         "the text may have been cut between two arguments, so the call is not run")
-    return _dispatch(tool, verb, inner, workspace, OUTPUT_CAPS[tool])
+    try:
+        return _dispatch(tool, verb, inner, workspace, OUTPUT_CAPS[tool])
+    except ToolError as exc:
+        if misfit and type(exc) is ToolError:  # the verb's reason, then the close names
+            raise ToolError(f"{exc}; {misfit}") from None
+        raise
+
+
+def _fit_schema(tool: str, verb: str, inner: Mapping[str, Any]) -> tuple[Mapping[str, Any], str]:
+    """The arguments checked against the tool's own schema (``toolmend.tools.schemas``):
+    the coercions with one reading made (a property name in another case or with
+    ``-`` for ``_``, a number or boolean written as a string), and the close
+    declared names of the unknown ones, by JSON path ('' when none). The verb
+    has the last word: it knows which arguments each verb takes and clamps a
+    number past its range (with a note); a call it refuses gets the names too."""
+    from ..recovery import Schema
+    from ._schemas import TOOL_SCHEMAS
+
+    if tool not in TOOL_SCHEMAS or verb not in _verbs(tool):
+        return inner, ""  # an unknown verb: _dispatch names the verbs
+    checked = Schema(TOOL_SCHEMAS[tool]).check({"cmd": verb, "args": dict(inner)})
+    fitted = checked.value.get("args") if isinstance(checked.value, dict) else None
+    hints = "; ".join(str(p) for p in checked.problems if "did you mean" in p.message)
+    return (fitted if isinstance(fitted, Mapping) else inner), hints
 
 
 def unclosed_brackets(recovered: Recovered) -> bool:
