@@ -258,7 +258,7 @@ cdef class _Repairer:
                     or d == c'[' or d == c'{' or d == c',':
                 return True
             return self.key_then_colon(k)
-        if c == c'+':
+        if c == c'+' or (c == c'`' and eng_at_text(self, j, b"```")):  # a join; the closing fence
             return True
         if c == c'/' and j + 1 < n and (self.ch(j + 1) == c'/' or self.ch(j + 1) == c'*'):
             return True

@@ -155,3 +155,18 @@ def test_the_twins_agree(recover_twins, text):
         except k.Refused as exc:
             got.append(repr((exc.pos, exc.what)))
     assert got[0] == got[1]
+
+
+@pytest.mark.parametrize("text, value", [
+    ('```json\n{"a": 1, "b": 2\n```', {"a": 1, "b": 2}),      # the fence ends the number
+    ('{"key": "value, value2"```', {"key": "value, value2"}),  # a fence closes the string
+    ('```json\n{"a": [1, 2\n```', {"a": [1, 2]}),
+])
+def test_a_closing_fence_after_json_cut_before_its_brackets(text, value):
+    r = toolmend.normalize_tool_args(text)
+    assert r.ok and r.value == value and "truncated" in _codes(r)
+
+
+def test_a_closing_fence_does_not_close_a_cut_string():
+    r = toolmend.normalize_tool_args('```json\n{"a": 1, "b": "x\n```')
+    assert not r.ok and r.cut is not None

@@ -153,7 +153,7 @@ class _Scanner:
                 e = _WS.match(s, m.end()).end()  # type: ignore[union-attr]
                 return e < n and s[e] == ":"
             return False
-        if c == "+":
+        if c == "+" or (c == "`" and s.startswith("```", j)):  # a join; the closing fence
             return True
         if c == "/" and j + 1 < n and s[j + 1] in "/*":
             return True
