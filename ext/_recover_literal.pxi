@@ -174,13 +174,21 @@ cdef bint bare_unsafe(str tok, bint quoted=True):
         return True
     if c == c'.' and tok.startswith(u"..."):
         return True
+    if c == c'`' and tok.startswith(u"```"):  # a fence: not data
+        return True
+    if (c == c'u' or c == c'U') and n > 1 and tok[1] == c"'":  # u'...': Python's prefix
+        return True
+    for w in range(n):  # a zero-width space, a word joiner: invisible, not data
+        if is_odd_space(tok[w]):
+            return True
+    w = 0
     if c == c'-' or c == c'.' or is_digit(c) or c == c't' or c == c'T' or c == c'f' \
             or c == c'F' or c == c'n' or c == c'N':
         while w < n and not Py_UNICODE_ISSPACE(tok[w]):
             w += 1
         if c == c'-' or c == c'.' or is_digit(c):
             if number_form(tok, w):
-                return w != n or not is_json_number(tok)
+                return w != n or not is_json_number(tok) or beyond_double(tok)
         elif w != n:
             first = tok[:w].lower()
             if first == u"true" or first == u"false" or first == u"null" or first == u"none":
@@ -190,6 +198,19 @@ cdef bint bare_unsafe(str tok, bint quoted=True):
         return True
     if (c == c'O' or c == c'I' or c == c'U' or c == c'D' or c == c'T' or c == c'N') and u'(' in tok:
         return tok.startswith(ENGINE_CALLS)
+    return False
+
+
+from libc.math cimport isinf
+
+
+cdef bint beyond_double(str tok):
+    """Whether a JSON number is too large for a double (``1e999``): JSON has no
+    Infinity, so the repair engine refuses it (the twin's ``_beyond_double``)."""
+    cdef double v
+    if u'e' in tok or u'E' in tok or len(tok) > 308:
+        v = float(tok)
+        return isinf(v) != 0
     return False
 
 

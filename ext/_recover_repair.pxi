@@ -2,6 +2,114 @@
 # over the text, frame by frame, on the scanner of _recover_tokens.pxi.
 # Included by _recover.pyx. Twin: src/toolmend/_kernels/_recover_repair.py.
 
+cdef bint eng_closes_top(_Repairer self, Py_ssize_t j, Py_UCS4 q) noexcept:
+    """Whether a quote ends a string that is the whole value, text (from j)
+    following it: the end, a join, a comma, a comment or another value does;
+    text with another quote further on, or a word, does not (the quote is
+    content: nothing after it is dropped)."""
+    cdef Py_UCS4 c = self.ch(j)
+    if c == c'+' or c == c',' or c == c'{' or c == c'[':
+        return True
+    if c == c'/' and j + 1 < self.n and (self.ch(j + 1) == c'/' or self.ch(j + 1) == c'*'):
+        return True
+    return not (is_word(c) or self.find_char(q, j) >= 0)
+
+cdef bint eng_leading_zeros(_Repairer self, Py_ssize_t i, Py_ssize_t end) except -1:
+    """007, 02134 at i: a number would drop the zeros, so the digits stay as
+    written, a string (True when written)."""
+    cdef Py_ssize_t j = i, k
+    if self.ch(j) == c'+' or self.ch(j) == c'-':
+        j += 1
+    if not (end - j > 1 and self.ch(j) == c'0' and (is_digit(self.ch(j + 1)) or self.ch(j + 1) == c'_')):
+        return False
+    if end >= self.n:
+        self.fix("cut", i, "cut inside a number")
+    self.fix("number", i, (None if self.full() else
+                           f"{self.s[i:end]} has leading zeros: kept as the string {self.s[i:end]!r}"))
+    self.put(c'"')
+    for k in range(i, end):
+        self.put(self.ch(k))
+    self.put(c'"')
+    return True
+
+
+cdef int eng_beyond_double(_Repairer self, Py_ssize_t i, Py_ssize_t end, Py_ssize_t start) except -1:
+    """The number at i (to end), written from ``start``: when it is too large
+    for a double (``1e999``), null instead, as NaN and Infinity are (JSON has
+    no Infinity)."""
+    cdef double v = float(PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, self.out.data + start,
+                                                    self.out.len - start))
+    if isinf(v) == 0:
+        return 0
+    self.fix("nan", i, (None if self.full() else
+                        f"{self.s[i:end]} is too large for a double: written as null"))
+    self.out.len = start
+    self.put_ascii(b"null")
+    return 0
+
+
+cdef Py_ssize_t eng_comma_before(_Repairer self, Py_ssize_t i, Py_ssize_t k) noexcept:
+    """Where the comma before the quote at k is (only whitespace between,
+    inside the string opened at i), or -1."""
+    cdef Py_ssize_t p = k - 1
+    cdef Py_UCS4 c
+    while p > i:
+        c = self.ch(p)
+        if not (c == c' ' or c == c'\t' or c == c'\r' or c == c'\n'):
+            break
+        p -= 1
+    if p > i + 1 and self.ch(p) == c',' and self.ch(p - 1) != c'\\':
+        return p
+    return -1
+
+
+cdef bint eng_quoted_key_at(_Repairer self, Py_ssize_t k) noexcept:
+    """Whether the quote at k opens a key: closed on its line, then a colon."""
+    cdef Py_ssize_t n = self.n, end = k + 1, lim = k + LOOK if k + LOOK < n else n
+    cdef Py_UCS4 q = self.ch(k)
+    while end < lim and self.ch(end) != q:
+        if self.ch(end) == c'\n':
+            return False
+        end += 1
+    if end >= lim:
+        return False
+    end = self.ws(end + 1)
+    return end < n and self.ch(end) == c':'
+
+
+cdef bint eng_missing_close(_Repairer self, Py_ssize_t i, Py_ssize_t k, int ctx) except -1:
+    """A quote at k that does not close the string opened at i, after a comma:
+    in an object, before a quoted key and its colon, the string ended at the
+    comma (what was written after it is taken back: True); in an array, two
+    readings (refused)."""
+    cdef Py_ssize_t p = eng_comma_before(self, i, k), m
+    cdef Py_UCS4 c
+    if p < 0:
+        return False
+    if ctx == F_ARR:
+        self.refuse(k, "a quote after a comma inside a string: a missing closing "
+                       "quote or a quote in the text, two readings")
+    if not eng_quoted_key_at(self, k):
+        return False
+    self.fix("quote", p, "missing closing quote added before the comma")
+    for m in range(p, k):
+        c = self.ch(m)
+        self.out.len -= 1 if (c == c',' or c == c' ') else 2
+    return True
+
+
+cdef bint eng_digit_group(_Repairer self, Py_ssize_t i) noexcept:
+    """``1 000``: a 0 and a digit at i, after a number and spaces."""
+    cdef Py_ssize_t p = i - 1
+    if not (i + 1 < self.n and is_digit(self.ch(i + 1))):
+        return False
+    if p < 0 or not (self.ch(p) == c' ' or self.ch(p) == c'\t'):
+        return False
+    while p >= 0 and (self.ch(p) == c' ' or self.ch(p) == c'\t'):
+        p -= 1
+    return p >= 0 and is_digit(self.ch(p))
+
+
 cdef bint eng_plausible(_Repairer self, Py_ssize_t p) noexcept:
     cdef Py_ssize_t n = self.n, j = self.ws(p + 1), e
     cdef Py_UCS4 c
@@ -30,6 +138,7 @@ cdef Py_ssize_t eng_start(_Repairer self) except -2:
     i = self.skip(0, True)
     if i >= n:
         self.refuse(0, "no JSON value in the text (only whitespace or comments)")
+    i = eng_past_reasoning(self, i)
     c = self.ch(i)
     if c == c'{' or c == c'[' or c == c'"' or c == c"'":
         return i
@@ -45,11 +154,18 @@ cdef Py_ssize_t eng_start(_Repairer self) except -2:
             e += 1
         if self.s[i:e].lower() in TOP_WORDS and self.ws(e) >= n:
             return i
-    a = self.find_char(c'{', i)
-    b = self.find_char(c'[', i)
+    p = eng_next_value(self, i)
+    if p < 0:
+        self.refuse(i, "no JSON value in the text (prose, not arguments)")
+    self.fix("prose", i, "text before the JSON dropped")
+    return p
+
+cdef Py_ssize_t eng_next_value(_Repairer self, Py_ssize_t i) noexcept:
+    """The first '{' or '[' from i that starts a plausible value, or -1."""
+    cdef Py_ssize_t a = self.find_char(c'{', i), b = self.find_char(c'[', i), p
     while True:
         if a < 0 and b < 0:
-            self.refuse(i, "no JSON value in the text (prose, not arguments)")
+            return -1
         if b < 0 or 0 <= a < b:
             p = a
             a = self.find_char(c'{', a + 1)
@@ -57,8 +173,59 @@ cdef Py_ssize_t eng_start(_Repairer self) except -2:
             p = b
             b = self.find_char(c'[', b + 1)
         if eng_plausible(self, p):
-            self.fix("prose", i, "text before the JSON dropped")
             return p
+
+cdef bint eng_at_text(_Repairer self, Py_ssize_t i, const char* text) noexcept:
+    """Whether the ASCII ``text`` stands at i."""
+    cdef Py_ssize_t k = 0
+    while text[k] != 0:
+        if i + k >= self.n or self.ch(i + k) != <Py_UCS4>text[k]:
+            return False
+        k += 1
+    return True
+
+cdef Py_ssize_t eng_past_reasoning(_Repairer self, Py_ssize_t i) except -2:
+    """Past the model's reasoning: text up to a ``</think>`` (with or without
+    its ``<think>``) is never the value. Refused when nothing but reasoning
+    is there."""
+    cdef Py_ssize_t n = self.n, t
+    cdef Py_UCS4 c = self.ch(i)
+    while not (c == c'{' or c == c'[' or c == c'"' or c == c"'"):
+        t = i
+        while t < n and not eng_at_text(self, t, b"</think>"):
+            t += 1
+        if t >= n:
+            if eng_at_text(self, i, b"<think>"):
+                self.refuse(i, "only reasoning: <think> is not closed, no answer follows")
+            return i
+        self.fix("prose", i, "reasoning dropped (up to </think>)")
+        i = self.skip(t + 8, True)
+        if i >= n:
+            self.refuse(t, "only reasoning: no answer after </think>")
+        c = self.ch(i)
+    return i
+
+cdef Py_ssize_t eng_u_prefix(_Repairer self, Py_ssize_t i) except -2:
+    """Past Python's u prefix at i (``u'...'``, logged), or i."""
+    if i + 1 < self.n and (self.ch(i + 1) == c'"' or self.ch(i + 1) == c"'"):
+        self.fix("quote", i, "Python's u prefix dropped")
+        return i + 1
+    return i
+
+cdef Py_ssize_t eng_fence(_Repairer self, Py_ssize_t i) except -2:
+    """A Markdown fence marker inside a container (three backticks and a
+    language tag) is not data: the index past it, or -1."""
+    cdef Py_ssize_t n = self.n, j = i + 3
+    cdef Py_UCS4 c
+    if not eng_at_text(self, i, b"```"):
+        return -1
+    while j < n:
+        c = self.ch(j)
+        if not (c == c'`' or is_alnum(c) or c == c'_' or c == c'+' or c == c'.' or c == c'-'):
+            break
+        j += 1
+    self.fix("prose", i, "code fence inside the value dropped")
+    return j
 
 cdef int eng_push(_Repairer self, int kind) except -1:
     cdef Frame* grown
@@ -158,6 +325,9 @@ cdef Py_ssize_t eng_value(_Repairer self, Py_ssize_t i, int ctx) except -2:
     past the value, or -1 when a cut value is dropped."""
     cdef Py_ssize_t n = self.n, j, k, e
     cdef Py_UCS4 c = self.ch(i), d
+    if c == c'u' or c == c'U':  # u'...': Python's unicode prefix
+        i = eng_u_prefix(self, i)
+        c = self.ch(i)
     if c == c'{' or c == c'[':
         if self.depth > depth_bound:  # the top frame and depth_bound containers
             self.refuse(i, TOO_DEEP)
@@ -249,9 +419,14 @@ cdef Py_ssize_t eng_in_object(_Repairer self, Frame* f, int state, Py_ssize_t i,
             return eng_mismatched(self, i)
         if eng_at_ellipsis(self, i):
             return eng_ellipsis(self, i)
+        if c == c'`' and eng_at_text(self, i, b"```"):
+            return eng_fence(self, i)
         f.mark = self.out.len
         if f.count:
             self.put(c',')
+        if c == c'u' or c == c'U':
+            i = eng_u_prefix(self, i)
+            c = self.ch(i)
         if c == c'"' or c == c"'":
             self.put(c'"')
             self.key_struct = False
@@ -330,6 +505,8 @@ cdef Py_ssize_t eng_in_object(_Repairer self, Frame* f, int state, Py_ssize_t i,
         return eng_mismatched(self, i)
     if c == c':':
         self.refuse(i, "a colon after a value")
+    if c == c'`' and eng_at_text(self, i, b"```"):
+        return eng_fence(self, i)
     if c == c'"' or c == c"'" or is_key_char(c):
         self.fix("comma", i, "missing comma added")
         f.state = S_KEY_NEXT
@@ -354,16 +531,16 @@ cdef Py_ssize_t eng_in_array(_Repairer self, Frame* f, int state, Py_ssize_t i, 
             eng_close(self)
             return i + 1
         if c == c',':
-            if state == S_KEY_FIRST:
-                self.fix("comma", i, "stray comma dropped")
-                return i + 1
-            self.refuse(i, "an empty element between commas")
+            self.fix("comma", i, "stray comma dropped")  # [1,,2] as {"a":1,,"b":2}
+            return i + 1
         if c == c'}':
             return eng_mismatched(self, i)
         if c == c':':
             self.refuse(i, "a colon where a value belongs")
         if eng_at_ellipsis(self, i):
             return eng_ellipsis(self, i)
+        if c == c'`' and eng_at_text(self, i, b"```"):
+            return eng_fence(self, i)
         eng_member_start(self, f)
         return eng_take_value(self, f, i)
     # array S_AFTER
@@ -380,9 +557,14 @@ cdef Py_ssize_t eng_in_array(_Repairer self, Frame* f, int state, Py_ssize_t i, 
         return eng_mismatched(self, i)
     if c == c':':
         self.refuse(i, "a key inside an array")
+    if c == c'`' and eng_at_text(self, i, b"```"):
+        return eng_fence(self, i)
     if eng_at_ellipsis(self, i):
         f.state = S_VAL
         return i
+    if c == c'0' and eng_digit_group(self, i):
+        self.refuse(i, "digits after a number and a space: a digit group (1 000) or two "
+                       "values, two readings")
     if (c == c'"' or c == c"'" or c == c'{' or c == c'[' or c == c'+' or c == c'-'
             or c == c'.' or is_digit(c) or is_alpha(c)):
         self.fix("comma", i, "missing comma added")
@@ -438,8 +620,16 @@ cdef str eng_run(_Repairer self):
                     if self.key_then_colon(i):
                         self.refuse(i, "a member after the end of the object")
                 if trailing_ok(c):
-                    self.fix("prose", i, "text after the JSON dropped")
-                    break
+                    j = eng_next_value(self, i)
+                    if j < 0:
+                        self.fix("prose", i, "text after the JSON dropped")
+                        break
+                    # skipping is not deleting: the value after the prose is kept too
+                    self.fix("prose", i, "text between the values dropped")
+                    self.fix("concatenated", j, "another value follows: the values as a list")
+                    f.state = S_VAL
+                    i = j
+                    continue
                 self.refuse(i, "unexpected text after the end of the value")
             if at_end:
                 self.refuse(i, "no JSON value in the text")

@@ -70,7 +70,7 @@ cdef inline bint is_key_char(Py_UCS4 c) noexcept:
 
 
 cdef inline bint is_odd_space(Py_UCS4 c) noexcept:
-    return c == 0x200B or c == 0x200C or c == 0x200D or c == 0x2060 or c == 0xFEFF
+    return c == 0x200B or c == 0x200C or c == 0x200D or c == 0x2060 or c == 0xFEFF or c == 0x180E
 
 
 cdef inline bint trailing_ok(Py_UCS4 c) noexcept:
@@ -192,7 +192,7 @@ cdef class _Repairer:
                 return i
             c = self.ch(i)
             if c == c'/' and i + 1 < n and self.ch(i + 1) == c'/':
-                k = self.find_char(c'\n', i)
+                k = self.line_end(i)
                 self.fix("comment", i, "comment removed")
                 i = n if k < 0 else k
             elif c == c'/' and i + 1 < n and self.ch(i + 1) == c'*':
@@ -202,11 +202,21 @@ cdef class _Repairer:
                 self.fix("comment", i, "comment removed")
                 i = n if k + 1 >= n else k + 2
             elif c == c'#' and hash_ok:
-                k = self.find_char(c'\n', i)
+                k = self.line_end(i)
                 self.fix("comment", i, "comment removed")
                 i = n if k < 0 else k
             else:
                 return i
+
+    cdef Py_ssize_t line_end(self, Py_ssize_t i) noexcept:
+        """Where the line at i ends (its \\n or \\r), or -1."""
+        cdef Py_UCS4 c
+        while i < self.n:
+            c = self.ch(i)
+            if c == c'\n' or c == c'\r':
+                return i
+            i += 1
+        return -1
 
     cdef Py_ssize_t key_end(self, Py_ssize_t i) noexcept:
         while i < self.n and is_key_char(self.ch(i)):
@@ -234,7 +244,7 @@ cdef class _Repairer:
         if ctx == CTX_CALL:
             return c == c')'
         if ctx == F_TOP:
-            return True
+            return eng_closes_top(self, j, self.ch(i - 1))
         if c == c'}' or c == c']' or c == c':':
             return True
         if c == c',':
@@ -245,10 +255,10 @@ cdef class _Repairer:
                 return True
             d = self.ch(k)
             if d == c'"' or d == c"'" or d == c'}' or d == c'/' or d == c'#' or d == c'.' \
-                    or d == c'[' or d == c'{':
+                    or d == c'[' or d == c'{' or d == c',':
                 return True
             return self.key_then_colon(k)
-        if c == c'+':
+        if c == c'+' or (c == c'`' and eng_at_text(self, j, b"```")):  # a join; the closing fence
             return True
         if c == c'/' and j + 1 < n and (self.ch(j + 1) == c'/' or self.ch(j + 1) == c'*'):
             return True
@@ -271,6 +281,9 @@ cdef class _Repairer:
             return d == c':' or d == c'{' or d == c'['
         if ctx == F_ARR and (c == c'{' or c == c'[') and j > i:
             return True
+        if ctx == F_ARR and j > i and (is_digit(c) or c == c'-'):  # ["a" 1]: a comma is missing
+            k = self.ws(self.number_end(j))
+            return k >= n or self.ch(k) == c',' or self.ch(k) == c']'
         return False
 
     cdef inline int put(self, Py_UCS4 c) noexcept:
@@ -429,6 +442,9 @@ cdef class _Repairer:
                 if self.closes(j + 1, ctx):
                     self.complete = True
                     return j + 1
+                if (ctx == F_OBJ or ctx == F_ARR) and not inner and eng_missing_close(self, i, j, ctx):
+                    self.complete = True
+                    return eng_comma_before(self, i, j)
                 self.put_char(q)
                 inner = True
                 self.fix("inner_quote", j, "quote inside a string escaped")
@@ -486,7 +502,7 @@ cdef class _Repairer:
         """Write the number form at i as JSON; return its end, or -1 when it is
         cut before its first digit (the value is dropped)."""
         cdef Py_ssize_t n = self.n, end = self.number_end(i), j, k, ips, ipe, fps, fpe, es
-        cdef Py_ssize_t nd = 0
+        cdef Py_ssize_t nd = 0, start = self.out.len
         cdef Py_UCS4 c
         cdef bint neg = False, dot = False, has_exp = False, cut, underscores = False
         cdef bint exp_digits = False
@@ -495,6 +511,8 @@ cdef class _Repairer:
             c = self.ch(end)
             if is_alnum(c) or c == c'_' or c == c'.' or c == c'$':
                 self.refuse(i, "a bare word where a value belongs")
+        if eng_leading_zeros(self, i, end):
+            return end
         j = i
         c = self.ch(j)
         if c == c'+' or c == c'-':
@@ -557,12 +575,6 @@ cdef class _Repairer:
             self.fix("number", i, "leading zero added")
         else:
             k = ips
-            while k < ipe - 1 and (self.ch(k) == c'0' or self.ch(k) == c'_'):
-                k += 1
-            if k > ips and self.digit_count(ips, ipe) > 1:
-                self.fix("number", i, "leading zeros dropped")
-            else:
-                k = ips
             nd = self.digit_count(k, ipe)
             if nd > MAX_DIGITS and not dot and not has_exp:
                 self.refuse(i, "an integer too long to convert")
@@ -582,6 +594,8 @@ cdef class _Repairer:
             self.put(c'e')
             for k in range(es + 1, end):
                 self.put(self.ch(k))
+        if has_exp or nd > 308:
+            eng_beyond_double(self, i, end, start)
         return end
 
     cdef Py_ssize_t digit_count(self, Py_ssize_t a, Py_ssize_t b) noexcept:

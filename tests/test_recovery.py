@@ -143,7 +143,7 @@ def test_object_literal_is_recursive_and_keeps_key_order():
 
 
 def test_object_literal_keeps_numbers_exactly():
-    r = normalize_tool_args("{id: 12345678901234567890, price: 1.50, big: -1e400, zero: -0}")
+    r = normalize_tool_args("{id: 12345678901234567890, price: 1.50, zero: -0, cmd: read}")
     assert r.strategy == "object_literal"
     assert r.value["id"] == 12345678901234567890 and isinstance(r.value["id"], int)
     assert '"id":12345678901234567890' in r.text
@@ -151,10 +151,16 @@ def test_object_literal_keeps_numbers_exactly():
     assert '"zero":-0' in r.text
     assert r.value["price"] == 1.5
     # leading zeros, '+', hex are number forms JSON lacks: the repair engine
-    # writes them as numbers (the literal parser never takes them as text)
+    # reads them (the literal parser never takes them as text); digits are data,
+    # so leading zeros stay a string
     r = normalize_tool_args("{zip: 01234, plus: +1, hex: 0x1F}")
-    assert (r.strategy, r.value) == ("repair", {"zip": 1234, "plus": 1, "hex": 31})
+    assert (r.strategy, r.value) == ("repair", {"zip": "01234", "plus": 1, "hex": 31})
     assert [f.code for f in r.fixes] == ["key", "number", "key", "number", "key", "number"]
+    # a number too large for a double is null, as NaN is, logged (JSON has no Infinity)
+    r = normalize_tool_args("{price: 1.50, big: -1e400}")
+    assert (r.strategy, r.value, r.text) == ("repair", {"price": 1.5, "big": None},
+                                             '{"price":1.50,"big":null}')
+    assert [(f.code, f.offset) for f in r.fixes] == [("key", 1), ("key", 14), ("nan", 19)]
 
 
 def test_object_literal_literals_are_case_insensitive():

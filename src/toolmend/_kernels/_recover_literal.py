@@ -4,6 +4,7 @@ JSON. The compiled twin is ``ext/_recover_literal.pxi``."""
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any
 
@@ -11,6 +12,7 @@ from .._text import JSON_NUMBER, MAX_DEPTH
 from ._recover_tokens import Refused
 
 _WS = re.compile(r"\s*")
+_INVISIBLE = re.compile("[\u180e\u200b\u200c\u200d\u2060\ufeff]")
 _BARE_VALUE = re.compile(r"[^,}\]\n\r]*")
 _BARE_KEY = re.compile(r"[^:,{}\[\]\n\r]*")
 _NUMBER = re.compile(JSON_NUMBER + r"\Z")
@@ -68,14 +70,22 @@ def _bare_unsafe(tok: str) -> bool:
     """Whether a bare token holds structure or a form the repair engine reads
     otherwise (a quote, a comment, an ellipsis, a number form, several
     values, NaN, a MongoDB call): then it is not taken as a string."""
-    if '"' in tok or tok.startswith(("#", "//", "/*", "...", "\u2026", "+", "(")):
+    if '"' in tok or tok.startswith(("#", "//", "/*", "...", "\u2026", "+", "(", "```")):
+        return True
+    if tok[:2] in ("u'", "U'") or _INVISIBLE.search(tok):  # u'...', a zero-width space
         return True
     first = tok.split(None, 1)[0]
     if first[0] in "-.0123456789" and _NUMBER_FORM.match(first):  # (not _1: a name)
-        return first != tok or not _NUMBER.match(tok)
+        return first != tok or not _NUMBER.match(tok) or _beyond_double(tok)
     if first.lower() in ("true", "false", "null", "none"):
         return first != tok
     return tok.lower() in _ENGINE_WORDS or tok.startswith(_ENGINE_CALLS)
+
+
+def _beyond_double(tok: str) -> bool:
+    """Whether a JSON number is too large for a double (``1e999``): JSON has
+    no Infinity, so the repair engine refuses it."""
+    return ("e" in tok or "E" in tok or len(tok) > 308) and math.isinf(float(tok))
 
 
 def _bare(tok: str) -> tuple[Any, str]:

@@ -48,6 +48,7 @@ class _Engine(_Scanner):
         i = self.skip(0)
         if i >= n:
             raise Refused(0, "no JSON value in the text (only whitespace or comments)")
+        i = self.past_reasoning(i)
         c = s[i]
         if c in "{[\"'":
             return i
@@ -61,18 +62,55 @@ class _Engine(_Scanner):
         if m is not None and m.group(0).lower() in _WORDS:
             if _WS.match(s, m.end()).end() >= n:  # type: ignore[union-attr]
                 return i
+        p = self.next_value(i)
+        if p < 0:
+            raise Refused(i, "no JSON value in the text (prose, not arguments)")
+        self.fix("prose", i, "text before the JSON dropped")
+        return p
+
+    def next_value(self, i: int) -> int:
+        """The first '{' or '[' from i that starts a plausible value, or -1."""
+        s = self.s
         a = s.find("{", i)
         b = s.find("[", i)
         while True:
             if a < 0 and b < 0:
-                raise Refused(i, "no JSON value in the text (prose, not arguments)")
+                return -1
             if b < 0 or 0 <= a < b:
                 p, a = a, s.find("{", a + 1)
             else:
                 p, b = b, s.find("[", b + 1)
             if self.plausible(p):
-                self.fix("prose", i, "text before the JSON dropped")
                 return p
+
+    def past_reasoning(self, i: int) -> int:
+        """Past the model's reasoning: text up to a ``</think>`` (with or
+        without its ``<think>``) is never the value. Refused when nothing but
+        reasoning is there."""
+        s, n = self.s, self.n
+        while s[i] not in "{[\"'":
+            t = s.find("</think>", i)
+            if t < 0:
+                if s.startswith("<think>", i):
+                    raise Refused(i, "only reasoning: <think> is not closed, no answer follows")
+                return i
+            self.fix("prose", i, "reasoning dropped (up to </think>)")
+            i = self.skip(t + 8)
+            if i >= n:
+                raise Refused(t, "only reasoning: no answer after </think>")
+        return i
+
+    def fence(self, i: int) -> int:
+        """A Markdown fence marker inside a container (three backticks and a
+        language tag) is not data: the index past it, or -1."""
+        s, n = self.s, self.n
+        if not s.startswith("```", i):
+            return -1
+        j = i + 3
+        while j < n and (s[j] == "`" or s[j].isalnum() or s[j] in "_+.-"):
+            j += 1
+        self.fix("prose", i, "code fence inside the value dropped")
+        return j
 
     def plausible(self, p: int) -> bool:
         s, n = self.s, self.n
@@ -137,8 +175,16 @@ class _Engine(_Scanner):
                         if e < n and s[e] == ":":
                             raise Refused(i, "a member after the end of the object")
                     if _TRAILING_OK.match(c):
-                        self.fix("prose", i, "text after the JSON dropped")
-                        break
+                        p = self.next_value(i)
+                        if p < 0:
+                            self.fix("prose", i, "text after the JSON dropped")
+                            break
+                        # skipping is not deleting: the value after the prose is kept too
+                        self.fix("prose", i, "text between the values dropped")
+                        self.fix("concatenated", p, "another value follows: the values as a list")
+                        f[1] = _VALUE
+                        i = p
+                        continue
                     raise Refused(i, "unexpected text after the end of the value")
                 if not c:
                     raise Refused(i, "no JSON value in the text")
@@ -187,6 +233,12 @@ class _Engine(_Scanner):
                 return self.mismatched(stack, out, i)
             if s.startswith("...", i) or c == "\u2026":
                 return self.ellipsis(i, c)
+            if c == "`" and (j := self.fence(i)) >= 0:
+                return j
+            if c in "uU" and s[i + 1:i + 2] in ("'", '"'):
+                self.fix("quote", i, "Python's u prefix dropped")
+                i += 1
+                c = s[i]
             if c in "\"'":
                 key, j, done = self.string(i, -1)
                 if not done:
@@ -257,6 +309,8 @@ class _Engine(_Scanner):
             return self.mismatched(stack, out, i)
         if c == ":":
             raise Refused(i, "a colon after a value")
+        if c == "`" and (j := self.fence(i)) >= 0:
+            return j
         if c in "\"'" or _KEY.match(s, i):
             self.fix("comma", i, "missing comma added")
             f[1] = _KEY_NEXT
@@ -281,17 +335,17 @@ class _Engine(_Scanner):
                     self.fix("comma", i, "trailing comma dropped")
                 self.close(stack, out)
                 return i + 1
-            if c == ",":
-                if state == _KEY_FIRST:
-                    self.fix("comma", i, "stray comma dropped")
-                    return i + 1
-                raise Refused(i, "an empty element between commas")
+            if c == ",":  # [1,,2] as {"a":1,,"b":2}
+                self.fix("comma", i, "stray comma dropped")
+                return i + 1
             if c == "}":
                 return self.mismatched(stack, out, i)
             if c == ":":
                 raise Refused(i, "a colon where a value belongs")
             if c == "\u2026" or s.startswith("...", i):
                 return self.ellipsis(i, c)
+            if c == "`" and (j := self.fence(i)) >= 0:
+                return j
             return self.take_value(stack, out, f, i, _ARR)
         # array _AFTER
         if not c:
@@ -307,9 +361,15 @@ class _Engine(_Scanner):
             return self.mismatched(stack, out, i)
         if c == ":":
             raise Refused(i, "a key inside an array")
+        if c == "`" and (j := self.fence(i)) >= 0:
+            return j
         if c == "\u2026" or s.startswith("...", i):
             f[1] = _VALUE
             return i
+        if c == "0" and i + 1 < n and s[i + 1].isdigit() and s[i - 1] in " \t" \
+                and s[:i].rstrip(" \t")[-1:].isdigit():
+            raise Refused(i, "digits after a number and a space: a digit group (1 000) or two "
+                             "values, two readings")
         if c in "\"'{[+-.0123456789" or c.isalpha():
             self.fix("comma", i, "missing comma added")
             f[1] = _VALUE
@@ -356,6 +416,10 @@ class _Engine(_Scanner):
     def value_token(self, i: int, ctx: int) -> tuple[Any, ...] | None:
         s = self.s
         c = s[i]
+        if c in "uU" and s[i + 1:i + 2] in ("'", '"'):  # u'...': Python's unicode prefix
+            self.fix("quote", i, "Python's u prefix dropped")
+            i += 1
+            c = s[i]
         if c == "{" or c == "[":
             kind = _OBJ if c == "{" else _ARR
             frame = [kind, _KEY_FIRST, {} if c == "{" else [], None, None, 0, i]

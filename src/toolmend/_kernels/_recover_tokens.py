@@ -8,7 +8,9 @@ import re
 from typing import Any
 
 # Whitespace outside strings: Unicode spaces and the invisible ones.
-_WS = re.compile(r"[\s\u200b\u200c\u200d\u2060\ufeff]*")
+_WS = re.compile(r"[\s\u180e\u200b\u200c\u200d\u2060\ufeff]*")
+_INF = float("inf")
+_EOL = re.compile(r"[\n\r]")
 _IDENT = re.compile(r"[A-Za-z_$][\w$]*")
 _KEY = re.compile(r"[\w$@.\-]+")
 _NUMBER = re.compile(
@@ -101,7 +103,7 @@ class _Scanner:
                 return i
             c = s[i]
             if c == "/" and i + 1 < n and s[i + 1] == "/":
-                k = s.find("\n", i)
+                k = self.line_end(i)
                 self.fix("comment", i, "comment removed")
                 i = n if k < 0 else k
             elif c == "/" and i + 1 < n and s[i + 1] == "*":
@@ -109,11 +111,16 @@ class _Scanner:
                 self.fix("comment", i, "comment removed")
                 i = n if k < 0 else k + 2
             elif c == "#" and hash_ok:
-                k = s.find("\n", i)
+                k = self.line_end(i)
                 self.fix("comment", i, "comment removed")
                 i = n if k < 0 else k
             else:
                 return i
+
+    def line_end(self, i: int) -> int:
+        """Where the line at i ends (its \\n or \\r), or -1."""
+        m = _EOL.search(self.s, i)
+        return -1 if m is None else m.start()
 
     # -- strings -----------------------------------------------------------
     def closes(self, i: int, ctx: int, ws_before: bool) -> bool:
@@ -129,7 +136,7 @@ class _Scanner:
         if ctx == 3:
             return c == ")"
         if ctx == _TOP:
-            return True
+            return self.closes_top(j, s[i - 1])
         if c == "}" or c == "]" or c == ":":
             return True
         if c == ",":
@@ -139,14 +146,14 @@ class _Scanner:
             d = s[k]
             if ctx == _ARR:
                 return True
-            if d in "\"'}/#.[{":
+            if d in "\"'}/#.[{,":
                 return True
             m = _KEY.match(s, k)
             if m is not None:
                 e = _WS.match(s, m.end()).end()  # type: ignore[union-attr]
                 return e < n and s[e] == ":"
             return False
-        if c == "+":
+        if c == "+" or (c == "`" and s.startswith("```", j)):  # a join; the closing fence
             return True
         if c == "/" and j + 1 < n and s[j + 1] in "/*":
             return True
@@ -164,7 +171,39 @@ class _Scanner:
             return e < n and s[e] in ":{["
         if ctx == _ARR and (c == "{" or c == "[") and j > i:
             return True
+        if ctx == _ARR and j > i and (c.isdigit() or c == "-"):  # ["a" 1]: a comma is missing
+            e = _WS.match(s, _NUMBER.match(s, j).end()).end()  # type: ignore[union-attr,union-attr]
+            return e >= n or s[e] in ",]"
         return False
+
+    def comma_before(self, i: int, k: int) -> int:
+        """Where the comma before the quote at k is (only whitespace between,
+        inside the string opened at i), or -1."""
+        s = self.s
+        p = k - 1
+        while p > i and s[p] in " \t\r\n":
+            p -= 1
+        return p if p > i + 1 and s[p] == "," and s[p - 1] != "\\" else -1
+
+    def quoted_key_at(self, k: int) -> bool:
+        """Whether the quote at k opens a key: closed on its line, then a colon."""
+        s, n = self.s, self.n
+        end = s.find(s[k], k + 1, k + _LOOK)
+        if end < 0 or "\n" in s[k + 1:end]:
+            return False
+        e = _WS.match(s, end + 1).end()  # type: ignore[union-attr]
+        return e < n and s[e] == ":"
+
+    def closes_top(self, j: int, q: str) -> bool:
+        """Whether a quote ends a string that is the whole value, text (from j)
+        following it: the end, a join, a comma, a comment or another value
+        does; text with another quote further on, or a word, does not (the
+        quote is content: nothing after it is dropped)."""
+        s = self.s
+        c = s[j]
+        if c in "+,{[" or (c == "/" and s[j + 1:j + 2] in ("/", "*")):
+            return True
+        return not (c.isalnum() or c == "_" or s.find(q, j) >= 0)
 
     def string(self, i: int, ctx: int) -> tuple[str, int, bool]:
         """s[i] opens a string; return (value, index past it, complete)."""
@@ -219,6 +258,15 @@ class _Scanner:
             elif c == q:
                 if self.closes(k + 1, ctx, False):
                     return "".join(parts), k + 1, True
+                p = self.comma_before(i, k) if (ctx == _OBJ or ctx == _ARR) and not inner else -1
+                if p >= 0:
+                    if ctx == _ARR:
+                        raise Refused(k, "a quote after a comma inside a string: a missing closing "
+                                         "quote or a quote in the text, two readings")
+                    if self.quoted_key_at(k):  # "b,"c": the string ended at the comma
+                        self.fix("quote", p, "missing closing quote added before the comma")
+                        text = "".join(parts)
+                        return text[:len(text) - (k - p)], p, True
                 parts.append(q)
                 inner = True
                 self.fix("inner_quote", k, "quote inside a string escaped")
@@ -237,6 +285,13 @@ class _Scanner:
         tok = s[i:end]
         if end < n and (s[end].isalnum() or s[end] in "_.$"):
             raise Refused(i, "a bare word where a value belongs")
+        digits = tok[1:] if tok[:1] in "+-" else tok
+        if len(digits) > 1 and digits[0] == "0" and digits[1] in "0123456789_":
+            # 007, 02134: a number would drop the zeros, so the digits stay as written
+            if end >= n:
+                self.fix("cut", i, "cut inside a number")
+            self.fix("number", i, f"{tok} has leading zeros: kept as the string {tok!r}")
+            return tok, _json_string(tok), end
         sign = ""
         body = tok
         if tok[:1] in "+-":
@@ -273,9 +328,6 @@ class _Scanner:
         if not ip:
             ip = "0"
             self.fix("number", i, "leading zero added")
-        elif len(ip) > 1 and ip[0] == "0":
-            ip = ip.lstrip("0") or "0"
-            self.fix("number", i, "leading zeros dropped")
         if dot and not fp:
             if cut and not has_exp:
                 self.fix("truncated", i, "cut decimal point dropped")
@@ -285,7 +337,11 @@ class _Scanner:
                 self.fix("number", i, "zero added after the decimal point")
         text = sign + ip + ("." + fp if dot else "") + ("e" + exp if has_exp else "")
         if dot or has_exp:
-            return float(text), text, end
+            x = float(text)
+            if x in (_INF, -_INF):  # JSON has no Infinity: null, as NaN and Infinity are
+                self.fix("nan", i, f"{tok} is too large for a double: written as null")
+                return None, "null", end
+            return x, text, end
         if len(ip) > MAX_DIGITS:
             raise Refused(i, "an integer too long to convert")
         return int(text), text, end

@@ -186,6 +186,9 @@ def _recover(json_str: str | bytes, strict: bool) -> tuple[Recovered, Any, list[
             if fix.code in _STRICT:
                 raise RecoveryError(f"{_STRICT[fix.code]} (offset {fix.offset}); strict mode "
                                     "does not repair it", result.text)
+            if fix.code == "nan" and "too large" in fix.message:  # the engine's null for 1e999
+                raise RecoveryError(f"a number too large for a float (offset {fix.offset}; Infinity "
+                                    "is not JSON); strict mode does not repair it", result.text)
     if not _usable(result):
         return result, "", []
     value, count = _finite(result.value)

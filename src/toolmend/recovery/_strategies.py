@@ -208,7 +208,9 @@ def _unfence(text: str, tool: str | None, curly: bool) -> Recovered:
     if m is None:
         base = _k.normalize_structural_quotes(original) if curly else original
         return _finish(text, base, tool)
-    inner = _recover(m.group(2), tool, curly)
+    # the line break before the closing fence is the block's: a number or a word
+    # that ends the block is whole (brackets missing after it are only that)
+    inner = _recover(m.group(2) + "\n", tool, curly)
     lead = len(text) - len(text.lstrip()) + m.start(2)
     if inner.cut is not None:
         return _cut(inner.text, inner.value, make_cut(inner.cut.offset + lead, inner.cut.what),

@@ -1,0 +1,172 @@
+"""Issue 19, item 3: the everyday breakage other projects repair, repaired when only one reading
+is plausible, each with its fix code, and refused (with the offset) when two readings are; with
+the rules of items 1 and 2 at the edges they meet (reasoning only, prose between values, a lone
+carriage return after a comment). Every case also runs on both twins of the engine side by side:
+the same value, text and log."""
+
+from __future__ import annotations
+
+import pytest
+
+import toolmend
+
+
+def _codes(r: toolmend.Recovered) -> list[str]:
+    return [f.code for f in r.fixes]
+
+
+@pytest.mark.parametrize("text, value, code", [
+    # a missing closing quote before ', "key":' (one reading: the colon says a key follows)
+    ('{"url":"https://www.bible.com/,"id":2}', {"url": "https://www.bible.com/", "id": 2}, "quote"),
+    ('{"a":"b,"c":"d"}', {"a": "b", "c": "d"}, "quote"),
+    ('{a:"b,c,"d":"e"}', {"a": "b,c", "d": "e"}, "quote"),
+    ('{"a": "b,\n  "c": 1}', {"a": "b", "c": 1}, "quote"),
+    # a missing comma between a string and a number
+    ('["a" 1]', ["a", 1], "comma"),
+    ('["foo)" 2]', ["foo)", 2], "comma"),
+    ('[",", -2]', [",", -2], None),
+    # a doubled comma, in an array as in an object
+    ("[1,,2]", [1, 2], "comma"),
+    ('{"a":1,,,"b":2}', {"a": 1, "b": 2}, "comma"),
+    ('{"a":"b",,"c":"d"}', {"a": "b", "c": "d"}, "comma"),
+    ('["x",,]', ["x"], "comma"),
+    # Python's u prefix, on values and keys
+    ("{'a': u'b'}", {"a": "b"}, "quote"),
+    ("{u'a': u'b'}", {"a": "b"}, "quote"),
+    ('[u"a", U"b"]', ["a", "b"], "quote"),
+    # invisible format characters are whitespace, before a number or anywhere between tokens
+    ('{"a": \u200b1}', {"a": 1}, "whitespace"),
+    ('{"a":\u180e"foo"}', {"a": "foo"}, "whitespace"),
+    ("[\u2060]", [], "whitespace"),
+    ("[1, \u2060 2]", [1, 2], "whitespace"),
+])
+def test_one_plausible_reading_is_repaired_with_its_fix(text, value, code):
+    r = toolmend.normalize_tool_args(text)
+    assert r.ok, r.error
+    assert r.value == value
+    if code is not None:
+        assert code in _codes(r)
+
+
+@pytest.mark.parametrize("text, offset", [
+    ('["hello,"world"]', 8),             # ["hello", "world"] or ["hello,\"world"]
+    ('[\n"abc,\n"def"\n]', 8),
+    ("[1 000.0]", 3),                    # 1000.0 or [1, "000.0"]
+    ("[1, 2 007]", 6),
+])
+def test_two_plausible_readings_are_refused_with_the_offset(text, offset):
+    r = toolmend.normalize_tool_args(text)
+    assert not r.ok and r.cut is None
+    assert f"(offset {offset})" in r.error
+
+
+def test_a_string_with_an_inner_quote_is_not_split_at_a_comma_after_it():
+    # the string already holds an unescaped quote: the comma rule does not apply there
+    r = toolmend.normalize_tool_args('{"a": "say "x", "b": 1}')
+    assert r.ok and r.value == {"a": 'say "x', "b": 1}
+
+
+@pytest.mark.parametrize("text", [
+    "<think>The user wants {\"x\": 0}. Let me think",      # reasoning, never closed
+    "<think>a {\"x\": 0}</think>",                           # nothing after the reasoning
+    "plan: {\"x\": 0}</think>   \n",
+])
+def test_reasoning_alone_is_refused(text):
+    r = toolmend.normalize_tool_args(text)
+    assert not r.ok and "reasoning" in r.error
+
+
+def test_several_reasoning_blocks_are_all_skipped():
+    r = toolmend.normalize_tool_args('<think>{"x": 0}</think>\n<think>{"x": 2}</think>{"x": 1}')
+    assert r.ok and r.value == {"x": 1}
+
+
+def test_a_closing_think_inside_the_answer_is_data():
+    r = toolmend.normalize_tool_args('{"note": "ends with </think>", "x": 1}')
+    assert r.ok and r.value == {"note": "ends with </think>", "x": 1}
+
+
+@pytest.mark.parametrize("text, value", [
+    ('{"a":1} and {"b":2} and that is all', [{"a": 1}, {"b": 2}]),
+    ('Here: {"a":1}\nor, better: [1, 2]', [{"a": 1}, [1, 2]]),
+    ('{"a":1} see [note] for more', {"a": 1}),          # no value in the prose: it is dropped
+])
+def test_prose_between_values_keeps_every_value(text, value):
+    r = toolmend.normalize_tool_args(text)
+    assert r.ok and r.value == value
+    assert "prose" in _codes(r)
+
+
+def test_two_values_apart_are_not_one_tools_arguments():
+    r = toolmend.normalize_tool_args('{"a":1} and {"b":2}', tool="read_file")
+    assert not r.ok
+
+
+@pytest.mark.parametrize("text, value", [
+    ('{"a": 1, # c\r"b": 2}', {"a": 1, "b": 2}),
+    ('{"a": 1, // c\r\n"b": 2}', {"a": 1, "b": 2}),
+    ('[1, // one\r2]', [1, 2]),
+])
+def test_line_comments_end_at_any_line_break(text, value):
+    r = toolmend.normalize_tool_args(text)
+    assert r.ok and r.value == value
+
+
+@pytest.mark.parametrize("text, value", [
+    ('{"a": [```json\n1, 2\n```]}', {"a": [1, 2]}),
+    ('{```\n"a": 1\n```}', {"a": 1}),
+])
+def test_fences_inside_containers_are_dropped(text, value):
+    r = toolmend.normalize_tool_args(text)
+    assert r.ok and r.value == value and "prose" in _codes(r)
+
+
+def test_a_fence_in_a_bare_word_is_not_taken_as_text_by_the_object_literal():
+    r = toolmend.normalize_tool_args("{a: ```json, b: 1}")
+    assert r.strategy != "object_literal"
+    assert not r.ok or "```json" not in str(r.value)
+
+
+@pytest.mark.parametrize("text, value", [
+    ("[1e999, 2]", [None, 2]), ("{a: -1E400}", {"a": None}), ("[0.5e99999, 007]", [None, "007"]),
+])
+def test_a_number_beyond_a_double_is_null_as_nan_is(text, value):
+    r = toolmend.normalize_tool_args(text)
+    assert r.ok and r.value == value and "nan" in _codes(r)
+    assert "Infinity" not in r.text and "e999" not in r.text.lower()
+
+
+CASES = [
+    '{"url":"https://www.bible.com/,"id":2}', '{"a": "b,\n  \t"c": 1}', '["a" 1]', "[1,,2]",
+    '["hello,"world"]', "[1 000.0]", "{u'a': u'b'}", '{"a": \u200b1}', "[\u2060]", '"say "hi" now"',
+    '{"a":1} and {"b":2}', '<think>{"x": 0}</think>{"x": 1}', "x</think>", '{"a": 1, // c\r"b": 2}',
+    '[```\n{"a":"b"}\n```]', '{"zip": 02134}', "[-05, +007, 0.5, 00.]", "[1e999, -1e400, 1.5]",
+    '"The TV is 72""', '{"a": "b",, "c": 1}', '{"a": "x" 1}', "[1, 2 007]",
+]
+
+
+@pytest.mark.parametrize("text", CASES)
+def test_the_twins_agree(recover_twins, text):
+    compiled, pure = recover_twins
+    got = []
+    for k in (compiled, pure):
+        try:
+            got.append(repr(k.repair_json(text)))
+        except k.Refused as exc:
+            got.append(repr((exc.pos, exc.what)))
+    assert got[0] == got[1]
+
+
+@pytest.mark.parametrize("text, value", [
+    ('```json\n{"a": 1, "b": 2\n```', {"a": 1, "b": 2}),      # the fence ends the number
+    ('{"key": "value, value2"```', {"key": "value, value2"}),  # a fence closes the string
+    ('```json\n{"a": [1, 2\n```', {"a": [1, 2]}),
+])
+def test_a_closing_fence_after_json_cut_before_its_brackets(text, value):
+    r = toolmend.normalize_tool_args(text)
+    assert r.ok and r.value == value and "truncated" in _codes(r)
+
+
+def test_a_closing_fence_does_not_close_a_cut_string():
+    r = toolmend.normalize_tool_args('```json\n{"a": 1, "b": "x\n```')
+    assert not r.ok and r.cut is not None
