@@ -4,18 +4,22 @@ their memory would have no bound (recursion, counted repeats that multiply)
 or when verbose mode would hide what is compiled.
 
     compile_bounded(pattern) -> regex.Pattern, or RegexRefused saying why
+    CpuBudget(seconds).search(pattern, text): a match that counts the CPU time
+        of the calling thread against what is left, RegexTimeout past it
 """
 
 from __future__ import annotations
 
 import functools
 import re
+from time import monotonic as _wall_clock
+from time import thread_time as _cpu_clock
 from typing import Any
 
 import regex  # type: ignore[import-untyped]
 
 __all__ = ["compile_bounded", "RegexRefused", "REGEX_STEPS_MAX", "regex_steps", "is_tame",
-           "TAME_LENGTH", "tame_search"]
+           "TAME_LENGTH", "tame_search", "CpuBudget", "RegexTimeout", "WALL_FACTOR"]
 
 
 class RegexRefused(ValueError):
@@ -160,3 +164,66 @@ def tame_search(pattern: str) -> Any:
         return re.compile(pattern).search
     except re.error:
         return None
+
+
+class RegexTimeout(TimeoutError):
+    """The matches run through a CpuBudget took all of its CPU seconds (or the
+    wall clock ran WALL_FACTOR times past them)."""
+
+
+#: How many times the CPU budget the wall clock may run before matches stop
+#: anyway: a thread that gets almost no CPU still ends, with the same error.
+WALL_FACTOR = 10.0
+# Below this share of the budget, what is left is not worth another attempt.
+_LAST_SHARE = 0.02
+# The least share of the CPU a thread is assumed to get when sizing a timeout.
+_MIN_SHARE = 0.05
+# The shortest match (wall-clock seconds) whose share of the CPU is taken as news.
+_MEASURABLE = 0.001
+
+
+class CpuBudget:
+    """CPU seconds that all the matches run through it may take together,
+    counted on the calling thread (``time.thread_time``): a loaded machine
+    slows the wall clock, not this count, so a match does not fail because
+    other processes had the cores.
+
+    The regex module's ``timeout=`` is wall-clock. A match gets what is left
+    of the budget as its wall timeout, divided by the share of a core the
+    thread got in the last match long enough to tell; when that wall time
+    runs out before the CPU budget does (the thread waited for a core more
+    than before), the match is run again, from its start, with the rest.
+    Every attempt's CPU time counts, so a catastrophic pattern stops once the
+    budget is spent, whatever the load, and in any case once the wall clock
+    has run ``WALL_FACTOR`` times the budget.
+    """
+
+    __slots__ = ("seconds", "used", "wall", "_share")
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.used = 0.0  # CPU seconds of this thread spent matching
+        self.wall = 0.0  # wall-clock seconds spent matching
+        self._share = 1.0  # CPU seconds per wall second, last seen
+
+    def search(self, pattern: Any, text: str) -> Any:
+        """``pattern.search(text)`` (a compiled ``regex`` pattern) within what
+        is left; RegexTimeout once the budget is spent."""
+        while True:
+            left = self.seconds - self.used
+            wall_left = self.seconds * WALL_FACTOR - self.wall
+            if left <= self.seconds * _LAST_SHARE or wall_left <= 0:
+                raise RegexTimeout(f"the regex matches took more than {self.seconds:g} s of CPU time")
+            began_cpu = _cpu_clock()
+            began = _wall_clock()
+            try:
+                return pattern.search(text, timeout=min(left / self._share, wall_left))
+            except TimeoutError:
+                pass  # the wall clock ran out: how much of it was this thread's?
+            finally:
+                cpu = _cpu_clock() - began_cpu
+                took = _wall_clock() - began
+                self.used += cpu
+                self.wall += took
+                if took >= _MEASURABLE:
+                    self._share = min(1.0, max(cpu / took, _MIN_SHARE))
