@@ -214,7 +214,7 @@ cdef inline int scan_impl(uchar* s, Py_ssize_t i, Py_ssize_t end, ScanState* st)
                 stack[depth] = c
                 depth += 1
                 i = skip_ws(s, i + 1, end)
-                if i < end and s[i] == (c'}' if c == c'{' else c']'):  # } or ] right away
+                if i < end and s[i] == (<Py_UCS4>c'}' if c == c'{' else <Py_UCS4>c']'):  # } or ] right away
                     depth -= 1
                     i += 1
                     state = S_AFTER
@@ -257,26 +257,16 @@ cdef inline int scan_impl(uchar* s, Py_ssize_t i, Py_ssize_t end, ScanState* st)
                 if i < end:
                     rc = fail(st, C_TRAILING, i)
                 break
-            if stack[depth - 1] == c'{':
-                if i < end and s[i] == c',':
-                    i = skip_ws(s, i + 1, end)
-                    state = S_KEY
-                elif i < end and s[i] == c'}':
-                    depth -= 1
-                    i += 1
-                else:
-                    rc = fail(st, C_OBJECT, i)
-                    break
+            c = stack[depth - 1]
+            if i < end and s[i] == c',':
+                i += 1
+                state = S_KEY if c == c'{' else S_VALUE
+            elif i < end and s[i] == (<Py_UCS4>c'}' if c == c'{' else <Py_UCS4>c']'):
+                depth -= 1
+                i += 1
             else:
-                if i < end and s[i] == c',':
-                    i += 1
-                    state = S_VALUE
-                elif i < end and s[i] == c']':
-                    depth -= 1
-                    i += 1
-                else:
-                    rc = fail(st, C_ARRAY, i)
-                    break
+                rc = fail(st, C_OBJECT if c == c'{' else C_ARRAY, i)
+                break
     if stack != local:
         free(stack)
     return rc

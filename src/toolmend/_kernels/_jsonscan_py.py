@@ -259,24 +259,15 @@ def _scan_tokens(text: Text, i: int, end: int) -> tuple[int, int, bool]:
         else:
             if not stack:
                 return (-1, 0, lossy) if i >= end else (i, E_TRAILING, lossy)
-            if stack[-1] == "{":
-                if c == ",":
-                    i += 1
-                    state = "key"
-                elif c == "}":
-                    stack.pop()
-                    i += 1
-                else:
-                    return (i, E_OBJECT, lossy)
+            is_object = stack[-1] == "{"
+            if c == ",":
+                i += 1
+                state = "key" if is_object else "value"
+            elif c == ("}" if is_object else "]"):
+                stack.pop()
+                i += 1
             else:
-                if c == ",":
-                    i += 1
-                    state = "value"
-                elif c == "]":
-                    stack.pop()
-                    i += 1
-                else:
-                    return (i, E_ARRAY, lossy)
+                return (i, E_OBJECT if is_object else E_ARRAY, lossy)
 
 
 def scan_index(text: Text, start: int = 0, end: int = -1) -> tuple[int, int, bool, array[int]]:
