@@ -795,3 +795,12 @@ def summary(object text, Py_ssize_t pos, object index=None):
 
 
 include "_jsonformat.pxi"
+include "_jsonexact.pxi"
+
+
+def load_exact(str text, on_int, on_float, Py_ssize_t max_depth):
+    """The value of the valid JSON ``text``, each number token read by a hook
+    (``on_int`` without a fraction or an exponent, else ``on_float``) as it
+    was written; RecursionError past ``max_depth`` levels. See
+    ``toolmend._kernels._jsonexact.load_exact``."""
+    return exact_read(text, on_int, on_float, max_depth)

@@ -18,12 +18,14 @@ import re
 from array import array
 from typing import Any, Generic, Iterable, TypeVar, Union
 
+from ._jsonexact import load_exact
+
 # The names both twins export, with the same signatures (tests/test_kernel_line.py
 # checks them; this twin is the reference).
 __all__ = ["OK", "E_VALUE", "E_KEY", "E_COLON", "E_OBJECT", "E_ARRAY", "E_STRING", "E_CONTROL",
            "E_ESCAPE", "E_NUMBER", "E_TRAILING", "E_UTF8", "INDEX_DIGITS", "INDEX_SPAN",
            "INDEX_DEPTH", "scan", "scan_index", "skip_space", "value_end", "members", "lookup",
-           "lookup_many", "summary", "reformat"]
+           "lookup_many", "summary", "reformat", "load_exact"]
 
 _scanstring = json.decoder.scanstring  # type: ignore[attr-defined]
 
