@@ -113,6 +113,18 @@ cdef inline bint digits_above(uchar* s, Py_ssize_t i, const char* bound) noexcep
     return False
 
 
+cdef inline Py_ssize_t digit_run(uchar* s, Py_ssize_t j, Py_ssize_t end,
+                                 ScanState* st) noexcept nogil:
+    """The digits of a fraction or an exponent, at least one, from j: the
+    index past them, or -1 (C_NUMBER at j)."""
+    if j >= end or not is_digit(s[j]):
+        return fail(st, C_NUMBER, j)
+    j += 1
+    while j < end and is_digit(s[j]):
+        j += 1
+    return j
+
+
 cdef inline Py_ssize_t check_number(uchar* s, Py_ssize_t i, Py_ssize_t end,
                              ScanState* st) noexcept nogil:
     """i is at '-' or a digit; the index past the number, or -1.
@@ -138,20 +150,17 @@ cdef inline Py_ssize_t check_number(uchar* s, Py_ssize_t i, Py_ssize_t end,
             j += 1
     nd = j - ds
     if j < end and s[j] == c'.':
-        j += 1
-        if j >= end or not is_digit(s[j]):
-            return fail(st, C_NUMBER, j)
-        while j < end and is_digit(s[j]):
-            j += 1
+        j = digit_run(s, j + 1, end, st)
+        if j < 0:
+            return -1
         real = True
     if j < end and (s[j] == c'e' or s[j] == c'E'):
         j += 1
         if j < end and (s[j] == c'+' or s[j] == c'-'):
             j += 1
-        if j >= end or not is_digit(s[j]):
-            return fail(st, C_NUMBER, j)
-        while j < end and is_digit(s[j]):
-            j += 1
+        j = digit_run(s, j, end, st)
+        if j < 0:
+            return -1
         real = True
     if real:
         st.lossy = True  # only a complete number counts
