@@ -179,11 +179,27 @@ def _items(text: str, i: int, limit: int, closer: str) -> Scan:
             continue
         if closer == "]":
             key = str(len(items))
-        else:
-            read = _member_key(text, j, limit, items)
-            if isinstance(read, Scan):
-                return read
-            key, j = read
+        else:  # the key, its colon, and where its value starts
+            if c in "\"'":
+                kend = string_end(text, j, limit)
+                if kend is None:
+                    return Scan(items, False, None)
+            else:
+                kend = j
+                while kend < limit and (text[kend].isalnum() or text[kend] in "_$-@."):
+                    kend += 1
+                if kend == j:
+                    return Scan(items, False, j, broken=True)
+            key = decode_key(text[j:kend])
+            j = skip_space(text, kend, limit)
+            if j >= limit:
+                return Scan(items, False, None)
+            if text[j] != ":":
+                return Scan(items, False, j, broken=True)
+            j = skip_space(text, j + 1, limit)
+            if j >= limit:
+                items.append(Member(key, limit, None))
+                return Scan(items, False, None)
         end = value_end(text, j, limit)
         if end == j:  # {"a": ] (no value) or a stray '}': not a container we can read
             return Scan(items, False, j, broken=True)
@@ -191,29 +207,3 @@ def _items(text: str, i: int, limit: int, closer: str) -> Scan:
         if end is None:
             return Scan(items, False, None)
         j = end
-
-
-def _member_key(text: str, j: int, limit: int, items: list[Member]) -> tuple[str, int] | Scan:
-    """The key at ``j`` and where its value starts; or the Scan that ends the
-    object there (cut off, or no key and colon to read)."""
-    if text[j] in "\"'":
-        kend = string_end(text, j, limit)
-        if kend is None:
-            return Scan(items, False, None)
-    else:
-        kend = j
-        while kend < limit and (text[kend].isalnum() or text[kend] in "_$-@."):
-            kend += 1
-        if kend == j:
-            return Scan(items, False, j, broken=True)
-    key = decode_key(text[j:kend])
-    j = skip_space(text, kend, limit)
-    if j >= limit:
-        return Scan(items, False, None)
-    if text[j] != ":":
-        return Scan(items, False, j, broken=True)
-    j = skip_space(text, j + 1, limit)
-    if j >= limit:
-        items.append(Member(key, limit, None))
-        return Scan(items, False, None)
-    return key, j
