@@ -254,6 +254,37 @@ cdef extern from *:
 cdef enum:
     C_UTF8 = 11       # bytes only: the UTF-8 sequence that starts here is invalid
 
+cdef enum:  # what stops a word-at-a-time skip (skip_words)
+    STOP_QUOTE = 0      # '"' or a backslash: the end of a valid string's content
+    STOP_STRUCT = 1     # a quote or a bracket: what a container walk looks at
+    STOP_DIGIT = 2      # not a digit
+    STOP_STRING = 3     # what ends or interrupts string content (non-ASCII included)
+    STOP_STRING_OK = 4  # the same in text known to be valid UTF-8 (non-ASCII passes)
+
+
+cdef inline Py_ssize_t skip_words(const unsigned char* s, Py_ssize_t i, Py_ssize_t n,
+                                  int stops) noexcept nogil:
+    """From i, eight bytes at a time, to the first byte that ``stops`` flags,
+    or to where fewer than eight are left (the byte loop after sees those).
+    Inlined with a constant ``stops``: the choice is made at compile time."""
+    cdef uint64_t w, m
+    while i + 8 <= n:
+        w = tm_load64(s + i)
+        if stops == STOP_QUOTE:
+            m = tm_quote_stops(w)
+        elif stops == STOP_STRUCT:
+            m = tm_struct_stops(w)
+        elif stops == STOP_DIGIT:
+            m = tm_non_digits(w)
+        elif stops == STOP_STRING:
+            m = tm_string_stops(w)
+        else:
+            m = tm_string_stops_ok(w)
+        if m:
+            return i + tm_first(m)
+        i += 8
+    return i
+
 
 cdef inline Py_ssize_t utf8_seq(unsigned char* s, Py_ssize_t i, Py_ssize_t end) noexcept nogil:
     """Length of the valid UTF-8 sequence whose lead byte (>= 0x80) is at i,
@@ -261,46 +292,38 @@ cdef inline Py_ssize_t utf8_seq(unsigned char* s, Py_ssize_t i, Py_ssize_t end) 
     invalid, as for Python's decoder."""
     cdef unsigned char c = s[i]
     cdef unsigned char c1, lo = 0x80, hi = 0xBF
+    cdef Py_ssize_t n
     if c < 0xC2:
         return -1
     if c < 0xE0:
         if i + 1 < end and (s[i + 1] & 0xC0) == 0x80:
             return 2
         return -1
-    if c < 0xF0:
-        if i + 2 >= end:
-            return -1
+    if c < 0xF0:  # 3 bytes: no overlong form (E0 A0..), no surrogate (ED ..9F)
+        n = 3
         if c == 0xE0:
             lo = 0xA0
         elif c == 0xED:
             hi = 0x9F
-        c1 = s[i + 1]
-        if c1 < lo or c1 > hi or (s[i + 2] & 0xC0) != 0x80:
-            return -1
-        return 3
-    if c < 0xF5:
-        if i + 3 >= end:
-            return -1
+    elif c < 0xF5:  # 4 bytes: no overlong form (F0 90..), nothing past U+10FFFF (F4 ..8F)
+        n = 4
         if c == 0xF0:
             lo = 0x90
         elif c == 0xF4:
             hi = 0x8F
-        c1 = s[i + 1]
-        if c1 < lo or c1 > hi or (s[i + 2] & 0xC0) != 0x80 or (s[i + 3] & 0xC0) != 0x80:
-            return -1
-        return 4
-    return -1
+    else:
+        return -1
+    if i + n - 1 >= end:
+        return -1
+    c1 = s[i + 1]
+    if c1 < lo or c1 > hi or (s[i + 2] & 0xC0) != 0x80 or (n == 4 and (s[i + 3] & 0xC0) != 0x80):
+        return -1
+    return n
 
 
 cdef inline Py_ssize_t bdigits_end(unsigned char* s, Py_ssize_t j, Py_ssize_t end) noexcept nogil:
     """The end of the run of digits at j, eight at a time."""
-    cdef uint64_t m
-    while j + 8 <= end:
-        m = tm_non_digits(tm_load64(s + j))
-        if m:
-            j += tm_first(m)
-            break
-        j += 8
+    j = skip_words(s, j, end, STOP_DIGIT)
     while j < end and is_digit(s[j]):
         j += 1
     return j
@@ -365,15 +388,9 @@ cdef inline Py_ssize_t bskip_ws(unsigned char* s, Py_ssize_t i, Py_ssize_t end) 
 cdef inline Py_ssize_t bstring_end(unsigned char* s, Py_ssize_t i, Py_ssize_t n) noexcept nogil:
     """i at the opening quote of a valid string: the index past its end
     (never past n, whatever the bytes)."""
-    cdef uint64_t m
     i += 1
     while True:
-        while i + 8 <= n:
-            m = tm_quote_stops(tm_load64(s + i))
-            if m:
-                i += tm_first(m)
-                break
-            i += 8
+        i = skip_words(s, i, n, STOP_QUOTE)
         if i >= n:
             return n
         if s[i] == c'"':
@@ -391,16 +408,10 @@ cdef inline Py_ssize_t bcheck_string(unsigned char* s, Py_ssize_t i, Py_ssize_t 
     sequence). ``utf8_ok``: the bytes are known to be valid UTF-8 (only the
     JSON escapes and control characters are left to check)."""
     cdef Py_ssize_t j = i + 1, r
-    cdef uint64_t m
     cdef unsigned char c
     cdef int k
     while True:
-        while j + 8 <= end:
-            m = tm_string_stops_ok(tm_load64(s + j)) if utf8_ok else tm_string_stops(tm_load64(s + j))
-            if m:
-                j += tm_first(m)
-                break
-            j += 8
+        j = skip_words(s, j, end, STOP_STRING_OK) if utf8_ok else skip_words(s, j, end, STOP_STRING)
         if j >= end:
             return fail(st, C_STRING, i)
         c = s[j]
@@ -569,28 +580,17 @@ cdef inline int bscan_impl(unsigned char* s, Py_ssize_t i, Py_ssize_t end,
                 if i < end:
                     rc = fail(st, C_TRAILING, i)
                 break
-            if stack[depth - 1] == c'{':
-                if i < end and s[i] == c',':
-                    i = bskip_ws(s, i + 1, end)
-                    state = S_KEY
-                elif i < end and s[i] == c'}':
-                    depth -= 1
-                    i += 1
-                    ix_close(ix, depth, i)
-                else:
-                    rc = fail(st, C_OBJECT, i)
-                    break
+            c = stack[depth - 1]
+            if i < end and s[i] == c',':
+                i += 1
+                state = S_KEY if c == c'{' else S_VALUE
+            elif i < end and s[i] == (c'}' if c == c'{' else c']'):
+                depth -= 1
+                i += 1
+                ix_close(ix, depth, i)
             else:
-                if i < end and s[i] == c',':
-                    i += 1
-                    state = S_VALUE
-                elif i < end and s[i] == c']':
-                    depth -= 1
-                    i += 1
-                    ix_close(ix, depth, i)
-                else:
-                    rc = fail(st, C_ARRAY, i)
-                    break
+                rc = fail(st, C_OBJECT if c == c'{' else C_ARRAY, i)
+                break
     if stack != local:
         free(stack)
     return rc

@@ -113,6 +113,18 @@ cdef inline bint digits_above(uchar* s, Py_ssize_t i, const char* bound) noexcep
     return False
 
 
+cdef inline Py_ssize_t digit_run(uchar* s, Py_ssize_t j, Py_ssize_t end,
+                                 ScanState* st) noexcept nogil:
+    """The digits of a fraction or an exponent, at least one, from j: the
+    index past them, or -1 (C_NUMBER at j)."""
+    if j >= end or not is_digit(s[j]):
+        return fail(st, C_NUMBER, j)
+    j += 1
+    while j < end and is_digit(s[j]):
+        j += 1
+    return j
+
+
 cdef inline Py_ssize_t check_number(uchar* s, Py_ssize_t i, Py_ssize_t end,
                              ScanState* st) noexcept nogil:
     """i is at '-' or a digit; the index past the number, or -1.
@@ -138,20 +150,17 @@ cdef inline Py_ssize_t check_number(uchar* s, Py_ssize_t i, Py_ssize_t end,
             j += 1
     nd = j - ds
     if j < end and s[j] == c'.':
-        j += 1
-        if j >= end or not is_digit(s[j]):
-            return fail(st, C_NUMBER, j)
-        while j < end and is_digit(s[j]):
-            j += 1
+        j = digit_run(s, j + 1, end, st)
+        if j < 0:
+            return -1
         real = True
     if j < end and (s[j] == c'e' or s[j] == c'E'):
         j += 1
         if j < end and (s[j] == c'+' or s[j] == c'-'):
             j += 1
-        if j >= end or not is_digit(s[j]):
-            return fail(st, C_NUMBER, j)
-        while j < end and is_digit(s[j]):
-            j += 1
+        j = digit_run(s, j, end, st)
+        if j < 0:
+            return -1
         real = True
     if real:
         st.lossy = True  # only a complete number counts
@@ -214,7 +223,7 @@ cdef inline int scan_impl(uchar* s, Py_ssize_t i, Py_ssize_t end, ScanState* st)
                 stack[depth] = c
                 depth += 1
                 i = skip_ws(s, i + 1, end)
-                if i < end and s[i] == (c'}' if c == c'{' else c']'):  # } or ] right away
+                if i < end and s[i] == (<Py_UCS4>c'}' if c == c'{' else <Py_UCS4>c']'):  # } or ] right away
                     depth -= 1
                     i += 1
                     state = S_AFTER
@@ -257,26 +266,16 @@ cdef inline int scan_impl(uchar* s, Py_ssize_t i, Py_ssize_t end, ScanState* st)
                 if i < end:
                     rc = fail(st, C_TRAILING, i)
                 break
-            if stack[depth - 1] == c'{':
-                if i < end and s[i] == c',':
-                    i = skip_ws(s, i + 1, end)
-                    state = S_KEY
-                elif i < end and s[i] == c'}':
-                    depth -= 1
-                    i += 1
-                else:
-                    rc = fail(st, C_OBJECT, i)
-                    break
+            c = stack[depth - 1]
+            if i < end and s[i] == c',':
+                i += 1
+                state = S_KEY if c == c'{' else S_VALUE
+            elif i < end and s[i] == (<Py_UCS4>c'}' if c == c'{' else <Py_UCS4>c']'):
+                depth -= 1
+                i += 1
             else:
-                if i < end and s[i] == c',':
-                    i += 1
-                    state = S_VALUE
-                elif i < end and s[i] == c']':
-                    depth -= 1
-                    i += 1
-                else:
-                    rc = fail(st, C_ARRAY, i)
-                    break
+                rc = fail(st, C_OBJECT if c == c'{' else C_ARRAY, i)
+                break
     if stack != local:
         free(stack)
     return rc

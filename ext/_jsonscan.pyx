@@ -18,7 +18,6 @@ brackets.
 """
 from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memcpy, memchr
-from libc.stdint cimport uint64_t
 from cpython cimport array
 cimport cython
 
@@ -137,24 +136,42 @@ def scan(object text, Py_ssize_t start=0, Py_ssize_t end=-1):
     end = clamp_end(&b, end)
     if start < 0:
         start = 0
-    st.pos = -1
-    st.code = 0
-    st.lossy = False
     with nogil:
-        if b.utf8:
-            rc = bscan_impl(<unsigned char*>b.data, start, end, &st, NULL,
-                            start < end and tm_utf8_check(<unsigned char*>b.data + start, end - start) == 1)
-        elif b.kind == 1:
-            rc = scan_impl(<unsigned char*>b.data, start, end, &st)
-        elif b.kind == 2:
-            rc = scan_impl(<unsigned short*>b.data, start, end, &st)
-        else:
-            rc = scan_impl(<Py_UCS4*>b.data, start, end, &st)
+        rc = scan_buf(&b, start, end, &st, NULL)
     if rc == -2:
         raise MemoryError()
     if rc == 0:
         return (-1, 0, st.lossy)
     return (st.pos, st.code, st.lossy)
+
+
+cdef int scan_buf(Buf* b, Py_ssize_t start, Py_ssize_t end, ScanState* st,
+                  IndexBuf* ix) noexcept nogil:
+    """Validate b[start:end] into ``st``; with ``ix``, the container index of
+    valid text too (built as it goes over bytes, by a second walk over a str)."""
+    cdef int rc
+    st.pos = -1
+    st.code = 0
+    st.lossy = False
+    if b.utf8:
+        # valid UTF-8 checked a vector at a time, then the JSON; when the bytes
+        # are not UTF-8 (or no vector unit), the JSON scan checks them itself
+        # and says exactly where
+        return bscan_impl(<unsigned char*>b.data, start, end, st, ix,
+                          start < end and tm_utf8_check(<unsigned char*>b.data + start, end - start) == 1)
+    if b.kind == 1:
+        rc = scan_impl(<unsigned char*>b.data, start, end, st)
+        if rc == 0 and ix != NULL:
+            index_impl(<unsigned char*>b.data, start, end, ix)
+    elif b.kind == 2:
+        rc = scan_impl(<unsigned short*>b.data, start, end, st)
+        if rc == 0 and ix != NULL:
+            index_impl(<unsigned short*>b.data, start, end, ix)
+    else:
+        rc = scan_impl(<Py_UCS4*>b.data, start, end, st)
+        if rc == 0 and ix != NULL:
+            index_impl(<Py_UCS4*>b.data, start, end, ix)
+    return rc
 
 
 cdef int index_impl(uchar* s, Py_ssize_t i, Py_ssize_t end, IndexBuf* ix) noexcept nogil:
@@ -193,33 +210,13 @@ def scan_index(object text, Py_ssize_t start=0, Py_ssize_t end=-1):
     end = clamp_end(&b, end)
     if start < 0:
         start = 0
-    st.pos = -1
-    st.code = 0
-    st.lossy = False
     ix.data = NULL
     ix.len = ix.cap = ix.kept = 0
     ix.most = (end - start) // INDEX_SPAN_C if end > start else 0
     ix.off = False
     try:
         with nogil:
-            if b.utf8:
-                # valid UTF-8 checked a vector at a time, then the JSON; when the
-                # bytes are not UTF-8 (or no vector unit), the JSON scan checks
-                # them itself and says exactly where
-                rc = bscan_impl(<unsigned char*>b.data, start, end, &st, &ix,
-                                start < end and tm_utf8_check(<unsigned char*>b.data + start, end - start) == 1)
-            elif b.kind == 1:
-                rc = scan_impl(<unsigned char*>b.data, start, end, &st)
-                if rc == 0:
-                    index_impl(<unsigned char*>b.data, start, end, &ix)
-            elif b.kind == 2:
-                rc = scan_impl(<unsigned short*>b.data, start, end, &st)
-                if rc == 0:
-                    index_impl(<unsigned short*>b.data, start, end, &ix)
-            else:
-                rc = scan_impl(<Py_UCS4*>b.data, start, end, &st)
-                if rc == 0:
-                    index_impl(<Py_UCS4*>b.data, start, end, &ix)
+            rc = scan_buf(&b, start, end, &st, &ix)
         if rc == -2:
             raise MemoryError()
         if rc != 0 or ix.off:
@@ -292,22 +289,24 @@ cdef inline Py_ssize_t string_end(uchar* s, Py_ssize_t i, Py_ssize_t n) noexcept
     cdef Py_UCS4 c
     if uchar is cython.uchar:
         return bstring_end(s, i, n)
-    i += 1
-    while i < n:
-        c = s[i]
-        if c == c'"':
-            return i + 1
-        if c == c'\\':
-            i += 2
-        else:
-            i += 1
-    return n
+    else:
+        i += 1
+        while i < n:
+            c = s[i]
+            if c == c'"':
+                return i + 1
+            if c == c'\\':
+                i += 2
+            else:
+                i += 1
+        return n
 
 
 cdef inline Py_ssize_t sk_ws(uchar* s, Py_ssize_t i, Py_ssize_t n) noexcept nogil:
     if uchar is cython.uchar:
         return bskip_ws(s, i, n)
-    return skip_ws(s, i, n)
+    else:
+        return skip_ws(s, i, n)
 
 
 cdef Py_ssize_t value_end_impl(uchar* s, Py_ssize_t i, Py_ssize_t n, Idx* ix) noexcept nogil:
@@ -315,7 +314,6 @@ cdef Py_ssize_t value_end_impl(uchar* s, Py_ssize_t i, Py_ssize_t n, Idx* ix) no
     (a big container's from the index, when there is one)."""
     cdef Py_UCS4 c = s[i]
     cdef Py_ssize_t depth
-    cdef uint64_t m
     if c == c'"':
         return string_end(s, i, n)
     if c == c'{' or c == c'[':
@@ -327,12 +325,7 @@ cdef Py_ssize_t value_end_impl(uchar* s, Py_ssize_t i, Py_ssize_t n, Idx* ix) no
         i += 1
         while i < n:
             if uchar is cython.uchar:
-                while i + 8 <= n:
-                    m = tm_struct_stops(tm_load64(s + i))
-                    if m:
-                        i += tm_first(m)
-                        break
-                    i += 8
+                i = skip_words(s, i, n, STOP_STRUCT)
                 if i >= n:
                     break
             c = s[i]
@@ -802,3 +795,12 @@ def summary(object text, Py_ssize_t pos, object index=None):
 
 
 include "_jsonformat.pxi"
+include "_jsonexact.pxi"
+
+
+def load_exact(str text, on_int, on_float, Py_ssize_t max_depth):
+    """The value of the valid JSON ``text``, each number token read by a hook
+    (``on_int`` without a fraction or an exponent, else ``on_float``) as it
+    was written; RecursionError past ``max_depth`` levels. See
+    ``toolmend._kernels._jsonexact.load_exact``."""
+    return exact_read(text, on_int, on_float, max_depth)

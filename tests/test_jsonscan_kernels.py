@@ -317,3 +317,68 @@ def test_offsets_that_are_not_values_are_refused(jsonscan_kernel) -> None:
         jsonscan_kernel.lookup_many(text, array("q", [99, 100]), [0])
     with pytest.raises(ValueError):
         jsonscan_kernel.lookup(text, len(text), [0])
+
+
+# ---------------------------------------------------------------------------
+# load_exact: the kernels' one exact-number reader (json.loads and load_span
+# read through it); every number token reaches a hook as written
+
+def _hooked(kernel, text, depth=1024):
+    tokens = []
+
+    def on_int(t):
+        tokens.append(("int", t))
+        return ("i", t)
+
+    def on_float(t):
+        tokens.append(("float", t))
+        return ("f", t)
+
+    return kernel.load_exact(text, on_int, on_float, depth), tokens
+
+
+EXACT_CASES = [
+    "0", "-0", "1.10", "1E5", "-2.5e-3", "1e400", "123456789012345678901234567890",
+    '"a\\u00e9\\ud800\\n"', "true", "false", "null", "[]", "{}", " [ ] ", '{"a": {}}',
+    '[1, [2, [3, []]], {"k": [{}]}]', '{"k": 1, "k": 2, "j": -0}',
+    '  {\n "a" : [ 1.50 , -0 , "x" ] ,\t"b":{"c":null}}  ', '["\\"", "\\\\", "{", "]"]',
+    '{"\\u0041": "key escaped", "": ""}', "[" * 50 + "7" + "]" * 50,
+]
+
+
+@pytest.mark.parametrize("text", EXACT_CASES)
+def test_load_exact_agrees_with_the_stdlib_hooks(jsonscan_kernel, text):
+    got, tokens = _hooked(jsonscan_kernel, text)
+    seen = []
+    expected = json.loads(text, parse_int=lambda t: (seen.append(("int", t)), ("i", t))[1],
+                          parse_float=lambda t: (seen.append(("float", t)), ("f", t))[1])
+    assert repr(got) == repr(expected)
+    assert tokens == seen
+
+
+@pytest.mark.parametrize("opener", ["[", '{"k": '])
+def test_load_exact_refuses_past_its_depth_in_both(jsonscan_twins, opener):
+    closer = "]" if opener == "[" else "}"
+    for inner in ("1", "[]", "{}"):
+        for depth in (1, 3, 1024, 1500):
+            ok = opener * depth + inner + closer * depth
+            extra = 0 if inner == "1" else 1  # an empty container is a level too
+            for k in jsonscan_twins:
+                value, _ = _hooked(k, ok, depth + extra)
+                for _ in range(depth):
+                    value = value[0] if opener == "[" else value["k"]
+                assert repr(value) in ("('i', '1')", "[]", "{}")
+                with pytest.raises(RecursionError):
+                    k.load_exact(ok, int, float, depth + extra - 1)
+
+
+def test_load_exact_goes_past_the_interpreters_recursion(jsonscan_twins):
+    depth = 100_000
+    text = "[" * depth + "-0" + "]" * depth
+    for k in jsonscan_twins:
+        with pytest.raises(RecursionError):
+            k.load_exact(text, int, float, depth - 1)
+        value = k.load_exact(text, str, float, depth)
+        for _ in range(depth):
+            value = value[0]
+        assert value == "-0"

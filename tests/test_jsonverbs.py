@@ -269,7 +269,7 @@ def test_query_errors() -> None:
 
 
 def test_query_regex_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(jsonverbs, "REGEX_BUDGET", 0.3)
+    monkeypatch.setattr(jsonverbs._query, "REGEX_BUDGET", 0.3)
     doc = json.dumps([{"s": "a" * 34 + "!"} for _ in range(50)])
     results = []
 

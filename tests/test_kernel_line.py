@@ -92,6 +92,22 @@ def test_no_compiled_kernel_imports_a_twin_or_a_module_above(path):
         assert not module.startswith(("toolmend", ".")), f"{path.name} imports {module}"
 
 
+_TWIN = re.compile(r"Twin: src/toolmend/_kernels/(\w+)\.py")
+_PARTS = sorted(p for p in EXT.glob("*.pxi") if _TWIN.search(p.read_text(encoding="utf-8")))
+
+
+@pytest.mark.parametrize("path", _PARTS, ids=lambda p: p.name)
+def test_an_included_part_sits_beside_its_twin_of_the_same_name(path):
+    # a kernel split along its concerns: each part that has a pure twin names
+    # it, the twin is the file of the same name, and a pure kernel imports it
+    name = _TWIN.search(path.read_text(encoding="utf-8")).group(1)
+    assert name == path.stem
+    assert (PACKAGE / f"{name}.py").is_file()
+    assert any(f'include "{path.name}"' in p.read_text("utf-8") for p in EXT.glob("*.pyx"))
+    pure_kernels = " ".join(p.read_text("utf-8") for p in PACKAGE.glob("_*_py.py"))
+    assert f"from .{name} import" in pure_kernels
+
+
 def test_py_typed_and_stubs_ship():
     assert (PACKAGE.parent / "py.typed").exists()
     for name in KERNELS:

@@ -4,18 +4,23 @@ their memory would have no bound (recursion, counted repeats that multiply)
 or when verbose mode would hide what is compiled.
 
     compile_bounded(pattern) -> regex.Pattern, or RegexRefused saying why
+    CpuBudget(seconds).search(pattern, text): a match that counts the CPU time
+        of the calling thread against what is left, RegexTimeout past it
 """
 
 from __future__ import annotations
 
 import functools
 import re
+from time import monotonic as _wall_clock
+from time import process_time as _process_clock
+from time import thread_time as _cpu_clock
 from typing import Any
 
 import regex  # type: ignore[import-untyped]
 
 __all__ = ["compile_bounded", "RegexRefused", "REGEX_STEPS_MAX", "regex_steps", "is_tame",
-           "TAME_LENGTH", "tame_search"]
+           "TAME_LENGTH", "tame_search", "CpuBudget", "RegexTimeout", "WALL_FACTOR"]
 
 
 class RegexRefused(ValueError):
@@ -160,3 +165,105 @@ def tame_search(pattern: str) -> Any:
         return re.compile(pattern).search
     except re.error:
         return None
+
+
+class RegexTimeout(TimeoutError):
+    """The matches run through a CpuBudget took all of its CPU seconds (or the
+    wall clock ran WALL_FACTOR times past them)."""
+
+
+#: How many times the CPU budget the wall clock may run before matches stop
+#: anyway: a thread that gets almost no CPU still ends, with the same error,
+#: and a machine loaded past it (less than a third of a core) refuses as the
+#: wall-clock budget did.
+WALL_FACTOR = 3.0
+# Below this share of the budget, what is left is not worth another attempt.
+_LAST_SHARE = 0.02
+# The least share of a core a thread is assumed to get when sizing a timeout.
+_MIN_SHARE = 0.05
+# Wall-clock seconds of matches charged at once: the thread's CPU clock is read
+# that often, not at every match (it costs a system call, and most matches
+# take microseconds).
+_SETTLE = 0.05
+# The shortest span (wall-clock seconds) whose share of the CPU is taken as news.
+_MEASURABLE = 0.001
+
+
+class CpuBudget:
+    """CPU seconds that all the matches run through it may take together,
+    counted on the calling thread (``time.thread_time``): a loaded machine
+    slows the wall clock, not this count, so a match does not fail because
+    other processes had the cores.
+
+    The regex module's ``timeout=`` counts the CPU time of the whole process
+    (its ``clock()``), so other busy threads spend it too, and a thread that
+    waits for a core takes longer on the wall clock. Each match is timed on
+    the wall clock; every ``_SETTLE`` seconds of matching (and after any
+    timeout) the clocks are read, and the matches are charged the share of a
+    core the thread got meanwhile. A match gets what is left of the budget,
+    in the process's CPU time (the thread's times the other threads' spread);
+    when the regex module stops it before this thread spent that (other
+    threads took the rest), it runs again, from its start, with what is
+    left. Until the thread's share is known a match gets one ``_SETTLE``.
+    Every attempt counts, so a catastrophic pattern stops once the budget is
+    spent, and on a thread that gets less than ``1 / WALL_FACTOR`` of a core,
+    once the wall clock has run ``WALL_FACTOR`` times the budget.
+    """
+
+    __slots__ = ("seconds", "used", "wall", "_share", "_spread", "_measured", "_pending", "_mark")
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.used = 0.0  # CPU seconds charged to the matches
+        self.wall = 0.0  # wall-clock seconds spent matching
+        self._share = 1.0  # the thread's CPU seconds per wall second
+        self._spread = 1.0  # the process's CPU seconds per second of this thread's
+        self._measured = False  # whether _share has been read yet
+        self._pending = 0.0  # wall seconds of matches not charged yet
+        self._mark: tuple[float, float, float] | None = None  # (thread, process, wall) clocks
+
+    def _settle(self) -> None:
+        """Read the clocks: charge the pending matches the thread's share."""
+        cpu, proc, wall = _cpu_clock(), _process_clock(), _wall_clock()
+        if self._mark is not None:
+            d_cpu, d_proc, d_wall = cpu - self._mark[0], proc - self._mark[1], wall - self._mark[2]
+            if d_wall >= _MEASURABLE:
+                self._share = min(1.0, max(0.0, d_cpu / d_wall))
+                self._measured = True
+            if d_cpu >= _MEASURABLE:
+                self._spread = max(1.0, d_proc / d_cpu)
+        self.used += self._pending * self._share
+        self._pending = 0.0
+        self._mark = (cpu, proc, wall)
+
+    def search(self, pattern: Any, text: str) -> Any:
+        """``pattern.search(text)`` (a compiled ``regex`` pattern) within what
+        is left; RegexTimeout once the budget is spent."""
+        if self._mark is None:
+            self._settle()
+        while True:
+            if self._pending >= _SETTLE:
+                self._settle()
+            left = self.seconds - self.used - self._pending * self._share
+            wall_left = self.seconds * WALL_FACTOR - self.wall
+            if left <= self.seconds * _LAST_SHARE or wall_left <= 0:
+                if self._pending:  # charged at the last share: read what it was
+                    self._settle()
+                    continue
+                raise RegexTimeout(f"the regex matches took more than {self.seconds:g} s of CPU time"
+                                   if wall_left > 0 else
+                                   f"the regex matches ran {self.seconds * WALL_FACTOR:g} s on a "
+                                   "machine too loaded to give them their CPU time")
+            allowed = min(left, wall_left * max(self._share, _MIN_SHARE))
+            if not self._measured:
+                allowed = min(allowed, _SETTLE)
+            began = _wall_clock()
+            try:
+                return pattern.search(text, timeout=allowed * self._spread)
+            except TimeoutError:
+                pass
+            finally:
+                took = _wall_clock() - began
+                self.wall += took
+                self._pending += took
+            self._settle()  # stopped: how much of it was this thread's?

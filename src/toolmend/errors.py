@@ -109,37 +109,44 @@ class JSONError(ToolmendError):
     """The @json library refused a document, a path or a query."""
 
 
-class JSONSyntaxError(JSONError):
+class _DocumentError(JSONError):
+    """A document refused at a place: ``message`` (why), ``pos`` (0-based),
+    ``line`` and ``column`` (1-based), ``snippet`` (the line, a caret under
+    the place); the error's text is ``text``."""
+
+    def __init__(self, text: str, message: str, pos: int | None, line: int | None,
+                 column: int | None, snippet: str) -> None:
+        super().__init__(text)
+        self.message = message
+        self.pos, self.line, self.column = pos, line, column
+        self.snippet = snippet
+
+
+class JSONSyntaxError(_DocumentError):
     """Text that is not valid JSON. ``message`` says what was found and what
     was expected, ``line``/``column`` are 1-based (column in characters),
     ``pos`` the 0-based offset, ``snippet`` the line with a caret under the
     place, ``code`` the scanner's error code."""
 
+    pos: int
+    line: int
+    column: int
+
     def __init__(self, message: str, *, pos: int, line: int, column: int, snippet: str,
                  code: int = 0, what: str = "the text") -> None:
-        self.message = message
-        self.pos = pos
-        self.line = line
-        self.column = column
-        self.snippet = snippet
-        self.code = code
         super().__init__(f"{what} is not valid JSON: {message} at line {line}, "
-                         f"column {column}\n{snippet}")
+                         f"column {column}\n{snippet}", message, pos, line, column, snippet)
+        self.code = code
 
 
-class YAMLDocumentError(JSONError):
+class YAMLDocumentError(_DocumentError):
     """Text that is not YAML the verbs accept; ``line``/``column`` (1-based,
     None when unknown), ``pos``, ``message`` and ``snippet`` say where and why."""
 
     def __init__(self, message: str, *, what: str = "the text", line: int | None = None,
                  column: int | None = None, pos: int | None = None, snippet: str = "") -> None:
-        self.message = message
-        self.line = line
-        self.column = column
-        self.pos = pos
-        self.snippet = snippet
         where = f" at line {line}, column {column}\n{snippet}" if line is not None else ""
-        super().__init__(f"{what}: {message}{where}")
+        super().__init__(f"{what}: {message}{where}", message, pos, line, column, snippet)
 
 
 class NestingError(JSONError):

@@ -49,6 +49,9 @@ from toolmend._kernels._jsonscan_py import (
     OK as OK,
 )
 from toolmend._kernels._jsonscan_py import (
+    load_exact as load_exact,
+)
+from toolmend._kernels._jsonscan_py import (
     lookup as lookup,
 )
 from toolmend._kernels._jsonscan_py import (

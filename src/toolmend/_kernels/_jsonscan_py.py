@@ -18,12 +18,14 @@ import re
 from array import array
 from typing import Any, Generic, Iterable, TypeVar, Union
 
+from ._jsonexact import load_exact
+
 # The names both twins export, with the same signatures (tests/test_kernel_line.py
 # checks them; this twin is the reference).
 __all__ = ["OK", "E_VALUE", "E_KEY", "E_COLON", "E_OBJECT", "E_ARRAY", "E_STRING", "E_CONTROL",
            "E_ESCAPE", "E_NUMBER", "E_TRAILING", "E_UTF8", "INDEX_DIGITS", "INDEX_SPAN",
            "INDEX_DEPTH", "scan", "scan_index", "skip_space", "value_end", "members", "lookup",
-           "lookup_many", "summary", "reformat"]
+           "lookup_many", "summary", "reformat", "load_exact"]
 
 _scanstring = json.decoder.scanstring  # type: ignore[attr-defined]
 
@@ -259,24 +261,15 @@ def _scan_tokens(text: Text, i: int, end: int) -> tuple[int, int, bool]:
         else:
             if not stack:
                 return (-1, 0, lossy) if i >= end else (i, E_TRAILING, lossy)
-            if stack[-1] == "{":
-                if c == ",":
-                    i += 1
-                    state = "key"
-                elif c == "}":
-                    stack.pop()
-                    i += 1
-                else:
-                    return (i, E_OBJECT, lossy)
+            is_object = stack[-1] == "{"
+            if c == ",":
+                i += 1
+                state = "key" if is_object else "value"
+            elif c == ("}" if is_object else "]"):
+                stack.pop()
+                i += 1
             else:
-                if c == ",":
-                    i += 1
-                    state = "value"
-                elif c == "]":
-                    stack.pop()
-                    i += 1
-                else:
-                    return (i, E_ARRAY, lossy)
+                return (i, E_OBJECT if is_object else E_ARRAY, lossy)
 
 
 def scan_index(text: Text, start: int = 0, end: int = -1) -> tuple[int, int, bool, array[int]]:

@@ -4,8 +4,8 @@ orjson is exact for most documents: it only loses numbers with a fraction or
 an exponent (``1.10`` becomes 1.1, ``1E5`` 100000.0, ``1e400`` is refused),
 ``-0`` (becomes 0) and integers outside [-2**63, 2**64 - 1] (become floats).
 The scanner kernel says whether a text holds such a token; when it does not,
-orjson loads it, and when it does, the stdlib decoder loads it with hooks
-that see every number token's exact text.
+orjson loads it, and when it does, the kernel's exact reader (``load_exact``)
+loads it, with hooks that see every number token's exact text.
 
 The number representation: an integer token is a Python ``int`` (exact at
 any size). A float token is a plain ``float`` when ``repr`` of that float, and
@@ -20,14 +20,13 @@ exact. :func:`dumps` writes them back out unchanged.
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any, Iterator
 
 import orjson
 
 from .._kernels import jsonscan as _k
-from .._text import JSON_NUMBER, decode_utf8
+from .._text import JSON_NUMBER, MAX_DEPTH, decode_utf8
 from ..errors import NestingError
 from ._syntax import syntax_error
 
@@ -84,10 +83,6 @@ def _int_token(token: str) -> Any:
     return int(token)
 
 
-def _refuse_constant(name: str) -> Any:  # pragma: no cover - scan() refused it already
-    raise ValueError(f"{name} is not JSON")
-
-
 def _syntax_check(text: str | bytes, start: int, end: int, what: str) -> bool:
     pos, code, lossy = _k.scan(text, start, end)
     if code:
@@ -103,8 +98,8 @@ def load_span(text: str | bytes, start: int = 0, end: int = -1, lossy: bool | No
     bytes), numbers exact.
 
     ``lossy`` is the kernel's verdict for that text when already known (None:
-    scan it again). Raises NestingError when the value is too deep for the
-    decoders (orjson stops at 1,024 levels, the stdlib at the recursion limit).
+    scan it again). Raises NestingError when the value is nested deeper than
+    MAX_DEPTH (1,024) levels, where orjson stops too.
     """
     n = len(text)
     if end < 0 or end > n:
@@ -124,22 +119,13 @@ def load_span(text: str | bytes, start: int = 0, end: int = -1, lossy: bool | No
             return orjson.loads(part)
         except orjson.JSONDecodeError:
             pass  # past orjson's depth limit, or an escaped lone surrogate
-    decoder = json.JSONDecoder(parse_float=_float_token, parse_int=_int_token,
-                               parse_constant=_refuse_constant)
     if not isinstance(part, str):
         part = bytes(part).decode("utf-8")
     try:
-        return decoder.decode(part)
+        return _k.load_exact(part, _int_token, _float_token, MAX_DEPTH)
     except RecursionError:
         raise NestingError("the value is nested too deeply to return as data "
-                           f"(past the {_depth_hint()} levels Python can decode); "
-                           "ask for a deeper path") from None
-
-
-def _depth_hint() -> str:
-    import sys
-
-    return f"~{min(sys.getrecursionlimit(), 1024):,}"
+                           f"(past {MAX_DEPTH:,} levels); ask for a deeper path") from None
 
 
 def loads(text: str | bytes, what: str = "the text") -> Any:

@@ -9,21 +9,20 @@ Conditions are tested on the document's text: a row's field is looked up by
 the scanner, and only the rows that match are turned into Python values.
 Numbers compare as decimals (``1.10`` equals ``1.1``); strings compare after
 decoding; a regex is ``regex``'s, and all the matches of one query together
-get ``REGEX_BUDGET`` seconds (catastrophic backtracking is refused, not run
-forever).
+get ``REGEX_BUDGET`` seconds of CPU time (catastrophic backtracking is
+refused, not run forever).
 """
 
 from __future__ import annotations
 
 import re
-import time
 from array import array
 from dataclasses import dataclass, field, replace
 from decimal import Decimal, InvalidOperation
 from typing import Any, Callable, Iterator, Sequence
 
 from .._kernels import jsonscan as _k
-from .._regex import REGEX_STEPS_MAX, RegexRefused, compile_bounded
+from .._regex import REGEX_STEPS_MAX, CpuBudget, RegexRefused, RegexTimeout, compile_bounded
 from ..errors import PathNotFound, QueryError
 from ._document import Document, Matches, nearest_keys, resolve, values
 from ._exact import decode_string, load_span
@@ -46,7 +45,8 @@ def _short(text: str) -> str:
     return repr(text) if len(text) <= 200 else f"{text[:120]!r}...{text[-40:]!r}"
 
 
-#: Time all regex matches of one query may take together, in seconds.
+#: CPU time all regex matches of one query may take together, in seconds (of
+#: the calling thread: a loaded machine does not make a query fail).
 REGEX_BUDGET = 2.0
 #: Rows whose field is looked up in one kernel call.
 _CHUNK = 1 << 14
@@ -238,7 +238,7 @@ class Query:
         if any(is_fan_out(seg) for seg in self.sort_segs):
             raise QueryError(f"query: sort field {sort!r} cannot hold * or a slice", field=sort)
         self.desc = desc
-        self.regex_time = 0.0  # seconds spent in regex matching so far
+        self.regex_budget = CpuBudget(REGEX_BUDGET)  # what the regex matches may take
 
     def rows(self) -> Matches:
         segs = parse_path(self.path) + (WILD,)
@@ -531,16 +531,10 @@ class Query:
                     subject = doc.reformat(s, e, 0)[0]
                 else:
                     subject = raw_of(s, e)
-                remaining = REGEX_BUDGET - self.regex_time
-                if remaining <= 0:
-                    raise self._timeout(cond)
-                began = time.monotonic()
                 try:
-                    hit = pattern.search(subject, timeout=remaining) is not None
-                except TimeoutError:
+                    hit = self.regex_budget.search(pattern, subject) is not None
+                except RegexTimeout:
                     raise self._timeout(cond) from None
-                finally:
-                    self.regex_time += time.monotonic() - began
                 return hit != negate
 
             return test_regex
@@ -592,7 +586,7 @@ class Query:
 
     def _timeout(self, cond: _Cond) -> QueryError:
         return QueryError(f"query: the regex in {cond.text!r} took more than {REGEX_BUDGET:g} s "
-                         "over the rows (catastrophic backtracking?); simplify it")
+                         "of CPU time over the rows (catastrophic backtracking?); simplify it")
 
 
 def _order_key(doc: Document, s: int, e: int) -> tuple[int, Any]:

@@ -57,10 +57,7 @@ def extent(text: str, i: int, limit: int, stop: str | None = None) -> int | None
     prev = text[i]  # the last character that is not whitespace
     j = i + 1
     marks = _EXTENT_MARKS.search
-    while True:
-        m = marks(text, j, limit)
-        if m is None:
-            return None
+    while (m := marks(text, j, limit)) is not None:
         k = m.start()
         if k > j:  # a run of other characters: prev is its last non-space one
             b = k - 1
@@ -99,6 +96,7 @@ def extent(text: str, i: int, limit: int, stop: str | None = None) -> int | None
             continue
         prev = c
         j += 1
+    return None
 
 
 def _scalar_end(text: str, i: int, limit: int) -> int:
@@ -157,49 +155,16 @@ def decode_key(raw: str) -> str:
 
 def members(text: str, i: int, limit: int) -> Scan:
     """The top-level members of the object at ``i``, as far as they go."""
-    items: list[Member] = []
-    j = i + 1
-    while True:
-        j = skip_space(text, j, limit)
-        if j >= limit:
-            return Scan(items, False, None)
-        c = text[j]
-        if c == "}":
-            return Scan(items, True, j + 1)
-        if c == ",":
-            j += 1
-            continue
-        if c in "\"'":
-            kend = string_end(text, j, limit)
-            if kend is None:
-                return Scan(items, False, None)
-        else:
-            kend = j
-            while kend < limit and (text[kend].isalnum() or text[kend] in "_$-@."):
-                kend += 1
-            if kend == j:
-                return Scan(items, False, j, broken=True)
-        key = decode_key(text[j:kend])
-        j = skip_space(text, kend, limit)
-        if j >= limit:
-            return Scan(items, False, None)
-        if text[j] != ":":
-            return Scan(items, False, j, broken=True)
-        j = skip_space(text, j + 1, limit)
-        if j >= limit:
-            items.append(Member(key, limit, None))
-            return Scan(items, False, None)
-        end = value_end(text, j, limit)
-        if end == j:  # {"a": ]: no value
-            return Scan(items, False, j, broken=True)
-        items.append(Member(key, j, end))
-        if end is None:
-            return Scan(items, False, None)
-        j = end
+    return _items(text, i, limit, "}")
 
 
 def elements(text: str, i: int, limit: int) -> Scan:
     """The top-level elements of the array at ``i`` (``key`` is their index)."""
+    return _items(text, i, limit, "]")
+
+
+def _items(text: str, i: int, limit: int, closer: str) -> Scan:
+    """The members (``closer`` "}") or elements ("]") of the container at ``i``."""
     items: list[Member] = []
     j = i + 1
     while True:
@@ -207,15 +172,38 @@ def elements(text: str, i: int, limit: int) -> Scan:
         if j >= limit:
             return Scan(items, False, None)
         c = text[j]
-        if c == "]":
+        if c == closer:
             return Scan(items, True, j + 1)
         if c == ",":
             j += 1
             continue
+        if closer == "]":
+            key = str(len(items))
+        else:  # the key, its colon, and where its value starts
+            if c in "\"'":
+                kend = string_end(text, j, limit)
+                if kend is None:
+                    return Scan(items, False, None)
+            else:
+                kend = j
+                while kend < limit and (text[kend].isalnum() or text[kend] in "_$-@."):
+                    kend += 1
+                if kend == j:
+                    return Scan(items, False, j, broken=True)
+            key = decode_key(text[j:kend])
+            j = skip_space(text, kend, limit)
+            if j >= limit:
+                return Scan(items, False, None)
+            if text[j] != ":":
+                return Scan(items, False, j, broken=True)
+            j = skip_space(text, j + 1, limit)
+            if j >= limit:
+                items.append(Member(key, limit, None))
+                return Scan(items, False, None)
         end = value_end(text, j, limit)
-        if end == j:  # a stray '}' or the like: not an array we can read
+        if end == j:  # {"a": ] (no value) or a stray '}': not a container we can read
             return Scan(items, False, j, broken=True)
-        items.append(Member(str(len(items)), j, end))
+        items.append(Member(key, j, end))
         if end is None:
             return Scan(items, False, None)
         j = end
