@@ -26,6 +26,9 @@ class Target:
 #: The malformed documents of bench/test_bench_recovery.py, in characters.
 DOC_SIZES = {"100KB": 99_618, "2MB": 2_060_978}
 
+#: The file writes of bench/test_bench_streaming.py, in characters of content.
+WRITE_SIZES = {"10KB": 10_000, "4MB": 4_000_000}
+
 TARGETS: list[Target] = [
     Target("recover-fault", "toolmend", "json_repair", 1 / 20,
            why="issue: at least 20x faster than json_repair.loads on the fault table"),
@@ -47,6 +50,9 @@ TARGETS: list[Target] = [
     Target("stream-args", "toolmend", "partial_json_parser", 1 / 50,
            why="issue 11: a ~5 KB argument streamed in 3-character chunks at least 50x faster "
                "than partial_json_parser.loads on every prefix"),
+    Target("stream-scaling", "4MB", "10KB", 1.25 * WRITE_SIZES["4MB"] / WRITE_SIZES["10KB"],
+           why="issue 20: StreamingArgs fed a character at a time (the content followed with "
+               "appended) takes the same time per character at 4 MB as at 10 KB (within 25%)"),
     Target("json-get", "toolmend", "simdjson", 1.5,
            why="issue 12: @json get on a 20 MB file within 1.5x of simdjson parse and navigate"),
     Target("json-keys", "toolmend", "simdjson", 1.5,
