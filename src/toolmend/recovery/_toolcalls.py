@@ -43,7 +43,7 @@ from ._jsonish import Member, decode_key, elements, extent, members, skip_space
 from ._result import Cut
 from ._strategies import json_text, normalize_tool_args
 
-__all__ = ["ToolCall", "parse_tool_calls", "call_from_parts"]
+__all__ = ["ToolCall", "parse_tool_calls", "call_from_parts", "json_run"]
 
 
 @dataclass(frozen=True)
@@ -501,19 +501,31 @@ def _tag(text: str, i: int, limit: int) -> tuple[Any, int]:
     if b >= limit or text[b] not in "{[":
         return _NOT_A_TAG, i + len(_TAG_NAME)
     body_end, end, closed = _body_end(text, j, limit)
-    calls: list[ToolCall] = []
-    k = b
-    while k < body_end and text[k] in "{[":
-        found, stop = _json_calls(text, k, body_end, lenient=True)
-        if found is None:
-            found = [ToolCall("", text[k:stop].strip(), None, False, (k, stop),
-                              "a tool call without a tool name")]
-        calls.extend(found)
-        k = _skip_ws(text, stop, body_end)
+    calls = json_run(text, b, body_end, "")[0]
     if len(calls) == 1:
         only = calls[0]
         calls = [replace(only, span=(i, end))]
     return calls, end
+
+
+def json_run(text: str, i: int, limit: int, seps: str = ",;") -> tuple[list[ToolCall], int, bool]:
+    """The JSON calls from ``i`` on: objects or lists of them, one after the other
+    with whitespace or ``seps`` between. (calls, end of the last value, found any)."""
+    calls: list[ToolCall] = []
+    k = skip_space(text, i, limit)
+    found_any = False
+    while k < limit and text[k] in "{[":
+        found, stop = _json_calls(text, k, limit, lenient=True)
+        if found is None:
+            found = [ToolCall("", text[k:stop].strip(), None, False, (k, stop),
+                              "a tool call without a tool name")]
+        calls.extend(found)
+        found_any = True
+        i = stop
+        k = skip_space(text, stop, limit)
+        while k < limit and text[k] in seps:
+            k = skip_space(text, k + 1, limit)
+    return calls, i, found_any
 
 
 def _skip_ws(text: str, j: int, limit: int) -> int:
