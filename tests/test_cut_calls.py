@@ -366,8 +366,10 @@ def test_no_prefix_of_a_mutating_call_writes_unless_it_holds_the_whole_call(line
         assert {"run_tool", "run_tools", "hermes, exec", "openai", "stream"} <= wrote_whole
 
 
-def test_cut_reason_reads_the_same_record():
-    from toolmend.recovery._streaming import cut_reason
+def test_the_cut_record_says_where_a_text_stops():
+    def cut_reason(text: str) -> str | None:
+        cut = normalize_tool_args(text).cut
+        return None if cut is None else cut.what
 
     assert cut_reason('{"a": "b') == "inside a string" and cut_reason('{"a": [1, ') == "after a comma"
     assert cut_reason('{"a": "b"') is None and cut_reason("not json at all") is None

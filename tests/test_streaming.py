@@ -53,7 +53,8 @@ def test_every_partial_value_is_what_partial_json_parser_gives(value, sizes):
     seen = ""
     for chunk in _chunks(text, sizes):
         seen += chunk
-        got = s.feed(chunk)
+        s.feed(chunk)
+        got = s.value
         if seen[-1].isspace():
             continue  # partial-json-parser strips the text first: a cut string loses its last spaces
         assert json.dumps(got, sort_keys=True) == json.dumps(partial_json_parser.loads(seen, allow),
@@ -62,13 +63,20 @@ def test_every_partial_value_is_what_partial_json_parser_gives(value, sizes):
 
 def test_a_cut_string_is_closed_where_it_was_cut_and_escapes_wait():
     s = StreamingArgs()
-    assert s.feed('{"cmd": "ap') == {"cmd": "ap"}
-    assert s.feed('ply", "patch": "a\\') == {"cmd": "apply", "patch": "a"}
-    assert s.feed('n\\u00') == {"cmd": "apply", "patch": "a\n"}
-    assert s.feed('e9\\ud83d') == {"cmd": "apply", "patch": "a\n\u00e9\ud83d"}
-    assert s.feed('\\ude00"') == {"cmd": "apply", "patch": "a\n\u00e9\U0001F600"}
-    assert s.feed(', "n": 1') == {"cmd": "apply", "patch": "a\n\u00e9\U0001F600"}  # 1 may become 10
-    assert s.feed("0}") == {"cmd": "apply", "patch": "a\n\u00e9\U0001F600", "n": 10}
+    s.feed('{"cmd": "ap')
+    assert s.value == {"cmd": "ap"}
+    s.feed('ply", "patch": "a\\')
+    assert s.value == {"cmd": "apply", "patch": "a"}
+    s.feed('n\\u00')
+    assert s.value == {"cmd": "apply", "patch": "a\n"}
+    s.feed('e9\\ud83d')
+    assert s.value == {"cmd": "apply", "patch": "a\n\u00e9\ud83d"}
+    s.feed('\\ude00"')
+    assert s.value == {"cmd": "apply", "patch": "a\n\u00e9\U0001F600"}
+    s.feed(', "n": 1')
+    assert s.value == {"cmd": "apply", "patch": "a\n\u00e9\U0001F600"}  # 1 may become 10
+    s.feed("0}")
+    assert s.value == {"cmd": "apply", "patch": "a\n\u00e9\U0001F600", "n": 10}
     assert s.complete and s.finish().ok
 
 
@@ -110,7 +118,8 @@ def test_a_stream_that_lacks_only_closing_brackets_is_whole():
 def test_finish_recovers_what_argument_recovery_recovers():
     s = StreamingArgs("read_file")
     s.feed("{'file': ")
-    assert s.feed("'main.go'}") is not None or True  # not JSON: the value stops growing
+    s.feed("'main.go'}")  # not JSON: the value stops growing
+    assert s.value == {}
     r = s.finish()
     assert r.ok and r.value == {"file": "main.go"} and r.strategy == "single_quotes"
     s = StreamingArgs("read_file")
@@ -205,3 +214,88 @@ def test_a_character_split_between_byte_chunks_is_whole():
 def test_exported():
     assert toolmend.StreamingArgs is StreamingArgs
     assert "StreamingArgs" in toolmend.__all__
+
+
+def test_feed_returns_nothing_and_the_value_is_read_when_asked():
+    s = StreamingArgs()
+    assert s.value is None
+    assert s.feed('{"path": "a.py", "content": "li') is None
+    first = s.value
+    assert first == {"path": "a.py", "content": "li"}
+    for c in "ne 1\\nline 2":
+        s.feed(c)
+    assert s.value is first and first == {"path": "a.py", "content": "line 1\nline 2"}
+    assert s.value == {"path": "a.py", "content": "line 1\nline 2"}  # read again: the same
+
+
+_texts = st.text(alphabet=st.sampled_from(['a', 'é', '"', '\\', '\n', '\t', '\x01', '\U0001F600', '\ud83d',
+                                           ' ', '/']), max_size=40)
+
+
+@settings(max_examples=150, deadline=None)
+@given(_texts, st.lists(st.integers(1, 6), min_size=1, max_size=5), st.lists(st.booleans(), max_size=30),
+       st.booleans())
+def test_appended_hands_out_a_growing_string_once_whatever_the_chunks(content, sizes, reads, ascii_only):
+    doc = {"path": "a.py", "content": content, "after": [content, {"k": content}]}
+    text = json.dumps(doc, ensure_ascii=ascii_only)
+    s = StreamingArgs()
+    got: dict[tuple[object, ...], list[str]] = {("content",): [], ("after", 0): [], ("after", 1, "k"): []}
+    for k, chunk in enumerate(_chunks(text, sizes)):
+        s.feed(chunk)
+        if reads and reads[k % len(reads)]:
+            s.value  # noqa: B018 - joining the open string must not lose what appended has not handed out
+        for path, out in got.items():
+            if k % 3 == len(path) % 3:
+                out.append(s.appended(*path))
+    for path, out in got.items():
+        out.append(s.appended(*path))
+        assert "".join(out) == content, path
+        assert s.appended(*path) == ""
+    assert s.finish().value == doc
+
+
+def test_appended_before_during_and_after_the_string():
+    s = StreamingArgs()
+    assert s.appended("content") == ""  # nothing yet
+    s.feed('{"content": ')
+    assert s.appended("content") == ""
+    s.feed('"ab')
+    assert s.appended("content") == "ab"
+    assert s.appended("content") == ""
+    s.feed('c\\ud83d')
+    assert s.appended("content") == "c"  # half a pair waits for its other half
+    s.feed('\\ude00d", "n": 5, "late": "whole"}')
+    assert s.appended("content") == "\U0001F600d"
+    assert s.appended("late") == "whole"  # first asked after it was read whole: all of it
+    assert s.appended("late") == "" and s.appended("missing") == ""
+    with pytest.raises(TypeError, match=r"the value at \['n'\] is int, not a string"):
+        s.appended("n")
+    with pytest.raises(TypeError, match=r"the value at \[\] is dict, not a string"):
+        s.appended()
+    with pytest.raises(TypeError, match="keys"):
+        s.appended(1.5)  # type: ignore[arg-type]
+    top = StreamingArgs()
+    top.feed('"top-level')
+    assert top.appended() == "top-level"
+
+
+def test_appended_refuses_a_repeated_key():
+    s = StreamingArgs()
+    s.feed('{"content": "one", ')
+    assert s.appended("content") == "one"
+    s.feed('"content": "two"}')
+    with pytest.raises(ValueError, match="repeated key"):
+        s.appended("content")
+    assert s.finish().value == {"content": "two"}
+
+
+def test_a_long_string_a_character_at_a_time_is_never_joined_until_read():
+    """The linear path: feeding a character of a string is a piece appended (counted, not timed:
+    the pieces are joined only when the value is read)."""
+    s = StreamingArgs()
+    s.feed('{"content": "')
+    for _ in range(10_000):
+        s.feed("x")
+    assert len(s._parser.pieces) == 10_000  # not one string rebuilt at every feed
+    assert s.appended("content") == "x" * 10_000
+    assert s.value == {"content": "x" * 10_000} and len(s._parser.pieces) == 1

@@ -3,7 +3,7 @@ their pure-Python twins.
 
 Each kernel is a pair that sorts together: ``_recover`` (compiled from
 ``ext/_recover.pyx``) and ``_recover_py``; ``_myers`` / ``_myers_py``;
-``_jsonscan`` / ``_jsonscan_py``. The pure twin is the reference: its header
+``_jsonscan`` / ``_jsonscan_py``; ``_markers`` / ``_markers_py``. The pure twin is the reference: its header
 names the few entry points the layers above call, both twins export exactly
 those with the same signatures and give the same results
 (tests/test_kernel_line.py), and the ``.pyi`` stubs describe the compiled ones.
@@ -51,20 +51,22 @@ def _load(name: str) -> tuple[ModuleType, bool]:
     return importlib.import_module(f"{__name__}.{name}_py"), False
 
 
-__all__ = ["recover", "myers", "jsonscan", "compiled"]
+__all__ = ["recover", "myers", "jsonscan", "markers", "compiled"]
 
 if TYPE_CHECKING:
     # Type checkers see the pure twins: the compiled kernels mirror them
     # (same functions, same signatures; their .pyi stubs say so).
     from . import _jsonscan_py as jsonscan
+    from . import _markers_py as markers
     from . import _myers_py as myers
     from . import _recover_py as recover
 
-    _recover_compiled = _myers_compiled = _jsonscan_compiled = False
+    _recover_compiled = _myers_compiled = _jsonscan_compiled = _markers_compiled = False
 else:
     recover, _recover_compiled = _load("_recover")
     myers, _myers_compiled = _load("_myers")
     jsonscan, _jsonscan_compiled = _load("_jsonscan")
+    markers, _markers_compiled = _load("_markers")
 
 #: True when every kernel is the compiled one.
-compiled: bool = _recover_compiled and _myers_compiled and _jsonscan_compiled
+compiled: bool = _recover_compiled and _myers_compiled and _jsonscan_compiled and _markers_compiled

@@ -12,7 +12,8 @@
     field_for_tool(tool), register_tool_field(tool, field)
     parse_tool_calls(text, *, format=None, tools=None)
                                          -> [ToolCall] found in model text, in every open model's format
-    StreamingArgs(tool=None, schema=None) .feed(chunk) -> best value so far; .finish() -> Recovered
+    StreamingArgs(tool=None, schema=None) .feed(chunk); .value: best value so far;
+                                         .appended(*path): a string's new text; .finish() -> Recovered
     MAX_DEPTH                            the deepest nesting recovered (1024, as orjson reads);
                                          deeper text is refused at the bracket past it
 

@@ -15,88 +15,26 @@ their escapes, so brackets, quotes and tags inside them never count.
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass
 
+from .._kernels import markers
 from .._text import string_end
 
 __all__ = ["Member", "Scan", "extent", "members", "elements", "skip_space", "decode_key"]
 
 _OPEN = {"{": "}", "[": "]"}
-_CLOSERS = "}]"
-# a quote starts a string only where a key or a value may start: an
-# apostrophe in a bare word ({cmd: it's}) is text
-_VALUE_START = "{[,:"
 
 
-def skip_space(text: str, i: int, limit: int) -> int:
-    """Past whitespace and ``//`` / ``/* */`` comments."""
-    while i < limit:
-        c = text[i]
-        if c in " \t\r\n\ufeff":
-            i += 1
-        elif text.startswith("//", i):
-            nl = text.find("\n", i, limit)
-            i = limit if nl < 0 else nl + 1
-        elif text.startswith("/*", i):
-            close = text.find("*/", i + 2, limit)
-            i = limit if close < 0 else close + 2
-        else:
-            break
-    return i
-
-
-# the characters extent() acts on; the runs between them are skipped at once
-_EXTENT_MARKS = re.compile(r"[\"'{}\[\]</]")
+skip_space = markers.skip_space  # past whitespace and // and /* */ comments (the marker kernel)
+_extent = markers.extent
 
 
 def extent(text: str, i: int, limit: int, stop: str | None = None) -> int | None:
     """End of the bracketed value at ``i`` (``{`` or ``[``); None when cut off
-    (at ``limit``, or where ``stop`` stands outside a string: the next tag)."""
-    stack = [_OPEN[text[i]]]
-    prev = text[i]  # the last character that is not whitespace
-    j = i + 1
-    marks = _EXTENT_MARKS.search
-    while (m := marks(text, j, limit)) is not None:
-        k = m.start()
-        if k > j:  # a run of other characters: prev is its last non-space one
-            b = k - 1
-            while b >= j and text[b].isspace():
-                b -= 1
-            if b >= j:
-                prev = text[b]
-        j = k
-        c = text[j]
-        if c == '"' or (c == "'" and prev in _VALUE_START):
-            end = string_end(text, j, limit)
-            if end is None:
-                return None
-            j = end
-            prev = c
-            continue
-        if c in _OPEN:
-            stack.append(_OPEN[c])
-        elif c == "<":
-            if stop is not None and text.startswith(stop, j):
-                return None
-        elif c in _CLOSERS:
-            if c == stack[-1]:
-                stack.pop()
-            elif c in stack:  # a closer for an outer bracket: the inner ones were left open
-                while stack[-1] != c:
-                    stack.pop()
-                stack.pop()
-            else:  # a stray closer: not this value's
-                return j
-            if not stack:
-                return j + 1
-        elif c == "/" and text.startswith(("//", "/*"), j) and (
-                text[j - 1].isspace() or text[j - 1] in "{[,"):
-            j = skip_space(text, j, limit)
-            continue
-        prev = c
-        j += 1
-    return None
+    (at ``limit``, or where ``stop`` stands outside a string: the next tag).
+    The scan is the marker kernel's (``_kernels/_markers_py.py`` says how it reads)."""
+    end = _extent(text, i, limit, stop)
+    return None if end < 0 else end
 
 
 def _scalar_end(text: str, i: int, limit: int) -> int:

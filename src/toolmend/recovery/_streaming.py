@@ -7,15 +7,22 @@ read twice and the total cost of a stream is linear in its length (serving
 stacks that call a partial-JSON parser on the whole prefix at every token pay
 for the prefix again each time: quadratic).
 
-``feed`` returns the best value so far: the containers opened so far with
-the members read so far, a string cut in the middle closed where it was cut;
-a number or ``true``/``false``/``null`` still being read, and a key without
-its value, are left out until they are whole (``2`` may become ``20``). The
-value is built in place: each ``feed`` returns the same object, grown; copy it
-to keep a snapshot. ``finish()`` returns a :class:`~toolmend.recovery.Recovered`
-for the whole text, through argument recovery: a stream cut off anywhere but
-after a complete value gives ``ok=False`` with ``cut`` saying where (the
-repair engine's record, as for any text).
+``feed`` reads a chunk and returns nothing: the cost of a stream is the cost
+of its characters, whatever the chunks. The best value so far is
+:attr:`StreamingArgs.value`: the containers opened so far with the members
+read so far, a string cut in the middle closed where it was cut; a number or
+``true``/``false``/``null`` still being read, and a key without its value, are
+left out until they are whole (``2`` may become ``20``). The value is built in
+place (each read gives the same object, grown: copy it to keep a snapshot); a
+string still being read is joined only when the value is read, so reading it
+costs the length of that string, and a stream read at every chunk costs the
+square of its longest string. The linear way to follow a long string (the
+``content`` of a file being written) is :meth:`StreamingArgs.appended`: the
+text it gained since the last call, never read twice. ``finish()`` returns a
+:class:`~toolmend.recovery.Recovered` for the whole text, through argument
+recovery: a stream cut off anywhere but after a complete value gives
+``ok=False`` with ``cut`` saying where (the repair engine's record, as for
+any text).
 """
 
 from __future__ import annotations
@@ -27,7 +34,9 @@ from typing import Any
 from .._text import MAX_DEPTH, TOO_DEEP
 from ._strategies import Recovered, normalize_tool_args
 
-__all__ = ["StreamingArgs", "cut_reason"]
+Path = tuple[str | int, ...]
+
+__all__ = ["StreamingArgs"]
 
 _VALUE, _KEY, _COLON, _AFTER, _STRING, _TOKEN, _DONE, _ERROR = range(8)
 _NOTHING: Any = object()
@@ -40,21 +49,41 @@ _TOKEN_CHARS = frozenset("0123456789+-.eEtrufalsn")
 _LITERALS = {"true": True, "false": False, "null": None}
 _ESCAPES = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
 _HEX = frozenset("0123456789abcdefABCDEF")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+_PAIR = re.compile("[\ud800-\udbff][\udc00-\udfff]")
+
+
+def _join_pair(m: re.Match[str]) -> str:
+    pair = m.group()
+    return chr(0x10000 + ((ord(pair[0]) - 0xD800) << 10) + ord(pair[1]) - 0xDC00)
 
 
 def _fix_surrogates(s: str) -> str:
     """Join \\uD83D\\uDE00-style pairs; a lone surrogate stays as it is."""
-    try:
-        return s.encode("utf-16", "surrogatepass").decode("utf-16")
-    except UnicodeDecodeError:
-        return s
+    return _PAIR.sub(_join_pair, s)
+
+
+class _Watch:
+    """What :meth:`StreamingArgs.appended` has handed out of the string at one path."""
+
+    __slots__ = ("path", "cursor", "pending", "started", "closed", "repeated")
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.cursor = 0         # the open string's pieces handed out (or moved to pending)
+        self.pending = ""       # text read but not handed out yet
+        self.started = False    # the string at the path was seen opening
+        self.closed = False
+        self.repeated = False   # a second string at the same path (a repeated key)
 
 
 class _Parser:
     """The incremental JSON parser under :class:`StreamingArgs`."""
 
     __slots__ = ("stack", "keys", "mode", "first", "root", "pieces", "is_key", "esc", "tok",
-                 "surrogates", "consumed", "error", "error_at")
+                 "surrogates", "consumed", "error", "error_at", "watch", "watched", "shown")
 
     def __init__(self) -> None:
         self.stack: list[Any] = []      # the open containers, innermost last
@@ -70,6 +99,9 @@ class _Parser:
         self.consumed = 0
         self.error: str | None = None
         self.error_at = -1
+        self.watch: dict[Path, _Watch] = {}     # the paths StreamingArgs.appended follows
+        self.watched: _Watch | None = None      # the one the open string is at
+        self.shown: str | None = None           # the open string as last put in the value
 
     # -- building the value -------------------------------------------------
 
@@ -114,8 +146,44 @@ class _Parser:
         self._value_done()
         return True
 
+    def path(self) -> Path:
+        """Where the innermost place is: keys of objects, indexes of arrays."""
+        out: list[str | int] = []
+        keys = iter(self.keys)
+        for container in self.stack:
+            out.append(len(container) - 1 if type(container) is list else next(keys))
+        return tuple(out)
+
+    def lookup(self, path: Path) -> Any:
+        """The value at ``path`` so far (_NOTHING when there is none yet)."""
+        value = self.root
+        for key in path:
+            if type(value) is dict and type(key) is str and key in value:
+                value = value[key]
+            elif type(value) is list and type(key) is int and -1 < key < len(value):
+                value = value[key]
+            else:
+                return _NOTHING
+        return value
+
+    def _start_string(self) -> None:
+        self._put("")
+        self.is_key = False
+        self.mode = _STRING
+        self.shown = None
+        if self.watch:
+            w = self.watched = self.watch.get(self.path())
+            if w is not None:
+                w.repeated = w.started
+                w.started, w.cursor = True, 0
+
     def _end_string(self) -> None:
         s = "".join(self.pieces)
+        w = self.watched
+        if w is not None and not self.is_key:
+            w.pending += "".join(self.pieces[w.cursor:])
+            w.closed = True
+            self.watched = None
         self.pieces = []
         if self.surrogates:
             s = _fix_surrogates(s)
@@ -183,9 +251,7 @@ class _Parser:
                     self.stack.append(lst)
                     self.mode, self.first = _VALUE, True
                 elif c == '"':
-                    self._put("")
-                    self.is_key = False
-                    self.mode = _STRING
+                    self._start_string()
                 elif c in _TOKEN_CHARS:
                     self.mode = _TOKEN
                     continue
@@ -224,12 +290,6 @@ class _Parser:
                     self._fail(base + i, "unexpected text after the end of the value")
                 return
             i += 1
-        if self.mode == _STRING and not self.is_key:
-            # the string cut at the end of this chunk, closed where it was cut
-            pieces = self.pieces
-            s = pieces[0] if len(pieces) == 1 else "".join(pieces)
-            self.pieces = [s]
-            self._replace(_fix_surrogates(s) if self.surrogates else s)
 
     def _close(self, kind: type) -> None:
         self.stack.pop()
@@ -276,21 +336,55 @@ class _Parser:
             self._end_token(self.consumed)
 
     def value(self) -> Any:
+        """The value so far, the string being read put in its place (joined
+        once: reading it again before more of it comes costs nothing)."""
+        if self.mode == _STRING and not self.is_key and self.pieces:
+            pieces = self.pieces
+            if len(pieces) > 1 or pieces[0] is not self.shown:
+                w = self.watched
+                if w is not None:  # the pieces become one: what was not handed out waits
+                    w.pending += "".join(pieces[w.cursor:])
+                    w.cursor = 1
+                s = pieces[0] if len(pieces) == 1 else "".join(pieces)
+                self.pieces = [s]
+                self.shown = s
+                self._replace(_fix_surrogates(s) if self.surrogates else s)
         return None if self.root is _NOTHING else self.root
 
-
-def cut_reason(text: str) -> str | None:
-    """Where ``text`` stops, if it stops inside a value: ``Recovered.cut.what``
-    of its recovery ("inside a string", "after a comma", ...); None for a whole
-    value, for one that lacks only closing brackets, and for text that is not
-    JSON at all."""
-    cut = normalize_tool_args(text).cut
-    return None if cut is None else cut.what
+    def appended(self, path: Path) -> str:
+        """The text the string at ``path`` gained since the last call."""
+        w = self.watch.get(path)
+        if w is None:
+            w = self.watch[path] = _Watch(path)
+            if self.mode == _STRING and not self.is_key and self.path() == path:
+                w.started = True
+                self.watched = w
+        if not w.started:
+            found = self.lookup(path)
+            if type(found) is str:  # a string read whole before the first call
+                w.started = w.closed = True
+                w.pending = found
+            elif found is not _NOTHING:
+                raise TypeError(f"StreamingArgs.appended: the value at {list(path)} is "
+                                f"{type(found).__name__}, not a string")
+        if w.repeated:
+            raise ValueError(f"StreamingArgs.appended: a second string at {list(path)} "
+                             "(a repeated key): the text handed out so far was the first one's")
+        out, w.pending = w.pending, ""
+        if self.watched is w:
+            pieces = self.pieces
+            if w.cursor < len(pieces):
+                out += pieces[w.cursor] if w.cursor == len(pieces) - 1 else "".join(pieces[w.cursor:])
+                w.cursor = len(pieces)
+            if out and "\ud800" <= out[-1] <= "\udbff":  # half a pair: its other half may follow
+                out, w.pending = out[:-1], out[-1]
+        return _fix_surrogates(out) if _SURROGATE.search(out) else out
 
 
 class StreamingArgs:
-    """Arguments streamed in chunks: ``feed(chunk)`` -> the best value so far,
-    ``finish()`` -> :class:`Recovered` for the whole text.
+    """Arguments streamed in chunks: ``feed(chunk)`` reads one, :attr:`value`
+    is the best value so far, :meth:`appended` the text a string gained since
+    it was last asked, ``finish()`` -> :class:`Recovered` for the whole text.
 
     ``tool`` (optional) is the tool's name, used by :meth:`finish` as in
     :func:`normalize_tool_args`. Chunks are ``str``, or ``bytes`` decoded as
@@ -318,18 +412,34 @@ class StreamingArgs:
         self._nbytes = 0                      # bytes fed so far (bytes chunks)
         self._bad_utf8: str | None = None     # why the bytes stopped being text
 
-    def feed(self, chunk: str | bytes) -> Any:
-        """Read ``chunk``; return the best value so far (None before any)."""
+    def feed(self, chunk: str | bytes) -> None:
+        """Read ``chunk`` (the value so far is :attr:`value`)."""
         if self._finished:
             raise ValueError("StreamingArgs.feed: the stream was already finished")
         parser = self._parser
-        if type(chunk) is str and parser.mode != _ERROR:  # the common case, kept short
-            self._chunks.append(chunk)
-            parser.feed(chunk)
-            return None if parser.root is _NOTHING else parser.root
+        if type(chunk) is str:  # the common cases, kept short
+            if parser.mode == _STRING:
+                if not parser.esc and '"' not in chunk and "\\" not in chunk:
+                    self._chunks.append(chunk)  # more of a string: a piece of it
+                    parser.pieces.append(chunk)
+                    parser.consumed += len(chunk)
+                    return
+                if chunk == "\\" and not parser.esc or parser.esc == "\\" and chunk in _ESCAPES:
+                    self._chunks.append(chunk)  # an escape, a character at a time
+                    if parser.esc:
+                        parser.pieces.append(_ESCAPES[chunk])
+                        parser.esc = ""
+                    else:
+                        parser.esc = "\\"
+                    parser.consumed += 1
+                    return
+            if parser.mode != _ERROR:
+                self._chunks.append(chunk)
+                parser.feed(chunk)
+                return
         if isinstance(chunk, (bytes, bytearray, memoryview)):
             if self._bad_utf8 is not None:
-                return self._parser.value()  # nothing after bytes that are not UTF-8 is read
+                return  # nothing after bytes that are not UTF-8 is read
             text = self._decode(bytes(chunk))
         elif isinstance(chunk, str):
             text = chunk
@@ -341,7 +451,6 @@ class StreamingArgs:
                 self._parser.feed(text)
         if self._bad_utf8 is not None:
             self._parser.mode = _ERROR  # nothing after the bad bytes is read
-        return self._parser.value()
 
     def _decode(self, data: bytes, final: bool = False) -> str:
         """UTF-8, strictly: a character split between chunks waits for its
@@ -361,8 +470,35 @@ class StreamingArgs:
 
     @property
     def value(self) -> Any:
-        """The best value so far (what the last :meth:`feed` returned)."""
+        """The best value so far (None before any): the same object at every
+        read, grown. A string still being read is joined here, once per read
+        that follows new text of it: follow a long one with :meth:`appended`."""
         return self._parser.value()
+
+    def appended(self, *path: str | int) -> str:
+        """The text the string at ``path`` (keys of objects, indexes of arrays;
+        none for a string at the top) gained since the last call for that
+        path: all of it so far at the first call, ``""`` while it has not
+        begun or has not grown. Each character is handed out once, so
+        following a string costs its length, whatever the chunks. A
+        ``\\uD83D\\uDE00``-style pair waits until both halves have come.
+        Raises TypeError when the value at ``path`` is not a string, and
+        ValueError when a second string comes at the same path (a repeated
+        key: JSON keeps the last, and what was handed out was the first)."""
+        parser = self._parser
+        w = parser.watched
+        if w is not None and w.path == path and not w.pending and not parser.surrogates:
+            cursor = w.cursor  # the common case, kept short: the open string, a piece more
+            pieces = parser.pieces
+            n = len(pieces)
+            if cursor == n - 1:
+                w.cursor = n
+                return pieces[cursor]
+            if cursor == n:
+                return ""
+        if not all(type(k) is str or type(k) is int for k in path):
+            raise TypeError("StreamingArgs.appended: a path is keys (str) and indexes (int)")
+        return parser.appended(path)
 
     @property
     def text(self) -> str:

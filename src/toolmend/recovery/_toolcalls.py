@@ -46,7 +46,7 @@ from ._strategies import json_text, normalize_tool_args
 if TYPE_CHECKING:
     from ._schemawalk import Problem
 
-__all__ = ["ToolCall", "parse_tool_calls", "call_from_parts"]
+__all__ = ["ToolCall", "parse_tool_calls", "call_from_parts", "json_run"]
 
 
 @dataclass(frozen=True)
@@ -267,10 +267,12 @@ def _is_text_block(obj: _Obj) -> bool:
     return obj.scalar("type") == "text" and set(obj.items) <= _TEXT_BLOCK_KEYS
 
 
-def _json_calls(text: str, i: int, limit: int, lenient: bool) -> tuple[list[ToolCall] | None, int]:
+def _json_calls(text: str, i: int, limit: int, lenient: bool,
+                known: tuple[int, int] | None = None) -> tuple[list[ToolCall] | None, int]:
     """The calls in the JSON value at ``i``: (calls or None when the value is
-    not calls, where scanning goes on)."""
-    end = extent(text, i, limit)
+    not calls, where scanning goes on). ``known``: (start, end) of a value
+    whose end was found already (within ``limit``), not scanned again."""
+    end = known[1] if known is not None and known[0] == i else extent(text, i, limit)
     stop = limit if end is None else end
     if text[i] == "[":
         scan = elements(text, i, limit)
@@ -349,8 +351,8 @@ def _object_call(obj: _Obj, start: int, end: int | None, limit: int, lenient: bo
             return call_from_parts(shape.name, "", span, shape.id)
         return ToolCall(shape.name, raw, None, False, span,
                         f"the arguments of {shape.name!r} must be an object, not {raw!r}", shape.id)
-    if _is_schema_text(raw) and not lenient:
-        return None
+    if not lenient and ("properties" in raw or "\\u" in raw) and _is_schema_text(raw):
+        return None  # (a schema names its "properties": a text without the word is none)
     return call_from_parts(shape.name, raw, span, shape.id, cut=m.end is None)
 
 
@@ -489,7 +491,7 @@ def _tag(text: str, i: int, limit: int) -> tuple[Any, int]:
                     end = close.end()
             return [call_from_parts(name, args or "", (i, end))], end
         body_start = j
-        body_end, end, closed = _body_end(text, j, limit)
+        body_end, end, closed, _ = _body_end(text, j, limit)
         raw = text[body_start:body_end].strip()
         if not closed:
             b = _skip_ws(text, body_start, limit)
@@ -507,20 +509,34 @@ def _tag(text: str, i: int, limit: int) -> tuple[Any, int]:
     b = _skip_ws(text, j, limit)
     if b >= limit or text[b] not in "{[":
         return _NOT_A_TAG, i + len(_TAG_NAME)
-    body_end, end, closed = _body_end(text, j, limit)
-    calls: list[ToolCall] = []
-    k = b
-    while k < body_end and text[k] in "{[":
-        found, stop = _json_calls(text, k, body_end, lenient=True)
-        if found is None:
-            found = [ToolCall("", text[k:stop].strip(), None, False, (k, stop),
-                              "a tool call without a tool name")]
-        calls.extend(found)
-        k = _skip_ws(text, stop, body_end)
+    body_end, end, closed, known = _body_end(text, j, limit)
+    calls = json_run(text, b, body_end, "", known)[0]
     if len(calls) == 1:
         only = calls[0]
         calls = [replace(only, span=(i, end))]
     return calls, end
+
+
+def json_run(text: str, i: int, limit: int, seps: str = ",;",
+             known: tuple[int, int] | None = None) -> tuple[list[ToolCall], int, bool]:
+    """The JSON calls from ``i`` on: objects or lists of them, one after the other
+    with whitespace or ``seps`` between. (calls, end of the last value, found any);
+    ``known`` as for ``_json_calls``."""
+    calls: list[ToolCall] = []
+    k = skip_space(text, i, limit)
+    found_any = False
+    while k < limit and text[k] in "{[":
+        found, stop = _json_calls(text, k, limit, True, known)
+        if found is None:
+            found = [ToolCall("", text[k:stop].strip(), None, False, (k, stop),
+                              "a tool call without a tool name")]
+        calls.extend(found)
+        found_any = True
+        i = stop
+        k = skip_space(text, stop, limit)
+        while k < limit and text[k] in seps:
+            k = skip_space(text, k + 1, limit)
+    return calls, i, found_any
 
 
 def _skip_ws(text: str, j: int, limit: int) -> int:
@@ -529,27 +545,30 @@ def _skip_ws(text: str, j: int, limit: int) -> int:
     return j
 
 
-def _body_end(text: str, j: int, limit: int) -> tuple[int, int, bool]:
-    """Where a tag's body ends: (body end, tag end, closed by </tool_call>).
+def _body_end(text: str, j: int, limit: int) -> tuple[int, int, bool, tuple[int, int] | None]:
+    """Where a tag's body ends: (body end, tag end, closed by </tool_call>,
+    (start, end) of the JSON value it starts with, None when not whole).
 
     A JSON body ends where its value does (a ``</tool_call>`` inside one of its
     strings is text); any body ends at the next ``<tool_call`` at the latest."""
     b = _skip_ws(text, j, limit)
     search_from = j
+    known = None
     if b < limit and text[b] in "{[":
         e = extent(text, b, limit, _TAG_NAME)
         if e is not None:
             search_from = e
+            known = (b, e)
     nxt = text.find(_TAG_NAME, search_from, limit)
     bound = limit if nxt < 0 else nxt
     close = _CLOSE.search(text, search_from, bound)
     if close is not None:
-        return close.start(), close.end(), True
+        return close.start(), close.end(), True, known
     if bound == limit == len(text):
         lt = text.find("</", max(search_from, limit - 16), limit)
         if lt >= 0 and _partial_close(text, lt, limit):
-            return lt, limit, True
-    return bound, bound, False
+            return lt, limit, True, known
+    return bound, bound, False, known
 
 
 # -- the entry point -------------------------------------------------------------------
@@ -566,11 +585,20 @@ def parse_tool_calls(text: str | bytes, *, format: str | None = None, tools: Any
     schema (:func:`toolmend.recovery.check_tool_calls`). Reasoning (``<think>`` ...
     ``</think>``, text before a bare ``</think>``, harmony's analysis channel,
     ...) never yields a call."""
-    from ._formats import parse
-
+    parse = _engine[0] if _engine else _load_engine()
     if tools is None:
         return parse(text, format, None)
     from ._toolschema import check_tool_calls, unwrap_response
 
     tools = unwrap_response(tools)
     return check_tool_calls(parse(text, format, tools), tools)
+
+
+_engine: list[Any] = []  # the formats' engine, imported at the first call (it imports this module)
+
+
+def _load_engine() -> Any:
+    from ._formats import parse
+
+    _engine[:] = [parse]
+    return parse

@@ -12,9 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .._jsonish import skip_space
 from .._strategies import json_text, normalize_tool_args
-from .._toolcalls import ToolCall, _json_calls, call_from_parts
+from .._toolcalls import ToolCall, call_from_parts, json_run
 from ._schema import Tools, typed_value
 
 __all__ = ["Ctx", "Reader", "xml_call", "json_run", "cut_call", "named_call"]
@@ -89,23 +88,3 @@ def xml_call(name: str, params: list[tuple[str, str, bool]], raw: str, span: tup
     except ValueError as exc:  # RecoveryError: a value JSON cannot hold
         return ToolCall(name, raw, None, False, span, f"the arguments of {name!r}: {exc}", id)
     return ToolCall(name, raw, args, True, span, None, id)
-
-
-def json_run(text: str, i: int, limit: int, seps: str = ",;") -> tuple[list[ToolCall], int, bool]:
-    """The JSON calls from ``i`` on: objects or lists of them, one after the other
-    with whitespace or ``seps`` between. (calls, end of the last value, found any)."""
-    calls: list[ToolCall] = []
-    k = skip_space(text, i, limit)
-    found_any = False
-    while k < limit and text[k] in "{[":
-        found, stop = _json_calls(text, k, limit, lenient=True)
-        if found is None:
-            found = [ToolCall("", text[k:stop].strip(), None, False, (k, stop),
-                              "a tool call without a tool name")]
-        calls.extend(found)
-        found_any = True
-        i = stop
-        k = skip_space(text, stop, limit)
-        while k < limit and text[k] in seps:
-            k = skip_space(text, k + 1, limit)
-    return calls, i, found_any

@@ -1,0 +1,179 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+# cython: freethreading_compatible=True
+"""Compiled scans around the tool-call formats' markers: where a value ends, where blanks end.
+
+Twin of ``toolmend/_kernels/_markers_py.py`` (read its docstring): the same functions
+with the same results, reading the string's buffer directly. Nothing here recurses:
+the open brackets wait on an explicit stack.
+"""
+from libc.stdlib cimport malloc, realloc, free
+from libc.string cimport memchr
+from cpython.unicode cimport PyUnicode_GET_LENGTH, PyUnicode_READ, PyUnicode_KIND, PyUnicode_DATA
+
+__all__ = ["extent", "skip_space"]
+
+
+cdef inline bint _starts(str needle, int kind, const void* data, Py_ssize_t j, Py_ssize_t n):
+    """``text[j:]`` starts with ``needle`` (within the text's ``n`` characters)."""
+    cdef Py_ssize_t m = PyUnicode_GET_LENGTH(needle), k
+    if j + m > n:
+        return False
+    for k in range(m):
+        if PyUnicode_READ(kind, data, j + k) != needle[k]:
+            return False
+    return True
+
+
+cdef extern from "Python.h":
+    bint Py_UNICODE_ISSPACE(Py_UCS4 ch)
+    int PyUnicode_1BYTE_KIND
+
+
+cdef Py_ssize_t _skip(int kind, const void* data, Py_ssize_t i, Py_ssize_t limit, Py_ssize_t n) noexcept:
+    cdef Py_UCS4 c, d
+    cdef Py_ssize_t k
+    while i < limit:
+        c = PyUnicode_READ(kind, data, i)
+        if c == 32 or c == 9 or c == 13 or c == 10 or c == 0xFEFF:
+            i += 1
+            continue
+        d = PyUnicode_READ(kind, data, i + 1) if c == 47 and i + 1 < n else 0
+        if d == 47:  # // to the end of the line
+            k = i + 2
+            while k < limit and PyUnicode_READ(kind, data, k) != 10:
+                k += 1
+            i = limit if k >= limit else k + 1
+        elif d == 42:  # /* to */
+            k = i + 2
+            while k + 1 < limit and not (PyUnicode_READ(kind, data, k) == 42
+                                         and PyUnicode_READ(kind, data, k + 1) == 47):
+                k += 1
+            i = limit if k + 1 >= limit else k + 2
+        else:
+            break
+    return i
+
+
+def skip_space(str text, Py_ssize_t i, Py_ssize_t limit):
+    """Past whitespace and ``//`` / ``/* */`` comments."""
+    cdef Py_ssize_t n = PyUnicode_GET_LENGTH(text)
+    if limit > n:
+        limit = n
+    if i < 0:
+        i = 0
+    return _skip(PyUnicode_KIND(text), PyUnicode_DATA(text), i, limit, n)
+
+
+cdef inline Py_ssize_t _string_end(int kind, const void* data, Py_ssize_t i, Py_ssize_t limit) noexcept:
+    """Past the closing quote of the string opened at ``i``; -1 when it does not close."""
+    cdef Py_UCS4 quote = PyUnicode_READ(kind, data, i), c
+    cdef Py_ssize_t j = i + 1, run = 0, b
+    cdef const unsigned char* p
+    cdef const unsigned char* hit
+    if kind == PyUnicode_1BYTE_KIND:  # the common text: the quote found by memchr
+        p = <const unsigned char*>data
+        while j < limit:
+            hit = <const unsigned char*>memchr(p + j, <int>quote, <size_t>(limit - j))
+            if hit == NULL:
+                return -1
+            j = hit - p
+            b = j - 1
+            while b > i and p[b] == 92:
+                b -= 1
+            if (j - 1 - b) % 2 == 0:
+                return j + 1
+            j += 1
+        return -1
+    while j < limit:
+        c = PyUnicode_READ(kind, data, j)
+        if c == quote and run % 2 == 0:
+            return j + 1
+        run = run + 1 if c == 92 else 0
+        j += 1
+    return -1
+
+
+cdef inline bint _is_space(Py_UCS4 c) noexcept:
+    return Py_UNICODE_ISSPACE(c)
+
+
+def extent(str text, Py_ssize_t i, Py_ssize_t limit, stop):
+    """End of the bracketed value at ``i``; -1 when it is cut off."""
+    cdef Py_ssize_t n = PyUnicode_GET_LENGTH(text)
+    if limit > n:
+        limit = n
+    if i < 0 or i >= limit:
+        raise IndexError("extent: no bracket at the position given")
+    cdef int kind = PyUnicode_KIND(text)
+    cdef const void* data = PyUnicode_DATA(text)
+    cdef Py_UCS4 c = PyUnicode_READ(kind, data, i), prev, before
+    if c != 123 and c != 91:
+        raise KeyError(chr(c))
+    cdef str stop_s = stop if stop is not None else None
+    cdef Py_ssize_t cap = 64, depth = 0, braces = 0, brackets = 0, j, end
+    cdef Py_UCS4* stack = <Py_UCS4*>malloc(cap * sizeof(Py_UCS4))
+    cdef Py_UCS4* grown
+    if stack == NULL:
+        raise MemoryError()
+    try:
+        stack[0] = 125 if c == 123 else 93
+        depth = 1
+        if c == 123:
+            braces = 1
+        else:
+            brackets = 1
+        prev = c
+        j = i + 1
+        while j < limit:
+            c = PyUnicode_READ(kind, data, j)
+            if c == 34 or (c == 39 and (prev == 123 or prev == 91 or prev == 44 or prev == 58)):
+                end = _string_end(kind, data, j, limit)
+                if end < 0:
+                    return -1
+                j = end
+                prev = c
+                continue
+            if c == 123 or c == 91:
+                if depth == cap:
+                    cap *= 2
+                    grown = <Py_UCS4*>realloc(stack, cap * sizeof(Py_UCS4))
+                    if grown == NULL:
+                        raise MemoryError()
+                    stack = grown
+                stack[depth] = 125 if c == 123 else 93
+                depth += 1
+                if c == 123:
+                    braces += 1
+                else:
+                    brackets += 1
+            elif c == 60:  # <
+                if stop_s is not None and _starts(stop_s, kind, data, j, n):
+                    return -1
+            elif c == 125 or c == 93:
+                if (c == 125 and braces == 0) or (c == 93 and brackets == 0):
+                    return j  # a stray closer: not this value's
+                while True:  # a closer for an outer bracket: the inner ones were left open
+                    depth -= 1
+                    if stack[depth] == 125:
+                        braces -= 1
+                    else:
+                        brackets -= 1
+                    if stack[depth] == c:
+                        break
+                if depth == 0:
+                    return j + 1
+            elif c == 47 and j + 1 < n:  # /
+                before = PyUnicode_READ(kind, data, j - 1)
+                end = PyUnicode_READ(kind, data, j + 1)
+                if (end == 47 or end == 42) and (_is_space(before) or before == 123
+                                                  or before == 91 or before == 44):
+                    j = _skip(kind, data, j, limit, n)
+                    continue
+            elif _is_space(c):
+                j += 1
+                continue
+            prev = c
+            j += 1
+        return -1
+    finally:
+        free(stack)
