@@ -16,8 +16,9 @@ LiteralError. Every value returned holds its integers exactly (the exact reader 
 Files: this one (the text strategies and the exact reader), ``_recover_literal.pxi``,
 ``_recover_tokens.pxi`` and ``_recover_repair.pxi``, each beside its twin's file.
 """
-from cpython.mem cimport PyMem_Malloc, PyMem_Realloc, PyMem_Free
-from cpython.unicode cimport PyUnicode_FromKindAndData, PyUnicode_4BYTE_KIND
+from cpython.mem cimport PyMem_Free, PyMem_Malloc, PyMem_Realloc
+from cpython.mem cimport PyMem_RawFree, PyMem_RawMalloc, PyMem_RawRealloc
+from cpython.unicode cimport PyUnicode_1BYTE_KIND, PyUnicode_4BYTE_KIND, PyUnicode_FromKindAndData
 
 import orjson as _orjson
 from json.decoder import scanstring as _scanstring
@@ -47,9 +48,9 @@ class Refused(ValueError):
         self.what = what
 
 cdef extern from "Python.h":
-    bint Py_UNICODE_ISSPACE(Py_UCS4 ch)
-    bint Py_UNICODE_ISALNUM(Py_UCS4 ch)
-    bint Py_UNICODE_ISALPHA(Py_UCS4 ch)
+    bint Py_UNICODE_ISSPACE(Py_UCS4 ch) nogil
+    bint Py_UNICODE_ISALNUM(Py_UCS4 ch) nogil
+    bint Py_UNICODE_ISALPHA(Py_UCS4 ch) nogil
     int PyUnicode_KIND(object o)
     void* PyUnicode_DATA(object o)
     Py_UCS4 PyUnicode_READ(int kind, void* data, Py_ssize_t index) nogil

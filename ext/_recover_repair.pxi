@@ -2,10 +2,9 @@
 # over the text, frame by frame, on the scanner of _recover_tokens.pxi.
 # Included by _recover.pyx. Twin: src/toolmend/_kernels/_recover_repair.py.
 
-cdef bint eng_plausible(_Repairer self, Py_ssize_t p) noexcept:
+cdef bint eng_plausible(_Repairer self, Py_ssize_t p) noexcept nogil:
     cdef Py_ssize_t n = self.n, j = self.ws(p + 1), e
     cdef Py_UCS4 c
-    cdef str w
     if j >= n:
         return False
     c = self.ch(j)
@@ -20,10 +19,10 @@ cdef bint eng_plausible(_Repairer self, Py_ssize_t p) noexcept:
     e = j + 1
     while e < n and (is_word(self.ch(e)) or self.ch(e) == c'$'):
         e += 1
-    w = self.s[j:e]
-    return w == "true" or w == "false" or w == "null"
+    return (self.same_word(j, e, b"true", False) or self.same_word(j, e, b"false", False)
+            or self.same_word(j, e, b"null", False))
 
-cdef Py_ssize_t eng_start(_Repairer self) except -2:
+cdef Py_ssize_t eng_start(_Repairer self) except -2 nogil:
     """Where the JSON begins: after prose, fences, chat-template tokens."""
     cdef Py_ssize_t n = self.n, i, e, a, b, p
     cdef Py_UCS4 c
@@ -43,7 +42,7 @@ cdef Py_ssize_t eng_start(_Repairer self) except -2:
         e = i + 1
         while e < n and (is_word(self.ch(e)) or self.ch(e) == c'$'):
             e += 1
-        if self.s[i:e].lower() in TOP_WORDS and self.ws(e) >= n:
+        if self.top_word(i, e) and self.ws(e) >= n:
             return i
     a = self.find_char(c'{', i)
     b = self.find_char(c'[', i)
@@ -60,12 +59,12 @@ cdef Py_ssize_t eng_start(_Repairer self) except -2:
             self.fix("prose", i, "text before the JSON dropped")
             return p
 
-cdef int eng_push(_Repairer self, int kind) except -1:
+cdef int eng_push(_Repairer self, int kind) except -1 nogil:
     cdef Frame* grown
     if self.depth == self.cap:
-        grown = <Frame*>PyMem_Realloc(self.stack, 2 * self.cap * sizeof(Frame))
+        grown = <Frame*>PyMem_RawRealloc(self.stack, 2 * self.cap * sizeof(Frame))
         if grown == NULL:
-            raise MemoryError()
+            no_memory()
         self.stack = grown
         self.cap *= 2
     self.stack[self.depth].kind = kind
@@ -75,19 +74,19 @@ cdef int eng_push(_Repairer self, int kind) except -1:
     self.depth += 1
     return 0
 
-cdef int eng_close(_Repairer self) except -1:
+cdef int eng_close(_Repairer self) except -1 nogil:
     self.depth -= 1
     self.put(c'}' if self.stack[self.depth].kind == F_OBJ else c']')
     return 0
 
-cdef int eng_close_all(_Repairer self, Py_ssize_t i) except -1:
+cdef int eng_close_all(_Repairer self, Py_ssize_t i) except -1 nogil:
     if self.depth > 1:
-        self.fix("truncated", i, (None if self.full() else f"{self.depth - 1} unclosed bracket(s) closed"))
+        self.fix_f("truncated", i, "{n} unclosed bracket(s) closed", 0, 0, self.depth - 1, 0, NULL)
     while self.depth > 1:
         eng_close(self)
     return 0
 
-cdef bint eng_key_follows(_Repairer self, Py_ssize_t i) noexcept:
+cdef bint eng_key_follows(_Repairer self, Py_ssize_t i) noexcept nogil:
     """Whether a comma at i is followed by a key and its colon."""
     cdef Py_ssize_t n = self.n, k, end, lim
     cdef Py_UCS4 q
@@ -108,18 +107,18 @@ cdef bint eng_key_follows(_Repairer self, Py_ssize_t i) noexcept:
         return end < n and self.ch(end) == c':'
     return self.key_then_colon(k)
 
-cdef Py_ssize_t eng_mismatched(_Repairer self, Py_ssize_t i) except -2:
+cdef Py_ssize_t eng_mismatched(_Repairer self, Py_ssize_t i) except -2 nogil:
     """A closer that does not close the innermost container."""
     cdef Py_UCS4 c = self.ch(i), d
     cdef int want = F_OBJ if c == c'}' else F_ARR
     cdef Py_ssize_t k, found = -1, j
-    cdef str closer
+    cdef Py_UCS4 closer
     for k in range(self.depth - 1, 0, -1):
         if self.stack[k].kind == want:
             found = k
             break
     if found < 0:
-        self.fix("bracket", i, (None if self.full() else f"stray '{c}' dropped"))
+        self.fix_f("bracket", i, "stray '{c}' dropped", c, 0, 0, 0, NULL)
         return i + 1
     j = self.skip(i + 1, True)
     if j < self.n:
@@ -128,18 +127,18 @@ cdef Py_ssize_t eng_mismatched(_Repairer self, Py_ssize_t i) except -2:
             if found == 1:
                 # closing the outermost container would leave what follows
                 # outside the document: the closer can only be a typo
-                closer = "}" if self.stack[self.depth - 1].kind == F_OBJ else "]"
-                self.fix("bracket", i, (None if self.full() else f"'{c}' read as '{closer}'"))
+                closer = c'}' if self.stack[self.depth - 1].kind == F_OBJ else c']'
+                self.fix_f("bracket", i, "'{c}' read as '{d}'", c, closer, 0, 0, NULL)
                 eng_close(self)
                 return i + 1
-            self.refuse(i, f"'{c}' does not close the innermost bracket, and what follows "
-                           "belongs to a different container in each reading")
-    self.fix("bracket", i, (None if self.full() else f"'{c}' also closes the brackets inside it"))
+            self.refuse_f(i, "'{c}' does not close the innermost bracket, and what follows "
+                             "belongs to a different container in each reading", c, 0, 0)
+    self.fix_f("bracket", i, "'{c}' also closes the brackets inside it", c, 0, 0, 0, NULL)
     while self.depth > found:
         eng_close(self)
     return i + 1
 
-cdef Py_ssize_t eng_ellipsis(_Repairer self, Py_ssize_t i) except -2:
+cdef Py_ssize_t eng_ellipsis(_Repairer self, Py_ssize_t i) except -2 nogil:
     """An ellipsis at i (and a comma after it) dropped; the index past."""
     self.fix("ellipsis", i, "ellipsis dropped")
     i += 1 if self.ch(i) == 0x2026 else 3
@@ -148,19 +147,19 @@ cdef Py_ssize_t eng_ellipsis(_Repairer self, Py_ssize_t i) except -2:
         return j + 1
     return i
 
-cdef bint eng_at_ellipsis(_Repairer self, Py_ssize_t i) noexcept:
+cdef bint eng_at_ellipsis(_Repairer self, Py_ssize_t i) noexcept nogil:
     cdef Py_UCS4 c = self.ch(i)
     return c == 0x2026 or (c == c'.' and i + 2 < self.n and self.ch(i + 1) == c'.'
                            and self.ch(i + 2) == c'.')
 
-cdef Py_ssize_t eng_value(_Repairer self, Py_ssize_t i, int ctx) except -2:
+cdef Py_ssize_t eng_value(_Repairer self, Py_ssize_t i, int ctx) except -2 nogil:
     """Write the value at i. Opens a frame for { and [; returns the index
     past the value, or -1 when a cut value is dropped."""
     cdef Py_ssize_t n = self.n, j, k, e
     cdef Py_UCS4 c = self.ch(i), d
     if c == c'{' or c == c'[':
         if self.depth > depth_bound:  # the top frame and depth_bound containers
-            self.refuse(i, TOO_DEEP)
+            too_deep(i)
         self.put(c)
         eng_push(self, F_OBJ if c == c'{' else F_ARR)
         return i + 1
@@ -196,7 +195,7 @@ cdef Py_ssize_t eng_value(_Repairer self, Py_ssize_t i, int ctx) except -2:
     self.refuse(i, "unexpected character where a value belongs")
     return -2
 
-cdef inline Py_ssize_t eng_take_value(_Repairer self, Frame* f, Py_ssize_t i) except -2:
+cdef inline Py_ssize_t eng_take_value(_Repairer self, Frame* f, Py_ssize_t i) except -2 nogil:
     """The value step, the same for an object member and an array element:
     the value at i goes into frame f (a container opens its frame); a value
     cut before it starts is dropped and every bracket closed."""
@@ -212,7 +211,7 @@ cdef inline Py_ssize_t eng_take_value(_Repairer self, Frame* f, Py_ssize_t i) ex
         return self.n
     return j
 
-cdef Py_ssize_t eng_null_value(_Repairer self, Frame* f, Py_ssize_t i) except -2:
+cdef Py_ssize_t eng_null_value(_Repairer self, Frame* f, Py_ssize_t i) except -2 nogil:
     """A member whose value is missing: null."""
     self.fix("value", i, "missing value written as null")
     self.put_ascii(b"null")
@@ -220,14 +219,14 @@ cdef Py_ssize_t eng_null_value(_Repairer self, Frame* f, Py_ssize_t i) except -2
     f.state = S_AFTER
     return i
 
-cdef int eng_member_start(_Repairer self, Frame* f) except -1:
+cdef int eng_member_start(_Repairer self, Frame* f) except -1 nogil:
     """Before an array element: remember where it starts, write a comma."""
     f.mark = self.out.len
     if f.count:
         self.put(c',')
     return 0
 
-cdef Py_ssize_t eng_in_object(_Repairer self, Frame* f, int state, Py_ssize_t i, Py_UCS4 c, bint at_end) except -2:
+cdef Py_ssize_t eng_in_object(_Repairer self, Frame* f, int state, Py_ssize_t i, Py_UCS4 c, bint at_end) except -2 nogil:
     """One step inside an object (``state``: before a key, after it, before
     the value, after the member); the index where the next step starts."""
     cdef Py_ssize_t n = self.n, j, e
@@ -274,7 +273,7 @@ cdef Py_ssize_t eng_in_object(_Repairer self, Frame* f, int state, Py_ssize_t i,
                 self.refuse(i, "unexpected character where a key belongs")
             e = self.skip(j, True)
             if (e < n and self.ch(e) != c':') or (e >= n and j < n):
-                self.refuse(i, f"piece {self.s[i:j]!r} has no colon")
+                self.refuse_f(i, "piece {span!r} has no colon", 0, i, j)
             self.fix("key", i, "key quoted")
             self.put(c'"')
             for e in range(i, j):
@@ -339,7 +338,7 @@ cdef Py_ssize_t eng_in_object(_Repairer self, Frame* f, int state, Py_ssize_t i,
         return i
     self.refuse(i, "expected ',' or '}' after a member")
 
-cdef Py_ssize_t eng_in_array(_Repairer self, Frame* f, int state, Py_ssize_t i, Py_UCS4 c, bint at_end) except -2:
+cdef Py_ssize_t eng_in_array(_Repairer self, Frame* f, int state, Py_ssize_t i, Py_UCS4 c, bint at_end) except -2 nogil:
     """One step inside an array (before an element, after it)."""
     cdef Py_ssize_t n = self.n, j
     if state == S_VAL or state == S_KEY_FIRST:
@@ -391,6 +390,22 @@ cdef Py_ssize_t eng_in_array(_Repairer self, Frame* f, int state, Py_ssize_t i, 
     self.refuse(i, "expected ',' or ']' after an element")
 
 cdef str eng_run(_Repairer self):
+    """The pass over the text (without the GIL past NOGIL_MIN characters: it
+    touches no Python object), then the text it wrote."""
+    if self.n >= NOGIL_MIN:
+        with nogil:
+            eng_pass(self)
+    else:
+        eng_pass(self)
+    if self.oom:
+        raise MemoryError()
+    text = self.out_text(0)
+    if self.stack[0].count > 1:
+        text = "[" + text + "]"
+    return text
+
+
+cdef int eng_pass(_Repairer self) except -1 nogil:
     cdef Py_ssize_t n = self.n, i, j, e, top_mark = 0
     cdef Py_UCS4 c = 0
     cdef Frame* f
@@ -418,7 +433,7 @@ cdef str eng_run(_Repairer self):
                 if at_end:
                     break
                 if c == c'}' or c == c']':
-                    self.fix("bracket", i, (None if self.full() else f"extra '{c}' dropped"))
+                    self.fix_f("bracket", i, "extra '{c}' dropped", c, 0, 0, 0, NULL)
                     i += 1
                     continue
                 if c == c',':
@@ -457,12 +472,7 @@ cdef str eng_run(_Repairer self):
             i = eng_in_object(self, f, state, i, c, at_end)
         else:
             i = eng_in_array(self, f, state, i, c, at_end)
-    if self.oom:
-        raise MemoryError()
-    text = buf_str(&self.out)
-    if self.stack[0].count > 1:
-        text = "[" + text + "]"
-    return text
+    return 0
 
 
 
@@ -497,7 +507,7 @@ def repair_json(str s):
         text = eng_run(inner)
         fixes = eng.log() + inner.log()
     else:
-        eng.fixes.clear()
+        eng.nrec = 0
         eng.more = 0
         eng.nfix = 0
         text = eng_run(eng)
@@ -505,7 +515,7 @@ def repair_json(str s):
     return value_of(text), text, fixes
 
 
-cdef bint double_encoded_at(_Repairer eng, Py_ssize_t i) noexcept:
+cdef bint double_encoded_at(_Repairer eng, Py_ssize_t i) noexcept nogil:
     """[{ then any of whitespace [ {, then a backslash and a quote (the
     twin's _DOUBLE_ENCODED)."""
     cdef Py_ssize_t n = eng.n
