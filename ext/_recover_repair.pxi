@@ -226,26 +226,55 @@ cdef int eng_member_start(_Repairer self, Frame* f) except -1 nogil:
         self.put(c',')
     return 0
 
+cdef inline Py_ssize_t eng_at_member(_Repairer self, Py_ssize_t i, Py_UCS4 c, bint at_end,
+                                     bint after_comma, Py_UCS4 closer) except -2 nogil:
+    """Where a member or an element may start, the same in an object and an
+    array: the end of the text (cut), the container's ``closer`` (after a
+    comma: a trailing comma) or the other closer; the index where the next
+    step starts, or -1 for anything else."""
+    if at_end:
+        self.fix("cut", self.n, "cut after a comma" if after_comma else "cut after an opening bracket")
+        eng_close_all(self, self.n)
+        return i
+    if c == closer:
+        if after_comma:
+            self.fix("comma", i, "trailing comma dropped")
+        eng_close(self)
+        return i + 1
+    if c == c'}' or c == c']':
+        return eng_mismatched(self, i)
+    return -1
+
+cdef inline Py_ssize_t eng_after_member(_Repairer self, Frame* f, Py_ssize_t i, Py_UCS4 c, bint at_end,
+                                        Py_UCS4 closer, int next_state) except -2 nogil:
+    """After a member or an element, the same in an object and an array: the
+    end of the text (every bracket closed), a comma (then ``next_state``), the
+    container's ``closer`` or the other closer; the index where the next step
+    starts, or -1 for anything else."""
+    if at_end:
+        eng_close_all(self, self.n)
+        return i
+    if c == c',':
+        f.state = next_state
+        return i + 1
+    if c == closer:
+        eng_close(self)
+        return i + 1
+    if c == c'}' or c == c']':
+        return eng_mismatched(self, i)
+    return -1
+
 cdef Py_ssize_t eng_in_object(_Repairer self, Frame* f, int state, Py_ssize_t i, Py_UCS4 c, bint at_end) except -2 nogil:
     """One step inside an object (``state``: before a key, after it, before
     the value, after the member); the index where the next step starts."""
     cdef Py_ssize_t n = self.n, j, e
     if state == S_KEY_FIRST or state == S_KEY_NEXT:
-        if at_end:
-            self.fix("cut", n, "cut after a comma" if state == S_KEY_NEXT
-                     else "cut after an opening bracket")
-            eng_close_all(self, n)
-            return i
-        if c == c'}':
-            if state == S_KEY_NEXT:
-                self.fix("comma", i, "trailing comma dropped")
-            eng_close(self)
-            return i + 1
+        j = eng_at_member(self, i, c, at_end, state == S_KEY_NEXT, c'}')
+        if j >= 0:
+            return j
         if c == c',':
             self.fix("comma", i, "stray comma dropped")
             return i + 1
-        if c == c']':
-            return eng_mismatched(self, i)
         if eng_at_ellipsis(self, i):
             return eng_ellipsis(self, i)
         f.mark = self.out.len
@@ -316,17 +345,9 @@ cdef Py_ssize_t eng_in_object(_Repairer self, Frame* f, int state, Py_ssize_t i,
             self.refuse(i, "two colons after a key")
         return eng_take_value(self, f, i)
     # S_AFTER
-    if at_end:
-        eng_close_all(self, n)
-        return i
-    if c == c',':
-        f.state = S_KEY_NEXT
-        return i + 1
-    if c == c'}':
-        eng_close(self)
-        return i + 1
-    if c == c']':
-        return eng_mismatched(self, i)
+    j = eng_after_member(self, f, i, c, at_end, c'}', S_KEY_NEXT)
+    if j >= 0:
+        return j
     if c == c':':
         self.refuse(i, "a colon after a value")
     if c == c'"' or c == c"'" or is_key_char(c):
@@ -340,25 +361,16 @@ cdef Py_ssize_t eng_in_object(_Repairer self, Frame* f, int state, Py_ssize_t i,
 
 cdef Py_ssize_t eng_in_array(_Repairer self, Frame* f, int state, Py_ssize_t i, Py_UCS4 c, bint at_end) except -2 nogil:
     """One step inside an array (before an element, after it)."""
-    cdef Py_ssize_t n = self.n, j
+    cdef Py_ssize_t j
     if state == S_VAL or state == S_KEY_FIRST:
-        if at_end:
-            self.fix("cut", n, "cut after a comma" if state == S_VAL
-                     else "cut after an opening bracket")
-            eng_close_all(self, n)
-            return i
-        if c == c']':
-            if state == S_VAL:
-                self.fix("comma", i, "trailing comma dropped")
-            eng_close(self)
-            return i + 1
+        j = eng_at_member(self, i, c, at_end, state == S_VAL, c']')
+        if j >= 0:
+            return j
         if c == c',':
             if state == S_KEY_FIRST:
                 self.fix("comma", i, "stray comma dropped")
                 return i + 1
             self.refuse(i, "an empty element between commas")
-        if c == c'}':
-            return eng_mismatched(self, i)
         if c == c':':
             self.refuse(i, "a colon where a value belongs")
         if eng_at_ellipsis(self, i):
@@ -366,17 +378,9 @@ cdef Py_ssize_t eng_in_array(_Repairer self, Frame* f, int state, Py_ssize_t i, 
         eng_member_start(self, f)
         return eng_take_value(self, f, i)
     # array S_AFTER
-    if at_end:
-        eng_close_all(self, n)
-        return i
-    if c == c',':
-        f.state = S_VAL
-        return i + 1
-    if c == c']':
-        eng_close(self)
-        return i + 1
-    if c == c'}':
-        return eng_mismatched(self, i)
+    j = eng_after_member(self, f, i, c, at_end, c']', S_VAL)
+    if j >= 0:
+        return j
     if c == c':':
         self.refuse(i, "a key inside an array")
     if eng_at_ellipsis(self, i):
