@@ -38,53 +38,11 @@ CUT_WORDS[:] = [b"true", b"false", b"null", b"none", b"undefined"]
 CUT_JSON[:] = [b"true", b"false", b"null", b"null", b"null"]
 TOP_WORDS[:] = [b"nan", b"infinity", b"inf", b"true", b"false", b"null", b"none", b"undefined"]
 
-# Past this many characters the engine's pass runs without the GIL (below it,
-# releasing and taking it back again costs more than it frees).
-cdef Py_ssize_t NOGIL_MIN = 4096
-
-
 cdef struct Frame:
     int kind
     int state
     Py_ssize_t count
     Py_ssize_t mark   # buffer length before the member or element being written
-
-
-cdef struct Out:
-    void* data        # one byte a character (Latin-1) until a wider one comes
-    Py_ssize_t len
-    Py_ssize_t cap
-    bint wide         # Py_UCS4 characters
-
-
-cdef struct FixRec:
-    # One entry of the log, kept in C while the pass runs without the GIL and
-    # made a tuple (code, pos, message) at the end. ``message`` NULL is None;
-    # with ``form`` it is a str.format template of c, d (characters), n (a),
-    # span (the text's characters a to b) and t.
-    const char* code
-    const char* message
-    Py_ssize_t pos
-    bint form
-    Py_UCS4 c, d
-    Py_ssize_t a, b
-    const char* t
-
-
-cdef int no_memory() except -1 with gil:
-    raise MemoryError()
-
-
-cdef int refused(Py_ssize_t pos, const char* what) except -1 with gil:
-    raise Refused(pos, what.decode("utf-8"))
-
-
-cdef int refused_s(Py_ssize_t pos, str what) except -1:
-    raise Refused(pos, what)
-
-
-cdef int too_deep(Py_ssize_t pos) except -1 with gil:
-    raise Refused(pos, TOO_DEEP)
 
 
 cdef inline bint is_ident_start(Py_UCS4 c) noexcept nogil:
@@ -121,37 +79,6 @@ cdef inline bint trailing_ok(Py_UCS4 c) noexcept nogil:
     return ((c'a' <= c <= c'z') or (c'A' <= c <= c'Z') or c >= 0x80 or c == c'<' or c == c'`'
             or c == c'~' or c == c';' or c == c')' or c == c'!' or c == c'?' or c == c'.'
             or c == c'*' or c == c'|' or c == c'>' or c == c'_')
-
-
-ctypedef unsigned char latin1
-
-ctypedef fused outchar:
-    latin1
-    Py_UCS4
-
-
-cdef inline Py_ssize_t plain_run(_Repairer self, outchar* dst, Py_ssize_t j, Py_UCS4 q,
-                                 int ctx) noexcept nogil:
-    """Copy the plain characters of the string at j on (no quote, backslash,
-    control character or surrogate; in a key no structural character) to the
-    output, which has room; the index of the first other one. A 1-byte output
-    means Latin-1 text, read as bytes."""
-    cdef Py_ssize_t n = self.n, w = self.out.len
-    cdef Py_UCS4 c
-    while j < n:
-        if outchar is latin1:
-            c = (<const unsigned char*>self.data)[j]
-        else:
-            c = self.ch(j)
-        if c < 0x20 or c == q or c == c'\\' or c == c'"' or 0xD800 <= c <= 0xDFFF:
-            break
-        if ctx == CTX_KEY and (c == c':' or c == c'}' or c == c'{' or c == c','):
-            break
-        dst[w] = <outchar>c
-        w += 1
-        j += 1
-    self.out.len = w
-    return j
 
 
 @cython.final
