@@ -6,7 +6,7 @@ clearly less time than the same repairs one after the other.
 What holds the GIL is what builds Python objects: the value (orjson reads
 the repaired text) and the call's own Python steps. With one document each
 the two threads meet there once, at the end, and wait for each other: that
-ratio is printed (about 0.7 here). A threaded backend repairs a stream of
+ratio is printed, not judged. A threaded backend repairs a stream of
 arguments, and there one thread's value building overlaps the other's pass:
 the target (bench/targets.py, ``recover-threads``) is measured on four
 documents a thread, wall time, and only when two CPUs are free.
