@@ -255,22 +255,29 @@ cdef bint closes_here(const uchar* data, Py_ssize_t n, Py_ssize_t i) noexcept no
 
 cdef str structural_quotes_k(str s, const uchar* data, Py_ssize_t n):
     cdef Py_UCS4 c
-    cdef Py_ssize_t converted
-    cdef Py_UCS4 local[LOCAL_CAP]
-    cdef Buf b
     for c in s:
         if is_curly_double(c) or is_curly_single(c):
             break
     else:
         return s
+    return run_pass(OP_CURLY, s, data, n)
+
+
+cdef str run_pass(int op, str s, const uchar* data, Py_ssize_t n):
+    """Run the pass of ``op`` (OP_CURLY, OP_COMMENTS) into a buffer, without the
+    GIL past NOGIL_MIN characters: the text it wrote, or ``s`` when it changed
+    nothing."""
+    cdef Py_ssize_t done
+    cdef Py_UCS4 local[LOCAL_CAP]
+    cdef Buf b
     buf_init(&b, local, LOCAL_CAP)
     try:
         if n >= NOGIL_MIN:
             with nogil:
-                converted = structural_pass(data, n, &b)
+                done = structural_pass(data, n, &b) if op == OP_CURLY else comments_pass(data, n, &b)
         else:
-            converted = structural_pass(data, n, &b)
-        return buf_str(&b) if converted else s
+            done = structural_pass(data, n, &b) if op == OP_CURLY else comments_pass(data, n, &b)
+        return buf_str(&b) if done > 0 else s
     finally:
         buf_free(&b)
 
@@ -563,21 +570,9 @@ cdef str trailing_commas_k(str s, const uchar* data, Py_ssize_t n):
 # Comments: // to the end of the line, /* ... */
 
 cdef str comments_k(str s, const uchar* data, Py_ssize_t n):
-    cdef int found
-    cdef Py_UCS4 local[LOCAL_CAP]
-    cdef Buf b
     if u'/' not in s:
         return s
-    buf_init(&b, local, LOCAL_CAP)
-    try:
-        if n >= NOGIL_MIN:
-            with nogil:
-                found = comments_pass(data, n, &b)
-        else:
-            found = comments_pass(data, n, &b)
-        return buf_str(&b) if found > 0 else s
-    finally:
-        buf_free(&b)
+    return run_pass(OP_COMMENTS, s, data, n)
 
 
 cdef int comments_pass(const uchar* data, Py_ssize_t n, Buf* b) except -2 nogil:
