@@ -24,7 +24,8 @@ both contenders of the case have been handed in (in the test of the second one),
 measured **interleaved**: short rounds of ours and theirs alternate (ours, theirs, theirs, ours,
 ...), each round long enough (``ROUND_S``, many calls of a fast function) to make the timer's
 cost negligible, with the garbage collector paused. Time is the thread's **CPU time**, so a
-round is not charged for the time it waited for a CPU, and the statistic is the **fastest round
+round is not charged for the time it waited for a CPU (a target with ``clock="wall"``, whose
+contenders run threads, takes elapsed time), and the statistic is the **fastest round
 of each side** (its time per call): load only ever adds time, and with the rounds interleaved
 what it adds lands on both sides alike. An attempt runs ``MIN_ROUNDS`` rounds a side and more
 until ``BUDGET_S`` of measured time, or stops after ``MIN_CLEAR_ROUNDS`` when the ratio is under
@@ -216,7 +217,8 @@ def _measure_pair(t: Target, case: str, entries: dict[str, Callable[[], object]]
     m = interleaved({t.ours: entries[t.ours], t.other: entries[t.other]},
                     passes=lambda mn: mn[t.ours] <= t.max_ratio * mn[t.other],
                     clear=lambda mn: mn[t.ours] <= CLEAR * t.max_ratio * mn[t.other],
-                    attempts=ATTEMPTS if t.aggregate == "each" else 1)
+                    attempts=ATTEMPTS if t.aggregate == "each" else 1,
+                    clock=time.perf_counter if t.clock == "wall" else time.thread_time)
     ours, other = m.minima[t.ours], m.minima[t.other]
     return PairResult(t, case, ours / other, ours, other, m.rounds, m.attempts, m.seconds)
 

@@ -16,8 +16,9 @@ LiteralError. Every value returned holds its integers exactly (the exact reader 
 Files: this one (the text strategies and the exact reader), ``_recover_literal.pxi``,
 ``_recover_tokens.pxi`` and ``_recover_repair.pxi``, each beside its twin's file.
 """
-from cpython.mem cimport PyMem_Malloc, PyMem_Realloc, PyMem_Free
-from cpython.unicode cimport PyUnicode_FromKindAndData, PyUnicode_4BYTE_KIND
+from cpython.mem cimport PyMem_Free, PyMem_Malloc, PyMem_Realloc
+from cpython.mem cimport PyMem_RawFree, PyMem_RawMalloc, PyMem_RawRealloc
+from cpython.unicode cimport PyUnicode_1BYTE_KIND, PyUnicode_4BYTE_KIND, PyUnicode_FromKindAndData
 
 import orjson as _orjson
 from json.decoder import scanstring as _scanstring
@@ -27,6 +28,7 @@ from _jsongrammar cimport uchar, ScanState, scan_impl, check_number, hexval, is_
 cdef object orjson_loads = _orjson.loads
 cdef object JSONDecodeError = _orjson.JSONDecodeError
 
+from libc.stdlib cimport strtod
 from libc.string cimport memcpy
 cimport cython
 
@@ -47,9 +49,9 @@ class Refused(ValueError):
         self.what = what
 
 cdef extern from "Python.h":
-    bint Py_UNICODE_ISSPACE(Py_UCS4 ch)
-    bint Py_UNICODE_ISALNUM(Py_UCS4 ch)
-    bint Py_UNICODE_ISALPHA(Py_UCS4 ch)
+    bint Py_UNICODE_ISSPACE(Py_UCS4 ch) nogil
+    bint Py_UNICODE_ISALNUM(Py_UCS4 ch) nogil
+    bint Py_UNICODE_ISALPHA(Py_UCS4 ch) nogil
     int PyUnicode_KIND(object o)
     void* PyUnicode_DATA(object o)
     Py_UCS4 PyUnicode_READ(int kind, void* data, Py_ssize_t index) nogil
@@ -68,67 +70,7 @@ cdef Py_ssize_t PREFILTER_MAX = 512
 # character): the common ASCII / Latin-1 text runs as a plain byte loop.
 
 
-cdef struct Buf:
-    Py_UCS4* data
-    Py_ssize_t len
-    Py_ssize_t cap
-    bint heap
-
-
-cdef enum:
-    LOCAL_CAP = 256
-
-
-cdef inline void buf_init(Buf* b, Py_UCS4* local, Py_ssize_t cap) noexcept:
-    """Start on caller-provided (stack) storage; move to the heap if it grows."""
-    b.data = local
-    b.len = 0
-    b.cap = cap
-    b.heap = False
-
-
-cdef int buf_grow(Buf* b) except -1:
-    cdef Py_ssize_t cap = b.cap * 2
-    cdef Py_UCS4* data
-    if b.heap:
-        data = <Py_UCS4*>PyMem_Realloc(b.data, cap * sizeof(Py_UCS4))
-    else:
-        data = <Py_UCS4*>PyMem_Malloc(cap * sizeof(Py_UCS4))
-        if data != NULL:
-            memcpy(data, b.data, b.len * sizeof(Py_UCS4))
-    if data == NULL:
-        raise MemoryError()
-    b.data = data
-    b.cap = cap
-    b.heap = True
-    return 0
-
-
-cdef inline int buf_put(Buf* b, Py_UCS4 c) except -1:
-    if b.len == b.cap:
-        buf_grow(b)
-    b.data[b.len] = c
-    b.len += 1
-    return 0
-
-
-cdef int buf_ascii(Buf* b, const char* text) except -1:
-    cdef Py_ssize_t i = 0
-    while text[i] != 0:
-        buf_put(b, <Py_UCS4>text[i])
-        i += 1
-    return 0
-
-
-cdef str buf_str(Buf* b):
-    return <str>PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, b.data, b.len)
-
-
-cdef inline void buf_free(Buf* b) noexcept:
-    if b.heap:
-        PyMem_Free(b.data)
-    b.data = NULL
-    b.heap = False
+include "_recover_buf.pxi"
 
 
 # The curly-quote table of toolmend._text (CURLY_DOUBLE, CURLY_SINGLE), in C.
@@ -298,7 +240,7 @@ cdef object exact_value(str text, object value):
 # ---------------------------------------------------------------------------
 # Curly quotes standing where JSON needs a quote
 
-cdef bint closes_here(const uchar* data, Py_ssize_t n, Py_ssize_t i) noexcept:
+cdef bint closes_here(const uchar* data, Py_ssize_t n, Py_ssize_t i) noexcept nogil:
     """True when only whitespace stands between i and a structural character
     (or the end): a curly quote at i - 1 then closes a string."""
     cdef Py_UCS4 c
@@ -313,6 +255,36 @@ cdef bint closes_here(const uchar* data, Py_ssize_t n, Py_ssize_t i) noexcept:
 
 
 cdef str structural_quotes_k(str s, const uchar* data, Py_ssize_t n):
+    cdef Py_UCS4 c
+    for c in s:
+        if is_curly_double(c) or is_curly_single(c):
+            break
+    else:
+        return s
+    return run_pass(OP_CURLY, s, data, n)
+
+
+cdef str run_pass(int op, str s, const uchar* data, Py_ssize_t n):
+    """Run the pass of ``op`` (OP_CURLY, OP_COMMENTS) into a buffer, without the
+    GIL past NOGIL_MIN characters: the text it wrote, or ``s`` when it changed
+    nothing."""
+    cdef Py_ssize_t done
+    cdef Py_UCS4 local[LOCAL_CAP]
+    cdef Buf b
+    buf_init(&b, local, LOCAL_CAP)
+    try:
+        if n >= NOGIL_MIN:
+            with nogil:
+                done = structural_pass(data, n, &b) if op == OP_CURLY else comments_pass(data, n, &b)
+        else:
+            done = structural_pass(data, n, &b) if op == OP_CURLY else comments_pass(data, n, &b)
+        return buf_str(&b) if done > 0 else s
+    finally:
+        buf_free(&b)
+
+
+cdef Py_ssize_t structural_pass(const uchar* data, Py_ssize_t n, Buf* out) except -1 nogil:
+    """The pass of structural_quotes_k, into ``out``: how many curly strings it converted."""
     cdef Py_ssize_t i = 0
     cdef Py_ssize_t open_in = 0, open_out = 0  # where the current curly string opened
     cdef Py_UCS4 c
@@ -320,77 +292,66 @@ cdef str structural_quotes_k(str s, const uchar* data, Py_ssize_t n):
     cdef int state = 0         # 0 out, 1 in "..", 2 in '..', 3 in curly "..", 4 in curly '..'
     cdef Py_ssize_t converted = 0
     cdef bint may_open = True  # cleared once an opener found no closer
-    cdef Py_UCS4 local[LOCAL_CAP]
-    cdef Buf b
-    for c in s:
-        if is_curly_double(c) or is_curly_single(c):
-            break
-    else:
-        return s
-    buf_init(&b, local, LOCAL_CAP)
-    try:
-        while True:
-            if i >= n:
-                if state < 3:
-                    break
-                # The curly quote at open_in closed nothing: it was text after
-                # all. Undo from there, and open no further curly strings.
-                b.len = open_out
-                c = data[open_in]
-                buf_put(&b, c)
-                last = c
-                i = open_in + 1
-                state = 0
-                converted -= 1
-                may_open = False
-                continue
-            c = data[i]
-            i += 1
-            if state == 0:
-                if c == u'"':
-                    state = 1
-                elif c == u"'":
-                    state = 2
-                elif may_open and (is_curly_double(c) or is_curly_single(c)) and (
-                        last == u'{' or last == u'[' or last == u',' or last == u':'):
-                    open_in = i - 1
-                    open_out = b.len
-                    if is_curly_double(c):
-                        c = u'"'
-                        state = 3
-                    else:
-                        c = u"'"
-                        state = 4
-                    converted += 1
-                elif not Py_UNICODE_ISSPACE(c):
-                    last = c
-                buf_put(&b, c)
-            elif state == 1 or state == 2:
-                buf_put(&b, c)
-                if c == u'\\' and i < n:
-                    buf_put(&b, data[i])
-                    i += 1
-                elif (state == 1 and c == u'"') or (state == 2 and c == u"'"):
-                    state = 0
-                    last = u'"'
-            else:
-                if c == u'\\' and i < n:
-                    buf_put(&b, c)
-                    buf_put(&b, data[i])
-                    i += 1
-                elif ((state == 3 and is_curly_double(c)) or (state == 4 and is_curly_single(c))) \
-                        and closes_here(data, n, i):
-                    buf_put(&b, u'"' if state == 3 else u"'")
-                    state = 0
-                    last = u'"'
-                elif (state == 3 and c == u'"') or (state == 4 and c == u"'"):
-                    buf_put(&b, u'\\')
-                    buf_put(&b, c)
+    while True:
+        if i >= n:
+            if state < 3:
+                break
+            # The curly quote at open_in closed nothing: it was text after
+            # all. Undo from there, and open no further curly strings.
+            out.len = open_out
+            c = data[open_in]
+            buf_put(out, c)
+            last = c
+            i = open_in + 1
+            state = 0
+            converted -= 1
+            may_open = False
+            continue
+        c = data[i]
+        i += 1
+        if state == 0:
+            if c == u'"':
+                state = 1
+            elif c == u"'":
+                state = 2
+            elif may_open and (is_curly_double(c) or is_curly_single(c)) and (
+                    last == u'{' or last == u'[' or last == u',' or last == u':'):
+                open_in = i - 1
+                open_out = out.len
+                if is_curly_double(c):
+                    c = u'"'
+                    state = 3
                 else:
-                    buf_put(&b, c)
-        return buf_str(&b) if converted else s
-    finally:
-        buf_free(&b)
+                    c = u"'"
+                    state = 4
+                converted += 1
+            elif not Py_UNICODE_ISSPACE(c):
+                last = c
+            buf_put(out, c)
+        elif state == 1 or state == 2:
+            buf_put(out, c)
+            if c == u'\\' and i < n:
+                buf_put(out, data[i])
+                i += 1
+            elif (state == 1 and c == u'"') or (state == 2 and c == u"'"):
+                state = 0
+                last = u'"'
+        else:
+            if c == u'\\' and i < n:
+                buf_put(out, c)
+                buf_put(out, data[i])
+                i += 1
+            elif ((state == 3 and is_curly_double(c)) or (state == 4 and is_curly_single(c))) \
+                    and closes_here(data, n, i):
+                buf_put(out, u'"' if state == 3 else u"'")
+                state = 0
+                last = u'"'
+            elif (state == 3 and c == u'"') or (state == 4 and c == u"'"):
+                buf_put(out, u'\\')
+                buf_put(out, c)
+            else:
+                buf_put(out, c)
+    return converted
 
 
 def normalize_structural_quotes(str s):
@@ -467,7 +428,7 @@ cdef inline bint is_bare_key_char(Py_UCS4 c) noexcept:
                 or c == u'[' or c == u']' or c == u'"' or c == u"'")
 
 
-cdef inline Py_ssize_t skip_quoted(const uchar* data, Py_ssize_t n, Py_ssize_t i, Buf* b) except -2:
+cdef inline Py_ssize_t skip_quoted(const uchar* data, Py_ssize_t n, Py_ssize_t i, Buf* b) except -2 nogil:
     """data[i] opens a string in either quote style: copy it (to ``b`` when
     given) and return the index past its end (or the text's end)."""
     cdef Py_UCS4 q = data[i]
@@ -489,7 +450,7 @@ cdef inline Py_ssize_t skip_quoted(const uchar* data, Py_ssize_t n, Py_ssize_t i
     return i
 
 
-cdef int copy_prefix(Buf* b, const uchar* data, Py_ssize_t end) except -1:
+cdef int copy_prefix(Buf* b, const uchar* data, Py_ssize_t end) except -1 nogil:
     """Start writing: copy the unchanged text before ``end`` into ``b``."""
     cdef Py_ssize_t k
     for k in range(end):
@@ -610,44 +571,44 @@ cdef str trailing_commas_k(str s, const uchar* data, Py_ssize_t n):
 # Comments: // to the end of the line, /* ... */
 
 cdef str comments_k(str s, const uchar* data, Py_ssize_t n):
+    if u'/' not in s:
+        return s
+    return run_pass(OP_COMMENTS, s, data, n)
+
+
+cdef int comments_pass(const uchar* data, Py_ssize_t n, Buf* b) except -2 nogil:
+    """The pass of comments_k, into ``b``: 1 when it dropped a comment, 0 when
+    there was none, -1 when a ``/*`` is unclosed (the text stays)."""
     cdef Py_ssize_t i = 0, k
     cdef Py_UCS4 c
     cdef Buf* out = NULL       # NULL until the first comment
-    cdef Py_UCS4 local[LOCAL_CAP]
-    cdef Buf b
-    if u'/' not in s:
-        return s
-    buf_init(&b, local, LOCAL_CAP)
-    try:
-        while i < n:
-            c = data[i]
-            if c == u'"' or c == u"'":
-                i = skip_quoted(data, n, i, out)
-                continue
-            if c == u'/' and i + 1 < n and (data[i + 1] == u'/' or data[i + 1] == u'*'):
-                if out == NULL:
-                    out = &b
-                    copy_prefix(out, data, i)
-                if data[i + 1] == u'/':
-                    k = i + 2
-                    while k < n and data[k] != u'\n' and data[k] != u'\r':
-                        k += 1
-                    i = k            # the line break stays
-                else:
-                    k = i + 2
-                    while k + 1 < n and not (data[k] == u'*' and data[k + 1] == u'/'):
-                        k += 1
-                    if k + 1 >= n:   # unclosed: not a comment after all
-                        return s
-                    buf_put(out, u' ')   # a comment separates like a space
-                    i = k + 2
-                continue
-            if out != NULL:
-                buf_put(out, c)
-            i += 1
-        return buf_str(out) if out != NULL else s
-    finally:
-        buf_free(&b)
+    while i < n:
+        c = data[i]
+        if c == u'"' or c == u"'":
+            i = skip_quoted(data, n, i, out)
+            continue
+        if c == u'/' and i + 1 < n and (data[i + 1] == u'/' or data[i + 1] == u'*'):
+            if out == NULL:
+                out = b
+                copy_prefix(out, data, i)
+            if data[i + 1] == u'/':
+                k = i + 2
+                while k < n and data[k] != u'\n' and data[k] != u'\r':
+                    k += 1
+                i = k            # the line break stays
+            else:
+                k = i + 2
+                while k + 1 < n and not (data[k] == u'*' and data[k + 1] == u'/'):
+                    k += 1
+                if k + 1 >= n:   # unclosed: not a comment after all
+                    return -1
+                buf_put(out, u' ')   # a comment separates like a space
+                i = k + 2
+            continue
+        if out != NULL:
+            buf_put(out, c)
+        i += 1
+    return 1 if out != NULL else 0
 
 
 def strip_comments(str s):

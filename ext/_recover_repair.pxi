@@ -2,7 +2,7 @@
 # over the text, frame by frame, on the scanner of _recover_tokens.pxi.
 # Included by _recover.pyx. Twin: src/toolmend/_kernels/_recover_repair.py.
 
-cdef bint eng_closes_top(_Repairer self, Py_ssize_t j, Py_UCS4 q) noexcept:
+cdef bint eng_closes_top(_Repairer self, Py_ssize_t j, Py_UCS4 q) noexcept nogil:
     """Whether a quote ends a string that is the whole value, text (from j)
     following it: the end, a join, a comma, a comment or another value does;
     text with another quote further on, or a word, does not (the quote is
@@ -14,7 +14,7 @@ cdef bint eng_closes_top(_Repairer self, Py_ssize_t j, Py_UCS4 q) noexcept:
         return True
     return not (is_word(c) or self.find_char(q, j) >= 0)
 
-cdef bint eng_leading_zeros(_Repairer self, Py_ssize_t i, Py_ssize_t end) except -1:
+cdef bint eng_leading_zeros(_Repairer self, Py_ssize_t i, Py_ssize_t end) except -1 nogil:
     """007, 02134 at i: a number would drop the zeros, so the digits stay as
     written, a string (True when written)."""
     cdef Py_ssize_t j = i, k
@@ -24,8 +24,7 @@ cdef bint eng_leading_zeros(_Repairer self, Py_ssize_t i, Py_ssize_t end) except
         return False
     if end >= self.n:
         self.fix("cut", i, "cut inside a number")
-    self.fix("number", i, (None if self.full() else
-                           f"{self.s[i:end]} has leading zeros: kept as the string {self.s[i:end]!r}"))
+    self.fix_f("number", i, b"{span} has leading zeros: kept as the string {span!r}", 0, 0, i, end, NULL)
     self.put(c'"')
     for k in range(i, end):
         self.put(self.ch(k))
@@ -33,22 +32,29 @@ cdef bint eng_leading_zeros(_Repairer self, Py_ssize_t i, Py_ssize_t end) except
     return True
 
 
-cdef int eng_beyond_double(_Repairer self, Py_ssize_t i, Py_ssize_t end, Py_ssize_t start) except -1:
+cdef int eng_beyond_double(_Repairer self, Py_ssize_t i, Py_ssize_t end, Py_ssize_t start) except -1 nogil:
     """The number at i (to end), written from ``start``: when it is too large
     for a double (``1e999``), null instead, as NaN and Infinity are (JSON has
     no Infinity)."""
-    cdef double v = float(PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, self.out.data + start,
-                                                    self.out.len - start))
+    cdef Py_ssize_t k, m = self.out.len - start
+    cdef char* digits = <char*>PyMem_RawMalloc(m + 1)
+    cdef double v
+    if digits == NULL:
+        no_memory()
+    for k in range(m):
+        digits[k] = <char>(out_at(&self.out, start + k))
+    digits[m] = 0
+    v = strtod(digits, NULL)
+    PyMem_RawFree(digits)
     if isinf(v) == 0:
         return 0
-    self.fix("nan", i, (None if self.full() else
-                        f"{self.s[i:end]} is too large for a double: written as null"))
+    self.fix_f("nan", i, b"{span} is too large for a double: written as null", 0, 0, i, end, NULL)
     self.out.len = start
     self.put_ascii(b"null")
     return 0
 
 
-cdef Py_ssize_t eng_comma_before(_Repairer self, Py_ssize_t i, Py_ssize_t k) noexcept:
+cdef Py_ssize_t eng_comma_before(_Repairer self, Py_ssize_t i, Py_ssize_t k) noexcept nogil:
     """Where the comma before the quote at k is (only whitespace between,
     inside the string opened at i), or -1."""
     cdef Py_ssize_t p = k - 1
@@ -63,7 +69,7 @@ cdef Py_ssize_t eng_comma_before(_Repairer self, Py_ssize_t i, Py_ssize_t k) noe
     return -1
 
 
-cdef bint eng_quoted_key_at(_Repairer self, Py_ssize_t k) noexcept:
+cdef bint eng_quoted_key_at(_Repairer self, Py_ssize_t k) noexcept nogil:
     """Whether the quote at k opens a key: closed on its line, then a colon."""
     cdef Py_ssize_t n = self.n, end = k + 1, lim = k + LOOK if k + LOOK < n else n
     cdef Py_UCS4 q = self.ch(k)
@@ -77,7 +83,7 @@ cdef bint eng_quoted_key_at(_Repairer self, Py_ssize_t k) noexcept:
     return end < n and self.ch(end) == c':'
 
 
-cdef bint eng_missing_close(_Repairer self, Py_ssize_t i, Py_ssize_t k, int ctx) except -1:
+cdef bint eng_missing_close(_Repairer self, Py_ssize_t i, Py_ssize_t k, int ctx) except -1 nogil:
     """A quote at k that does not close the string opened at i, after a comma:
     in an object, before a quoted key and its colon, the string ended at the
     comma (what was written after it is taken back: True); in an array, two
@@ -98,7 +104,7 @@ cdef bint eng_missing_close(_Repairer self, Py_ssize_t i, Py_ssize_t k, int ctx)
     return True
 
 
-cdef bint eng_digit_group(_Repairer self, Py_ssize_t i) noexcept:
+cdef bint eng_digit_group(_Repairer self, Py_ssize_t i) noexcept nogil:
     """``1 000``: a 0 and a digit at i, after a number and spaces."""
     cdef Py_ssize_t p = i - 1
     if not (i + 1 < self.n and is_digit(self.ch(i + 1))):
@@ -110,10 +116,9 @@ cdef bint eng_digit_group(_Repairer self, Py_ssize_t i) noexcept:
     return p >= 0 and is_digit(self.ch(p))
 
 
-cdef bint eng_plausible(_Repairer self, Py_ssize_t p) noexcept:
+cdef bint eng_plausible(_Repairer self, Py_ssize_t p) noexcept nogil:
     cdef Py_ssize_t n = self.n, j = self.ws(p + 1), e
     cdef Py_UCS4 c
-    cdef str w
     if j >= n:
         return False
     c = self.ch(j)
@@ -128,10 +133,10 @@ cdef bint eng_plausible(_Repairer self, Py_ssize_t p) noexcept:
     e = j + 1
     while e < n and (is_word(self.ch(e)) or self.ch(e) == c'$'):
         e += 1
-    w = self.s[j:e]
-    return w == "true" or w == "false" or w == "null"
+    return (self.same_word(j, e, b"true", False) or self.same_word(j, e, b"false", False)
+            or self.same_word(j, e, b"null", False))
 
-cdef Py_ssize_t eng_start(_Repairer self) except -2:
+cdef Py_ssize_t eng_start(_Repairer self) except -2 nogil:
     """Where the JSON begins: after prose, fences, chat-template tokens."""
     cdef Py_ssize_t n = self.n, i, e, a, b, p
     cdef Py_UCS4 c
@@ -152,7 +157,7 @@ cdef Py_ssize_t eng_start(_Repairer self) except -2:
         e = i + 1
         while e < n and (is_word(self.ch(e)) or self.ch(e) == c'$'):
             e += 1
-        if self.s[i:e].lower() in TOP_WORDS and self.ws(e) >= n:
+        if self.top_word(i, e) and self.ws(e) >= n:
             return i
     p = eng_next_value(self, i)
     if p < 0:
@@ -160,7 +165,7 @@ cdef Py_ssize_t eng_start(_Repairer self) except -2:
     self.fix("prose", i, "text before the JSON dropped")
     return p
 
-cdef Py_ssize_t eng_next_value(_Repairer self, Py_ssize_t i) noexcept:
+cdef Py_ssize_t eng_next_value(_Repairer self, Py_ssize_t i) noexcept nogil:
     """The first '{' or '[' from i that starts a plausible value, or -1."""
     cdef Py_ssize_t a = self.find_char(c'{', i), b = self.find_char(c'[', i), p
     while True:
@@ -175,7 +180,7 @@ cdef Py_ssize_t eng_next_value(_Repairer self, Py_ssize_t i) noexcept:
         if eng_plausible(self, p):
             return p
 
-cdef bint eng_at_text(_Repairer self, Py_ssize_t i, const char* text) noexcept:
+cdef bint eng_at_text(_Repairer self, Py_ssize_t i, const char* text) noexcept nogil:
     """Whether the ASCII ``text`` stands at i."""
     cdef Py_ssize_t k = 0
     while text[k] != 0:
@@ -184,7 +189,7 @@ cdef bint eng_at_text(_Repairer self, Py_ssize_t i, const char* text) noexcept:
         k += 1
     return True
 
-cdef Py_ssize_t eng_past_reasoning(_Repairer self, Py_ssize_t i) except -2:
+cdef Py_ssize_t eng_past_reasoning(_Repairer self, Py_ssize_t i) except -2 nogil:
     """Past the model's reasoning: text up to a ``</think>`` (with or without
     its ``<think>``) is never the value. Refused when nothing but reasoning
     is there."""
@@ -205,14 +210,14 @@ cdef Py_ssize_t eng_past_reasoning(_Repairer self, Py_ssize_t i) except -2:
         c = self.ch(i)
     return i
 
-cdef Py_ssize_t eng_u_prefix(_Repairer self, Py_ssize_t i) except -2:
+cdef Py_ssize_t eng_u_prefix(_Repairer self, Py_ssize_t i) except -2 nogil:
     """Past Python's u prefix at i (``u'...'``, logged), or i."""
     if i + 1 < self.n and (self.ch(i + 1) == c'"' or self.ch(i + 1) == c"'"):
         self.fix("quote", i, "Python's u prefix dropped")
         return i + 1
     return i
 
-cdef Py_ssize_t eng_fence(_Repairer self, Py_ssize_t i) except -2:
+cdef Py_ssize_t eng_fence(_Repairer self, Py_ssize_t i) except -2 nogil:
     """A Markdown fence marker inside a container (three backticks and a
     language tag) is not data: the index past it, or -1."""
     cdef Py_ssize_t n = self.n, j = i + 3
@@ -227,12 +232,12 @@ cdef Py_ssize_t eng_fence(_Repairer self, Py_ssize_t i) except -2:
     self.fix("prose", i, "code fence inside the value dropped")
     return j
 
-cdef int eng_push(_Repairer self, int kind) except -1:
+cdef int eng_push(_Repairer self, int kind) except -1 nogil:
     cdef Frame* grown
     if self.depth == self.cap:
-        grown = <Frame*>PyMem_Realloc(self.stack, 2 * self.cap * sizeof(Frame))
+        grown = <Frame*>PyMem_RawRealloc(self.stack, 2 * self.cap * sizeof(Frame))
         if grown == NULL:
-            raise MemoryError()
+            no_memory()
         self.stack = grown
         self.cap *= 2
     self.stack[self.depth].kind = kind
@@ -242,19 +247,19 @@ cdef int eng_push(_Repairer self, int kind) except -1:
     self.depth += 1
     return 0
 
-cdef int eng_close(_Repairer self) except -1:
+cdef int eng_close(_Repairer self) except -1 nogil:
     self.depth -= 1
     self.put(c'}' if self.stack[self.depth].kind == F_OBJ else c']')
     return 0
 
-cdef int eng_close_all(_Repairer self, Py_ssize_t i) except -1:
+cdef int eng_close_all(_Repairer self, Py_ssize_t i) except -1 nogil:
     if self.depth > 1:
-        self.fix("truncated", i, (None if self.full() else f"{self.depth - 1} unclosed bracket(s) closed"))
+        self.fix_f("truncated", i, "{n} unclosed bracket(s) closed", 0, 0, self.depth - 1, 0, NULL)
     while self.depth > 1:
         eng_close(self)
     return 0
 
-cdef bint eng_key_follows(_Repairer self, Py_ssize_t i) noexcept:
+cdef bint eng_key_follows(_Repairer self, Py_ssize_t i) noexcept nogil:
     """Whether a comma at i is followed by a key and its colon."""
     cdef Py_ssize_t n = self.n, k, end, lim
     cdef Py_UCS4 q
@@ -275,18 +280,18 @@ cdef bint eng_key_follows(_Repairer self, Py_ssize_t i) noexcept:
         return end < n and self.ch(end) == c':'
     return self.key_then_colon(k)
 
-cdef Py_ssize_t eng_mismatched(_Repairer self, Py_ssize_t i) except -2:
+cdef Py_ssize_t eng_mismatched(_Repairer self, Py_ssize_t i) except -2 nogil:
     """A closer that does not close the innermost container."""
     cdef Py_UCS4 c = self.ch(i), d
     cdef int want = F_OBJ if c == c'}' else F_ARR
     cdef Py_ssize_t k, found = -1, j
-    cdef str closer
+    cdef Py_UCS4 closer
     for k in range(self.depth - 1, 0, -1):
         if self.stack[k].kind == want:
             found = k
             break
     if found < 0:
-        self.fix("bracket", i, (None if self.full() else f"stray '{c}' dropped"))
+        self.fix_f("bracket", i, "stray '{c}' dropped", c, 0, 0, 0, NULL)
         return i + 1
     j = self.skip(i + 1, True)
     if j < self.n:
@@ -295,18 +300,18 @@ cdef Py_ssize_t eng_mismatched(_Repairer self, Py_ssize_t i) except -2:
             if found == 1:
                 # closing the outermost container would leave what follows
                 # outside the document: the closer can only be a typo
-                closer = "}" if self.stack[self.depth - 1].kind == F_OBJ else "]"
-                self.fix("bracket", i, (None if self.full() else f"'{c}' read as '{closer}'"))
+                closer = c'}' if self.stack[self.depth - 1].kind == F_OBJ else c']'
+                self.fix_f("bracket", i, "'{c}' read as '{d}'", c, closer, 0, 0, NULL)
                 eng_close(self)
                 return i + 1
-            self.refuse(i, f"'{c}' does not close the innermost bracket, and what follows "
-                           "belongs to a different container in each reading")
-    self.fix("bracket", i, (None if self.full() else f"'{c}' also closes the brackets inside it"))
+            self.refuse_f(i, "'{c}' does not close the innermost bracket, and what follows "
+                             "belongs to a different container in each reading", c, 0, 0)
+    self.fix_f("bracket", i, "'{c}' also closes the brackets inside it", c, 0, 0, 0, NULL)
     while self.depth > found:
         eng_close(self)
     return i + 1
 
-cdef Py_ssize_t eng_ellipsis(_Repairer self, Py_ssize_t i) except -2:
+cdef Py_ssize_t eng_ellipsis(_Repairer self, Py_ssize_t i) except -2 nogil:
     """An ellipsis at i (and a comma after it) dropped; the index past."""
     self.fix("ellipsis", i, "ellipsis dropped")
     i += 1 if self.ch(i) == 0x2026 else 3
@@ -315,12 +320,12 @@ cdef Py_ssize_t eng_ellipsis(_Repairer self, Py_ssize_t i) except -2:
         return j + 1
     return i
 
-cdef bint eng_at_ellipsis(_Repairer self, Py_ssize_t i) noexcept:
+cdef bint eng_at_ellipsis(_Repairer self, Py_ssize_t i) noexcept nogil:
     cdef Py_UCS4 c = self.ch(i)
     return c == 0x2026 or (c == c'.' and i + 2 < self.n and self.ch(i + 1) == c'.'
                            and self.ch(i + 2) == c'.')
 
-cdef Py_ssize_t eng_value(_Repairer self, Py_ssize_t i, int ctx) except -2:
+cdef Py_ssize_t eng_value(_Repairer self, Py_ssize_t i, int ctx) except -2 nogil:
     """Write the value at i. Opens a frame for { and [; returns the index
     past the value, or -1 when a cut value is dropped."""
     cdef Py_ssize_t n = self.n, j, k, e
@@ -330,7 +335,7 @@ cdef Py_ssize_t eng_value(_Repairer self, Py_ssize_t i, int ctx) except -2:
         c = self.ch(i)
     if c == c'{' or c == c'[':
         if self.depth > depth_bound:  # the top frame and depth_bound containers
-            self.refuse(i, TOO_DEEP)
+            too_deep(i)
         self.put(c)
         eng_push(self, F_OBJ if c == c'{' else F_ARR)
         return i + 1
@@ -366,7 +371,7 @@ cdef Py_ssize_t eng_value(_Repairer self, Py_ssize_t i, int ctx) except -2:
     self.refuse(i, "unexpected character where a value belongs")
     return -2
 
-cdef inline Py_ssize_t eng_take_value(_Repairer self, Frame* f, Py_ssize_t i) except -2:
+cdef inline Py_ssize_t eng_take_value(_Repairer self, Frame* f, Py_ssize_t i) except -2 nogil:
     """The value step, the same for an object member and an array element:
     the value at i goes into frame f (a container opens its frame); a value
     cut before it starts is dropped and every bracket closed."""
@@ -382,7 +387,7 @@ cdef inline Py_ssize_t eng_take_value(_Repairer self, Frame* f, Py_ssize_t i) ex
         return self.n
     return j
 
-cdef Py_ssize_t eng_null_value(_Repairer self, Frame* f, Py_ssize_t i) except -2:
+cdef Py_ssize_t eng_null_value(_Repairer self, Frame* f, Py_ssize_t i) except -2 nogil:
     """A member whose value is missing: null."""
     self.fix("value", i, "missing value written as null")
     self.put_ascii(b"null")
@@ -390,33 +395,62 @@ cdef Py_ssize_t eng_null_value(_Repairer self, Frame* f, Py_ssize_t i) except -2
     f.state = S_AFTER
     return i
 
-cdef int eng_member_start(_Repairer self, Frame* f) except -1:
+cdef int eng_member_start(_Repairer self, Frame* f) except -1 nogil:
     """Before an array element: remember where it starts, write a comma."""
     f.mark = self.out.len
     if f.count:
         self.put(c',')
     return 0
 
-cdef Py_ssize_t eng_in_object(_Repairer self, Frame* f, int state, Py_ssize_t i, Py_UCS4 c, bint at_end) except -2:
+cdef inline Py_ssize_t eng_at_member(_Repairer self, Py_ssize_t i, Py_UCS4 c, bint at_end,
+                                     bint after_comma, Py_UCS4 closer) except -2 nogil:
+    """Where a member or an element may start, the same in an object and an
+    array: the end of the text (cut), the container's ``closer`` (after a
+    comma: a trailing comma) or the other closer; the index where the next
+    step starts, or -1 for anything else."""
+    if at_end:
+        self.fix("cut", self.n, "cut after a comma" if after_comma else "cut after an opening bracket")
+        eng_close_all(self, self.n)
+        return i
+    if c == closer:
+        if after_comma:
+            self.fix("comma", i, "trailing comma dropped")
+        eng_close(self)
+        return i + 1
+    if c == c'}' or c == c']':
+        return eng_mismatched(self, i)
+    return -1
+
+cdef inline Py_ssize_t eng_after_member(_Repairer self, Frame* f, Py_ssize_t i, Py_UCS4 c, bint at_end,
+                                        Py_UCS4 closer, int next_state) except -2 nogil:
+    """After a member or an element, the same in an object and an array: the
+    end of the text (every bracket closed), a comma (then ``next_state``), the
+    container's ``closer`` or the other closer; the index where the next step
+    starts, or -1 for anything else."""
+    if at_end:
+        eng_close_all(self, self.n)
+        return i
+    if c == c',':
+        f.state = next_state
+        return i + 1
+    if c == closer:
+        eng_close(self)
+        return i + 1
+    if c == c'}' or c == c']':
+        return eng_mismatched(self, i)
+    return -1
+
+cdef Py_ssize_t eng_in_object(_Repairer self, Frame* f, int state, Py_ssize_t i, Py_UCS4 c, bint at_end) except -2 nogil:
     """One step inside an object (``state``: before a key, after it, before
     the value, after the member); the index where the next step starts."""
     cdef Py_ssize_t n = self.n, j, e
     if state == S_KEY_FIRST or state == S_KEY_NEXT:
-        if at_end:
-            self.fix("cut", n, "cut after a comma" if state == S_KEY_NEXT
-                     else "cut after an opening bracket")
-            eng_close_all(self, n)
-            return i
-        if c == c'}':
-            if state == S_KEY_NEXT:
-                self.fix("comma", i, "trailing comma dropped")
-            eng_close(self)
-            return i + 1
+        j = eng_at_member(self, i, c, at_end, state == S_KEY_NEXT, c'}')
+        if j >= 0:
+            return j
         if c == c',':
             self.fix("comma", i, "stray comma dropped")
             return i + 1
-        if c == c']':
-            return eng_mismatched(self, i)
         if eng_at_ellipsis(self, i):
             return eng_ellipsis(self, i)
         if c == c'`' and eng_at_text(self, i, b"```"):
@@ -449,7 +483,7 @@ cdef Py_ssize_t eng_in_object(_Repairer self, Frame* f, int state, Py_ssize_t i,
                 self.refuse(i, "unexpected character where a key belongs")
             e = self.skip(j, True)
             if (e < n and self.ch(e) != c':') or (e >= n and j < n):
-                self.refuse(i, f"piece {self.s[i:j]!r} has no colon")
+                self.refuse_f(i, "piece {span!r} has no colon", 0, i, j)
             self.fix("key", i, "key quoted")
             self.put(c'"')
             for e in range(i, j):
@@ -492,17 +526,9 @@ cdef Py_ssize_t eng_in_object(_Repairer self, Frame* f, int state, Py_ssize_t i,
             self.refuse(i, "two colons after a key")
         return eng_take_value(self, f, i)
     # S_AFTER
-    if at_end:
-        eng_close_all(self, n)
-        return i
-    if c == c',':
-        f.state = S_KEY_NEXT
-        return i + 1
-    if c == c'}':
-        eng_close(self)
-        return i + 1
-    if c == c']':
-        return eng_mismatched(self, i)
+    j = eng_after_member(self, f, i, c, at_end, c'}', S_KEY_NEXT)
+    if j >= 0:
+        return j
     if c == c':':
         self.refuse(i, "a colon after a value")
     if c == c'`' and eng_at_text(self, i, b"```"):
@@ -516,25 +542,16 @@ cdef Py_ssize_t eng_in_object(_Repairer self, Frame* f, int state, Py_ssize_t i,
         return i
     self.refuse(i, "expected ',' or '}' after a member")
 
-cdef Py_ssize_t eng_in_array(_Repairer self, Frame* f, int state, Py_ssize_t i, Py_UCS4 c, bint at_end) except -2:
+cdef Py_ssize_t eng_in_array(_Repairer self, Frame* f, int state, Py_ssize_t i, Py_UCS4 c, bint at_end) except -2 nogil:
     """One step inside an array (before an element, after it)."""
-    cdef Py_ssize_t n = self.n, j
+    cdef Py_ssize_t j
     if state == S_VAL or state == S_KEY_FIRST:
-        if at_end:
-            self.fix("cut", n, "cut after a comma" if state == S_VAL
-                     else "cut after an opening bracket")
-            eng_close_all(self, n)
-            return i
-        if c == c']':
-            if state == S_VAL:
-                self.fix("comma", i, "trailing comma dropped")
-            eng_close(self)
-            return i + 1
+        j = eng_at_member(self, i, c, at_end, state == S_VAL, c']')
+        if j >= 0:
+            return j
         if c == c',':
             self.fix("comma", i, "stray comma dropped")  # [1,,2] as {"a":1,,"b":2}
             return i + 1
-        if c == c'}':
-            return eng_mismatched(self, i)
         if c == c':':
             self.refuse(i, "a colon where a value belongs")
         if eng_at_ellipsis(self, i):
@@ -544,17 +561,9 @@ cdef Py_ssize_t eng_in_array(_Repairer self, Frame* f, int state, Py_ssize_t i, 
         eng_member_start(self, f)
         return eng_take_value(self, f, i)
     # array S_AFTER
-    if at_end:
-        eng_close_all(self, n)
-        return i
-    if c == c',':
-        f.state = S_VAL
-        return i + 1
-    if c == c']':
-        eng_close(self)
-        return i + 1
-    if c == c'}':
-        return eng_mismatched(self, i)
+    j = eng_after_member(self, f, i, c, at_end, c']', S_VAL)
+    if j >= 0:
+        return j
     if c == c':':
         self.refuse(i, "a key inside an array")
     if c == c'`' and eng_at_text(self, i, b"```"):
@@ -573,6 +582,22 @@ cdef Py_ssize_t eng_in_array(_Repairer self, Frame* f, int state, Py_ssize_t i, 
     self.refuse(i, "expected ',' or ']' after an element")
 
 cdef str eng_run(_Repairer self):
+    """The pass over the text (without the GIL past NOGIL_MIN characters: it
+    touches no Python object), then the text it wrote."""
+    if self.n >= NOGIL_MIN:
+        with nogil:
+            eng_pass(self)
+    else:
+        eng_pass(self)
+    if self.oom:
+        raise MemoryError()
+    text = self.out_text(0)
+    if self.stack[0].count > 1:
+        text = "[" + text + "]"
+    return text
+
+
+cdef int eng_pass(_Repairer self) except -1 nogil:
     cdef Py_ssize_t n = self.n, i, j, e, top_mark = 0
     cdef Py_UCS4 c = 0
     cdef Frame* f
@@ -600,7 +625,7 @@ cdef str eng_run(_Repairer self):
                 if at_end:
                     break
                 if c == c'}' or c == c']':
-                    self.fix("bracket", i, (None if self.full() else f"extra '{c}' dropped"))
+                    self.fix_f("bracket", i, "extra '{c}' dropped", c, 0, 0, 0, NULL)
                     i += 1
                     continue
                 if c == c',':
@@ -647,12 +672,7 @@ cdef str eng_run(_Repairer self):
             i = eng_in_object(self, f, state, i, c, at_end)
         else:
             i = eng_in_array(self, f, state, i, c, at_end)
-    if self.oom:
-        raise MemoryError()
-    text = buf_str(&self.out)
-    if self.stack[0].count > 1:
-        text = "[" + text + "]"
-    return text
+    return 0
 
 
 
@@ -687,7 +707,7 @@ def repair_json(str s):
         text = eng_run(inner)
         fixes = eng.log() + inner.log()
     else:
-        eng.fixes.clear()
+        eng.nrec = 0
         eng.more = 0
         eng.nfix = 0
         text = eng_run(eng)
@@ -695,7 +715,7 @@ def repair_json(str s):
     return value_of(text), text, fixes
 
 
-cdef bint double_encoded_at(_Repairer eng, Py_ssize_t i) noexcept:
+cdef bint double_encoded_at(_Repairer eng, Py_ssize_t i) noexcept nogil:
     """[{ then any of whitespace [ {, then a backslash and a quote (the
     twin's _DOUBLE_ENCODED)."""
     cdef Py_ssize_t n = eng.n

@@ -29,12 +29,14 @@ cdef enum:
 
 cdef tuple MONGO_STR = ("ObjectId", "ISODate", "UUID", "Date", "Timestamp")
 cdef tuple MONGO_NUM = ("NumberLong", "NumberInt", "NumberDecimal")
-cdef dict LITERAL_TEXT = {"true": "true", "false": "false", "null": "null", "none": "null",
-                          "undefined": "null"}
-cdef tuple NAN_WORDS = ("nan", "infinity", "inf")
-cdef frozenset TOP_WORDS = frozenset(("nan", "infinity", "inf", "true", "false", "null", "none",
-                                      "undefined"))
-
+# The words a literal cut at the end of the text may be the start of, and their
+# JSON; the words that may stand alone as the whole text.
+cdef const char* CUT_WORDS[5]
+cdef const char* CUT_JSON[5]
+cdef const char* TOP_WORDS[8]
+CUT_WORDS[:] = [b"true", b"false", b"null", b"none", b"undefined"]
+CUT_JSON[:] = [b"true", b"false", b"null", b"null", b"null"]
+TOP_WORDS[:] = [b"nan", b"infinity", b"inf", b"true", b"false", b"null", b"none", b"undefined"]
 
 cdef struct Frame:
     int kind
@@ -43,37 +45,37 @@ cdef struct Frame:
     Py_ssize_t mark   # buffer length before the member or element being written
 
 
-cdef inline bint is_ident_start(Py_UCS4 c) noexcept:
+cdef inline bint is_ident_start(Py_UCS4 c) noexcept nogil:
     return (c'a' <= c <= c'z') or (c'A' <= c <= c'Z') or c == c'_' or c == c'$'
 
 
-cdef inline bint is_alnum(Py_UCS4 c) noexcept:
+cdef inline bint is_alnum(Py_UCS4 c) noexcept nogil:
     """str.isalnum, with the ASCII answer inline."""
     if c < 128:
         return (c'a' <= c <= c'z') or (c'A' <= c <= c'Z') or (c'0' <= c <= c'9')
     return Py_UNICODE_ISALNUM(c)
 
 
-cdef inline bint is_alpha(Py_UCS4 c) noexcept:
+cdef inline bint is_alpha(Py_UCS4 c) noexcept nogil:
     """str.isalpha, with the ASCII answer inline."""
     if c < 128:
         return (c'a' <= c <= c'z') or (c'A' <= c <= c'Z')
     return Py_UNICODE_ISALPHA(c)
 
 
-cdef inline bint is_word(Py_UCS4 c) noexcept:
+cdef inline bint is_word(Py_UCS4 c) noexcept nogil:
     return is_alnum(c) or c == c'_'
 
 
-cdef inline bint is_key_char(Py_UCS4 c) noexcept:
+cdef inline bint is_key_char(Py_UCS4 c) noexcept nogil:
     return is_alnum(c) or c == c'_' or c == c'$' or c == c'@' or c == c'.' or c == c'-'
 
 
-cdef inline bint is_odd_space(Py_UCS4 c) noexcept:
+cdef inline bint is_odd_space(Py_UCS4 c) noexcept nogil:
     return c == 0x200B or c == 0x200C or c == 0x200D or c == 0x2060 or c == 0xFEFF or c == 0x180E
 
 
-cdef inline bint trailing_ok(Py_UCS4 c) noexcept:
+cdef inline bint trailing_ok(Py_UCS4 c) noexcept nogil:
     return ((c'a' <= c <= c'z') or (c'A' <= c <= c'Z') or c >= 0x80 or c == c'<' or c == c'`'
             or c == c'~' or c == c';' or c == c')' or c == c'!' or c == c'?' or c == c'.'
             or c == c'*' or c == c'|' or c == c'>' or c == c'_')
@@ -85,9 +87,10 @@ cdef class _Repairer:
     cdef int kind
     cdef void* data
     cdef Py_ssize_t n
-    cdef list fixes
+    cdef FixRec* recs         # the log, turned into tuples by log()
+    cdef Py_ssize_t nrec, reccap
     cdef Py_ssize_t more, more_at, nfix
-    cdef Buf out
+    cdef Out out
     cdef Frame* stack
     cdef Py_ssize_t depth, cap
     cdef bint complete, key_struct, oom
@@ -97,63 +100,118 @@ cdef class _Repairer:
         self.kind = PyUnicode_KIND(s)
         self.data = PyUnicode_DATA(s)
         self.n = len(s)
-        self.fixes = []
+        self.recs = NULL
+        self.nrec = 0
+        self.reccap = 0
         self.more = 0
         self.more_at = 0
         self.nfix = 0
         self.out.data = NULL
-        self.out.heap = False
         self.stack = NULL
         self.depth = 0
         self.cap = 0
         self.oom = False
 
     def __dealloc__(self):
-        if self.out.heap:
-            PyMem_Free(self.out.data)
-        if self.stack != NULL:
-            PyMem_Free(self.stack)
+        PyMem_RawFree(self.out.data)
+        PyMem_RawFree(self.stack)
+        PyMem_RawFree(self.recs)
 
-    cdef inline Py_UCS4 ch(self, Py_ssize_t i) noexcept:
+    cdef inline Py_UCS4 ch(self, Py_ssize_t i) noexcept nogil:
         return PyUnicode_READ(self.kind, self.data, i)
 
     cdef int start_buffers(self) except -1:
+        """The output (one byte a character for Latin-1 text: most texts), the
+        stack and the log, allocated without the GIL's allocator so that the
+        pass can grow them without it."""
         cdef Py_ssize_t cap = self.n + 16
-        self.out.data = <Py_UCS4*>PyMem_Malloc(cap * sizeof(Py_UCS4))
-        if self.out.data == NULL:
-            raise MemoryError()
-        self.out.heap = True
+        self.out.wide = self.kind != PyUnicode_1BYTE_KIND
+        self.out.data = PyMem_RawMalloc(cap * (sizeof(Py_UCS4) if self.out.wide else 1))
         self.out.cap = cap
         self.out.len = 0
         self.cap = 64
-        self.stack = <Frame*>PyMem_Malloc(self.cap * sizeof(Frame))
-        if self.stack == NULL:
+        self.stack = <Frame*>PyMem_RawMalloc(self.cap * sizeof(Frame))
+        self.reccap = MAX_FIXES + 4
+        self.recs = <FixRec*>PyMem_RawMalloc(self.reccap * sizeof(FixRec))
+        if self.out.data == NULL or self.stack == NULL or self.recs == NULL:
             raise MemoryError()
         return 0
 
-    cdef inline int fix(self, str code, Py_ssize_t pos, str message) except -1:
-        if self.nfix >= MAX_FIXES and code != "cut":  # where the text was cut is always kept
+    cdef inline int fix(self, const char* code, Py_ssize_t pos, const char* message) noexcept nogil:
+        cdef FixRec* r = self.fix_rec(code, pos)
+        if r != NULL:
+            r.message = message
+            r.form = False
+        return 0
+
+    cdef int fix_f(self, const char* code, Py_ssize_t pos, const char* template, Py_UCS4 c,
+                   Py_UCS4 d, Py_ssize_t a, Py_ssize_t b, const char* t) noexcept nogil:
+        """A fix whose message is ``template`` filled in by log() (see FixRec)."""
+        cdef FixRec* r = self.fix_rec(code, pos)
+        if r != NULL:
+            r.message = template
+            r.form = True
+            r.c = c
+            r.d = d
+            r.a = a
+            r.b = b
+            r.t = t
+        return 0
+
+    cdef FixRec* fix_rec(self, const char* code, Py_ssize_t pos) noexcept nogil:
+        """The log's next entry, or NULL when it is not listed: past MAX_FIXES
+        only counted (where the text was cut is always kept)."""
+        cdef FixRec* grown
+        if self.nfix >= MAX_FIXES and not (code[0] == c'c' and code[1] == c'u' and code[2] == c't'
+                                           and code[3] == 0):
             if not self.more:
                 self.more_at = pos
             self.more += 1
-            return 0
-        self.fixes.append((code, pos, message))
+            return NULL
+        if self.nrec == self.reccap:
+            grown = <FixRec*>PyMem_RawRealloc(self.recs, 2 * self.reccap * sizeof(FixRec))
+            if grown == NULL:
+                self.oom = True
+                return NULL
+            self.recs = grown
+            self.reccap *= 2
         self.nfix += 1
-        return 0
+        self.recs[self.nrec].code = code
+        self.recs[self.nrec].pos = pos
+        self.nrec += 1
+        return &self.recs[self.nrec - 1]
 
-    cdef inline bint full(self) noexcept:
+    cdef inline bint full(self) noexcept nogil:
         return self.nfix >= MAX_FIXES
 
     cdef list log(self):
+        cdef list fixes = []
+        cdef FixRec* r
+        cdef object message
+        cdef Py_ssize_t k
+        for k in range(self.nrec):
+            r = &self.recs[k]
+            message = None
+            if r.message != NULL:
+                message = r.message.decode("utf-8")
+                if r.form:
+                    message = message.format(c=chr(r.c), d=chr(r.d), n=r.a, span=self.s[r.a:r.b],
+                                             t=None if r.t == NULL else r.t.decode("utf-8"))
+            fixes.append((r.code.decode("utf-8"), r.pos, message))
         if self.more:
-            return self.fixes + [("more", self.more_at, f"{self.more} more fixes not listed")]
-        return self.fixes
+            fixes.append(("more", self.more_at, f"{self.more} more fixes not listed"))
+        return fixes
 
-    cdef int refuse(self, Py_ssize_t pos, str what) except -1:
-        raise Refused(pos, what)
+    cdef int refuse(self, Py_ssize_t pos, const char* what) except -1 nogil:
+        return refused(pos, what)
+
+    cdef int refuse_f(self, Py_ssize_t pos, const char* template, Py_UCS4 c, Py_ssize_t a,
+                      Py_ssize_t b) except -1 with gil:
+        """A refusal whose message is ``template`` filled in (c, span: see FixRec)."""
+        raise Refused(pos, template.decode("utf-8").format(c=chr(c), span=self.s[a:b]))
 
     # -- whitespace and comments
-    cdef Py_ssize_t ws(self, Py_ssize_t i) noexcept:
+    cdef Py_ssize_t ws(self, Py_ssize_t i) noexcept nogil:
         cdef Py_UCS4 c
         while i < self.n:
             c = self.ch(i)
@@ -162,14 +220,14 @@ cdef class _Repairer:
             i += 1
         return i
 
-    cdef Py_ssize_t find_char(self, Py_UCS4 c, Py_ssize_t i) noexcept:
+    cdef Py_ssize_t find_char(self, Py_UCS4 c, Py_ssize_t i) noexcept nogil:
         while i < self.n:
             if self.ch(i) == c:
                 return i
             i += 1
         return -1
 
-    cdef Py_ssize_t skip(self, Py_ssize_t i, bint hash_ok) except -2:
+    cdef Py_ssize_t skip(self, Py_ssize_t i, bint hash_ok) except -2 nogil:
         cdef Py_ssize_t j, k, n = self.n
         cdef Py_UCS4 c
         cdef bint odd
@@ -208,7 +266,7 @@ cdef class _Repairer:
             else:
                 return i
 
-    cdef Py_ssize_t line_end(self, Py_ssize_t i) noexcept:
+    cdef Py_ssize_t line_end(self, Py_ssize_t i) noexcept nogil:
         """Where the line at i ends (its \\n or \\r), or -1."""
         cdef Py_UCS4 c
         while i < self.n:
@@ -218,12 +276,12 @@ cdef class _Repairer:
             i += 1
         return -1
 
-    cdef Py_ssize_t key_end(self, Py_ssize_t i) noexcept:
+    cdef Py_ssize_t key_end(self, Py_ssize_t i) noexcept nogil:
         while i < self.n and is_key_char(self.ch(i)):
             i += 1
         return i
 
-    cdef bint key_then_colon(self, Py_ssize_t i) noexcept:
+    cdef bint key_then_colon(self, Py_ssize_t i) noexcept nogil:
         """A bare key at i, then (after whitespace) a colon."""
         cdef Py_ssize_t e = self.key_end(i)
         if e == i:
@@ -232,7 +290,7 @@ cdef class _Repairer:
         return e < self.n and self.ch(e) == c':'
 
     # -- strings
-    cdef bint closes(self, Py_ssize_t i, int ctx) noexcept:
+    cdef bint closes(self, Py_ssize_t i, int ctx) noexcept nogil:
         cdef Py_ssize_t n = self.n, j, k, end, lim
         cdef Py_UCS4 c, d, q
         if ctx == CTX_KEY:
@@ -286,17 +344,24 @@ cdef class _Repairer:
             return k >= n or self.ch(k) == c',' or self.ch(k) == c']'
         return False
 
-    cdef inline int put(self, Py_UCS4 c) noexcept:
+    cdef inline int put(self, Py_UCS4 c) noexcept nogil:
         if self.out.len == self.out.cap and not self.grow():
             return 0
-        self.out.data[self.out.len] = c
+        if self.out.wide:
+            (<Py_UCS4*>self.out.data)[self.out.len] = c
+        elif c < 256:
+            (<unsigned char*>self.out.data)[self.out.len] = <unsigned char>c
+        elif self.widen():
+            (<Py_UCS4*>self.out.data)[self.out.len] = c
+        else:
+            return 0
         self.out.len += 1
         return 0
 
-    cdef bint grow(self) noexcept:
+    cdef bint grow(self) noexcept nogil:
         """Double the output buffer; False (and ``oom`` set) when memory ran out."""
-        cdef Py_UCS4* data = <Py_UCS4*>PyMem_Realloc(self.out.data,
-                                                     2 * self.out.cap * sizeof(Py_UCS4))
+        cdef void* data = PyMem_RawRealloc(self.out.data, 2 * self.out.cap * (
+            sizeof(Py_UCS4) if self.out.wide else 1))
         if data == NULL:
             self.oom = True
             return False
@@ -304,14 +369,37 @@ cdef class _Repairer:
         self.out.cap *= 2
         return True
 
-    cdef int put_ascii(self, const char* text) except -1:
+    cdef bint widen(self) noexcept nogil:
+        """A character beyond Latin-1 comes: the output becomes Py_UCS4."""
+        cdef Py_UCS4* data = <Py_UCS4*>PyMem_RawMalloc(self.out.cap * sizeof(Py_UCS4))
+        cdef unsigned char* narrow = <unsigned char*>self.out.data
+        cdef Py_ssize_t k
+        if data == NULL:
+            self.oom = True
+            return False
+        for k in range(self.out.len):
+            data[k] = narrow[k]
+        PyMem_RawFree(narrow)
+        self.out.data = data
+        self.out.wide = True
+        return True
+
+    cdef str out_text(self, Py_ssize_t start):
+        """The output from ``start`` on, as a str."""
+        if self.out.wide:
+            return <str>PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, <Py_UCS4*>self.out.data + start,
+                                                  self.out.len - start)
+        return <str>PyUnicode_FromKindAndData(PyUnicode_1BYTE_KIND,
+                                              <unsigned char*>self.out.data + start, self.out.len - start)
+
+    cdef int put_ascii(self, const char* text) noexcept nogil:
         cdef Py_ssize_t k = 0
         while text[k] != 0:
             self.put(<Py_UCS4>text[k])
             k += 1
         return 0
 
-    cdef int put_char(self, Py_UCS4 c) except -1:
+    cdef int put_char(self, Py_UCS4 c) noexcept nogil:
         """One character of a string's content, JSON-escaped."""
         cdef const char* hexdigits = b"0123456789abcdef"
         cdef unsigned int code
@@ -341,7 +429,7 @@ cdef class _Repairer:
             self.put(hexdigits[code & 15])
         return 0
 
-    cdef int hex4_at(self, Py_ssize_t i) noexcept:
+    cdef int hex4_at(self, Py_ssize_t i) noexcept nogil:
         cdef int v = 0, d, k
         if i + 4 > self.n:
             return -1
@@ -352,7 +440,7 @@ cdef class _Repairer:
             v = v * 16 + d
         return v
 
-    cdef Py_ssize_t string_body(self, Py_ssize_t i, int ctx) except -2:
+    cdef Py_ssize_t string_body(self, Py_ssize_t i, int ctx) except -2 nogil:
         """s[i] opens a string: write its content (escaped, no quotes); return
         the index past it; self.complete says whether it was closed."""
         cdef Py_ssize_t n = self.n, j = i + 1, k
@@ -360,25 +448,15 @@ cdef class _Repairer:
         cdef int code, low
         cdef bint cut
         cdef bint inner = False
-        cdef Py_UCS4* dst
-        cdef Py_ssize_t w
         while True:
             # a run of plain characters, copied without per-character calls
             while self.out.cap - self.out.len < n - j:
                 if not self.grow():
-                    raise MemoryError()
-            dst = self.out.data
-            w = self.out.len
-            while j < n:
-                c = self.ch(j)
-                if c < 0x20 or c == q or c == c'\\' or c == c'"' or 0xD800 <= c <= 0xDFFF:
-                    break
-                if ctx == CTX_KEY and (c == c':' or c == c'}' or c == c'{' or c == c','):
-                    break
-                dst[w] = c
-                w += 1
-                j += 1
-            self.out.len = w
+                    no_memory()
+            if self.out.wide:
+                j = plain_run(self, <Py_UCS4*>self.out.data, j, q, ctx)
+            else:
+                j = plain_run(self, <latin1*>self.out.data, j, q, ctx)
             if j >= n:
                 if inner:
                     self.refuse(i, "a string with unescaped quotes in it runs to the end: "
@@ -458,7 +536,7 @@ cdef class _Repairer:
                 j += 1
 
     # -- scalars
-    cdef Py_ssize_t number_end(self, Py_ssize_t i) noexcept:
+    cdef Py_ssize_t number_end(self, Py_ssize_t i) noexcept nogil:
         """The end of the longest number form at i (the twin's _NUMBER)."""
         cdef Py_ssize_t n = self.n, j = i, k
         cdef Py_UCS4 c
@@ -485,7 +563,7 @@ cdef class _Repairer:
                 j += 1
         return j
 
-    cdef Py_ssize_t digits_end(self, Py_ssize_t j) noexcept:
+    cdef Py_ssize_t digits_end(self, Py_ssize_t j) noexcept nogil:
         """[0-9]+(_[0-9]+)* at j, or j."""
         cdef Py_ssize_t n = self.n
         if j >= n or not is_digit(self.ch(j)):
@@ -498,7 +576,7 @@ cdef class _Repairer:
                 continue
             return j
 
-    cdef Py_ssize_t number(self, Py_ssize_t i) except -2:
+    cdef Py_ssize_t number(self, Py_ssize_t i) except -2 nogil:
         """Write the number form at i as JSON; return its end, or -1 when it is
         cut before its first digit (the value is dropped)."""
         cdef Py_ssize_t n = self.n, end = self.number_end(i), j, k, ips, ipe, fps, fpe, es
@@ -506,7 +584,6 @@ cdef class _Repairer:
         cdef Py_UCS4 c
         cdef bint neg = False, dot = False, has_exp = False, cut, underscores = False
         cdef bint exp_digits = False
-        cdef str body
         if end < n:
             c = self.ch(end)
             if is_alnum(c) or c == c'_' or c == c'.' or c == c'$':
@@ -529,14 +606,7 @@ cdef class _Repairer:
         if j + 1 < end and self.ch(j) == c'0' and (self.ch(j + 1) == c'x' or self.ch(j + 1) == c'X'):
             if end >= n:
                 self.fix("cut", i, "cut inside a number")
-            body = self.s[j + 2:end].replace("_", "")
-            if len(body) + 2 > MAX_DIGITS // 2:
-                self.refuse(i, "an integer too long to convert")
-            self.fix("number", i, "hexadecimal number written in decimal")
-            body = str(int(body, 16) * (-1 if neg else 1))
-            for c in body:
-                self.put(c)
-            return end
+            return self.hex_number(i, j, end, neg)
         # integer part, fraction, exponent (underscores skipped)
         ips = j
         while j < end and (is_digit(self.ch(j)) or self.ch(j) == c'_'):
@@ -598,14 +668,28 @@ cdef class _Repairer:
             eng_beyond_double(self, i, end, start)
         return end
 
-    cdef Py_ssize_t digit_count(self, Py_ssize_t a, Py_ssize_t b) noexcept:
+    cdef Py_ssize_t hex_number(self, Py_ssize_t i, Py_ssize_t j, Py_ssize_t end,
+                               bint neg) except -2 with gil:
+        """The hexadecimal number at i (its digits from j + 2 to end) written in
+        decimal: Python's int does it (a rare form)."""
+        cdef str body = self.s[j + 2:end].replace("_", "")
+        cdef Py_UCS4 c
+        if len(body) + 2 > MAX_DIGITS // 2:
+            self.refuse(i, "an integer too long to convert")
+        self.fix("number", i, "hexadecimal number written in decimal")
+        body = str(int(body, 16) * (-1 if neg else 1))
+        for c in body:
+            self.put(c)
+        return end
+
+    cdef Py_ssize_t digit_count(self, Py_ssize_t a, Py_ssize_t b) noexcept nogil:
         cdef Py_ssize_t k, m = 0
         for k in range(a, b):
             if self.ch(k) != c'_':
                 m += 1
         return m
 
-    cdef int put_digits(self, Py_ssize_t a, Py_ssize_t b) except -1:
+    cdef int put_digits(self, Py_ssize_t a, Py_ssize_t b) noexcept nogil:
         cdef Py_ssize_t k
         cdef Py_UCS4 c
         for k in range(a, b):
@@ -614,11 +698,12 @@ cdef class _Repairer:
                 self.put(c)
         return 0
 
-    cdef Py_ssize_t word(self, Py_ssize_t i, int ctx) except -2:
+    cdef Py_ssize_t word(self, Py_ssize_t i, int ctx) except -2 nogil:
         """A bare word at i: a literal, NaN/Infinity, a MongoDB call."""
         cdef Py_ssize_t n = self.n, j = i, end, k
         cdef bint sign = False
-        cdef str w, low, text, full
+        cdef const char* text
+        cdef int w
         cdef Py_UCS4 c
         c = self.ch(i)
         if c == c'+' or c == c'-':
@@ -631,7 +716,7 @@ cdef class _Repairer:
             end += 1
         # the common words compared in place (no string built for them)
         if not sign:
-            text = None
+            text = NULL
             if self.same_word(j, end, b"true", True):
                 text = "true"
             elif self.same_word(j, end, b"false", True):
@@ -639,27 +724,27 @@ cdef class _Repairer:
             elif self.same_word(j, end, b"null", True) or self.same_word(j, end, b"none", True) \
                     or self.same_word(j, end, b"undefined", True):
                 text = "null"
-            if text is not None:
-                if not self.same_word(j, end, text.encode(), False):
-                    self.fix("literal", i, (None if self.full() else f"{self.s[j:end]} written as {text}"))
-                self.put_text(text)
+            if text != NULL:
+                if not self.same_word(j, end, text, False):
+                    self.fix_f("literal", i, "{span} written as {t}", 0, 0, j, end, text)
+                self.put_ascii(text)
                 return end
         if self.same_word(j, end, b"nan", True) or self.same_word(j, end, b"infinity", True) \
                 or self.same_word(j, end, b"inf", True):
-            self.fix("nan", i, (None if self.full() else f"{self.s[i:end]} written as null"))
+            self.fix_f("nan", i, "{span} written as null", 0, 0, i, end, NULL)
             self.put_ascii(b"null")
             return end
-        w = self.s[j:end]
-        low = w.lower()
         if not sign and end >= n:
-            for full in ("true", "false", "null", "none", "undefined"):
-                if full.startswith(low):
+            for w in range(5):
+                if self.starts_word(j, end, CUT_WORDS[w]):
                     self.fix("cut", i, "cut inside a literal")
-                    self.put_text(<str>LITERAL_TEXT[full])
+                    self.put_ascii(CUT_JSON[w])
                     return end
         k = self.ws(end)
-        if not sign and k < n and self.ch(k) == c'(' and (w in MONGO_STR or w in MONGO_NUM):
-            return self.call(i, w, k + 1)
+        if not sign and k < n and self.ch(k) == c'(':
+            k = self.mongo(i, end, k + 1)
+            if k >= 0:
+                return k
         if not sign and (ctx == F_OBJ or ctx == F_ARR):
             # one word alone, as an object literal would read it
             k = end
@@ -669,15 +754,47 @@ cdef class _Repairer:
                     or self.ch(k) == c'\n' or self.ch(k) == c'\r':
                 if end >= n:
                     self.fix("cut", i, "cut inside a word")
-                self.fix("word", i, (None if self.full() else f"bare word {w!r} written as a string"))
+                self.fix_f("word", i, "bare word {span!r} written as a string", 0, 0, j, end, NULL)
                 self.put(c'"')
-                self.put_text(w)
+                for k in range(j, end):
+                    self.put(self.ch(k))
                 self.put(c'"')
                 return end
         self.refuse(i, "a bare word where a value belongs")
         return -2
 
-    cdef bint same_word(self, Py_ssize_t a, Py_ssize_t b, const char* word, bint fold) noexcept:
+    cdef bint top_word(self, Py_ssize_t a, Py_ssize_t b) noexcept nogil:
+        """Whether s[a:b] is, in any case, a word that may be the whole text."""
+        cdef int w
+        for w in range(8):
+            if self.same_word(a, b, TOP_WORDS[w], True):
+                return True
+        return False
+
+    cdef bint starts_word(self, Py_ssize_t a, Py_ssize_t b, const char* word) noexcept nogil:
+        """Whether ``word`` (ASCII, lower case) starts with s[a:b] in lower case."""
+        cdef Py_ssize_t k = 0
+        cdef Py_UCS4 c
+        while a + k < b:
+            if word[k] == 0:
+                return False
+            c = self.ch(a + k)
+            if c'A' <= c <= c'Z':
+                c = <Py_UCS4>(<unsigned int>c + 32)
+            if c != <Py_UCS4>word[k]:
+                return False
+            k += 1
+        return True
+
+    cdef Py_ssize_t mongo(self, Py_ssize_t i, Py_ssize_t end, Py_ssize_t j) except -2 with gil:
+        """The word at i (to end) before a '(' (at j - 1): the MongoDB call's
+        value, or -1 when the word names none (a rare form: read with the GIL)."""
+        cdef str w = self.s[i:end]
+        if w in MONGO_STR or w in MONGO_NUM:
+            return self.call(i, w, j)
+        return -1
+
+    cdef bint same_word(self, Py_ssize_t a, Py_ssize_t b, const char* word, bint fold) noexcept nogil:
         """Whether s[a:b] is ``word`` (ASCII; ``fold``: in any case)."""
         cdef Py_ssize_t k = 0
         cdef Py_UCS4 c
@@ -707,7 +824,7 @@ cdef class _Repairer:
         cdef str arg
         j = self.skip(j, True)
         if j >= n:
-            self.refuse(i, f"unclosed {name}(")
+            refused_s(i, f"unclosed {name}(")
         c = self.ch(j)
         if c == c'"' or c == c"'":
             if not numeric:
@@ -715,10 +832,9 @@ cdef class _Repairer:
             start = self.out.len
             j = self.string_body(j, CTX_CALL)
             if not self.complete:
-                self.refuse(i, f"unclosed {name}(")
+                refused_s(i, f"unclosed {name}(")
             if numeric:
-                arg = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, self.out.data + start,
-                                                self.out.len - start)
+                arg = self.out_text(start)
                 self.out.len = mark
                 arg = arg.strip()
                 if is_json_number(arg):
@@ -730,18 +846,18 @@ cdef class _Repairer:
         elif c == c'+' or c == c'-' or is_digit(c):
             j = self.number(j)
             if j < 0:
-                self.refuse(i, f"unclosed {name}(")
+                refused_s(i, f"unclosed {name}(")
             not_string = not numeric
         else:
-            self.refuse(j, f"{name}( takes a string or a number")
+            refused_s(j, f"{name}( takes a string or a number")
         j = self.skip(j, True)
         if j >= n or self.ch(j) != c')':
-            self.refuse(j, f"expected ')' to close {name}(")
-        self.fix("mongo", i, (None if self.full() else f"{name}(...) written as its value"))
+            refused_s(j, f"expected ')' to close {name}(")
+        self.fix_f("mongo", i, "{span}(...) written as its value", 0, 0, i, i + len(name), NULL)
         if not_number:
-            self.refuse(i, f"{name}( of something that is not a number")
+            refused_s(i, f"{name}( of something that is not a number")
         if not_string:
-            self.refuse(i, f"{name}( of a number")
+            refused_s(i, f"{name}( of a number")
         return j + 1
 
     # -- the document

@@ -151,22 +151,28 @@ def _sq_body(m: re.Match[str]) -> str:
     return "'" if m.group(1) == "'" else m.group(0)
 
 
-def _convert_single_quotes(s: str) -> str:
-    """Single-quoted strings become double-quoted; ``s`` itself if none."""
-    if "'" not in s:
-        return s
+def _rewrite(tokens: re.Pattern[str], group: int, build: Callable[[re.Match[str]], str], s: str) -> str:
+    """``s`` with each token of ``tokens`` whose ``group`` matched replaced by
+    ``build(match)`` (the other tokens, strings, stay); ``s`` itself if none."""
     changed = False
 
     def repl(m: re.Match[str]) -> str:
         nonlocal changed
-        body = m.group(1)
-        if body is None:
+        if m.group(group) is None:
             return m.group(0)
         changed = True
-        return '"' + _SQ_BODY.sub(_sq_body, body) + ('"' if m.group(2) else "")
+        return build(m)
 
-    out = _SQ_TOKENS.sub(repl, s)
+    out = tokens.sub(repl, s)
     return out if changed else s
+
+
+def _convert_single_quotes(s: str) -> str:
+    """Single-quoted strings become double-quoted; ``s`` itself if none."""
+    if "'" not in s:
+        return s
+    return _rewrite(_SQ_TOKENS, 1, lambda m: '"' + _SQ_BODY.sub(_sq_body, m.group(1))
+                    + ('"' if m.group(2) else ""), s)
 
 
 # ---------------------------------------------------------------------------
@@ -177,18 +183,7 @@ _KEY_TOKENS = re.compile(rf"{_DQ}|{_SQ}|([{{,]\s*)([^\s:,{{}}\[\]\"']+)(?=\s*:)"
 
 def _quote_bare_keys(s: str) -> str:
     """Quote a bare key after ``{`` or ``,`` and before ``:``."""
-    changed = False
-
-    def repl(m: re.Match[str]) -> str:
-        nonlocal changed
-        key = m.group(2)
-        if key is None:
-            return m.group(0)
-        changed = True
-        return m.group(1) + '"' + key.replace("\\", "\\\\") + '"'
-
-    out = _KEY_TOKENS.sub(repl, s)
-    return out if changed else s
+    return _rewrite(_KEY_TOKENS, 2, lambda m: m.group(1) + '"' + m.group(2).replace("\\", "\\\\") + '"', s)
 
 
 # ---------------------------------------------------------------------------

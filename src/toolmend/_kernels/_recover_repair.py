@@ -216,21 +216,12 @@ class _Engine(_Scanner):
         the value, after the member); the index where the next step starts."""
         s, n = self.s, self.n
         if state == _KEY_FIRST or state == _KEY_NEXT:
-            if not c:
-                self.fix("cut", n, "cut after a comma" if state == _KEY_NEXT
-                         else "cut after an opening bracket")
-                self.close_all(stack, out, n)
-                return i
-            if c == "}":
-                if state == _KEY_NEXT:
-                    self.fix("comma", i, "trailing comma dropped")
-                self.close(stack, out)
-                return i + 1
+            j = self.at_member(stack, out, i, c, state == _KEY_NEXT, "}")
+            if j >= 0:
+                return j
             if c == ",":
                 self.fix("comma", i, "stray comma dropped")
                 return i + 1
-            if c == "]":
-                return self.mismatched(stack, out, i)
             if s.startswith("...", i) or c == "\u2026":
                 return self.ellipsis(i, c)
             if c == "`" and (j := self.fence(i)) >= 0:
@@ -296,17 +287,9 @@ class _Engine(_Scanner):
                 raise Refused(i, "two colons after a key")
             return self.take_value(stack, out, f, i, _OBJ)
         # _AFTER
-        if not c:
-            self.close_all(stack, out, n)
-            return i
-        if c == ",":
-            f[1] = _KEY_NEXT
-            return i + 1
-        if c == "}":
-            self.close(stack, out)
-            return i + 1
-        if c == "]":
-            return self.mismatched(stack, out, i)
+        j = self.after_member(stack, out, f, i, c, "}", _KEY_NEXT)
+        if j >= 0:
+            return j
         if c == ":":
             raise Refused(i, "a colon after a value")
         if c == "`" and (j := self.fence(i)) >= 0:
@@ -325,21 +308,12 @@ class _Engine(_Scanner):
         """One step inside an array (before an element, after it)."""
         s, n = self.s, self.n
         if state == _VALUE or state == _KEY_FIRST:  # _KEY_FIRST: right after '['
-            if not c:
-                self.fix("cut", n, "cut after a comma" if state == _VALUE
-                         else "cut after an opening bracket")
-                self.close_all(stack, out, n)
-                return i
-            if c == "]":
-                if state == _VALUE:
-                    self.fix("comma", i, "trailing comma dropped")
-                self.close(stack, out)
-                return i + 1
+            j = self.at_member(stack, out, i, c, state == _VALUE, "]")
+            if j >= 0:
+                return j
             if c == ",":  # [1,,2] as {"a":1,,"b":2}
                 self.fix("comma", i, "stray comma dropped")
                 return i + 1
-            if c == "}":
-                return self.mismatched(stack, out, i)
             if c == ":":
                 raise Refused(i, "a colon where a value belongs")
             if c == "\u2026" or s.startswith("...", i):
@@ -348,17 +322,9 @@ class _Engine(_Scanner):
                 return j
             return self.take_value(stack, out, f, i, _ARR)
         # array _AFTER
-        if not c:
-            self.close_all(stack, out, n)
-            return i
-        if c == ",":
-            f[1] = _VALUE
-            return i + 1
-        if c == "]":
-            self.close(stack, out)
-            return i + 1
-        if c == "}":
-            return self.mismatched(stack, out, i)
+        j = self.after_member(stack, out, f, i, c, "]", _VALUE)
+        if j >= 0:
+            return j
         if c == ":":
             raise Refused(i, "a key inside an array")
         if c == "`" and (j := self.fence(i)) >= 0:
@@ -375,6 +341,45 @@ class _Engine(_Scanner):
             f[1] = _VALUE
             return i
         raise Refused(i, "expected ',' or ']' after an element")
+
+    def at_member(self, stack: list[list[Any]], out: list[str], i: int, c: str, after_comma: bool,
+                  closer: str) -> int:
+        """Where a member or an element may start, the same in an object and an
+        array: the end of the text (cut), the container's ``closer`` (after a
+        comma: a trailing comma) or the other closer; the index where the next
+        step starts, or -1 for anything else."""
+        if not c:
+            n = self.n
+            self.fix("cut", n, "cut after a comma" if after_comma else "cut after an opening bracket")
+            self.close_all(stack, out, n)
+            return i
+        if c == closer:
+            if after_comma:
+                self.fix("comma", i, "trailing comma dropped")
+            self.close(stack, out)
+            return i + 1
+        if c == "}" or c == "]":
+            return self.mismatched(stack, out, i)
+        return -1
+
+    def after_member(self, stack: list[list[Any]], out: list[str], f: list[Any], i: int, c: str,
+                     closer: str, next_state: int) -> int:
+        """After a member or an element, the same in an object and an array:
+        the end of the text (every bracket closed), a comma (then
+        ``next_state``), the container's ``closer`` or the other closer; the
+        index where the next step starts, or -1 for anything else."""
+        if not c:
+            self.close_all(stack, out, self.n)
+            return i
+        if c == ",":
+            f[1] = next_state
+            return i + 1
+        if c == closer:
+            self.close(stack, out)
+            return i + 1
+        if c == "}" or c == "]":
+            return self.mismatched(stack, out, i)
+        return -1
 
     # -- values and containers ---------------------------------------------
     def take_value(self, stack: list[list[Any]], out: list[str], f: list[Any], i: int,
