@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import re
 
+from .._text import string_end
+
 __all__ = ["extent", "skip_space"]
 
 _OPEN = {"{": "}", "[": "]"}
@@ -46,22 +48,6 @@ def skip_space(text: str, i: int, limit: int) -> int:
     return i
 
 
-def _string_end(text: str, i: int, limit: int) -> int:
-    """Past the closing quote of the string opened at ``i``; -1 when it does not close."""
-    quote = text[i]
-    j = i + 1
-    while True:
-        k = text.find(quote, j, limit)
-        if k < 0:
-            return -1
-        b = k - 1
-        while b > i and text[b] == "\\":
-            b -= 1
-        if (k - 1 - b) % 2 == 0:
-            return k + 1
-        j = k + 1
-
-
 def extent(text: str, i: int, limit: int, stop: str | None) -> int:
     """End of the bracketed value at ``i``; -1 when it is cut off."""
     stack = [_OPEN[text[i]]]
@@ -82,8 +68,8 @@ def extent(text: str, i: int, limit: int, stop: str | None) -> int:
         j = k
         c = text[j]
         if c == '"' or (c == "'" and prev in _VALUE_START):
-            end = _string_end(text, j, limit)
-            if end < 0:
+            end = string_end(text, j, limit)
+            if end is None:
                 return -1
             j = end
             prev = c

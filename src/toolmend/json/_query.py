@@ -78,39 +78,42 @@ _KINDS_SAMPLE = 1000
 _NUMERIC = re.compile(r"[-+]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?")
 
 
+def _quoted_end(text: str, i: int) -> int:
+    """Past the quoted string at ``i`` (a backslash escapes the next
+    character); -1 when it is not closed."""
+    quote = text[i]
+    j = i + 1
+    while j < len(text):
+        c = text[j]
+        if c == "\\":
+            j += 2
+            continue
+        if c == quote:
+            return j + 1
+        j += 1
+    return -1
+
+
 def _split_where(where: str) -> list[list[str]]:
     """The conditions of ``where`` as alternatives (``||``) of conjunctions
     (``&&``, which binds tighter), split outside quotes."""
     alternatives: list[list[str]] = [[]]
-    buf: list[str] = []
-    quote = ""
-    i = 0
+    start = i = 0
     while i < len(where):
-        c = where[i]
-        if quote:
-            buf.append(c)
-            if c == "\\" and i + 1 < len(where):
-                buf.append(where[i + 1])
-                i += 2
-                continue
-            if c == quote:
-                quote = ""
-        elif c in "\"'":
-            quote = c
-            buf.append(c)
-        elif where.startswith("&&", i) or where.startswith("||", i):
-            alternatives[-1].append("".join(buf))
-            buf = []
+        if where[i] in "\"'":
+            i = _quoted_end(where, i)
+            if i < 0:
+                raise QueryError(f"query: unterminated quote in where {where!r}")
+            continue
+        if where.startswith(("&&", "||"), i):
+            alternatives[-1].append(where[start:i])
             if where.startswith("||", i):
                 alternatives.append([])
             i += 2
+            start = i
             continue
-        else:
-            buf.append(c)
         i += 1
-    if quote:
-        raise QueryError(f"query: unterminated quote in where {where!r}")
-    alternatives[-1].append("".join(buf))
+    alternatives[-1].append(where[start:])
     for conds in alternatives:
         for cond in conds:
             if not cond.strip():
@@ -121,20 +124,16 @@ def _split_where(where: str) -> list[list[str]]:
 
 def _find_operator(cond: str) -> tuple[int, str]:
     """Offset and text of the first operator outside quotes and brackets."""
-    quote = ""
     depth = 0
     i = 0
     while i < len(cond):
         c = cond[i]
-        if quote:
-            if c == "\\":
-                i += 2
-                continue
-            if c == quote:
-                quote = ""
-        elif c in "\"'":
-            quote = c
-        elif c == "[":
+        if c in "\"'":
+            i = _quoted_end(cond, i)
+            if i < 0:
+                break
+            continue
+        if c == "[":
             depth += 1
         elif c == "]":
             depth -= 1

@@ -178,7 +178,7 @@ def _write_json(out: CappedOutput, doc: Document, start: int, end: int, indent: 
     out.write(piece)
     if not complete:
         out.truncated = True
-    return complete and not out.full
+    return complete and not out.truncated
 
 
 def _path_arg(args: ToolArgs) -> str:
@@ -242,7 +242,7 @@ def _tool_keys(args: ToolArgs, ws: Workspace) -> ToolResult:
         if not out.write(line):
             break
         shown += 1
-    if total > len(pairs) and not out.full:
+    if total > len(pairs) and not out.truncated:
         out.write(f"  ... data holds the first {len(pairs):,} of {total:,}\n")
     noun = "element" if is_array else "key"
     notice = (f"[output cut at {out.limit:,} bytes after {shown:,} of {plural(total, noun)}: "
@@ -393,6 +393,6 @@ def _tool_pretty(args: ToolArgs, ws: Workspace) -> ToolResult:
     notice = (f"[output cut at {cut_at:,} bytes of {size}"
               f"{'' if complete else ' (too large to return as data)'}: pretty a deeper path, "
               "or use get/keys/query to read parts]")
-    if not complete and not out.full:
+    if not complete and not out.truncated:
         out.truncated = True
     return ToolResult(True, _finish(out, notice), data, truncated=out.truncated)

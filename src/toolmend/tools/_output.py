@@ -30,10 +30,6 @@ class CappedOutput:
         self.truncated = False
 
     @property
-    def full(self) -> bool:
-        return self.truncated
-
-    @property
     def size(self) -> int:
         """Bytes written so far."""
         return self._size
