@@ -56,6 +56,7 @@ if TYPE_CHECKING:  # what the lazy attributes below resolve to
     from .recovery import Schema as Schema
     from .recovery import StreamingArgs as StreamingArgs
     from .recovery import ToolCall as ToolCall
+    from .recovery import ToolCallStream as ToolCallStream
     from .recovery import parse_tool_calls as parse_tool_calls
     from .recovery import tool_schemas as tool_schemas
     from .tools import ToolResult as ToolResult
@@ -78,6 +79,7 @@ _LAZY = {
     "ToolResult": (".tools", "ToolResult"),
     "parse_tool_calls": (".recovery", "parse_tool_calls"),
     "ToolCall": (".recovery", "ToolCall"),
+    "ToolCallStream": (".recovery", "ToolCallStream"),
     "StreamingArgs": (".recovery", "StreamingArgs"),
     "Schema": (".recovery", "Schema"),
     "tool_schemas": (".recovery", "tool_schemas"),
@@ -107,6 +109,7 @@ __all__ = [
     "field_for_tool",
     "register_tool_field",
     "parse_tool_calls",
+    "ToolCallStream",
     "ToolCall",
     "StreamingArgs",
     "Schema",

@@ -12,6 +12,9 @@
     field_for_tool(tool), register_tool_field(tool, field)
     parse_tool_calls(text, *, format=None, tools=None)
                                          -> [ToolCall] found in model text, in every open model's format
+    ToolCallStream(format=None, tools=None) .feed(delta) -> [events]; .close() -> [events];
+                                         .finish() -> [ToolCall] as parse_tool_calls gives them
+                                         (events: TextDelta, CallStarted, ArgsDelta, CallFinished)
     StreamingArgs(tool=None, schema=None) .feed(chunk); .value: best value so far;
                                          .appended(*path): a string's new text; .finish() -> Recovered
     MAX_DEPTH                            the deepest nesting recovered (1024, as orjson reads);
@@ -40,6 +43,11 @@ if TYPE_CHECKING:
     from ._toolschema import Schema as Schema
     from ._toolschema import check_tool_calls as check_tool_calls
     from ._toolschema import tool_schemas as tool_schemas
+    from ._toolstream import ArgsDelta as ArgsDelta
+    from ._toolstream import CallFinished as CallFinished
+    from ._toolstream import CallStarted as CallStarted
+    from ._toolstream import TextDelta as TextDelta
+    from ._toolstream import ToolCallStream as ToolCallStream
 
 __all__ = [
     "Recovered", "Fix", "FIX_CODES", "Cut", "CUT_KINDS",
@@ -47,6 +55,7 @@ __all__ = [
     "normalize_quotes", "is_code_path", "CODE_EXTENSIONS", "CODE_FILENAMES",
     "field_for_tool", "register_tool_field", "registered_tools", "looks_like_cli_args",
     "ToolCall", "parse_tool_calls", "StreamingArgs", "MAX_DEPTH",
+    "ToolCallStream", "TextDelta", "CallStarted", "ArgsDelta", "CallFinished",
     "Schema", "Checked", "Problem", "tool_schemas", "check_tool_calls",
 ]
 
@@ -58,6 +67,10 @@ def __getattr__(name: str) -> object:
         from . import _toolcalls
 
         return getattr(_toolcalls, name)
+    if name in ("ToolCallStream", "TextDelta", "CallStarted", "ArgsDelta", "CallFinished"):
+        from . import _toolstream
+
+        return getattr(_toolstream, name)
     if name in ("Schema", "Checked", "Problem", "tool_schemas", "check_tool_calls"):
         from . import _toolschema
 

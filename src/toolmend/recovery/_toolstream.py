@@ -1,0 +1,219 @@
+"""Tool calls found in a streamed model message, as events.
+
+``ToolCallStream(format=None, tools=None)`` takes the message as it arrives
+(``feed(delta)``) and answers with events in the shape of OpenAI's streamed
+``delta.content`` / ``delta.tool_calls``:
+
+    TextDelta(text)                      text to show the user
+    CallStarted(index, id, name)         a call begins (``delta.tool_calls[i]`` with its name)
+    ArgsDelta(index, arguments)          a fragment of that call's arguments text
+    CallFinished(index, call)            the call whole: the ``ToolCall`` parse_tool_calls gives
+
+``close()`` ends the message and returns the last events; ``finish()`` returns
+the calls, exactly the list ``parse_tool_calls`` gives for the whole text.
+
+What is shown and what is held. Text is shown while it cannot be part of a
+call: up to the first character that could begin a marker, a call body, a
+fence, a reasoning block or a JSON or pythonic value (``<``, ``[``, ``{``,
+a backtick, ``~``, ``>``, ``\u25c1``, or the start of ``Action:``,
+``functools``, ``function call<|role_sep|>``; with ``format="functionary"``,
+whose message may open with a bare call name, the opening name is held until
+the next line shows whether a ``{`` follows). A tail that could still grow
+into such a marker (text ending in ``functo``) is held until it is whole or
+proves to be prose. From the first such character on, the rest of the message
+is held: the formats differ in where a call ends and whether what follows is
+still part of it (a section closer, a second call, a ``</think>`` that turns
+everything before it into reasoning), so nothing more is shown before the
+message ends. At ``close()`` the whole text is read once by
+``parse_tool_calls``; when it holds no call, the held text is shown (nothing
+is lost); when it holds calls, each comes as ``CallStarted``, ``ArgsDelta``
+(its ``raw_args``) and ``CallFinished``, in order, and the held text is not
+shown (it holds the calls' markers; the whole message stays in ``text``).
+
+The reasoning rule. A call is never reported finished before the end of the
+message: a later bare ``</think>`` makes everything before it reasoning, a
+cut call is never ok, and a call finished early could be contradicted by
+what follows. So no event is ever contradicted by ``finish()``: the calls
+events are those of ``finish()``, one for one. Text shown early can turn out
+to be reasoning (a ``</think>`` later in the message); it is never part of a
+call.
+
+The cost is linear in the text: each delta is scanned once (a regular
+expression over the new text and the few characters held from before), and
+the whole text is parsed once, at the end.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Union
+
+from ..errors import ToolmendError
+from ._toolcalls import ToolCall, parse_tool_calls
+
+__all__ = ["ToolCallStream", "TextDelta", "CallStarted", "ArgsDelta", "CallFinished", "StreamEvent"]
+
+
+@dataclass(frozen=True)
+class TextDelta:
+    """Text to show the user (OpenAI's ``delta.content``); never part of a call."""
+
+    text: str
+
+    def openai_delta(self) -> dict[str, Any]:
+        return {"content": self.text}
+
+
+@dataclass(frozen=True)
+class CallStarted:
+    """Call ``index`` (0, 1, ... in the message's order) begins: its ``name`` and
+    the provider's ``id`` when the format writes one (else None)."""
+
+    index: int
+    id: str | None
+    name: str
+
+    def openai_delta(self) -> dict[str, Any]:
+        return {"tool_calls": [{"index": self.index, "id": self.id, "type": "function",
+                                "function": {"name": self.name, "arguments": ""}}]}
+
+
+@dataclass(frozen=True)
+class ArgsDelta:
+    """A fragment of call ``index``'s arguments text (the fragments joined are
+    its ``raw_args``)."""
+
+    index: int
+    arguments: str
+
+    def openai_delta(self) -> dict[str, Any]:
+        return {"tool_calls": [{"index": self.index, "function": {"arguments": self.arguments}}]}
+
+
+@dataclass(frozen=True)
+class CallFinished:
+    """Call ``index`` is whole: ``call`` is the :class:`ToolCall` (``ok``,
+    ``args``, ``error``, ``span``...) that ``parse_tool_calls`` gives for it."""
+
+    index: int
+    call: ToolCall
+
+
+StreamEvent = Union[TextDelta, CallStarted, ArgsDelta, CallFinished]
+
+# the literal markers that do not begin with one of the trigger characters
+_WORD_MARKERS = ("Action:", "functools", "function call<|role_sep|>")
+_TRIGGER = re.compile(r"[<\[{`~>\u25c1]|" + "|".join(re.escape(m) for m in _WORD_MARKERS))
+_LONGEST = max(len(m) for m in _WORD_MARKERS)
+# Functionary v3.2 (forced): the message may open with a call's bare name, a newline and its "{"
+_HEAD = re.compile(r"[ \t\n]*[A-Za-z_][\w.-]{0,127}[ \t]*\n[ \t]*\{")
+_HEAD_SO_FAR = re.compile(r"[ \t\n]*(?:[A-Za-z_][\w.-]{0,127}(?:[ \t]*(?:\n[ \t]*)?)?)?")
+
+
+def _partial_tail(text: str) -> int:
+    """The length of the longest end of ``text`` that is the start of a word marker."""
+    for n in range(min(len(text), _LONGEST - 1), 0, -1):
+        tail = text[-n:]
+        if any(m.startswith(tail) for m in _WORD_MARKERS):
+            return n
+    return 0
+
+
+def _opens_with_name(format: str) -> bool:
+    from ._formats import FORMATS
+
+    return "functionary_head" in FORMATS.get(format, frozenset())
+
+
+class ToolCallStream:
+    """The tool calls of a model message that arrives in pieces (see the module's text).
+
+    ``format`` and ``tools`` are those of :func:`parse_tool_calls`. ``feed(delta)``
+    returns the events the delta makes certain; ``close()`` the last ones;
+    ``finish()`` the calls. ``text`` is everything fed so far."""
+
+    def __init__(self, format: str | None = None, tools: Any = None) -> None:
+        if format is not None:
+            parse_tool_calls("", format=format)  # an unknown format is refused now, not at the end
+        self._format = format
+        self._tools = tools
+        self._parts: list[str] = []
+        self._pending = ""  # fed, not shown, not yet known to be held (a partial word marker)
+        self._held = False  # a trigger was met: the rest waits for the end
+        self._shown = 0  # characters shown as text
+        self._calls: list[ToolCall] | None = None
+        # the format may open the message with a bare call name: held until that is decided
+        self._head = format is not None and _opens_with_name(format)
+
+    @property
+    def text(self) -> str:
+        """Every character fed so far."""
+        if len(self._parts) > 1:
+            self._parts[:] = ["".join(self._parts)]
+        return self._parts[0] if self._parts else ""
+
+    def feed(self, delta: str) -> list[StreamEvent]:
+        """Take the next piece of the message; the text it makes safe to show."""
+        if not isinstance(delta, str):
+            raise TypeError(f"ToolCallStream.feed: the delta must be str, not {type(delta).__name__}")
+        if self._calls is not None:
+            raise ToolmendError("ToolCallStream.feed: the stream is closed (close() or finish() was called)")
+        if not delta:
+            return []
+        self._parts.append(delta)
+        if self._held:
+            return []
+        text = self._pending + delta
+        if self._head:
+            if _HEAD.match(text):
+                self._held = True
+                self._pending = ""
+                return []
+            if _HEAD_SO_FAR.fullmatch(text):
+                self._pending = text
+                return []
+            self._head = False
+        m = _TRIGGER.search(text)
+        if m is not None:
+            self._held = True
+            self._pending = ""
+            return self._show(text[:m.start()])
+        keep = _partial_tail(text)
+        self._pending = text[len(text) - keep:] if keep else ""
+        return self._show(text[:len(text) - keep])
+
+    def _show(self, text: str) -> list[StreamEvent]:
+        if not text:
+            return []
+        self._shown += len(text)
+        return [TextDelta(text)]
+
+    def close(self) -> list[StreamEvent]:
+        """End the message: the last events (held text, or the calls, in order)."""
+        if self._calls is not None:
+            return []
+        whole = self.text
+        calls = self._calls = parse_tool_calls(whole, format=self._format, tools=self._tools)
+        if not calls:
+            return self._show(whole[self._shown:])
+        events: list[StreamEvent] = []
+        for i, call in enumerate(calls):
+            events.append(CallStarted(i, call.id, call.name))
+            if call.raw_args:
+                events.append(ArgsDelta(i, call.raw_args))
+            events.append(CallFinished(i, call))
+        return events
+
+    def finish(self) -> list[ToolCall]:
+        """The calls of the whole message, as ``parse_tool_calls`` gives them
+        (closing the stream first if ``close()`` was not called)."""
+        if self._calls is None:
+            self.close()
+        assert self._calls is not None
+        return list(self._calls)
+
+    @property
+    def shown(self) -> int:
+        """How many characters of ``text`` were shown as ``TextDelta`` so far."""
+        return self._shown

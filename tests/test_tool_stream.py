@@ -1,0 +1,225 @@
+"""ToolCallStream: the tool calls of a streamed message, as events.
+
+The property: whatever the splits, ``finish()`` is ``parse_tool_calls`` on the
+whole text, the shown text is a prefix of the message that holds no part of a
+call, the call events are those of ``finish()`` one for one, and when there is
+no call nothing is lost.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import toolmend
+from toolmend import ToolCallStream, parse_tool_calls
+from toolmend.errors import ToolmendError
+from toolmend.recovery import ArgsDelta, CallFinished, CallStarted, TextDelta
+
+DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "tool_calls")
+FILES = ("calls.jsonl", "families.jsonl", "decoys.jsonl", "peers/vllm.jsonl", "peers/sglang.jsonl",
+         "peers/llamacpp.jsonl")
+
+
+def _rows() -> list[dict]:
+    rows = []
+    for name in FILES:
+        with open(os.path.join(DATA, name), encoding="utf-8") as f:
+            rows.extend(json.loads(line) for line in f if line.strip())
+    return rows
+
+
+ROWS = _rows()
+TEXTS = [r["text"] for r in ROWS]
+
+
+def _forced(row: dict) -> str | None:
+    fmt = row.get("format")
+    if not isinstance(fmt, str):
+        return None
+    try:
+        parse_tool_calls("", format=fmt)
+    except ToolmendError:
+        return None
+    return fmt
+
+
+def _run(text: str, cuts: list[int], **kw) -> tuple[ToolCallStream, list]:
+    s = ToolCallStream(**kw)
+    events: list = []
+    last = 0
+    for c in sorted(set(cuts)) + [len(text)]:
+        events.extend(s.feed(text[last:c]))
+        last = c
+    events.extend(s.close())
+    return s, events
+
+
+def _check(text: str, cuts: list[int], **kw) -> None:
+    s, events = _run(text, cuts, **kw)
+    want = parse_tool_calls(text, **kw)
+    got = s.finish()
+    assert got == want
+    shown = "".join(e.text for e in events if isinstance(e, TextDelta))
+    assert text.startswith(shown)
+    assert s.text == text
+    if not want:
+        assert shown == text  # nothing held, nothing lost
+    for c in want:
+        if c.span != (0, 0):
+            assert len(shown) <= c.span[0], (shown, c)  # never any part of a call
+    finished = [e for e in events if isinstance(e, CallFinished)]
+    assert [e.call for e in finished] == want
+    assert [e.index for e in finished] == list(range(len(want)))
+    started = [e for e in events if isinstance(e, CallStarted)]
+    assert [(e.index, e.name, e.id) for e in started] == [(i, c.name, c.id) for i, c in enumerate(want)]
+    for i, c in enumerate(want):
+        assert "".join(e.arguments for e in events if isinstance(e, ArgsDelta) and e.index == i) == c.raw_args
+    # each call's events come in order: started, fragments, finished
+    seen: dict[int, str] = {}
+    for e in events:
+        if isinstance(e, CallStarted):
+            assert e.index not in seen
+            seen[e.index] = "started"
+        elif isinstance(e, ArgsDelta):
+            assert seen.get(e.index) == "started"
+        elif isinstance(e, CallFinished):
+            assert seen.get(e.index) == "started"
+            seen[e.index] = "finished"
+
+
+def test_the_corpora_are_loaded():
+    assert len(ROWS) > 400
+
+
+@pytest.mark.parametrize("i", range(len(ROWS)), ids=[str(r.get("id", i)) for i, r in enumerate(ROWS)])
+def test_every_corpus_message_in_random_splits(i):
+    row = ROWS[i]
+    text = row["text"]
+    rng = random.Random(i)
+    fmt = _forced(row)
+    for _ in range(3):
+        cuts = [rng.randrange(len(text) + 1) for _ in range(rng.randrange(1, 12))]
+        _check(text, cuts)
+        if fmt is not None:
+            _check(text, cuts, format=fmt)
+    _check(text, list(range(len(text))))  # one character at a time
+    _check(text, list(range(0, len(text), 4)))  # the bench's 4-character deltas
+    if row.get("tools") and fmt is not None:
+        _check(text, list(range(0, len(text), 7)), format=fmt, tools=row["tools"])
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(TEXTS).flatmap(
+    lambda t: st.tuples(st.just(t), st.lists(st.integers(0, len(t)), max_size=20))))
+def test_random_splits_of_corpus_messages(case):
+    text, cuts = case
+    _check(text, cuts)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet="<>[]{}`~/_tool_call think:\"namergs,1Afunctos\n|", max_size=80),
+       st.lists(st.integers(0, 80), max_size=10))
+def test_random_texts_in_random_splits(text, cuts):
+    _check(text, [c for c in cuts if c <= len(text)])
+
+
+def test_text_before_a_call_is_shown_as_it_comes_and_the_call_at_the_end():
+    s = ToolCallStream()
+    assert s.feed("I'll look ") == [TextDelta("I'll look ")]
+    assert s.feed("it up.\n<tool_") == [TextDelta("it up.\n")]
+    assert s.feed('call>{"name": "get", "arguments": {"a": 1}}</tool_call>') == []
+    events = s.close()
+    whole = 'I\'ll look it up.\n<tool_call>{"name": "get", "arguments": {"a": 1}}</tool_call>'
+    call = parse_tool_calls(whole)[0]
+    assert events == [CallStarted(0, None, "get"), ArgsDelta(0, call.raw_args), CallFinished(0, call)]
+    assert call.ok and call.args == {"a": 1}
+    assert s.finish() == [call]
+    assert s.close() == []  # closing twice adds nothing
+
+
+def test_a_partial_word_marker_is_held_until_it_is_prose():
+    s = ToolCallStream()
+    assert s.feed("use functo") == [TextDelta("use ")]
+    assert s.feed("rs here") == [TextDelta("functors here")]
+    assert s.feed(" then functools") == [TextDelta(" then ")]
+    assert s.feed('[{"name": "f", "arguments": {}}]') == []
+    (call,) = s.finish()
+    assert call.name == "f" and call.ok
+
+
+def test_a_message_without_calls_is_all_shown():
+    text = "Sizes: a < b and [1, 2] {x} `code` ~ > done, Action: none, functools.partial"
+    s, events = _run(text, list(range(0, len(text), 3)))
+    assert "".join(e.text for e in events if isinstance(e, TextDelta)) == text
+    assert s.finish() == []
+
+
+def test_a_cut_call_is_never_ok():
+    text = '<tool_call>{"name": "write", "arguments": {"path": "a.py", "content": "def f'
+    s, events = _run(text, list(range(0, len(text), 4)))
+    (call,) = s.finish()
+    assert not call.ok and call == parse_tool_calls(text)[0]
+    assert [e.call for e in events if isinstance(e, CallFinished)] == [call]
+    assert not any(isinstance(e, TextDelta) for e in events)
+
+
+def test_a_later_bare_think_closer_turns_a_call_into_reasoning():
+    head = 'Let me try <tool_call>{"name": "rm", "arguments": {"path": "/"}}</tool_call> no.'
+    s = ToolCallStream()
+    events = s.feed(head)
+    assert not any(isinstance(e, (CallStarted, CallFinished)) for e in events)  # not finished early
+    events += s.feed("</think>All done.")
+    events += s.close()
+    assert s.finish() == [] == parse_tool_calls(head + "</think>All done.")
+    assert not any(isinstance(e, (CallStarted, CallFinished)) for e in events)
+
+
+def test_calls_inside_a_closed_think_never_run():
+    text = '<think>maybe <tool_call>{"name": "rm", "arguments": {}}</tool_call></think>' \
+           '<tool_call>{"name": "ls", "arguments": {}}</tool_call>'
+    s, events = _run(text, list(range(0, len(text), 5)))
+    assert [c.name for c in s.finish()] == ["ls"]
+    assert [e.name for e in events if isinstance(e, CallStarted)] == ["ls"]
+
+
+def test_format_and_tools_are_those_of_parse_tool_calls():
+    tools = [{"type": "function", "function": {"name": "get_weather", "parameters": {
+        "type": "object", "properties": {"city": {"type": "string"}, "days": {"type": "integer"}}}}}]
+    text = ("<tool_call>\n<function=get_weather>\n<parameter=city>Paris</parameter>\n"
+            "<parameter=days>3</parameter>\n</function>\n</tool_call>")
+    s, _ = _run(text, list(range(0, len(text), 4)), format="qwen3_coder", tools=tools)
+    (call,) = s.finish()
+    assert call.ok and call.args == {"city": "Paris", "days": 3}
+    assert s.finish() == parse_tool_calls(text, format="qwen3_coder", tools=tools)
+
+
+def test_bad_use_is_refused_clearly():
+    with pytest.raises(ToolmendError, match="unknown format"):
+        ToolCallStream(format="no_such_format")
+    s = ToolCallStream()
+    with pytest.raises(TypeError, match="must be str"):
+        s.feed(b"bytes")  # type: ignore[arg-type]
+    s.feed("hi")
+    s.finish()
+    with pytest.raises(ToolmendError, match="closed"):
+        s.feed("more")
+
+
+def test_events_have_the_openai_delta_shape():
+    assert TextDelta("hi").openai_delta() == {"content": "hi"}
+    assert CallStarted(1, "call_9", "get").openai_delta() == {"tool_calls": [
+        {"index": 1, "id": "call_9", "type": "function", "function": {"name": "get", "arguments": ""}}]}
+    assert ArgsDelta(1, '{"a"').openai_delta() == {
+        "tool_calls": [{"index": 1, "function": {"arguments": '{"a"'}}]}
+
+
+def test_exports():
+    assert toolmend.ToolCallStream is ToolCallStream
+    assert toolmend.recovery.ToolCallStream is ToolCallStream
+    assert "ToolCallStream" in toolmend.__all__ and "ToolCallStream" in toolmend.recovery.__all__
