@@ -66,6 +66,9 @@ TARGETS: list[Target] = [
     Target("tool-calls-30KB", "toolmend", "orjson", 12,
            why="issue 20 asks for a 30 KB Hermes call within 2x orjson.loads on its arguments; "
                "measured ~8-9x (was ~140x before the marker kernel): a guard against worse"),
+    Target("tool-stream-corpus", "stream", "whole", 3,
+           why="issue 20: ToolCallStream over a message in 4-character deltas within 3x "
+               "parse_tool_calls on the whole message, over every corpus message (measured ~2.4x)"),
     Target("json-get", "toolmend", "simdjson", 1.5,
            why="issue 12: @json get on a 20 MB file within 1.5x of simdjson parse and navigate"),
     Target("json-keys", "toolmend", "simdjson", 1.5,
