@@ -223,3 +223,38 @@ def test_exports():
     assert toolmend.ToolCallStream is ToolCallStream
     assert toolmend.recovery.ToolCallStream is ToolCallStream
     assert "ToolCallStream" in toolmend.__all__ and "ToolCallStream" in toolmend.recovery.__all__
+
+
+def test_the_readme_example_runs():
+    with open(os.path.join(os.path.dirname(DATA), os.pardir, os.pardir, "README.md"), encoding="utf-8") as f:
+        readme = f.read()
+    section = readme[readme.index("### Streamed messages: `ToolCallStream`"):]
+    start = section.index("```python\n") + 10
+    code = section[start:section.index("\n```", start)]
+    assert "ToolCallStream(" in code
+    text = 'Checking.\n<tool_call>{"name": "get", "arguments": {"a": 1}}</tool_call>'
+    sent: list = []
+    ran: list = []
+
+    class Chunk:
+        def __init__(self, t: str) -> None:
+            self.text = t
+
+    class Model:
+        def stream(self, messages):
+            return [Chunk(text[i:i + 4]) for i in range(0, len(text), 4)]
+
+    class Client:
+        def send(self, message):
+            sent.append(message)
+
+    env = {"toolmend": toolmend, "model": Model(), "messages": [], "client": Client(),
+           "request": {"tools": [{"type": "function", "function": {"name": "get", "parameters": {}}}]},
+           "run": ran.append, "report": ran.append}
+    exec(code, env)
+    assert [c.name for c in ran] == ["get"] and ran[0].ok
+    assert env["calls"] == parse_tool_calls(text, tools=env["request"]["tools"])
+    deltas = [m["choices"][0]["delta"] for m in sent]
+    assert "".join(d.get("content", "") for d in deltas) == "Checking.\n"
+    assert deltas[-2]["tool_calls"][0]["function"]["name"] == "get"
+    assert deltas[-1]["tool_calls"][0]["function"]["arguments"] == ran[0].raw_args
