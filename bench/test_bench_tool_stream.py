@@ -5,8 +5,8 @@ Both sides end with the same calls: the stream's ``finish()`` is
 ``parse_tool_calls`` on the whole text. The cases are every corpus message of
 tests/data/tool_calls/ (as in bench/test_bench_tool_calls.py) and the 30 KB
 Hermes call written there. The target (bench/targets.py) is on the corpus; the
-30 KB call is measured without one: its whole parse is ~145 us and its 7,600
-``feed()`` calls cost ~0.3 us each in Python, ~17x, a cost per call that does
+30 KB call is measured without one: its whole parse is ~110 us and its 7,600
+``feed()`` calls cost ~0.15 us each in Python, ~11x, a cost per call that does
 not grow with the text (each feed is O(delta) once a marker is held).
 """
 

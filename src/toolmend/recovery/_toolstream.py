@@ -155,6 +155,9 @@ class ToolCallStream:
 
     def feed(self, delta: str) -> list[StreamEvent]:
         """Take the next piece of the message; the text it makes safe to show."""
+        if self._held and self._calls is None and type(delta) is str:  # the common case, held
+            self._parts.append(delta)
+            return []
         if not isinstance(delta, str):
             raise TypeError(f"ToolCallStream.feed: the delta must be str, not {type(delta).__name__}")
         if self._calls is not None:
