@@ -258,3 +258,33 @@ def test_the_readme_example_runs():
     assert "".join(d.get("content", "") for d in deltas) == "Checking.\n"
     assert deltas[-2]["tool_calls"][0]["function"]["name"] == "get"
     assert deltas[-1]["tool_calls"][0]["function"]["arguments"] == ran[0].raw_args
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.text(max_size=60), st.lists(st.integers(0, 60), max_size=8))
+def test_any_unicode_text_in_random_splits(text, cuts):
+    _check(text, [c for c in cuts if c <= len(text)])
+
+
+@pytest.mark.parametrize("text", [
+    "\u25c1think\u25b7 <tool_call>{\"name\": \"rm\", \"arguments\": {}}</tool_call>\u25c1/think\u25b7 ok",
+    "line one\r\nline two\r\n<tool_call>{\"name\": \"ls\", \"arguments\": {}}</tool_call>\r\n",
+    "[THINK]plan[/THINK][TOOL_CALLS]get[ARGS]{\"a\": 1}",
+    "lone \ud800 surrogate then <tool_call>{\"name\": \"ls\", \"arguments\": {}}</tool_call>",
+    "",
+    "   \n\n  ",
+])
+def test_ugly_messages(text):
+    for step in (1, 2, 4, 9):
+        _check(text, list(range(0, len(text), step)))
+        _check(text, list(range(0, len(text), step)), format="functionary")
+
+
+def test_a_functionary_message_opening_with_a_name_is_held_then_read():
+    text = 'get_weather\n{"city": "Paris"}'
+    s, events = _run(text, list(range(len(text))), format="functionary")
+    assert not any(isinstance(e, TextDelta) for e in events)
+    (call,) = s.finish()
+    assert call.ok and call.name == "get_weather" and call.args == {"city": "Paris"}
+    s, events = _run("Hello\nthere", [1, 2, 6, 7], format="functionary")
+    assert "".join(e.text for e in events if isinstance(e, TextDelta)) == "Hello\nthere"
