@@ -587,7 +587,8 @@ def parse_tool_calls(text: str | bytes, *, format: str | None = None, tools: Any
     ...) never yields a call."""
     parse = _engine[0] if _engine else _load_engine()
     if tools is None:
-        return parse(text, format, None)
+        calls: list[ToolCall] = parse(text, format, None)
+        return calls
     from ._toolschema import check_tool_calls, unwrap_response
 
     tools = unwrap_response(tools)
