@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import orjson
 import pytest
@@ -543,3 +544,21 @@ def test_many_trailing_commas():
     r = normalize_tool_args(raw)
     assert r.ok and r.strategy == "trailing_commas"
     assert r.value == [[1]] * 300 + [{"a": 2}]
+
+
+@pytest.mark.parametrize("text", ["{\u2018'\u2018", "{\u2018a'b\u2018", "{\u2018a'b\u2019: [1,,,"])
+def test_offsets_point_into_the_input_after_curly_quotes_were_straightened(text):
+    # Straightening a curly-quoted string escapes the ASCII quotes inside it
+    # (one backslash added each): the cut and the fixes still point into the
+    # text as given.
+    r = normalize_tool_args(text)
+    assert not r.ok and r.cut is not None and r.cut.offset == len(text)
+    assert all(0 <= f.offset <= len(text) for f in r.fixes)
+
+
+def test_a_refusal_after_straightened_quotes_names_the_input_offset():
+    text = "{\u2018a'b\u2019: 1 2 3 ::}"
+    r = normalize_tool_args(text)
+    assert not r.ok
+    offsets = [int(m) for m in re.findall(r"offset (\d+)", r.error)]
+    assert offsets and all(o <= len(text) for o in offsets)

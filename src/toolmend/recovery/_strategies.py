@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import json
 import re
-from typing import TYPE_CHECKING, Any
+from bisect import bisect_left
+from typing import TYPE_CHECKING, Any, Callable
 
 import orjson
 
@@ -304,16 +305,20 @@ def _engine(text: str, base: str, tool: str | None, original: str) -> Recovered:
     lead = len(text) - len(text.lstrip())
     tail = text[lead + len(original):]
     repaired = base + tail if tail else base
+    back = _original_offset(original, base) if len(base) != len(original) else None
     try:
         value, rebuilt, raw_fixes = _repair_json(repaired)
     except _Refused as refused:
-        exc = LiteralError(repaired, refused.pos, refused.what)
+        exc = (LiteralError(repaired, refused.pos, refused.what) if back is None
+               else LiteralError(original + tail, back(refused.pos), refused.what))
         where = f"{exc.what} at line {exc.line}, column {exc.column} (offset {exc.pos + lead})"
         if original[0] not in "{[" and tool is None:
             return _fail(original, f"not valid JSON ({_json_error(original)}), not repairable "
                                    f"({where}), and no tool was given whose field could take "
                                    "it as a bare value")
         return _fail(original, f"not valid JSON ({_json_error(original)}); not repaired: {where}")
+    if back is not None and raw_fixes:
+        raw_fixes = [(code, back(offset), message) for code, offset, message in raw_fixes]
     cut = cut_from_log(raw_fixes, lead) if raw_fixes else None
     if cut is not None:
         return _cut(rebuilt, value, cut, [Fix(code, offset + lead, message)
@@ -329,6 +334,20 @@ def _engine(text: str, base: str, tool: str | None, original: str) -> Recovered:
         return Recovered(rebuilt, True, "repair", value, None, None, text, (raw_fixes, lead))
     fixes = [Fix(code, offset + lead, message) for code, offset, message in raw_fixes]
     return _accept(value, rebuilt, "repair", tool, original, fixes, text)
+
+
+def _original_offset(original: str, base: str) -> Callable[[int], int]:
+    """The curly-quote step escapes an ASCII quote inside a string that a curly
+    quote opened (one backslash added before it): the engine's offsets, in
+    ``base``, taken back to ``original``."""
+    added: list[int] = []
+    i = 0
+    for j, c in enumerate(base):
+        if c == "\\" and (i >= len(original) or original[i] != "\\"):
+            added.append(j)
+        else:
+            i += 1
+    return lambda pos: pos - bisect_left(added, pos)
 
 
 def _cut(text: str, value: Any, cut: Cut, fixes: list[Fix]) -> Recovered:
