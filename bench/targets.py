@@ -94,11 +94,6 @@ TARGETS: list[Target] = [
            why="issue 21 asks for at least jsonschema-rs's speed (1.0), not reached: measured "
                "1.0-2.4x its is_valid (geometric mean 1.66-2.01 over five runs); 2.6 guards that "
                "with margin until a compiled checker"),
-    Target("recover-threads", "two threads", "one after the other", 0.65, clock="wall",
-           why="issue 18: two threads each repairing malformed ~100 KB documents take at most "
-               "0.65x the time of the same repairs one after the other (the engine's pass "
-               "releases the GIL; the value is built under it, by orjson, where two threads "
-               "with one document each wait for each other: bench/test_bench_threads_recovery.py)"),
     Target("recover-exact", "toolmend", "orjson", 1.5,
            why="issue 18: valid ~50 KB arguments holding a 19-digit integer, or 19 digits in a "
                "string, at most 1.5x a bare orjson.loads (normalize_tool_args)"),
