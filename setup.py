@@ -13,6 +13,7 @@ import platform
 import sys
 
 from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
 
 
 def _flag(name):
@@ -42,6 +43,22 @@ def _strip_flags():
     return []
 
 
+def _jobs():
+    """Kernels built at once: one per CPU (each is translated and compiled on
+    its own), unless the build says otherwise."""
+    return max(1, min(len(KERNELS), os.cpu_count() or 1))
+
+
+class _BuildExt(build_ext):
+    """build_ext compiling the kernels in parallel when not told otherwise
+    (``--parallel`` / ``-j``): the C compiles dominate an install."""
+
+    def finalize_options(self):
+        super().finalize_options()
+        if not self.parallel:
+            self.parallel = _jobs()
+
+
 def _extensions():
     if _flag("TOOLMEND_PURE_PYTHON"):
         return []
@@ -65,6 +82,7 @@ def _extensions():
     try:
         built = cythonize(
             extensions,
+            nthreads=_jobs(),
             compiler_directives={
                 "language_level": 3,
                 "boundscheck": False,
@@ -84,4 +102,4 @@ def _extensions():
     return built
 
 
-setup(ext_modules=_extensions())
+setup(ext_modules=_extensions(), cmdclass={"build_ext": _BuildExt})

@@ -53,6 +53,7 @@ from __future__ import annotations
 import functools
 import gc
 import itertools
+import json
 import math
 import os
 import sys
@@ -66,6 +67,7 @@ from typing import Any
 import pytest
 
 sys.path.insert(0, os.path.dirname(__file__))
+import baseline  # noqa: E402
 from targets import TARGETS, Target  # noqa: E402
 
 MISSED_TARGET_EXIT = 6
@@ -106,16 +108,31 @@ class PairResult:
     rounds: int
     attempts: int
     seconds: float
+    #: this machine's baseline of the pair (bench/baseline.py): its ratio there
+    #: and the limit it must not pass, or None
+    base: float | None = None
+    base_limit: float | None = None
+    #: each side's time per call in each round, in the order measured
+    samples: dict[str, list[float]] = field(repr=False, default_factory=dict)
 
     @property
     def met(self) -> bool:
         return self.ratio <= self.target.max_ratio
 
     @property
+    def regressed(self) -> bool:
+        """Above the limit of this machine's baseline."""
+        return self.base_limit is not None and self.ratio > self.base_limit
+
+    @property
     def margin(self) -> float:
         """How far under the target, as a fraction of it (negative: missed)."""
         return 1 - self.ratio / self.target.max_ratio
 
+
+#: this machine's baseline (empty: none for this machine; TOOLMEND_BENCH_BASELINE=0 ignores it)
+_BASE = ({} if os.environ.get("TOOLMEND_BENCH_BASELINE", "1") in ("0", "false", "no")
+         else baseline.load(os.environ.get("TOOLMEND_BENCH_BASELINE_FILE", baseline.PATH)))
 
 _entries: dict[tuple[str, str], dict[str, Callable[[], object]]] = defaultdict(dict)
 _pairs: dict[tuple[int, str], PairResult] = {}
@@ -161,7 +178,8 @@ def _calls_per_round(fn: Callable[[], object], clock: Clock) -> int:
 def interleaved(fns: Mapping[str, Callable[[], object]], *,
                 passes: Callable[[dict[str, float]], bool] | None = None,
                 clear: Callable[[dict[str, float]], bool] | None = None,
-                attempts: int = ATTEMPTS, clock: Clock = time.thread_time) -> Measured:
+                attempts: int = ATTEMPTS, clock: Clock = time.thread_time,
+                before_attempt: Callable[[], object] | None = None) -> Measured:
     """Measure the callables of ``fns`` in alternating short rounds; return the
     minimum per-call time of each over all its rounds.
 
@@ -170,7 +188,8 @@ def interleaved(fns: Mapping[str, Callable[[], object]], *,
     An attempt runs MIN_ROUNDS rounds of each, and more until BUDGET_S of
     measured time, or stops at MIN_CLEAR_ROUNDS once ``clear(minima)``
     holds. When ``passes(minima)`` is false after an attempt, another attempt
-    adds rounds, up to ``attempts`` in all.
+    adds rounds, up to ``attempts`` in all. ``before_attempt`` runs before
+    each (a check that the machine can measure this now; it may skip).
     """
     names = list(fns)
     began = time.perf_counter()
@@ -184,6 +203,8 @@ def interleaved(fns: Mapping[str, Callable[[], object]], *,
         done = 0
         while done < attempts:
             done += 1
+            if before_attempt is not None:
+                before_attempt()
             spent = 0.0
             cycle = 0
             while True:
@@ -213,14 +234,40 @@ def fastest(fn: Callable[[], object], within: float | None = None) -> float:
     return m.minima["fn"]
 
 
+def base_of(t: Target, case: str,
+            base: Mapping[str, Mapping[str, Any]] | None = None) -> tuple[float, float] | None:
+    """The pair's ratio in this machine's baseline and the limit it must not
+    pass, or None: no baseline here, or one measured with another version of
+    the other contender."""
+    if t.clock == "wall":  # a thread ratio says whether the GIL is released, not how fast we are
+        return None
+    entry = (_BASE if base is None else base).get(baseline.pair_key(t.group, t.ours, t.other, case))
+    if entry is None or entry.get("version") != baseline.version_of(t.other):
+        return None
+    return float(entry["ratio"]), float(entry["limit"])
+
+
+def pair_limit(t: Target, base: tuple[float, float] | None) -> float:
+    """The ratio the pair must not pass: its target (a geometric-mean target
+    judges only the mean) and the limit of this machine's baseline."""
+    limit = t.max_ratio if t.aggregate == "each" else math.inf
+    if base is not None:
+        limit = min(limit, base[1])
+    return limit
+
+
 def _measure_pair(t: Target, case: str, entries: dict[str, Callable[[], object]]) -> PairResult:
+    base = base_of(t, case)
+    limit = pair_limit(t, base)
     m = interleaved({t.ours: entries[t.ours], t.other: entries[t.other]},
-                    passes=lambda mn: mn[t.ours] <= t.max_ratio * mn[t.other],
-                    clear=lambda mn: mn[t.ours] <= CLEAR * t.max_ratio * mn[t.other],
-                    attempts=ATTEMPTS if t.aggregate == "each" else 1,
-                    clock=time.perf_counter if t.clock == "wall" else time.thread_time)
+                    passes=lambda mn: mn[t.ours] <= limit * mn[t.other],
+                    clear=lambda mn: mn[t.ours] <= CLEAR * limit * mn[t.other],
+                    attempts=ATTEMPTS if limit < math.inf else 1,
+                    clock=time.perf_counter if t.clock == "wall" else time.thread_time,
+                    before_attempt=need_two_free_cpus if t.cpus > 1 else None)
     ours, other = m.minima[t.ours], m.minima[t.other]
-    return PairResult(t, case, ours / other, ours, other, m.rounds, m.attempts, m.seconds)
+    return PairResult(t, case, ours / other, ours, other, m.rounds, m.attempts, m.seconds,
+                      *(base or (None, None)), m.samples)
 
 
 # ---------------------------------------------------------------------------
@@ -256,6 +303,34 @@ def contend(benchmark: Any, group: str, contender: str, case: str,
                 {"ours": t.ours, "other": t.other, "ratio": r.ratio, "target": t.max_ratio,
                  "rounds": r.rounds, "attempts": r.attempts})
     return result
+
+
+#: the contenders of a threads group: the same two jobs in two threads, and in one
+IN_TWO_THREADS = "two threads"
+ONE_AFTER_THE_OTHER = "one after the other"
+
+
+def run_in_two_threads(fn_a: Callable[[], object], fn_b: Callable[[], object]) -> None:
+    threads = [threading.Thread(target=fn_a), threading.Thread(target=fn_b)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+
+
+def contend_threads(benchmark: Any, group: str, contender: str, case: str,
+                    fn_a: Callable[[], object], fn_b: Callable[[], object], rounds: int = 5) -> None:
+    """``contend`` for a threads group (a target with ``clock="wall"`` and
+    ``cpus=2``): ``fn_a`` and ``fn_b`` in two threads, or one after the other,
+    as ``contender`` says. Skipped unless two CPUs are free (checked again
+    before each attempt of the pair)."""
+    need_two_free_cpus()
+    if contender == IN_TWO_THREADS:
+        contend(benchmark, group, contender, case, run_in_two_threads, fn_a, fn_b, rounds=rounds)
+    elif contender == ONE_AFTER_THE_OTHER:
+        contend(benchmark, group, contender, case, lambda: (fn_a(), fn_b()), rounds=rounds)
+    else:
+        raise ValueError(f"contender {contender!r}: {IN_TWO_THREADS!r} or {ONE_AFTER_THE_OTHER!r}")
 
 
 def two_threads(fn_a: Any, fn_b: Any) -> tuple[float, float]:
@@ -307,50 +382,84 @@ def _duration(seconds: float) -> str:
     return f"{seconds / 1e-9:.3g} ns"
 
 
+def _row(t: Target, r: PairResult) -> tuple[str, str | None]:
+    """A pair's line of the table, and what it missed (None: nothing)."""
+    judged = t.aggregate == "each"
+    pair = f"{t.ours} / {t.other}"
+    misses = []
+    if judged and not r.met:
+        misses.append(f"{r.ratio:.3f} > {t.max_ratio:.3g}, the target")
+    if r.regressed:
+        misses.append(f"{r.ratio:.3f} > {r.base_limit:.3f}, the limit of this machine's baseline "
+                      f"({r.base:.3f})")
+    target, margin = (f"{t.max_ratio:.3g}", f"{r.margin:.0%}") if judged else ("-", "-")
+    change = "-" if r.base is None else f"{r.ratio / r.base - 1:+.0%}"
+    times = f"{_duration(r.ours_s)} / {_duration(r.other_s)}"
+    retried = f"{r.attempts} (retried)" if r.attempts > 1 else "1"
+    flag = "   <-- MISSED" if misses else ""
+    line = (f"{(t.group + ' / ' + r.case)[:43]:<44}{pair:<30}{times:>20}{r.ratio:>8.3f}{target:>8}"
+            f"{margin:>8}{change:>8}{r.rounds:>7}{r.seconds:>6.1f}s  {retried}{flag}")
+    if not misses:
+        return line, None
+    return line, (f"{t.group} / {r.case}: {pair} = {' and '.join(misses)}, after {r.attempts} "
+                  f"attempts ({t.why})")
+
+
 def verdict(pairs: Mapping[tuple[int, str], PairResult],
             targets: list[Target] = TARGETS) -> tuple[list[str], list[str]]:
-    """The table of ``pairs`` ({(index in targets, case): result}) and the
-    targets missed, one line each."""
+    """The table of ``pairs`` ({(index in targets, case): result}) and what
+    was missed (a target, or this machine's baseline), one line each."""
     report: list[str] = []
     missed: list[str] = []
     by_target: dict[int, list[PairResult]] = defaultdict(list)
     for (index, _), r in sorted(pairs.items()):
         by_target[index].append(r)
     report.append(f"{'group / case':<44}{'ours / theirs':<30}{'times':>20}{'ratio':>8}{'target':>8}"
-                   f"{'margin':>8}{'rounds':>7}{'took':>7}  attempts")
+                  f"{'margin':>8}{'vs base':>8}{'rounds':>7}{'took':>7}  attempts")
     for index, t in enumerate(targets):
         pair = f"{t.ours} / {t.other}"
         results = by_target.get(index)
         if not results:
             report.append(f"{t.group + ' (not measured)':<44}{pair:<30}{'':>28}{t.max_ratio:>8.3g}"
-                           f"{'':>29}a contender was skipped")
+                          f"{'':>37}a contender was skipped")
             continue
-        judged = t.aggregate == "each"
         for r in results:
-            flag = "   <-- MISSED" if judged and not r.met else ""
-            target, margin = (f"{t.max_ratio:.3g}", f"{r.margin:.0%}") if judged else ("-", "-")
-            times = f"{_duration(r.ours_s)} / {_duration(r.other_s)}"
-            retried = f"{r.attempts} (retried)" if r.attempts > 1 else "1"
-            report.append(f"{(t.group + ' / ' + r.case)[:43]:<44}{pair:<30}{times:>20}{r.ratio:>8.3f}"
-                           f"{target:>8}{margin:>8}{r.rounds:>7}{r.seconds:>6.1f}s  {retried}{flag}")
-            if flag:
-                missed.append(f"{t.group} / {r.case}: {pair} = {r.ratio:.3f} > {t.max_ratio:.3g} "
-                               f"after {r.attempts} attempts ({t.why})")
-        if not judged:
+            line, miss = _row(t, r)
+            report.append(line)
+            if miss:
+                missed.append(miss)
+        if t.aggregate != "each":
             g = math.exp(sum(math.log(r.ratio) for r in results) / len(results))
             flag = "   <-- MISSED" if g > t.max_ratio else ""
             report.append(f"{t.group + ' / geometric mean':<44}{pair:<30}{'':>20}{g:>8.3f}"
-                           f"{t.max_ratio:>8.3g}{1 - g / t.max_ratio:>8.0%}{flag}")
+                          f"{t.max_ratio:>8.3g}{1 - g / t.max_ratio:>8.0%}{flag}")
             if flag:
                 missed.append(f"{t.group}: geometric mean {pair} = {g:.3f} > {t.max_ratio:.3g} "
-                               f"({t.why})")
+                              f"({t.why})")
+    based = sum(r.base is not None for r in pairs.values())
+    report.append(f"this machine's baseline ({baseline.PATH}): "
+                  + (f"{based} of {len(pairs)} pairs checked against it" if based else
+                     "none for " + ", ".join(f"{k} {v}" for k, v in baseline.machine().items())
+                     + ": the targets alone are judged"))
     return report, missed
+
+
+def _write_ratios(path: str) -> None:
+    """This run's ratios, for bench/baseline.py to merge into a baseline."""
+    pairs = {baseline.pair_key(r.target.group, r.target.ours, r.target.other, r.case):
+             {"ratio": r.ratio, "version": baseline.version_of(r.target.other),
+              "samples": r.samples}
+             for r in _pairs.values()}
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump({"machine": baseline.machine(), "pairs": pairs}, f, indent=1)
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     if not _pairs:
         return
     report, missed = verdict(_pairs)
+    if os.environ.get("TOOLMEND_BENCH_RATIOS"):
+        _write_ratios(os.environ["TOOLMEND_BENCH_RATIOS"])
     _report.extend(report)
     _missed.extend(missed)
     enforce = os.environ.get("TOOLMEND_BENCH_ENFORCE", "1") not in ("0", "false", "no")

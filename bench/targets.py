@@ -24,6 +24,9 @@ class Target:
     #: "cpu": the measuring thread's CPU time; "wall": elapsed time, for
     #: contenders that run threads (their work is not the measuring thread's)
     clock: str = "cpu"
+    #: CPUs the pair needs free (2: threads that must run at once; skipped
+    #: unless two are, checked before each attempt)
+    cpus: int = 1
 
 
 #: The malformed documents of bench/test_bench_recovery.py, in characters.
@@ -81,6 +84,12 @@ TARGETS: list[Target] = [
            why="issue 12: @json keys never slower than orjson.loads, on any shape"),
     Target("json-schema", "toolmend", "orjson", 1.0,
            why="issue 12: @json schema never slower than orjson.loads, on any shape"),
+    Target("json-threads", "two threads", "one after the other", 0.85, clock="wall", cpus=2,
+           why="issue 12: the byte scanner releases the GIL: two 20 MB validations in two threads "
+               "clearly faster than one after the other (held GIL: 1.0x or more; 0.5x at best)"),
+    Target("diff-threads", "two threads", "one after the other", 0.85, clock="wall", cpus=2,
+           why="issue 4: the diff kernel releases the GIL: two 100,000-line diffs in two threads "
+               "clearly faster than one after the other (held GIL: 1.0x or more; 0.5x at best)"),
     Target("diff-corpus", "toolmend", "difflib", 1 / 5,
            why="issue 4: at least 5x faster than difflib.unified_diff on real source pairs"),
     Target("schema-validate", "toolmend", "jsonschema_rs", 3.2,

@@ -6,11 +6,23 @@ verdict names every missed target. Nothing here is timed."""
 from __future__ import annotations
 
 import itertools
+import json
 from types import SimpleNamespace
 
+import baseline
 import conftest
 import pytest
-from conftest import ATTEMPTS, MIN_CLEAR_ROUNDS, MIN_ROUNDS, PairResult, contend, interleaved, verdict
+from conftest import (
+    ATTEMPTS,
+    MIN_CLEAR_ROUNDS,
+    MIN_ROUNDS,
+    PairResult,
+    base_of,
+    contend,
+    interleaved,
+    pair_limit,
+    verdict,
+)
 from targets import Target
 
 
@@ -93,7 +105,9 @@ def test_the_verdict_shows_every_ratio_and_names_what_was_missed():
     assert "grp / case one" in rows and "20%" in rows and "75%" in rows
     assert "3 (retried)   <-- MISSED" in rows and "-20%" in rows
     assert "else (not measured)" in rows
-    assert missed == ["grp / case two: ours / theirs = 0.600 > 0.5 after 3 attempts (the reason)"]
+    assert missed == ["grp / case two: ours / theirs = 0.600 > 0.5, the target, after 3 attempts "
+                      "(the reason)"]
+    assert "none for " in rows  # no baseline in these results
 
 
 def test_a_geometric_mean_target_is_judged_on_the_mean():
@@ -114,3 +128,69 @@ def test_a_targeted_group_needs_the_callable():
         contend(stub, group, conftest.TARGETS[0].ours, "some case")
     assert contend(stub, "a group without targets", "x", "y") is None
     assert stub.group == "a group without targets:y"
+
+
+# ---------------------------------------------------------------------------
+# This machine's baseline: a regression of ours is caught even with room left
+
+
+def test_a_pair_over_its_baseline_by_more_than_the_tolerance_is_missed():
+    t = Target("grp", "toolmend", "orjson", 2.0)
+    base, limit = 1.0, baseline.limit_of([1.0, 1.0, 1.02])
+    assert limit == pytest.approx(1 + baseline.TOLERANCE)
+    ok = PairResult(t, "c", limit * 0.99, 1e-3, 1e-3, 10, 1, 0.1, base, limit)
+    slow = PairResult(t, "d", base * 1.2, 1.2e-3, 1e-3, 10, 3, 0.1, base, limit)
+    report, missed = verdict({(0, "c"): ok, (0, "d"): slow}, [t])
+    assert not ok.regressed and slow.regressed and slow.met  # within its target all the same
+    assert len(missed) == 1 and "grp / d" in missed[0] and "this machine's baseline" in missed[0]
+    rows = "\n".join(report)
+    assert "+20%" in rows and "2 of 2 pairs checked against it" in rows
+
+
+def test_the_limit_is_the_target_or_the_baseline_whichever_is_lower():
+    each = Target("grp", "toolmend", "orjson", 2.0)
+    mean = Target("grp", "toolmend", "orjson", 2.0, aggregate="geomean")
+    assert pair_limit(each, None) == 2.0
+    assert pair_limit(each, (1.0, 1.12)) == 1.12
+    assert pair_limit(each, (1.9, 2.1)) == 2.0
+    assert pair_limit(mean, None) == float("inf")  # judged on the mean only
+    assert pair_limit(mean, (1.9, 2.1)) == 2.1
+
+
+def test_a_pair_whose_baseline_runs_spread_wide_gets_a_wider_limit():
+    assert baseline.limit_of([1.0, 1.0, 1.0]) == pytest.approx(1 + baseline.TOLERANCE)
+    assert baseline.limit_of([1.0, 1.05, 1.3]) == pytest.approx(1.3 * (1 + baseline.SPREAD_MARGIN))
+
+
+def test_a_baseline_holds_only_for_the_other_contenders_version():
+    t = Target("grp", "toolmend", "orjson", 2.0)
+    key = baseline.pair_key("grp", "toolmend", "orjson", "c")
+    here = baseline.version_of("orjson")
+    assert here  # orjson is a dependency
+    assert base_of(t, "c", {key: {"ratio": 0.8, "limit": 0.9, "version": here}}) == (0.8, 0.9)
+    assert base_of(t, "c", {key: {"ratio": 0.8, "limit": 0.9, "version": "0.0.1"}}) is None
+    assert base_of(t, "other case", {key: {"ratio": 0.8, "limit": 0.9, "version": here}}) is None
+    sizes = Target("scaling", "2MB", "100KB", 40)
+    assert base_of(sizes, "c", {baseline.pair_key("scaling", "2MB", "100KB", "c"):
+                                {"ratio": 21.0, "limit": 23.0, "version": None}}) == (21.0, 23.0)
+    threads = Target("threads", "two threads", "one after the other", 0.85, clock="wall", cpus=2)
+    assert base_of(threads, "c", {baseline.pair_key("threads", "two threads", "one after the other", "c"):
+                                  {"ratio": 0.5, "limit": 0.6, "version": None}}) is None
+
+
+def test_merge_keeps_the_median_per_pair_and_the_other_machines(tmp_path):
+    path = tmp_path / "baseline.json"
+    elsewhere = {"processor": "another", "cpus": 64, "python": "cpython 3.13", "arch": "aarch64",
+                 "hashseed": "0"}
+    path.write_text(json.dumps({"machines": [{"machine": elsewhere, "pairs": {"k": {"ratio": 9}}}]}))
+    here = baseline.machine()
+    runs = [{"machine": here, "pairs": {"k": {"ratio": r, "version": "1"}}} for r in (1.0, 3.0, 1.2)]
+    entry = baseline.merge(runs, str(path))
+    want = {"ratio": 1.2, "high": 3.0, "limit": round(3.0 * (1 + baseline.SPREAD_MARGIN), 4), "runs": 3,
+            "version": "1"}
+    assert entry["pairs"]["k"] == want
+    assert baseline.load(str(path)) == {"k": want}
+    assert baseline.load(str(path), elsewhere) == {"k": {"ratio": 9}}
+    assert baseline.load(str(tmp_path / "absent.json")) == {}
+    with pytest.raises(ValueError, match="2 different machines"):
+        baseline.merge([runs[0], {"machine": elsewhere, "pairs": {}}], str(path))

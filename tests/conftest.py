@@ -55,3 +55,33 @@ def _both_builds(name: str):  # noqa: ANN202 - a fixture factory
 for _name in KERNELS:
     globals()[f"{_name}_kernel"] = _each_build(_name)
     globals()[f"{_name}_twins"] = _both_builds(_name)
+
+
+# ---------------------------------------------------------------------------
+# --shard K/N: every N-th test from the K-th, so that N processes share a run
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--shard", default=None, metavar="K/N",
+                     help="run only the K-th of N interleaved shares of the collected tests "
+                          "(1 <= K <= N): N processes with --shard 1/N ... N/N run the suite once")
+
+
+def _shard(value: str) -> tuple[int, int]:
+    try:
+        k, n = (int(part) for part in value.split("/"))
+    except ValueError:
+        raise pytest.UsageError(f"--shard {value!r}: expected K/N, e.g. 1/2") from None
+    if not 1 <= k <= n:
+        raise pytest.UsageError(f"--shard {value!r}: K must be between 1 and N")
+    return k, n
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    value = config.getoption("--shard")
+    if value is None:
+        return
+    k, n = _shard(value)
+    keep = [item for i, item in enumerate(items) if i % n == k - 1]
+    config.hook.pytest_deselected(items=[item for i, item in enumerate(items) if i % n != k - 1])
+    items[:] = keep
