@@ -35,10 +35,23 @@ A pair that misses its target is **measured again**, alone, up to ``ATTEMPTS`` a
 its new rounds pooled with the earlier ones; nothing else is rerun. ``geomean`` targets are
 judged at the end on the measured cases, without retries.
 
+The targets are what the issues require, and most leave room: a real slowdown of our code can
+pass them. So on a machine that has a **baseline** (bench/baseline.py, bench/baseline.json: the
+ratios this machine measured before, with the other contenders' versions), each pair must also
+stay under its baseline's limit (12% over the median of the runs that wrote it, or more for a
+pair whose runs spread wider), measured again like a missed target. A machine without one is
+judged on the targets alone, and the table says so. Set TOOLMEND_BENCH_RATIOS=FILE to write
+this run's ratios (every pair with its full rounds) for bench/baseline.py to merge.
+
+A pair of threads (``clock="wall"``, ``cpus=2``: ``contend_threads``, the same jobs in two
+threads and one after the other) takes elapsed time and needs two free CPUs, checked before
+each attempt: on a machine that cannot run two threads at once it is skipped, not failed.
+
 At the end the table of every ratio is printed (each group and case, both times, the ratio, its
-target, the margin left, the rounds, the attempts); a run whose only failure is a missed target
-exits with status 6 (``MISSED_TARGET_EXIT``), so a caller can tell a missed target from a broken
-test. Set TOOLMEND_BENCH_ENFORCE=0 to print the ratios without failing.
+target, the margin left, the change from the baseline, the rounds, the attempts); a run whose only
+failure is a missed target or baseline exits with status 6 (``MISSED_TARGET_EXIT``), so a caller
+can tell a missed target from a broken test. Set TOOLMEND_BENCH_ENFORCE=0 to print the ratios
+without failing, TOOLMEND_BENCH_BASELINE=0 to judge the targets alone.
 
 For checks of their own, the files may call the measurement directly:
 ``interleaved(fns, passes=..., clear=..., clock=...)`` measures the callables (no arguments)
@@ -133,6 +146,10 @@ class PairResult:
 #: this machine's baseline (empty: none for this machine; TOOLMEND_BENCH_BASELINE=0 ignores it)
 _BASE = ({} if os.environ.get("TOOLMEND_BENCH_BASELINE", "1") in ("0", "false", "no")
          else baseline.load(os.environ.get("TOOLMEND_BENCH_BASELINE_FILE", baseline.PATH)))
+
+#: writing this run's ratios for a baseline: every pair gets its full rounds
+#: (a clear pass that stops after MIN_CLEAR_ROUNDS is too rough to compare with)
+_RECORDING = bool(os.environ.get("TOOLMEND_BENCH_RATIOS"))
 
 _entries: dict[tuple[str, str], dict[str, Callable[[], object]]] = defaultdict(dict)
 _pairs: dict[tuple[int, str], PairResult] = {}
@@ -261,7 +278,7 @@ def _measure_pair(t: Target, case: str, entries: dict[str, Callable[[], object]]
     limit = pair_limit(t, base)
     m = interleaved({t.ours: entries[t.ours], t.other: entries[t.other]},
                     passes=lambda mn: mn[t.ours] <= limit * mn[t.other],
-                    clear=lambda mn: mn[t.ours] <= CLEAR * limit * mn[t.other],
+                    clear=None if _RECORDING else lambda mn: mn[t.ours] <= CLEAR * limit * mn[t.other],
                     attempts=ATTEMPTS if limit < math.inf else 1,
                     clock=time.perf_counter if t.clock == "wall" else time.thread_time,
                     before_attempt=need_two_free_cpus if t.cpus > 1 else None)

@@ -26,7 +26,7 @@ from __future__ import annotations
 from ..errors import BudgetWarning, PatchError
 from ._apply import apply, apply_file_lines, apply_file_patch
 from ._bytes import PatchedFile, count_lines, decode, patch_bytes, readable
-from ._headers import blob_algorithm, blob_matches
+from ._headers import blob_algorithm, blob_matches, check_result_blob, mode_after
 from ._patch import (
     END_LINE,
     FilePatch,
@@ -75,6 +75,8 @@ __all__ = [
     "c_unquote",
     "blob_algorithm",
     "blob_matches",
+    "check_result_blob",
+    "mode_after",
     "TreeEntry",
     "TreePatch",
     "DiffResult",

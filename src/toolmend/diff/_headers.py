@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
 __all__ = ["c_unquote", "git_names", "split_header", "is_epoch", "git_header", "GIT_LINE",
            "ONE_SIDE", "check_git_names", "git_change", "check_git_section", "blob_algorithm",
-           "blob_matches", "blob_name"]
+           "blob_matches", "blob_name", "check_result_blob", "mode_after"]
 
 _ESCAPES = {"a": 7, "b": 8, "t": 9, "n": 10, "v": 11, "f": 12, "r": 13, '"': 34, "\\": 92}
 _OCTAL = re.compile(r"[0-3][0-7]{2}")
@@ -294,3 +294,36 @@ def blob_matches(data: bytes | None, name: str | None, algorithm: str) -> bool:
         return set(name) == {"0"}
     return _blob(data, algorithm).startswith(name)
 
+
+
+def check_result_blob(section: FilePatch, before: bytes | None, after: bytes | None, shown: str) -> None:
+    """When ``before`` (None: no file) is the blob the section's ``index``
+    line names, ``after`` must be the other blob it names: a git patch cut
+    between two hunks, or one that lost a hunk, is caught here (the hunks left
+    would apply cleanly). PatchError names the file as ``shown``."""
+    if not section.git or section.old_index is None or section.new_index is None:
+        return
+    if before is None:  # a new file: the old name is all zeros, whatever the hash
+        algorithms = ["sha1", "sha256"] if set(section.old_index) == {"0"} else []
+    else:
+        found = blob_algorithm(before, section.old_index)
+        algorithms = [found] if found else []
+    if not algorithms:  # another version, a clean filter, CRLF in the tree: hunks decide
+        return
+    if not any(blob_matches(after, section.new_index, a) for a in algorithms):
+        raise PatchError(f"the patch turns {shown!r} into a file that is not the one its "
+                         f"index line names ({section.old_index}..{section.new_index}): a hunk is "
+                         "missing (the patch was cut or edited) or it was made with options "
+                         "that drop changes (-w); none of it is applied",
+                         hunk=len(section.hunks) or None, reason="incomplete")
+
+
+def mode_after(mode: int, git_mode: int | None) -> int:
+    """Permission bits ``mode`` with the executable bits git's mode says
+    (None: unchanged): 100755 gives run permission to whoever may read,
+    100644 takes it away."""
+    if git_mode is None:
+        return mode
+    if git_mode & 0o100:
+        return mode | ((mode & 0o444) >> 2)
+    return mode & ~0o111

@@ -30,9 +30,9 @@ from typing import Any
 from .._text import human_size, plural
 from ..diff import (
     FilePatch,
-    blob_algorithm,
-    blob_matches,
+    check_result_blob,
     decode,
+    mode_after,
     parse_patch,
     patch_bytes,
     reverse,
@@ -187,16 +187,6 @@ def _read(slot: _Slot, ws: Workspace) -> None:
     slot.before = ws.read_real_bytes(slot.real, FILE_LIMIT, slot.shown)
 
 
-def _with_mode(mode: int, git_mode: int | None) -> int:
-    """Permission bits ``mode`` with the executable bits git's mode says:
-    100755 gives run permission to whoever may read, 100644 takes it away."""
-    if git_mode is None:
-        return mode
-    if git_mode & 0o100:
-        return mode | ((mode & 0o444) >> 2)
-    return mode & ~0o111
-
-
 def _check(change: _Change) -> None:
     """Apply the section in memory; PatchError when it does not match."""
     section = change.section
@@ -221,7 +211,7 @@ def _check(change: _Change) -> None:
     new_bytes = patched.data
     change.lines_before = patched.lines_before
     change.lines_after = 0 if change.kind == "delete" else patched.lines_after
-    _check_blobs(change, data, None if change.kind == "delete" else new_bytes)
+    check_result_blob(change.section, data, None if change.kind == "delete" else new_bytes, change.shown)
     if change.kind == "delete":
         if new_bytes:
             raise PatchError(f"the patch deletes {change.shown!r} ("
@@ -247,28 +237,6 @@ def _check(change: _Change) -> None:
         change.notes.append(f"warning: {change.shown} is read-only (mode "
                             f"{stat.S_IMODE(change.dest.st.st_mode):o}); the patched file keeps "
                             "that mode")
-
-
-def _check_blobs(change: _Change, before: bytes | None, after: bytes | None) -> None:
-    """When the file is the blob git's ``index`` line names, the result must
-    be the other blob it names: a git patch cut between two hunks, or one
-    that lost a hunk, is caught here (the hunks left would apply cleanly)."""
-    section = change.section
-    if not section.git or section.old_index is None or section.new_index is None:
-        return
-    if before is None:  # a new file: the old name is all zeros, whatever the hash
-        algorithms = ["sha1", "sha256"] if set(section.old_index) == {"0"} else []
-    else:
-        found = blob_algorithm(before, section.old_index)
-        algorithms = [found] if found else []
-    if not algorithms:  # another version, a clean filter, CRLF in the tree: hunks decide
-        return
-    if not any(blob_matches(after, section.new_index, a) for a in algorithms):
-        raise PatchError(f"the patch turns {change.shown!r} into a file that is not the one its "
-                         f"index line names ({section.old_index}..{section.new_index}): a hunk is "
-                         "missing (the patch was cut or edited) or it was made with options "
-                         "that drop changes (-w); none of it is applied",
-                         hunk=len(section.hunks) or None, reason="incomplete")
 
 
 def _plan(changes: list[_Change]) -> None:
@@ -314,7 +282,7 @@ def _plan(changes: list[_Change]) -> None:
             assert source is not None and source.st is not None
             base = stat.S_IMODE(source.st.st_mode)
         dest.after = change.after
-        dest.mode = _with_mode(base, change.section.new_mode)
+        dest.mode = mode_after(base, change.section.new_mode)
         if dest.mode != base:
             change.mode_note = f"mode {base:o} -> {dest.mode:o}"
     for change in changes:  # a removed file that nothing writes again is absent after
