@@ -196,13 +196,14 @@ def interleaved(fns: Mapping[str, Callable[[], object]], *,
                 passes: Callable[[dict[str, float]], bool] | None = None,
                 clear: Callable[[dict[str, float]], bool] | None = None,
                 attempts: int = ATTEMPTS, clock: Clock = time.thread_time,
-                before_attempt: Callable[[], object] | None = None) -> Measured:
+                before_attempt: Callable[[], object] | None = None,
+                min_rounds: int = MIN_ROUNDS) -> Measured:
     """Measure the callables of ``fns`` in alternating short rounds; return the
     minimum per-call time of each over all its rounds.
 
     ``clock`` is the thread's CPU time (time spent waiting for a CPU is not
     counted); pass ``children_cpu_time`` for a contender that runs a program.
-    An attempt runs MIN_ROUNDS rounds of each, and more until BUDGET_S of
+    An attempt runs ``min_rounds`` rounds of each, and more until BUDGET_S of
     measured time, or stops at MIN_CLEAR_ROUNDS once ``clear(minima)``
     holds. When ``passes(minima)`` is false after an attempt, another attempt
     adds rounds, up to ``attempts`` in all. ``before_attempt`` runs before
@@ -233,7 +234,7 @@ def interleaved(fns: Mapping[str, Callable[[], object]], *,
                 minima = {name: min(s) for name, s in samples.items()}
                 if cycle >= MIN_CLEAR_ROUNDS and clear is not None and clear(minima):
                     break
-                if cycle >= MIN_ROUNDS and spent >= BUDGET_S:
+                if cycle >= min_rounds and spent >= BUDGET_S:
                     break
             if passes is None or passes(minima):
                 break
@@ -281,7 +282,8 @@ def _measure_pair(t: Target, case: str, entries: dict[str, Callable[[], object]]
                     clear=None if _RECORDING else lambda mn: mn[t.ours] <= CLEAR * limit * mn[t.other],
                     attempts=ATTEMPTS if limit < math.inf else 1,
                     clock=time.perf_counter if t.clock == "wall" else time.thread_time,
-                    before_attempt=need_two_free_cpus if t.cpus > 1 else None)
+                    before_attempt=need_two_free_cpus if t.cpus > 1 else None,
+                    min_rounds=t.min_rounds or MIN_ROUNDS)
     ours, other = m.minima[t.ours], m.minima[t.other]
     return PairResult(t, case, ours / other, ours, other, m.rounds, m.attempts, m.seconds,
                       *(base or (None, None)), m.samples)
