@@ -25,15 +25,19 @@ measured **interleaved**: short rounds of ours and theirs alternate (ours, their
 ...), each round long enough (``ROUND_S``, many calls of a fast function) to make the timer's
 cost negligible, with the garbage collector paused. Time is the thread's **CPU time**, so a
 round is not charged for the time it waited for a CPU (a target with ``clock="wall"``, whose
-contenders run threads, takes elapsed time), and the statistic is the **fastest round
-of each side** (its time per call): load only ever adds time, and with the rounds interleaved
-what it adds lands on both sides alike. An attempt runs ``MIN_ROUNDS`` rounds a side and more
-until ``BUDGET_S`` of measured time, or stops after ``MIN_CLEAR_ROUNDS`` when the ratio is under
-``CLEAR`` x its target (a clear pass).
+contenders run threads, takes elapsed time). Each cycle (one round of each side, back to back)
+gives a ratio, ours / theirs, and an attempt's statistic is the **median of its cycles' ratios**:
+what load does to one round of a cycle it mostly does to the other, and the median sets aside the
+cycles it hit in between (measured over runs on a loaded machine, this moved half as much from
+one run to the next as the ratio of the two sides' fastest rounds). An attempt runs
+``MIN_ROUNDS`` cycles (a target's ``min_rounds``) and more until ``BUDGET_S`` of measured time,
+or stops after ``MIN_CLEAR_ROUNDS`` when the sides' fastest rounds are under ``CLEAR`` x the
+limit (a clear pass).
 
-A pair that misses its target is **measured again**, alone, up to ``ATTEMPTS`` attempts in all,
-its new rounds pooled with the earlier ones; nothing else is rerun. ``geomean`` targets are
-judged at the end on the measured cases, without retries.
+A pair that misses is **measured again**, alone, up to ``ATTEMPTS`` attempts in all, and its
+ratio is that of its best attempt (load only adds time: the least disturbed attempt is the
+truest); nothing else is rerun. ``geomean`` targets are judged at the end on the measured
+cases, without retries. The table shows each side's fastest round for reading.
 
 The targets are what the issues require, and most leave room: a real slowdown of our code can
 pass them. So on a machine that has a **baseline** (bench/baseline.py, bench/baseline.json: the
@@ -69,6 +73,7 @@ import itertools
 import json
 import math
 import os
+import statistics
 import sys
 import threading
 import time
@@ -274,19 +279,37 @@ def pair_limit(t: Target, base: tuple[float, float] | None) -> float:
     return limit
 
 
+def paired_ratio(ours: list[float], other: list[float]) -> float:
+    """The median, over the cycles of an attempt, of ours / theirs in the two
+    rounds of the cycle (they ran back to back, so what load did to one it
+    did to the other; the median sets aside the cycles it hit in between)."""
+    return statistics.median(a / b for a, b in zip(ours, other, strict=True))
+
+
 def _measure_pair(t: Target, case: str, entries: dict[str, Callable[[], object]]) -> PairResult:
+    """The pair's ratio: each attempt's paired ratio, the lowest of the
+    attempts (load only adds time, so the least disturbed attempt is the
+    truest); a pair over its limit is measured again, up to ATTEMPTS."""
     base = base_of(t, case)
     limit = pair_limit(t, base)
-    m = interleaved({t.ours: entries[t.ours], t.other: entries[t.other]},
-                    passes=lambda mn: mn[t.ours] <= limit * mn[t.other],
-                    clear=None if _RECORDING else lambda mn: mn[t.ours] <= CLEAR * limit * mn[t.other],
-                    attempts=ATTEMPTS if limit < math.inf else 1,
-                    clock=time.perf_counter if t.clock == "wall" else time.thread_time,
-                    before_attempt=need_two_free_cpus if t.cpus > 1 else None,
-                    min_rounds=t.min_rounds or MIN_ROUNDS)
-    ours, other = m.minima[t.ours], m.minima[t.other]
-    return PairResult(t, case, ours / other, ours, other, m.rounds, m.attempts, m.seconds,
-                      *(base or (None, None)), m.samples)
+    fns = {t.ours: entries[t.ours], t.other: entries[t.other]}
+    samples: dict[str, list[float]] = {t.ours: [], t.other: []}
+    ratio, attempts, seconds = math.inf, 0, 0.0
+    while attempts < (ATTEMPTS if limit < math.inf else 1):
+        attempts += 1
+        m = interleaved(fns, attempts=1,
+                        clear=None if _RECORDING else lambda mn: mn[t.ours] <= CLEAR * limit * mn[t.other],
+                        clock=time.perf_counter if t.clock == "wall" else time.thread_time,
+                        before_attempt=need_two_free_cpus if t.cpus > 1 else None,
+                        min_rounds=t.min_rounds or MIN_ROUNDS)
+        for name in samples:
+            samples[name].extend(m.samples[name])
+        seconds += m.seconds
+        ratio = min(ratio, paired_ratio(m.samples[t.ours], m.samples[t.other]))
+        if ratio <= limit:
+            break
+    return PairResult(t, case, ratio, min(samples[t.ours]), min(samples[t.other]), len(samples[t.ours]),
+                      attempts, seconds, *(base or (None, None)), samples)
 
 
 # ---------------------------------------------------------------------------
@@ -489,8 +512,8 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
 def pytest_terminal_summary(terminalreporter: Any) -> None:
     if not _report:
         return
-    terminalreporter.section("toolmend ratio targets: interleaved rounds, the fastest round of "
-                             "each side (CPU time per call)")
+    terminalreporter.section("toolmend ratio targets: interleaved rounds, the median ratio of "
+                             "their cycles (CPU time per call; times: each side's fastest round)")
     for line in _report:
         terminalreporter.write_line(line)
     for miss in _missed:

@@ -194,3 +194,33 @@ def test_merge_keeps_the_median_per_pair_and_the_other_machines(tmp_path):
     assert baseline.load(str(tmp_path / "absent.json")) == {}
     with pytest.raises(ValueError, match="2 different machines"):
         baseline.merge([runs[0], {"machine": elsewhere, "pairs": {}}], str(path))
+
+
+# ---------------------------------------------------------------------------
+# The pair's statistic: the median of its cycles' ratios, the best attempt
+
+
+def test_a_burst_on_one_round_of_a_cycle_is_set_aside():
+    ours = [1.0, 3.0, 1.0, 1.0, 1.0]  # a burst in cycle 2
+    theirs = [2.0, 2.0, 2.0, 2.0, 9.0]  # another in cycle 5
+    assert conftest.paired_ratio(ours, theirs) == 0.5
+    # a drift that moves both sides of each cycle alike leaves the ratio alone
+    assert conftest.paired_ratio([1, 2, 4, 8], [4, 8, 16, 32]) == 0.25
+
+
+def test_a_pair_over_its_limit_keeps_its_best_attempt(monkeypatch):
+    t = Target("grp", "ours", "theirs", 1.25)
+    ratios = iter([1.5, 1.3, 1.2])
+
+    def fake(fns, **kw):
+        r = next(ratios)
+        return conftest.Measured({"ours": r, "theirs": 1.0}, 5, 1, 0.1,
+                                 {"ours": [r] * 5, "theirs": [1.0] * 5})
+
+    monkeypatch.setattr(conftest, "interleaved", fake)
+    monkeypatch.setattr(conftest, "_BASE", {})
+    r = conftest._measure_pair(t, "c", {"ours": lambda: None, "theirs": lambda: None})
+    assert (r.ratio, r.attempts, r.rounds, r.met) == (1.2, 3, 15, True)
+    ratios = iter([1.1, 9.9])
+    r = conftest._measure_pair(t, "c", {"ours": lambda: None, "theirs": lambda: None})
+    assert (r.ratio, r.attempts) == (1.1, 1)  # a pass is not measured again
