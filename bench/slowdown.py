@@ -71,3 +71,7 @@ _KEY = pytest.StashKey[str]()
 
 def pytest_report_header(config: pytest.Config) -> str:
     return config.stash.get(_KEY, "")
+
+
+def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
+    terminalreporter.write_line(config.stash.get(_KEY, ""), yellow=True)
