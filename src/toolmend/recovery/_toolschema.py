@@ -27,10 +27,11 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
 
 import orjson
 
+from .._kernels import schemacheck
 from ..errors import RecoveryError, SchemaError, SchemaWarning
 from ._result import Fix, Recovered
-from ._schemagen import _Gen
-from ._schemanodes import PATTERN_TIMEOUT, _Compiler, _fold, _short
+from ._schemagen import _Gen, plan
+from ._schemanodes import PATTERN_TIMEOUT, _Compiler, _fold, _key, _short
 from ._schemawalk import Problem, _collect_defaults, _Walk
 
 if TYPE_CHECKING:
@@ -183,11 +184,12 @@ class Schema:
             raise SchemaError("the schema is nested past the supported schema recursion depth "
                               "(what Python's stack can walk)") from None
         _no_empty_cycle(comp.nodes)
-        *fns, entry, validate = _Gen(comp.nodes).build(self._validate)
+        fns = _Gen(comp.nodes).build()
         for n, fn in zip(comp.nodes, fns, strict=True):
             n.fn = fn
-        self.is_valid = entry
-        self.validate = validate
+        checker = schemacheck.make_checker(plan(comp.nodes), _key, self._validate)
+        self.is_valid = checker.is_valid
+        self.validate = checker.validate
         self.source = value
         self._root = root
         self._nodes = comp.nodes
