@@ -32,6 +32,7 @@ cdef extern from "Python.h":
     Py_ssize_t PyList_GET_SIZE(object)
     PyObject* PyList_GET_ITEM(object, Py_ssize_t)
     Py_ssize_t PyUnicode_GET_LENGTH(object)
+    unsigned int PyUnicode_READ_CHAR(object, Py_ssize_t)
 
 CHECK_DEPTH = 48
 ALWAYS, NEVER, CALL, CHECKS = 0, 1, 2, 3
@@ -55,6 +56,12 @@ cdef struct Prop:
     PyObject* name
     int child
     bint required
+
+cdef struct Atom:
+    bint negated
+    unsigned long long low   # the ASCII characters 0-63 of the class, a bit each
+    unsigned long long high  # 64-127
+
 
 cdef struct Node:
     int kind
@@ -82,6 +89,8 @@ cdef struct Node:
     Py_ssize_t tame_length
     PyObject* search
     PyObject* timeout
+    Atom* atoms  # an anchored-prefix pattern's positions (NULL: the regex engine decides)
+    Py_ssize_t natoms
     PyObject* low
     PyObject* high
     PyObject* exlow
@@ -89,6 +98,27 @@ cdef struct Node:
     PyObject* enum_
     int* all_of
     Py_ssize_t nall
+    bint simple  # its type alone: told by its parent, without a call
+
+
+cdef inline int _kind(PyObject* x) noexcept:
+    """The KIND_* bit of an exact JSON type, 0 for any other."""
+    cdef PyTypeObject* t = Py_TYPE(<object>x)
+    if t == &PyUnicode_Type:
+        return K_STRING
+    if t == &PyDict_Type:
+        return K_OBJECT
+    if t == &PyLong_Type:
+        return K_INT
+    if t == &PyList_Type:
+        return K_ARRAY
+    if t == &PyBool_Type:
+        return K_BOOL
+    if t == &PyFloat_Type:
+        return K_FLOAT
+    if x == Py_None:
+        return K_NULL
+    return 0
 
 
 cdef inline PyObject* _opt(object v, list keep):
@@ -113,6 +143,7 @@ cdef class _Checker:
                 free(self.nodes[i].props)
                 free(self.nodes[i].prefix)
                 free(self.nodes[i].all_of)
+                free(self.nodes[i].atoms)
             free(self.nodes)
 
     cdef int _index(self, object v, bint optional=False) except -2:
@@ -170,7 +201,23 @@ cdef class _Checker:
             nd.has_arr = nd.nprefix > 0 or nd.items >= 0 or min_items >= 0 or max_items >= 0
             nd.min_len, nd.max_len = min_len, max_len
             if pattern is not None:
-                tame, tame_length, search, timeout = pattern
+                tame, tame_length, search, timeout, prefix = pattern
+                if prefix is not None:
+                    prefix = tuple(prefix)
+                    nd.natoms = len(prefix)
+                    nd.atoms = <Atom*>calloc(nd.natoms + 1, sizeof(Atom))
+                    if nd.atoms == NULL:
+                        raise MemoryError()
+                    for j in range(nd.natoms):
+                        negated, chars = prefix[j]
+                        nd.atoms[j].negated = bool(negated)
+                        for ch in chars:
+                            if ord(ch) >= 128:
+                                raise ValueError("a prefix pattern's characters are ASCII")
+                            if ord(ch) < 64:
+                                nd.atoms[j].low |= 1ULL << ord(ch)
+                            else:
+                                nd.atoms[j].high |= 1ULL << (ord(ch) - 64)
                 nd.tame = _opt(tame, self.keep)
                 nd.tame_length = tame_length
                 nd.search = _opt(search, self.keep)
@@ -196,6 +243,8 @@ cdef class _Checker:
                 raise MemoryError()
             for j in range(nd.nall):
                 nd.all_of[j] = self._index(all_of[j])
+            nd.simple = (nd.kind == 3 and nd.ref < 0 and not (nd.has_obj or nd.has_arr or nd.has_str
+                         or nd.has_num) and nd.enum_ == NULL and nd.nall == 0)
         return 0
 
     cdef inline int _call(self, Node* nd, object x) except -1:
@@ -203,9 +252,11 @@ cdef class _Checker:
 
     cdef int _check(self, int i, object x, int depth) except -1:
         cdef Node* nd = &self.nodes[i]
-        cdef PyTypeObject* t
+        cdef Node* ch
         cdef int k, r
         cdef Py_ssize_t size, j, matched
+        cdef unsigned int c
+        cdef int inset
         cdef Prop* p
         cdef PyObject* v
         cdef object y
@@ -219,23 +270,7 @@ cdef class _Checker:
             r = self._check(nd.ref, x, depth + 1)
             if r != 1:
                 return r
-        t = Py_TYPE(x)
-        if t == &PyUnicode_Type:
-            k = K_STRING
-        elif t == &PyDict_Type:
-            k = K_OBJECT
-        elif t == &PyLong_Type:
-            k = K_INT
-        elif t == &PyList_Type:
-            k = K_ARRAY
-        elif t == &PyBool_Type:
-            k = K_BOOL
-        elif t == &PyFloat_Type:
-            k = K_FLOAT
-        elif <PyObject*>x == Py_None:
-            k = K_NULL
-        else:
-            k = 0
+        k = _kind(<PyObject*>x)
         if not (k & nd.kinds):
             return self._call(nd, x)
         if k == K_OBJECT:
@@ -256,7 +291,8 @@ cdef class _Checker:
                             return 0
                         continue
                     matched += 1
-                    if self.nodes[p.child].kind != K_ALWAYS:
+                    ch = &self.nodes[p.child]
+                    if ch.kind != K_ALWAYS and not (ch.simple and _kind(v) & ch.kinds):
                         y = <object>v
                         r = self._check(p.child, y, depth + 1)
                         if r != 1:
@@ -277,17 +313,23 @@ cdef class _Checker:
                 for j in range(nd.nprefix):
                     if j >= PyList_GET_SIZE(x):
                         break
-                    y = <object>PyList_GET_ITEM(x, j)
-                    r = self._check(nd.prefix[j], y, depth + 1)
-                    if r != 1:
-                        return r
-                if nd.items >= 0 and self.nodes[nd.items].kind != K_ALWAYS:
-                    j = nd.nprefix
-                    while j < PyList_GET_SIZE(x):
-                        y = <object>PyList_GET_ITEM(x, j)
-                        r = self._check(nd.items, y, depth + 1)
+                    ch = &self.nodes[nd.prefix[j]]
+                    v = PyList_GET_ITEM(x, j)
+                    if ch.kind != K_ALWAYS and not (ch.simple and _kind(v) & ch.kinds):
+                        y = <object>v
+                        r = self._check(nd.prefix[j], y, depth + 1)
                         if r != 1:
                             return r
+                if nd.items >= 0 and self.nodes[nd.items].kind != K_ALWAYS:
+                    ch = &self.nodes[nd.items]
+                    j = nd.nprefix
+                    while j < PyList_GET_SIZE(x):
+                        v = PyList_GET_ITEM(x, j)
+                        if not (ch.simple and _kind(v) & ch.kinds):
+                            y = <object>v
+                            r = self._check(nd.items, y, depth + 1)
+                            if r != 1:
+                                return r
                         j += 1
         elif k == K_STRING:
             if nd.has_str:
@@ -296,7 +338,20 @@ cdef class _Checker:
                     return 0
                 if nd.max_len >= 0 and size > nd.max_len:
                     return 0
-                if nd.search != NULL:
+                if nd.atoms != NULL:
+                    if size < nd.natoms:
+                        return 0
+                    for j in range(nd.natoms):
+                        c = PyUnicode_READ_CHAR(x, j)
+                        if c < 64:
+                            inset = (nd.atoms[j].low >> c) & 1
+                        elif c < 128:
+                            inset = (nd.atoms[j].high >> (c - 64)) & 1
+                        else:
+                            inset = 0
+                        if inset == nd.atoms[j].negated:
+                            return 0
+                elif nd.search != NULL:
                     if nd.tame != NULL and size <= nd.tame_length:
                         y = (<object>nd.tame)(x)
                     else:

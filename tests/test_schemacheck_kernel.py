@@ -7,6 +7,7 @@ carry, a value nested past CHECK_DEPTH) goes to the node's function; a bad plan 
 from __future__ import annotations
 
 import importlib
+import re
 from typing import Any
 
 import pytest
@@ -16,7 +17,7 @@ from test_toolschema_differential import ROOTS, TOOL_SCHEMAS, VALUES
 
 from toolmend import Schema
 from toolmend._kernels import _schemacheck_py as pure
-from toolmend.recovery._schemagen import plan
+from toolmend.recovery._schemagen import anchored_prefix, plan
 from toolmend.recovery._schemanodes import _key
 
 
@@ -182,7 +183,7 @@ def test_a_pattern_past_its_time_is_a_misfit(twin: Any) -> None:
         raise TimeoutError("too long")
 
     rec = (twin.CHECKS, lambda x: False, -1, twin.KIND_STRING, (), (), False, -1, -1, (), -1, -1,
-           -1, -1, -1, (None, 256, slow_search, 0.25), None, None, ())
+           -1, -1, -1, (None, 256, slow_search, 0.25, None), None, None, ())
     c = twin.make_checker([rec], _key, _slow)
     assert c.is_valid("abc") is False
     assert c.validate("abc") == ("slow", "abc", True, False)
@@ -197,3 +198,33 @@ def test_a_bad_plan_is_refused(twin: Any) -> None:
         twin.make_checker([(*ok[:2], 5, *ok[3:])], _key, _slow).is_valid(1)
     with pytest.raises(ValueError):
         twin.make_checker([(*ok[:4], (("a", 9, True),), *ok[5:])], _key, _slow).is_valid({"a": 1})
+
+
+PREFIXED = ["^[^/].*", "^a", "^ab", "^[a-z0-9_-]", "^[A-Z][a-z]", "^.*", "^[^a-c]x", "^/", "^-",
+            "^ ", "^[.]", "^[$*]", "^[-a]", "^[a-]", "^#&~"]
+UNPREFIXED = ["^a*", "^\\d", "^(a)", "a", "^x$", "^[a-c-e]", "^[]]", "^[^]", "^[[:alpha:]]", "^\u00e9",
+              "^a|b", "^a{2}", "^a?", "^a+", "^\\.*", "^[a-c--]", "^[z-a]", "^[a-Z]", "^.", "^a.+"]
+
+
+def test_only_patterns_that_say_how_a_string_starts_are_prefixes() -> None:
+    assert all(anchored_prefix(p) is not None for p in PREFIXED)
+    assert [p for p in UNPREFIXED if anchored_prefix(p) is not None] == []
+    assert anchored_prefix("^[^/].*") == ((True, "/"),)
+    assert anchored_prefix("^.*") == ()
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(PREFIXED), st.text(alphabet="/aAbzZ09_-. $*#&~x\n\u00e9", max_size=4))
+def test_a_prefix_pattern_matches_as_the_regex_does(pattern: str, text: str) -> None:
+    prefix = anchored_prefix(pattern)
+    rec = (pure.CHECKS, lambda x: False, -1, pure.KIND_STRING, (), (), False, -1, -1, (), -1, -1, -1,
+           -1, -1, (None, 256, _no_search, 0.25, prefix), None, None, ())
+    want = re.search(pattern, text) is not None
+    for twin in (pure, _compiled()):
+        if twin is not None:
+            assert twin.make_checker([rec], _key, _slow).is_valid(text) is want, (pattern, text)
+    assert Schema({"pattern": pattern}).is_valid(text) is want
+
+
+def _no_search(s: str, timeout: float) -> Any:
+    raise AssertionError("a prefix pattern runs no regex")

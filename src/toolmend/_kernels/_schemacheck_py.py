@@ -26,8 +26,12 @@ goes to the fallback); ``props``: ``(name, node, required)`` of the declared
 properties; ``required``: required names not declared; ``closed``: no other
 property allowed; counts are -1 when absent; ``prefix``: nodes of the first
 items; ``items``: the node of the others (-1: none); ``pattern``: None or
-``(tame, tame_length, search, timeout)``: ``tame(s)`` on a string of at most
-``tame_length`` characters when ``tame`` is not None, else ``search(s, timeout=timeout)``;
+``(tame, tame_length, search, timeout, prefix)``: when ``prefix`` is not None
+(a pattern that only says how a string starts), a tuple of ``(negated,
+characters)``, one for each of the first characters, and the string matches when
+it is at least that long and each of them is (negated: is not) among its
+characters (ASCII); else ``tame(s)`` on a string of at most ``tame_length``
+characters when ``tame`` is not None, else ``search(s, timeout=timeout)``;
 ``bounds``: None or ``(minimum, maximum, exclusive minimum, exclusive
 maximum)``, each None when absent; ``enum``: None or a frozenset of keys;
 ``all_of``: nodes that must fit too.
@@ -117,9 +121,13 @@ class _Checker:
             if min_len >= 0 and n < min_len or max_len >= 0 and n > max_len:
                 return False
             if pattern is not None:
-                tame, tame_length, search, timeout = pattern
-                found = tame(x) if tame is not None and n <= tame_length else search(x, timeout=timeout)
-                if found is None:
+                tame, tame_length, search, timeout, prefix = pattern
+                if prefix is not None:
+                    if n < len(prefix) or any((ch in chars) == negated
+                                              for (negated, chars), ch in zip(prefix, x, strict=False)):
+                        return False
+                elif (tame(x) if tame is not None and n <= tame_length
+                      else search(x, timeout=timeout)) is None:
                     return False
         elif (k == KIND_INT or k == KIND_FLOAT) and bounds is not None:
             low, high, exlow, exhigh = bounds

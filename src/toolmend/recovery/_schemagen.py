@@ -329,6 +329,69 @@ def _walked(n: _Node) -> bool:
                 or n.not_ is not None or not simple_union)
 
 
+#: characters a pattern of the anchored-prefix form never holds outside a class
+_SPECIAL = frozenset("\\.^$*+?{}[]()|")
+#: and inside one (``-`` only between two letters or digits, or at either end)
+_CLASS_SPECIAL = frozenset("\\[]^&~|")
+
+
+def _class_chars(body: str) -> str | None:
+    """The characters of a character class's body (ASCII letters, digits and
+    punctuation, ranges of letters or digits), None for anything else."""
+    out: list[str] = []
+    i = 0
+    while i < len(body):
+        c = body[i]
+        if c in _CLASS_SPECIAL or not " " <= c <= "~":
+            return None
+        if c == "-" and 0 < i < len(body) - 1:
+            lo, hi = body[i - 1], body[i + 1]
+            same = (lo.isdigit() and hi.isdigit()) or (lo.islower() and hi.islower()) or \
+                (lo.isupper() and hi.isupper())
+            if not (same and lo.isalnum() and lo <= hi) or body[i - 2:i - 1] == "-":
+                return None
+            out.extend(chr(k) for k in range(ord(lo) + 1, ord(hi) + 1))
+            i += 2
+            continue
+        out.append(c)
+        i += 1
+    return "".join(dict.fromkeys(out)) or None
+
+
+def anchored_prefix(pattern: str) -> tuple[tuple[bool, str], ...] | None:
+    """For a pattern that only says how a string starts (``^``, then ASCII
+    characters and character classes, then at most ``.*``), each position's
+    ``(negated, characters)``: the string matches when it is at least that long
+    and each of its first characters is (or, negated, is not) among those.
+    None for any other pattern (the regex engine decides)."""
+    if not pattern.startswith("^"):
+        return None
+    body = pattern[1:]
+    if body.endswith(".*"):
+        body = body[:-2]
+    atoms: list[tuple[bool, str]] = []
+    i = 0
+    while i < len(body):
+        c = body[i]
+        if c == "[":
+            end = body.find("]", i + 1)
+            if end < 0:
+                return None
+            inner = body[i + 1:end]
+            negated = inner.startswith("^")
+            chars = _class_chars(inner[1:] if negated else inner)
+            if chars is None:
+                return None
+            atoms.append((negated, chars))
+            i = end + 1
+        elif c in _SPECIAL or not " " <= c <= "~":
+            return None
+        else:
+            atoms.append((False, c))
+            i += 1
+    return tuple(atoms)
+
+
 def _count(v: int | None) -> int:
     return -1 if v is None else v
 
@@ -352,7 +415,8 @@ def plan(nodes: list[_Node]) -> list[tuple[Any, ...]]:
         closed = n.additional is not None and n.additional.always is False
         pattern = None
         if n.pattern is not None:
-            pattern = (tame_search(n.pattern_text), TAME_LENGTH, n.pattern.search, _nodes.PATTERN_TIMEOUT)
+            pattern = (tame_search(n.pattern_text), TAME_LENGTH, n.pattern.search, _nodes.PATTERN_TIMEOUT,
+                       anchored_prefix(n.pattern_text))
         bounds = (n.minimum, n.maximum, n.exmin, n.exmax)
         out.append((
             _k.CHECKS, n.fn, -1 if n.ref is None else _target(n.ref, limit), kinds, props, required,
