@@ -27,6 +27,7 @@ cdef extern from "Python.h":
     PyTypeObject PyBool_Type
     PyObject* Py_None
     Py_ssize_t PyDict_GET_SIZE(object)
+    bint PyDict_Next(object, Py_ssize_t*, PyObject**, PyObject**)
     PyObject* PyDict_GetItemWithError(object, object)
     int PyDict_Contains(object, object) except -1
     Py_ssize_t PyList_GET_SIZE(object)
@@ -99,6 +100,8 @@ cdef struct Node:
     int* all_of
     Py_ssize_t nall
     bint simple  # its type alone: told by its parent, without a call
+    int additional  # the node of the properties not declared (-1: none)
+    PyObject* declared  # the declared names (a frozenset), when additional >= 0
 
 
 cdef inline int _kind(PyObject* x) noexcept:
@@ -163,7 +166,8 @@ cdef class _Checker:
             raise MemoryError()
         for i in range(self.n):
             (kind, fallback, ref, kinds, props, required, closed, min_props, max_props, prefix, items,
-             min_items, max_items, min_len, max_len, pattern, bounds, enum, all_of) = records[i]
+             min_items, max_items, min_len, max_len, pattern, bounds, enum, all_of,
+             additional) = records[i]
             nd = &self.nodes[i]
             nd.kind = kind
             self.keep.append(fallback)
@@ -243,6 +247,10 @@ cdef class _Checker:
                 raise MemoryError()
             for j in range(nd.nall):
                 nd.all_of[j] = self._index(all_of[j])
+            nd.additional = self._index(additional, True)
+            if nd.additional >= 0:
+                nd.declared = _opt(frozenset([prop[0] for prop in props]), self.keep)
+                nd.has_obj = True
             nd.simple = (nd.kind == 3 and nd.ref < 0 and not (nd.has_obj or nd.has_arr or nd.has_str
                          or nd.has_num) and nd.enum_ == NULL and nd.nall == 0)
         return 0
@@ -253,6 +261,8 @@ cdef class _Checker:
     cdef int _check(self, int i, object x, int depth) except -1:
         cdef Node* nd = &self.nodes[i]
         cdef Node* ch
+        cdef Py_ssize_t pos
+        cdef PyObject* name_p
         cdef int k, r
         cdef Py_ssize_t size, j, matched
         cdef unsigned int c
@@ -303,6 +313,20 @@ cdef class _Checker:
                             return 0
                 if nd.closed and matched != PyDict_GET_SIZE(x):
                     return 0
+                if nd.additional >= 0:
+                    ch = &self.nodes[nd.additional]
+                    pos = 0
+                    while PyDict_Next(x, &pos, &name_p, &v):
+                        r = PySet_Contains(<object>nd.declared, <object>name_p)
+                        if r == 1:
+                            continue
+                        if r < 0:
+                            return -1
+                        if not (ch.simple and _kind(v) & ch.kinds):
+                            y = <object>v
+                            r = self._check(nd.additional, y, depth + 1)
+                            if r != 1:
+                                return r
         elif k == K_ARRAY:
             if nd.has_arr:
                 size = PyList_GET_SIZE(x)

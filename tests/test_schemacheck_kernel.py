@@ -92,12 +92,16 @@ BASH = {"type": "object", "properties": {
     "pair": {"type": "array", "prefixItems": [{"type": "integer"}, {"type": "boolean"}]},
     "edits": {"type": "array", "items": {"$ref": "#/$defs/Edit"}, "minItems": 1},
     "both": {"allOf": [{"type": "string"}, {"maxLength": 5}]},
+    "env": {"type": "object", "properties": {"HOME": {"const": "/root"}},
+            "additionalProperties": {"type": "string", "maxLength": 3}},
+    "lit": {"const": [1, {"a": None}], "enum": [[1, {"a": None}], 2]},
 }, "required": ["command", "extra"], "additionalProperties": True,
     "$defs": {"Edit": {"type": "object", "properties": {"old": {"type": "string"}},
                        "required": ["old"], "additionalProperties": False}}}
 FITS = {"command": "ls", "timeout": None, "description": "d", "mode": 3, "glob": "*.py", "n": 2.5,
         "tags": ["x"], "pair": [1, True, "more"], "edits": [{"old": "a"}, {"old": "b"}],
-        "both": "abc", "extra": {"anything": [1]}}
+        "both": "abc", "extra": {"anything": [1]}, "env": {"HOME": "/root", "A": "ab"},
+        "lit": [1.0, {"a": None}]}
 
 
 def test_the_usual_shapes_are_walked_by_the_kernel_alone(twin: Any) -> None:
@@ -108,7 +112,9 @@ def test_the_usual_shapes_are_walked_by_the_kernel_alone(twin: Any) -> None:
     for bad in ({**FITS, "command": ""}, {**FITS, "mode": "c"}, {**FITS, "glob": "/x"},
                 {**FITS, "n": 10}, {**FITS, "n": -1}, {**FITS, "tags": ["a", "b", "c", "d"]},
                 {**FITS, "edits": []}, {**FITS, "edits": [{"old": "a", "new": "b"}]},
-                {**FITS, "both": "abcdef"}, {k: v for k, v in FITS.items() if k != "extra"}):
+                {**FITS, "both": "abcdef"}, {k: v for k, v in FITS.items() if k != "extra"},
+                {**FITS, "env": {"HOME": "/root", "A": "abcd"}}, {**FITS, "env": {"B": "abcdef"}},
+                {**FITS, "env": {"HOME": "/home"}}, {**FITS, "lit": 2}, {**FITS, "lit": [1]}):
         assert c.is_valid(bad) is False and _reference(s, bad) is False, bad
     assert calls == []  # a misfit of the right type is told without the node functions
 
@@ -126,7 +132,7 @@ def test_other_types_go_to_the_node_function(twin: Any) -> None:
     records, calls = _tracked(plan(s._nodes))
     c = twin.make_checker(records, _key, _slow)
     for value in (_Dict(FITS), {**FITS, "timeout": 5.0}, {**FITS, "command": _Str("ls")},
-                  {**FITS, "timeout": "5"}, {**FITS, "mode": 3.0}, [FITS], None):
+                  {**FITS, "timeout": "5"}, {**FITS, "mode": 3.0}, {**FITS, "env": {"A": 1}}, [FITS], None):
         calls.clear()
         assert c.is_valid(value) is _reference(s, value), value
     assert c.is_valid({**FITS, "timeout": 5.0}) is True  # a whole float is an integer
@@ -134,13 +140,13 @@ def test_other_types_go_to_the_node_function(twin: Any) -> None:
 
 
 def test_keywords_the_records_do_not_carry_are_the_node_functions(twin: Any) -> None:
-    schema = {"type": "object", "properties": {"a": {"const": [1, 2]}, "b": {"multipleOf": 0.5},
+    schema = {"type": "object", "properties": {"a": {"uniqueItems": True}, "b": {"multipleOf": 0.5},
                                                "c": {"oneOf": [{"type": "integer"}, {"minimum": 2}]}}}
     s = Schema(schema)
     records, calls = _tracked(plan(s._nodes))
     c = twin.make_checker(records, _key, _slow)
-    for value, want in (({"a": [1, 2], "b": 1.5, "c": 1}, True), ({"a": [1, 2.0]}, True),
-                        ({"a": [2, 1]}, False), ({"b": 0.7}, False), ({"c": 3}, False)):
+    for value, want in (({"a": [1, 2], "b": 1.5, "c": 1}, True), ({"a": [1, 1.0]}, False),
+                        ({"a": [2, True]}, True), ({"b": 0.7}, False), ({"c": 3}, False)):
         assert c.is_valid(value) is want is _reference(s, value), value
     assert calls
 
@@ -183,7 +189,7 @@ def test_a_pattern_past_its_time_is_a_misfit(twin: Any) -> None:
         raise TimeoutError("too long")
 
     rec = (twin.CHECKS, lambda x: False, -1, twin.KIND_STRING, (), (), False, -1, -1, (), -1, -1,
-           -1, -1, -1, (None, 256, slow_search, 0.25, None), None, None, ())
+           -1, -1, -1, (None, 256, slow_search, 0.25, None), None, None, (), -1)
     c = twin.make_checker([rec], _key, _slow)
     assert c.is_valid("abc") is False
     assert c.validate("abc") == ("slow", "abc", True, False)
@@ -191,7 +197,7 @@ def test_a_pattern_past_its_time_is_a_misfit(twin: Any) -> None:
 
 def test_a_bad_plan_is_refused(twin: Any) -> None:
     ok = (twin.CHECKS, lambda x: True, -1, 127, (), (), False, -1, -1, (), -1, -1, -1, -1, -1,
-          None, None, None, ())
+          None, None, None, (), -1)
     with pytest.raises(ValueError):
         twin.make_checker([], _key, _slow)
     with pytest.raises(ValueError):
@@ -218,7 +224,7 @@ def test_only_patterns_that_say_how_a_string_starts_are_prefixes() -> None:
 def test_a_prefix_pattern_matches_as_the_regex_does(pattern: str, text: str) -> None:
     prefix = anchored_prefix(pattern)
     rec = (pure.CHECKS, lambda x: False, -1, pure.KIND_STRING, (), (), False, -1, -1, (), -1, -1, -1,
-           -1, -1, (None, 256, _no_search, 0.25, prefix), None, None, ())
+           -1, -1, (None, 256, _no_search, 0.25, prefix), None, None, (), -1)
     want = re.search(pattern, text) is not None
     for twin in (pure, _compiled()):
         if twin is not None:

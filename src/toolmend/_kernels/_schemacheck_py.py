@@ -17,7 +17,8 @@ when it fits and no defaults are asked, else ``slow(x, coerce, fill_defaults)``)
 A record is a tuple, node 0 the root:
 
     (kind, fallback, ref, kinds, props, required, closed, min_props, max_props,
-     prefix, items, min_items, max_items, min_len, max_len, pattern, bounds, enum, all_of)
+     prefix, items, min_items, max_items, min_len, max_len, pattern, bounds, enum, all_of,
+     additional)
 
 ``kind``: ALWAYS (fits), NEVER, CALL (``fallback(x)`` decides) or CHECKS (the
 fields below); ``fallback``: the node's function; ``ref``: a node checked first
@@ -34,7 +35,8 @@ characters (ASCII); else ``tame(s)`` on a string of at most ``tame_length``
 characters when ``tame`` is not None, else ``search(s, timeout=timeout)``;
 ``bounds``: None or ``(minimum, maximum, exclusive minimum, exclusive
 maximum)``, each None when absent; ``enum``: None or a frozenset of keys;
-``all_of``: nodes that must fit too.
+``all_of``: nodes that must fit too; ``additional``: the node each property not
+declared must fit (-1: none).
 """
 
 from __future__ import annotations
@@ -65,7 +67,7 @@ class _Checker:
         if not self._nodes:
             raise ValueError("a schema plan has at least its root node")
         for n in self._nodes:
-            links = [n[2], n[10]]  # ref and items: -1 for none
+            links = [n[2], n[10], n[19]]  # ref, items, additional: -1 for none
             others = [c for _, c, _ in n[4]] + list(n[9]) + list(n[18])
             if any(not -1 <= i < len(self._nodes) for i in links) or \
                     any(not 0 <= i < len(self._nodes) for i in others):
@@ -90,7 +92,8 @@ class _Checker:
 
     def _check(self, i: int, x: Any, depth: int) -> bool:
         (kind, fallback, ref, kinds, props, required, closed, min_props, max_props, prefix, items,
-         min_items, max_items, min_len, max_len, pattern, bounds, enum, all_of) = self._nodes[i]
+         min_items, max_items, min_len, max_len, pattern, bounds, enum, all_of,
+         additional) = self._nodes[i]
         if kind == ALWAYS:
             return True
         if kind == NEVER:
@@ -105,6 +108,11 @@ class _Checker:
         if k == KIND_OBJECT:
             if not self._object(x, props, required, closed, min_props, max_props, depth):
                 return False
+            if additional >= 0:
+                declared = {name for name, _, _ in props}
+                for name, y in x.items():
+                    if name not in declared and not self._check(additional, y, depth + 1):
+                        return False
         elif k == KIND_ARRAY:
             n = len(x)
             if min_items >= 0 and n < min_items or max_items >= 0 and n > max_items:

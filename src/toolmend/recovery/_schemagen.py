@@ -323,10 +323,8 @@ def _walked(n: _Node) -> bool:
     """Whether the kernel's records carry every keyword of ``n`` (else the
     node's function checks it whole)."""
     simple_union = all(c.simple is not None for c in n.any_of)
-    extra = n.additional is not None and n.additional.always is None
-    return not (n.const is not _MISSING or n.multiple is not None or n.unique or n.pattern_props
-                or n.names is not None or extra or n.dep_required or n.one_of
-                or n.not_ is not None or not simple_union)
+    return not (n.multiple is not None or n.unique or n.pattern_props or n.names is not None
+                or n.dep_required or n.one_of or n.not_ is not None or not simple_union)
 
 
 #: characters a pattern of the anchored-prefix form never holds outside a class
@@ -405,7 +403,7 @@ def plan(nodes: list[_Node]) -> list[tuple[Any, ...]]:
         if n.always is not None or not _walked(n):
             kind = _k.CALL if n.always is None else _k.ALWAYS if n.always else _k.NEVER
             out.append((kind, n.fn, -1, 0, (), (), False, -1, -1, (), -1, -1, -1, -1, -1, None, None,
-                        None, ()))
+                        None, (), -1))
             continue
         kinds = _kinds(n.types)
         if n.any_of:  # a union of bare types
@@ -418,6 +416,11 @@ def plan(nodes: list[_Node]) -> list[tuple[Any, ...]]:
             pattern = (tame_search(n.pattern_text), TAME_LENGTH, n.pattern.search, _nodes.PATTERN_TIMEOUT,
                        anchored_prefix(n.pattern_text))
         bounds = (n.minimum, n.maximum, n.exmin, n.exmax)
+        enum = n.enum_keys if n.enum is not None else None
+        if n.const is not _MISSING:  # an enum of one
+            ck = _key(n.const)
+            enum = frozenset((ck,)) if enum is None or ck in enum else frozenset()
+        extra = n.additional if n.additional is not None and n.additional.always is None else None
         out.append((
             _k.CHECKS, n.fn, -1 if n.ref is None else _target(n.ref, limit), kinds, props, required,
             closed, _count(n.min_props), _count(n.max_props),
@@ -425,6 +428,6 @@ def plan(nodes: list[_Node]) -> list[tuple[Any, ...]]:
             -1 if n.items is None else _target(n.items, limit), _count(n.min_items),
             _count(n.max_items), _count(n.min_len), _count(n.max_len), pattern,
             None if all(b is None for b in bounds) else bounds,
-            n.enum_keys if n.enum is not None else None,
-            tuple(_target(c, limit) for c in n.all_of)))
+            enum, tuple(_target(c, limit) for c in n.all_of),
+            -1 if extra is None else _target(extra, limit)))
     return out
