@@ -1,6 +1,8 @@
 """The generated check of a compiled schema: one Python function per node,
 its keywords' tests written out (exact type tests first, the JSON semantics
-behind them), so that a value that fits runs no interpretation."""
+behind them), and the plan the schema-check kernel walks (one record per
+node, the node's function its fallback for whatever the record does not
+carry: toolmend/_kernels/_schemacheck_py.py)."""
 
 from __future__ import annotations
 

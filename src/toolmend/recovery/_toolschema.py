@@ -10,11 +10,13 @@ repaired where exactly one reading fits.
     recover_with_schema(...)  recovery, then the check (normalize_tool_args(schema=))
 
 A schema is compiled into a tree of nodes (``$ref`` cycles are links between
-nodes) and from it into one Python function per node, each with the checks
-of its keywords written out, so that the common all-valid case runs without
-interpretation. Only a value that does not fit is walked again, by the
-interpreter of the same nodes, which lists every problem by JSON path and
-makes the coercions that have one reading.
+nodes), from it into one Python function per node, each with the checks of
+its keywords written out, and into the plan of records the schema-check
+kernel walks (``_kernels.schemacheck``: exact types checked in C, anything
+else handed to the node's function, so the verdict is the generated code's).
+Only a value that does not fit is walked again, by the interpreter of the
+same nodes, which lists every problem by JSON path and makes the coercions
+that have one reading.
 """
 
 from __future__ import annotations
@@ -155,11 +157,11 @@ class Schema:
     unsupported: tuple[str, ...]
     primary_field: str | None
     #: ``is_valid(value)``: whether the value fits as it is (no coercion); the
-    #: generated check itself, called with no wrapper.
+    #: kernel's check itself, called with no wrapper.
     is_valid: Callable[[Any], bool]
     #: ``validate(value, *, coerce=True, fill_defaults=False)``: the value,
     #: coerced where one reading fits; RecoveryError listing every problem
-    #: otherwise (a value that fits is returned by the generated check itself).
+    #: otherwise (a value that fits is returned by the kernel's check itself).
     validate: Callable[..., Any]
 
     def __new__(cls, schema: Any) -> Schema:
