@@ -20,7 +20,7 @@ def _flag(name):
     return os.environ.get(name, "").strip().lower() not in ("", "0", "false", "no")
 
 
-KERNELS = ["_recover", "_myers", "_jsonscan", "_markers"]
+KERNELS = ["_recover", "_myers", "_jsonscan", "_markers", "_schemacheck"]
 REQUIRE_COMPILED = _flag("TOOLMEND_REQUIRE_COMPILED")
 
 

@@ -19,7 +19,7 @@ import toolmend
 from toolmend import normalize_tool_args
 from toolmend._text import MAX_DEPTH, TOO_DEEP
 
-KERNELS = ["_recover", "_myers", "_jsonscan", "_markers"]
+KERNELS = ["_recover", "_myers", "_jsonscan", "_markers", "_schemacheck"]
 PACKAGE = pathlib.Path(toolmend.__file__).parent / "_kernels"
 EXT = PACKAGE.parents[2] / "ext"
 

@@ -15,7 +15,8 @@ import importlib.abc, sys
 class HideKernels(importlib.abc.MetaPathFinder):
     def find_spec(self, name, path=None, target=None):
         if name in ("toolmend._kernels._recover", "toolmend._kernels._myers",
-                    "toolmend._kernels._jsonscan", "toolmend._kernels._markers"):
+                    "toolmend._kernels._jsonscan", "toolmend._kernels._markers",
+                    "toolmend._kernels._schemacheck"):
             raise ImportError(f"no module named {name!r} (hidden by the test)")
         return None
 

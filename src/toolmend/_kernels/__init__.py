@@ -3,7 +3,8 @@ their pure-Python twins.
 
 Each kernel is a pair that sorts together: ``_recover`` (compiled from
 ``ext/_recover.pyx``) and ``_recover_py``; ``_myers`` / ``_myers_py``;
-``_jsonscan`` / ``_jsonscan_py``; ``_markers`` / ``_markers_py``. The pure twin is the reference: its header
+``_jsonscan`` / ``_jsonscan_py``; ``_markers`` / ``_markers_py``; ``_schemacheck`` /
+``_schemacheck_py``. The pure twin is the reference: its header
 names the few entry points the layers above call, both twins export exactly
 those with the same signatures and give the same results
 (tests/test_kernel_line.py), and the ``.pyi`` stubs describe the compiled ones.
@@ -51,7 +52,7 @@ def _load(name: str) -> tuple[ModuleType, bool]:
     return importlib.import_module(f"{__name__}.{name}_py"), False
 
 
-__all__ = ["recover", "myers", "jsonscan", "markers", "compiled"]
+__all__ = ["recover", "myers", "jsonscan", "markers", "schemacheck", "compiled"]
 
 if TYPE_CHECKING:
     # Type checkers see the pure twins: the compiled kernels mirror them
@@ -60,13 +61,17 @@ if TYPE_CHECKING:
     from . import _markers_py as markers
     from . import _myers_py as myers
     from . import _recover_py as recover
+    from . import _schemacheck_py as schemacheck
 
     _recover_compiled = _myers_compiled = _jsonscan_compiled = _markers_compiled = False
+    _schemacheck_compiled = False
 else:
     recover, _recover_compiled = _load("_recover")
     myers, _myers_compiled = _load("_myers")
     jsonscan, _jsonscan_compiled = _load("_jsonscan")
     markers, _markers_compiled = _load("_markers")
+    schemacheck, _schemacheck_compiled = _load("_schemacheck")
 
 #: True when every kernel is the compiled one.
-compiled: bool = _recover_compiled and _myers_compiled and _jsonscan_compiled and _markers_compiled
+compiled: bool = (_recover_compiled and _myers_compiled and _jsonscan_compiled and _markers_compiled
+                  and _schemacheck_compiled)

@@ -1,11 +1,14 @@
 """The generated check of a compiled schema: one Python function per node,
 its keywords' tests written out (exact type tests first, the JSON semantics
-behind them), so that a value that fits runs no interpretation."""
+behind them), and the plan the schema-check kernel walks (one record per
+node, the node's function its fallback for whatever the record does not
+carry: toolmend/_kernels/_schemacheck_py.py)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from .._kernels import schemacheck as _k
 from .._regex import TAME_LENGTH, tame_search
 from . import _schemanodes as _nodes
 from ._schemanodes import _EXACT, _MISSING, _key, _multiple, _Node, _type_ok, _unique
@@ -211,36 +214,17 @@ class _Gen:
         body: list[str] = []
         for n in self.nodes:
             body.extend("    " + line for line in self.emit(n))
-        # the entry: the root's checks, a pattern past its time or a value
-        # nested past Python's stack being a misfit (the walk then says which)
-        entry = self.emit(self.nodes[0])
-        body.append("    def _entry(x):")
-        body.append("        try:")
-        body.extend("        " + line for line in entry[1:])
-        body.append("        except (RecursionError, TimeoutError):")
-        body.append("            return False")
-        # validate(x): the value itself when it fits, else the walk's answer
-        # (``_slow``), the root's checks written out once more
-        body.append("    def _validate(x, *, coerce=True, fill_defaults=False):")
-        body.append("        if fill_defaults: return _slow(x, coerce, fill_defaults)")
-        body.append("        try:")
-        for line in entry[1:]:
-            line = line.replace("return False", "return _slow(x, coerce, False)")
-            body.append("        " + line.replace("return True", "return x"))
-        body.append("        except (RecursionError, TimeoutError):")
-        body.append("            return _slow(x, coerce, False)")
         names = ", ".join(f"_v{n.index}" for n in self.nodes)
-        params = ", ".join(["type", "_slow", *self.consts])
-        return "\n".join([f"def _factory({params}):", *body,
-                          f"    return [{names}, _entry, _validate]", ""])
+        params = ", ".join(["type", *self.consts])
+        return "\n".join([f"def _factory({params}):", *body, f"    return [{names}]", ""])
 
-    def build(self, slow: Any) -> list[Any]:
-        """The function of each node, in node order, then the entry (the
-        root's, with RecursionError and TimeoutError a False), then validate
-        (``slow(value, coerce, fill_defaults)`` answers for a misfit)."""
+    def build(self) -> list[Any]:
+        """The function of each node, in node order (a pattern past its time
+        raises TimeoutError, a value nested past Python's stack RecursionError:
+        the kernel's checker makes them a misfit)."""
         namespace: dict[str, Any] = {}
         exec(compile(self.source(), "<toolmend schema>", "exec"), namespace)  # noqa: S102
-        return list(namespace["_factory"](type, slow, **self.consts))
+        return list(namespace["_factory"](type, **self.consts))
 
 
 #: How many levels of child nodes one function writes out in place.
@@ -307,3 +291,145 @@ def _leaf(n: _Node) -> bool:
     return (n.always is None and n.ref is None and not n.props and n.additional is None
             and not n.pattern_props and n.names is None and not n.prefix and n.items is None
             and not n.all_of and not n.any_of and not n.one_of and n.not_ is None)
+
+
+# -- the plan the kernel walks -------------------------------------------------------------------
+
+_KINDS = {"null": _k.KIND_NULL, "boolean": _k.KIND_BOOL, "object": _k.KIND_OBJECT,
+          "array": _k.KIND_ARRAY, "string": _k.KIND_STRING, "integer": _k.KIND_INT,
+          "number": _k.KIND_INT | _k.KIND_FLOAT}
+_ALL_KINDS = (_k.KIND_NULL | _k.KIND_BOOL | _k.KIND_OBJECT | _k.KIND_ARRAY | _k.KIND_STRING
+              | _k.KIND_INT | _k.KIND_FLOAT)
+
+
+def _kinds(names: tuple[str, ...] | None) -> int:
+    """The exact Python types the JSON types ``names`` accept without a second
+    look (a float is an integer only when whole: the node's function says)."""
+    if names is None:
+        return _ALL_KINDS
+    out = 0
+    for name in names:
+        out |= _KINDS[name]
+    return out
+
+
+def _target(c: _Node, limit: int) -> int:
+    """The node checked for child ``c``: past the nodes that are only a ``$ref``."""
+    seen = 0
+    while c.only_ref and c.ref is not None and seen < limit:
+        c, seen = c.ref, seen + 1
+    return c.index
+
+
+def _walked(n: _Node) -> bool:
+    """Whether the kernel's records carry every keyword of ``n`` (else the
+    node's function checks it whole)."""
+    simple_union = all(c.simple is not None for c in n.any_of)
+    return not (n.multiple is not None or n.unique or n.pattern_props or n.names is not None
+                or n.dep_required or n.one_of or n.not_ is not None or not simple_union)
+
+
+#: characters a pattern of the anchored-prefix form never holds outside a class
+_SPECIAL = frozenset("\\.^$*+?{}[]()|")
+#: and inside one (``-`` only between two letters or digits, or at either end)
+_CLASS_SPECIAL = frozenset("\\[]^&~|")
+
+
+def _class_chars(body: str) -> str | None:
+    """The characters of a character class's body (ASCII letters, digits and
+    punctuation, ranges of letters or digits), None for anything else."""
+    out: list[str] = []
+    i = 0
+    while i < len(body):
+        c = body[i]
+        if c in _CLASS_SPECIAL or not " " <= c <= "~":
+            return None
+        if c == "-" and 0 < i < len(body) - 1:
+            lo, hi = body[i - 1], body[i + 1]
+            same = (lo.isdigit() and hi.isdigit()) or (lo.islower() and hi.islower()) or \
+                (lo.isupper() and hi.isupper())
+            if not (same and lo.isalnum() and lo <= hi) or body[i - 2:i - 1] == "-":
+                return None
+            out.extend(chr(k) for k in range(ord(lo) + 1, ord(hi) + 1))
+            i += 2
+            continue
+        out.append(c)
+        i += 1
+    return "".join(dict.fromkeys(out)) or None
+
+
+def anchored_prefix(pattern: str) -> tuple[tuple[bool, str], ...] | None:
+    """For a pattern that only says how a string starts (``^``, then ASCII
+    characters and character classes, then at most ``.*``), each position's
+    ``(negated, characters)``: the string matches when it is at least that long
+    and each of its first characters is (or, negated, is not) among those.
+    None for any other pattern (the regex engine decides)."""
+    if not pattern.startswith("^"):
+        return None
+    body = pattern[1:]
+    if body.endswith(".*"):
+        body = body[:-2]
+    atoms: list[tuple[bool, str]] = []
+    i = 0
+    while i < len(body):
+        c = body[i]
+        if c == "[":
+            end = body.find("]", i + 1)
+            if end < 0:
+                return None
+            inner = body[i + 1:end]
+            negated = inner.startswith("^")
+            chars = _class_chars(inner[1:] if negated else inner)
+            if chars is None:
+                return None
+            atoms.append((negated, chars))
+            i = end + 1
+        elif c in _SPECIAL or not " " <= c <= "~":
+            return None
+        else:
+            atoms.append((False, c))
+            i += 1
+    return tuple(atoms)
+
+
+def _count(v: int | None) -> int:
+    return -1 if v is None else v
+
+
+def plan(nodes: list[_Node]) -> list[tuple[Any, ...]]:
+    """The kernel's record of each node (toolmend/_kernels/_schemacheck_py.py
+    says the fields), its generated function (``n.fn``) the fallback."""
+    out: list[tuple[Any, ...]] = []
+    limit = len(nodes)
+    for n in nodes:
+        if n.always is not None or not _walked(n):
+            kind = _k.CALL if n.always is None else _k.ALWAYS if n.always else _k.NEVER
+            out.append((kind, n.fn, -1, 0, (), (), False, -1, -1, (), -1, -1, -1, -1, -1, None, None,
+                        None, (), -1))
+            continue
+        kinds = _kinds(n.types)
+        if n.any_of:  # a union of bare types
+            kinds &= _kinds(tuple(t for c in n.any_of for t in c.simple or ()))
+        props = tuple((name, _target(c, limit), name in n.required) for name, c in n.props.items())
+        required = tuple(r for r in n.required if r not in n.props)
+        closed = n.additional is not None and n.additional.always is False
+        pattern = None
+        if n.pattern is not None:
+            pattern = (tame_search(n.pattern_text), TAME_LENGTH, n.pattern.search, _nodes.PATTERN_TIMEOUT,
+                       anchored_prefix(n.pattern_text))
+        bounds = (n.minimum, n.maximum, n.exmin, n.exmax)
+        enum = n.enum_keys if n.enum is not None else None
+        if n.const is not _MISSING:  # an enum of one
+            ck = _key(n.const)
+            enum = frozenset((ck,)) if enum is None or ck in enum else frozenset()
+        extra = n.additional if n.additional is not None and n.additional.always is None else None
+        out.append((
+            _k.CHECKS, n.fn, -1 if n.ref is None else _target(n.ref, limit), kinds, props, required,
+            closed, _count(n.min_props), _count(n.max_props),
+            tuple(_target(c, limit) for c in n.prefix),
+            -1 if n.items is None else _target(n.items, limit), _count(n.min_items),
+            _count(n.max_items), _count(n.min_len), _count(n.max_len), pattern,
+            None if all(b is None for b in bounds) else bounds,
+            enum, tuple(_target(c, limit) for c in n.all_of),
+            -1 if extra is None else _target(extra, limit)))
+    return out

@@ -10,11 +10,13 @@ repaired where exactly one reading fits.
     recover_with_schema(...)  recovery, then the check (normalize_tool_args(schema=))
 
 A schema is compiled into a tree of nodes (``$ref`` cycles are links between
-nodes) and from it into one Python function per node, each with the checks
-of its keywords written out, so that the common all-valid case runs without
-interpretation. Only a value that does not fit is walked again, by the
-interpreter of the same nodes, which lists every problem by JSON path and
-makes the coercions that have one reading.
+nodes), from it into one Python function per node, each with the checks of
+its keywords written out, and into the plan of records the schema-check
+kernel walks (``_kernels.schemacheck``: exact types checked in C, anything
+else handed to the node's function, so the verdict is the generated code's).
+Only a value that does not fit is walked again, by the interpreter of the
+same nodes, which lists every problem by JSON path and makes the coercions
+that have one reading.
 """
 
 from __future__ import annotations
@@ -27,10 +29,11 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
 
 import orjson
 
+from .._kernels import schemacheck
 from ..errors import RecoveryError, SchemaError, SchemaWarning
 from ._result import Fix, Recovered
-from ._schemagen import _Gen
-from ._schemanodes import PATTERN_TIMEOUT, _Compiler, _fold, _short
+from ._schemagen import _Gen, plan
+from ._schemanodes import PATTERN_TIMEOUT, _Compiler, _fold, _key, _short
 from ._schemawalk import Problem, _collect_defaults, _Walk
 
 if TYPE_CHECKING:
@@ -154,11 +157,11 @@ class Schema:
     unsupported: tuple[str, ...]
     primary_field: str | None
     #: ``is_valid(value)``: whether the value fits as it is (no coercion); the
-    #: generated check itself, called with no wrapper.
+    #: kernel's check itself, called with no wrapper.
     is_valid: Callable[[Any], bool]
     #: ``validate(value, *, coerce=True, fill_defaults=False)``: the value,
     #: coerced where one reading fits; RecoveryError listing every problem
-    #: otherwise (a value that fits is returned by the generated check itself).
+    #: otherwise (a value that fits is returned by the kernel's check itself).
     validate: Callable[..., Any]
 
     def __new__(cls, schema: Any) -> Schema:
@@ -183,11 +186,12 @@ class Schema:
             raise SchemaError("the schema is nested past the supported schema recursion depth "
                               "(what Python's stack can walk)") from None
         _no_empty_cycle(comp.nodes)
-        *fns, entry, validate = _Gen(comp.nodes).build(self._validate)
+        fns = _Gen(comp.nodes).build()
         for n, fn in zip(comp.nodes, fns, strict=True):
             n.fn = fn
-        self.is_valid = entry
-        self.validate = validate
+        checker = schemacheck.make_checker(plan(comp.nodes), _key, self._validate)
+        self.is_valid = checker.is_valid
+        self.validate = checker.validate
         self.source = value
         self._root = root
         self._nodes = comp.nodes
