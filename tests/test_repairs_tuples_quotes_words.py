@@ -295,3 +295,37 @@ def test_long_texts_are_repaired():
     assert not values[5].ok and values[5].cut is None
     assert not values[6].ok and values[6].cut is None
     assert values[7].cut is not None and values[7].value["msg"] == "hello \u4e2d world"
+
+
+# ---------------------------------------------------------------- ["a": 1] and the schema (issue 21)
+
+OBJECTS = {"type": "array", "items": {"type": "object", "properties": {"a": {"type": "integer"}},
+                                      "required": ["a"]}}
+
+
+@pytest.mark.parametrize("text", ['["a": 1]', "[ 'a' : 1 ]", '["a": 1,]', '["a": 1 // c\r\n]'])
+def test_a_key_in_an_array_is_an_object_when_the_schema_wants_objects(text):
+    r = toolmend.normalize_tool_args(text, schema=OBJECTS)
+    assert r.ok, r.error
+    assert r.value == [{"a": 1}]
+    assert r.fixes[0].code == "schema" and r.fixes[0].offset == text.index("[")
+    assert all(0 <= f.offset <= len(text) for f in r.fixes)
+
+
+def test_the_json_repair_drop_in_reads_it_with_the_schema():
+    from toolmend.compat import json_repair
+
+    assert json_repair.repair_json('["a": 1]', schema=OBJECTS, return_objects=True) == [{"a": 1}]
+
+
+@pytest.mark.parametrize("text, schema", [
+    ('["a": 1]', None),                                   # [{"a": 1}] or {"a": 1}: two readings
+    ('["a": 1]', {}),                                     # the schema takes both
+    ('["a": 1]', {"type": "object"}),                     # the object alone fits: not ours to pick
+    ('["a": 1, "b": 2]', {"type": "array", "items": {"type": "object"}}),   # one object or two
+    ('["a": "x"]', OBJECTS),                              # the reading does not fit either
+    ('[1, "a": 2]', OBJECTS),
+])
+def test_a_key_in_an_array_stays_refused_without_one_reading(text, schema):
+    r = toolmend.normalize_tool_args(text, schema=schema)
+    assert not r.ok and r.cut is None
