@@ -29,7 +29,7 @@ cdef object orjson_loads = _orjson.loads
 cdef object JSONDecodeError = _orjson.JSONDecodeError
 
 from libc.stdlib cimport strtod
-from libc.string cimport memcpy
+from libc.string cimport memcpy, memmove
 cimport cython
 
 # The deepest nesting the parsers build, and the refusal past it: toolmend._text's MAX_DEPTH
@@ -80,6 +80,29 @@ cdef inline bint is_curly_double(Py_UCS4 c) noexcept nogil:
 
 cdef inline bint is_curly_single(Py_UCS4 c) noexcept nogil:
     return c == 0x2018 or c == 0x2019 or c == 0x2032
+
+
+# toolmend._text.OTHER_QUOTES: German low-high („, closed by “ or ”) and the
+# guillemets in both directions, each standing for ".
+cdef inline bint is_other_quote(Py_UCS4 c) noexcept nogil:
+    return c == 0x201E or c == 0x00AB or c == 0x00BB or c == 0x2039 or c == 0x203A
+
+
+cdef inline bint closes_quote(Py_UCS4 opener, Py_UCS4 c) noexcept nogil:
+    """Whether ``c`` is a quote that closes the string ``opener`` opened."""
+    if opener == 0x00AB:
+        return c == 0x00BB
+    if opener == 0x00BB:
+        return c == 0x00AB
+    if opener == 0x2039:
+        return c == 0x203A
+    if opener == 0x203A:
+        return c == 0x2039
+    if opener == 0x201E:
+        return c == 0x201C or c == 0x201D
+    if is_curly_single(opener):
+        return is_curly_single(c)
+    return is_curly_double(c)
 
 
 # ---------------------------------------------------------------------------
@@ -257,7 +280,7 @@ cdef bint closes_here(const uchar* data, Py_ssize_t n, Py_ssize_t i) noexcept no
 cdef str structural_quotes_k(str s, const uchar* data, Py_ssize_t n):
     cdef Py_UCS4 c
     for c in s:
-        if is_curly_double(c) or is_curly_single(c):
+        if is_curly_double(c) or is_curly_single(c) or is_other_quote(c):
             break
     else:
         return s
@@ -289,13 +312,16 @@ cdef Py_ssize_t structural_pass(const uchar* data, Py_ssize_t n, Buf* out) excep
     cdef Py_ssize_t open_in = 0, open_out = 0  # where the current curly string opened
     cdef Py_UCS4 c
     cdef Py_UCS4 last = u'{'   # last significant character outside strings
-    cdef int state = 0         # 0 out, 1 in "..", 2 in '..', 3 in curly "..", 4 in curly '..'
+    cdef Py_UCS4 opener = 0    # the quote that opened the current curly string
+    cdef Py_UCS4 plain = u'"'  # the ASCII quote it stands for
+    cdef int state = 0         # 0 out, 1 in "..", 2 in '..', 3 in a curly string
     cdef Py_ssize_t converted = 0
     cdef bint may_open = True  # cleared once an opener found no closer
+    cdef bint closer_seen = False  # a quote that could have closed it was seen in it
     while True:
         if i >= n:
-            if state < 3:
-                break
+            if state < 3 or not closer_seen:
+                break  # (a curly string that runs to the end with no closer in it: cut there)
             # The curly quote at open_in closed nothing: it was text after
             # all. Undo from there, and open no further curly strings.
             out.len = open_out
@@ -314,16 +340,15 @@ cdef Py_ssize_t structural_pass(const uchar* data, Py_ssize_t n, Buf* out) excep
                 state = 1
             elif c == u"'":
                 state = 2
-            elif may_open and (is_curly_double(c) or is_curly_single(c)) and (
+            elif may_open and (is_curly_double(c) or is_curly_single(c) or is_other_quote(c)) and (
                     last == u'{' or last == u'[' or last == u',' or last == u':'):
                 open_in = i - 1
                 open_out = out.len
-                if is_curly_double(c):
-                    c = u'"'
-                    state = 3
-                else:
-                    c = u"'"
-                    state = 4
+                opener = c
+                plain = u"'" if is_curly_single(c) else u'"'
+                c = plain
+                state = 3
+                closer_seen = False
                 converted += 1
             elif not Py_UNICODE_ISSPACE(c):
                 last = c
@@ -336,33 +361,35 @@ cdef Py_ssize_t structural_pass(const uchar* data, Py_ssize_t n, Buf* out) excep
             elif (state == 1 and c == u'"') or (state == 2 and c == u"'"):
                 state = 0
                 last = u'"'
+        elif c == u'\\' and i < n:
+            buf_put(out, c)
+            buf_put(out, data[i])
+            i += 1
+        elif closes_quote(opener, c) and closes_here(data, n, i):
+            buf_put(out, plain)
+            state = 0
+            last = u'"'
+        elif c == plain:
+            buf_put(out, u'\\')
+            buf_put(out, c)
         else:
-            if c == u'\\' and i < n:
-                buf_put(out, c)
-                buf_put(out, data[i])
-                i += 1
-            elif ((state == 3 and is_curly_double(c)) or (state == 4 and is_curly_single(c))) \
-                    and closes_here(data, n, i):
-                buf_put(out, u'"' if state == 3 else u"'")
-                state = 0
-                last = u'"'
-            elif (state == 3 and c == u'"') or (state == 4 and c == u"'"):
-                buf_put(out, u'\\')
-                buf_put(out, c)
-            else:
-                buf_put(out, c)
+            if closes_quote(opener, c):
+                closer_seen = True
+            buf_put(out, c)
     return converted
 
 
 def normalize_structural_quotes(str s):
     """Turn curly quotes that delimit strings into ASCII quotes.
 
-    A curly quote opens a string where a key or value may start (after
-    ``{ [ , :`` or at the start) and closes it when a structural character
-    follows. Curly quotes inside strings, and apostrophes in bare words, stay;
-    an opener that finds no closer stays too (and, to keep the scan linear,
-    no later curly quote opens a string). Returns ``s`` itself when nothing
-    changed.
+    A curly quote (or a German „ or a guillemet, « » › ‹, in either
+    direction) opens a string where a key or value may start (after
+    ``{ [ , :`` or at the start) and a quote of its pair closes it when a
+    structural character follows. Curly quotes inside strings, and
+    apostrophes in bare words, stay; an opener that finds no closer stays too
+    (and, to keep the scan linear, no later curly quote opens a string),
+    unless no quote of its pair follows at all: then the string runs to the
+    end, cut there. Returns ``s`` itself when nothing changed.
     """
     return rewrite(OP_CURLY, s)
 

@@ -116,6 +116,110 @@ cdef bint eng_digit_group(_Repairer self, Py_ssize_t i) noexcept nogil:
     return p >= 0 and is_digit(self.ch(p))
 
 
+cdef inline bint eng_not_in_words(_Repairer self, Py_ssize_t k, Py_UCS4 c) noexcept nogil:
+    """Whether c (at k) may not stand in a bare value of several words:
+    structure, a quote, a comment, an escape, a control character, whitespace
+    other than a space or a tab (the twin's _NOT_IN_WORDS)."""
+    if c == c'"' or c == c'`' or c == c'{' or c == c'[' or c == c'(' or c == c')' or c == c':' \
+            or c == c'#' or c == c'\\' or (c < 0x20 and c != c'\t') or is_odd_space(c):
+        return True
+    if c == c'/' and k + 1 < self.n and (self.ch(k + 1) == c'/' or self.ch(k + 1) == c'*'):
+        return True
+    if c == c"'":
+        return not (k > 0 and is_alnum(self.ch(k - 1)) and k + 1 < self.n and is_alnum(self.ch(k + 1)))
+    return c != c' ' and c != c'\t' and Py_UNICODE_ISSPACE(c)
+
+
+cdef Py_ssize_t eng_words(_Repairer self, Py_ssize_t i, int ctx) except -2 nogil:
+    """A bare value of several words at i (``read the file``), in an object or
+    an array: a string, when where it ends is known: at a line break, at the
+    container's closer, or at a comma that a key (in an object) or a value
+    that is no bare word (in an array) follows, or before a quoted key and its
+    colon (see the twin)."""
+    cdef Py_ssize_t n = self.n, k = i, j, e
+    cdef Py_UCS4 c, d
+    cdef bint ends
+    while k < n:
+        c = self.ch(k)
+        if c == c',' or c == c'}' or c == c']' or c == c'\n' or c == c'\r':
+            break
+        if ctx == F_OBJ and (c == c'"' or c == c"'") and (self.ch(k - 1) == c' ' or self.ch(k - 1) == c'\t') \
+                and eng_quoted_key_at(self, k):
+            break  # value "key": a comma is missing before the key
+        if eng_not_in_words(self, k, c):
+            self.refuse_f(k, "{c!r} inside a bare value of several words: where the value ends "
+                             "is not known", c, 0, 0)
+        k += 1
+    if k < n and self.ch(k) == c',':
+        j = self.ws(k + 1)
+        if j < n:
+            d = self.ch(j)
+            if ctx == F_OBJ:
+                ends = eng_key_follows(self, k) or d == c'}'
+            else:
+                ends = d == c']' or d == c'"' or d == c"'" or d == c'{' or d == c'[' or d == c'-' \
+                    or is_digit(d)
+            if not ends:
+                self.refuse(k, "a comma after a bare value of several words: inside the value or "
+                               "after it, two readings")
+    e = k
+    while self.ch(e - 1) == c' ' or self.ch(e - 1) == c'\t':
+        e -= 1
+    if k >= n:
+        self.fix("cut", i, "cut inside a word")
+    self.fix_f("word", i, "bare words {span!r} written as a string", 0, 0, i, e, NULL)
+    self.put(c'"')
+    for k in range(i, e):
+        self.put_char(self.ch(k))
+    self.put(c'"')
+    return e
+
+
+cdef bint eng_tuple_start(_Repairer self, Py_ssize_t i) noexcept nogil:
+    """Whether the '(' at i opens a Python tuple: ')' or a value that is no
+    bare word follows it (``(see below)`` is prose)."""
+    cdef Py_ssize_t n = self.n, j = self.ws(i + 1), e
+    cdef Py_UCS4 c
+    if j >= n:
+        return False
+    c = self.ch(j)
+    if c == c')' or c == c'(' or c == c'[' or c == c'{' or c == c'"' or c == c"'" or c == c'-' \
+            or is_digit(c):
+        return True
+    if not is_ident_start(c):
+        return False
+    e = j + 1
+    while e < n and (is_word(self.ch(e)) or self.ch(e) == c'$'):
+        e += 1
+    return (self.same_word(j, e, b"true", True) or self.same_word(j, e, b"false", True)
+            or self.same_word(j, e, b"null", True) or self.same_word(j, e, b"none", True))
+
+
+cdef bint eng_ends_with_paren(_Repairer self, Py_ssize_t i) noexcept nogil:
+    """Whether the text ends (but for whitespace) with ')': a '(' at i that
+    does not may start a numbered note, prose before the JSON."""
+    cdef Py_ssize_t k = self.n - 1
+    while k > i and (Py_UNICODE_ISSPACE(self.ch(k)) or is_odd_space(self.ch(k))):
+        k -= 1
+    return self.ch(k) == c')'
+
+
+cdef int eng_ungroup(_Repairer self, Frame* f, Py_ssize_t i) except -1 nogil:
+    """The tuple frame f, on top, holds one value and no comma (``(1)``): as in
+    Python, the value itself (its '[' taken out of the output)."""
+    cdef Py_ssize_t k
+    self.fix("tuple", i, "one value in parentheses, no comma: the value itself")
+    if self.out.wide:
+        for k in range(f.mark, self.out.len):
+            (<Py_UCS4*>self.out.data)[k - 1] = (<Py_UCS4*>self.out.data)[k]
+    else:
+        memmove(<unsigned char*>self.out.data + f.mark - 1, <unsigned char*>self.out.data + f.mark,
+                self.out.len - f.mark)
+    self.out.len -= 1
+    self.depth -= 1
+    return 0
+
+
 cdef bint eng_plausible(_Repairer self, Py_ssize_t p) noexcept nogil:
     cdef Py_ssize_t n = self.n, j = self.ws(p + 1), e
     cdef Py_UCS4 c
@@ -145,7 +249,9 @@ cdef Py_ssize_t eng_start(_Repairer self) except -2 nogil:
         self.refuse(0, "no JSON value in the text (only whitespace or comments)")
     i = eng_past_reasoning(self, i)
     c = self.ch(i)
-    if c == c'{' or c == c'[' or c == c'"' or c == c"'":
+    if c == c'{' or c == c'[' or c == c'"' or c == c"'" or (
+            c == c'(' and eng_tuple_start(self, i) and (eng_ends_with_paren(self, i)
+                                                         or eng_next_value(self, i) < 0)):
         return i
     if c == c'+' or c == c'-' or c == c'.' or is_digit(c):
         e = self.number_end(i)
@@ -253,6 +359,12 @@ cdef int eng_close(_Repairer self) except -1 nogil:
     return 0
 
 cdef int eng_close_all(_Repairer self, Py_ssize_t i) except -1 nogil:
+    cdef Py_ssize_t k
+    for k in range(1, self.depth):
+        if self.stack[k].kind == F_TUP and self.stack[k].state == S_AFTER and self.stack[k].count == 1:
+            # ("x" cut: ("x") is "x", ("x",) a tuple
+            self.fix("cut", self.n, "cut inside a tuple")
+            break
     if self.depth > 1:
         self.fix_f("truncated", i, "{n} unclosed bracket(s) closed", 0, 0, self.depth - 1, 0, NULL)
     while self.depth > 1:
@@ -338,6 +450,13 @@ cdef Py_ssize_t eng_value(_Repairer self, Py_ssize_t i, int ctx) except -2 nogil
             too_deep(i)
         self.put(c)
         eng_push(self, F_OBJ if c == c'{' else F_ARR)
+        return i + 1
+    if c == c'(':
+        if self.depth > depth_bound:
+            too_deep(i)
+        self.fix("tuple", i, "parentheses: a Python tuple, written as an array")
+        self.put(c'[')
+        eng_push(self, F_TUP)
         return i + 1
     if c == c'"' or c == c"'":
         self.put(c'"')
@@ -434,7 +553,10 @@ cdef inline Py_ssize_t eng_after_member(_Repairer self, Frame* f, Py_ssize_t i, 
         f.state = next_state
         return i + 1
     if c == closer:
-        eng_close(self)
+        if c == c')' and f.count == 1:  # (1): parentheses around one value, no comma
+            eng_ungroup(self, f, i)
+        else:
+            eng_close(self)
         return i + 1
     if c == c'}' or c == c']':
         return eng_mismatched(self, i)
@@ -543,10 +665,11 @@ cdef Py_ssize_t eng_in_object(_Repairer self, Frame* f, int state, Py_ssize_t i,
     self.refuse(i, "expected ',' or '}' after a member")
 
 cdef Py_ssize_t eng_in_array(_Repairer self, Frame* f, int state, Py_ssize_t i, Py_UCS4 c, bint at_end) except -2 nogil:
-    """One step inside an array (before an element, after it)."""
+    """One step inside an array or a tuple (before an element, after it)."""
     cdef Py_ssize_t j
+    cdef Py_UCS4 closer = c')' if f.kind == F_TUP else c']'
     if state == S_VAL or state == S_KEY_FIRST:
-        j = eng_at_member(self, i, c, at_end, state == S_VAL, c']')
+        j = eng_at_member(self, i, c, at_end, state == S_VAL, closer)
         if j >= 0:
             return j
         if c == c',':
@@ -561,7 +684,7 @@ cdef Py_ssize_t eng_in_array(_Repairer self, Frame* f, int state, Py_ssize_t i, 
         eng_member_start(self, f)
         return eng_take_value(self, f, i)
     # array S_AFTER
-    j = eng_after_member(self, f, i, c, at_end, c']', S_VAL)
+    j = eng_after_member(self, f, i, c, at_end, closer, S_VAL)
     if j >= 0:
         return j
     if c == c':':
@@ -603,6 +726,7 @@ cdef int eng_pass(_Repairer self) except -1 nogil:
     cdef Frame* f
     cdef int kind, state
     cdef bint at_end, done
+    cdef bint top_paren = False  # the value is in parentheses: nothing may follow it
     i = eng_start(self)
     eng_push(self, F_TOP)
     self.stack[0].state = S_VAL
@@ -624,6 +748,9 @@ cdef int eng_pass(_Repairer self) except -1 nogil:
             if state == S_AFTER:
                 if at_end:
                     break
+                if top_paren:
+                    self.refuse(i, "text after a value in parentheses: a tuple, or prose that "
+                                   "starts with parentheses, two readings")
                 if c == c'}' or c == c']':
                     self.fix_f("bracket", i, "extra '{c}' dropped", c, 0, 0, 0, NULL)
                     i += 1
@@ -660,6 +787,7 @@ cdef int eng_pass(_Repairer self) except -1 nogil:
                 self.refuse(i, "no JSON value in the text")
             if f.count:
                 self.put(c',')
+            top_paren = c == c'('
             j = eng_value(self, i, F_TOP)
             if j < 0:
                 self.refuse(i, "no JSON value in the text")

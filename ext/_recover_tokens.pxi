@@ -16,6 +16,7 @@ cdef enum:
     F_OBJ = 0
     F_ARR = 1
     F_TOP = 2
+    F_TUP = 4      # a Python tuple: an array closed by ')' (3 is a call's context)
     S_KEY_FIRST = 0
     S_KEY_NEXT = 1
     S_COLON = 2
@@ -303,6 +304,10 @@ cdef class _Repairer:
             return c == c')'
         if ctx == F_TOP:
             return eng_closes_top(self, j, self.ch(i - 1))
+        if ctx == F_TUP:  # inside a tuple: as in an array, and ')' closes too
+            if c == c')':
+                return True
+            ctx = F_ARR
         if c == c'}' or c == c']' or c == c':':
             return True
         if c == c',':
@@ -760,6 +765,10 @@ cdef class _Repairer:
                     self.put(self.ch(k))
                 self.put(c'"')
                 return end
+            if self.ws(end) < n and self.ch(self.ws(end)) == c'(':
+                self.refuse(i, "a call where a value belongs: code, not data")
+            if k > end or self.ch(end) == c"'":  # another word after a space; it's
+                return eng_words(self, i, ctx)
         self.refuse(i, "a bare word where a value belongs")
         return -2
 

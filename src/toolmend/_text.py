@@ -5,7 +5,8 @@ from __future__ import annotations
 from .errors import EncodingError
 
 __all__ = ["line_col", "human_size", "decode_utf8", "UTF8_BOM", "JSON_NUMBER",
-           "CURLY_SINGLE", "CURLY_DOUBLE", "CURLY_TO_ASCII", "MAX_DEPTH", "TOO_DEEP", "string_end"]
+           "CURLY_SINGLE", "CURLY_DOUBLE", "CURLY_TO_ASCII", "OTHER_QUOTES", "MAX_DEPTH", "TOO_DEEP",
+           "string_end"]
 
 UTF8_BOM = b"\xef\xbb\xbf"
 #: The deepest nesting (containers inside containers) a parser that builds a
@@ -27,6 +28,13 @@ JSON_NUMBER = r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?"
 CURLY_SINGLE = "\u2018\u2019\u2032"
 #: U+201C, U+201D and the double prime U+2033: each stands for "
 CURLY_DOUBLE = "\u201c\u201d\u2033"
+#: Quotes that open a string in other typographies, each with the quotes that
+#: close it: German low-high (U+201E, closed by U+201C or, in Polish, U+201D)
+#: and the guillemets in both directions (« », » «, ‹ ›, › ‹). Each stands for ".
+OTHER_QUOTES = {
+    "\u201e": "\u201c\u201d", "\u00ab": "\u00bb", "\u00bb": "\u00ab", "\u2039": "\u203a",
+    "\u203a": "\u2039",
+}
 #: ``str.translate`` table: curly quotes and primes to ASCII, guillemets to << >>.
 CURLY_TO_ASCII = {
     **{ord(c): "'" for c in CURLY_SINGLE},

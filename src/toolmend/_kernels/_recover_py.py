@@ -23,7 +23,7 @@ from typing import Any, Callable
 
 import orjson
 
-from .._text import CURLY_DOUBLE, CURLY_SINGLE
+from .._text import CURLY_DOUBLE, CURLY_SINGLE, OTHER_QUOTES
 from ._recover_literal import parse_object_literal
 from ._recover_repair import repair_json
 from ._recover_tokens import Refused
@@ -71,26 +71,32 @@ def _maybe_json(s: str) -> bool:
 # ---------------------------------------------------------------------------
 # Curly quotes standing where JSON needs a quote
 
-_HAS_CURLY = re.compile(f"[{CURLY_DOUBLE}{CURLY_SINGLE}]")
+_HAS_CURLY = re.compile(f"[{CURLY_DOUBLE}{CURLY_SINGLE}{''.join(OTHER_QUOTES)}]")
 _CLOSES = re.compile(r"\s*(?:[:,}\]]|\Z)")
+# Each opening quote: the quotes that close its string, and the ASCII quote it stands for.
+_OPENERS = {**{c: (CURLY_DOUBLE, '"') for c in CURLY_DOUBLE},
+            **{c: (CURLY_SINGLE, "'") for c in CURLY_SINGLE},
+            **{c: (closers, '"') for c, closers in OTHER_QUOTES.items()}}
 
 
 def normalize_structural_quotes(s: str) -> str:
-    """Turn curly quotes that delimit strings into ASCII quotes (see the
-    compiled twin for the rules)."""
+    """Turn curly quotes (and German and guillemet quotes) that delimit
+    strings into ASCII quotes (see the compiled twin for the rules)."""
     if not _HAS_CURLY.search(s):
         return s
     out: list[str] = []
     last = "{"
-    state = 0  # 0 out, 1 in "..", 2 in '..', 3 in curly "..", 4 in curly '..'
+    state = 0  # 0 out, 1 in "..", 2 in '..', 3 in a curly string (closed by one of ``closers``)
     converted = 0
     may_open = True
+    closers, plain = "", '"'
+    closer_seen = False  # a quote that could have closed the curly string was seen in it
     open_in = open_out = 0
     i, n = 0, len(s)
     while True:
         if i >= n:
-            if state < 3:
-                break
+            if state < 3 or not closer_seen:
+                break  # (a curly string that runs to the end with no closer in it: cut there)
             # The curly quote at open_in closed nothing: undo from there.
             del out[open_out:]
             last = s[open_in]
@@ -105,10 +111,10 @@ def normalize_structural_quotes(s: str) -> str:
                 state = 1
             elif c == "'":
                 state = 2
-            elif may_open and (c in CURLY_DOUBLE or c in CURLY_SINGLE) and last in "{[,:":
+            elif may_open and c in _OPENERS and last in "{[,:":
                 open_in, open_out = i - 1, len(out)
-                state = 3 if c in CURLY_DOUBLE else 4
-                c = '"' if state == 3 else "'"
+                closers, plain = _OPENERS[c]
+                state, c, closer_seen = 3, plain, False
                 converted += 1
             elif not c.isspace():
                 last = c
@@ -121,20 +127,18 @@ def normalize_structural_quotes(s: str) -> str:
             elif c == ('"' if state == 1 else "'"):
                 state = 0
                 last = '"'
+        elif c == "\\" and i < n:
+            out.append(c + s[i])
+            i += 1
+        elif c in closers and _CLOSES.match(s, i):
+            out.append(plain)
+            state = 0
+            last = '"'
+        elif c == plain:
+            out.append("\\" + c)
         else:
-            curly = CURLY_DOUBLE if state == 3 else CURLY_SINGLE
-            plain = '"' if state == 3 else "'"
-            if c == "\\" and i < n:
-                out.append(c + s[i])
-                i += 1
-            elif c in curly and _CLOSES.match(s, i):
-                out.append(plain)
-                state = 0
-                last = '"'
-            elif c == plain:
-                out.append("\\" + c)
-            else:
-                out.append(c)
+            closer_seen = closer_seen or c in closers
+            out.append(c)
     return "".join(out) if converted else s
 
 

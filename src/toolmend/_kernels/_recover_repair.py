@@ -23,11 +23,11 @@ from ._recover_tokens import (
     _KEY,
     _KEY_FIRST,
     _KEY_NEXT,
-    _LOOK,
     _NUMBER,
     _OBJ,
     _TOP,
     _TRAILING_OK,
+    _TUP,
     _UNESCAPE,
     _VALUE,
     _WORDS,
@@ -50,7 +50,8 @@ class _Engine(_Scanner):
             raise Refused(0, "no JSON value in the text (only whitespace or comments)")
         i = self.past_reasoning(i)
         c = s[i]
-        if c in "{[\"'":
+        if c in "{[\"'" or (c == "(" and self.tuple_start(i) and (self.ends_with_paren(i)
+                                                               or self.next_value(i) < 0)):
             return i
         if c in "+-.0123456789":
             m = _NUMBER.match(s, i)
@@ -67,6 +68,27 @@ class _Engine(_Scanner):
             raise Refused(i, "no JSON value in the text (prose, not arguments)")
         self.fix("prose", i, "text before the JSON dropped")
         return p
+
+    def tuple_start(self, i: int) -> bool:
+        """Whether the '(' at i opens a Python tuple: ')' or a value that is no
+        bare word follows it (``(see below)`` is prose)."""
+        s = self.s
+        j = _WS.match(s, i + 1).end()  # type: ignore[union-attr]
+        if j >= self.n:
+            return False
+        if s[j] in ")([{\"'-0123456789":
+            return True
+        m = _IDENT.match(s, j)
+        return m is not None and m.group(0).lower() in ("true", "false", "null", "none")
+
+    def ends_with_paren(self, i: int) -> bool:
+        """Whether the text ends (but for whitespace) with ')': a '(' at i that
+        does not may start a numbered note, prose before the JSON."""
+        s = self.s
+        k = self.n - 1
+        while k > i and (s[k].isspace() or s[k] in "\u180e\u200b\u200c\u200d\u2060\ufeff"):
+            k -= 1
+        return s[k] == ")"
 
     def next_value(self, i: int) -> int:
         """The first '{' or '[' from i that starts a plausible value, or -1."""
@@ -134,12 +156,14 @@ class _Engine(_Scanner):
     def run(self) -> tuple[Any, str]:
         s, n = self.s, self.n
         i = self.start()
-        # frame: [kind, state, container, pending key text, pending key, count, open pos]
+        # frame: [kind, state, container, pending key text, pending key, count, open pos,
+        #         the index in out of its opener]
         tops: list[Any] = []
         top_texts: list[str] = []
-        stack: list[list[Any]] = [[_TOP, _VALUE, tops, None, None, 0, i]]
+        stack: list[list[Any]] = [[_TOP, _VALUE, tops, None, None, 0, i, 0]]
         out: list[str] = []
         mark = 0
+        top_paren = False  # the value is in parentheses: nothing may follow it
         while True:
             f = stack[-1]
             kind, state = f[0], f[1]
@@ -152,6 +176,9 @@ class _Engine(_Scanner):
                         mark = len(out)
                     if not c:
                         break
+                    if top_paren:
+                        raise Refused(i, "text after a value in parentheses: a tuple, or prose "
+                                         "that starts with parentheses, two readings")
                     if c in "}]":
                         self.fix("bracket", i, f"extra '{c}' dropped")
                         i += 1
@@ -196,6 +223,8 @@ class _Engine(_Scanner):
                     tops.append(got[1][2])
                     self.enter(stack, got[1])
                     out.append(got[2])
+                    got[1][7] = len(out) - 1
+                    top_paren = got[1][0] == _TUP
                     i = got[3]
                     continue
                 tops.append(got[1])
@@ -307,8 +336,9 @@ class _Engine(_Scanner):
                  c: str) -> int:
         """One step inside an array (before an element, after it)."""
         s, n = self.s, self.n
+        closer = ")" if f[0] == _TUP else "]"
         if state == _VALUE or state == _KEY_FIRST:  # _KEY_FIRST: right after '['
-            j = self.at_member(stack, out, i, c, state == _VALUE, "]")
+            j = self.at_member(stack, out, i, c, state == _VALUE, closer)
             if j >= 0:
                 return j
             if c == ",":  # [1,,2] as {"a":1,,"b":2}
@@ -320,9 +350,9 @@ class _Engine(_Scanner):
                 return self.ellipsis(i, c)
             if c == "`" and (j := self.fence(i)) >= 0:
                 return j
-            return self.take_value(stack, out, f, i, _ARR)
+            return self.take_value(stack, out, f, i, f[0])
         # array _AFTER
-        j = self.after_member(stack, out, f, i, c, "]", _VALUE)
+        j = self.after_member(stack, out, f, i, c, closer, _VALUE)
         if j >= 0:
             return j
         if c == ":":
@@ -375,11 +405,27 @@ class _Engine(_Scanner):
             f[1] = next_state
             return i + 1
         if c == closer:
-            self.close(stack, out)
+            if c == ")" and f[5] == 1:  # (1): parentheses around one value, no comma
+                self.ungroup(stack, out, i)
+            else:
+                self.close(stack, out)
             return i + 1
         if c == "}" or c == "]":
             return self.mismatched(stack, out, i)
         return -1
+
+    def ungroup(self, stack: list[list[Any]], out: list[str], i: int) -> None:
+        """The tuple frame on top holds one value and no comma (``(1)``): as in
+        Python, the value itself."""
+        f = stack.pop()
+        self.fix("tuple", i, "one value in parentheses, no comma: the value itself")
+        out[f[7]] = ""
+        value = f[2][0]
+        parent = stack[-1][2]
+        if type(parent) is dict:
+            parent[stack[-1][4]] = value
+        else:
+            parent[-1] = value
 
     # -- values and containers ---------------------------------------------
     def take_value(self, stack: list[list[Any]], out: list[str], f: list[Any], i: int,
@@ -395,6 +441,7 @@ class _Engine(_Scanner):
             return self.n
         if got[0] == "open":
             self.attach_open(f, got[1], got[2], out)
+            got[1][7] = len(out) - 1
             self.enter(stack, got[1])
         else:
             self.attach(f, got[1], got[2], out)
@@ -427,8 +474,11 @@ class _Engine(_Scanner):
             c = s[i]
         if c == "{" or c == "[":
             kind = _OBJ if c == "{" else _ARR
-            frame = [kind, _KEY_FIRST, {} if c == "{" else [], None, None, 0, i]
+            frame = [kind, _KEY_FIRST, {} if c == "{" else [], None, None, 0, i, 0]
             return ("open", frame, c, i + 1)
+        if c == "(":
+            self.fix("tuple", i, "parentheses: a Python tuple, written as an array")
+            return ("open", [_TUP, _KEY_FIRST, [], None, None, 0, i, 0], "[", i + 1)
         if c == '"' or c == "'":
             v, j, _ = self.string(i, ctx)
             if c == "'":
@@ -495,30 +545,13 @@ class _Engine(_Scanner):
         out.append("}" if f[0] == _OBJ else "]")
 
     def close_all(self, stack: list[list[Any]], out: list[str], i: int) -> None:
+        if any(f[0] == _TUP and f[1] == _AFTER and f[5] == 1 for f in stack):
+            # ("x" cut: ("x") is "x", ("x",) a tuple
+            self.fix("cut", self.n, "cut inside a tuple")
         if len(stack) > 1:
             self.fix("truncated", i, f"{len(stack) - 1} unclosed bracket(s) closed")
         while len(stack) > 1:
             self.close(stack, out)
-
-    def key_follows(self, i: int) -> bool:
-        """Whether a comma at i is followed by a key and its colon."""
-        s, n = self.s, self.n
-        if s[i] != ",":
-            return False
-        k = _WS.match(s, i + 1).end()  # type: ignore[union-attr]
-        if k >= n:
-            return False
-        if s[k] in "\"'":
-            end = s.find(s[k], k + 1, k + _LOOK)
-            if end < 0:
-                return False
-            e = _WS.match(s, end + 1).end()  # type: ignore[union-attr]
-            return e < n and s[e] == ":"
-        m = _KEY.match(s, k)
-        if m is None:
-            return False
-        e = _WS.match(s, m.end()).end()  # type: ignore[union-attr]
-        return e < n and s[e] == ":"
 
     def mismatched(self, stack: list[list[Any]], out: list[str], i: int) -> int:
         """A closer that does not close the innermost container."""

@@ -38,8 +38,11 @@ MAX_DIGITS = 4300
 # How far a look-ahead (is this quote a closing one?) may read: keeps the pass linear.
 _LOOK = 256
 
-# frame kinds and states
-_OBJ, _ARR, _TOP = 0, 1, 2
+# frame kinds and states (a tuple's frame: an array closed by ')'; 3 is a call's context)
+_OBJ, _ARR, _TOP, _TUP = 0, 1, 2, 4
+# Characters a bare value of several words may not hold: structure, quotes, comments, escapes.
+_NOT_IN_WORDS = frozenset('"`{[():#\\') | frozenset(map(chr, range(0x20))) - {"\t"} \
+    | frozenset("\u180e\u200b\u200c\u200d\u2060\ufeff")
 _KEY_FIRST, _KEY_NEXT, _COLON, _VALUE, _AFTER = range(5)
 
 
@@ -137,6 +140,10 @@ class _Scanner:
             return c == ")"
         if ctx == _TOP:
             return self.closes_top(j, s[i - 1])
+        if ctx == _TUP:  # inside a tuple: as in an array, and ')' closes too
+            if c == ")":
+                return True
+            ctx = _ARR
         if c == "}" or c == "]" or c == ":":
             return True
         if c == ",":
@@ -192,6 +199,26 @@ class _Scanner:
         if end < 0 or "\n" in s[k + 1:end]:
             return False
         e = _WS.match(s, end + 1).end()  # type: ignore[union-attr]
+        return e < n and s[e] == ":"
+
+    def key_follows(self, i: int) -> bool:
+        """Whether a comma at i is followed by a key and its colon."""
+        s, n = self.s, self.n
+        if s[i] != ",":
+            return False
+        k = _WS.match(s, i + 1).end()  # type: ignore[union-attr]
+        if k >= n:
+            return False
+        if s[k] in "\"'":
+            end = s.find(s[k], k + 1, k + _LOOK)
+            if end < 0:
+                return False
+            e = _WS.match(s, end + 1).end()  # type: ignore[union-attr]
+            return e < n and s[e] == ":"
+        m = _KEY.match(s, k)
+        if m is None:
+            return False
+        e = _WS.match(s, m.end()).end()  # type: ignore[union-attr]
         return e < n and s[e] == ":"
 
     def closes_top(self, j: int, q: str) -> bool:
@@ -388,7 +415,45 @@ class _Scanner:
                     self.fix("cut", i, "cut inside a word")
                 self.fix("word", i, f"bare word {w!r} written as a string")
                 return w, _json_string(w), end
+            if k < n and s[k] == "(":
+                raise Refused(i, "a call where a value belongs: code, not data")
+            if e > end or s[end] == "'":  # another word after a space; it's
+                return self.words(i, ctx)
         raise Refused(i, "a bare word where a value belongs")
+
+    def words(self, i: int, ctx: int) -> tuple[Any, str, int]:
+        """A bare value of several words at i (``read the file``), in an object
+        or an array: a string, when where it ends is known: at a line break,
+        at the container's closer, or at a comma that a key (in an object) or
+        a value that is no bare word (in an array) follows, or before a quoted
+        key and its colon (a comma missing). It may not hold structure, a
+        quote, a comment or an escape."""
+        s, n = self.s, self.n
+        k = i
+        while k < n and s[k] not in ",}]\n\r":
+            c = s[k]
+            if ctx == _OBJ and (c == '"' or c == "'") and s[k - 1] in " \t" and self.quoted_key_at(k):
+                break  # value "key": a comma is missing before the key
+            if c in _NOT_IN_WORDS or (c == "/" and s[k + 1:k + 2] in ("/", "*")) \
+                    or (c.isspace() and c != " " and c != "\t") \
+                    or (c == "'" and not (s[k - 1].isalnum() and s[k + 1:k + 2].isalnum())):
+                raise Refused(k, f"{c!r} inside a bare value of several words: where the value "
+                                 "ends is not known")
+            k += 1
+        if k < n and s[k] == ",":
+            j = _WS.match(s, k + 1).end()  # type: ignore[union-attr]
+            if j < n and not (self.key_follows(k) or s[j] == "}" if ctx == _OBJ
+                              else s[j] in "]\"'{[-0123456789"):
+                raise Refused(k, "a comma after a bare value of several words: inside the value or "
+                                 "after it, two readings")
+        e = k
+        while s[e - 1] in " \t":
+            e -= 1
+        if k >= n:
+            self.fix("cut", i, "cut inside a word")
+        w = s[i:e]
+        self.fix("word", i, f"bare words {w!r} written as a string")
+        return w, _json_string(w), e
 
     def call(self, i: int, name: str, j: int) -> tuple[Any, str, int]:
         s, n = self.s, self.n

@@ -102,6 +102,16 @@ def _schema_value(value: Any, schema: Any, mode: str) -> tuple[Any, list[Any]]:
     return result.value, salvaged + result.fixes
 
 
+def _schema_reading(json_str: Any, result: Recovered, value: Any, schema: Any) -> tuple[Recovered, Any]:
+    """A refusal the schema settles (``["a": 1]`` for an array of objects):
+    its one reading that fits, else the refusal as it was."""
+    from ..recovery import Schema
+    from ..recovery._toolschema import objects_array_reading
+
+    alt = objects_array_reading(json_str, result, Schema(schema))
+    return (result, value) if alt is None else (alt, alt.value)
+
+
 def _unrecovered(result: Recovered, schema: Any) -> None:
     """With a schema, text that could not be recovered is a ValueError naming
     what the schema wants (json-repair raises for a value that does not fit;
@@ -242,6 +252,8 @@ def repair_json(
     if json_fd is not None:
         json_str = json_fd.read()
     result, value, added = _recover(json_str, strict)
+    if schema is not None and not _usable(result):
+        result, value = _schema_reading(json_str, result, value, schema)
     log = _log(result, json_str, added) if logging else []
     if schema is not None and not _usable(result) and json_str.strip():
         _unrecovered(result, schema)

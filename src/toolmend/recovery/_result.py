@@ -11,7 +11,7 @@ __all__ = ["Recovered", "Fix", "FIX_CODES", "Cut", "CUT_KINDS"]
 FIX_CODES = (
     "prose", "comment", "whitespace", "literal", "nan", "number", "comma", "colon", "value",
     "truncated", "cut", "control", "escape", "inner_quote", "quote", "key", "double_encoded",
-    "concatenated", "ellipsis", "mongo", "concat", "bracket", "word", "more",
+    "concatenated", "ellipsis", "mongo", "concat", "bracket", "word", "tuple", "more",
     "curly_quotes", "single_quotes", "unquoted_keys", "quotes_and_keys", "trailing_commas",
     "comments", "wrap_plain", "object_literal", "empty", "code_fence",
     "schema",
@@ -44,7 +44,8 @@ class Fix(NamedTuple):
 #: Every ``Cut.what``: where in the text the input ended, in the repair engine's words.
 CUT_KINDS = (
     "inside a string", "inside a key", "inside an escape", "inside a number", "inside a literal",
-    "inside a word", "after a key", "after a colon", "after a comma", "after an opening bracket",
+    "inside a word", "inside a tuple", "after a key", "after a colon", "after a comma",
+    "after an opening bracket",
 )
 
 

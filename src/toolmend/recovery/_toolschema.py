@@ -408,7 +408,8 @@ def recover_with_schema(raw: Any, tool: str | None, schema: Any, *, quotes: str 
         r, value, fixes = wrapped
         strategy: str | None = "wrap_plain"
     else:
-        return check_recovered(normalize_tool_args(raw, tool, quotes=quotes), compiled,
+        r = normalize_tool_args(raw, tool, quotes=quotes)
+        return check_recovered(objects_array_reading(text, r, compiled) or r, compiled,
                                fill_defaults, text)
     checked = compiled.check(value, fill_defaults=fill_defaults)
     fixes += checked.fixes
@@ -417,6 +418,39 @@ def recover_with_schema(raw: Any, tool: str | None, schema: Any, *, quotes: str 
                                "the arguments do not fit the tool's schema: " + (checked.error or ""),
                                fixes, checked.problems, checked.value)
     return SchemaRecovered(json_text(checked.value), True, strategy, checked.value, None, fixes, [])
+
+
+# ``["a": 1]``: a key (quoted or bare) and its colon right after an array's opening bracket.
+_KEY_IN_ARRAY = re.compile(r"""\s*\[\s*(?:"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|[\w$@.\-]+)\s*:""")
+
+
+def objects_array_reading(text: Any, r: Recovered, compiled: Schema) -> Recovered | None:
+    """``["a": 1]`` was refused (a key inside an array): the braces of an
+    object may be missing (``[{"a": 1}]``) or the brackets written for braces
+    (``{"a": 1}``), two readings the schema may tell apart. The array's one
+    member is read as an object when that fits the schema and the object
+    alone does not; else None (the refusal stands). Several members stay
+    refused: one object or several is a third reading."""
+    from ._strategies import normalize_tool_args
+
+    if r.ok or r.cut is not None or not isinstance(text, str) \
+            or "a key inside an array" not in (r.error or ""):
+        return None
+    if _KEY_IN_ARRAY.match(text) is None:
+        return None
+    at = text.index("[")
+    braced = normalize_tool_args(text[:at + 1] + "{" + text[at + 1:])
+    value = braced.value
+    if not braced.ok or type(value) is not list or len(value) != 1 or type(value[0]) is not dict \
+            or len(value[0]) != 1:
+        return None
+    alone = compiled.check(value[0])
+    if not compiled.check(value).ok or (alone.ok and not alone.fixes):  # (not coerced into a list)
+        return None
+    fixes = [Fix("schema", at, "braces added around the member in the array: the schema wants an "
+                               "array of objects, and the object alone does not fit")]
+    fixes += [Fix(f.code, f.offset - 1 if f.offset > at else f.offset, f.message) for f in braced.fixes]
+    return Recovered(braced.text, True, "repair", value, None, fixes, text)
 
 
 def check_recovered(r: Recovered, compiled: Schema, fill_defaults: bool = False,
