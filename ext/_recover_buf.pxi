@@ -9,6 +9,12 @@
 cdef Py_ssize_t NOGIL_MIN = 4096
 
 
+# A cache line and the line the hardware prefetches with it, in bytes: the
+# padding around an object's fields that a pass writes without the GIL.
+cdef enum:
+    PAD = 128
+
+
 cdef int no_memory() except -1 with gil:
     raise MemoryError()
 

@@ -84,6 +84,12 @@ cdef inline bint trailing_ok(Py_UCS4 c) noexcept nogil:
 
 @cython.final
 cdef class _Repairer:
+    # The pass reads and writes these fields at every character, without the
+    # GIL, while another thread may write the objects next to this one in the
+    # allocator's pool (two threads' engines are often neighbours): the pads
+    # keep them off any cache line (or adjacent-line pair) shared with another
+    # object. Never read or written.
+    cdef char _pad_head[PAD]
     cdef str s
     cdef int kind
     cdef void* data
@@ -95,6 +101,7 @@ cdef class _Repairer:
     cdef Frame* stack
     cdef Py_ssize_t depth, cap
     cdef bint complete, key_struct, oom
+    cdef char _pad_tail[PAD]
 
     def __cinit__(self, str s):
         self.s = s
@@ -350,6 +357,15 @@ cdef class _Repairer:
         return False
 
     cdef inline int put(self, Py_UCS4 c) noexcept nogil:
+        cdef Py_ssize_t k = self.out.len
+        if k < self.out.cap and not self.out.wide and c < 256:  # the common case, inlined
+            (<unsigned char*>self.out.data)[k] = <unsigned char>c
+            self.out.len = k + 1
+            return 0
+        return self.put_slow(c)
+
+    cdef int put_slow(self, Py_UCS4 c) noexcept nogil:
+        """put() when the buffer is full, wide, or c is beyond Latin-1."""
         if self.out.len == self.out.cap and not self.grow():
             return 0
         if self.out.wide:

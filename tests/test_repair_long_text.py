@@ -18,6 +18,9 @@ compiled = pytest.importorskip("toolmend._kernels._recover")
 pytestmark = pytest.mark.skipif(not toolmend.compiled, reason="compares the compiled kernel with its twin")
 
 PAD = ", ".join(f"k{i}: 'v{i}'" for i in range(600))  # ~8 KB of members, 1,200 fixes
+# bare keys without spaces: the output (two quotes a key) outgrows the text, so
+# the engine's buffer, sized from the text, grows during the pass
+BARE = ",".join(f"k{i}:{i}" for i in range(1500))
 
 LONG = {
     "escape beyond Latin-1 after 8 KB": "{" + PAD + ', z: "a\\u4e2d", w: [1, 2',
@@ -29,6 +32,9 @@ LONG = {
     "comments and NaN": "{" + PAD + ", // note\n b: NaN, /* c */ c: tRue}",
     "prose around": "Here you go:\n" + "{" + PAD + "}\nHope it helps",
     "concatenated values": '{"a": 1}' * 700,
+    "output longer than the text": "{" + BARE + "}",
+    "output longer than the text, then beyond Latin-1": "{" + BARE + ', z: "\\u4e2d\xe9"}',
+    "two-byte text, output longer than it": "{" + BARE + ", z: '\u4e2d', y: [1, 2",
 }
 
 REFUSED = {
