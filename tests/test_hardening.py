@@ -22,16 +22,25 @@ DEEP_WALK = DEEP if toolmend.compiled else DEEP // 10
 POSIX = os.name == "posix"
 
 
+#: a body that waits rather than computes (a child process, a lock) gets this many times its
+#: bound on the wall clock
+WALL_FACTOR = 10
+
+
 def _bounded(seconds: float):
-    """Run the body and check it took at most ``seconds``."""
+    """Run the body and check it took at most ``seconds`` of this thread's
+    CPU time (what a runaway loop burns, whatever else the machine runs) and
+    at most WALL_FACTOR times that on the wall clock (a body that hangs
+    waiting)."""
     class _Timer:
         def __enter__(self):
-            self.began = time.monotonic()
+            self.cpu, self.wall = time.thread_time(), time.monotonic()
             return self
 
         def __exit__(self, *exc):
-            took = time.monotonic() - self.began
-            assert exc[0] is not None or took < seconds, f"took {took:.1f} s"
+            cpu, wall = time.thread_time() - self.cpu, time.monotonic() - self.wall
+            assert exc[0] is not None or (cpu < seconds and wall < WALL_FACTOR * seconds), \
+                f"took {cpu:.1f} s of CPU time, {wall:.1f} s in all (bound {seconds:g} s)"
     return _Timer()
 
 
