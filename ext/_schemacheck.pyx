@@ -155,6 +155,22 @@ cdef class _Checker:
             raise ValueError(f"a schema plan names node {i} of {self.n}")
         return i
 
+    cdef int* _indices(self, object nodes, Py_ssize_t* count) except NULL:
+        """The node indices of ``nodes`` as a C array (one spare slot, so it is
+        never empty), their count in ``count``."""
+        nodes = tuple(nodes)
+        count[0] = len(nodes)
+        cdef int* out = <int*>calloc(count[0] + 1, sizeof(int))
+        if out == NULL:
+            raise MemoryError()
+        try:
+            for j in range(count[0]):
+                out[j] = self._index(nodes[j])
+        except BaseException:
+            free(out)
+            raise
+        return out
+
     cdef int _read(self, list records) except -1:
         cdef Py_ssize_t i, j
         cdef Node* nd
@@ -193,13 +209,7 @@ cdef class _Checker:
             nd.min_props, nd.max_props = min_props, max_props
             nd.has_obj = nd.nprops > 0 or nd.required != NULL or nd.closed or min_props >= 0 \
                 or max_props >= 0
-            prefix = tuple(prefix)
-            nd.nprefix = len(prefix)
-            nd.prefix = <int*>calloc(nd.nprefix + 1, sizeof(int))
-            if nd.prefix == NULL:
-                raise MemoryError()
-            for j in range(nd.nprefix):
-                nd.prefix[j] = self._index(prefix[j])
+            nd.prefix = self._indices(prefix, &nd.nprefix)
             nd.items = self._index(items, True)
             nd.min_items, nd.max_items = min_items, max_items
             nd.has_arr = nd.nprefix > 0 or nd.items >= 0 or min_items >= 0 or max_items >= 0
@@ -240,13 +250,7 @@ cdef class _Checker:
                 if not isinstance(enum, frozenset):
                     raise TypeError("an enum is a frozenset of keys")
                 nd.enum_ = _opt(enum, self.keep)
-            all_of = tuple(all_of)
-            nd.nall = len(all_of)
-            nd.all_of = <int*>calloc(nd.nall + 1, sizeof(int))
-            if nd.all_of == NULL:
-                raise MemoryError()
-            for j in range(nd.nall):
-                nd.all_of[j] = self._index(all_of[j])
+            nd.all_of = self._indices(all_of, &nd.nall)
             nd.additional = self._index(additional, True)
             if nd.additional >= 0:
                 nd.declared = _opt(frozenset([prop[0] for prop in props]), self.keep)
