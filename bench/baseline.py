@@ -101,8 +101,16 @@ def pair_key(group: str, ours: str, other: str, case: str) -> str:
     return f"{group} | {ours} / {other} | {case}"
 
 
-def limit_of(values: list[float]) -> float:
-    """The ratio a pair must not pass, from the ratios of the baseline runs."""
+#: a pair whose baseline runs spread wider than this (highest over lowest) cannot tell a
+#: 20% regression from its own noise: it is judged on its target alone
+MAX_SPREAD = 0.15
+
+
+def limit_of(values: list[float]) -> float | None:
+    """The ratio a pair must not pass, from the ratios of the baseline runs
+    (None: the runs spread too wide for a limit)."""
+    if max(values) > min(values) * (1 + MAX_SPREAD):
+        return None
     return max(statistics.median(values) * (1 + TOLERANCE), max(values) * (1 + SPREAD_MARGIN))
 
 
@@ -139,7 +147,8 @@ def merge(runs: Iterable[Mapping[str, Any]], path: str = PATH) -> dict[str, Any]
             ratios.setdefault(key, []).append(pair["ratio"])
             versions[key] = pair.get("version")
     pairs = {key: {"ratio": round(statistics.median(values), 4), "high": round(max(values), 4),
-                   "limit": round(limit_of(values), 4), "runs": len(values), "version": versions[key]}
+                   "low": round(min(values), 4), "limit": _rounded(limit_of(values)), "runs": len(values),
+                   "version": versions[key]}
              for key, values in sorted(ratios.items())}
     try:
         with open(path, encoding="utf-8") as f:
@@ -154,6 +163,10 @@ def merge(runs: Iterable[Mapping[str, Any]], path: str = PATH) -> dict[str, Any]
         json.dump(data, f, indent=1, sort_keys=False)
         f.write("\n")
     return entry
+
+
+def _rounded(limit: float | None) -> float | None:
+    return None if limit is None else round(limit, 4)
 
 
 def main(argv: list[str]) -> int:

@@ -265,7 +265,7 @@ def base_of(t: Target, case: str,
     if t.clock == "wall":  # a thread ratio says whether the GIL is released, not how fast we are
         return None
     entry = (_BASE if base is None else base).get(baseline.pair_key(t.group, t.ours, t.other, case))
-    if entry is None or entry.get("version") != baseline.version_of(t.other):
+    if entry is None or entry.get("limit") is None or entry.get("version") != baseline.version_of(t.other):
         return None
     return float(entry["ratio"]), float(entry["limit"])
 
