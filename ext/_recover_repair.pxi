@@ -500,6 +500,7 @@ cdef inline Py_ssize_t eng_take_value(_Repairer self, Frame* f, Py_ssize_t i) ex
     j = eng_value(self, i, f.kind)
     if j < 0:
         f = &self.stack[self.depth - 1]
+        f.count -= 1  # nothing was written: ("-" is no one-value tuple
         self.fix("cut", i, "cut inside a number")
         self.out.len = f.mark
         eng_close_all(self, self.n)
