@@ -132,6 +132,11 @@ cdef inline PyObject* _opt(object v, list keep):
     return <PyObject*>v
 
 
+cdef inline bint _outside(Py_ssize_t size, Py_ssize_t low, Py_ssize_t high) noexcept:
+    """Whether a size breaks the bounds low and high (-1: no bound)."""
+    return (low >= 0 and size < low) or (high >= 0 and size > high)
+
+
 cdef class _Checker:
     cdef Node* nodes
     cdef Py_ssize_t n
@@ -262,9 +267,16 @@ cdef class _Checker:
     cdef inline int _call(self, Node* nd, object x) except -1:
         return PyObject_IsTrue((<object>nd.fallback)(x))
 
+    cdef inline int _child(self, int i, PyObject* v, int depth) except -1:
+        """The check of a member or an element v against node i, told by the
+        parent without a call when the node takes anything or is only a type."""
+        cdef Node* ch = &self.nodes[i]
+        if ch.kind == K_ALWAYS or (ch.simple and _kind(v) & ch.kinds):
+            return 1
+        return self._check(i, <object>v, depth + 1)
+
     cdef int _check(self, int i, object x, int depth) except -1:
         cdef Node* nd = &self.nodes[i]
-        cdef Node* ch
         cdef Py_ssize_t pos
         cdef PyObject* name_p
         cdef int k, r
@@ -290,9 +302,7 @@ cdef class _Checker:
         if k == K_OBJECT:
             if nd.has_obj:
                 size = PyDict_GET_SIZE(x)
-                if nd.min_props >= 0 and size < nd.min_props:
-                    return 0
-                if nd.max_props >= 0 and size > nd.max_props:
+                if _outside(size, nd.min_props, nd.max_props):
                     return 0
                 matched = 0
                 for j in range(nd.nprops):
@@ -305,12 +315,9 @@ cdef class _Checker:
                             return 0
                         continue
                     matched += 1
-                    ch = &self.nodes[p.child]
-                    if ch.kind != K_ALWAYS and not (ch.simple and _kind(v) & ch.kinds):
-                        y = <object>v
-                        r = self._check(p.child, y, depth + 1)
-                        if r != 1:
-                            return r
+                    r = self._child(p.child, v, depth)
+                    if r != 1:
+                        return r
                 if nd.required != NULL:
                     for name in <tuple>nd.required:
                         if not PyDict_Contains(x, name):
@@ -318,7 +325,6 @@ cdef class _Checker:
                 if nd.closed and matched != PyDict_GET_SIZE(x):
                     return 0
                 if nd.additional >= 0:
-                    ch = &self.nodes[nd.additional]
                     pos = 0
                     while PyDict_Next(x, &pos, &name_p, &v):
                         r = PySet_Contains(<object>nd.declared, <object>name_p)
@@ -326,45 +332,31 @@ cdef class _Checker:
                             continue
                         if r < 0:
                             return -1
-                        if not (ch.simple and _kind(v) & ch.kinds):
-                            y = <object>v
-                            r = self._check(nd.additional, y, depth + 1)
-                            if r != 1:
-                                return r
+                        r = self._child(nd.additional, v, depth)
+                        if r != 1:
+                            return r
         elif k == K_ARRAY:
             if nd.has_arr:
                 size = PyList_GET_SIZE(x)
-                if nd.min_items >= 0 and size < nd.min_items:
-                    return 0
-                if nd.max_items >= 0 and size > nd.max_items:
+                if _outside(size, nd.min_items, nd.max_items):
                     return 0
                 for j in range(nd.nprefix):
                     if j >= PyList_GET_SIZE(x):
                         break
-                    ch = &self.nodes[nd.prefix[j]]
-                    v = PyList_GET_ITEM(x, j)
-                    if ch.kind != K_ALWAYS and not (ch.simple and _kind(v) & ch.kinds):
-                        y = <object>v
-                        r = self._check(nd.prefix[j], y, depth + 1)
-                        if r != 1:
-                            return r
+                    r = self._child(nd.prefix[j], PyList_GET_ITEM(x, j), depth)
+                    if r != 1:
+                        return r
                 if nd.items >= 0 and self.nodes[nd.items].kind != K_ALWAYS:
-                    ch = &self.nodes[nd.items]
                     j = nd.nprefix
                     while j < PyList_GET_SIZE(x):
-                        v = PyList_GET_ITEM(x, j)
-                        if not (ch.simple and _kind(v) & ch.kinds):
-                            y = <object>v
-                            r = self._check(nd.items, y, depth + 1)
-                            if r != 1:
-                                return r
+                        r = self._child(nd.items, PyList_GET_ITEM(x, j), depth)
+                        if r != 1:
+                            return r
                         j += 1
         elif k == K_STRING:
             if nd.has_str:
                 size = PyUnicode_GET_LENGTH(x)
-                if nd.min_len >= 0 and size < nd.min_len:
-                    return 0
-                if nd.max_len >= 0 and size > nd.max_len:
+                if _outside(size, nd.min_len, nd.max_len):
                     return 0
                 if nd.atoms != NULL:
                     if size < nd.natoms:

@@ -12,8 +12,7 @@ from itertools import accumulate
 import pytest
 
 from toolmend import RecoveryError
-from toolmend.compat import json_repair
-from toolmend.compat import partial_json_parser as pjp
+from toolmend.compat import json_repair, partial_json_parser as pjp
 from toolmend.compat.partial_json_parser import ALL, ARR, NUM, OBJ, STR, Allow, fix, fix_fast
 
 # ------------------------------------------------------------ partial-json-parser

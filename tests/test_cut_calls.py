@@ -14,8 +14,7 @@ import tempfile
 
 import pytest
 from clirun import cli
-from hypothesis import HealthCheck, Phase, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, Phase, given, settings, strategies as st
 
 import toolmend
 from toolmend import Cut, RecoveryError, StreamingArgs, normalize_tool_args, parse_tool_calls

@@ -9,8 +9,7 @@ import subprocess
 
 import pytest
 from clirun import cli
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from toolmend.diff import PatchError, apply
 from toolmend.tools import run_tool

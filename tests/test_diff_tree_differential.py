@@ -29,8 +29,7 @@ import pytest
 from clirun import cli
 
 from toolmend import run_tool
-from toolmend.diff import PatchError, parse_patch
-from toolmend.diff import apply as lib_apply
+from toolmend.diff import PatchError, apply as lib_apply, parse_patch
 
 CASES = 36
 GNU_MARKS = {"diff": "GNU diffutils", "patch": "GNU patch", "git": "git version"}

@@ -9,8 +9,7 @@ import subprocess
 import warnings
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 import toolmend
 from toolmend.diff import DEFAULT_BUDGET, BudgetWarning, apply, compare, unified, unified_diff

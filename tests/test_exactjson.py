@@ -7,8 +7,7 @@ import json
 import pickle
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from toolmend.json import (
     WILD,

@@ -6,8 +6,7 @@ import os
 import sys
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "fuzz"))
 

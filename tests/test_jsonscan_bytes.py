@@ -10,8 +10,7 @@ import random
 from array import array
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 from test_jsonscan_kernels import DOCS, STRINGS, mutated
 
 from toolmend._kernels import _jsonscan_py as P

@@ -8,8 +8,7 @@ from array import array
 
 import orjson
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
 # The pure twin is the reference the other build is held to (and names the
 # error codes, the same in both).

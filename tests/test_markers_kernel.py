@@ -7,8 +7,7 @@ from __future__ import annotations
 import importlib
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from toolmend._kernels import _markers_py as pure
 

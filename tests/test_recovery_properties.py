@@ -9,8 +9,7 @@ from __future__ import annotations
 import json
 
 import orjson
-from hypothesis import HealthCheck, assume, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
 import toolmend
 from toolmend import normalize_tool_args

@@ -7,8 +7,7 @@ import json
 
 import orjson
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 import toolmend
 from toolmend import normalize_tool_args

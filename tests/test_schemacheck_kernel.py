@@ -11,8 +11,7 @@ import re
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 from test_toolschema_differential import ROOTS, TOOL_SCHEMAS, VALUES
 
 from toolmend import Schema

@@ -13,8 +13,7 @@ import os
 import random
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 import toolmend
 from toolmend import ToolCallStream, parse_tool_calls

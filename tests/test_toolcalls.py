@@ -211,8 +211,11 @@ def test_deep_and_long_inputs_finish():
     assert parse_tool_calls(ticks) == []
 
 
-from hypothesis import given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
+from hypothesis import (  # noqa: E402
+    given,
+    settings,
+    strategies as st,  # noqa: E402
+)
 
 _PIECES = st.sampled_from(["<tool_call", "</tool_call>", "/>", ">", " name=", " args=", "'", '"', "{", "}",
                            "[", "]", ":", ",", "`", "```", "```json\n", "\n", "<think>", "</think>", "\\",

@@ -18,8 +18,7 @@ import pytest
 from clirun import cli
 
 import toolmend
-from toolmend import _cliargs
-from toolmend import cli as cli_module
+from toolmend import _cliargs, cli as cli_module
 from toolmend.tools import TOOL_SCHEMAS, VERB_ARGS, ToolArgs, is_mutation, run_tool, run_verb, schemas
 from toolmend.tools._runner import _verbs
 from toolmend.tools._verbspec import TOOL_SPECS, Arg, VerbSpec, check, verb_spec

@@ -47,23 +47,29 @@ from .recovery import (
 __version__ = "0.1.0"
 
 if TYPE_CHECKING:  # what the lazy attributes below resolve to
-    from . import compat as compat
-    from . import diff as diff
-    from . import errors as errors
-    from . import json as json
-    from . import recovery as recovery
-    from . import tools as tools
-    from .recovery import Schema as Schema
-    from .recovery import StreamingArgs as StreamingArgs
-    from .recovery import ToolCall as ToolCall
-    from .recovery import ToolCallStream as ToolCallStream
-    from .recovery import parse_tool_calls as parse_tool_calls
-    from .recovery import tool_schemas as tool_schemas
-    from .tools import ToolResult as ToolResult
-    from .tools import from_anthropic as from_anthropic
-    from .tools import from_openai as from_openai
-    from .tools import run_tool as run_tool
-    from .tools import run_tools as run_tools
+    from . import (
+        compat as compat,
+        diff as diff,
+        errors as errors,
+        json as json,
+        recovery as recovery,
+        tools as tools,
+    )
+    from .recovery import (
+        Schema as Schema,
+        StreamingArgs as StreamingArgs,
+        ToolCall as ToolCall,
+        ToolCallStream as ToolCallStream,
+        parse_tool_calls as parse_tool_calls,
+        tool_schemas as tool_schemas,
+    )
+    from .tools import (
+        ToolResult as ToolResult,
+        from_anthropic as from_anthropic,
+        from_openai as from_openai,
+        run_tool as run_tool,
+        run_tools as run_tools,
+    )
 
 # Imported on first use, so that `import toolmend` stays light (recovery
 # only): attribute -> (module, name in it, or None for the module itself)

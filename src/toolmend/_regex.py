@@ -12,9 +12,7 @@ from __future__ import annotations
 
 import functools
 import re
-from time import monotonic as _wall_clock
-from time import process_time as _process_clock
-from time import thread_time as _cpu_clock
+from time import monotonic as _wall_clock, process_time as _process_clock, thread_time as _cpu_clock
 from typing import Any
 
 import regex  # type: ignore[import-untyped]

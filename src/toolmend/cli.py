@@ -378,12 +378,19 @@ def _workspace_only(words: list[str], usage: str) -> tuple[str, bool]:
     return workspace, as_json
 
 
+def _asked_help(words: list[str], usage: str, text: str) -> bool:
+    """Whether the command was asked for its help (``-h``/``--help`` alone), which is then written."""
+    if words[:1] not in (["-h"], ["--help"]):
+        return False
+    _write(f"usage: {usage}\n\n{text}\n")
+    return True
+
+
 def _call(words: list[str]) -> int:
     usage = "toolmend call TOOL ARGS|- [--workspace DIR] [--json]"
-    if words[:1] in (["-h"], ["--help"]):
-        _write(f"usage: {usage}\n\nRun one tool call as an agent would: ARGS is "
-               "{\"cmd\": VERB, \"args\": {...}} as (possibly malformed) text; paths stay in the "
-               "workspace; output capped.\n")
+    if _asked_help(words, usage, "Run one tool call as an agent would: ARGS is "
+                   "{\"cmd\": VERB, \"args\": {...}} as (possibly malformed) text; paths stay in "
+                   "the workspace; output capped."):
         return EXIT_OK
     if len(words) < 2:
         raise UsageError(f"usage: {usage}")
@@ -398,10 +405,9 @@ def _call(words: list[str]) -> int:
 def _exec(words: list[str]) -> int:
     """Find the tool calls in model text on stdin; run ours, report the rest."""
     usage = "toolmend exec [--workspace DIR] [--json] < model-output.txt"
-    if words[:1] in (["-h"], ["--help"]):
-        _write(f"usage: {usage}\n\nFind the tool calls in model text on standard input and run "
-               "the @json/@diff ones as an agent would (paths in the workspace, capped output);\n"
-               "a call that is not whole or not readable is reported and never run.\n")
+    if _asked_help(words, usage, "Find the tool calls in model text on standard input and run "
+                   "the @json/@diff ones as an agent would (paths in the workspace, capped output);\n"
+                   "a call that is not whole or not readable is reported and never run."):
         return EXIT_OK
     workspace, as_json = _workspace_only(words, usage)
     from .recovery import json_text, parse_tool_calls

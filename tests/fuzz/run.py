@@ -60,8 +60,7 @@ def _hypothesis(name: str, seconds: int) -> tuple[bool, int, str]:
     """Random bytes for ``seconds``, in rounds of BATCH examples: the time-up
     ends the last round quietly (an example past the deadline is skipped, never
     raised as a failure, which hypothesis would then shrink and report)."""
-    from hypothesis import HealthCheck, given, settings
-    from hypothesis import strategies as st
+    from hypothesis import HealthCheck, given, settings, strategies as st
 
     target = TARGETS[name]
     count = 0

@@ -57,11 +57,13 @@ __all__ = ["recover", "myers", "jsonscan", "markers", "schemacheck", "compiled"]
 if TYPE_CHECKING:
     # Type checkers see the pure twins: the compiled kernels mirror them
     # (same functions, same signatures; their .pyi stubs say so).
-    from . import _jsonscan_py as jsonscan
-    from . import _markers_py as markers
-    from . import _myers_py as myers
-    from . import _recover_py as recover
-    from . import _schemacheck_py as schemacheck
+    from . import (
+        _jsonscan_py as jsonscan,
+        _markers_py as markers,
+        _myers_py as myers,
+        _recover_py as recover,
+        _schemacheck_py as schemacheck,
+    )
 
     _recover_compiled = _myers_compiled = _jsonscan_compiled = _markers_compiled = False
     _schemacheck_compiled = False

@@ -5,7 +5,5 @@ signatures, so the types are taken from there (tests/test_kernel_line.py checks 
 
 from toolmend._kernels._markers_py import (
     extent as extent,
-)
-from toolmend._kernels._markers_py import (
     skip_space as skip_space,
 )

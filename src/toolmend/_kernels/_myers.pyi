@@ -5,10 +5,6 @@ signatures, so the types are taken from there (tests/test_kernel_line.py checks 
 
 from toolmend._kernels._myers_py import (
     diff_lines as diff_lines,
-)
-from toolmend._kernels._myers_py import (
     extend_prefixed as extend_prefixed,
-)
-from toolmend._kernels._myers_py import (
     unified_text as unified_text,
 )

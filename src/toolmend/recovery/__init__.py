@@ -36,18 +36,21 @@ from ._strategies import QUOTE_MODES, STRATEGIES, Recovered, json_text, loads, n
 
 if TYPE_CHECKING:
     from ._streaming import StreamingArgs as StreamingArgs
-    from ._toolcalls import ToolCall as ToolCall
-    from ._toolcalls import parse_tool_calls as parse_tool_calls
-    from ._toolschema import Checked as Checked
-    from ._toolschema import Problem as Problem
-    from ._toolschema import Schema as Schema
-    from ._toolschema import check_tool_calls as check_tool_calls
-    from ._toolschema import tool_schemas as tool_schemas
-    from ._toolstream import ArgsDelta as ArgsDelta
-    from ._toolstream import CallFinished as CallFinished
-    from ._toolstream import CallStarted as CallStarted
-    from ._toolstream import TextDelta as TextDelta
-    from ._toolstream import ToolCallStream as ToolCallStream
+    from ._toolcalls import ToolCall as ToolCall, parse_tool_calls as parse_tool_calls
+    from ._toolschema import (
+        Checked as Checked,
+        Problem as Problem,
+        Schema as Schema,
+        check_tool_calls as check_tool_calls,
+        tool_schemas as tool_schemas,
+    )
+    from ._toolstream import (
+        ArgsDelta as ArgsDelta,
+        CallFinished as CallFinished,
+        CallStarted as CallStarted,
+        TextDelta as TextDelta,
+        ToolCallStream as ToolCallStream,
+    )
 
 __all__ = [
     "Recovered", "Fix", "FIX_CODES", "Cut", "CUT_KINDS",

@@ -24,8 +24,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 import orjson
 
-from .._kernels import jsonscan as _scan
-from .._kernels import recover as _k
+from .._kernels import jsonscan as _scan, recover as _k
 from .._text import CURLY_TO_ASCII, line_col
 from ..errors import LiteralError, RecoveryError
 from ._fields import SUBCOMMANDS, field_for_tool, looks_like_cli_args, tool_style

@@ -20,8 +20,7 @@ from __future__ import annotations
 import os
 from typing import Literal
 
-from .._files import quote_path as _q
-from .._files import read_capped
+from .._files import quote_path as _q, read_capped
 from .._text import decode_utf8
 from ..errors import WorkspaceError
 
