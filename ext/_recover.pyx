@@ -57,6 +57,7 @@ cdef extern from "Python.h":
     Py_UCS4 PyUnicode_READ(int kind, void* data, Py_ssize_t index) nogil
     object PyUnicode_New(Py_ssize_t size, Py_UCS4 maxchar)
     Py_UCS4 PyUnicode_MAX_CHAR_VALUE(object o)
+    bint PyUnicode_IS_ASCII(object o)
 
 # Below this length a text that fails the pre-filter skips orjson (whose
 # exception costs more than the scan); above it valid text dominates.
@@ -279,6 +280,8 @@ cdef bint closes_here(const uchar* data, Py_ssize_t n, Py_ssize_t i) noexcept no
 
 cdef str structural_quotes_k(str s, const uchar* data, Py_ssize_t n):
     cdef Py_UCS4 c
+    if PyUnicode_IS_ASCII(s):
+        return s  # no curly quote can be there: no scan (a flag of the string)
     for c in s:
         if is_curly_double(c) or is_curly_single(c) or is_other_quote(c):
             break

@@ -82,7 +82,7 @@ _OPENERS = {**{c: (CURLY_DOUBLE, '"') for c in CURLY_DOUBLE},
 def normalize_structural_quotes(s: str) -> str:
     """Turn curly quotes (and German and guillemet quotes) that delimit
     strings into ASCII quotes (see the compiled twin for the rules)."""
-    if not _HAS_CURLY.search(s):
+    if s.isascii() or not _HAS_CURLY.search(s):
         return s
     out: list[str] = []
     last = "{"
