@@ -225,3 +225,37 @@ def test_a_pair_over_its_limit_keeps_its_best_attempt(monkeypatch):
     ratios = iter([1.1, 9.9])
     r = conftest._measure_pair(t, "c", {"ours": lambda: None, "theirs": lambda: None})
     assert (r.ratio, r.attempts) == (1.1, 1)  # a pass is not measured again
+
+
+# ---------------------------------------------------------------------------
+# bench/slowdown.py, the check that the gate catches a slower kernel: its
+# rewrite of the kernels' sources (the build and the run are what it runs)
+
+def test_slowdown_finds_every_entry_point_it_names():
+    import pathlib
+
+    import slowdown
+
+    ext = pathlib.Path(__file__).resolve().parents[1] / "ext"
+    for kernel, (files, benches) in slowdown.ENTRIES.items():
+        assert benches, kernel
+        for name, entries in files.items():
+            text = slowdown.slow_down((ext / name).read_text(encoding="utf-8"), entries)
+            for entry in entries:
+                assert f"{entry}__work(" in text, (kernel, entry)
+
+
+def test_slowdown_wraps_a_function_and_a_method_with_the_same_signature():
+    import slowdown
+
+    source = ("def f(str s, bint curly=True):\n    return s\n\n"
+              "cdef class C:\n    def g(self, x, *, coerce=True):\n        return x\n")
+    out = slowdown.slow_down(source, ["f", "g"])
+    assert "def f(str s, bint curly=True):\n" in out
+    assert "_result = f__work(s, curly)\n" in out
+    assert "cdef object f__work(str s, bint curly=True):\n    return s" in out
+    assert "    def g(self, x, *, coerce=True):\n" in out
+    assert "_result = self.g__work(x, coerce)\n" in out
+    assert "    cdef object g__work(self, x, coerce=True):\n        return x" in out
+    with pytest.raises(SystemExit, match="0 one-line definitions of 'h'"):
+        slowdown.slow_down(source, ["h"])
