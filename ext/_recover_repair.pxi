@@ -341,7 +341,7 @@ cdef Py_ssize_t eng_fence(_Repairer self, Py_ssize_t i) except -2 nogil:
 cdef int eng_push(_Repairer self, int kind) except -1 nogil:
     cdef Frame* grown
     if self.depth == self.cap:
-        grown = <Frame*>PyMem_RawRealloc(self.stack, 2 * self.cap * sizeof(Frame))
+        grown = <Frame*>padded_realloc(self.stack, 2 * self.cap * sizeof(Frame))
         if grown == NULL:
             no_memory()
         self.stack = grown
