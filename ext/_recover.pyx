@@ -458,6 +458,16 @@ cdef inline bint is_bare_key_char(Py_UCS4 c) noexcept:
                 or c == u'[' or c == u']' or c == u'"' or c == u"'")
 
 
+cdef inline bint is_hex(Py_UCS4 c) noexcept nogil:
+    return is_digit(c) or c'a' <= c <= c'f' or c'A' <= c <= c'F'
+
+
+cdef inline bint u_escape_at(const uchar* data, Py_ssize_t i, Py_ssize_t end) noexcept:
+    """A \\uXXXX escape at i, whole before end (JSON5 allows one in a bare key)."""
+    return (i + 5 < end and data[i + 1] == u'u' and is_hex(data[i + 2]) and is_hex(data[i + 3])
+            and is_hex(data[i + 4]) and is_hex(data[i + 5]))
+
+
 cdef inline Py_ssize_t skip_quoted(const uchar* data, Py_ssize_t n, Py_ssize_t i, Buf* b) except -2 nogil:
     """data[i] opens a string in either quote style: copy it (to ``b`` when
     given) and return the index past its end (or the text's end)."""
@@ -522,8 +532,8 @@ cdef str bare_keys_k(str s, const uchar* data, Py_ssize_t n):
                     buf_put(out, u'"')
                     while i < j:
                         c = data[i]
-                        if c == u'\\':
-                            buf_put(out, u'\\')
+                        if c == u'\\' and not u_escape_at(data, i, j):
+                            buf_put(out, u'\\')  # a \\uXXXX escape stays one
                         buf_put(out, c)
                         i += 1
                     buf_put(out, u'"')

@@ -343,6 +343,8 @@ cdef inline Py_ssize_t ol_key(str s, int kind, void* data, Py_ssize_t i, Py_ssiz
             raise Refused(start, "empty key")
         if quoted:
             raise Refused(start, "bare key %r holds a quote" % key)
+        if u'\\' in key:
+            key = u_unescape(key)
         i = j
     frame[1] = key
     if b != NULL:
@@ -467,3 +469,19 @@ cdef tuple ol_parse(str s, Py_ssize_t max_depth, bint want_text=True):
                 state = L_AFTER
     finally:
         buf_free(&b)
+
+
+# \uXXXX escapes in a bare key (JSON5 allows them there), read as JSON reads
+# them in a string: a surrogate pair is one character, a lone one kept.
+import re as _re
+
+_u_escapes_sub = _re.compile(r"(?:\\u[0-9a-fA-F]{4})+").sub
+
+
+def _u_escape_run(m):
+    units = m.group(0).encode("ascii").decode("unicode_escape")
+    return units.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
+
+
+cdef str u_unescape(str key):
+    return _u_escapes_sub(_u_escape_run, key)

@@ -69,6 +69,28 @@ cdef Py_ssize_t eng_comma_before(_Repairer self, Py_ssize_t i, Py_ssize_t k) noe
     return -1
 
 
+cdef bint eng_member_before(_Repairer self, Py_ssize_t i, Py_ssize_t k) noexcept nogil:
+    """Whether the string opened at i reads ``, name:`` (a bare key and its
+    colon after a comma, whitespace around) right before the quote at k."""
+    cdef Py_ssize_t p = k - 1, end
+    while p > i and is_json_ws(self.ch(p)):
+        p -= 1
+    if p <= i or self.ch(p) != c':':
+        return False
+    p -= 1
+    while p > i and is_json_ws(self.ch(p)):
+        p -= 1
+    end = p
+    while p > i and (is_alnum(self.ch(p)) or self.ch(p) == c'_' or self.ch(p) == c'$'
+                     or self.ch(p) == c'@' or self.ch(p) == c'.' or self.ch(p) == c'-'):
+        p -= 1
+    if p == end:
+        return False
+    while p > i and is_json_ws(self.ch(p)):
+        p -= 1
+    return p > i and self.ch(p) == c',' and self.ch(p - 1) != c'\\'
+
+
 cdef bint eng_quoted_key_at(_Repairer self, Py_ssize_t k) noexcept nogil:
     """Whether the quote at k opens a key: closed on its line, then a colon."""
     cdef Py_ssize_t n = self.n, end = k + 1, lim = k + LOOK if k + LOOK < n else n
@@ -91,6 +113,9 @@ cdef bint eng_missing_close(_Repairer self, Py_ssize_t i, Py_ssize_t k, int ctx)
     cdef Py_ssize_t p = eng_comma_before(self, i, k), m
     cdef Py_UCS4 c
     if p < 0:
+        if ctx == F_OBJ and eng_member_before(self, i, k):
+            self.refuse(k, "a quote after ', name:' inside a string: a missing closing "
+                           "quote before a member or a quote in the text, two readings")
         return False
     if ctx == F_ARR:
         self.refuse(k, "a quote after a comma inside a string: a missing closing "
@@ -259,11 +284,12 @@ cdef Py_ssize_t eng_start(_Repairer self) except -2 nogil:
                                      or self.ch(e) == c'_')):
             if self.ws(e) >= n:
                 return i
-    if is_ident_start(c):
-        e = i + 1
+    a = i + 1 if (c == c'+' or c == c'-') and i + 1 < n else i  # -Infinity as Infinity
+    if is_ident_start(self.ch(a)):
+        e = a + 1
         while e < n and (is_word(self.ch(e)) or self.ch(e) == c'$'):
             e += 1
-        if self.top_word(i, e) and self.ws(e) >= n:
+        if self.top_word(a, e, a > i) and self.ws(e) >= n:
             return i
     p = eng_next_value(self, i)
     if p < 0:
@@ -632,6 +658,8 @@ cdef Py_ssize_t eng_in_object(_Repairer self, Frame* f, int state, Py_ssize_t i,
                 self.refuse(i, "keys with neither colon nor value: a set, "
                                "not an object")
             return eng_null_value(self, f, i)
+        if self.out.len - f.mark == (4 if f.count else 3):  # [,]"": the key written is empty
+            self.refuse(i, "an empty key with no colon after it: stray quotes, not a member")
         self.fix("colon", i, "missing colon added")
         f.state = S_VAL
         return i

@@ -57,6 +57,10 @@ cdef inline bint is_alnum(Py_UCS4 c) noexcept nogil:
     return Py_UNICODE_ISALNUM(c)
 
 
+cdef inline bint is_json_ws(Py_UCS4 c) noexcept nogil:
+    return c == c' ' or c == c'\t' or c == c'\r' or c == c'\n'
+
+
 cdef inline bint is_alpha(Py_UCS4 c) noexcept nogil:
     """str.isalpha, with the ASCII answer inline."""
     if c < 128:
@@ -541,7 +545,7 @@ cdef class _Repairer:
                 if self.closes(j + 1, ctx):
                     self.complete = True
                     return j + 1
-                if (ctx == F_OBJ or ctx == F_ARR) and not inner and eng_missing_close(self, i, j, ctx):
+                if ((ctx == F_OBJ and not inner) or ctx == F_ARR) and eng_missing_close(self, i, j, ctx):
                     self.complete = True
                     return eng_comma_before(self, i, j)
                 self.put_char(q)
@@ -788,10 +792,11 @@ cdef class _Repairer:
         self.refuse(i, "a bare word where a value belongs")
         return -2
 
-    cdef bint top_word(self, Py_ssize_t a, Py_ssize_t b) noexcept nogil:
-        """Whether s[a:b] is, in any case, a word that may be the whole text."""
+    cdef bint top_word(self, Py_ssize_t a, Py_ssize_t b, bint signed) noexcept nogil:
+        """Whether s[a:b] is, in any case, a word that may be the whole text
+        (after a sign, only NaN and the infinities: the first three)."""
         cdef int w
-        for w in range(8):
+        for w in range(3 if signed else 8):
             if self.same_word(a, b, TOP_WORDS[w], True):
                 return True
         return False

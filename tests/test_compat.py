@@ -70,7 +70,18 @@ def test_load_and_from_file(tmp_path):
 def test_strict_mode_refuses_what_json_repair_strict_refuses():
     for raw, words in [('{"a": 1}{"b": 2}', "Multiple top-level JSON elements"),
                        ('{"missing" "colon"}', "Missing ':' after key"),
-                       ('{"key": , "k2": 1}', "Parsed value is empty")]:
+                       ('{"key": , "k2": 1}', "Parsed value is empty"),
+                       ('{"key": """"}', "doubled quotes"),
+                       ('{"key": "" "value"}', "doubled quotes"),
+                       ('[{"key": "first", "key": "second"}]', "Duplicate key 'key'")]:
         with pytest.raises(RecoveryError, match=words):
             json_repair.repair_json(raw, strict=True)
         assert json_repair.repair_json(raw)  # repaired without strict
+
+
+def test_strict_mode_checks_keys_at_any_depth():
+    assert json_repair.repair_json('[{"a": 1}, {"a": 2}]', strict=True) == '[{"a": 1}, {"a": 2}]'
+    deep = '{"a": ' * 1000 + "1" + "}" * 1000
+    assert json_repair.loads(deep, strict=True)
+    with pytest.raises(RecoveryError, match="Duplicate key 'b'"):
+        json_repair.loads('{"a": ' * 1000 + '{"b": 1, "b": 2}' + "}" * 1000, strict=True)

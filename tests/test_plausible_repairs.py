@@ -142,6 +142,8 @@ CASES = [
     '{"a":1} and {"b":2}', '<think>{"x": 0}</think>{"x": 1}', "x</think>", '{"a": 1, // c\r"b": 2}',
     '[```\n{"a":"b"}\n```]', '{"zip": 02134}', "[-05, +007, 0.5, 00.]", "[1e999, -1e400, 1.5]",
     '"The TV is 72""', '{"a": "b",, "c": 1}', '{"a": "x" 1}', "[1, 2 007]",
+    '["a "b" c, "d" e"]', '[{"a": 1}, """" "b": 2]', '{"a": "first, b: "second"}', "-Infinity",
+    "+inf", "{sig\\u03A3ma: 1}", '{"a": "x, y-z: "w", "c": 1}',
 ]
 
 
@@ -170,3 +172,43 @@ def test_a_closing_fence_after_json_cut_before_its_brackets(text, value):
 def test_a_closing_fence_does_not_close_a_cut_string():
     r = toolmend.normalize_tool_args('```json\n{"a": 1, "b": "x\n```')
     assert not r.ok and r.cut is not None
+
+
+@pytest.mark.parametrize("text, offset", [
+    # after an unescaped quote, a quote after a comma in an array's string: still two readings
+    ('["lorem "ipsum" dolor, "sit" amet"]', 23),
+    # a quote after ', name:' in an object's string: a member with a bare key, or prose
+    ('{"a": "first, b: "second"}', 17),
+    ('{"msg": "Hello, world: "quoted"}', 23),
+    # four quotes: an empty key with no colon would be a member made of stray quotes
+    ('[{"lorem": 1}, """" "lorem": 2]', 27),  # in an array: a key where an element belongs
+    ('{"" "b"}', 4),
+    ('{"x": 1, """" "lorem": 2}', 11),
+])
+def test_stray_quotes_with_two_readings_are_refused(text, offset):
+    r = toolmend.normalize_tool_args(text)
+    assert not r.ok and r.cut is None
+    assert f"(offset {offset})" in r.error
+
+
+@pytest.mark.parametrize("text", ["-Infinity", "+Infinity", " -inf\n", "-NaN"])
+def test_a_signed_infinity_alone_is_null_as_infinity_is(text):
+    r = toolmend.normalize_tool_args(text)
+    assert r.ok and r.value is None and _codes(r) == ["nan"]
+
+
+@pytest.mark.parametrize("text", ["-true", "+Infinity x", "-foo"])
+def test_a_sign_before_another_word_is_not_a_value(text):
+    assert not toolmend.normalize_tool_args(text).ok
+
+
+@pytest.mark.parametrize("text, value", [
+    ('{sig\\u03A3ma: "x"}', {"sig\u03a3ma": "x"}),             # the text step
+    ("{sig\\u03A3ma: x, b: 1}", {"sig\u03a3ma": "x", "b": 1}),  # the object literal
+    ("{a\\uD83D\\uDE00: x}", {"a\U0001f600": "x"}),            # a surrogate pair is one character
+    ('{a\\u00: 1}', {"a\\u00": 1}),                             # not an escape: kept as written
+    ('{a\\x: 1}', {"a\\x": 1}),
+])
+def test_a_unicode_escape_in_a_bare_key_is_read_as_json5_reads_it(text, value):
+    r = toolmend.normalize_tool_args(text)
+    assert r.ok and r.value == value

@@ -50,6 +50,18 @@ def _json_string(v: str) -> str:
     return '"' + _JSON_SPECIAL.sub(_json_escape, v) + '"'
 
 
+# \uXXXX escapes in a bare key (JSON5 allows them there), read as JSON reads
+# them in a string: a surrogate pair is one character, a lone one kept.
+_U_ESCAPES = re.compile(r"(?:\\u[0-9a-fA-F]{4})+")
+
+
+def _u_unescape(key: str) -> str:
+    def one(m: re.Match[str]) -> str:
+        units = m.group(0).encode("ascii").decode("unicode_escape")
+        return units.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
+    return _U_ESCAPES.sub(one, key) if "\\" in key else key
+
+
 def _read_quoted(s: str, i: int) -> tuple[str, int]:
     m = _QUOTED[s[i]].match(s, i)
     if m is None:
@@ -181,6 +193,7 @@ def parse_object_literal(s: str) -> tuple[Any, str]:
                         raise Refused(start, "empty key")
                     if '"' in key:
                         raise Refused(start, "bare key %r holds a quote" % key)
+                    key = _u_unescape(key)
                     i = j
                 i += 1  # the colon
                 stack[-1][1] = key

@@ -185,9 +185,14 @@ def _convert_single_quotes(s: str) -> str:
 _KEY_TOKENS = re.compile(rf"{_DQ}|{_SQ}|([{{,]\s*)([^\s:,{{}}\[\]\"']+)(?=\s*:)", re.S)
 
 
+# A backslash in a bare key, but for a \uXXXX escape (JSON5 allows one there): escaped.
+_KEY_BACKSLASH = re.compile(r"\\(?!u[0-9a-fA-F]{4})")
+
+
 def _quote_bare_keys(s: str) -> str:
     """Quote a bare key after ``{`` or ``,`` and before ``:``."""
-    return _rewrite(_KEY_TOKENS, 2, lambda m: m.group(1) + '"' + m.group(2).replace("\\", "\\\\") + '"', s)
+    return _rewrite(_KEY_TOKENS, 2,
+                    lambda m: m.group(1) + '"' + _KEY_BACKSLASH.sub(r"\\\\", m.group(2)) + '"', s)
 
 
 # ---------------------------------------------------------------------------

@@ -23,6 +23,7 @@ from ._recover_tokens import (
     _KEY,
     _KEY_FIRST,
     _KEY_NEXT,
+    _NAN,
     _NUMBER,
     _OBJ,
     _TOP,
@@ -59,8 +60,9 @@ class _Engine(_Scanner):
             if e > i and (e >= n or not (s[e].isalnum() or s[e] in "._")):
                 if _WS.match(s, e).end() >= n:  # type: ignore[union-attr]
                     return i
-        m = _IDENT.match(s, i)
-        if m is not None and m.group(0).lower() in _WORDS:
+        signed = c in "+-"  # -Infinity as Infinity
+        m = _IDENT.match(s, i + 1 if signed else i)
+        if m is not None and m.group(0).lower() in (_NAN if signed else _WORDS):
             if _WS.match(s, m.end()).end() >= n:  # type: ignore[union-attr]
                 return i
         p = self.next_value(i)
@@ -300,6 +302,8 @@ class _Engine(_Scanner):
                     raise Refused(i, "keys with neither colon nor value: a set, "
                                      "not an object")
                 return self.null_value(f, out, i)
+            if f[4] == "":
+                raise Refused(i, "an empty key with no colon after it: stray quotes, not a member")
             self.fix("colon", i, "missing colon added")
             f[1] = _VALUE
             return i

@@ -192,6 +192,27 @@ class _Scanner:
             p -= 1
         return p if p > i + 1 and s[p] == "," and s[p - 1] != "\\" else -1
 
+    def member_before(self, i: int, k: int) -> bool:
+        """Whether the string opened at i reads ``, name:`` (a bare key and its
+        colon after a comma, whitespace around) right before the quote at k."""
+        s = self.s
+        p = k - 1
+        while p > i and s[p] in " \t\r\n":
+            p -= 1
+        if p <= i or s[p] != ":":
+            return False
+        p -= 1
+        while p > i and s[p] in " \t\r\n":
+            p -= 1
+        end = p
+        while p > i and (s[p].isalnum() or s[p] in "_$@.-"):
+            p -= 1
+        if p == end:
+            return False
+        while p > i and s[p] in " \t\r\n":
+            p -= 1
+        return p > i and s[p] == "," and s[p - 1] != "\\"
+
     def quoted_key_at(self, k: int) -> bool:
         """Whether the quote at k opens a key: closed on its line, then a colon."""
         s, n = self.s, self.n
@@ -285,7 +306,10 @@ class _Scanner:
             elif c == q:
                 if self.closes(k + 1, ctx, False):
                     return "".join(parts), k + 1, True
-                p = self.comma_before(i, k) if (ctx == _OBJ or ctx == _ARR) and not inner else -1
+                p = self.comma_before(i, k) if (ctx == _OBJ and not inner) or ctx == _ARR else -1
+                if p < 0 and ctx == _OBJ and not inner and self.member_before(i, k):
+                    raise Refused(k, "a quote after ', name:' inside a string: a missing closing "
+                                     "quote before a member or a quote in the text, two readings")
                 if p >= 0:
                     if ctx == _ARR:
                         raise Refused(k, "a quote after a comma inside a string: a missing closing "

@@ -13,7 +13,8 @@ invent (a piece without a colon, a key inside an array, a bare word where a
 value belongs) instead of guessing, and then the log says why;
 ``strict=True`` raises ``toolmend.RecoveryError`` instead, and also for the
 repairs json-repair's strict mode refuses (several top-level values, a
-missing colon, a missing value).
+missing colon, a missing value, an unescaped or doubled quote in a string, a
+key an object holds twice).
 Text cut off inside a value is completed, as json-repair completes it (that
 is its purpose; toolmend's own ``Recovered`` marks such a reading ``cut`` and
 not ok), and the log's ``cut`` entry says where.
@@ -156,7 +157,42 @@ _STRICT = {
     "concatenated": "Multiple top-level JSON elements",
     "colon": "Missing ':' after key",
     "value": "Parsed value is empty",
+    "inner_quote": "Unescaped or doubled quotes inside a string",
 }
+
+
+# The tokens of valid JSON that the duplicate-key check reads: strings and
+# the structural characters (numbers and literals are skipped).
+_JSON_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\]:,]')
+
+
+def _duplicate_key(text: str) -> str | None:
+    """The first key an object of the valid JSON ``text`` holds twice, or None
+    (json-repair's strict mode refuses one: the first value would be lost).
+    One pass with a stack of the open containers, no recursion: the text may
+    nest as deep as the engine allows."""
+    stack: list[set[str] | None] = []  # per open container: its keys (an object) or None
+    key_next = False
+    for m in _JSON_TOKENS.finditer(text):
+        token = m.group(0)
+        if token == "{":
+            stack.append(set())
+            key_next = True
+        elif token == "[":
+            stack.append(None)
+        elif token in "}]":
+            stack.pop()
+        elif token == ",":
+            key_next = bool(stack) and stack[-1] is not None
+        elif token != ":" and key_next:
+            keys = stack[-1]
+            assert keys is not None
+            key = json.loads(token)
+            if key in keys:
+                return key  # type: ignore[no-any-return]
+            keys.add(key)
+            key_next = False
+    return None
 
 
 def _usable(result: Recovered) -> bool:
@@ -199,6 +235,9 @@ def _recover(json_str: str | bytes, strict: bool) -> tuple[Recovered, Any, list[
             if fix.code == "nan" and "too large" in fix.message:  # the engine's null for 1e999
                 raise RecoveryError(f"a number too large for a float (offset {fix.offset}; Infinity "
                                     "is not JSON); strict mode does not repair it", result.text)
+        if result.ok and "{" in result.text and (key := _duplicate_key(result.text)) is not None:
+            raise RecoveryError(f"Duplicate key {key!r} in an object: strict mode does not drop "
+                                "its first value", result.text)
     if not _usable(result):
         return result, "", []
     value, count = _finite(result.value)
