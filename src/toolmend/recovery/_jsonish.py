@@ -81,6 +81,8 @@ def decode_key(raw: str) -> str:
     """A key as written: ``"a"``, ``'a'`` or ``a``."""
     if len(raw) >= 2 and raw[0] == raw[-1] and raw[0] in "\"'":
         inner = raw[1:-1]
+        if "\\" not in inner and (raw[0] == "'" or '"' not in inner):
+            return inner  # no escape: the text between the quotes
         if raw[0] == '"':
             try:
                 value = json.loads(raw)

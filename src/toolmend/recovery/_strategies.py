@@ -53,6 +53,16 @@ _repair_json = _k.repair_json
 _Refused = _k.Refused
 
 
+_NOT_JSON: Any = object()
+
+
+def exact_json(text: str) -> Any:
+    """The value of ``text`` when it is valid JSON as written (one parse,
+    integers exact), else ``_NOT_JSON``: nothing is repaired."""
+    step, _, value, _ = _recover_text(text, False)
+    return value if step == 0 else _NOT_JSON
+
+
 def json_text(value: Any) -> str:
     """Compact JSON text of ``value``; a lone surrogate (which UTF-8 cannot
     hold, so orjson refuses it) is written as a ``\\udXXX`` escape, and

@@ -38,10 +38,11 @@ import reprlib
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
+from .._text import string_end
 from ..errors import RecoveryError
 from ._jsonish import Member, decode_key, elements, extent, members, skip_space
 from ._result import Cut, Fix
-from ._strategies import json_text, normalize_tool_args
+from ._strategies import _NOT_JSON, exact_json, json_text, normalize_tool_args
 
 if TYPE_CHECKING:
     from ._schemawalk import Problem
@@ -369,6 +370,7 @@ _ATTR_NAME = re.compile(r"[A-Za-z_][\w:.-]*")
 _BARE_VALUE = re.compile(r"[^\s>]+")
 _ENTITY = re.compile(r"&(?:quot|apos|lt|gt|amp|#\d+|#x[0-9a-fA-F]+);")
 _NOT_A_TAG: Any = object()
+_TAG_WINDOW = 512  # characters of a tag's head searched for the next tag at a time
 
 
 def _partial_close(text: str, j: int, limit: int) -> bool:
@@ -429,10 +431,16 @@ def _tag(text: str, i: int, limit: int) -> tuple[Any, int]:
     self_closing = False
     opened = False
     # a tag's attributes never run into the next tag: each tag reads only up
-    # to it, so a run of broken tags costs time linear in the text
-    nxt = text.find(_TAG_NAME, j, limit)
+    # to it, so a run of broken tags costs time linear in the text (the next
+    # tag is searched for ahead of the reading, a window at a time: a tag's
+    # head is short, its body is not searched here)
+    nxt, searched = -1, j
     while True:
         j = _skip_ws(text, j, limit)
+        if nxt < 0 and j >= searched and searched < limit:
+            window = min(limit, max(j + 1, searched) + _TAG_WINDOW)
+            nxt = text.find(_TAG_NAME, searched, window)
+            searched = window
         if 0 <= nxt <= j:
             return _NOT_A_TAG, i + len(_TAG_NAME)
         if j >= limit:
@@ -509,12 +517,83 @@ def _tag(text: str, i: int, limit: int) -> tuple[Any, int]:
     b = _skip_ws(text, j, limit)
     if b >= limit or text[b] not in "{[":
         return _NOT_A_TAG, i + len(_TAG_NAME)
+    fast = _whole_call(text, i, b, limit)
+    if fast is not None:
+        return [fast], fast.span[1]
     body_end, end, closed, known = _body_end(text, j, limit)
     calls = json_run(text, b, body_end, "", known)[0]
     if len(calls) == 1:
         only = calls[0]
         calls = [replace(only, span=(i, end))]
     return calls, end
+
+
+def _first_closer(text: str, k: int, limit: int) -> int:
+    """Where the first ``</tool_call`` from ``k`` starts, or -1. Each ``<`` is
+    found by memchr (str.find of a longer needle whose letters the text is
+    full of is ~20x slower); past a few dozen of them, one such find."""
+    for _ in range(32):
+        k = text.find("<", k, limit)
+        if k < 0 or text.startswith("</tool_call", k):
+            return k
+        k += 1
+    return text.find("</tool_call", k, limit)
+
+
+def _whole_call(text: str, i: int, b: int, limit: int) -> ToolCall | None:
+    """The everyday tag body read with one parse of its arguments:
+    ``{"name": "...", "arguments": {...}}`` (an ``"id"`` string may come
+    before the arguments), valid JSON as written, ended by the first
+    ``</tool_call>`` (a tag inside one of its strings is text, and one
+    outside would leave no valid JSON). None for anything else,
+    which the general reader takes (it gives this call the same, walking the
+    arguments twice more: their end, then the members). The arguments text
+    is whatever stands between their member's colon and the body's closing
+    brace; it parses as one JSON object, so nothing else is in it."""
+    if text[b] != "{":
+        return None
+    # the first closer written in lower case (a literal search, fast; one in
+    # another case, or inside a string, leaves a body that is not one value:
+    # the general reader then takes it)
+    at = _first_closer(text, b, limit)
+    close = _CLOSE.match(text, at, limit) if at >= 0 else None
+    if close is None:
+        return None
+    e = at
+    while text[e - 1].isspace():
+        e -= 1
+    if text[e - 1] != "}":
+        return None
+    fields: dict[str, str] = {}
+    k = b + 1
+    while True:  # the members before the arguments: short strings
+        k = _skip_ws(text, k, e)
+        key_end = string_end(text, k, e) if text[k] == '"' else None
+        if key_end is None:
+            return None
+        key = text[k + 1:key_end - 1]
+        k = _skip_ws(text, key_end, e)
+        if text[k] != ":":
+            return None
+        k = _skip_ws(text, k + 1, e)
+        if key == "arguments":
+            break
+        value_end = string_end(text, k, e) if text[k] == '"' and key in ("name", "id") else None
+        if value_end is None or key in fields:
+            return None
+        fields[key] = decode_key(text[k:value_end])
+        k = _skip_ws(text, value_end, e)
+        if text[k] != ",":
+            return None
+        k += 1
+    raw = text[k:e - 1].rstrip()
+    name = fields.get("name")
+    if name is None or not _NAME.match(name) or _is_placeholder(name, raw) or raw[:1] != "{":
+        return None
+    args = exact_json(raw)
+    if args is _NOT_JSON:
+        return None
+    return ToolCall(name, raw, args, True, (i, close.end()), None, fields.get("id"))
 
 
 def json_run(text: str, i: int, limit: int, seps: str = ",;",

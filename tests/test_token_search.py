@@ -1,0 +1,62 @@
+"""The scan's token search tries the token pattern only where one of its
+alternatives can begin (line starts, a few characters, the markers that begin
+with a letter): it must find exactly the match a search of the whole pattern
+finds, for every format, from any position, within any limit."""
+
+from __future__ import annotations
+
+import json
+import pathlib
+
+from hypothesis import given, settings, strategies as st
+
+from toolmend.recovery._formats import _ALL, FORMATS, MARKERS, _readers
+from toolmend.recovery._formats._base import Ctx
+from toolmend.recovery._formats._scan import REASONING, Scanner
+
+DATA = pathlib.Path(__file__).parent / "data" / "tool_calls"
+MESSAGES = [json.loads(line)["text"] for name in ("calls.jsonl", "families.jsonl", "decoys.jsonl")
+            for line in (DATA / name).read_text(encoding="utf-8").splitlines() if line.strip()]
+KINDS = [_ALL, *FORMATS.values()]
+
+# pieces the texts are made of: every marker, the reasoning markers in both cases,
+# the anchored starts, and prose around them
+PIECES = sorted({*MARKERS, *REASONING, *REASONING.values(), *(o.upper() for o in REASONING),
+                 "<tool_call>", "<TOOL_CALL>", "</tool_call>", "<tool_response>", "```json\n", "~~~\n",
+                 "\n", "\n  ", "\t", " ", "{", "[", "[f(a=1)]", ">>>", ">>> get(", '{"name": "x"}',
+                 "Action", "functool", "function call", "A", "f", "text ", "`", "``", "\u25c1"})
+
+
+def _same(kinds, text, pos, limit):
+    readers, token = _readers(kinds)
+    scanner = Scanner(text, Ctx(None, None), kinds, readers, token)
+    want = token.pattern.search(text, pos, limit)
+    got = scanner.next_token(pos, limit)
+    assert (got and (got.span(), got.lastgroup)) == (want and (want.span(), want.lastgroup)), \
+        (text[pos:limit], pos, limit)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(PIECES), max_size=30), st.data())
+def test_the_search_finds_what_the_whole_pattern_finds(pieces, data):
+    text = "".join(pieces)
+    kinds = data.draw(st.sampled_from(KINDS))
+    pos = data.draw(st.integers(0, len(text)))
+    limit = data.draw(st.integers(pos, len(text)))
+    _same(kinds, text, pos, limit)
+
+
+def test_every_corpus_message_from_every_token_on():
+    """The scan's own sequence of searches, on every message: from each match's
+    end to the next, as the scan asks (one scanner a message, its cache kept)."""
+    readers, token = _readers(_ALL)
+    for text in MESSAGES:
+        scanner = Scanner(text, Ctx(None, None), _ALL, readers, token)
+        pos = 0
+        while True:
+            want = token.pattern.search(text, pos, len(text))
+            got = scanner.next_token(pos, len(text))
+            assert (got and got.span()) == (want and want.span()), (text, pos)
+            if want is None:
+                break
+            pos = max(want.end(), want.start() + 1)
