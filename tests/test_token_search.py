@@ -8,8 +8,11 @@ from __future__ import annotations
 import json
 import pathlib
 
+import pytest
 from hypothesis import given, settings, strategies as st
 
+from toolmend import parse_tool_calls
+from toolmend.recovery import _toolcalls
 from toolmend.recovery._formats import _ALL, FORMATS, MARKERS, _readers
 from toolmend.recovery._formats._base import Ctx
 from toolmend.recovery._formats._scan import REASONING, Scanner
@@ -60,3 +63,38 @@ def test_every_corpus_message_from_every_token_on():
             if want is None:
                 break
             pos = max(want.end(), want.start() + 1)
+
+
+# -- the everyday <tool_call> body read with one parse: the same calls as the general reader
+
+BODIES = [
+    '{"name": "f", "arguments": {"a": 1}}',
+    '{"id": "c1", "name": "f", "arguments": {"a": [1, 2, {"b": null}]}}',
+    '{ "name" : "f" ,\n "arguments" : { } }',
+    '{"name": "f", "arguments": {"a": 1}, "id": "x"}',            # arguments not last
+    '{"name": "f", "arguments": {"a": 1}, "arguments": {"b": 2}}',  # twice
+    '{"name": "f", "name": "g", "arguments": {}}',
+    '{"name": "f", "arguments": "{\\"a\\": 1}"}',                 # a string of JSON
+    '{"name": "f", "arguments": {"s": "</tool_call> inside"}}',
+    '{"name": "f", "arguments": {"s": "<tool_call> inside"}}',
+    '{"name": "f", "arguments": {"n": 123456789012345678901234567890}}',
+    '{"name": "f", "arguments": {a: 1}}',
+    '{"name": "f", "arguments": {"a": 1,}}',
+    '{"name": "TOOL_NAME", "arguments": {}}',
+    '{"name": "f", "arguments": {...}}',
+    '{"name": "f\\u00e9", "arguments": {}}',
+    '{"name": "f", "type": "function", "arguments": {}}',
+    '{"name": "f", "arguments": []}',
+    '{"name": "f", "arguments": {"a": 1}',
+    '[{"name": "f", "arguments": {}}, {"name": "g", "arguments": {}}]',
+]
+
+
+@pytest.mark.parametrize("body", BODIES)
+@pytest.mark.parametrize("closer", ["</tool_call>", "\n</tool_call>", "</TOOL_CALL>", "</tool_call >", ""])
+def test_the_one_parse_reading_gives_the_general_readers_calls(monkeypatch, body, closer):
+    after = '<tool_call>{"name": "h", "arguments": {}}</tool_call>'
+    text = f"Sure.\n<tool_call>\n{body}{closer}\nafter {after}"
+    fast = parse_tool_calls(text)
+    monkeypatch.setattr(_toolcalls, "_whole_call", lambda *a: None)
+    assert parse_tool_calls(text) == fast
