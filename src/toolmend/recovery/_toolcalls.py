@@ -529,15 +529,20 @@ def _tag(text: str, i: int, limit: int) -> tuple[Any, int]:
 
 
 def _first_closer(text: str, k: int, limit: int) -> int:
-    """Where the first ``</tool_call`` from ``k`` starts, or -1. Each ``<`` is
-    found by memchr (str.find of a longer needle whose letters the text is
-    full of is ~20x slower); past a few dozen of them, one such find."""
+    """Where the first ``</tool_call`` from ``k`` starts, or -1, also when
+    another ``<tool_call`` comes first (the general reader decides where a
+    body ends then: a run of open tags stays linear). Each ``<`` is found by
+    memchr (str.find of a longer needle whose letters the text is full of is
+    ~20x slower); past a few dozen of them, two such finds."""
     for _ in range(32):
         k = text.find("<", k, limit)
         if k < 0 or text.startswith("</tool_call", k):
             return k
+        if text.startswith(_TAG_NAME, k):
+            return -1
         k += 1
-    return text.find("</tool_call", k, limit)
+    nxt = text.find(_TAG_NAME, k, limit)
+    return text.find("</tool_call", k, nxt if nxt >= 0 else limit)
 
 
 def _whole_call(text: str, i: int, b: int, limit: int) -> ToolCall | None:

@@ -70,6 +70,7 @@ class TokenSearch:
 _WORD_WINDOW = 4096  # characters searched ahead for a word of the token pattern at a time
 # what an anchored alternative starts with, after a line's spaces and tabs
 _LINE_FIRSTS = frozenset("`~[{>")
+_BLANK_RUN = re.compile(r"[ \t\n]*")
 
 
 _patterns: dict[tuple[frozenset[str], tuple[str, ...]], TokenSearch] = {}
@@ -202,12 +203,15 @@ class Scanner:
             if c is None:
                 return None
             if text[p] == "\n":
-                p += 1  # the line after it: the anchored alternatives
-                if p < limit and self._line_may_match(p, limit):
-                    m = match(text, p, limit)
+                # a run of line breaks and blanks: only its last line can begin
+                # an anchored alternative (a blank line cannot), and only when
+                # what ends the run is what one begins with
+                e = _BLANK_RUN.match(text, p, limit).end()  # type: ignore[union-attr]
+                if e < limit and text[e] in _LINE_FIRSTS:
+                    m = match(text, text.rfind("\n", p, e) + 1, limit)
                     if m is not None:
                         return m
-                pos = p  # (its first character may start another alternative)
+                pos = e  # (its first character may start another alternative)
                 continue
             m = match(text, p, limit)
             if m is not None:
