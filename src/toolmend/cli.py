@@ -378,19 +378,31 @@ def _workspace_only(words: list[str], usage: str) -> tuple[str, bool]:
     return workspace, as_json
 
 
-def _asked_help(words: list[str], usage: str, text: str) -> bool:
-    """Whether the command was asked for its help (``-h``/``--help`` alone), which is then written."""
+# the usage and help of the commands that run tool calls
+_RUN_HELP = {
+    "call": ("toolmend call TOOL ARGS|- [--workspace DIR] [--json]",
+             "Run one tool call as an agent would: ARGS is {\"cmd\": VERB, \"args\": {...}} as "
+             "(possibly malformed) text; paths stay in the workspace; output capped."),
+    "exec": ("toolmend exec [--workspace DIR] [--json] < model-output.txt",
+             "Find the tool calls in model text on standard input and run the @json/@diff ones as an "
+             "agent would (paths in the workspace, capped output);\na call that is not whole or not "
+             "readable is reported and never run."),
+}
+
+
+def _usage(words: list[str], command: str) -> str | None:
+    """The command's usage line, or None when it was asked for its help
+    (``-h``/``--help`` alone), which is then written."""
+    usage, text = _RUN_HELP[command]
     if words[:1] not in (["-h"], ["--help"]):
-        return False
+        return usage
     _write(f"usage: {usage}\n\n{text}\n")
-    return True
+    return None
 
 
 def _call(words: list[str]) -> int:
-    usage = "toolmend call TOOL ARGS|- [--workspace DIR] [--json]"
-    if _asked_help(words, usage, "Run one tool call as an agent would: ARGS is "
-                   "{\"cmd\": VERB, \"args\": {...}} as (possibly malformed) text; paths stay in "
-                   "the workspace; output capped."):
+    usage = _usage(words, "call")
+    if usage is None:
         return EXIT_OK
     if len(words) < 2:
         raise UsageError(f"usage: {usage}")
@@ -404,10 +416,8 @@ def _call(words: list[str]) -> int:
 
 def _exec(words: list[str]) -> int:
     """Find the tool calls in model text on stdin; run ours, report the rest."""
-    usage = "toolmend exec [--workspace DIR] [--json] < model-output.txt"
-    if _asked_help(words, usage, "Find the tool calls in model text on standard input and run "
-                   "the @json/@diff ones as an agent would (paths in the workspace, capped output);\n"
-                   "a call that is not whole or not readable is reported and never run."):
+    usage = _usage(words, "exec")
+    if usage is None:
         return EXIT_OK
     workspace, as_json = _workspace_only(words, usage)
     from .recovery import json_text, parse_tool_calls
