@@ -98,3 +98,23 @@ def test_the_one_parse_reading_gives_the_general_readers_calls(monkeypatch, body
     fast = parse_tool_calls(text)
     monkeypatch.setattr(_toolcalls, "_whole_call", lambda *a: None)
     assert parse_tool_calls(text) == fast
+
+
+# -- a tag's head searched for the next tag a window at a time: the same calls as one search
+
+TAG_PIECES = ["<tool_call", ' name="f"', " args='", '{"a": 1}', "'", ">", "/>", "</tool_call>", " ",
+              "x" * 7, '"', "=", "<tool_call>", '{"name": "g", "arguments": {}}']
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(TAG_PIECES), min_size=1, max_size=14), st.sampled_from([1, 2, 3, 5, 8, 13]))
+def test_the_next_tag_searched_in_windows_gives_the_same_calls(pieces, window):
+    text = "".join(pieces)
+    saved = _toolcalls._TAG_WINDOW
+    try:
+        _toolcalls._TAG_WINDOW = window
+        windowed = parse_tool_calls(text)
+        _toolcalls._TAG_WINDOW = 10**9
+        assert windowed == parse_tool_calls(text)
+    finally:
+        _toolcalls._TAG_WINDOW = saved

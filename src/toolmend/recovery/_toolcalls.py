@@ -440,7 +440,9 @@ def _tag(text: str, i: int, limit: int) -> tuple[Any, int]:
         if nxt < 0 and j >= searched and searched < limit:
             window = min(limit, max(j + 1, searched) + _TAG_WINDOW)
             nxt = text.find(_TAG_NAME, searched, window)
-            searched = window
+            # the next window overlaps this one by a tag's length less one: a tag
+            # across the edge is found there
+            searched = window if window >= limit else window - len(_TAG_NAME) + 1
         if 0 <= nxt <= j:
             return _NOT_A_TAG, i + len(_TAG_NAME)
         if j >= limit:
