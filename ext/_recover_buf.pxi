@@ -15,28 +15,6 @@ cdef enum:
     PAD = 128
 
 
-cdef inline void* padded_malloc(size_t size) noexcept nogil:
-    """A block of ``size`` bytes with PAD bytes on either side that nothing
-    uses: a buffer a pass writes without the GIL shares no line (nor
-    prefetched pair) with another thread's block next to it in the heap."""
-    cdef char* p = <char*>PyMem_RawMalloc(size + 2 * PAD)
-    return NULL if p == NULL else <void*>(p + PAD)
-
-
-cdef inline void* padded_realloc(void* block, size_t size) noexcept nogil:
-    """``block`` (from padded_malloc, or NULL) grown to ``size`` bytes."""
-    cdef char* p
-    if block == NULL:
-        return padded_malloc(size)
-    p = <char*>PyMem_RawRealloc(<char*>block - PAD, size + 2 * PAD)
-    return NULL if p == NULL else <void*>(p + PAD)
-
-
-cdef inline void padded_free(void* block) noexcept nogil:
-    if block != NULL:
-        PyMem_RawFree(<char*>block - PAD)
-
-
 cdef int no_memory() except -1 with gil:
     raise MemoryError()
 

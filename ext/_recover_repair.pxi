@@ -58,11 +58,7 @@ cdef Py_ssize_t eng_comma_before(_Repairer self, Py_ssize_t i, Py_ssize_t k) noe
     """Where the comma before the quote at k is (only whitespace between,
     inside the string opened at i), or -1."""
     cdef Py_ssize_t p = k - 1
-    cdef Py_UCS4 c
-    while p > i:
-        c = self.ch(p)
-        if not (c == c' ' or c == c'\t' or c == c'\r' or c == c'\n'):
-            break
+    while p > i and is_json_ws(self.ch(p)):
         p -= 1
     if p > i + 1 and self.ch(p) == c',' and self.ch(p - 1) != c'\\':
         return p
@@ -84,11 +80,7 @@ cdef bint eng_member_before(_Repairer self, Py_ssize_t i, Py_ssize_t k) noexcept
     while p > i and (is_alnum(self.ch(p)) or self.ch(p) == c'_' or self.ch(p) == c'$'
                      or self.ch(p) == c'@' or self.ch(p) == c'.' or self.ch(p) == c'-'):
         p -= 1
-    if p == end:
-        return False
-    while p > i and is_json_ws(self.ch(p)):
-        p -= 1
-    return p > i and self.ch(p) == c',' and self.ch(p - 1) != c'\\'
+    return p < end and eng_comma_before(self, i, p + 1) >= 0
 
 
 cdef bint eng_quoted_key_at(_Repairer self, Py_ssize_t k) noexcept nogil:
@@ -367,7 +359,7 @@ cdef Py_ssize_t eng_fence(_Repairer self, Py_ssize_t i) except -2 nogil:
 cdef int eng_push(_Repairer self, int kind) except -1 nogil:
     cdef Frame* grown
     if self.depth == self.cap:
-        grown = <Frame*>padded_realloc(self.stack, 2 * self.cap * sizeof(Frame))
+        grown = <Frame*>PyMem_RawRealloc(self.stack, 2 * self.cap * sizeof(Frame))
         if grown == NULL:
             no_memory()
         self.stack = grown

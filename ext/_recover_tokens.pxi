@@ -125,9 +125,9 @@ cdef class _Repairer:
         self.oom = False
 
     def __dealloc__(self):
-        padded_free(self.out.data)
-        padded_free(self.stack)
-        padded_free(self.recs)
+        PyMem_RawFree(self.out.data)
+        PyMem_RawFree(self.stack)
+        PyMem_RawFree(self.recs)
 
     cdef inline Py_UCS4 ch(self, Py_ssize_t i) noexcept nogil:
         return PyUnicode_READ(self.kind, self.data, i)
@@ -138,13 +138,13 @@ cdef class _Repairer:
         pass can grow them without it."""
         cdef Py_ssize_t cap = self.n + 16
         self.out.wide = self.kind != PyUnicode_1BYTE_KIND
-        self.out.data = padded_malloc(cap * (sizeof(Py_UCS4) if self.out.wide else 1))
+        self.out.data = PyMem_RawMalloc(cap * (sizeof(Py_UCS4) if self.out.wide else 1))
         self.out.cap = cap
         self.out.len = 0
         self.cap = 64
-        self.stack = <Frame*>padded_malloc(self.cap * sizeof(Frame))
+        self.stack = <Frame*>PyMem_RawMalloc(self.cap * sizeof(Frame))
         self.reccap = MAX_FIXES + 4
-        self.recs = <FixRec*>padded_malloc(self.reccap * sizeof(FixRec))
+        self.recs = <FixRec*>PyMem_RawMalloc(self.reccap * sizeof(FixRec))
         if self.out.data == NULL or self.stack == NULL or self.recs == NULL:
             raise MemoryError()
         return 0
@@ -181,7 +181,7 @@ cdef class _Repairer:
             self.more += 1
             return NULL
         if self.nrec == self.reccap:
-            grown = <FixRec*>padded_realloc(self.recs, 2 * self.reccap * sizeof(FixRec))
+            grown = <FixRec*>PyMem_RawRealloc(self.recs, 2 * self.reccap * sizeof(FixRec))
             if grown == NULL:
                 self.oom = True
                 return NULL
@@ -385,7 +385,7 @@ cdef class _Repairer:
 
     cdef bint grow(self) noexcept nogil:
         """Double the output buffer; False (and ``oom`` set) when memory ran out."""
-        cdef void* data = padded_realloc(self.out.data, 2 * self.out.cap * (
+        cdef void* data = PyMem_RawRealloc(self.out.data, 2 * self.out.cap * (
             sizeof(Py_UCS4) if self.out.wide else 1))
         if data == NULL:
             self.oom = True
@@ -396,7 +396,7 @@ cdef class _Repairer:
 
     cdef bint widen(self) noexcept nogil:
         """A character beyond Latin-1 comes: the output becomes Py_UCS4."""
-        cdef Py_UCS4* data = <Py_UCS4*>padded_malloc(self.out.cap * sizeof(Py_UCS4))
+        cdef Py_UCS4* data = <Py_UCS4*>PyMem_RawMalloc(self.out.cap * sizeof(Py_UCS4))
         cdef unsigned char* narrow = <unsigned char*>self.out.data
         cdef Py_ssize_t k
         if data == NULL:
@@ -404,7 +404,7 @@ cdef class _Repairer:
             return False
         for k in range(self.out.len):
             data[k] = narrow[k]
-        padded_free(narrow)
+        PyMem_RawFree(narrow)
         self.out.data = data
         self.out.wide = True
         return True

@@ -207,11 +207,7 @@ class _Scanner:
         end = p
         while p > i and (s[p].isalnum() or s[p] in "_$@.-"):
             p -= 1
-        if p == end:
-            return False
-        while p > i and s[p] in " \t\r\n":
-            p -= 1
-        return p > i and s[p] == "," and s[p - 1] != "\\"
+        return p < end and self.comma_before(i, p + 1) >= 0
 
     def quoted_key_at(self, k: int) -> bool:
         """Whether the quote at k opens a key: closed on its line, then a colon."""

@@ -55,7 +55,7 @@ class TokenSearch:
     ``words``, the markers that begin with a letter (``Action:``,
     ``functools``). A search of the whole pattern tries its hundred
     alternatives at every character of the text (~0.2 us each: 7 ms for 30 KB
-    of prose); ``Scanner.token`` tries them only there, and finds the same
+    of prose); ``Scanner.next_token`` tries them only there, and finds the same
     leftmost match."""
 
     def __init__(self, pattern: re.Pattern[str], firsts: str, words: tuple[str, ...]) -> None:
@@ -174,20 +174,25 @@ class Scanner:
             known = self.word_found = (pos, end, min(found) if found else -1)
         return known[2] if 0 <= known[2] < before else before
 
-    def _line_may_match(self, q: int, limit: int) -> bool:
-        """Whether the line starting at ``q`` can begin an anchored alternative."""
+    def _anchored(self, p: int, limit: int) -> tuple[re.Match[str] | None, int]:
+        """The token pattern's match at the line start found from ``p`` (a line
+        start, or a line break), and where the run of line breaks and blanks
+        from ``p`` ends: only the run's last line can begin an anchored
+        alternative (a blank line cannot), and only when what ends the run is
+        what one begins with."""
         text = self.text
-        while q < limit and text[q] in " \t":
-            q += 1
-        return q < limit and text[q] in _LINE_FIRSTS
+        e = _BLANK_RUN.match(text, p, limit).end()  # type: ignore[union-attr]
+        if e < limit and text[e] in _LINE_FIRSTS:
+            return self.token.match(text, max(p, text.rfind("\n", p, e) + 1), limit), e
+        return None, e
 
     def next_token(self, pos: int, limit: int) -> re.Match[str] | None:
         """The token pattern's leftmost match in ``text[pos:limit]``, tried only
         where it can begin (see TokenSearch)."""
         text, token = self.text, self.token
         match = token.match
-        if pos < limit and (pos == 0 or text[pos - 1] == "\n") and self._line_may_match(pos, limit):
-            m = match(text, pos, limit)
+        if pos < limit and (pos == 0 or text[pos - 1] == "\n"):
+            m = self._anchored(pos, limit)[0]
             if m is not None:
                 return m
         while pos < limit:
@@ -203,16 +208,10 @@ class Scanner:
             if c is None:
                 return None
             if text[p] == "\n":
-                # a run of line breaks and blanks: only its last line can begin
-                # an anchored alternative (a blank line cannot), and only when
-                # what ends the run is what one begins with
-                e = _BLANK_RUN.match(text, p, limit).end()  # type: ignore[union-attr]
-                if e < limit and text[e] in _LINE_FIRSTS:
-                    m = match(text, text.rfind("\n", p, e) + 1, limit)
-                    if m is not None:
-                        return m
-                pos = e  # (its first character may start another alternative)
-                continue
+                m, pos = self._anchored(p, limit)
+                if m is not None:
+                    return m
+                continue  # past the run: its first other character may start another alternative
             m = match(text, p, limit)
             if m is not None:
                 return m
