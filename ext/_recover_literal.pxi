@@ -294,11 +294,14 @@ cdef inline Py_ssize_t ol_space(int kind, void* data, Py_ssize_t i, Py_ssize_t n
 
 
 cdef inline Py_ssize_t bare_end(int kind, void* data, Py_ssize_t i, Py_ssize_t n, bint key,
-                                bint* quoted) noexcept:
+                                bint* quoted, bint* escaped) noexcept:
     """The end of the bare value (or, with ``key``, bare key) at i: its first
-    separator; ``quoted[0]``: whether it holds a double quote."""
+    separator; ``quoted[0]``: whether it holds a double quote; with ``key``,
+    ``escaped[0]``: whether it holds a backslash (a \\uXXXX escape to read)."""
     cdef Py_UCS4 c
     quoted[0] = False
+    if key:
+        escaped[0] = False
     while i < n:
         c = PyUnicode_READ(kind, data, i)
         if c == u',' or c == u'}' or c == u']' or c == u'\n' or c == u'\r':
@@ -307,6 +310,8 @@ cdef inline Py_ssize_t bare_end(int kind, void* data, Py_ssize_t i, Py_ssize_t n
             break
         if c == u'"':
             quoted[0] = True
+        elif key and c == u'\\':
+            escaped[0] = True
         i += 1
     return i
 
@@ -326,7 +331,7 @@ cdef inline Py_ssize_t ol_key(str s, int kind, void* data, Py_ssize_t i, Py_ssiz
     ``frame`` (the object's) and, as JSON, into ``b`` (unless NULL); the index
     past the colon."""
     cdef Py_ssize_t start = i, j
-    cdef bint quoted
+    cdef bint quoted, escaped
     cdef object key
     if PyUnicode_READ(kind, data, i) == u'"' or PyUnicode_READ(kind, data, i) == u"'":
         key, i = read_quoted(s, i, n)
@@ -335,7 +340,7 @@ cdef inline Py_ssize_t ol_key(str s, int kind, void* data, Py_ssize_t i, Py_ssiz
         if i >= n or PyUnicode_READ(kind, data, i) != u':':
             raise Refused(start, "expected ':' after key %r" % key)
     else:
-        j = bare_end(kind, data, i, n, True, &quoted)
+        j = bare_end(kind, data, i, n, True, &quoted, &escaped)
         if j >= n or PyUnicode_READ(kind, data, j) != u':':
             raise Refused(start, "piece %r has no colon" % s[start:j].strip())
         key = stripped(s, kind, data, start, j)
@@ -343,7 +348,7 @@ cdef inline Py_ssize_t ol_key(str s, int kind, void* data, Py_ssize_t i, Py_ssiz
             raise Refused(start, "empty key")
         if quoted:
             raise Refused(start, "bare key %r holds a quote" % key)
-        if u'\\' in key:
+        if escaped:
             key = u_unescape(key)
         i = j
     frame[1] = key
@@ -449,7 +454,7 @@ cdef tuple ol_parse(str s, Py_ssize_t max_depth, bint want_text=True):
                     have_value = True
                 else:
                     start = i
-                    i = bare_end(kind, data, i, n, False, &quoted)
+                    i = bare_end(kind, data, i, n, False, &quoted, NULL)
                     tok = stripped(s, kind, data, start, i)
                     if not tok:
                         raise Refused(start, "missing value")
