@@ -22,6 +22,7 @@ each pair over the runs, and its limit)::
     export PYTHONHASHSEED=0
     for k in 1 2 3 4 5; do TOOLMEND_BENCH_RATIOS=/tmp/ratios-$k.json pytest bench; done
     python bench/baseline.py /tmp/ratios-*.json
+    python bench/baseline.py --add /tmp/ratios-*.json   # keeping the earlier runs
 
 A faster change lowers its pairs' ratios; writing the baseline again locks that
 in. A slower change that is accepted all the same rewrites the baseline in the
@@ -130,10 +131,20 @@ def load(path: str = PATH, here: Mapping[str, Any] | None = None) -> dict[str, d
     return {}
 
 
-def merge(runs: Iterable[Mapping[str, Any]], path: str = PATH) -> dict[str, Any]:
+def _earlier(pair: Mapping[str, Any]) -> list[float]:
+    """The runs behind a pair of the baseline, as far as it keeps them: its
+    lowest and highest, and its median for each other run."""
+    values = [pair["low"], pair["high"]]
+    return values + [pair["ratio"]] * (pair["runs"] - len(values)) if pair["runs"] > 1 else [pair["ratio"]]
+
+
+def merge(runs: Iterable[Mapping[str, Any]], path: str = PATH, add: bool = False) -> dict[str, Any]:
     """Write the median ratio of each pair over ``runs`` (the files the gate
     writes under TOOLMEND_BENCH_RATIOS, all from one machine) as that machine's
-    entry of the baseline file, keeping the other machines' entries."""
+    entry of the baseline file, keeping the other machines' entries. With
+    ``add``, the machine's entry keeps its earlier runs too (a pair measured
+    with the same other version): the limits cover what the machine measured
+    on other days as well (its speed drifts from one day to the next)."""
     runs = list(runs)
     if not runs:
         raise ValueError("no runs to merge")
@@ -146,6 +157,10 @@ def merge(runs: Iterable[Mapping[str, Any]], path: str = PATH) -> dict[str, Any]
         for key, pair in run["pairs"].items():
             ratios.setdefault(key, []).append(pair["ratio"])
             versions[key] = pair.get("version")
+    if add:
+        for key, pair in load(path, runs[0]["machine"]).items():
+            if key in ratios and pair.get("version") == versions[key]:
+                ratios[key].extend(_earlier(pair))
     pairs = {key: {"ratio": round(statistics.median(values), 4), "high": round(max(values), 4),
                    "low": round(min(values), 4), "limit": _rounded(limit_of(values)), "runs": len(values),
                    "version": versions[key]}
@@ -174,12 +189,14 @@ def main(argv: list[str]) -> int:
         print(__doc__.split("Writing one:")[1].strip() if argv else "usage: baseline.py RATIOS.json ...",
               file=sys.stderr)
         return 2
+    add = argv[0] == "--add"
     runs = []
-    for name in argv:
+    for name in argv[add:]:
         with open(name, encoding="utf-8") as f:
             runs.append(json.load(f))
-    entry = merge(runs)
-    print(f"{PATH}: {len(entry['pairs'])} pairs for {entry['machine']}, the median of {len(runs)} runs")
+    entry = merge(runs, add=add)
+    print(f"{PATH}: {len(entry['pairs'])} pairs for {entry['machine']}, the median of {len(runs)} runs"
+          + (" and the earlier ones" if add else ""))
     return 0
 
 
