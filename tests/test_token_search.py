@@ -12,8 +12,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from toolmend import parse_tool_calls
-from toolmend.recovery import _toolcalls
-from toolmend.recovery._formats import _ALL, FORMATS, MARKERS, _readers
+from toolmend.recovery._formats import _ALL, FORMATS, MARKERS, _hermes, _readers
 from toolmend.recovery._formats._base import Ctx
 from toolmend.recovery._formats._scan import REASONING, Scanner
 
@@ -96,7 +95,7 @@ def test_the_one_parse_reading_gives_the_general_readers_calls(monkeypatch, body
     after = '<tool_call>{"name": "h", "arguments": {}}</tool_call>'
     text = f"Sure.\n<tool_call>\n{body}{closer}\nafter {after}"
     fast = parse_tool_calls(text)
-    monkeypatch.setattr(_toolcalls, "_whole_call", lambda *a: None)
+    monkeypatch.setattr(_hermes, "_whole_call", lambda *a: None)
     assert parse_tool_calls(text) == fast
 
 
@@ -110,11 +109,11 @@ TAG_PIECES = ["<tool_call", ' name="f"', " args='", '{"a": 1}', "'", ">", "/>", 
 @given(st.lists(st.sampled_from(TAG_PIECES), min_size=1, max_size=14), st.sampled_from([1, 2, 3, 5, 8, 13]))
 def test_the_next_tag_searched_in_windows_gives_the_same_calls(pieces, window):
     text = "".join(pieces)
-    saved = _toolcalls._TAG_WINDOW
+    saved = _hermes._TAG_WINDOW
     try:
-        _toolcalls._TAG_WINDOW = window
+        _hermes._TAG_WINDOW = window
         windowed = parse_tool_calls(text)
-        _toolcalls._TAG_WINDOW = 10**9
+        _hermes._TAG_WINDOW = 10**9
         assert windowed == parse_tool_calls(text)
     finally:
-        _toolcalls._TAG_WINDOW = saved
+        _hermes._TAG_WINDOW = saved

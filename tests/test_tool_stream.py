@@ -287,3 +287,163 @@ def test_a_functionary_message_opening_with_a_name_is_held_then_read():
     assert call.ok and call.name == "get_weather" and call.args == {"city": "Paris"}
     s, events = _run("Hello\nthere", [1, 2, 6, 7], format="functionary")
     assert "".join(e.text for e in events if isinstance(e, TextDelta)) == "Hello\nthere"
+
+
+# -- the live reading (thinking given): calls reported as they arrive -------------------------
+
+def _check_live(text: str, cuts: list[int], **kw) -> list:
+    """As _check, for a stream told ``thinking``: the calls are those of
+    parse_tool_calls with the same ``thinking``, each one's events in order
+    (its fragments joined are its raw_args), and each piece of text shown
+    stands, in order, outside every call."""
+    s, events = _run(text, cuts, **kw)
+    want = parse_tool_calls(text, **kw)
+    assert s.finish() == want and s.text == text
+    finished = [e for e in events if isinstance(e, CallFinished)]
+    assert [e.call for e in finished] == want
+    assert [e.index for e in finished] == list(range(len(want)))
+    started = [e for e in events if isinstance(e, CallStarted)]
+    assert [(e.index, e.name, e.id) for e in started] == [(i, c.name, c.id) for i, c in enumerate(want)]
+    seen: dict[int, str] = {}
+    for e in events:
+        if isinstance(e, CallStarted):
+            assert e.index not in seen and e.index == len(seen)
+            seen[e.index] = "started"
+        elif isinstance(e, ArgsDelta):
+            assert seen.get(e.index) == "started"
+        elif isinstance(e, CallFinished):
+            assert seen.get(e.index) == "started"
+            seen[e.index] = "finished"
+    for i, c in enumerate(want):
+        assert "".join(e.arguments for e in events if isinstance(e, ArgsDelta) and e.index == i) == c.raw_args
+    spans = [c.span for c in want if c.span != (0, 0)]
+    pos = 0
+    for piece in (e.text for e in events if isinstance(e, TextDelta)):
+        at = text.find(piece, pos)
+        while at >= 0 and any(at < b and a < at + len(piece) for a, b in spans):
+            at = text.find(piece, at + 1)  # the next place of it outside every call
+        assert at >= 0, (piece, text)
+        pos = at + len(piece)
+    return events
+
+
+@pytest.mark.parametrize("i", range(len(ROWS)), ids=[str(r.get("id", i)) for i, r in enumerate(ROWS)])
+def test_every_corpus_message_read_live(i):
+    row = ROWS[i]
+    text = row["text"]
+    rng = random.Random(i)
+    fmt = _forced(row)
+    for thinking in (False, True):
+        cuts = [rng.randrange(len(text) + 1) for _ in range(rng.randrange(1, 12))]
+        _check_live(text, cuts, thinking=thinking)
+        _check_live(text, list(range(0, len(text), 4)), thinking=thinking)
+        if fmt is not None:
+            _check_live(text, cuts, format=fmt, thinking=thinking)
+        if row.get("tools") and fmt is not None:
+            _check_live(text, list(range(0, len(text), 7)), format=fmt, tools=row["tools"], thinking=thinking)
+
+
+HERMES_TEXTS = [t for t in TEXTS if "<tool_call>" in t]
+
+
+@pytest.mark.parametrize("i", range(0, len(HERMES_TEXTS)))
+def test_a_message_cut_anywhere_read_live(i):
+    """The message ends at every point (a cut stream): what was reported
+    early is still what the cut text's calls are."""
+    text = HERMES_TEXTS[i]
+    for end in range(len(text) + 1):
+        _check_live(text[:end], list(range(0, end, 3)), thinking=False)
+
+
+LONG_ARGS = {"path": "src/app.py", "content": "".join(f"def f{n}(x):\n    return x < {n}  # \u00e9\n"
+                                                     for n in range(400))}
+
+
+def test_a_long_call_streams_its_arguments_before_it_ends():
+    body = json.dumps({"name": "write_file", "arguments": LONG_ARGS})
+    text = f"Writing it.\n<tool_call>\n{body}\n</tool_call>\nDone."
+    s = ToolCallStream(thinking=False)
+    events: list = []
+    half = text.index("def f200")
+    for k in range(0, half, 4):
+        events += s.feed(text[k:min(k + 4, half)])
+    assert [e.name for e in events if isinstance(e, CallStarted)] == ["write_file"]
+    sent = "".join(e.arguments for e in events if isinstance(e, ArgsDelta))
+    assert len(sent) > 5000 and text[text.index('{"path"'):].startswith(sent)
+    assert not any(isinstance(e, CallFinished) for e in events)
+    rest = text[half:]
+    end = rest.index("</tool_call>") + len("</tool_call>")
+    events2 = []
+    for k in range(0, end, 4):
+        events2 += s.feed(rest[k:min(k + 4, end)])
+    (done,) = [e for e in events2 if isinstance(e, CallFinished)]
+    assert done.call.ok and done.call.args == LONG_ARGS  # finished at its closer, not at the end
+    assert s.feed(rest[end:]) == [TextDelta("\nDone.")]
+    assert s.close() == []
+    assert s.finish() == parse_tool_calls(text)
+
+
+@pytest.mark.parametrize("args", [
+    '{"doc": "ends with </tool_call> inside"}',      # a closer inside a string
+    '{"doc": "a <tool_call> inside"}',
+    '{"a": "unescaped "quote" here"}',               # not JSON: the rest waits for the end
+    "{'a': 'single'}",
+    '{"a": 1,}',
+    '{"a": "\u3000"   }',                              # a blank that str.strip() removes, in a string
+    '{"a": tru',                                       # cut
+])
+def test_arguments_that_end_the_live_reading_are_finished_at_the_end(args):
+    text = f'Go.\n<tool_call>\n{{"name": "f", "arguments": {args}}}\n</tool_call> after'
+    for step in (1, 3, 7):
+        _check_live(text, list(range(0, len(text), step)), thinking=False)
+        _check_live(text[:-6], list(range(0, len(text) - 6, step)), thinking=False)
+
+
+def test_thinking_true_hides_the_reasoning_and_reads_after_its_first_closer():
+    call = '<tool_call>{"name": "rm", "arguments": {}}</tool_call>'
+    text = f"I might {call} here.</think>Answer: {call.replace('rm', 'ls')} </think> ok"
+    events = _check_live(text, list(range(0, len(text), 5)), thinking=True)
+    shown = "".join(e.text for e in events if isinstance(e, TextDelta))
+    assert "might" not in shown and shown.startswith("Answer: ")
+    assert [c.name for c in parse_tool_calls(text, thinking=True)] == ["ls"]
+    assert [c.name for c in parse_tool_calls(text, thinking=False)] == ["rm", "ls"]
+    assert parse_tool_calls(text) == []  # unknown: the last bare closer ends the reasoning
+    s = ToolCallStream(thinking=True)
+    assert s.feed(f"still thinking {call}") == [] and s.close() == [] and s.finish() == []
+
+
+def test_a_think_block_and_code_spans_keep_the_reading_live():
+    text = ("<think>maybe <tool_call>{\"name\": \"rm\", \"arguments\": {}}</tool_call></think>\n"
+            "I'll read `a.py` and ``b`c``:\n<tool_call>{\"name\": \"read\", \"arguments\": {\"p\": 1}}"
+            "</tool_call>")
+    s = ToolCallStream(thinking=False)
+    events: list = []
+    for k in range(0, len(text), 3):
+        events += s.feed(text[k:k + 3])
+    assert [e.call.name for e in events if isinstance(e, CallFinished)] == ["read"]  # before close()
+    shown = "".join(e.text for e in events if isinstance(e, TextDelta))
+    assert shown == "\nI'll read `a.py` and ``b`c``:\n" and s.close() == []
+    _check_live(text, list(range(0, len(text), 2)), thinking=False)
+
+
+def test_thinking_is_checked():
+    with pytest.raises(TypeError, match="thinking"):
+        ToolCallStream(thinking="yes")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="thinking"):
+        parse_tool_calls("", thinking=1)  # type: ignore[arg-type]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet='<>[]{}`~/_tool_call think:"namergs,1Afunctos\n| \\', max_size=90),
+       st.lists(st.integers(0, 90), max_size=10), st.booleans())
+def test_random_texts_read_live(text, cuts, thinking):
+    _check_live(text, [c for c in cuts if c <= len(text)], thinking=thinking)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet='{}[]":,0123456789.eE+-truefalsn \n\\u<>/tool_call', max_size=60),
+       st.lists(st.integers(0, 120), max_size=10))
+def test_random_arguments_read_live(args, cuts):
+    text = f'<tool_call>{{"name": "f", "arguments": {{{args}</tool_call> x'
+    _check_live(text, [c for c in cuts if c <= len(text)], thinking=False)
+    _check_live(text[:len(text) // 2], [c for c in cuts if c <= len(text) // 2], thinking=False)

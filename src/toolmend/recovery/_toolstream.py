@@ -12,6 +12,10 @@
 ``close()`` ends the message and returns the last events; ``finish()`` returns
 the calls, exactly the list ``parse_tool_calls`` gives for the whole text.
 
+With ``thinking`` given (True or False), the message is read live, and a
+``<tool_call>`` in the everyday JSON shape is reported while it arrives: see
+``_toolstream_live``. What follows is the reading with ``thinking=None``.
+
 What is shown and what is held. Text is shown while it cannot be part of a
 call: up to the first character that could begin a marker, a call body, a
 fence, a reasoning block or a JSON or pythonic value (``<``, ``[``, ``{``,
@@ -46,61 +50,16 @@ the whole text is parsed once, at the end.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import Any, Union
+from typing import Any
 
 from ..errors import ToolmendError
+from ._streamevents import ArgsDelta, CallFinished, CallStarted, StreamEvent, TextDelta
 from ._toolcalls import ToolCall, parse_tool_calls
+from ._toolstream_live import LiveReading, live_kinds
 
 __all__ = ["ToolCallStream", "TextDelta", "CallStarted", "ArgsDelta", "CallFinished", "StreamEvent"]
 
 
-@dataclass(frozen=True)
-class TextDelta:
-    """Text to show the user (OpenAI's ``delta.content``); never part of a call."""
-
-    text: str
-
-    def openai_delta(self) -> dict[str, Any]:
-        return {"content": self.text}
-
-
-@dataclass(frozen=True)
-class CallStarted:
-    """Call ``index`` (0, 1, ... in the message's order) begins: its ``name`` and
-    the provider's ``id`` when the format writes one (else None)."""
-
-    index: int
-    id: str | None
-    name: str
-
-    def openai_delta(self) -> dict[str, Any]:
-        return {"tool_calls": [{"index": self.index, "id": self.id, "type": "function",
-                                "function": {"name": self.name, "arguments": ""}}]}
-
-
-@dataclass(frozen=True)
-class ArgsDelta:
-    """A fragment of call ``index``'s arguments text (the fragments joined are
-    its ``raw_args``)."""
-
-    index: int
-    arguments: str
-
-    def openai_delta(self) -> dict[str, Any]:
-        return {"tool_calls": [{"index": self.index, "function": {"arguments": self.arguments}}]}
-
-
-@dataclass(frozen=True)
-class CallFinished:
-    """Call ``index`` is whole: ``call`` is the :class:`ToolCall` (``ok``,
-    ``args``, ``error``, ``span``...) that ``parse_tool_calls`` gives for it."""
-
-    index: int
-    call: ToolCall
-
-
-StreamEvent = Union[TextDelta, CallStarted, ArgsDelta, CallFinished]
 
 # the literal markers that do not begin with one of the trigger characters
 _WORD_MARKERS = ("Action:", "functools", "function call<|role_sep|>")
@@ -111,13 +70,22 @@ _HEAD = re.compile(r"[ \t\n]*[A-Za-z_][\w.-]{0,127}[ \t]*\n[ \t]*\{")
 _HEAD_SO_FAR = re.compile(r"[ \t\n]*(?:[A-Za-z_][\w.-]{0,127}(?:[ \t]*(?:\n[ \t]*)?)?)?")
 
 
+_WORD_PREFIXES = frozenset(m[:k] for m in _WORD_MARKERS for k in range(1, len(m)))
+_WORD_FIRSTS = "".join(sorted({m[0] for m in _WORD_MARKERS}))
+
+
 def _partial_tail(text: str) -> int:
-    """The length of the longest end of ``text`` that is the start of a word marker."""
-    for n in range(min(len(text), _LONGEST - 1), 0, -1):
-        tail = text[-n:]
-        if any(m.startswith(tail) for m in _WORD_MARKERS):
-            return n
-    return 0
+    """The length of the longest end of ``text`` that is the start of a word marker
+    (only where one of their first letters stands is a tail tried)."""
+    n = len(text)
+    k = max(0, n - _LONGEST + 1)
+    while True:
+        k = min((j for j in (text.find(c, k) for c in _WORD_FIRSTS) if j >= 0), default=-1)
+        if k < 0:
+            return 0
+        if text[k:] in _WORD_PREFIXES:
+            return n - k
+        k += 1
 
 
 def _opens_with_name(format: str) -> bool:
@@ -129,15 +97,26 @@ def _opens_with_name(format: str) -> bool:
 class ToolCallStream:
     """The tool calls of a model message that arrives in pieces (see the module's text).
 
-    ``format`` and ``tools`` are those of :func:`parse_tool_calls`. ``feed(delta)``
-    returns the events the delta makes certain; ``close()`` the last ones;
-    ``finish()`` the calls. ``text`` is everything fed so far."""
+    ``format``, ``tools`` and ``thinking`` are those of :func:`parse_tool_calls`.
+    ``feed(delta)`` returns the events the delta makes certain; ``close()`` the
+    last ones; ``finish()`` the calls. ``text`` is everything fed so far. With
+    ``thinking`` given (True or False), calls are reported as they arrive (the
+    live reading, ``_toolstream_live``); with None, at the end."""
 
-    def __init__(self, format: str | None = None, tools: Any = None) -> None:
-        if format is not None:
-            parse_tool_calls("", format=format)  # an unknown format is refused now, not at the end
+    def __init__(self, format: str | None = None, tools: Any = None, thinking: bool | None = None) -> None:
+        # an unknown format or a wrong thinking is refused now, not at the end
+        parse_tool_calls("", format=format, thinking=thinking)
         self._format = format
         self._tools = tools
+        self._thinking = thinking
+        self._live: LiveReading | None = None
+        if thinking is not None:
+            from ._formats import _ALL, FORMATS, _readers
+
+            kinds = _ALL if format is None else FORMATS[format]
+            if live_kinds(kinds):
+                self._live = LiveReading(format, tools, thinking, kinds, tuple(_readers(kinds)[0]),
+                                         _TRIGGER, _partial_tail)
         self._parts: list[str] = []
         self._pending = ""  # fed, not shown, not yet known to be held (a partial word marker)
         self._held = False  # a trigger was met: the rest waits for the end
@@ -145,6 +124,9 @@ class ToolCallStream:
         self._calls: list[ToolCall] | None = None
         # the format may open the message with a bare call name: held until that is decided
         self._head = format is not None and _opens_with_name(format)
+
+    def _text_so_far(self) -> str:
+        return self.text
 
     @property
     def text(self) -> str:
@@ -155,9 +137,13 @@ class ToolCallStream:
 
     def feed(self, delta: str) -> list[StreamEvent]:
         """Take the next piece of the message; the text it makes safe to show."""
-        if self._held and self._calls is None and type(delta) is str:  # the common case, held
-            self._parts.append(delta)
-            return []
+        if self._calls is None and type(delta) is str:
+            if self._held:  # the common case, held
+                self._parts.append(delta)
+                return []
+            if self._live is not None and delta:
+                self._parts.append(delta)
+                return self._live.feed(delta, self._text_so_far)
         if not isinstance(delta, str):
             raise TypeError(f"ToolCallStream.feed: the delta must be str, not {type(delta).__name__}")
         if self._calls is not None:
@@ -178,11 +164,11 @@ class ToolCallStream:
                 return []
             self._head = False
         m = _TRIGGER.search(text)
-        if m is not None:
+        keep = _partial_tail(text)
+        if m is not None and len(text) - keep >= m.start():  # (a word marker may start before it)
             self._held = True
             self._pending = ""
             return self._show(text[:m.start()])
-        keep = _partial_tail(text)
         self._pending = text[len(text) - keep:] if keep else ""
         return self._show(text[:len(text) - keep])
 
@@ -197,7 +183,11 @@ class ToolCallStream:
         if self._calls is not None:
             return []
         whole = self.text
-        calls = self._calls = parse_tool_calls(whole, format=self._format, tools=self._tools)
+        if self._live is not None:
+            last, self._calls = self._live.close(whole)
+            return last
+        calls = self._calls = parse_tool_calls(whole, format=self._format, tools=self._tools,
+                                               thinking=self._thinking)
         if not calls:
             return self._show(whole[self._shown:])
         events: list[StreamEvent] = []
@@ -219,4 +209,4 @@ class ToolCallStream:
     @property
     def shown(self) -> int:
         """How many characters of ``text`` were shown as ``TextDelta`` so far."""
-        return self._shown
+        return self._live.shown if self._live is not None else self._shown

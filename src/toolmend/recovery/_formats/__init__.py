@@ -211,7 +211,8 @@ def _readers(kinds: frozenset[str]) -> tuple[dict[str, Any], Any]:
     return cached
 
 
-def parse(text: Any, format: str | None, tools: Any) -> list[ToolCall]:
+def parse(text: Any, format: str | None, tools: Any, thinking: bool | None = None,
+          start: int = 0) -> list[ToolCall]:
     if isinstance(text, (bytes, bytearray)):
         text = bytes(text).decode("utf-8", "replace")
     if not isinstance(text, str):
@@ -226,7 +227,7 @@ def parse(text: Any, format: str | None, tools: Any) -> list[ToolCall]:
         kinds = found
     known = read_tools(tools) if tools is not None else None
     ctx = Ctx(known, format)
-    calls = scan(text, ctx, kinds, *_readers(kinds))
+    calls = scan(text, ctx, kinds, *_readers(kinds), thinking, start)
     if known is not None:
         calls = [c if c.name in known.schemas or not c.ok else
                  ToolCall(c.name, c.raw_args, None, False, c.span,

@@ -13,12 +13,13 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .._toolcalls import _NOT_A_TAG, ToolCall, _json_calls, _skip_ws, _tag
+from .._toolcalls import ToolCall, _json_calls, _skip_ws
 from ._base import Ctx
+from ._hermes import NOT_A_TAG, read_tag
 from ._pythonic import read_list
 from ._xml import glm_head, read_glm
 
-__all__ = ["scan", "REASONING"]
+__all__ = ["scan", "reasoning_end", "REASONING"]
 
 # opener -> closer; the openers are matched without regard to case
 REASONING = {
@@ -67,7 +68,7 @@ class TokenSearch:
         self.longest = max((len(w) for w in words), default=0)
 
 
-_WORD_WINDOW = 4096  # characters searched ahead for a word of the token pattern at a time
+_WORD_WINDOW = 256  # characters first searched ahead for a word of the token pattern (doubled after)
 # what an anchored alternative starts with, after a line's spaces and tabs
 _LINE_FIRSTS = frozenset("`~[{>")
 _BLANK_RUN = re.compile(r"[ \t\n]*")
@@ -156,6 +157,9 @@ class Scanner:
         # run of openers with no closer costs one search, not one per opener.
         self.searched: dict[str, tuple[int, int, re.Match[str] | None]] = {}
         self.kept = 0  # calls before this index are not reasoning (Functionary's first call)
+        # the message's reasoning is known to be over (thinking=True or False): a
+        # closer with no opener is text, not the end of reasoning the prompt opened
+        self.reasoning_over = False
         # the last search for the token pattern's words (markers that begin with
         # a letter): from, to, where the first of them stands or -1
         self.word_found = (1, 0, -1)
@@ -164,15 +168,24 @@ class Scanner:
         """Where the first of the token pattern's words that starts in
         ``text[pos:before]`` stands (``before`` when none). The words' next
         place is searched for a window ahead and kept: the scan asks again at
-        every candidate."""
-        need = min(limit, before - 1 + self.token.longest)  # what a word starting before ``before`` needs
-        known = self.word_found
-        ahead = known[2] >= pos or (known[2] < 0 and known[1] >= need)  # it answers from pos on
-        if not (known[0] <= pos and known[1] <= limit and ahead):
-            end = min(limit, max(need, pos + _WORD_WINDOW))
-            found = [k for k in (self.text.find(w, pos, end) for w in self.token.words) if k >= 0]
-            known = self.word_found = (pos, end, min(found) if found else -1)
-        return known[2] if 0 <= known[2] < before else before
+        every candidate. A window that held none is not searched again: the
+        next search starts where it ended (less a word's length) and looks
+        twice as far, so a short message costs a short search and a long text
+        without a word costs one pass over it."""
+        longest = self.token.longest
+        need = min(limit, before - 1 + longest)  # what a word starting before ``before`` needs
+        lo, hi, at = self.word_found
+        if lo <= pos and hi <= limit and (at >= pos or (at < 0 and hi >= need)):
+            return at if 0 <= at < before else before  # the last search answers from pos on
+        if at < 0 and lo <= pos <= hi <= limit:  # none in [lo, hi): go on from there
+            start, window = max(pos, hi - longest + 1), 2 * (hi - lo)
+        else:
+            lo, start, window = pos, pos, _WORD_WINDOW
+        end = min(limit, max(need, start + window))
+        found = [k for k in (self.text.find(w, start, end) for w in self.token.words) if k >= 0]
+        at = min(found) if found else -1
+        self.word_found = (lo, end, at)
+        return at if 0 <= at < before else before
 
     def _anchored(self, p: int, limit: int) -> tuple[re.Match[str] | None, int]:
         """The token pattern's match at the line start found from ``p`` (a line
@@ -279,7 +292,7 @@ class Scanner:
                         pos = end
                 continue
             if kind == "close":
-                if not in_fence:  # a bare closer: what came before it was reasoning
+                if not in_fence and not self.reasoning_over:  # a bare closer: what came before was reasoning
                     del calls[self.kept:]
                 pos = floor = m.end()
                 continue
@@ -292,10 +305,10 @@ class Scanner:
                 if "glm" in self.kinds and glm_head(text, i, limit):
                     found, end = read_glm(text, i, limit, self.ctx)
                 elif "hermes" in self.kinds:
-                    found, end = _tag(text, i, limit)
+                    found, end = read_tag(text, i, limit)
                 else:
-                    found, end = _NOT_A_TAG, m.end()
-                if found is _NOT_A_TAG or found is None:
+                    found, end = NOT_A_TAG, m.end()
+                if found is NOT_A_TAG or found is None:
                     pos = max(end, m.end()) if found is None else end
                     continue
                 calls.extend(found)
@@ -362,14 +375,32 @@ class Scanner:
 
 
 _HEAD_CALL = re.compile(r"[ \t\n]*([A-Za-z_][\w.-]{0,127})[ \t]*\n(?=[ \t]*\{)")
+# the first closer of a reasoning block the prompt opened (thinking=True)
+_FIRST_CLOSER = re.compile("|".join(re.escape(c) for c in _BARE_CLOSERS), re.I)
+
+
+def reasoning_end(text: str, start: int = 0) -> int:
+    """Where the reasoning the prompt opened ends: past the first closer from
+    ``start`` (read literally: reasoning is not Markdown), or -1 when it has not."""
+    m = _FIRST_CLOSER.search(text, start)
+    return -1 if m is None else m.end()
 
 
 def scan(text: str, ctx: Ctx, kinds: frozenset[str], readers: dict[str, Any],
-         pattern: TokenSearch) -> list[ToolCall]:
-    """The calls in ``text``; ``pattern`` is ``token_pattern(kinds, tuple(readers))``, built once."""
+         pattern: TokenSearch, thinking: bool | None = None, start: int = 0) -> list[ToolCall]:
+    """The calls in ``text`` from ``start``; ``pattern`` is ``token_pattern(kinds,
+    tuple(readers))``, built once. ``thinking``: True, the prompt opened a
+    reasoning block, which ends at the first closer (nothing before it is a
+    call; no closer, no call); False, it opened none; None, unknown: a closer
+    with no opener ends the reasoning the prompt opened. Known either way, a
+    later closer with no opener is text. A scan from ``start`` > 0 goes on from
+    the end of a call read before, with the reasoning known to be over."""
     calls: list[ToolCall] = []
-    start = 0
-    m = _HEAD_CALL.match(text, start) if "functionary_head" in kinds else None
+    if thinking:
+        start = reasoning_end(text, start) if start == 0 else start
+        if start < 0:
+            return calls
+    m = _HEAD_CALL.match(text, start) if "functionary_head" in kinds and start == 0 else None
     if m is not None and m.group(1) != "all":
         # Functionary v3.2 named: the prompt ends in ">>>", so the first call starts with its name
         found, end = readers[">>>"](">>>" + text[m.start(1):], 0, len(text) - m.start(1) + 3, ctx)
@@ -382,5 +413,6 @@ def scan(text: str, ctx: Ctx, kinds: frozenset[str], readers: dict[str, Any],
             start = end + shift
     scanner = Scanner(text, ctx, kinds, readers, pattern)
     scanner.kept = len(calls)
+    scanner.reasoning_over = thinking is not None
     scanner.scan(start, len(text), calls, False)
     return calls

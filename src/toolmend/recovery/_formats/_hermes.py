@@ -1,0 +1,287 @@
+"""The Hermes tag: ``<tool_call>{"name": ..., "arguments": {...}}</tool_call>``
+(Qwen 2.5, Hermes, and the many models trained on it), its attribute form
+``<tool_call name="..." args='...' />``, and the text body between the tags.
+
+``_tag`` reads the tag at ``i``; the everyday body is read with one parse of
+its arguments (``_whole_call``), anything else by the general JSON reader.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import replace
+from typing import Any
+
+from ..._text import string_end
+from .._jsonish import decode_key, extent, skip_space
+from .._strategies import _NOT_JSON, exact_json
+from .._toolcalls import _NAME, ToolCall, _is_placeholder, _skip_ws, call_from_parts, cut_call, json_run
+
+__all__ = ["read_tag", "NOT_A_TAG"]
+
+_TAG_NAME = "<tool_call"
+_CLOSE = re.compile(r"</tool_call\s*>", re.I)
+_ATTR_NAME = re.compile(r"[A-Za-z_][\w:.-]*")
+_BARE_VALUE = re.compile(r"[^\s>]+")
+_ENTITY = re.compile(r"&(?:quot|apos|lt|gt|amp|#\d+|#x[0-9a-fA-F]+);")
+NOT_A_TAG: Any = object()
+_TAG_WINDOW = 512  # characters of a tag's head searched for the next tag at a time
+
+
+def _partial_close(text: str, j: int, limit: int) -> bool:
+    """Only the start of ``</tool_call>`` stands between ``j`` and the end of the text."""
+    rest = text[j:limit].strip()
+    return limit == len(text) and bool(rest) and "</tool_call>".startswith(rest.lower())
+
+
+def _attr_value(text: str, j: int, limit: int) -> tuple[str | None, int]:
+    """The attribute value at ``j``: (value, end), value None when it does not
+    end: cut off (end = ``limit``) or running into the next ``<tool_call``
+    (end = where that starts; a value never holds one, so each tag reads only
+    up to the next and a run of broken tags stays linear)."""
+    c = text[j]
+    nxt = text.find(_TAG_NAME, j, limit)
+    bound = limit if nxt < 0 else nxt
+    if c in "\"'":
+        s = skip_space(text, j + 1, bound)
+        if s < bound and text[s] in "{[":
+            e = extent(text, s, bound, _TAG_NAME)
+            if e is not None:
+                k = skip_space(text, e, bound)
+                if k < bound and text[k] == c:
+                    return text[j + 1:k], k + 1
+        # the value ends at a quote followed by the end of the tag or another attribute
+        # (models do not escape the attribute's own quote inside the JSON)
+        # (the end of the text counts; the start of the next tag does not)
+        ender = re.compile(re.escape(c) + r"(?=\s*(?:/?>|[A-Za-z_][\w:.-]*\s*=" +
+                           (r"|\Z))" if bound == limit else "))"))
+        m = ender.search(text, j + 1, bound)
+        if m is None:
+            return None, bound
+        return text[j + 1:m.start()], m.end()
+    if c in "{[":
+        e = extent(text, j, bound, _TAG_NAME)
+        if e is None:
+            return None, bound
+        return text[j:e], e
+    m = _BARE_VALUE.match(text, j, limit)
+    if m is None:  # name=> : an empty value
+        return "", j
+    value, end = m.group(), m.end()
+    if value.endswith("/") and text.startswith(">", end):
+        value, end = value[:-1], end - 1
+    return value, end
+
+
+def _unescape(value: str) -> str:
+    return html.unescape(value) if _ENTITY.search(value) else value
+
+
+def read_tag(text: str, i: int, limit: int) -> tuple[Any, int]:
+    """The call(s) in the tag at ``i``: (list of calls | NOT_A_TAG, end)."""
+    j = i + len(_TAG_NAME)
+    attrs: dict[str, str] = {}
+    cut_attr: str | None = None
+    cut_at = -1  # where the value of the cut attribute starts
+    self_closing = False
+    opened = False
+    # a tag's attributes never run into the next tag: each tag reads only up
+    # to it, so a run of broken tags costs time linear in the text (the next
+    # tag is searched for ahead of the reading, a window at a time: a tag's
+    # head is short, its body is not searched here)
+    nxt, searched = -1, j
+    while True:
+        j = _skip_ws(text, j, limit)
+        if nxt < 0 and j >= searched and searched < limit:
+            window = min(limit, max(j + 1, searched) + _TAG_WINDOW)
+            nxt = text.find(_TAG_NAME, searched, window)
+            # the next window overlaps this one by a tag's length less one: a tag
+            # across the edge is found there
+            searched = window if window >= limit else window - len(_TAG_NAME) + 1
+        if 0 <= nxt <= j:
+            return NOT_A_TAG, i + len(_TAG_NAME)
+        if j >= limit:
+            break
+        if text.startswith("/>", j):
+            self_closing, j = True, j + 2
+            break
+        if text[j] == ">":
+            opened, j = True, j + 1
+            break
+        m = _ATTR_NAME.match(text, j, limit)
+        if m is None:
+            return NOT_A_TAG, i + len(_TAG_NAME)
+        key = m.group().lower()
+        j = _skip_ws(text, m.end(), limit)
+        if j < limit and text[j] == "=":
+            j = _skip_ws(text, j + 1, limit)
+            if j >= limit:
+                cut_attr, cut_at = key, j
+                break
+            start = j
+            value, j = _attr_value(text, j, limit)
+            if value is None and j < limit:  # it runs into the next tag: this one is broken
+                return NOT_A_TAG, i + len(_TAG_NAME)
+            if value is None or (j >= limit == len(text) and text[j - 1] not in "\"'}]"):
+                cut_attr, cut_at = key, start
+                break
+            attrs[key] = _unescape(value)
+        else:
+            attrs[key] = ""
+    at_end = not (self_closing or opened)
+    if at_end and limit < len(text):
+        return NOT_A_TAG, i + len(_TAG_NAME)
+    name = attrs.get("name", attrs.get("tool"))
+    if name is not None:
+        args = attrs.get("args", attrs.get("arguments"))
+        if not _NAME.match(name) or _is_placeholder(name, args):
+            return NOT_A_TAG, i + len(_TAG_NAME)
+        if cut_attr in ("args", "arguments"):
+            raw = text[cut_at:limit]
+            if raw[:1] in "\"'":
+                raw = raw[1:]
+            return [cut_call(name, _unescape(raw), (i, limit),
+                             "the call was cut off inside its arguments; it is not whole")], limit
+        if cut_attr is not None:
+            return [ToolCall(name, args or "", None, False, (i, limit),
+                             f"the call was cut off inside its {cut_attr!r} attribute")], limit
+        if at_end and args is None:
+            return [ToolCall(name, "", None, False, (i, limit),
+                             "the call was cut off before its arguments")], limit
+        if args is not None or self_closing or at_end:
+            end = j
+            if opened:  # <tool_call name=.. args=..></tool_call>
+                close = _CLOSE.match(text, _skip_ws(text, j, limit), limit)
+                if close is not None:
+                    end = close.end()
+            return [call_from_parts(name, args or "", (i, end))], end
+        body_start = j
+        body_end, end, closed, _ = _body_end(text, j, limit)
+        raw = text[body_start:body_end].strip()
+        if not closed:
+            b = _skip_ws(text, body_start, limit)
+            whole_json = b < limit and text[b] in "{[" and extent(text, b, body_end) is not None
+            if not whole_json:
+                if b < limit and text[b] in "{[":
+                    return [call_from_parts(name, raw, (i, end), cut=True)], end
+                return [ToolCall(name, raw, None, False, (i, end),
+                                 "the call has no closing </tool_call>, so its body may be cut off")], end
+        return [call_from_parts(name, raw, (i, end))], end
+    if cut_attr is not None or (at_end and attrs):
+        return [], limit  # cut inside the tag before any name: nothing to report
+    if not opened:
+        return (NOT_A_TAG, i + len(_TAG_NAME)) if not at_end else ([], limit)
+    b = _skip_ws(text, j, limit)
+    if b >= limit or text[b] not in "{[":
+        return NOT_A_TAG, i + len(_TAG_NAME)
+    fast = _whole_call(text, i, b, limit)
+    if fast is not None:
+        return [fast], fast.span[1]
+    body_end, end, closed, known = _body_end(text, j, limit)
+    calls = json_run(text, b, body_end, "", known)[0]
+    if len(calls) == 1:
+        only = calls[0]
+        calls = [replace(only, span=(i, end))]
+    return calls, end
+
+
+def _first_closer(text: str, k: int, limit: int) -> int:
+    """Where the first ``</tool_call`` from ``k`` starts, or -1, also when
+    another ``<tool_call`` comes first (the general reader decides where a
+    body ends then: a run of open tags stays linear). Each ``<`` is found by
+    memchr (str.find of a longer needle whose letters the text is full of is
+    ~20x slower); past a few dozen of them, two such finds."""
+    for _ in range(32):
+        k = text.find("<", k, limit)
+        if k < 0 or text.startswith("</tool_call", k):
+            return k
+        if text.startswith(_TAG_NAME, k):
+            return -1
+        k += 1
+    nxt = text.find(_TAG_NAME, k, limit)
+    return text.find("</tool_call", k, nxt if nxt >= 0 else limit)
+
+
+def _whole_call(text: str, i: int, b: int, limit: int) -> ToolCall | None:
+    """The everyday tag body read with one parse of its arguments:
+    ``{"name": "...", "arguments": {...}}`` (an ``"id"`` string may come
+    before the arguments), valid JSON as written, ended by the first
+    ``</tool_call>`` (a tag inside one of its strings is text, and one
+    outside would leave no valid JSON). None for anything else,
+    which the general reader takes (it gives this call the same, walking the
+    arguments twice more: their end, then the members). The arguments text
+    is whatever stands between their member's colon and the body's closing
+    brace; it parses as one JSON object, so nothing else is in it."""
+    if text[b] != "{":
+        return None
+    # the first closer written in lower case (a literal search, fast; one in
+    # another case, or inside a string, leaves a body that is not one value:
+    # the general reader then takes it)
+    at = _first_closer(text, b, limit)
+    close = _CLOSE.match(text, at, limit) if at >= 0 else None
+    if close is None:
+        return None
+    e = at
+    while text[e - 1].isspace():
+        e -= 1
+    if text[e - 1] != "}":
+        return None
+    fields: dict[str, str] = {}
+    k = b + 1
+    while True:  # the members before the arguments: short strings
+        k = _skip_ws(text, k, e)
+        key_end = string_end(text, k, e) if text[k] == '"' else None
+        if key_end is None:
+            return None
+        key = text[k + 1:key_end - 1]
+        k = _skip_ws(text, key_end, e)
+        if text[k] != ":":
+            return None
+        k = _skip_ws(text, k + 1, e)
+        if key == "arguments":
+            break
+        value_end = string_end(text, k, e) if text[k] == '"' and key in ("name", "id") else None
+        if value_end is None or key in fields:
+            return None
+        fields[key] = decode_key(text[k:value_end])
+        k = _skip_ws(text, value_end, e)
+        if text[k] != ",":
+            return None
+        k += 1
+    raw = text[k:e - 1].rstrip()
+    name = fields.get("name")
+    if name is None or not _NAME.match(name) or _is_placeholder(name, raw) or raw[:1] != "{":
+        return None
+    args = exact_json(raw)
+    if args is _NOT_JSON:
+        return None
+    return ToolCall(name, raw, args, True, (i, close.end()), None, fields.get("id"))
+
+
+def _body_end(text: str, j: int, limit: int) -> tuple[int, int, bool, tuple[int, int] | None]:
+    """Where a tag's body ends: (body end, tag end, closed by </tool_call>,
+    (start, end) of the JSON value it starts with, None when not whole).
+
+    A JSON body ends where its value does (a ``</tool_call>`` inside one of its
+    strings is text); any body ends at the next ``<tool_call`` at the latest."""
+    b = _skip_ws(text, j, limit)
+    search_from = j
+    known = None
+    if b < limit and text[b] in "{[":
+        e = extent(text, b, limit, _TAG_NAME)
+        if e is not None:
+            search_from = e
+            known = (b, e)
+    nxt = text.find(_TAG_NAME, search_from, limit)
+    bound = limit if nxt < 0 else nxt
+    close = _CLOSE.search(text, search_from, bound)
+    if close is not None:
+        return close.start(), close.end(), True, known
+    if bound == limit == len(text):
+        lt = text.find("</", max(search_from, limit - 16), limit)
+        if lt >= 0 and _partial_close(text, lt, limit):
+            return lt, limit, True, known
+    return bound, bound, False, known
+
+

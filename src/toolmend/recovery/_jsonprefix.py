@@ -1,0 +1,173 @@
+"""How much of a streamed JSON value is valid so far: a strict reader that
+takes the text in pieces and reads each character once.
+
+``JsonPrefix().feed(piece)`` returns the text it read and found valid (a
+token cut at the end of the piece waits for the next one); ``done`` is set
+when the value's last bracket is read, ``failed`` at the first character
+that is not JSON, or at a ``<tool_call`` or ``</tool_call`` written inside
+it (a tag reader ends the call's body there when the message is cut, so
+what follows is never certain to be part of the value). Whitespace is
+JSON's four characters only. The stream of tool calls uses it to pass on
+an argument's text while it arrives: what was read valid is certain to
+start the call's ``raw_args`` whatever comes next.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["JsonPrefix"]
+
+# what comes next
+_VALUE, _FIRST_VALUE, _FIRST_KEY, _KEY, _COLON, _NEXT = range(6)
+
+_JSON_WS = re.compile(r"[ \t\n\r]*")
+_STRING_RUN = re.compile(r'[^"\\\x00-\x1f<]*')  # a string's plain characters
+_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
+_NUMBER_SO_FAR = re.compile(r"-?[0-9]*(?:\.[0-9]*)?(?:[eE][+-]?[0-9]*)?")
+_HEX4 = re.compile(r"[0-9a-fA-F]{4}")
+_TAGS = ("</tool_call", "<tool_call")
+_TAG_LEN = max(len(t) for t in _TAGS)
+_LITERALS = {"t": "true", "f": "false", "n": "null"}
+
+
+class JsonPrefix:
+    """A strict reader of one JSON value arriving in pieces (see the module)."""
+
+    def __init__(self) -> None:
+        self.buf = ""  # fed, not yet read (a token cut at the end of a piece)
+        self.stack: list[str] = []  # the open brackets
+        self.expect = _VALUE
+        self.in_string = False
+        self.key = False  # the open string is a key
+        self.done = False
+        self.failed = False
+
+    def feed(self, piece: str) -> str:
+        """Take the next piece; return the text newly read and valid."""
+        if self.done or self.failed:
+            return ""
+        if self.in_string and not self.buf and \
+                _STRING_RUN.match(piece).end() == len(piece):  # type: ignore[union-attr]
+            return piece  # the common case: more of a long string
+        buf = self.buf + piece if self.buf else piece
+        i = self._read(buf)
+        self.buf = buf[i:]
+        return buf[:i]
+
+    def _read(self, buf: str) -> int:
+        """Read from the start of ``buf``; where reading stopped."""
+        i, n = 0, len(buf)
+        while i < n:
+            if self.in_string:
+                j = self._string(buf, i, n)
+                if j < 0:
+                    return i
+                i = j
+                continue
+            i = _JSON_WS.match(buf, i).end()  # type: ignore[union-attr]
+            if i >= n:
+                return i
+            j = self._token(buf, i, n)
+            if j < 0 or self.failed:
+                return i
+            i = j
+            if not self.stack and self.expect == _NEXT:
+                self.done = True
+                return i
+        return i
+
+    def _string(self, buf: str, i: int, n: int) -> int:
+        """Read inside a string from ``i``: where reading goes on, or -1 to wait."""
+        i = _STRING_RUN.match(buf, i).end()  # type: ignore[union-attr]
+        if i >= n:
+            return i
+        c = buf[i]
+        if c == '"':
+            self.in_string = False
+            self.expect = _COLON if self.key else _NEXT
+            return i + 1
+        if c == "\\":
+            if i + 1 >= n:
+                return -1
+            e = buf[i + 1]
+            if e in '"\\/bfnrt':
+                return i + 2
+            if e == "u":
+                if i + 6 > n:
+                    return -1
+                if _HEX4.match(buf, i + 2, i + 6):
+                    return i + 6
+            return self._fail()
+        if c == "<":
+            rest = buf[i:i + _TAG_LEN].lower()
+            if any(rest.startswith(t) for t in _TAGS):
+                return self._fail()
+            if len(rest) < _TAG_LEN and any(t.startswith(rest) for t in _TAGS):
+                return -1  # it may still become one
+            return i + 1
+        return self._fail()  # a control character
+
+    def _token(self, buf: str, i: int, n: int) -> int:
+        """Read the token at ``i`` (not whitespace, not in a string): where
+        reading goes on, or -1 to wait for more."""
+        c = buf[i]
+        expect = self.expect
+        if expect in (_FIRST_KEY, _KEY):
+            if c == '"':
+                self.in_string, self.key = True, True
+                return i + 1
+            if c == "}" and expect == _FIRST_KEY:
+                return self._close("{", i)
+            return self._fail()
+        if expect == _COLON:
+            if c != ":":
+                return self._fail()
+            self.expect = _VALUE
+            return i + 1
+        if expect == _NEXT:
+            if c == ",":
+                self.expect = _KEY if self.stack[-1] == "{" else _VALUE
+                return i + 1
+            if c in "}]":
+                return self._close("{" if c == "}" else "[", i)
+            return self._fail()
+        # a value (or, first in an array, its end)
+        if c == "]" and expect == _FIRST_VALUE:
+            return self._close("[", i)
+        if c in "{[":
+            self.stack.append(c)
+            self.expect = _FIRST_KEY if c == "{" else _FIRST_VALUE
+            return i + 1
+        if c == '"':
+            self.in_string, self.key = True, False
+            return i + 1
+        if c == "-" or "0" <= c <= "9":
+            m = _NUMBER.match(buf, i)
+            if m is None or m.end() >= n:  # it may go on
+                if _NUMBER_SO_FAR.fullmatch(buf, i):
+                    return -1
+                if m is None:
+                    return self._fail()
+            self.expect = _NEXT
+            return m.end()
+        word = _LITERALS.get(c)
+        if word is None:
+            return self._fail()
+        if buf.startswith(word, i):
+            self.expect = _NEXT
+            return i + len(word)
+        if n - i < len(word) and word.startswith(buf[i:]):
+            return -1
+        return self._fail()
+
+    def _close(self, opener: str, i: int) -> int:
+        if not self.stack or self.stack[-1] != opener:
+            return self._fail()
+        self.stack.pop()
+        self.expect = _NEXT
+        return i + 1
+
+    def _fail(self) -> int:
+        self.failed = True
+        return -1

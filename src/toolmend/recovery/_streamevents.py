@@ -1,0 +1,59 @@
+"""The events of a streamed message (``ToolCallStream``), in the shape of
+OpenAI's streamed ``delta.content`` / ``delta.tool_calls``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Union
+
+from ._toolcalls import ToolCall
+
+__all__ = ["TextDelta", "CallStarted", "ArgsDelta", "CallFinished", "StreamEvent"]
+
+
+@dataclass(frozen=True)
+class TextDelta:
+    """Text to show the user (OpenAI's ``delta.content``); never part of a call."""
+
+    text: str
+
+    def openai_delta(self) -> dict[str, Any]:
+        return {"content": self.text}
+
+
+@dataclass(frozen=True)
+class CallStarted:
+    """Call ``index`` (0, 1, ... in the message's order) begins: its ``name`` and
+    the provider's ``id`` when the format writes one (else None)."""
+
+    index: int
+    id: str | None
+    name: str
+
+    def openai_delta(self) -> dict[str, Any]:
+        return {"tool_calls": [{"index": self.index, "id": self.id, "type": "function",
+                                "function": {"name": self.name, "arguments": ""}}]}
+
+
+@dataclass(frozen=True)
+class ArgsDelta:
+    """A fragment of call ``index``'s arguments text (the fragments joined are
+    its ``raw_args``)."""
+
+    index: int
+    arguments: str
+
+    def openai_delta(self) -> dict[str, Any]:
+        return {"tool_calls": [{"index": self.index, "function": {"arguments": self.arguments}}]}
+
+
+@dataclass(frozen=True)
+class CallFinished:
+    """Call ``index`` is whole: ``call`` is the :class:`ToolCall` (``ok``,
+    ``args``, ``error``, ``span``...) that ``parse_tool_calls`` gives for it."""
+
+    index: int
+    call: ToolCall
+
+
+StreamEvent = Union[TextDelta, CallStarted, ArgsDelta, CallFinished]

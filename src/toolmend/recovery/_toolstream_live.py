@@ -1,0 +1,342 @@
+"""The stream's live reading: calls reported while the message arrives.
+
+When the caller says whether the prompt opened a reasoning block
+(``thinking=True`` or ``False``), no later text can turn an earlier call into
+reasoning, and a ``<tool_call>`` whose body is the everyday
+``{"name": "...", "arguments": {...}}`` is reported as it comes:
+``CallStarted`` once its name is read, ``ArgsDelta`` with each piece of its
+arguments that a strict JSON reader found valid (so it is certain to start
+the call's ``raw_args``, whatever follows; trailing blanks and the start of a
+tag wait), and ``CallFinished`` at its ``</tool_call>``, the call read by the
+same reader ``parse_tool_calls`` uses, from the tag on. Prose between calls is
+shown, and so are inline code spans; a ``<think>`` block written by the model
+is skipped (it is reasoning), and with ``thinking=True`` so is everything up to
+the first closer.
+
+Anything else that could begin a call (another family's marker, a fence, a
+JSON or pythonic line, a body in another shape, arguments that stop being
+valid JSON) ends the live reading: the rest of the message waits for
+``close()``, which reads it from the end of the last call reported, and a
+call already started is finished there. So the calls reported are
+``parse_tool_calls(text, thinking=...)``, one for one, however the message was
+split (tests/test_tool_stream.py checks this on every corpus message, split
+at random and cut at every point).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Callable
+
+import regex  # type: ignore[import-untyped]
+
+from ._jsonprefix import JsonPrefix
+from ._streamevents import ArgsDelta, CallFinished, CallStarted, StreamEvent, TextDelta
+from ._toolcalls import _NAME, _PLACEHOLDER_NAME, ToolCall, calls_from
+
+__all__ = ["LiveReading", "live_kinds"]
+
+# what str.isspace() is true for (a tag reader skips these between a body's members)
+_SPACE = r"[\t-\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]"
+_HEAD = regex.compile(
+    rf'<tool_call>{_SPACE}*\{{{_SPACE}*"name"{_SPACE}*:{_SPACE}*"([@A-Za-z_][\w.:@/-]{{0,127}})"'
+    rf'{_SPACE}*,{_SPACE}*"arguments"{_SPACE}*:{_SPACE}*\{{')
+_HEAD_MAX = 512  # a head longer than this is not the everyday shape
+_AFTER = regex.compile(rf"{_SPACE}*\}}{_SPACE}*</tool_call{_SPACE}*>")
+_BLANK_LINE = re.compile(r"\n[ \t]*\n")
+
+
+class _Literals:
+    """What the scan's token pattern can match at a character, for one
+    format: every literal (lower case: the family markers are matched as
+    written, the others in any case; waiting on either is safe), their
+    proper prefixes (a text that may still become one), the reasoning
+    openers with their closers, and the wrappers a call's span takes in
+    (``<seed:tool_call>`` around ``<function=...>``)."""
+
+    def __init__(self, markers: tuple[str, ...]) -> None:
+        from ._formats._scan import _BARE_CLOSERS, REASONING
+        from ._formats._xml import _WRAPPERS
+
+        self.openers = {o.lower(): c for o, c in REASONING.items()}
+        words = {*self.openers, *(c.lower() for c in _BARE_CLOSERS), "<tool_response>", "<tool_call",
+                 "<tool_call>", *(m.lower() for m in markers), *(w.lower() for w in _WRAPPERS)}
+        self.words = frozenset(words)
+        self.prefixes = frozenset(w[:k] for w in words for k in range(1, len(w)))
+        self.lengths = sorted({len(w) for w in words}, reverse=True)
+        self.longest = self.lengths[0]
+        self.closers = re.compile("|".join(re.escape(c) for c in _BARE_CLOSERS), re.I)
+
+    def longest_at(self, low: str) -> str | None:
+        """The longest literal ``low`` starts with."""
+        for n in self.lengths:
+            if low[:n] in self.words:
+                return low[:n]
+        return None
+
+
+_literals: dict[tuple[str, ...], _Literals] = {}
+
+
+def _literals_for(markers: tuple[str, ...]) -> _Literals:
+    found = _literals.get(markers)
+    if found is None:
+        found = _literals[markers] = _Literals(markers)
+    return found
+
+
+def live_kinds(kinds: frozenset[str]) -> bool:
+    """A format the live reading serves: no call name may open the message
+    (Functionary's bare first call). Calls are reported early only in
+    ``<tool_call>`` tags (the hermes kind); in other formats the reading
+    shows the text and skips the reasoning, and the calls come at the end."""
+    return "functionary_head" not in kinds
+
+
+class LiveReading:
+    """The live reading of one message (see the module). ``feed`` takes the
+    text newly added at the end of ``text()``; ``close`` gives the last
+    events and the calls."""
+
+    def __init__(self, format: str | None, tools: Any, thinking: bool, kinds: frozenset[str],
+                 markers: tuple[str, ...], trigger: re.Pattern[str],
+                 partial_tail: Callable[[str], int]) -> None:
+        self.format, self.tools, self.thinking, self.kinds = format, tools, thinking, kinds
+        self.hermes = "hermes" in kinds  # <tool_call> tags are read (else one ends the live reading)
+        self.trigger, self.partial_tail = trigger, partial_tail
+        self.lit = _literals_for(markers)
+        self.steps: dict[str, Callable[[list[StreamEvent], Callable[[], str]], bool]] = {
+            "reasoning": self._reasoning, "text": self._text, "decide": self._decide,
+            "think": self._think, "after_think": self._after_think, "code": self._code,
+            "head": self._head, "args": self._args, "after": self._after}
+        self.work = ""  # text not yet read, from ``at``
+        self.at = 0
+        self.state = "reasoning" if thinking else "text"
+        self.line_blank = True  # only spaces and tabs since the last line break (or the start)
+        self.searched = 0  # how far into ``work`` a search of the current state has looked
+        self.committed: list[ToolCall] = []
+        self.start = 0  # where the calls not yet reported begin to be read
+        self.closer: re.Pattern[str] | None = None  # the open <think> block's closer
+        self.ticks = 0  # the open inline code span's backticks
+        # the call being read: its tag's start, name, arguments' start, reader, text passed on
+        self.tag_start = 0
+        self.name = ""
+        self.args: JsonPrefix | None = None
+        self.args_sent: list[str] = []
+        self.args_held = ""  # read valid, not yet passed on (trailing blanks)
+        self.open_call = False  # a CallStarted was sent for a call not yet finished
+        self.shown = 0
+
+    # -- feeding -------------------------------------------------------------
+
+    def feed(self, delta: str, text: Callable[[], str]) -> list[StreamEvent]:
+        """Read ``delta`` (``text()`` is the whole message so far)."""
+        if self.state == "held":
+            return []
+        self.work = self.work + delta if self.work else delta
+        events: list[StreamEvent] = []
+        while self.work and self.steps[self.state](events, text):
+            if self.state == "held":
+                break
+        return events
+
+    def _advance(self, n: int) -> None:
+        self.work = self.work[n:]
+        self.at += n
+        self.searched = 0
+
+    def _show(self, events: list[StreamEvent], n: int) -> None:
+        """Show the first ``n`` characters of ``work`` as text."""
+        if n <= 0:
+            return
+        chunk = self.work[:n]
+        nl = chunk.rfind("\n")
+        blanks = not chunk[nl + 1:].strip(" \t")
+        self.line_blank = blanks if nl >= 0 else self.line_blank and blanks
+        self.shown += n
+        events.append(TextDelta(chunk))
+        self._advance(n)
+
+    def _hold(self) -> bool:
+        self.state = "held"
+        return False
+
+    def _reasoning(self, events: list[StreamEvent], text: Callable[[], str]) -> bool:
+        """thinking=True: everything up to the first closer is reasoning."""
+        m = self.lit.closers.search(self.work)
+        if m is None:
+            keep = min(len(self.work), self.lit.longest)  # a closer may be cut at the end
+            self._advance(len(self.work) - keep)
+            return False
+        self._advance(m.end())
+        self.start = self.at
+        self.state, self.line_blank = "text", False
+        return True
+
+    def _text(self, events: list[StreamEvent], text: Callable[[], str]) -> bool:
+        m = self.trigger.search(self.work)
+        keep = self.partial_tail(self.work)
+        if m is None or len(self.work) - keep < m.start():  # a word marker may start before it
+            self._show(events, len(self.work) - keep)
+            return False
+        self._show(events, m.start())
+        self.state = "decide"
+        return True
+
+    def _decide(self, events: list[StreamEvent], text: Callable[[], str]) -> bool:
+        """What the character at the start of ``work`` (one the trigger found) begins."""
+        lit = self.lit
+        w = self.work[:lit.longest + 1]
+        low = w.lower()
+        if low in lit.prefixes:
+            return False  # the end of the text so far: it may still become one
+        found = lit.longest_at(low)
+        if found is not None:
+            if w.startswith("<tool_call>") and self.hermes:
+                self.state = "head"
+                return True
+            closer = lit.openers.get(found)
+            if closer is None:
+                return self._hold()  # another family's marker, a tool result, a closer
+            self.closer = re.compile(re.escape(closer), re.I)
+            self._advance(len(found))
+            self.state = "think"
+            return True
+        c = w[0]
+        if c == "`":
+            run = len(w) - len(w.lstrip("`"))
+            if run == len(self.work):
+                return False  # the run may go on
+            if self.line_blank and run >= 3:
+                return self._hold()  # a fence
+            self.ticks, self.state = run, "code"
+            return True
+        if c in "[{~>" and self.line_blank:
+            return self._hold()  # a JSON or pythonic line, a fence, Functionary's >>>
+        if c == "{" and "json_inline" in self.kinds:
+            return self._hold()
+        self.state = "text"
+        self._show(events, 1)  # a character that begins nothing here
+        return True
+
+    def _think(self, events: list[StreamEvent], text: Callable[[], str]) -> bool:
+        """Inside a <think> block the model opened: reasoning up to its closer."""
+        assert self.closer is not None
+        m = self.closer.search(self.work)
+        if m is None:
+            self._advance(max(0, len(self.work) - self.lit.longest))
+            return False
+        self._advance(m.end())
+        self.state, self.line_blank = "after_think", False
+        return True
+
+    def _after_think(self, events: list[StreamEvent], text: Callable[[], str]) -> bool:
+        rest = self.work.lstrip()
+        if not rest:
+            return False
+        if rest[0] in "{[":
+            return self._hold()  # </think>{"name": ...}: a call read right after the block
+        self.state = "text"
+        return True
+
+    def _code(self, events: list[StreamEvent], text: Callable[[], str]) -> bool:
+        """An inline code span: text up to the closing run of as many backticks,
+        or the opening run alone when a blank line comes first."""
+        n = self.ticks
+        closing = re.compile(r"(?<!`)" + "`" * n + r"(?!`)")
+        work = self.work
+        m = closing.search(work, max(n, self.searched))
+        # a blank line may begin on the last line searched
+        blank = _BLANK_LINE.search(work, max(n, work.rfind("\n", n, self.searched)))
+        if blank is not None and (m is None or blank.start() < m.start()):
+            self.state = "text"
+            self._show(events, n)
+            return True
+        if m is None or m.end() == len(work):  # not yet, or the run may go on
+            self.searched = max(n, len(work) - n - 1)
+            return False
+        self.state = "text"
+        self._show(events, m.end())
+        self.line_blank = False
+        return True
+
+    def _head(self, events: list[StreamEvent], text: Callable[[], str]) -> bool:
+        m = _HEAD.match(self.work, partial=True)
+        if m is None or (m.partial and len(self.work) > _HEAD_MAX):
+            return self._hold()
+        if m.partial:
+            return False
+        name = m.group(1)
+        if not _NAME.match(name) or _PLACEHOLDER_NAME.match(name):
+            return self._hold()
+        self.tag_start, self.name = self.at, name
+        events.append(CallStarted(len(self.committed), None, name))
+        self.open_call = True
+        self.args, self.args_sent, self.args_held = JsonPrefix(), [], ""
+        self._advance(m.end() - 1)  # the arguments' "{"
+        self.state = "args"
+        return True
+
+    def _args(self, events: list[StreamEvent], text: Callable[[], str]) -> bool:
+        assert self.args is not None
+        read = self.args.feed(self.work)  # the reader keeps what it could not read yet
+        self.at += len(self.work)
+        self.work = ""
+        if self.args.done:  # what follows the arguments is read here again
+            self.work, self.args.buf = self.args.buf, ""
+            self.at -= len(self.work)
+        held = self.args_held + read if self.args_held else read
+        sent = held.rstrip()  # a cut message's arguments end at their last non-blank character
+        if sent:
+            self.args_sent.append(sent)
+            events.append(ArgsDelta(len(self.committed), sent))
+        self.args_held = held[len(sent):] if len(sent) < len(held) else ""
+        if self.args.failed:
+            return self._hold()
+        if self.args.done:
+            self.state = "after"
+            return True
+        return False
+
+    def _after(self, events: list[StreamEvent], text: Callable[[], str]) -> bool:
+        m = _AFTER.match(self.work, partial=True)
+        if m is None or (m.partial and len(self.work) > _HEAD_MAX):
+            return self._hold()
+        if m.partial:
+            return False
+        end = self.at + m.end()
+        found = calls_from(text(), self.format, self.tools, self.thinking, self.tag_start)
+        call = found[0] if found else None
+        if call is None or call.span != (self.tag_start, end) or call.name != self.name or \
+                call.raw_args != "".join(self.args_sent):
+            return self._hold()  # close() reads it whole and finishes it
+        events.append(CallFinished(len(self.committed), call))
+        self.committed.append(call)
+        self.open_call = False
+        self._advance(m.end())
+        self.start = self.at
+        self.state, self.line_blank = "text", False
+        return True
+
+    # -- the end -------------------------------------------------------------
+
+    def close(self, whole: str) -> tuple[list[StreamEvent], list[ToolCall]]:
+        """The last events and every call of the message."""
+        rest = calls_from(whole, self.format, self.tools, self.thinking, self.start)
+        calls = self.committed + rest
+        events: list[StreamEvent] = []
+        first = len(self.committed)
+        for i, call in enumerate(rest, first):
+            sent = "".join(self.args_sent) if i == first and self.open_call else None
+            if sent is None:
+                events.append(CallStarted(i, call.id, call.name))
+                sent = ""
+            if call.raw_args.startswith(sent) and len(call.raw_args) > len(sent):
+                events.append(ArgsDelta(i, call.raw_args[len(sent):]))
+            events.append(CallFinished(i, call))
+        if not rest and not self.open_call and self.state not in ("reasoning", "think"):
+            tail = whole[self.at:]
+            if tail:
+                self.shown += len(tail)
+                events.append(TextDelta(tail))
+        return events, calls
