@@ -10,7 +10,7 @@ from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memchr
 from cpython.unicode cimport PyUnicode_GET_LENGTH, PyUnicode_READ, PyUnicode_KIND, PyUnicode_DATA
 
-__all__ = ["extent", "skip_space"]
+__all__ = ["extent", "skip_space", "tag_body"]
 
 
 cdef inline bint _starts(str needle, int kind, const void* data, Py_ssize_t j, Py_ssize_t n):
@@ -177,3 +177,103 @@ def extent(str text, Py_ssize_t i, Py_ssize_t limit, stop):
         return -1
     finally:
         free(stack)
+
+
+cdef Py_ssize_t _first_closer(int kind, const void* data, Py_ssize_t k, Py_ssize_t limit,
+                              Py_ssize_t n) noexcept:
+    """Where the first ``</tool_call`` from ``k`` starts; -1 when there is none
+    or another ``<tool_call`` comes first. Each ``<`` found by memchr in 1-byte text."""
+    cdef const unsigned char* p = <const unsigned char*>data
+    cdef const unsigned char* hit
+    while k < limit:
+        if kind == PyUnicode_1BYTE_KIND:
+            hit = <const unsigned char*>memchr(p + k, 60, <size_t>(limit - k))
+            if hit == NULL:
+                return -1
+            k = hit - p
+        elif PyUnicode_READ(kind, data, k) != 60:
+            k += 1
+            continue
+        if _starts("</tool_call", kind, data, k, n):
+            return k
+        if _starts("<tool_call", kind, data, k, n):
+            return -1
+        k += 1
+    return -1
+
+
+cdef inline Py_ssize_t _blanks(int kind, const void* data, Py_ssize_t j, Py_ssize_t limit) noexcept:
+    while j < limit and Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, j)):
+        j += 1
+    return j
+
+
+cdef inline bint _is_key(int kind, const void* data, Py_ssize_t k, Py_ssize_t end, const char* word,
+                         Py_ssize_t m) noexcept:
+    """``text[k:end]`` is ``word`` (ASCII, ``m`` characters)."""
+    cdef Py_ssize_t x
+    if end - k != m:
+        return False
+    for x in range(m):
+        if PyUnicode_READ(kind, data, k + x) != <Py_UCS4>word[x]:
+            return False
+    return True
+
+
+def tag_body(str text, Py_ssize_t b, Py_ssize_t limit):
+    """The everyday Hermes body at ``b``: (name_start, name_end, id_start, id_end,
+    args_start, args_end, close_end), or None."""
+    cdef Py_ssize_t n = PyUnicode_GET_LENGTH(text)
+    if not (0 <= b < limit <= n):
+        return None
+    cdef int kind = PyUnicode_KIND(text)
+    cdef const void* data = PyUnicode_DATA(text)
+    if PyUnicode_READ(kind, data, b) != 123:
+        return None
+    cdef Py_ssize_t at = _first_closer(kind, data, b, limit, n)
+    if at < 0:
+        return None
+    cdef Py_ssize_t close_end = _blanks(kind, data, at + 11, limit)  # past "</tool_call" and blanks
+    if close_end >= limit or PyUnicode_READ(kind, data, close_end) != 62:
+        return None
+    close_end += 1
+    cdef Py_ssize_t e = at
+    while Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, e - 1)):
+        e -= 1
+    if PyUnicode_READ(kind, data, e - 1) != 125:
+        return None
+    cdef Py_ssize_t name_s = -1, name_e = -1, id_s = -1, id_e = -1, k = b + 1, key_end, value_end, end
+    cdef int which
+    while True:  # the members before the arguments: keys and short strings
+        k = _blanks(kind, data, k, e)
+        if k >= e or PyUnicode_READ(kind, data, k) != 34:
+            return None
+        key_end = _string_end(kind, data, k, e)
+        if key_end < 0:
+            return None
+        which = (1 if _is_key(kind, data, k + 1, key_end - 1, "name", 4) else
+                 2 if _is_key(kind, data, k + 1, key_end - 1, "id", 2) else
+                 3 if _is_key(kind, data, k + 1, key_end - 1, "arguments", 9) else 0)
+        k = _blanks(kind, data, key_end, e)
+        if k >= e or PyUnicode_READ(kind, data, k) != 58:
+            return None
+        k = _blanks(kind, data, k + 1, e)
+        if which == 3:
+            break
+        if which == 0 or k >= e or PyUnicode_READ(kind, data, k) != 34:
+            return None
+        value_end = _string_end(kind, data, k, e)
+        if value_end < 0 or (which == 1 and name_s >= 0) or (which == 2 and id_s >= 0):
+            return None
+        if which == 1:
+            name_s, name_e = k, value_end
+        else:
+            id_s, id_e = k, value_end
+        k = _blanks(kind, data, value_end, e)
+        if k >= e or PyUnicode_READ(kind, data, k) != 44:
+            return None
+        k += 1
+    end = e - 1
+    while end > k and Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, end - 1)):
+        end -= 1
+    return (name_s, name_e, id_s, id_e, k, end, close_end)

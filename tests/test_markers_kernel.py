@@ -95,3 +95,59 @@ def test_extent_stops_at_the_limit_and_never_recurses(kernel):
 ])
 def test_skip_space(kernel, text, i, end):
     assert kernel.skip_space(text, i, len(text)) == end
+
+
+# -- tag_body: the everyday Hermes body ---------------------------------------------------------
+
+_body_pieces = st.sampled_from(['{', '}', '"name"', '"id"', '"arguments"', '"x"', '"n\\u0061me"', ':', ',',
+                                ' ', '\n', '\u3000', '\x1c', '"', '\\', '[1]', '{"a": 1}', '</tool_call>',
+                                '</tool_call', '</TOOL_CALL>', '<tool_call>', '<', '>', 'é', '\U0001F600'])
+_bodies = st.lists(_body_pieces, max_size=30).map("".join)
+
+
+@settings(max_examples=800, deadline=None)
+@given(_bodies, st.integers(0, 200), st.integers(0, 200))
+def test_the_twins_agree_on_tag_body(text, at, cut):
+    compiled = _compiled()
+    text = '{"name": "f", ' + text if at % 3 else text
+    b = at % (len(text) + 1)
+    limit = b + cut % (len(text) - b + 1)
+    assert compiled.tag_body(text, b, limit) == pure.tag_body(text, b, limit), (text, b, limit)
+
+
+@pytest.mark.parametrize(("text", "parts"), [
+    ('{"name": "f", "arguments": {"a": 1}}</tool_call>', ('"f"', None, '{"a": 1}', "")),
+    ('{ "id" : "c1" ,\n "name":"g","arguments" :{} \u3000}\n</tool_call >x', ('"g"', '"c1"', '{}', "x")),
+    ('{"name": "f", "arguments": "s"}</tool_call>', ('"f"', None, '"s"', "")),  # the caller refuses it
+    ('{"arguments": {}}</tool_call>', (None, None, '{}', "")),
+])
+def test_tag_body(kernel, text, parts):
+    ns, ne, is_, ie, k, end, close_end = kernel.tag_body(text, 0, len(text))
+    assert (text[ns:ne] if ns >= 0 else None, text[is_:ie] if is_ >= 0 else None, text[k:end],
+            text[close_end:]) == parts
+
+
+@pytest.mark.parametrize("text", [
+    '{"name": "f", "arguments": {}}',                                  # no closer
+    '{"name": "f", "arguments": {}} <tool_call>{}</tool_call>',        # the next tag comes first
+    '{"name": "f", "arguments": {}}</TOOL_CALL>',                      # the closer in upper case
+    '{"name": "f", "arguments": {}}</tool_call',                       # cut in the closer
+    '{"name": "f", "arguments": {}} x</tool_call>',                    # text after the body
+    '{"name": "f", "name": "g", "arguments": {}}</tool_call>',         # a key twice
+    '{"name": "f", "type": "function", "arguments": {}}</tool_call>',  # another member first
+    '{"name": 1, "arguments": {}}</tool_call>',                        # a name that is not a string
+    '{"n\\u0061me": "f", "arguments": {}}</tool_call>',                # keys compared as written
+    '{"name": "f" "arguments": {}}</tool_call>',                       # no comma
+    '["name", "f"]</tool_call>',
+    '',
+])
+def test_tag_body_leaves_other_shapes_to_the_general_reader(kernel, text):
+    assert kernel.tag_body(text, 0, len(text)) is None
+    assert kernel.tag_body(text, 0, len(text) // 2) is None
+
+
+def test_tag_body_refuses_positions_outside_the_text(kernel):
+    text = '{"name": "f", "arguments": {}}</tool_call>'
+    assert kernel.tag_body(text, -1, len(text)) is None
+    assert kernel.tag_body(text, 0, len(text) + 5) is None
+    assert kernel.tag_body(text, len(text), len(text)) is None

@@ -232,3 +232,21 @@ def test_any_text_gives_calls_in_order_or_nothing(pieces):
         assert last <= start <= end <= len(text)
         last = end
         assert c.ok == (c.error is None) and (c.args is None) != c.ok
+
+
+def test_ok_call_is_the_dataclass_built_faster():
+    import dataclasses
+    import pickle
+
+    from toolmend.recovery._toolcalls import ok_call
+
+    fast = ok_call("f", '{"a": 1}', {"a": 1}, (3, 9), "c1")
+    slow = ToolCall("f", '{"a": 1}', {"a": 1}, True, (3, 9), None, "c1")
+    assert fast == slow and repr(fast) == repr(slow) and hash(fast.span) == hash(slow.span)
+    assert [getattr(fast, f.name) for f in dataclasses.fields(ToolCall)] == \
+        [getattr(slow, f.name) for f in dataclasses.fields(ToolCall)]
+    assert vars(fast) == vars(slow)  # every field set, none more
+    assert pickle.loads(pickle.dumps(fast)) == slow
+    assert dataclasses.replace(fast, ok=False).ok is False
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        fast.name = "g"  # type: ignore[misc]

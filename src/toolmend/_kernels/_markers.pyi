@@ -6,4 +6,5 @@ signatures, so the types are taken from there (tests/test_kernel_line.py checks 
 from toolmend._kernels._markers_py import (
     extent as extent,
     skip_space as skip_space,
+    tag_body as tag_body,
 )

@@ -8,6 +8,18 @@ same results in both twins (tests/test_kernel_line.py, tests/test_markers_kernel
 ``skip_space(text, i, limit)``: past whitespace (`` \\t\\r\\n`` and a BOM) and
 ``//`` / ``/* */`` comments; returns the first other position (``limit`` at most).
 
+``tag_body(text, b, limit)``: the everyday Hermes body whose ``{`` is at ``b``:
+``{"name": "...", "arguments": ...}`` (an ``"id"`` string may come before the
+arguments too), ended by the first ``</tool_call>`` written in lower case
+(``-1`` when another ``<tool_call`` comes first). The members before the
+arguments are each a key and a string value (keys compared as written, each
+at most once); whitespace between the parts is what ``str.isspace`` says.
+Returns ``(name_start, name_end, id_start, id_end, args_start, args_end,
+close_end)``: the quoted name and id (-1, -1 when absent), the arguments'
+text (to the body's closing brace, trailing blanks left out) and the end of
+the ``</tool_call>``; or None when the body is not in this shape (the
+general reader takes it).
+
 ``extent(text, i, limit, stop)``: the end (exclusive) of the bracketed value whose
 ``{`` or ``[`` is at ``i``, or -1 when it is cut off: at ``limit``, or where ``stop``
 (a marker such as ``<tool_call``; None for none) stands outside a string. A string
@@ -23,7 +35,7 @@ import re
 
 from .._text import string_end
 
-__all__ = ["extent", "skip_space"]
+__all__ = ["extent", "skip_space", "tag_body"]
 
 _OPEN = {"{": "}", "[": "]"}
 _VALUE_START = "{[,:"
@@ -96,3 +108,68 @@ def extent(text: str, i: int, limit: int, stop: str | None) -> int:
             continue
         prev = c
         j += 1
+
+
+_CLOSE = re.compile(r"</tool_call\s*>", re.I)
+
+
+def _first_closer(text: str, k: int, limit: int) -> int:
+    """Where the first ``</tool_call`` from ``k`` starts; -1 when there is none
+    or another ``<tool_call`` comes first."""
+    while True:
+        k = text.find("<", k, limit)
+        if k < 0 or text.startswith("</tool_call", k):
+            return k
+        if text.startswith("<tool_call", k):
+            return -1
+        k += 1
+
+
+def _skip_blanks(text: str, j: int, limit: int) -> int:
+    while j < limit and text[j].isspace():
+        j += 1
+    return j
+
+
+def tag_body(text: str, b: int, limit: int) -> tuple[int, int, int, int, int, int, int] | None:
+    """The everyday Hermes body at ``b``: (name_start, name_end, id_start, id_end,
+    args_start, args_end, close_end), or None."""
+    if not 0 <= b < limit <= len(text) or text[b] != "{":
+        return None
+    at = _first_closer(text, b, limit)
+    close = _CLOSE.match(text, at, limit) if at >= 0 else None
+    if close is None:
+        return None
+    e = at
+    while text[e - 1].isspace():
+        e -= 1
+    if text[e - 1] != "}":
+        return None
+    spans = {"name": (-1, -1), "id": (-1, -1)}
+    seen: set[str] = set()
+    k = b + 1
+    while True:  # the members before the arguments: keys and short strings
+        k = _skip_blanks(text, k, e)
+        key_end = string_end(text, k, e) if k < e and text[k] == '"' else None
+        if key_end is None:
+            return None
+        key = text[k + 1:key_end - 1]
+        k = _skip_blanks(text, key_end, e)
+        if k >= e or text[k] != ":":
+            return None
+        k = _skip_blanks(text, k + 1, e)
+        if key == "arguments":
+            break
+        value_end = string_end(text, k, e) if k < e and text[k] == '"' and key in spans else None
+        if value_end is None or key in seen:
+            return None
+        seen.add(key)
+        spans[key] = (k, value_end)
+        k = _skip_blanks(text, value_end, e)
+        if k >= e or text[k] != ",":
+            return None
+        k += 1
+    end = e - 1
+    while end > k and text[end - 1].isspace():
+        end -= 1
+    return (*spans["name"], *spans["id"], k, end, close.end())

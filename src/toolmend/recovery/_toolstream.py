@@ -79,13 +79,18 @@ def _partial_tail(text: str) -> int:
     (only where one of their first letters stands is a tail tried)."""
     n = len(text)
     k = max(0, n - _LONGEST + 1)
-    while True:
-        k = min((j for j in (text.find(c, k) for c in _WORD_FIRSTS) if j >= 0), default=-1)
-        if k < 0:
+    while k < n:
+        first = n
+        for c in _WORD_FIRSTS:
+            j = text.find(c, k, first)
+            if j >= 0:
+                first = j
+        if first >= n:
             return 0
-        if text[k:] in _WORD_PREFIXES:
-            return n - k
-        k += 1
+        if text[first:] in _WORD_PREFIXES:
+            return n - first
+        k = first + 1
+    return 0
 
 
 def _opens_with_name(format: str) -> bool:
@@ -104,19 +109,20 @@ class ToolCallStream:
     live reading, ``_toolstream_live``); with None, at the end."""
 
     def __init__(self, format: str | None = None, tools: Any = None, thinking: bool | None = None) -> None:
+        from ._formats import _readers, kinds_of
+
         # an unknown format or a wrong thinking is refused now, not at the end
-        parse_tool_calls("", format=format, thinking=thinking)
+        kinds = kinds_of(format)
+        if thinking is not None and not isinstance(thinking, bool):
+            raise TypeError(f"ToolCallStream: thinking must be True, False or None, not {thinking!r}")
         self._format = format
         self._tools = tools
         self._thinking = thinking
         self._live: LiveReading | None = None
-        if thinking is not None:
-            from ._formats import _ALL, FORMATS, _readers
-
-            kinds = _ALL if format is None else FORMATS[format]
-            if live_kinds(kinds):
-                self._live = LiveReading(format, tools, thinking, kinds, tuple(_readers(kinds)[0]),
-                                         _TRIGGER, _partial_tail)
+        self._whole_so_far = self._text_so_far  # what the live reading asks for (bound once)
+        if thinking is not None and live_kinds(kinds):
+            self._live = LiveReading(format, tools, thinking, kinds, tuple(_readers(kinds)[0]),
+                                     _TRIGGER, _partial_tail)
         self._parts: list[str] = []
         self._pending = ""  # fed, not shown, not yet known to be held (a partial word marker)
         self._held = False  # a trigger was met: the rest waits for the end
@@ -143,7 +149,9 @@ class ToolCallStream:
                 return []
             if self._live is not None and delta:
                 self._parts.append(delta)
-                return self._live.feed(delta, self._text_so_far)
+                events = self._live.feed(delta, self._whole_so_far)
+                self._held = self._live.state == "held"  # the rest waits for close()
+                return events
         if not isinstance(delta, str):
             raise TypeError(f"ToolCallStream.feed: the delta must be str, not {type(delta).__name__}")
         if self._calls is not None:

@@ -105,10 +105,6 @@ class LiveReading:
         self.hermes = "hermes" in kinds  # <tool_call> tags are read (else one ends the live reading)
         self.trigger, self.partial_tail = trigger, partial_tail
         self.lit = _literals_for(markers)
-        self.steps: dict[str, Callable[[list[StreamEvent], Callable[[], str]], bool]] = {
-            "reasoning": self._reasoning, "text": self._text, "decide": self._decide,
-            "think": self._think, "after_think": self._after_think, "code": self._code,
-            "head": self._head, "args": self._args, "after": self._after}
         self.work = ""  # text not yet read, from ``at``
         self.at = 0
         self.state = "reasoning" if thinking else "text"
@@ -135,7 +131,7 @@ class LiveReading:
             return []
         self.work = self.work + delta if self.work else delta
         events: list[StreamEvent] = []
-        while self.work and self.steps[self.state](events, text):
+        while self.work and _STEPS[self.state](self, events, text):
             if self.state == "held":
                 break
         return events
@@ -340,3 +336,10 @@ class LiveReading:
                 self.shown += len(tail)
                 events.append(TextDelta(tail))
         return events, calls
+
+
+# what each state reads (``feed`` runs them until one waits for more text)
+_STEPS: dict[str, Callable[[LiveReading, list[StreamEvent], Callable[[], str]], bool]] = {
+    "reasoning": LiveReading._reasoning, "text": LiveReading._text, "decide": LiveReading._decide,
+    "think": LiveReading._think, "after_think": LiveReading._after_think, "code": LiveReading._code,
+    "head": LiveReading._head, "args": LiveReading._args, "after": LiveReading._after}

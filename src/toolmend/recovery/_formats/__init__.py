@@ -211,20 +211,24 @@ def _readers(kinds: frozenset[str]) -> tuple[dict[str, Any], Any]:
     return cached
 
 
+def kinds_of(format: str | None) -> frozenset[str]:
+    """What a format reads (every family for None); an unknown name is refused, naming them."""
+    if format is None:
+        return _ALL
+    found = FORMATS.get(format) if isinstance(format, str) else None
+    if found is None:
+        raise ToolmendError(f"parse_tool_calls: unknown format {format!r}; the formats are "
+                            f"{', '.join(format_names())} (or None to detect)")
+    return found
+
+
 def parse(text: Any, format: str | None, tools: Any, thinking: bool | None = None,
           start: int = 0) -> list[ToolCall]:
-    if isinstance(text, (bytes, bytearray)):
+    if type(text) is not str and isinstance(text, (bytes, bytearray)):
         text = bytes(text).decode("utf-8", "replace")
     if not isinstance(text, str):
         raise TypeError(f"parse_tool_calls: text must be str or bytes, not {type(text).__name__}")
-    if format is None:
-        kinds = _ALL
-    else:
-        found = FORMATS.get(format) if isinstance(format, str) else None
-        if found is None:
-            raise ToolmendError(f"parse_tool_calls: unknown format {format!r}; the formats are "
-                                f"{', '.join(format_names())} (or None to detect)")
-        kinds = found
+    kinds = kinds_of(format)
     known = read_tools(tools) if tools is not None else None
     ctx = Ctx(known, format)
     calls = scan(text, ctx, kinds, *_readers(kinds), thinking, start)

@@ -13,14 +13,26 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from ..._text import string_end
+from ..._kernels import markers
 from .._jsonish import decode_key, extent, skip_space
 from .._strategies import _NOT_JSON, exact_json
-from .._toolcalls import _NAME, ToolCall, _is_placeholder, _skip_ws, call_from_parts, cut_call, json_run
+from .._toolcalls import (
+    _NAME,
+    ToolCall,
+    _is_placeholder,
+    _skip_ws,
+    call_from_parts,
+    cut_call,
+    json_run,
+    ok_call,
+)
 
 __all__ = ["read_tag", "NOT_A_TAG"]
 
+_tag_body = markers.tag_body  # the everyday body's parts (the marker kernel)
+
 _TAG_NAME = "<tool_call"
+_OPENER = "<tool_call>"
 _CLOSE = re.compile(r"</tool_call\s*>", re.I)
 _ATTR_NAME = re.compile(r"[A-Za-z_][\w:.-]*")
 _BARE_VALUE = re.compile(r"[^\s>]+")
@@ -80,6 +92,11 @@ def _unescape(value: str) -> str:
 
 def read_tag(text: str, i: int, limit: int) -> tuple[Any, int]:
     """The call(s) in the tag at ``i``: (list of calls | NOT_A_TAG, end)."""
+    if text.startswith(_OPENER, i, limit):  # the everyday tag: no attributes to read
+        b = _skip_ws(text, i + len(_OPENER), limit)
+        fast = _whole_call(text, i, b, limit) if b < limit and text[b] == "{" else None
+        if fast is not None:
+            return [fast], fast.span[1]
     j = i + len(_TAG_NAME)
     attrs: dict[str, str] = {}
     cut_attr: str | None = None
@@ -186,23 +203,6 @@ def read_tag(text: str, i: int, limit: int) -> tuple[Any, int]:
     return calls, end
 
 
-def _first_closer(text: str, k: int, limit: int) -> int:
-    """Where the first ``</tool_call`` from ``k`` starts, or -1, also when
-    another ``<tool_call`` comes first (the general reader decides where a
-    body ends then: a run of open tags stays linear). Each ``<`` is found by
-    memchr (str.find of a longer needle whose letters the text is full of is
-    ~20x slower); past a few dozen of them, two such finds."""
-    for _ in range(32):
-        k = text.find("<", k, limit)
-        if k < 0 or text.startswith("</tool_call", k):
-            return k
-        if text.startswith(_TAG_NAME, k):
-            return -1
-        k += 1
-    nxt = text.find(_TAG_NAME, k, limit)
-    return text.find("</tool_call", k, nxt if nxt >= 0 else limit)
-
-
 def _whole_call(text: str, i: int, b: int, limit: int) -> ToolCall | None:
     """The everyday tag body read with one parse of its arguments:
     ``{"name": "...", "arguments": {...}}`` (an ``"id"`` string may come
@@ -210,53 +210,23 @@ def _whole_call(text: str, i: int, b: int, limit: int) -> ToolCall | None:
     ``</tool_call>`` (a tag inside one of its strings is text, and one
     outside would leave no valid JSON). None for anything else,
     which the general reader takes (it gives this call the same, walking the
-    arguments twice more: their end, then the members). The arguments text
-    is whatever stands between their member's colon and the body's closing
-    brace; it parses as one JSON object, so nothing else is in it."""
-    if text[b] != "{":
+    arguments twice more: their end, then the members). The marker kernel
+    finds the parts (``tag_body``); the arguments text is whatever stands
+    between their member's colon and the body's closing brace, and it parses
+    as one JSON object, so nothing else is in it."""
+    found = _tag_body(text, b, limit)
+    if found is None or found[0] < 0:
         return None
-    # the first closer written in lower case (a literal search, fast; one in
-    # another case, or inside a string, leaves a body that is not one value:
-    # the general reader then takes it)
-    at = _first_closer(text, b, limit)
-    close = _CLOSE.match(text, at, limit) if at >= 0 else None
-    if close is None:
-        return None
-    e = at
-    while text[e - 1].isspace():
-        e -= 1
-    if text[e - 1] != "}":
-        return None
-    fields: dict[str, str] = {}
-    k = b + 1
-    while True:  # the members before the arguments: short strings
-        k = _skip_ws(text, k, e)
-        key_end = string_end(text, k, e) if text[k] == '"' else None
-        if key_end is None:
-            return None
-        key = text[k + 1:key_end - 1]
-        k = _skip_ws(text, key_end, e)
-        if text[k] != ":":
-            return None
-        k = _skip_ws(text, k + 1, e)
-        if key == "arguments":
-            break
-        value_end = string_end(text, k, e) if text[k] == '"' and key in ("name", "id") else None
-        if value_end is None or key in fields:
-            return None
-        fields[key] = decode_key(text[k:value_end])
-        k = _skip_ws(text, value_end, e)
-        if text[k] != ",":
-            return None
-        k += 1
-    raw = text[k:e - 1].rstrip()
-    name = fields.get("name")
-    if name is None or not _NAME.match(name) or _is_placeholder(name, raw) or raw[:1] != "{":
+    name_start, name_end, id_start, id_end, k, end, close_end = found
+    name = decode_key(text[name_start:name_end])
+    raw = text[k:end]
+    if not _NAME.match(name) or _is_placeholder(name, raw) or raw[:1] != "{":
         return None
     args = exact_json(raw)
     if args is _NOT_JSON:
         return None
-    return ToolCall(name, raw, args, True, (i, close.end()), None, fields.get("id"))
+    call_id = decode_key(text[id_start:id_end]) if id_start >= 0 else None
+    return ok_call(name, raw, args, (i, close_end), call_id)
 
 
 def _body_end(text: str, j: int, limit: int) -> tuple[int, int, bool, tuple[int, int] | None]:

@@ -49,6 +49,12 @@ _JSON_INLINE = r"|(?P<json>^[ \t]*[\[{]|\{(?=\s*\"name\"\s*:))"
 _PY = r"|(?P<py>^[ \t]*\[(?=[ \t]*[A-Za-z_][\w.]*[ \t]*\())"
 _ARROW = r"|(?P<arrow>^>>>(?=[ \t]*[A-Za-z_]))"
 
+_WORD_WINDOW = 64  # characters first searched ahead for a word of the token pattern (doubled after)
+# what an anchored alternative starts with, after a line's spaces and tabs
+_LINE_FIRSTS = frozenset("`~[{>")
+_LINE_OPENERS = _LINE_FIRSTS | frozenset(" \t\n")  # what a line that may hold one starts with
+
+
 class TokenSearch:
     """The scan's token pattern, and where its alternatives can begin: a line
     start (the anchored ones: fences, JSON and pythonic lines, ``>>>``), a
@@ -62,15 +68,15 @@ class TokenSearch:
     def __init__(self, pattern: re.Pattern[str], firsts: str, words: tuple[str, ...]) -> None:
         self.pattern = pattern
         self.match = pattern.match
-        chars = sorted(set(firsts) | {"\n"})
-        self.starts = re.compile("[" + "".join(re.escape(c) for c in chars) + "]").search
+        chars = sorted(set(firsts))
+        # a line break counts only where an anchored alternative may begin after it (past a
+        # run of blank lines, the next character is one they start with: _anchored reads it)
+        lines = r"|\n(?=[ \t\n]*[" + "".join(re.escape(c) for c in sorted(_LINE_FIRSTS)) + "])"
+        self.starts = re.compile("[" + "".join(re.escape(c) for c in chars) + "]" + lines).search
         self.words = words
         self.longest = max((len(w) for w in words), default=0)
 
 
-_WORD_WINDOW = 256  # characters first searched ahead for a word of the token pattern (doubled after)
-# what an anchored alternative starts with, after a line's spaces and tabs
-_LINE_FIRSTS = frozenset("`~[{>")
 _BLANK_RUN = re.compile(r"[ \t\n]*")
 
 
@@ -182,8 +188,12 @@ class Scanner:
         else:
             lo, start, window = pos, pos, _WORD_WINDOW
         end = min(limit, max(need, start + window))
-        found = [k for k in (self.text.find(w, start, end) for w in self.token.words) if k >= 0]
-        at = min(found) if found else -1
+        at = -1
+        find = self.text.find
+        for w in self.token.words:
+            k = find(w, start, end)
+            if k >= 0 and (at < 0 or k < at):
+                at = k
         self.word_found = (lo, end, at)
         return at if 0 <= at < before else before
 
@@ -204,7 +214,7 @@ class Scanner:
         where it can begin (see TokenSearch)."""
         text, token = self.text, self.token
         match = token.match
-        if pos < limit and (pos == 0 or text[pos - 1] == "\n"):
+        if pos < limit and (pos == 0 or text[pos - 1] == "\n") and text[pos] in _LINE_OPENERS:
             m = self._anchored(pos, limit)[0]
             if m is not None:
                 return m
