@@ -57,20 +57,18 @@ def test_both_sides_find_the_same_calls():
     assert _stream(WRITE_CHUNKS) == 1 == _stream(WRITE_CHUNKS, False)
 
 
-@pytest.mark.parametrize("contender", ["stream", "whole"])
-def test_corpus_in_4_character_deltas(benchmark, contender):
-    if not toolmend.compiled:
-        pytest.skip("the ratio targets are for the compiled kernels")
-    fn = corpus_stream if contender == "stream" else corpus_whole
-    contend(benchmark, "tool-stream-corpus", contender, "every corpus message", fn)
+# held (thinking=None) and live (thinking=False), each against the whole parse it ends with
+READINGS = {"tool-stream-corpus": (corpus_stream, corpus_whole),
+            "tool-stream-live-corpus": (corpus_live, corpus_whole_no_thinking)}
 
 
+@pytest.mark.parametrize("group", list(READINGS))
 @pytest.mark.parametrize("contender", ["stream", "whole"])
-def test_corpus_read_live_in_4_character_deltas(benchmark, contender):
+def test_corpus_in_4_character_deltas(benchmark, group, contender):
     if not toolmend.compiled:
         pytest.skip("the ratio targets are for the compiled kernels")
-    fn = corpus_live if contender == "stream" else corpus_whole_no_thinking
-    contend(benchmark, "tool-stream-live-corpus", contender, "every corpus message", fn)
+    fn = READINGS[group][0 if contender == "stream" else 1]
+    contend(benchmark, group, contender, "every corpus message", fn)
 
 
 @pytest.mark.parametrize("contender", ["stream", "whole"])

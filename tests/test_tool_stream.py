@@ -72,6 +72,12 @@ def _check(text: str, cuts: list[int], **kw) -> None:
     for c in want:
         if c.span != (0, 0):
             assert len(shown) <= c.span[0], (shown, c)  # never any part of a call
+    _check_call_events(events, want)
+
+
+def _check_call_events(events: list, want: list) -> None:
+    """The call events are ``want``'s, one for one: each call started once, in
+    order, its fragments joined its raw_args, finished once with the call."""
     finished = [e for e in events if isinstance(e, CallFinished)]
     assert [e.call for e in finished] == want
     assert [e.index for e in finished] == list(range(len(want)))
@@ -79,11 +85,10 @@ def _check(text: str, cuts: list[int], **kw) -> None:
     assert [(e.index, e.name, e.id) for e in started] == [(i, c.name, c.id) for i, c in enumerate(want)]
     for i, c in enumerate(want):
         assert "".join(e.arguments for e in events if isinstance(e, ArgsDelta) and e.index == i) == c.raw_args
-    # each call's events come in order: started, fragments, finished
-    seen: dict[int, str] = {}
+    seen: dict[int, str] = {}  # started, fragments, finished, in that order
     for e in events:
         if isinstance(e, CallStarted):
-            assert e.index not in seen
+            assert e.index not in seen and e.index == len(seen)
             seen[e.index] = "started"
         elif isinstance(e, ArgsDelta):
             assert seen.get(e.index) == "started"
@@ -299,23 +304,7 @@ def _check_live(text: str, cuts: list[int], **kw) -> list:
     s, events = _run(text, cuts, **kw)
     want = parse_tool_calls(text, **kw)
     assert s.finish() == want and s.text == text
-    finished = [e for e in events if isinstance(e, CallFinished)]
-    assert [e.call for e in finished] == want
-    assert [e.index for e in finished] == list(range(len(want)))
-    started = [e for e in events if isinstance(e, CallStarted)]
-    assert [(e.index, e.name, e.id) for e in started] == [(i, c.name, c.id) for i, c in enumerate(want)]
-    seen: dict[int, str] = {}
-    for e in events:
-        if isinstance(e, CallStarted):
-            assert e.index not in seen and e.index == len(seen)
-            seen[e.index] = "started"
-        elif isinstance(e, ArgsDelta):
-            assert seen.get(e.index) == "started"
-        elif isinstance(e, CallFinished):
-            assert seen.get(e.index) == "started"
-            seen[e.index] = "finished"
-    for i, c in enumerate(want):
-        assert "".join(e.arguments for e in events if isinstance(e, ArgsDelta) and e.index == i) == c.raw_args
+    _check_call_events(events, want)
     spans = [c.span for c in want if c.span != (0, 0)]
     pos = 0
     for piece in (e.text for e in events if isinstance(e, TextDelta)):
@@ -447,3 +436,18 @@ def test_random_arguments_read_live(args, cuts):
     text = f'<tool_call>{{"name": "f", "arguments": {{{args}</tool_call> x'
     _check_live(text, [c for c in cuts if c <= len(text)], thinking=False)
     _check_live(text[:len(text) // 2], [c for c in cuts if c <= len(text) // 2], thinking=False)
+
+
+_BODY_PIECES = st.sampled_from(['{', '}', '[', ']', '"', ':', ',', ' ', '\n', '\\', '"name"', '"arguments"',
+                                '"id"', '"x"', '1', 'true', '</tool_call>', '<tool_call>', '</tool_call',
+                                '<', "'", '\u3000', '\x85', 'é', '{"a": "b"}'])
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_BODY_PIECES, max_size=25).map("".join), st.lists(st.integers(0, 200), max_size=10))
+def test_broken_bodies_after_an_everyday_head_read_live(rest, cuts):
+    """A head the live reading starts a call on, then anything: the events never
+    contradict the calls, whole or cut anywhere."""
+    text = '<tool_call>\n{"name": "f", "arguments": {"k": "v' + rest
+    for t in (text, text + '"}}\n</tool_call> after'):
+        _check_live(t, [c for c in cuts if c <= len(t)], thinking=False)

@@ -250,3 +250,15 @@ def test_ok_call_is_the_dataclass_built_faster():
     assert dataclasses.replace(fast, ok=False).ok is False
     with pytest.raises(dataclasses.FrozenInstanceError):
         fast.name = "g"  # type: ignore[misc]
+
+
+@pytest.mark.parametrize("text, key", [
+    ('<tool_call>{"name": "x", "arguments": {"a": 1}, "arguments": {"a": 2}}</tool_call>', "arguments"),
+    ('{"name": "x", "name": "y", "arguments": {}}', "name"),
+    ('```json\n{"type": "function", "function": {"name": "x", "arguments": "{}", "arguments": "{}"}}\n```',
+     "arguments"),
+    ('{"type": "tool_use", "id": "a", "id": "b", "name": "x", "input": {}}', "id"),
+])
+def test_a_member_written_twice_is_refused(text, key):
+    (call,) = parse_tool_calls(text)
+    assert not call.ok and call.args is None and f"writes {key!r} twice" in call.error

@@ -20,6 +20,10 @@ Properties:
   through the tool, nothing is written unless every hunk matched.
 - ``streaming``: any split of a text fed to StreamingArgs gives the value of
   one feed (when the streaming parser is there).
+- ``tool_stream``: any split of a text fed to ToolCallStream (held, and live
+  with ``thinking``) ends with ``parse_tool_calls``'s calls, and its events
+  never contradict them: one start, fragments joining to ``raw_args`` and one
+  finish per call, in order; the marker kernel's twins agree on every body.
 """
 
 from __future__ import annotations
@@ -35,12 +39,13 @@ from typing import Any, Callable
 
 import toolmend
 from toolmend import errors
-from toolmend._kernels import _jsonscan_py
+from toolmend._kernels import _jsonscan_py, _markers_py
+from toolmend.recovery import ArgsDelta, CallFinished, CallStarted
 
 try:
-    from toolmend._kernels import _jsonscan as _jsonscan_c
+    from toolmend._kernels import _jsonscan as _jsonscan_c, _markers as _markers_c
 except ImportError:  # pure-only build
-    _jsonscan_c = None  # type: ignore[assignment]
+    _jsonscan_c = _markers_c = None  # type: ignore[assignment]
 
 __all__ = ["TARGETS", "split", "text_of"]
 
@@ -255,6 +260,36 @@ def streaming(data: bytes) -> None:
     assert (got.ok, got.text) == (expected.ok, expected.text), (text, cuts)
 
 
+def tool_stream(data: bytes) -> None:
+    head, rest = split(data)
+    text = text_of(rest)
+    cuts = sorted({b % (len(text) + 1) for b in head[:12]})
+    for thinking in (None, False, True):
+        stream = toolmend.ToolCallStream(thinking=thinking)
+        events: list[Any] = []
+        last = 0
+        for c in cuts + [len(text)]:
+            events += stream.feed(text[last:c])
+            last = c
+        events += stream.close()
+        calls = stream.finish()
+        assert calls == toolmend.parse_tool_calls(text, thinking=thinking), (text, cuts, thinking)
+        started = [e.index for e in events if isinstance(e, CallStarted)]
+        finished = [e.call for e in events if isinstance(e, CallFinished)]
+        assert started == list(range(len(calls))) and finished == calls, (text, cuts, thinking)
+        for i, call in enumerate(calls):
+            sent = "".join(e.arguments for e in events if isinstance(e, ArgsDelta) and e.index == i)
+            assert sent == call.raw_args, (text, cuts, thinking, i)
+    if _markers_c is not None:
+        at = text.find("{")
+        for _ in range(8):
+            if at < 0:
+                break
+            for limit in (len(text), (at + len(text)) // 2):
+                assert _markers_c.tag_body(text, at, limit) == _markers_py.tag_body(text, at, limit), text
+            at = text.find("{", at + 1)
+
+
 TARGETS: dict[str, Callable[[bytes], None]] = {
     "recovery": recovery,
     "tool_calls": tool_calls,
@@ -262,4 +297,5 @@ TARGETS: dict[str, Callable[[bytes], None]] = {
     "diff_roundtrip": diff_roundtrip,
     "apply_mutated": apply_mutated,
     "streaming": streaming,
+    "tool_stream": tool_stream,
 }

@@ -202,6 +202,8 @@ _LLAMA_KEYS = frozenset({"name", "parameters"})
 _TEXT_BLOCK_KEYS = frozenset({"type", "text", "citations", "cache_control"})
 # inside a <tool_call> tag the tag already says it is a call
 _NAME_KEYS = ("name", "tool", "tool_name", "function")
+# the members that make an object a call: one written twice leaves two calls to choose from
+_CALL_KEYS = ("name", "arguments", "args", "parameters", "input", "function", "id", "tool", "tool_name")
 _ARG_KEYS = ("arguments", "args", "parameters", "input")
 
 
@@ -231,7 +233,14 @@ class _Obj:
         self.closed = scan.closed and not scan.broken
         self.end = scan.end
         self.broken = scan.broken
-        self.items = {m.key: m for m in scan.items}
+        # each key's first member; the keys written more than once
+        self.items: dict[str, Member] = {}
+        self.twice: set[str] = set()
+        for m in scan.items:
+            if m.key in self.items:
+                self.twice.add(m.key)
+            else:
+                self.items[m.key] = m
 
     def scalar(self, key: str, bare: bool = False) -> Any:
         """The complete string value of ``key`` (None when missing, cut or not a string)."""
@@ -337,6 +346,13 @@ def _object_call(obj: _Obj, start: int, end: int | None, limit: int, lenient: bo
         return None
     cut = end is None or not obj.closed
     m = shape.args
+    fn = obj.sub("function") if shape.container else None
+    twice = next((k for k in _CALL_KEYS if k in obj.twice or (fn is not None and k in fn.twice)), None)
+    if twice is not None:  # two readings: neither is taken
+        raw = text[m.start:m.end if m.end is not None else limit].rstrip() if m is not None else ""
+        return ToolCall(shape.name, raw, None, False, span,
+                        f"the call writes {twice!r} twice; which one the model meant cannot be told",
+                        shape.id)
     if m is None:
         if cut:
             return ToolCall(shape.name, "", None, False, span,

@@ -36,11 +36,13 @@ from ._toolcalls import _NAME, _PLACEHOLDER_NAME, ToolCall, calls_from
 
 __all__ = ["LiveReading", "live_kinds"]
 
-# what str.isspace() is true for (a tag reader skips these between a body's members)
+# what str.isspace() is true for (the one-parse reading skips these after the arguments)
 _SPACE = r"[\t-\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]"
+# the head: JSON's own blanks only, which every reader of the body skips (the general
+# reader, which takes a body that is not valid JSON, does not skip U+0085 or U+3000)
 _HEAD = regex.compile(
-    rf'<tool_call>{_SPACE}*\{{{_SPACE}*"name"{_SPACE}*:{_SPACE}*"([@A-Za-z_][\w.:@/-]{{0,127}})"'
-    rf'{_SPACE}*,{_SPACE}*"arguments"{_SPACE}*:{_SPACE}*\{{')
+    r'<tool_call>[ \t\n\r]*\{[ \t\n\r]*"name"[ \t\n\r]*:[ \t\n\r]*"([@A-Za-z_][\w.:@/-]{0,127})"'
+    r'[ \t\n\r]*,[ \t\n\r]*"arguments"[ \t\n\r]*:[ \t\n\r]*\{')
 _HEAD_MAX = 512  # a head longer than this is not the everyday shape
 _AFTER = regex.compile(rf"{_SPACE}*\}}{_SPACE}*</tool_call{_SPACE}*>")
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")
@@ -256,11 +258,18 @@ class LiveReading:
         self.line_blank = False
         return True
 
-    def _head(self, events: list[StreamEvent], text: Callable[[], str]) -> bool:
-        m = _HEAD.match(self.work, partial=True)
+    def _match(self, pattern: Any) -> Any:
+        """``pattern`` at the start of ``work``: the match, or None while the
+        text so far may still become one (the state is held when it cannot)."""
+        m = pattern.match(self.work, partial=True)
         if m is None or (m.partial and len(self.work) > _HEAD_MAX):
-            return self._hold()
-        if m.partial:
+            self.state = "held"
+            return None
+        return None if m.partial else m
+
+    def _head(self, events: list[StreamEvent], text: Callable[[], str]) -> bool:
+        m = self._match(_HEAD)
+        if m is None:
             return False
         name = m.group(1)
         if not _NAME.match(name) or _PLACEHOLDER_NAME.match(name):
@@ -295,10 +304,8 @@ class LiveReading:
         return False
 
     def _after(self, events: list[StreamEvent], text: Callable[[], str]) -> bool:
-        m = _AFTER.match(self.work, partial=True)
-        if m is None or (m.partial and len(self.work) > _HEAD_MAX):
-            return self._hold()
-        if m.partial:
+        m = self._match(_AFTER)
+        if m is None:
             return False
         end = self.at + m.end()
         found = calls_from(text(), self.format, self.tools, self.thinking, self.tag_start)
