@@ -452,3 +452,15 @@ def test_broken_bodies_after_an_everyday_head_read_live(rest, cuts):
     text = '<tool_call>\n{"name": "f", "arguments": {"k": "v' + rest
     for t in (text, text + '"}}\n</tool_call> after'):
         _check_live(t, [c for c in cuts if c <= len(t)], thinking=False)
+
+
+@pytest.mark.parametrize("ticks", [1, 2, 3, 40])
+def test_code_spans_of_any_length_read_live(ticks):
+    run = "`" * ticks
+    call = '<tool_call>{"name": "f", "arguments": {}}</tool_call>'
+    texts = [f"see {run}x {call} y{run} then {call}", f"see {run}x\n\n{call}", f"a {run}{call}"]
+    # a shorter run inside the span closes nothing: a call after it is still code
+    texts += [f"see {run}x{'`' * k} {call} {run} {call}" for k in range(1, ticks)]
+    for text in texts:
+        for step in (1, 7, len(text)):
+            _check_live(text, list(range(0, len(text), step)), thinking=False)

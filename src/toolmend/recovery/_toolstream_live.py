@@ -202,7 +202,7 @@ class LiveReading:
             return True
         c = w[0]
         if c == "`":
-            run = len(w) - len(w.lstrip("`"))
+            run = len(self.work) - len(self.work.lstrip("`"))
             if run == len(self.work):
                 return False  # the run may go on
             if self.line_blank and run >= 3:
