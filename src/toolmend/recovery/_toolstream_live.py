@@ -229,12 +229,15 @@ class LiveReading:
         return True
 
     def _after_think(self, events: list[StreamEvent], text: Callable[[], str]) -> bool:
-        rest = self.work.lstrip()
-        if not rest:
+        k = self.searched
+        while k < len(self.work) and self.work[k].isspace():
+            k += 1
+        self.searched = k  # the blanks are read once, however long they run
+        if k == len(self.work):
             return False
-        if rest[0] in "{[":
+        if self.work[k] in "{[":
             return self._hold()  # </think>{"name": ...}: a call read right after the block
-        self.state = "text"
+        self.state, self.searched = "text", 0
         return True
 
     def _code(self, events: list[StreamEvent], text: Callable[[], str]) -> bool:
