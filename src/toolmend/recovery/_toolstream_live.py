@@ -44,6 +44,7 @@ _HEAD = regex.compile(
     r'<tool_call>[ \t\n\r]*\{[ \t\n\r]*"name"[ \t\n\r]*:[ \t\n\r]*"([@A-Za-z_][\w.:@/-]{0,127})"'
     r'[ \t\n\r]*,[ \t\n\r]*"arguments"[ \t\n\r]*:[ \t\n\r]*\{')
 _HEAD_MAX = 512  # a head longer than this is not the everyday shape
+_CODE_MAX = 16384  # an inline code span still open this long is held (its text is kept whole till then)
 _AFTER = regex.compile(rf"{_SPACE}*\}}{_SPACE}*</tool_call{_SPACE}*>")
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")
 
@@ -229,15 +230,15 @@ class LiveReading:
         return True
 
     def _after_think(self, events: list[StreamEvent], text: Callable[[], str]) -> bool:
-        k = self.searched
+        k = 0
         while k < len(self.work) and self.work[k].isspace():
             k += 1
-        self.searched = k  # the blanks are read once, however long they run
-        if k == len(self.work):
+        self._show(events, k)  # blanks: never part of a call, shown as they come
+        if not self.work:
             return False
-        if self.work[k] in "{[":
+        if self.work[0] in "{[":
             return self._hold()  # </think>{"name": ...}: a call read right after the block
-        self.state, self.searched = "text", 0
+        self.state = "text"
         return True
 
     def _code(self, events: list[StreamEvent], text: Callable[[], str]) -> bool:
@@ -254,6 +255,8 @@ class LiveReading:
             self._show(events, n)
             return True
         if m is None or m.end() == len(work):  # not yet, or the run may go on
+            if len(work) > _CODE_MAX:
+                return self._hold()  # a span this long waits for close(): each delta stays cheap
             self.searched = max(n, len(work) - n - 1)
             return False
         self.state = "text"
