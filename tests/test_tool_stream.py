@@ -464,3 +464,50 @@ def test_code_spans_of_any_length_read_live(ticks):
     for text in texts:
         for step in (1, 7, len(text)):
             _check_live(text, list(range(0, len(text), step)), thinking=False)
+
+
+XML_CALL = ("<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n"
+            "<parameter=days>\n3\n</parameter>\n</function>\n</tool_call>")
+
+
+def test_a_qwen3_coder_call_is_reported_at_its_closer():
+    text = f"Checking.\n{XML_CALL}\nthen\n{XML_CALL.replace('Paris', 'Lima')}"
+    s = ToolCallStream(thinking=False)
+    events: list = []
+    for k in range(0, len(text), 5):
+        events += s.feed(text[k:k + 5])
+    assert [e.call.args["city"] for e in events if isinstance(e, CallFinished)] == ["Paris", "Lima"]
+    assert s.close() == [] and s.finish() == parse_tool_calls(text, thinking=False)
+
+
+@pytest.mark.parametrize("later", [
+    "",
+    "\n<tool_call>\n<function=f>\n<parameter=q>\nz\n</parameter>\n</function>\n</tool_call>",
+])
+@pytest.mark.parametrize("call", [
+    # a dropped </parameter>: how it reads depends on whether one comes later
+    "<tool_call>\n<function=f>\n<parameter=a>\nx\n<parameter=b>\ny\n</parameter>\n</function>\n</tool_call>",
+    "<tool_call>\n<function=f>\n<parameter=a>\nx\n</function>\n</tool_call>",
+    # a value that shows the format
+    "<tool_call>\n<function=w>\n<parameter=c>\nend with </function>\n</tool_call>\n</parameter>\n"
+    "</function>\n</tool_call>",
+    "<tool_call>\n<function=w>\n<parameter=c>\n<tool_call>\n</parameter>\n</function>\n</tool_call>",
+])
+def test_an_irregular_qwen3_coder_call_waits_for_the_end(call, later):
+    text = f"Go.\n{call}{later}"
+    for step in (1, 4, len(text)):
+        _check_live(text, list(range(0, len(text), step)), thinking=False)
+        _check_live(text, list(range(0, len(text), step)), format="qwen3_coder", thinking=False)
+
+
+_XML_PIECES = st.sampled_from(['<tool_call>', '</tool_call>', '<function=f>', '<function=g>', '</function>',
+                               '<parameter=a>', '<parameter=b>', '</parameter>', 'x', '1', '\n', ' ', '<',
+                               '</', '<seed:tool_call>', '</think>', '`', '{"a": 1}',
+                               '<tool_call>\n{"name": "h", "arguments": {}}</tool_call>'])
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_XML_PIECES, max_size=30).map("".join), st.lists(st.integers(0, 300), max_size=10))
+def test_qwen3_coder_texts_read_live(text, cuts):
+    for fmt in (None, "qwen3_coder"):
+        _check_live(text, [c for c in cuts if c <= len(text)], format=fmt, thinking=False)

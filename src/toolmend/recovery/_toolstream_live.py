@@ -8,14 +8,18 @@ reasoning, and a ``<tool_call>`` whose body is the everyday
 arguments that a strict JSON reader found valid (so it is certain to start
 the call's ``raw_args``, whatever follows; trailing blanks and the start of a
 tag wait), and ``CallFinished`` at its ``</tool_call>``, the call read by the
-same reader ``parse_tool_calls`` uses, from the tag on. Prose between calls is
+same reader ``parse_tool_calls`` uses, from the tag on. A Qwen3-Coder call
+(``<tool_call><function=NAME><parameter=k>v</parameter>...</function></tool_call>``)
+is reported whole at its ``</tool_call>`` when it is regular (every value
+closed by its own ``</parameter>``, none holding a tag of the format): read
+whole there, nothing that follows can change it. Prose between calls is
 shown, and so are inline code spans; a ``<think>`` block written by the model
 is skipped (it is reasoning), and with ``thinking=True`` so is everything up to
 the first closer.
 
 Anything else that could begin a call (another family's marker, a fence, a
 JSON or pythonic line, a body in another shape, arguments that stop being
-valid JSON) ends the live reading: the rest of the message waits for
+valid JSON, an irregular XML call) ends the live reading: the rest of the message waits for
 ``close()``, which reads it from the end of the last call reported, and a
 call already started is finished there. So the calls reported are
 ``parse_tool_calls(text, thinking=...)``, one for one, however the message was
@@ -44,7 +48,17 @@ _HEAD = regex.compile(
     r'<tool_call>[ \t\n\r]*\{[ \t\n\r]*"name"[ \t\n\r]*:[ \t\n\r]*"([@A-Za-z_][\w.:@/-]{0,127})"'
     r'[ \t\n\r]*,[ \t\n\r]*"arguments"[ \t\n\r]*:[ \t\n\r]*\{')
 _HEAD_MAX = 512  # a head longer than this is not the everyday shape
-_CODE_MAX = 16384  # an inline code span still open this long is held (its text is kept whole till then)
+_CODE_MAX = 16384  # a code span or XML call still open this long is held (its text is kept whole till then)
+# Qwen3-Coder's call inside a <tool_call> tag, regular: each parameter closed by its own
+# </parameter>, no value holding a tag of the format. Read whole at its </tool_call>, such a
+# call is final (its reader finds every closer inside it); one that is not waits for close()
+# (a value whose </parameter> was dropped is read differently when a later one is written).
+_XML_START = regex.compile(r"<tool_call>[ \t\n\r]*<function=")
+_XML_VALUE = r"[^<]*(?:<(?!/?(?:parameter|function|tool_call|seed:))[^<]*)*"
+_XML_CALL = re.compile(r"<tool_call>[ \t\n\r]*<function=[^>\n<]{1,128}>[ \t\n\r]*"
+                       r"(?:<parameter=[^>\n<]{1,128}>" + _XML_VALUE + r"</parameter>[ \t\n\r]*)*"
+                       r"</function>[ \t\n\r]*</tool_call>")
+_XML_END = "</tool_call>"
 _AFTER = regex.compile(rf"{_SPACE}*\}}{_SPACE}*</tool_call{_SPACE}*>")
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")
 
@@ -106,6 +120,7 @@ class LiveReading:
                  partial_tail: Callable[[str], int]) -> None:
         self.format, self.tools, self.thinking, self.kinds = format, tools, thinking, kinds
         self.hermes = "hermes" in kinds  # <tool_call> tags are read (else one ends the live reading)
+        self.xml = "xml_function" in kinds  # Qwen3-Coder's calls (in <tool_call> tags) are read
         self.trigger, self.partial_tail = trigger, partial_tail
         self.lit = _literals_for(markers)
         self.work = ""  # text not yet read, from ``at``
@@ -191,7 +206,7 @@ class LiveReading:
             return False  # the end of the text so far: it may still become one
         found = lit.longest_at(low)
         if found is not None:
-            if w.startswith("<tool_call>") and self.hermes:
+            if w.startswith("<tool_call>") and (self.hermes or self.xml):
                 self.state = "head"
                 return True
             closer = lit.openers.get(found)
@@ -274,6 +289,15 @@ class LiveReading:
         return None if m.partial else m
 
     def _head(self, events: list[StreamEvent], text: Callable[[], str]) -> bool:
+        if self.xml:
+            x = _XML_START.match(self.work, partial=True)
+            if x is not None and not x.partial:
+                self.state = "xml"
+                return True
+            if x is not None and len(self.work) <= _HEAD_MAX:
+                return False  # either shape may still follow
+        if not self.hermes:
+            return self._hold()
         m = self._match(_HEAD)
         if m is None:
             return False
@@ -286,6 +310,32 @@ class LiveReading:
         self.args, self.args_sent, self.args_held = JsonPrefix(), [], ""
         self._advance(m.end() - 1)  # the arguments' "{"
         self.state = "args"
+        return True
+
+    def _xml(self, events: list[StreamEvent], text: Callable[[], str]) -> bool:
+        """A Qwen3-Coder call: reported whole at its </tool_call> when regular."""
+        k = self.work.find(_XML_END, max(0, self.searched - len(_XML_END)))
+        if k < 0:
+            if len(self.work) > _CODE_MAX:
+                return self._hold()
+            self.searched = len(self.work)
+            return False
+        size = k + len(_XML_END)
+        if not _XML_CALL.fullmatch(self.work, 0, size):
+            return self._hold()
+        found = calls_from(text(), self.format, self.tools, self.thinking, self.at)
+        call = found[0] if found else None
+        if call is None or call.span != (self.at, self.at + size):
+            return self._hold()
+        index = len(self.committed)
+        events.append(CallStarted(index, call.id, call.name))
+        if call.raw_args:
+            events.append(ArgsDelta(index, call.raw_args))
+        events.append(CallFinished(index, call))
+        self.committed.append(call)
+        self._advance(size)
+        self.start = self.at
+        self.state, self.line_blank = "text", False
         return True
 
     def _args(self, events: list[StreamEvent], text: Callable[[], str]) -> bool:
@@ -355,4 +405,5 @@ class LiveReading:
 _STEPS: dict[str, Callable[[LiveReading, list[StreamEvent], Callable[[], str]], bool]] = {
     "reasoning": LiveReading._reasoning, "text": LiveReading._text, "decide": LiveReading._decide,
     "think": LiveReading._think, "after_think": LiveReading._after_think, "code": LiveReading._code,
-    "head": LiveReading._head, "args": LiveReading._args, "after": LiveReading._after}
+    "head": LiveReading._head, "args": LiveReading._args, "after": LiveReading._after,
+    "xml": LiveReading._xml}
