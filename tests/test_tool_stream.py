@@ -511,3 +511,31 @@ _XML_PIECES = st.sampled_from(['<tool_call>', '</tool_call>', '<function=f>', '<
 def test_qwen3_coder_texts_read_live(text, cuts):
     for fmt in (None, "qwen3_coder"):
         _check_live(text, [c for c in cuts if c <= len(text)], format=fmt, thinking=False)
+
+
+GLM_CALL = ("<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>Paris</arg_value>\n"
+            "<arg_key>days</arg_key>\n<arg_value>3</arg_value>\n</tool_call>")
+
+
+def test_a_glm_call_is_reported_at_its_closer():
+    text = f"Checking.\n{GLM_CALL}\nthen\n{GLM_CALL.replace('Paris', 'Lima')}"
+    for fmt in (None, "glm45"):
+        s = ToolCallStream(format=fmt, thinking=False)
+        events: list = []
+        for k in range(0, len(text), 5):
+            events += s.feed(text[k:k + 5])
+        assert [e.call.args["city"] for e in events if isinstance(e, CallFinished)] == ["Paris", "Lima"]
+        assert s.close() == [] and s.finish() == parse_tool_calls(text, format=fmt, thinking=False)
+
+
+_GLM_PIECES = st.sampled_from(['<tool_call>', '</tool_call>', 'f', 'get', ' ', '\n', '<arg_key>',
+                               '</arg_key>', '<arg_value>', '</arg_value>', '<tool_sep>', 'k', 'v', '<', '</',
+                               '{"a": 1}',
+                               '<tool_call>\n{"name": "h", "arguments": {}}</tool_call>'])
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_GLM_PIECES, max_size=30).map("".join), st.lists(st.integers(0, 300), max_size=10))
+def test_glm_texts_read_live(text, cuts):
+    for fmt in (None, "glm45"):
+        _check_live(text, [c for c in cuts if c <= len(text)], format=fmt, thinking=False)

@@ -12,7 +12,8 @@ same reader ``parse_tool_calls`` uses, from the tag on. A Qwen3-Coder call
 (``<tool_call><function=NAME><parameter=k>v</parameter>...</function></tool_call>``)
 is reported whole at its ``</tool_call>`` when it is regular (every value
 closed by its own ``</parameter>``, none holding a tag of the format): read
-whole there, nothing that follows can change it. Prose between calls is
+whole there, nothing that follows can change it. So is a GLM call
+(``<tool_call>NAME<arg_key>k</arg_key><arg_value>v</arg_value></tool_call>``). Prose between calls is
 shown, and so are inline code spans; a ``<think>`` block written by the model
 is skipped (it is reasoning), and with ``thinking=True`` so is everything up to
 the first closer.
@@ -58,6 +59,13 @@ _XML_VALUE = r"[^<]*(?:<(?!/?(?:parameter|function|tool_call|seed:))[^<]*)*"
 _XML_CALL = re.compile(r"<tool_call>[ \t\n\r]*<function=[^>\n<]{1,128}>[ \t\n\r]*"
                        r"(?:<parameter=[^>\n<]{1,128}>" + _XML_VALUE + r"</parameter>[ \t\n\r]*)*"
                        r"</function>[ \t\n\r]*</tool_call>")
+# GLM 4.5-4.7's: <tool_call>NAME<arg_key>k</arg_key><arg_value>v</arg_value>...</tool_call>,
+# every value closed, none holding a tag of the format
+_GLM_START = regex.compile(r"<tool_call>[ \t]*[@A-Za-z_]")
+_GLM_VALUE = r"[^<]*(?:<(?!/?(?:arg_key|arg_value|tool_call|tool_sep))[^<]*)*"
+_GLM_CALL = re.compile(r"<tool_call>[ \t]*[@A-Za-z_][\w.:@/-]{0,127}[ \t]*\n?[ \t]*(?:<tool_sep>)?[ \t\n\r]*"
+                       r"(?:<arg_key>[^<]{0,256}</arg_key>[ \t\n\r]*<arg_value>" + _GLM_VALUE +
+                       r"</arg_value>[ \t\n\r]*)*</tool_call>")
 _XML_END = "</tool_call>"
 _AFTER = regex.compile(rf"{_SPACE}*\}}{_SPACE}*</tool_call{_SPACE}*>")
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")
@@ -120,7 +128,10 @@ class LiveReading:
                  partial_tail: Callable[[str], int]) -> None:
         self.format, self.tools, self.thinking, self.kinds = format, tools, thinking, kinds
         self.hermes = "hermes" in kinds  # <tool_call> tags are read (else one ends the live reading)
-        self.xml = "xml_function" in kinds  # Qwen3-Coder's calls (in <tool_call> tags) are read
+        # the XML-style calls in <tool_call> tags this format reads: (how one starts, a regular one)
+        self.tagged = ([(_XML_START, _XML_CALL)] if "xml_function" in kinds else []) + \
+            ([(_GLM_START, _GLM_CALL)] if "glm" in kinds else [])
+        self.regular = _XML_CALL  # the shape of the one being read
         self.trigger, self.partial_tail = trigger, partial_tail
         self.lit = _literals_for(markers)
         self.work = ""  # text not yet read, from ``at``
@@ -206,7 +217,7 @@ class LiveReading:
             return False  # the end of the text so far: it may still become one
         found = lit.longest_at(low)
         if found is not None:
-            if w.startswith("<tool_call>") and (self.hermes or self.xml):
+            if w.startswith("<tool_call>") and (self.hermes or self.tagged):
                 self.state = "head"
                 return True
             closer = lit.openers.get(found)
@@ -289,18 +300,19 @@ class LiveReading:
         return None if m.partial else m
 
     def _head(self, events: list[StreamEvent], text: Callable[[], str]) -> bool:
-        if self.xml:
-            x = _XML_START.match(self.work, partial=True)
+        """After ``<tool_call>``: which shape the body takes."""
+        waiting = False
+        for start, regular in self.tagged:
+            x = start.match(self.work, partial=True)
             if x is not None and not x.partial:
-                self.state = "xml"
+                self.regular, self.state = regular, "tagged"
                 return True
-            if x is not None and len(self.work) <= _HEAD_MAX:
-                return False  # either shape may still follow
-        if not self.hermes:
+            waiting = waiting or x is not None
+        m = _HEAD.match(self.work, partial=True) if self.hermes else None
+        if m is None or m.partial:
+            if (waiting or m is not None) and len(self.work) <= _HEAD_MAX:
+                return False  # a shape may still follow
             return self._hold()
-        m = self._match(_HEAD)
-        if m is None:
-            return False
         name = m.group(1)
         if not _NAME.match(name) or _PLACEHOLDER_NAME.match(name):
             return self._hold()
@@ -312,8 +324,8 @@ class LiveReading:
         self.state = "args"
         return True
 
-    def _xml(self, events: list[StreamEvent], text: Callable[[], str]) -> bool:
-        """A Qwen3-Coder call: reported whole at its </tool_call> when regular."""
+    def _tagged(self, events: list[StreamEvent], text: Callable[[], str]) -> bool:
+        """A Qwen3-Coder or GLM call: reported whole at its </tool_call> when regular."""
         k = self.work.find(_XML_END, max(0, self.searched - len(_XML_END)))
         if k < 0:
             if len(self.work) > _CODE_MAX:
@@ -321,7 +333,7 @@ class LiveReading:
             self.searched = len(self.work)
             return False
         size = k + len(_XML_END)
-        if not _XML_CALL.fullmatch(self.work, 0, size):
+        if not self.regular.fullmatch(self.work, 0, size):
             return self._hold()
         found = calls_from(text(), self.format, self.tools, self.thinking, self.at)
         call = found[0] if found else None
@@ -406,4 +418,4 @@ _STEPS: dict[str, Callable[[LiveReading, list[StreamEvent], Callable[[], str]], 
     "reasoning": LiveReading._reasoning, "text": LiveReading._text, "decide": LiveReading._decide,
     "think": LiveReading._think, "after_think": LiveReading._after_think, "code": LiveReading._code,
     "head": LiveReading._head, "args": LiveReading._args, "after": LiveReading._after,
-    "xml": LiveReading._xml}
+    "tagged": LiveReading._tagged}
