@@ -502,7 +502,7 @@ def test_an_irregular_qwen3_coder_call_waits_for_the_end(call, later):
 
 _XML_PIECES = st.sampled_from(['<tool_call>', '</tool_call>', '<function=f>', '<function=g>', '</function>',
                                '<parameter=a>', '<parameter=b>', '</parameter>', 'x', '1', '\n', ' ', '<',
-                               '</', '<seed:tool_call>', '</think>', '`', '{"a": 1}',
+                               '</', '<seed:tool_call>', '</seed:tool_call>', '</think>', '`', '{"a": 1}',
                                '<tool_call>\n{"name": "h", "arguments": {}}</tool_call>'])
 
 

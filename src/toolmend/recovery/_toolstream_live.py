@@ -12,7 +12,8 @@ same reader ``parse_tool_calls`` uses, from the tag on. A Qwen3-Coder call
 (``<tool_call><function=NAME><parameter=k>v</parameter>...</function></tool_call>``)
 is reported whole at its ``</tool_call>`` when it is regular (every value
 closed by its own ``</parameter>``, none holding a tag of the format): read
-whole there, nothing that follows can change it. So is a GLM call
+whole there, nothing that follows can change it. So is Seed-OSS's (the same
+call in ``<seed:tool_call>``) and a GLM call
 (``<tool_call>NAME<arg_key>k</arg_key><arg_value>v</arg_value></tool_call>``). Prose between calls is
 shown, and so are inline code spans; a ``<think>`` block written by the model
 is skipped (it is reasoning), and with ``thinking=True`` so is everything up to
@@ -54,19 +55,28 @@ _CODE_MAX = 16384  # a code span or XML call still open this long is held (its t
 # </parameter>, no value holding a tag of the format. Read whole at its </tool_call>, such a
 # call is final (its reader finds every closer inside it); one that is not waits for close()
 # (a value whose </parameter> was dropped is read differently when a later one is written).
-_XML_START = regex.compile(r"<tool_call>[ \t\n\r]*<function=")
 _XML_VALUE = r"[^<]*(?:<(?!/?(?:parameter|function|tool_call|seed:))[^<]*)*"
-_XML_CALL = re.compile(r"<tool_call>[ \t\n\r]*<function=[^>\n<]{1,128}>[ \t\n\r]*"
+
+
+def _xml_call(opener: str, closer: str) -> tuple[Any, re.Pattern[str], str]:
+    """How a Qwen3-Coder call in ``opener`` ... ``closer`` starts, the regular
+    one whole, and its closer."""
+    o = re.escape(opener)
+    return (regex.compile(o + r"[ \t\n\r]*<function="),
+            re.compile(o + r"[ \t\n\r]*<function=[^>\n<]{1,128}>[ \t\n\r]*"
                        r"(?:<parameter=[^>\n<]{1,128}>" + _XML_VALUE + r"</parameter>[ \t\n\r]*)*"
-                       r"</function>[ \t\n\r]*</tool_call>")
+                       r"</function>[ \t\n\r]*" + re.escape(closer)), closer)
+
+
+_QWEN3_CODER = _xml_call("<tool_call>", "</tool_call>")
+_SEED_OSS = _xml_call("<seed:tool_call>", "</seed:tool_call>")
 # GLM 4.5-4.7's: <tool_call>NAME<arg_key>k</arg_key><arg_value>v</arg_value>...</tool_call>,
 # every value closed, none holding a tag of the format
-_GLM_START = regex.compile(r"<tool_call>[ \t]*[@A-Za-z_]")
 _GLM_VALUE = r"[^<]*(?:<(?!/?(?:arg_key|arg_value|tool_call|tool_sep))[^<]*)*"
-_GLM_CALL = re.compile(r"<tool_call>[ \t]*[@A-Za-z_][\w.:@/-]{0,127}[ \t]*\n?[ \t]*(?:<tool_sep>)?[ \t\n\r]*"
-                       r"(?:<arg_key>[^<]{0,256}</arg_key>[ \t\n\r]*<arg_value>" + _GLM_VALUE +
-                       r"</arg_value>[ \t\n\r]*)*</tool_call>")
-_XML_END = "</tool_call>"
+_GLM = (regex.compile(r"<tool_call>[ \t]*[@A-Za-z_]"),
+        re.compile(r"<tool_call>[ \t]*[@A-Za-z_][\w.:@/-]{0,127}[ \t]*\n?[ \t]*(?:<tool_sep>)?[ \t\n\r]*"
+                   r"(?:<arg_key>[^<]{0,256}</arg_key>[ \t\n\r]*<arg_value>" + _GLM_VALUE +
+                   r"</arg_value>[ \t\n\r]*)*</tool_call>"), "</tool_call>")
 _AFTER = regex.compile(rf"{_SPACE}*\}}{_SPACE}*</tool_call{_SPACE}*>")
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")
 
@@ -128,10 +138,10 @@ class LiveReading:
                  partial_tail: Callable[[str], int]) -> None:
         self.format, self.tools, self.thinking, self.kinds = format, tools, thinking, kinds
         self.hermes = "hermes" in kinds  # <tool_call> tags are read (else one ends the live reading)
-        # the XML-style calls in <tool_call> tags this format reads: (how one starts, a regular one)
-        self.tagged = ([(_XML_START, _XML_CALL)] if "xml_function" in kinds else []) + \
-            ([(_GLM_START, _GLM_CALL)] if "glm" in kinds else [])
-        self.regular = _XML_CALL  # the shape of the one being read
+        # the XML-style calls in tags this format reads: (how one starts, a regular one, its closer)
+        self.tagged = ([_QWEN3_CODER, _SEED_OSS] if "xml_function" in kinds else []) + \
+            ([_GLM] if "glm" in kinds else [])
+        self.regular, self.end = _QWEN3_CODER[1:]  # the shape of the one being read
         self.trigger, self.partial_tail = trigger, partial_tail
         self.lit = _literals_for(markers)
         self.work = ""  # text not yet read, from ``at``
@@ -217,7 +227,8 @@ class LiveReading:
             return False  # the end of the text so far: it may still become one
         found = lit.longest_at(low)
         if found is not None:
-            if w.startswith("<tool_call>") and (self.hermes or self.tagged):
+            if (w.startswith("<tool_call>") and (self.hermes or self.tagged)) or \
+                    (w.startswith("<seed:tool_call>") and _SEED_OSS in self.tagged):
                 self.state = "head"
                 return True
             closer = lit.openers.get(found)
@@ -302,10 +313,10 @@ class LiveReading:
     def _head(self, events: list[StreamEvent], text: Callable[[], str]) -> bool:
         """After ``<tool_call>``: which shape the body takes."""
         waiting = False
-        for start, regular in self.tagged:
+        for start, regular, end in self.tagged:
             x = start.match(self.work, partial=True)
             if x is not None and not x.partial:
-                self.regular, self.state = regular, "tagged"
+                self.regular, self.end, self.state = regular, end, "tagged"
                 return True
             waiting = waiting or x is not None
         m = _HEAD.match(self.work, partial=True) if self.hermes else None
@@ -325,14 +336,14 @@ class LiveReading:
         return True
 
     def _tagged(self, events: list[StreamEvent], text: Callable[[], str]) -> bool:
-        """A Qwen3-Coder or GLM call: reported whole at its </tool_call> when regular."""
-        k = self.work.find(_XML_END, max(0, self.searched - len(_XML_END)))
+        """A Qwen3-Coder, Seed-OSS or GLM call: reported whole at its closer when regular."""
+        k = self.work.find(self.end, max(0, self.searched - len(self.end)))
         if k < 0:
             if len(self.work) > _CODE_MAX:
                 return self._hold()
             self.searched = len(self.work)
             return False
-        size = k + len(_XML_END)
+        size = k + len(self.end)
         if not self.regular.fullmatch(self.work, 0, size):
             return self._hold()
         found = calls_from(text(), self.format, self.tools, self.thinking, self.at)
