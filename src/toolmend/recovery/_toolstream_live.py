@@ -14,15 +14,16 @@ is reported whole at its ``</tool_call>`` when it is regular (every value
 closed by its own ``</parameter>``, none holding a tag of the format): read
 whole there, nothing that follows can change it. So is Seed-OSS's (the same
 call in ``<seed:tool_call>``) and a GLM call
-(``<tool_call>NAME<arg_key>k</arg_key><arg_value>v</arg_value></tool_call>``). Prose between calls is
-shown, and so are inline code spans; a ``<think>`` block written by the model
-is skipped (it is reasoning), and with ``thinking=True`` so is everything up to
-the first closer.
+(``<tool_call>NAME<arg_key>k</arg_key><arg_value>v</arg_value></tool_call>``).
+Prose between calls is shown, and so are inline code spans; a ``<think>``
+block written by the model is skipped (it is reasoning), and with
+``thinking=True`` so is everything up to the first closer.
 
 Anything else that could begin a call (another family's marker, a fence, a
 JSON or pythonic line, a body in another shape, arguments that stop being
-valid JSON, an irregular XML call) ends the live reading: the rest of the message waits for
-``close()``, which reads it from the end of the last call reported, and a
+valid JSON, an irregular XML call) ends the live reading: the rest of the
+message waits for ``close()``, which reads it from the end of the last call
+reported, and a
 call already started is finished there. So the calls reported are
 ``parse_tool_calls(text, thinking=...)``, one for one, however the message was
 split (tests/test_tool_stream.py checks this on every corpus message, split
@@ -122,9 +123,10 @@ def _literals_for(markers: tuple[str, ...]) -> _Literals:
 
 def live_kinds(kinds: frozenset[str]) -> bool:
     """A format the live reading serves: no call name may open the message
-    (Functionary's bare first call). Calls are reported early only in
-    ``<tool_call>`` tags (the hermes kind); in other formats the reading
-    shows the text and skips the reasoning, and the calls come at the end."""
+    (Functionary's bare first call). Calls are reported early in the tags
+    read above (Hermes' JSON body, Qwen3-Coder, Seed-OSS, GLM); in the other
+    formats the reading shows the text and skips the reasoning, and the calls
+    come at the end."""
     return "functionary_head" not in kinds
 
 
