@@ -540,3 +540,13 @@ def test_xml_style_texts_read_live(pieces, named, data):
     cuts = data.draw(st.lists(st.integers(0, 300), max_size=10))
     for fmt in (None, named):
         _check_live(text, [c for c in cuts if c <= len(text)], format=fmt, thinking=False)
+
+
+def test_special_tokens_are_never_shown_as_text_live():
+    text = ("Sure.<|tool_calls_section_begin|><|tool_call_begin|>functions.w:0<|tool_call_argument_begin|>"
+            '{"city": "Paris"}<|tool_call_end|><|tool_calls_section_end|>')
+    events = _check_live(text, list(range(0, len(text), 3)), thinking=False)
+    assert "".join(e.text for e in events if isinstance(e, TextDelta)) == "Sure."
+    text = "Done<\uff5ctool\u2581calls\u2581begin\uff5c>"
+    events = _check_live(text, list(range(0, len(text), 2)), thinking=False)
+    assert "".join(e.text for e in events if isinstance(e, TextDelta)) == text  # no call: shown at the end

@@ -253,6 +253,8 @@ class LiveReading:
             return self._hold()  # a JSON or pythonic line, a fence, Functionary's >>>
         if c == "{" and "json_inline" in self.kinds:
             return self._hold()
+        if c == "<" and w[1:2] in ("|", "\uff5c"):
+            return self._hold()  # a special token (a section's wrapper, <|im_end|>): never prose
         self.state = "text"
         self._show(events, 1)  # a character that begins nothing here
         return True
