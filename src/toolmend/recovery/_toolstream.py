@@ -72,6 +72,7 @@ _HEAD_SO_FAR = re.compile(r"[ \t\n]*(?:[A-Za-z_][\w.-]{0,127}(?:[ \t]*(?:\n[ \t]
 
 _WORD_PREFIXES = frozenset(m[:k] for m in _WORD_MARKERS for k in range(1, len(m)))
 _WORD_FIRSTS = "".join(sorted({m[0] for m in _WORD_MARKERS}))
+_WORD_FIRST = re.compile("[" + re.escape(_WORD_FIRSTS) + "]")
 
 
 def _partial_tail(text: str) -> int:
@@ -79,6 +80,8 @@ def _partial_tail(text: str) -> int:
     (only where one of their first letters stands is a tail tried)."""
     n = len(text)
     k = max(0, n - _LONGEST + 1)
+    if _WORD_FIRST.search(text, k) is None:  # the common case: no tail can begin a word marker
+        return 0
     while k < n:
         first = n
         for c in _WORD_FIRSTS:
