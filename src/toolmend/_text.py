@@ -6,7 +6,7 @@ from .errors import EncodingError
 
 __all__ = ["line_col", "human_size", "decode_utf8", "UTF8_BOM", "JSON_NUMBER",
            "CURLY_SINGLE", "CURLY_DOUBLE", "CURLY_TO_ASCII", "OTHER_QUOTES", "MAX_DEPTH", "TOO_DEEP",
-           "string_end"]
+           "string_end", "skip_blanks"]
 
 UTF8_BOM = b"\xef\xbb\xbf"
 #: The deepest nesting (containers inside containers) a parser that builds a
@@ -86,6 +86,13 @@ def decode_utf8(data: bytes, what: str) -> str:
         raise EncodingError(f"{what} is not valid UTF-8: byte 0x{data[exc.start]:02x} at line "
                             f"{line}, byte {col} (offset {exc.start})",
                             offset=exc.start, line=line, column=col) from None
+
+
+def skip_blanks(text: str, j: int, limit: int) -> int:
+    """Past the characters from ``j`` that ``str.isspace()`` says are blank, to ``limit``."""
+    while j < limit and text[j].isspace():
+        j += 1
+    return j
 
 
 def string_end(text: str, i: int, limit: int) -> int | None:

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import re
 
-from .._text import string_end
+from .._text import skip_blanks, string_end
 
 __all__ = ["extent", "skip_space", "tag_body"]
 
@@ -125,12 +125,6 @@ def _first_closer(text: str, k: int, limit: int) -> int:
         k += 1
 
 
-def _skip_blanks(text: str, j: int, limit: int) -> int:
-    while j < limit and text[j].isspace():
-        j += 1
-    return j
-
-
 def tag_body(text: str, b: int, limit: int) -> tuple[int, int, int, int, int, int, int] | None:
     """The everyday Hermes body at ``b``: (name_start, name_end, id_start, id_end,
     args_start, args_end, close_end), or None."""
@@ -149,15 +143,15 @@ def tag_body(text: str, b: int, limit: int) -> tuple[int, int, int, int, int, in
     seen: set[str] = set()
     k = b + 1
     while True:  # the members before the arguments: keys and short strings
-        k = _skip_blanks(text, k, e)
+        k = skip_blanks(text, k, e)
         key_end = string_end(text, k, e) if k < e and text[k] == '"' else None
         if key_end is None:
             return None
         key = text[k + 1:key_end - 1]
-        k = _skip_blanks(text, key_end, e)
+        k = skip_blanks(text, key_end, e)
         if k >= e or text[k] != ":":
             return None
-        k = _skip_blanks(text, k + 1, e)
+        k = skip_blanks(text, k + 1, e)
         if key == "arguments":
             break
         value_end = string_end(text, k, e) if k < e and text[k] == '"' and key in spans else None
@@ -165,7 +159,7 @@ def tag_body(text: str, b: int, limit: int) -> tuple[int, int, int, int, int, in
             return None
         seen.add(key)
         spans[key] = (k, value_end)
-        k = _skip_blanks(text, value_end, e)
+        k = skip_blanks(text, value_end, e)
         if k >= e or text[k] != ",":
             return None
         k += 1

@@ -8,7 +8,7 @@ from typing import Any, Union
 
 from ._toolcalls import ToolCall
 
-__all__ = ["TextDelta", "CallStarted", "ArgsDelta", "CallFinished", "StreamEvent"]
+__all__ = ["TextDelta", "CallStarted", "ArgsDelta", "CallFinished", "StreamEvent", "call_events"]
 
 
 @dataclass(frozen=True)
@@ -57,3 +57,17 @@ class CallFinished:
 
 
 StreamEvent = Union[TextDelta, CallStarted, ArgsDelta, CallFinished]
+
+
+def call_events(index: int, call: ToolCall, sent: str | None = None) -> list[StreamEvent]:
+    """The events that report ``call`` whole: its start (``sent`` None), or,
+    when it was started with ``sent`` of its arguments already passed on, the
+    rest of them; then its end."""
+    events: list[StreamEvent] = []
+    if sent is None:
+        events.append(CallStarted(index, call.id, call.name))
+        sent = ""
+    if len(call.raw_args) > len(sent) and call.raw_args.startswith(sent):
+        events.append(ArgsDelta(index, call.raw_args[len(sent):]))
+    events.append(CallFinished(index, call))
+    return events

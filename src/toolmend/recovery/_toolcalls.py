@@ -37,6 +37,7 @@ import reprlib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from .._text import skip_blanks
 from ..errors import RecoveryError
 from ._jsonish import Member, decode_key, elements, extent, members, skip_space
 from ._result import Cut, Fix
@@ -416,11 +417,7 @@ def json_run(text: str, i: int, limit: int, seps: str = ",;",
     return calls, i, found_any
 
 
-def _skip_ws(text: str, j: int, limit: int) -> int:
-    while j < limit and text[j].isspace():
-        j += 1
-    return j
-
+_skip_ws = skip_blanks  # past what str.isspace() says, to a limit
 
 # -- the entry point -------------------------------------------------------------------
 
@@ -441,9 +438,14 @@ def parse_tool_calls(text: str | bytes, *, format: str | None = None, tools: Any
     closer (``</think>``, ``[/THINK]``...; none: no call); False: it did
     not, and a closer with no opener is text; None (unknown): a closer with
     no opener ends the reasoning, so nothing before the last one is a call."""
-    if thinking is not None and not isinstance(thinking, bool):
-        raise TypeError(f"parse_tool_calls: thinking must be True, False or None, not {thinking!r}")
+    check_thinking(thinking, "parse_tool_calls")
     return calls_from(text, format, tools, thinking, 0)
+
+
+def check_thinking(thinking: Any, who: str) -> None:
+    """``thinking`` is True, False or None; anything else is refused, naming ``who``."""
+    if thinking is not None and not isinstance(thinking, bool):
+        raise TypeError(f"{who}: thinking must be True, False or None, not {thinking!r}")
 
 
 def calls_from(text: str | bytes, format: str | None, tools: Any, thinking: bool | None,

@@ -53,8 +53,8 @@ import re
 from typing import Any
 
 from ..errors import ToolmendError
-from ._streamevents import ArgsDelta, CallFinished, CallStarted, StreamEvent, TextDelta
-from ._toolcalls import ToolCall, parse_tool_calls
+from ._streamevents import ArgsDelta, CallFinished, CallStarted, StreamEvent, TextDelta, call_events
+from ._toolcalls import ToolCall, check_thinking, parse_tool_calls
 from ._toolstream_live import LiveReading, live_kinds
 
 __all__ = ["ToolCallStream", "TextDelta", "CallStarted", "ArgsDelta", "CallFinished", "StreamEvent"]
@@ -116,8 +116,7 @@ class ToolCallStream:
 
         # an unknown format or a wrong thinking is refused now, not at the end
         kinds = kinds_of(format)
-        if thinking is not None and not isinstance(thinking, bool):
-            raise TypeError(f"ToolCallStream: thinking must be True, False or None, not {thinking!r}")
+        check_thinking(thinking, "ToolCallStream")
         self._format = format
         self._tools = tools
         self._thinking = thinking
@@ -201,13 +200,7 @@ class ToolCallStream:
                                                thinking=self._thinking)
         if not calls:
             return self._show(whole[self._shown:])
-        events: list[StreamEvent] = []
-        for i, call in enumerate(calls):
-            events.append(CallStarted(i, call.id, call.name))
-            if call.raw_args:
-                events.append(ArgsDelta(i, call.raw_args))
-            events.append(CallFinished(i, call))
-        return events
+        return [e for i, call in enumerate(calls) for e in call_events(i, call)]
 
     def finish(self) -> list[ToolCall]:
         """The calls of the whole message, as ``parse_tool_calls`` gives them

@@ -38,7 +38,7 @@ from typing import Any, Callable
 import regex  # type: ignore[import-untyped]
 
 from ._jsonprefix import JsonPrefix
-from ._streamevents import ArgsDelta, CallFinished, CallStarted, StreamEvent, TextDelta
+from ._streamevents import ArgsDelta, CallFinished, CallStarted, StreamEvent, TextDelta, call_events
 from ._toolcalls import _NAME, _PLACEHOLDER_NAME, ToolCall, calls_from
 
 __all__ = ["LiveReading", "live_kinds"]
@@ -91,7 +91,7 @@ class _Literals:
     (``<seed:tool_call>`` around ``<function=...>``)."""
 
     def __init__(self, markers: tuple[str, ...]) -> None:
-        from ._formats._scan import _BARE_CLOSERS, REASONING
+        from ._formats._scan import _BARE_CLOSERS, _FIRST_CLOSER, REASONING
         from ._formats._xml import _WRAPPERS
 
         self.openers = {o.lower(): c for o, c in REASONING.items()}
@@ -101,7 +101,7 @@ class _Literals:
         self.prefixes = frozenset(w[:k] for w in words for k in range(1, len(w)))
         self.lengths = sorted({len(w) for w in words}, reverse=True)
         self.longest = self.lengths[0]
-        self.closers = re.compile("|".join(re.escape(c) for c in _BARE_CLOSERS), re.I)
+        self.closers = _FIRST_CLOSER  # what ends the reasoning the prompt opened (the scan's own)
 
     def longest_at(self, low: str) -> str | None:
         """The longest literal ``low`` starts with."""
@@ -354,11 +354,7 @@ class LiveReading:
         call = found[0] if found else None
         if call is None or call.span != (self.at, self.at + size):
             return self._hold()
-        index = len(self.committed)
-        events.append(CallStarted(index, call.id, call.name))
-        if call.raw_args:
-            events.append(ArgsDelta(index, call.raw_args))
-        events.append(CallFinished(index, call))
+        events += call_events(len(self.committed), call)
         self.committed.append(call)
         self._advance(size)
         self.start = self.at
@@ -413,13 +409,7 @@ class LiveReading:
         events: list[StreamEvent] = []
         first = len(self.committed)
         for i, call in enumerate(rest, first):
-            sent = "".join(self.args_sent) if i == first and self.open_call else None
-            if sent is None:
-                events.append(CallStarted(i, call.id, call.name))
-                sent = ""
-            if call.raw_args.startswith(sent) and len(call.raw_args) > len(sent):
-                events.append(ArgsDelta(i, call.raw_args[len(sent):]))
-            events.append(CallFinished(i, call))
+            events += call_events(i, call, "".join(self.args_sent) if i == first and self.open_call else None)
         if not rest and not self.open_call and self.state not in ("reasoning", "think"):
             tail = whole[self.at:]
             if tail:
