@@ -550,3 +550,130 @@ def test_special_tokens_are_never_shown_as_text_live():
     text = "Done<\uff5ctool\u2581calls\u2581begin\uff5c>"
     events = _check_live(text, list(range(0, len(text), 2)), thinking=False)
     assert "".join(e.text for e in events if isinstance(e, TextDelta)) == text  # no call: shown at the end
+
+
+# -- families written in tokens of their own: each call reported whole at its closer ---------------
+
+KIMI = ("<|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0<|tool_call_argument_begin|>"
+        '{"city": "Paris"}<|tool_call_end|><|tool_call_begin|>functions.get_time:1'
+        '<|tool_call_argument_begin|>{"tz": "UTC"}<|tool_call_end|><|tool_calls_section_end|>')
+DEEPSEEK = ("<\uff5ctool\u2581calls\u2581begin\uff5c><\uff5ctool\u2581call\u2581begin\uff5c>function"
+            "<\uff5ctool\u2581sep\uff5c>get_weather\n```json\n{\"city\": \"Paris\"}\n```"
+            "<\uff5ctool\u2581call\u2581end\uff5c>\n<\uff5ctool\u2581call\u2581begin\uff5c>get_time"
+            "<\uff5ctool\u2581sep\uff5c>{\"tz\": \"UTC\"}<\uff5ctool\u2581call\u2581end\uff5c>"
+            "<\uff5ctool\u2581calls\u2581end\uff5c>")
+DSML = ('<\uff5cDSML\uff5cfunction_calls>\n<\uff5cDSML\uff5cinvoke name="get_weather">\n'
+        '<\uff5cDSML\uff5cparameter name="city" string="true">Paris</\uff5cDSML\uff5cparameter>\n'
+        '</\uff5cDSML\uff5cinvoke>\n<\uff5cDSML\uff5cinvoke name="get_time">\n'
+        '<\uff5cDSML\uff5cparameter name="tz" string="true">UTC</\uff5cDSML\uff5cparameter>\n'
+        '</\uff5cDSML\uff5cinvoke>\n</\uff5cDSML\uff5cfunction_calls>')
+STEP3 = ('<\uff5ctool_calls_begin\uff5c><\uff5ctool_call_begin\uff5c>function<\uff5ctool_sep\uff5c>'
+         '<steptml:invoke name="get_weather">\n<steptml:parameter name="city">Paris</steptml:parameter>\n'
+         '</steptml:invoke><\uff5ctool_call_end\uff5c><\uff5ctool_call_begin\uff5c>function<\uff5ctool_sep\uff5c>'
+         '<steptml:invoke name="get_time">\n<steptml:parameter name="tz">UTC</steptml:parameter>\n'
+         '</steptml:invoke><\uff5ctool_call_end\uff5c><\uff5ctool_calls_end\uff5c>')
+MINIMAX = ('<minimax:tool_call>\n<invoke name="get_weather">\n<parameter name="city">Paris</parameter>\n'
+           '</invoke>\n<invoke name="get_time">\n<parameter name="tz">UTC</parameter>\n</invoke>\n'
+           '</minimax:tool_call>')
+HARMONY = ("<|channel|>analysis<|message|>Both tools.<|end|><|start|>assistant<|channel|>commentary "
+           'to=functions.get_weather <|constrain|>json<|message|>{"city": "Paris"}<|call|>'
+           "<|start|>assistant<|channel|>commentary to=functions.get_time <|constrain|>json"
+           '<|message|>{"tz": "UTC"}<|call|>')
+TOKEN_FAMILIES = {"kimi_k2": KIMI, "deepseek_v3": DEEPSEEK, "deepseek_v32": DSML, "step3": STEP3,
+                  "minimax_m2": MINIMAX, "harmony": HARMONY}
+
+
+@pytest.mark.parametrize("fmt", sorted(TOKEN_FAMILIES))
+def test_token_families_report_each_call_at_its_closer(fmt):
+    """Each call is finished as soon as its closer arrives (MiniMax's at its
+    block's), before the message ends; the tokens around the calls are never
+    shown; the calls are parse_tool_calls', one for one."""
+    text = "Checking both.\n" + TOKEN_FAMILIES[fmt] + "\nDone."
+    for named in (None, fmt):
+        s = ToolCallStream(format=named, thinking=False)
+        events: list = []
+        finished_at = []
+        for k in range(0, len(text), 3):
+            for e in s.feed(text[k:k + 3]):
+                events.append(e)
+                if isinstance(e, CallFinished):
+                    finished_at.append(k + 3)
+        events += s.close()
+        calls = parse_tool_calls(text, format=named, thinking=False)
+        assert [c.name for c in calls] == ["get_weather", "get_time"] and all(c.ok for c in calls)
+        assert s.finish() == calls
+        _check_call_events(events, calls)
+        first_end = calls[0].span[1] if fmt != "minimax_m2" else text.index("</minimax:tool_call>") + 20
+        assert finished_at[0] < first_end + 3 and finished_at[-1] < len(text)  # not at close()
+        shown = "".join(e.text for e in events if isinstance(e, TextDelta))
+        assert shown.startswith("Checking both.\n") and shown.endswith("Done.")
+        assert not any(t in shown for t in ("<|", "<\uff5c", "</", "<minimax", "<steptml", "Both tools"))
+
+
+def test_a_harmony_final_answer_is_shown_and_its_analysis_is_not():
+    text = ("<|channel|>analysis<|message|>Think it over.<|end|><|start|>assistant<|channel|>final"
+            "<|message|>It is sunny.<|return|>")
+    events = _check_live(text, list(range(0, len(text), 5)), format="harmony", thinking=False)
+    assert "".join(e.text for e in events if isinstance(e, TextDelta)) == "It is sunny."
+
+
+@pytest.mark.parametrize("text", [
+    # a value that holds the closer: the call ends later than its first closer
+    '<\uff5cDSML\uff5cinvoke name="w">\n<\uff5cDSML\uff5cparameter name="c" string="true">'
+    'a </\uff5cDSML\uff5cinvoke> b</\uff5cDSML\uff5cparameter>\n</\uff5cDSML\uff5cinvoke> after',
+    '<|tool_call_begin|>functions.w:0<|tool_call_argument_begin|>{"c": "<|tool_call_end|>"}'
+    '<|tool_call_end|> x',
+    "<minimax:tool_call>\n<invoke name=\"f\">\n<parameter name=\"a\">x</minimax:tool_call></parameter>\n"
+    "</invoke>\n</minimax:tool_call> after",
+    # wrappers with no call in them, or text after them: all shown at the end
+    "<|tool_calls_section_begin|> not a call <|tool_calls_section_end|> ok",
+    "<\uff5ctool\u2581calls\u2581begin\uff5c><\uff5ctool\u2581calls\u2581end\uff5c>then text",
+    "text <\uff5ctool\u2581calls\u2581end\uff5c> more",
+    # a broken call between good ones
+    KIMI.replace('"Paris"}', '"Paris"'), DEEPSEEK.replace("```<", "<"), HARMONY.replace("<|call|>", "", 1),
+])
+def test_token_family_texts_that_wait_for_the_end(text):
+    for step in (1, 4, len(text)):
+        _check_live(text, list(range(0, len(text), step)), thinking=False)
+        events = _check_live(text[:len(text) // 2], list(range(0, len(text) // 2, step)), thinking=False)
+        if not parse_tool_calls(text[:len(text) // 2], thinking=False) and "analysis" not in text:
+            assert "".join(e.text for e in events if isinstance(e, TextDelta)) == text[:len(text) // 2]
+
+
+_TOKEN_PIECES = {
+    "kimi_k2": ["<|tool_calls_section_begin|>", "<|tool_calls_section_end|>", "<|tool_call_begin|>",
+                "functions.f:0", "g", "<|tool_call_argument_begin|>", '{"a": 1}',
+                '{"a": "<|tool_call_end|>"}', "<|tool_call_end|>", "{", "}", '"', " ", "\n", "x", "<", "<|"],
+    "deepseek_v3": ["<\uff5ctool\u2581calls\u2581begin\uff5c>", "<\uff5ctool\u2581calls\u2581end\uff5c>",
+                    "<\uff5ctool\u2581call\u2581begin\uff5c>", "function", "<\uff5ctool\u2581sep\uff5c>", "f",
+                    "\n", "```json\n", "```", '{"a": 1}', "<\uff5ctool\u2581call\u2581end\uff5c>", " ", "{",
+                    "x"],
+    "deepseek_v32": ["<\uff5cDSML\uff5cfunction_calls>", "</\uff5cDSML\uff5cfunction_calls>",
+                     '<\uff5cDSML\uff5cinvoke name="f">', "</\uff5cDSML\uff5cinvoke>",
+                     '<\uff5cDSML\uff5cparameter name="a" string="true">',
+                     '<\uff5cDSML\uff5cparameter name="b" string="false">', "</\uff5cDSML\uff5cparameter>",
+                     "x", "1", "\n", " ", "<", '<\uff5cDSML\uff5cinvoke name="g"/>'],
+    "step3": ["<\uff5ctool_calls_begin\uff5c>", "<\uff5ctool_call_begin\uff5c>function<\uff5ctool_sep\uff5c>",
+              '<steptml:invoke name="f">', '<steptml:parameter name="a">', "</steptml:parameter>",
+              "</steptml:invoke>", "<\uff5ctool_call_end\uff5c>", "<\uff5ctool_calls_end\uff5c>", "x", "\n"],
+    "minimax_m2": ["<minimax:tool_call>", "</minimax:tool_call>", '<invoke name="f">', "</invoke>",
+                   '<parameter name="a">', "</parameter>", '<invoke name="g"/>', "x", "\n", " ", "<"],
+    "harmony": ["<|start|>assistant", "<|channel|>", "analysis", "commentary", "final", " to=functions.f",
+                " <|constrain|>json", "<|message|>", '{"a": 1}', "hi", "<|call|>", "<|end|>", "<|return|>",
+                " "],
+}
+_COMMON_PIECES = ["</think>", "<think>", "`", "<tool_call>\n{\"name\": \"h\", \"arguments\": {}}</tool_call>"]
+
+
+@pytest.mark.parametrize("named", sorted(_TOKEN_PIECES))
+@settings(max_examples=300, deadline=None)
+@given(data=st.data())
+def test_token_family_texts_read_live(named, data):
+    """Texts of the family's own tokens, in any order: detected and named,
+    the calls reported early are never contradicted."""
+    pieces = st.sampled_from(_TOKEN_PIECES[named] + _COMMON_PIECES)
+    text = data.draw(st.lists(pieces, max_size=30).map("".join))
+    cuts = data.draw(st.lists(st.integers(0, 400), max_size=10))
+    thinking = data.draw(st.booleans())
+    for fmt in (None, named):
+        _check_live(text, [c for c in cuts if c <= len(text)], format=fmt, thinking=thinking)

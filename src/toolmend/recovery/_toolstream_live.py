@@ -15,6 +15,10 @@ closed by its own ``</parameter>``, none holding a tag of the format): read
 whole there, nothing that follows can change it. So is Seed-OSS's (the same
 call in ``<seed:tool_call>``) and a GLM call
 (``<tool_call>NAME<arg_key>k</arg_key><arg_value>v</arg_value></tool_call>``).
+The families that write a call between tokens of their own (Kimi K2,
+DeepSeek, DSML, Step-3, MiniMax M2, harmony: ``_livefamilies``) are reported
+whole at their closer the same way, once their reader ends the call there;
+the tokens around their calls are markup, never shown.
 Prose between calls is shown, and so are inline code spans; a ``<think>``
 block written by the model is skipped (it is reasoning), and with
 ``thinking=True`` so is everything up to the first closer.
@@ -38,6 +42,7 @@ from typing import Any, Callable
 import regex  # type: ignore[import-untyped]
 
 from ._jsonprefix import JsonPrefix
+from ._livefamilies import FAMILIES, WRAPPERS, Family, first_closer, harmony_text, settle
 from ._streamevents import ArgsDelta, CallFinished, CallStarted, StreamEvent, TextDelta, call_events
 from ._toolcalls import _NAME, _PLACEHOLDER_NAME, ToolCall, calls_from
 
@@ -95,8 +100,12 @@ class _Literals:
         from ._formats._xml import _WRAPPERS
 
         self.openers = {o.lower(): c for o, c in REASONING.items()}
+        # the families read whole at their closer, and the tokens around their calls
+        self.families = {m.lower(): (m, FAMILIES[m]) for m in markers if m in FAMILIES}
+        self.wrappers = {w.lower(): (w, opens) for w, (m, opens) in WRAPPERS.items() if m in markers}
         words = {*self.openers, *(c.lower() for c in _BARE_CLOSERS), "<tool_response>", "<tool_call",
-                 "<tool_call>", *(m.lower() for m in markers), *(w.lower() for w in _WRAPPERS)}
+                 "<tool_call>", *(m.lower() for m in markers), *(w.lower() for w in _WRAPPERS),
+                 *self.wrappers}
         self.words = frozenset(words)
         self.prefixes = frozenset(w[:k] for w in words for k in range(1, len(w)))
         self.lengths = sorted({len(w) for w in words}, reverse=True)
@@ -124,9 +133,9 @@ def _literals_for(markers: tuple[str, ...]) -> _Literals:
 def live_kinds(kinds: frozenset[str]) -> bool:
     """A format the live reading serves: no call name may open the message
     (Functionary's bare first call). Calls are reported early in the tags
-    read above (Hermes' JSON body, Qwen3-Coder, Seed-OSS, GLM); in the other
-    formats the reading shows the text and skips the reasoning, and the calls
-    come at the end."""
+    read above (Hermes' JSON body, Qwen3-Coder, Seed-OSS, GLM) and in the
+    token families (``_livefamilies``); in the other formats the reading shows
+    the text and skips the reasoning, and the calls come at the end."""
     return "functionary_head" not in kinds
 
 
@@ -163,6 +172,13 @@ class LiveReading:
         self.args_held = ""  # read valid, not yet passed on (trailing blanks)
         self.open_call = False  # a CallStarted was sent for a call not yet finished
         self.shown = 0
+        # a family's call being read whole (see _livefamilies): its marker and family
+        self.marker = ""
+        self.family: Family | None = None
+        self.section = 0  # how many family wrappers are open (Kimi's section, ...): blanks are markup
+        # where markup not shown began (a wrapper, no call read in it yet), or -1: what
+        # follows it must be a call, else the rest waits for close(), which shows it all
+        self.quiet = -1
 
     # -- feeding -------------------------------------------------------------
 
@@ -171,6 +187,8 @@ class LiveReading:
         if self.state == "held":
             return []
         self.work = self.work + delta if self.work else delta
+        if self.state in _TO_CLOSER and ">" not in delta and len(self.work) <= _CODE_MAX:
+            return []  # a call read whole at its closer, and every closer ends with ">"
         events: list[StreamEvent] = []
         while self.work and _STEPS[self.state](self, events, text):
             if self.state == "held":
@@ -207,7 +225,8 @@ class LiveReading:
             return False
         self._advance(m.end())
         self.start = self.at
-        self.state, self.line_blank = "text", False
+        self.quiet = -1
+        self.state, self.line_blank = ("section" if self.section else "text"), False
         return True
 
     def _text(self, events: list[StreamEvent], text: Callable[[], str]) -> bool:
@@ -233,6 +252,22 @@ class LiveReading:
                     (w.startswith("<seed:tool_call>") and _SEED_OSS in self.tagged):
                 self.state = "head"
                 return True
+            fam = lit.families.get(found)
+            if fam is not None and w.startswith(fam[0]):  # the markers are matched as written
+                self.marker, self.family = fam
+                self.state, self.searched = "family", 0
+                return True
+            wrapper = lit.wrappers.get(found)
+            if wrapper is not None and w.startswith(wrapper[0]):
+                if self.quiet < 0 and (wrapper[1] or not self.section):
+                    self.quiet = self.at  # (a section's closer after its calls is their markup)
+                self.section = self.section + 1 if wrapper[1] else max(0, self.section - 1)
+                self._advance(len(found))
+                self.state = "section"
+                return True
+        if self.quiet >= 0:
+            return self._hold()  # after a wrapper, only calls are read live
+        if found is not None:
             closer = lit.openers.get(found)
             if closer is None:
                 return self._hold()  # another family's marker, a tool result, a closer
@@ -305,6 +340,57 @@ class LiveReading:
         self.line_blank = False
         return True
 
+    def _section(self, events: list[StreamEvent], text: Callable[[], str]) -> bool:
+        """After a wrapper token or a call inside one: the blanks before the next
+        token are markup; anything else is text again (held when no call came
+        since the wrapper: close() shows it all)."""
+        work = self.work
+        k = len(work) - len(work.lstrip())
+        if k == len(work):
+            return False  # blanks so far: what follows decides
+        if work[k] == "<":
+            self._advance(k)
+            self.state = "decide"
+            return True
+        if self.quiet >= 0:
+            return self._hold()
+        self.state = "text"
+        return True
+
+    def _family(self, events: list[StreamEvent], text: Callable[[], str]) -> bool:
+        """A family's call (see _livefamilies): reported whole once its closer has
+        arrived and its reader, run on the text so far, ends it there."""
+        fam = self.family
+        assert fam is not None
+        k, closer = first_closer(self.work, fam, max(len(self.marker), self.searched))
+        if k < 0:
+            if len(self.work) > _CODE_MAX:
+                return self._hold()  # a call this long waits for close(): each delta stays cheap
+            longest = max(len(c) for c in fam.closers)
+            self.searched = max(len(self.marker), len(self.work) - longest + 1)
+            return False
+        end = self.at + (k if closer in fam.kept else k + len(closer))
+        # read with one character more: a call cut where the text stops would end there too
+        whole = text() + "\x00"
+        found = calls_from(whole, self.format, self.tools, self.thinking, self.at)
+        calls = settle(whole, found, self.at, end, self.marker, closer)
+        if calls is None:
+            said = harmony_text(whole, self.at, end) if fam.messages else None
+            if said is None or self.quiet >= 0 or any(c.span[0] < end for c in found):
+                return self._hold()
+            channel, a, b = said
+            if channel != "analysis" and b > a:  # the final answer, or a preamble: text to show
+                self._advance(a - self.at)
+                self._show(events, b - a)
+        for call in calls or ():
+            events += call_events(len(self.committed), call)
+            self.committed.append(call)
+        self._advance(end - self.at)
+        self.start = self.at
+        self.quiet = -1
+        self.state, self.line_blank = ("section" if self.section else "text"), False
+        return True
+
     def _match(self, pattern: Any) -> Any:
         """``pattern`` at the start of ``work``: the match, or None while the
         text so far may still become one (the state is held when it cannot)."""
@@ -358,7 +444,8 @@ class LiveReading:
         self.committed.append(call)
         self._advance(size)
         self.start = self.at
-        self.state, self.line_blank = "text", False
+        self.quiet = -1
+        self.state, self.line_blank = ("section" if self.section else "text"), False
         return True
 
     def _args(self, events: list[StreamEvent], text: Callable[[], str]) -> bool:
@@ -397,30 +484,37 @@ class LiveReading:
         self.open_call = False
         self._advance(m.end())
         self.start = self.at
-        self.state, self.line_blank = "text", False
+        self.quiet = -1
+        self.state, self.line_blank = ("section" if self.section else "text"), False
         return True
 
     # -- the end -------------------------------------------------------------
 
     def close(self, whole: str) -> tuple[list[StreamEvent], list[ToolCall]]:
         """The last events and every call of the message."""
-        rest = calls_from(whole, self.format, self.tools, self.thinking, self.start)
+        if self.state in ("text", "section") and not self.work:
+            rest = []  # all read: shown, skipped, or reported (no call can start in text read)
+        else:
+            rest = calls_from(whole, self.format, self.tools, self.thinking, self.start)
         calls = self.committed + rest
         events: list[StreamEvent] = []
         first = len(self.committed)
         for i, call in enumerate(rest, first):
             events += call_events(i, call, "".join(self.args_sent) if i == first and self.open_call else None)
         if not rest and not self.open_call and self.state not in ("reasoning", "think"):
-            tail = whole[self.at:]
+            tail = whole[self.quiet if self.quiet >= 0 else self.at:]
             if tail:
                 self.shown += len(tail)
                 events.append(TextDelta(tail))
         return events, calls
 
 
+# the states that wait for a call's closer (each ends with ">": a delta without one is only kept)
+_TO_CLOSER = frozenset({"tagged", "family"})
+
 # what each state reads (``feed`` runs them until one waits for more text)
 _STEPS: dict[str, Callable[[LiveReading, list[StreamEvent], Callable[[], str]], bool]] = {
     "reasoning": LiveReading._reasoning, "text": LiveReading._text, "decide": LiveReading._decide,
     "think": LiveReading._think, "after_think": LiveReading._after_think, "code": LiveReading._code,
     "head": LiveReading._head, "args": LiveReading._args, "after": LiveReading._after,
-    "tagged": LiveReading._tagged}
+    "tagged": LiveReading._tagged, "section": LiveReading._section, "family": LiveReading._family}
