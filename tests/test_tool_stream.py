@@ -647,7 +647,7 @@ _TOKEN_PIECES = {
     "deepseek_v3": ["<\uff5ctool\u2581calls\u2581begin\uff5c>", "<\uff5ctool\u2581calls\u2581end\uff5c>",
                     "<\uff5ctool\u2581call\u2581begin\uff5c>", "function", "<\uff5ctool\u2581sep\uff5c>", "f",
                     "\n", "```json\n", "```", '{"a": 1}', "<\uff5ctool\u2581call\u2581end\uff5c>", " ", "{",
-                    "x"],
+                    "x", '{"a": "```"}', '{"a": "<\uff5ctool\u2581call\u2581end\uff5c>"}', '"b"', ":", "}"],
     "deepseek_v32": ["<\uff5cDSML\uff5cfunction_calls>", "</\uff5cDSML\uff5cfunction_calls>",
                      '<\uff5cDSML\uff5cinvoke name="f">', "</\uff5cDSML\uff5cinvoke>",
                      '<\uff5cDSML\uff5cparameter name="a" string="true">',
@@ -662,6 +662,35 @@ _TOKEN_PIECES = {
                 " <|constrain|>json", "<|message|>", '{"a": 1}', "hi", "<|call|>", "<|end|>", "<|return|>",
                 " "],
 }
+_BLOCK_BODY = ['{"name": "f", "arguments": {"a": 1}}', '[{"name": "g", "arguments": {}}]', '{"a": "',
+               '"}', "}", "]", "[", ",", " ", "\n", "x", '"', '{"name": "h", "parameters": {"b": "x']
+_TOKEN_PIECES.update({
+    "granite": ["<|tool_call|>", "<|/tool_call|>", *_BLOCK_BODY],
+    "command": ["<|START_ACTION|>", "<|END_ACTION|>", *_BLOCK_BODY],
+    "longcat": ["<longcat_tool_call>", "</longcat_tool_call>", *_BLOCK_BODY],
+    "internlm": ["<|action_start|><|plugin|>", "<|action_end|>", *_BLOCK_BODY],
+    "nemotron_v2": ["<TOOLCALL>", "</TOOLCALL>", *_BLOCK_BODY],
+    "granite_20b_fc": ["<function_call>", "</function_call>", *_BLOCK_BODY],
+    "jamba": ["<tool_calls>", "</tool_calls>", *_BLOCK_BODY],
+    "apertus": ["<|tools_prefix|>", "<|tools_suffix|>", '[{"f": {"a": 1}}]', '{"g": {}}', *_BLOCK_BODY],
+})
+_TOKEN_PIECES["mistral"] = ["[TOOL_CALLS]", "f", "get", "[ARGS]", "[CALL_ID]", "abc123", '{"a": 1}',
+                            '{"a": "x"}', "{", "}", '"', " ", "\n", "[", "]",
+                            '[{"name": "f", "arguments": {}}]', "x", ":", ","]
+_TOKEN_PIECES["hy_v3"] = ["<tool_calls>", "</tool_calls>", "<tool_call>", "</tool_call>", "f", "<tool_sep>",
+                          "<arg_key>", "</arg_key>", "<arg_value>", "</arg_value>", "k", "v", "\n", " ",
+                          '{"name": "f", "arguments": {}}']
+_PY_BODY = ["[", "]", "f(a=1)", 'g(b="x")', ", ", "h(c='<|python_end|>')", "(", ")", '"', "x", " ", "\n",
+            "f(a=[1, {'k': None}])"]
+_TOKEN_PIECES.update({
+    "llama4_pythonic": ["<|python_start|>", "<|python_end|>", *_PY_BODY],
+    "lfm2": ["<|tool_call_start|>", "<|tool_call_end|>", *_PY_BODY],
+    "olmo3": ["<function_calls>", "</function_calls>", '<invoke name="f">', "</invoke>", *_PY_BODY],
+    "gemma4": ["<|tool_call>", "<tool_call|>", "call:f", "call:g", "{", "}", "a:", '<|"|>', "x", ",", "b:1",
+               "<tool_call|>", " ", "\n"],
+    "functiongemma": ["<start_function_call>", "<end_function_call>", "call:f", "{", "}", "a:", "<escape>",
+                      "x", ",", "b:1", " ", "\n"],
+})
 _COMMON_PIECES = ["</think>", "<think>", "`", "<tool_call>\n{\"name\": \"h\", \"arguments\": {}}</tool_call>"]
 
 
@@ -677,3 +706,78 @@ def test_token_family_texts_read_live(named, data):
     thinking = data.draw(st.booleans())
     for fmt in (None, named):
         _check_live(text, [c for c in cuts if c <= len(text)], format=fmt, thinking=thinking)
+
+
+@pytest.mark.parametrize("fmt", ["kimi_k2", "deepseek_v3"])
+def test_kimi_and_deepseek_arguments_stream_before_the_call_ends(fmt):
+    """Their arguments are JSON after a head: streamed in pieces as they come
+    (a 30 KB write too), the call finished at its closer."""
+    args = json.dumps(LONG_ARGS)
+    calls = {"kimi_k2": "<|tool_calls_section_begin|><|tool_call_begin|>functions.write_file:0"
+                        f"<|tool_call_argument_begin|>{args}<|tool_call_end|><|tool_calls_section_end|>",
+             "deepseek_v3": "<\uff5ctool\u2581calls\u2581begin\uff5c><\uff5ctool\u2581call\u2581begin\uff5c>"
+                            f"write_file<\uff5ctool\u2581sep\uff5c>{args}<\uff5ctool\u2581call\u2581end\uff5c>"
+                            f"<\uff5ctool\u2581calls\u2581end\uff5c>"}
+    text = "Writing it.\n" + calls[fmt] + "\nDone."
+    v3 = DEEPSEEK.replace("get_weather", "write_file").replace('{"city": "Paris"}', args)  # V3's fence
+    for t in (text, v3) if fmt == "deepseek_v3" else (text,):
+        s = ToolCallStream(format=fmt, thinking=False)
+        events: list = []
+        half = t.index("def f200")
+        for k in range(0, half, 4):
+            events += s.feed(t[k:min(k + 4, half)])
+        assert [e.name for e in events if isinstance(e, CallStarted)] == ["write_file"]
+        sent = "".join(e.arguments for e in events if isinstance(e, ArgsDelta))
+        assert len(sent) > 5000 and args.startswith(sent)
+        for k in range(half, len(t), 4):  # (the rest in deltas from "def f200" on)
+            events += s.feed(t[k:k + 4])
+        assert [e.call.args for e in events if isinstance(e, CallFinished)][0] == LONG_ARGS
+        events += s.close()
+        assert s.finish() == parse_tool_calls(t, format=fmt, thinking=False)
+        _check_call_events(events, s.finish())
+
+
+@pytest.mark.parametrize("args", [
+    '{"doc": "ends with <|tool_call_end|> inside"}', '{"doc": "a ``` fence"}',
+    '{"doc": "<\uff5ctool\u2581call\u2581end\uff5c>"}', '{"a": "unescaped "quote" here"}', "{'a': 'single'}",
+    '{"a": 1,}', '{"a": "\u3000"   }', '{"a": tru', '{"a": 1} trailing',
+])
+def test_kimi_and_deepseek_arguments_that_end_the_live_reading(args):
+    texts = [f"Go.<|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{args}<|tool_call_end|> after",
+             f"Go.<\uff5ctool\u2581call\u2581begin\uff5c>f<\uff5ctool\u2581sep\uff5c>{args}"
+             "<\uff5ctool\u2581call\u2581end\uff5c> after",
+             f"Go.<\uff5ctool\u2581call\u2581begin\uff5c>function<\uff5ctool\u2581sep\uff5c>f\n```json\n{args}\n```"
+             "<\uff5ctool\u2581call\u2581end\uff5c> after"]
+    for text in texts:
+        for step in (1, 3, 7):
+            _check_live(text, list(range(0, len(text), step)), thinking=False)
+            _check_live(text[:-6], list(range(0, len(text) - 6, step)), thinking=False)
+
+
+def test_mistral_arguments_stream_and_the_call_ends_with_the_message():
+    """Mistral's call has no closer: its arguments stream as they come, and it
+    is finished at the end of the message (another call may follow it)."""
+    args = json.dumps(LONG_ARGS)
+    for head in ("[TOOL_CALLS]write_file[ARGS]", "[TOOL_CALLS]write_file[CALL_ID]a1b2c3d4e[ARGS]"):
+        text = f"Writing it.\n{head}{args}[TOOL_CALLS]run[ARGS]{{\"cmd\": \"pytest\"}}"
+        s = ToolCallStream(format="mistral", thinking=False)
+        events: list = []
+        half = text.index("def f200")
+        for k in range(0, half, 4):
+            events += s.feed(text[k:min(k + 4, half)])
+        (started,) = [e for e in events if isinstance(e, CallStarted)]
+        assert started.name == "write_file" and started.id == ("a1b2c3d4e" if "CALL_ID" in head else None)
+        sent = "".join(e.arguments for e in events if isinstance(e, ArgsDelta))
+        assert len(sent) > 5000 and args.startswith(sent)
+        _check_live(text, list(range(0, len(text), 4)), format="mistral", thinking=False)
+        _check_live(text, list(range(0, len(text), 5)), thinking=False)
+
+
+def test_the_fast_event_constructors_make_the_dataclasses():
+    from toolmend.recovery._streamevents import args_delta, text_delta
+
+    assert text_delta("ab") == TextDelta("ab") and type(text_delta("ab")) is TextDelta
+    assert args_delta(2, '{"a"') == ArgsDelta(2, '{"a"') and type(args_delta(2, "")) is ArgsDelta
+    assert hash(text_delta("x")) == hash(TextDelta("x")) and repr(args_delta(1, "y")) == repr(ArgsDelta(1, "y"))
+    with pytest.raises(AttributeError):
+        text_delta("x").text = "y"  # type: ignore[misc]

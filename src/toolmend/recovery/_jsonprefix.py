@@ -4,9 +4,10 @@ takes the text in pieces and reads each character once.
 ``JsonPrefix().feed(piece)`` returns the text it read and found valid (a
 token cut at the end of the piece waits for the next one); ``done`` is set
 when the value's last bracket is read, ``failed`` at the first character
-that is not JSON, or at a ``<tool_call`` or ``</tool_call`` written inside
-it (a tag reader ends the call's body there when the message is cut, so
-what follows is never certain to be part of the value). Whitespace is
+that is not JSON, or at one of ``stops`` written inside it (``<tool_call``
+and ``</tool_call`` by default; Kimi's and DeepSeek's closing tokens: a
+reader ends the call's body there, so what follows is never certain to be
+part of the value). Whitespace is
 JSON's four characters only. The stream of tool calls uses it to pass on
 an argument's text while it arrives: what was read valid is certain to
 start the call's ``raw_args`` whatever comes next.
@@ -22,19 +23,32 @@ __all__ = ["JsonPrefix"]
 _VALUE, _FIRST_VALUE, _FIRST_KEY, _KEY, _COLON, _NEXT = range(6)
 
 _JSON_WS = re.compile(r"[ \t\n\r]*")
-_STRING_RUN = re.compile(r'[^"\\\x00-\x1f<]*')  # a string's plain characters
+_STRING_RUN = re.compile(r'[^"\\\x00-\x1f<]*')  # a string's plain characters (before a tag)
 _NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
 _NUMBER_SO_FAR = re.compile(r"-?[0-9]*(?:\.[0-9]*)?(?:[eE][+-]?[0-9]*)?")
 _HEX4 = re.compile(r"[0-9a-fA-F]{4}")
 _TAGS = ("</tool_call", "<tool_call")
-_TAG_LEN = max(len(t) for t in _TAGS)
+_runs: dict[tuple[str, ...], re.Pattern[str]] = {}
+
+
+def _string_run(stops: tuple[str, ...]) -> re.Pattern[str]:
+    """A string's plain characters: none that may begin one of ``stops``."""
+    run = _runs.get(stops)
+    if run is None:
+        firsts = "".join(sorted({t[0] for t in stops}))
+        run = _runs[stops] = re.compile(r'[^"\\\x00-\x1f' + re.escape(firsts) + "]*")
+    return run
 _LITERALS = {"t": "true", "f": "false", "n": "null"}
 
 
 class JsonPrefix:
     """A strict reader of one JSON value arriving in pieces (see the module)."""
 
-    def __init__(self) -> None:
+    def __init__(self, stops: tuple[str, ...] = _TAGS) -> None:
+        # what ends a call's body wherever it stands, in a string too (lower case)
+        self.stops = stops
+        self.stop_len = max((len(t) for t in stops), default=0)
+        self.run = _STRING_RUN if stops == _TAGS else _string_run(stops)
         self.buf = ""  # fed, not yet read (a token cut at the end of a piece)
         self.stack: list[str] = []  # the open brackets
         self.expect = _VALUE
@@ -48,7 +62,7 @@ class JsonPrefix:
         if self.done or self.failed:
             return ""
         if self.in_string and not self.buf and \
-                _STRING_RUN.match(piece).end() == len(piece):  # type: ignore[union-attr]
+                self.run.match(piece).end() == len(piece):  # type: ignore[union-attr]
             return piece  # the common case: more of a long string
         buf = self.buf + piece if self.buf else piece
         i = self._read(buf)
@@ -79,7 +93,7 @@ class JsonPrefix:
 
     def _string(self, buf: str, i: int, n: int) -> int:
         """Read inside a string from ``i``: where reading goes on, or -1 to wait."""
-        i = _STRING_RUN.match(buf, i).end()  # type: ignore[union-attr]
+        i = self.run.match(buf, i).end()  # type: ignore[union-attr]
         if i >= n:
             return i
         c = buf[i]
@@ -99,11 +113,11 @@ class JsonPrefix:
                 if _HEX4.match(buf, i + 2, i + 6):
                     return i + 6
             return self._fail()
-        if c == "<":
-            rest = buf[i:i + _TAG_LEN].lower()
-            if any(rest.startswith(t) for t in _TAGS):
+        if c >= " ":  # the first character of a stop
+            rest = buf[i:i + self.stop_len].lower()
+            if any(rest.startswith(t) for t in self.stops):
                 return self._fail()
-            if len(rest) < _TAG_LEN and any(t.startswith(rest) for t in _TAGS):
+            if len(rest) < self.stop_len and any(t.startswith(rest) for t in self.stops):
                 return -1  # it may still become one
             return i + 1
         return self._fail()  # a control character

@@ -10,6 +10,17 @@ it), so once that token has arrived the call reads the same whatever follows:
     <steptml:invoke name=..>...</steptml:invoke>                                       step3
     <minimax:tool_call><invoke ...>...</invoke>...</minimax:tool_call>                 minimax_m2 (several)
     <|start|>assistant<|channel|>commentary to=functions.NAME ...<|message|>{...}<|call|>   harmony
+    <longcat_tool_call>{...}</longcat_tool_call>, <|tool_call|>[...]<|/tool_call|>, <function_call>,
+    <|action_start|><|plugin|>, <|START_ACTION|>, <TOOLCALL>, <tool_calls>, <|tools_prefix|>:
+        JSON calls in a block
+    <|python_start|>[f(a=1)]<|python_end|>, <|tool_call_start|>...<|tool_call_end|>,
+    <function_calls>...</function_calls>: Python calls; <|tool_call>call:NAME{...}<tool_call|>,
+    <start_function_call>...<end_function_call>: Gemma's
+
+The calls a closer ends are reported when the marker's own reader, run on the
+text so far, ends exactly there; a reading that goes on past it (the closer
+written inside a string) waits for the next closer, and anything else for the
+end of the message.
 
 The tokens around them (Kimi's and DeepSeek's sections, DSML's
 ``function_calls``) are markup: never shown as text. ``settle`` says which
@@ -18,12 +29,16 @@ calls a closer makes certain, checked against the reader itself.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+import re
+from typing import Any, NamedTuple
+
+import regex  # type: ignore[import-untyped]
 
 from ._formats._json import harmony_message
-from ._toolcalls import ToolCall
+from ._toolcalls import _NAME, _PLACEHOLDER_NAME, ToolCall
 
-__all__ = ["Family", "FAMILIES", "WRAPPERS", "first_closer", "settle", "harmony_text"]
+__all__ = ["Family", "FAMILIES", "WRAPPERS", "JsonHead", "JSON_HEADS", "first_closer", "settle",
+           "harmony_text"]
 
 
 class Family(NamedTuple):
@@ -32,9 +47,8 @@ class Family(NamedTuple):
     closers: tuple[str, ...]  # the first of these after the marker ends the call
     kept: tuple[str, ...] = ()  # closers that end it without being part of it (harmony's next <|start|>)
     wrappers: tuple[tuple[str, bool], ...] = ()  # tokens around the calls: (token, opens)
-    several: bool = False  # the marker holds several calls up to its closer (MiniMax M2)
-    inner: str = ""  # what each of those calls starts with
     messages: bool = False  # harmony: a message that is no call (analysis, final) ends there too
+    tags_inside: bool = False  # a tag after the marker makes it a wrapper (<tool_calls><tool_call>...)
 
 
 _HARMONY = Family(("<|call|>", "<|end|>", "<|return|>", "<|start|>"), ("<|start|>",), messages=True)
@@ -52,9 +66,78 @@ FAMILIES: dict[str, Family] = {
     "<steptml:invoke": Family(("</steptml:invoke>",), wrappers=(
         (f"<{_B}tool_calls_begin{_B}>", True), (f"<{_B}tool_call_begin{_B}>function<{_B}tool_sep{_B}>", True),
         (f"<{_B}tool_call_end{_B}>", False), (f"<{_B}tool_calls_end{_B}>", False))),
-    "<minimax:tool_call>": Family(("</minimax:tool_call>",), several=True, inner="<invoke"),
+    "<minimax:tool_call>": Family(("</minimax:tool_call>",)),  # its calls: the <invoke>s in it
+    # JSON blocks: one call, whole at the block's closer (a closer inside a string is waited past)
+    "<longcat_tool_call>": Family(("</longcat_tool_call>",)),
+    "<|tool_call|>": Family(("<|/tool_call|>",)),
+    "<function_call>": Family(("</function_call>",)),
+    "<|action_start|><|plugin|>": Family(("<|action_end|>",)),
+    "<|START_ACTION|>": Family(("<|END_ACTION|>",)),
+    "<TOOLCALL>": Family(("</TOOLCALL>",)),
+    "<tool_calls>": Family(("</tool_calls>",), wrappers=(("</tool_calls>", False),), tags_inside=True),
+    "<|tools_prefix|>": Family(("<|tools_suffix|>",)),
+    # Python calls, Gemma's calls: the list (or call) between the tokens
+    "<|python_start|>": Family(("<|python_end|>",)),
+    "<|tool_call_start|>": Family(("<|tool_call_end|>",)),
+    "<function_calls>": Family(("</function_calls>",)),
+    "<|tool_call>": Family(("<tool_call|>",)),
+    "<start_function_call>": Family(("<end_function_call>",)),
+    "[TOOL_CALLS]": Family(()),  # no closer: a call in another shape waits for the end
     "<|start|>": _HARMONY,
     "<|channel|>": _HARMONY,
+}
+
+class JsonHead(NamedTuple):
+    """A call whose arguments are JSON after a head of its family's tokens:
+    streamed as they come, as a ``<tool_call>``'s are."""
+
+    head: Any  # up to the arguments' "{" (partial matching): the name, or the call id it is read from
+    after: Any  # what may follow the arguments, up to the call's closer (None: no closer, the call
+    #             ends with its arguments and is finished at the end of the message)
+    stops: tuple[str, ...]  # what the reader ends the arguments at, even inside a string (lower case)
+    from_id: bool = False  # the head's group is Kimi's call id, functions.NAME:IDX
+    id_group: int = 0  # the group holding the call id the reader keeps (Mistral's [CALL_ID])
+
+    def name_of(self, m: Any) -> tuple[str, str | None] | None:
+        """(the name, the call id) the reader gives for the head ``m``, or None
+        for a name read another way (the call is then read whole at its closer)."""
+        got = m.group(1)
+        name = got
+        if self.from_id:  # read_kimi's rule
+            name = re.sub(r":\d+\Z", "", got[len("functions."):] if got.startswith("functions.") else got)
+        if not _NAME.match(name) or _PLACEHOLDER_NAME.match(name):
+            return None
+        if name == "function" and not self.from_id:
+            return None  # DeepSeek V3's head, not V3.1's
+        return name, got if self.from_id else (m.group(self.id_group) if self.id_group else None)
+
+
+_SPACE = r"[\t-\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]"  # str.isspace()
+_WS = r"[ \t\n\r]*"  # JSON's blanks, which every reader skips
+_DS_BEGIN, _DS_SEP, _DS_END = (f"<{_B}tool{_U}call{_U}begin{_B}>", f"<{_B}tool{_U}sep{_B}>",
+                               f"<{_B}tool{_U}call{_U}end{_B}>")
+_NAME_RE = r"([@A-Za-z_][\w.:@/-]{0,127})"
+
+# marker -> the heads its calls' JSON arguments may follow (tried in order)
+JSON_HEADS: dict[str, tuple[JsonHead, ...]] = {
+    "<|tool_call_begin|>": (JsonHead(
+        regex.compile(r"<\|tool_call_begin\|>" + _WS + r"([^\s<]{1,160})" + _WS
+                      + r"<\|tool_call_argument_begin\|>" + _WS + r"\{"),
+        regex.compile(_SPACE + r"*<\|tool_call_end\|>"), ("<|tool_call_end|>",), from_id=True),),
+    _DS_BEGIN: (
+        # V3.1: <｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{...}<｜tool▁call▁end｜>
+        JsonHead(regex.compile(re.escape(_DS_BEGIN) + _WS + _NAME_RE + _WS + re.escape(_DS_SEP) + _WS
+                               + r"\{"),
+                 regex.compile(_SPACE + "*" + re.escape(_DS_END)), (_DS_END,)),
+        # V3 and R1: ...function<｜tool▁sep｜>NAME\n```json\n{...}\n```<｜tool▁call▁end｜>
+        JsonHead(regex.compile(re.escape(_DS_BEGIN) + "function" + re.escape(_DS_SEP) + r"[ \t]*" + _NAME_RE
+                               + r"[ \t]*\n" + _WS + r"```[^\n`]*\n" + _WS + r"\{"),
+                 regex.compile(_SPACE + "*```" + _WS + re.escape(_DS_END)), ("```", _DS_END)),
+    ),
+    # Mistral v11+: [TOOL_CALLS]NAME[CALL_ID]ID[ARGS]{...} (read_mistral's own head)
+    "[TOOL_CALLS]": (JsonHead(
+        regex.compile(r"\[TOOL_CALLS\]" + _WS + _NAME_RE + r"(?:\[CALL_ID\]([^\[\s]{0,64}))?(?:\[ARGS\])?"
+                      r"[ \t]*\{"), None, (), id_group=2),),
 }
 
 # wrapper token -> (the marker of its family, whether it opens)
@@ -73,24 +156,21 @@ def first_closer(work: str, fam: Family, start: int) -> tuple[int, str]:
     return at, which
 
 
-def settle(whole: str, found: list[ToolCall], at: int, stop: int, marker: str,
-           closer: str) -> list[ToolCall] | None:
-    """The calls that the marker at ``at``, read up to its closer (ending at
-    ``stop``), makes certain: ``found`` is the reading from ``at`` of the text
-    so far. None when the reading does not end there (a value holding the
-    closer, a broken call): the call waits for the end of the message."""
-    fam = FAMILIES[marker]
-    mine = [c for c in found if c.span[0] < stop]
-    if not fam.several:
-        return mine if len(mine) == 1 and mine[0].span == (at, stop) else None
-    # several calls (MiniMax M2's invokes): each its own <invoke> inside the marker's
-    # block, only blanks around them up to the closer
-    inner = stop - len(closer)
-    if not mine or any(c.span[1] > inner or not whole.startswith(fam.inner, c.span[0]) for c in mine):
+def settle(found: list[ToolCall], read: list[ToolCall] | None, read_end: int,
+           stop: int) -> list[ToolCall] | None:
+    """The calls that the marker's closer, ending at ``stop``, makes certain:
+    ``read`` and ``read_end`` are the marker's reader's reading of the text so
+    far and a NUL, ``found`` the scan's from the marker (it holds them first,
+    checked with tools). None when
+    the reader does not end there (a broken call, text after the calls): the
+    calls wait for the end of the message. [] for a message that is no call
+    (harmony's analysis)."""
+    if read is None or read_end != stop or any("\x00" in c.raw_args or c.span[1] > stop for c in read):
+        return None  # (a call cut where the text so far stops holds the character added)
+    n = len(read)
+    if len(found) < n or [(c.span, c.raw_args) for c in found[:n]] != [(c.span, c.raw_args) for c in read]:
         return None
-    starts = [at + len(marker)] + [c.span[1] for c in mine]
-    ends = [c.span[0] for c in mine] + [inner]
-    return None if any(whole[a:b].strip() for a, b in zip(starts, ends, strict=True)) else mine
+    return found[:n]
 
 
 def harmony_text(whole: str, at: int, stop: int) -> tuple[str, int, int] | None:

@@ -462,6 +462,19 @@ def calls_from(text: str | bytes, format: str | None, tools: Any, thinking: bool
     return calls
 
 
+def marker_reading(text: str, at: int, marker: str, format: str | None,
+                   tools: Any) -> tuple[list[ToolCall] | None, int]:
+    """What the reader of the family ``marker`` at ``at`` reads: its calls (None:
+    not a call) and where it ends (the stream checks with it where a call ends)."""
+    from ._formats import read_marker
+
+    if tools is not None:
+        from ._toolschema import unwrap_response
+
+        tools = unwrap_response(tools)
+    return read_marker(text, at, marker, format, tools)
+
+
 _engine: list[Any] = []  # the formats' engine, imported at the first call (it imports this module)
 
 

@@ -53,7 +53,16 @@ import re
 from typing import Any
 
 from ..errors import ToolmendError
-from ._streamevents import ArgsDelta, CallFinished, CallStarted, StreamEvent, TextDelta, call_events
+from ._formats import FORMATS, _readers, kinds_of
+from ._streamevents import (
+    ArgsDelta,
+    CallFinished,
+    CallStarted,
+    StreamEvent,
+    TextDelta,
+    call_events,
+    text_delta,
+)
 from ._toolcalls import ToolCall, check_thinking, parse_tool_calls
 from ._toolstream_live import LiveReading, live_kinds
 
@@ -97,8 +106,6 @@ def _partial_tail(text: str) -> int:
 
 
 def _opens_with_name(format: str) -> bool:
-    from ._formats import FORMATS
-
     return "functionary_head" in FORMATS.get(format, frozenset())
 
 
@@ -112,8 +119,6 @@ class ToolCallStream:
     live reading, ``_toolstream_live``); with None, at the end."""
 
     def __init__(self, format: str | None = None, tools: Any = None, thinking: bool | None = None) -> None:
-        from ._formats import _readers, kinds_of
-
         # an unknown format or a wrong thinking is refused now, not at the end
         kinds = kinds_of(format)
         check_thinking(thinking, "ToolCallStream")
@@ -123,8 +128,8 @@ class ToolCallStream:
         self._live: LiveReading | None = None
         self._whole_so_far = self._text_so_far  # what the live reading asks for (bound once)
         if thinking is not None and live_kinds(kinds):
-            self._live = LiveReading(format, tools, thinking, kinds, tuple(_readers(kinds)[0]),
-                                     _TRIGGER, _partial_tail)
+            self._live = LiveReading(format, tools, thinking, kinds, _readers(kinds)[0], _TRIGGER,
+                                     _partial_tail)
         self._parts: list[str] = []
         self._pending = ""  # fed, not shown, not yet known to be held (a partial word marker)
         self._held = False  # a trigger was met: the rest waits for the end
@@ -186,7 +191,7 @@ class ToolCallStream:
         if not text:
             return []
         self._shown += len(text)
-        return [TextDelta(text)]
+        return [text_delta(text)]
 
     def close(self) -> list[StreamEvent]:
         """End the message: the last events (held text, or the calls, in order)."""

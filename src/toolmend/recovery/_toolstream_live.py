@@ -37,14 +37,29 @@ at random and cut at every point).
 from __future__ import annotations
 
 import re
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 import regex  # type: ignore[import-untyped]
 
 from ._jsonprefix import JsonPrefix
-from ._livefamilies import FAMILIES, WRAPPERS, Family, first_closer, harmony_text, settle
-from ._streamevents import ArgsDelta, CallFinished, CallStarted, StreamEvent, TextDelta, call_events
-from ._toolcalls import _NAME, _PLACEHOLDER_NAME, ToolCall, calls_from
+from ._livefamilies import (
+    FAMILIES,
+    JSON_HEADS,
+    WRAPPERS,
+    Family,
+    first_closer,
+    harmony_text,
+    settle,
+)
+from ._streamevents import (
+    CallFinished,
+    CallStarted,
+    StreamEvent,
+    args_delta,
+    call_events,
+    text_delta,
+)
+from ._toolcalls import _NAME, _PLACEHOLDER_NAME, ToolCall, calls_from, marker_reading
 
 __all__ = ["LiveReading", "live_kinds"]
 
@@ -56,6 +71,7 @@ _HEAD = regex.compile(
     r'<tool_call>[ \t\n\r]*\{[ \t\n\r]*"name"[ \t\n\r]*:[ \t\n\r]*"([@A-Za-z_][\w.:@/-]{0,127})"'
     r'[ \t\n\r]*,[ \t\n\r]*"arguments"[ \t\n\r]*:[ \t\n\r]*\{')
 _HEAD_MAX = 512  # a head longer than this is not the everyday shape
+_ARGS_BATCH = 24  # characters of arguments gathered before they are read (a bracket reads at once)
 _CODE_MAX = 16384  # a code span or XML call still open this long is held (its text is kept whole till then)
 # Qwen3-Coder's call inside a <tool_call> tag, regular: each parameter closed by its own
 # </parameter>, no value holding a tag of the format. Read whole at its </tool_call>, such a
@@ -84,20 +100,26 @@ _GLM = (regex.compile(r"<tool_call>[ \t]*[@A-Za-z_]"),
                    r"(?:<arg_key>[^<]{0,256}</arg_key>[ \t\n\r]*<arg_value>" + _GLM_VALUE +
                    r"</arg_value>[ \t\n\r]*)*</tool_call>"), "</tool_call>")
 _AFTER = regex.compile(rf"{_SPACE}*\}}{_SPACE}*</tool_call{_SPACE}*>")
+_HERMES_STOPS = ("</tool_call", "<tool_call")  # a tag reader ends the body at these
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")
 
 
 class _Literals:
     """What the scan's token pattern can match at a character, for one
-    format: every literal (lower case: the family markers are matched as
+    format (and which tags it reads): every literal (lower case: the family markers are matched as
     written, the others in any case; waiting on either is safe), their
     proper prefixes (a text that may still become one), the reasoning
     openers with their closers, and the wrappers a call's span takes in
     (``<seed:tool_call>`` around ``<function=...>``)."""
 
-    def __init__(self, markers: tuple[str, ...]) -> None:
+    def __init__(self, kinds: frozenset[str], markers: Iterable[str]) -> None:
         from ._formats._scan import _BARE_CLOSERS, _FIRST_CLOSER, REASONING
         from ._formats._xml import _WRAPPERS
+
+        self.hermes = "hermes" in kinds  # <tool_call> tags are read (else one ends the live reading)
+        # the XML-style calls in tags this format reads: (how one starts, a regular one, its closer)
+        self.tagged = ([_QWEN3_CODER, _SEED_OSS] if "xml_function" in kinds else []) + \
+            ([_GLM] if "glm" in kinds else [])
 
         self.openers = {o.lower(): c for o, c in REASONING.items()}
         # the families read whole at their closer, and the tokens around their calls
@@ -108,25 +130,28 @@ class _Literals:
                  *self.wrappers}
         self.words = frozenset(words)
         self.prefixes = frozenset(w[:k] for w in words for k in range(1, len(w)))
-        self.lengths = sorted({len(w) for w in words}, reverse=True)
-        self.longest = self.lengths[0]
+        self.longest = max(len(w) for w in words)
+        # the longest literal a (lower-cased) text starts with: one match tries them all
+        self.word_at = re.compile("|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))).match
         self.closers = _FIRST_CLOSER  # what ends the reasoning the prompt opened (the scan's own)
+        # their last characters, in either case (what can end that reasoning)
+        self.closer_ends = "".join(sorted({e for c in _BARE_CLOSERS for e in (c[-1].lower(), c[-1].upper())}))
 
     def longest_at(self, low: str) -> str | None:
         """The longest literal ``low`` starts with."""
-        for n in self.lengths:
-            if low[:n] in self.words:
-                return low[:n]
-        return None
+        m = self.word_at(low)
+        return None if m is None else m.group()
 
 
-_literals: dict[tuple[str, ...], _Literals] = {}
+_literals: dict[frozenset[str], _Literals] = {}
+_wakes: dict[str, Callable[[str], Any]] = {}  # the characters a state waits for -> their search
 
 
-def _literals_for(markers: tuple[str, ...]) -> _Literals:
-    found = _literals.get(markers)
+def _literals_for(kinds: frozenset[str], markers: Iterable[str]) -> _Literals:
+    """The literals of a format (``markers``: its readers'), made once per format."""
+    found = _literals.get(kinds)
     if found is None:
-        found = _literals[markers] = _Literals(markers)
+        found = _literals[kinds] = _Literals(kinds, markers)
     return found
 
 
@@ -144,41 +169,47 @@ class LiveReading:
     text newly added at the end of ``text()``; ``close`` gives the last
     events and the calls."""
 
+    # The reading's state at its start: class values, which an instance
+    # shadows as it changes them (a stream is made per message: this keeps
+    # making one cheap).
+    work = ""  # text not yet read, from ``at``
+    at = 0
+    line_blank = True  # only spaces and tabs since the last line break (or the start)
+    searched = 0  # how far into ``work`` a search of the current state has looked
+    start = 0  # where the calls not yet reported begin to be read
+    closer: re.Pattern[str] | None = None  # the open <think> block's closer
+    closer_ends = ""  # its last character, in either case
+    wake: tuple[Callable[[str], Any], int] | None = None  # what the state waits for (see _wait)
+    ticks = 0  # the open inline code span's backticks
+    # the call being read: its tag's start, name, call id (Kimi's functions.NAME:IDX), what
+    # ends it after its arguments, their reader, the text passed on and not yet
+    regular, end = _QWEN3_CODER[1:]  # (an XML call's regular shape, and its closer)
+    tag_start = 0
+    name = ""
+    ident: str | None = None
+    after: Any = _AFTER
+    args: JsonPrefix | None = None
+    args_held = ""  # read valid, not yet passed on (trailing blanks)
+    open_call = False  # a CallStarted was sent for a call not yet finished
+    shown = 0
+    # a family's call being read whole (see _livefamilies): its marker and family
+    marker = ""
+    family: Family | None = None
+    section = 0  # how many family wrappers are open (Kimi's section, ...): blanks are markup
+    # where markup not shown began (a wrapper, no call read in it yet), or -1: what
+    # follows it must be a call, else the rest waits for close(), which shows it all
+    quiet = -1
+
     def __init__(self, format: str | None, tools: Any, thinking: bool, kinds: frozenset[str],
-                 markers: tuple[str, ...], trigger: re.Pattern[str],
+                 markers: Iterable[str], trigger: re.Pattern[str],
                  partial_tail: Callable[[str], int]) -> None:
         self.format, self.tools, self.thinking, self.kinds = format, tools, thinking, kinds
-        self.hermes = "hermes" in kinds  # <tool_call> tags are read (else one ends the live reading)
-        # the XML-style calls in tags this format reads: (how one starts, a regular one, its closer)
-        self.tagged = ([_QWEN3_CODER, _SEED_OSS] if "xml_function" in kinds else []) + \
-            ([_GLM] if "glm" in kinds else [])
-        self.regular, self.end = _QWEN3_CODER[1:]  # the shape of the one being read
+        lit = self.lit = _literals_for(kinds, markers)
+        self.hermes, self.tagged = lit.hermes, lit.tagged
         self.trigger, self.partial_tail = trigger, partial_tail
-        self.lit = _literals_for(markers)
-        self.work = ""  # text not yet read, from ``at``
-        self.at = 0
         self.state = "reasoning" if thinking else "text"
-        self.line_blank = True  # only spaces and tabs since the last line break (or the start)
-        self.searched = 0  # how far into ``work`` a search of the current state has looked
         self.committed: list[ToolCall] = []
-        self.start = 0  # where the calls not yet reported begin to be read
-        self.closer: re.Pattern[str] | None = None  # the open <think> block's closer
-        self.ticks = 0  # the open inline code span's backticks
-        # the call being read: its tag's start, name, arguments' start, reader, text passed on
-        self.tag_start = 0
-        self.name = ""
-        self.args: JsonPrefix | None = None
         self.args_sent: list[str] = []
-        self.args_held = ""  # read valid, not yet passed on (trailing blanks)
-        self.open_call = False  # a CallStarted was sent for a call not yet finished
-        self.shown = 0
-        # a family's call being read whole (see _livefamilies): its marker and family
-        self.marker = ""
-        self.family: Family | None = None
-        self.section = 0  # how many family wrappers are open (Kimi's section, ...): blanks are markup
-        # where markup not shown began (a wrapper, no call read in it yet), or -1: what
-        # follows it must be a call, else the rest waits for close(), which shows it all
-        self.quiet = -1
 
     # -- feeding -------------------------------------------------------------
 
@@ -186,10 +217,17 @@ class LiveReading:
         """Read ``delta`` (``text()`` is the whole message so far)."""
         if self.state == "held":
             return []
-        self.work = self.work + delta if self.work else delta
-        if self.state in _TO_CLOSER and ">" not in delta and len(self.work) <= _CODE_MAX:
-            return []  # a call read whole at its closer, and every closer ends with ">"
+        work = self.work = self.work + delta if self.work else delta
         events: list[StreamEvent] = []
+        wake = self.wake
+        if wake is not None:  # the state waits for one of these characters (or this much text)
+            if len(work) <= wake[1] and wake[0](delta) is None:
+                return events
+            self.wake = None
+        elif self.state == "text" and len(work) == len(delta) and self.trigger.search(work) is None \
+                and not self.partial_tail(work):
+            self._show(events, len(work))  # the common case: prose
+            return events
         while self.work and _STEPS[self.state](self, events, text):
             if self.state == "held":
                 break
@@ -204,16 +242,29 @@ class LiveReading:
         """Show the first ``n`` characters of ``work`` as text."""
         if n <= 0:
             return
-        chunk = self.work[:n]
+        work = self.work
+        chunk = work[:n] if n < len(work) else work
         nl = chunk.rfind("\n")
-        blanks = not chunk[nl + 1:].strip(" \t")
-        self.line_blank = blanks if nl >= 0 else self.line_blank and blanks
+        if nl >= 0 or self.line_blank:  # (a line with text on it stays one)
+            self.line_blank = not chunk[nl + 1:].strip(" \t") and (nl >= 0 or self.line_blank)
         self.shown += n
-        events.append(TextDelta(chunk))
-        self._advance(n)
+        events.append(text_delta(chunk))
+        self.work = work[n:] if n < len(work) else ""
+        self.at += n
+        self.searched = 0
 
     def _hold(self) -> bool:
         self.state = "held"
+        return False
+
+    def _wait(self, chars: str, most: int) -> bool:
+        """Wait, and read again only once a delta brings one of ``chars`` (what
+        can end the wait: ">" for a closer, "{" for a head...) or ``work``
+        passes ``most`` characters: most deltas then cost a concatenation."""
+        search = _wakes.get(chars)
+        if search is None:
+            search = _wakes[chars] = re.compile("[" + re.escape(chars) + "]").search
+        self.wake = (search, most)
         return False
 
     def _reasoning(self, events: list[StreamEvent], text: Callable[[], str]) -> bool:
@@ -222,7 +273,7 @@ class LiveReading:
         if m is None:
             keep = min(len(self.work), self.lit.longest)  # a closer may be cut at the end
             self._advance(len(self.work) - keep)
-            return False
+            return self._wait(self.lit.closer_ends, _CODE_MAX)
         self._advance(m.end())
         self.start = self.at
         self.quiet = -1
@@ -250,12 +301,14 @@ class LiveReading:
         if found is not None:
             if (w.startswith("<tool_call>") and (self.hermes or self.tagged)) or \
                     (w.startswith("<seed:tool_call>") and _SEED_OSS in self.tagged):
-                self.state = "head"
+                self.state, self.searched = "head", 0
                 return True
             fam = lit.families.get(found)
             if fam is not None and w.startswith(fam[0]):  # the markers are matched as written
+                if w[0] == "[" and self.line_blank and self.at and text()[self.at - 1] != "\n":
+                    return self._hold()  # "  [TOOL_CALLS]": a JSON line to the scan, read at the end
                 self.marker, self.family = fam
-                self.state, self.searched = "family", 0
+                self.state, self.searched = ("jhead" if fam[0] in JSON_HEADS else "family"), 0
                 return True
             wrapper = lit.wrappers.get(found)
             if wrapper is not None and w.startswith(wrapper[0]):
@@ -272,6 +325,7 @@ class LiveReading:
             if closer is None:
                 return self._hold()  # another family's marker, a tool result, a closer
             self.closer = re.compile(re.escape(closer), re.I)
+            self.closer_ends = closer[-1].lower() + closer[-1].upper()  # (its last character)
             self._advance(len(found))
             self.state = "think"
             return True
@@ -300,7 +354,7 @@ class LiveReading:
         m = self.closer.search(self.work)
         if m is None:
             self._advance(max(0, len(self.work) - self.lit.longest))
-            return False
+            return self._wait(self.closer_ends, _CODE_MAX)
         self._advance(m.end())
         self.state, self.line_blank = "after_think", False
         return True
@@ -362,21 +416,43 @@ class LiveReading:
         arrived and its reader, run on the text so far, ends it there."""
         fam = self.family
         assert fam is not None
+        if not fam.closers:
+            return self._hold()  # no closer (Mistral's): a call in another shape waits for the end
+        if fam.tags_inside and not self.searched:
+            work = self.work
+            k = len(self.marker) + len(work[len(self.marker):]) - len(work[len(self.marker):].lstrip())
+            if k == len(work):
+                return False  # blanks so far
+            if work[k] == "<":  # <tool_calls><tool_call>...: the tags inside are the calls
+                if self.quiet < 0:
+                    self.quiet = self.at
+                self.section += 1
+                self._advance(len(self.marker))
+                self.state = "section"
+                return True
         k, closer = first_closer(self.work, fam, max(len(self.marker), self.searched))
         if k < 0:
             if len(self.work) > _CODE_MAX:
                 return self._hold()  # a call this long waits for close(): each delta stays cheap
             longest = max(len(c) for c in fam.closers)
             self.searched = max(len(self.marker), len(self.work) - longest + 1)
-            return False
+            return self._wait(">", _CODE_MAX)  # (every closer ends with ">")
         end = self.at + (k if closer in fam.kept else k + len(closer))
-        # read with one character more: a call cut where the text stops would end there too
+        # read as if the text went on: a call cut where the text stops (its value
+        # running to the end) would end there too, and holds the character added
         whole = text() + "\x00"
-        found = calls_from(whole, self.format, self.tools, self.thinking, self.at)
-        calls = settle(whole, found, self.at, end, self.marker, closer)
-        if calls is None:
-            said = harmony_text(whole, self.at, end) if fam.messages else None
-            if said is None or self.quiet >= 0 or any(c.span[0] < end for c in found):
+        read, read_end = marker_reading(whole, self.at, self.marker, self.format, self.tools)
+        if read is not None and read_end > end:
+            self.searched = end - self.at  # the closer is inside the call: wait for the next one
+            return self._wait(">", _CODE_MAX)
+        if not read or self.tools is None:  # the scan's calls from the marker are its reader's
+            found = read or []
+        else:  # and checked against the tools
+            found = calls_from(whole, self.format, self.tools, self.thinking, self.at)
+        calls = settle(found, read, read_end, end)
+        if not calls:
+            said = harmony_text(whole, self.at, end) if fam.messages and calls == [] else None
+            if said is None or self.quiet >= 0:
                 return self._hold()
             channel, a, b = said
             if channel != "analysis" and b > a:  # the final answer, or a preamble: text to show
@@ -402,6 +478,12 @@ class LiveReading:
 
     def _head(self, events: list[StreamEvent], text: Callable[[], str]) -> bool:
         """After ``<tool_call>``: which shape the body takes."""
+        work = self.work
+        k = work.find(">") + 1
+        while k < len(work) and work[k] in " \t\n\r":
+            k += 1
+        if k >= len(work):
+            return False  # the body has not begun
         waiting = False
         for start, regular, end in self.tagged:
             x = start.match(self.work, partial=True)
@@ -412,18 +494,46 @@ class LiveReading:
         m = _HEAD.match(self.work, partial=True) if self.hermes else None
         if m is None or m.partial:
             if (waiting or m is not None) and len(self.work) <= _HEAD_MAX:
-                return False  # a shape may still follow
+                # a shape may still follow (Hermes' head ends with its arguments' "{")
+                return self._wait("{", _HEAD_MAX) if work[k] == "{" else False
             return self._hold()
         name = m.group(1)
         if not _NAME.match(name) or _PLACEHOLDER_NAME.match(name):
             return self._hold()
-        self.tag_start, self.name = self.at, name
-        events.append(CallStarted(len(self.committed), None, name))
-        self.open_call = True
-        self.args, self.args_sent, self.args_held = JsonPrefix(), [], ""
-        self._advance(m.end() - 1)  # the arguments' "{"
-        self.state = "args"
+        self.marker = "<tool_call>"
+        self._start_args(events, m.end(), name, None, _AFTER, _HERMES_STOPS)
         return True
+
+    def _jhead(self, events: list[StreamEvent], text: Callable[[], str]) -> bool:
+        """A token family's call whose arguments are JSON (Kimi's, DeepSeek's):
+        after its head they are streamed as a ``<tool_call>``'s are; a head in
+        another shape is read whole at its closer."""
+        waiting = False
+        for jh in JSON_HEADS[self.marker]:
+            m = jh.head.match(self.work, partial=True)
+            if m is not None and not m.partial:
+                named = jh.name_of(m)
+                if named is None:
+                    break
+                self._start_args(events, m.end(), named[0], named[1], jh.after, jh.stops)
+                return True
+            waiting = waiting or m is not None
+        else:
+            if waiting and len(self.work) <= _HEAD_MAX:
+                # a head may still follow (it ends with the arguments' "{", its tokens with ">")
+                return self._wait("{>", _HEAD_MAX)
+        self.state = "family"
+        return True
+
+    def _start_args(self, events: list[StreamEvent], head_end: int, name: str, ident: str | None,
+                    after: Any, stops: tuple[str, ...]) -> None:
+        """The call is started: its arguments begin at the "{" ending its head."""
+        self.tag_start, self.name, self.ident, self.after = self.at, name, ident, after
+        events.append(CallStarted(len(self.committed), ident, name))
+        self.open_call = True
+        self.args, self.args_sent, self.args_held = JsonPrefix(stops), [], ""
+        self._advance(head_end - 1)
+        self.state = "args"
 
     def _tagged(self, events: list[StreamEvent], text: Callable[[], str]) -> bool:
         """A Qwen3-Coder, Seed-OSS or GLM call: reported whole at its closer when regular."""
@@ -432,7 +542,7 @@ class LiveReading:
             if len(self.work) > _CODE_MAX:
                 return self._hold()
             self.searched = len(self.work)
-            return False
+            return self._wait(">", _CODE_MAX)
         size = k + len(self.end)
         if not self.regular.fullmatch(self.work, 0, size):
             return self._hold()
@@ -460,24 +570,29 @@ class LiveReading:
         sent = held.rstrip()  # a cut message's arguments end at their last non-blank character
         if sent:
             self.args_sent.append(sent)
-            events.append(ArgsDelta(len(self.committed), sent))
+            events.append(args_delta(len(self.committed), sent))
         self.args_held = held[len(sent):] if len(sent) < len(held) else ""
         if self.args.failed:
             return self._hold()
         if self.args.done:
+            if self.after is None:
+                return self._hold()  # no closer: the call is finished at the end of the message
             self.state = "after"
             return True
-        return False
+        return self._wait("}]", _ARGS_BATCH)  # a few tokens at a time, and at their end
 
     def _after(self, events: list[StreamEvent], text: Callable[[], str]) -> bool:
-        m = self._match(_AFTER)
+        m = self._match(self.after)
         if m is None:
-            return False
+            return False if self.state == "held" else self._wait(">", _HEAD_MAX)  # (it ends with ">")
         end = self.at + m.end()
-        found = calls_from(text(), self.format, self.tools, self.thinking, self.tag_start)
+        if self.tools is None:  # the scan's call there is its reader's
+            found = marker_reading(text(), self.tag_start, self.marker, self.format, None)[0]
+        else:  # and checked against the tools
+            found = calls_from(text(), self.format, self.tools, self.thinking, self.tag_start)
         call = found[0] if found else None
         if call is None or call.span != (self.tag_start, end) or call.name != self.name or \
-                call.raw_args != "".join(self.args_sent):
+                call.id != self.ident or call.raw_args != "".join(self.args_sent):
             return self._hold()  # close() reads it whole and finishes it
         events.append(CallFinished(len(self.committed), call))
         self.committed.append(call)
@@ -492,8 +607,10 @@ class LiveReading:
 
     def close(self, whole: str) -> tuple[list[StreamEvent], list[ToolCall]]:
         """The last events and every call of the message."""
-        if self.state in ("text", "section") and not self.work:
-            rest = []  # all read: shown, skipped, or reported (no call can start in text read)
+        if self.state == "text" or (self.state == "section" and not self.work.strip()):
+            # all read: shown, skipped or reported; what is left is the start of a word
+            # marker cut by the end (functo...) or blanks, and no call starts there
+            rest = []
         else:
             rest = calls_from(whole, self.format, self.tools, self.thinking, self.start)
         calls = self.committed + rest
@@ -505,16 +622,14 @@ class LiveReading:
             tail = whole[self.quiet if self.quiet >= 0 else self.at:]
             if tail:
                 self.shown += len(tail)
-                events.append(TextDelta(tail))
+                events.append(text_delta(tail))
         return events, calls
 
-
-# the states that wait for a call's closer (each ends with ">": a delta without one is only kept)
-_TO_CLOSER = frozenset({"tagged", "family"})
 
 # what each state reads (``feed`` runs them until one waits for more text)
 _STEPS: dict[str, Callable[[LiveReading, list[StreamEvent], Callable[[], str]], bool]] = {
     "reasoning": LiveReading._reasoning, "text": LiveReading._text, "decide": LiveReading._decide,
     "think": LiveReading._think, "after_think": LiveReading._after_think, "code": LiveReading._code,
     "head": LiveReading._head, "args": LiveReading._args, "after": LiveReading._after,
-    "tagged": LiveReading._tagged, "section": LiveReading._section, "family": LiveReading._family}
+    "tagged": LiveReading._tagged, "section": LiveReading._section, "family": LiveReading._family,
+    "jhead": LiveReading._jhead}

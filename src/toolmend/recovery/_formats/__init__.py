@@ -28,11 +28,11 @@ from ._json import (
     read_mistral,
 )
 from ._pythonic import pythonic_at, pythonic_reader
-from ._scan import _framed_as_example, scan, token_pattern
+from ._scan import _framed_as_example, read_tag_at, scan, token_pattern
 from ._schema import read_tools
 from ._xml import invoke_reader, read_function
 
-__all__ = ["FORMATS", "parse", "format_names"]
+__all__ = ["FORMATS", "parse", "read_marker", "format_names"]
 
 _invokes = invoke_reader("")
 
@@ -219,6 +219,21 @@ def kinds_of(format: str | None) -> frozenset[str]:
     if found is None:
         raise ToolmendError(f"parse_tool_calls: unknown format {format!r}; the formats are "
                             f"{', '.join(format_names())} (or None to detect)")
+    return found
+
+
+def read_marker(text: str, at: int, marker: str, format: str | None,
+                tools: Any) -> tuple[list[ToolCall] | None, int]:
+    """What the reader of ``marker`` (a family's, or ``<tool_call>``) reads
+    at ``at``, as the scan calls it: the calls there (None: not a call) and
+    where the scan goes on."""
+    known = read_tools(tools) if tools is not None else None
+    kinds = kinds_of(format)
+    if marker == "<tool_call>":
+        tag: tuple[Any, int] = read_tag_at(text, at, len(text), Ctx(known, format), kinds)
+        return (tag[0] if isinstance(tag[0], list) else None), tag[1]
+    reader = _readers(kinds)[0][marker]
+    found: tuple[list[ToolCall] | None, int] = reader(text, at, len(text), Ctx(known, format))
     return found
 
 

@@ -19,7 +19,7 @@ from ._hermes import NOT_A_TAG, read_tag
 from ._pythonic import read_list
 from ._xml import glm_head, read_glm
 
-__all__ = ["scan", "reasoning_end", "REASONING"]
+__all__ = ["scan", "reasoning_end", "read_tag_at", "REASONING"]
 
 # opener -> closer; the openers are matched without regard to case
 REASONING = {
@@ -146,6 +146,16 @@ def _fence_close(text: str, after: int, limit: int, ticks: str) -> tuple[int, in
     if m is None:
         return limit, limit
     return m.start(), m.end()
+
+
+def read_tag_at(text: str, i: int, limit: int, ctx: Ctx, kinds: frozenset[str]) -> tuple[Any, int]:
+    """The ``<tool_call`` tag at ``i`` as the scan reads it: a GLM call, a
+    Hermes body, or ``NOT_A_TAG`` (the format reads neither)."""
+    if "glm" in kinds and glm_head(text, i, limit):
+        return read_glm(text, i, limit, ctx)
+    if "hermes" in kinds:
+        return read_tag(text, i, limit)
+    return NOT_A_TAG, i + len("<tool_call")
 
 
 class Scanner:
@@ -311,13 +321,7 @@ class Scanner:
                 pos = close_resp.end() if close_resp is not None else m.end()
                 continue
             if kind == "tag":
-                i = m.start()
-                if "glm" in self.kinds and glm_head(text, i, limit):
-                    found, end = read_glm(text, i, limit, self.ctx)
-                elif "hermes" in self.kinds:
-                    found, end = read_tag(text, i, limit)
-                else:
-                    found, end = NOT_A_TAG, m.end()
+                found, end = read_tag_at(text, m.start(), limit, self.ctx, self.kinds)
                 if found is NOT_A_TAG or found is None:
                     pos = max(end, m.end()) if found is None else end
                     continue
