@@ -80,8 +80,8 @@ TARGETS: list[Target] = [
            why="issue 20: ToolCallStream over a message in 4-character deltas within 3x "
                "parse_tool_calls on the whole message, over every corpus message (measured ~1.7-2.2x)"),
     Target("tool-stream-live-corpus", "stream", "whole", 3,
-           why="issue 20: the same, read live (thinking=False: calls reported as they arrive; "
-               "measured ~2.1-2.5x)"),
+           why="issue 20: the same, read live (thinking=False: calls reported as they arrive, in "
+               "every family with a closer or a JSON head; measured ~2.5-2.75x)"),
     Target("json-get", "toolmend", "simdjson", 1.5,
            why="issue 12: @json get on a 20 MB file within 1.5x of simdjson parse and navigate"),
     Target("json-keys", "toolmend", "simdjson", 1.5,

@@ -130,6 +130,7 @@ class ToolCallStream:
         if thinking is not None and live_kinds(kinds):
             self._live = LiveReading(format, tools, thinking, kinds, _readers(kinds)[0], _TRIGGER,
                                      _partial_tail)
+            self.feed = self._feed_live  # type: ignore[method-assign]  # (until it holds)
         self._parts: list[str] = []
         self._pending = ""  # fed, not shown, not yet known to be held (a partial word marker)
         self._held = False  # a trigger was met: the rest waits for the end
@@ -186,6 +187,18 @@ class ToolCallStream:
             return self._show(text[:m.start()])
         self._pending = text[len(text) - keep:] if keep else ""
         return self._show(text[:len(text) - keep])
+
+    def _feed_live(self, delta: str) -> list[StreamEvent]:
+        """``feed`` while the live reading goes on: the delta straight to it."""
+        live = self._live
+        if self._held or type(delta) is not str or not delta or self._calls is not None or live is None:
+            return ToolCallStream.feed(self, delta)  # held, a refusal, or nothing to read
+        self._parts.append(delta)
+        events = live.feed(delta, self._whole_so_far)
+        if live.state == "held":  # the rest waits for close(): appended, as feed does
+            self._held = True
+            self.__dict__.pop("feed", None)  # (a caller may keep this bound method: it still works)
+        return events
 
     def _show(self, text: str) -> list[StreamEvent]:
         if not text:
