@@ -21,7 +21,8 @@ Properties:
 - ``streaming``: any split of a text fed to StreamingArgs gives the value of
   one feed (when the streaming parser is there).
 - ``tool_stream``: any split of a text fed to ToolCallStream (held, and live
-  with ``thinking``) ends with ``parse_tool_calls``'s calls, and its events
+  with ``thinking``, detected and with a format the input names) ends with
+  ``parse_tool_calls``'s calls, and its events
   never contradict them: one start, fragments joining to ``raw_args`` and one
   finish per call, in order; the marker kernel's twins agree on every body.
 """
@@ -260,12 +261,18 @@ def streaming(data: bytes) -> None:
     assert (got.ok, got.text) == (expected.ok, expected.text), (text, cuts)
 
 
+# the formats a stream is also told (a byte of the input picks one): the live reading's families
+_STREAM_FORMATS = (None, "kimi_k2", "deepseek_v3", "deepseek_v32", "minimax_m2", "harmony", "mistral",
+                   "gemma4", "lfm2", "granite", "command", "hy_v3", "glm45", "qwen3_coder", "step3")
+
+
 def tool_stream(data: bytes) -> None:
     head, rest = split(data)
     text = text_of(rest)
     cuts = sorted({b % (len(text) + 1) for b in head[:12]})
-    for thinking in (None, False, True):
-        stream = toolmend.ToolCallStream(thinking=thinking)
+    named = _STREAM_FORMATS[head[12] % len(_STREAM_FORMATS)] if len(head) > 12 else None
+    for thinking, fmt in ((None, None), (False, None), (True, None), (False, named)):
+        stream = toolmend.ToolCallStream(format=fmt, thinking=thinking)
         events: list[Any] = []
         last = 0
         for c in cuts + [len(text)]:
@@ -273,7 +280,7 @@ def tool_stream(data: bytes) -> None:
             last = c
         events += stream.close()
         calls = stream.finish()
-        assert calls == toolmend.parse_tool_calls(text, thinking=thinking), (text, cuts, thinking)
+        assert calls == toolmend.parse_tool_calls(text, format=fmt, thinking=thinking), (text, cuts, thinking)
         started = [e.index for e in events if isinstance(e, CallStarted)]
         finished = [e.call for e in events if isinstance(e, CallFinished)]
         assert started == list(range(len(calls))) and finished == calls, (text, cuts, thinking)

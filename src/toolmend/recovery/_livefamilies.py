@@ -67,21 +67,7 @@ FAMILIES: dict[str, Family] = {
         (f"<{_B}tool_calls_begin{_B}>", True), (f"<{_B}tool_call_begin{_B}>function<{_B}tool_sep{_B}>", True),
         (f"<{_B}tool_call_end{_B}>", False), (f"<{_B}tool_calls_end{_B}>", False))),
     "<minimax:tool_call>": Family(("</minimax:tool_call>",)),  # its calls: the <invoke>s in it
-    # JSON blocks: one call, whole at the block's closer (a closer inside a string is waited past)
-    "<longcat_tool_call>": Family(("</longcat_tool_call>",)),
-    "<|tool_call|>": Family(("<|/tool_call|>",)),
-    "<function_call>": Family(("</function_call>",)),
-    "<|action_start|><|plugin|>": Family(("<|action_end|>",)),
-    "<|START_ACTION|>": Family(("<|END_ACTION|>",)),
-    "<TOOLCALL>": Family(("</TOOLCALL>",)),
     "<tool_calls>": Family(("</tool_calls>",), wrappers=(("</tool_calls>", False),), tags_inside=True),
-    "<|tools_prefix|>": Family(("<|tools_suffix|>",)),
-    # Python calls, Gemma's calls: the list (or call) between the tokens
-    "<|python_start|>": Family(("<|python_end|>",)),
-    "<|tool_call_start|>": Family(("<|tool_call_end|>",)),
-    "<function_calls>": Family(("</function_calls>",)),
-    "<|tool_call>": Family(("<tool_call|>",)),
-    "<start_function_call>": Family(("<end_function_call>",)),
     "[TOOL_CALLS]": Family(()),  # no closer: a call in another shape waits for the end
     "<|start|>": _HARMONY,
     "<|channel|>": _HARMONY,
@@ -139,6 +125,17 @@ JSON_HEADS: dict[str, tuple[JsonHead, ...]] = {
         regex.compile(r"\[TOOL_CALLS\]" + _WS + _NAME_RE + r"(?:\[CALL_ID\]([^\[\s]{0,64}))?(?:\[ARGS\])?"
                       r"[ \t]*\{"), None, (), id_group=2),),
 }
+
+# JSON blocks, Python calls, Gemma's calls: marker -> the closer of what stands between them (a
+# closer inside a string is waited past)
+_BLOCKS = {
+    "<longcat_tool_call>": "</longcat_tool_call>", "<|tool_call|>": "<|/tool_call|>",
+    "<function_call>": "</function_call>", "<|action_start|><|plugin|>": "<|action_end|>",
+    "<|START_ACTION|>": "<|END_ACTION|>", "<TOOLCALL>": "</TOOLCALL>", "<|tools_prefix|>": "<|tools_suffix|>",
+    "<|python_start|>": "<|python_end|>", "<|tool_call_start|>": "<|tool_call_end|>",
+    "<function_calls>": "</function_calls>", "<|tool_call>": "<tool_call|>",
+    "<start_function_call>": "<end_function_call>"}
+FAMILIES.update({marker: Family((closer,)) for marker, closer in _BLOCKS.items()})
 
 # wrapper token -> (the marker of its family, whether it opens)
 WRAPPERS: dict[str, tuple[str, bool]] = {
