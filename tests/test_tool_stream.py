@@ -701,11 +701,12 @@ _COMMON_PIECES = ["</think>", "<think>", "`", "<tool_call>\n{\"name\": \"h\", \"
 
 
 @pytest.mark.parametrize("named", sorted(_TOKEN_PIECES))
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(data=st.data())
 def test_token_family_texts_read_live(named, data):
     """Texts of the family's own tokens, in any order: detected and named,
-    the calls reported early are never contradicted."""
+    the calls reported early are never contradicted (100 texts a family here,
+    21 formats; the fuzz target tool_stream goes on from there)."""
     pieces = st.sampled_from(_TOKEN_PIECES[named] + _COMMON_PIECES)
     text = data.draw(st.lists(pieces, max_size=30).map("".join))
     cuts = data.draw(st.lists(st.integers(0, 400), max_size=10))
