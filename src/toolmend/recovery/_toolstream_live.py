@@ -41,6 +41,7 @@ from typing import Any, Callable, Iterable
 
 import regex  # type: ignore[import-untyped]
 
+from .._text import skip_blanks
 from ._jsonprefix import JsonPrefix
 from ._livefamilies import (
     FAMILIES,
@@ -128,7 +129,6 @@ class _Literals:
         words = {*self.openers, *(c.lower() for c in _BARE_CLOSERS), "<tool_response>", "<tool_call",
                  "<tool_call>", *(m.lower() for m in markers), *(w.lower() for w in _WRAPPERS),
                  *self.wrappers}
-        self.words = frozenset(words)
         self.prefixes = frozenset(w[:k] for w in words for k in range(1, len(w)))
         self.longest = max(len(w) for w in words)
         # the longest literal a (lower-cased) text starts with: one match tries them all
@@ -257,6 +257,14 @@ class LiveReading:
         self.state = "held"
         return False
 
+    def _read_on(self) -> bool:
+        """What was read up to ``at`` is done (a call reported, the reasoning
+        over): the calls not yet reported begin here, and text comes next."""
+        self.start = self.at
+        self.quiet = -1
+        self.state, self.line_blank = ("section" if self.section else "text"), False
+        return True
+
     def _wait(self, chars: str, most: int) -> bool:
         """Wait, and read again only once a delta brings one of ``chars`` (what
         can end the wait: ">" for a closer, "{" for a head...) or ``work``
@@ -275,10 +283,7 @@ class LiveReading:
             self._advance(len(self.work) - keep)
             return self._wait(self.lit.closer_ends, _CODE_MAX)
         self._advance(m.end())
-        self.start = self.at
-        self.quiet = -1
-        self.state, self.line_blank = ("section" if self.section else "text"), False
-        return True
+        return self._read_on()
 
     def _text(self, events: list[StreamEvent], text: Callable[[], str]) -> bool:
         m = self.trigger.search(self.work)
@@ -420,7 +425,7 @@ class LiveReading:
             return self._hold()  # no closer (Mistral's): a call in another shape waits for the end
         if fam.tags_inside and not self.searched:
             work = self.work
-            k = len(self.marker) + len(work[len(self.marker):]) - len(work[len(self.marker):].lstrip())
+            k = skip_blanks(work, len(self.marker), len(work))
             if k == len(work):
                 return False  # blanks so far
             if work[k] == "<":  # <tool_calls><tool_call>...: the tags inside are the calls
@@ -462,10 +467,7 @@ class LiveReading:
             events += call_events(len(self.committed), call)
             self.committed.append(call)
         self._advance(end - self.at)
-        self.start = self.at
-        self.quiet = -1
-        self.state, self.line_blank = ("section" if self.section else "text"), False
-        return True
+        return self._read_on()
 
     def _match(self, pattern: Any) -> Any:
         """``pattern`` at the start of ``work``: the match, or None while the
@@ -553,10 +555,7 @@ class LiveReading:
         events += call_events(len(self.committed), call)
         self.committed.append(call)
         self._advance(size)
-        self.start = self.at
-        self.quiet = -1
-        self.state, self.line_blank = ("section" if self.section else "text"), False
-        return True
+        return self._read_on()
 
     def _args(self, events: list[StreamEvent], text: Callable[[], str]) -> bool:
         assert self.args is not None
@@ -598,10 +597,7 @@ class LiveReading:
         self.committed.append(call)
         self.open_call = False
         self._advance(m.end())
-        self.start = self.at
-        self.quiet = -1
-        self.state, self.line_blank = ("section" if self.section else "text"), False
-        return True
+        return self._read_on()
 
     # -- the end -------------------------------------------------------------
 
