@@ -10,7 +10,7 @@ from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memchr
 from cpython.unicode cimport PyUnicode_GET_LENGTH, PyUnicode_READ, PyUnicode_KIND, PyUnicode_DATA
 
-__all__ = ["extent", "skip_space", "tag_body"]
+__all__ = ["extent", "next_start", "skip_space", "start_table", "tag_body"]
 
 
 cdef inline bint _starts(str needle, int kind, const void* data, Py_ssize_t j, Py_ssize_t n):
@@ -62,6 +62,117 @@ def skip_space(str text, Py_ssize_t i, Py_ssize_t limit):
     if i < 0:
         i = 0
     return _skip(PyUnicode_KIND(text), PyUnicode_DATA(text), i, limit, n)
+
+
+# ---------------------------------------------------------------------------
+# Where the scan's token pattern can next begin
+
+cdef enum:
+    FIRST = 1  # a character of ``firsts``
+    BREAK = 2  # a line break: a line's anchored alternative may follow
+    LINE = 4  # a character of ``line_firsts``
+    WORD = 8  # the first character of a word
+
+
+cdef class _StartTable:
+    """What ``next_start`` looks for: flags for the first 256 code points, the
+    rest of ``firsts``, ``line_firsts`` and the words' first characters as
+    strings, and the words."""
+    cdef unsigned char flags[256]
+    cdef str firsts_wide, lines_wide, words_wide
+    cdef tuple words
+
+
+cdef inline int _flags(_StartTable t, Py_UCS4 c):
+    if c < 256:
+        return t.flags[c]
+    cdef int f = 0
+    if c in t.firsts_wide:
+        f |= FIRST
+    if c in t.lines_wide:
+        f |= LINE
+    if c in t.words_wide:
+        f |= WORD
+    return f
+
+
+def start_table(str firsts, str line_firsts, tuple words):
+    """The table ``next_start`` reads (see the twin)."""
+    cdef _StartTable t = _StartTable()
+    cdef Py_UCS4 c
+    cdef int bit
+    cdef str group
+    t.firsts_wide = t.lines_wide = t.words_wide = ""
+    for w in words:
+        if not isinstance(w, str):
+            raise TypeError("start_table: the words must be str")
+        if not w:
+            raise ValueError("start_table: a word is empty")
+    for group, bit in ((firsts, FIRST), (line_firsts, LINE), ("".join([w[0] for w in words]), WORD)):
+        for c in group:
+            if c < 256:
+                t.flags[c] |= bit
+            elif bit == FIRST:
+                t.firsts_wide += chr(c)
+            elif bit == LINE:
+                t.lines_wide += chr(c)
+            else:
+                t.words_wide += chr(c)
+    t.flags[10] |= BREAK
+    t.words = words
+    return t
+
+
+cdef inline bint _word_at(tuple words, int kind, const void* data, Py_ssize_t k, Py_ssize_t limit):
+    for w in words:
+        if _starts(<str>w, kind, data, k, limit):
+            return True
+    return False
+
+
+def next_start(str text, Py_ssize_t pos, Py_ssize_t limit, table):
+    """Where the token pattern can next begin in ``text[pos:limit]`` (see the twin)."""
+    if not isinstance(table, _StartTable):
+        raise TypeError("next_start: the table must come from start_table()")
+    cdef _StartTable t = <_StartTable>table
+    cdef Py_ssize_t n = PyUnicode_GET_LENGTH(text), k, e
+    if limit > n:
+        limit = n
+    if pos < 0:
+        pos = 0
+    cdef int kind = PyUnicode_KIND(text)
+    cdef const void* data = PyUnicode_DATA(text)
+    cdef const unsigned char* p = <const unsigned char*>data
+    cdef Py_UCS4 c
+    cdef int f
+    k = pos
+    while k < limit:
+        if kind == PyUnicode_1BYTE_KIND:
+            while k < limit and (t.flags[p[k]] & (FIRST | BREAK | WORD)) == 0:
+                k += 1
+            if k >= limit:
+                break
+            c = p[k]
+        else:
+            c = PyUnicode_READ(kind, data, k)
+        f = _flags(t, c)
+        if f & FIRST:
+            return k
+        if f & BREAK:  # the run of blanks after it, and what ends the run
+            e = k + 1
+            while e < limit:
+                c = PyUnicode_READ(kind, data, e)
+                if c != 32 and c != 9 and c != 10:
+                    break
+                e += 1
+            if e < limit and _flags(t, c) & LINE:
+                return k
+            k = e  # no line in the run can begin an anchored alternative
+            continue
+        if f & WORD and _word_at(t.words, kind, data, k, limit):
+            return k
+        k += 1
+    return limit
 
 
 cdef inline Py_ssize_t _string_end(int kind, const void* data, Py_ssize_t i, Py_ssize_t limit) noexcept:

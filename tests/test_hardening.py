@@ -403,6 +403,9 @@ SHAPES = {
     "bare attributes": "<tool_call name=" * 150_000,
     "open JSON attributes": '<tool_call args="{' * 120_000,
     "open bodies": '<tool_call>{"a": "' * 110_000,
+    # a line break's run of blanks read again from each break in the run: quadratic (a hang)
+    "blank lines": "\n" * 2_000_000 + "x",
+    "blank runs": "\n \t" * 650_000 + "x",
 }
 
 

@@ -151,3 +151,57 @@ def test_tag_body_refuses_positions_outside_the_text(kernel):
     assert kernel.tag_body(text, -1, len(text)) is None
     assert kernel.tag_body(text, 0, len(text) + 5) is None
     assert kernel.tag_body(text, len(text), len(text)) is None
+
+
+# ---------------------------------------------------------------------------
+# next_start: where the scan's token pattern can next begin
+
+_FIRSTS = "<[`\u25c1"
+_LINE_FIRSTS = "`~[{>"
+_WORDS = ("Action:", "functools", "function call<|role_sep|>", "\u00e9t\u00e9", "\u4e2d\u6587")
+_start_pieces = st.sampled_from(["a", " ", "\t", "\n", "\n\n  ", "<", "[", "{", "~", ">", "`", "\u25c1",
+                                 "Action:", "Action", "functools", "functool", "function call<|role_sep|>",
+                                 "function call", "\u00e9t\u00e9", "\u00e9t", "\u4e2d\u6587", "\u4e2d",
+                                 "x\n{", "\U0001F600", "\u00a0"])
+
+
+def _next_start_reference(text, pos, limit, firsts, line_firsts, words):
+    """What next_start must return, read character by character."""
+    limit = min(limit, len(text))
+    for k in range(max(pos, 0), limit):
+        if text[k] in firsts:
+            return k
+        if text[k] == "\n":
+            e = k + 1
+            while e < limit and text[e] in " \t\n":
+                e += 1
+            if e < limit and text[e] in line_firsts:
+                return k
+        if any(text.startswith(w, k) and k + len(w) <= limit for w in words):
+            return k
+    return limit
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(_start_pieces, max_size=30).map("".join), st.integers(-2, 200), st.integers(0, 220),
+       st.sampled_from([(_FIRSTS, _LINE_FIRSTS, _WORDS), ("", _LINE_FIRSTS, ()), (_FIRSTS, "", ("Action:",)),
+                        ("\u25c1", "\u25c1{", ("\u4e2d\u6587",))]))
+def test_next_start_finds_the_first_place_a_token_can_begin(text, pos, limit, table):
+    want = _next_start_reference(text, pos, limit, *table)
+    for kernel in (pure, _compiled()):
+        got = kernel.next_start(text, pos, limit, kernel.start_table(*table))
+        assert got == want, (kernel.__name__, text, pos, limit)
+
+
+def test_next_start_skips_a_run_of_blank_lines_once(kernel):
+    table = kernel.start_table("<", "{", ())
+    text = "prose" + "\n \n\t" * 100_000 + "x {"
+    assert kernel.next_start(text, 0, len(text), table) == len(text)  # "{" does not open its line
+    assert kernel.next_start(text + "\n{", 0, len(text) + 2, table) == len(text)
+
+
+def test_start_table_refuses_an_empty_word_and_next_start_a_foreign_table(kernel):
+    with pytest.raises(ValueError):
+        kernel.start_table("<", "{", ("a", ""))
+    with pytest.raises(TypeError):
+        kernel.next_start("abc", 0, 3, object())

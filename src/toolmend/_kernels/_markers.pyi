@@ -5,6 +5,8 @@ signatures, so the types are taken from there (tests/test_kernel_line.py checks 
 
 from toolmend._kernels._markers_py import (
     extent as extent,
+    next_start as next_start,
     skip_space as skip_space,
+    start_table as start_table,
     tag_body as tag_body,
 )

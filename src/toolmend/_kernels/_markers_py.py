@@ -20,6 +20,15 @@ text (to the body's closing brace, trailing blanks left out) and the end of
 the ``</tool_call>``; or None when the body is not in this shape (the
 general reader takes it).
 
+``start_table(firsts, line_firsts, words)`` and ``next_start(text, pos, limit, table)``:
+where the scan's token pattern can next begin (its hundred alternatives are
+tried only there). ``next_start`` returns the first position ``k`` in
+``text[pos:limit]`` holding a character of ``firsts``; or a line break whose
+run of blanks (spaces, tabs, line breaks) ends before ``limit`` at a character
+of ``line_firsts``; or the start of one of ``words`` (matched as written,
+whole before ``limit``). ``limit`` when there is none. The table is built once
+per token pattern; what it is differs between the twins.
+
 ``extent(text, i, limit, stop)``: the end (exclusive) of the bracketed value whose
 ``{`` or ``[`` is at ``i``, or -1 when it is cut off: at ``limit``, or where ``stop``
 (a marker such as ``<tool_call``; None for none) stands outside a string. A string
@@ -32,10 +41,11 @@ before it; a comment after a blank or ``{[,`` is skipped.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from .._text import skip_blanks, string_end
 
-__all__ = ["extent", "skip_space", "tag_body"]
+__all__ = ["extent", "next_start", "skip_space", "start_table", "tag_body"]
 
 _OPEN = {"{": "}", "[": "]"}
 _VALUE_START = "{[,:"
@@ -58,6 +68,56 @@ def skip_space(text: str, i: int, limit: int) -> int:
         else:
             break
     return i
+
+
+class _StartTable:
+    """The search for a character of ``firsts`` (a regular expression, None
+    when there are none), ``line_firsts`` and the words."""
+
+    __slots__ = ("firsts", "line_firsts", "words")
+
+    def __init__(self, firsts: Any, line_firsts: str, words: tuple[str, ...]) -> None:
+        self.firsts = firsts
+        self.line_firsts = line_firsts
+        self.words = words
+
+
+_BLANKS = re.compile(r"[ \t\n]*")
+
+
+def start_table(firsts: str, line_firsts: str, words: tuple[str, ...]) -> Any:
+    """The table ``next_start`` reads (see the module)."""
+    if any(not w for w in words):
+        raise ValueError("start_table: a word is empty")
+    search = re.compile("[" + "".join(re.escape(c) for c in sorted(set(firsts))) + "]").search \
+        if firsts else None
+    return _StartTable(search, line_firsts, tuple(words))
+
+
+def next_start(text: str, pos: int, limit: int, table: Any) -> int:
+    """Where the token pattern can next begin in ``text[pos:limit]`` (see the module)."""
+    if not isinstance(table, _StartTable):
+        raise TypeError("next_start: the table must come from start_table()")
+    limit = min(limit, len(text))
+    pos = max(pos, 0)
+    m = table.firsts(text, pos, limit) if table.firsts is not None else None
+    p = m.start() if m is not None else limit
+    find = text.find
+    # A line break before p whose run of blanks ends at a line's first
+    # character. A run that does not is passed whole (a regular expression's
+    # lookahead would read it again from each of its breaks: quadratic).
+    k = find("\n", pos, p)
+    while k >= 0:
+        e = _BLANKS.match(text, k + 1, limit).end()  # type: ignore[union-attr]
+        if e < limit and text[e] in table.line_firsts:
+            p = k
+            break
+        k = find("\n", e, p) if e < p else -1
+    for w in table.words:  # a word that starts before p and fits before the limit
+        k = find(w, pos, min(limit, p - 1 + len(w)))
+        if 0 <= k < p:
+            p = k
+    return p
 
 
 def extent(text: str, i: int, limit: int, stop: str | None) -> int:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ..._kernels import markers
 from .._toolcalls import ToolCall, _json_calls, _skip_ws
 from ._base import Ctx
 from ._hermes import NOT_A_TAG, read_tag
@@ -20,6 +21,8 @@ from ._pythonic import read_list
 from ._xml import glm_head, read_glm
 
 __all__ = ["scan", "reasoning_end", "read_tag_at", "REASONING"]
+
+_start_table, _next_start = markers.start_table, markers.next_start  # (the marker kernel)
 
 # opener -> closer; the openers are matched without regard to case
 REASONING = {
@@ -49,7 +52,6 @@ _JSON_INLINE = r"|(?P<json>^[ \t]*[\[{]|\{(?=\s*\"name\"\s*:))"
 _PY = r"|(?P<py>^[ \t]*\[(?=[ \t]*[A-Za-z_][\w.]*[ \t]*\())"
 _ARROW = r"|(?P<arrow>^>>>(?=[ \t]*[A-Za-z_]))"
 
-_WORD_WINDOW = 64  # characters first searched ahead for a word of the token pattern (doubled after)
 # what an anchored alternative starts with, after a line's spaces and tabs
 _LINE_FIRSTS = frozenset("`~[{>")
 _LINE_OPENERS = _LINE_FIRSTS | frozenset(" \t\n")  # what a line that may hold one starts with
@@ -58,23 +60,19 @@ _LINE_OPENERS = _LINE_FIRSTS | frozenset(" \t\n")  # what a line that may hold o
 class TokenSearch:
     """The scan's token pattern, and where its alternatives can begin: a line
     start (the anchored ones: fences, JSON and pythonic lines, ``>>>``), a
-    character of ``starts`` (``<``, ``[``, a backtick, ...), or one of
+    character of ``firsts`` (``<``, ``[``, a backtick, ...), or one of
     ``words``, the markers that begin with a letter (``Action:``,
     ``functools``). A search of the whole pattern tries its hundred
     alternatives at every character of the text (~0.2 us each: 7 ms for 30 KB
-    of prose); ``Scanner.next_token`` tries them only there, and finds the same
-    leftmost match."""
+    of prose); ``Scanner.next_token`` tries them only where the marker
+    kernel's ``next_start`` stops, and finds the same leftmost match."""
 
     def __init__(self, pattern: re.Pattern[str], firsts: str, words: tuple[str, ...]) -> None:
         self.pattern = pattern
         self.match = pattern.match
-        chars = sorted(set(firsts))
         # a line break counts only where an anchored alternative may begin after it (past a
         # run of blank lines, the next character is one they start with: _anchored reads it)
-        lines = r"|\n(?=[ \t\n]*[" + "".join(re.escape(c) for c in sorted(_LINE_FIRSTS)) + "])"
-        self.starts = re.compile("[" + "".join(re.escape(c) for c in chars) + "]" + lines).search
-        self.words = words
-        self.longest = max((len(w) for w in words), default=0)
+        self.starts = _start_table(firsts, "".join(sorted(_LINE_FIRSTS)), words)
 
 
 _BLANK_RUN = re.compile(r"[ \t\n]*")
@@ -176,36 +174,6 @@ class Scanner:
         # the message's reasoning is known to be over (thinking=True or False): a
         # closer with no opener is text, not the end of reasoning the prompt opened
         self.reasoning_over = False
-        # the last search for the token pattern's words (markers that begin with
-        # a letter): from, to, where the first of them stands or -1
-        self.word_found = (1, 0, -1)
-
-    def _word(self, pos: int, before: int, limit: int) -> int:
-        """Where the first of the token pattern's words that starts in
-        ``text[pos:before]`` stands (``before`` when none). The words' next
-        place is searched for a window ahead and kept: the scan asks again at
-        every candidate. A window that held none is not searched again: the
-        next search starts where it ended (less a word's length) and looks
-        twice as far, so a short message costs a short search and a long text
-        without a word costs one pass over it."""
-        longest = self.token.longest
-        need = min(limit, before - 1 + longest)  # what a word starting before ``before`` needs
-        lo, hi, at = self.word_found
-        if lo <= pos and hi <= limit and (at >= pos or (at < 0 and hi >= need)):
-            return at if 0 <= at < before else before  # the last search answers from pos on
-        if at < 0 and lo <= pos <= hi <= limit:  # none in [lo, hi): go on from there
-            start, window = max(pos, hi - longest + 1), 2 * (hi - lo)
-        else:
-            lo, start, window = pos, pos, _WORD_WINDOW
-        end = min(limit, max(need, start + window))
-        at = -1
-        find = self.text.find
-        for w in self.token.words:
-            k = find(w, start, end)
-            if k >= 0 and (at < 0 or k < at):
-                at = k
-        self.word_found = (lo, end, at)
-        return at if 0 <= at < before else before
 
     def _anchored(self, p: int, limit: int) -> tuple[re.Match[str] | None, int]:
         """The token pattern's match at the line start found from ``p`` (a line
@@ -228,17 +196,10 @@ class Scanner:
             m = self._anchored(pos, limit)[0]
             if m is not None:
                 return m
+        starts, table = _next_start, token.starts
         while pos < limit:
-            c = token.starts(text, pos, limit)
-            p = c.start() if c is not None else limit
-            word = self._word(pos, p, limit) if token.words else p
-            if word < p:
-                m = match(text, word, limit)
-                if m is not None:
-                    return m
-                pos = word + 1
-                continue
-            if c is None:
+            p = starts(text, pos, limit, table)
+            if p >= limit:
                 return None
             if text[p] == "\n":
                 m, pos = self._anchored(p, limit)
