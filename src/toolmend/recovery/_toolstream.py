@@ -65,44 +65,15 @@ from ._streamevents import (
 )
 from ._toolcalls import ToolCall, check_thinking, parse_tool_calls
 from ._toolstream_live import LiveReading, live_kinds
+from ._triggers import TRIGGER, partial_tail
 
 __all__ = ["ToolCallStream", "TextDelta", "CallStarted", "ArgsDelta", "CallFinished", "StreamEvent"]
 
 
 
-# the literal markers that do not begin with one of the trigger characters
-_WORD_MARKERS = ("Action:", "functools", "function call<|role_sep|>")
-_TRIGGER = re.compile(r"[<\[{`~>\u25c1]|" + "|".join(re.escape(m) for m in _WORD_MARKERS))
-_LONGEST = max(len(m) for m in _WORD_MARKERS)
 # Functionary v3.2 (forced): the message may open with a call's bare name, a newline and its "{"
 _HEAD = re.compile(r"[ \t\n]*[A-Za-z_][\w.-]{0,127}[ \t]*\n[ \t]*\{")
 _HEAD_SO_FAR = re.compile(r"[ \t\n]*(?:[A-Za-z_][\w.-]{0,127}(?:[ \t]*(?:\n[ \t]*)?)?)?")
-
-
-_WORD_PREFIXES = frozenset(m[:k] for m in _WORD_MARKERS for k in range(1, len(m)))
-_WORD_FIRSTS = "".join(sorted({m[0] for m in _WORD_MARKERS}))
-_WORD_FIRST = re.compile("[" + re.escape(_WORD_FIRSTS) + "]")
-
-
-def _partial_tail(text: str) -> int:
-    """The length of the longest end of ``text`` that is the start of a word marker
-    (only where one of their first letters stands is a tail tried)."""
-    n = len(text)
-    k = max(0, n - _LONGEST + 1)
-    if _WORD_FIRST.search(text, k) is None:  # the common case: no tail can begin a word marker
-        return 0
-    while k < n:
-        first = n
-        for c in _WORD_FIRSTS:
-            j = text.find(c, k, first)
-            if j >= 0:
-                first = j
-        if first >= n:
-            return 0
-        if text[first:] in _WORD_PREFIXES:
-            return n - first
-        k = first + 1
-    return 0
 
 
 def _opens_with_name(format: str) -> bool:
@@ -118,26 +89,28 @@ class ToolCallStream:
     ``thinking`` given (True or False), calls are reported as they arrive (the
     live reading, ``_toolstream_live``); with None, at the end."""
 
+    # the state a stream starts in: class values, which an instance shadows as they change
+    # (a stream is made per message: this keeps making one cheap)
+    _live: LiveReading | None = None
+    _pending = ""  # fed, not shown, not yet known to be held (a partial word marker)
+    _held = False  # a trigger was met: the rest waits for the end
+    _shown = 0  # characters shown as text
+    _calls: list[ToolCall] | None = None
+    _head = False  # the message may open with a bare call name: held until that is decided
+
     def __init__(self, format: str | None = None, tools: Any = None, thinking: bool | None = None) -> None:
         # an unknown format or a wrong thinking is refused now, not at the end
         kinds = kinds_of(format)
         check_thinking(thinking, "ToolCallStream")
-        self._format = format
-        self._tools = tools
-        self._thinking = thinking
-        self._live: LiveReading | None = None
-        self._whole_so_far = self._text_so_far  # what the live reading asks for (bound once)
-        if thinking is not None and live_kinds(kinds):
-            self._live = LiveReading(format, tools, thinking, kinds, _readers(kinds)[0], _TRIGGER,
-                                     _partial_tail)
-            self.feed = self._feed_live  # type: ignore[method-assign]  # (until it holds)
+        self._format, self._tools, self._thinking = format, tools, thinking
         self._parts: list[str] = []
-        self._pending = ""  # fed, not shown, not yet known to be held (a partial word marker)
-        self._held = False  # a trigger was met: the rest waits for the end
-        self._shown = 0  # characters shown as text
-        self._calls: list[ToolCall] | None = None
-        # the format may open the message with a bare call name: held until that is decided
-        self._head = format is not None and _opens_with_name(format)
+        if thinking is not None and live_kinds(kinds):
+            # the live reading takes the deltas itself (its feed is this stream's until it
+            # holds); what it does not read (a held rest, a refusal) comes back to feed here
+            live = self._live = LiveReading(format, tools, thinking, kinds, _readers(kinds)[0], self)
+            self.feed = live.feed  # type: ignore[method-assign]
+        elif format is not None and _opens_with_name(format):
+            self._head = True
 
     def _text_so_far(self) -> str:
         return self.text
@@ -156,10 +129,7 @@ class ToolCallStream:
                 self._parts.append(delta)
                 return []
             if self._live is not None and delta:
-                self._parts.append(delta)
-                events = self._live.feed(delta, self._whole_so_far)
-                self._held = self._live.state == "held"  # the rest waits for close()
-                return events
+                return self._live.feed(delta)  # (it appends the delta, and says when it holds)
         if not isinstance(delta, str):
             raise TypeError(f"ToolCallStream.feed: the delta must be str, not {type(delta).__name__}")
         if self._calls is not None:
@@ -179,8 +149,8 @@ class ToolCallStream:
                 self._pending = text
                 return []
             self._head = False
-        m = _TRIGGER.search(text)
-        keep = _partial_tail(text)
+        m = TRIGGER.search(text)
+        keep = partial_tail(text)
         if m is not None and len(text) - keep >= m.start():  # (a word marker may start before it)
             self._held = True
             self._pending = ""
@@ -188,17 +158,18 @@ class ToolCallStream:
         self._pending = text[len(text) - keep:] if keep else ""
         return self._show(text[:len(text) - keep])
 
-    def _feed_live(self, delta: str) -> list[StreamEvent]:
-        """``feed`` while the live reading goes on: the delta straight to it."""
-        live = self._live
-        if self._held or type(delta) is not str or not delta or self._calls is not None or live is None:
-            return ToolCallStream.feed(self, delta)  # held, a refusal, or nothing to read
-        self._parts.append(delta)
-        events = live.feed(delta, self._whole_so_far)
-        if live.state == "held":  # the rest waits for close(): appended, as feed does
-            self._held = True
-            self.__dict__.pop("feed", None)  # (a caller may keep this bound method: it still works)
-        return events
+    def _live_held(self) -> None:
+        """The live reading holds: the rest waits for close(), appended by ``feed``
+        (a caller may keep the live feed bound: it still works)."""
+        self._held = True
+        self.feed = self._feed_held  # type: ignore[method-assign]
+
+    def _feed_held(self, delta: str) -> list[StreamEvent]:
+        """``feed`` once the rest waits for close(): the delta kept."""
+        if type(delta) is str and self._calls is None:
+            self._parts.append(delta)
+            return []
+        return ToolCallStream.feed(self, delta)  # a refusal
 
     def _show(self, text: str) -> list[StreamEvent]:
         if not text:
@@ -213,6 +184,7 @@ class ToolCallStream:
         whole = self.text
         if self._live is not None:
             last, self._calls = self._live.close(whole)
+            self.__dict__.pop("feed", None)
             return last
         calls = self._calls = parse_tool_calls(whole, format=self._format, tools=self._tools,
                                                thinking=self._thinking)

@@ -56,11 +56,13 @@ from ._streamevents import (
     CallFinished,
     CallStarted,
     StreamEvent,
+    TextDelta,
     args_delta,
     call_events,
     text_delta,
 )
 from ._toolcalls import _NAME, _PLACEHOLDER_NAME, ToolCall, calls_from, marker_reading
+from ._triggers import PROSE_STOP, TRIGGER, partial_tail
 
 __all__ = ["LiveReading", "live_kinds"]
 
@@ -145,6 +147,10 @@ class _Literals:
 
 _literals: dict[frozenset[str], _Literals] = {}
 _wakes: dict[str, Callable[[str], Any]] = {}  # the characters a state waits for -> their search
+_closer_searches: dict[tuple[str, ...], Callable[[str, int], Any]] = {}  # closers waited for -> their search
+_OVER = frozenset({"held", "closed"})  # the stream's own feed takes the deltas
+_prose_stop = PROSE_STOP.search
+_new = object.__new__
 
 
 def _literals_for(kinds: frozenset[str], markers: Iterable[str]) -> _Literals:
@@ -172,6 +178,7 @@ class LiveReading:
     # The reading's state at its start: class values, which an instance
     # shadows as it changes them (a stream is made per message: this keeps
     # making one cheap).
+    state = "text"  # what the text at ``at`` is read as (see _STEPS; "reasoning" with thinking=True)
     work = ""  # text not yet read, from ``at``
     at = 0
     line_blank = True  # only spaces and tabs since the last line break (or the start)
@@ -179,7 +186,8 @@ class LiveReading:
     start = 0  # where the calls not yet reported begin to be read
     closer: re.Pattern[str] | None = None  # the open <think> block's closer
     closer_ends = ""  # its last character, in either case
-    wake: tuple[Callable[[str], Any], int] | None = None  # what the state waits for (see _wait)
+    # what the state waits for (see _wait): characters, most, closers, how far back they may start
+    wake: tuple[Callable[[str], Any], int, Callable[[str, int], Any] | None, int] | None = None
     ticks = 0  # the open inline code span's backticks
     # the call being read: its tag's start, name, call id (Kimi's functions.NAME:IDX), what
     # ends it after its arguments, their reader, the text passed on and not yet
@@ -201,36 +209,69 @@ class LiveReading:
     quiet = -1
 
     def __init__(self, format: str | None, tools: Any, thinking: bool, kinds: frozenset[str],
-                 markers: Iterable[str], trigger: re.Pattern[str],
-                 partial_tail: Callable[[str], int]) -> None:
+                 markers: Iterable[str], stream: Any) -> None:
         self.format, self.tools, self.thinking, self.kinds = format, tools, thinking, kinds
-        lit = self.lit = _literals_for(kinds, markers)
-        self.hermes, self.tagged = lit.hermes, lit.tagged
-        self.trigger, self.partial_tail = trigger, partial_tail
-        self.state = "reasoning" if thinking else "text"
+        self.lit = _literals_for(kinds, markers)
+        if thinking:
+            self.state = "reasoning"
         self.committed: list[ToolCall] = []
-        self.args_sent: list[str] = []
+        self.args_sent: list[str] = []  # the arguments' text passed on
+        # the ToolCallStream read for: the deltas are appended to its ``_parts``; its
+        # ``text`` is the whole text so far; its class ``feed`` takes what this one does
+        # not read (the rest of a held message, a refusal); ``_live_held()`` tells it
+        # that the rest waits for close()
+        self.stream, self.add = stream, stream._parts.append
 
     # -- feeding -------------------------------------------------------------
 
-    def feed(self, delta: str, text: Callable[[], str]) -> list[StreamEvent]:
-        """Read ``delta`` (``text()`` is the whole message so far)."""
-        if self.state == "held":
-            return []
-        work = self.work = self.work + delta if self.work else delta
-        events: list[StreamEvent] = []
+    def feed(self, delta: str) -> list[StreamEvent]:
+        """Read ``delta``, the text newly added (the stream's ``feed`` while
+        the reading goes on: one call a delta, the common cases first)."""
         wake = self.wake
-        if wake is not None:  # the state waits for one of these characters (or this much text)
-            if len(work) <= wake[1] and wake[0](delta) is None:
-                return events
+        if wake is not None:  # the state waits (see _wait): most deltas only add to work
+            if type(delta) is not str or not delta:
+                return self._refer(delta)
+            self.add(delta)
+            work = self.work = self.work + delta
+            n = len(work)
+            if n <= wake[1] and (wake[0](delta) is None or (
+                    wake[2] is not None and wake[2](work, n - len(delta) - wake[3]) is None)):
+                return []
             self.wake = None
-        elif self.state == "text" and len(work) == len(delta) and self.trigger.search(work) is None \
-                and not self.partial_tail(work):
-            self._show(events, len(work))  # the common case: prose
-            return events
+            return self._run([])
+        state = self.state
+        if type(delta) is not str or not delta or state in _OVER:
+            return self._refer(delta)
+        self.add(delta)
+        if state == "text" and not self.work and _prose_stop(delta) is None:
+            n = len(delta)  # the common case in text: prose, shown as it comes (as _show does)
+            nl = delta.rfind("\n")
+            if nl >= 0 or self.line_blank:
+                self.line_blank = not delta[nl + 1:].strip(" \t")
+            self.shown += n
+            self.at += n
+            self.searched = 0
+            event = _new(TextDelta)
+            event.__dict__["text"] = delta
+            return [event]
+        self.work = self.work + delta if self.work else delta
+        return self._run([])
+
+    def _refer(self, delta: Any) -> list[StreamEvent]:
+        """A delta this reading does not read (the rest of a held message, a
+        refusal), to the stream's own ``feed``."""
+        events: list[StreamEvent] = type(self.stream).feed(self.stream, delta)
+        return events
+
+    def _run(self, events: list[StreamEvent]) -> list[StreamEvent]:
+        """The states' steps on ``work`` until one waits for more text."""
+        text = self.stream._text_so_far
         while self.work and _STEPS[self.state](self, events, text):
             if self.state == "held":
                 break
+        if self.state == "held":
+            self.wake = None
+            self.stream._live_held()
         return events
 
     def _advance(self, n: int) -> None:
@@ -254,7 +295,7 @@ class LiveReading:
         self.searched = 0
 
     def _hold(self) -> bool:
-        self.state = "held"
+        self.state = "held"  # (_run tells the stream)
         return False
 
     def _read_on(self) -> bool:
@@ -265,14 +306,24 @@ class LiveReading:
         self.state, self.line_blank = ("section" if self.section else "text"), False
         return True
 
-    def _wait(self, chars: str, most: int) -> bool:
+    def _wait(self, chars: str, most: int, closers: tuple[str, ...] = ()) -> bool:
         """Wait, and read again only once a delta brings one of ``chars`` (what
         can end the wait: ">" for a closer, "{" for a head...) or ``work``
-        passes ``most`` characters: most deltas then cost a concatenation."""
+        passes ``most`` characters: most deltas then cost a concatenation.
+        With ``closers`` (the state waits for one of them), a delta that
+        brings one of ``chars`` wakes the state only when one of the closers
+        ends in it too (every tag ends with ">")."""
         search = _wakes.get(chars)
         if search is None:
             search = _wakes[chars] = re.compile("[" + re.escape(chars) + "]").search
-        self.wake = (search, most)
+        if not closers:
+            self.wake = (search, most, None, 0)
+            return False
+        found = _closer_searches.get(closers)
+        if found is None:
+            found = _closer_searches[closers] = re.compile(
+                "|".join(re.escape(c) for c in closers)).search
+        self.wake = (search, most, found, max(len(c) for c in closers) - 1)
         return False
 
     def _reasoning(self, events: list[StreamEvent], text: Callable[[], str]) -> bool:
@@ -286,8 +337,8 @@ class LiveReading:
         return self._read_on()
 
     def _text(self, events: list[StreamEvent], text: Callable[[], str]) -> bool:
-        m = self.trigger.search(self.work)
-        keep = self.partial_tail(self.work)
+        m = TRIGGER.search(self.work)
+        keep = partial_tail(self.work)
         if m is None or len(self.work) - keep < m.start():  # a word marker may start before it
             self._show(events, len(self.work) - keep)
             return False
@@ -304,8 +355,8 @@ class LiveReading:
             return False  # the end of the text so far: it may still become one
         found = lit.longest_at(low)
         if found is not None:
-            if (w.startswith("<tool_call>") and (self.hermes or self.tagged)) or \
-                    (w.startswith("<seed:tool_call>") and _SEED_OSS in self.tagged):
+            if (w.startswith("<tool_call>") and (lit.hermes or lit.tagged)) or \
+                    (w.startswith("<seed:tool_call>") and _SEED_OSS in lit.tagged):
                 self.state, self.searched = "head", 0
                 return True
             fam = lit.families.get(found)
@@ -441,7 +492,7 @@ class LiveReading:
                 return self._hold()  # a call this long waits for close(): each delta stays cheap
             longest = max(len(c) for c in fam.closers)
             self.searched = max(len(self.marker), len(self.work) - longest + 1)
-            return self._wait(">", _CODE_MAX)  # (every closer ends with ">")
+            return self._wait(">", _CODE_MAX, fam.closers)  # (every closer ends with ">")
         end = self.at + (k if closer in fam.kept else k + len(closer))
         # read as if the text went on: a call cut where the text stops (its value
         # running to the end) would end there too, and holds the character added
@@ -449,7 +500,7 @@ class LiveReading:
         read, read_end = marker_reading(whole, self.at, self.marker, self.format, self.tools)
         if read is not None and read_end > end:
             self.searched = end - self.at  # the closer is inside the call: wait for the next one
-            return self._wait(">", _CODE_MAX)
+            return self._wait(">", _CODE_MAX, fam.closers)
         if not read or self.tools is None:  # the scan's calls from the marker are its reader's
             found = read or []
         else:  # and checked against the tools
@@ -487,13 +538,13 @@ class LiveReading:
         if k >= len(work):
             return False  # the body has not begun
         waiting = False
-        for start, regular, end in self.tagged:
+        for start, regular, end in self.lit.tagged:
             x = start.match(self.work, partial=True)
             if x is not None and not x.partial:
                 self.regular, self.end, self.state = regular, end, "tagged"
                 return True
             waiting = waiting or x is not None
-        m = _HEAD.match(self.work, partial=True) if self.hermes else None
+        m = _HEAD.match(self.work, partial=True) if self.lit.hermes else None
         if m is None or m.partial:
             if (waiting or m is not None) and len(self.work) <= _HEAD_MAX:
                 # a shape may still follow (Hermes' head ends with its arguments' "{")
@@ -544,7 +595,7 @@ class LiveReading:
             if len(self.work) > _CODE_MAX:
                 return self._hold()
             self.searched = len(self.work)
-            return self._wait(">", _CODE_MAX)
+            return self._wait(">", _CODE_MAX, (self.end,))
         size = k + len(self.end)
         if not self.regular.fullmatch(self.work, 0, size):
             return self._hold()
@@ -619,6 +670,7 @@ class LiveReading:
             if tail:
                 self.shown += len(tail)
                 events.append(text_delta(tail))
+        self.state, self.wake = "closed", None  # (a feed kept bound refuses what follows)
         return events, calls
 
 

@@ -1,0 +1,48 @@
+"""What in a streamed message may begin a call: text before it can be shown.
+
+``TRIGGER`` finds the first character that could begin a marker, a call body,
+a fence, a reasoning block or a JSON or pythonic value (``<``, ``[``, ``{``,
+a backtick, ``~``, ``>``, ``\u25c1``), or a marker that begins with a letter
+(``Action:``, ``functools``, ``function call<|role_sep|>``).
+``partial_tail(text)`` is the length of the longest end of ``text`` that may
+still grow into one of those words (``functo``): it is held back until it is
+whole or proves to be prose. ``PROSE_STOP`` finds either, in one search: a
+delta it finds nothing in is prose (the live reading's common case).
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["TRIGGER", "PROSE_STOP", "partial_tail"]
+
+# the literal markers that do not begin with one of the trigger characters
+_WORD_MARKERS = ("Action:", "functools", "function call<|role_sep|>")
+TRIGGER = re.compile(r"[<\[{`~>\u25c1]|" + "|".join(re.escape(m) for m in _WORD_MARKERS))
+_LONGEST = max(len(m) for m in _WORD_MARKERS)
+_WORD_PREFIXES = frozenset(m[:k] for m in _WORD_MARKERS for k in range(1, len(m)))
+_WORD_FIRSTS = "".join(sorted({m[0] for m in _WORD_MARKERS}))
+_WORD_FIRST = re.compile("[" + re.escape(_WORD_FIRSTS) + "]")
+PROSE_STOP = re.compile(TRIGGER.pattern + "|(?:" + "|".join(
+    re.escape(p) for p in sorted(_WORD_PREFIXES, key=len, reverse=True)) + r")\Z")
+
+
+def partial_tail(text: str) -> int:
+    """The length of the longest end of ``text`` that is the start of a word marker
+    (only where one of their first letters stands is a tail tried)."""
+    n = len(text)
+    k = max(0, n - _LONGEST + 1)
+    if _WORD_FIRST.search(text, k) is None:  # the common case: no tail can begin a word marker
+        return 0
+    while k < n:
+        first = n
+        for c in _WORD_FIRSTS:
+            j = text.find(c, k, first)
+            if j >= 0:
+                first = j
+        if first >= n:
+            return 0
+        if text[first:] in _WORD_PREFIXES:
+            return n - first
+        k = first + 1
+    return 0
