@@ -98,7 +98,9 @@ def __getattr__(name: str) -> object:
 
         module_name, attr = _LAZY[name]
         module = importlib.import_module(module_name, __name__)
-        return module if attr is None else getattr(module, attr)
+        value = module if attr is None else getattr(module, attr)
+        globals()[name] = value  # loaded once: later lookups are plain attribute reads
+        return value
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 

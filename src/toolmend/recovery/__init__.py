@@ -63,23 +63,23 @@ __all__ = [
 ]
 
 
+_LAZY = {
+    **dict.fromkeys(("ToolCall", "parse_tool_calls"), "._toolcalls"),
+    **dict.fromkeys(("ToolCallStream", "TextDelta", "CallStarted", "ArgsDelta", "CallFinished"),
+                    "._toolstream"),
+    **dict.fromkeys(("Schema", "Checked", "Problem", "tool_schemas", "check_tool_calls"), "._toolschema"),
+    "StreamingArgs": "._streaming",
+}
+
+
 def __getattr__(name: str) -> object:
     # The tool-call finder loads on first use: argument recovery alone stays
-    # light to import (no dataclasses, no html).
-    if name in ("ToolCall", "parse_tool_calls"):
-        from . import _toolcalls
+    # light to import (no dataclasses, no html). A name loaded is kept here:
+    # later lookups are plain attribute reads.
+    module = _LAZY.get(name)
+    if module is not None:
+        import importlib
 
-        return getattr(_toolcalls, name)
-    if name in ("ToolCallStream", "TextDelta", "CallStarted", "ArgsDelta", "CallFinished"):
-        from . import _toolstream
-
-        return getattr(_toolstream, name)
-    if name in ("Schema", "Checked", "Problem", "tool_schemas", "check_tool_calls"):
-        from . import _toolschema
-
-        return getattr(_toolschema, name)
-    if name == "StreamingArgs":
-        from ._streaming import StreamingArgs
-
-        return StreamingArgs
+        value = globals()[name] = getattr(importlib.import_module(module, __name__), name)
+        return value
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -111,12 +111,19 @@ class ToolArgs:
 
 
 def _verbs(tool: str) -> dict[str, Verb]:
-    """verb -> its implementation, as the declaration names it."""
-    out: dict[str, Verb] = {}
-    for spec in TOOL_SPECS[tool].verbs:
-        module, _, attr = spec.run.partition(":")
-        out[spec.name] = getattr(importlib.import_module(f"toolmend.tools.{module}"), attr)
+    """verb -> its implementation, as the declaration names it (looked up once a tool)."""
+    out = _verb_table.get(tool)
+    if out is None:
+        out = {}
+        for spec in TOOL_SPECS[tool].verbs:
+            module, _, attr = spec.run.partition(":")
+            out[spec.name] = getattr(importlib.import_module(f"toolmend.tools.{module}"), attr)
+        _verb_table[tool] = out
     return out
+
+
+_verb_table: dict[str, dict[str, Verb]] = {}
+_tool_schemas: dict[str, Any] = {}  # tool -> its Schema
 
 
 #: Most bytes of ``output`` an agent reads from each tool; error messages get less.
@@ -258,7 +265,10 @@ def _fit_schema(tool: str, verb: str, inner: Mapping[str, Any]) -> tuple[Mapping
 
     if tool not in TOOL_SCHEMAS or verb not in _verbs(tool):
         return inner, ""  # an unknown verb: _dispatch names the verbs
-    checked = Schema(TOOL_SCHEMAS[tool]).check({"cmd": verb, "args": dict(inner)})
+    schema = _tool_schemas.get(tool)
+    if schema is None:
+        schema = _tool_schemas[tool] = Schema(TOOL_SCHEMAS[tool])  # (compiled once a tool)
+    checked = schema.check({"cmd": verb, "args": dict(inner)})
     fitted = checked.value.get("args") if isinstance(checked.value, dict) else None
     hints = "; ".join(str(p) for p in checked.problems if "did you mean" in p.message)
     return (fitted if isinstance(fitted, Mapping) else inner), hints
