@@ -36,9 +36,19 @@ def _compiled(name):
 
 
 def _stub_names(name):
+    """The names the type stub exports: its twin's ``__all__`` when it is a
+    star import of the twin (then they cannot drift apart), else those it imports."""
     tree = ast.parse((PACKAGE / f"{name}.pyi").read_text(encoding="utf-8"))
-    return {alias.asname or alias.name for node in ast.walk(tree)
-            if isinstance(node, ast.ImportFrom) for alias in node.names}
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            for alias in node.names:
+                if alias.name == "*":
+                    assert node.module == f"toolmend._kernels.{name}_py", node.module
+                    names |= set(_pure(name).__all__)
+                else:
+                    names.add(alias.asname or alias.name)
+    return names
 
 
 def _shape(obj):

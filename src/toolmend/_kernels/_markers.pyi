@@ -1,12 +1,6 @@
 """Type stub of the compiled kernel ``toolmend._kernels._markers`` (built from ``ext/_markers.pyx``).
 
-It mirrors its pure-Python twin ``toolmend._kernels._markers_py``: the same names with the same
-signatures, so the types are taken from there (tests/test_kernel_line.py checks it)."""
+It exports what its pure-Python twin ``toolmend._kernels._markers_py`` lists in ``__all__``,
+with the same signatures (tests/test_kernel_line.py checks it): the types are the twin's."""
 
-from toolmend._kernels._markers_py import (
-    extent as extent,
-    next_start as next_start,
-    skip_space as skip_space,
-    start_table as start_table,
-    tag_body as tag_body,
-)
+from toolmend._kernels._markers_py import *  # noqa: F403  (the twin's __all__)

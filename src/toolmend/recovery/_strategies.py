@@ -30,7 +30,7 @@ from ..errors import LiteralError, RecoveryError
 from ._fields import SUBCOMMANDS, field_for_tool, looks_like_cli_args, tool_style
 from ._result import Cut, Fix, Recovered, cut_error, cut_from_log, make_cut
 
-__all__ = ["Recovered", "Fix", "normalize_tool_args", "loads", "json_text", "STRATEGIES",
+__all__ = ["Recovered", "Fix", "normalize_tool_args", "loads", "json_text", "json_kind", "STRATEGIES",
            "QUOTE_MODES"]
 
 #: Every strategy name ``Recovered.strategy`` can hold, in pipeline order.
@@ -86,14 +86,18 @@ def _fail(original: str, error: str) -> Recovered:
     return Recovered(original, False, None, None, error)
 
 
-def _kind(value: Any) -> str:
+def json_kind(value: Any, article: bool = False) -> str:
+    """What JSON calls ``value``'s type ("array", "number"...; a type JSON
+    lacks by its Python name), with "a" or "an" before it when asked."""
     if isinstance(value, list):
-        return "array"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, (int, float)):
-        return "number"
-    return "null" if value is None else type(value).__name__
+        kind = "array"
+    elif isinstance(value, bool):
+        kind = "boolean"
+    elif isinstance(value, (int, float)):
+        kind = "number"
+    else:
+        kind = "null" if value is None else type(value).__name__
+    return (("an " if kind[0] in "aeiou" else "a ") + kind) if article else kind
 
 
 def _wrap(value: str, tool: str, original: str) -> Recovered:
@@ -130,7 +134,7 @@ def _accept(value: Any, text: str, strategy: str, tool: str | None, original: st
                 return Recovered(inner.text, True, "double_encoded", inner.value, None,
                                  None, source)
         return _wrap(value, tool, original)
-    return _fail(original, f"tool {tool!r} takes an object of arguments, not a JSON {_kind(value)}")
+    return _fail(original, f"tool {tool!r} takes an object of arguments, not a JSON {json_kind(value)}")
 
 
 def normalize_tool_args(raw: str | bytes | bytearray | dict[str, Any] | None,

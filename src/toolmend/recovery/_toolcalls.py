@@ -41,7 +41,7 @@ from .._text import skip_blanks
 from ..errors import RecoveryError
 from ._jsonish import Member, decode_key, elements, extent, members, skip_space
 from ._result import Cut, Fix
-from ._strategies import json_text, normalize_tool_args
+from ._strategies import json_kind, json_text, normalize_tool_args
 
 if TYPE_CHECKING:
     from ._schemawalk import Problem
@@ -125,7 +125,7 @@ def call_from_parts(name: str, raw: Any, span: tuple[int, int], id: str | None =
         raw = ""
     if not isinstance(raw, str):
         return ToolCall(name, _dumps(raw), None, False, span,
-                        f"the arguments of {name!r} must be an object, not {_kind(raw)}", id)
+                        f"the arguments of {name!r} must be an object, not {json_kind(raw, True)}", id)
     r = normalize_tool_args(raw, name)
     if r.ok and r.strategy == "parse":
         return ok_call(name, raw, r.value, span, id)
@@ -182,14 +182,6 @@ def _dumps(value: Any) -> str:
         return reprlib.repr(value)
 
 
-def _kind(value: Any) -> str:
-    if isinstance(value, list):
-        return "an array"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, (int, float)):
-        return "a number"
-    return type(value).__name__
 
 
 # -- call shapes in JSON ------------------------------------------------------------

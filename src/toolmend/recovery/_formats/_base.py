@@ -9,7 +9,6 @@ scan goes on.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from .._strategies import json_text, normalize_tool_args
@@ -19,15 +18,17 @@ from ._schema import Tools, typed_value
 __all__ = ["Ctx", "Reader", "xml_call", "json_run", "cut_call", "named_call"]
 
 
-@dataclass
 class Ctx:
     """One parse: the tools offered (None: none given) and the format forced (None: detect)."""
 
-    tools: Tools | None
-    fmt: str | None
-    # closing markers known to be absent from an offset to the end of the text: a run of
-    # openers without closers costs one search, not one per opener
-    missing: dict[str, int] = field(default_factory=dict)
+    __slots__ = ("tools", "fmt", "missing")
+
+    def __init__(self, tools: Tools | None, fmt: str | None) -> None:
+        self.tools = tools
+        self.fmt = fmt
+        # closing markers known to be absent from an offset to the end of the text: a run of
+        # openers without closers costs one search, not one per opener
+        self.missing: dict[str, int] = {}
 
     def find(self, text: str, needle: str, start: int, limit: int) -> int:
         whole = limit == len(text)
