@@ -21,7 +21,7 @@ from toolmend._text import MAX_DEPTH, TOO_DEEP
 
 KERNELS = ["_recover", "_myers", "_jsonscan", "_markers", "_schemacheck"]
 PACKAGE = pathlib.Path(toolmend.__file__).parent / "_kernels"
-EXT = PACKAGE.parents[2] / "ext"
+EXT = pathlib.Path(__file__).resolve().parents[1] / "ext"  # (the checkout's, whichever toolmend is installed)
 
 
 def _pure(name):
