@@ -419,6 +419,20 @@ def test_two_megabytes_of_each_pathological_shape_in_a_few_seconds(shape):
         json_tool("validate", text=text)
 
 
+def test_a_stream_of_blank_deltas_is_read_in_linear_time():
+    # a message that may open with a call's name (format="functionary") holds its
+    # blanks until it is decided: each delta is read once, not the text so far again
+    for fmt, thinking in (("functionary", None), (None, None), (None, False)):
+        s = toolmend.ToolCallStream(format=fmt, thinking=thinking)
+        with _bounded(10 if toolmend.compiled else 30):
+            for _ in range(200_000):
+                s.feed("\n")
+            s.feed("get_weather \t")
+            for _ in range(100_000):
+                s.feed(" ")
+            assert s.finish() == []
+
+
 @pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="needs /proc")
 def test_the_diff_of_two_all_different_4_mb_files_stays_small(tmp_path):
     code = (

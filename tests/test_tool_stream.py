@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
@@ -294,6 +295,39 @@ def test_a_functionary_message_opening_with_a_name_is_held_then_read():
     s, events = _run("Hello\nthere", [1, 2, 6, 7], format="functionary")
     assert "".join(e.text for e in events if isinstance(e, TextDelta)) == "Hello\nthere"
 
+
+
+# the opening head read whole, as the regular expressions read it
+_WHOLE_HEAD = re.compile(r"[ \t\n]*[A-Za-z_][\w.-]{0,127}[ \t]*\n[ \t]*\{")
+_HEAD_SO_FAR = re.compile(r"[ \t\n]*(?:[A-Za-z_][\w.-]{0,127}(?:[ \t]*(?:\n[ \t]*)?)?)?")
+_head_pieces = st.sampled_from([" ", "\t", "\n", "\n\n ", "get", "_x", "a.b-c", "\u00e9", "9", "{", "}",
+                                "x" * 60, "(", "\r", "\u3000"])
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_head_pieces, max_size=12).map("".join), st.lists(st.integers(1, 40), max_size=10))
+def test_the_opening_name_is_read_a_delta_at_a_time_as_the_whole_text_reads(text, cuts):
+    """format="functionary": the head a message may open with is decided, delta
+    by delta, exactly where the whole text so far decides it."""
+    s = ToolCallStream(format="functionary")
+    k = 0
+    for size in cuts + [len(text)]:
+        delta, k = text[k:k + size], k + size
+        if not delta:
+            continue
+        before = s._head
+        s.feed(delta)
+        so_far = text[:k]
+        if before:
+            if _WHOLE_HEAD.match(so_far):
+                assert s._held, so_far
+            elif _HEAD_SO_FAR.fullmatch(so_far):
+                assert s._head and s.shown == 0, so_far
+            else:
+                assert not s._head, so_far
+        if k >= len(text):
+            break
+    assert s.finish() == parse_tool_calls(text, format="functionary")
 
 # -- the live reading (thinking given): calls reported as they arrive -------------------------
 

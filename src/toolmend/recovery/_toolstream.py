@@ -72,8 +72,10 @@ __all__ = ["ToolCallStream", "TextDelta", "CallStarted", "ArgsDelta", "CallFinis
 
 
 # Functionary v3.2 (forced): the message may open with a call's bare name, a newline and its "{"
-_HEAD = re.compile(r"[ \t\n]*[A-Za-z_][\w.-]{0,127}[ \t]*\n[ \t]*\{")
-_HEAD_SO_FAR = re.compile(r"[ \t\n]*(?:[A-Za-z_][\w.-]{0,127}(?:[ \t]*(?:\n[ \t]*)?)?)?")
+# ([ \t\n]*[A-Za-z_][\w.-]{0,127}[ \t]*\n[ \t]*\{), read a delta at a time (see _head_read)
+_HEAD_BLANKS = (re.compile(r"[ \t\n]*"), None, re.compile(r"[ \t]*"), re.compile(r"[ \t]*"))
+_NAME_RUN = re.compile(r"[\w.-]*")
+_NAME_MAX = 128
 
 
 def _opens_with_name(format: str) -> bool:
@@ -97,6 +99,8 @@ class ToolCallStream:
     _shown = 0  # characters shown as text
     _calls: list[ToolCall] | None = None
     _head = False  # the message may open with a bare call name: held until that is decided
+    _head_state = 0  # where the text so far stands in that name's head (see _head_read)
+    _head_name = 0  # the name's characters read so far
 
     def __init__(self, format: str | None = None, tools: Any = None, thinking: bool | None = None) -> None:
         # an unknown format or a wrong thinking is refused now, not at the end
@@ -139,16 +143,17 @@ class ToolCallStream:
         self._parts.append(delta)
         if self._held:
             return []
-        text = self._pending + delta
         if self._head:
-            if _HEAD.match(text):
-                self._held = True
-                self._pending = ""
-                return []
-            if _HEAD_SO_FAR.fullmatch(text):
-                self._pending = text
-                return []
+            opens = self._head_read(delta)
+            if opens is None:
+                return []  # (the text so far, all held, is in _parts)
             self._head = False
+            if opens:
+                self._held = True
+                return []
+            text = self.text  # no head: everything so far, nothing of it shown yet
+        else:
+            text = self._pending + delta
         m = TRIGGER.search(text)
         keep = partial_tail(text)
         if m is not None and len(text) - keep >= m.start():  # (a word marker may start before it)
@@ -157,6 +162,46 @@ class ToolCallStream:
             return self._show(text[:m.start()])
         self._pending = text[len(text) - keep:] if keep else ""
         return self._show(text[:len(text) - keep])
+
+    def _head_read(self, delta: str) -> bool | None:
+        """Read ``delta`` into the bare call name the message may open with
+        (blanks, a name, blanks, a line break, blanks, then the arguments'
+        "{"): True once the "{" is read, None while the text may still become
+        that, False when it cannot. Where the text so far stands in that is
+        kept, so each delta is read once (the blanks may run long)."""
+        i, n = 0, len(delta)
+        state, name = self._head_state, self._head_name
+        while i < n:
+            if state != 1:  # blanks: before the name (0), after it (2), on the next line (3)
+                i = _HEAD_BLANKS[state].match(delta, i).end()  # type: ignore[union-attr]
+                if i >= n:
+                    break
+                c = delta[i]
+                if state == 3:
+                    return c == "{"
+                if state == 2:
+                    if c != "\n":
+                        return False
+                    state, i = 3, i + 1
+                elif c.isascii() and (c.isalpha() or c == "_"):
+                    state, name, i = 1, 1, i + 1
+                else:
+                    return False
+                continue
+            end = _NAME_RUN.match(delta, i).end()  # type: ignore[union-attr]
+            name += end - i
+            if name > _NAME_MAX:
+                return False
+            i = end
+            if i < n:
+                if delta[i] == "\n":
+                    state, i = 3, i + 1
+                elif delta[i] in " \t":
+                    state = 2
+                else:
+                    return False
+        self._head_state, self._head_name = state, name
+        return None
 
     def _live_held(self) -> None:
         """The live reading holds: the rest waits for close(), appended by ``feed``
