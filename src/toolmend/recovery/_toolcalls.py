@@ -34,6 +34,7 @@ from __future__ import annotations
 import json
 import re
 import reprlib
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -109,6 +110,21 @@ def _is_placeholder(name: str, raw: Any) -> bool:
     if isinstance(raw, str) and raw[:1] in "\"'":
         raw = decode_key(raw)
     return isinstance(raw, str) and bool(_PLACEHOLDER_ARGS.match(raw))
+
+
+def moved(calls: Iterable[ToolCall], by: int) -> list[ToolCall]:
+    """``calls`` read in a text that began ``by`` characters into the message:
+    the same calls with their spans in the message (built as ``ok_call`` does)."""
+    if not by:
+        return list(calls)
+    out = []
+    for c in calls:
+        m = _new(ToolCall)
+        d = m.__dict__
+        d.update(c.__dict__)
+        d["span"] = (c.span[0] + by, c.span[1] + by)
+        out.append(m)
+    return out
 
 
 def call_from_parts(name: str, raw: Any, span: tuple[int, int], id: str | None = None, *,

@@ -61,7 +61,7 @@ from ._streamevents import (
     call_events,
     text_delta,
 )
-from ._toolcalls import _NAME, _PLACEHOLDER_NAME, ToolCall, calls_from, marker_reading
+from ._toolcalls import _NAME, _PLACEHOLDER_NAME, ToolCall, calls_from, marker_reading, moved
 from ._triggers import PROSE_STOP, TRIGGER, partial_tail
 
 __all__ = ["LiveReading", "live_kinds"]
@@ -257,6 +257,25 @@ class LiveReading:
         self.work = self.work + delta if self.work else delta
         return self._run([])
 
+    def _text_from(self, p: int) -> tuple[str, int]:
+        """The text from just before ``p`` (one character, where there is one:
+        what the scan reads at a line's start) to its end, and where it begins:
+        a reading at a closer reads the call's text, not the whole message
+        again (a message of many calls stays linear). Joined from the
+        stream's deltas, the last ones back to ``p``."""
+        parts = self.stream._parts
+        base = self.at + len(self.work)  # (the text's length so far)
+        k = len(parts)
+        while k and base >= p:
+            k -= 1
+            base -= len(parts[k])
+        return "".join(parts[k:]), base
+
+    def _char_before(self) -> str:
+        """The character before ``at`` (there is one)."""
+        tail, base = self._text_from(self.at)
+        return tail[self.at - 1 - base]
+
     def _refer(self, delta: Any) -> list[StreamEvent]:
         """A delta this reading does not read (the rest of a held message, a
         refusal), to the stream's own ``feed``."""
@@ -265,8 +284,7 @@ class LiveReading:
 
     def _run(self, events: list[StreamEvent]) -> list[StreamEvent]:
         """The states' steps on ``work`` until one waits for more text."""
-        text = self.stream._text_so_far
-        while self.work and _STEPS[self.state](self, events, text):
+        while self.work and _STEPS[self.state](self, events):
             if self.state == "held":
                 break
         if self.state == "held":
@@ -326,7 +344,7 @@ class LiveReading:
         self.wake = (search, most, found, max(len(c) for c in closers) - 1)
         return False
 
-    def _reasoning(self, events: list[StreamEvent], text: Callable[[], str]) -> bool:
+    def _reasoning(self, events: list[StreamEvent]) -> bool:
         """thinking=True: everything up to the first closer is reasoning."""
         m = self.lit.closers.search(self.work)
         if m is None:
@@ -336,7 +354,7 @@ class LiveReading:
         self._advance(m.end())
         return self._read_on()
 
-    def _text(self, events: list[StreamEvent], text: Callable[[], str]) -> bool:
+    def _text(self, events: list[StreamEvent]) -> bool:
         m = TRIGGER.search(self.work)
         keep = partial_tail(self.work)
         if m is None or len(self.work) - keep < m.start():  # a word marker may start before it
@@ -346,7 +364,7 @@ class LiveReading:
         self.state = "decide"
         return True
 
-    def _decide(self, events: list[StreamEvent], text: Callable[[], str]) -> bool:
+    def _decide(self, events: list[StreamEvent]) -> bool:
         """What the character at the start of ``work`` (one the trigger found) begins."""
         lit = self.lit
         w = self.work[:lit.longest + 1]
@@ -361,7 +379,7 @@ class LiveReading:
                 return True
             fam = lit.families.get(found)
             if fam is not None and w.startswith(fam[0]):  # the markers are matched as written
-                if w[0] == "[" and self.line_blank and self.at and text()[self.at - 1] != "\n":
+                if w[0] == "[" and self.line_blank and self.at and self._char_before() != "\n":
                     return self._hold()  # "  [TOOL_CALLS]": a JSON line to the scan, read at the end
                 self.marker, self.family = fam
                 self.state, self.searched = ("jhead" if fam[0] in JSON_HEADS else "family"), 0
@@ -404,7 +422,7 @@ class LiveReading:
         self._show(events, 1)  # a character that begins nothing here
         return True
 
-    def _think(self, events: list[StreamEvent], text: Callable[[], str]) -> bool:
+    def _think(self, events: list[StreamEvent]) -> bool:
         """Inside a <think> block the model opened: reasoning up to its closer."""
         assert self.closer is not None
         m = self.closer.search(self.work)
@@ -415,7 +433,7 @@ class LiveReading:
         self.state, self.line_blank = "after_think", False
         return True
 
-    def _after_think(self, events: list[StreamEvent], text: Callable[[], str]) -> bool:
+    def _after_think(self, events: list[StreamEvent]) -> bool:
         k = 0
         while k < len(self.work) and self.work[k].isspace():
             k += 1
@@ -427,7 +445,7 @@ class LiveReading:
         self.state = "text"
         return True
 
-    def _code(self, events: list[StreamEvent], text: Callable[[], str]) -> bool:
+    def _code(self, events: list[StreamEvent]) -> bool:
         """An inline code span: text up to the closing run of as many backticks,
         or the opening run alone when a blank line comes first."""
         n = self.ticks
@@ -450,7 +468,7 @@ class LiveReading:
         self.line_blank = False
         return True
 
-    def _section(self, events: list[StreamEvent], text: Callable[[], str]) -> bool:
+    def _section(self, events: list[StreamEvent]) -> bool:
         """After a wrapper token or a call inside one: the blanks before the next
         token are markup; anything else is text again (held when no call came
         since the wrapper: close() shows it all)."""
@@ -467,7 +485,7 @@ class LiveReading:
         self.state = "text"
         return True
 
-    def _family(self, events: list[StreamEvent], text: Callable[[], str]) -> bool:
+    def _family(self, events: list[StreamEvent]) -> bool:
         """A family's call (see _livefamilies): reported whole once its closer has
         arrived and its reader, run on the text so far, ends it there."""
         fam = self.family
@@ -496,25 +514,27 @@ class LiveReading:
         end = self.at + (k if closer in fam.kept else k + len(closer))
         # read as if the text went on: a call cut where the text stops (its value
         # running to the end) would end there too, and holds the character added
-        whole = text() + "\x00"
-        read, read_end = marker_reading(whole, self.at, self.marker, self.format, self.tools)
-        if read is not None and read_end > end:
+        tail, base = self._text_from(self.at)
+        whole = tail + "\x00"
+        at, stop = self.at - base, end - base  # (in the tail)
+        read, read_end = marker_reading(whole, at, self.marker, self.format, self.tools)
+        if read is not None and read_end > stop:
             self.searched = end - self.at  # the closer is inside the call: wait for the next one
             return self._wait(">", _CODE_MAX, fam.closers)
         if not read or self.tools is None:  # the scan's calls from the marker are its reader's
             found = read or []
         else:  # and checked against the tools
-            found = calls_from(whole, self.format, self.tools, self.thinking, self.at)
-        calls = settle(found, read, read_end, end)
+            found = calls_from(whole, self.format, self.tools, self.thinking, at)
+        calls = settle(found, read, read_end, stop)
         if not calls:
-            said = harmony_text(whole, self.at, end) if fam.messages and calls == [] else None
+            said = harmony_text(whole, at, stop) if fam.messages and calls == [] else None
             if said is None or self.quiet >= 0:
                 return self._hold()
             channel, a, b = said
             if channel != "analysis" and b > a:  # the final answer, or a preamble: text to show
-                self._advance(a - self.at)
+                self._advance(a - at)
                 self._show(events, b - a)
-        for call in calls or ():
+        for call in moved(calls or (), base):
             events += call_events(len(self.committed), call)
             self.committed.append(call)
         self._advance(end - self.at)
@@ -529,7 +549,7 @@ class LiveReading:
             return None
         return None if m.partial else m
 
-    def _head(self, events: list[StreamEvent], text: Callable[[], str]) -> bool:
+    def _head(self, events: list[StreamEvent]) -> bool:
         """After ``<tool_call>``: which shape the body takes."""
         work = self.work
         k = work.find(">") + 1
@@ -557,7 +577,7 @@ class LiveReading:
         self._start_args(events, m.end(), name, None, _AFTER, _HERMES_STOPS)
         return True
 
-    def _jhead(self, events: list[StreamEvent], text: Callable[[], str]) -> bool:
+    def _jhead(self, events: list[StreamEvent]) -> bool:
         """A token family's call whose arguments are JSON (Kimi's, DeepSeek's):
         after its head they are streamed as a ``<tool_call>``'s are; a head in
         another shape is read whole at its closer."""
@@ -588,7 +608,7 @@ class LiveReading:
         self._advance(head_end - 1)
         self.state = "args"
 
-    def _tagged(self, events: list[StreamEvent], text: Callable[[], str]) -> bool:
+    def _tagged(self, events: list[StreamEvent]) -> bool:
         """A Qwen3-Coder, Seed-OSS or GLM call: reported whole at its closer when regular."""
         k = self.work.find(self.end, max(0, self.searched - len(self.end)))
         if k < 0:
@@ -599,8 +619,9 @@ class LiveReading:
         size = k + len(self.end)
         if not self.regular.fullmatch(self.work, 0, size):
             return self._hold()
-        found = calls_from(text(), self.format, self.tools, self.thinking, self.at)
-        call = found[0] if found else None
+        tail, base = self._text_from(self.at)
+        found = calls_from(tail, self.format, self.tools, self.thinking, self.at - base)
+        call = moved(found[:1], base)[0] if found else None
         if call is None or call.span != (self.at, self.at + size):
             return self._hold()
         events += call_events(len(self.committed), call)
@@ -608,7 +629,7 @@ class LiveReading:
         self._advance(size)
         return self._read_on()
 
-    def _args(self, events: list[StreamEvent], text: Callable[[], str]) -> bool:
+    def _args(self, events: list[StreamEvent]) -> bool:
         assert self.args is not None
         read = self.args.feed(self.work)  # the reader keeps what it could not read yet
         self.at += len(self.work)
@@ -631,16 +652,17 @@ class LiveReading:
             return True
         return self._wait("}]", _ARGS_BATCH)  # a few tokens at a time, and at their end
 
-    def _after(self, events: list[StreamEvent], text: Callable[[], str]) -> bool:
+    def _after(self, events: list[StreamEvent]) -> bool:
         m = self._match(self.after)
         if m is None:
             return False if self.state == "held" else self._wait(">", _HEAD_MAX)  # (it ends with ">")
         end = self.at + m.end()
+        tail, base = self._text_from(self.tag_start)
         if self.tools is None:  # the scan's call there is its reader's
-            found = marker_reading(text(), self.tag_start, self.marker, self.format, None)[0]
+            found = marker_reading(tail, self.tag_start - base, self.marker, self.format, None)[0]
         else:  # and checked against the tools
-            found = calls_from(text(), self.format, self.tools, self.thinking, self.tag_start)
-        call = found[0] if found else None
+            found = calls_from(tail, self.format, self.tools, self.thinking, self.tag_start - base)
+        call = moved(found[:1], base)[0] if found else None
         if call is None or call.span != (self.tag_start, end) or call.name != self.name or \
                 call.id != self.ident or call.raw_args != "".join(self.args_sent):
             return self._hold()  # close() reads it whole and finishes it
@@ -675,7 +697,7 @@ class LiveReading:
 
 
 # what each state reads (``feed`` runs them until one waits for more text)
-_STEPS: dict[str, Callable[[LiveReading, list[StreamEvent], Callable[[], str]], bool]] = {
+_STEPS: dict[str, Callable[[LiveReading, list[StreamEvent]], bool]] = {
     "reasoning": LiveReading._reasoning, "text": LiveReading._text, "decide": LiveReading._decide,
     "think": LiveReading._think, "after_think": LiveReading._after_think, "code": LiveReading._code,
     "head": LiveReading._head, "args": LiveReading._args, "after": LiveReading._after,
