@@ -246,6 +246,17 @@ def test_defaults_reported_not_inserted() -> None:
     assert schema["properties"]["sub"]["properties"]["k"]["default"] == [1]  # a copy
 
 
+def test_a_filled_default_keeps_its_numbers_and_shares_nothing() -> None:
+    # a default holding an integer past 64 bits or an infinity (a schema built in
+    # Python) is copied as it is: a JSON round trip refused the one, nulled the other
+    default = [10**20, float("inf"), {"b": [1, {"c": -(10**30)}]}]
+    schema = {"type": "object", "properties": {"a": {"default": default}}}
+    r = check({}, schema, fill_defaults=True)
+    assert r.ok and r.value == {"a": default}
+    r.value["a"][2]["b"][1]["c"] = 0
+    assert default == [10**20, float("inf"), {"b": [1, {"c": -(10**30)}]}]
+
+
 # -- $ref / $defs, cycles ------------------------------------------------------------------------
 
 TREE = {

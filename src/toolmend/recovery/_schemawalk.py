@@ -8,8 +8,6 @@ import json
 import math
 from typing import Any, NamedTuple
 
-import orjson
-
 from .._regex import TAME_LENGTH, tame_search
 from . import _schemanodes as _nodes
 from ._result import Fix
@@ -327,7 +325,29 @@ def _replaced(out: dict[str, Any], original: dict[str, Any], k: str, v: Any) -> 
 
 
 def _copy(x: Any) -> Any:
-    return orjson.loads(orjson.dumps(x)) if isinstance(x, (dict, list)) else x
+    """A copy of the default ``x`` that shares no object or array with it (a
+    filled value is the caller's to change), its numbers as they are: a JSON
+    round trip would refuse an integer past 64 bits and write an infinity as
+    null. No recursion (a stack); a container met twice is copied once."""
+    if not isinstance(x, (dict, list)):
+        return x
+    copies: dict[int, Any] = {}
+    top = copies[id(x)] = {} if isinstance(x, dict) else []
+    stack = [(x, top)]
+    while stack:
+        src, dst = stack.pop()
+        for k, v in (src.items() if isinstance(src, dict) else enumerate(src)):
+            if isinstance(v, (dict, list)):
+                c = copies.get(id(v))
+                if c is None:
+                    c = copies[id(v)] = {} if isinstance(v, dict) else []
+                    stack.append((v, c))
+                v = c
+            if isinstance(dst, dict):
+                dst[k] = v
+            else:
+                dst.append(v)
+    return top
 
 
 def _parse_json(text: str) -> Any:
