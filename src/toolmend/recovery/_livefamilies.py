@@ -25,12 +25,18 @@ end of the message.
 The tokens around them (Kimi's and DeepSeek's sections, DSML's
 ``function_calls``) are markup: never shown as text. ``settle`` says which
 calls a closer makes certain, checked against the reader itself.
+
+The XML calls in tags (Qwen3-Coder's and Seed-OSS's ``<function=...>``,
+GLM's ``<arg_key>``) are read whole at their closer too, when regular:
+``QWEN3_CODER``, ``SEED_OSS`` and ``GLM`` are how one starts, the regular
+call whole, and its closer. ``Literals`` are what a format's text is
+searched for (``literals_for``: made once a format).
 """
 
 from __future__ import annotations
 
 import re
-from typing import Any, NamedTuple
+from typing import Any, Iterable, NamedTuple
 
 import regex  # type: ignore[import-untyped]
 
@@ -38,7 +44,7 @@ from ._formats._json import harmony_message
 from ._toolcalls import _NAME, _PLACEHOLDER_NAME, ToolCall
 
 __all__ = ["Family", "FAMILIES", "WRAPPERS", "JsonHead", "JSON_HEADS", "first_closer", "settle",
-           "harmony_text"]
+           "harmony_text", "QWEN3_CODER", "SEED_OSS", "GLM", "Literals", "literals_for"]
 
 
 class Family(NamedTuple):
@@ -180,3 +186,80 @@ def harmony_text(whole: str, at: int, stop: int) -> tuple[str, int, int] | None:
     if not closed or end != stop or (to is not None and channel != "analysis"):
         return None
     return channel, a, b
+
+
+# Qwen3-Coder's call inside a <tool_call> tag, regular: each parameter closed by its own
+# </parameter>, no value holding a tag of the format. Read whole at its </tool_call>, such a
+# call is final (its reader finds every closer inside it); one that is not waits for close()
+# (a value whose </parameter> was dropped is read differently when a later one is written).
+_XML_VALUE = r"[^<]*(?:<(?!/?(?:parameter|function|tool_call|seed:))[^<]*)*"
+
+
+def _xml_call(opener: str, closer: str) -> tuple[Any, re.Pattern[str], str]:
+    """How a Qwen3-Coder call in ``opener`` ... ``closer`` starts, the regular
+    one whole, and its closer."""
+    o = re.escape(opener)
+    return (regex.compile(o + r"[ \t\n\r]*<function="),
+            re.compile(o + r"[ \t\n\r]*<function=[^>\n<]{1,128}>[ \t\n\r]*"
+                       r"(?:<parameter=[^>\n<]{1,128}>" + _XML_VALUE + r"</parameter>[ \t\n\r]*)*"
+                       r"</function>[ \t\n\r]*" + re.escape(closer)), closer)
+
+
+QWEN3_CODER = _xml_call("<tool_call>", "</tool_call>")
+SEED_OSS = _xml_call("<seed:tool_call>", "</seed:tool_call>")
+# GLM 4.5-4.7's: <tool_call>NAME<arg_key>k</arg_key><arg_value>v</arg_value>...</tool_call>,
+# every value closed, none holding a tag of the format
+_GLM_VALUE = r"[^<]*(?:<(?!/?(?:arg_key|arg_value|tool_call|tool_sep))[^<]*)*"
+GLM = (regex.compile(r"<tool_call>[ \t]*[@A-Za-z_]"),
+        re.compile(r"<tool_call>[ \t]*[@A-Za-z_][\w.:@/-]{0,127}[ \t]*\n?[ \t]*(?:<tool_sep>)?[ \t\n\r]*"
+                   r"(?:<arg_key>[^<]{0,256}</arg_key>[ \t\n\r]*<arg_value>" + _GLM_VALUE +
+                   r"</arg_value>[ \t\n\r]*)*</tool_call>"), "</tool_call>")
+
+
+class Literals:
+    """What the scan's token pattern can match at a character, for one
+    format (and which tags it reads): every literal (lower case: the family markers are matched as
+    written, the others in any case; waiting on either is safe), their
+    proper prefixes (a text that may still become one), the reasoning
+    openers with their closers, and the wrappers a call's span takes in
+    (``<seed:tool_call>`` around ``<function=...>``)."""
+
+    def __init__(self, kinds: frozenset[str], markers: Iterable[str]) -> None:
+        from ._formats._scan import _BARE_CLOSERS, _FIRST_CLOSER, REASONING
+        from ._formats._xml import _WRAPPERS
+
+        self.hermes = "hermes" in kinds  # <tool_call> tags are read (else one ends the live reading)
+        # the XML-style calls in tags this format reads: (how one starts, a regular one, its closer)
+        self.tagged = ([QWEN3_CODER, SEED_OSS] if "xml_function" in kinds else []) + \
+            ([GLM] if "glm" in kinds else [])
+
+        self.openers = {o.lower(): c for o, c in REASONING.items()}
+        # the families read whole at their closer, and the tokens around their calls
+        self.families = {m.lower(): (m, FAMILIES[m]) for m in markers if m in FAMILIES}
+        self.wrappers = {w.lower(): (w, opens) for w, (m, opens) in WRAPPERS.items() if m in markers}
+        words = {*self.openers, *(c.lower() for c in _BARE_CLOSERS), "<tool_response>", "<tool_call",
+                 "<tool_call>", *(m.lower() for m in markers), *(w.lower() for w in _WRAPPERS),
+                 *self.wrappers}
+        self.prefixes = frozenset(w[:k] for w in words for k in range(1, len(w)))
+        self.longest = max(len(w) for w in words)
+        # the longest literal a (lower-cased) text starts with: one match tries them all
+        self.word_at = re.compile("|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))).match
+        self.closers = _FIRST_CLOSER  # what ends the reasoning the prompt opened (the scan's own)
+        # their last characters, in either case (what can end that reasoning)
+        self.closer_ends = "".join(sorted({e for c in _BARE_CLOSERS for e in (c[-1].lower(), c[-1].upper())}))
+
+    def longest_at(self, low: str) -> str | None:
+        """The longest literal ``low`` starts with."""
+        m = self.word_at(low)
+        return None if m is None else m.group()
+
+
+_literals: dict[frozenset[str], Literals] = {}
+
+
+def literals_for(kinds: frozenset[str], markers: Iterable[str]) -> Literals:
+    """The literals of a format (``markers``: its readers'), made once per format."""
+    found = _literals.get(kinds)
+    if found is None:
+        found = _literals[kinds] = Literals(kinds, markers)
+    return found

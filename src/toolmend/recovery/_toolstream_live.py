@@ -44,12 +44,13 @@ import regex  # type: ignore[import-untyped]
 from .._text import skip_blanks
 from ._jsonprefix import JsonPrefix
 from ._livefamilies import (
-    FAMILIES,
     JSON_HEADS,
-    WRAPPERS,
+    QWEN3_CODER,
+    SEED_OSS,
     Family,
     first_closer,
     harmony_text,
+    literals_for,
     settle,
 )
 from ._streamevents import (
@@ -76,89 +77,16 @@ _HEAD = regex.compile(
 _HEAD_MAX = 512  # a head longer than this is not the everyday shape
 _ARGS_BATCH = 24  # characters of arguments gathered before they are read (a bracket reads at once)
 _CODE_MAX = 16384  # a code span or XML call still open this long is held (its text is kept whole till then)
-# Qwen3-Coder's call inside a <tool_call> tag, regular: each parameter closed by its own
-# </parameter>, no value holding a tag of the format. Read whole at its </tool_call>, such a
-# call is final (its reader finds every closer inside it); one that is not waits for close()
-# (a value whose </parameter> was dropped is read differently when a later one is written).
-_XML_VALUE = r"[^<]*(?:<(?!/?(?:parameter|function|tool_call|seed:))[^<]*)*"
-
-
-def _xml_call(opener: str, closer: str) -> tuple[Any, re.Pattern[str], str]:
-    """How a Qwen3-Coder call in ``opener`` ... ``closer`` starts, the regular
-    one whole, and its closer."""
-    o = re.escape(opener)
-    return (regex.compile(o + r"[ \t\n\r]*<function="),
-            re.compile(o + r"[ \t\n\r]*<function=[^>\n<]{1,128}>[ \t\n\r]*"
-                       r"(?:<parameter=[^>\n<]{1,128}>" + _XML_VALUE + r"</parameter>[ \t\n\r]*)*"
-                       r"</function>[ \t\n\r]*" + re.escape(closer)), closer)
-
-
-_QWEN3_CODER = _xml_call("<tool_call>", "</tool_call>")
-_SEED_OSS = _xml_call("<seed:tool_call>", "</seed:tool_call>")
-# GLM 4.5-4.7's: <tool_call>NAME<arg_key>k</arg_key><arg_value>v</arg_value>...</tool_call>,
-# every value closed, none holding a tag of the format
-_GLM_VALUE = r"[^<]*(?:<(?!/?(?:arg_key|arg_value|tool_call|tool_sep))[^<]*)*"
-_GLM = (regex.compile(r"<tool_call>[ \t]*[@A-Za-z_]"),
-        re.compile(r"<tool_call>[ \t]*[@A-Za-z_][\w.:@/-]{0,127}[ \t]*\n?[ \t]*(?:<tool_sep>)?[ \t\n\r]*"
-                   r"(?:<arg_key>[^<]{0,256}</arg_key>[ \t\n\r]*<arg_value>" + _GLM_VALUE +
-                   r"</arg_value>[ \t\n\r]*)*</tool_call>"), "</tool_call>")
 _AFTER = regex.compile(rf"{_SPACE}*\}}{_SPACE}*</tool_call{_SPACE}*>")
 _HERMES_STOPS = ("</tool_call", "<tool_call")  # a tag reader ends the body at these
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")
 
 
-class _Literals:
-    """What the scan's token pattern can match at a character, for one
-    format (and which tags it reads): every literal (lower case: the family markers are matched as
-    written, the others in any case; waiting on either is safe), their
-    proper prefixes (a text that may still become one), the reasoning
-    openers with their closers, and the wrappers a call's span takes in
-    (``<seed:tool_call>`` around ``<function=...>``)."""
-
-    def __init__(self, kinds: frozenset[str], markers: Iterable[str]) -> None:
-        from ._formats._scan import _BARE_CLOSERS, _FIRST_CLOSER, REASONING
-        from ._formats._xml import _WRAPPERS
-
-        self.hermes = "hermes" in kinds  # <tool_call> tags are read (else one ends the live reading)
-        # the XML-style calls in tags this format reads: (how one starts, a regular one, its closer)
-        self.tagged = ([_QWEN3_CODER, _SEED_OSS] if "xml_function" in kinds else []) + \
-            ([_GLM] if "glm" in kinds else [])
-
-        self.openers = {o.lower(): c for o, c in REASONING.items()}
-        # the families read whole at their closer, and the tokens around their calls
-        self.families = {m.lower(): (m, FAMILIES[m]) for m in markers if m in FAMILIES}
-        self.wrappers = {w.lower(): (w, opens) for w, (m, opens) in WRAPPERS.items() if m in markers}
-        words = {*self.openers, *(c.lower() for c in _BARE_CLOSERS), "<tool_response>", "<tool_call",
-                 "<tool_call>", *(m.lower() for m in markers), *(w.lower() for w in _WRAPPERS),
-                 *self.wrappers}
-        self.prefixes = frozenset(w[:k] for w in words for k in range(1, len(w)))
-        self.longest = max(len(w) for w in words)
-        # the longest literal a (lower-cased) text starts with: one match tries them all
-        self.word_at = re.compile("|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))).match
-        self.closers = _FIRST_CLOSER  # what ends the reasoning the prompt opened (the scan's own)
-        # their last characters, in either case (what can end that reasoning)
-        self.closer_ends = "".join(sorted({e for c in _BARE_CLOSERS for e in (c[-1].lower(), c[-1].upper())}))
-
-    def longest_at(self, low: str) -> str | None:
-        """The longest literal ``low`` starts with."""
-        m = self.word_at(low)
-        return None if m is None else m.group()
-
-
-_literals: dict[frozenset[str], _Literals] = {}
 _wakes: dict[str, Callable[[str], Any]] = {}  # the characters a state waits for -> their search
 _closer_searches: dict[tuple[str, ...], Callable[[str, int], Any]] = {}  # closers waited for -> their search
 _OVER = frozenset({"held", "closed"})  # the stream's own feed takes the deltas
 _prose_stop = PROSE_STOP.search
 _new = object.__new__
-
-
-def _literals_for(kinds: frozenset[str], markers: Iterable[str]) -> _Literals:
-    """The literals of a format (``markers``: its readers'), made once per format."""
-    found = _literals.get(kinds)
-    if found is None:
-        found = _literals[kinds] = _Literals(kinds, markers)
-    return found
 
 
 def live_kinds(kinds: frozenset[str]) -> bool:
@@ -191,7 +119,7 @@ class LiveReading:
     ticks = 0  # the open inline code span's backticks
     # the call being read: its tag's start, name, call id (Kimi's functions.NAME:IDX), what
     # ends it after its arguments, their reader, the text passed on and not yet
-    regular, end = _QWEN3_CODER[1:]  # (an XML call's regular shape, and its closer)
+    regular, end = QWEN3_CODER[1:]  # (an XML call's regular shape, and its closer)
     tag_start = 0
     name = ""
     ident: str | None = None
@@ -211,7 +139,7 @@ class LiveReading:
     def __init__(self, format: str | None, tools: Any, thinking: bool, kinds: frozenset[str],
                  markers: Iterable[str], stream: Any) -> None:
         self.format, self.tools, self.thinking, self.kinds = format, tools, thinking, kinds
-        self.lit = _literals_for(kinds, markers)
+        self.lit = literals_for(kinds, markers)
         if thinking:
             self.state = "reasoning"
         self.committed: list[ToolCall] = []
@@ -374,7 +302,7 @@ class LiveReading:
         found = lit.longest_at(low)
         if found is not None:
             if (w.startswith("<tool_call>") and (lit.hermes or lit.tagged)) or \
-                    (w.startswith("<seed:tool_call>") and _SEED_OSS in lit.tagged):
+                    (w.startswith("<seed:tool_call>") and SEED_OSS in lit.tagged):
                 self.state, self.searched = "head", 0
                 return True
             fam = lit.families.get(found)
