@@ -76,6 +76,7 @@ _HEAD = regex.compile(
     r'[ \t\n\r]*,[ \t\n\r]*"arguments"[ \t\n\r]*:[ \t\n\r]*\{')
 _HEAD_MAX = 512  # a head longer than this is not the everyday shape
 _ARGS_BATCH = 24  # characters of arguments gathered before they are read (a bracket reads at once)
+_SHORT = 4096  # a message this short is read whole at a closer (see _text_from)
 _CODE_MAX = 16384  # a code span or XML call still open this long is held (its text is kept whole till then)
 _AFTER = regex.compile(rf"{_SPACE}*\}}{_SPACE}*</tool_call{_SPACE}*>")
 _HERMES_STOPS = ("</tool_call", "<tool_call")  # a tag reader ends the body at these
@@ -193,6 +194,8 @@ class LiveReading:
         stream's deltas, the last ones back to ``p``."""
         parts = self.stream._parts
         base = self.at + len(self.work)  # (the text's length so far)
+        if base <= _SHORT:  # a short message: read whole (joined once, kept joined)
+            return self.stream.text, 0
         k = len(parts)
         while k and base >= p:
             k -= 1
