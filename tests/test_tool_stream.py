@@ -827,3 +827,27 @@ def test_a_feed_kept_bound_works_whatever_the_reading_does():
             feed("more")
         with pytest.raises(TypeError):
             ToolCallStream(thinking=thinking).feed(b"bytes")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("unit", [
+    '<tool_call>{"name": "ls", "arguments": {"p": "x"}}</tool_call>\nok ',
+    "<|tool_calls_section_begin|><|tool_call_begin|>functions.ls:0<|tool_call_argument_begin|>"
+    '{"p": "x"}<|tool_call_end|><|tool_calls_section_end|>\n',
+    "<tool_call>\n<function=ls>\n<parameter=p>\nx\n</parameter>\n</function>\n</tool_call>\n",
+    "<tool_call>ls\n<arg_key>p</arg_key><arg_value>x</arg_value></tool_call>\n",
+], ids=["hermes", "kimi", "qwen3_coder", "glm"])
+def test_a_long_message_of_many_calls_reports_each_at_its_closer(unit):
+    """Past 4 KB a call is read from its own start (its spans moved into the
+    message): every call still finished at its closer, as the whole text reads it."""
+    text = "Intro.\n" + unit * 150
+    assert len(text) > 8192
+    for step in (1, 4, 7):
+        s = ToolCallStream(thinking=False)
+        events: list = []
+        for k in range(0, len(text), step):
+            events += s.feed(text[k:k + step])
+        assert not s._held  # every call was read live
+        events += s.close()
+        finished = [e.call for e in events if isinstance(e, CallFinished)]
+        assert finished == s.finish() == parse_tool_calls(text, thinking=False)
+        assert len(finished) == 150 and all(c.ok for c in finished)

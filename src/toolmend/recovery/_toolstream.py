@@ -73,7 +73,8 @@ __all__ = ["ToolCallStream", "TextDelta", "CallStarted", "ArgsDelta", "CallFinis
 
 # Functionary v3.2 (forced): the message may open with a call's bare name, a newline and its "{"
 # ([ \t\n]*[A-Za-z_][\w.-]{0,127}[ \t]*\n[ \t]*\{), read a delta at a time (see _head_read)
-_HEAD_BLANKS = (re.compile(r"[ \t\n]*"), None, re.compile(r"[ \t]*"), re.compile(r"[ \t]*"))
+_TABS = re.compile(r"[ \t]*")
+_HEAD_BLANKS = (re.compile(r"[ \t\n]*"), None, _TABS, _TABS)  # (by state: 1 is the name)
 _NAME_RUN = re.compile(r"[\w.-]*")
 _NAME_MAX = 128
 
@@ -115,9 +116,6 @@ class ToolCallStream:
             self.feed = live.feed  # type: ignore[method-assign]
         elif format is not None and _opens_with_name(format):
             self._head = True
-
-    def _text_so_far(self) -> str:
-        return self.text
 
     @property
     def text(self) -> str:

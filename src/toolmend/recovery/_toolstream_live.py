@@ -57,7 +57,6 @@ from ._streamevents import (
     CallFinished,
     CallStarted,
     StreamEvent,
-    TextDelta,
     args_delta,
     call_events,
     text_delta,
@@ -87,7 +86,6 @@ _wakes: dict[str, Callable[[str], Any]] = {}  # the characters a state waits for
 _closer_searches: dict[tuple[str, ...], Callable[[str, int], Any]] = {}  # closers waited for -> their search
 _OVER = frozenset({"held", "closed"})  # the stream's own feed takes the deltas
 _prose_stop = PROSE_STOP.search
-_new = object.__new__
 
 
 def live_kinds(kinds: frozenset[str]) -> bool:
@@ -173,16 +171,7 @@ class LiveReading:
             return self._refer(delta)
         self.add(delta)
         if state == "text" and not self.work and _prose_stop(delta) is None:
-            n = len(delta)  # the common case in text: prose, shown as it comes (as _show does)
-            nl = delta.rfind("\n")
-            if nl >= 0 or self.line_blank:
-                self.line_blank = not delta[nl + 1:].strip(" \t")
-            self.shown += n
-            self.at += n
-            self.searched = 0
-            event = _new(TextDelta)
-            event.__dict__["text"] = delta
-            return [event]
+            return [self._shown_text(delta)]  # the common case in text: prose, shown as it comes
         self.work = self.work + delta if self.work else delta
         return self._run([])
 
@@ -233,15 +222,19 @@ class LiveReading:
         if n <= 0:
             return
         work = self.work
-        chunk = work[:n] if n < len(work) else work
+        self.work = work[n:] if n < len(work) else ""
+        events.append(self._shown_text(work[:n] if n < len(work) else work))
+
+    def _shown_text(self, chunk: str) -> StreamEvent:
+        """``chunk``, the text at ``at`` (no longer in ``work``), shown: the
+        event, and the reading moved past it."""
         nl = chunk.rfind("\n")
         if nl >= 0 or self.line_blank:  # (a line with text on it stays one)
-            self.line_blank = not chunk[nl + 1:].strip(" \t") and (nl >= 0 or self.line_blank)
-        self.shown += n
-        events.append(text_delta(chunk))
-        self.work = work[n:] if n < len(work) else ""
-        self.at += n
+            self.line_blank = not chunk[nl + 1:].strip(" \t")
+        self.shown += len(chunk)
+        self.at += len(chunk)
         self.searched = 0
+        return text_delta(chunk)
 
     def _hold(self) -> bool:
         self.state = "held"  # (_run tells the stream)
