@@ -253,12 +253,38 @@ cdef object read_exact(str s):
             value = stack.pop()  # c closes the container
 
 
+cdef bint holds_no_float(object value, Py_ssize_t budget) except -1:
+    """Whether orjson's ``value`` holds no float, told by looking at no more
+    than ``budget`` members and elements (False when one is there, or when
+    the budget runs out first). orjson reads an integer beyond 64 bits as a
+    float, so a value with none lost no integer: a text of long strings (a
+    file's content) needs no probe of its characters. No recursion."""
+    cdef list stack
+    cdef object v, c
+    if type(value) is float:
+        return False
+    if not (type(value) is dict or type(value) is list):
+        return True
+    stack = [value]
+    while stack:
+        c = stack.pop()
+        for v in ((<dict>c).values() if type(c) is dict else <list>c):
+            budget -= 1
+            if budget < 0 or type(v) is float:
+                return False
+            if type(v) is dict or type(v) is list:
+                stack.append(v)
+    return True
+
+
 cdef object exact_value(str text, object value):
     """orjson's ``value`` of the valid ``text``, or the exact reader's when an
-    integer beyond 64 bits may be there."""
-    if lossy_ints(text):
-        return read_exact(text)
-    return value
+    integer beyond 64 bits may be there. A value of few members is looked
+    at first (a budget of one per 128 characters costs less than the probe
+    of the text, which is made only when that did not settle it)."""
+    if holds_no_float(value, len(text) >> 7) or not lossy_ints(text):
+        return value
+    return read_exact(text)
 
 
 # ---------------------------------------------------------------------------

@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 import importlib
 import inspect
+import json
 import pathlib
 import re
 
@@ -181,6 +182,27 @@ def test_valid_text_with_long_digit_runs_keeps_its_integers(recover_kernel, raw,
     step, _, got, _ = recover_kernel.recover_text(raw)
     assert step == 0 and _same(got, value)
     assert _same(recover_kernel.recover_value(raw), value)
+
+
+PAD = "x" * 4000  # a long text: its value is looked at before its characters are probed
+WIDE = [{"k": i} for i in range(400)]  # more members than that look may take
+LOOKED_AT_CASES = [
+    {"content": PAD, "a": [{"b": [BIG]}]},             # few members, a lost integer deep in them
+    {"content": PAD, "n": 5, "f": 1.5, "m": -BIG},      # a float: the text is probed
+    {"content": PAD, "n": 2**63, "s": str(BIG)},        # no float: nothing was lost
+    {"wide": WIDE, "last": BIG},                        # too many members to look at: probed
+    [PAD, [[[[BIG]]]], {}],
+]
+
+
+@pytest.mark.parametrize("value", LOOKED_AT_CASES)
+def test_long_valid_text_keeps_its_integers_however_it_is_checked(recover_kernel, value):
+    raw = json.dumps(value)
+    assert len(raw) > 4000
+    step, _, got, _ = recover_kernel.recover_text(raw)
+    assert step == 0 and _same(got, value)
+    assert _same(recover_kernel.recover_value(raw), value)
+    assert _same(toolmend.loads(raw), value)
 
 
 @pytest.mark.parametrize("raw,value", LONG_CASES)

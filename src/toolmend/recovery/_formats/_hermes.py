@@ -18,6 +18,7 @@ from .._jsonish import decode_key, extent, skip_space
 from .._strategies import _NOT_JSON, exact_json
 from .._toolcalls import (
     _NAME,
+    _PLACEHOLDER_NAME,
     ToolCall,
     _is_placeholder,
     _skip_ws,
@@ -27,7 +28,7 @@ from .._toolcalls import (
     ok_call,
 )
 
-__all__ = ["read_tag", "NOT_A_TAG"]
+__all__ = ["read_tag", "everyday_tag", "NOT_A_TAG"]
 
 _tag_body = markers.tag_body  # the everyday body's parts (the marker kernel)
 
@@ -90,13 +91,24 @@ def _unescape(value: str) -> str:
     return html.unescape(value) if _ENTITY.search(value) else value
 
 
-def read_tag(text: str, i: int, limit: int) -> tuple[Any, int]:
-    """The call(s) in the tag at ``i``: (list of calls | NOT_A_TAG, end)."""
-    if text.startswith(_OPENER, i, limit):  # the everyday tag: no attributes to read
+def everyday_tag(text: str, i: int, limit: int) -> ToolCall | None:
+    """The call of the everyday tag at ``i`` (``<tool_call>`` with no
+    attributes, a JSON body read with one parse: ``_whole_call``), or None
+    when the tag is not that (nor then a GLM call: its body starts with
+    ``{``, where GLM writes a name)."""
+    if text.startswith(_OPENER, i, limit):
         b = _skip_ws(text, i + len(_OPENER), limit)
-        fast = _whole_call(text, i, b, limit) if b < limit and text[b] == "{" else None
-        if fast is not None:
-            return [fast], fast.span[1]
+        if b < limit and text[b] == "{":
+            return _whole_call(text, i, b, limit)
+    return None
+
+
+def read_tag(text: str, i: int, limit: int, everyday_tried: bool = False) -> tuple[Any, int]:
+    """The call(s) in the tag at ``i``: (list of calls | NOT_A_TAG, end);
+    ``everyday_tried``: ``everyday_tag`` found no call there."""
+    fast = None if everyday_tried else everyday_tag(text, i, limit)
+    if fast is not None:
+        return [fast], fast.span[1]
     j = i + len(_TAG_NAME)
     attrs: dict[str, str] = {}
     cut_attr: str | None = None
@@ -218,11 +230,13 @@ def _whole_call(text: str, i: int, b: int, limit: int) -> ToolCall | None:
     if found is None or found[0] < 0:
         return None
     name_start, name_end, id_start, id_end, k, end, close_end = found
-    name = decode_key(text[name_start:name_end])
-    raw = text[k:end]
-    if not _NAME.match(name) or _is_placeholder(name, raw) or raw[:1] != "{":
+    if text[k] != "{":
         return None
-    args = exact_json(raw)
+    name = decode_key(text[name_start:name_end])
+    if not _NAME.match(name) or _PLACEHOLDER_NAME.match(name):
+        return None
+    raw = text[k:end]
+    args = exact_json(raw)  # (valid JSON is no placeholder of arguments: {...}, {{args}} are not)
     if args is _NOT_JSON:
         return None
     call_id = decode_key(text[id_start:id_end]) if id_start >= 0 else None

@@ -16,7 +16,7 @@ from typing import Any
 from ..._kernels import markers
 from .._toolcalls import ToolCall, _json_calls, _skip_ws
 from ._base import Ctx
-from ._hermes import NOT_A_TAG, read_tag
+from ._hermes import NOT_A_TAG, everyday_tag, read_tag
 from ._pythonic import read_list
 from ._xml import glm_head, read_glm
 
@@ -149,10 +149,14 @@ def _fence_close(text: str, after: int, limit: int, ticks: str) -> tuple[int, in
 def read_tag_at(text: str, i: int, limit: int, ctx: Ctx, kinds: frozenset[str]) -> tuple[Any, int]:
     """The ``<tool_call`` tag at ``i`` as the scan reads it: a GLM call, a
     Hermes body, or ``NOT_A_TAG`` (the format reads neither)."""
+    if "hermes" in kinds:
+        fast = everyday_tag(text, i, limit)
+        if fast is not None:
+            return [fast], fast.span[1]
     if "glm" in kinds and glm_head(text, i, limit):
         return read_glm(text, i, limit, ctx)
     if "hermes" in kinds:
-        return read_tag(text, i, limit)
+        return read_tag(text, i, limit, True)
     return NOT_A_TAG, i + len("<tool_call")
 
 
