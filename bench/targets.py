@@ -73,10 +73,9 @@ TARGETS: list[Target] = [
     Target("tool-calls-corpus", "toolmend", "orjson", 300,
            why="issue 20 asks for parse_tool_calls over the corpus messages within 20x orjson.loads "
                "on their calls' arguments; measured ~130-145x: a guard against worse"),
-    Target("tool-calls-30KB", "toolmend", "orjson", 3,
-           why="issue 20 asks for a 30 KB Hermes call within 2x orjson.loads on its arguments; "
-               "measured ~1.85-2.0x (was ~140x before the marker kernel): 2 would still fail "
-               "some runs, so this guards against worse"),
+    Target("tool-calls-30KB", "toolmend", "orjson", 2,
+           why="issue 20: a 30 KB Hermes call within 2x orjson.loads on its arguments "
+               "(measured 1.59-1.70x: the exactness check looks at the value before the text)"),
     Target("tool-stream-corpus", "stream", "whole", 3,
            why="issue 20: ToolCallStream over a message in 4-character deltas within 3x "
                "parse_tool_calls on the whole message, over every corpus message (measured ~1.7-2.2x)"),

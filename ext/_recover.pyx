@@ -16,7 +16,10 @@ LiteralError. Every value returned holds its integers exactly (the exact reader 
 Files: this one (the text strategies and the exact reader), ``_recover_literal.pxi``,
 ``_recover_tokens.pxi`` and ``_recover_repair.pxi``, each beside its twin's file.
 """
+from cpython.dict cimport PyDict_Next
+from cpython.list cimport PyList_GET_SIZE
 from cpython.mem cimport PyMem_Free, PyMem_Malloc, PyMem_Realloc
+from cpython.object cimport PyObject
 from cpython.mem cimport PyMem_RawFree, PyMem_RawMalloc, PyMem_RawRealloc
 from cpython.unicode cimport PyUnicode_1BYTE_KIND, PyUnicode_4BYTE_KIND, PyUnicode_FromKindAndData
 
@@ -49,6 +52,7 @@ class Refused(ValueError):
         self.what = what
 
 cdef extern from "Python.h":
+    Py_ssize_t PyDict_GET_SIZE(object d)
     bint Py_UNICODE_ISSPACE(Py_UCS4 ch) nogil
     bint Py_UNICODE_ISALNUM(Py_UCS4 ch) nogil
     bint Py_UNICODE_ISALPHA(Py_UCS4 ch) nogil
@@ -260,7 +264,10 @@ cdef bint holds_no_float(object value, Py_ssize_t budget) except -1:
     float, so a value with none lost no integer: a text of long strings (a
     file's content) needs no probe of its characters. No recursion."""
     cdef list stack
-    cdef object v, c
+    cdef object c, item
+    cdef PyObject* key
+    cdef PyObject* member
+    cdef Py_ssize_t pos, k
     if type(value) is float:
         return False
     if not (type(value) is dict or type(value) is list):
@@ -268,21 +275,40 @@ cdef bint holds_no_float(object value, Py_ssize_t budget) except -1:
     stack = [value]
     while stack:
         c = stack.pop()
-        for v in ((<dict>c).values() if type(c) is dict else <list>c):
-            budget -= 1
-            if budget < 0 or type(v) is float:
+        if type(c) is dict:
+            budget -= PyDict_GET_SIZE(c)
+            if budget < 0:
                 return False
-            if type(v) is dict or type(v) is list:
-                stack.append(v)
+            pos = 0
+            while PyDict_Next(c, &pos, &key, &member):
+                item = <object>member
+                if type(item) is float:
+                    return False
+                if type(item) is dict or type(item) is list:
+                    stack.append(item)
+        else:
+            budget -= PyList_GET_SIZE(c)
+            if budget < 0:
+                return False
+            for k in range(PyList_GET_SIZE(c)):
+                item = (<list>c)[k]
+                if type(item) is float:
+                    return False
+                if type(item) is dict or type(item) is list:
+                    stack.append(item)
     return True
+
+
+cdef Py_ssize_t LOOK_FIRST_MIN = 4096
 
 
 cdef object exact_value(str text, object value):
     """orjson's ``value`` of the valid ``text``, or the exact reader's when an
-    integer beyond 64 bits may be there. A value of few members is looked
-    at first (a budget of one per 128 characters costs less than the probe
-    of the text, which is made only when that did not settle it)."""
-    if holds_no_float(value, len(text) >> 7) or not lossy_ints(text):
+    integer beyond 64 bits may be there. The value of a long text is looked
+    at first when it has few members (a budget of one per 128 characters
+    costs less than the probe of the text, made when that did not settle it;
+    below LOOK_FIRST_MIN characters the probe alone is cheaper)."""
+    if (len(text) >= LOOK_FIRST_MIN and holds_no_float(value, len(text) >> 7)) or not lossy_ints(text):
         return value
     return read_exact(text)
 
