@@ -28,34 +28,38 @@ _NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
 _NUMBER_SO_FAR = re.compile(r"-?[0-9]*(?:\.[0-9]*)?(?:[eE][+-]?[0-9]*)?")
 _HEX4 = re.compile(r"[0-9a-fA-F]{4}")
 _TAGS = ("</tool_call", "<tool_call")
-_runs: dict[tuple[str, ...], re.Pattern[str]] = {}
+_for_stops: dict[tuple[str, ...], tuple[int, re.Pattern[str]]] = {_TAGS: (len(_TAGS[0]), _STRING_RUN)}
 
 
-def _string_run(stops: tuple[str, ...]) -> re.Pattern[str]:
-    """A string's plain characters: none that may begin one of ``stops``."""
-    run = _runs.get(stops)
-    if run is None:
+def _stops_reading(stops: tuple[str, ...]) -> tuple[int, re.Pattern[str]]:
+    """The longest of ``stops``, and a string's plain characters: none that may
+    begin one of them (made once per set of stops)."""
+    found = _for_stops.get(stops)
+    if found is None:
         firsts = "".join(sorted({t[0] for t in stops}))
-        run = _runs[stops] = re.compile(r'[^"\\\x00-\x1f' + re.escape(firsts) + "]*")
-    return run
+        found = _for_stops[stops] = (max((len(t) for t in stops), default=0),
+                                     re.compile(r'[^"\\\x00-\x1f' + re.escape(firsts) + "]*"))
+    return found
 _LITERALS = {"t": "true", "f": "false", "n": "null"}
 
 
 class JsonPrefix:
     """A strict reader of one JSON value arriving in pieces (see the module)."""
 
+    # the reader's state at its start: class values, which an instance shadows
+    # as it changes them (a reader is made per call: this keeps making one cheap)
+    buf = ""  # fed, not yet read (a token cut at the end of a piece)
+    expect = _VALUE
+    in_string = False
+    key = False  # the open string is a key
+    done = False
+    failed = False
+
     def __init__(self, stops: tuple[str, ...] = _TAGS) -> None:
         # what ends a call's body wherever it stands, in a string too (lower case)
         self.stops = stops
-        self.stop_len = max((len(t) for t in stops), default=0)
-        self.run = _STRING_RUN if stops == _TAGS else _string_run(stops)
-        self.buf = ""  # fed, not yet read (a token cut at the end of a piece)
+        self.stop_len, self.run = _stops_reading(stops)
         self.stack: list[str] = []  # the open brackets
-        self.expect = _VALUE
-        self.in_string = False
-        self.key = False  # the open string is a key
-        self.done = False
-        self.failed = False
 
     def feed(self, piece: str) -> str:
         """Take the next piece; return the text newly read and valid."""

@@ -167,6 +167,9 @@ class LiveReading:
             self.wake = None
             return self._run([])
         state = self.state
+        if state == "held" and type(delta) is str:  # the rest waits for close(): kept
+            self.add(delta)  # (a caller that bound this feed keeps it after the hold)
+            return []
         if type(delta) is not str or not delta or state in _OVER:
             return self._refer(delta)
         self.add(delta)
@@ -482,13 +485,14 @@ class LiveReading:
         if k >= len(work):
             return False  # the body has not begun
         waiting = False
-        for start, regular, end in self.lit.tagged:
-            x = start.match(self.work, partial=True)
+        # an XML call's body starts with a tag or (GLM's) a name: a "{" starts none
+        for start, regular, end in (self.lit.tagged if work[k] != "{" else ()):
+            x = start.match(work, partial=True)
             if x is not None and not x.partial:
                 self.regular, self.end, self.state = regular, end, "tagged"
                 return True
             waiting = waiting or x is not None
-        m = _HEAD.match(self.work, partial=True) if self.lit.hermes else None
+        m = _HEAD.match(work, partial=True) if self.lit.hermes else None
         if m is None or m.partial:
             if (waiting or m is not None) and len(self.work) <= _HEAD_MAX:
                 # a shape may still follow (Hermes' head ends with its arguments' "{")
