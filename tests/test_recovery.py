@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 import re
+import time
 
 import orjson
 import pytest
+from hypothesis import given, settings, strategies as st
 
 import toolmend
 from toolmend import (
@@ -504,6 +506,47 @@ def test_code_fence_with_bad_content_is_refused_whole():
     # not a single fenced block: with a tool, the text is a bare value as usual
     r = normalize_tool_args("```py\nprint(1)", "run_command")
     assert r.ok and r.value == {"cmd": "```py\nprint(1)"}
+
+
+def test_code_blocks_nested_past_a_bound_are_refused_not_a_crash():
+    deep = "```\n" * 1000  # each level reads the next: a bound, not the stack, ends it
+    r = normalize_tool_args(deep)
+    assert not r.ok and "nested more than 16 deep" in r.error
+    assert r.error.count("inside the code block") == 1
+    with pytest.raises(toolmend.RecoveryError, match="nested more than 16 deep"):
+        toolmend.loads(deep)
+    (call,) = toolmend.parse_tool_calls('<tool_call name="bash">' + deep + "</tool_call>")
+    assert not call.ok and "nested more than 16 deep" in call.error
+    # a few levels are read through, as before
+    assert normalize_tool_args("```\n```json\n{\"a\": 1}\n```\n```").value == {"a": 1}
+
+
+# the code block's reading before it was written out (a lazy body before "[ \t]*```\Z",
+# quadratic in a run of blanks): what _fenced must find, on texts short enough for it
+_FENCE_REGEX = re.compile(r"\A(`{3,})[ \t]*[\w+.-]*[ \t]*\r?\n(.*?)\r?\n?[ \t]*\1\Z", re.S)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(["`", "```", "````", " ", "\t", "\n", "\r", "json", "x", "{", "}"]),
+                max_size=14).map("".join))
+def test_the_code_block_reading_finds_what_the_regex_did(text):
+    from toolmend.recovery._strategies import _fenced
+
+    m = _FENCE_REGEX.match(text)
+    assert _fenced(text) == (None if m is None else m.span(2))
+
+
+@pytest.mark.parametrize("text", [
+    "```json\n{" + " " * 100_000 + '"a": 1}\n```',     # wide indentation inside the block
+    "```\n" + "\t" * 100_000 + "\n```",
+    "`" * 100_000 + '\n{"a": 1}\n' + "`" * 99_999,   # a long opening run the end lacks
+    "```" + " " * 100_000 + "x",                        # an info string that never ends its line
+])
+def test_code_blocks_are_read_in_linear_time(text):
+    start = time.thread_time()
+    normalize_tool_args(text)
+    toolmend.parse_tool_calls('<tool_call name="f">' + text + "</tool_call>")
+    assert time.thread_time() - start < 2.0  # (quadratic: minutes)
 
 
 # ---------------------------------------------------------------------------

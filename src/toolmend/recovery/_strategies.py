@@ -189,7 +189,8 @@ def normalize_tool_args(raw: str | bytes | bytearray | dict[str, Any] | None,
     return _recover(text, tool, quotes == "structural")
 
 
-def _recover(text: str, tool: str | None, curly: bool) -> Recovered:
+def _recover(text: str, tool: str | None, curly: bool, fences: int = 0) -> Recovered:
+    """``fences``: how many code blocks this text was found in."""
 
     # Steps 0-5 (parse, curly quotes, quotes, keys, both, commas) rewrite the
     # text in the kernel; orjson judges each candidate there.
@@ -204,33 +205,71 @@ def _recover(text: str, tool: str | None, curly: bool) -> Recovered:
             return Recovered(candidate, True, _STEP_NAMES[step], value, None, None, text)
         return _accept(value, candidate, _STEP_NAMES[step], tool, text.strip(), None, text)
     if base.startswith("```"):
-        return _unfence(text, tool, curly)
+        return _unfence(text, tool, curly, fences)
     return _finish(text, base, tool)
 
 
-# ```json\n{...}\n``` : the whole text is one Markdown code block.
-_FENCE = re.compile(r"\A(`{3,})[ \t]*[\w+.-]*[ \t]*\r?\n(.*?)\r?\n?[ \t]*\1\Z", re.S)
+# ```json\n{...}\n``` : the whole text is one Markdown code block (read by
+# _fenced, not one regular expression: a lazy body before "[ \t]*```\Z"
+# backtracks through every run of blanks, quadratic in its length)
+_TICKS = re.compile(r"`{3,}")
+_INFO = re.compile(r"[ \t]*[\w+.-]*[ \t]*")  # (nothing after it in the pattern: no backtracking)
+_MAX_FENCES = 16  # code blocks inside code blocks: past this, no reading is safe
 
 
-def _unfence(text: str, tool: str | None, curly: bool) -> Recovered:
+def _fenced(text: str) -> tuple[int, int] | None:
+    """Where the content of ``text`` starts and ends when ``text`` is one
+    Markdown code block: a run of three or more backticks, an info string
+    (``json``) and a line break; the content; then optionally a line break
+    and blanks, and the opening run again, ending the text. None otherwise."""
+    m = _TICKS.match(text)
+    if m is None:
+        return None
+    ticks = m.group()
+    j = _INFO.match(text, m.end()).end()  # type: ignore[union-attr]
+    if text.startswith("\r\n", j):
+        j += 2
+    elif text.startswith("\n", j):
+        j += 1
+    else:
+        return None
+    e = len(text) - len(ticks)
+    if e < j or not text.endswith(ticks):
+        return None
+    while e > j and text[e - 1] in " \t":  # the closing fence's indentation
+        e -= 1
+    if e > j and text[e - 1] == "\n":
+        e -= 1
+    if e > j and text[e - 1] == "\r":
+        e -= 1
+    return j, e
+
+
+def _unfence(text: str, tool: str | None, curly: bool, fences: int = 0) -> Recovered:
     """Arguments wrapped in a Markdown code block: recover what it holds.
 
     The strategy is ``code_fence`` when the block holds valid JSON, else the
     strategy that recovered its content."""
     original = text.strip()
-    m = _FENCE.match(original)
-    if m is None:
+    found = _fenced(original)
+    if found is None:
         base = _k.normalize_structural_quotes(original) if curly else original
         return _finish(text, base, tool)
+    if fences >= _MAX_FENCES:
+        return _fail(original, f"code blocks nested more than {_MAX_FENCES} deep: which one holds "
+                               "the arguments cannot be told")
+    start, end = found
     # the line break before the closing fence is the block's: a number or a word
     # that ends the block is whole (brackets missing after it are only that)
-    inner = _recover(m.group(2) + "\n", tool, curly)
-    lead = len(text) - len(text.lstrip()) + m.start(2)
+    inner = _recover(original[start:end] + "\n", tool, curly, fences + 1)
+    lead = len(text) - len(text.lstrip()) + start
     if inner.cut is not None:
         return _cut(inner.text, inner.value, make_cut(inner.cut.offset + lead, inner.cut.what),
                     [Fix(f.code, f.offset + lead, f.message) for f in inner.fixes])
-    if not inner.ok:
-        return _fail(original, f"inside the code block: {inner.error}")
+    if not inner.ok:  # (said once for blocks in blocks)
+        error = inner.error or ""
+        return _fail(original, error if error.startswith("inside the code block") else
+                     f"inside the code block: {error}")
     fixes = [Fix("code_fence", len(text) - len(text.lstrip()), "Markdown code fence dropped")]
     fixes += [Fix(f.code, f.offset + lead, f.message) for f in inner.fixes
               if f.code != "parse"]
