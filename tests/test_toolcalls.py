@@ -262,3 +262,24 @@ def test_ok_call_is_the_dataclass_built_faster():
 def test_a_member_written_twice_is_refused(text, key):
     (call,) = parse_tool_calls(text)
     assert not call.ok and call.args is None and f"writes {key!r} twice" in call.error
+
+
+@pytest.mark.parametrize("text, before", [
+    ('[TOOL_CALLS][{"name": "f", "arguments": {"a": 1}, {"name": "g", "arguments": {"b": 2}}]', 0),
+    ('<tool_call>{"name": "f", "arguments": {"a": 1}, {"name": "g", "arguments": {"b": 2}}}</tool_call>', 0),
+    ('<|START_ACTION|>[{"tool_call_id": "0", "tool_name": "f", "parameters": {"a": 1}, '
+     '{"tool_call_id": "1", "tool_name": "g", "parameters": {"b": 1}}]<|END_ACTION|>', 0),
+    ('[TOOL_CALLS][{"name": "f", "arguments": {"a": 1}}, {"name": "g", "arguments": {"b": 2}, '
+     '{"name": "h", "arguments": {"c": 3}}]', 1),
+    ('[{"type": "function", "function": {"name": "f", "arguments": {"a": 1}, {"x": 1}}}]', 0),
+    ('functools[{"name": "f", "arguments": {"a": 1}, {"name": "g", "arguments": {"b": 2}}]', 0),
+])
+def test_a_call_object_that_breaks_is_not_whole(text, before):
+    """A closing brace dropped after the arguments: what follows (another call)
+    stands where a member belongs. The call is not ok, and says where it broke
+    (returned ok, it would pass for the whole list and lose the calls after)."""
+    calls = parse_tool_calls(text)
+    assert [c.ok for c in calls] == [True] * before + [False]
+    assert calls[-1].args is None and "breaks at offset" in calls[-1].error
+    at = int(calls[-1].error.split("offset ")[1].split(":")[0])
+    assert text[at] == "{"

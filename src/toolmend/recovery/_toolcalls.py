@@ -362,6 +362,14 @@ def _object_call(obj: _Obj, start: int, end: int | None, limit: int, lenient: bo
         return ToolCall(shape.name, raw, None, False, span,
                         f"the call writes {twice!r} twice; which one the model meant cannot be told",
                         shape.id)
+    broken = obj if obj.broken else fn if fn is not None and fn.broken else None
+    if broken is not None and broken.end is not None:  # a member that is no member: not a whole call
+        at = broken.end
+        raw = text[m.start:m.end if m.end is not None else limit].rstrip() if m is not None else ""
+        return ToolCall(shape.name, raw, None, False, span,
+                        f"the call object breaks at offset {at}: {text[at]!r} where a member belongs "
+                        "(a closing brace missing?); what follows in it, perhaps another call, is "
+                        "not read", shape.id)
     if m is None:
         if cut:
             return ToolCall(shape.name, "", None, False, span,
