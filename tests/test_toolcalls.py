@@ -283,3 +283,48 @@ def test_a_call_object_that_breaks_is_not_whole(text, before):
     assert calls[-1].args is None and "breaks at offset" in calls[-1].error
     at = int(calls[-1].error.split("offset ")[1].split(":")[0])
     assert text[at] == "{"
+
+
+@pytest.mark.parametrize("text, said", [
+    ('<tool_call>{"name": "f", "arguments": {"a": 1}, "parameters": {"a": 2}}</tool_call>',
+     "writes both 'arguments' and 'parameters'"),
+    ('<tool_call>{"name": "f", "args": {"a": 1}, "arguments": {"a": 2}}</tool_call>',
+     "writes both 'arguments' and 'args'"),
+    ('<tool_call>{"name": "f", "tool_name": "g", "parameters": {"a": 1}}</tool_call>',
+     "writes both 'name' and 'tool_name'"),
+    ('<tool_call name="f" name="g" args=\'{"a": "x"}\' />', "gives its 'name' attribute twice"),
+    ('<tool_call name="f" args=\'{"a": "x"}\' args=\'{"a": "y"}\' />', "gives its 'args' attribute twice"),
+    ('<tool_call name="f" tool="g" args=\'{"a": "x"}\' />', "gives both 'name' and 'tool'"),
+    ('<tool_call name="f" args=\'{"a": 1}\' arguments=\'{"a": 2}\' />', "gives both 'args' and 'arguments'"),
+    ('<tool_call name="f" args=\'{"a": 1}\'>{"a": 2}</tool_call>', "in its args attribute and in its body"),
+    ("[f(a=1, a=2)]", "gives argument 'a' twice"),
+    ("<|tool_call>call:f{a:1,a:2}<tool_call|>", "gives parameter 'a' twice"),
+    ("<start_function_call>call:f{a:<escape>1<escape>,a:<escape>2<escape>}<end_function_call>",
+     "gives parameter 'a' twice"),
+    ('[TOOL_CALLS]f[ARGS]{"a": 1}[ARGS]{"a": 2}', "gives [ARGS] twice"),
+    ("<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>f\n```json\n{\"a\": 1}\n```\n"
+     "```json\n{\"a\": 2}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>", "in two code blocks"),
+])
+def test_a_call_written_two_ways_is_refused(text, said):
+    """Two names, two sets of arguments: taking either would be a guess."""
+    (call,) = parse_tool_calls(text)
+    assert not call.ok and call.args is None
+    assert said in call.error and "which one the model meant cannot be told" in call.error
+
+
+@pytest.mark.parametrize("text", [
+    '<tool_call name="f" name="f" args=\'{"a": 1}\' />',   # the same value twice: one reading
+    '<tool_call name="f" args=\'{"a": 1}\'></tool_call>',  # an empty body
+    "<|tool_call>call:f{a:1,b:{a:2}}<tool_call|>",          # the same key at another level
+    '[TOOL_CALLS]f[ARGS]{"a": 1}[TOOL_CALLS]g[ARGS]{"b": 2}',
+])
+def test_one_reading_written_plainly_stays_ok(text):
+    assert all(c.ok for c in parse_tool_calls(text))
+
+
+@pytest.mark.parametrize("text", ["[f(a=1e400)]", "[f(a=-1e400)]", "[f(a=[1, 2e999])]",
+                                  "[f(a={'x': -1e309})]"])
+def test_a_pythonic_number_past_a_double_is_refused(text):
+    """JSON has no infinity: an ok call holding one could not be sent on as JSON."""
+    (call,) = parse_tool_calls(text)
+    assert not call.ok and "too large for a double" in call.error

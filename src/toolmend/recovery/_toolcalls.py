@@ -362,6 +362,12 @@ def _object_call(obj: _Obj, start: int, end: int | None, limit: int, lenient: bo
         return ToolCall(shape.name, raw, None, False, span,
                         f"the call writes {twice!r} twice; which one the model meant cannot be told",
                         shape.id)
+    clash = _two_keys(obj)
+    if clash is not None:
+        raw = text[m.start:m.end if m.end is not None else limit].rstrip() if m is not None else ""
+        return ToolCall(shape.name, raw, None, False, span,
+                        f"the call writes both {clash[0]!r} and {clash[1]!r}; which one the model "
+                        "meant cannot be told", shape.id)
     broken = obj if obj.broken else fn if fn is not None and fn.broken else None
     if broken is not None and broken.end is not None:  # a member that is no member: not a whole call
         at = broken.end
@@ -401,6 +407,18 @@ def _object_call(obj: _Obj, start: int, end: int | None, limit: int, lenient: bo
     if not lenient and ("properties" in raw or "\\u" in raw) and _is_schema_text(raw):
         return None  # (a schema names its "properties": a text without the word is none)
     return call_from_parts(shape.name, raw, span, shape.id, cut=m.end is None)
+
+
+def _two_keys(obj: _Obj) -> tuple[str, str] | None:
+    """Two members that each give the call's arguments (``arguments`` and
+    ``parameters``...), or two names that differ: two readings."""
+    found = [k for k in _ARG_KEYS if k in obj.items]
+    if len(found) > 1:
+        return found[0], found[1]
+    names = [k for k in _NAME_KEYS if obj.scalar(k, True) is not None]
+    if len(names) > 1 and len({obj.scalar(k, True) for k in names}) > 1:
+        return names[0], names[1]
+    return None
 
 
 def _is_schema_text(raw: str) -> bool:

@@ -26,12 +26,15 @@ _BARE = re.compile(r"\s*([^,{}\[\]\s][^,{}\[\]]*?)\s*(?=[,}\]])")
 _JSON_BARE = re.compile(r"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?\Z|true\Z|false\Z|null\Z")
 
 
-def _to_json(text: str, a: int, limit: int, quote: str) -> tuple[str | None, int, list[tuple[str, str]]]:
-    """The body at ``a`` (a ``{``) as JSON text: (json or None when cut, end, top-level string members)."""
+def _to_json(text: str, a: int, limit: int, quote: str,
+             twice: list[str]) -> tuple[str | None, int, list[tuple[str, str]]]:
+    """The body at ``a`` (a ``{``) as JSON text: (json or None when cut, end, top-level string members);
+    the top-level keys written again go on ``twice``."""
     out: list[str] = []
     stack: list[str] = []
     expect_key = False
     top: list[tuple[str, str]] = []
+    keys: set[str] = set()  # the top level's
     key: str | None = None
     k = a
     while k < limit:
@@ -76,6 +79,10 @@ def _to_json(text: str, a: int, limit: int, quote: str) -> tuple[str | None, int
                 k += 1
                 continue
             key = m.group(1)
+            if len(stack) == 1:
+                if key in keys:
+                    twice.append(key)
+                keys.add(key)
             out.append(json.dumps(key) + ":")
             k = m.end()
             expect_key = False
@@ -115,12 +122,16 @@ def gemma_reader(marker: str, closer: str, quote: str, typed: bool):  # type: ig
             return [cut_call(name, "", (i, limit), "before its arguments")], limit
         if text[a] != "{":
             return None, a
-        body, e, top = _to_json(text, a, limit, quote)
+        twice: list[str] = []
+        body, e, top = _to_json(text, a, limit, quote, twice)
         c = text.find(closer, e, min(limit, e + 40))
         end = c + len(closer) if c >= 0 and not text[e:c].strip() else e
         if body is None:
             return [cut_call(name, text[a:limit], (i, limit), "inside its arguments")], limit
         raw = text[a:e]
+        if twice:
+            return [ToolCall(name, raw, None, False, (i, end), f"the call gives parameter {twice[0]!r} "
+                             "twice; which one the model meant cannot be told")], end
         if typed and ctx.tools is not None:
             call = named_call(name, body, (i, end))
             if not call.ok or not isinstance(call.args, dict):

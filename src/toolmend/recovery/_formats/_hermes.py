@@ -111,6 +111,7 @@ def read_tag(text: str, i: int, limit: int, everyday_tried: bool = False) -> tup
         return [fast], fast.span[1]
     j = i + len(_TAG_NAME)
     attrs: dict[str, str] = {}
+    twice: set[str] = set()  # attributes written again with another value
     cut_attr: str | None = None
     cut_at = -1  # where the value of the cut attribute starts
     self_closing = False
@@ -155,9 +156,12 @@ def read_tag(text: str, i: int, limit: int, everyday_tried: bool = False) -> tup
             if value is None or (j >= limit == len(text) and text[j - 1] not in "\"'}]"):
                 cut_attr, cut_at = key, start
                 break
-            attrs[key] = _unescape(value)
+            value = _unescape(value)
         else:
-            attrs[key] = ""
+            value = ""
+        if attrs.get(key, value) != value:
+            twice.add(key)
+        attrs[key] = value
     at_end = not (self_closing or opened)
     if at_end and limit < len(text):
         return NOT_A_TAG, i + len(_TAG_NAME)
@@ -178,16 +182,27 @@ def read_tag(text: str, i: int, limit: int, everyday_tried: bool = False) -> tup
         if at_end and args is None:
             return [ToolCall(name, "", None, False, (i, limit),
                              "the call was cut off before its arguments")], limit
+        clash = _two_readings(attrs, twice)
         if args is not None or self_closing or at_end:
             end = j
             if opened:  # <tool_call name=.. args=..></tool_call>
                 close = _CLOSE.match(text, _skip_ws(text, j, limit), limit)
                 if close is not None:
                     end = close.end()
+                else:
+                    body_end, close_end, closed, _ = _body_end(text, j, limit)
+                    if closed and text[j:body_end].strip():  # arguments in the tag and in its body
+                        end, clash = close_end, clash or "arguments in its args attribute and in its body"
+            if clash:
+                return [ToolCall(name, args or "", None, False, (i, end),
+                                 f"the tag gives {clash}; which one the model meant cannot be told")], end
             return [call_from_parts(name, args or "", (i, end))], end
         body_start = j
         body_end, end, closed, _ = _body_end(text, j, limit)
         raw = text[body_start:body_end].strip()
+        if clash:
+            return [ToolCall(name, raw, None, False, (i, end),
+                             f"the tag gives {clash}; which one the model meant cannot be told")], end
         if not closed:
             b = _skip_ws(text, body_start, limit)
             whole_json = b < limit and text[b] in "{[" and extent(text, b, body_end) is not None
@@ -241,6 +256,17 @@ def _whole_call(text: str, i: int, b: int, limit: int) -> ToolCall | None:
         return None
     call_id = decode_key(text[id_start:id_end]) if id_start >= 0 else None
     return ok_call(name, raw, args, (i, close_end), call_id)
+
+
+def _two_readings(attrs: dict[str, str], twice: set[str]) -> str | None:
+    """What a tag's attributes give twice (two names, two arguments), or None."""
+    for key in ("name", "tool", "args", "arguments"):
+        if key in twice:
+            return f"its {key!r} attribute twice"
+    for a, b in (("name", "tool"), ("args", "arguments")):
+        if a in attrs and b in attrs and attrs[a] != attrs[b]:
+            return f"both {a!r} and {b!r}"
+    return None
 
 
 def _body_end(text: str, j: int, limit: int) -> tuple[int, int, bool, tuple[int, int] | None]:

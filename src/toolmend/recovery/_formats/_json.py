@@ -108,6 +108,13 @@ def read_mistral(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall
         if e is None:
             return calls, limit
         k = skip_space(text, e, limit)
+        if text.startswith("[ARGS]", k):  # NAME[ARGS]{...}[ARGS]{...}: which one is meant?
+            again = extent(text, skip_space(text, k + len("[ARGS]"), limit), limit)
+            end = limit if again is None else again
+            calls[-1] = ToolCall(name, text[a:end], None, False, (start, end),
+                                 f"the call to {name!r} gives [ARGS] twice; which one the model meant "
+                                 "cannot be told", call_id)
+            return calls, end
         if text.startswith("[TOOL_CALLS]", k):
             start = k
             k += len("[TOOL_CALLS]")
@@ -173,6 +180,10 @@ def read_deepseek(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCal
             if close < 0:
                 raw = text[k2 + 1:body_end]
                 return [named_call(name, raw, (i, end), cut=True)], end
+            if "```" in text[close + 3:body_end]:  # a second block: which one is meant?
+                return [ToolCall(name, text[k2 + 1:body_end].strip(), None, False, (i, end),
+                                 f"the call to {name!r} gives its arguments in two code blocks; which "
+                                 "one the model meant cannot be told")], end
             return [named_call(name, text[k2 + 1:close], (i, end))], end
         return [named_call(name, text[k:body_end], (i, end), cut=e < 0)], end
     name = left

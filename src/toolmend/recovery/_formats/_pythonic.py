@@ -18,6 +18,7 @@ keeps its whole calls.
 from __future__ import annotations
 
 import ast
+import math
 import re
 import warnings
 from typing import Any
@@ -74,6 +75,10 @@ def _paren_end(text: str, p: int, limit: int) -> int | None:
         k += 1
 
 
+class _NotJson(ValueError):
+    """A literal JSON cannot hold."""
+
+
 def _literal(node: ast.AST) -> Any:
     if isinstance(node, ast.Name) and node.id in ("true", "false", "null"):
         return {"true": True, "false": False, "null": None}[node.id]
@@ -93,10 +98,12 @@ def _literal(node: ast.AST) -> Any:
         return out
     if isinstance(node, ast.Constant) and isinstance(node.value, (str, int, float)) or (
             isinstance(node, ast.Constant) and node.value is None):
+        if type(node.value) is float and not math.isfinite(node.value):  # 1e400: JSON has no inf
+            raise _NotJson("a number too large for a double, which JSON cannot hold")
         return node.value
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)) and \
             isinstance(node.operand, ast.Constant) and type(node.operand.value) in (int, float):
-        number = node.operand.value
+        number = _literal(node.operand)  # (refused when past a double)
         assert isinstance(number, (int, float))
         return -number if isinstance(node.op, ast.USub) else number
     raise ValueError(f"{type(node).__name__.lower()} is not a literal")
@@ -145,8 +152,14 @@ def pythonic_at(text: str, s: int, limit: int) -> tuple[ToolCall | None, int]:
         if kw.arg is None:
             return ToolCall(name, raw, None, False, (s, e),
                             f"the call to {name!r} passes **arguments, which are not read"), e
+        if kw.arg in args:  # (Python refuses it too: "keyword argument repeated")
+            return ToolCall(name, raw, None, False, (s, e),
+                            f"the call to {name!r} gives argument {kw.arg!r} twice; which one the "
+                            "model meant cannot be told"), e
         try:
             args[kw.arg] = _literal(kw.value)
+        except _NotJson as exc:
+            return ToolCall(name, raw, None, False, (s, e), f"argument {kw.arg!r} of {name!r} holds {exc}"), e
         except (ValueError, RecursionError) as exc:
             return ToolCall(name, raw, None, False, (s, e),
                             f"argument {kw.arg!r} of {name!r} is not a literal ({exc}); "
