@@ -328,3 +328,11 @@ def test_a_pythonic_number_past_a_double_is_refused(text):
     """JSON has no infinity: an ok call holding one could not be sent on as JSON."""
     (call,) = parse_tool_calls(text)
     assert not call.ok and "too large for a double" in call.error
+
+
+@pytest.mark.parametrize("head", ['<tool_call name="f" args=\'{"a": 1}\'', '<tool_call name="f"'])
+def test_a_tag_cut_inside_its_closing_slash_reads_as_cut_before_it(head):
+    def seen(text):
+        return [(c.name, c.args, c.ok, c.error) for c in parse_tool_calls(text)]
+
+    assert seen(head + " /") == seen(head + " ") == seen(head) and seen(head)

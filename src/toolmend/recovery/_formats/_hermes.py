@@ -66,9 +66,10 @@ def _attr_value(text: str, j: int, limit: int) -> tuple[str | None, int]:
                     return text[j + 1:k], k + 1
         # the value ends at a quote followed by the end of the tag or another attribute
         # (models do not escape the attribute's own quote inside the JSON)
-        # (the end of the text counts; the start of the next tag does not)
+        # (the end of the text counts, after the "/" of a "/>" cut there too; the start of
+        # the next tag does not)
         ender = re.compile(re.escape(c) + r"(?=\s*(?:/?>|[A-Za-z_][\w:.-]*\s*=" +
-                           (r"|\Z))" if bound == limit else "))"))
+                           (r"|/?\Z))" if bound == limit else "))"))
         m = ender.search(text, j + 1, bound)
         if m is None:
             return None, bound
@@ -135,6 +136,9 @@ def read_tag(text: str, i: int, limit: int, everyday_tried: bool = False) -> tup
             break
         if text.startswith("/>", j):
             self_closing, j = True, j + 2
+            break
+        if j + 1 == limit == len(text) and text[j] == "/":
+            j = limit  # cut inside "/>": as if cut before it
             break
         if text[j] == ">":
             opened, j = True, j + 1
