@@ -290,7 +290,9 @@ def test_text_parameters_are_typed_by_the_schema(fmt, form):
 @pytest.mark.parametrize("prop, value", [("i", "five"), ("i", "5.5"), ("i", "007"), ("i", "+5"),
                                          ("n", "2,5"), ("n", "1e400"), ("b", "yes"),
                                          ("z", "nil"), ("o", "[1]"), ("a", '{"k": 1}'), ("o", '{"k": '),
-                                         ("u", "x")])
+                                         ("u", "x"),
+                                         # two values, which read as one list would fit an array
+                                         ("a", "[1, 2]\n[3]"), ("a", "[1] and [2]")])
 def test_a_value_that_does_not_fit_its_type_makes_the_call_not_ok(prop, value):
     text = f"<tool_call>\n<function=f>\n<parameter={prop}>\n{value}\n</parameter>\n</function>\n</tool_call>"
     (c,) = parse_tool_calls(text, tools=TOOL_FORMS["openai"])
