@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from toolmend import PatchError
 from toolmend.diff import apply, parse_patch, unified
@@ -200,3 +201,25 @@ def test_review_refusals(original, patch, why):
 def test_insert_after_the_last_line_still_works():
     assert apply("a\nb\nc\n", "@@ -3,0 +4 @@\n+d\n") == "a\nb\nc\nd\n"
     assert apply("a\nb\n", "@@ -2,0 +3,2 @@\n+c\n+d\n-- \n2.39.5\n") == "a\nb\nc\nd\n"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["a\n", "b\n", "a"]), max_size=16),
+       st.lists(st.sampled_from(["a\n", "b\n", "a"]), max_size=5), st.integers(1, 4))
+def test_the_hint_finds_where_a_hunk_would_match_as_a_plain_search_does(lines, want, limit):
+    from toolmend.diff._apply import _find
+
+    plain = [p for p in range(len(lines) - len(want) + 1) if want and lines[p:p + len(want)] == want]
+    assert _find(lines, want, limit) == plain[:limit]
+
+
+def test_the_hint_after_a_failed_hunk_is_linear_on_a_file_of_repeated_lines():
+    import time
+
+    import toolmend.diff as D
+
+    patch = "--- a\n+++ b\n@@ -1,2001 +1,2001 @@\n" + " a\n" * 2000 + "-b\n+c\n"
+    start = time.thread_time()
+    with pytest.raises(PatchError, match="does not match"):
+        D.apply("a\n" * 200_000, patch)
+    assert time.thread_time() - start < 2.0  # (each place the first line matches compared whole: ~12 s)

@@ -224,6 +224,20 @@ def test_apply_is_a_dry_run_by_default(tmp_path):
     assert f.read_text() == OLD and sorted(os.listdir(tmp_path)) == ["main.txt"]
 
 
+@pytest.mark.skipif(not POSIX, reason="a backslash is a separator on Windows")
+def test_a_backslash_in_a_name_is_part_of_the_name(tmp_path):
+    """As GNU patch and git apply read it: never a folder separator, which
+    would patch (or create) another file than the one named."""
+    write(tmp_path / "back\\slash.txt", OLD)
+    patch = unified(OLD, NEW, a_label="a/back\\slash.txt", b_label="b/back\\slash.txt")
+    r = call(tmp_path, "apply", patch=patch, dry_run=False)
+    assert r.ok, r.output
+    assert (tmp_path / "back\\slash.txt").read_text() == NEW and not (tmp_path / "back").exists()
+    made = unified("", "new\n", a_label="/dev/null", b_label="x\\y")
+    r = call(tmp_path, "apply", patch=made, dry_run=False)
+    assert r.ok and (tmp_path / "x\\y").read_text() == "new\n" and not (tmp_path / "x").exists()
+
+
 def test_apply_writes_backup_then_replaces_atomically(tmp_path):
     f = write(tmp_path / "src/main.txt", OLD)
     if POSIX:

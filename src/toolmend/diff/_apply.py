@@ -54,18 +54,33 @@ def _show(line: str | None, crlf: bool) -> str | None:
 
 
 def _find(lines: list[str], want: list[str], limit: int = 3) -> list[int]:
-    """Up to ``limit`` 0-based positions where ``want`` occurs in ``lines``."""
+    """Up to ``limit`` 0-based positions where ``want`` occurs in ``lines``
+    (Knuth-Morris-Pratt: each line is read once, where comparing ``want`` at
+    every line that starts like it costs lines x its length on a file of
+    repeated lines: seconds for the hint of one failed hunk)."""
     found: list[int] = []
-    if not want:
-        return found
-    first = want[0]
     size = len(want)
-    last = len(lines) - size
-    for pos in range(last + 1):
-        if lines[pos] == first and lines[pos:pos + size] == want:
-            found.append(pos)
-            if len(found) >= limit:
-                break
+    if not size:
+        return found
+    back = [0] * size  # the longest proper prefix of want[:i + 1] that ends it
+    k = 0
+    for i in range(1, size):
+        while k and want[i] != want[k]:
+            k = back[k - 1]
+        if want[i] == want[k]:
+            k += 1
+        back[i] = k
+    k = 0
+    for pos, line in enumerate(lines):
+        while k and line != want[k]:
+            k = back[k - 1]
+        if line == want[k]:
+            k += 1
+            if k == size:
+                found.append(pos - size + 1)
+                if len(found) >= limit:
+                    break
+                k = back[k - 1]
     return found
 
 

@@ -16,6 +16,7 @@ for a file. Applying a section is :mod:`._apply`'s.
 
 from __future__ import annotations
 
+import os
 import posixpath
 import re
 from dataclasses import dataclass, field
@@ -541,7 +542,8 @@ def _reversed_lines(lines: list[tuple[str, str, bool]],
 # Choosing the section for a file
 
 def _normalize(path: str) -> str:
-    path = path.replace("\\", "/")
+    if os.sep == "\\":  # (elsewhere a backslash is part of a name)
+        path = path.replace("\\", "/")
     path = posixpath.normpath(path)
     return path[2:] if path.startswith("./") else path
 

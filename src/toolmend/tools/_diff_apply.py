@@ -129,7 +129,9 @@ def _patch_text(args: ToolArgs, ws: Workspace) -> str:
 
 
 def _strip(name: str, count: int) -> str:
-    parts = name.replace("\\", "/").split("/")
+    # a backslash is a separator only where the system says so: elsewhere it is part
+    # of a name (back\\slash.txt), as GNU patch and git apply read it
+    parts = (name.replace("\\", "/") if os.sep == "\\" else name).split("/")
     if count >= len(parts):
         raise ToolError(f"@diff apply: strip {count} removes all of {name!r}")
     return "/".join(parts[count:])
