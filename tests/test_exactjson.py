@@ -108,3 +108,17 @@ def test_bad_paths(path: str) -> None:
     with pytest.raises(PathError) as info:
         parse_path(path)
     assert "at character" in str(info.value)
+
+
+def test_a_lone_surrogate_is_written_as_its_escape() -> None:
+    """UTF-8 cannot hold one (orjson refuses it); JSON writes it as \\udXXX."""
+    import json
+
+    import toolmend
+
+    value = ["\ud800", {"k\udc80": "a\udfffb"}, 2 ** 70]
+    for indent in (False, True):
+        text = dumps(value, indent=indent)
+        assert json.loads(text) == value and "\\ud800" in text and "\\udc80" in text
+    r = toolmend.run_tool("@json", {"cmd": "schema", "args": {"text": '["\\ud800"]'}})
+    assert r.ok and "\\ud800" in r.output

@@ -20,6 +20,7 @@ exact. :func:`dumps` writes them back out unchanged.
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any, Iterator
 
@@ -163,6 +164,8 @@ def _leaf(value: Any) -> str:
     try:
         return orjson.dumps(value, default=default).decode()
     except orjson.JSONEncodeError as exc:
+        if type(value) is str:  # a lone surrogate, which UTF-8 cannot hold: written as its escape
+            return json.dumps(value)
         raise TypeError(str(exc)) from None
 
 
