@@ -369,3 +369,25 @@ def test_apply_refuses_when_the_file_changes_meanwhile(tmp_path, monkeypatch):
     r = call(tmp_path, "apply", file="r.txt", patch="@@ -1 +1 @@\n-a\n+b\n", dry_run=False)
     assert not r.ok and "changed while" in r.output
     assert f.read_text() == "a\nsomeone else\n"
+
+
+def test_an_apply_that_fails_midway_puts_back_every_file_and_drops_its_backups(tmp_path, monkeypatch):
+    import toolmend.tools._diff_apply as apply_mod
+
+    a = write(tmp_path / "a.txt", OLD)
+    b = write(tmp_path / "sub/b.txt", OLD)
+    patch = (unified(OLD, NEW, a_label="a/a.txt", b_label="b/a.txt")
+             + unified(OLD, NEW, a_label="a/sub/b.txt", b_label="b/sub/b.txt"))
+    real = apply_mod.write_atomic
+
+    def failing(path, data, *rest):
+        if path.endswith("b.txt") and data != OLD.encode():
+            raise PermissionError(13, "Permission denied")
+        real(path, data, *rest)
+
+    monkeypatch.setattr(apply_mod, "write_atomic", failing)
+    r = call(tmp_path, "apply", patch=patch, dry_run=False)
+    assert not r.ok and "could not be written" in r.output and "every file is as it was" in r.output
+    assert a.read_text() == OLD and b.read_text() == OLD
+    # the copies of the originals went with the changes: a later apply starts clean
+    assert sorted(os.listdir(tmp_path)) == ["a.txt", "sub"] and os.listdir(tmp_path / "sub") == ["b.txt"]

@@ -375,13 +375,14 @@ def _write(slots: list[_Slot], ws: Workspace, backup: bool, stop: str) -> dict[s
     Returns the backups made (path -> backup path relative to the workspace)."""
     done: list[_Slot] = []
     backups: dict[str, str | None] = {}
+    made: dict[str, str] = {}  # the backups written by this apply (path -> real path)
     slot = slots[0] if slots else None
     try:
         for slot in slots:
             if slot.before is not None and backup and slot.after != slot.before:
                 assert slot.st is not None
-                backups[slot.shown] = ws.relative(
-                    write_backup(slot.real, slot.before, slot.st.st_mode))
+                made[slot.shown] = write_backup(slot.real, slot.before, slot.st.st_mode)
+                backups[slot.shown] = ws.relative(made[slot.shown])
             else:
                 backups[slot.shown] = None
             if slot.st is not None:
@@ -409,16 +410,29 @@ def _write(slots: list[_Slot], ws: Workspace, backup: bool, stop: str) -> dict[s
                 write_atomic(slot.real, slot.after, slot.mode, (slot.st.st_uid, slot.st.st_gid))
             done.append(slot)
     except (OSError, ToolError) as exc:
-        _undo(done)
+        stuck = _undo(done)
+        for shown, real in made.items():  # the originals are back: their copies go too
+            if shown not in stuck:
+                try:
+                    os.remove(real)
+                except OSError:  # pragma: no cover - a stray copy, never a lost file
+                    pass
+        as_it_was = "every file is as it was" if not stuck else (
+            "files written were put back except " + ", ".join(
+                f"{n!r} (its original is in {backups.get(n) or 'no backup'})" for n in sorted(stuck)))
         if isinstance(exc, ToolError):
+            if stuck:
+                raise ToolError(f"{exc}; {as_it_was}") from None
             raise
         shown = slot.shown if slot is not None else "?"
         raise ToolError(f"file {shown!r} could not be written ({exc.strerror or exc}); "
-                        f"every file is as it was") from None
+                        f"{as_it_was}") from None
     return backups
 
 
-def _undo(done: list[_Slot]) -> None:
+def _undo(done: list[_Slot]) -> set[str]:
+    """Put back what was written (its owner too); the files that could not be."""
+    stuck: set[str] = set()
     for slot in reversed(done):
         try:
             if slot.before is None:
@@ -426,9 +440,10 @@ def _undo(done: list[_Slot]) -> None:
             else:
                 assert slot.st is not None
                 os.makedirs(os.path.dirname(slot.real) or ".", exist_ok=True)
-                write_atomic(slot.real, slot.before, slot.st.st_mode)
+                write_atomic(slot.real, slot.before, slot.st.st_mode, (slot.st.st_uid, slot.st.st_gid))
         except OSError:  # pragma: no cover - the backup still holds it
-            pass
+            stuck.add(slot.shown)
+    return stuck
 
 
 def diff_apply(args: ToolArgs, ws: Workspace) -> ToolResult:
