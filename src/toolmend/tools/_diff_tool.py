@@ -73,7 +73,8 @@ def patch_output(diff_text: str, hunks: int, files: int, limit: int | None,
         size += n
         last_header = header
         count += 1
-    notice = (f"[the whole diff has {hunks:,} hunks, more than {limit:,} bytes; {count:,} are shown. "
+    notice = (f"[the whole diff has {plural(hunks, 'hunk')}, more than {limit:,} bytes; {count:,} "
+              f"{'is' if count == 1 else 'are'} shown. "
               f"Do not apply this cut patch: {advice}]")
     return incomplete_line(count, hunks) + "\n" + notice + "\n" + "".join(shown), True
 
