@@ -290,17 +290,19 @@ cdef Py_ssize_t eng_start(_Repairer self) except -2 nogil:
     return p
 
 cdef Py_ssize_t eng_next_value(_Repairer self, Py_ssize_t i) noexcept nogil:
-    """The first '{' or '[' from i that starts a plausible value, or -1."""
-    cdef Py_ssize_t a = self.find_char(c'{', i), b = self.find_char(c'[', i), p
+    """The first '{' or '[' from i that starts a plausible value, or -1.
+    Called after each value that prose follows: the searches go through
+    next_opener, which keeps them linear in all."""
+    cdef Py_ssize_t a = self.next_opener(c'{', i), b = self.next_opener(c'[', i), p
     while True:
         if a < 0 and b < 0:
             return -1
         if b < 0 or 0 <= a < b:
             p = a
-            a = self.find_char(c'{', a + 1)
+            a = self.next_opener(c'{', a + 1)
         else:
             p = b
-            b = self.find_char(c'[', b + 1)
+            b = self.next_opener(c'[', b + 1)
         if eng_plausible(self, p):
             return p
 

@@ -105,6 +105,7 @@ cdef class _Repairer:
     cdef Frame* stack
     cdef Py_ssize_t depth, cap
     cdef bint complete, key_struct, oom
+    cdef Py_ssize_t seek_from[2], seek_at[2]  # the last searches for '{' and '[' (next_opener)
     cdef char _pad_tail[PAD]
 
     def __cinit__(self, str s):
@@ -123,6 +124,8 @@ cdef class _Repairer:
         self.depth = 0
         self.cap = 0
         self.oom = False
+        self.seek_from[0] = self.seek_from[1] = self.n + 1  # no search made yet
+        self.seek_at[0] = self.seek_at[1] = -1
 
     def __dealloc__(self):
         PyMem_RawFree(self.out.data)
@@ -238,6 +241,21 @@ cdef class _Repairer:
                 return i
             i += 1
         return -1
+
+    cdef Py_ssize_t next_opener(self, Py_UCS4 c, Py_ssize_t i) noexcept nogil:
+        """find_char(c, i) for c '{' or '[', answered from the last search for
+        c while that answer holds (it was made from i or before, and found c at
+        i or after, or found none): a search after each of many values would
+        otherwise read to the end each time when c does not come again
+        (quadratic); this way each character is read once a pass."""
+        cdef int k = c == c'['
+        cdef Py_ssize_t at = self.seek_at[k]
+        if self.seek_from[k] <= i and (at < 0 or at >= i):
+            return at
+        at = self.find_char(c, i)
+        self.seek_from[k] = i
+        self.seek_at[k] = at
+        return at
 
     cdef Py_ssize_t skip(self, Py_ssize_t i, bint hash_ok) except -2 nogil:
         cdef Py_ssize_t j, k, n = self.n

@@ -419,6 +419,64 @@ def test_two_megabytes_of_each_pathological_shape_in_a_few_seconds(shape):
         json_tool("validate", text=text)
 
 
+# values that prose separates: after each value the search for the next '{' and the next '['
+# read to the end of the text when one of the two did not come again (quadratic: 20 s for 1 MB)
+PROSE_SHAPES = {  # name: (the text of n units, the values in it); n = 100_000 for ~2 MB
+    "objects": lambda n: ('{"a":1} x ' * 2 * n, 2 * n),
+    "arrays": lambda n: ("[1] x " * 4 * n, 4 * n),
+    "objects, then arrays": lambda n: ('{"a":1} x ' * n + "[1] y " * 2 * n, 3 * n),
+    "arrays, then objects": lambda n: ("[1] y " * 2 * n + '{"a":1} x ' * n, 3 * n),
+    # brackets in the prose that open no value: the search goes on past each
+    "objects, brackets in the prose": lambda n: ('{"a":1} see [x] ' * (5 * n // 4), 5 * n // 4),
+    "arrays, braces in the prose": lambda n: ("[1] see {x} " * 2 * n, 2 * n),
+    # each element's look back for a digit before the blanks copied the text before it
+    # (the pure twin: quadratic)
+    "digit groups": lambda n: ("[" + "true 01, " * (9 * n // 4) + "]", 9 * n // 2),
+}
+
+
+@pytest.mark.parametrize("shape", sorted(PROSE_SHAPES))
+def test_two_megabytes_of_values_between_prose_in_linear_time(shape):
+    text, values = PROSE_SHAPES[shape](100_000)
+    assert len(text) >= 1_900_000
+    # the pure twin takes ~2 s a megabyte (~4 s here) however it reads: what it
+    # reads is counted below; its bound here is against a hang
+    with _bounded(1 if toolmend.compiled else 20):
+        r = toolmend.normalize_tool_args(text)
+    assert r.ok and r.strategy == "repair" and len(r.value) == values
+
+
+class _CountedReads(str):
+    """A text that counts the characters the pure twin reads of it by its
+    searches (str.find) and its subscripts (characters and slices)."""
+    read = 0
+
+    def find(self, sub, start=0, end=None):  # type: ignore[override]
+        at = str.find(self, sub, start, end)
+        stop = len(self) if end is None else min(end, len(self))
+        _CountedReads.read += (stop if at < 0 else at) - start
+        return at
+
+    def __getitem__(self, key):  # type: ignore[override]
+        got = str.__getitem__(self, key)
+        _CountedReads.read += len(got)
+        return got
+
+
+@pytest.mark.parametrize("shape", sorted(PROSE_SHAPES))
+def test_the_pure_twin_reads_values_between_prose_a_few_times_a_character(shape):
+    # CPU time cannot tell the pure twin's quadratic reads at 2 MB (memchr and
+    # memcpy speed) from its linear work: the reads themselves are counted
+    from toolmend._kernels._recover_py import repair_json
+
+    text, values = PROSE_SHAPES[shape](10_000)
+    _CountedReads.read = 0
+    value, _, _ = repair_json(_CountedReads(text))
+    assert len(value) == values
+    # ~4.5 now; reading to the end after each value: ~10,000
+    assert _CountedReads.read <= 16 * len(text)
+
+
 def test_a_stream_of_blank_deltas_is_read_in_linear_time():
     # a message that may open with a call's name (format="functionary") holds its
     # blanks until it is decided: each delta is read once, not the text so far again

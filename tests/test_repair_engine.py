@@ -157,6 +157,53 @@ def _outcome(fn, text):
 
 
 # ---------------------------------------------------------------------------
+# values between prose: the search for the next '{' and '[' answers from the last one
+
+PROSE_UNITS = ['{"a":1}', "[1]", "{x}", "[x]", "{", "[", "{}", "[]", '{"b": [2, {"c": 3}]}',
+               "[true]", "[-1]", " x ", " see ", "\n", ". ", "(1)", "{'k': 'v'}", "{k: v}",
+               "true", '"s"', "}", "]", ","]
+
+
+@pytest.mark.parametrize("text", [
+    '{"a":1} x ' * 3000,
+    "[1] x " * 3000,
+    '{"a":1} x ' * 1500 + "[1] y " * 2500,
+    "[1] y " * 2500 + '{"a":1} x ' * 1500,
+    '{"a":1} see [x] ' * 2000,
+    "[1] see {x} " * 2500,
+    "Here: " + '{"a":1} x ' * 2000 + "[1]",
+    "[" + "true 01, " * 3000 + "]",
+], ids=["objects", "arrays", "objects then arrays", "arrays then objects",
+        "brackets in the prose", "braces in the prose", "one array at the end", "digit groups"])
+def test_twins_agree_on_values_between_prose(recover_twins, text):
+    compiled, pure = recover_twins
+    got = _outcome(compiled.repair_json, text)
+    assert got[0] == "ok" and got == _outcome(pure.repair_json, text)
+
+
+@SETTINGS
+@given(text=st.lists(st.sampled_from(PROSE_UNITS), max_size=40).map("".join))
+def test_twins_agree_on_values_and_prose_in_any_order(recover_twins, text):
+    compiled, pure = recover_twins
+    assert _outcome(compiled.repair_json, text) == _outcome(pure.repair_json, text)
+
+
+@SETTINGS
+@given(text=st.text(alphabet="{[x ", max_size=40),
+       starts=st.lists(st.integers(min_value=0, max_value=41), max_size=20))
+def test_the_search_for_the_next_opener_is_a_find(text, starts):
+    # the pure twin's search, kept from the last answer, against str.find from
+    # anywhere in any order (the compiled twin's is the same code)
+    from toolmend._kernels._recover_repair import _Engine
+
+    eng = _Engine(text)
+    for i in starts:
+        i = min(i, len(text))
+        for c in "{[":
+            assert eng.next_opener(c, i) == text.find(c, i)
+
+
+# ---------------------------------------------------------------------------
 # truncation: any valid document cut anywhere
 
 def _complete_members(value, text_of=json.dumps):

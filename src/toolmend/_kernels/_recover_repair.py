@@ -41,7 +41,12 @@ from ._recover_tokens import (
 
 
 class _Engine(_Scanner):
-    __slots__ = ()
+    # the last searches for '{' and '[': char -> (where it started, what it found); see next_opener
+    __slots__ = ("seek",)
+
+    def __init__(self, s: str) -> None:
+        super().__init__(s)
+        self.seek = {"{": (self.n + 1, -1), "[": (self.n + 1, -1)}  # no search made yet
 
     def start(self) -> int:
         """Where the JSON begins: after prose, fences, chat-template tokens."""
@@ -93,19 +98,33 @@ class _Engine(_Scanner):
         return s[k] == ")"
 
     def next_value(self, i: int) -> int:
-        """The first '{' or '[' from i that starts a plausible value, or -1."""
-        s = self.s
-        a = s.find("{", i)
-        b = s.find("[", i)
+        """The first '{' or '[' from i that starts a plausible value, or -1.
+        Called after each value that prose follows: the searches go through
+        next_opener, which keeps them linear in all."""
+        a = self.next_opener("{", i)
+        b = self.next_opener("[", i)
         while True:
             if a < 0 and b < 0:
                 return -1
             if b < 0 or 0 <= a < b:
-                p, a = a, s.find("{", a + 1)
+                p, a = a, self.next_opener("{", a + 1)
             else:
-                p, b = b, s.find("[", b + 1)
+                p, b = b, self.next_opener("[", b + 1)
             if self.plausible(p):
                 return p
+
+    def next_opener(self, c: str, i: int) -> int:
+        """s.find(c, i) for c '{' or '[', answered from the last search for c
+        while that answer holds (it was made from i or before, and found c at
+        i or after, or found none): a search after each of many values would
+        otherwise read to the end each time when c does not come again
+        (quadratic); this way each character is read once a pass."""
+        start, at = self.seek[c]
+        if start <= i and (at < 0 or at >= i):
+            return at
+        at = self.s.find(c, i)
+        self.seek[c] = (i, at)
+        return at
 
     def past_reasoning(self, i: int) -> int:
         """Past the model's reasoning: text up to a ``</think>`` (with or
@@ -367,7 +386,7 @@ class _Engine(_Scanner):
             f[1] = _VALUE
             return i
         if c == "0" and i + 1 < n and s[i + 1].isdigit() and s[i - 1] in " \t" \
-                and s[:i].rstrip(" \t")[-1:].isdigit():
+                and self.digit_before_blanks(i):
             raise Refused(i, "digits after a number and a space: a digit group (1 000) or two "
                              "values, two readings")
         if c in "\"'{[+-.0123456789" or c.isalpha():
@@ -375,6 +394,16 @@ class _Engine(_Scanner):
             f[1] = _VALUE
             return i
         raise Refused(i, "expected ',' or ']' after an element")
+
+    def digit_before_blanks(self, i: int) -> bool:
+        """Whether a digit stands before the spaces and tabs that end at i: read
+        back over the blanks only (copying the text before i, once an element,
+        made a long array quadratic)."""
+        s = self.s
+        p = i - 1
+        while p >= 0 and s[p] in " \t":
+            p -= 1
+        return p >= 0 and s[p].isdigit()
 
     def at_member(self, stack: list[list[Any]], out: list[str], i: int, c: str, after_comma: bool,
                   closer: str) -> int:

@@ -411,12 +411,15 @@ def _write(slots: list[_Slot], ws: Workspace, backup: bool, stop: str) -> dict[s
             done.append(slot)
     except (OSError, ToolError) as exc:
         stuck = _undo(done)
-        for shown, real in made.items():  # the originals are back: their copies go too
-            if shown not in stuck:
-                try:
-                    os.remove(real)
-                except OSError:  # pragma: no cover - a stray copy, never a lost file
-                    pass
+        befores = {s.shown: (s.real, s.before) for s in slots}
+        for shown, real in made.items():  # a copy goes only where the file holds it again
+            path, before = befores[shown]
+            try:
+                with open(path, "rb") as fh:
+                    if fh.read() == before:
+                        os.remove(real)
+            except OSError:  # pragma: no cover - the copy stays: never a lost file
+                pass
         as_it_was = "every file is as it was" if not stuck else (
             "files written were put back except " + ", ".join(
                 f"{n!r} (its original is in {backups.get(n) or 'no backup'})" for n in sorted(stuck)))
