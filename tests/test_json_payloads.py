@@ -145,6 +145,58 @@ def test_a_negative_index_never_allocates_more_than_the_array(index):
     assert tj.get(big, "[-5000]") == 5000 and tj.get(big, "[-10000]") == 0
 
 
+def test_yaml_keys_that_are_one_json_key_are_noted():
+    # 1, true and "1" are three keys in YAML; a Python dict merged 1 and true
+    # (equal in Python) before the conversion could see them
+    r = run("get", text='1: a\ntrue: b\n"1": c\n', format="yaml")
+    assert r.ok and r.data == {"1": "c", "true": "b"}
+    assert r.warnings == ('note: YAML at line 3: the keys 1 (line 1) and "1" are both the JSON '
+                          'key "1"; the last value is kept',)
+    r = run("get", text="1: a\n0x1: b\n1.0: c\nnull: d\n~: e\nFalse: f\n", format="yaml")
+    assert r.data == {"1": "b", "1.0": "c", "null": "e", "false": "f"}
+    assert [w.split(": the keys ")[1] for w in r.warnings] == [
+        '1 (line 1) and 0x1 are both the JSON key "1"; the last value is kept',
+        'null (line 4) and ~ are both the JSON key "null"; the last value is kept']
+    assert tj.keys('1: a\ntrue: b\n"1": c\n') == [["1", "string(1)"], ["true", "string(1)"]]
+    # a set keeps every member, as an object of nulls in the written order
+    assert tj.get("!!set {a, 1, true}\n") == {"a": None, "1": None, "true": None}
+    # the same key twice keeps its own note, once
+    assert run("get", text="a: 1\n'a': 2\n", format="yaml").warnings == (
+        "note: YAML at line 2: the key 'a' is there already (line 1); the last value is kept",)
+
+
+def test_json_duplicate_keys_follow_last_wins_in_every_verb():
+    text = '{"a": 1, "b": {"x": 1, "x": 2}, "a": 2}'
+    assert tj.get(text, "a") == 2
+    assert tj.get(text, "*") == [2, {"x": 2}]
+    assert tj.get(text, "b.*") == [2]
+    # a listing counts a member's keys as written (decoding them all would double its time)
+    assert tj.keys(text) == [["a", "number"], ["b", "object{2}"]]
+    assert tj.keys(text, "b") == [["x", "number"]]
+    assert tj.schema(text)["size"] == [2, 2] and tj.schema(text)["keys"]["b"]["size"] == [1, 1]
+    assert tj.query('{"r": {"k": 1}, "r": {"k": 2}}', "", "k>0").rows == [{"k": 2}]
+    assert tj.query('[{"t": {"n": 1, "n": 2}}]', "", "t.*=1").matched == 0
+    r = run("keys", text=text)
+    assert "\n$: object{2}\n" in r.output  # after the note: an agent reads notes first
+    assert "  b: object{2}" in r.output
+    assert "\nb: object{1}\n" in run("keys", text=text, path="b").output
+    assert r.warnings == ("note: JSON: the key 'a' is given 2 times in $; the last value is kept",)
+    r = run("get", text=text, path="*")
+    assert r.data == [2, {"x": 2}] and "\n2 values for *\n" in r.output
+    assert r.warnings == ("note: JSON: the key 'a' is given 2 times in $; the last value is kept",)
+    assert run("get", text=text, path="b.*").warnings == (
+        "note: JSON: the key 'x' is given 2 times in b; the last value is kept",)
+    r = run("schema", text=text)
+    assert "note: JSON: the key 'a' is given 2 times in an object; the last value is kept" in (
+        r.warnings)
+    # a cut get says the size get returns
+    big = "{" + ",".join(f'"k{i % 30000}": {i}' for i in range(60000)) + "}"
+    r = run("get", text=big)
+    assert r.truncated and "object{30000}" in r.output and len(r.data) == 30000
+    assert run("keys", text='{"a": 1, "b": 2}').warnings == ()
+    assert run("get", text='{"a": {"b": 1}}', path="*").warnings == ()
+
+
 def test_yaml_1_1_surprises_are_noted_on_stderr_not_in_the_data(tmp_path, monkeypatch):
     text = "country: no\nmode: 0777\ntime: 1:20\nquoted: \"yes\"\nflag: true\n"
     r = run("get", text=text, format="yaml")

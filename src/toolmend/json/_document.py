@@ -33,6 +33,7 @@ from ..errors import (
     WorkspaceError,
     YAMLDocumentError,
 )
+from ._duplicates import DUPLICATES_SHOWN, duplicate_notes, repeated
 from ._exact import dumps, load_span
 from ._path import Segment, Slice, as_index, format_path, format_segment, parse_path
 from ._syntax import syntax_error, syntax_error_in_bytes
@@ -41,7 +42,7 @@ from ._yaml import compose, yaml_to_json
 __all__ = [
     "Document", "Matches", "FILE_LIMIT", "FORMATS", "parse_document", "parse_bytes", "load_file",
     "from_value", "resolve", "values", "describe_value", "nearest_keys", "document_of_bytes",
-    "format_of_name",
+    "format_of_name", "unique_members",
 ]
 
 #: Largest file (and text) the verbs read, checked before reading.
@@ -391,16 +392,41 @@ def from_value(value: Any, name: str = "the text") -> Document:
 # Paths
 
 
-def describe_value(doc: Document, pos: int) -> str:
-    """``object{3}``, ``array[10]``, ``string(5)``, number, bool or null."""
+def describe_value(doc: Document, pos: int, distinct: bool = True) -> str:
+    """``object{3}``, ``array[10]``, ``string(5)``, number, bool or null.
+    ``distinct=False`` counts an object's members as written, without
+    decoding its keys (a key given twice counts twice): for long listings."""
     kind, size = doc.summary(pos)
     if kind == "object":
+        if size > 1 and distinct:  # a key given twice counts once, as get and keys see it
+            size = len(set(doc.members(pos)[0] or ()))
         return f"object{{{size}}}"
     if kind == "array":
         return f"array[{size}]"
     if kind == "string":
         return f"string({size})"
     return kind
+
+
+def unique_members(doc: Document, pos: int
+                   ) -> tuple[list[str] | None, array[int], dict[str, int]]:
+    """``members`` with JSON's rule for a key given twice: the last value,
+    at the first one's place (as a dict reading the object keeps it); and
+    how often each such key was given (empty for an array)."""
+    names, spans = doc.members(pos)
+    if names is None or len(names) < 2:
+        return names, spans, {}
+    last = dict(zip(names, range(len(names)), strict=True))
+    if len(last) == len(names):
+        return names, spans, {}
+    return list(last), _kept(spans, last.values()), repeated(names)
+
+
+def _kept(spans: array[int], picks: Any) -> array[int]:
+    kept = array("q")
+    for i in picks:
+        kept.extend(spans[2 * i:2 * i + 2])
+    return kept
 
 
 def nearest_keys(key: str, keys: Sequence[str]) -> list[str]:
@@ -476,16 +502,18 @@ class Matches:
 
     ``fanned`` is True when the path holds ``*``; ``skipped`` counts the
     branches of a fan-out where the rest of the path did not apply (a key
-    missing in some elements, ``*`` over a scalar).
+    missing in some elements, ``*`` over a scalar); ``notes`` say which
+    objects a ``*`` met had a key given twice (only its last value is a match).
     """
 
-    __slots__ = ("doc", "spans", "fanned", "skipped", "_levels")
+    __slots__ = ("doc", "spans", "fanned", "skipped", "notes", "_levels")
 
     def __init__(self, doc: Document) -> None:
         self.doc = doc
         self.spans = array("q")
         self.fanned = False
         self.skipped = 0
+        self.notes: list[str] = []
         # per level: (parents, keys, keytab, run); level 0 has no parents. When
         # every match of a level has one parent, parents is its index and keys
         # None: match k is member k (no per-match arrays for a big fan-out)
@@ -572,7 +600,9 @@ def _expand(m: Matches, run: tuple[str | int, ...], full: str, fan: Segment) -> 
     takes = "[" if slicing else "{["
     if len(m) == 1 and doc.lead(m.spans[0]) in takes and not slicing:
         # one container (the common case, ``items[*]``): its spans as they are
-        names, spans = doc.members(m.spans[0])
+        names, spans, dupes = unique_members(doc, m.spans[0])
+        if dupes:
+            m.notes.extend(duplicate_notes(m.label(0), dupes))
         parents, keys, keytab, containers = 0, None, names or [], 1
     for k in range(len(m) if containers == 0 else 0):
         start = m.spans[2 * k]
@@ -582,7 +612,9 @@ def _expand(m: Matches, run: tuple[str | int, ...], full: str, fan: Segment) -> 
                 first_scalar = k
             continue
         containers += 1
-        names, member_spans = doc.members(start)
+        names, member_spans, dupes = unique_members(doc, start)
+        if dupes and len(m.notes) < DUPLICATES_SHOWN:  # a few objects are enough to say it
+            m.notes.extend(duplicate_notes(m.label(k), dupes))
         if isinstance(fan, Slice):  # the elements in range only
             picks = fan.indexes(len(member_spans) // 2)
             spans.extend(member_spans[2 * picks.start:2 * picks.stop])

@@ -24,7 +24,7 @@ from typing import Any, Callable, Iterator, Sequence
 from .._kernels import jsonscan as _k
 from .._regex import REGEX_STEPS_MAX, CpuBudget, RegexRefused, RegexTimeout, compile_bounded
 from ..errors import PathNotFound, QueryError
-from ._document import Document, Matches, nearest_keys, resolve, values
+from ._document import Document, Matches, nearest_keys, resolve, unique_members, values
 from ._exact import decode_string, load_span
 from ._path import WILD, Slice, format_path, is_fan_out, parse_path
 
@@ -271,7 +271,7 @@ class Query:
                 self._check_fields(rows)
         else:
             alive = range(count)
-        notes: list[str] = []
+        notes: list[str] = list(rows.notes)
         for conj in self.alternatives:
             for cond in conj:
                 notes.extend(self._condition_notes(rows, cond))
@@ -376,7 +376,7 @@ class Query:
                 lead = doc.lead(s)
                 if lead not in "{[" or (isinstance(seg, Slice) and lead != "["):
                     continue
-                _, members = doc.members(s)
+                _, members, _ = unique_members(doc, s)  # a key given twice: its last value
                 count = len(members) // 2
                 picks = seg.indexes(count) if isinstance(seg, Slice) else range(count)
                 current.extend(members[2 * j] for j in picks)

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from ._document import Document, Matches
+from ._duplicates import DUPLICATES_SHOWN, duplicate_notes, repeated
 from ._exact import decode_string, load_span
 
 __all__ = ["Schema", "SCHEMA_DEPTH", "SCHEMA_DEPTH_MAX", "SCHEMA_SAMPLE", "SCHEMA_BUDGET",
@@ -70,6 +71,7 @@ class Schema:
         self.depth = depth
         self.visited = 0
         self.complete = True
+        self.notes: list[str] = []  # keys given twice in a sampled object
 
     def run(self, m: Matches) -> dict[str, Any]:
         root = _SNode()
@@ -107,6 +109,8 @@ class Schema:
             for i, name in enumerate(names or ()):
                 unique[name] = i
             self._size(var, len(unique))
+            if len(unique) != len(names or ()) and len(self.notes) < DUPLICATES_SHOWN:
+                self.notes.extend(duplicate_notes("an object", repeated(names or ())))
             if level >= self.depth:
                 var.cut = var.cut or bool(unique)
                 return

@@ -17,16 +17,20 @@ behaves the same on both. The rules:
   1000, ``+.5`` -> 0.5); ``.inf``/``.nan`` have no JSON form and stay strings.
 - YAML 1.1 rules are PyYAML's: ``yes``/``no``/``on``/``off`` are booleans,
   ``0777`` is octal (511), ``1:20`` is sexagesimal (80), ``1e5`` (no dot) is
-  a string. Keys that are not strings become their JSON text (``1`` -> "1",
-  ``true`` -> "true", ``null`` -> "null"); keys that collide then, the last
-  wins. ``!!binary`` stays its base64 text, ``!!set`` becomes an object of
-  nulls, ``!!omap``/``!!pairs`` arrays of [key, value] pairs.
+  a string. Keys that are not strings become the JSON text their value
+  would have (``1`` and ``0x1`` -> "1", ``1.0`` -> "1.0", ``true`` and
+  ``True`` -> "true", ``null`` and ``~`` -> "null"), as each mapping is built
+  (a Python dict would merge ``1``, ``true`` and ``1.0`` first); keys that
+  meet there keep the last value, with a note naming both. ``!!binary``
+  stays its base64 text, ``!!set`` becomes an object of nulls,
+  ``!!omap``/``!!pairs`` arrays of [key, value] pairs.
 - A stream of several documents (``---`` between them: Kubernetes manifests,
   Helm output) reads as the list of its documents.
 """
 
 from __future__ import annotations
 
+import collections.abc
 import re
 from typing import Any
 
@@ -106,7 +110,58 @@ def _binary(loader: Any, node: Any) -> str:
 
 
 class _Loader(_Base):  # type: ignore[misc]
-    pass
+    """Mappings keyed by their JSON key text as they are built: a Python dict
+    would merge ``1``, ``true`` and ``1.0`` (equal in Python) before any
+    conversion could see them. Keys that meet there are noted."""
+
+    def __init__(self, stream: Any) -> None:
+        super().__init__(stream)
+        self.collisions: list[str] = []
+
+    def construct_mapping(self, node: Any, deep: bool = False) -> dict[str, Any]:
+        if isinstance(node, yaml.MappingNode):
+            self.flatten_mapping(node)
+        else:
+            raise yaml.constructor.ConstructorError(
+                None, None, f"expected a mapping node, but found {node.id}", node.start_mark)
+        mapping: dict[str, Any] = {}
+        holder: dict[str, Any] = {}  # JSON key -> the key node that wrote it last
+        for key_node, value_node in node.value:
+            key = self.construct_object(key_node, deep=deep)
+            if not isinstance(key, collections.abc.Hashable):
+                raise yaml.constructor.ConstructorError(
+                    "while constructing a mapping", node.start_mark, "found unhashable key",
+                    key_node.start_mark)
+            text = _key_text(key)
+            before = holder.get(text)
+            # the same key written twice is surprises()' note; this one is for
+            # keys written differently that JSON cannot tell apart
+            if before is not None and (before.tag, before.value) != (key_node.tag, key_node.value):
+                self.collisions.append(
+                    f"note: YAML at line {key_node.start_mark.line + 1}: the keys "
+                    f"{_written(before)} (line {before.start_mark.line + 1}) and "
+                    f"{_written(key_node)} are both the JSON key {dumps(text)}; "
+                    "the last value is kept")
+            holder[text] = key_node
+            mapping[text] = self.construct_object(value_node, deep=deep)
+        return mapping
+
+    def construct_yaml_set(self, node: Any) -> Any:
+        data: dict[str, Any] = {}  # an object of nulls, in the order written
+        yield data
+        data.update(self.construct_mapping(node))
+
+
+def _written(node: Any) -> str:
+    """A key as the YAML wrote it: plain as is, quoted with its quotes."""
+    if not isinstance(node, yaml.ScalarNode):
+        return f"<{node.id} at line {node.start_mark.line + 1}>"
+    value = str(node.value)
+    if node.style == "'":
+        return "'" + value.replace("'", "''") + "'"
+    if node.style:  # double-quoted or a block scalar
+        return dumps(value)
+    return value
 
 
 class _UnsupportedTag(yaml.MarkedYAMLError):
@@ -126,6 +181,7 @@ _Loader.add_constructor("tag:yaml.org,2002:timestamp", _timestamp)
 _Loader.add_constructor("tag:yaml.org,2002:float", _float)
 _Loader.add_constructor("tag:yaml.org,2002:int", _int)
 _Loader.add_constructor("tag:yaml.org,2002:binary", _binary)
+_Loader.add_constructor("tag:yaml.org,2002:set", _Loader.construct_yaml_set)
 _Loader.add_constructor(None, _unsupported)  # any tag without a constructor of its own
 
 
@@ -371,6 +427,12 @@ def yaml_to_json(text: str, what: str = "the text", *, require_collection: bool 
             raise NestingError(f"{what}: the YAML is nested too deeply to read") from None
     finally:
         loader.dispose()
+    if notes is not None and loader.collisions:
+        # one note a collision, however often its mapping was merged (<<)
+        collisions = list(dict.fromkeys(loader.collisions))
+        notes.extend(collisions[:SURPRISES_SHOWN])
+        if len(collisions) > SURPRISES_SHOWN:
+            notes.append(f"note: YAML: {len(collisions) - SURPRISES_SHOWN} more keys like these")
     try:
         return dumps(_jsonable(data, what))
     except TypeError as exc:

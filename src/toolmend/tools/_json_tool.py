@@ -193,6 +193,7 @@ def _tool_get(args: ToolArgs, ws: Workspace) -> ToolResult:
     doc = _tool_doc(args, ws)
     path = _path_arg(args)
     m = resolve(doc, path)
+    args.notes.extend(m.notes)
     data = values(doc, m.spans)
     out = CappedOutput(args.limit)
     shown_path = format_path(parse_path(path))
@@ -231,10 +232,11 @@ def _tool_keys(args: ToolArgs, ws: Workspace) -> ToolResult:
     if doc.lead(start) not in "{[":
         raise JSONError(f"keys: {label} is {describe_value(doc, start)}, which has no keys; "
                         "use get to read it")
-    pairs, total, idx, spans = summary_pairs(doc, start, KEYS_DATA_LIMIT)
+    pairs, total, idx, spans = summary_pairs(doc, start, KEYS_DATA_LIMIT, args.notes, label)
     out = CappedOutput(args.limit)
     is_array = doc.lead(start) == "["
-    out.write(f"{label}: {describe_value(doc, start)}\n")
+    # the keys counted as listed: a key given twice is one
+    out.write(f"{label}: {f'array[{total}]' if is_array else f'object{{{total}}}'}\n")
     shown = 0
     for (key, summary), i in zip(pairs, idx, strict=True):
         shown_key = f"[{key}]" if is_array else format_segment(key, True)
@@ -324,7 +326,10 @@ def _tool_schema(args: ToolArgs, ws: Workspace) -> ToolResult:
     path = _path_arg(args)
     depth = args.integer("depth")
     m = resolve(doc, path)
-    result = Schema(doc, depth).run(m)
+    args.notes.extend(m.notes)
+    plan = Schema(doc, depth)
+    result = plan.run(m)
+    args.notes.extend(plan.notes)
     out = CappedOutput(args.limit)
     target = format_path(parse_path(path))
     sampling = result["sampling"]
