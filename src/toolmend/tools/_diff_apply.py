@@ -27,6 +27,7 @@ import stat
 from dataclasses import dataclass, field
 from typing import Any
 
+from .._files import read_capped
 from .._text import human_size, plural
 from ..diff import (
     FilePatch,
@@ -38,7 +39,7 @@ from ..diff import (
     reverse,
     select,
 )
-from ..errors import PatchError, ToolError
+from ..errors import PatchError, ToolError, ToolmendError
 from ._diff_io import FILE_LIMIT, PATCH_LIMIT
 from ._output import cap_text
 from ._runner import ToolArgs, ToolResult
@@ -415,10 +416,9 @@ def _write(slots: list[_Slot], ws: Workspace, backup: bool, stop: str) -> dict[s
         for shown, real in made.items():  # a copy goes only where the file holds it again
             path, before = befores[shown]
             try:
-                with open(path, "rb") as fh:
-                    if fh.read() == before:
-                        os.remove(real)
-            except OSError:  # pragma: no cover - the copy stays: never a lost file
+                if before is not None and read_capped(path, len(before), shown) == before:
+                    os.remove(real)
+            except (OSError, ToolmendError):  # pragma: no cover - the copy stays: never a lost file
                 pass
         as_it_was = "every file is as it was" if not stuck else (
             "files written were put back except " + ", ".join(
