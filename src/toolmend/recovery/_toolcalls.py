@@ -163,6 +163,12 @@ def call_from_parts(name: str, raw: Any, span: tuple[int, int], id: str | None =
     return ToolCall(name, raw, r.value if r.ok else None, r.ok, span, r.error, id)
 
 
+def two_ways(name: str, raw: str, span: tuple[int, int], what: str, id: str | None = None) -> ToolCall:
+    """A call written two ways (``what``: two names, two sets of arguments):
+    not ok, since taking either reading would be a guess."""
+    return ToolCall(name, raw, None, False, span, f"{what}; which one the model meant cannot be told", id)
+
+
 def cut_call(name: str, raw: str, span: tuple[int, int], why: str, id: str | None = None) -> ToolCall:
     """A call whose message ended inside its arguments: not ok, ``why`` said,
     with where its arguments were cut when recovery can tell."""
@@ -356,23 +362,18 @@ def _object_call(obj: _Obj, start: int, end: int | None, limit: int, lenient: bo
     cut = end is None or not obj.closed
     m = shape.args
     fn = obj.sub("function") if shape.container else None
+    written = text[m.start:m.end if m.end is not None else limit].rstrip() if m is not None else ""
     twice = next((k for k in _CALL_KEYS if k in obj.twice or (fn is not None and k in fn.twice)), None)
     if twice is not None:  # two readings: neither is taken
-        raw = text[m.start:m.end if m.end is not None else limit].rstrip() if m is not None else ""
-        return ToolCall(shape.name, raw, None, False, span,
-                        f"the call writes {twice!r} twice; which one the model meant cannot be told",
-                        shape.id)
+        return two_ways(shape.name, written, span, f"the call writes {twice!r} twice", shape.id)
     clash = _two_keys(obj)
     if clash is not None:
-        raw = text[m.start:m.end if m.end is not None else limit].rstrip() if m is not None else ""
-        return ToolCall(shape.name, raw, None, False, span,
-                        f"the call writes both {clash[0]!r} and {clash[1]!r}; which one the model "
-                        "meant cannot be told", shape.id)
+        return two_ways(shape.name, written, span, f"the call writes both {clash[0]!r} and {clash[1]!r}",
+                        shape.id)
     broken = obj if obj.broken else fn if fn is not None and fn.broken else None
     if broken is not None and broken.end is not None:  # a member that is no member: not a whole call
         at = broken.end
-        raw = text[m.start:m.end if m.end is not None else limit].rstrip() if m is not None else ""
-        return ToolCall(shape.name, raw, None, False, span,
+        return ToolCall(shape.name, written, None, False, span,
                         f"the call object breaks at offset {at}: {text[at]!r} where a member belongs "
                         "(a closing brace missing?); what follows in it, perhaps another call, is "
                         "not read", shape.id)

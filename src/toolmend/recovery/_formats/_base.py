@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .._strategies import json_text, normalize_tool_args
-from .._toolcalls import ToolCall, call_from_parts, json_run
+from .._toolcalls import ToolCall, call_from_parts, json_run, two_ways
 from ._schema import Tools, typed_value
 
 __all__ = ["Ctx", "Reader", "xml_call", "json_run", "cut_call", "named_call"]
@@ -67,8 +67,7 @@ def xml_call(name: str, params: list[tuple[str, str, bool]], raw: str, span: tup
     args: dict[str, Any] = {}
     for key, value, is_json in params:
         if key in args:
-            return ToolCall(name, raw, None, False, span,
-                            f"the call to {name!r} gives parameter {key!r} twice", id)
+            return two_ways(name, raw, span, f"the call to {name!r} gives parameter {key!r} twice", id)
         if is_json:
             r = normalize_tool_args(value.strip())
             if not r.ok or any(f.code == "truncated" for f in r.fixes):

@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import re
 
-from .._toolcalls import _NAME, ToolCall
+from .._toolcalls import _NAME, ToolCall, two_ways
 from ._base import Ctx, cut_call, named_call, xml_call
 
 __all__ = ["gemma_reader"]
@@ -130,8 +130,7 @@ def gemma_reader(marker: str, closer: str, quote: str, typed: bool):  # type: ig
             return [cut_call(name, text[a:limit], (i, limit), "inside its arguments")], limit
         raw = text[a:e]
         if twice:
-            return [ToolCall(name, raw, None, False, (i, end), f"the call gives parameter {twice[0]!r} "
-                             "twice; which one the model meant cannot be told")], end
+            return [two_ways(name, raw, (i, end), f"the call gives parameter {twice[0]!r} twice")], end
         if typed and ctx.tools is not None:
             call = named_call(name, body, (i, end))
             if not call.ok or not isinstance(call.args, dict):

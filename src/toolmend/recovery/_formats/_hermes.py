@@ -26,6 +26,7 @@ from .._toolcalls import (
     cut_call,
     json_run,
     ok_call,
+    two_ways,
 )
 
 __all__ = ["read_tag", "everyday_tag", "NOT_A_TAG"]
@@ -198,15 +199,13 @@ def read_tag(text: str, i: int, limit: int, everyday_tried: bool = False) -> tup
                     if closed and text[j:body_end].strip():  # arguments in the tag and in its body
                         end, clash = close_end, clash or "arguments in its args attribute and in its body"
             if clash:
-                return [ToolCall(name, args or "", None, False, (i, end),
-                                 f"the tag gives {clash}; which one the model meant cannot be told")], end
+                return [two_ways(name, args or "", (i, end), f"the tag gives {clash}")], end
             return [call_from_parts(name, args or "", (i, end))], end
         body_start = j
         body_end, end, closed, _ = _body_end(text, j, limit)
         raw = text[body_start:body_end].strip()
         if clash:
-            return [ToolCall(name, raw, None, False, (i, end),
-                             f"the tag gives {clash}; which one the model meant cannot be told")], end
+            return [two_ways(name, raw, (i, end), f"the tag gives {clash}")], end
         if not closed:
             b = _skip_ws(text, body_start, limit)
             whole_json = b < limit and text[b] in "{[" and extent(text, b, body_end) is not None

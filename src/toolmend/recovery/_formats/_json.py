@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 
 from .._jsonish import elements, extent, members, skip_space
-from .._toolcalls import _NAME, ToolCall
+from .._toolcalls import _NAME, ToolCall, two_ways
 from ._base import Ctx, Reader, cut_call, json_run, named_call
 
 __all__ = ["block_reader", "read_mistral", "read_kimi", "read_deepseek", "read_harmony", "read_apertus",
@@ -111,9 +111,8 @@ def read_mistral(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall
         if text.startswith("[ARGS]", k):  # NAME[ARGS]{...}[ARGS]{...}: which one is meant?
             again = extent(text, skip_space(text, k + len("[ARGS]"), limit), limit)
             end = limit if again is None else again
-            calls[-1] = ToolCall(name, text[a:end], None, False, (start, end),
-                                 f"the call to {name!r} gives [ARGS] twice; which one the model meant "
-                                 "cannot be told", call_id)
+            calls[-1] = two_ways(name, text[a:end], (start, end), f"the call to {name!r} gives [ARGS] twice",
+                                 call_id)
             return calls, end
         if text.startswith("[TOOL_CALLS]", k):
             start = k
@@ -181,9 +180,8 @@ def read_deepseek(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCal
                 raw = text[k2 + 1:body_end]
                 return [named_call(name, raw, (i, end), cut=True)], end
             if "```" in text[close + 3:body_end]:  # a second block: which one is meant?
-                return [ToolCall(name, text[k2 + 1:body_end].strip(), None, False, (i, end),
-                                 f"the call to {name!r} gives its arguments in two code blocks; which "
-                                 "one the model meant cannot be told")], end
+                return [two_ways(name, text[k2 + 1:body_end].strip(), (i, end),
+                                 f"the call to {name!r} gives its arguments in two code blocks")], end
             return [named_call(name, text[k2 + 1:close], (i, end))], end
         return [named_call(name, text[k:body_end], (i, end), cut=e < 0)], end
     name = left

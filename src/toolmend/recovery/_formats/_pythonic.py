@@ -23,7 +23,7 @@ import re
 import warnings
 from typing import Any
 
-from .._toolcalls import ToolCall
+from .._toolcalls import ToolCall, two_ways
 from ._base import Ctx, cut_call, json_run
 
 __all__ = ["read_list", "read_lines", "pythonic_reader", "pythonic_at"]
@@ -153,9 +153,7 @@ def pythonic_at(text: str, s: int, limit: int) -> tuple[ToolCall | None, int]:
             return ToolCall(name, raw, None, False, (s, e),
                             f"the call to {name!r} passes **arguments, which are not read"), e
         if kw.arg in args:  # (Python refuses it too: "keyword argument repeated")
-            return ToolCall(name, raw, None, False, (s, e),
-                            f"the call to {name!r} gives argument {kw.arg!r} twice; which one the "
-                            "model meant cannot be told"), e
+            return two_ways(name, raw, (s, e), f"the call to {name!r} gives argument {kw.arg!r} twice"), e
         try:
             args[kw.arg] = _literal(kw.value)
         except _NotJson as exc:
