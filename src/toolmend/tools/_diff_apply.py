@@ -27,7 +27,6 @@ import stat
 from dataclasses import dataclass, field
 from typing import Any
 
-from .._files import read_capped
 from .._text import human_size, plural
 from ..diff import (
     FilePatch,
@@ -39,11 +38,11 @@ from ..diff import (
     reverse,
     select,
 )
-from ..errors import PatchError, ToolError, ToolmendError
+from ..errors import PatchError, ToolError
 from ._diff_io import FILE_LIMIT, PATCH_LIMIT
 from ._output import cap_text
 from ._runner import ToolArgs, ToolResult
-from ._safewrite import default_mode, write_atomic, write_backup
+from ._safewrite import default_mode, same_bytes, write_atomic, write_backup
 from ._workspace import Workspace
 
 __all__ = ["diff_apply"]
@@ -416,9 +415,9 @@ def _write(slots: list[_Slot], ws: Workspace, backup: bool, stop: str) -> dict[s
         for shown, real in made.items():  # a copy goes only where the file holds it again
             path, before = befores[shown]
             try:
-                if before is not None and read_capped(path, len(before), shown) == before:
+                if before is not None and same_bytes(path, before):
                     os.remove(real)
-            except (OSError, ToolmendError):  # pragma: no cover - the copy stays: never a lost file
+            except OSError:  # pragma: no cover - the copy stays: never a lost file
                 pass
         as_it_was = "every file is as it was" if not stuck else (
             "files written were put back except " + ", ".join(

@@ -47,7 +47,7 @@ def _fsync_dir(folder: str) -> None:
         os.close(fd)
 
 
-def _same_bytes(path: str, data: bytes) -> bool:
+def same_bytes(path: str, data: bytes) -> bool:
     """Whether ``path`` is a regular file (not a symlink) holding ``data``."""
     try:
         st = os.lstat(path)
@@ -68,7 +68,7 @@ def write_backup(path: str, data: bytes, mode: int) -> str:
         | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
     for n in range(_MAX_BACKUPS):
         candidate = path + ".bak" + (f".{n}" if n else "")
-        if _same_bytes(candidate, data):
+        if same_bytes(candidate, data):
             return candidate
         try:
             fd = os.open(candidate, flags, stat.S_IMODE(mode) & 0o777)
