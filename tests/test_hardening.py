@@ -491,6 +491,39 @@ def test_a_stream_of_blank_deltas_is_read_in_linear_time():
             assert s.finish() == []
 
 
+# a run the live reading waits at: each delta read once, not the run so far again (16 KB of
+# blanks after a <tool_call>, fed a character at a time, took 10 s; 200 KB would take ~25 min)
+LIVE_RUNS = {
+    "blanks after <tool_call>": "<tool_call>" + " \n" * 100_000
+    + '{"name": "f", "arguments": {}}</tool_call>',
+    "blanks after <seed:tool_call>": "<seed:tool_call>" + " " * 200_000
+    + "<function=f><parameter=a>1</parameter></function></seed:tool_call>",
+    "blanks after <tool_calls>": "<tool_calls>" + " " * 200_000
+    + '<tool_call>{"name": "f", "arguments": {}}</tool_call></tool_calls>',
+    "blanks in a section": "<|tool_calls_section_begin|>" + " " * 200_000
+    + "<|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{}<|tool_call_end|>"
+    + "<|tool_calls_section_end|>",
+    "blanks in arguments": '<tool_call>{"name": "f", "arguments": {"a": 1' + " " * 400_000 + "}}</tool_call>",
+    "a run of backticks": "see " + "`" * 200_000 + " x",
+}
+
+
+@pytest.mark.parametrize("step", [1, 4])
+@pytest.mark.parametrize("thinking", [False, True])
+@pytest.mark.parametrize("shape", sorted(LIVE_RUNS))
+def test_a_long_run_in_a_live_stream_is_read_once(shape, thinking, step):
+    # (thinking=True: after the reasoning's closer, else the run is reasoning, skipped)
+    text = ("plan</think>" if thinking else "") + LIVE_RUNS[shape]
+    whole = toolmend.parse_tool_calls(text, thinking=thinking)  # (its readers made: not timed)
+    assert len(whole) == (shape != "a run of backticks")
+    s = toolmend.ToolCallStream(thinking=thinking)
+    with _bounded(1):
+        for i in range(0, len(text), step):
+            s.feed(text[i:i + step])
+        calls = s.finish()
+    assert calls == whole
+
+
 @pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="needs /proc")
 def test_the_diff_of_two_all_different_4_mb_files_stays_small(tmp_path):
     code = (

@@ -80,6 +80,7 @@ _CODE_MAX = 16384  # a code span or XML call still open this long is held (its t
 _AFTER = regex.compile(rf"{_SPACE}*\}}{_SPACE}*</tool_call{_SPACE}*>")
 _HERMES_STOPS = ("</tool_call", "<tool_call")  # a tag reader ends the body at these
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")
+_NOT_BLANK = r"^\s"  # (for _wait: any character str.isspace() is false for)
 
 
 _wakes: dict[str, Callable[[str], Any]] = {}  # the characters a state waits for -> their search
@@ -124,7 +125,7 @@ class LiveReading:
     ident: str | None = None
     after: Any = _AFTER
     args: JsonPrefix | None = None
-    args_held = ""  # read valid, not yet passed on (trailing blanks)
+    args_held: list[str] = []  # read valid, not yet passed on (trailing blanks; each call its own)
     open_call = False  # a CallStarted was sent for a call not yet finished
     shown = 0
     # a family's call being read whole (see _livefamilies): its marker and family
@@ -257,10 +258,13 @@ class LiveReading:
         passes ``most`` characters: most deltas then cost a concatenation.
         With ``closers`` (the state waits for one of them), a delta that
         brings one of ``chars`` wakes the state only when one of the closers
-        ends in it too (every tag ends with ">")."""
+        ends in it too (every tag ends with ">"). ``chars`` beginning with "^"
+        is a regex class of those that do not end it (a run of blanks, of
+        backticks: any other character does)."""
         search = _wakes.get(chars)
         if search is None:
-            search = _wakes[chars] = re.compile("[" + re.escape(chars) + "]").search
+            cls = chars if chars[0] == "^" else re.escape(chars)
+            search = _wakes[chars] = re.compile("[" + cls + "]").search
         if not closers:
             self.wake = (search, most, None, 0)
             return False
@@ -333,8 +337,8 @@ class LiveReading:
         c = w[0]
         if c == "`":
             run = len(self.work) - len(self.work.lstrip("`"))
-            if run == len(self.work):
-                return False  # the run may go on
+            if run == len(self.work):  # the run may go on: read again once it ends
+                return self._hold() if run > _CODE_MAX else self._wait("^`", _CODE_MAX)
             if self.line_blank and run >= 3:
                 return self._hold()  # a fence
             self.ticks, self.state = run, "code"
@@ -346,7 +350,12 @@ class LiveReading:
         if c == "<" and w[1:2] in ("|", "\uff5c"):
             return self._hold()  # a special token (a section's wrapper, <|im_end|>): never prose
         self.state = "text"
-        self._show(events, 1)  # a character that begins nothing here
+        n = 1  # a character that begins nothing here
+        if low[1:2] == low[0] and low[:2] not in lit.prefixes and lit.longest_at(low[:2]) is None:
+            # a run of it ("{{{{", "<<<<"): no literal begins with two, so neither does any of
+            # the run but its last character: shown at once, not a step a character
+            n = max(1, len(self.work) - len(self.work.lstrip(c)) - 1)
+        self._show(events, n)
         return True
 
     def _think(self, events: list[StreamEvent]) -> bool:
@@ -379,8 +388,9 @@ class LiveReading:
         closing = re.compile(r"(?<!`)" + "`" * n + r"(?!`)")
         work = self.work
         m = closing.search(work, max(n, self.searched))
-        # a blank line may begin on the last line searched
-        blank = _BLANK_LINE.search(work, max(n, work.rfind("\n", n, self.searched)))
+        # a blank line may begin on the last line searched (with none there, not before it)
+        nl = work.rfind("\n", n, self.searched)
+        blank = _BLANK_LINE.search(work, nl if nl >= 0 else max(n, self.searched))
         if blank is not None and (m is None or blank.start() < m.start()):
             self.state = "text"
             self._show(events, n)
@@ -401,8 +411,8 @@ class LiveReading:
         since the wrapper: close() shows it all)."""
         work = self.work
         k = len(work) - len(work.lstrip())
-        if k == len(work):
-            return False  # blanks so far: what follows decides
+        if k == len(work):  # blanks so far: what follows decides (read again once it comes)
+            return self._hold() if k > _CODE_MAX else self._wait(_NOT_BLANK, _CODE_MAX)
         if work[k] == "<":
             self._advance(k)
             self.state = "decide"
@@ -422,8 +432,8 @@ class LiveReading:
         if fam.tags_inside and not self.searched:
             work = self.work
             k = skip_blanks(work, len(self.marker), len(work))
-            if k == len(work):
-                return False  # blanks so far
+            if k == len(work):  # blanks so far: read again once something else comes
+                return self._hold() if k > _CODE_MAX else self._wait(_NOT_BLANK, _CODE_MAX)
             if work[k] == "<":  # <tool_calls><tool_call>...: the tags inside are the calls
                 if self.quiet < 0:
                     self.quiet = self.at
@@ -479,17 +489,20 @@ class LiveReading:
     def _head(self, events: list[StreamEvent]) -> bool:
         """After ``<tool_call>``: which shape the body takes."""
         work = self.work
-        k = work.find(">") + 1
+        k = self.searched or work.find(">") + 1
         while k < len(work) and work[k] in " \t\n\r":
             k += 1
-        if k >= len(work):
-            return False  # the body has not begun
+        if k >= len(work):  # the body has not begun: its blanks are not read again (``searched``)
+            self.searched = k
+            if k > _HEAD_MAX:
+                return self._hold()  # no everyday head is that long: close() reads it
+            return False
         waiting = False
         # an XML call's body starts with a tag or (GLM's) a name: a "{" starts none
         for start, regular, end in (self.lit.tagged if work[k] != "{" else ()):
             x = start.match(work, partial=True)
             if x is not None and not x.partial:
-                self.regular, self.end, self.state = regular, end, "tagged"
+                self.regular, self.end, self.state, self.searched = regular, end, "tagged", 0
                 return True
             waiting = waiting or x is not None
         m = _HEAD.match(work, partial=True) if self.lit.hermes else None
@@ -532,7 +545,7 @@ class LiveReading:
         self.tag_start, self.name, self.ident, self.after = self.at, name, ident, after
         events.append(CallStarted(len(self.committed), ident, name))
         self.open_call = True
-        self.args, self.args_sent, self.args_held = JsonPrefix(stops), [], ""
+        self.args, self.args_sent, self.args_held = JsonPrefix(stops), [], []
         self._advance(head_end - 1)
         self.state = "args"
 
@@ -565,12 +578,18 @@ class LiveReading:
         if self.args.done:  # what follows the arguments is read here again
             self.work, self.args.buf = self.args.buf, ""
             self.at -= len(self.work)
-        held = self.args_held + read if self.args_held else read
-        sent = held.rstrip()  # a cut message's arguments end at their last non-blank character
+        sent = read.rstrip()  # a cut message's arguments end at their last non-blank character
         if sent:
+            trail = len(read) - len(sent)
+            if self.args_held:  # the blanks held before it go with it
+                sent = "".join(self.args_held) + sent
+                self.args_held = []
             self.args_sent.append(sent)
             events.append(args_delta(len(self.committed), sent))
-        self.args_held = held[len(sent):] if len(sent) < len(held) else ""
+            if trail:
+                self.args_held = [read[-trail:]]
+        elif read:  # blanks only: kept apart, not read again with the next ones
+            self.args_held.append(read)
         if self.args.failed:
             return self._hold()
         if self.args.done:
