@@ -2,15 +2,14 @@
 # text with every number token handed, as written, to a hook (``on_int`` for
 # a token without a fraction or an exponent, ``on_float`` for the others), as
 # the stdlib's parse_int / parse_float are. Included by _jsonscan.pyx, which
-# exports it as ``load_exact``; any kernel that must read numbers exactly
-# includes it too. Twin: src/toolmend/_kernels/_jsonexact.py.
+# exports it as ``load_exact``, and by _recover.pyx (recovered values with
+# their integers exact): the kernels' one exact reader. Twin: src/toolmend/_kernels/_jsonexact.py.
 #
 # No recursion: a stack of the open containers, and of the keys their next
 # values go under; past ``max_depth`` levels, RecursionError. The text must
 # be valid JSON (the scanner said so): nothing here checks the grammar.
-# (The including module declares PyUnicode_KIND and PyUnicode_DATA.)
-from cpython.unicode cimport PyUnicode_READ
-
+# (The including module declares PyUnicode_KIND, PyUnicode_DATA and
+# PyUnicode_READ.)
 from json.decoder import scanstring as _exact_scanstring
 
 

@@ -40,6 +40,7 @@ cdef extern from *:
 cdef extern from "Python.h":
     int PyUnicode_KIND(object o)
     void* PyUnicode_DATA(object o)
+    Py_UCS4 PyUnicode_READ(int kind, void* data, Py_ssize_t index) nogil
     object PyUnicode_FromKindAndData(int kind, const void* buf, Py_ssize_t size)
     object PyUnicode_Substring(object s, Py_ssize_t start, Py_ssize_t end)
     object PyUnicode_DecodeUTF8(const char* s, Py_ssize_t size, const char* errors)

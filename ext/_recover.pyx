@@ -24,7 +24,6 @@ from cpython.mem cimport PyMem_RawFree, PyMem_RawMalloc, PyMem_RawRealloc
 from cpython.unicode cimport PyUnicode_1BYTE_KIND, PyUnicode_4BYTE_KIND, PyUnicode_FromKindAndData
 
 import orjson as _orjson
-from json.decoder import scanstring as _scanstring
 
 from _jsongrammar cimport uchar, ScanState, scan_impl, check_number, hexval, is_digit
 
@@ -76,38 +75,7 @@ cdef Py_ssize_t PREFILTER_MAX = 512
 
 
 include "_recover_buf.pxi"
-
-
-# The curly-quote table of toolmend._text (CURLY_DOUBLE, CURLY_SINGLE), in C.
-cdef inline bint is_curly_double(Py_UCS4 c) noexcept nogil:
-    return c == 0x201C or c == 0x201D or c == 0x2033
-
-
-cdef inline bint is_curly_single(Py_UCS4 c) noexcept nogil:
-    return c == 0x2018 or c == 0x2019 or c == 0x2032
-
-
-# toolmend._text.OTHER_QUOTES: German low-high („, closed by “ or ”) and the
-# guillemets in both directions, each standing for ".
-cdef inline bint is_other_quote(Py_UCS4 c) noexcept nogil:
-    return c == 0x201E or c == 0x00AB or c == 0x00BB or c == 0x2039 or c == 0x203A
-
-
-cdef inline bint closes_quote(Py_UCS4 opener, Py_UCS4 c) noexcept nogil:
-    """Whether ``c`` is a quote that closes the string ``opener`` opened."""
-    if opener == 0x00AB:
-        return c == 0x00BB
-    if opener == 0x00BB:
-        return c == 0x00AB
-    if opener == 0x2039:
-        return c == 0x203A
-    if opener == 0x203A:
-        return c == 0x2039
-    if opener == 0x201E:
-        return c == 0x201C or c == 0x201D
-    if is_curly_single(opener):
-        return is_curly_single(c)
-    return is_curly_double(c)
+include "_recover_chars.pxi"
 
 
 # ---------------------------------------------------------------------------
@@ -173,88 +141,18 @@ cdef bint lossy_ints(str s):
     return lossy_ints_k(<const Py_UCS4*>d, len(s))
 
 
-cdef inline Py_ssize_t json_ws(int kind, void* d, Py_ssize_t i, Py_ssize_t n) noexcept:
-    cdef Py_UCS4 c
-    while i < n:
-        c = PyUnicode_READ(kind, d, i)
-        if not (c == c' ' or c == c'\t' or c == c'\n' or c == c'\r'):
-            break
-        i += 1
-    return i
+include "_jsonexact.pxi"  # the kernels' one exact reader (also the JSON kernel's load_exact)
+
+cdef object _INT = int
+cdef object _FLOAT = float
 
 
-cdef Py_ssize_t read_key(str s, int kind, void* d, Py_ssize_t i, list keys) except -1:
-    """The key whose opening quote is at i goes on ``keys``; the index of the
-    member's value."""
-    key, i = _scanstring(s, i + 1)
-    keys.append(key)
-    i = json_ws(kind, d, i, len(s)) + 1  # past the colon
-    return json_ws(kind, d, i, len(s))
-
-
-cdef object read_exact(str s):
+cdef inline object read_exact(str s):
     """The value of the valid JSON ``s`` with its integers exact (a Python int
     at any size, where orjson makes those beyond 64 bits floats) and every
-    other number the float of its text: the kernel's one exact reader (of the
-    text strategies' values and of the engine's). No recursion: a stack of the
-    open containers and of the keys their next values go under."""
-    cdef Py_ssize_t n = len(s), i, j
-    cdef int kind = PyUnicode_KIND(s)
-    cdef void* d = PyUnicode_DATA(s)
-    cdef Py_UCS4 c
-    cdef list stack = []
-    cdef list keys = []
-    cdef object value, container
-    cdef bint real
-    i = json_ws(kind, d, 0, n)
-    while True:
-        c = PyUnicode_READ(kind, d, i)
-        if c == c'{' or c == c'[':
-            value = {} if c == c'{' else []
-            i = json_ws(kind, d, i + 1, n)
-            if PyUnicode_READ(kind, d, i) == (<Py_UCS4>c'}' if c == c'{' else <Py_UCS4>c']'):
-                i += 1
-            else:
-                stack.append(value)
-                if c == c'{':
-                    i = read_key(s, kind, d, i, keys)
-                continue
-        elif c == c'"':
-            value, i = _scanstring(s, i + 1)
-        elif c == c't':
-            value, i = True, i + 4
-        elif c == c'f':
-            value, i = False, i + 5
-        elif c == c'n':
-            value, i = None, i + 4
-        else:  # a number: '-' or a digit
-            j = i + 1
-            real = False
-            while j < n:
-                c = PyUnicode_READ(kind, d, j)
-                if c == c'.' or c == c'e' or c == c'E' or c == c'+':
-                    real = True
-                elif not (is_digit(c) or c == c'-'):
-                    break
-                j += 1
-            value = float(s[i:j]) if real else int(s[i:j])
-            i = j
-        while True:  # the value is whole: into its container, then past what closes
-            if not stack:
-                return value
-            container = stack[len(stack) - 1]
-            if type(container) is dict:
-                (<dict>container)[keys.pop()] = value
-            else:
-                (<list>container).append(value)
-            i = json_ws(kind, d, i, n)
-            c = PyUnicode_READ(kind, d, i)
-            i = json_ws(kind, d, i + 1, n)
-            if c == c',':
-                if type(container) is dict:
-                    i = read_key(s, kind, d, i, keys)
-                break
-            value = stack.pop()  # c closes the container
+    other number the float of its text (of the text strategies' values and of
+    the engine's; both are at most 1024 levels deep)."""
+    return exact_read(s, _INT, _FLOAT, 1 << 30)
 
 
 cdef bint holds_no_float(object value, Py_ssize_t budget) except -1:

@@ -46,46 +46,6 @@ cdef struct Frame:
     Py_ssize_t mark   # buffer length before the member or element being written
 
 
-cdef inline bint is_ident_start(Py_UCS4 c) noexcept nogil:
-    return (c'a' <= c <= c'z') or (c'A' <= c <= c'Z') or c == c'_' or c == c'$'
-
-
-cdef inline bint is_alnum(Py_UCS4 c) noexcept nogil:
-    """str.isalnum, with the ASCII answer inline."""
-    if c < 128:
-        return (c'a' <= c <= c'z') or (c'A' <= c <= c'Z') or (c'0' <= c <= c'9')
-    return Py_UNICODE_ISALNUM(c)
-
-
-cdef inline bint is_json_ws(Py_UCS4 c) noexcept nogil:
-    return c == c' ' or c == c'\t' or c == c'\r' or c == c'\n'
-
-
-cdef inline bint is_alpha(Py_UCS4 c) noexcept nogil:
-    """str.isalpha, with the ASCII answer inline."""
-    if c < 128:
-        return (c'a' <= c <= c'z') or (c'A' <= c <= c'Z')
-    return Py_UNICODE_ISALPHA(c)
-
-
-cdef inline bint is_word(Py_UCS4 c) noexcept nogil:
-    return is_alnum(c) or c == c'_'
-
-
-cdef inline bint is_key_char(Py_UCS4 c) noexcept nogil:
-    return is_alnum(c) or c == c'_' or c == c'$' or c == c'@' or c == c'.' or c == c'-'
-
-
-cdef inline bint is_odd_space(Py_UCS4 c) noexcept nogil:
-    return c == 0x200B or c == 0x200C or c == 0x200D or c == 0x2060 or c == 0xFEFF or c == 0x180E
-
-
-cdef inline bint trailing_ok(Py_UCS4 c) noexcept nogil:
-    return ((c'a' <= c <= c'z') or (c'A' <= c <= c'Z') or c >= 0x80 or c == c'<' or c == c'`'
-            or c == c'~' or c == c';' or c == c')' or c == c'!' or c == c'?' or c == c'.'
-            or c == c'*' or c == c'|' or c == c'>' or c == c'_')
-
-
 @cython.final
 cdef class _Repairer:
     # The pass reads and writes these fields at every character, without the
