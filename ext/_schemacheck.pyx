@@ -275,17 +275,45 @@ cdef class _Checker:
             return 1
         return self._check(i, <object>v, depth + 1)
 
+    cdef inline int _check_string(self, Node* nd, object x) except -1:
+        """The string keywords of ``nd`` (lengths, a pattern) on the str ``x``."""
+        cdef Py_ssize_t size, j
+        cdef unsigned int c
+        cdef int inset
+        cdef object y
+        size = PyUnicode_GET_LENGTH(x)
+        if _outside(size, nd.min_len, nd.max_len):
+            return 0
+        if nd.atoms != NULL:
+            if size < nd.natoms:
+                return 0
+            for j in range(nd.natoms):
+                c = PyUnicode_READ_CHAR(x, j)
+                if c < 64:
+                    inset = (nd.atoms[j].low >> c) & 1
+                elif c < 128:
+                    inset = (nd.atoms[j].high >> (c - 64)) & 1
+                else:
+                    inset = 0
+                if inset == nd.atoms[j].negated:
+                    return 0
+        elif nd.search != NULL:
+            if nd.tame != NULL and size <= nd.tame_length:
+                y = (<object>nd.tame)(x)
+            else:
+                y = (<object>nd.search)(x, timeout=<object>nd.timeout)
+            if y is None:
+                return 0
+        return 1
+
     cdef int _check(self, int i, object x, int depth) except -1:
         cdef Node* nd = &self.nodes[i]
         cdef Py_ssize_t pos
         cdef PyObject* name_p
         cdef int k, r
         cdef Py_ssize_t size, j, matched
-        cdef unsigned int c
-        cdef int inset
         cdef Prop* p
         cdef PyObject* v
-        cdef object y
         if nd.kind == K_ALWAYS:
             return 1
         if nd.kind == K_NEVER:
@@ -355,29 +383,9 @@ cdef class _Checker:
                         j += 1
         elif k == K_STRING:
             if nd.has_str:
-                size = PyUnicode_GET_LENGTH(x)
-                if _outside(size, nd.min_len, nd.max_len):
-                    return 0
-                if nd.atoms != NULL:
-                    if size < nd.natoms:
-                        return 0
-                    for j in range(nd.natoms):
-                        c = PyUnicode_READ_CHAR(x, j)
-                        if c < 64:
-                            inset = (nd.atoms[j].low >> c) & 1
-                        elif c < 128:
-                            inset = (nd.atoms[j].high >> (c - 64)) & 1
-                        else:
-                            inset = 0
-                        if inset == nd.atoms[j].negated:
-                            return 0
-                elif nd.search != NULL:
-                    if nd.tame != NULL and size <= nd.tame_length:
-                        y = (<object>nd.tame)(x)
-                    else:
-                        y = (<object>nd.search)(x, timeout=<object>nd.timeout)
-                    if y is None:
-                        return 0
+                r = self._check_string(nd, x)
+                if r != 1:
+                    return r
         elif k == K_INT or k == K_FLOAT:
             if nd.has_num:
                 if nd.low != NULL and PyObject_RichCompareBool(x, <object>nd.low, Py_LT):

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import ast
 import importlib
 import inspect
 import pathlib
+import re
 import subprocess
 import sys
 
@@ -87,6 +89,71 @@ def test_no_module_is_over_700_lines():
     for path in PACKAGE.rglob("*.py"):
         lines = path.read_text(encoding="utf-8").count("\n")
         assert lines <= 700, f"{path.relative_to(PACKAGE)}: {lines} lines"
+
+
+EXT = pathlib.Path(__file__).resolve().parent.parent / "ext"
+# a Cython function's first line: def, cdef or cpdef, any qualifiers and return type, its name
+_CYTHON_DEF = re.compile(r"^( *)c?p?def\s+(?!class\b|extern\b|struct\b|enum\b)[^=(]*?(\w+)\s*\(")
+
+
+def _cython_functions(path: pathlib.Path) -> list[tuple[str, int]]:
+    """Each function of a Cython file, with its length in lines: from its def
+    to its last line indented deeper (comments and blank lines between do not count)."""
+    lines = path.read_text(encoding="utf-8").split("\n")
+    found = []
+    for i, line in enumerate(lines):
+        m = _CYTHON_DEF.match(line)
+        if m is None:
+            continue
+        head = i  # the signature may go on over lines: to where its brackets close
+        while lines[head].count("(") - lines[head].count(")") + sum(
+                x.count("(") - x.count(")") for x in lines[i:head]) > 0 and head + 1 < len(lines):
+            head += 1
+        if not lines[head].split("#")[0].rstrip().endswith(":"):
+            continue  # a declaration (a cdef variable, an extern's prototype): no body
+        indent, last = len(m.group(1)), head
+        for j in range(head + 1, len(lines)):
+            body = lines[j]
+            if body.strip() and not body.lstrip().startswith("#"):
+                if len(body) - len(body.lstrip()) <= indent:
+                    break
+                last = j
+        found.append((m.group(2), last - i + 1))
+    return found
+
+
+def test_no_function_is_over_120_lines():
+    long = []
+    for path in PACKAGE.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                if node.end_lineno is not None and node.end_lineno - node.lineno + 1 > 120:
+                    long.append(f"{path.relative_to(PACKAGE)}: {node.name}")
+    assert not long
+
+
+@pytest.mark.skipif(not EXT.is_dir(), reason="the kernels' sources are not beside the tests")
+def test_no_kernel_function_is_over_120_lines():
+    long = [f"ext/{path.name}: {name} ({n} lines)" for path in sorted(EXT.glob("*.p[yx][xid]"))
+            for name, n in _cython_functions(path) if n > 120]
+    assert not long
+
+
+@pytest.mark.skipif(not EXT.is_dir(), reason="the kernels' sources are not beside the tests")
+def test_the_cython_measure_finds_each_function_whole():
+    # (a signature over two lines, exact_key's; exact_read runs to the file's last line)
+    found = _cython_functions(EXT / "_jsonexact.pxi")
+    assert [name for name, _ in found] == ["exact_ws", "exact_string", "exact_key", "exact_read"]
+    lines = (EXT / "_jsonexact.pxi").read_text(encoding="utf-8").rstrip().split("\n")
+    start = next(i for i, line in enumerate(lines) if line.startswith("cdef object exact_read("))
+    assert dict(found)["exact_read"] == len(lines) - start
+
+
+@pytest.mark.skipif(not EXT.is_dir(), reason="the kernels' sources are not beside the tests")
+def test_no_kernel_source_is_over_900_lines():
+    for path in EXT.glob("*.p[yx][xid]"):
+        lines = path.read_text(encoding="utf-8").count("\n")
+        assert lines <= 900, f"ext/{path.name}: {lines} lines"
 
 
 def test_spec_names_still_work():

@@ -105,12 +105,12 @@ def everyday_tag(text: str, i: int, limit: int) -> ToolCall | None:
     return None
 
 
-def read_tag(text: str, i: int, limit: int, everyday_tried: bool = False) -> tuple[Any, int]:
-    """The call(s) in the tag at ``i``: (list of calls | NOT_A_TAG, end);
-    ``everyday_tried``: ``everyday_tag`` found no call there."""
-    fast = None if everyday_tried else everyday_tag(text, i, limit)
-    if fast is not None:
-        return [fast], fast.span[1]
+def _tag_head(text: str, i: int, limit: int) -> tuple[
+        dict[str, str], set[str], str | None, int, bool, bool, int] | None:
+    """The attributes of the tag at ``i`` (None: no tag there): its attributes,
+    those written twice with two values, the attribute cut off by the end of
+    the text and where its value starts, whether the tag closes itself or
+    opens a body, and where its head ends."""
     j = i + len(_TAG_NAME)
     attrs: dict[str, str] = {}
     twice: set[str] = set()  # attributes written again with another value
@@ -132,7 +132,7 @@ def read_tag(text: str, i: int, limit: int, everyday_tried: bool = False) -> tup
             # across the edge is found there
             searched = window if window >= limit else window - len(_TAG_NAME) + 1
         if 0 <= nxt <= j:
-            return NOT_A_TAG, i + len(_TAG_NAME)
+            return None
         if j >= limit:
             break
         if text.startswith("/>", j):
@@ -146,7 +146,7 @@ def read_tag(text: str, i: int, limit: int, everyday_tried: bool = False) -> tup
             break
         m = _ATTR_NAME.match(text, j, limit)
         if m is None:
-            return NOT_A_TAG, i + len(_TAG_NAME)
+            return None
         key = m.group().lower()
         j = _skip_ws(text, m.end(), limit)
         if j < limit and text[j] == "=":
@@ -157,7 +157,7 @@ def read_tag(text: str, i: int, limit: int, everyday_tried: bool = False) -> tup
             start = j
             value, j = _attr_value(text, j, limit)
             if value is None and j < limit:  # it runs into the next tag: this one is broken
-                return NOT_A_TAG, i + len(_TAG_NAME)
+                return None
             if value is None or (j >= limit == len(text) and text[j - 1] not in "\"'}]"):
                 cut_attr, cut_at = key, start
                 break
@@ -167,6 +167,19 @@ def read_tag(text: str, i: int, limit: int, everyday_tried: bool = False) -> tup
         if attrs.get(key, value) != value:
             twice.add(key)
         attrs[key] = value
+    return attrs, twice, cut_attr, cut_at, self_closing, opened, j
+
+
+def read_tag(text: str, i: int, limit: int, everyday_tried: bool = False) -> tuple[Any, int]:
+    """The call(s) in the tag at ``i``: (list of calls | NOT_A_TAG, end);
+    ``everyday_tried``: ``everyday_tag`` found no call there."""
+    fast = None if everyday_tried else everyday_tag(text, i, limit)
+    if fast is not None:
+        return [fast], fast.span[1]
+    head = _tag_head(text, i, limit)
+    if head is None:
+        return NOT_A_TAG, i + len(_TAG_NAME)
+    attrs, twice, cut_attr, cut_at, self_closing, opened, j = head
     at_end = not (self_closing or opened)
     if at_end and limit < len(text):
         return NOT_A_TAG, i + len(_TAG_NAME)
