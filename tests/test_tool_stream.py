@@ -851,3 +851,33 @@ def test_a_long_message_of_many_calls_reports_each_at_its_closer(unit):
         finished = [e.call for e in events if isinstance(e, CallFinished)]
         assert finished == s.finish() == parse_tool_calls(text, thinking=False)
         assert len(finished) == 150 and all(c.ok for c in finished)
+
+
+# -- what stops a prose delta ----------------------------------------------------
+
+from toolmend.recovery import _triggers  # noqa: E402
+
+
+def _stops_prose(delta: str) -> bool:
+    """The definition PROSE_STOP is built to: a character or word that may begin
+    a call, or an end of the delta that may grow into a word marker."""
+    return _triggers.TRIGGER.search(delta) is not None or any(
+        delta.endswith(p) for p in _triggers._WORD_PREFIXES)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(["Action:", "functools", "function call<|role_sep|>", "Act", "fun",
+                                 "functio", "A", "f", "x", " ", "<", "c", "o", "ls", ":", "`", "{"]),
+                max_size=8).map("".join))
+def test_prose_stop_is_its_definition(delta):
+    assert (_triggers.PROSE_STOP.search(delta) is not None) == _stops_prose(delta)
+
+
+def test_prose_stop_on_its_words():
+    stop = _triggers.PROSE_STOP.search
+    for word in ("Action:", "functools", "function call<|role_sep|>"):
+        assert stop("see " + word + " x")  # a whole word anywhere
+        for k in range(1, len(word)):
+            assert stop("see " + word[:k])  # a start of one at the end: it may grow
+            assert (stop(word[:k] + " x") is None) == ("<" not in word[:k])  # not in the middle
+    assert stop("Acting fully on functions.") is None

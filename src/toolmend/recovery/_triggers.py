@@ -23,8 +23,25 @@ _LONGEST = max(len(m) for m in _WORD_MARKERS)
 _WORD_PREFIXES = frozenset(m[:k] for m in _WORD_MARKERS for k in range(1, len(m)))
 _WORD_FIRSTS = "".join(sorted({m[0] for m in _WORD_MARKERS}))
 _WORD_FIRST = re.compile("[" + re.escape(_WORD_FIRSTS) + "]")
-PROSE_STOP = re.compile(TRIGGER.pattern + "|(?:" + "|".join(
-    re.escape(p) for p in sorted(_WORD_PREFIXES, key=len, reverse=True)) + r")\Z")
+
+
+def _word_or_its_start_at_end(words: tuple[str, ...], k: int = 0) -> str:
+    """A pattern for one of ``words`` (which share their first ``k`` characters)
+    whole, or any start of one at the end of the text: a trie, so that a
+    search tries the words only where one of their first letters stands (one
+    alternative of a start per prefix, ``\\Z`` after each, made the search
+    try them all at every position: 0.53 us a prose delta, now 0.19 us)."""
+    branches = []
+    for c in sorted({w[k] for w in words if len(w) > k}):
+        if any(len(w) == k + 1 and w[k] == c for w in words):
+            branches.append(re.escape(c))  # a word ends here: found whatever follows
+            continue
+        rest = _word_or_its_start_at_end(tuple(w for w in words if len(w) > k and w[k] == c), k + 1)
+        branches.append(f"{re.escape(c)}(?:{rest}|\\Z)")
+    return "|".join(branches)
+
+
+PROSE_STOP = re.compile(r"[<\[{`~>\u25c1]|" + _word_or_its_start_at_end(_WORD_MARKERS))
 
 
 def partial_tail(text: str) -> int:
