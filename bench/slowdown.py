@@ -51,7 +51,7 @@ ENTRIES: dict[str, tuple[dict[str, list[str]], list[str]]] = {
     "jsonscan": ({"_jsonscan.pyx": ["scan", "scan_index", "members", "value_end", "lookup",
                                     "lookup_many", "summary", "load_exact"]},
                  ["bench/test_bench_json.py"]),
-    "markers": ({"_markers.pyx": ["skip_space", "extent"]},
+    "markers": ({"_markers.pyx": ["skip_space", "extent", "call_body"]},
                 ["bench/test_bench_tool_calls.py", "bench/test_bench_tool_stream.py"]),
     "myers": ({"_myers.pyx": ["diff_lines", "unified_text"]},
               ["bench/test_bench_diff.py"]),

@@ -10,7 +10,7 @@ from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memchr
 from cpython.unicode cimport PyUnicode_GET_LENGTH, PyUnicode_READ, PyUnicode_KIND, PyUnicode_DATA
 
-__all__ = ["extent", "next_start", "skip_space", "start_table", "tag_body"]
+__all__ = ["JsonPrefix", "call_body", "extent", "next_start", "skip_space", "start_table", "tag_body"]
 
 
 cdef inline bint _starts(str needle, int kind, const void* data, Py_ssize_t j, Py_ssize_t n):
@@ -331,6 +331,69 @@ cdef inline bint _is_key(int kind, const void* data, Py_ssize_t k, Py_ssize_t en
     return True
 
 
+cdef Py_ssize_t _members(int kind, const void* data, Py_ssize_t b, Py_ssize_t e,
+                         Py_ssize_t* found) noexcept:
+    """The members of the call object whose ``{`` is at ``b`` and whose
+    closing brace is at ``e - 1``, before its arguments: ``found`` gets
+    the name's and the id's quoted spans (-1 when absent) and which key gives
+    the arguments (3: ``arguments``, 4: ``parameters``); returns where the
+    arguments' value starts, or -1 when the members are not in that shape."""
+    cdef Py_ssize_t k = b + 1, key_end, value_end
+    cdef int which
+    found[0] = found[1] = found[2] = found[3] = -1
+    while True:  # keys and short strings, up to the arguments' key
+        k = _blanks(kind, data, k, e)
+        if k >= e or PyUnicode_READ(kind, data, k) != 34:
+            return -1
+        key_end = _string_end(kind, data, k, e)
+        if key_end < 0:
+            return -1
+        which = (1 if _is_key(kind, data, k + 1, key_end - 1, "name", 4) else
+                 2 if _is_key(kind, data, k + 1, key_end - 1, "id", 2) else
+                 3 if _is_key(kind, data, k + 1, key_end - 1, "arguments", 9) else
+                 4 if _is_key(kind, data, k + 1, key_end - 1, "parameters", 10) else 0)
+        k = _blanks(kind, data, key_end, e)
+        if k >= e or PyUnicode_READ(kind, data, k) != 58:
+            return -1
+        k = _blanks(kind, data, k + 1, e)
+        if which >= 3:
+            found[4] = which
+            return k
+        if which == 0 or k >= e or PyUnicode_READ(kind, data, k) != 34:
+            return -1
+        value_end = _string_end(kind, data, k, e)
+        if value_end < 0 or found[2 * which - 2] >= 0:
+            return -1
+        found[2 * which - 2], found[2 * which - 1] = k, value_end
+        k = _blanks(kind, data, value_end, e)
+        if k >= e or PyUnicode_READ(kind, data, k) != 44:
+            return -1
+        k += 1
+
+
+cdef inline Py_ssize_t _trimmed(int kind, const void* data, Py_ssize_t k, Py_ssize_t end) noexcept:
+    while end > k and Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, end - 1)):
+        end -= 1
+    return end
+
+
+def call_body(str text, Py_ssize_t b, Py_ssize_t end):
+    """The call object ``text[b:end]`` (its ``}`` at ``end - 1``): (name_start,
+    name_end, id_start, id_end, by_parameters, args_start, args_end), or None."""
+    cdef Py_ssize_t n = PyUnicode_GET_LENGTH(text)
+    if not (0 <= b < end <= n):
+        return None
+    cdef int kind = PyUnicode_KIND(text)
+    cdef const void* data = PyUnicode_DATA(text)
+    if PyUnicode_READ(kind, data, b) != 123 or PyUnicode_READ(kind, data, end - 1) != 125:
+        return None
+    cdef Py_ssize_t found[5]
+    cdef Py_ssize_t k = _members(kind, data, b, end, found)
+    if k < 0:
+        return None
+    return (found[0], found[1], found[2], found[3], found[4] == 4, k, _trimmed(kind, data, k, end - 1))
+
+
 def tag_body(str text, Py_ssize_t b, Py_ssize_t limit):
     """The everyday Hermes body at ``b``: (name_start, name_end, id_start, id_end,
     args_start, args_end, close_end), or None."""
@@ -353,38 +416,11 @@ def tag_body(str text, Py_ssize_t b, Py_ssize_t limit):
         e -= 1
     if PyUnicode_READ(kind, data, e - 1) != 125:
         return None
-    cdef Py_ssize_t name_s = -1, name_e = -1, id_s = -1, id_e = -1, k = b + 1, key_end, value_end, end
-    cdef int which
-    while True:  # the members before the arguments: keys and short strings
-        k = _blanks(kind, data, k, e)
-        if k >= e or PyUnicode_READ(kind, data, k) != 34:
-            return None
-        key_end = _string_end(kind, data, k, e)
-        if key_end < 0:
-            return None
-        which = (1 if _is_key(kind, data, k + 1, key_end - 1, "name", 4) else
-                 2 if _is_key(kind, data, k + 1, key_end - 1, "id", 2) else
-                 3 if _is_key(kind, data, k + 1, key_end - 1, "arguments", 9) else 0)
-        k = _blanks(kind, data, key_end, e)
-        if k >= e or PyUnicode_READ(kind, data, k) != 58:
-            return None
-        k = _blanks(kind, data, k + 1, e)
-        if which == 3:
-            break
-        if which == 0 or k >= e or PyUnicode_READ(kind, data, k) != 34:
-            return None
-        value_end = _string_end(kind, data, k, e)
-        if value_end < 0 or (which == 1 and name_s >= 0) or (which == 2 and id_s >= 0):
-            return None
-        if which == 1:
-            name_s, name_e = k, value_end
-        else:
-            id_s, id_e = k, value_end
-        k = _blanks(kind, data, value_end, e)
-        if k >= e or PyUnicode_READ(kind, data, k) != 44:
-            return None
-        k += 1
-    end = e - 1
-    while end > k and Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, end - 1)):
-        end -= 1
-    return (name_s, name_e, id_s, id_e, k, end, close_end)
+    cdef Py_ssize_t found[5]
+    cdef Py_ssize_t k = _members(kind, data, b, e, found)
+    if k < 0 or found[4] != 3:
+        return None
+    return (found[0], found[1], found[2], found[3], k, _trimmed(kind, data, k, e - 1), close_end)
+
+
+include "_markers_prefix.pxi"

@@ -57,6 +57,10 @@ def _shape(obj):
     kinds, defaults), a class's bases and constructor, a constant's value."""
     if inspect.isclass(obj):
         bases = [b for b in obj.__mro__ if b.__module__ == "builtins"]
+        if getattr(obj, "__text_signature__", None):
+            # (an extension type's constructor: the signature its docstring gives)
+            params = inspect.signature(obj).parameters.values()
+            return ("class", bases, [(p.name, p.kind, p.default) for p in params])
         return ("class", bases, _shape(obj.__init__)[1][1:])  # without self
     if callable(obj):
         params = inspect.signature(obj).parameters.values()

@@ -5,9 +5,10 @@ blanks skipped)."""
 from __future__ import annotations
 
 import importlib
+import json
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from toolmend._kernels import _markers_py as pure
 
@@ -151,6 +152,93 @@ def test_tag_body_refuses_positions_outside_the_text(kernel):
     assert kernel.tag_body(text, -1, len(text)) is None
     assert kernel.tag_body(text, 0, len(text) + 5) is None
     assert kernel.tag_body(text, len(text), len(text)) is None
+
+
+# -- call_body: a plain call object whose end is known ------------------------------------------
+
+@settings(max_examples=800, deadline=None)
+@given(_bodies, st.integers(0, 200), st.integers(0, 200), st.sampled_from(['"arguments"', '"parameters"']))
+def test_the_twins_agree_on_call_body(text, at, cut, key):
+    compiled = _compiled()
+    text = '{"name": "f", ' + text.replace('"arguments"', key) if at % 3 else text
+    b = at % (len(text) + 1)
+    end = b + cut % (len(text) - b + 1)
+    assert compiled.call_body(text, b, end) == pure.call_body(text, b, end), (text, b, end)
+
+
+@pytest.mark.parametrize(("text", "parts"), [
+    ('{"name": "f", "arguments": {"a": 1}}', ('"f"', None, False, '{"a": 1}')),
+    ('{ "id" : "c1" ,\n "name":"g","arguments" :{} \u3000}', ('"g"', '"c1"', False, '{}')),
+    ('{"name": "f", "parameters": [1]}', ('"f"', None, True, '[1]')),
+    ('{"arguments": {}, "name": "f"}', (None, None, False, '{}, "name": "f"')),  # not JSON: refused after
+])
+def test_call_body(kernel, text, parts):
+    ns, ne, is_, ie, by_parameters, k, end = kernel.call_body(text, 0, len(text))
+    assert (text[ns:ne] if ns >= 0 else None, text[is_:ie] if is_ >= 0 else None, by_parameters,
+            text[k:end]) == parts
+
+
+@pytest.mark.parametrize("text", [
+    '{"name": "f", "name": "g", "arguments": {}}',          # a key twice
+    '{"name": "f", "type": "function", "arguments": {}}',   # another member first
+    '{"name": 1, "arguments": {}}',                          # a name that is not a string
+    '{"name": "f", "arguments": {}} ',                        # its end said to be past its brace
+    '["name", "f"]',
+    '',
+])
+def test_call_body_leaves_other_shapes_to_the_general_reader(kernel, text):
+    assert kernel.call_body(text, 0, len(text)) is None
+
+
+# -- JsonPrefix: a JSON value read as it arrives -----------------------------------------------
+
+_json_pieces = st.sampled_from(['{', '}', '[', ']', '"', '"k"', ': ', ',', ' ', '\n', '1', '-', '.', 'e',
+                                '+', '0', '12.5e-3', 'true', 'tr', 'null', 'fal', '\\', '\\u00', '\\n',
+                                'é', '\U0001F600', '<', '</tool_call>', '<|tool_call_end|>', 'x', '\x01'])
+_stop_sets = st.sampled_from([("</tool_call", "<tool_call"), ("<|tool_call_end|>",), (), ("[call", "x<")])
+
+
+def _fed(kernel, stops, text, cuts):
+    j = kernel.JsonPrefix(stops)
+    out, at = [], 0
+    for cut in sorted(cuts) + [len(text)]:
+        out.append(j.feed(text[at:cut]))
+        at = max(at, cut)
+    return out, j.buf, j.done, j.failed
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(_json_pieces, max_size=30).map("".join), st.lists(st.integers(0, 120), max_size=8),
+       _stop_sets)
+def test_the_twins_agree_on_json_prefix(text, cuts, stops):
+    cuts = [c % (len(text) + 1) for c in cuts]
+    assert _fed(_compiled(), stops, text, cuts) == _fed(pure, stops, text, cuts), (text, cuts)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.recursive(st.none() | st.booleans() | st.integers() | st.text()
+                    | st.floats(allow_nan=False, allow_infinity=False),
+                    lambda kids: st.lists(kids, max_size=4)
+                    | st.dictionaries(st.text(max_size=5), kids, max_size=4), max_leaves=12),
+       st.lists(st.integers(0, 400), max_size=10), st.sampled_from([None, 2]))
+def test_json_prefix_reads_valid_json_whole_however_it_is_cut(kernel, value, cuts, indent):
+    text = json.dumps({"v": value}, indent=indent, ensure_ascii=False).replace("<", "\\u003c")
+    cuts = [c % (len(text) + 1) for c in cuts]
+    out, buf, done, failed = _fed(kernel, ("</tool_call", "<tool_call"), text, cuts)
+    assert "".join(out) == text and done and not failed and buf == ""
+
+
+@pytest.mark.parametrize(("pieces", "read", "done"), [
+    (['{"a": 1.', '5}'], ['{"a": ', '1.5}'], True),        # a number cut after its point waits
+    (['{"a": 1e', '-5}'], ['{"a": ', '1e-5}'], True),
+    (['{"a": -', '0]'], ['{"a": ', '-0'], False),            # -0, then "]": not this object's closer
+    (['{"a": "x</tool', '_call>"}'], ['{"a": "', ''], False),  # a stop inside a string (its run waits)
+    (['{"a": tr', 'ue}'], ['{"a": ', 'true}'], True),
+    (['{"a": "\\u00', 'e9"}'], ['{"a": "', '\\u00e9"}'], True),
+])
+def test_json_prefix(kernel, pieces, read, done):
+    j = kernel.JsonPrefix()
+    assert [j.feed(p) for p in pieces] == read and j.done == done
 
 
 # ---------------------------------------------------------------------------

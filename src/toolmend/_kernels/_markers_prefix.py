@@ -1,13 +1,15 @@
 """How much of a streamed JSON value is valid so far: a strict reader that
-takes the text in pieces and reads each character once.
+takes the text in pieces and reads each character once. Pure-Python twin of
+``ext/_markers_prefix.pxi`` (the marker kernel exports both as ``JsonPrefix``).
 
 ``JsonPrefix().feed(piece)`` returns the text it read and found valid (a
-token cut at the end of the piece waits for the next one); ``done`` is set
-when the value's last bracket is read, ``failed`` at the first character
-that is not JSON, or at one of ``stops`` written inside it (``<tool_call``
-and ``</tool_call`` by default; Kimi's and DeepSeek's closing tokens: a
-reader ends the call's body there, so what follows is never certain to be
-part of the value). Whitespace is
+token cut at the end of the piece waits for the next one: a number, too,
+until a character that cannot continue it comes); ``done`` is set when the
+value's last bracket is read, ``failed`` at the first character that is not
+JSON, or at one of ``stops`` written inside it (``<tool_call`` and
+``</tool_call`` by default; Kimi's and DeepSeek's closing tokens: a reader
+ends the call's body there, so what follows is never certain to be part of
+the value). ``buf`` holds what was fed and not read yet. Whitespace is
 JSON's four characters only. The stream of tool calls uses it to pass on
 an argument's text while it arrives: what was read valid is certain to
 start the call's ``raw_args`` whatever comes next.
@@ -81,17 +83,16 @@ class JsonPrefix:
                 j = self._string(buf, i, n)
                 if j < 0:
                     return i
-                i = j
-                continue
-            i = _JSON_WS.match(buf, i).end()  # type: ignore[union-attr]
-            if i >= n:
-                return i
-            j = self._token(buf, i, n)
-            if j < 0 or self.failed:
-                return i
+            else:
+                i = _JSON_WS.match(buf, i).end()  # type: ignore[union-attr]
+                if i >= n:
+                    return i
+                j = self._token(buf, i, n)
+                if j < 0 or self.failed:
+                    return i
             i = j
-            if not self.stack and self.expect == _NEXT:
-                self.done = True
+            if not self.stack and self.expect == _NEXT and not self.in_string:
+                self.done = True  # the value is whole (a string at the top too)
                 return i
         return i
 
@@ -161,12 +162,11 @@ class JsonPrefix:
             self.in_string, self.key = True, False
             return i + 1
         if c == "-" or "0" <= c <= "9":
+            if _NUMBER_SO_FAR.match(buf, i).end() >= n:  # type: ignore[union-attr]
+                return -1  # it may go on ("1." and "1e" too: the digits may come next)
             m = _NUMBER.match(buf, i)
-            if m is None or m.end() >= n:  # it may go on
-                if _NUMBER_SO_FAR.fullmatch(buf, i):
-                    return -1
-                if m is None:
-                    return self._fail()
+            if m is None:
+                return self._fail()
             self.expect = _NEXT
             return m.end()
         word = _LITERALS.get(c)

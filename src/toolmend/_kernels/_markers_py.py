@@ -20,6 +20,15 @@ text (to the body's closing brace, trailing blanks left out) and the end of
 the ``</tool_call>``; or None when the body is not in this shape (the
 general reader takes it).
 
+``call_body(text, b, end)``: the same members in any JSON call object whose ``{``
+is at ``b`` and whose ``}`` is at ``end - 1`` (its end found already), the
+arguments given by ``"arguments"`` or ``"parameters"``: ``(name_start, name_end,
+id_start, id_end, by_parameters, args_start, args_end)``, or None. ``tag_body``
+is this shape after the closer is found, with ``"arguments"`` only.
+
+``JsonPrefix(stops)``: the strict reader of a JSON value streamed in pieces
+(``_markers_prefix``: what the live stream passes on of a call's arguments).
+
 ``start_table(firsts, line_firsts, words)`` and ``next_start(text, pos, limit, table)``:
 where the scan's token pattern can next begin (its hundred alternatives are
 tried only there). ``next_start`` returns the first position ``k`` in
@@ -44,8 +53,9 @@ import re
 from typing import Any
 
 from .._text import skip_blanks, string_end
+from ._markers_prefix import JsonPrefix
 
-__all__ = ["extent", "next_start", "skip_space", "start_table", "tag_body"]
+__all__ = ["JsonPrefix", "call_body", "extent", "next_start", "skip_space", "start_table", "tag_body"]
 
 _OPEN = {"{": "}", "[": "]"}
 _VALUE_START = "{[,:"
@@ -185,6 +195,55 @@ def _first_closer(text: str, k: int, limit: int) -> int:
         k += 1
 
 
+_ARGS_KEYS = {"arguments": False, "parameters": True}
+
+
+def _members(text: str, b: int, e: int) -> tuple[int, int, int, int, bool, int] | None:
+    """The members of the call object whose ``{`` is at ``b`` and whose closing
+    brace is at ``e - 1``, before its arguments: (name_start, name_end, id_start,
+    id_end, whether the key is ``parameters``, where the arguments' value starts),
+    or None when they are not in that shape."""
+    spans = {"name": (-1, -1), "id": (-1, -1)}
+    k = b + 1
+    while True:  # keys and short strings, up to the arguments' key
+        k = skip_blanks(text, k, e)
+        key_end = string_end(text, k, e) if k < e and text[k] == '"' else None
+        if key_end is None:
+            return None
+        key = text[k + 1:key_end - 1]
+        k = skip_blanks(text, key_end, e)
+        if k >= e or text[k] != ":":
+            return None
+        k = skip_blanks(text, k + 1, e)
+        if key in _ARGS_KEYS:
+            return (*spans["name"], *spans["id"], _ARGS_KEYS[key], k)
+        value_end = string_end(text, k, e) if k < e and text[k] == '"' and key in spans else None
+        if value_end is None or spans[key][0] >= 0:
+            return None
+        spans[key] = (k, value_end)
+        k = skip_blanks(text, value_end, e)
+        if k >= e or text[k] != ",":
+            return None
+        k += 1
+
+
+def _trimmed(text: str, k: int, end: int) -> int:
+    while end > k and text[end - 1].isspace():
+        end -= 1
+    return end
+
+
+def call_body(text: str, b: int, end: int) -> tuple[int, int, int, int, bool, int, int] | None:
+    """The call object ``text[b:end]`` (its ``}`` at ``end - 1``): (name_start,
+    name_end, id_start, id_end, by_parameters, args_start, args_end), or None."""
+    if not 0 <= b < end <= len(text) or text[b] != "{" or text[end - 1] != "}":
+        return None
+    found = _members(text, b, end)
+    if found is None:
+        return None
+    return (*found, _trimmed(text, found[5], end - 1))
+
+
 def tag_body(text: str, b: int, limit: int) -> tuple[int, int, int, int, int, int, int] | None:
     """The everyday Hermes body at ``b``: (name_start, name_end, id_start, id_end,
     args_start, args_end, close_end), or None."""
@@ -199,31 +258,8 @@ def tag_body(text: str, b: int, limit: int) -> tuple[int, int, int, int, int, in
         e -= 1
     if text[e - 1] != "}":
         return None
-    spans = {"name": (-1, -1), "id": (-1, -1)}
-    seen: set[str] = set()
-    k = b + 1
-    while True:  # the members before the arguments: keys and short strings
-        k = skip_blanks(text, k, e)
-        key_end = string_end(text, k, e) if k < e and text[k] == '"' else None
-        if key_end is None:
-            return None
-        key = text[k + 1:key_end - 1]
-        k = skip_blanks(text, key_end, e)
-        if k >= e or text[k] != ":":
-            return None
-        k = skip_blanks(text, k + 1, e)
-        if key == "arguments":
-            break
-        value_end = string_end(text, k, e) if k < e and text[k] == '"' and key in spans else None
-        if value_end is None or key in seen:
-            return None
-        seen.add(key)
-        spans[key] = (k, value_end)
-        k = skip_blanks(text, value_end, e)
-        if k >= e or text[k] != ",":
-            return None
-        k += 1
-    end = e - 1
-    while end > k and text[end - 1].isspace():
-        end -= 1
-    return (*spans["name"], *spans["id"], k, end, close.end())
+    found = _members(text, b, e)
+    if found is None or found[4]:
+        return None
+    name_s, name_e, id_s, id_e, _, k = found
+    return name_s, name_e, id_s, id_e, k, _trimmed(text, k, e - 1), close.end()

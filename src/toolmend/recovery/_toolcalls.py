@@ -38,11 +38,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from .._kernels import markers
 from .._text import skip_blanks
 from ..errors import RecoveryError
 from ._jsonish import Member, decode_key, elements, extent, members, skip_space
 from ._result import Cut, Fix
-from ._strategies import json_kind, json_text, normalize_tool_args
+from ._strategies import _NOT_JSON, exact_json, json_kind, json_text, normalize_tool_args
 
 if TYPE_CHECKING:
     from ._schemawalk import Problem
@@ -318,6 +319,10 @@ def _json_calls(text: str, i: int, limit: int, lenient: bool,
         for el in scan.items:
             if text[el.start] != "{":
                 return None, stop
+            plain = _plain_call(text, el.start, el.end, lenient) if el.end is not None else None
+            if plain is not None:
+                calls.append(plain)
+                continue
             obj = _Obj(text, el.start, el.end if el.end is not None else limit)
             if _is_text_block(obj):
                 continue
@@ -329,6 +334,9 @@ def _json_calls(text: str, i: int, limit: int, lenient: bool,
         if not calls and not (scan.items and not scan.closed):
             return None, stop
         return calls, stop
+    plain = _plain_call(text, i, end, lenient) if end is not None else None
+    if plain is not None:
+        return [plain], stop
     obj = _Obj(text, i, stop)
     found = _object_call(obj, i, end, limit, lenient)
     if found is None:
@@ -337,6 +345,33 @@ def _json_calls(text: str, i: int, limit: int, lenient: bool,
 
 
 _NO_CALL: Any = object()  # a call so cut off that nothing can be reported
+_call_body = markers.call_body  # the members of a plain call object (the marker kernel)
+
+
+def _plain_call(text: str, i: int, end: int, lenient: bool) -> ToolCall | None:
+    """The everyday call object ``text[i:end]`` read with one parse of its
+    arguments: ``{"name": "...", "arguments": {...}}`` (an ``"id"`` string may
+    come before the arguments; ``"parameters"`` with the name alone), valid
+    JSON as written. None for anything else, which ``_object_call`` reads
+    (giving this call the same). The arguments text runs from their member's
+    colon to the object's closing brace and parses as one JSON object, so no
+    other member is in the object and no key is written twice."""
+    found = _call_body(text, i, end)
+    if found is None:
+        return None
+    name_start, name_end, id_start, id_end, by_parameters, k, args_end = found
+    if name_start < 0 or text[k] != "{" or (by_parameters and id_start >= 0):
+        return None
+    name = decode_key(text[name_start:name_end])
+    if not _NAME.match(name) or _PLACEHOLDER_NAME.match(name):
+        return None
+    raw = text[k:args_end]
+    if not lenient and ("properties" in raw or "\\u" in raw):
+        return None  # perhaps a tool's definition: _object_call tells
+    args = exact_json(raw)
+    if args is _NOT_JSON:
+        return None
+    return ok_call(name, raw, args, (i, end), decode_key(text[id_start:id_end]) if id_start >= 0 else None)
 
 
 def _object_call(obj: _Obj, start: int, end: int | None, limit: int, lenient: bool) -> Any:

@@ -41,8 +41,8 @@ from typing import Any, Callable, Iterable
 
 import regex  # type: ignore[import-untyped]
 
+from .._kernels import markers as marker_kernel
 from .._text import skip_blanks
-from ._jsonprefix import JsonPrefix
 from ._livefamilies import (
     JSON_HEADS,
     QWEN3_CODER,
@@ -124,7 +124,7 @@ class LiveReading:
     name = ""
     ident: str | None = None
     after: Any = _AFTER
-    args: JsonPrefix | None = None
+    args: marker_kernel.JsonPrefix | None = None
     args_held: list[str] = []  # read valid, not yet passed on (trailing blanks; each call its own)
     open_call = False  # a CallStarted was sent for a call not yet finished
     shown = 0
@@ -545,7 +545,7 @@ class LiveReading:
         self.tag_start, self.name, self.ident, self.after = self.at, name, ident, after
         events.append(CallStarted(len(self.committed), ident, name))
         self.open_call = True
-        self.args, self.args_sent, self.args_held = JsonPrefix(stops), [], []
+        self.args, self.args_sent, self.args_held = marker_kernel.JsonPrefix(stops), [], []
         self._advance(head_end - 1)
         self.state = "args"
 
