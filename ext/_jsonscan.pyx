@@ -493,11 +493,12 @@ cdef bint key_equals(object text, uchar* s, Py_ssize_t ks, Py_ssize_t ke, bint u
 
 cdef Py_ssize_t find_key_impl(object text, uchar* s, Py_ssize_t pos, Py_ssize_t n, bint utf8,
                               str key, Py_UCS4* kbuf, Py_ssize_t klen,
-                              Py_ssize_t* vend, Idx* ix) except -2:
+                              Py_ssize_t* vend, Py_ssize_t* times, Idx* ix) except -2:
     """Start of the value of the last member ``key`` of the object at pos
-    (its end in vend), or -1."""
+    (its end in vend), or -1; ``times``: how many members have that key."""
     cdef Py_ssize_t i, ks, ke, vs, ve
     cdef Py_ssize_t found = -1
+    times[0] = 0
     i = sk_ws(s, pos + 1, n)
     if s[i] == c'}':
         return -1
@@ -510,6 +511,7 @@ cdef Py_ssize_t find_key_impl(object text, uchar* s, Py_ssize_t pos, Py_ssize_t 
         if key_equals(text, s, ks, ke, utf8, key, kbuf, klen):
             found = vs
             vend[0] = ve
+            times[0] += 1
         i = sk_ws(s, ve, n)
         if s[i] == c',':
             i = sk_ws(s, i + 1, n)
@@ -602,16 +604,18 @@ cdef object as_index(object seg):
 cdef Py_ssize_t lookup_impl(object text, uchar* s, Py_ssize_t n, bint utf8, Py_ssize_t pos,
                             Py_ssize_t end, tuple segments, Py_ssize_t* out, Idx* ix) except -2:
     """Walk ``segments`` from the value at [pos, end) (end -1: not known);
-    the final span goes in out[0], out[1]. Returns -1 on success, else the
-    index of the segment that failed (out then holds the span it failed on,
-    its end -1 when not known)."""
-    cdef Py_ssize_t k, vs, ve = 0
+    the final span goes in out[0], out[1], and in out[2] the first segment
+    followed whose key its object gives more than once (-1: none). Returns -1
+    on success, else the index of the segment that failed (out then holds
+    the span it failed on, its end -1 when not known)."""
+    cdef Py_ssize_t k, vs, ve = 0, times
     cdef Py_ssize_t nseg = len(segments)
     cdef object seg, idx, units
     cdef Py_UCS4* kbuf
     cdef Py_UCS4 c
     out[0] = pos
     out[1] = end  # -1: not known yet (the caller computes it when needed)
+    out[2] = -1
     for k in range(nseg):
         seg = segments[k]
         c = s[pos]
@@ -622,9 +626,11 @@ cdef Py_ssize_t lookup_impl(object text, uchar* s, Py_ssize_t n, bint utf8, Py_s
                 units = (<str>seg).encode("utf-8", "surrogatepass").decode("latin-1") if utf8 else seg
                 kbuf = PyUnicode_AsUCS4Copy(units)
                 try:
-                    vs = find_key_impl(text, s, pos, n, utf8, seg, kbuf, len(<str>units), &ve, ix)
+                    vs = find_key_impl(text, s, pos, n, utf8, seg, kbuf, len(<str>units), &ve, &times, ix)
                 finally:
                     PyMem_Free(kbuf)
+                if times > 1 and out[2] < 0:
+                    out[2] = k
             elif c == c'[':
                 idx = as_index(seg)
                 if idx is None:
@@ -670,16 +676,18 @@ cdef Py_ssize_t lookup_buf(object text, Buf* b, Py_ssize_t pos, Py_ssize_t end, 
 def lookup(object text, Py_ssize_t pos, object segments, object index=None):
     """Walk ``segments`` (str keys, int indexes) from the value at ``pos``.
 
-    Returns ``(start, end, failed)``: on success ``failed`` is -1 and the span
-    is the value's; else ``failed`` is the index of the segment that could not
-    be followed and the span is the value it was applied to. A key used on an
-    array is an index when it is a decimal integer (``items.0``); duplicate
-    keys: the last one wins.
+    Returns ``(start, end, failed, repeated)``: on success ``failed`` is -1
+    and the span is the value's; else ``failed`` is the index of the segment
+    that could not be followed and the span is the value it was applied to. A
+    key used on an array is an index when it is a decimal integer
+    (``items.0``); duplicate keys: the last one wins, and ``repeated`` is the
+    index of the first segment followed whose key its object gives more than
+    once (-1: none), for the caller to say so.
     """
     cdef Buf b
     cdef Idx ix
     cdef tuple segs = check_segments(segments)
-    cdef Py_ssize_t out[2]
+    cdef Py_ssize_t out[3]
     cdef Py_ssize_t failed
     get_buf(text, &b)
     get_idx(index, &ix)
@@ -688,7 +696,7 @@ def lookup(object text, Py_ssize_t pos, object segments, object index=None):
     failed = lookup_buf(text, &b, pos, -1, segs, out, &ix)
     if out[1] < 0:
         out[1] = value_end(text, out[0], index)
-    return (out[0], out[1], failed)
+    return (out[0], out[1], failed, out[2])
 
 
 def lookup_many(object text, array.array spans, object segments, object index=None):
@@ -696,7 +704,7 @@ def lookup_many(object text, array.array spans, object segments, object index=No
     ``array('q')`` of the found spans, with -1, -1 where the path failed."""
     cdef Buf b
     cdef tuple segs = check_segments(segments)
-    cdef Py_ssize_t out[2]
+    cdef Py_ssize_t out[3]
     cdef Py_ssize_t failed, k, m, pos
     cdef array.array result
     cdef Idx ix

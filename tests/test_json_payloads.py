@@ -195,6 +195,14 @@ def test_json_duplicate_keys_follow_last_wins_in_every_verb():
     assert r.truncated and "object{30000}" in r.output and len(r.data) == 30000
     assert run("keys", text='{"a": 1, "b": 2}').warnings == ()
     assert run("get", text='{"a": {"b": 1}}', path="*").warnings == ()
+    # a plain path through a key given twice says which value it read, and where
+    r = run("get", text=text, path="a")
+    assert r.data == 2
+    assert r.warnings == ("note: JSON: the key 'a' is given 2 times in $; the last value is kept",)
+    r = run("get", text='{"b": {"x": 1, "x": 2, "x": 3}}', path="b.x")
+    assert r.data == 3
+    assert r.warnings == ("note: JSON: the key 'x' is given 3 times in b; the last value is kept",)
+    assert run("get", text=text, path="b").warnings == ()  # (b itself is given once)
 
 
 def test_yaml_1_1_surprises_are_noted_on_stderr_not_in_the_data(tmp_path, monkeypatch):

@@ -156,7 +156,7 @@ def test_walking_bytes_matches_walking_the_text(jsonscan_twins, text: str, data)
     found = P2.lookup(text, s, segs)
     for k in (C, P2):
         got = k.lookup(raw, _byte_offset(text, s), segs)
-        assert got == (_byte_offset(text, found[0]), _byte_offset(text, found[1]), found[2])
+        assert got == (_byte_offset(text, found[0]), _byte_offset(text, found[1]), found[2], found[3])
     flat = array("q", [x for span in _all_values(P2, raw) for x in span])
     assert C.lookup_many(raw, flat, segs) == P2.lookup_many(raw, flat, segs)
 

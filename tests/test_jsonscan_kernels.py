@@ -275,11 +275,16 @@ def test_members_and_lookup_details(jsonscan_kernel) -> None:
     assert keys == ["a", "escA", "d", "d", "e"]
     assert len(spans) == 10
     assert jsonscan_kernel.lookup(text, 0, ["a", "b", -1])[2] == -1
-    s, e, _ = jsonscan_kernel.lookup(text, 0, ["a", "b", -1])
-    assert text[s:e] == "30"
+    s, e, _, repeated = jsonscan_kernel.lookup(text, 0, ["a", "b", -1])
+    assert text[s:e] == "30" and repeated == -1
     assert text.__getitem__(slice(*jsonscan_kernel.lookup(text, 0, ["a", "b", "1"])[:2])) == "20"
     assert text.__getitem__(slice(*jsonscan_kernel.lookup(text, 0, ["escA"])[:2])) == "1"
     assert text.__getitem__(slice(*jsonscan_kernel.lookup(text, 0, ["d"])[:2])) == "2"  # the last one wins
+    assert jsonscan_kernel.lookup(text, 0, ["d"])[3] == 0  # ... and the lookup says the key was given twice
+    nested = '{"x": {"y": 1, "y": {"z": 2, "z": 3}}, "x": {"y": {"z": 4, "z": 5}}}'
+    assert jsonscan_kernel.lookup(nested, 0, ["x", "y", "z"])[2:] == (-1, 0)  # the first repeat said
+    assert jsonscan_kernel.lookup(nested, 0, ["x", "y", "w"])[2:] == (2, 0)   # (a later segment failing)
+    assert jsonscan_kernel.lookup('{"x": {"y": 1, "y": 2}}', 0, ["x", "y"])[3] == 1
     assert jsonscan_kernel.lookup(text, 0, ["a", "b", 3])[2] == 2
     assert jsonscan_kernel.lookup(text, 0, ["a", "b", -4])[2] == 2
     assert jsonscan_kernel.lookup(text, 0, ["a", "x"])[2] == 1

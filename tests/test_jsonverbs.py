@@ -73,7 +73,12 @@ def fails(cmd: str, **args) -> str:
 def test_get(path: str, value) -> None:
     r = ok("get", text=DOC, path=path)
     assert r.data == value and type(r.data) is type(value)
-    assert json.loads(r.output) == value
+    body = r.output
+    for note in r.warnings:  # (a note comes first: a key on the path given twice)
+        assert body.startswith(note + "\n")
+        body = body[len(note) + 1:]
+    assert json.loads(body) == value
+    assert bool(r.warnings) == (path == "dup")
 
 
 def test_get_root_forms() -> None:

@@ -442,20 +442,26 @@ def _nth(text: Text, pos: int, index: int) -> tuple[int, int]:
     return (i, -1)
 
 
-def _find_key(text: Text, pos: int, key: str) -> tuple[int, int]:
-    found = (-1, -1)
+def _find_key(text: Text, pos: int, key: str) -> tuple[int, int, int]:
+    """The span of the last member ``key`` of the object at ``pos`` ((-1, -1)
+    when none), and how many members it has of that key."""
+    found, times = (-1, -1), 0
     for ks, ke, vs, ve in _iter_members(text, pos):
         if _string_value(text, ks, ke) == key:
-            found = (vs, ve)
-    return found
+            found, times = (vs, ve), times + 1
+    return (*found, times)
 
 
-def _lookup(text: Text, pos: int, end: int, segments: tuple[Any, ...]) -> tuple[int, int, int]:
+def _lookup(text: Text, pos: int, end: int, segments: tuple[Any, ...],
+            repeated: list[int] | None = None) -> tuple[int, int, int]:
+    """``repeated``, when given, gets the first segment whose key its object gives twice."""
     for k, seg in enumerate(segments):
         c = _at(text, pos)
         if type(seg) is str:
             if c == "{":
-                vs, ve = _find_key(text, pos, seg)
+                vs, ve, times = _find_key(text, pos, seg)
+                if times > 1 and repeated is not None and not repeated:
+                    repeated.append(k)
             elif c == "[":
                 idx = _as_index(seg)
                 if idx is None:
@@ -485,19 +491,23 @@ def _check_segments(segments: Iterable[Any]) -> tuple[Any, ...]:
 
 
 def lookup(text: Text, pos: int, segments: Iterable[Any],
-           index: array[int] | None = None) -> tuple[int, int, int]:
+           index: array[int] | None = None) -> tuple[int, int, int, int]:
     """Walk ``segments`` (str keys, int indexes) from the value at ``pos``.
 
-    Returns ``(start, end, failed)``: on success ``failed`` is -1 and the span
-    is the value's; else ``failed`` is the index of the segment that could not
-    be followed and the span is the value it was applied to. A key used on an
-    array is an index when it is a decimal integer (``items.0``); duplicate
-    keys: the last one wins.
+    Returns ``(start, end, failed, repeated)``: on success ``failed`` is -1
+    and the span is the value's; else ``failed`` is the index of the segment
+    that could not be followed and the span is the value it was applied to. A
+    key used on an array is an index when it is a decimal integer
+    (``items.0``); duplicate keys: the last one wins, and ``repeated`` is the
+    index of the first segment followed whose key its object gives more than
+    once (-1: none), for the caller to say so.
     """
     segs = _check_segments(segments)
     _check_value(text, pos, index)
-    start, end, failed = _lookup(text, pos, -1, segs)
-    return (start, end if end >= 0 else _value_end(text, start), failed)
+    repeated: list[int] = []
+    start, end, failed = _lookup(text, pos, -1, segs, repeated)
+    return (start, end if end >= 0 else _value_end(text, start), failed,
+            repeated[0] if repeated else -1)
 
 
 def lookup_many(text: Text, spans: array[int], segments: Iterable[Any],

@@ -87,7 +87,7 @@ class Document:
     def members(self, pos: int) -> tuple[list[str] | None, array[int]]:
         return _k.members(self.text, pos, self.index)
 
-    def lookup(self, pos: int, segments: Sequence[Segment]) -> tuple[int, int, int]:
+    def lookup(self, pos: int, segments: Sequence[Segment]) -> tuple[int, int, int, int]:
         return _k.lookup(self.text, pos, segments, self.index)
 
     def lookup_many(self, spans: array[int], segments: Sequence[Segment]) -> array[int]:
@@ -577,10 +577,16 @@ def resolve(doc: Document, path: Any) -> Matches:
     m = Matches(doc)
     m.fanned = len(runs) > 1
     head = runs[0]
-    start, end, failed = doc.lookup(doc.start, head) if head else (doc.start, doc.end, -1)
+    start, end, failed, repeated = (doc.lookup(doc.start, head) if head
+                                    else (doc.start, doc.end, -1, -1))
     if failed >= 0:
         raise _diagnose(doc, head[:failed], start, head[failed], full)
     m.spans = array("q", (start, end))
+    if repeated >= 0:  # a key on the path given more than once: its last value is the one read
+        holder = doc.lookup(doc.start, head[:repeated])[0] if repeated else doc.start
+        key = str(head[repeated])  # (a key: only an object's member can be given twice)
+        m.notes.extend(duplicate_notes(format_path(head[:repeated]),
+                                       {key: unique_members(doc, holder)[2].get(key, 2)}))
     m._levels.append((None, None, [], head))
     for fan, run in zip(fans, runs[1:], strict=True):
         _expand(m, run, full, fan)
@@ -654,7 +660,7 @@ def _expand(m: Matches, run: tuple[str | int, ...], full: str, fan: Segment) -> 
         if not kept:
             # no branch matched: explain the first one
             s, e = spans[0], spans[1]
-            start, _, failed = doc.lookup(s, run)
+            start, _, failed, _ = doc.lookup(s, run)
             probe = Matches(doc)
             probe.spans = array("q", (s, e))
             probe._levels = m._levels + [(parents if isinstance(parents, int) else parents[:1],

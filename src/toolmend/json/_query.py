@@ -365,7 +365,7 @@ class Query:
                 continue
             reached = []
             for pos in current:
-                s, e, failed = doc.lookup(pos, tuple(run)) if run else (pos, -1, -1)
+                s, e, failed, _ = doc.lookup(pos, tuple(run)) if run else (pos, -1, -1, -1)
                 if failed == -1:
                     reached.append((s, e))
             run = []
@@ -506,7 +506,7 @@ class Query:
     def _selected(self, start: int, end: int) -> dict[str, Any]:
         row: dict[str, Any] = {}
         for name, segs in zip(self.select, self.select_segs, strict=True):
-            s, e, failed = self.doc.lookup(start, segs)
+            s, e, failed, _ = self.doc.lookup(start, segs)
             if failed == -1:
                 row[name] = load_span(self.doc.text, s, e, None if self.doc.lossy else False)
         return row

@@ -308,7 +308,7 @@ def _tool_query(args: ToolArgs, ws: Workspace) -> ToolResult:
 def _write_selected(out: CappedOutput, doc: Document, start: int, plan: Query) -> bool:
     parts = []
     for name, segs in zip(plan.select, plan.select_segs, strict=True):
-        s, e, failed = doc.lookup(start, segs)
+        s, e, failed, _ = doc.lookup(start, segs)
         if failed == -1:
             parts.append((name, s, e))
     if not out.write("{"):
