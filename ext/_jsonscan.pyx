@@ -674,16 +674,8 @@ cdef Py_ssize_t lookup_buf(object text, Buf* b, Py_ssize_t pos, Py_ssize_t end, 
 
 
 def lookup(object text, Py_ssize_t pos, object segments, object index=None):
-    """Walk ``segments`` (str keys, int indexes) from the value at ``pos``.
-
-    Returns ``(start, end, failed, repeated)``: on success ``failed`` is -1
-    and the span is the value's; else ``failed`` is the index of the segment
-    that could not be followed and the span is the value it was applied to. A
-    key used on an array is an index when it is a decimal integer
-    (``items.0``); duplicate keys: the last one wins, and ``repeated`` is the
-    index of the first segment followed whose key its object gives more than
-    once (-1: none), for the caller to say so.
-    """
+    """Walk ``segments`` (str keys, int indexes) from the value at ``pos``:
+    ``(start, end, failed, repeated)``, as the twin's ``lookup`` says."""
     cdef Buf b
     cdef Idx ix
     cdef tuple segs = check_segments(segments)
