@@ -220,6 +220,24 @@ def test_yaml_1_1_surprises_are_noted_on_stderr_not_in_the_data(tmp_path, monkey
     out = cli("json", "get", "--file", "c.yaml", "--path", "country")
     assert out.rc == 0 and out.text == "false\n" and "'no' is read as a boolean" in out.err
     assert run("get", text="a: true\nb: 'no'\n", format="yaml").warnings == ()
+    # YAML 1.2 reads these as text; PyYAML (1.1) as numbers
+    r = run("get", text="n: 1_000\nb: 0b101\nf: 1_0.5\nh: 0x1F\ns: '1_000'\n", format="yaml")
+    assert r.data == {"n": 1000, "b": 5, "f": 10.5, "h": 31, "s": "1_000"}
+    assert r.warnings == (
+        "note: YAML 1.1 at line 1: '1_000' is read as a number, its underscores dropped (quote it to keep "
+        "the text)",
+        "note: YAML 1.1 at line 2: '0b101' is read as a binary number (quote it to keep the text)",
+        "note: YAML 1.1 at line 3: '1_0.5' is read as a number, its underscores dropped (quote it to keep "
+        "the text)")
+    # ... and these as text, where YAML 1.2 and JSON read numbers
+    r = run("get", text="a: 1e5\nb: -2E5\nc: 1.5e3\nd: 0o17\nok: 1.0e+5\ns: '1e5'\n", format="yaml")
+    assert r.data == {"a": "1e5", "b": "-2E5", "c": "1.5e3", "d": "0o17", "ok": 100000.0, "s": "1e5"}
+    assert r.warnings == tuple(f"note: YAML 1.1 at line {n}: {v!r} is read as text, where YAML 1.2 {how}"
+                               for n, v, how in (
+        (1, "1e5", "and JSON read a number (write 1.0e+5 for the number)"),
+        (2, "-2E5", "and JSON read a number (write -2.0e+5 for the number)"),
+        (3, "1.5e3", "and JSON read a number (write 1.5e+3 for the number)"),
+        (4, "0o17", "reads the octal number 15 (write 15 for the number)")))
 
 
 def test_a_yaml_key_given_twice_is_noted():

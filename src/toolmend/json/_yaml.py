@@ -329,13 +329,33 @@ def _yaml_error(exc: Any, text: str, what: str) -> YAMLDocumentError:
 
 _YAML12_BOOLS = frozenset({"true", "True", "TRUE", "false", "False", "FALSE"})
 _OCTAL_11 = re.compile(r"[-+]?0[0-7_]+\Z")
+# a number in YAML 1.2's core schema (and JSON's, but for 0o): 1e5, 1.5e3, 1E+5, 0o17
+_NUMBER_12 = re.compile(r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?\Z|0o[0-7]+\Z")
 SURPRISES_SHOWN = 5
+
+
+def _text_not_number(value: str) -> str:
+    """The note for a plain scalar YAML 1.1 reads as text where YAML 1.2 reads
+    a number (``0o17``; an exponent without a dot or a sign: ``1e5``), with
+    how to write that number so that both read it."""
+    if value.startswith("0o"):
+        return (f"{value!r} is read as text, where YAML 1.2 reads the octal number "
+                f"{int(value[2:], 8)} (write {int(value[2:], 8)} for the number)")
+    mantissa, _, exponent = value.replace("E", "e").partition("e")
+    if "." not in mantissa:
+        mantissa += ".0"
+    if exponent[:1] not in ("+", "-"):
+        exponent = "+" + exponent
+    return (f"{value!r} is read as text, where YAML 1.2 and JSON read a number "
+            f"(write {mantissa}e{exponent} for the number)")
 
 
 def surprises(root: Any) -> list[str]:
     """Notes for the plain scalars that YAML 1.1 (PyYAML's rules) reads
     otherwise than YAML 1.2 and JSON would: ``yes``/``no``/``on``/``off`` as
-    booleans, ``0777`` as octal, ``1:20`` as sexagesimal. Quote them to keep
+    booleans, ``0777`` as octal, ``1:20`` as sexagesimal, ``0b101`` as binary,
+    ``1_000`` as a number (YAML 1.2 reads the last two as text); and as text
+    what YAML 1.2 reads as a number (``1e5``, ``1.5e3``, ``0o17``). Quote them to keep
     them as strings. And for a key given twice in one mapping (YAML forbids
     it; PyYAML keeps the last value, as JSON parsers do)."""
     found: list[str] = []
@@ -358,10 +378,16 @@ def surprises(root: Any) -> list[str]:
                 what = f"{value!r} is read as an octal number"
             elif tag in ("tag:yaml.org,2002:int", "tag:yaml.org,2002:float") and ":" in value:
                 what = f"{value!r} is read as a base-60 number"
+            elif tag == "tag:yaml.org,2002:int" and value.lstrip("+-")[:2] == "0b":
+                what = f"{value!r} is read as a binary number"
+            elif tag in ("tag:yaml.org,2002:int", "tag:yaml.org,2002:float") and "_" in value:
+                what = f"{value!r} is read as a number, its underscores dropped"
+            elif tag == "tag:yaml.org,2002:str" and _NUMBER_12.match(value):
+                what = _text_not_number(value)
             if what:
                 if len(found) < SURPRISES_SHOWN:
-                    found.append(f"note: YAML 1.1 at line {node.start_mark.line + 1}: {what} "
-                                 "(quote it to keep the text)")
+                    found.append(f"note: YAML 1.1 at line {node.start_mark.line + 1}: {what}"
+                                 + ("" if what.endswith(")") else " (quote it to keep the text)"))
                 else:
                     more += 1
             continue
