@@ -145,6 +145,12 @@ def test_get_errors_name_the_segment_and_what_was_there() -> None:
     assert "empty array" in msg
 
 
+def test_a_mistyped_key_is_matched_against_every_key() -> None:
+    doc = json.dumps({**{f"k{i}": i for i in range(30_000)}, "Pressure": 1, "temperature": 2})
+    assert "Did you mean 'Pressure'?" in fails("get", text=doc, path="pressure")
+    assert "Did you mean 'temperature'?" in fails("get", text=doc, path="temprature")
+
+
 def test_get_lists_the_first_keys_then_and_n_more() -> None:
     doc = json.dumps({f"key{i:03d}": i for i in range(100)})
     msg = fails("get", text=doc, path="key1000")

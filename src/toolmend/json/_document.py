@@ -429,13 +429,25 @@ def _kept(spans: array[int], picks: Any) -> array[int]:
     return kept
 
 
+#: keys of one object compared letter by letter with a mistyped one, at most
+NEAREST_COMPARED = 10_000
+
+
 def nearest_keys(key: str, keys: Sequence[str]) -> list[str]:
-    """Keys that look like a mistyped ``key`` (case, a typo)."""
+    """Keys that look like a mistyped ``key`` (case, a typo), from all of the
+    object's keys: the same key in another case, then the closest of those
+    whose length could make them close (a ratio of 0.75 needs the shorter at
+    least 0.6 of the longer), at most NEAREST_COMPARED of them, the nearest
+    in length first (~0.3 s for 200,000 keys)."""
     if len(key) > 200:
         return []
-    candidates = [k for k in keys[:2000] if len(k) <= 200]
-    folded = [k for k in candidates if k.casefold() == key.casefold() and k != key]
-    close = difflib.get_close_matches(key, candidates, n=3, cutoff=0.75)
+    folded_key = key.casefold()
+    folded = [k for k in keys if k != key and k.casefold() == folded_key]
+    low, high = 0.6 * len(key), len(key) / 0.6
+    candidates = [k for k in keys if low <= len(k) <= high]
+    if len(candidates) > NEAREST_COMPARED:  # those of the nearest lengths (a typo keeps it, or nearly)
+        candidates.sort(key=lambda k: abs(len(k) - len(key)))
+    close = difflib.get_close_matches(key, candidates[:NEAREST_COMPARED], n=3, cutoff=0.75)
     return list(dict.fromkeys(folded + close))[:3]
 
 
