@@ -881,3 +881,12 @@ def test_prose_stop_on_its_words():
             assert stop("see " + word[:k])  # a start of one at the end: it may grow
             assert (stop(word[:k] + " x") is None) == ("<" not in word[:k])  # not in the middle
     assert stop("Acting fully on functions.") is None
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(["Action:", "functools", "function call<|role_sep|>", "Act", "fun", "functio",
+                                 "function call<|role", "A", "f", "x", " ", "<", "c", "o", "ls", ":"]),
+                max_size=8).map("".join))
+def test_partial_tail_is_its_definition(text):
+    longest = max([len(p) for p in _triggers._WORD_PREFIXES if text.endswith(p)], default=0)
+    assert _triggers.partial_tail(text) == longest

@@ -44,22 +44,25 @@ def _word_or_its_start_at_end(words: tuple[str, ...], k: int = 0) -> str:
 PROSE_STOP = re.compile(r"[<\[{`~>\u25c1]|" + _word_or_its_start_at_end(_WORD_MARKERS))
 
 
+def _start_at_end(words: tuple[str, ...], k: int = 0) -> str:
+    """A pattern for a proper start of one of ``words`` (which share their
+    first ``k`` characters) standing at the end of the text: a trie."""
+    branches = []
+    for c in sorted({w[k] for w in words if len(w) > k + 1}):
+        rest = _start_at_end(tuple(w for w in words if len(w) > k + 1 and w[k] == c), k + 1)
+        branches.append(f"{re.escape(c)}(?:{rest}|\\Z)" if rest else f"{re.escape(c)}\\Z")
+    return "|".join(branches)
+
+
+_TAIL = re.compile(_start_at_end(_WORD_MARKERS))
+
+
 def partial_tail(text: str) -> int:
-    """The length of the longest end of ``text`` that is the start of a word marker
-    (only where one of their first letters stands is a tail tried)."""
+    """The length of the longest end of ``text`` that is the start of a word
+    marker (the leftmost place, among the last few, where one stands to the end)."""
     n = len(text)
     k = max(0, n - _LONGEST + 1)
     if _WORD_FIRST.search(text, k) is None:  # the common case: no tail can begin a word marker
         return 0
-    while k < n:
-        first = n
-        for c in _WORD_FIRSTS:
-            j = text.find(c, k, first)
-            if j >= 0:
-                first = j
-        if first >= n:
-            return 0
-        if text[first:] in _WORD_PREFIXES:
-            return n - first
-        k = first + 1
-    return 0
+    m = _TAIL.search(text, k)
+    return 0 if m is None else n - m.start()
