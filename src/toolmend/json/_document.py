@@ -33,7 +33,7 @@ from ..errors import (
     WorkspaceError,
     YAMLDocumentError,
 )
-from ._duplicates import DUPLICATES_SHOWN, duplicate_notes, repeated
+from ._duplicates import DUPLICATES_SHOWN, duplicate_notes, path_notes, unique_members
 from ._exact import dumps, load_span
 from ._path import Segment, Slice, as_index, format_path, format_segment, parse_path
 from ._syntax import syntax_error, syntax_error_in_bytes
@@ -42,7 +42,7 @@ from ._yaml import compose, yaml_to_json
 __all__ = [
     "Document", "Matches", "FILE_LIMIT", "FORMATS", "parse_document", "parse_bytes", "load_file",
     "from_value", "resolve", "values", "describe_value", "nearest_keys", "document_of_bytes",
-    "format_of_name", "unique_members",
+    "format_of_name",
 ]
 
 #: Largest file (and text) the verbs read, checked before reading.
@@ -408,27 +408,6 @@ def describe_value(doc: Document, pos: int, distinct: bool = True) -> str:
     return kind
 
 
-def unique_members(doc: Document, pos: int
-                   ) -> tuple[list[str] | None, array[int], dict[str, int]]:
-    """``members`` with JSON's rule for a key given twice: the last value,
-    at the first one's place (as a dict reading the object keeps it); and
-    how often each such key was given (empty for an array)."""
-    names, spans = doc.members(pos)
-    if names is None or len(names) < 2:
-        return names, spans, {}
-    last = dict(zip(names, range(len(names)), strict=True))
-    if len(last) == len(names):
-        return names, spans, {}
-    return list(last), _kept(spans, last.values()), repeated(names)
-
-
-def _kept(spans: array[int], picks: Any) -> array[int]:
-    kept = array("q")
-    for i in picks:
-        kept.extend(spans[2 * i:2 * i + 2])
-    return kept
-
-
 #: keys of one object compared letter by letter with a mistyped one, at most
 NEAREST_COMPARED = 10_000
 
@@ -595,10 +574,7 @@ def resolve(doc: Document, path: Any) -> Matches:
         raise _diagnose(doc, head[:failed], start, head[failed], full)
     m.spans = array("q", (start, end))
     if repeated >= 0:  # a key on the path given more than once: its last value is the one read
-        holder = doc.lookup(doc.start, head[:repeated])[0] if repeated else doc.start
-        key = str(head[repeated])  # (a key: only an object's member can be given twice)
-        m.notes.extend(duplicate_notes(format_path(head[:repeated]),
-                                       {key: unique_members(doc, holder)[2].get(key, 2)}))
+        m.notes.extend(path_notes(doc, head, repeated))
     m._levels.append((None, None, [], head))
     for fan, run in zip(fans, runs[1:], strict=True):
         _expand(m, run, full, fan)

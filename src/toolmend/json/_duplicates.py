@@ -1,12 +1,19 @@
 """Keys given more than once in a JSON object: JSON readers keep the last
 value (at the first key's place, as a dict does), and so do the verbs; these
-say so in a note."""
+say so in a note. ``unique_members`` reads an object's members by that rule,
+``path_notes`` says it of a path that went through such a key."""
 
 from __future__ import annotations
 
-from typing import Sequence
+from array import array
+from typing import TYPE_CHECKING, Any, Sequence
 
-__all__ = ["DUPLICATES_SHOWN", "repeated", "duplicate_notes"]
+from ._path import Segment, format_path
+
+if TYPE_CHECKING:
+    from ._document import Document
+
+__all__ = ["DUPLICATES_SHOWN", "repeated", "duplicate_notes", "unique_members", "path_notes"]
 
 #: Notes about duplicate keys one verb gives at most.
 DUPLICATES_SHOWN = 5
@@ -29,3 +36,32 @@ def duplicate_notes(where: str, dupes: dict[str, int]) -> list[str]:
         notes.append(f"note: JSON: {len(dupes) - DUPLICATES_SHOWN} more keys given more than "
                      f"once in {where}")
     return notes
+
+
+def unique_members(doc: Document, pos: int
+                   ) -> tuple[list[str] | None, array[int], dict[str, int]]:
+    """``members`` with JSON's rule for a key given twice: the last value,
+    at the first one's place (as a dict reading the object keeps it); and
+    how often each such key was given (empty for an array)."""
+    names, spans = doc.members(pos)
+    if names is None or len(names) < 2:
+        return names, spans, {}
+    last = dict(zip(names, range(len(names)), strict=True))
+    if len(last) == len(names):
+        return names, spans, {}
+    return list(last), _kept(spans, last.values()), repeated(names)
+
+
+def _kept(spans: array[int], picks: Any) -> array[int]:
+    kept = array("q")
+    for i in picks:
+        kept.extend(spans[2 * i:2 * i + 2])
+    return kept
+
+
+def path_notes(doc: Document, path: Sequence[Segment], at: int) -> list[str]:
+    """The note for a path (from the document's root) whose segment ``at`` is a
+    key its object gives more than once (the kernel's lookup says which)."""
+    holder = doc.lookup(doc.start, path[:at])[0] if at else doc.start
+    key = str(path[at])  # (a key: only an object's member can be given twice)
+    return duplicate_notes(format_path(path[:at]), {key: unique_members(doc, holder)[2].get(key, 2)})

@@ -24,7 +24,8 @@ from typing import Any, Callable, Iterator, Sequence
 from .._kernels import jsonscan as _k
 from .._regex import REGEX_STEPS_MAX, CpuBudget, RegexRefused, RegexTimeout, compile_bounded
 from ..errors import PathNotFound, QueryError
-from ._document import Document, Matches, nearest_keys, resolve, unique_members, values
+from ._document import Document, Matches, nearest_keys, resolve, values
+from ._duplicates import unique_members
 from ._exact import decode_string, load_span
 from ._path import WILD, Slice, format_path, is_fan_out, parse_path
 
