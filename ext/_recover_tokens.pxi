@@ -65,7 +65,9 @@ cdef class _Repairer:
     cdef Frame* stack
     cdef Py_ssize_t depth, cap
     cdef bint complete, key_struct, oom
-    cdef Py_ssize_t seek_from[2], seek_at[2]  # the last searches for '{' and '[' (next_opener)
+    # the last searches for '{' and '[' (next_opener): where each began, what each found
+    cdef Py_ssize_t seek_from[2]
+    cdef Py_ssize_t seek_at[2]
     cdef char _pad_tail[PAD]
 
     def __cinit__(self, str s):
