@@ -48,7 +48,7 @@ from ._strategies import _NOT_JSON, exact_json, json_kind, json_text, normalize_
 if TYPE_CHECKING:
     from ._schemawalk import Problem
 
-__all__ = ["ToolCall", "parse_tool_calls", "call_from_parts", "json_run"]
+__all__ = ["ToolCall", "parse_tool_calls", "call_from_parts", "json_run", "plain_call"]
 
 
 @dataclass(frozen=True)
@@ -353,25 +353,36 @@ def _plain_call(text: str, i: int, end: int, lenient: bool) -> ToolCall | None:
     arguments: ``{"name": "...", "arguments": {...}}`` (an ``"id"`` string may
     come before the arguments; ``"parameters"`` with the name alone), valid
     JSON as written. None for anything else, which ``_object_call`` reads
-    (giving this call the same). The arguments text runs from their member's
-    colon to the object's closing brace and parses as one JSON object, so no
-    other member is in the object and no key is written twice."""
+    (giving this call the same)."""
     found = _call_body(text, i, end)
     if found is None:
         return None
     name_start, name_end, id_start, id_end, by_parameters, k, args_end = found
-    if name_start < 0 or text[k] != "{" or (by_parameters and id_start >= 0):
+    if by_parameters and id_start >= 0:
         return None
-    name = decode_key(text[name_start:name_end])
-    if not _NAME.match(name) or _PLACEHOLDER_NAME.match(name):
+    return plain_call(text, (name_start, name_end), (id_start, id_end), k, args_end, (i, end), lenient)
+
+
+def plain_call(text: str, name: tuple[int, int], id: tuple[int, int], k: int, args_end: int,
+               span: tuple[int, int], lenient: bool = True) -> ToolCall | None:
+    """The call whose members the marker kernel found (``call_body``, ``tag_body``):
+    the quoted name and id (-1, -1 when absent), the arguments' text
+    ``text[k:args_end]``. It runs from their member's colon to the object's
+    closing brace and must parse as one JSON object, so no other member is in
+    the object and no key is written twice; None when it does not, or when
+    the name is none (or a placeholder's): the general reader takes those."""
+    if name[0] < 0 or text[k] != "{":
+        return None
+    called = decode_key(text[name[0]:name[1]])
+    if not _NAME.match(called) or _PLACEHOLDER_NAME.match(called):
         return None
     raw = text[k:args_end]
     if not lenient and ("properties" in raw or "\\u" in raw):
         return None  # perhaps a tool's definition: _object_call tells
-    args = exact_json(raw)
+    args = exact_json(raw)  # (valid JSON is no placeholder of arguments: {...}, {{args}} are not)
     if args is _NOT_JSON:
         return None
-    return ok_call(name, raw, args, (i, end), decode_key(text[id_start:id_end]) if id_start >= 0 else None)
+    return ok_call(called, raw, args, span, decode_key(text[id[0]:id[1]]) if id[0] >= 0 else None)
 
 
 def _object_call(obj: _Obj, start: int, end: int | None, limit: int, lenient: bool) -> Any:

@@ -14,18 +14,16 @@ from dataclasses import replace
 from typing import Any
 
 from ..._kernels import markers
-from .._jsonish import decode_key, extent, skip_space
-from .._strategies import _NOT_JSON, exact_json
+from .._jsonish import extent, skip_space
 from .._toolcalls import (
     _NAME,
-    _PLACEHOLDER_NAME,
     ToolCall,
     _is_placeholder,
     _skip_ws,
     call_from_parts,
     cut_call,
     json_run,
-    ok_call,
+    plain_call,
     two_ways,
 )
 
@@ -254,24 +252,13 @@ def _whole_call(text: str, i: int, b: int, limit: int) -> ToolCall | None:
     outside would leave no valid JSON). None for anything else,
     which the general reader takes (it gives this call the same, walking the
     arguments twice more: their end, then the members). The marker kernel
-    finds the parts (``tag_body``); the arguments text is whatever stands
-    between their member's colon and the body's closing brace, and it parses
-    as one JSON object, so nothing else is in it."""
+    finds the parts (``tag_body``); ``plain_call`` reads them, as it does a
+    plain call object anywhere."""
     found = _tag_body(text, b, limit)
-    if found is None or found[0] < 0:
+    if found is None:
         return None
     name_start, name_end, id_start, id_end, k, end, close_end = found
-    if text[k] != "{":
-        return None
-    name = decode_key(text[name_start:name_end])
-    if not _NAME.match(name) or _PLACEHOLDER_NAME.match(name):
-        return None
-    raw = text[k:end]
-    args = exact_json(raw)  # (valid JSON is no placeholder of arguments: {...}, {{args}} are not)
-    if args is _NOT_JSON:
-        return None
-    call_id = decode_key(text[id_start:id_end]) if id_start >= 0 else None
-    return ok_call(name, raw, args, (i, close_end), call_id)
+    return plain_call(text, (name_start, name_end), (id_start, id_end), k, end, (i, close_end))
 
 
 def _two_readings(attrs: dict[str, str], twice: set[str]) -> str | None:
