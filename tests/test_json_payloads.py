@@ -203,6 +203,10 @@ def test_json_duplicate_keys_follow_last_wins_in_every_verb():
     assert r.data == 3
     assert r.warnings == ("note: JSON: the key 'x' is given 3 times in b; the last value is kept",)
     assert run("get", text=text, path="b").warnings == ()  # (b itself is given once)
+    r = run("get", text='{"a": 0, "a": {"b": {"c": 1, "c": 2}}}', path="a.b.c")  # each repeat said
+    assert r.data == 2 and r.warnings == (
+        "note: JSON: the key 'a' is given 2 times in $; the last value is kept",
+        "note: JSON: the key 'c' is given 2 times in a.b; the last value is kept")
 
 
 def test_yaml_1_1_surprises_are_noted_on_stderr_not_in_the_data(tmp_path, monkeypatch):

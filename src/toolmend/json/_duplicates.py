@@ -60,8 +60,18 @@ def _kept(spans: array[int], picks: Any) -> array[int]:
 
 
 def path_notes(doc: Document, path: Sequence[Segment], at: int) -> list[str]:
-    """The note for a path (from the document's root) whose segment ``at`` is a
-    key its object gives more than once (the kernel's lookup says which)."""
+    """The notes for a path (from the document's root) whose segment ``at`` is
+    the first key its object gives more than once (the kernel's lookup says
+    which), and for each such key after it."""
+    notes: list[str] = []
     holder = doc.lookup(doc.start, path[:at])[0] if at else doc.start
-    key = str(path[at])  # (a key: only an object's member can be given twice)
-    return duplicate_notes(format_path(path[:at]), {key: unique_members(doc, holder)[2].get(key, 2)})
+    while len(notes) < DUPLICATES_SHOWN:
+        key = str(path[at])  # (a key: only an object's member can be given twice)
+        notes += duplicate_notes(format_path(path[:at]), {key: unique_members(doc, holder)[2].get(key, 2)})
+        value = doc.lookup(holder, path[at:at + 1])[0]
+        further = doc.lookup(value, path[at + 1:])[3]  # the next such key on the rest of the path
+        if further < 0:
+            break
+        holder = doc.lookup(value, path[at + 1:at + 1 + further])[0] if further else value
+        at += 1 + further
+    return notes
