@@ -391,3 +391,28 @@ def test_an_apply_that_fails_midway_puts_back_every_file_and_drops_its_backups(t
     assert a.read_text() == OLD and b.read_text() == OLD
     # the copies of the originals went with the changes: a later apply starts clean
     assert sorted(os.listdir(tmp_path)) == ["a.txt", "sub"] and os.listdir(tmp_path / "sub") == ["b.txt"]
+
+
+def test_an_apply_that_fails_midway_keeps_a_backup_it_did_not_make(tmp_path, monkeypatch):
+    # a.txt.bak already holds a.txt's bytes (the user's own copy, or an earlier apply's): the
+    # apply reuses it, and putting things back must not remove it with the copies it made
+    import toolmend.tools._diff_apply as apply_mod
+
+    a = write(tmp_path / "a.txt", OLD)
+    own = write(tmp_path / "a.txt.bak", OLD)
+    write(tmp_path / "sub/b.txt", OLD)
+    patch = (unified(OLD, NEW, a_label="a/a.txt", b_label="b/a.txt")
+             + unified(OLD, NEW, a_label="a/sub/b.txt", b_label="b/sub/b.txt"))
+    real = apply_mod.write_atomic
+
+    def failing(path, data, *rest):
+        if path.endswith("b.txt") and data != OLD.encode():
+            raise PermissionError(13, "Permission denied")
+        real(path, data, *rest)
+
+    monkeypatch.setattr(apply_mod, "write_atomic", failing)
+    r = call(tmp_path, "apply", patch=patch, dry_run=False)
+    assert not r.ok and "every file is as it was" in r.output
+    assert a.read_text() == OLD and own.read_text() == OLD
+    assert sorted(os.listdir(tmp_path)) == ["a.txt", "a.txt.bak", "sub"]
+    assert os.listdir(tmp_path / "sub") == ["b.txt"]

@@ -381,8 +381,10 @@ def _write(slots: list[_Slot], ws: Workspace, backup: bool, stop: str) -> dict[s
         for slot in slots:
             if slot.before is not None and backup and slot.after != slot.before:
                 assert slot.st is not None
-                made[slot.shown] = write_backup(slot.real, slot.before, slot.st.st_mode)
-                backups[slot.shown] = ws.relative(made[slot.shown])
+                name, written = write_backup(slot.real, slot.before, slot.st.st_mode)
+                backups[slot.shown] = ws.relative(name)
+                if written:  # (a backup that held these bytes already is not ours to remove)
+                    made[slot.shown] = name
             else:
                 backups[slot.shown] = None
             if slot.st is not None:

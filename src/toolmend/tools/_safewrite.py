@@ -61,15 +61,16 @@ def same_bytes(path: str, data: bytes) -> bool:
         return False
 
 
-def write_backup(path: str, data: bytes, mode: int) -> str:
-    """Store ``data`` as ``path.bak`` (or the first free ``path.bak.N``) and
-    return the name used. A backup that already holds ``data`` is reused."""
+def write_backup(path: str, data: bytes, mode: int) -> tuple[str, bool]:
+    """Store ``data`` as ``path.bak`` (or the first free ``path.bak.N``):
+    the name used, and whether this call wrote it. A backup that already
+    holds ``data`` is reused (not written: not this call's to remove)."""
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) \
         | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
     for n in range(_MAX_BACKUPS):
         candidate = path + ".bak" + (f".{n}" if n else "")
         if same_bytes(candidate, data):
-            return candidate
+            return candidate, False
         try:
             fd = os.open(candidate, flags, stat.S_IMODE(mode) & 0o777)
         except FileExistsError:
@@ -86,7 +87,7 @@ def write_backup(path: str, data: bytes, mode: int) -> str:
             raise
         os.close(fd)
         _fsync_dir(os.path.dirname(candidate) or ".")
-        return candidate
+        return candidate, True
     raise OSError(f"{path}: {_MAX_BACKUPS} backups exist already; remove old ones")
 
 
