@@ -37,7 +37,8 @@ from ._headers import (
 )
 
 __all__ = ["Hunk", "FilePatch", "parse_patch", "select", "names_match", "c_unquote", "reverse",
-           "count_line", "end_line", "incomplete_line", "END_LINE", "split_keepends", "hunk_pieces"]
+           "count_line", "end_line", "incomplete_line", "END_LINE", "split_keepends", "hunk_pieces",
+           "name_parts"]
 
 _HEADER = re.compile(r"@@ -([0-9]+)(?:,([0-9]+))? \+([0-9]+)(?:,([0-9]+))? @@")
 
@@ -541,10 +542,15 @@ def _reversed_lines(lines: list[tuple[str, str, bool]],
 # ---------------------------------------------------------------------------
 # Choosing the section for a file
 
+def name_parts(name: str) -> list[str]:
+    """The folders and file of a file name in a patch: split at ``/``, and at
+    a backslash only where the system separates with one (elsewhere it is
+    part of a name, ``back\\slash.txt``, as GNU patch and git apply read it)."""
+    return (name.replace("\\", "/") if os.sep == "\\" else name).split("/")
+
+
 def _normalize(path: str) -> str:
-    if os.sep == "\\":  # (elsewhere a backslash is part of a name)
-        path = path.replace("\\", "/")
-    path = posixpath.normpath(path)
+    path = posixpath.normpath("/".join(name_parts(path)))
     return path[2:] if path.startswith("./") else path
 
 

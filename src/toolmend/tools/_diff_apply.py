@@ -33,6 +33,7 @@ from ..diff import (
     check_result_blob,
     decode,
     mode_after,
+    name_parts,
     parse_patch,
     patch_bytes,
     reverse,
@@ -129,9 +130,7 @@ def _patch_text(args: ToolArgs, ws: Workspace) -> str:
 
 
 def _strip(name: str, count: int) -> str:
-    # a backslash is a separator only where the system says so: elsewhere it is part
-    # of a name (back\\slash.txt), as GNU patch and git apply read it
-    parts = (name.replace("\\", "/") if os.sep == "\\" else name).split("/")
+    parts = name_parts(name)
     if count >= len(parts):
         raise ToolError(f"@diff apply: strip {count} removes all of {name!r}")
     return "/".join(parts[count:])
