@@ -452,31 +452,31 @@ def _find_key(text: Text, pos: int, key: str) -> tuple[int, int, int]:
     return (*found, times)
 
 
-def _lookup(text: Text, pos: int, end: int, segments: tuple[Any, ...],
-            repeated: list[int] | None = None) -> tuple[int, int, int]:
-    """``repeated``, when given, gets the first segment whose key its object gives twice."""
+def _lookup(text: Text, pos: int, end: int, segments: tuple[Any, ...]) -> tuple[int, int, int, int]:
+    """(start, end, failed, repeated) as ``lookup`` says; ``end`` -1: not known."""
+    repeated = -1
     for k, seg in enumerate(segments):
         c = _at(text, pos)
         if type(seg) is str:
             if c == "{":
                 vs, ve, times = _find_key(text, pos, seg)
-                if times > 1 and repeated is not None and not repeated:
-                    repeated.append(k)
+                if times > 1 and repeated < 0:
+                    repeated = k
             elif c == "[":
                 idx = _as_index(seg)
                 if idx is None:
-                    return (pos, end, k)
+                    return (pos, end, k, repeated)
                 vs, ve = _nth(text, pos, idx)
             else:
-                return (pos, end, k)
+                return (pos, end, k, repeated)
         else:
             if c != "[":
-                return (pos, end, k)
+                return (pos, end, k, repeated)
             vs, ve = _nth(text, pos, seg)
         if vs < 0:
-            return (pos, end, k)
+            return (pos, end, k, repeated)
         pos, end = vs, ve
-    return (pos, end if end >= 0 else _value_end(text, pos), -1)
+    return (pos, end if end >= 0 else _value_end(text, pos), -1, repeated)
 
 
 def _check_segments(segments: Iterable[Any]) -> tuple[Any, ...]:
@@ -504,10 +504,8 @@ def lookup(text: Text, pos: int, segments: Iterable[Any],
     """
     segs = _check_segments(segments)
     _check_value(text, pos, index)
-    repeated: list[int] = []
-    start, end, failed = _lookup(text, pos, -1, segs, repeated)
-    return (start, end if end >= 0 else _value_end(text, start), failed,
-            repeated[0] if repeated else -1)
+    start, end, failed, repeated = _lookup(text, pos, -1, segs)
+    return (start, end if end >= 0 else _value_end(text, start), failed, repeated)
 
 
 def lookup_many(text: Text, spans: array[int], segments: Iterable[Any],
@@ -528,7 +526,7 @@ def lookup_many(text: Text, spans: array[int], segments: Iterable[Any],
         if pos < 0:
             out.extend((-1, -1))
             continue
-        vs, ve, failed = _lookup(text, pos, spans[k + 1], segs)
+        vs, ve, failed, _ = _lookup(text, pos, spans[k + 1], segs)
         out.extend((vs, ve) if failed == -1 else (-1, -1))
     return out
 

@@ -125,7 +125,7 @@ class LiveReading:
     ident: str | None = None
     after: Any = _AFTER
     args: marker_kernel.JsonPrefix | None = None
-    args_held: list[str] = []  # read valid, not yet passed on (trailing blanks; each call its own)
+    args_held: list[str]  # read valid, not yet passed on (trailing blanks): set per call by _start_args
     open_call = False  # a CallStarted was sent for a call not yet finished
     shown = 0
     # a family's call being read whole (see _livefamilies): its marker and family
