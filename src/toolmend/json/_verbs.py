@@ -32,7 +32,7 @@ from ._document import (
     resolve,
     values,
 )
-from ._duplicates import duplicate_notes, repeated
+from ._duplicates import duplicate_notes, unique_members
 from ._path import format_path, parse_path
 from ._query import QUERY_LIMIT, Query, QueryResult
 from ._schema import SCHEMA_DEPTH, SCHEMA_DEPTH_MAX, Schema
@@ -72,30 +72,18 @@ def get(source: Source, path: Any = "") -> Any:
 def summary_pairs(doc: Document, pos: int, limit: int | None, notes: list[str] | None = None,
                   where: str = "$") -> tuple[list[list[Any]], int, list[int], array[int]]:
     """[[key, summary], ...] of the container at pos (duplicate keys: the
-    last value at the first place), the distinct member count, the member
-    index of each pair and the member spans. A key given twice gets a note
-    in ``notes`` (``where`` names the container)."""
-    names, spans = doc.members(pos)
-    idx: list[int]
-    if names is None:
-        total = len(spans) // 2
-        idx = list(range(total if limit is None else min(total, limit)))
-        return [[i, describe_value(doc, spans[2 * i], False)] for i in idx], total, idx, spans
-    last: dict[str, int] = {}
-    for i, name in enumerate(names):
-        last[name] = i  # last one wins, first place kept
-    if notes is not None and len(last) != len(names):
-        notes.extend(duplicate_notes(where, repeated(names)))
-    pairs: list[list[Any]] = []
-    idx = []
-    for name, i in last.items():
-        if limit is not None and len(pairs) >= limit:
-            break
-        # counted as written: decoding the keys of every object listed would
-        # double the time of a listing (and duplicates are rare)
-        pairs.append([name, describe_value(doc, spans[2 * i], False)])
-        idx.append(i)
-    return pairs, len(last), idx, spans
+    last value at the first place, as ``unique_members`` reads them), the
+    distinct member count, the index of each pair's span and the spans. A key
+    given twice gets a note in ``notes`` (``where`` names the container)."""
+    names, spans, dupes = unique_members(doc, pos)
+    if dupes and notes is not None:
+        notes.extend(duplicate_notes(where, dupes))
+    total = len(spans) // 2
+    idx = list(range(total if limit is None else min(total, limit)))
+    # a member counted as written: decoding the keys of every object listed
+    # would double the time of a listing (and duplicates are rare)
+    return ([[i if names is None else names[i], describe_value(doc, spans[2 * i], False)] for i in idx],
+            total, idx, spans)
 
 
 def keys(source: Source, path: Any = "") -> list[list[Any]]:
