@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from ._document import Document, Matches
-from ._duplicates import DUPLICATES_SHOWN, duplicate_notes, repeated
+from ._duplicates import DUPLICATES_SHOWN, duplicate_notes, unique_members
 from ._exact import decode_string, load_span
 
 __all__ = ["Schema", "SCHEMA_DEPTH", "SCHEMA_DEPTH_MAX", "SCHEMA_SAMPLE", "SCHEMA_BUDGET",
@@ -104,24 +104,21 @@ class Schema:
         var.count += 1
         node.count += 1
         if kind == "object":
-            names, spans = doc.members(pos)
-            unique: dict[str, int] = {}
-            for i, name in enumerate(names or ()):
-                unique[name] = i
-            self._size(var, len(unique))
-            if len(unique) != len(names or ()) and len(self.notes) < DUPLICATES_SHOWN:
-                self.notes.extend(duplicate_notes("an object", repeated(names or ())))
+            keys, spans, dupes = unique_members(doc, pos)  # (a key given twice: its last value)
+            names = keys or []
+            self._size(var, len(names))
+            if dupes and len(self.notes) < DUPLICATES_SHOWN:
+                self.notes.extend(duplicate_notes("an object", dupes))
             if level >= self.depth:
-                var.cut = var.cut or bool(unique)
+                var.cut = var.cut or bool(names)
                 return
-            if len(unique) > SCHEMA_KEYS_MAX:
+            if len(names) > SCHEMA_KEYS_MAX:
                 if var.map_values is None:
                     var.map_values = _SNode()
-                idx = list(unique.values())
-                for j in _sample_indexes(len(idx), SCHEMA_SAMPLE):
-                    queue.append((var.map_values, spans[2 * idx[j]], level + 1, nest + 1))
+                for j in _sample_indexes(len(names), SCHEMA_SAMPLE):
+                    queue.append((var.map_values, spans[2 * j], level + 1, nest + 1))
                 return
-            for name, i in unique.items():
+            for i, name in enumerate(names):
                 child = var.keys.get(name)
                 if child is None:
                     if len(var.keys) >= SCHEMA_KEYS_MAX:
