@@ -13,13 +13,13 @@ from ._path import Segment, format_path
 if TYPE_CHECKING:
     from ._document import Document
 
-__all__ = ["DUPLICATES_SHOWN", "repeated", "duplicate_notes", "unique_members", "path_notes"]
+__all__ = ["DUPLICATES_SHOWN", "duplicate_notes", "unique_members", "path_notes"]
 
 #: Notes about duplicate keys one verb gives at most.
 DUPLICATES_SHOWN = 5
 
 
-def repeated(names: Sequence[str]) -> dict[str, int]:
+def _repeated(names: Sequence[str]) -> dict[str, int]:
     """The keys given more than once, with how often."""
     counts: dict[str, int] = {}
     for name in names:
@@ -49,7 +49,7 @@ def unique_members(doc: Document, pos: int
     last = dict(zip(names, range(len(names)), strict=True))
     if len(last) == len(names):
         return names, spans, {}
-    return list(last), _kept(spans, last.values()), repeated(names)
+    return list(last), _kept(spans, last.values()), _repeated(names)
 
 
 def _kept(spans: array[int], picks: Any) -> array[int]:
