@@ -10,7 +10,8 @@ from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memchr
 from cpython.unicode cimport PyUnicode_GET_LENGTH, PyUnicode_READ, PyUnicode_KIND, PyUnicode_DATA
 
-__all__ = ["JsonPrefix", "call_body", "extent", "next_start", "skip_space", "start_table", "tag_body"]
+__all__ = ["JsonPrefix", "call_body", "extent", "items", "next_start", "skip_space", "start_table",
+           "tag_body"]
 
 
 cdef inline bint _starts(str needle, int kind, const void* data, Py_ssize_t j, Py_ssize_t n):
@@ -26,6 +27,7 @@ cdef inline bint _starts(str needle, int kind, const void* data, Py_ssize_t j, P
 
 cdef extern from "Python.h":
     bint Py_UNICODE_ISSPACE(Py_UCS4 ch)
+    bint Py_UNICODE_ISALNUM(Py_UCS4 ch)
     int PyUnicode_1BYTE_KIND
 
 
@@ -217,10 +219,16 @@ def extent(str text, Py_ssize_t i, Py_ssize_t limit, stop):
         raise IndexError("extent: no bracket at the position given")
     cdef int kind = PyUnicode_KIND(text)
     cdef const void* data = PyUnicode_DATA(text)
-    cdef Py_UCS4 c = PyUnicode_READ(kind, data, i), prev, before
+    cdef Py_UCS4 c = PyUnicode_READ(kind, data, i)
     if c != 123 and c != 91:
         raise KeyError(chr(c))
-    cdef str stop_s = stop if stop is not None else None
+    return _extent(kind, data, i, limit, n, stop if stop is not None else None)
+
+
+cdef Py_ssize_t _extent(int kind, const void* data, Py_ssize_t i, Py_ssize_t limit, Py_ssize_t n,
+                        str stop_s) except -2:
+    """``extent`` of the bracket at ``i`` (checked by the caller) in the text's buffer."""
+    cdef Py_UCS4 c = PyUnicode_READ(kind, data, i), prev, before
     cdef Py_ssize_t cap = 64, depth = 0, braces = 0, brackets = 0, j, end
     cdef Py_UCS4* stack = <Py_UCS4*>malloc(cap * sizeof(Py_UCS4))
     cdef Py_UCS4* grown
@@ -421,6 +429,109 @@ def tag_body(str text, Py_ssize_t b, Py_ssize_t limit):
     if k < 0 or found[4] != 3:
         return None
     return (found[0], found[1], found[2], found[3], k, _trimmed(kind, data, k, e - 1), close_end)
+
+
+
+# ---------------------------------------------------------------------------
+# The members of a JSON-like object, the elements of an array
+
+cdef inline bint _is_bare_key(Py_UCS4 c) noexcept:
+    return Py_UNICODE_ISALNUM(c) or c == 95 or c == 36 or c == 45 or c == 64 or c == 46  # _$-@.
+
+
+cdef Py_ssize_t _scalar_end(int kind, const void* data, Py_ssize_t i, Py_ssize_t limit) noexcept:
+    """End of a bare token at ``i`` (to ``,}]`` or a line break, trailing blanks left out);
+    -1 when that is ``limit``."""
+    cdef Py_ssize_t j = i
+    cdef Py_UCS4 c
+    while j < limit:
+        c = PyUnicode_READ(kind, data, j)
+        if c == 44 or c == 125 or c == 93 or c == 10:
+            break
+        j += 1
+    while j > i:
+        c = PyUnicode_READ(kind, data, j - 1)
+        if c != 32 and c != 9 and c != 13:
+            break
+        j -= 1
+    return -1 if j >= limit else j
+
+
+cdef str _key(str text, int kind, const void* data, Py_ssize_t k, Py_ssize_t kend, bint* escaped):
+    """The key ``text[k:kend]``: a bare one as written, a quoted one without a
+    backslash as the text between its quotes, any other as written (``escaped``)."""
+    cdef Py_UCS4 q = PyUnicode_READ(kind, data, k)
+    cdef Py_ssize_t x
+    if q != 34 and q != 39:
+        return text[k:kend]
+    for x in range(k + 1, kend - 1):
+        if PyUnicode_READ(kind, data, x) == 92:
+            escaped[0] = True
+            return text[k:kend]
+    return text[k + 1:kend - 1]
+
+
+def items(str text, Py_ssize_t i, Py_ssize_t limit, bint is_object):
+    """The members of the object (``is_object``) or the elements of the array at ``i``."""
+    cdef Py_ssize_t n = PyUnicode_GET_LENGTH(text)
+    if limit > n:
+        limit = n
+    if i < 0 or i >= limit:
+        raise IndexError("items: no container at the position given")
+    cdef int kind = PyUnicode_KIND(text)
+    cdef const void* data = PyUnicode_DATA(text)
+    cdef Py_UCS4 closer = 125 if is_object else 93, c
+    cdef Py_ssize_t j = i + 1, kend, end
+    cdef bint escaped = False
+    cdef list found = []
+    cdef object key
+    while True:
+        j = _skip(kind, data, j, limit, n)
+        if j >= limit:
+            return found, False, None, False, escaped
+        c = PyUnicode_READ(kind, data, j)
+        if c == closer:
+            return found, True, j + 1, False, escaped
+        if c == 44:
+            j += 1
+            continue
+        if not is_object:
+            key = str(len(found))
+        else:  # the key, its colon, and where its value starts
+            if c == 34 or c == 39:
+                kend = _string_end(kind, data, j, limit)
+                if kend < 0:
+                    return found, False, None, False, escaped
+            else:
+                kend = j
+                while kend < limit and _is_bare_key(PyUnicode_READ(kind, data, kend)):
+                    kend += 1
+                if kend == j:
+                    return found, False, j, True, escaped
+            key = _key(text, kind, data, j, kend, &escaped)
+            j = _skip(kind, data, kend, limit, n)
+            if j >= limit:
+                return found, False, None, False, escaped
+            if PyUnicode_READ(kind, data, j) != 58:
+                return found, False, j, True, escaped
+            j = _skip(kind, data, j + 1, limit, n)
+            if j >= limit:
+                found.append((key, limit, None))
+                return found, False, None, False, escaped
+        c = PyUnicode_READ(kind, data, j)
+        if c == 123 or c == 91:
+            end = _extent(kind, data, j, limit, n, None)
+        elif c == 34 or c == 39:
+            end = _string_end(kind, data, j, limit)
+        else:
+            end = _scalar_end(kind, data, j, limit)
+        if end == j:  # {"a": ] (no value) or a stray closer: not a container we can read
+            return found, False, j, True, escaped
+        if end < 0:
+            found.append((key, j, None))
+            return found, False, None, False, escaped
+        found.append((key, j, end))
+        j = end
 
 
 include "_markers_prefix.pxi"

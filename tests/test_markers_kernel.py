@@ -98,6 +98,55 @@ def test_skip_space(kernel, text, i, end):
     assert kernel.skip_space(text, i, len(text)) == end
 
 
+# -- items: the members of an object, the elements of an array --------------------------------------
+
+_item_pieces = st.sampled_from(['{', '}', '[', ']', '"k"', "'k'", 'k', '"k\\"x"', "'a\\'b'", '"\\u0061"', ':',
+                                ',', ' ', '\n', '\t', '\r', '1', 'true', '"v"', '"', "'", '\\', '//c\n',
+                                '/*c*/', '$', '@', '-', '.', 'é', '\u00b2', '\U0001F600', '\ufeff'])
+_items_texts = st.lists(_item_pieces, max_size=30).map("".join)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(_items_texts, st.integers(0, 200), st.integers(0, 200), st.booleans())
+def test_the_twins_agree_on_items(text, at, cut, is_object):
+    compiled = _compiled()
+    text = ("{" if is_object else "[") + text
+    i = 0 if at % 2 else at % len(text)
+    limit = i + 1 + cut % (len(text) - i)
+    got = compiled.items(text, i, limit, is_object)
+    assert got == pure.items(text, i, limit, is_object), (text, i, limit)
+
+
+@pytest.mark.parametrize(("text", "is_object", "found", "closed", "end", "broken"), [
+    ('{"a": 1, \'b\': [1, {"c": "}"}], c$-@.: x , }', True,
+     [("a", 7), ("b", 29), ("c$-@.", 39)], True, 43, False),
+    # (a comment after a bare token is read as part of it, as the whole scan reads bare tokens)
+    ('{"a": 1 // a comment\n, "b": "x"} tail', True, [("a", 20), ("b", 31)], True, 32, False),
+    ('{"a": "cut', True, [("a", None)], False, None, False),
+    ('{"a": ', True, [("a", None)], False, None, False),
+    ('{"a" 1}', True, [], False, 5, True),
+    ('{"a": ]}', True, [], False, 6, True),
+    ('{?: 1}', True, [], False, 1, True),
+    ('[1, "two", {"three": 3}, tru  ', False, [("0", 2), ("1", 9), ("2", 23), ("3", 28)], False, None, False),
+    ('[1, 2]', False, [("0", 2), ("1", 5)], True, 6, False),
+    ('[}]', False, [], False, 1, True),
+])
+def test_items(kernel, text, is_object, found, closed, end, broken):
+    got, got_closed, got_end, got_broken, escaped = kernel.items(text, 0, len(text), is_object)
+    assert [(k, e) for k, _, e in got] == found
+    assert (got_closed, got_end, got_broken, escaped) == (closed, end, broken, False)
+
+
+def test_items_leaves_a_key_with_escapes_as_written(kernel):
+    got, closed, _, _, escaped = kernel.items('{"a\\"b": 1, \'c\\\'d\': 2, "e": 3}', 0, 40, True)
+    assert [k for k, _, _ in got] == ['"a\\"b"', "'c\\'d'", "e"] and closed and escaped
+
+
+def test_items_refuses_positions_outside_the_text(kernel):
+    with pytest.raises(IndexError):
+        kernel.items("{}", 2, 2, True)
+
+
 # -- tag_body: the everyday Hermes body ---------------------------------------------------------
 
 _body_pieces = st.sampled_from(['{', '}', '"name"', '"id"', '"arguments"', '"x"', '"n\\u0061me"', ':', ',',

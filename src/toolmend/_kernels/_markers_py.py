@@ -45,6 +45,19 @@ in double quotes, or in single quotes where a value may start (after ``{[,:``),
 is skipped whole (an odd run of backslashes before a quote escapes it); a closer
 of an outer bracket closes the inner ones left open; a stray closer ends the value
 before it; a comment after a blank or ``{[,`` is skipped.
+
+``items(text, i, limit, is_object)``: the members of the object (or the
+elements of the array) at ``i``, read as far as they go, tolerantly: keys
+quoted either way or bare (letters, digits, ``_$-@.``), commas and comments
+between, a value's end found as ``extent`` finds it (a string's at its closing
+quote, a bare token's before ``,}]`` or a line break). Returns ``(found,
+closed, end, broken, escaped)``: ``found`` a list of ``(key, start, end)`` (an
+element's key is its index as a string; a value's ``end`` None when it is cut
+off at ``limit``); ``closed`` when the closer was read, ``end`` past it (None
+when the text ran out; where it stopped when ``broken``: a member that is no
+member). A key is its text between the quotes when it holds no backslash, a
+bare key as written; any other is left as written, quotes and all, and
+``escaped`` says that one was (the caller decodes it).
 """
 
 from __future__ import annotations
@@ -55,7 +68,8 @@ from typing import Any
 from .._text import skip_blanks, string_end
 from ._markers_prefix import JsonPrefix
 
-__all__ = ["JsonPrefix", "call_body", "extent", "next_start", "skip_space", "start_table", "tag_body"]
+__all__ = ["JsonPrefix", "call_body", "extent", "items", "next_start", "skip_space", "start_table",
+           "tag_body"]
 
 _OPEN = {"{": "}", "[": "]"}
 _VALUE_START = "{[,:"
@@ -178,6 +192,90 @@ def extent(text: str, i: int, limit: int, stop: str | None) -> int:
             continue
         prev = c
         j += 1
+
+
+def _scalar_end(text: str, i: int, limit: int) -> int | None:
+    """End of a bare token at ``i`` (to ``,}]`` or a line break, trailing blanks
+    left out); None when that is ``limit``."""
+    j = i
+    while j < limit and text[j] not in ",}]\n":
+        j += 1
+    while j > i and text[j - 1] in " \t\r":
+        j -= 1
+    return None if j >= limit else j
+
+
+def _value_end(text: str, i: int, limit: int) -> int | None:
+    """End of any value at ``i``; None when cut off at ``limit``."""
+    c = text[i]
+    if c in _OPEN:
+        end = extent(text, i, limit, None)
+        return None if end < 0 else end
+    if c in "\"'":
+        return string_end(text, i, limit)
+    return _scalar_end(text, i, limit)
+
+
+def _key(raw: str) -> tuple[str, bool]:
+    """A key as ``items`` gives it, and whether it is left as written (escaped)."""
+    if raw[0] in "\"'":
+        return (raw, True) if "\\" in raw else (raw[1:-1], False)
+    return raw, False
+
+
+_Found = list[tuple[str, int, int | None]]
+
+
+def items(text: str, i: int, limit: int, is_object: bool) -> tuple[_Found, bool, int | None, bool, bool]:
+    """The members of the object (``is_object``) or the elements of the array at ``i``."""
+    limit = min(limit, len(text))
+    if not 0 <= i < limit:
+        raise IndexError("items: no container at the position given")
+    closer = "}" if is_object else "]"
+    found: _Found = []
+    escaped = False
+    j = i + 1
+    while True:
+        j = skip_space(text, j, limit)
+        if j >= limit:
+            return found, False, None, False, escaped
+        c = text[j]
+        if c == closer:
+            return found, True, j + 1, False, escaped
+        if c == ",":
+            j += 1
+            continue
+        if not is_object:
+            key = str(len(found))
+        else:  # the key, its colon, and where its value starts
+            if c in "\"'":
+                kend = string_end(text, j, limit)
+                if kend is None:
+                    return found, False, None, False, escaped
+            else:
+                kend = j
+                while kend < limit and (text[kend].isalnum() or text[kend] in "_$-@."):
+                    kend += 1
+                if kend == j:
+                    return found, False, j, True, escaped
+            key, kept = _key(text[j:kend])
+            escaped = escaped or kept
+            j = skip_space(text, kend, limit)
+            if j >= limit:
+                return found, False, None, False, escaped
+            if text[j] != ":":
+                return found, False, j, True, escaped
+            j = skip_space(text, j + 1, limit)
+            if j >= limit:
+                found.append((key, limit, None))
+                return found, False, None, False, escaped
+        end = _value_end(text, j, limit)
+        if end == j:  # {"a": ] (no value) or a stray closer: not a container we can read
+            return found, False, j, True, escaped
+        found.append((key, j, end))
+        if end is None:
+            return found, False, None, False, escaped
+        j = end
 
 
 _CLOSE = re.compile(r"</tool_call\s*>", re.I)

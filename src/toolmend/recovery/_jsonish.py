@@ -10,23 +10,23 @@ their escapes, so brackets, quotes and tags inside them never count.
                                 past ``limit`` (cut off)
     members(text, i, limit)  -> the top-level members of the object at i
     elements(text, i, limit) -> the top-level elements of the array at i
+
+The scans are the marker kernel's (``extent``, ``items``); keys are decoded here.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from functools import partial
+from typing import Callable, NamedTuple
 
 from .._kernels import markers
-from .._text import string_end
 
 __all__ = ["Member", "Scan", "extent", "members", "elements", "skip_space", "decode_key"]
 
-_OPEN = {"{": "}", "[": "]"}
-
-
 skip_space = markers.skip_space  # past whitespace and // and /* */ comments (the marker kernel)
 _extent = markers.extent
+_read_items = markers.items
 
 
 def extent(text: str, i: int, limit: int, stop: str | None = None) -> int | None:
@@ -37,29 +37,7 @@ def extent(text: str, i: int, limit: int, stop: str | None = None) -> int | None
     return None if end < 0 else end
 
 
-def _scalar_end(text: str, i: int, limit: int) -> int:
-    """End of a bare token (a number, a literal, an unquoted word)."""
-    j = i
-    while j < limit and text[j] not in ",}]\n":
-        j += 1
-    while j > i and text[j - 1] in " \t\r":
-        j -= 1
-    return j
-
-
-def value_end(text: str, i: int, limit: int) -> int | None:
-    """End of any value at ``i``; None when cut off at ``limit``."""
-    c = text[i]
-    if c in _OPEN:
-        return extent(text, i, limit)
-    if c in "\"'":
-        return string_end(text, i, limit)
-    end = _scalar_end(text, i, limit)
-    return None if end >= limit else end
-
-
-@dataclass(frozen=True)
-class Member:
+class Member(NamedTuple):
     """``key`` (decoded) with its value at ``text[start:end]``; ``end`` None when cut off."""
 
     key: str
@@ -67,8 +45,11 @@ class Member:
     end: int | None
 
 
-@dataclass(frozen=True)
-class Scan:
+# a Member from the kernel's (key, start, end), made without a Python frame
+_member: Callable[[tuple[str, int, int | None]], Member] = partial(tuple.__new__, Member)
+
+
+class Scan(NamedTuple):
     """The members (or elements) read, whether the container closed, and where it ends."""
 
     items: list[Member]
@@ -105,45 +86,7 @@ def elements(text: str, i: int, limit: int) -> Scan:
 
 def _items(text: str, i: int, limit: int, closer: str) -> Scan:
     """The members (``closer`` "}") or elements ("]") of the container at ``i``."""
-    items: list[Member] = []
-    j = i + 1
-    while True:
-        j = skip_space(text, j, limit)
-        if j >= limit:
-            return Scan(items, False, None)
-        c = text[j]
-        if c == closer:
-            return Scan(items, True, j + 1)
-        if c == ",":
-            j += 1
-            continue
-        if closer == "]":
-            key = str(len(items))
-        else:  # the key, its colon, and where its value starts
-            if c in "\"'":
-                kend = string_end(text, j, limit)
-                if kend is None:
-                    return Scan(items, False, None)
-            else:
-                kend = j
-                while kend < limit and (text[kend].isalnum() or text[kend] in "_$-@."):
-                    kend += 1
-                if kend == j:
-                    return Scan(items, False, j, broken=True)
-            key = decode_key(text[j:kend])
-            j = skip_space(text, kend, limit)
-            if j >= limit:
-                return Scan(items, False, None)
-            if text[j] != ":":
-                return Scan(items, False, j, broken=True)
-            j = skip_space(text, j + 1, limit)
-            if j >= limit:
-                items.append(Member(key, limit, None))
-                return Scan(items, False, None)
-        end = value_end(text, j, limit)
-        if end == j:  # {"a": ] (no value) or a stray '}': not a container we can read
-            return Scan(items, False, j, broken=True)
-        items.append(Member(key, j, end))
-        if end is None:
-            return Scan(items, False, None)
-        j = end
+    found, closed, end, broken, escaped = _read_items(text, i, limit, closer == "}")
+    if escaped:  # keys with escapes, which the kernel leaves as written
+        found = [(decode_key(k) if k[:1] in "\"'" and "\\" in k else k, s, e) for k, s, e in found]
+    return Scan(list(map(_member, found)), closed, end, broken)

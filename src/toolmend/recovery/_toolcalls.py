@@ -252,6 +252,7 @@ class _Obj:
         # each key's first member; the keys written more than once
         self.items: dict[str, Member] = {}
         self.twice: set[str] = set()
+        self.subs: dict[str, _Obj | None] = {}  # the objects members hold, read when asked for
         for m in scan.items:
             if m.key in self.items:
                 self.twice.add(m.key)
@@ -271,10 +272,12 @@ class _Obj:
         return None
 
     def sub(self, key: str) -> _Obj | None:
-        m = self.items.get(key)
-        if m is None or self.text[m.start:m.start + 1] != "{":
-            return None
-        return _Obj(self.text, m.start, m.end if m.end is not None else len(self.text))
+        """The object ``key`` holds (None: none), read once however often it is asked for."""
+        if key not in self.subs:
+            m = self.items.get(key)
+            self.subs[key] = None if m is None or self.text[m.start:m.start + 1] != "{" else \
+                _Obj(self.text, m.start, m.end if m.end is not None else len(self.text))
+        return self.subs[key]
 
 
 def _shape(obj: _Obj, lenient: bool) -> _Shape | None:
