@@ -96,7 +96,8 @@ def test_never_a_call_the_text_does_not_hold(row):
             last = b
             if c.ok:
                 assert c.name and c.name.split(".")[-1] in text, c
-                assert c.raw_args in text[a:b], c
+                # (an arguments string's content is given decoded: it stands in the text as a JSON string)
+                assert c.raw_args in text[a:b] or json.dumps(c.raw_args, ensure_ascii=False)[1:-1] in text[a:b], c
         bad = {x["name"] for x in row["calls"] if not x.get("ok", True)}
         assert not any(c.ok and c.name in bad for c in calls[len(row["calls"]) - len(bad):]), calls
 
@@ -393,3 +394,81 @@ def test_a_dropped_closing_tag_before_a_later_one_is_decided_by_the_schema_or_re
     neither = [{"name": "w", "input_schema": {"properties": {"state": {"type": "string"}}}}]
     (c,) = parse_tool_calls(text, tools=neither)
     assert not c.ok
+
+
+# -- what other serving stacks' tests showed ---------------------------------------------------
+
+def test_a_glm_value_holding_the_next_key_is_decided_by_the_schema_or_refused():
+    text = ("<tool_call>get-weather\n<arg_key>city</arg_key>\n<arg_value>Paris<arg_key>unit</arg_key>\n"
+            "<arg_value>celsius</arg_value></tool_call>")
+    (c,) = parse_tool_calls(text)
+    assert not c.ok and "'city'" in c.error and "cannot be told" in c.error
+    tools = [{"name": "get-weather", "input_schema": {"properties": {"city": {"type": "string"},
+                                                                     "unit": {"type": "string"}}}}]
+    (c,) = parse_tool_calls(text, tools=tools)
+    assert c.ok and c.args == {"city": "Paris", "unit": "celsius"}
+    # no </arg_value> anywhere after the value: the model dropped it, the call's closer ends it
+    (c,) = parse_tool_calls("<tool_call>f\n<arg_key>city</arg_key>\n<arg_value>Paris</tool_call>")
+    assert c.ok and c.args == {"city": "Paris"}
+
+
+@pytest.mark.parametrize(("body", "args"), [
+    ('q:"a,b:c"', {"q": "a,b:c"}),  # a JSON string where the format wants its own quotes
+    ('query:"raw \\"quoted\\"",note:<|"|>gemma "quoted"<|"|>', {"query": 'raw "quoted"', "note": 'gemma "quoted"'}),
+    ("pattern:'abc',path:<|\"|>/tmp<|\"|>", {"pattern": "abc", "path": "/tmp"}),
+    ('<|"|>path<|"|>:<|"|>/tmp/foo<|"|>', {"path": "/tmp/foo"}),  # a key in the format's quotes
+    ('a:["x", \'y\'],b:{c:"d"}', {"a": ["x", "y"], "b": {"c": "d"}}),
+])
+def test_gemma4_reads_values_and_keys_in_other_quotes(body, args):
+    (c,) = parse_tool_calls("<|tool_call>call:f{" + body + "}<tool_call|>")
+    assert c.ok and c.args == args, c
+
+
+@pytest.mark.parametrize("body", ['path:"C:\\users\\bob\\file.txt"', 'a:"x" y', "p:':\\s*\\w+'<|\"|>"])
+def test_gemma4_refuses_a_quoted_value_it_cannot_read_whole(body):
+    (c,) = parse_tool_calls("<|tool_call>call:f{" + body + "}<tool_call|>")
+    assert not c.ok and "cannot be told" in c.error, c
+
+
+def test_gemma4_reads_every_call_of_a_block_and_the_python_form():
+    text = '<|tool_call>call:glob{pattern:<|"|>a*.md<|"|>}call:glob{pattern:<|"|>b.md<|"|>}<tool_call|>'
+    a, b = parse_tool_calls(text)
+    assert a.ok and b.ok and (a.args, b.args) == ({"pattern": "a*.md"}, {"pattern": "b.md"})
+    assert a.span[1] == b.span[0] and b.span[1] == len(text)
+    (c,) = parse_tool_calls('<|tool_call>call:search(query="f(x)", limit=10, verbose=False)<tool_call|>')
+    assert c.ok and c.args == {"query": "f(x)", "limit": 10, "verbose": False}
+
+
+@pytest.mark.parametrize("text", [
+    "<\uff5ctool\u2581calls\u2581begin\uff5c><\uff5ctool\u2581call\u2581begin\uff5c>\u83b7\u53d6<\uff5ctool\u2581sep"
+    "\uff5c>{\"\u57ce\u5e02\":\"\u5317\u4eac\"}<\uff5ctool\u2581call\u2581end\uff5c><\uff5ctool\u2581calls\u2581end\uff5c>",
+    "<tool_call>\u83b7\u53d6\n<arg_key>\u57ce\u5e02</arg_key>\n<arg_value>\u5317\u4eac</arg_value></tool_call>",
+    "<tool_call>\n<function=\u83b7\u53d6>\n<parameter=\u57ce\u5e02>\n\u5317\u4eac\n</parameter>\n</function>\n</tool_call>",
+    '<tool_call>{"name": "\u83b7\u53d6", "arguments": {"\u57ce\u5e02": "\u5317\u4eac"}}</tool_call>',
+])
+def test_a_tool_name_may_be_written_in_any_script(text):
+    (c,) = parse_tool_calls(text)
+    assert c.ok and c.name == "\u83b7\u53d6" and c.args == {"\u57ce\u5e02": "\u5317\u4eac"}, c
+
+
+def test_a_fence_opened_on_the_name_line_is_not_part_of_the_name():
+    text = ("<\uff5ctool\u2581calls\u2581begin\uff5c><\uff5ctool\u2581call\u2581begin\uff5c>function<\uff5ctool"
+            "\u2581sep\uff5c>get_weather```json\n{\"city\":\"Paris\"}\n```<\uff5ctool\u2581call\u2581end\uff5c>")
+    (c,) = parse_tool_calls(text)
+    assert c.ok and c.name == "get_weather" and c.args == {"city": "Paris"}
+
+
+def test_more_shapes_serving_stacks_read():
+    (c,) = parse_tool_calls("content \n [TOOL_CALLS]test[ARGS]{}")  # an indented marker line
+    assert c.ok and c.name == "test"
+    (c,) = parse_tool_calls('<function_calls>book(from="SFO", to="NYC")</function_calls>')  # a keyword's name
+    assert c.ok and c.args == {"from": "SFO", "to": "NYC"}
+    (c,) = parse_tool_calls('{"type": "function", "name": "read", "parameters": {"path": "a"}}')  # Llama 3.3
+    assert c.ok and c.name == "read" and c.args == {"path": "a"}
+    (c,) = parse_tool_calls('[{"name": "f", "arguments": {"a": 1}}]]')  # a stray closer after the list
+    assert c.ok and c.args == {"a": 1}
+    text = (' to=get_weather<|message|><atem:function_calls>\n<atem:invoke name="get_weather">\n'
+            '<atem:parameter name="city">SF</atem:parameter>\n</atem:invoke>\n</atem:function_calls><|eot|>')
+    for fmt in (None, "glimmer"):
+        (c,) = parse_tool_calls(text, format=fmt)
+        assert c.ok and c.name == "get_weather" and c.args == {"city": "SF"}

@@ -8,6 +8,7 @@ no call nothing is lost.
 
 from __future__ import annotations
 
+import glob
 import json
 import os
 import random
@@ -22,8 +23,8 @@ from toolmend.errors import ToolmendError
 from toolmend.recovery import ArgsDelta, CallFinished, CallStarted, TextDelta
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "tool_calls")
-FILES = ("calls.jsonl", "families.jsonl", "decoys.jsonl", "peers/vllm.jsonl", "peers/sglang.jsonl",
-         "peers/llamacpp.jsonl")
+FILES = ("calls.jsonl", "families.jsonl", "decoys.jsonl",
+         *sorted(os.path.relpath(p, DATA) for p in glob.glob(os.path.join(DATA, "peers", "*.jsonl"))))
 
 
 def _rows() -> list[dict]:

@@ -41,7 +41,7 @@ from typing import Any, Iterable, NamedTuple
 import regex  # type: ignore[import-untyped]
 
 from ._formats._json import harmony_message
-from ._toolcalls import _NAME, _PLACEHOLDER_NAME, ToolCall
+from ._toolcalls import _NAME, _PLACEHOLDER_NAME, NAME_PATTERN, ToolCall
 
 __all__ = ["Family", "FAMILIES", "WRAPPERS", "JsonHead", "JSON_HEADS", "first_closer", "settle",
            "harmony_text", "QWEN3_CODER", "SEED_OSS", "GLM", "Literals", "literals_for"]
@@ -108,7 +108,7 @@ _SPACE = r"[\t-\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3
 _WS = r"[ \t\n\r]*"  # JSON's blanks, which every reader skips
 _DS_BEGIN, _DS_SEP, _DS_END = (f"<{_B}tool{_U}call{_U}begin{_B}>", f"<{_B}tool{_U}sep{_B}>",
                                f"<{_B}tool{_U}call{_U}end{_B}>")
-_NAME_RE = r"([@A-Za-z_][\w.:@/-]{0,127})"
+_NAME_RE = f"({NAME_PATTERN})"
 
 # marker -> the heads its calls' JSON arguments may follow (tried in order)
 JSON_HEADS: dict[str, tuple[JsonHead, ...]] = {
@@ -210,8 +210,8 @@ SEED_OSS = _xml_call("<seed:tool_call>", "</seed:tool_call>")
 # GLM 4.5-4.7's: <tool_call>NAME<arg_key>k</arg_key><arg_value>v</arg_value>...</tool_call>,
 # every value closed, none holding a tag of the format
 _GLM_VALUE = r"[^<]*(?:<(?!/?(?:arg_key|arg_value|tool_call|tool_sep))[^<]*)*"
-GLM = (regex.compile(r"<tool_call>[ \t]*[@A-Za-z_]"),
-        re.compile(r"<tool_call>[ \t]*[@A-Za-z_][\w.:@/-]{0,127}[ \t]*\n?[ \t]*(?:<tool_sep>)?[ \t\n\r]*"
+GLM = (regex.compile(r"<tool_call>[ \t]*(?:[^\W\d]|@)"),
+        re.compile(r"<tool_call>[ \t]*" + NAME_PATTERN + r"[ \t]*\n?[ \t]*(?:<tool_sep>)?[ \t\n\r]*"
                    r"(?:<arg_key>[^<]{0,256}</arg_key>[ \t\n\r]*<arg_value>" + _GLM_VALUE +
                    r"</arg_value>[ \t\n\r]*)*</tool_call>"), "</tool_call>")
 

@@ -209,7 +209,9 @@ def _dumps(value: Any) -> str:
 
 # -- call shapes in JSON ------------------------------------------------------------
 
-_NAME = re.compile(r"[@A-Za-z_][\w.:@/-]{0,127}\Z")
+# a tool's name: a letter (any script's), "_" or "@", then word characters and ".:@/-"
+NAME_PATTERN = r"(?:[^\W\d]|@)[\w.:@/-]{0,127}"
+_NAME = re.compile(NAME_PATTERN + r"\Z")
 _OPENAI_KEYS = frozenset({"name", "arguments", "id", "type", "call_id", "index"})
 _WRAPPER_KEYS = frozenset({"id", "type", "function", "index", "call_id"})
 _FUNCTION_KEYS = frozenset({"name", "arguments"})
@@ -296,7 +298,8 @@ def _shape(obj: _Obj, lenient: bool) -> _Shape | None:
     if keys <= _OPENAI_KEYS and "name" in keys and kind in (None, "function") and (
             "arguments" in keys or (lenient or not obj.closed) and keys <= {"name", "id"}):
         return _Shape(obj.scalar("name", lenient), obj.items.get("arguments"), "", obj.scalar("id"))
-    if keys == _LLAMA_KEYS or (keys == {"name"} and not obj.closed):
+    if keys == _LLAMA_KEYS or (keys == {"name"} and not obj.closed) or (
+            kind == "function" and keys == _LLAMA_KEYS | {"type"}):  # (Llama 3.3 writes "type" too)
         return _Shape(obj.scalar("name", lenient), obj.items.get("parameters"), "")
     if lenient:
         name = next((obj.scalar(k, True) for k in _NAME_KEYS if obj.scalar(k, True) is not None), None)

@@ -61,7 +61,7 @@ from ._streamevents import (
     call_events,
     text_delta,
 )
-from ._toolcalls import _NAME, _PLACEHOLDER_NAME, ToolCall, calls_from, marker_reading, moved
+from ._toolcalls import _NAME, _PLACEHOLDER_NAME, NAME_PATTERN, ToolCall, calls_from, marker_reading, moved
 from ._triggers import PROSE_STOP, TRIGGER, partial_tail
 
 __all__ = ["LiveReading", "live_kinds"]
@@ -71,7 +71,7 @@ _SPACE = r"[\t-\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3
 # the head: JSON's own blanks only, which every reader of the body skips (the general
 # reader, which takes a body that is not valid JSON, does not skip U+0085 or U+3000)
 _HEAD = regex.compile(
-    r'<tool_call>[ \t\n\r]*\{[ \t\n\r]*"name"[ \t\n\r]*:[ \t\n\r]*"([@A-Za-z_][\w.:@/-]{0,127})"'
+    r'<tool_call>[ \t\n\r]*\{[ \t\n\r]*"name"[ \t\n\r]*:[ \t\n\r]*"(' + NAME_PATTERN + ')"'
     r'[ \t\n\r]*,[ \t\n\r]*"arguments"[ \t\n\r]*:[ \t\n\r]*\{')
 _HEAD_MAX = 512  # a head longer than this is not the everyday shape
 _ARGS_BATCH = 24  # characters of arguments gathered before they are read (a bracket reads at once)

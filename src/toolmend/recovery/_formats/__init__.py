@@ -34,22 +34,23 @@ from ._xml import invoke_reader, read_function
 
 __all__ = ["FORMATS", "parse", "read_marker", "format_names"]
 
-_invokes = invoke_reader("")
+def _wrapped_invokes(marker: str, closer: str, fallback: Any = None, prefix: str = "") -> Any:
+    """``<{prefix}invoke>`` elements inside ``marker`` ... ``closer`` (MiniMax M2;
+    ``<function_calls>``; Glimmer's ``<atem:function_calls>``)."""
+    invoke = "<" + prefix + "invoke"
+    _invokes = invoke_reader(prefix)
 
-
-def _wrapped_invokes(marker: str, closer: str, fallback: Any = None) -> Any:
-    """``<invoke>`` elements inside ``marker`` ... ``closer`` (MiniMax M2; ``<function_calls>``)."""
     def read(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
         j = i + len(marker)
         k = j
         while k < limit and text[k].isspace():
             k += 1
-        if not text.startswith("<invoke", k):
+        if not text.startswith(invoke, k):
             if fallback is not None:
                 return fallback(text, i, limit, ctx)  # type: ignore[no-any-return]
             return ([], limit) if k >= limit == len(text) else (None, j)
         calls: list[ToolCall] = []
-        while text.startswith("<invoke", k):
+        while text.startswith(invoke, k):
             found, end = _invokes(text, k, limit, ctx)
             if not found:
                 break
@@ -120,6 +121,8 @@ MARKERS: dict[str, tuple[str, Any]] = {
     "<|tool_call_start|>": ("lfm2", pythonic_reader("<|tool_call_start|>", "<|tool_call_end|>")),
     "<function_calls>": ("olmo3", _wrapped_invokes("<function_calls>", "</function_calls>",
                                                    pythonic_reader("<function_calls>", "</function_calls>"))),
+    "<atem:function_calls>": ("glimmer", _wrapped_invokes("<atem:function_calls>", "</atem:function_calls>",
+                                                          prefix="atem:")),
     "<|tool_call>": ("gemma4", gemma_reader("<|tool_call>", "<tool_call|>", '<|"|>', False)),
     "<start_function_call>": ("functiongemma", gemma_reader("<start_function_call>", "<end_function_call>",
                                                             "<escape>", True)),
@@ -173,6 +176,7 @@ _KINDS: dict[str, frozenset[str]] = {
     "functionary": frozenset({"functionary", "arrow", "xml_function", "functionary_head"}),
     "nemotron_v2": frozenset({"nemotron_v2"}),
     "step3": frozenset({"step3"}),
+    "glimmer": frozenset({"glimmer"}),
     "json": frozenset({"json"}),
 }
 _ALIASES = {

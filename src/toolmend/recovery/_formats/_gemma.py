@@ -15,15 +15,48 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 
-from .._toolcalls import _NAME, ToolCall, two_ways
+from ..._text import string_end
+from .._toolcalls import _NAME, NAME_PATTERN, ToolCall, two_ways
 from ._base import Ctx, cut_call, named_call, xml_call
+from ._pythonic import pythonic_at
 
 __all__ = ["gemma_reader"]
 
 _KEY = re.compile(r"\s*([A-Za-z_$][\w.$-]*)\s*:")
 _BARE = re.compile(r"\s*([^,{}\[\]\s][^,{}\[\]]*?)\s*(?=[,}\]])")
 _JSON_BARE = re.compile(r"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?\Z|true\Z|false\Z|null\Z")
+
+
+class _Refused(ValueError):
+    """A value no reading of which is safe: the call is not ok, for this reason."""
+
+
+def _quoted(text: str, k: int, limit: int) -> tuple[str | None, int]:
+    """The string in quotes at ``k`` (None: cut off) and where its value ends.
+    In double quotes it is a JSON string (an escape JSON has not is refused:
+    ``"C:\\users"`` would read ``\\u`` as one); in single quotes the text between
+    them, ``\\'`` read as a quote. The value must end there."""
+    end = string_end(text, k, limit)
+    if end is None:
+        return None, limit
+    raw = text[k:end]
+    if raw[0] == '"':
+        try:
+            v = json.loads(raw)
+        except ValueError:
+            raise _Refused(f"the string at offset {k} is in JSON's quotes but is not a JSON string "
+                           "(a backslash JSON does not know?); which text was meant cannot be told") from None
+    else:
+        v = raw[1:-1].replace("\\'", "'")
+    j = end
+    while j < limit and text[j].isspace():
+        j += 1
+    if j < limit and text[j] not in ",}]":
+        raise _Refused(f"the quoted string at offset {k} is followed by more of the value at offset {j}; "
+                       "where the value ends cannot be told")
+    return v, j
 
 
 def _to_json(text: str, a: int, limit: int, quote: str,
@@ -43,10 +76,24 @@ def _to_json(text: str, a: int, limit: int, quote: str,
             if close < 0:
                 return None, limit, top
             s = text[k + len(quote):close]
+            k = close + len(quote)
+            if expect_key:  # a key in the format's quotes: {<|"|>path<|"|>:...}
+                while k < limit and text[k].isspace():
+                    k += 1
+                if k >= limit:
+                    return None, limit, top
+                if text[k] != ":":
+                    raise _Refused(f"the quoted key {s!r} is not followed by a colon (offset {k})")
+                key, k, expect_key = s, k + 1, False
+                if len(stack) == 1:
+                    if key in keys:
+                        twice.append(key)
+                    keys.add(key)
+                out.append(json.dumps(key, ensure_ascii=False) + ":")
+                continue
             out.append(json.dumps(s, ensure_ascii=False))
             if len(stack) == 1 and key is not None:
                 top.append((key, s))
-            k = close + len(quote)
             expect_key = False
             continue
         c = text[k]
@@ -87,6 +134,14 @@ def _to_json(text: str, a: int, limit: int, quote: str,
             k = m.end()
             expect_key = False
             continue
+        if c in "\"'":  # a string in JSON's quotes (or single ones) where the format wants its own
+            v, k = _quoted(text, k, limit)
+            if v is None:
+                return None, limit, top
+            out.append(json.dumps(v, ensure_ascii=False))
+            if len(stack) == 1 and key is not None:
+                top.append((key, v))
+            continue
         m = _BARE.match(text, k, limit)
         if m is not None and not c.isspace():
             v = m.group(1)
@@ -104,48 +159,83 @@ def _to_json(text: str, a: int, limit: int, quote: str,
     return None, limit, top
 
 
+_NEXT_CALL = re.compile(r"\s*call:(" + NAME_PATTERN + r")\s*(?=\{)")
+
+
+def _body_call(name: str, text: str, i: int, a: int, limit: int, ctx: Ctx, quote: str, closer: str,
+               typed: bool) -> tuple[ToolCall, int, bool]:
+    """The call whose body's ``{`` is at ``a`` (its head at ``i``): (call, where
+    it ends, whether it is whole, so that another may follow)."""
+    twice: list[str] = []
+    try:
+        body, e, top = _to_json(text, a, limit, quote, twice)
+    except _Refused as exc:
+        c = text.find(closer, a, limit)
+        end = c + len(closer) if c >= 0 else limit
+        return ToolCall(name, text[a:c if c >= 0 else limit], None, False, (i, end),
+                        f"the call to {name!r}: {exc}"), end, False
+    if body is None:
+        return cut_call(name, text[a:limit], (i, limit), "inside its arguments"), limit, False
+    raw = text[a:e]
+    if twice:
+        return two_ways(name, raw, (i, e), f"the call gives parameter {twice[0]!r} twice"), e, True
+    call = named_call(name, body, (i, e))
+    if typed and ctx.tools is not None:
+        if not call.ok or not isinstance(call.args, dict):
+            return ToolCall(name, raw, None, False, (i, e), call.error), e, True
+        strings = dict(top)
+        params: list[tuple[str, str, bool]] = []
+        for k, v in call.args.items():
+            if k in strings and v == strings[k]:
+                params.append((k, v, False))
+            else:
+                params.append((k, json.dumps(v), True))
+        return xml_call(name, params, raw, (i, e), ctx), e, True
+    return ToolCall(name, raw, call.args, call.ok, call.span, call.error, call.id), e, True
+
+
 def gemma_reader(marker: str, closer: str, quote: str, typed: bool):  # type: ignore[no-untyped-def]
-    head = re.compile(re.escape(marker) + r"\s*call:([@A-Za-z_][\w.:@/-]{0,127})\s*")
+    head = re.compile(re.escape(marker) + r"\s*call:(" + NAME_PATTERN + r")\s*")
 
     def read(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
+        """The calls in the block at ``i``: one, or several one after the other
+        (``call:f{..}call:g{..}``) before the closer."""
         m = head.match(text, i, limit)
         if m is None:
             rest = text[i + len(marker):limit]
             if limit == len(text) and "{" not in rest and len(rest) < 140:
                 return [], limit  # cut before the body
             return None, i + len(marker)
-        name = m.group(1)
-        if not _NAME.match(name):
-            return None, m.end()
-        a = m.end()
-        if a >= limit:
-            return [cut_call(name, "", (i, limit), "before its arguments")], limit
-        if text[a] != "{":
-            return None, a
-        twice: list[str] = []
-        body, e, top = _to_json(text, a, limit, quote, twice)
+        calls: list[ToolCall] = []
+        at: int = i
+        while True:
+            name = m.group(1)
+            if not _NAME.match(name):
+                return (calls or None), m.end()
+            a = m.end()
+            if a >= limit:
+                calls.append(cut_call(name, "", (at, limit), "before its arguments"))
+                return calls, limit
+            if text[a] == "(" and not calls:  # call:NAME(k="v"): small Gemma 4 models write Python
+                found, e = pythonic_at(text, m.start(1), limit)
+                if found is None:
+                    return None, a
+                calls.append(replace(found, span=(at, found.span[1])))
+                break
+            if text[a] != "{":
+                return (calls or None), a
+            call, e, whole = _body_call(name, text, at, a, limit, ctx, quote, closer, typed)
+            calls.append(call)
+            if not whole:
+                return calls, e
+            nxt = _NEXT_CALL.match(text, e, limit)
+            if nxt is None:
+                break
+            m, at = nxt, e + len(nxt.group()) - len(nxt.group().lstrip())
         c = text.find(closer, e, min(limit, e + 40))
-        end = c + len(closer) if c >= 0 and not text[e:c].strip() else e
-        if body is None:
-            return [cut_call(name, text[a:limit], (i, limit), "inside its arguments")], limit
-        raw = text[a:e]
-        if twice:
-            return [two_ways(name, raw, (i, end), f"the call gives parameter {twice[0]!r} twice")], end
-        if typed and ctx.tools is not None:
-            call = named_call(name, body, (i, end))
-            if not call.ok or not isinstance(call.args, dict):
-                return [ToolCall(name, raw, None, False, (i, end), call.error)], end
-            strings = dict(top)
-            params: list[tuple[str, str, bool]] = []
-            for k, v in call.args.items():
-                if k in strings and v == strings[k]:
-                    params.append((k, v, False))
-                else:
-                    params.append((k, json.dumps(v), True))
-            return [xml_call(name, params, raw, (i, end), ctx)], end
-        call = named_call(name, body, (i, end))
-        return [ToolCall(name, raw, call.args, call.ok, call.span, call.error, call.id)], end
+        if c >= 0 and not text[e:c].strip():  # the last call's span takes in the closer
+            calls[-1] = replace(calls[-1], span=(calls[-1].span[0], c + len(closer)))
+            e = c + len(closer)
+        return calls, e
 
     return read
-
-

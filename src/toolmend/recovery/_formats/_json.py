@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 
 from .._jsonish import elements, extent, members, skip_space
-from .._toolcalls import _NAME, ToolCall, two_ways
+from .._toolcalls import _NAME, NAME_PATTERN, ToolCall, two_ways
 from ._base import Ctx, Reader, cut_call, json_run, named_call
 
 __all__ = ["block_reader", "read_mistral", "read_kimi", "read_deepseek", "read_harmony", "read_apertus",
@@ -73,7 +73,7 @@ def read_functools(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCa
     return (_respan(calls, (i, end)), end) if found else (None, k)
 
 
-_V11 = re.compile(r"[ \t]*([@A-Za-z_][\w.:@/-]{0,127})(?:\[CALL_ID\]([^\[\s]{0,64}))?(\[ARGS\])?"
+_V11 = re.compile(r"[ \t]*(" + NAME_PATTERN + r")(?:\[CALL_ID\]([^\[\s]{0,64}))?(\[ARGS\])?"
                   r"[ \t]*(?=\{)")
 
 
@@ -171,6 +171,11 @@ def read_deepseek(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCal
             return None, j
         name = text[a:nl].strip()
         k = skip_space(text, nl, body_end)
+        fused = text.find("```", a, nl)
+        if fused >= 0:  # get_weather```json: the fence opened on the name's line
+            name, k = text[a:fused].strip(), fused
+        if not _NAME.match(name):
+            return None, j
         if text.startswith("```", k):
             k2 = text.find("\n", k, body_end)
             if k2 < 0:
@@ -223,6 +228,8 @@ def read_harmony(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall
             return [], limit  # cut inside a header
         return None, i + 1
     channel, to, a, b, end, closed = msg
+    if text.startswith("<atem:", skip_space(text, a, limit)):
+        return None, a  # Glimmer's message: its calls are read at their own marker
     if channel == "analysis" or to is None:
         return [], end  # reasoning, or text to show
     name = to[len("functions."):] if to.startswith("functions.") else to
@@ -260,7 +267,7 @@ def read_apertus(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall
     return _respan(calls, (i, end)), end
 
 
-_ARROW = re.compile(r">>>[ \t]*([@A-Za-z_][\w.:@/-]{0,127})[ \t]*\n")
+_ARROW = re.compile(r">>>[ \t]*(" + NAME_PATTERN + r")[ \t]*\n")
 
 
 def read_arrow(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:

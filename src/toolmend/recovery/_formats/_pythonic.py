@@ -18,8 +18,11 @@ keeps its whole calls.
 from __future__ import annotations
 
 import ast
+import io
+import keyword
 import math
 import re
+import tokenize
 import warnings
 from typing import Any
 
@@ -118,6 +121,44 @@ def _dotted(node: ast.AST) -> str | None:
     return None
 
 
+def _parse(source: str) -> ast.Expression:
+    with warnings.catch_warnings():  # "\d" in a string: Python warns, the text is still a literal
+        warnings.simplefilter("ignore")
+        return ast.parse(source, mode="eval")
+
+
+def _keywords_renamed(source: str) -> tuple[str, dict[str, str]] | None:
+    """``source`` (one call) with each argument named by a Python keyword
+    (``from=``, ``class=``) renamed to a free identifier, and the names given
+    back; None when it has none (or does not tokenize)."""
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(source).readline))
+    except (tokenize.TokenError, SyntaxError, ValueError):
+        return None
+    starts = [0]
+    for line in source.splitlines(keepends=True):
+        starts.append(starts[-1] + len(line))
+    renamed: dict[str, str] = {}
+    out, last, depth = [], 0, 0
+    for k, tok in enumerate(tokens):
+        if tok.type == tokenize.OP and tok.string in "([{":
+            depth += 1
+        elif tok.type == tokenize.OP and tok.string in ")]}":
+            depth -= 1
+        elif (tok.type == tokenize.NAME and keyword.iskeyword(tok.string) and depth == 1 and k > 0
+              and tokens[k - 1].string in ("(", ",") and k + 1 < len(tokens) and tokens[k + 1].string == "="):
+            free = f"_kw{len(renamed)}_{tok.string}"
+            while free in source:
+                free += "_"
+            renamed[free] = tok.string
+            a = starts[tok.start[0] - 1] + tok.start[1]
+            out += [source[last:a], free]
+            last = a + len(tok.string)
+    if not renamed:
+        return None
+    return "".join(out) + source[last:], renamed
+
+
 def pythonic_at(text: str, s: int, limit: int) -> tuple[ToolCall | None, int]:
     """The call ``NAME(...)`` at ``s``: (call, end); (None, s) when none starts there."""
     m = _HEAD.match(text, s, limit)
@@ -133,13 +174,22 @@ def pythonic_at(text: str, s: int, limit: int) -> tuple[ToolCall | None, int]:
     raw = text[p + 1:(e - 1 if e is not None else limit)].strip()
     if e is None:
         return cut_call(name, raw, (s, limit), "inside its arguments"), limit
+    renamed: dict[str, str] = {}
     try:
-        with warnings.catch_warnings():  # "\d" in a string: Python warns, the text is still a literal
-            warnings.simplefilter("ignore")
-            tree = ast.parse(text[s:e], mode="eval")
-    except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
-        msg = exc.msg if isinstance(exc, SyntaxError) else type(exc).__name__
-        return ToolCall(name, raw, None, False, (s, e), f"the call to {name!r} is not valid Python: {msg}"), e
+        tree = _parse(text[s:e])
+    except SyntaxError as exc:
+        # book_flight(from="SFO"): a parameter named as a Python keyword, read under another name
+        found = _keywords_renamed(text[s:e])
+        try:
+            if found is None:
+                raise exc
+            tree, renamed = _parse(found[0]), found[1]
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return ToolCall(name, raw, None, False, (s, e),
+                            f"the call to {name!r} is not valid Python: {exc.msg}"), e
+    except (ValueError, RecursionError, MemoryError) as exc:
+        return ToolCall(name, raw, None, False, (s, e),
+                        f"the call to {name!r} is not valid Python: {type(exc).__name__}"), e
     call = tree.body
     if not isinstance(call, ast.Call) or _dotted(call.func) is None:
         return None, s
@@ -152,6 +202,7 @@ def pythonic_at(text: str, s: int, limit: int) -> tuple[ToolCall | None, int]:
         if kw.arg is None:
             return ToolCall(name, raw, None, False, (s, e),
                             f"the call to {name!r} passes **arguments, which are not read"), e
+        kw.arg = renamed.get(kw.arg, kw.arg)
         if kw.arg in args:  # (Python refuses it too: "keyword argument repeated")
             return two_ways(name, raw, (s, e), f"the call to {name!r} gives argument {kw.arg!r} twice"), e
         try:

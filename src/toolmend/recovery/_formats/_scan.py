@@ -100,11 +100,15 @@ def token_pattern(kinds: frozenset[str], markers: tuple[str, ...]) -> TokenSearc
             src += _ARROW
         if "pythonic" in kinds:
             src += _PY
+        # a line that opens with a marker beginning with a bracket ("  [TOOL_CALLS]...") is the
+        # marker's, not a JSON value's
+        bracketed = [w for w in (*markers, *REASONING, *_BARE_CLOSERS) if w[0] in "[{"]
+        not_marker = "(?!" + "|".join(re.escape(w) for w in bracketed) + ")" if bracketed else ""
         if "json_inline" in kinds:
-            src += _JSON_INLINE
+            src += _JSON_INLINE.replace(r"[ \t]*[\[{]", r"[ \t]*" + not_marker + r"[\[{]", 1)
             firsts += "{"
         elif "json" in kinds:
-            src += _JSON
+            src += _JSON.replace(r"[ \t]*[\[{]", r"[ \t]*" + not_marker + r"[\[{]", 1)
         assert not any(c.isalpha() for c in firsts)
         pat = _patterns[key] = TokenSearch(re.compile(src, re.M | re.I), firsts, words)
     return pat
@@ -345,7 +349,7 @@ class Scanner:
                 end = k
             break
         nl = text.find("\n", end, limit)
-        rest = text[end:limit if nl < 0 else nl]
+        rest = text[end:limit if nl < 0 else nl].strip().lstrip("]}")  # (a stray closer after the value)
         if rest.strip() and not rest.lstrip().startswith(("<tool_call", "```")) and \
                 "json_inline" not in self.kinds:
             return end  # JSON inside a sentence: a value being talked about

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 
 from .._jsonish import extent, skip_space
-from .._toolcalls import _NAME, ToolCall
+from .._toolcalls import _NAME, NAME_PATTERN, ToolCall
 from ._base import Ctx, cut_call, named_call, xml_call
 
 __all__ = ["read_function", "invoke_reader", "read_glm"]
@@ -156,6 +156,25 @@ def _finish(name: str, ps: _Params, text: str, i: int, j: int, limit: int, end_l
     return [xml_call(name, ps.params, text[j:ps.last].strip(), span, ctx)], span[1]
 
 
+def _dropped_params(ctx: Ctx, name: str, text: str, j: int, limit: int, opener: re.Pattern[str],
+                    open_prefix: str, close: str, ends: tuple[str, ...], newlines: bool) -> _Params:
+    """The parameters of a family whose models drop a value's closing tag
+    (Qwen3-Coder's ``</parameter>``, GLM's ``</arg_value>``). A value holding the
+    next parameter's tag before its closer is read either way: as ended there
+    (the closer dropped) or whole (the value shows the format); the schema
+    decides, by the reading whose every parameter the tool has, and without
+    one ``_finish`` refuses."""
+    ps = _Params(ctx, text, j, limit, opener, open_prefix, close, ends, newlines, True)
+    if ps.ambiguous and ctx.tools is not None:
+        props = ctx.tools.properties(name)
+        if not all(key in props for key, _, _ in ps.params):
+            whole = _Params(ctx, text, j, limit, opener, open_prefix, close, ends, newlines, True,
+                            whole_values=True)
+            if whole.cut is None and whole.stray < 0 and all(key in props for key, _, _ in whole.params):
+                ps = whole
+    return ps
+
+
 def read_function(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
     m = _FN.match(text, i, limit)
     if m is None:
@@ -177,15 +196,7 @@ def read_function(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCal
         return [named_call(name, text[k:e], _wrap_span(text, i, end, _WRAPPERS, _WRAP_CLOSE))], end
     # </function> ends the call; a dropped one is ended by </tool_call>
     ends = ("</function>",) + _WRAP_CLOSE
-    ps = _Params(ctx, text, j, limit, _PARAM, "<parameter=", "</parameter>", ends, True, True)
-    if ps.ambiguous and ctx.tools is not None:
-        # the schema decides: the reading whose every parameter the tool has
-        props = ctx.tools.properties(name)
-        if not all(key in props for key, _, _ in ps.params):
-            whole = _Params(ctx, text, j, limit, _PARAM, "<parameter=", "</parameter>", ends, True, True,
-                            whole_values=True)
-            if whole.cut is None and whole.stray < 0 and all(key in props for key, _, _ in whole.params):
-                ps = whole
+    ps = _dropped_params(ctx, name, text, j, limit, _PARAM, "<parameter=", "</parameter>", ends, True)
     end_len = len("</function>") if ps.end_at >= 0 and text.startswith("</function>", ps.end_at) else 0
     return _finish(name, ps, text, i, j, limit, end_len, ctx, (_WRAPPERS, _WRAP_CLOSE))
 
@@ -220,7 +231,7 @@ def invoke_reader(prefix: str):  # type: ignore[no-untyped-def]
     return read
 
 
-_GLM = re.compile(r"<tool_call>[ \t]*([@A-Za-z_][\w.:@/-]{0,127})[ \t]*(\n?)[ \t]*(<tool_sep>)?")
+_GLM = re.compile(r"<tool_call>[ \t]*(" + NAME_PATTERN + r")[ \t]*(\n?)[ \t]*(<tool_sep>)?")
 
 
 def glm_head(text: str, i: int, limit: int) -> bool:
@@ -242,5 +253,6 @@ def read_glm(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | 
         return None, i + 1
     name = m.group(1)
     j = m.end()
-    ps = _Params(ctx, text, j, limit, _ARG, "<arg_key>", "</arg_value>", ("</tool_call>",), False, False)
+    ps = _dropped_params(ctx, name, text, j, limit, _ARG, "<arg_key>", "</arg_value>", ("</tool_call>",),
+                         False)
     return _finish(name, ps, text, i, j, limit, len("</tool_call>"), ctx)
