@@ -11,11 +11,12 @@ syntax, read by :mod:`ast`, never run) and ``_gemma`` (Gemma's own quoting).
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ...errors import ToolmendError
-from .._toolcalls import ToolCall
-from ._base import Ctx, json_run
+from .._toolcalls import NAME_PATTERN, ToolCall
+from ._base import Ctx, json_run, named_call
 from ._gemma import gemma_reader
 from ._json import (
     block_reader,
@@ -102,6 +103,27 @@ def _action_fence(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCal
     return calls, (close + 3 if close >= 0 else limit)
 
 
+_RECIPIENT = re.compile(r"<\|recipient\|>[ \t]*(" + NAME_PATTERN + r")[ \t]*\n?[ \t]*<\|content\|>")
+_RECIPIENT_ENDS = ("<|from|>", "<|stop|>", "<|recipient|>")
+
+
+def _recipient(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
+    """Functionary v2: ``<|recipient|>NAME`` then ``<|content|>`` and the JSON
+    arguments (``<|recipient|>all``: text for the user), to ``<|from|>`` or ``<|stop|>``."""
+    m = _RECIPIENT.match(text, i, limit)
+    if m is None:
+        rest = text[i:limit]
+        if limit == len(text) and "<|content|>" not in rest and len(rest) < 200:
+            return [], limit  # cut inside the header
+        return None, i + len("<|recipient|>")
+    ends = [x for x in (text.find(t, m.end(), limit) for t in _RECIPIENT_ENDS) if x >= 0]
+    stop = min(ends) if ends else limit
+    end = stop + len("<|stop|>") if text.startswith("<|stop|>", stop) else stop
+    if m.group(1) == "all":
+        return [], end
+    return [named_call(m.group(1), text[m.end():stop], (i, end), cut=not ends)], end
+
+
 # marker (as the model writes it) -> (kind, reader)
 MARKERS: dict[str, tuple[str, Any]] = {
     "<longcat_tool_call>": ("hermes", block_reader("<longcat_tool_call>", ("</longcat_tool_call>",))),
@@ -134,6 +156,7 @@ MARKERS: dict[str, tuple[str, Any]] = {
     "<|tools_prefix|>": ("apertus", read_apertus),
     "functools": ("functools", read_functools),
     "<TOOLCALL>": ("nemotron_v2", block_reader("<TOOLCALL>", ("</TOOLCALL>",))),
+    "<|recipient|>": ("functionary_v2", _recipient),
     "<|function_call|>": ("gigachat", block_reader("<|function_call|>", ())),
     "function call<|role_sep|>": ("gigachat", block_reader("function call<|role_sep|>", ())),
 }
@@ -158,13 +181,13 @@ _KINDS: dict[str, frozenset[str]] = {
     "hunyuan_a13b": frozenset({"tool_calls", "glm"}),
     "harmony": frozenset({"harmony"}),
     "mistral": frozenset({"mistral", "json"}),
-    "llama3_json": frozenset({"llama3", "json", "json_inline"}),
+    "llama3_json": frozenset({"llama3", "json", "json_inline", "xml_function"}),  # (3.1: <function=f>{..})
     "pythonic": frozenset({"pythonic"}),
     "lfm2": frozenset({"lfm2", "pythonic"}),
     "olmo3": frozenset({"olmo3"}),
     "gemma4": frozenset({"gemma4"}),
     "functiongemma": frozenset({"functiongemma"}),
-    "granite": frozenset({"granite"}),
+    "granite": frozenset({"granite", "hermes"}),  # (Granite 3.1 writes <tool_call>[{..}])
     "granite_20b_fc": frozenset({"granite_20b_fc"}),
     "internlm": frozenset({"internlm"}),
     "command": frozenset({"command"}),
@@ -173,7 +196,7 @@ _KINDS: dict[str, frozenset[str]] = {
     "phi4_mini_json": frozenset({"functools", "granite"}),
     "xlam": frozenset({"json", "mistral", "hermes"}),
     "gigachat3": frozenset({"gigachat"}),
-    "functionary": frozenset({"functionary", "arrow", "xml_function", "functionary_head"}),
+    "functionary": frozenset({"functionary", "arrow", "xml_function", "functionary_head", "functionary_v2"}),
     "nemotron_v2": frozenset({"nemotron_v2"}),
     "step3": frozenset({"step3"}),
     "glimmer": frozenset({"glimmer"}),

@@ -51,8 +51,16 @@ def cut_call(name: str, raw: str, span: tuple[int, int], where: str,
 
 def named_call(name: str, raw: str, span: tuple[int, int], id: str | None = None, *,
                cut: bool = False) -> ToolCall:
-    """A call whose arguments are JSON text (or empty), recovered as every JSON call is."""
-    return call_from_parts(name, raw.strip(), span, id, cut=cut)
+    """A call whose arguments are JSON text, recovered as every JSON call is. None
+    written (the marker after the name, then nothing) is not ok: an empty object
+    would be a guess, as for a JSON call that names no arguments."""
+    raw = raw.strip()
+    if not raw:
+        return ToolCall(name, "", None, False, span,
+                        "the call was cut off before its arguments" if cut else
+                        f"the call to {name!r} writes no arguments; an empty object would be a guess "
+                        "(a call without parameters writes {})", id)
+    return call_from_parts(name, raw, span, id, cut=cut)
 
 
 def xml_call(name: str, params: list[tuple[str, str, bool]], raw: str, span: tuple[int, int],

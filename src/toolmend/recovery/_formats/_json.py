@@ -109,7 +109,8 @@ def read_mistral(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall
             return calls, limit
         k = skip_space(text, e, limit)
         if text.startswith("[ARGS]", k):  # NAME[ARGS]{...}[ARGS]{...}: which one is meant?
-            again = extent(text, skip_space(text, k + len("[ARGS]"), limit), limit)
+            q = skip_space(text, k + len("[ARGS]"), limit)
+            again = extent(text, q, limit) if q < limit and text[q] in "{[" else q
             end = limit if again is None else again
             calls[-1] = two_ways(name, text[a:end], (start, end), f"the call to {name!r} gives [ARGS] twice",
                                  call_id)

@@ -17,7 +17,7 @@ from ..._kernels import markers
 from .._toolcalls import ToolCall, _json_calls, _skip_ws
 from ._base import Ctx
 from ._hermes import NOT_A_TAG, everyday_tag, read_tag
-from ._pythonic import read_list
+from ._pythonic import pythonic_at, read_list
 from ._xml import glm_head, read_glm
 
 __all__ = ["scan", "reasoning_end", "read_tag_at", "REASONING"]
@@ -248,7 +248,11 @@ class Scanner:
                 lang = m.group("lang").lower().lstrip("{.").rstrip("}")
                 content = text[body:content_end]
                 if lang in _CALL_LANGS and not _framed_as_example(text, m.start(), floor, content):
-                    self.scan(body, content_end, calls, True)
+                    code = self.tool_code(body, content_end) if lang == "tool_code" else None
+                    if code is not None:
+                        calls.extend(code)
+                    else:
+                        self.scan(body, content_end, calls, True)
                 pos = floor = block_end
                 continue
             if kind == "tick":
@@ -324,6 +328,23 @@ class Scanner:
             assert kind in ("json", "py")
             pos = self.json_at(m.end() - 1, limit, calls)
             floor = pos
+
+    def tool_code(self, i: int, limit: int) -> list[ToolCall] | None:
+        """A ``tool_code`` fence (Gemma's convention) holding only Python calls, one
+        after the other; None when it holds anything else (it is code, read as any fence)."""
+        if not self.kinds & {"pythonic", "gemma4"}:
+            return None
+        text, found = self.text, []
+        k = _skip_ws(text, i, limit)
+        while k < limit:
+            call, e = pythonic_at(text, k, limit)
+            if call is None:
+                return None
+            found.append(call)
+            k = _skip_ws(text, e, limit)
+            if k < limit and text[k] in ";,":
+                k = _skip_ws(text, k + 1, limit)
+        return found or None
 
     def _alone(self, end: int, limit: int) -> bool:
         """Nothing but whitespace between ``end`` and the end of its line."""

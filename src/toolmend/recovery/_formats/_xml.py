@@ -240,11 +240,14 @@ def glm_head(text: str, i: int, limit: int) -> bool:
     if m is None:
         return False
     k = skip_space(text, m.end(), limit)
-    return (m.group(3) is not None or text.startswith(("<arg_key>", "</tool_call>"), k)
+    return (m.group(3) is not None or text.startswith(("<arg_key>", "</tool_call>", "{"), k)
             or (k >= limit == len(text) and bool(m.group(2) or m.group(3))))
 
 
-_ARG = re.compile(r"<arg_key>([^<]{0,256})</arg_key>\s*<arg_value>")
+# a key and the opening of its value; GLM 4.6 models drop </arg_key> or <arg_value> at times,
+# and either way the reading is one (a key holds no line break and no tag of the format)
+_ARG = re.compile(r"<arg_key>((?:[^<\n]|<(?!/?(?:arg_key|arg_value|tool_call|tool_sep)>)){0,256}?)"
+                  r"(?:</arg_key>\s*(?:<arg_value>)?|<arg_value>)")
 
 
 def read_glm(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
@@ -253,6 +256,17 @@ def read_glm(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | 
         return None, i + 1
     name = m.group(1)
     j = m.end()
+    k = skip_space(text, j, limit)
+    if text.startswith("{", k):  # <tool_call>NAME\n{json}</tool_call>: the arguments as JSON
+        e = extent(text, k, limit, "<tool_call")
+        if e is None:
+            return [named_call(name, text[k:limit], (i, limit), cut=True)], limit
+        close = skip_space(text, e, limit)
+        if not text.startswith("</tool_call>", close):
+            return [ToolCall(name, text[k:e], None, False, (i, e),
+                             f"the call to {name!r} holds more than its arguments at offset {close}")], e
+        end = close + len("</tool_call>")
+        return [named_call(name, text[k:e], (i, end))], end
     ps = _dropped_params(ctx, name, text, j, limit, _ARG, "<arg_key>", "</arg_value>", ("</tool_call>",),
                          False)
     return _finish(name, ps, text, i, j, limit, len("</tool_call>"), ctx)
