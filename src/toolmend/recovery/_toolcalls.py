@@ -408,6 +408,10 @@ def _object_call(obj: _Obj, start: int, end: int | None, limit: int, lenient: bo
                             "a tool call without a tool name")
         return None
     if not _NAME.match(shape.name):
+        if lenient and shape.name.strip() and not _is_placeholder(shape.name, None):
+            return ToolCall(shape.name, text[start:span[1]].strip(), None, False, span,
+                            f"{shape.name!r} is not a tool's name (a letter, \"_\" or \"@\", then letters, "
+                            "digits and \"_.:@/-\")", shape.id)
         return None
     if _is_placeholder(shape.name, text[shape.args.start:shape.args.end or limit] if shape.args else None):
         return None
