@@ -537,3 +537,76 @@ def test_more_shapes_serving_stacks_read():
 def test_mistral_args_given_twice_is_refused_whatever_follows(rest):
     (c,) = parse_tool_calls('[TOOL_CALLS]f{"a": 1}[ARGS]' + rest)
     assert not c.ok and "[ARGS] twice" in c.error
+
+
+# -- what fuzzing found ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("text", ['<|tool_call>call:f{a:<|"|>b<|"|>c}<tool_call|>',
+                                  '<|tool_call>call:f{a:<|"|>b<|"|> <|"|>c<|"|>}<tool_call|>',
+                                  "<start_function_call>call:f{a:<escape>b<escape>c}<end_function_call>"])
+def test_gemma_text_after_a_closed_string_is_refused_not_joined_with_invented_quotes(text):
+    (c,) = parse_tool_calls(text)
+    assert not c.ok and "cannot be told" in c.error
+
+
+def test_a_gemma_string_left_open_does_not_take_the_next_call():
+    f, g = parse_tool_calls('<|tool_call>call:f{a:<|"|>x<|>}<tool_call|><|tool_call>call:g{a:<|"|>y<|"|>}'
+                            '<tool_call|>')
+    assert not f.ok and g.ok and g.args == {"a": "y"}
+
+
+@pytest.mark.parametrize(("text", "key"), [("[f(\ufb01le='x')]", "\ufb01le"), ("[f(\u2168=1)]", "\u2168"),
+                                           ("[f(metri\u0301c='C')]", "metri\u0301c"),
+                                           ('<function_calls>g(from="\u00e9")</function_calls>', "from")])
+def test_a_python_argument_is_named_as_written_not_as_python_folds_it(text, key):
+    (c,) = parse_tool_calls(text)
+    assert c.ok and list(c.args) == [key]
+
+
+def test_a_fence_line_running_into_a_reasoning_opener_does_not_hide_it():
+    text = '```json\n{}\n```<think>\n<tool_call>{"name": "f", "arguments": {}}</tool_call>\n</think>\n'
+    assert parse_tool_calls(text) == [] and parse_tool_calls(text, thinking=False) == []
+
+
+@pytest.mark.parametrize("before", ['<tool_call>{"name":"g","arguments":{}}\n', "[g(a=1)]\n<|start|>",
+                                    "[g(a=1)]\n<|tool_call>\n", "[g(a=1)]\nfunctools[\n",
+                                    '[g(a=1)]\n<tool_call name="bash">\n', '[g(a=1)]\n<tool_call name="bash">',
+                                    "```\n[g(a=1)]\n"])  # (a fence never closed: reasoning held it)
+def test_a_bare_closer_a_reader_passed_over_still_ends_the_reasoning(before):
+    text = before + "</think>\n[f(b=2)]\n"
+    calls = parse_tool_calls(text)
+    assert [c.name for c in calls if c.ok] == ["f"], calls
+    assert "g" in [c.name for c in parse_tool_calls(text, thinking=False)]  # known to be over: text
+
+
+def test_a_closer_inside_a_whole_call_s_arguments_is_their_text():
+    (c,) = parse_tool_calls('<tool_call>{"name": "w", "arguments": {"c": "</think>"}}')
+    assert c.ok and c.args == {"c": "</think>"}
+
+
+def test_a_call_object_cut_inside_a_member_reads_no_further_than_its_own_text():
+    r, g = parse_tool_calls('<|function_call|>{"name":"r","arguments":{"a":""""2] [TOOL_CALLS]g[ARGS]{} "}')
+    assert not r.ok and r.raw_args in '{"a":""""2' and g.ok and g.span[0] > r.span[1]
+
+
+@pytest.mark.parametrize("space", ["\u00a0", "  ", "\t"])
+def test_the_framing_of_an_example_is_read_whatever_blanks_stand_between_its_words(space):
+    text = 'For' + space + 'instance:\n```json\n{"name": "get_weather", "arguments": {"city": "Oslo"}}\n```'
+    assert parse_tool_calls(text) == []
+
+
+def test_a_schema_that_is_no_schema_is_refused_for_xml_parameters_too():
+    text = "<tool_call>\n<function=f>\n<parameter=a>\n5\n</parameter>\n</function>\n</tool_call>"
+    with pytest.raises(ToolmendError):
+        parse_tool_calls(text, tools=[{"name": "f", "parameters": {"type": "object",
+                                                                   "properties": {"a": {"anyOf": 5}}}}])
+
+
+def test_offsets_in_errors_are_the_call_s_own():
+    (c,) = parse_tool_calls('x <tool_call>{"name": "f", "arguments": {"a": 1}, {"b": 2}}</tool_call>')
+    assert not c.ok and "at offset 37 of it" in c.error
+
+
+def test_a_placeholder_for_arguments_in_a_call_marker_is_named_in_the_error():
+    (c,) = parse_tool_calls('<tool_call>{"name": "f", "arguments": {{"a": 1}}}</tool_call>')
+    assert not c.ok and c.name == "f" and "placeholder" in c.error

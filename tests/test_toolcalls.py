@@ -281,8 +281,9 @@ def test_a_call_object_that_breaks_is_not_whole(text, before):
     calls = parse_tool_calls(text)
     assert [c.ok for c in calls] == [True] * before + [False]
     assert calls[-1].args is None and "breaks at offset" in calls[-1].error
-    at = int(calls[-1].error.split("offset ")[1].split(":")[0])
-    assert text[at] == "{"
+    at = int(calls[-1].error.split("offset ")[1].split(" of it:")[0])  # (from the object's "{")
+    obj = text.index("{", calls[-1].span[0])
+    assert text[obj + at] == "{"
 
 
 @pytest.mark.parametrize("text, said", [

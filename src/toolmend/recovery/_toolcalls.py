@@ -329,10 +329,12 @@ def _json_calls(text: str, i: int, limit: int, lenient: bool,
             if plain is not None:
                 calls.append(plain)
                 continue
-            obj = _Obj(text, el.start, el.end if el.end is not None else limit)
+            el_stop = el.end if el.end is not None else stop
+            obj = _Obj(text, el.start, el_stop)
             if _is_text_block(obj):
                 continue
-            found = _object_call(obj, el.start, el.end, limit, lenient)
+            # (the element's text is all a call may read: a member cut inside it ends there)
+            found = _object_call(obj, el.start, el.end, el_stop, lenient)
             if found is None:
                 return None, stop
             if found is not _NO_CALL:
@@ -344,7 +346,7 @@ def _json_calls(text: str, i: int, limit: int, lenient: bool,
     if plain is not None:
         return [plain], stop
     obj = _Obj(text, i, stop)
-    found = _object_call(obj, i, end, limit, lenient)
+    found = _object_call(obj, i, end, stop, lenient)
     if found is None:
         return None, stop
     return ([] if found is _NO_CALL else [found]), stop
@@ -413,7 +415,12 @@ def _object_call(obj: _Obj, start: int, end: int | None, limit: int, lenient: bo
                             f"{shape.name!r} is not a tool's name (a letter, \"_\" or \"@\", then letters, "
                             "digits and \"_.:@/-\")", shape.id)
         return None
-    if _is_placeholder(shape.name, text[shape.args.start:shape.args.end or limit] if shape.args else None):
+    args_text = text[shape.args.start:shape.args.end or limit] if shape.args else None
+    if _is_placeholder(shape.name, args_text):
+        if lenient and not _PLACEHOLDER_NAME.match(shape.name):  # a call marker holds it: say what it is
+            return ToolCall(shape.name, text[start:span[1]].strip(), None, False, span,
+                            f"the call to {shape.name!r} gives a placeholder for its arguments "
+                            f"({(args_text or '').strip()[:40]!r}), not values", shape.id)
         return None
     cut = end is None or not obj.closed
     m = shape.args
@@ -430,9 +437,9 @@ def _object_call(obj: _Obj, start: int, end: int | None, limit: int, lenient: bo
     if broken is not None and broken.end is not None:  # a member that is no member: not a whole call
         at = broken.end
         return ToolCall(shape.name, written, None, False, span,
-                        f"the call object breaks at offset {at}: {text[at]!r} where a member belongs "
-                        "(a closing brace missing?); what follows in it, perhaps another call, is "
-                        "not read", shape.id)
+                        f"the call object breaks at offset {at - start} of it: {text[at]!r} where a member "
+                        "belongs (a closing brace missing?); what follows in it, perhaps another call, "
+                        "is not read", shape.id)
     if m is None:
         if cut:
             return ToolCall(shape.name, "", None, False, span,

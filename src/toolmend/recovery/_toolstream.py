@@ -54,6 +54,7 @@ from typing import Any
 
 from ..errors import ToolmendError
 from ._formats import FORMATS, _readers, kinds_of
+from ._formats._schema import read_tools
 from ._streamevents import (
     ArgsDelta,
     CallFinished,
@@ -107,6 +108,10 @@ class ToolCallStream:
         # an unknown format or a wrong thinking is refused now, not at the end
         kinds = kinds_of(format)
         check_thinking(thinking, "ToolCallStream")
+        if tools is not None:  # tools that are no tool definitions are refused now too
+            from ._toolschema import unwrap_response
+
+            read_tools(unwrap_response(tools))
         self._format, self._tools, self._thinking = format, tools, thinking
         self._parts: list[str] = []
         if thinking is not None and live_kinds(kinds):

@@ -112,8 +112,7 @@ def _recipient(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] 
     arguments (``<|recipient|>all``: text for the user), to ``<|from|>`` or ``<|stop|>``."""
     m = _RECIPIENT.match(text, i, limit)
     if m is None:
-        rest = text[i:limit]
-        if limit == len(text) and "<|content|>" not in rest and len(rest) < 200:
+        if limit == len(text) and limit - i < 200 and text.find("<|content|>", i, limit) < 0:
             return [], limit  # cut inside the header
         return None, i + len("<|recipient|>")
     ends = [x for x in (text.find(t, m.end(), limit) for t in _RECIPIENT_ENDS) if x >= 0]

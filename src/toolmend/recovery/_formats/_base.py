@@ -21,22 +21,32 @@ __all__ = ["Ctx", "Reader", "xml_call", "json_run", "cut_call", "named_call"]
 class Ctx:
     """One parse: the tools offered (None: none given) and the format forced (None: detect)."""
 
-    __slots__ = ("tools", "fmt", "missing")
+    __slots__ = ("tools", "fmt", "missing", "found")
 
     def __init__(self, tools: Tools | None, fmt: str | None) -> None:
         self.tools = tools
         self.fmt = fmt
-        # closing markers known to be absent from an offset to the end of the text: a run of
-        # openers without closers costs one search, not one per opener
+        # closing markers known to be absent from an offset to the end of the text, and the
+        # last one found (searched from where): a run of openers before one closer, or
+        # without any, costs one search, not one per opener
         self.missing: dict[str, int] = {}
+        self.found: dict[str, tuple[int, int]] = {}
 
     def find(self, text: str, needle: str, start: int, limit: int) -> int:
+        """``text.find(needle, start, limit)``, remembered for searches to the end of the text."""
         whole = limit == len(text)
-        if whole and start >= self.missing.get(needle, len(text) + 1):
-            return -1
+        if whole:
+            hit = self.found.get(needle)
+            if hit is not None and hit[0] <= start <= hit[1]:
+                return hit[1]  # (none between where that search began and what it found)
+            if start >= self.missing.get(needle, len(text) + 1):
+                return -1
         k = text.find(needle, start, limit)
-        if k < 0 and whole:
-            self.missing[needle] = min(start, self.missing.get(needle, start))
+        if whole:
+            if k < 0:
+                self.missing[needle] = min(start, self.missing.get(needle, start))
+            else:
+                self.found[needle] = (start, k)
         return k
 
 

@@ -26,6 +26,7 @@ __all__ = ["gemma_reader"]
 
 _KEY = re.compile(r"\s*([A-Za-z_$][\w.$-]*)\s*:")
 _BARE = re.compile(r"\s*([^,{}\[\]\s][^,{}\[\]]*?)\s*(?=[,}\]])")
+_KEY_CUT = re.compile(r"\s*(?:[A-Za-z_$][\w.$-]*\s*)?")  # the end of the text inside a key, or before one
 _JSON_BARE = re.compile(r"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?\Z|true\Z|false\Z|null\Z")
 
 
@@ -46,17 +47,22 @@ def _quoted(text: str, k: int, limit: int) -> tuple[str | None, int]:
         try:
             v = json.loads(raw)
         except ValueError:
-            raise _Refused(f"the string at offset {k} is in JSON's quotes but is not a JSON string "
+            raise _Refused(f"the string {raw[:40]!r} is in JSON's quotes but is not a JSON string "
                            "(a backslash JSON does not know?); which text was meant cannot be told") from None
     else:
         v = raw[1:-1].replace("\\'", "'")
-    j = end
+    return v, _value_ends(text, end, limit, "quoted string")
+
+
+def _value_ends(text: str, j: int, limit: int, what: str) -> int:
+    """Past the blanks after a value that ended at ``j``: what follows must end
+    it (``,}]``, or the text's end); anything else is refused, since the model
+    then wrote more of the value than its quotes hold (``<|"|>b<|"|>c``)."""
     while j < limit and text[j].isspace():
         j += 1
     if j < limit and text[j] not in ",}]":
-        raise _Refused(f"the quoted string at offset {k} is followed by more of the value at offset {j}; "
-                       "where the value ends cannot be told")
-    return v, j
+        raise _Refused(f"a {what} is followed by more of its value; where the value ends cannot be told")
+    return j
 
 
 def _to_json(text: str, a: int, limit: int, quote: str,
@@ -83,7 +89,7 @@ def _to_json(text: str, a: int, limit: int, quote: str,
                 if k >= limit:
                     return None, limit, top
                 if text[k] != ":":
-                    raise _Refused(f"the quoted key {s!r} is not followed by a colon (offset {k})")
+                    raise _Refused(f"the quoted key {s!r} is not followed by a colon")
                 key, k, expect_key = s, k + 1, False
                 if len(stack) == 1:
                     if key in keys:
@@ -91,6 +97,7 @@ def _to_json(text: str, a: int, limit: int, quote: str,
                     keys.add(key)
                 out.append(json.dumps(key, ensure_ascii=False) + ":")
                 continue
+            k = _value_ends(text, k, limit, "quoted string")
             out.append(json.dumps(s, ensure_ascii=False))
             if len(stack) == 1 and key is not None:
                 top.append((key, s))
@@ -120,7 +127,7 @@ def _to_json(text: str, a: int, limit: int, quote: str,
         if expect_key:
             m = _KEY.match(text, k, limit)
             if m is None:
-                if not text[k:limit].strip() or _KEY.match(text[k:limit] + ":") is not None:
+                if _KEY_CUT.fullmatch(text, k, limit) is not None:  # cut inside a key (or before one)
                     return None, limit, top
                 out.append(c)
                 k += 1
@@ -202,8 +209,7 @@ def gemma_reader(marker: str, closer: str, quote: str, typed: bool):  # type: ig
         (``call:f{..}call:g{..}``) before the closer."""
         m = head.match(text, i, limit)
         if m is None:
-            rest = text[i + len(marker):limit]
-            if limit == len(text) and "{" not in rest and len(rest) < 140:
+            if limit == len(text) and limit - i - len(marker) < 140 and text.find("{", i, limit) < 0:
                 return [], limit  # cut before the body
             return None, i + len(marker)
         calls: list[ToolCall] = []

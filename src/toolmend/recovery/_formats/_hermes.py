@@ -38,13 +38,18 @@ _ATTR_NAME = re.compile(r"[A-Za-z_][\w:.-]*")
 _BARE_VALUE = re.compile(r"[^\s>]+")
 _ENTITY = re.compile(r"&(?:quot|apos|lt|gt|amp|#\d+|#x[0-9a-fA-F]+);")
 NOT_A_TAG: Any = object()
+_BLANK = re.compile(r"\s*")
 _TAG_WINDOW = 512  # characters of a tag's head searched for the next tag at a time
 
 
 def _partial_close(text: str, j: int, limit: int) -> bool:
     """Only the start of ``</tool_call>`` stands between ``j`` and the end of the text."""
-    rest = text[j:limit].strip()
-    return limit == len(text) and bool(rest) and "</tool_call>".startswith(rest.lower())
+    if limit != len(text):
+        return False
+    k = _skip_ws(text, j, limit)
+    if k >= limit or (limit - k > len("</tool_call>") and _BLANK.fullmatch(text, k + 12, limit) is None):
+        return False  # (each check reads a few characters: a run of broken tags stays linear)
+    return "</tool_call>".startswith(text[k:k + 12].rstrip().lower())
 
 
 def _attr_value(text: str, j: int, limit: int) -> tuple[str | None, int]:

@@ -73,6 +73,7 @@ def read_functools(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCa
     return (_respan(calls, (i, end)), end) if found else (None, k)
 
 
+_V11_CUT = re.compile(r"\s*[\w.:@/-]*(?:\[[A-Z_]*\]?[^\[{]*)?")  # the text ran out in a v11 head
 _V11 = re.compile(r"[ \t]*(" + NAME_PATTERN + r")(?:\[CALL_ID\]([^\[\s]{0,64}))?(\[ARGS\])?"
                   r"[ \t]*(?=\{)")
 
@@ -95,8 +96,7 @@ def read_mistral(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall
                     listed, end, any_found = json_run(text, lst, limit)
                     if any_found:
                         return _respan(listed, (i, end)), end
-                tail = text[k:limit]
-                if limit == len(text) and re.fullmatch(r"\s*[\w.:@/-]*(?:\[[A-Z_]*\]?[^\[{]*)?", tail):
+                if limit == len(text) and _V11_CUT.fullmatch(text, k, limit):
                     return [], limit  # cut before the arguments began: nothing to run
                 return None, j
             return calls, k
@@ -130,7 +130,7 @@ _KIMI = re.compile(r"<\|tool_call_begin\|>\s*([^\s<]{1,160}?)\s*<\|tool_call_arg
 def read_kimi(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
     m = _KIMI.match(text, i, limit)
     if m is None:
-        if limit == len(text) and "<|tool_call_argument_begin|>" not in text[i:limit]:
+        if limit == len(text) and ctx.find(text, "<|tool_call_argument_begin|>", i, limit) < 0:
             return [], limit  # cut inside the name
         return None, i + len("<|tool_call_begin|>")
     call_id = m.group(1)
@@ -225,7 +225,7 @@ def harmony_message(text: str, i: int, limit: int) -> tuple[str, str | None, int
 def read_harmony(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
     msg = harmony_message(text, i, limit)
     if msg is None:
-        if limit == len(text) and "<|message|>" not in text[i:limit] and len(text) - i < 400:
+        if limit == len(text) and len(text) - i < 400 and ctx.find(text, "<|message|>", i, limit) < 0:
             return [], limit  # cut inside a header
         return None, i + 1
     channel, to, a, b, end, closed = msg

@@ -34,6 +34,7 @@ __all__ = ["read_list", "read_lines", "pythonic_reader", "pythonic_at"]
 _HEAD = re.compile(r"([A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*)[ \t]*\(")
 _SPECIAL = re.compile(r"[\"'()\[\]{}#]")
 _CLOSE = {")": "(", "]": "[", "}": "{"}
+_BLANK = re.compile(r"\s*")
 
 
 def _paren_end(text: str, p: int, limit: int) -> int | None:
@@ -52,9 +53,9 @@ def _paren_end(text: str, p: int, limit: int) -> int | None:
             j = k + len(q)
             while True:
                 n = text.find(q, j, limit)
-                b = text.find("\\", j, limit)
                 if n < 0:
                     return None
+                b = text.find("\\", j, n)  # (only up to the quote: a text of many strings stays linear)
                 if 0 <= b < n:
                     j = b + 2
                     continue
@@ -127,6 +128,18 @@ def _parse(source: str) -> ast.Expression:
         return ast.parse(source, mode="eval")
 
 
+_IDENT = re.compile(r"[^\s=]+")  # (an identifier's characters: the text up to its "=")
+
+
+def _written(source: str, kw: ast.keyword) -> str:
+    """The argument's name as the model wrote it: Python folds an identifier's
+    characters (NFKC: "\ufb01le" is read "file"), a tool's parameter is named by
+    its text."""
+    line = source.splitlines(keepends=True)[kw.lineno - 1].encode("utf-8")
+    m = _IDENT.match(line[kw.col_offset:].decode("utf-8", "replace"))
+    return m.group() if m is not None else str(kw.arg)
+
+
 def _keywords_renamed(source: str) -> tuple[str, dict[str, str]] | None:
     """``source`` (one call) with each argument named by a Python keyword
     (``from=``, ``class=``) renamed to a free identifier, and the names given
@@ -175,15 +188,17 @@ def pythonic_at(text: str, s: int, limit: int) -> tuple[ToolCall | None, int]:
     if e is None:
         return cut_call(name, raw, (s, limit), "inside its arguments"), limit
     renamed: dict[str, str] = {}
+    source = text[s:e]
     try:
-        tree = _parse(text[s:e])
+        tree = _parse(source)
     except SyntaxError as exc:
         # book_flight(from="SFO"): a parameter named as a Python keyword, read under another name
-        found = _keywords_renamed(text[s:e])
+        found = _keywords_renamed(source)
         try:
             if found is None:
                 raise exc
-            tree, renamed = _parse(found[0]), found[1]
+            source, renamed = found
+            tree = _parse(source)
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             return ToolCall(name, raw, None, False, (s, e),
                             f"the call to {name!r} is not valid Python: {exc.msg}"), e
@@ -202,7 +217,8 @@ def pythonic_at(text: str, s: int, limit: int) -> tuple[ToolCall | None, int]:
         if kw.arg is None:
             return ToolCall(name, raw, None, False, (s, e),
                             f"the call to {name!r} passes **arguments, which are not read"), e
-        kw.arg = renamed.get(kw.arg, kw.arg)
+        written = kw.arg if source.isascii() else _written(source, kw)
+        kw.arg = renamed.get(written, written)
         if kw.arg in args:  # (Python refuses it too: "keyword argument repeated")
             return two_ways(name, raw, (s, e), f"the call to {name!r} gives argument {kw.arg!r} twice"), e
         try:
@@ -264,7 +280,7 @@ def pythonic_reader(marker: str, closer: str):  # type: ignore[no-untyped-def]
     """Calls between ``marker`` and ``closer`` (llama4 ``<|python_start|>``, lfm2, olmo3)."""
     def read(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
         j = i + len(marker)
-        c = text.find(closer, j, limit)
+        c = ctx.find(text, closer, j, limit)
         body_end = c if c >= 0 else limit
         k = _skip(text, j, body_end, "")
         if text.startswith(("[{", "{"), k) or (text.startswith("[", k) and text[k + 1:k + 2].isspace()
@@ -274,7 +290,7 @@ def pythonic_reader(marker: str, closer: str):  # type: ignore[no-untyped-def]
         else:
             calls = read_lines(text, j, body_end)
         if calls is None:
-            if c < 0 and not text[j:limit].strip():
+            if c < 0 and _BLANK.fullmatch(text, j, limit) is not None:
                 return [], limit
             return None, j
         end = c + len(closer) if c >= 0 else limit

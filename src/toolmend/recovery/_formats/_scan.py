@@ -129,16 +129,18 @@ _FRAMING = re.compile(
     r"would have|mock|dummy|pseudo)",
     re.I)
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")
+_BLANKS = re.compile(r"\s+")
 
 
 def _framed_as_example(text: str, fence_start: int, floor: int, content: str) -> bool:
     before = text[floor:fence_start].rstrip()
     lines = [ln for ln in before.splitlines() if ln.strip()][-2:]
-    lead = " ".join(lines[-1:]) if lines else ""
+    # (the framing's words with any blanks between them: "For\u00a0instance", "for  example")
+    lead = _BLANKS.sub(" ", lines[-1]) if lines else ""
     if lead and _FRAMING.search(lead):
         return True
     prose = [ln for ln in content.splitlines() if ln.strip()[:1].isalpha()]
-    return any(_FRAMING.search(ln) for ln in prose)
+    return any(_FRAMING.search(_BLANKS.sub(" ", ln)) for ln in prose)
 
 
 def _fence_close(text: str, after: int, limit: int, ticks: str) -> tuple[int, int]:
@@ -239,12 +241,18 @@ class Scanner:
                 return
             kind = m.lastgroup
             if kind == "fence" or m.group("fence") is not None:
-                if in_fence:  # a fence line inside a fence: its own close, treat as text
-                    pos = m.end()
+                if in_fence:  # a fence line inside a fence: text, past its ticks only ("```<think>")
+                    pos = m.end("ticks")
                     continue
                 ticks = m.group("ticks")
                 body = m.end()
                 content_end, block_end = _fence_close(text, body, limit, ticks)
+                if block_end == limit and not self.reasoning_over:
+                    # a fence never closed ends at a reasoning closer on a line of its own: the
+                    # reasoning the prompt opened held the fence
+                    q = _LINE_CLOSER.search(text, body, limit)
+                    if q is not None:
+                        content_end = block_end = q.start()
                 lang = m.group("lang").lower().lstrip("{.").rstrip("}")
                 content = text[body:content_end]
                 if lang in _CALL_LANGS and not _framed_as_example(text, m.start(), floor, content):
@@ -298,16 +306,16 @@ class Scanner:
                 if found is NOT_A_TAG or found is None:
                     pos = max(end, m.end()) if found is None else end
                     continue
-                calls.extend(found)
                 pos = floor = max(end, m.end())
+                pos = floor = self._past_closer(m.start(), pos, found, calls, in_fence)
                 continue
             if kind == "fam":
                 found, end = self.readers[m.group("fam")](text, m.start(), limit, self.ctx)
                 if found is None:
                     pos = max(end, m.start() + 1)
                     continue
-                calls.extend(found)
                 pos = floor = max(end, m.start() + 1)
+                pos = floor = self._past_closer(m.start(), pos, found, calls, in_fence)
                 continue
             if kind == "arrow":
                 found, end = self.readers[">>>"](text, m.start(), limit, self.ctx)
@@ -328,6 +336,53 @@ class Scanner:
             assert kind in ("json", "py")
             pos = self.json_at(m.end() - 1, limit, calls)
             floor = pos
+
+    def _past_closer(self, a: int, b: int, found: list[ToolCall], calls: list[ToolCall],
+                     in_fence: bool) -> int:
+        """Add ``found``, read from ``text[a:b]``, to ``calls``, and say where the
+        scan goes on (``b``); unless the reader passed over a bare reasoning
+        closer: one there (outside the arguments of a whole call) ends the
+        reasoning the prompt opened, as one the scan meets does, so the calls
+        before it are dropped and the scan goes on past it. Looked for where a
+        reader may pass one over: the text it read without a call, a call not
+        whole and a whole call that ran to the end of the text without its
+        closer (outside their arguments)."""
+        if in_fence or self.reasoning_over:
+            calls.extend(found)
+            return b
+        q = self._closer_passed_over(a, b, found)
+        if q < 0:
+            calls.extend(found)
+            return b
+        del calls[self.kept:]
+        return q
+
+    def _closer_passed_over(self, a: int, b: int, found: list[ToolCall]) -> int:
+        """Where a bare closer a reader passed over in ``text[a:b]`` ends (-1: none).
+        In the text it read without a call; in a call's text outside its arguments
+        when the call is not whole or ran to the end of the text; in the arguments
+        of a call not whole, on a line of its own or where they begin (a value's
+        closer is the value's, and a JSON string holds no line break)."""
+        text, limit = self.text, len(self.text)
+        regions = [] if found else [(a, b, _FIRST_CLOSER)]
+        for c in found:
+            if c.ok and c.span[1] < limit:
+                continue  # a whole call read to its closer: nothing but its arguments is passed over
+            r = text.rfind(c.raw_args, c.span[0], c.span[1]) if c.raw_args else -1
+            if r < 0:
+                regions.append((c.span[0], c.span[1], _FIRST_CLOSER))
+                continue
+            regions += [(c.span[0], r, _FIRST_CLOSER), (r + len(c.raw_args), c.span[1], _FIRST_CLOSER)]
+            if not c.ok:
+                regions.append((r, r + len(c.raw_args), _LINE_CLOSER))
+                first = _FIRST_CLOSER.match(text, _skip_ws(text, r, r + len(c.raw_args)))
+                if first is not None:  # <tool_call name="f"></think>
+                    return first.end()
+        for ra, rb, closer in regions:
+            q = closer.search(text, ra, rb)
+            if q is not None:
+                return q.end()
+        return -1
 
     def tool_code(self, i: int, limit: int) -> list[ToolCall] | None:
         """A ``tool_code`` fence (Gemma's convention) holding only Python calls, one
@@ -381,6 +436,7 @@ class Scanner:
 _HEAD_CALL = re.compile(r"[ \t\n]*([A-Za-z_][\w.-]{0,127})[ \t]*\n(?=[ \t]*\{)")
 # the first closer of a reasoning block the prompt opened (thinking=True)
 _FIRST_CLOSER = re.compile("|".join(re.escape(c) for c in _BARE_CLOSERS), re.I)
+_LINE_CLOSER = re.compile("(?m)^[ \t]*(?:" + "|".join(re.escape(c) for c in _BARE_CLOSERS) + ")", re.I)
 
 
 def reasoning_end(text: str, start: int = 0) -> int:

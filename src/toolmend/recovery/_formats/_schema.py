@@ -104,7 +104,8 @@ def _types(schema: Any) -> list[str]:
         return [x for x in t if isinstance(x, str)]
     out: list[str] = []
     for key in ("anyOf", "oneOf"):
-        for sub in schema.get(key) or ():
+        subs = schema.get(key)
+        for sub in subs if isinstance(subs, list) else ():  # (a schema that is no schema: its check says so)
             out.extend(x for x in _types(sub) if x not in out)
     return out
 

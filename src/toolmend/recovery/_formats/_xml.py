@@ -92,7 +92,7 @@ class _Params:
                 return
             pm = opener.match(text, k, limit)
             if pm is None:
-                rest = text[k:limit]
+                rest = text[k:min(limit, k + max(len(open_prefix), *map(len, ends)) + 1)]
                 if limit == len(text) and (open_prefix.startswith(rest) or rest.startswith(open_prefix)
                                            or any(e.startswith(rest) for e in ends)):
                     self.cut = "inside a parameter's name" if rest.startswith(open_prefix[:2]) and \
@@ -140,7 +140,8 @@ def _finish(name: str, ps: _Params, text: str, i: int, j: int, limit: int, end_l
         return [cut_call(name, text[j:limit].strip(), (i, limit), ps.cut)], limit
     if ps.stray >= 0:
         return [ToolCall(name, text[j:ps.stray].strip(), None, False, (i, ps.stray),
-                         f"the call to {name!r} holds text that is not a parameter at offset {ps.stray}")], \
+                         f"the call to {name!r} holds text that is not a parameter "
+                         f"at offset {ps.stray - i} of the call")], \
             ps.stray
     end = ps.end_at + end_len
     span = (i, end) if span_of is None else _wrap_span(text, i, end, *span_of)
@@ -178,8 +179,7 @@ def _dropped_params(ctx: Ctx, name: str, text: str, j: int, limit: int, opener: 
 def read_function(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
     m = _FN.match(text, i, limit)
     if m is None:
-        rest = text[i:limit]
-        if limit == len(text) and ">" not in rest and "\n" not in rest:
+        if limit == len(text) and text.find(">", i, limit) < 0 and text.find("\n", i, limit) < 0:
             return [], limit  # cut inside the name: not a call yet
         return None, i + 1
     name = m.group(1).strip().strip("\"'")
@@ -215,8 +215,7 @@ def invoke_reader(prefix: str):  # type: ignore[no-untyped-def]
     def read(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
         m = inv.match(text, i, limit)
         if m is None:
-            rest = text[i:limit]
-            if limit == len(text) and ">" not in rest:
+            if limit == len(text) and ctx.find(text, ">", i, limit) < 0:
                 return [], limit
             return None, i + 1
         name = m.group(1).strip("\"'")
@@ -264,7 +263,8 @@ def read_glm(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | 
         close = skip_space(text, e, limit)
         if not text.startswith("</tool_call>", close):
             return [ToolCall(name, text[k:e], None, False, (i, e),
-                             f"the call to {name!r} holds more than its arguments at offset {close}")], e
+                             f"the call to {name!r} holds more than its arguments at offset {close - i} "
+                             "of the call")], e
         end = close + len("</tool_call>")
         return [named_call(name, text[k:e], (i, end))], end
     ps = _dropped_params(ctx, name, text, j, limit, _ARG, "<arg_key>", "</arg_value>", ("</tool_call>",),
