@@ -32,7 +32,18 @@ def _rows() -> list[dict]:
     for name in FILES:
         with open(os.path.join(DATA, name), encoding="utf-8") as f:
             rows.extend(json.loads(line) for line in f if line.strip())
-    return rows
+    return [r for r in rows if _tools_taken(r)]
+
+
+def _tools_taken(row: dict) -> bool:
+    """Whether the row's tools are JSON Schemas (a peer's test may give {"type": "float"},
+    which both readings refuse alike: tests/test_tool_call_formats.py holds that)."""
+    try:
+        parse_tool_calls("", tools=row.get("tools"))
+        parse_tool_calls('<tool_call>{"name": "x", "arguments": {}}</tool_call>', tools=row.get("tools"))
+    except ToolmendError:
+        return False
+    return True
 
 
 ROWS = _rows()

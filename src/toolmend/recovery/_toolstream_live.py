@@ -345,8 +345,8 @@ class LiveReading:
             return True
         if c in "[{~>" and self.line_blank:
             return self._hold()  # a JSON or pythonic line, a fence, Functionary's >>>
-        if c == "{" and "json_inline" in self.kinds:
-            return self._hold()
+        if (c == "{" and "json_inline" in self.kinds) or (c == "[" and "pythonic_inline" in self.kinds):
+            return self._hold()  # (the format named reads these inside a sentence too)
         if c == "<" and w[1:2] in ("|", "\uff5c"):
             return self._hold()  # a special token (a section's wrapper, <|im_end|>): never prose
         self.state = "text"

@@ -12,6 +12,7 @@ syntax, read by :mod:`ast`, never run) and ``_gemma`` (Gemma's own quoting).
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any
 
 from ...errors import ToolmendError
@@ -123,6 +124,47 @@ def _recipient(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] 
     return [named_call(m.group(1), text[m.end():stop], (i, end), cut=not ends)], end
 
 
+def _glimmer(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
+    """Glimmer's ``<atem:function_calls>``. Its chat template writes a tool's name
+    twice (``get_weather.get_weather``): with the tools given, a call to ``x.x``
+    where ``x`` is a tool and ``x.x`` is not is a call to ``x``."""
+    found, end = _atem(text, i, limit, ctx)
+    if found and ctx.tools is not None:
+        schemas = ctx.tools.schemas
+        found = [replace(c, name=c.name.split(".")[0]) if c.name not in schemas and "." in c.name
+                 and c.name.split(".")[0] in schemas and len(set(c.name.split("."))) == 1 else c
+                 for c in found]
+    return found, end
+
+
+_GLIMMER_TO = re.compile(r"to=(\S{1,160}?)[ \t]*\Z")
+_GLIMMER_ENDS = ("<|eom|>", "<|eot|>", "<|start|>", "<|end|>", "<|call|>")
+
+
+def _glimmer_message(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
+    """Glimmer's message header ``to=RECIPIENT<|message|>`` (the prompt may hold the
+    ``<|start|>assistant`` before it). A message to ``self`` is reasoning and one to
+    ``user`` the answer: no call is read in either, to the message's end, unless the
+    answer is a ``<atem:function_calls>`` block alone (the recipient fumbled: the
+    model wrote nothing but calls). A message to a tool is read on (its
+    ``<atem:function_calls>`` at its own marker)."""
+    head = _GLIMMER_TO.search(text, max(0, i - 200), i)
+    recipient = head.group(1) if head is not None else None
+    if recipient not in ("self", "user"):
+        return None, i + len("<|message|>")
+    ends = [x for x in (text.find(t, i, limit) for t in _GLIMMER_ENDS) if x >= 0]
+    end = min(ends) if ends else limit
+    body = text[i + len("<|message|>"):end].strip()
+    if recipient == "user" and body.startswith("<atem:function_calls>") and \
+            body.endswith("</atem:function_calls>") and body.count("<atem:function_calls>") == 1:
+        return None, i + len("<|message|>")
+    if text.startswith(("<|eom|>", "<|eot|>"), end):
+        end += len("<|eom|>")
+    return [], end
+
+
+_atem = _wrapped_invokes("<atem:function_calls>", "</atem:function_calls>", prefix="atem:")
+
 # marker (as the model writes it) -> (kind, reader)
 MARKERS: dict[str, tuple[str, Any]] = {
     "<longcat_tool_call>": ("hermes", block_reader("<longcat_tool_call>", ("</longcat_tool_call>",))),
@@ -142,8 +184,8 @@ MARKERS: dict[str, tuple[str, Any]] = {
     "<|tool_call_start|>": ("lfm2", pythonic_reader("<|tool_call_start|>", "<|tool_call_end|>")),
     "<function_calls>": ("olmo3", _wrapped_invokes("<function_calls>", "</function_calls>",
                                                    pythonic_reader("<function_calls>", "</function_calls>"))),
-    "<atem:function_calls>": ("glimmer", _wrapped_invokes("<atem:function_calls>", "</atem:function_calls>",
-                                                          prefix="atem:")),
+    "<atem:function_calls>": ("glimmer", _glimmer),
+    "<|message|>": ("glimmer", _glimmer_message),
     "<|tool_call>": ("gemma4", gemma_reader("<|tool_call>", "<tool_call|>", '<|"|>', False)),
     "<start_function_call>": ("functiongemma", gemma_reader("<start_function_call>", "<end_function_call>",
                                                             "<escape>", True)),
@@ -168,6 +210,7 @@ _ALL = frozenset({k for k, _ in MARKERS.values()} | {"hermes", "glm", "json", "p
 _KINDS: dict[str, frozenset[str]] = {
     "hermes": frozenset({"hermes", "json"}),
     "qwen3_coder": frozenset({"xml_function"}),
+    "mimo": frozenset({"hermes", "json", "xml_function"}),  # (Qwen3-Coder's parameters in <tool_call>)
     "seed_oss": frozenset({"xml_function"}),
     "minimax": frozenset({"tool_calls"}),
     "minimax_m2": frozenset({"minimax_m2"}),
@@ -181,7 +224,7 @@ _KINDS: dict[str, frozenset[str]] = {
     "harmony": frozenset({"harmony"}),
     "mistral": frozenset({"mistral", "json"}),
     "llama3_json": frozenset({"llama3", "json", "json_inline", "xml_function"}),  # (3.1: <function=f>{..})
-    "pythonic": frozenset({"pythonic"}),
+    "pythonic": frozenset({"pythonic", "pythonic_inline"}),  # (named: a list inside prose too)
     "lfm2": frozenset({"lfm2", "pythonic"}),
     "olmo3": frozenset({"olmo3"}),
     "gemma4": frozenset({"gemma4"}),
@@ -202,7 +245,7 @@ _KINDS: dict[str, frozenset[str]] = {
     "json": frozenset({"json"}),
 }
 _ALIASES = {
-    "qwen25": "hermes", "qwen2_5": "hermes", "longcat": "hermes", "ernie45": "hermes", "mimo": "hermes",
+    "qwen25": "hermes", "qwen2_5": "hermes", "longcat": "hermes", "ernie45": "hermes",
     "granite4": "hermes", "qwen3_xml": "qwen3_coder", "step3p5": "qwen3_coder", "nemotron3": "qwen3_coder",
     "nemotron_v3": "qwen3_coder", "deepseek_v31": "deepseek_v3",
     "deepseekv3": "deepseek_v3", "deepseekv31": "deepseek_v3", "deepseek_v4": "deepseek_v32",

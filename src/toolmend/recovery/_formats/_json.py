@@ -136,9 +136,12 @@ def read_kimi(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] |
     call_id = m.group(1)
     name = call_id[len("functions."):] if call_id.startswith("functions.") else call_id
     name = re.sub(r":\d+\Z", "", name)
-    if not _NAME.match(name):
-        return None, m.end()
     a = m.end()
+    if not _NAME.match(name):  # <|tool_call_begin|>0<|tool_call_argument_begin|>: which tool is a guess
+        e = text.find("<|tool_call_end|>", a, limit)
+        end = e + len("<|tool_call_end|>") if e >= 0 else limit
+        return [ToolCall("", text[a:e if e >= 0 else limit].strip(), None, False, (i, end),
+                         f"the call's id {call_id!r} names no tool")], end
     e = text.find("<|tool_call_end|>", a, limit)
     if e >= 0:
         end = e + len("<|tool_call_end|>")
@@ -231,8 +234,8 @@ def read_harmony(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall
     channel, to, a, b, end, closed = msg
     if text.startswith("<atem:", skip_space(text, a, limit)):
         return None, a  # Glimmer's message: its calls are read at their own marker
-    if channel == "analysis" or to is None:
-        return [], end  # reasoning, or text to show
+    if channel == "analysis" or to is None or to in ("user", "self", "all"):
+        return [], end  # reasoning, or text to show (a message to the user is not a call)
     name = to[len("functions."):] if to.startswith("functions.") else to
     if not _NAME.match(name):
         return None, a

@@ -98,7 +98,10 @@ def token_pattern(kinds: frozenset[str], markers: tuple[str, ...]) -> TokenSearc
             firsts += "".join(m[0] for m in markers if not m[0].isalpha())
         if "arrow" in kinds:
             src += _ARROW
-        if "pythonic" in kinds:
+        if "pythonic_inline" in kinds:  # the format named: a list of calls inside a sentence too
+            src += _PY.replace("^[ \\t]*", "", 1)
+            firsts += "["
+        elif "pythonic" in kinds:
             src += _PY
         # a line that opens with a marker beginning with a bracket ("  [TOOL_CALLS]...") is the
         # marker's, not a JSON value's
@@ -326,7 +329,7 @@ class Scanner:
                 continue
             if kind == "py":
                 found, end = read_list(text, m.end() - 1, limit, self.ctx)
-                if found is not None and self._alone(end, limit):
+                if found is not None and ("pythonic_inline" in self.kinds or self._alone(end, limit)):
                     calls.extend(found)
                     pos = floor = end
                     continue

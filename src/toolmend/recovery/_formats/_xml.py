@@ -93,8 +93,10 @@ class _Params:
             pm = opener.match(text, k, limit)
             if pm is None:
                 rest = text[k:min(limit, k + max(len(open_prefix), *map(len, ends)) + 1)]
-                if limit == len(text) and (open_prefix.startswith(rest) or rest.startswith(open_prefix)
-                                           or any(e.startswith(rest) for e in ends)):
+                # the text ends in a parameter's head (no tag after it) or inside an end marker
+                in_end = any(e.startswith(rest) for e in ends)
+                if limit == len(text) and (open_prefix.startswith(rest) or in_end or (
+                        rest.startswith(open_prefix) and text.find("<", k + len(open_prefix), limit) < 0)):
                     self.cut = "inside a parameter's name" if rest.startswith(open_prefix[:2]) and \
                         not any(e.startswith(rest) for e in ends) else f"before {ends[0]}"
                     return
@@ -224,13 +226,25 @@ def invoke_reader(prefix: str):  # type: ignore[no-untyped-def]
         j = m.end()
         if m.group(2):  # <invoke name="f"/>: a call without arguments
             return [xml_call(name, [], "", (i, j), ctx)], j
+        k = skip_space(text, j, limit)
+        if text.startswith("{", k):  # the arguments as one JSON object, not as parameters
+            e = extent(text, k, limit, inv_close)
+            if e is None:
+                return [named_call(name, text[k:limit], (i, limit), cut=True)], limit
+            close = skip_space(text, e, limit)
+            if not text.startswith(inv_close, close):
+                return [ToolCall(name, text[k:e], None, False, (i, e),
+                                 f"the call to {name!r} holds more than its arguments at offset {close - i} "
+                                 "of the call")], e
+            end = close + len(inv_close)
+            return [named_call(name, text[k:e], (i, end))], end
         ps = _Params(ctx, text, j, limit, par, par_open, par_close, (inv_close,), False, False)
         return _finish(name, ps, text, i, j, limit, len(inv_close), ctx)
 
     return read
 
 
-_GLM = re.compile(r"<tool_call>[ \t]*(" + NAME_PATTERN + r")[ \t]*(\n?)[ \t]*(<tool_sep>)?")
+_GLM = re.compile(r"<tool_call>[ \t]*(" + NAME_PATTERN + r")[ \t]*(\n|\\n)?[ \t]*(<tool_sep>)?")
 
 
 def glm_head(text: str, i: int, limit: int) -> bool:
@@ -243,10 +257,13 @@ def glm_head(text: str, i: int, limit: int) -> bool:
             or (k >= limit == len(text) and bool(m.group(2) or m.group(3))))
 
 
-# a key and the opening of its value; GLM 4.6 models drop </arg_key> or <arg_value> at times,
-# and either way the reading is one (a key holds no line break and no tag of the format)
-_ARG = re.compile(r"<arg_key>((?:[^<\n]|<(?!/?(?:arg_key|arg_value|tool_call|tool_sep)>)){0,256}?)"
-                  r"(?:</arg_key>\s*(?:<arg_value>)?|<arg_value>)")
+# a key and the opening of its value. GLM 4.6 models drop </arg_key> or <arg_value> at times,
+# and either way the reading is one: a key holds no line break and no tag of the format, and
+# a value without its <arg_value> is one only when its </arg_value> comes before any other
+# <arg_value>. (GLM 4.6 may also write its line breaks as a backslash and an "n".)
+_ARG = re.compile(r"(?:\\n)*<arg_key>((?:[^<\n]|<(?!/?(?:arg_key|arg_value|tool_call|tool_sep)>)){0,256}?)"
+                  r"(?:</arg_key>(?:\s|\\n)*(?:<arg_value>|(?=(?:(?!</?arg_value>).)*</arg_value>))|<arg_value>)",
+                  re.S)
 
 
 def read_glm(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
