@@ -350,8 +350,9 @@ class Scanner:
         reader may pass one over: the text it read without a call, a call not
         whole and a whole call that ran to the end of the text without its
         closer (outside their arguments)."""
-        if in_fence or self.reasoning_over:
-            calls.extend(found)
+        if in_fence or self.reasoning_over or (len(found) == 1 and found[0].ok and (
+                found[0].span[1] < len(self.text) or self._closed(found[0].span))):
+            calls.extend(found)  # (the everyday case: one whole call read to its closer)
             return b
         q = self._closer_passed_over(a, b, found)
         if q < 0:
@@ -369,7 +370,7 @@ class Scanner:
         text, limit = self.text, len(self.text)
         regions = [] if found else [(a, b, _FIRST_CLOSER)]
         for c in found:
-            if c.ok and c.span[1] < limit:
+            if c.ok and (c.span[1] < limit or self._closed(c.span)):
                 continue  # a whole call read to its closer: nothing but its arguments is passed over
             r = text.rfind(c.raw_args, c.span[0], c.span[1]) if c.raw_args else -1
             if r < 0:
@@ -386,6 +387,16 @@ class Scanner:
             if q is not None:
                 return q.end()
         return -1
+
+    def _closed(self, span: tuple[int, int]) -> bool:
+        """The call's text ends in a tag (its closer: ``</tool_call>``...) that is no
+        reasoning closer. (Checked on its last characters: a 30 KB call is not searched.)"""
+        a, end = span
+        text = self.text
+        while end > a and text[end - 1] != ">" and text[end - 1].isspace():
+            end -= 1
+        return end > a and text[end - 1] == ">" and \
+            _FIRST_CLOSER.search(text, max(a, end - _CLOSER_MAX), end) is None
 
     def tool_code(self, i: int, limit: int) -> list[ToolCall] | None:
         """A ``tool_code`` fence (Gemma's convention) holding only Python calls, one
@@ -439,6 +450,7 @@ class Scanner:
 _HEAD_CALL = re.compile(r"[ \t\n]*([A-Za-z_][\w.-]{0,127})[ \t]*\n(?=[ \t]*\{)")
 # the first closer of a reasoning block the prompt opened (thinking=True)
 _FIRST_CLOSER = re.compile("|".join(re.escape(c) for c in _BARE_CLOSERS), re.I)
+_CLOSER_MAX = max(map(len, _BARE_CLOSERS))
 _LINE_CLOSER = re.compile("(?m)^[ \t]*(?:" + "|".join(re.escape(c) for c in _BARE_CLOSERS) + ")", re.I)
 
 
