@@ -648,3 +648,86 @@ def test_offsets_in_errors_are_the_call_s_own():
 def test_a_placeholder_for_arguments_in_a_call_marker_is_named_in_the_error():
     (c,) = parse_tool_calls('<tool_call>{"name": "f", "arguments": {{"a": 1}}}</tool_call>')
     assert not c.ok and c.name == "f" and "placeholder" in c.error
+
+
+# -- what review found ---------------------------------------------------------------------
+
+_INV = ('<atem:function_calls><atem:invoke name="f"><atem:parameter name="a">1</atem:parameter></atem:invoke>'
+        '</atem:function_calls>')
+_G = '<tool_call>{"name":"g","arguments":{"b":1}}</tool_call>\n'
+
+
+@pytest.mark.parametrize(("text", "fmt"), [
+    ("<|start|>assistant<|channel|>analysis<|message|>" + _INV + "<|end|>", None),
+    ("<|start|>assistant to=self<|message|>" + _INV + "<|end|>", None),
+    ('<|start|>assistant<|channel|>analysis<|message|>x </think>\n<tool_call>{"name":"f","arguments":{"a":1}}'
+     "</tool_call><|end|>", None),
+    ("to=self<|message|>x </think> " + _INV + "<|end|>", "glimmer"),
+])
+def test_no_call_comes_out_of_a_reasoning_message(text, fmt):
+    assert not [c for c in parse_tool_calls(text, format=fmt) if c.ok]
+
+
+@pytest.mark.parametrize("text", [
+    '<tool_call>{"name":"f","arguments":"{\\"q\\":\\"a </think> b\\"}"}',
+    '[TOOL_CALLS][{"name":"f","arguments":"{\\"q\\":\\"a </think> b\\"}"}]',
+])
+def test_a_closer_inside_arguments_given_as_a_string_is_their_text(text):
+    (c,) = parse_tool_calls(text)
+    assert c.ok and c.args == {"q": "a </think> b"}
+
+
+@pytest.mark.parametrize("text", [
+    _G + '<tool_call>{"name":"f","arguments":"{\\"code\\":\\"print(</think>)',
+    _G + "<tool_call>\n<function=f>\n<parameter=code>\n</think>\n</parameter>\n<parameter=code>\nx\n</parameter>\n"
+    "</function>\n</tool_call>\nDone.",
+])
+def test_a_closer_inside_a_call_not_ok_does_not_drop_the_calls_before(text):
+    g, f = parse_tool_calls(text)
+    assert g.ok and g.name == "g" and not f.ok
+
+
+def test_a_value_whose_closer_comes_after_the_next_call_began_is_refused():
+    tools = [{"name": "f", "input_schema": {"properties": {"a": {"type": "string"}, "b": {"type": "string"}}}}]
+    text = ("<tool_call>f<arg_key>a</arg_key><arg_value>1</tool_call>\n"
+            "<tool_call>f<arg_key>b</arg_key><arg_value>2</arg_value></tool_call>")
+    first, second = parse_tool_calls(text, format="glm45", tools=tools)
+    assert not first.ok and "cannot be told" in first.error and second.ok and second.args == {"b": "2"}
+
+
+def test_a_hermes_body_after_a_stray_word_is_read_as_hermes():
+    (c,) = parse_tool_calls('<tool_call>json\n{"name":"f","arguments":{"a":1}}\n</tool_call>')
+    assert c.ok and c.name == "f" and c.args == {"a": 1}
+
+
+@pytest.mark.parametrize("text", [
+    '<tool_call>f\n{"a": 1</tool_call>\n<tool_call>g\n{"b": 2}</tool_call>',
+    '<minimax:tool_call>\n<invoke name="f">{"a": 1</invoke>\n</minimax:tool_call>\n<minimax:tool_call>\n'
+    '<invoke name="g">\n<parameter name="b">2</parameter>\n</invoke>\n</minimax:tool_call>',
+    '<|tool_call>call:f{a:<|"|>x<|"|>y}\n<|tool_call>call:g{b:2}<tool_call|>',
+])
+def test_a_call_not_ok_ends_where_its_own_text_does(text):
+    f, g = parse_tool_calls(text)
+    assert not f.ok and g.ok and g.name == "g" and g.args in ({"b": 2}, {"b": "2"})
+
+
+@pytest.mark.parametrize("text", ["<|tool_call>call:f{a:1}, call:g{b:2}<tool_call|>",
+                                  "<|tool_call>call:f{a:1}call:g(b=2)<tool_call|>"])
+def test_every_call_of_a_gemma_block_is_kept_whatever_stands_between(text):
+    f, g = parse_tool_calls(text)
+    assert (f.name, f.args, g.name, g.args) == ("f", {"a": 1}, "g", {"b": 2})
+
+
+@pytest.mark.parametrize(("text", "value"), [("<tool_call>f<arg_key>c</arg_key>    x = 1</arg_value></tool_call>",
+                                              "    x = 1"),
+                                             ("<tool_call>f<arg_key>s</arg_key>  </arg_value></tool_call>", "  ")])
+def test_a_value_without_its_opening_tag_keeps_its_blanks(text, value):
+    (c,) = parse_tool_calls(text)
+    assert c.ok and list(c.args.values()) == [value]
+
+
+@pytest.mark.parametrize(("text", "args"), [('[f(a="\u2028zz",\nb=1)]', {"a": "\u2028zz", "b": 1}),
+                                            ('[f(a="\u00e9",\nb\\\n=1)]', {"a": "\u00e9", "b": 1})])
+def test_argument_names_are_read_where_python_read_them(text, args):
+    (c,) = parse_tool_calls(text)
+    assert c.ok and c.args == args

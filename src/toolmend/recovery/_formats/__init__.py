@@ -116,7 +116,7 @@ def _recipient(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] 
         if limit == len(text) and limit - i < 200 and text.find("<|content|>", i, limit) < 0:
             return [], limit  # cut inside the header
         return None, i + len("<|recipient|>")
-    ends = [x for x in (text.find(t, m.end(), limit) for t in _RECIPIENT_ENDS) if x >= 0]
+    ends = [x for x in (ctx.find(text, t, m.end(), limit) for t in _RECIPIENT_ENDS) if x >= 0]
     stop = min(ends) if ends else limit
     end = stop + len("<|stop|>") if text.startswith("<|stop|>", stop) else stop
     if m.group(1) == "all":
@@ -152,7 +152,7 @@ def _glimmer_message(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[Tool
     recipient = head.group(1) if head is not None else None
     if recipient not in ("self", "user"):
         return None, i + len("<|message|>")
-    ends = [x for x in (text.find(t, i, limit) for t in _GLIMMER_ENDS) if x >= 0]
+    ends = [x for x in (ctx.find(text, t, i, limit) for t in _GLIMMER_ENDS) if x >= 0]
     end = min(ends) if ends else limit
     body = text[i + len("<|message|>"):end].strip()
     if recipient == "user" and body.startswith("<atem:function_calls>") and \

@@ -25,7 +25,9 @@ from ._pythonic import pythonic_at
 __all__ = ["gemma_reader"]
 
 _KEY = re.compile(r"\s*([A-Za-z_$][\w.$-]*)\s*:")
-_BARE = re.compile(r"\s*([^,{}\[\]\s][^,{}\[\]]*?)\s*(?=[,}\]])")
+# a bare value: to the next ",}]", blanks around it left out (greedy: a long run of blanks is read once)
+_BARE = re.compile(r"\s*([^,{}\[\]\s](?:[^,{}\[\]]*[^,{}\[\]\s])?)\s*(?=[,}\]])")
+_WORD_RUN = re.compile(r"\s*[\w.$-]+")
 _KEY_CUT = re.compile(r"\s*(?:[A-Za-z_$][\w.$-]*\s*)?")  # the end of the text inside a key, or before one
 _JSON_BARE = re.compile(r"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?\Z|true\Z|false\Z|null\Z")
 
@@ -129,8 +131,10 @@ def _to_json(text: str, a: int, limit: int, quote: str,
             if m is None:
                 if _KEY_CUT.fullmatch(text, k, limit) is not None:  # cut inside a key (or before one)
                     return None, limit, top
-                out.append(c)
-                k += 1
+                run = _WORD_RUN.match(text, k, limit)  # (a word that is no key: passed on whole, once)
+                step = run.end() - k if run is not None else 1
+                out.append(text[k:k + step])
+                k += step
                 continue
             key = m.group(1)
             if len(stack) == 1:
@@ -166,11 +170,11 @@ def _to_json(text: str, a: int, limit: int, quote: str,
     return None, limit, top
 
 
-_NEXT_CALL = re.compile(r"\s*call:(" + NAME_PATTERN + r")\s*(?=\{)")
+_NEXT_CALL = re.compile(r"\s*[,;]?\s*call:(" + NAME_PATTERN + r")\s*(?=[{(])")
 
 
 def _body_call(name: str, text: str, i: int, a: int, limit: int, ctx: Ctx, quote: str, closer: str,
-               typed: bool) -> tuple[ToolCall, int, bool]:
+               typed: bool, marker: str) -> tuple[ToolCall, int, bool]:
     """The call whose body's ``{`` is at ``a`` (its head at ``i``): (call, where
     it ends, whether it is whole, so that another may follow)."""
     twice: list[str] = []
@@ -178,8 +182,12 @@ def _body_call(name: str, text: str, i: int, a: int, limit: int, ctx: Ctx, quote
         body, e, top = _to_json(text, a, limit, quote, twice)
     except _Refused as exc:
         c = text.find(closer, a, limit)
-        end = c + len(closer) if c >= 0 else limit
-        return ToolCall(name, text[a:c if c >= 0 else limit], None, False, (i, end),
+        nxt = text.find(marker, a, c if c >= 0 else limit)
+        if nxt >= 0:  # the next block begins first: this call ends there
+            c = -1
+        stop = c if c >= 0 else nxt if nxt >= 0 else limit
+        end = c + len(closer) if c >= 0 else stop
+        return ToolCall(name, text[a:stop], None, False, (i, end),
                         f"the call to {name!r}: {exc}"), end, False
     if body is None:
         return cut_call(name, text[a:limit], (i, limit), "inside its arguments"), limit, False
@@ -222,22 +230,26 @@ def gemma_reader(marker: str, closer: str, quote: str, typed: bool):  # type: ig
             if a >= limit:
                 calls.append(cut_call(name, "", (at, limit), "before its arguments"))
                 return calls, limit
-            if text[a] == "(" and not calls:  # call:NAME(k="v"): small Gemma 4 models write Python
+            if text[a] == "(":  # call:NAME(k="v"): small Gemma 4 models write Python
                 found, e = pythonic_at(text, m.start(1), limit)
                 if found is None:
-                    return None, a
+                    return (calls or None), a
                 calls.append(replace(found, span=(at, found.span[1])))
-                break
+                nxt = _NEXT_CALL.match(text, e, limit)
+                if nxt is None:
+                    break
+                m, at = nxt, nxt.start(1) - len("call:")
+                continue
             if text[a] != "{":
                 return (calls or None), a
-            call, e, whole = _body_call(name, text, at, a, limit, ctx, quote, closer, typed)
+            call, e, whole = _body_call(name, text, at, a, limit, ctx, quote, closer, typed, marker)
             calls.append(call)
             if not whole:
                 return calls, e
             nxt = _NEXT_CALL.match(text, e, limit)
             if nxt is None:
                 break
-            m, at = nxt, e + len(nxt.group()) - len(nxt.group().lstrip())
+            m, at = nxt, nxt.start(1) - len("call:")
         c = text.find(closer, e, min(limit, e + 40))
         if c >= 0 and not text[e:c].strip():  # the last call's span takes in the closer
             calls[-1] = replace(calls[-1], span=(calls[-1].span[0], c + len(closer)))

@@ -232,10 +232,12 @@ def read_harmony(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall
             return [], limit  # cut inside a header
         return None, i + 1
     channel, to, a, b, end, closed = msg
+    if channel == "analysis" or to in ("self", "user"):
+        return [], end  # reasoning, or the answer: no call in it
     if text.startswith("<atem:", skip_space(text, a, limit)):
-        return None, a  # Glimmer's message: its calls are read at their own marker
-    if channel == "analysis" or to is None or to in ("user", "self", "all"):
-        return [], end  # reasoning, or text to show (a message to the user is not a call)
+        return None, a  # Glimmer's message to a tool: its calls are read at their own marker
+    if to is None or to == "all":
+        return [], end  # text to show
     name = to[len("functions."):] if to.startswith("functions.") else to
     if not _NAME.match(name):
         return None, a

@@ -128,16 +128,19 @@ def _parse(source: str) -> ast.Expression:
         return ast.parse(source, mode="eval")
 
 
-_IDENT = re.compile(r"[^\s=]+")  # (an identifier's characters: the text up to its "=")
+_LINES = re.compile(r"\r\n|\r|\n")  # (the line breaks Python's own line numbers count)
 
 
 def _written(source: str, kw: ast.keyword) -> str:
     """The argument's name as the model wrote it: Python folds an identifier's
     characters (NFKC: "\ufb01le" is read "file"), a tool's parameter is named by
     its text."""
-    line = source.splitlines(keepends=True)[kw.lineno - 1].encode("utf-8")
-    m = _IDENT.match(line[kw.col_offset:].decode("utf-8", "replace"))
-    return m.group() if m is not None else str(kw.arg)
+    line = _LINES.split(source)[kw.lineno - 1].encode("utf-8")
+    rest = line[kw.col_offset:].decode("utf-8", "replace")
+    n = 0
+    while n < len(rest) and ("a" + rest[:n + 1]).isidentifier():
+        n += 1
+    return rest[:n] if n else str(kw.arg)
 
 
 def _keywords_renamed(source: str) -> tuple[str, dict[str, str]] | None:
@@ -149,7 +152,7 @@ def _keywords_renamed(source: str) -> tuple[str, dict[str, str]] | None:
     except (tokenize.TokenError, SyntaxError, ValueError):
         return None
     starts = [0]
-    for line in source.splitlines(keepends=True):
+    for line in io.StringIO(source).readlines():  # (the lines tokenize read)
         starts.append(starts[-1] + len(line))
     renamed: dict[str, str] = {}
     out, last, depth = [], 0, 0

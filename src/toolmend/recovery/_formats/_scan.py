@@ -364,18 +364,21 @@ class Scanner:
     def _closer_passed_over(self, a: int, b: int, found: list[ToolCall]) -> int:
         """Where a bare closer a reader passed over in ``text[a:b]`` ends (-1: none).
         In the text it read without a call; in a call's text outside its arguments
-        when the call is not whole or ran to the end of the text; in the arguments
-        of a call not whole, on a line of its own or where they begin (a value's
+        when the call ran to the end of the text; in the arguments
+        of a call cut off, on a line of its own or where they begin (a value's
         closer is the value's, and a JSON string holds no line break)."""
         text, limit = self.text, len(self.text)
-        regions = [] if found else [(a, b, _FIRST_CLOSER)]
+        if not found:  # (a message a reader skipped, reasoning or an answer, is its family's to read)
+            h = text.find("<|message|>", a, b)
+            regions = [(a, b if h < 0 else h, _FIRST_CLOSER)]
+        else:
+            regions = []
         for c in found:
-            if c.ok and (c.span[1] < limit or self._closed(c.span)):
-                continue  # a whole call read to its closer: nothing but its arguments is passed over
+            if c.span[1] < limit or (c.ok and self._closed(c.span)):
+                continue  # a call read to its closer: nothing but its arguments is passed over
             r = text.rfind(c.raw_args, c.span[0], c.span[1]) if c.raw_args else -1
             if r < 0:
-                regions.append((c.span[0], c.span[1], _FIRST_CLOSER))
-                continue
+                continue  # arguments decoded from a string: the span is theirs
             regions += [(c.span[0], r, _FIRST_CLOSER), (r + len(c.raw_args), c.span[1], _FIRST_CLOSER)]
             if not c.ok:
                 regions.append((r, r + len(c.raw_args), _LINE_CLOSER))

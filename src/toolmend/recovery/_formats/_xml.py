@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 
+from ..._kernels import markers
 from .._jsonish import extent, skip_space
 from .._toolcalls import _NAME, NAME_PATTERN, ToolCall
 from ._base import Ctx, cut_call, named_call, xml_call
@@ -80,6 +81,7 @@ class _Params:
         self.cut: str | None = None   # where the text ran out
         self.stray = -1        # where text that is not a parameter stands
         self.ambiguous: list[str] = []  # values holding the next parameter's tag before their closer
+        self.overrun: str | None = None  # a value whose closer comes only after another call began
         k = j
         while True:
             k = skip_space(text, k, limit)
@@ -105,6 +107,10 @@ class _Params:
             key = pm.group(1).strip().strip("\"'")
             v = pm.end()
             e = ctx.find(text, close, v, limit)
+            over = _overrun(text, v, e, ends)
+            if over >= 0:  # the value would run past its call's end into another call
+                self.overrun, self.end_at = key, over
+                return
             if e >= 0 and dropped and not whole_values:
                 nx = text.find(open_prefix, v, e)
                 if nx >= 0:
@@ -129,10 +135,38 @@ class _Params:
             k = self.last = e + len(close)
 
 
+_CALL_OPENERS = re.compile(r"<(tool_call|function=|invoke|\|tool_call|minimax:tool_call|seed:tool_call|"
+                           r"steptml:invoke|\uff5cDSML\uff5cinvoke)")
+_OPENER_CLOSES = {"tool_call": "</tool_call>", "function=": "</function>", "invoke": "</invoke>",
+                  "|tool_call": "<tool_call|>", "minimax:tool_call": "</minimax:tool_call>",
+                  "seed:tool_call": "</seed:tool_call>", "steptml:invoke": "</steptml:invoke>",
+                  "\uff5cDSML\uff5cinvoke": "</\uff5cDSML\uff5cinvoke>"}
+
+
+def _overrun(text: str, v: int, e: int, ends: tuple[str, ...]) -> int:
+    """Where the call's end marker stands in a value from ``v`` whose closing tag is at
+    ``e``, when a call opens after it that does not close before ``e``: the value's
+    closer was dropped and the next call began, or the value shows a call cut in two;
+    either way this call's arguments are not known (-1: not so; a value may show the
+    format's tags, whole calls too)."""
+    if e < 0:
+        return -1
+    for end in ends:
+        m = text.find(end, v, e)
+        if m < 0:
+            continue
+        for op in _CALL_OPENERS.finditer(text, m + len(end), e):
+            if text.find(_OPENER_CLOSES[op.group(1)], op.end(), e) < 0:
+                return m
+    return -1
+
+
 _FN = re.compile(r"<function=([^>\n<]{1,128})>")
 _PARAM = re.compile(r"<parameter=([^>\n<]{1,128})>")
 _WRAPPERS = ("<tool_call>", "<seed:tool_call>")
 _WRAP_CLOSE = ("</tool_call>", "</seed:tool_call>")
+_ENDS_AT = ("</tool_call>", "</function>", "</seed:tool_call>", "</invoke>", "</steptml:invoke>",
+            "</\uff5cDSML\uff5cinvoke>", "</atem:invoke>")
 
 
 def _finish(name: str, ps: _Params, text: str, i: int, j: int, limit: int, end_len: int, ctx: Ctx,
@@ -140,6 +174,12 @@ def _finish(name: str, ps: _Params, text: str, i: int, j: int, limit: int, end_l
     """The call the parameters make: cut, broken, or typed and whole."""
     if ps.cut is not None:
         return [cut_call(name, text[j:limit].strip(), (i, limit), ps.cut)], limit
+    if ps.overrun is not None:
+        end = ps.end_at + next((len(e) for e in _ENDS_AT if text.startswith(e, ps.end_at)), 0)
+        return [ToolCall(name, text[j:ps.end_at].strip(), None, False, (i, end),
+                         f"parameter {ps.overrun!r} of {name!r} has no closing tag before the call ends and "
+                         "another call begins: its closing tag was dropped or the value shows a call, "
+                         "which cannot be told")], end
     if ps.stray >= 0:
         return [ToolCall(name, text[j:ps.stray].strip(), None, False, (i, ps.stray),
                          f"the call to {name!r} holds text that is not a parameter "
@@ -229,8 +269,11 @@ def invoke_reader(prefix: str):  # type: ignore[no-untyped-def]
         k = skip_space(text, j, limit)
         if text.startswith("{", k):  # the arguments as one JSON object, not as parameters
             e = extent(text, k, limit, inv_close)
-            if e is None:
-                return [named_call(name, text[k:limit], (i, limit), cut=True)], limit
+            if e is None:  # no whole object: the call ends at its closer, if it has one
+                close = ctx.find(text, inv_close, k, limit)
+                if close < 0:
+                    return [named_call(name, text[k:limit], (i, limit), cut=True)], limit
+                return [named_call(name, text[k:close], (i, close + len(inv_close)))], close + len(inv_close)
             close = skip_space(text, e, limit)
             if not text.startswith(inv_close, close):
                 return [ToolCall(name, text[k:e], None, False, (i, e),
@@ -247,13 +290,21 @@ def invoke_reader(prefix: str):  # type: ignore[no-untyped-def]
 _GLM = re.compile(r"<tool_call>[ \t]*(" + NAME_PATTERN + r")[ \t]*(\n|\\n)?[ \t]*(<tool_sep>)?")
 
 
+def _hermes_body(text: str, k: int, limit: int) -> bool:
+    """The object at ``k`` is a call object (a name and its arguments: Hermes' body
+    after a stray word), not the arguments of the call a GLM name line names."""
+    e = extent(text, k, limit)
+    return e is not None and markers.call_body(text, k, e) is not None
+
+
 def glm_head(text: str, i: int, limit: int) -> bool:
     """``<tool_call>NAME`` followed by ``<arg_key>``, ``<tool_sep>`` or ``</tool_call>``: GLM / hy_v3."""
     m = _GLM.match(text, i, limit)
     if m is None:
         return False
     k = skip_space(text, m.end(), limit)
-    return (m.group(3) is not None or text.startswith(("<arg_key>", "</tool_call>", "{"), k)
+    return (m.group(3) is not None or text.startswith(("<arg_key>", "</tool_call>"), k)
+            or (text.startswith("{", k) and not _hermes_body(text, k, limit))
             or (k >= limit == len(text) and bool(m.group(2) or m.group(3))))
 
 
@@ -262,7 +313,8 @@ def glm_head(text: str, i: int, limit: int) -> bool:
 # a value without its <arg_value> is one only when its </arg_value> comes before any other
 # <arg_value>. (GLM 4.6 may also write its line breaks as a backslash and an "n".)
 _ARG = re.compile(r"(?:\\n)*<arg_key>((?:[^<\n]|<(?!/?(?:arg_key|arg_value|tool_call|tool_sep)>)){0,256}?)"
-                  r"(?:</arg_key>(?:\s|\\n)*(?:<arg_value>|(?=(?:(?!</?arg_value>).)*</arg_value>))|<arg_value>)",
+                  r"(?:</arg_key>(?:(?:\s|\\n)*<arg_value>|(?:\r?\n|\\n)?"
+                  r"(?=(?:(?!</?arg_value>|<arg_key>|</?tool_call>).)*</arg_value>))|<arg_value>)",
                   re.S)
 
 
@@ -275,8 +327,12 @@ def read_glm(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | 
     k = skip_space(text, j, limit)
     if text.startswith("{", k):  # <tool_call>NAME\n{json}</tool_call>: the arguments as JSON
         e = extent(text, k, limit, "<tool_call")
-        if e is None:
-            return [named_call(name, text[k:limit], (i, limit), cut=True)], limit
+        if e is None:  # no whole object: the call ends at its closer, if it has one
+            close = ctx.find(text, "</tool_call>", k, limit)
+            if close < 0 or _CALL_OPENERS.search(text, k, close) is not None:
+                return [named_call(name, text[k:limit], (i, limit), cut=True)], limit
+            end = close + len("</tool_call>")
+            return [named_call(name, text[k:close], (i, end))], end
         close = skip_space(text, e, limit)
         if not text.startswith("</tool_call>", close):
             return [ToolCall(name, text[k:e], None, False, (i, e),
