@@ -3,6 +3,7 @@
 
     python bench/score_peer_tool_calls.py                  # per family: right / wrong, detected and forced
     python bench/score_peer_tool_calls.py --show-wrong     # and each wrong case, with what came back
+    python bench/score_peer_tool_calls.py --readme         # and the README's tables
 
 Reads every ``*.jsonl`` in ``tests/data/tool_calls/peers/`` (cases extracted
 from vLLM's ``tests/tool_parsers/`` by extract_peer_tool_calls.py, and cases
@@ -106,9 +107,53 @@ def judge(row: dict[str, Any], fmt: str | None) -> tuple[bool, str]:
                             f"{'' if c.ok else ' (' + str(c.error)[:100] + ')'}" for c in got) or "(nothing)"
 
 
+_SUITES = {  # file -> (the project, its tests)
+    "vllm": "vLLM, `tests/tool_parsers/`", "sglang": "SGLang, `test/registered/unit/function_call/`",
+    "llamacpp": "llama.cpp, `tests/test-chat.cpp`", "ollama": "Ollama, `model/parsers/*_test.go`",
+    "lmdeploy": "lmdeploy, tool and response parser tests", "vllm-mlx": "vllm-mlx, tool parser tests",
+    "dynamo": "NVIDIA Dynamo, `lib/parsers` fixtures and tests", "trtllm": "TensorRT-LLM, tool parser tests",
+    "sglrouter": "SGLang's router (smg), `crates/tool_parser/tests`",
+    "mlxlm": "mlx-lm, `tests/test_tool_parsing.py`",
+    "llamastack": "llama-stack, tool utils tests", "transformers": "transformers, chat parsing tests",
+    "harmony": "openai/harmony, parsing tests",
+}
+
+
+def readme(table: dict[str, list[int]]) -> None:
+    """The README's tables: each suite's score, and every difference counted by its reason."""
+    with open(os.path.join(DATA, "peers", "differences.json"), encoding="utf-8") as f:
+        known: dict[str, str] = json.load(f)
+    suites: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
+    for fam, r in table.items():
+        suites[fam.split("/")[0]] = [x + y for x, y in zip(suites[fam.split("/")[0]], r, strict=True)]
+    print("| suite | licence | cases | right, detected | right, named |\n|---|---|---|---|---|")
+    tot = [0, 0, 0, 0]
+    licences: dict[str, set[str]] = defaultdict(set)
+    by_reason: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    for row in rows():
+        suite = row["file"].removesuffix(".jsonl")
+        if isinstance(row.get("source"), dict):
+            licences[suite].add(row["source"]["licence"])
+        if row["id"] in known:
+            by_reason[known[row["id"]]][suite] += 1
+    for suite, name in _SUITES.items():
+        r = suites[suite]
+        n = r[0] + r[1]
+        tot = [x + y for x, y in zip(tot, r, strict=True)]
+        print(f"| {name} | {', '.join(sorted(licences[suite]))} | {n:,} | {r[0]:,} | {r[2]:,} |")
+    n = tot[0] + tot[1]
+    print(f"| **all** | | **{n:,}** | **{tot[0]:,}** ({100 * tot[0] / n:.1f}%) | **{tot[2]:,}** "
+          f"({100 * tot[2] / n:.1f}%) |\n")
+    print("| why we differ | cases (suite: count) |\n|---|---|")
+    for reason, counts in sorted(by_reason.items(), key=lambda kv: -sum(kv[1].values())):
+        where = ", ".join(f"{s} {c}" for s, c in sorted(counts.items(), key=lambda kv: -kv[1]))
+        print(f"| {reason.replace('|', chr(92) + '|')} | {sum(counts.values())}: {where} |")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--show-wrong", action="store_true")
+    ap.add_argument("--readme", action="store_true", help="print the README's tables (suites, differences)")
     a = ap.parse_args(argv)
     table: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
     wrong = []
@@ -126,6 +171,9 @@ def main(argv: list[str] | None = None) -> int:
         tot = [x + y for x, y in zip(tot, r, strict=True)]
         print(f"{fam:34} {r[0]:>5} right {r[1]:>2} wrong {r[2]:>5} right {r[3]:>2} wrong")
     print(f"{'total':34} {tot[0]:>5} right {tot[1]:>2} wrong {tot[2]:>5} right {tot[3]:>2} wrong")
+    if a.readme:
+        print()
+        readme({f: r for f, r in table.items() if not f.startswith("families/")})
     if a.show_wrong:
         for fam, fmt, row, got in wrong:
             print(f"\n--- {row['id']} ({fam}, format={fmt})\n  text: {row['text'][:300]!r}\n"

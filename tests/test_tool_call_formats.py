@@ -32,117 +32,20 @@ def _load(path: str) -> list[dict[str, Any]]:
 PEERS = [r for p in sorted(glob.glob(os.path.join(DATA, "peers", "*.jsonl"))) for r in _load(p)]
 FAMILIES = _load(os.path.join(DATA, "families.jsonl"))
 
-_NOT_A_SCHEMA = "a tool's schema with a type JSON Schema does not have (float) is refused"
-# where we differ from the peer's test, and why (the README's table says the same)
-KNOWN = {
-    "vllm/deepseekv4/test_function_calls_block_is_not_accepted#0":
-        "the DSML invoke grammar is the same in V3.2 and V4; we read both wrappers",
-    "vllm/minimax/test_extract_tool_calls_multiline_json_not_supported#0":
-        "a call written over several lines is whole; vLLM reads one line per call",
-    "vllm/llama3_json/test_extract_tool_calls_simple#0": "detected: JSON inside a sentence is data",
-    "vllm/llama3_json/test_extract_tool_calls_multiple_json_with_surrounding_text#0":
-        "detected: JSON inside a sentence is data",
-    "sglang/test_function_call_parser/TestLlama32Detector.test_invalid_then_valid_json#0":
-        "broken JSON is reported not ok rather than skipped for the next object",
-    "sglang/test_function_call_parser/TestGlm4MoeDetector.test_invalid_tool_call#0": "tools",
-    "sglang/test_function_call_parser/TestGlm47MoeDetector.test_invalid_tool_call#0": "tools",
-    "sglang/test_function_call_parser/TestLfm2Detector.test_detect_and_parse_unknown_function#0": "tools",
-    "sglang/test_hunyuan_detector/TestHunyuanDetectorDetectAndParse.test_unknown_tool_skipped#0": "tools",
-    "llama.cpp/test-chat/lfm2#78": "a Python string's \\n is a newline",
-    "llama.cpp/test-chat/functionary#97": "detected: a bare NAME line before JSON is not a marker",
-    # Ollama, lmdeploy and vllm-mlx (the README's table groups them)
-    "ollama/lfm2/TestLFM2Parser_parseToolCallsContent/escaped_quote_in_value": "Python string escapes",
-    "ollama/lfm2/TestLFM2Parser_parseToolCallsContent/newline_in_string_arg": "Python string escapes",
-    "lmdeploy/test_qwen3_parser/TestQwenResponseParserStreaming.test_stream_chunk_split_tag_boundary#0":
-        "no arguments written: {} would be a guess",
-    **{prefix + case: "a parameter's text is kept as written; its schema types it, never loosely"
-       for prefix in ('lmdeploy/test_qwen3_5_parser/TestQwen3_5ResponseParserStreaming.test_streamed_arguments_match_complete_parse_', 'lmdeploy/test_glm47_parser/TestGlm47ToolParserComplete.test_streamed_arguments_match_complete_parse_')
-       for case in ("for_quoted_string_value#0", "for_string_schema_value_with_whitespace#0",
-                    "for_newline_escaped_quoted_string_value#0", "for_quote_escaped_quoted_string_value#0",
-                    "for_invalid_integer_value#0", "for_invalid_integer_after_numeric_prefix#0")},
-    'lmdeploy/test_qwen3_5_parser/TestQwen3_5ResponseParserStreaming.test_streamed_arguments_match_complete_parse_' + "when_value_contains_parameter_like_text#0": "a value holding a parameter's tag, untyped",
-    'lmdeploy/test_glm47_parser/TestGlm47ToolParserComplete.test_streamed_arguments_match_complete_parse_' + "when_value_contains_arg_like_text#0": "a value holding a parameter's tag, untyped",
-    "lmdeploy/test_glm47_parser/TestGlm47ResponseParserStreaming.test_stream_chunk_tool_start_ends_reasoning_"
-    "without_close_tag#0": "a call inside reasoning that never closed",
-    "ollama/laguna/TestLagunaParserSplitToolTag": "a call inside reasoning that never closed",
-    "ollama/cogito/TestCogitoParser_parseToolCallContent/missing_json_block_end": "recovered: the call is whole",
-    "ollama/cogito/TestCogitoParser_parseToolCallContent/invalid_json": "recovered: the call is whole",
-    **{"ollama/gemma4/TestParseGemma4ToolCall_Repairs" + case: "an unclosed string is not guessed at"
-       for case in ("Issue15315Examples/raw_multiline_string",
-                    "Issue15315Examples/single_quoted_value_with_dangling_gemma_string_delimiter",
-                    "Issue15315Examples/unclosed_gemma_string_before_object_close",
-                    "MultipleProperties/unclosed_gemma_string_terminal_property")},
-    "ollama/glm46/TestGLM46ParserFinalizesCompleteToolCallOnDone/tool_body_in_final_chunk": "cut: never ok",
-    "ollama/glm46/TestGLM46ParserFinalizesCompleteToolCallOnDone/partial_outer_close_in_final_chunk":
-        "cut: never ok",
-    "ollama/glm46/TestGLM46ToolCallParsing/order_preservation_with_identical_key_names_but_different_"
-    "positions": "a parameter given twice",
-    "ollama/glm46/TestRepairGLM46XML/missing_<arg_key>_open_tag": "the name line holds the key",
-    "ollama/glm46/TestRepairGLM46XML/all_opening_tags_missing": "the name line holds the key",
-    **{"ollama/laguna/TestLagunaParser" + case: "Laguna's own quirks" for case in (
-        "NormalizesCommonToolAliases", "UserTaggedToolAlias", "UserTaggedToolAliasWithLeadingContent",
-        "StreamingUserTaggedToolAliasAfterContent")},
-    **{"ollama/" + case: "a name with spaces or quotes (synthetic, their comment says)" for case in (
-        "qwen3coder/TestQwenToolParser/names_with_spaces", "qwen3coder/TestQwenToolParser/names_with_quotes",
-        "qwen3vl_nonthinking/TestQwen3VLNonThinkingToolParser/names_with_spaces",
-        "qwen3vl_nonthinking/TestQwen3VLNonThinkingToolParser/names_with_quotes")},
-    **{"ollama/glimmer/TestGlimmerParser" + case: "Glimmer's repairs and Ollama's recipient rules" for case in (
-        "StrayMessageTagInInvokeName", "MessageTagReplacesInvokeTerminator/terminator_replaced",
-        "MessageTagReplacesInvokeTerminator/tag_mid-name", "MessageTagReplacesInvokeTerminator/repeated_tags",
-        "ContentThatResemblesToolCallStaysContent/no_tools_declared", "UndeclaredRecipientRemainsContent")},
-    "ollama/tools/TestParser/deepseek": "ASCII | in place of DeepSeek's tokens",
-    "ollama/tools/TestFindArguments/simple_tool_call": "{NAME: {arguments}} is data without a marker",
-    "ollama/tools/TestFindArguments/stringified_simple_tool_call": "{NAME: {arguments}} is data without a marker",
-    "vllm-mlx/test_gemma4_tool_parser/TestGemma4ToolParserFallbackForms.test_e2b_unfenced_tool_code_"
-    "assignment#0": "Python code is not a call",
-    "vllm-mlx/test_gemma4_tool_parser/TestGemma4ToolParserFallbackForms.test_e2b_unfenced_tool_code_"
-    "assignment_mixed_args#0": "Python code is not a call",
-    "vllm-mlx/test_harmony_parsers/TestHarmonyToolParser.test_malformed_json_arguments#0":
-        "arguments that are not JSON are not ok",
-    "vllm-mlx/test_step3p5_tool_parser/test_step3p5_tool_parser_collapses_consecutive_duplicate_calls#0":
-        "every call is kept",
-    "vllm-mlx/test_tool_parsers/TestQwenMixedFormatAndTruncation.test_xml_then_function_mixed#0":
-        "named qwen3_coder reads its own format only",
-    # SGLang's suite, taken whole
-    **{"sglang/test_kimik2_detector/TestKimiK2BareCounterParsing." + case: "an id naming no tool: which is a guess"
-       for case in ("test_detect_and_parse_bare_counter#0", "test_streaming_bare_counter_single_tool#0")},
-    **{'sglang/test_function_call_parser/' + "TestPythonicDetector.test_parse_streaming_" + case: "detected: a Python list inside a sentence is text"
-       for case in ("complete_tool_call#0", "multiple_tool_calls#0", "partial_nested_brackets#0",
-                    "partial_tool_call#0", "text_after_tool_call#0", "text_before_tool_call#0")},
-    **{'sglang/test_function_call_parser/' + case: "the arguments do not fit the tool's schema: not ok (the test does not check them)" for case in (
-        "TestLlama32Detector.test_json_with_trailing_text#0",
-        "TestLlama32Detector.test_multiple_json_with_separator_customized#0",
-        "TestLlama32Detector.test_with_python_tag_prefix#0", "TestGigaChat3Detector.test_streaming_complex_arguments#0",
-        "TestGigaChat3Detector.test_streaming_large_steps#0", "TestGemma4Detector.test_streaming_empty_args#0",
-        "TestMiMoDetector.test_edge_case_no_parameters#0", "TestMiMoDetector.test_edge_case_special_chars_in_value#0",
-        "TestQwen3CoderDetector.test_edge_case_no_parameters#0",
-        "TestQwen3CoderDetector.test_edge_case_special_chars_in_value#0")},
-    **{"sglang/test_muse_glimmer_detector/TestMuseGlimmerDetector." + case:
-       "the arguments do not fit the tool's schema: not ok (the test does not check them)"
-       for case in ("test_multiline_parameter_value#1", "test_parameter_value_typing#1")},
-    "sglang/test_hunyuan_detector/TestHunyuanDetectorArgDeserialization.test_non_json_value_stays_string#0":
-        "a parameter's text is kept as written; its schema types it, never loosely",
-    'sglang/test_function_call_parser/' + "TestGlm4MoeDetector.test_quoted_string_invalid_python_escape_no_warning#0":
-        "a parameter's text is kept as written; its schema types it, never loosely",
-    'sglang/test_function_call_parser/' + "TestGlm47MoeDetector.test_quoted_string_invalid_python_escape_no_warning#0":
-        "a parameter's text is kept as written; its schema types it, never loosely",
-    'sglang/test_function_call_parser/' + "TestQwen3CoderDetector.test_parse_streaming_multiple_tools#0":
-        "a parameter's text is kept as written; its schema types it, never loosely",
-    'sglang/test_function_call_parser/' + "TestMiMoDetector.test_html_entity_decoding#0": "a parameter's text is kept as written (&amp; too)",
-    'sglang/test_function_call_parser/' + "TestGemma4Detector.test_detect_and_parse_unknown_tool_index#0": "a call to a tool not offered is not ok",
-    'sglang/test_function_call_parser/' + "TestMiMoDetector.test_extract_tool_calls_type_conversion#0": _NOT_A_SCHEMA,
-    'sglang/test_function_call_parser/' + "TestQwen3CoderDetector.test_extract_tool_calls_type_conversion#0": _NOT_A_SCHEMA,
-    **{"sglang/test_muse_glimmer_detector/TestMuseGlimmerDetector." + case: "a Glimmer block shown in text is read"
-       for case in ("test_pipeline_quoted_header_in_answer_is_not_a_call#1",
-                    "test_pipeline_quoted_header_in_answer_is_not_a_call#5",
-                    "test_pipeline_quoted_invoke_stays_content#1", "test_unframed_atem_is_content_not_a_call#1")},
-}
+_RECOVERED = "recovered: the call is whole"
+_NOT_A_SCHEMA = "a tool's schema with a type JSON Schema does not have (float, str, int) is refused"
+# where we differ from the peer's test, and why (the README's tables are made from it:
+# python bench/score_peer_tool_calls.py --readme)
+with open(os.path.join(DATA, "peers", "differences.json"), encoding="utf-8") as _f:
+    KNOWN: dict[str, str] = json.load(_f)
 
 
 def test_the_corpora_are_there_and_up_to_date():
     assert len(PEERS) >= 300
     assert {r["id"].split("/")[0] for r in PEERS} == {"vllm", "sglang", "llama.cpp", "ollama", "lmdeploy",
-                                                       "vllm-mlx"}
+                                                       "vllm-mlx", "dynamo", "trtllm", "sglrouter", "mlxlm",
+                                                       "llamastack", "transformers", "harmony"}
+    assert set(KNOWN) <= {r["id"] for r in PEERS}  # (no reason left for a case that is gone)
     for r in PEERS:
         assert r["source"]["commit"] and r["source"]["licence"] in ("Apache-2.0", "MIT"), r["id"]
     import make_family_corpus
@@ -192,6 +95,8 @@ def test_never_a_call_the_text_does_not_hold(row):
                 assert c.name and c.name.split(".")[-1] in text, c
                 # (an arguments string's content is given decoded: it stands in the text as a JSON string)
                 assert c.raw_args in text[a:b] or json.dumps(c.raw_args, ensure_ascii=False)[1:-1] in text[a:b], c
+        if KNOWN.get(row["id"]) == _RECOVERED:
+            continue  # (the peer keeps the broken text; the arguments are whole but for a closing bracket)
         if len(calls) == len(row["calls"]):  # call for call: the one that must not be ok is not
             assert not any(c.ok and not x.get("ok", True) for c, x in zip(calls, row["calls"], strict=True)), calls
         else:
@@ -731,3 +636,148 @@ def test_a_value_without_its_opening_tag_keeps_its_blanks(text, value):
 def test_argument_names_are_read_where_python_read_them(text, args):
     (c,) = parse_tool_calls(text)
     assert c.ok and c.args == args
+
+
+# -- what the later suites and review found ----------------------------------------------------
+
+def _tools(**props: dict) -> list:
+    return [{"type": "function", "function": {"name": n, "parameters": {"type": "object", "properties": p}}}
+            for n, p in props.items()]
+
+
+@pytest.mark.parametrize("text", [
+    '<|start|>browser.search to=assistant<|channel|>commentary<|message|>{"result": "https://openai.com/"}',
+    '<|start|>functions.lookup to=assistant<|channel|>commentary<|message|>{"temp": 20}<|end|>',
+    '<|start|>user<|channel|>commentary to=functions.rm<|message|>{"path": "/"}<|end|>',
+])
+def test_a_harmony_message_from_a_tool_or_to_the_assistant_is_no_call(text):
+    assert parse_tool_calls(text) == []
+
+
+def test_a_harmony_message_with_a_recipient_is_a_call_on_any_channel():
+    text = ('<|channel|>analysis<|message|>Look it up.<|end|><|start|>assistant<|channel|>analysis '
+            'to=functions.grep code<|message|>{"pattern": "foo"}<|call|>'
+            '<|start|>assistant<|channel|>final<|message|>Done.<|return|>')
+    assert [(c.name, c.args, c.ok) for c in parse_tool_calls(text)] == [("grep", {"pattern": "foo"}, True)]
+    (c,) = parse_tool_calls('<|start|>assistant<|channel|>commentary to=functions.rm to=functions.ls'
+                            '<|message|>{"path": "/"}<|call|>')
+    assert not c.ok and "two recipients" in c.error
+
+
+def test_nullable_allows_null_in_typing_and_in_the_check():
+    tools = _tools(f={"label": {"type": "string", "nullable": True}, "n": {"type": "integer"}})
+    (c,) = parse_tool_calls("<tool_call>\n<function=f>\n<parameter=label>\nnull\n</parameter>\n</function>\n"
+                            "</tool_call>", tools=tools)
+    assert c.ok and c.args == {"label": None}
+    (c,) = parse_tool_calls('<tool_call>{"name": "f", "arguments": {"n": null}}</tool_call>', tools=tools)
+    assert not c.ok and "$.n" in c.error
+
+
+def test_a_pythonic_name_may_hold_hyphens():
+    (c,) = parse_tool_calls('[weather-forecast(city="London")]')
+    assert c.ok and c.name == "weather-forecast" and c.args == {"city": "London"}
+    assert parse_tool_calls("[x - f(y=1)]") == [] and parse_tool_calls("[-f(x=1)]") == []
+
+
+@pytest.mark.parametrize("text", [
+    '<tool_call>{"name": "rm", "arguments": {"path": "/tmp/x"}}, "recursive": true}</tool_call>',
+    '<tool_call>{"name": "rm", "arguments": {"path": "/tmp/x"}} "recursive": true</tool_call>',
+    '[TOOL_CALLS]rm[ARGS]{"path": "/tmp/x"}, "recursive": true}',
+    '<function=rm>{"path": "/tmp/x"}, "recursive": true}</function>',
+    '>>>rm\n{"path": "/tmp/x"}, "recursive": true}',
+    '<tool_calls>[{"name": "rm", "arguments": {"path": "/tmp/x"}}], "recursive": true}</tool_calls>',
+])
+def test_more_json_after_the_arguments_makes_the_call_not_ok(text):
+    (c,) = parse_tool_calls(text)
+    assert c.name == "rm" and not c.ok and "more JSON" in c.error
+
+
+def test_a_stray_closing_brace_after_the_arguments_adds_nothing():
+    (c,) = parse_tool_calls('<tool_call>{"name": "rm", "arguments": {"path": "/tmp/x"}}}</tool_call>')
+    assert c.ok and c.args == {"path": "/tmp/x"}
+
+
+@pytest.mark.parametrize("value", ["NaN", "Infinity", "-Infinity", "1e309"])
+def test_a_number_json_cannot_carry_makes_the_call_not_ok(value):
+    (c,) = parse_tool_calls('<tool_call>{"name": "f", "arguments": {"x": ' + value + '}}</tool_call>')
+    assert not c.ok and "cannot carry" in c.error
+
+
+def test_an_invoke_value_running_into_the_next_parameter_or_call():
+    text = ('<minimax:tool_call>\n<invoke name="f">\n<parameter name="a">x\n<parameter name="n">3</parameter>\n'
+            '</invoke>\n</minimax:tool_call>')
+    (c,) = parse_tool_calls(text)
+    assert not c.ok and "cannot be told" in c.error
+    (c,) = parse_tool_calls(text, tools=_tools(f={"a": {"type": "string"}, "n": {"type": "integer"}}))
+    assert c.ok and c.args == {"a": "x\n", "n": 3}
+    text = ('<minimax:tool_call>\n<invoke name="a">\n<parameter name="x">abc\n<invoke name="b">\n'
+            '<parameter name="y">2</parameter>\n</invoke>\n</minimax:tool_call>')
+    for tools in (None, _tools(a={"x": {"type": "string"}, "y": {"type": "integer"}})):
+        assert not any(c.ok for c in parse_tool_calls(text, tools=tools))
+
+
+def test_a_glm_value_holding_a_key_and_value_boundary_is_not_ok():
+    (c,) = parse_tool_calls("<tool_call>f\n<arg_key>a</arg_key>\n<arg_value>x</arg_key><arg_value>y</arg_value>\n"
+                            "</tool_call>")
+    assert not c.ok and "cannot be told" in c.error
+
+
+def test_a_tag_naming_one_tool_with_a_body_calling_another_is_not_ok():
+    (c,) = parse_tool_calls('<tool_call name="f">{"name": "g", "arguments": {"a": 1}}</tool_call>')
+    assert not c.ok and "'g'" in c.error
+    (c,) = parse_tool_calls('<tool_call name="f">{"name": "f", "arguments": {"a": 1}}</tool_call>')
+    assert c.ok and c.args == {"a": 1} and c.raw_args == '{"a": 1}'
+
+
+def test_an_array_the_prose_opened_is_data_not_calls():
+    text = ('Hello, here are the results: [\n {"name": "get_weather", "arguments": {"city": "P"}},\n'
+            ' {"name": "search", "arguments": {"q": "x"}}\n ]')
+    assert parse_tool_calls(text) == []
+
+
+@pytest.mark.parametrize(("text", "fmt"), [
+    ('The user record is {"user": {"name": "rm", "parameters": {"path": "/"}}}.', "llama3_json"),
+    ("value = arr[idx(k=1)]", "pythonic"),
+    ("x = \"[rm(path='/')]\"", "pythonic"),
+    ('For example:\n{"name": "rm", "arguments": {"path": "/"}}', None),
+    ('For example:\n[rm(path="/")]', None),
+    ('Never run this:\n```json\n{"name": "rm", "arguments": {"path": "/"}}\n```', None),
+    ('Do NOT do this:\n```json\n{"name": "rm", "arguments": {"path": "/"}}\n```', None),
+])
+def test_data_code_and_examples_are_not_calls(text, fmt):
+    assert parse_tool_calls(text, format=fmt) == []
+
+
+def test_a_parameter_written_twice_alike_is_one():
+    (c,) = parse_tool_calls("<tool_call>f<arg_key>a</arg_key><arg_value>1</arg_value>"
+                            "<arg_key>a</arg_key><arg_value>1</arg_value></tool_call>")
+    assert c.ok and c.args == {"a": "1"}
+
+
+def test_a_tool_that_takes_no_parameters_is_called_with_nothing_written():
+    text = '<tool_call>{"name": "get_time"}</tool_call>'
+    (c,) = parse_tool_calls(text, tools=_tools(get_time={}))
+    assert c.ok and c.args == {}
+    (c,) = parse_tool_calls(text, tools=_tools(get_time={"tz": {"type": "string"}}))
+    assert not c.ok
+
+
+def test_mistral_closer_functools_object_and_a_kimi_id_that_is_no_index():
+    calls = parse_tool_calls('[TOOL_CALLS][{"name": "a", "arguments": {}}][/TOOL_CALLS] Done.')
+    assert [(c.name, c.ok) for c in calls] == [("a", True)]
+    (c,) = parse_tool_calls('functools{"name": "get_weather", "arguments": {"location": "NYC"}}]')
+    assert c.ok and c.args == {"location": "NYC"}
+    (c,) = parse_tool_calls("<|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:abc"
+                            '<|tool_call_argument_begin|>{"key": "val"}<|tool_call_end|><|tool_calls_section_end|>')
+    assert not c.ok
+
+
+def test_longcat_writes_json_or_glm_tags_of_its_own():
+    tools = _tools(multiply={"a": {"type": "integer"}, "b": {"type": "integer"}})
+    for text in ("<longcat_tool_call>multiply<longcat_arg_key>a</longcat_arg_key>\n<longcat_arg_value>2"
+                 "</longcat_arg_value>\n<longcat_arg_key>b</longcat_arg_key>\n<longcat_arg_value>3</longcat_arg_value>"
+                 "</longcat_tool_call>",
+                 '<longcat_tool_call>{"name": "multiply", "arguments": {"a": 2, "b": 3}}</longcat_tool_call>'):
+        for fmt in (None, "longcat"):
+            (c,) = parse_tool_calls(text, format=fmt, tools=tools)
+            assert c.ok and c.args == {"a": 2, "b": 3}

@@ -40,7 +40,7 @@ from typing import Any, Iterable, NamedTuple
 
 import regex  # type: ignore[import-untyped]
 
-from ._formats._json import harmony_message
+from ._formats._json import harmony_message, harmony_tool, kimi_name
 from ._toolcalls import _NAME, _PLACEHOLDER_NAME, NAME_PATTERN, ToolCall
 
 __all__ = ["Family", "FAMILIES", "WRAPPERS", "JsonHead", "JSON_HEADS", "first_closer", "settle",
@@ -95,8 +95,8 @@ class JsonHead(NamedTuple):
         for a name read another way (the call is then read whole at its closer)."""
         got = m.group(1)
         name = got
-        if self.from_id:  # read_kimi's rule
-            name = re.sub(r":\d+\Z", "", got[len("functions."):] if got.startswith("functions.") else got)
+        if self.from_id:  # (read_kimi's rule)
+            name = kimi_name(got)
         if not _NAME.match(name) or _PLACEHOLDER_NAME.match(name):
             return None
         if name == "function" and not self.from_id:
@@ -182,8 +182,8 @@ def harmony_text(whole: str, at: int, stop: int) -> tuple[str, int, int] | None:
     msg = harmony_message(whole, at, len(whole))
     if msg is None:
         return None
-    channel, to, a, b, end, closed = msg
-    if not closed or end != stop or (to is not None and channel != "analysis"):
+    channel, _, a, b, end, closed = msg
+    if not closed or end != stop or harmony_tool(whole, at, msg) is not None:
         return None
     return channel, a, b
 
@@ -225,7 +225,7 @@ class Literals:
     (``<seed:tool_call>`` around ``<function=...>``)."""
 
     def __init__(self, kinds: frozenset[str], markers: Iterable[str]) -> None:
-        from ._formats._scan import _BARE_CLOSERS, _FIRST_CLOSER, REASONING
+        from ._formats._scan import _ANALYSIS, _BARE_CLOSERS, _FIRST_CLOSER, REASONING
         from ._formats._xml import _WRAPPERS
 
         self.hermes = "hermes" in kinds  # <tool_call> tags are read (else one ends the live reading)
@@ -233,7 +233,9 @@ class Literals:
         self.tagged = ([QWEN3_CODER, SEED_OSS] if "xml_function" in kinds else []) + \
             ([GLM] if "glm" in kinds else [])
 
-        self.openers = {o.lower(): c for o, c in REASONING.items()}
+        # (harmony's analysis is a message its reader reads, where harmony is read: as the scan does)
+        self.openers = {o.lower(): c for o, c in REASONING.items()
+                        if not ("harmony" in kinds and o == _ANALYSIS)}
         # the families read whole at their closer, and the tokens around their calls
         self.families = {m.lower(): (m, FAMILIES[m]) for m in markers if m in FAMILIES}
         self.wrappers = {w.lower(): (w, opens) for w, (m, opens) in WRAPPERS.items() if m in markers}

@@ -29,7 +29,7 @@ _CHECKED = frozenset((
     "propertyNames", "minProperties", "maxProperties", "dependentRequired", "items",
     "prefixItems", "additionalItems", "minItems", "maxItems", "uniqueItems", "enum", "const",
     "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength",
-    "maxLength", "pattern", "anyOf", "oneOf", "allOf", "not", "$ref",
+    "maxLength", "pattern", "anyOf", "oneOf", "allOf", "not", "$ref", "nullable",
 ))
 _UNSUPPORTED = frozenset((
     "if", "then", "else", "contains", "minContains", "maxContains", "dependentSchemas",
@@ -278,6 +278,10 @@ class _Compiler:
                 raise self.fail(f"Unsupported schema type {bad}: type must be one of "
                                 f"{', '.join(_TYPES)} or an array of them", f"{where}/type")
             n.types = tuple(dict.fromkeys(names))
+            if s.get("nullable") is True and "null" not in n.types:
+                # OpenAPI 3.0's way of allowing null (Gemini's declarations, transformers'
+                # get_json_schema): what a tool's author means by it
+                n.types += ("null",)
         if "enum" in s:
             if not isinstance(s["enum"], list):
                 raise self.fail("enum must be an array", f"{where}/enum")
@@ -361,7 +365,7 @@ class _Compiler:
         if "default" in s:
             n.has_default = True
             n.default = s["default"]
-        if (n.types is not None and n.ref is None and len(s.keys() - _ANNOTATIONS) == 1):
+        if (n.types is not None and n.ref is None and len(s.keys() - _ANNOTATIONS - {"nullable"}) == 1):
             n.simple = n.types
         if n.ref is not None and len(s.keys() - _ANNOTATIONS) == 1:
             n.only_ref = True

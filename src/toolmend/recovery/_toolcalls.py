@@ -97,6 +97,9 @@ def ok_call(name: str, raw: str, args: Any, span: tuple[int, int], id: str | Non
     return call
 
 
+# what a call that writes no arguments is told (with tools=, one to a tool that takes none is ok)
+NO_ARGUMENTS = "an empty object would be a guess"
+
 # what stands in for a name or arguments in a description of the format, not in a call
 _PLACEHOLDER_ARGS = re.compile(r"\s*(?:\.\.\.|\u2026|\{\s*(?:\.\.\.|\u2026)\s*\}|\[\s*(?:\.\.\.|\u2026)\s*\]|"
                                r"<[^<>{}]*>|\{\{[^{}]*\}\}|"
@@ -152,6 +155,13 @@ def call_from_parts(name: str, raw: Any, span: tuple[int, int], id: str | None =
         return ToolCall(name, raw, None, False, span,
                         f"the arguments of {name!r} were {r.cut.message}; the call is not whole "
                         "and is not run", id, r.cut)
+    if r.ok:
+        nan = next((f for f in r.fixes if f.code == "nan"), None)
+        if nan is not None:  # NaN, Infinity, 1e400: null in its place would be a value never written
+            return ToolCall(name, raw, None, False, span,
+                            f"the arguments of {name!r} hold a number JSON cannot carry at offset "
+                            f"{nan.offset} ({nan.message}); the call is not run with another value in its "
+                            "place", id)
     if cut:
         if not r.ok:
             return ToolCall(name, raw, None, False, span, f"the call was cut off: {r.error}", id)
@@ -447,8 +457,8 @@ def _object_call(obj: _Obj, start: int, end: int | None, limit: int, lenient: bo
         # no arguments member at all: an empty object would be a guess (the
         # serving stacks drop such a call); a tool without parameters is sent {}
         return ToolCall(shape.name, "", None, False, span,
-                        f"the call to {shape.name!r} names no arguments; an empty object would be "
-                        "a guess (a call without parameters writes \"arguments\": {})", shape.id)
+                        f"the call to {shape.name!r} names no arguments; {NO_ARGUMENTS} "
+                        "(a call without parameters writes \"arguments\": {})", shape.id)
     raw = text[m.start:m.end if m.end is not None else limit]
     if m.end is None:
         raw = raw.rstrip()
@@ -501,7 +511,7 @@ def json_run(text: str, i: int, limit: int, seps: str = ",;",
     calls: list[ToolCall] = []
     k = skip_space(text, i, limit)
     found_any = False
-    while k < limit and text[k] in "{[":
+    while k < limit and text[k] in "{[" and not text.startswith("[/", k):  # ([/TOOL_CALLS] ends a run)
         found, stop = _json_calls(text, k, limit, True, known)
         if found is None:
             found = [ToolCall("", text[k:stop].strip(), None, False, (k, stop),

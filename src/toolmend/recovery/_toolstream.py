@@ -108,10 +108,11 @@ class ToolCallStream:
         # an unknown format or a wrong thinking is refused now, not at the end
         kinds = kinds_of(format)
         check_thinking(thinking, "ToolCallStream")
+        self._known: frozenset[str] | None = None  # the tools' names (None: no tools given)
         if tools is not None:  # tools that are no tool definitions are refused now too
             from ._toolschema import unwrap_response
 
-            read_tools(unwrap_response(tools))
+            self._known = frozenset(read_tools(unwrap_response(tools)).schemas)
         self._format, self._tools, self._thinking = format, tools, thinking
         self._parts: list[str] = []
         if thinking is not None and live_kinds(kinds):

@@ -139,6 +139,8 @@ class LiveReading:
     def __init__(self, format: str | None, tools: Any, thinking: bool, kinds: frozenset[str],
                  markers: Iterable[str], stream: Any) -> None:
         self.format, self.tools, self.thinking, self.kinds = format, tools, thinking, kinds
+        # the tools' names: a call to any other is not ok, so it is not started live
+        self.known: frozenset[str] | None = stream._known
         self.lit = literals_for(kinds, markers)
         if thinking:
             self.state = "reasoning"
@@ -512,7 +514,8 @@ class LiveReading:
                 return self._wait("{", _HEAD_MAX) if work[k] == "{" else False
             return self._hold()
         name = m.group(1)
-        if not _NAME.match(name) or _PLACEHOLDER_NAME.match(name):
+        if not _NAME.match(name) or _PLACEHOLDER_NAME.match(name) or (self.known is not None
+                                                                     and name not in self.known):
             return self._hold()
         self.marker = "<tool_call>"
         self._start_args(events, m.end(), name, None, _AFTER, _HERMES_STOPS)
@@ -527,7 +530,7 @@ class LiveReading:
             m = jh.head.match(self.work, partial=True)
             if m is not None and not m.partial:
                 named = jh.name_of(m)
-                if named is None:
+                if named is None or (self.known is not None and named[0] not in self.known):
                     break
                 self._start_args(events, m.end(), named[0], named[1], jh.after, jh.stops)
                 return True

@@ -16,7 +16,8 @@ from dataclasses import replace
 from typing import Any
 
 from ...errors import ToolmendError
-from .._toolcalls import NAME_PATTERN, ToolCall
+from .._jsonish import skip_space
+from .._toolcalls import NAME_PATTERN, NO_ARGUMENTS, ToolCall, ok_call
 from ._base import Ctx, json_run, named_call
 from ._gemma import gemma_reader
 from ._json import (
@@ -31,8 +32,8 @@ from ._json import (
 )
 from ._pythonic import pythonic_at, pythonic_reader
 from ._scan import _framed_as_example, read_tag_at, scan, token_pattern
-from ._schema import read_tools
-from ._xml import invoke_reader, read_function
+from ._schema import Tools, read_tools
+from ._xml import glm_reader, invoke_reader, read_function
 
 __all__ = ["FORMATS", "parse", "read_marker", "format_names"]
 
@@ -166,8 +167,22 @@ def _glimmer_message(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[Tool
 _atem = _wrapped_invokes("<atem:function_calls>", "</atem:function_calls>", prefix="atem:")
 
 # marker (as the model writes it) -> (kind, reader)
+_LONGCAT_JSON = block_reader("<longcat_tool_call>", ("</longcat_tool_call>",))
+_LONGCAT_GLM = glm_reader("longcat_")
+
+
+def _longcat(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
+    """LongCat: ``<longcat_tool_call>`` holding a JSON call, or GLM's form with its tags prefixed."""
+    k = skip_space(text, i + len("<longcat_tool_call>"), limit)
+    if k >= limit or text[k] in "{[":
+        found: tuple[list[ToolCall] | None, int] = _LONGCAT_JSON(text, i, limit, ctx)
+        return found
+    found = _LONGCAT_GLM(text, i, limit, ctx)
+    return found
+
+
 MARKERS: dict[str, tuple[str, Any]] = {
-    "<longcat_tool_call>": ("hermes", block_reader("<longcat_tool_call>", ("</longcat_tool_call>",))),
+    "<longcat_tool_call>": ("hermes", _longcat),
     "<function=": ("xml_function", read_function),
     "<tool_calls>": ("tool_calls", block_reader("<tool_calls>", ("</tool_calls>",), tags_inside=True)),
     "<minimax:tool_call>": ("minimax_m2", _wrapped_invokes("<minimax:tool_call>", "</minimax:tool_call>")),
@@ -306,6 +321,15 @@ def read_marker(text: str, at: int, marker: str, format: str | None,
     return found
 
 
+def _no_arguments_taken(call: ToolCall, known: Tools) -> bool:
+    """A call that writes no arguments to a tool whose schema takes none: ``{}`` is no guess."""
+    if call.ok or call.raw_args or call.cut is not None or NO_ARGUMENTS not in (call.error or ""):
+        return False
+    schema = known.schemas.get(call.name)
+    return isinstance(schema, dict) and not schema.get("properties") and not schema.get("required") and \
+        not schema.get("patternProperties") and schema.get("type", "object") == "object"
+
+
 def parse(text: Any, format: str | None, tools: Any, thinking: bool | None = None,
           start: int = 0) -> list[ToolCall]:
     if type(text) is not str and isinstance(text, (bytes, bytearray)):
@@ -317,6 +341,7 @@ def parse(text: Any, format: str | None, tools: Any, thinking: bool | None = Non
     ctx = Ctx(known, format)
     calls = scan(text, ctx, kinds, *_readers(kinds), thinking, start)
     if known is not None:
+        calls = [ok_call(c.name, "", {}, c.span, c.id) if _no_arguments_taken(c, known) else c for c in calls]
         calls = [c if c.name in known.schemas or not c.ok else
                  ToolCall(c.name, c.raw_args, None, False, c.span,
                           f"the model called {c.name!r}, which is not among the tools given "

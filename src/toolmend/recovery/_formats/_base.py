@@ -8,14 +8,15 @@ scan goes on.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
 from .._strategies import json_text, normalize_tool_args
-from .._toolcalls import ToolCall, call_from_parts, json_run, two_ways
+from .._toolcalls import NO_ARGUMENTS, ToolCall, call_from_parts, json_run, two_ways
 from ._schema import Tools, typed_value
 
-__all__ = ["Ctx", "Reader", "xml_call", "json_run", "cut_call", "named_call"]
+__all__ = ["Ctx", "Reader", "xml_call", "json_run", "cut_call", "named_call", "more_after"]
 
 
 class Ctx:
@@ -53,6 +54,25 @@ class Ctx:
 Reader = Callable[[str, int, int, Ctx], "tuple[list[ToolCall] | None, int]"]
 
 
+_MEMBER = re.compile(r',?\s*"(?:[^"\\\n]|\\.){0,256}"\s*:')  # (a member: , "key":)
+
+
+def more_after(calls: list[ToolCall], text: str, end: int, limit: int) -> list[ToolCall]:
+    """The calls read up to ``end``, where their JSON ends: when what follows reads
+    as more of that JSON (a comma and a key, a key, a colon: the model closed its
+    arguments early, ``{"path": "x"}}, "recursive": true}``), the last call is not ok,
+    since its arguments would be partial. Closing brackets alone add nothing."""
+    k = end
+    while k < limit and (text[k].isspace() or text[k] in "}]"):
+        k += 1
+    if not calls or k >= limit or text[k] not in ",\"" or _MEMBER.match(text, k, limit) is None:
+        return calls  # (calls written one after the other: the next one is its own)
+    c = calls[-1]
+    why = (f"the call to {c.name!r} is followed by more JSON at offset {k - c.span[0]} of the call: "
+           "its arguments closed early, and what was meant cannot be told")
+    return calls[:-1] + [ToolCall(c.name, c.raw_args, None, False, c.span, why, c.id)]
+
+
 def cut_call(name: str, raw: str, span: tuple[int, int], where: str,
              id: str | None = None) -> ToolCall:
     return ToolCall(name, raw, None, False, span,
@@ -68,7 +88,7 @@ def named_call(name: str, raw: str, span: tuple[int, int], id: str | None = None
     if not raw:
         return ToolCall(name, "", None, False, span,
                         "the call was cut off before its arguments" if cut else
-                        f"the call to {name!r} writes no arguments; an empty object would be a guess "
+                        f"the call to {name!r} writes no arguments; {NO_ARGUMENTS} "
                         "(a call without parameters writes {})", id)
     return call_from_parts(name, raw, span, id, cut=cut)
 
@@ -83,12 +103,16 @@ def xml_call(name: str, params: list[tuple[str, str, bool]], raw: str, span: tup
     stays text (only values the format itself marks as JSON are parsed)."""
     props = ctx.tools.properties(name) if ctx.tools is not None else {}
     args: dict[str, Any] = {}
+    written: dict[str, tuple[str, bool]] = {}
     for key, value, is_json in params:
-        if key in args:
+        if key in written:
+            if written[key] == (value, is_json):
+                continue  # the same parameter written again as it was: one reading
             return two_ways(name, raw, span, f"the call to {name!r} gives parameter {key!r} twice", id)
+        written[key] = (value, is_json)
         if is_json:
             r = normalize_tool_args(value.strip())
-            if not r.ok or any(f.code == "truncated" for f in r.fixes):
+            if not r.ok or any(f.code in ("truncated", "nan") for f in r.fixes):
                 return ToolCall(name, raw, None, False, span,
                                 f"parameter {key!r} of {name!r} is marked as JSON but is not: "
                                 f"{r.error or 'it is cut off'}", id)

@@ -14,7 +14,8 @@ from dataclasses import replace
 from typing import Any
 
 from ..._kernels import markers
-from .._jsonish import extent, skip_space
+from .._jsonish import extent, members, skip_space
+from .._strategies import normalize_tool_args
 from .._toolcalls import (
     _NAME,
     ToolCall,
@@ -26,6 +27,7 @@ from .._toolcalls import (
     plain_call,
     two_ways,
 )
+from ._base import more_after
 
 __all__ = ["read_tag", "everyday_tag", "NOT_A_TAG"]
 
@@ -230,6 +232,12 @@ def read_tag(text: str, i: int, limit: int, everyday_tried: bool = False) -> tup
                     return [call_from_parts(name, raw, (i, end), cut=True)], end
                 return [ToolCall(name, raw, None, False, (i, end),
                                  "the call has no closing </tool_call>, so its body may be cut off")], end
+        inner = _body_call(raw)
+        if inner is not None:  # <tool_call name="f">{"name": ..., "arguments": ...}</tool_call>
+            if inner[0] != name:
+                clash = f"the tag names {name!r} and its body calls {inner[0]!r}"
+                return [two_ways(name, raw, (i, end), clash)], end
+            return [call_from_parts(name, inner[1], (i, end))], end
         return [call_from_parts(name, raw, (i, end))], end
     if cut_attr is not None or (at_end and attrs):
         return [], limit  # cut inside the tag before any name: nothing to report
@@ -242,7 +250,8 @@ def read_tag(text: str, i: int, limit: int, everyday_tried: bool = False) -> tup
     if fast is not None:
         return [fast], fast.span[1]
     body_end, end, closed, known = _body_end(text, j, limit)
-    calls = json_run(text, b, body_end, "", known)[0]
+    calls, json_end, _ = json_run(text, b, body_end, "", known)
+    calls = more_after(calls, text, json_end, body_end)
     if len(calls) == 1:
         only = calls[0]
         calls = [replace(only, span=(i, end))]
@@ -264,6 +273,24 @@ def _whole_call(text: str, i: int, b: int, limit: int) -> ToolCall | None:
         return None
     name_start, name_end, id_start, id_end, k, end, close_end = found
     return plain_call(text, (name_start, name_end), (id_start, id_end), k, end, (i, close_end))
+
+
+def _body_call(raw: str) -> tuple[str, Any] | None:
+    """A tag body that is itself a call object: (its name, its arguments), else None."""
+    if not raw.startswith("{") or '"name"' not in raw:
+        return None
+    r = normalize_tool_args(raw)
+    if not r.ok or not isinstance(r.value, dict) or not isinstance(r.value.get("name"), str):
+        return None
+    keys = [k for k in ("arguments", "parameters", "input", "args") if k in r.value]
+    if len(keys) != 1 or len(r.value) != 2:
+        return None
+    member = next((m for m in members(raw, 0, len(raw)).items if m.key == keys[0] and m.end is not None),
+                  None)
+    value = r.value[keys[0]]
+    if member is not None and isinstance(value, dict):  # (the arguments as written)
+        value = raw[member.start:member.end]
+    return r.value["name"], value
 
 
 def _two_readings(attrs: dict[str, str], twice: set[str]) -> str | None:

@@ -26,10 +26,10 @@ import re
 
 from .._jsonish import elements, extent, members, skip_space
 from .._toolcalls import _NAME, NAME_PATTERN, ToolCall, two_ways
-from ._base import Ctx, Reader, cut_call, json_run, named_call
+from ._base import Ctx, Reader, cut_call, json_run, more_after, named_call
 
-__all__ = ["block_reader", "read_mistral", "read_kimi", "read_deepseek", "read_harmony", "read_apertus",
-           "read_arrow", "read_functools"]
+__all__ = ["block_reader", "read_mistral", "read_kimi", "read_deepseek", "read_harmony", "harmony_tool",
+           "kimi_name", "read_apertus", "read_arrow", "read_functools"]
 
 
 def _respan(calls: list[ToolCall], span: tuple[int, int]) -> list[ToolCall]:
@@ -55,6 +55,7 @@ def block_reader(marker: str, closers: tuple[str, ...] = (), seps: str = ",;",
             if k >= limit == len(text):
                 return [], limit  # the text stops after the marker
             return None, j
+        calls = more_after(calls, text, end, limit)
         k = skip_space(text, end, limit)
         for c in closers:
             if text.startswith(c, k):
@@ -67,7 +68,7 @@ def block_reader(marker: str, closers: tuple[str, ...] = (), seps: str = ",;",
 
 def read_functools(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
     k = i + len("functools")
-    if not text.startswith("[", k):
+    if not text.startswith(("[", "{"), k):  # (Phi-4-mini writes a list; one call alone at times)
         return None, k
     calls, end, found = json_run(text, k, limit)
     return (_respan(calls, (i, end)), end) if found else (None, k)
@@ -83,6 +84,9 @@ def read_mistral(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall
     k = skip_space(text, j, limit)
     if k < limit and text[k] in "[{":  # before v11: a JSON list (or one object)
         calls, end, found = json_run(text, k, limit)
+        close = skip_space(text, end, limit)
+        if found and text.startswith("[/TOOL_CALLS]", close):
+            end = close + len("[/TOOL_CALLS]")
         return (_respan(calls, (i, end)), end) if found else (None, j)
     calls = []
     start = i
@@ -107,6 +111,7 @@ def read_mistral(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall
         calls.append(named_call(name, text[a:end], (start, end), call_id, cut=e is None))
         if e is None:
             return calls, limit
+        calls = more_after(calls, text, e, limit)
         k = skip_space(text, e, limit)
         if text.startswith("[ARGS]", k):  # NAME[ARGS]{...}[ARGS]{...}: which one is meant?
             q = skip_space(text, k + len("[ARGS]"), limit)
@@ -127,6 +132,14 @@ def read_mistral(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall
 _KIMI = re.compile(r"<\|tool_call_begin\|>\s*([^\s<]{1,160}?)\s*<\|tool_call_argument_begin\|>")
 
 
+def kimi_name(call_id: str) -> str:
+    """The tool Kimi's call id ``functions.NAME:IDX`` names (an id without ``functions.`` is
+    the name, its index dropped); "" for ``functions.NAME:abc``, where the name ends is a guess."""
+    name = call_id[len("functions."):] if call_id.startswith("functions.") else call_id
+    name = re.sub(r":\d+\Z", "", name)
+    return "" if call_id.startswith("functions.") and ":" in name else name
+
+
 def read_kimi(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
     m = _KIMI.match(text, i, limit)
     if m is None:
@@ -134,8 +147,7 @@ def read_kimi(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] |
             return [], limit  # cut inside the name
         return None, i + len("<|tool_call_begin|>")
     call_id = m.group(1)
-    name = call_id[len("functions."):] if call_id.startswith("functions.") else call_id
-    name = re.sub(r":\d+\Z", "", name)
+    name = kimi_name(call_id)
     a = m.end()
     if not _NAME.match(name):  # <|tool_call_begin|>0<|tool_call_argument_begin|>: which tool is a guess
         e = text.find("<|tool_call_end|>", a, limit)
@@ -225,22 +237,53 @@ def harmony_message(text: str, i: int, limit: int) -> tuple[str, str | None, int
     return (ch.group(1) if ch else "", to.group(1) if to else None, a, b, end, bool(ends))
 
 
+_H_AUTHOR = re.compile(r"<\|start\|>\s*([^\s<]*)")
+# recipients whose message holds no call: the model's own reasoning (Glimmer), the answer,
+# and the assistant (the author of a message to it is a tool, answering: its result)
+_NO_CALL_TO = frozenset(("self", "user", "assistant"))
+
+
+def _no_call_in(text: str, i: int, msg: tuple[str, str | None, int, int, int, bool]) -> bool:
+    """The harmony message ``msg`` read at ``i`` holds no call: reasoning (``analysis``
+    with no recipient, a message to ``self``), the answer, a tool's result (a message to
+    the assistant, or one a tool, the user or the system wrote)."""
+    channel, to = msg[0], msg[1]
+    if (channel == "analysis" and to is None) or to in _NO_CALL_TO:
+        return True
+    author = _H_AUTHOR.match(text, i, msg[2])
+    return author is not None and author.group(1).lower() not in ("assistant", "")
+
+
+def harmony_tool(text: str, i: int, msg: tuple[str, str | None, int, int, int, bool]) -> str | None:
+    """The recipient of the harmony message ``msg`` read at ``i`` when it is a call
+    to a tool, else None. A recipient makes a call on any channel: gpt-oss calls its
+    built-in tools (and at times functions) from ``analysis``; no recipient (or
+    ``all``) is text to show."""
+    to = msg[1]
+    if to is None or to == "all" or _no_call_in(text, i, msg):
+        return None
+    return to
+
+
 def read_harmony(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
     msg = harmony_message(text, i, limit)
     if msg is None:
         if limit == len(text) and len(text) - i < 400 and ctx.find(text, "<|message|>", i, limit) < 0:
             return [], limit  # cut inside a header
         return None, i + 1
-    channel, to, a, b, end, closed = msg
-    if channel == "analysis" or to in ("self", "user"):
-        return [], end  # reasoning, or the answer: no call in it
+    a, b, end, closed = msg[2:]
+    if _no_call_in(text, i, msg):
+        return [], end  # reasoning, the answer or a tool's result: no call in it
     if text.startswith("<atem:", skip_space(text, a, limit)):
         return None, a  # Glimmer's message to a tool: its calls are read at their own marker
-    if to is None or to == "all":
+    to = harmony_tool(text, i, msg)
+    if to is None:
         return [], end  # text to show
     name = to[len("functions."):] if to.startswith("functions.") else to
     if not _NAME.match(name):
         return None, a
+    if len(set(_H_TO.findall(text, i, a))) > 1:
+        return [two_ways(name, text[a:b].strip(), (i, end), "the message names two recipients")], end
     return [named_call(name, text[a:b], (i, end), cut=not closed)], end
 
 
@@ -287,4 +330,4 @@ def read_arrow(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] 
         return None, m.end()
     e = extent(text, k, limit)
     end = limit if e is None else e
-    return [named_call(m.group(1), text[k:end], (i, end), cut=e is None)], end
+    return more_after([named_call(m.group(1), text[k:end], (i, end), cut=e is None)], text, end, limit), end

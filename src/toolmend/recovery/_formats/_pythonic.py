@@ -27,11 +27,12 @@ import warnings
 from typing import Any
 
 from .._toolcalls import ToolCall, two_ways
-from ._base import Ctx, cut_call, json_run
+from ._base import Ctx, cut_call, json_run, more_after
 
 __all__ = ["read_list", "read_lines", "pythonic_reader", "pythonic_at"]
 
-_HEAD = re.compile(r"([A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*)[ \t]*\(")
+# a name may hold hyphens between its words (an MCP tool's: weather-forecast), as tools are named
+_HEAD = re.compile(r"([A-Za-z_]\w*(?:-\w+)*(?:\.[A-Za-z_]\w*(?:-\w+)*)*)[ \t]*\(")
 _SPECIAL = re.compile(r"[\"'()\[\]{}#]")
 _CLOSE = {")": "(", "]": "[", "}": "{"}
 _BLANK = re.compile(r"\s*")
@@ -192,6 +193,8 @@ def pythonic_at(text: str, s: int, limit: int) -> tuple[ToolCall | None, int]:
         return cut_call(name, raw, (s, limit), "inside its arguments"), limit
     renamed: dict[str, str] = {}
     source = text[s:e]
+    if "-" in m.group(1):  # (Python would read a subtraction: the name is read by _HEAD, not by ast)
+        source = m.group(1).replace("-", "_") + source[len(m.group(1)):]
     try:
         tree = _parse(source)
     except SyntaxError as exc:
@@ -289,6 +292,7 @@ def pythonic_reader(marker: str, closer: str):  # type: ignore[no-untyped-def]
         if text.startswith(("[{", "{"), k) or (text.startswith("[", k) and text[k + 1:k + 2].isspace()
                                                  and text[k:body_end].lstrip("[ \t\n").startswith("{")):
             found, e, any_found = json_run(text, k, body_end)  # LFM2 may write JSON calls too
+            found = more_after(found, text, e, body_end)
             calls: list[ToolCall] | None = found if any_found else None
         else:
             calls = read_lines(text, j, body_end)

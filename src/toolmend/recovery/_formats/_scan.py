@@ -14,6 +14,7 @@ import re
 from typing import Any
 
 from ..._kernels import markers
+from .._jsonish import extent
 from .._toolcalls import ToolCall, _json_calls, _skip_ws
 from ._base import Ctx
 from ._hermes import NOT_A_TAG, everyday_tag, read_tag
@@ -31,6 +32,7 @@ REASONING = {
     "<|START_THINKING|>": "<|END_THINKING|>", "<|channel>thought": "<channel|>",
     "<|inner_prefix|>": "<|inner_suffix|>", "<|channel|>analysis": "<|end|>",
 }
+_ANALYSIS = "<|channel|>analysis"  # (read as the harmony message it is where harmony is read)
 # A closer met by the scan has no opener before it (an opener's block is skipped whole, up
 # to its closer): the prompt opened the reasoning, so everything before it was reasoning.
 _BARE_CLOSERS = [c for o, c in REASONING.items() if c not in ("<|end|>", "<channel|>")]
@@ -49,7 +51,7 @@ _TAG = r"|(?P<tag><tool_call(?=[\s>/]|\Z))"
 _JSON = r"|(?P<json>^[ \t]*[\[{])"
 # llama3_json forced: a {"name": ...} object anywhere, prose before and after (as its parsers read it)
 _JSON_INLINE = r"|(?P<json>^[ \t]*[\[{]|\{(?=\s*\"name\"\s*:))"
-_PY = r"|(?P<py>^[ \t]*\[(?=[ \t]*[A-Za-z_][\w.]*[ \t]*\())"
+_PY = r"|(?P<py>^[ \t]*\[(?=[ \t]*[A-Za-z_][\w.-]*[ \t]*\())"
 _ARROW = r"|(?P<arrow>^>>>(?=[ \t]*[A-Za-z_]))"
 
 # what an anchored alternative starts with, after a line's spaces and tabs
@@ -99,7 +101,8 @@ def token_pattern(kinds: frozenset[str], markers: tuple[str, ...]) -> TokenSearc
         if "arrow" in kinds:
             src += _ARROW
         if "pythonic_inline" in kinds:  # the format named: a list of calls inside a sentence too
-            src += _PY.replace("^[ \\t]*", "", 1)
+            # (not an index, arr[idx(k=1)], nor a list inside a string)
+            src += _PY.replace("^[ \\t]*", "(?<![\\w)\\]\"'])", 1)
             firsts += "["
         elif "pythonic" in kinds:
             src += _PY
@@ -129,7 +132,9 @@ _FRAMING = re.compile(
     r"correct:|incorrect|if i had|i would|could look|might look|placeholder|"
     r"(?:was|were):|(?:was|were) (?:logged|sent|returned|emitted)|output (?:was|from)|"
     r"written as|represented as|in this (?:form|format|shape)|illustrat|demonstrat|if i could|"
-    r"would have|mock|dummy|pseudo)",
+    r"would have|mock|dummy|pseudo|"
+    r"(?:never|not|n't|avoid) (?:ever )?(?:run|call|do|use|execute|send|emit)(?:ing)? "
+    r"(?:this|that|these|it|like))",
     re.I)
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")
 _BLANKS = re.compile(r"\s+")
@@ -144,6 +149,14 @@ def _framed_as_example(text: str, fence_start: int, floor: int, content: str) ->
         return True
     prose = [ln for ln in content.splitlines() if ln.strip()[:1].isalpha()]
     return any(_FRAMING.search(_BLANKS.sub(" ", ln)) for ln in prose)
+
+
+def _framed_line(text: str, i: int, floor: int) -> bool:
+    """The last line with words before ``i`` (from ``floor``, within a few hundred
+    characters) introduces what follows as an illustration, as for a fence."""
+    before = text[max(floor, i - 400):i].rstrip()
+    lead = before[before.rfind("\n") + 1:]
+    return bool(lead) and _FRAMING.search(_BLANKS.sub(" ", lead)) is not None
 
 
 def _fence_close(text: str, after: int, limit: int, ticks: str) -> tuple[int, int]:
@@ -163,7 +176,8 @@ def read_tag_at(text: str, i: int, limit: int, ctx: Ctx, kinds: frozenset[str]) 
         if fast is not None:
             return [fast], fast.span[1]
     if "glm" in kinds and glm_head(text, i, limit):
-        return read_glm(text, i, limit, ctx)
+        found: tuple[Any, int] = read_glm(text, i, limit, ctx)
+        return found
     if "hermes" in kinds:
         return read_tag(text, i, limit, True)
     return NOT_A_TAG, i + len("<tool_call")
@@ -274,6 +288,13 @@ class Scanner:
                 continue
             if kind == "think":
                 opener = m.group("think")
+                if opener[:11] == _ANALYSIS[:11] and "harmony" in self.kinds:
+                    # harmony's analysis is a message, ended as harmony's are: one with a
+                    # recipient is a call (built-in tools are called from analysis)
+                    found, end = self.readers["<|channel|>"](text, m.start(), limit, self.ctx)
+                    if found is not None:
+                        pos = floor = self._past_closer(m.start(), max(end, m.end()), found, calls, in_fence)
+                        continue
                 closer = next(c for o, c in REASONING.items() if o.lower() == opener.lower())
                 close_think = self.closer(re.escape(closer), m.end(), limit)
                 if close_think is None:
@@ -304,6 +325,9 @@ class Scanner:
                 close_resp = self.closer(r"</tool_response\s*>", m.end(), limit)
                 pos = close_resp.end() if close_resp is not None else m.end()
                 continue
+            if kind in ("tag", "fam") and _quoted(text, m.start()):
+                pos = m.end()  # a call in a Markdown quotation ("> <tool_call>..."): quoted, not made
+                continue
             if kind == "tag":
                 found, end = read_tag_at(text, m.start(), limit, self.ctx, self.kinds)
                 if found is NOT_A_TAG or found is None:
@@ -326,6 +350,11 @@ class Scanner:
                 if found:
                     calls.extend(found)
                     floor = pos
+                continue
+            if not in_fence and _framed_line(text, m.start(), floor):
+                # a call without a marker shown after "for example:" / "never run this:" (as a fence is)
+                e = extent(text, m.end() - 1, limit) if kind == "json" else None
+                pos = floor = e if e is not None else m.end()
                 continue
             if kind == "py":
                 found, end = read_list(text, m.end() - 1, limit, self.ctx)
@@ -427,6 +456,9 @@ class Scanner:
         """Read the JSON value at ``i`` (on a line of its own); add its calls; return where to go on.
         Values joined by ``;`` (Llama 3) are read one after the other."""
         text = self.text
+        if _in_a_value(text, i) or ("json_inline" in self.kinds and _a_member_value(text, i)):
+            e = extent(text, i, limit)
+            return i + 1 if e is None else e  # an element of an array the prose opened: data
         found_all: list[ToolCall] = []
         while True:
             found, end = _json_calls(text, i, limit, lenient=False)
@@ -455,6 +487,46 @@ _HEAD_CALL = re.compile(r"[ \t\n]*([A-Za-z_][\w.-]{0,127})[ \t]*\n(?=[ \t]*\{)")
 _FIRST_CLOSER = re.compile("|".join(re.escape(c) for c in _BARE_CLOSERS), re.I)
 _CLOSER_MAX = max(map(len, _BARE_CLOSERS))
 _LINE_CLOSER = re.compile("(?m)^[ \t]*(?:" + "|".join(re.escape(c) for c in _BARE_CLOSERS) + ")", re.I)
+
+
+def _in_a_value(text: str, i: int) -> bool:
+    """The value at ``i`` (a line's first) goes on a JSON value begun on the lines
+    before: an array opened at the end of a line (``results: [``), or another
+    element before it (``},``). Read alone it would be half of that value."""
+    p = i
+    while p > 0 and text[p - 1].isspace():
+        p -= 1
+    if p == 0 or p == i or "\n" not in text[p:i]:
+        return False
+    c = text[p - 1]
+    if c in "[=(":  # (an array, an assignment, an argument list: the value is the code's)
+        return True
+    if c != ",":
+        return False
+    p -= 1
+    while p > 0 and text[p - 1].isspace():
+        p -= 1
+    return p > 0 and text[p - 1] in "}]"
+
+
+def _quoted(text: str, i: int) -> bool:
+    """What stands before ``i`` on its line is a Markdown quotation's ``>`` marks."""
+    line = text.rfind("\n", 0, i) + 1
+    lead = text[line:i]
+    return ">" in lead and not lead.strip(" \t>")
+
+
+def _a_member_value(text: str, i: int) -> bool:
+    """The object at ``i`` is the value of a member (``{"user": {"name": ...}}``): data."""
+    p = i
+    while p > 0 and text[p - 1] in " \t":
+        p -= 1
+    if p > 0 and text[p - 1] == ":":  # (after a key's quote; "Here is the result:" is prose)
+        p -= 1
+        while p > 0 and text[p - 1] in " \t":
+            p -= 1
+        return p > 0 and text[p - 1] == '"'
+    return p > 0 and text[p - 1] == "{"
 
 
 def reasoning_end(text: str, start: int = 0) -> int:

@@ -94,14 +94,15 @@ _ARTICLE = {"null": "null", "boolean": "a boolean", "integer": "an integer", "nu
 
 
 def _types(schema: Any) -> list[str]:
-    """The JSON types a property's schema allows (``type``, a list of them, ``anyOf``/``oneOf``)."""
+    """The JSON types a property's schema allows (``type``, a list of them, ``anyOf``/``oneOf``,
+    and null with ``nullable``)."""
     if not isinstance(schema, Mapping):
         return []
     t = schema.get("type")
-    if isinstance(t, str):
-        return [t]
-    if isinstance(t, list):
-        return [x for x in t if isinstance(x, str)]
+    if isinstance(t, (str, list)):
+        named = [t] if isinstance(t, str) else [x for x in t if isinstance(x, str)]
+        # OpenAPI 3.0's nullable: true (Gemini, transformers' get_json_schema) allows null
+        return named + ["null"] if schema.get("nullable") is True and "null" not in named else named
     out: list[str] = []
     for key in ("anyOf", "oneOf"):
         subs = schema.get(key)
@@ -132,7 +133,7 @@ def _fit(text: str, kind: str) -> tuple[bool, Any]:
         r = normalize_tool_args(s)
         # a value cut short, or several values read as one list ([1, 2]\n[3] as [[1, 2], [3]],
         # which an array schema would take), is not the one value the parameter holds
-        if not r.ok or any(f.code in ("truncated", "concatenated") for f in r.fixes):
+        if not r.ok or any(f.code in ("truncated", "concatenated", "nan") for f in r.fixes):
             return False, None
         want = dict if kind == "object" else list
         return (isinstance(r.value, want), r.value)

@@ -21,9 +21,9 @@ import re
 from ..._kernels import markers
 from .._jsonish import extent, skip_space
 from .._toolcalls import _NAME, NAME_PATTERN, ToolCall
-from ._base import Ctx, cut_call, named_call, xml_call
+from ._base import Ctx, cut_call, more_after, named_call, xml_call
 
-__all__ = ["read_function", "invoke_reader", "read_glm"]
+__all__ = ["read_function", "invoke_reader", "read_glm", "glm_reader"]
 
 
 def _value(text: str, a: int, b: int, newlines: bool = True) -> str:
@@ -74,7 +74,7 @@ class _Params:
 
     def __init__(self, ctx: Ctx, text: str, j: int, limit: int, opener: re.Pattern[str], open_prefix: str,
                  close: str, ends: tuple[str, ...], newlines: bool, dropped: bool,
-                 whole_values: bool = False) -> None:
+                 whole_values: bool = False, foreign: re.Pattern[str] | None = None) -> None:
         self.params: list[tuple[str, str, bool]] = []
         self.last = j          # where the last whole parameter ends
         self.end_at = -1       # where the end marker starts (-1: not reached)
@@ -82,6 +82,8 @@ class _Params:
         self.stray = -1        # where text that is not a parameter stands
         self.ambiguous: list[str] = []  # values holding the next parameter's tag before their closer
         self.overrun: str | None = None  # a value whose closer comes only after another call began
+        self.shows: tuple[str, str] | None = None  # a value holding what ``foreign`` finds: (key, it)
+        self.opens_call: str | None = None  # a value, read as dropped, holding another call's opening
         k = j
         while True:
             k = skip_space(text, k, limit)
@@ -111,15 +113,31 @@ class _Params:
             if over >= 0:  # the value would run past its call's end into another call
                 self.overrun, self.end_at = key, over
                 return
-            if e >= 0 and dropped and not whole_values:
-                nx = text.find(open_prefix, v, e)
+            if e >= 0 and not whole_values:
+                if dropped:
+                    nx = text.find(open_prefix, v, e)
+                else:  # (only the parameter's own opening: <parameter=y> is text to MiniMax)
+                    nm = opener.search(text, v, e)
+                    nx = -1 if nm is None else nm.start()
                 if nx >= 0:
+                    if self.opens_call is None and _CALL_OPENERS.search(text, v, nx) is not None:
+                        # ended there, the value holds another call's opening: the model began
+                        # the next call before closing this one, or the value shows calls
+                        self.opens_call = key
                     # either this closer was dropped, or the value shows the format: read it as
                     # dropped, and let the schema decide (or refuse) in _finish
                     self.ambiguous.append(key)
                     self.params.append((key, _value(text, v, nx, newlines), False))
                     k = self.last = nx
                     continue
+            if e >= 0 and whole_values and self.opens_call is None and _unclosed_call(text, v, e):
+                self.opens_call = key  # read whole, the value shows a call it never closes
+            if e >= 0 and foreign is not None:
+                shown = foreign.search(text, v, e)
+                if shown is not None:  # a value holding a key's end and a value's start: a guess
+                    self.shows = (key, shown.group())
+                    self.end_at = k
+                    return
             if e < 0 and dropped:
                 stops = [x for x in [ctx.find(text, t, v, limit) for t in (open_prefix, *ends)] if x >= 0]
                 if stops:
@@ -141,6 +159,12 @@ _OPENER_CLOSES = {"tool_call": "</tool_call>", "function=": "</function>", "invo
                   "|tool_call": "<tool_call|>", "minimax:tool_call": "</minimax:tool_call>",
                   "seed:tool_call": "</seed:tool_call>", "steptml:invoke": "</steptml:invoke>",
                   "\uff5cDSML\uff5cinvoke": "</\uff5cDSML\uff5cinvoke>"}
+
+
+def _unclosed_call(text: str, a: int, b: int) -> bool:
+    """``text[a:b]`` opens a call that it does not close."""
+    return any(text.find(_OPENER_CLOSES[op.group(1)], op.end(), b) < 0
+               for op in _CALL_OPENERS.finditer(text, a, b))
 
 
 def _overrun(text: str, v: int, e: int, ends: tuple[str, ...]) -> int:
@@ -180,6 +204,12 @@ def _finish(name: str, ps: _Params, text: str, i: int, j: int, limit: int, end_l
                          f"parameter {ps.overrun!r} of {name!r} has no closing tag before the call ends and "
                          "another call begins: its closing tag was dropped or the value shows a call, "
                          "which cannot be told")], end
+    if ps.shows is not None:
+        close = text.find(_ENDS_AT[0], ps.end_at, limit)
+        end = close + len(_ENDS_AT[0]) if close >= 0 else limit
+        return [ToolCall(name, text[j:end].strip(), None, False, (i, end),
+                         f"parameter {ps.shows[0]!r} of {name!r} holds {ps.shows[1]} before its closing tag: "
+                         "a tag of the format was dropped or the value shows it, which cannot be told")], end
     if ps.stray >= 0:
         return [ToolCall(name, text[j:ps.stray].strip(), None, False, (i, ps.stray),
                          f"the call to {name!r} holds text that is not a parameter "
@@ -189,7 +219,7 @@ def _finish(name: str, ps: _Params, text: str, i: int, j: int, limit: int, end_l
     span = (i, end) if span_of is None else _wrap_span(text, i, end, *span_of)
     if ps.ambiguous:
         props = ctx.tools.properties(name) if ctx.tools is not None else {}
-        if not all(key in props for key, _, _ in ps.params):
+        if ps.opens_call is not None or not all(key in props for key, _, _ in ps.params):
             key = ps.ambiguous[0]
             return [ToolCall(name, text[j:ps.last].strip(), None, False, span,
                              f"parameter {key!r} of {name!r} holds another parameter's tag before its "
@@ -199,21 +229,23 @@ def _finish(name: str, ps: _Params, text: str, i: int, j: int, limit: int, end_l
     return [xml_call(name, ps.params, text[j:ps.last].strip(), span, ctx)], span[1]
 
 
-def _dropped_params(ctx: Ctx, name: str, text: str, j: int, limit: int, opener: re.Pattern[str],
-                    open_prefix: str, close: str, ends: tuple[str, ...], newlines: bool) -> _Params:
-    """The parameters of a family whose models drop a value's closing tag
-    (Qwen3-Coder's ``</parameter>``, GLM's ``</arg_value>``). A value holding the
-    next parameter's tag before its closer is read either way: as ended there
-    (the closer dropped) or whole (the value shows the format); the schema
-    decides, by the reading whose every parameter the tool has, and without
-    one ``_finish`` refuses."""
-    ps = _Params(ctx, text, j, limit, opener, open_prefix, close, ends, newlines, True)
+def _read_params(ctx: Ctx, name: str, text: str, j: int, limit: int, opener: re.Pattern[str],
+                 open_prefix: str, close: str, ends: tuple[str, ...], newlines: bool, dropped: bool = True,
+                 foreign: re.Pattern[str] | None = None) -> _Params:
+    """The parameters of a call; ``dropped``: a family whose models drop a value's
+    closing tag (Qwen3-Coder's ``</parameter>``, GLM's ``</arg_value>``). A value
+    holding the next parameter's tag before its closer is read either way: as ended
+    there (the closer dropped) or whole (the value shows the format); the schema
+    decides, by the reading whose every parameter the tool has, and without one
+    ``_finish`` refuses."""
+    ps = _Params(ctx, text, j, limit, opener, open_prefix, close, ends, newlines, dropped, foreign=foreign)
     if ps.ambiguous and ctx.tools is not None:
         props = ctx.tools.properties(name)
-        if not all(key in props for key, _, _ in ps.params):
-            whole = _Params(ctx, text, j, limit, opener, open_prefix, close, ends, newlines, True,
-                            whole_values=True)
-            if whole.cut is None and whole.stray < 0 and all(key in props for key, _, _ in whole.params):
+        if ps.opens_call is not None or not all(key in props for key, _, _ in ps.params):
+            whole = _Params(ctx, text, j, limit, opener, open_prefix, close, ends, newlines, dropped,
+                            whole_values=True, foreign=foreign)
+            if whole.cut is None and whole.stray < 0 and whole.opens_call is None and \
+                    all(key in props for key, _, _ in whole.params):
                 ps = whole
     return ps
 
@@ -235,10 +267,11 @@ def read_function(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCal
             return [named_call(name, text[k:limit], (i, limit), cut=True)], limit
         close = skip_space(text, e, limit)
         end = close + len("</function>") if text.startswith("</function>", close) else e
-        return [named_call(name, text[k:e], _wrap_span(text, i, end, _WRAPPERS, _WRAP_CLOSE))], end
+        return more_after([named_call(name, text[k:e], _wrap_span(text, i, end, _WRAPPERS, _WRAP_CLOSE))],
+                          text, e, limit), end
     # </function> ends the call; a dropped one is ended by </tool_call>
     ends = ("</function>",) + _WRAP_CLOSE
-    ps = _dropped_params(ctx, name, text, j, limit, _PARAM, "<parameter=", "</parameter>", ends, True)
+    ps = _read_params(ctx, name, text, j, limit, _PARAM, "<parameter=", "</parameter>", ends, True)
     end_len = len("</function>") if ps.end_at >= 0 and text.startswith("</function>", ps.end_at) else 0
     return _finish(name, ps, text, i, j, limit, end_len, ctx, (_WRAPPERS, _WRAP_CLOSE))
 
@@ -281,7 +314,7 @@ def invoke_reader(prefix: str):  # type: ignore[no-untyped-def]
                                  "of the call")], e
             end = close + len(inv_close)
             return [named_call(name, text[k:e], (i, end))], end
-        ps = _Params(ctx, text, j, limit, par, par_open, par_close, (inv_close,), False, False)
+        ps = _read_params(ctx, name, text, j, limit, par, par_open, par_close, (inv_close,), False, False)
         return _finish(name, ps, text, i, j, limit, len(inv_close), ctx)
 
     return read
@@ -318,28 +351,46 @@ _ARG = re.compile(r"(?:\\n)*<arg_key>((?:[^<\n]|<(?!/?(?:arg_key|arg_value|tool_
                   re.S)
 
 
-def read_glm(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
-    m = _GLM.match(text, i, limit)
-    if m is None:
-        return None, i + 1
-    name = m.group(1)
-    j = m.end()
-    k = skip_space(text, j, limit)
-    if text.startswith("{", k):  # <tool_call>NAME\n{json}</tool_call>: the arguments as JSON
-        e = extent(text, k, limit, "<tool_call")
-        if e is None:  # no whole object: the call ends at its closer, if it has one
-            close = ctx.find(text, "</tool_call>", k, limit)
-            if close < 0 or _CALL_OPENERS.search(text, k, close) is not None:
-                return [named_call(name, text[k:limit], (i, limit), cut=True)], limit
-            end = close + len("</tool_call>")
-            return [named_call(name, text[k:close], (i, end))], end
-        close = skip_space(text, e, limit)
-        if not text.startswith("</tool_call>", close):
-            return [ToolCall(name, text[k:e], None, False, (i, e),
-                             f"the call to {name!r} holds more than its arguments at offset {close - i} "
-                             "of the call")], e
-        end = close + len("</tool_call>")
-        return [named_call(name, text[k:e], (i, end))], end
-    ps = _dropped_params(ctx, name, text, j, limit, _ARG, "<arg_key>", "</arg_value>", ("</tool_call>",),
-                         False)
-    return _finish(name, ps, text, i, j, limit, len("</tool_call>"), ctx)
+def glm_reader(prefix: str = ""):  # type: ignore[no-untyped-def]
+    """The reader of GLM's calls, their tags named with ``prefix`` (LongCat writes
+    ``<longcat_tool_call>NAME<longcat_arg_key>k</longcat_arg_key><longcat_arg_value>v...``)."""
+    def tag(t: str) -> str:
+        return t.replace("tool_call", prefix + "tool_call").replace("arg_", prefix + "arg_")
+
+    head = re.compile(tag(_GLM.pattern))
+    arg = re.compile(tag(_ARG.pattern), re.S)
+    # (a key's end and a value's start inside a value: where it ends is a guess)
+    key_then_value = re.compile(tag(r"</arg_key>\s*<arg_value>"))
+    opener, closer, key_open, value_close = tag("<tool_call"), tag("</tool_call>"), tag("<arg_key>"), \
+        tag("</arg_value>")
+
+    def read(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
+        m = head.match(text, i, limit)
+        if m is None:
+            return None, i + 1
+        name = m.group(1)
+        j = m.end()
+        k = skip_space(text, j, limit)
+        if text.startswith("{", k):  # <tool_call>NAME\n{json}</tool_call>: the arguments as JSON
+            e = extent(text, k, limit, opener)
+            if e is None:  # no whole object: the call ends at its closer, if it has one
+                close = ctx.find(text, closer, k, limit)
+                if close < 0 or _CALL_OPENERS.search(text, k, close) is not None:
+                    return [named_call(name, text[k:limit], (i, limit), cut=True)], limit
+                end = close + len(closer)
+                return [named_call(name, text[k:close], (i, end))], end
+            close = skip_space(text, e, limit)
+            if not text.startswith(closer, close):
+                return [ToolCall(name, text[k:e], None, False, (i, e),
+                                 f"the call to {name!r} holds more than its arguments at offset {close - i} "
+                                 "of the call")], e
+            end = close + len(closer)
+            return [named_call(name, text[k:e], (i, end))], end
+        ps = _read_params(ctx, name, text, j, limit, arg, key_open, value_close, (closer,), False,
+                          foreign=key_then_value)
+        return _finish(name, ps, text, i, j, limit, len(closer), ctx)
+
+    return read
+
+
+read_glm = glm_reader()
