@@ -276,6 +276,27 @@ def read_function(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCal
     return _finish(name, ps, text, i, j, limit, end_len, ctx, (_WRAPPERS, _WRAP_CLOSE))
 
 
+def _json_body(name: str, text: str, i: int, k: int, limit: int, ctx: Ctx, closer: str, stop: str,
+               no_call_inside: bool) -> tuple[list[ToolCall], int]:
+    """A call whose arguments are one JSON object at ``k``, then ``closer`` (the object's
+    scan stops at ``stop``, the next call's opening). Not whole, the call ends at its
+    closer, if it has one (and, ``no_call_inside``, no other call opens before it)."""
+    e = extent(text, k, limit, stop)
+    if e is None:
+        close = ctx.find(text, closer, k, limit)
+        if close < 0 or (no_call_inside and _CALL_OPENERS.search(text, k, close) is not None):
+            return [named_call(name, text[k:limit], (i, limit), cut=True)], limit
+        end = close + len(closer)
+        return [named_call(name, text[k:close], (i, end))], end
+    close = skip_space(text, e, limit)
+    if not text.startswith(closer, close):
+        return [ToolCall(name, text[k:e], None, False, (i, e),
+                         f"the call to {name!r} holds more than its arguments at offset {close - i} "
+                         "of the call")], e
+    end = close + len(closer)
+    return [named_call(name, text[k:e], (i, end))], end
+
+
 def invoke_reader(prefix: str):  # type: ignore[no-untyped-def]
     """The reader of ``<{prefix}invoke name="f"><{prefix}parameter name="k">v</{prefix}parameter>``."""
     p = re.escape(prefix)
@@ -301,19 +322,7 @@ def invoke_reader(prefix: str):  # type: ignore[no-untyped-def]
             return [xml_call(name, [], "", (i, j), ctx)], j
         k = skip_space(text, j, limit)
         if text.startswith("{", k):  # the arguments as one JSON object, not as parameters
-            e = extent(text, k, limit, inv_close)
-            if e is None:  # no whole object: the call ends at its closer, if it has one
-                close = ctx.find(text, inv_close, k, limit)
-                if close < 0:
-                    return [named_call(name, text[k:limit], (i, limit), cut=True)], limit
-                return [named_call(name, text[k:close], (i, close + len(inv_close)))], close + len(inv_close)
-            close = skip_space(text, e, limit)
-            if not text.startswith(inv_close, close):
-                return [ToolCall(name, text[k:e], None, False, (i, e),
-                                 f"the call to {name!r} holds more than its arguments at offset {close - i} "
-                                 "of the call")], e
-            end = close + len(inv_close)
-            return [named_call(name, text[k:e], (i, end))], end
+            return _json_body(name, text, i, k, limit, ctx, inv_close, inv_close, False)
         ps = _read_params(ctx, name, text, j, limit, par, par_open, par_close, (inv_close,), False, False)
         return _finish(name, ps, text, i, j, limit, len(inv_close), ctx)
 
@@ -372,20 +381,7 @@ def glm_reader(prefix: str = ""):  # type: ignore[no-untyped-def]
         j = m.end()
         k = skip_space(text, j, limit)
         if text.startswith("{", k):  # <tool_call>NAME\n{json}</tool_call>: the arguments as JSON
-            e = extent(text, k, limit, opener)
-            if e is None:  # no whole object: the call ends at its closer, if it has one
-                close = ctx.find(text, closer, k, limit)
-                if close < 0 or _CALL_OPENERS.search(text, k, close) is not None:
-                    return [named_call(name, text[k:limit], (i, limit), cut=True)], limit
-                end = close + len(closer)
-                return [named_call(name, text[k:close], (i, end))], end
-            close = skip_space(text, e, limit)
-            if not text.startswith(closer, close):
-                return [ToolCall(name, text[k:e], None, False, (i, e),
-                                 f"the call to {name!r} holds more than its arguments at offset {close - i} "
-                                 "of the call")], e
-            end = close + len(closer)
-            return [named_call(name, text[k:e], (i, end))], end
+            return _json_body(name, text, i, k, limit, ctx, closer, opener, True)
         ps = _read_params(ctx, name, text, j, limit, arg, key_open, value_close, (closer,), False,
                           foreign=key_then_value)
         return _finish(name, ps, text, i, j, limit, len(closer), ctx)
