@@ -781,3 +781,11 @@ def test_longcat_writes_json_or_glm_tags_of_its_own():
         for fmt in (None, "longcat"):
             (c,) = parse_tool_calls(text, format=fmt, tools=tools)
             assert c.ok and c.args == {"a": 2, "b": 3}
+
+
+@pytest.mark.parametrize("end", ["<|im_end|>", "<|eot_id|>", "<|endoftext|>", "<|END_OF_TURN_TOKEN|>"])
+def test_nothing_after_the_end_of_the_turn_is_a_call_of_it(end):
+    a = '<tool_call>{"name": "a", "arguments": {}}</tool_call>'
+    b = '<tool_call>{"name": "b", "arguments": {}}</tool_call>'
+    assert [c.name for c in parse_tool_calls(f"{a}{end}\nUser: ok\nAssistant: {b}")] == ["a"]
+    assert [c.name for c in parse_tool_calls(f"Turns end with `{end}`.\n{b}")] == ["b"]  # (a code span: text)

@@ -40,12 +40,17 @@ _BARE_CLOSERS = [c for o, c in REASONING.items() if c not in ("<|end|>", "<chann
 _IMPLICIT_END = "<|tool_calls_section_begin|>"
 
 
+# the tokens that end the model's turn: what follows one (a next turn the model went on to
+# write, a transcript) is no call of this message
+_TURN_ENDS = ("<|im_end|>", "<|eot_id|>", "<|endoftext|>", "<|end_of_text|>", "<|END_OF_TURN_TOKEN|>")
+
 _FENCE_ETC = (
     r"(?P<fence>^[ \t]*(?P<ticks>`{3,}|~{3,})[ \t]*(?P<lang>[^\s`]*)[^\n`]*(?:\n|\Z))"
     r"|(?P<tick>`+)"
     r"|(?P<think>" + "|".join(re.escape(o) for o in sorted(REASONING, key=len, reverse=True)) + ")"
     r"|(?P<close>" + "|".join(re.escape(c) for c in _BARE_CLOSERS) + ")"
     r"|(?P<resp><tool_response>)"
+    r"|(?P<eot>(?-i:" + "|".join(re.escape(t) for t in _TURN_ENDS) + "))"
 )
 _TAG = r"|(?P<tag><tool_call(?=[\s>/]|\Z))"
 _JSON = r"|(?P<json>^[ \t]*[\[{])"
@@ -257,6 +262,11 @@ class Scanner:
             if m is None:
                 return
             kind = m.lastgroup
+            if kind == "eot":
+                if in_fence:  # (shown in a fenced block: text)
+                    pos = m.end()
+                    continue
+                return  # the turn ended: the rest is not this message's
             if kind == "fence" or m.group("fence") is not None:
                 if in_fence:  # a fence line inside a fence: text, past its ticks only ("```<think>")
                     pos = m.end("ticks")
