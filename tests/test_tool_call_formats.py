@@ -789,3 +789,16 @@ def test_nothing_after_the_end_of_the_turn_is_a_call_of_it(end):
     b = '<tool_call>{"name": "b", "arguments": {}}</tool_call>'
     assert [c.name for c in parse_tool_calls(f"{a}{end}\nUser: ok\nAssistant: {b}")] == ["a"]
     assert [c.name for c in parse_tool_calls(f"Turns end with `{end}`.\n{b}")] == ["b"]  # (a code span: text)
+
+
+def test_a_call_missing_its_end_marker_before_the_next_call_keeps_the_next():
+    kimi = ("<|tool_calls_section_begin|><|tool_call_begin|>functions.a:0<|tool_call_argument_begin|>{ARGS}"
+            '<|tool_call_begin|>functions.b:1<|tool_call_argument_begin|>{"y": 2}<|tool_call_end|>'
+            "<|tool_calls_section_end|>")
+    ds = ("<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>a<｜tool▁sep｜>{ARGS}<｜tool▁call▁begin｜>b<｜tool▁sep｜>"
+          '{"y": 2}<｜tool▁call▁end｜><｜tool▁calls▁end｜>')
+    for text in (kimi, ds):
+        whole = parse_tool_calls(text.replace("{ARGS}", '{"x": 1}'))
+        assert [(c.name, c.args, c.ok) for c in whole] == [("a", {"x": 1}, True), ("b", {"y": 2}, True)]
+        cut = parse_tool_calls(text.replace("{ARGS}", '{"x": 1'))
+        assert [(c.name, c.ok) for c in cut] == [("a", False), ("b", True)]

@@ -154,14 +154,20 @@ def read_kimi(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] |
         end = e + len("<|tool_call_end|>") if e >= 0 else limit
         return [ToolCall("", text[a:e if e >= 0 else limit].strip(), None, False, (i, end),
                          f"the call's id {call_id!r} names no tool")], end
-    e = text.find("<|tool_call_end|>", a, limit)
+    nxt = ctx.find(text, "<|tool_call_begin|>", a, limit)  # (a call's end marker comes before the next)
+    e = text.find("<|tool_call_end|>", a, nxt if nxt >= 0 else limit)
     if e >= 0:
         end = e + len("<|tool_call_end|>")
         return [named_call(name, text[a:e], (i, end), call_id)], end
-    k = skip_space(text, a, limit)
-    x = extent(text, k, limit) if k < limit and text[k] in "{[" else None
-    stop = limit if x is None else x
-    return [named_call(name, text[a:stop], (i, stop), call_id, cut=True)], stop
+    bound = nxt if nxt >= 0 else limit
+    k = skip_space(text, a, bound)
+    x = extent(text, k, bound) if k < bound and text[k] in "{[" else None
+    stop = bound if x is None else x
+    if nxt >= 0 and x is not None and text[x:nxt].strip(" \t\r\n"):
+        return [ToolCall(name, text[k:x], None, False, (i, nxt),
+                         f"the call to {name!r} holds more than its arguments at offset {x - i} of the call, "
+                         "and no end marker before the next call")], nxt
+    return [named_call(name, text[a:stop], (i, stop), call_id, cut=nxt < 0 or x is None)], stop
 
 
 _DS_SEP = "<｜tool▁sep｜>"
@@ -170,20 +176,21 @@ _DS_END = "<｜tool▁call▁end｜>"
 
 def read_deepseek(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
     j = i + len("<｜tool▁call▁begin｜>")
-    e = text.find(_DS_END, j, limit)
-    body_end = e if e >= 0 else limit
+    nxt = ctx.find(text, "<｜tool▁call▁begin｜>", j, limit)  # (a call's end marker comes before the next)
+    e = text.find(_DS_END, j, nxt if nxt >= 0 else limit)
+    body_end = e if e >= 0 else nxt if nxt >= 0 else limit
     s = text.find(_DS_SEP, j, body_end)
     if s < 0:
-        return ([], limit) if e < 0 and limit == len(text) else (None, j)
+        return ([], limit) if e < 0 and nxt < 0 and limit == len(text) else (None, j)
     left = text[j:s].strip()
     a = s + len(_DS_SEP)
-    end = e + len(_DS_END) if e >= 0 else limit
+    end = e + len(_DS_END) if e >= 0 else body_end
     if left == "function":  # V3 / R1: the name on the line, the arguments in a json fence
         nl = text.find("\n", a, body_end)
         if nl < 0:
             name = text[a:body_end].strip()
             if e < 0 and _NAME.match(name or "x"):
-                return ([cut_call(name, "", (i, limit), "before its arguments")] if name else []), limit
+                return ([cut_call(name, "", (i, body_end), "before its arguments")] if name else []), body_end
             return None, j
         name = text[a:nl].strip()
         k = skip_space(text, nl, body_end)
