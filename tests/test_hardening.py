@@ -406,6 +406,12 @@ SHAPES = {
     # a line break's run of blanks read again from each break in the run: quadratic (a hang)
     "blank lines": "\n" * 2_000_000 + "x",
     "blank runs": "\n \t" * 650_000 + "x",
+    # a Markdown quotation's marks looked for before each token of one long line
+    "quotation marks": ">" * 2_000_000,
+    "quoted tags": "> <tool_call>" * 160_000,
+    # harmony's messages, each searching for end tokens that never come
+    "analysis messages": "<|channel|>analysis<|message|>x<|end|>" * 53_000,
+    "analysis calls": '<|start|>assistant<|channel|>analysis to=functions.f code<|message|>{"a": 1' * 26_000,
 }
 
 

@@ -55,6 +55,9 @@ class Family(NamedTuple):
     wrappers: tuple[tuple[str, bool], ...] = ()  # tokens around the calls: (token, opens)
     messages: bool = False  # harmony: a message that is no call (analysis, final) ends there too
     tags_inside: bool = False  # a tag after the marker makes it a wrapper (<tool_calls><tool_call>...)
+    # a call whose body is no JSON is reported at its closer only in this form, every value
+    # closed (LongCat's GLM-style one: another waits for the end, as GLM's own does)
+    regular: Any = None
 
 
 _HARMONY = Family(("<|call|>", "<|end|>", "<|return|>", "<|start|>"), ("<|start|>",), messages=True)
@@ -214,6 +217,9 @@ GLM = (regex.compile(r"<tool_call>[ \t]*(?:[^\W\d]|@)"),
         re.compile(r"<tool_call>[ \t]*" + NAME_PATTERN + r"[ \t]*\n?[ \t]*(?:<tool_sep>)?[ \t\n\r]*"
                    r"(?:<arg_key>[^<]{0,256}</arg_key>[ \t\n\r]*<arg_value>" + _GLM_VALUE +
                    r"</arg_value>[ \t\n\r]*)*</tool_call>"), "</tool_call>")
+# LongCat writes GLM's form with its tags prefixed
+FAMILIES["<longcat_tool_call>"] = Family(("</longcat_tool_call>",), regular=re.compile(
+    GLM[1].pattern.replace("tool_call", "longcat_tool_call").replace("arg_", "longcat_arg_")))
 
 
 class Literals:

@@ -456,6 +456,11 @@ def _object_call(obj: _Obj, start: int, end: int | None, limit: int, lenient: bo
                             "the call was cut off before its arguments", shape.id)
         # no arguments member at all: an empty object would be a guess (the
         # serving stacks drop such a call); a tool without parameters is sent {}
+        others = [k for k in obj.items if k not in _OPENAI_KEYS and k not in _NAME_KEYS and k != "type"]
+        if others:  # {"name": "now", "params": {...}}: arguments written under another name
+            return ToolCall(shape.name, "", None, False, span,
+                            f"the call to {shape.name!r} holds {', '.join(map(repr, others[:3]))} beside its "
+                            "name and no arguments member: which holds its arguments is a guess", shape.id)
         return ToolCall(shape.name, "", None, False, span,
                         f"the call to {shape.name!r} names no arguments; {NO_ARGUMENTS} "
                         "(a call without parameters writes \"arguments\": {})", shape.id)

@@ -450,6 +450,10 @@ class LiveReading:
             longest = max(len(c) for c in fam.closers)
             self.searched = max(len(self.marker), len(self.work) - longest + 1)
             return self._wait(">", _CODE_MAX, fam.closers)  # (every closer ends with ">")
+        if fam.regular is not None:
+            b = skip_blanks(self.work, len(self.marker), k)
+            if self.work[b:b + 1] != "{" and fam.regular.fullmatch(self.work, 0, k + len(closer)) is None:
+                return self._hold()  # (a value without its closer: what it holds is known at the end)
         end = self.at + (k if closer in fam.kept else k + len(closer))
         # read as if the text went on: a call cut where the text stops (its value
         # running to the end) would end there too, and holds the character added

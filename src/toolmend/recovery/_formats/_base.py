@@ -57,11 +57,17 @@ Reader = Callable[[str, int, int, Ctx], "tuple[list[ToolCall] | None, int]"]
 _MEMBER = re.compile(r',?\s*"(?:[^"\\\n]|\\.){0,256}"\s*:')  # (a member: , "key":)
 
 
-def more_after(calls: list[ToolCall], text: str, end: int, limit: int) -> list[ToolCall]:
+def more_after(calls: list[ToolCall], text: str, end: int, limit: int,
+               closed: bool = False) -> list[ToolCall]:
     """The calls read up to ``end``, where their JSON ends: when what follows reads
-    as more of that JSON (a comma and a key, a key, a colon: the model closed its
+    as more of that JSON (a comma and a key, a key and its colon: the model closed its
     arguments early, ``{"path": "x"}}, "recursive": true}``), the last call is not ok,
-    since its arguments would be partial. Closing brackets alone add nothing."""
+    since its arguments would be partial. Closing brackets alone add nothing. Looked for
+    up to ``limit`` when a closer ends it there (``closed``), else on the line only
+    (a line of prose after a call may well start with a quoted word)."""
+    if not closed:
+        nl = text.find("\n", end, limit)
+        limit = limit if nl < 0 else nl
     k = end
     while k < limit and (text[k].isspace() or text[k] in "}]"):
         k += 1

@@ -14,12 +14,12 @@ from dataclasses import replace
 from typing import Any
 
 from ..._kernels import markers
-from .._jsonish import extent, members, skip_space
-from .._strategies import normalize_tool_args
+from .._jsonish import extent, skip_space
 from .._toolcalls import (
     _NAME,
     ToolCall,
     _is_placeholder,
+    _json_calls,
     _skip_ws,
     call_from_parts,
     cut_call,
@@ -234,10 +234,10 @@ def read_tag(text: str, i: int, limit: int, everyday_tried: bool = False) -> tup
                                  "the call has no closing </tool_call>, so its body may be cut off")], end
         inner = _body_call(raw)
         if inner is not None:  # <tool_call name="f">{"name": ..., "arguments": ...}</tool_call>
-            if inner[0] != name:
-                clash = f"the tag names {name!r} and its body calls {inner[0]!r}"
+            if inner.name != name:
+                clash = f"the tag names {name!r} and its body calls {inner.name!r}"
                 return [two_ways(name, raw, (i, end), clash)], end
-            return [call_from_parts(name, inner[1], (i, end))], end
+            return [replace(inner, span=(i, end))], end
         return [call_from_parts(name, raw, (i, end))], end
     if cut_attr is not None or (at_end and attrs):
         return [], limit  # cut inside the tag before any name: nothing to report
@@ -251,7 +251,7 @@ def read_tag(text: str, i: int, limit: int, everyday_tried: bool = False) -> tup
         return [fast], fast.span[1]
     body_end, end, closed, known = _body_end(text, j, limit)
     calls, json_end, _ = json_run(text, b, body_end, "", known)
-    calls = more_after(calls, text, json_end, body_end)
+    calls = more_after(calls, text, json_end, body_end, closed)
     if len(calls) == 1:
         only = calls[0]
         calls = [replace(only, span=(i, end))]
@@ -275,22 +275,18 @@ def _whole_call(text: str, i: int, b: int, limit: int) -> ToolCall | None:
     return plain_call(text, (name_start, name_end), (id_start, id_end), k, end, (i, close_end))
 
 
-def _body_call(raw: str) -> tuple[str, Any] | None:
-    """A tag body that is itself a call object: (its name, its arguments), else None."""
+def _body_call(raw: str) -> ToolCall | None:
+    """A tag body that is itself a call object (a name and its arguments, read as the
+    everyday body is: a member written twice is two readings), else None."""
     if not raw.startswith("{") or '"name"' not in raw:
         return None
-    r = normalize_tool_args(raw)
-    if not r.ok or not isinstance(r.value, dict) or not isinstance(r.value.get("name"), str):
+    found = _json_calls(raw, 0, len(raw), True)[0]
+    if not found or len(found) != 1:
         return None
-    keys = [k for k in ("arguments", "parameters", "input", "args") if k in r.value]
-    if len(keys) != 1 or len(r.value) != 2:
-        return None
-    member = next((m for m in members(raw, 0, len(raw)).items if m.key == keys[0] and m.end is not None),
-                  None)
-    value = r.value[keys[0]]
-    if member is not None and isinstance(value, dict):  # (the arguments as written)
-        value = raw[member.start:member.end]
-    return r.value["name"], value
+    call = found[0]
+    if not call.name or (not call.raw_args and "twice" not in (call.error or "")):
+        return None  # a name and no arguments member: the tag's tool's own arguments
+    return call
 
 
 def _two_readings(attrs: dict[str, str], twice: set[str]) -> str | None:

@@ -23,6 +23,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from .._jsonish import elements, extent, members, skip_space
 from .._toolcalls import _NAME, NAME_PATTERN, ToolCall, two_ways
@@ -71,7 +72,7 @@ def read_functools(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCa
     if not text.startswith(("[", "{"), k):  # (Phi-4-mini writes a list; one call alone at times)
         return None, k
     calls, end, found = json_run(text, k, limit)
-    return (_respan(calls, (i, end)), end) if found else (None, k)
+    return (_respan(more_after(calls, text, end, limit), (i, end)), end) if found else (None, k)
 
 
 _V11_CUT = re.compile(r"\s*[\w.:@/-]*(?:\[[A-Z_]*\]?[^\[{]*)?")  # the text ran out in a v11 head
@@ -84,6 +85,7 @@ def read_mistral(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall
     k = skip_space(text, j, limit)
     if k < limit and text[k] in "[{":  # before v11: a JSON list (or one object)
         calls, end, found = json_run(text, k, limit)
+        calls = more_after(calls, text, end, limit)
         close = skip_space(text, end, limit)
         if found and text.startswith("[/TOOL_CALLS]", close):
             end = close + len("[/TOOL_CALLS]")
@@ -136,7 +138,9 @@ def kimi_name(call_id: str) -> str:
     """The tool Kimi's call id ``functions.NAME:IDX`` names (an id without ``functions.`` is
     the name, its index dropped); "" for ``functions.NAME:abc``, where the name ends is a guess."""
     name = call_id[len("functions."):] if call_id.startswith("functions.") else call_id
-    name = re.sub(r":\d+\Z", "", name)
+    indexed = re.search(r":\d+\Z", name)
+    if indexed is not None:
+        return name[:indexed.start()]  # (an MCP name may hold colons: functions.mcp:srv:tool:0)
     return "" if call_id.startswith("functions.") and ":" in name else name
 
 
@@ -223,9 +227,15 @@ _H_CHANNEL = re.compile(r"<\|channel\|>\s*(\w+)")
 _H_ENDS = ("<|call|>", "<|end|>", "<|return|>", "<|start|>")
 
 
-def harmony_message(text: str, i: int, limit: int) -> tuple[str, str | None, int, int, int, bool] | None:
+def harmony_message(text: str, i: int, limit: int, find: Callable[[str, str, int, int], int] | None = None
+                    ) -> tuple[str, str | None, int, int, int, bool] | None:
     """The harmony message at ``i``: (channel, recipient, body start, body end, end, closed),
-    None when no ``<|message|>`` header starts there."""
+    None when no ``<|message|>`` header starts there. A message ends at its end token or
+    where the next one starts; reasoning (``analysis`` with no recipient) at its ``<|end|>``
+    (or ``<|return|>``) only: it is text the model thinks in, which may quote a whole
+    message, ``<|start|>`` and ``<|call|>`` with it. ``find``: the
+    parse's remembered search (``Ctx.find``), so that a run of messages costs one search
+    for a token that never comes."""
     h = text.find("<|message|>", i, min(limit, i + 400))
     if h < 0:
         return None
@@ -234,14 +244,21 @@ def harmony_message(text: str, i: int, limit: int) -> tuple[str, str | None, int
         return None
     ch = _H_CHANNEL.search(head)
     to = _H_TO.search(head)
+    channel = ch.group(1) if ch else ""
     a = h + len("<|message|>")
-    ends = [x for x in (text.find(t, a, limit) for t in _H_ENDS) if x >= 0]
+    search = find or _find
+    tokens = ("<|end|>", "<|return|>") if channel == "analysis" and to is None else _H_ENDS
+    ends = [x for x in (search(text, t, a, limit) for t in tokens) if x >= 0]
     b = min(ends) if ends else limit
     end = b
     for t in _H_ENDS[:3]:
         if text.startswith(t, b):
             end = b + len(t)
-    return (ch.group(1) if ch else "", to.group(1) if to else None, a, b, end, bool(ends))
+    return (channel, to.group(1) if to else None, a, b, end, bool(ends))
+
+
+def _find(text: str, needle: str, start: int, limit: int) -> int:
+    return text.find(needle, start, limit)
 
 
 _H_AUTHOR = re.compile(r"<\|start\|>\s*([^\s<]*)")
@@ -273,7 +290,7 @@ def harmony_tool(text: str, i: int, msg: tuple[str, str | None, int, int, int, b
 
 
 def read_harmony(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
-    msg = harmony_message(text, i, limit)
+    msg = harmony_message(text, i, limit, ctx.find)
     if msg is None:
         if limit == len(text) and len(text) - i < 400 and ctx.find(text, "<|message|>", i, limit) < 0:
             return [], limit  # cut inside a header

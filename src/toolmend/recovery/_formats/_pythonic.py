@@ -32,7 +32,7 @@ from ._base import Ctx, cut_call, json_run, more_after
 __all__ = ["read_list", "read_lines", "pythonic_reader", "pythonic_at"]
 
 # a name may hold hyphens between its words (an MCP tool's: weather-forecast), as tools are named
-_HEAD = re.compile(r"([A-Za-z_]\w*(?:-\w+)*(?:\.[A-Za-z_]\w*(?:-\w+)*)*)[ \t]*\(")
+_HEAD = re.compile(r"([A-Za-z_]\w*(?:-[A-Za-z_]\w*)*(?:\.[A-Za-z_]\w*(?:-[A-Za-z_]\w*)*)*)[ \t]*\(")
 _SPECIAL = re.compile(r"[\"'()\[\]{}#]")
 _CLOSE = {")": "(", "]": "[", "}": "{"}
 _BLANK = re.compile(r"\s*")
@@ -292,7 +292,7 @@ def pythonic_reader(marker: str, closer: str):  # type: ignore[no-untyped-def]
         if text.startswith(("[{", "{"), k) or (text.startswith("[", k) and text[k + 1:k + 2].isspace()
                                                  and text[k:body_end].lstrip("[ \t\n").startswith("{")):
             found, e, any_found = json_run(text, k, body_end)  # LFM2 may write JSON calls too
-            found = more_after(found, text, e, body_end)
+            found = more_after(found, text, e, body_end, c >= 0)
             calls: list[ToolCall] | None = found if any_found else None
         else:
             calls = read_lines(text, j, body_end)

@@ -16,7 +16,7 @@ from typing import Any
 from ..._kernels import markers
 from .._jsonish import extent
 from .._toolcalls import ToolCall, _json_calls, _skip_ws
-from ._base import Ctx
+from ._base import Ctx, more_after
 from ._hermes import NOT_A_TAG, everyday_tag, read_tag
 from ._pythonic import pythonic_at, read_list
 from ._xml import glm_head, read_glm
@@ -107,7 +107,7 @@ def token_pattern(kinds: frozenset[str], markers: tuple[str, ...]) -> TokenSearc
             src += _ARROW
         if "pythonic_inline" in kinds:  # the format named: a list of calls inside a sentence too
             # (not an index, arr[idx(k=1)], nor a list inside a string)
-            src += _PY.replace("^[ \\t]*", "(?<![\\w)\\]\"'])", 1)
+            src += _PY.replace("^[ \\t]*", "(?<![A-Za-z0-9_)\\]\"'])", 1)
             firsts += "["
         elif "pythonic" in kinds:
             src += _PY
@@ -128,6 +128,9 @@ def token_pattern(kinds: frozenset[str], markers: tuple[str, ...]) -> TokenSearc
 # fences whose content may be a call; any other language is code
 _CALL_LANGS = frozenset({"", "json", "jsonc", "json5", "jsonl", "xml", "text", "txt", "plaintext",
                          "tool_call", "tool_code", "tool", "tools", "function", "output"})
+# a warning that opens the line: "Never run this:", "Do NOT do this:", "Warning: don't call this"
+_WARNING = (r"^\W*(?:(?:but|and|please|warning|note|caution)\W+)?(?:never|do not|don't|avoid) (?:ever )?"
+            r"(?:run|call|do|use|execute|send|emit)(?:ing)? (?:this|that|these|it|like)\b")
 # what introduces a fenced block as an illustration rather than the model's own call
 _FRAMING = re.compile(
     r"\b(?:for (?:example|instance|reference)|e\.g\b|an? example|example (?:of|call|output|usage)|"
@@ -137,9 +140,14 @@ _FRAMING = re.compile(
     r"correct:|incorrect|if i had|i would|could look|might look|placeholder|"
     r"(?:was|were):|(?:was|were) (?:logged|sent|returned|emitted)|output (?:was|from)|"
     r"written as|represented as|in this (?:form|format|shape)|illustrat|demonstrat|if i could|"
-    r"would have|mock|dummy|pseudo|"
-    r"(?:never|not|n't|avoid) (?:ever )?(?:run|call|do|use|execute|send|emit)(?:ing)? "
-    r"(?:this|that|these|it|like))",
+    r"would have|mock|dummy|pseudo)|" + _WARNING,
+    re.I)
+# what introduces a bare call (no marker, no fence) as an illustration: the words that say so
+# outright (a fence's list holds more, "like this", "such as", "i would": said of real calls too)
+_BARE_FRAMING = re.compile(
+    r"\b(?:for (?:example|instance)|e\.g\b|examples?:|an? example (?:of|call)|example (?:call|output|usage)|"
+    r"the format (?:is|looks)|format:|syntax|template|placeholder|sample (?:call|output|request)|"
+    r"(?:would|should|could|might) look like)|" + _WARNING,
     re.I)
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")
 _BLANKS = re.compile(r"\s+")
@@ -161,7 +169,7 @@ def _framed_line(text: str, i: int, floor: int) -> bool:
     characters) introduces what follows as an illustration, as for a fence."""
     before = text[max(floor, i - 400):i].rstrip()
     lead = before[before.rfind("\n") + 1:]
-    return bool(lead) and _FRAMING.search(_BLANKS.sub(" ", lead)) is not None
+    return bool(lead) and _BARE_FRAMING.search(_BLANKS.sub(" ", lead)) is not None
 
 
 def _fence_close(text: str, after: int, limit: int, ticks: str) -> tuple[int, int]:
@@ -206,6 +214,7 @@ class Scanner:
         # the message's reasoning is known to be over (thinking=True or False): a
         # closer with no opener is text, not the end of reasoning the prompt opened
         self.reasoning_over = False
+        self.skipped = -1  # where the last value read as part of a larger one ends
 
     def _anchored(self, p: int, limit: int) -> tuple[re.Match[str] | None, int]:
         """The token pattern's match at the line start found from ``p`` (a line
@@ -271,24 +280,7 @@ class Scanner:
                 if in_fence:  # a fence line inside a fence: text, past its ticks only ("```<think>")
                     pos = m.end("ticks")
                     continue
-                ticks = m.group("ticks")
-                body = m.end()
-                content_end, block_end = _fence_close(text, body, limit, ticks)
-                if block_end == limit and not self.reasoning_over:
-                    # a fence never closed ends at a reasoning closer on a line of its own: the
-                    # reasoning the prompt opened held the fence
-                    q = _LINE_CLOSER.search(text, body, limit)
-                    if q is not None:
-                        content_end = block_end = q.start()
-                lang = m.group("lang").lower().lstrip("{.").rstrip("}")
-                content = text[body:content_end]
-                if lang in _CALL_LANGS and not _framed_as_example(text, m.start(), floor, content):
-                    code = self.tool_code(body, content_end) if lang == "tool_code" else None
-                    if code is not None:
-                        calls.extend(code)
-                    else:
-                        self.scan(body, content_end, calls, True)
-                pos = floor = block_end
+                pos = floor = self.fence(m, floor, limit, calls)
                 continue
             if kind == "tick":
                 ticks = m.group("tick")
@@ -297,34 +289,9 @@ class Scanner:
                 pos = close.end() if close is not None and para is None else m.end()
                 continue
             if kind == "think":
-                opener = m.group("think")
-                if opener[:11] == _ANALYSIS[:11] and "harmony" in self.kinds:
-                    # harmony's analysis is a message, ended as harmony's are: one with a
-                    # recipient is a call (built-in tools are called from analysis)
-                    found, end = self.readers["<|channel|>"](text, m.start(), limit, self.ctx)
-                    if found is not None:
-                        pos = floor = self._past_closer(m.start(), max(end, m.end()), found, calls, in_fence)
-                        continue
-                closer = next(c for o, c in REASONING.items() if o.lower() == opener.lower())
-                close_think = self.closer(re.escape(closer), m.end(), limit)
-                if close_think is None:
-                    # reasoning to the end of the text (Kimi's tool section ends it implicitly)
-                    implicit = text.find(_IMPLICIT_END, m.end(), limit)
-                    pos = implicit if implicit >= 0 else limit
-                    continue
-                pos = close_think.end()
-                k = _skip_ws(text, pos, limit)
-                if k < limit and text[k] in "{[" and text[k - 1] not in "\n":
-                    # </think>{"name": ...} or </think>[f(a=1)] on one line: what the answer starts with
-                    before = len(calls)
-                    found = read_list(text, k, limit, self.ctx)[0] if "pythonic" in self.kinds else None
-                    if found is not None:
-                        end = read_list(text, k, limit, self.ctx)[1]
-                        calls.extend(found)
-                    elif "json" in self.kinds:
-                        end = self.json_at(k, limit, calls)
-                    if len(calls) > before:
-                        pos = end
+                pos, closed = self.reasoning(m, limit, calls, in_fence)
+                if closed >= 0:
+                    floor = closed  # (reasoning frames nothing after it)
                 continue
             if kind == "close":
                 if not in_fence and not self.reasoning_over:  # a bare closer: what came before was reasoning
@@ -378,6 +345,61 @@ class Scanner:
             assert kind in ("json", "py")
             pos = self.json_at(m.end() - 1, limit, calls)
             floor = pos
+
+    def fence(self, m: re.Match[str], floor: int, limit: int, calls: list[ToolCall]) -> int:
+        """The fenced block opened at ``m``: its calls added when its language may hold
+        some and nothing frames it as an example; where it ends."""
+        text = self.text
+        body = m.end()
+        content_end, block_end = _fence_close(text, body, limit, m.group("ticks"))
+        if block_end == limit and not self.reasoning_over:
+            # a fence never closed ends at a reasoning closer on a line of its own: the
+            # reasoning the prompt opened held the fence
+            q = _LINE_CLOSER.search(text, body, limit)
+            if q is not None:
+                content_end = block_end = q.start()
+        lang = m.group("lang").lower().lstrip("{.").rstrip("}")
+        content = text[body:content_end]
+        if lang in _CALL_LANGS and not _framed_as_example(text, m.start(), floor, content):
+            code = self.tool_code(body, content_end) if lang == "tool_code" else None
+            if code is not None:
+                calls.extend(code)
+            else:
+                self.scan(body, content_end, calls, True)
+        return block_end
+
+    def reasoning(self, m: re.Match[str], limit: int, calls: list[ToolCall],
+                  in_fence: bool) -> tuple[int, int]:
+        """The reasoning opened at ``m``, skipped: (where the scan goes on, where the
+        reasoning closed or -1). Harmony's analysis is a message, read as harmony's are
+        (one with a recipient is a call: built-in tools are called from analysis)."""
+        text = self.text
+        opener = m.group("think")
+        if opener[:11] == _ANALYSIS[:11] and "harmony" in self.kinds and \
+                text.find("<|message|>", m.end(), min(limit, m.start() + 400)) >= 0:
+            found, end = self.readers["<|channel|>"](text, m.start(), limit, self.ctx)
+            if found is not None:
+                pos = self._past_closer(m.start(), max(end, m.end()), found, calls, in_fence)
+                return pos, pos
+        closer = next(c for o, c in REASONING.items() if o.lower() == opener.lower())
+        close_think = self.closer(re.escape(closer), m.end(), limit)
+        if close_think is None:
+            # reasoning to the end of the text (Kimi's tool section ends it implicitly)
+            implicit = text.find(_IMPLICIT_END, m.end(), limit)
+            return (implicit if implicit >= 0 else limit), -1
+        pos = close_think.end()
+        k = _skip_ws(text, pos, limit)
+        if k < limit and text[k] in "{[" and text[k - 1] not in "\n":
+            # </think>{"name": ...} or </think>[f(a=1)] on one line: what the answer starts with
+            before = len(calls)
+            found, end = read_list(text, k, limit, self.ctx) if "pythonic" in self.kinds else (None, k)
+            if found is not None:
+                calls.extend(found)
+            elif "json" in self.kinds:
+                end = self.json_at(k, limit, calls)
+            if len(calls) > before:
+                return end, close_think.end()
+        return pos, pos
 
     def _past_closer(self, a: int, b: int, found: list[ToolCall], calls: list[ToolCall],
                      in_fence: bool) -> int:
@@ -466,15 +488,16 @@ class Scanner:
         """Read the JSON value at ``i`` (on a line of its own); add its calls; return where to go on.
         Values joined by ``;`` (Llama 3) are read one after the other."""
         text = self.text
-        if _in_a_value(text, i) or ("json_inline" in self.kinds and _a_member_value(text, i)):
+        if _in_a_value(text, i, self.skipped) or ("json_inline" in self.kinds and _a_member_value(text, i)):
             e = extent(text, i, limit)
-            return i + 1 if e is None else e  # an element of an array the prose opened: data
+            self.skipped = i + 1 if e is None else e  # an element of an array the prose opened: data
+            return self.skipped
         found_all: list[ToolCall] = []
         while True:
             found, end = _json_calls(text, i, limit, lenient=False)
             if found is None:
                 return end
-            found_all.extend(found)
+            found_all.extend(more_after(found, text, end, limit))
             k = _skip_ws(text, end, limit)
             if k < limit and text[k] == ";":
                 k = _skip_ws(text, k + 1, limit)
@@ -499,10 +522,11 @@ _CLOSER_MAX = max(map(len, _BARE_CLOSERS))
 _LINE_CLOSER = re.compile("(?m)^[ \t]*(?:" + "|".join(re.escape(c) for c in _BARE_CLOSERS) + ")", re.I)
 
 
-def _in_a_value(text: str, i: int) -> bool:
-    """The value at ``i`` (a line's first) goes on a JSON value begun on the lines
-    before: an array opened at the end of a line (``results: [``), or another
-    element before it (``},``). Read alone it would be half of that value."""
+def _in_a_value(text: str, i: int, skipped: int) -> bool:
+    """The value at ``i`` (a line's first) goes on a value begun on the lines before:
+    an array opened at the end of a line (``results: [``), an assignment or an
+    argument list, or (``},``) the next element of such an array, whose element
+    before ends at ``skipped``. Read alone it would be part of that value."""
     p = i
     while p > 0 and text[p - 1].isspace():
         p -= 1
@@ -516,14 +540,20 @@ def _in_a_value(text: str, i: int) -> bool:
     p -= 1
     while p > 0 and text[p - 1].isspace():
         p -= 1
-    return p > 0 and text[p - 1] in "}]"
+    return p == skipped and text[p - 1] in "}]"  # (not "{a},\n{b}": Llama's calls one after another)
 
 
 def _quoted(text: str, i: int) -> bool:
-    """What stands before ``i`` on its line is a Markdown quotation's ``>`` marks."""
-    line = text.rfind("\n", 0, i) + 1
-    lead = text[line:i]
+    """What stands before ``i`` on its line is a Markdown quotation's ``>`` marks (a few
+    characters: a long line is looked at no further back than they reach)."""
+    nl = text.rfind("\n", max(0, i - _QUOTE_MAX), i)
+    if nl < 0 and i > _QUOTE_MAX:
+        return False
+    lead = text[nl + 1:i]
     return ">" in lead and not lead.strip(" \t>")
+
+
+_QUOTE_MAX = 12
 
 
 def _a_member_value(text: str, i: int) -> bool:

@@ -154,11 +154,12 @@ class _Params:
 
 
 _CALL_OPENERS = re.compile(r"<(tool_call|function=|invoke|\|tool_call|minimax:tool_call|seed:tool_call|"
-                           r"steptml:invoke|\uff5cDSML\uff5cinvoke)")
+                           r"steptml:invoke|\uff5cDSML\uff5cinvoke|longcat_tool_call|atem:invoke)")
 _OPENER_CLOSES = {"tool_call": "</tool_call>", "function=": "</function>", "invoke": "</invoke>",
                   "|tool_call": "<tool_call|>", "minimax:tool_call": "</minimax:tool_call>",
                   "seed:tool_call": "</seed:tool_call>", "steptml:invoke": "</steptml:invoke>",
-                  "\uff5cDSML\uff5cinvoke": "</\uff5cDSML\uff5cinvoke>"}
+                  "\uff5cDSML\uff5cinvoke": "</\uff5cDSML\uff5cinvoke>",
+                  "longcat_tool_call": "</longcat_tool_call>", "atem:invoke": "</atem:invoke>"}
 
 
 def _unclosed_call(text: str, a: int, b: int) -> bool:
