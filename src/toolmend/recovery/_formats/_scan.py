@@ -302,7 +302,8 @@ class Scanner:
                 close_resp = self.closer(r"</tool_response\s*>", m.end(), limit)
                 pos = close_resp.end() if close_resp is not None else m.end()
                 continue
-            if kind in ("tag", "fam") and _quoted(text, m.start()):
+            start = m.start()
+            if kind in ("tag", "fam") and text[start - 1:start] in _QUOTE_LEAD and _quoted(text, start):
                 pos = m.end()  # a call in a Markdown quotation ("> <tool_call>..."): quoted, not made
                 continue
             if kind == "tag":
@@ -554,6 +555,7 @@ def _quoted(text: str, i: int) -> bool:
 
 
 _QUOTE_MAX = 12
+_QUOTE_LEAD = frozenset(" \t>")  # what stands just before a tag a quotation holds
 
 
 def _a_member_value(text: str, i: int) -> bool:
