@@ -881,3 +881,41 @@ def test_a_kimi_name_may_hold_colons_before_its_index():
                             '<|tool_call_argument_begin|>{"a": 1}<|tool_call_end|><|tool_calls_section_end|>')
     assert c.ok and c.name == "mcp:server:tool"
     assert parse_tool_calls("[n-1(x=1)]") == []
+
+
+def test_glaive_functioncall_and_react_action_input():
+    text = ("<functioncall> {\"name\": \"calculate_bmi\", \"arguments\": '{\"weight\": 70, \"height\": 1.75}'} "
+            "<|endoftext|>")
+    for fmt in (None, "glaive"):
+        (c,) = parse_tool_calls(text, format=fmt)
+        assert c.ok and c.name == "calculate_bmi" and c.args == {"weight": 70, "height": 1.75}
+    text = 'Thought: I need the weather.\nAction: get_weather\nAction Input: {"city": "Paris"}\nObservation:'
+    for fmt in (None, "react"):
+        (c,) = parse_tool_calls(text, format=fmt)
+        assert c.ok and c.args == {"city": "Paris"} and text[c.span[0]:c.span[1]].startswith("Action:")
+    assert parse_tool_calls("Use this format:\nAction: the action to take, one of [search]\n"
+                            "Action Input: the input to the action") == []
+    assert parse_tool_calls('For example:\nAction: get_weather\nAction Input: {"city": "Paris"}') == []
+    (c,) = parse_tool_calls('Action: get_weather\nAction Input: {"city": "Par')
+    assert not c.ok
+
+
+def test_a_bare_value_goes_into_the_schemas_one_property_whatever_the_tool():
+    tools = [{"type": "function", "function": {"name": "get_weather", "parameters": {
+        "type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}}]
+    for text in ("Action: get_weather\nAction Input: Paris", '<tool_call name="get_weather">Paris</tool_call>'):
+        (c,) = parse_tool_calls(text, tools=tools)
+        assert c.ok and c.args == {"city": "Paris"}
+        (c,) = parse_tool_calls(text)  # (without the schema: which property is a guess)
+        assert not c.ok
+
+
+def test_bare_text_where_the_format_writes_json_is_not_arguments():
+    # (bare text is a value only where the format allows one: a tag's body, ReAct's input)
+    for text in ("<|start|>assistant<|channel|>commentary to=functions.search<|message|>rust async<|call|>",
+                 "<|tool_calls_section_begin|><|tool_call_begin|>functions.search:0<|tool_call_argument_begin|>"
+                 "rust async<|tool_call_end|><|tool_calls_section_end|>"):
+        (c,) = parse_tool_calls(text)
+        assert not c.ok and "not JSON" in c.error
+    (c,) = parse_tool_calls('<tool_call name="search">rust async</tool_call>')
+    assert c.ok and c.args == {"term": "rust async"}

@@ -100,12 +100,16 @@ def json_kind(value: Any, article: bool = False) -> str:
     return (("an " if kind[0] in "aeiou" else "a ") + kind) if article else kind
 
 
+# what a bare value sent to a tool the table does not know is told (a schema may still place it)
+NO_PRIMARY_FIELD = "which has no known primary field"
+
+
 def _wrap(value: str, tool: str, original: str) -> Recovered:
     """Strategy 6: put a bare value into ``tool``'s primary field."""
     field = field_for_tool(tool)
     if field is None:
-        return _fail(original, f"a bare value was sent to tool {tool!r}, which has no known "
-                               "primary field (register one with register_tool_field)")
+        return _fail(original, f"a bare value was sent to tool {tool!r}, {NO_PRIMARY_FIELD} "
+                               "(register one with register_tool_field)")
     if tool_style(tool) == "subcommand":
         words = value.split()
         if len(words) != 1 or words[0].lower() not in SUBCOMMANDS:

@@ -43,7 +43,7 @@ from .._text import skip_blanks
 from ..errors import RecoveryError
 from ._jsonish import Member, decode_key, elements, extent, members, skip_space
 from ._result import Cut, Fix
-from ._strategies import _NOT_JSON, exact_json, json_kind, json_text, normalize_tool_args
+from ._strategies import _NOT_JSON, NO_PRIMARY_FIELD, exact_json, json_kind, json_text, normalize_tool_args
 
 if TYPE_CHECKING:
     from ._schemawalk import Problem
@@ -132,9 +132,12 @@ def moved(calls: Iterable[ToolCall], by: int) -> list[ToolCall]:
 
 
 def call_from_parts(name: str, raw: Any, span: tuple[int, int], id: str | None = None, *,
-                    cut: bool = False) -> ToolCall:
+                    cut: bool = False, bare: bool = True) -> ToolCall:
     """A ToolCall for ``name`` with arguments ``raw`` (text, or an already
-    parsed value); ``cut`` says the text ran out inside or right after them."""
+    parsed value); ``cut`` says the text ran out inside or right after them;
+    ``bare``: a bare value is an argument the format allows (a tag's body,
+    ReAct's input), wrapped into the tool's one field; where the format writes
+    JSON, bare text is arguments that are not JSON."""
     if isinstance(raw, dict):
         try:  # the arguments must be what JSON can hold: no cycle, no set, no object
             return ok_call(name, json_text(raw), raw, span, id)
@@ -149,6 +152,10 @@ def call_from_parts(name: str, raw: Any, span: tuple[int, int], id: str | None =
     r = normalize_tool_args(raw, name)
     if r.ok and r.strategy == "parse":
         return ok_call(name, raw, r.value, span, id)
+    if not bare and (r.strategy == "wrap_plain" or NO_PRIMARY_FIELD in (r.error or "")):
+        return ToolCall(name, raw, None, False, span,
+                        f"the arguments of {name!r} are not JSON ({raw.strip()[:40]!r}), as its format "
+                        "writes them", id)
     if r.cut is not None:
         # the text ends inside a value (a string, a number, after a comma...):
         # whatever a repair makes of it, the call is not whole (Recovered.cut)

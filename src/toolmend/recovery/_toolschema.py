@@ -321,9 +321,19 @@ def check_tool_calls(calls: Iterable[ToolCall], tools: Any) -> list[ToolCall]:
             compiled[name] = Schema(schema) if schema is not None else None
         except SchemaError as exc:
             raise SchemaError(f"the schema of tool {name!r}: {exc}") from None
+    from ._strategies import NO_PRIMARY_FIELD
+
     out: list[ToolCall] = []
     for c in calls:
         if not c.ok:
+            s = compiled.get(c.name)
+            if s is not None and c.cut is None and NO_PRIMARY_FIELD in (c.error or "") and _bare(c.raw_args):
+                # a bare value to a tool the name table does not know: the schema's one property
+                r = recover_with_schema(c.raw_args, c.name, s)
+                if r.ok:
+                    out.append(replace(c, args=r.value, ok=True, error=None,
+                                       fixes=tuple(f for f in r.fixes if f.code == "schema")))
+                    continue
             out.append(c)
             continue
         if c.name not in compiled:

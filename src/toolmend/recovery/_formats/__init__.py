@@ -16,7 +16,7 @@ from dataclasses import replace
 from typing import Any
 
 from ...errors import ToolmendError
-from .._jsonish import skip_space
+from .._jsonish import extent, skip_space
 from .._toolcalls import NAME_PATTERN, NO_ARGUMENTS, ToolCall, ok_call
 from ._base import Ctx, json_run, named_call
 from ._gemma import gemma_reader
@@ -84,8 +84,31 @@ def _python_tag(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall]
     return found, end
 
 
+_REACT = re.compile(r"Action:[ \t]*(" + NAME_PATTERN + r")[ \t]*\r?\n[ \t]*Action Input:[ \t]*")
+
+
+def _react(text: str, i: int, limit: int, m: re.Match[str]) -> tuple[list[ToolCall] | None, int]:
+    """ReAct (LangChain's agents, Qwen's ReAct template): ``Action: NAME`` then ``Action
+    Input:`` and the input, JSON or the rest of its line; the model stops at ``Observation:``."""
+    line = text.rfind("\n", 0, i)
+    if _framed_as_example(text, i, max(0, text.rfind("\n", 0, max(line, 0)) + 1), ""):
+        return None, m.end()  # "for example, ... Action:": the format shown, not a call
+    name, k = m.group(1), m.end()
+    if k < limit and text[k] in "{[":
+        e = extent(text, k, limit)
+        end = limit if e is None else e
+        return [named_call(name, text[k:end], (i, end), cut=e is None)], end
+    nl = text.find("\n", k, limit)  # (a stop sequence, "Observation:", ends the text there)
+    end = limit if nl < 0 else nl
+    return [named_call(name, text[k:end].rstrip("\r"), (i, end), bare=True)], end
+
+
 def _action_fence(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
-    """Command R+: ``Action:`` then a json fence holding ``[{"tool_name", "parameters"}]``."""
+    """Command R+: ``Action:`` then a json fence holding ``[{"tool_name", "parameters"}]``;
+    or ReAct's ``Action: NAME`` and ``Action Input:``."""
+    react = _REACT.match(text, i, limit)
+    if react is not None:
+        return _react(text, i, limit, react)
     k = i + len("Action:")
     while k < limit and text[k].isspace():
         k += 1
@@ -215,6 +238,8 @@ MARKERS: dict[str, tuple[str, Any]] = {
     "<|recipient|>": ("functionary_v2", _recipient),
     "<|function_call|>": ("gigachat", block_reader("<|function_call|>", ())),
     "function call<|role_sep|>": ("gigachat", block_reader("function call<|role_sep|>", ())),
+    # glaive-function-calling's: <functioncall> {"name": ..., "arguments": '{...}'} <|endoftext|>
+    "<functioncall>": ("glaive", block_reader("<functioncall>", ())),
 }
 _ARROW_READER = ("functionary", read_arrow)
 
@@ -257,9 +282,11 @@ _KINDS: dict[str, frozenset[str]] = {
     "nemotron_v2": frozenset({"nemotron_v2"}),
     "step3": frozenset({"step3"}),
     "glimmer": frozenset({"glimmer"}),
+    "glaive": frozenset({"glaive"}),
     "json": frozenset({"json"}),
 }
 _ALIASES = {
+    "react": "command_r_plus",  # (Command R+ writes ReAct's Action: too)
     "qwen25": "hermes", "qwen2_5": "hermes", "longcat": "hermes", "ernie45": "hermes",
     "granite4": "hermes", "qwen3_xml": "qwen3_coder", "step3p5": "qwen3_coder", "nemotron3": "qwen3_coder",
     "nemotron_v3": "qwen3_coder", "deepseek_v31": "deepseek_v3",

@@ -86,17 +86,19 @@ def cut_call(name: str, raw: str, span: tuple[int, int], where: str,
 
 
 def named_call(name: str, raw: str, span: tuple[int, int], id: str | None = None, *,
-               cut: bool = False) -> ToolCall:
+               cut: bool = False, bare: bool = False) -> ToolCall:
     """A call whose arguments are JSON text, recovered as every JSON call is. None
     written (the marker after the name, then nothing) is not ok: an empty object
-    would be a guess, as for a JSON call that names no arguments."""
+    would be a guess, as for a JSON call that names no arguments. ``bare``: the
+    format allows a bare value for arguments (ReAct's input), else bare text is
+    not JSON."""
     raw = raw.strip()
     if not raw:
         return ToolCall(name, "", None, False, span,
                         "the call was cut off before its arguments" if cut else
                         f"the call to {name!r} writes no arguments; {NO_ARGUMENTS} "
                         "(a call without parameters writes {})", id)
-    return call_from_parts(name, raw, span, id, cut=cut)
+    return call_from_parts(name, raw, span, id, cut=cut, bare=bare)
 
 
 def xml_call(name: str, params: list[tuple[str, str, bool]], raw: str, span: tuple[int, int],
