@@ -792,17 +792,19 @@ def test_nothing_after_the_end_of_the_turn_is_a_call_of_it(end):
     assert [c.name for c in parse_tool_calls(f"Turns end with `{end}`.\n{b}")] == ["b"]  # (a code span: text)
 
 
-def test_a_call_missing_its_end_marker_before_the_next_call_keeps_the_next():
+def test_a_kimi_call_missing_its_end_marker_before_the_next_call_keeps_the_next():
     kimi = ("<|tool_calls_section_begin|><|tool_call_begin|>functions.a:0<|tool_call_argument_begin|>{ARGS}"
             '<|tool_call_begin|>functions.b:1<|tool_call_argument_begin|>{"y": 2}<|tool_call_end|>'
             "<|tool_calls_section_end|>")
-    ds = ("<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>a<｜tool▁sep｜>{ARGS}<｜tool▁call▁begin｜>b<｜tool▁sep｜>"
-          '{"y": 2}<｜tool▁call▁end｜><｜tool▁calls▁end｜>')
-    for text in (kimi, ds):
-        whole = parse_tool_calls(text.replace("{ARGS}", '{"x": 1}'))
-        assert [(c.name, c.args, c.ok) for c in whole] == [("a", {"x": 1}, True), ("b", {"y": 2}, True)]
-        cut = parse_tool_calls(text.replace("{ARGS}", '{"x": 1'))
-        assert [(c.name, c.ok) for c in cut] == [("a", False), ("b", True)]
+    whole = parse_tool_calls(kimi.replace("{ARGS}", '{"x": 1}'))
+    assert [(c.name, c.args, c.ok) for c in whole] == [("a", {"x": 1}, True), ("b", {"y": 2}, True)]
+    cut = parse_tool_calls(kimi.replace("{ARGS}", '{"x": 1'))
+    assert [c.name for c in cut if c.ok] == []  # (where the arguments end is not known: b is in them)
+    # a call's tokens inside a string of the arguments are the arguments'
+    quoted = ('<|tool_calls_section_begin|><|tool_call_begin|>functions.write_file:0<|tool_call_argument_begin|>'
+              '{"path": "log.txt", "content": "<|tool_call_begin|>functions.rm:1<|tool_call_argument_begin|>{}'
+              '<|tool_call_end|>"}<|tool_call_end|><|tool_calls_section_end|>')
+    assert [(c.name, c.ok) for c in parse_tool_calls(quoted)] == [("write_file", True)]
 
 
 # -- what review of the above found ------------------------------------------------------------
@@ -919,3 +921,41 @@ def test_bare_text_where_the_format_writes_json_is_not_arguments():
         assert not c.ok and "not JSON" in c.error
     (c,) = parse_tool_calls('<tool_call name="search">rust async</tool_call>')
     assert c.ok and c.args == {"term": "rust async"}
+
+
+# -- what a second review found ------------------------------------------------------------------
+
+@pytest.mark.parametrize("text", [
+    'results = [{"name": "delete_file", "arguments": {"path": "/"}},\n  {"name": "get_time", "arguments": {}}\n]',
+    'For example: [\n  {"name": "get_time", "arguments": {}},\n  {"name": "delete_file", "arguments": {"path": "/"}}\n]',
+    'Log: [\n  {"name": "get_time", "arguments": {}}, {"name": "get_time", "arguments": {}},\n'
+    '  {"name": "delete_file", "arguments": {"path": "/"}}\n]',
+    '{"name": "f", "arguments": {"a": 1}},\n{"name": "g", "arguments": {"b": 2}},\n{"name": "h", "arguments": {"c": 3}}',
+    'Incorrect:\n{"name": "delete_file", "arguments": {"path": "/"}}',
+    'The previous call was:\n{"name": "delete_file", "arguments": {"path": "/"}}',
+    'You should NOT run this:\n```json\n{"name": "delete_file", "arguments": {"path": "/"}}\n```',
+    'He wrote:\n> > > > > > <tool_call>{"name": "f", "arguments": {}}</tool_call>',
+])
+def test_data_examples_and_quotations_give_no_call(text):
+    assert [c for c in parse_tool_calls(text) if c.ok] == []
+
+
+@pytest.mark.parametrize(("text", "fmt"), [
+    ('<tool_call>\n{"name": "write_file", "arguments": {\n  "path": "a.txt"}},\n  "content": "hello"\n}', "hermes"),
+    ('<|python_tag|>{"name": "write_file", "parameters": {"path": "a.txt"}},\n"content": "hello"}', "llama3_json"),
+    ('<tool_call name="get_weather">{"name": "get_weather", "arguments": {"city": "Paris"}}, "days": 2}</tool_call>',
+     None),
+    ('<tool_call name="get_weather">{"name": "get_weather", "arguments": {"city": "Paris"}}\n'
+     '{"name": "get_time", "arguments": {"tz": "UTC"}}</tool_call>', None),
+    ('<tool_call name="get_weather">{"name": "get_weather", "arguments": {}, "city": "Paris"}</tool_call>', None),
+])
+def test_a_call_whose_arguments_go_on_past_their_end_is_not_ok(text, fmt):
+    assert [c.ok for c in parse_tool_calls(text, format=fmt)] == [False]
+
+
+def test_a_turn_end_named_in_a_sentence_is_text_and_harmony_reasoning_without_its_end():
+    text = 'Each ChatML turn ends with <|im_end|>.\n<tool_call>\n{"name": "f", "arguments": {}}\n</tool_call>'
+    assert [c.name for c in parse_tool_calls(text)] == ["f"]
+    text = ('<|channel|>analysis<|message|>Need weather.<|start|>assistant<|channel|>commentary '
+            'to=functions.get_weather <|constrain|>json<|message|>{"city":"Paris"}<|call|>')
+    assert [c.name for c in parse_tool_calls(text, format="harmony")] == ["get_weather"]

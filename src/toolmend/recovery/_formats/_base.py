@@ -63,15 +63,19 @@ def more_after(calls: list[ToolCall], text: str, end: int, limit: int,
     as more of that JSON (a comma and a key, a key and its colon: the model closed its
     arguments early, ``{"path": "x"}}, "recursive": true}``), the last call is not ok,
     since its arguments would be partial. Closing brackets alone add nothing. Looked for
-    up to ``limit`` when a closer ends it there (``closed``), else on the line only
-    (a line of prose after a call may well start with a quoted word)."""
+    up to ``limit`` when a closer ends it there (``closed``), else on the line only, or
+    the next one after a comma ending it (a line of prose after a call may well start
+    with a quoted word)."""
+    line_end = limit
     if not closed:
         nl = text.find("\n", end, limit)
-        limit = limit if nl < 0 else nl
+        line_end = limit if nl < 0 else nl
     k = end
-    while k < limit and (text[k].isspace() or text[k] in "}]"):
+    while k < line_end and (text[k].isspace() or text[k] in "}]"):
         k += 1
-    if not calls or k >= limit or text[k] not in ",\"" or _MEMBER.match(text, k, limit) is None:
+    if not calls or k >= line_end or text[k] not in ",\"":
+        return calls
+    if _MEMBER.match(text, k, limit if text[k] == "," else line_end) is None:
         return calls  # (calls written one after the other: the next one is its own)
     c = calls[-1]
     why = (f"the call to {c.name!r} is followed by more JSON at offset {k - c.span[0]} of the call: "

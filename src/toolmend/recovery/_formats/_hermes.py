@@ -14,7 +14,8 @@ from dataclasses import replace
 from typing import Any
 
 from ..._kernels import markers
-from .._jsonish import extent, skip_space
+from .._jsonish import extent, members, skip_space
+from .._strategies import normalize_tool_args
 from .._toolcalls import (
     _NAME,
     ToolCall,
@@ -280,13 +281,35 @@ def _body_call(raw: str) -> ToolCall | None:
     everyday body is: a member written twice is two readings), else None."""
     if not raw.startswith("{") or '"name"' not in raw:
         return None
-    found = _json_calls(raw, 0, len(raw), True)[0]
+    keys = [m.key for m in members(raw, 0, len(raw)).items]
+    if "name" not in keys or not any(k in _ARGS_KEYS for k in keys):
+        return None  # no name and arguments: the tag's tool's own arguments
+    others = [k for k in keys if k not in _BODY_CALL_KEYS]
+    if others:
+        return ToolCall(name_of(raw), raw, None, False, (0, len(raw)),
+                        f"the tag's body is a call object holding {', '.join(map(repr, others[:3]))} beside "
+                        "its name and arguments: which are the arguments is a guess")
+    found, stop = _json_calls(raw, 0, len(raw), True)
     if not found or len(found) != 1:
         return None
     call = found[0]
-    if not call.name or (not call.raw_args and "twice" not in (call.error or "")):
-        return None  # a name and no arguments member: the tag's tool's own arguments
+    if not call.name:
+        return None
+    if raw[stop:].strip():
+        return ToolCall(call.name, raw, None, False, call.span,
+                        f"the tag's body holds more than the call object to {call.name!r}")
     return call
+
+
+_ARGS_KEYS = frozenset(("arguments", "parameters", "input", "args"))
+_BODY_CALL_KEYS = _ARGS_KEYS | {"name", "id", "type"}
+
+
+def name_of(raw: str) -> str:
+    """The ``"name"`` a call object's text gives ("" when it gives none as a string)."""
+    r = normalize_tool_args(raw)
+    value = r.value.get("name") if r.ok and isinstance(r.value, dict) else None
+    return value if isinstance(value, str) else ""
 
 
 def _two_readings(attrs: dict[str, str], twice: set[str]) -> str | None:

@@ -158,20 +158,22 @@ def read_kimi(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] |
         end = e + len("<|tool_call_end|>") if e >= 0 else limit
         return [ToolCall("", text[a:e if e >= 0 else limit].strip(), None, False, (i, end),
                          f"the call's id {call_id!r} names no tool")], end
-    nxt = ctx.find(text, "<|tool_call_begin|>", a, limit)  # (a call's end marker comes before the next)
-    e = text.find("<|tool_call_end|>", a, nxt if nxt >= 0 else limit)
+    k = skip_space(text, a, limit)
+    x = extent(text, k, limit) if k < limit and text[k] in "{[" else None
+    q = skip_space(text, x, limit) if x is not None else -1
+    if x is not None and text.startswith("<|tool_call_end|>", q):
+        # (a token inside a string of the arguments is the arguments': the extent reads strings)
+        end = q + len("<|tool_call_end|>")
+        return [named_call(name, text[k:x], (i, end), call_id)], end
+    if x is not None and text.startswith("<|tool_call_begin|>", q):
+        # whole arguments, then the next call: this one's end marker was dropped
+        return [named_call(name, text[k:x], (i, x), call_id)], x
+    e = text.find("<|tool_call_end|>", a, limit)
     if e >= 0:
         end = e + len("<|tool_call_end|>")
         return [named_call(name, text[a:e], (i, end), call_id)], end
-    bound = nxt if nxt >= 0 else limit
-    k = skip_space(text, a, bound)
-    x = extent(text, k, bound) if k < bound and text[k] in "{[" else None
-    stop = bound if x is None else x
-    if nxt >= 0 and x is not None and text[x:nxt].strip(" \t\r\n"):
-        return [ToolCall(name, text[k:x], None, False, (i, nxt),
-                         f"the call to {name!r} holds more than its arguments at offset {x - i} of the call, "
-                         "and no end marker before the next call")], nxt
-    return [named_call(name, text[a:stop], (i, stop), call_id, cut=nxt < 0 or x is None)], stop
+    stop = limit if x is None else x
+    return [named_call(name, text[a:stop], (i, stop), call_id, cut=True)], stop
 
 
 _DS_SEP = "<｜tool▁sep｜>"
@@ -180,21 +182,20 @@ _DS_END = "<｜tool▁call▁end｜>"
 
 def read_deepseek(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
     j = i + len("<｜tool▁call▁begin｜>")
-    nxt = ctx.find(text, "<｜tool▁call▁begin｜>", j, limit)  # (a call's end marker comes before the next)
-    e = text.find(_DS_END, j, nxt if nxt >= 0 else limit)
-    body_end = e if e >= 0 else nxt if nxt >= 0 else limit
+    e = text.find(_DS_END, j, limit)
+    body_end = e if e >= 0 else limit
     s = text.find(_DS_SEP, j, body_end)
     if s < 0:
-        return ([], limit) if e < 0 and nxt < 0 and limit == len(text) else (None, j)
+        return ([], limit) if e < 0 and limit == len(text) else (None, j)
     left = text[j:s].strip()
     a = s + len(_DS_SEP)
-    end = e + len(_DS_END) if e >= 0 else body_end
+    end = e + len(_DS_END) if e >= 0 else limit
     if left == "function":  # V3 / R1: the name on the line, the arguments in a json fence
         nl = text.find("\n", a, body_end)
         if nl < 0:
             name = text[a:body_end].strip()
             if e < 0 and _NAME.match(name or "x"):
-                return ([cut_call(name, "", (i, body_end), "before its arguments")] if name else []), body_end
+                return ([cut_call(name, "", (i, limit), "before its arguments")] if name else []), limit
             return None, j
         name = text[a:nl].strip()
         k = skip_space(text, nl, body_end)
@@ -232,8 +233,8 @@ def harmony_message(text: str, i: int, limit: int, find: Callable[[str, str, int
     """The harmony message at ``i``: (channel, recipient, body start, body end, end, closed),
     None when no ``<|message|>`` header starts there. A message ends at its end token or
     where the next one starts; reasoning (``analysis`` with no recipient) at its ``<|end|>``
-    (or ``<|return|>``) only: it is text the model thinks in, which may quote a whole
-    message, ``<|start|>`` and ``<|call|>`` with it. ``find``: the
+    (or ``<|return|>``), when it has one: it is text the model thinks in, which may quote a
+    whole message, ``<|start|>`` and ``<|call|>`` with it. ``find``: the
     parse's remembered search (``Ctx.find``), so that a run of messages costs one search
     for a token that never comes."""
     h = text.find("<|message|>", i, min(limit, i + 400))
@@ -247,8 +248,11 @@ def harmony_message(text: str, i: int, limit: int, find: Callable[[str, str, int
     channel = ch.group(1) if ch else ""
     a = h + len("<|message|>")
     search = find or _find
-    tokens = ("<|end|>", "<|return|>") if channel == "analysis" and to is None else _H_ENDS
-    ends = [x for x in (search(text, t, a, limit) for t in tokens) if x >= 0]
+    ends: list[int] = []
+    if channel == "analysis" and to is None:
+        ends = [x for x in (search(text, t, a, limit) for t in ("<|end|>", "<|return|>")) if x >= 0]
+    if not ends:  # (reasoning whose end token was dropped ends where the next message starts)
+        ends = [x for x in (search(text, t, a, limit) for t in _H_ENDS) if x >= 0]
     b = min(ends) if ends else limit
     end = b
     for t in _H_ENDS[:3]:

@@ -14,7 +14,6 @@ import re
 from typing import Any
 
 from ..._kernels import markers
-from .._jsonish import extent
 from .._toolcalls import ToolCall, _json_calls, _skip_ws
 from ._base import Ctx, more_after
 from ._hermes import NOT_A_TAG, everyday_tag, read_tag
@@ -129,8 +128,9 @@ def token_pattern(kinds: frozenset[str], markers: tuple[str, ...]) -> TokenSearc
 _CALL_LANGS = frozenset({"", "json", "jsonc", "json5", "jsonl", "xml", "text", "txt", "plaintext",
                          "tool_call", "tool_code", "tool", "tools", "function", "output"})
 # a warning that opens the line: "Never run this:", "Do NOT do this:", "Warning: don't call this"
-_WARNING = (r"^\W*(?:(?:but|and|please|warning|note|caution)\W+)?(?:never|do not|don't|avoid) (?:ever )?"
-            r"(?:run|call|do|use|execute|send|emit)(?:ing)? (?:this|that|these|it|like)\b")
+# a warning about what follows: "Never run this:", "You should NOT do this:", "Do not call these."
+_WARNING = (r"(?:never|not|n't|avoid) (?:ever )?(?:run|call|do|use|execute|send|emit)(?:ing)? "
+            r"(?:this|these|the following)\W*$")
 # what introduces a fenced block as an illustration rather than the model's own call
 _FRAMING = re.compile(
     r"\b(?:for (?:example|instance|reference)|e\.g\b|an? example|example (?:of|call|output|usage)|"
@@ -145,9 +145,13 @@ _FRAMING = re.compile(
 # what introduces a bare call (no marker, no fence) as an illustration: the words that say so
 # outright (a fence's list holds more, "like this", "such as", "i would": said of real calls too)
 _BARE_FRAMING = re.compile(
-    r"\b(?:for (?:example|instance)|e\.g\b|examples?:|an? example (?:of|call)|example (?:call|output|usage)|"
-    r"the format (?:is|looks)|format:|syntax|template|placeholder|sample (?:call|output|request)|"
-    r"(?:would|should|could|might) look like)|" + _WARNING,
+    r"\b(?:for (?:example|instance|reference)|e\.g\b|examples?:|an? example (?:of|call)|"
+    r"example (?:call|output|usage)|the format (?:is|looks)|format:|syntax|template|placeholder|"
+    r"sample (?:call|output|request)|(?:would|should|could|might) look like|incorrect|wrong:|right:|"
+    r"correct:|(?:mock|dummy|fake|pseudo-?)(?:code| call| output| request| response)|such as:|"
+    r"(?:was|were):|(?:was|were) (?:logged|sent|returned|emitted)|"
+    r"(?:previous|last|earlier) call|(?:here is|here's) how|how (?:you|to) (?:would )?(?:call|use|write))|"
+    + _WARNING,
     re.I)
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")
 _BLANKS = re.compile(r"\s+")
@@ -214,7 +218,7 @@ class Scanner:
         # the message's reasoning is known to be over (thinking=True or False): a
         # closer with no opener is text, not the end of reasoning the prompt opened
         self.reasoning_over = False
-        self.skipped = -1  # where the last value read as part of a larger one ends
+        self.calls_end = -1  # where the last JSON value read as calls ends
 
     def _anchored(self, p: int, limit: int) -> tuple[re.Match[str] | None, int]:
         """The token pattern's match at the line start found from ``p`` (a line
@@ -272,8 +276,9 @@ class Scanner:
                 return
             kind = m.lastgroup
             if kind == "eot":
-                if in_fence:  # (shown in a fenced block: text)
-                    pos = m.end()
+                after = text[m.end():_line_end(text, m.end(), limit)].strip()
+                if in_fence or (after and not after.startswith("<|")):
+                    pos = m.end()  # (shown in a fenced block, or named in a sentence: text)
                     continue
                 return  # the turn ended: the rest is not this message's
             if kind == "fence" or m.group("fence") is not None:
@@ -330,9 +335,9 @@ class Scanner:
                     floor = pos
                 continue
             if not in_fence and _framed_line(text, m.start(), floor):
-                # a call without a marker shown after "for example:" / "never run this:" (as a fence is)
-                e = extent(text, m.end() - 1, limit) if kind == "json" else None
-                pos = floor = e if e is not None else m.end()
+                # a call without a marker shown after "for example:" / "never run this:" (as a fence
+                # is): its line skipped, and a value's next lines are read as part of it
+                pos = floor = _line_end(text, m.start(), limit)
                 continue
             if kind == "py":
                 found, end = read_list(text, m.end() - 1, limit, self.ctx)
@@ -412,6 +417,8 @@ class Scanner:
         reader may pass one over: the text it read without a call, a call not
         whole and a whole call that ran to the end of the text without its
         closer (outside their arguments)."""
+        if found:
+            self.calls_end = b  # (a JSON line after ",": the next call, not a value's element)
         if in_fence or self.reasoning_over or (len(found) == 1 and found[0].ok and (
                 found[0].span[1] < len(self.text) or self._closed(found[0].span))):
             calls.extend(found)  # (the everyday case: one whole call read to its closer)
@@ -489,10 +496,8 @@ class Scanner:
         """Read the JSON value at ``i`` (on a line of its own); add its calls; return where to go on.
         Values joined by ``;`` (Llama 3) are read one after the other."""
         text = self.text
-        if _in_a_value(text, i, self.skipped) or ("json_inline" in self.kinds and _a_member_value(text, i)):
-            e = extent(text, i, limit)
-            self.skipped = i + 1 if e is None else e  # an element of an array the prose opened: data
-            return self.skipped
+        if _in_a_value(text, i, self.calls_end) or ("json_inline" in self.kinds and _a_member_value(text, i)):
+            return _line_end(text, i, limit)  # part of a value begun before: data (its lines are read on)
         found_all: list[ToolCall] = []
         while True:
             found, end = _json_calls(text, i, limit, lenient=False)
@@ -513,7 +518,15 @@ class Scanner:
                 "json_inline" not in self.kinds:
             return end  # JSON inside a sentence: a value being talked about
         calls.extend(found_all)
+        if found_all:
+            self.calls_end = end
         return end
+
+
+def _line_end(text: str, i: int, limit: int) -> int:
+    """Where the line holding ``i`` ends (past its line break)."""
+    nl = text.find("\n", i, limit)
+    return limit if nl < 0 else nl + 1
 
 
 _HEAD_CALL = re.compile(r"[ \t\n]*([A-Za-z_][\w.-]{0,127})[ \t]*\n(?=[ \t]*\{)")
@@ -523,11 +536,12 @@ _CLOSER_MAX = max(map(len, _BARE_CLOSERS))
 _LINE_CLOSER = re.compile("(?m)^[ \t]*(?:" + "|".join(re.escape(c) for c in _BARE_CLOSERS) + ")", re.I)
 
 
-def _in_a_value(text: str, i: int, skipped: int) -> bool:
+def _in_a_value(text: str, i: int, calls_end: int) -> bool:
     """The value at ``i`` (a line's first) goes on a value begun on the lines before:
     an array opened at the end of a line (``results: [``), an assignment or an
-    argument list, or (``},``) the next element of such an array, whose element
-    before ends at ``skipped``. Read alone it would be part of that value."""
+    argument list, or (``},``) the next element of an array, unless the element
+    before was read as calls, ending at ``calls_end`` (Llama 3's ``{a},\n{b}``).
+    Read alone it would be part of that value."""
     p = i
     while p > 0 and text[p - 1].isspace():
         p -= 1
@@ -541,20 +555,21 @@ def _in_a_value(text: str, i: int, skipped: int) -> bool:
     p -= 1
     while p > 0 and text[p - 1].isspace():
         p -= 1
-    return p == skipped and text[p - 1] in "}]"  # (not "{a},\n{b}": Llama's calls one after another)
+    return p != calls_end and text[p - 1] in "}]"
 
 
 def _quoted(text: str, i: int) -> bool:
-    """What stands before ``i`` on its line is a Markdown quotation's ``>`` marks (a few
-    characters: a long line is looked at no further back than they reach)."""
-    nl = text.rfind("\n", max(0, i - _QUOTE_MAX), i)
-    if nl < 0 and i > _QUOTE_MAX:
-        return False
-    lead = text[nl + 1:i]
-    return ">" in lead and not lead.strip(" \t>")
+    """What stands before ``i`` on its line is a Markdown quotation's ``>`` marks (and
+    blanks; a run longer than a few dozen characters is no quotation's)."""
+    lead = text[max(0, i - _QUOTE_MAX):i]
+    marks = len(lead) - len(lead.rstrip(" \t>"))
+    j = i - marks
+    if marks == len(lead) and j > 0:
+        return False  # (a run longer than a quotation's marks)
+    return (j == 0 or text[j - 1] == "\n") and ">" in text[j:i]
 
 
-_QUOTE_MAX = 12
+_QUOTE_MAX = 16
 _QUOTE_LEAD = frozenset(" \t>")  # what stands just before a tag a quotation holds
 
 
