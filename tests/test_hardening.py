@@ -411,6 +411,10 @@ SHAPES = {
     "quoted tags": "> <tool_call>" * 160_000,
     # harmony's messages, each searching for end tokens that never come
     "analysis messages": "<|channel|>analysis<|message|>x<|end|>" * 53_000,
+    # values that never close, each on a line read as part of one (after "=", or framed as an
+    # example): their end was looked for to the end of the text once per line
+    "assigned values": "=\n{\n" * 500_000,
+    "framed values": "for example:\n{\n" * 130_000,
     "analysis calls": '<|start|>assistant<|channel|>analysis to=functions.f code<|message|>{"a": 1' * 26_000,
 }
 

@@ -98,12 +98,17 @@ class _StartTable:
     """The search for a character of ``firsts`` (a regular expression, None
     when there are none), ``line_firsts`` and the words."""
 
-    __slots__ = ("firsts", "line_firsts", "words")
+    __slots__ = ("firsts", "line_firsts", "words", "last")
 
     def __init__(self, firsts: Any, line_firsts: str, words: tuple[str, ...]) -> None:
         self.firsts = firsts
         self.line_firsts = line_firsts
         self.words = words
+        # the last search for a first character: (text, limit, from, found). The scan asks
+        # again from each line break before what it found: from there the answer is the same,
+        # so a text of many lines and no such character is searched once, not once a line.
+        # (One tuple, replaced whole: a thread reading it sees one search's or another's.)
+        self.last: tuple[str, int, int, int] | None = None
 
 
 _BLANKS = re.compile(r"[ \t\n]*")
@@ -124,8 +129,13 @@ def next_start(text: str, pos: int, limit: int, table: Any) -> int:
         raise TypeError("next_start: the table must come from start_table()")
     limit = min(limit, len(text))
     pos = max(pos, 0)
-    m = table.firsts(text, pos, limit) if table.firsts is not None else None
-    p = m.start() if m is not None else limit
+    last = table.last
+    if last is not None and last[0] is text and last[1] == limit and last[2] <= pos <= last[3]:
+        p = last[3]
+    else:
+        m = table.firsts(text, pos, limit) if table.firsts is not None else None
+        p = m.start() if m is not None else limit
+        table.last = (text, limit, pos, p)
     find = text.find
     # A line break before p whose run of blanks ends at a line's first
     # character. A run that does not is passed whole (a regular expression's
