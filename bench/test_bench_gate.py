@@ -227,6 +227,27 @@ def test_a_pair_over_its_limit_keeps_its_best_attempt(monkeypatch):
     assert (r.ratio, r.attempts) == (1.1, 1)  # a pass is not measured again
 
 
+def test_a_pair_of_threads_that_misses_is_tried_again_later_more_times(monkeypatch):
+    t = Target("grp", "two", "one", 0.65, clock="wall", cpus=2)
+    ratios = iter([0.8, 0.7, 0.9, 0.75, 0.66, 0.6, 0.1])
+    checks, pauses = [], []
+
+    def fake(fns, before_attempt=None, **kw):
+        before_attempt()
+        r = next(ratios)
+        return conftest.Measured({"two": r, "one": 1.0}, 5, 1, 0.1, {"two": [r] * 5, "one": [1.0] * 5})
+
+    monkeypatch.setattr(conftest, "interleaved", fake)
+    monkeypatch.setattr(conftest, "_BASE", {})
+    monkeypatch.setattr(conftest, "need_two_free_cpus", lambda: checks.append(1))
+    monkeypatch.setattr(conftest.time, "sleep", pauses.append)
+    r = conftest._measure_pair(t, "c", {"two": lambda: None, "one": lambda: None})
+    assert (r.ratio, r.attempts, r.met) == (0.6, conftest.THREAD_ATTEMPTS, True)
+    assert len(checks) == conftest.THREAD_ATTEMPTS  # the machine checked before each
+    assert pauses == [conftest.THREAD_PAUSE_S] * (conftest.THREAD_ATTEMPTS - 1)
+    assert next(ratios) == 0.1  # and no more than that
+
+
 # ---------------------------------------------------------------------------
 # bench/slowdown.py, the check that the gate catches a slower kernel: its
 # rewrite of the kernels' sources (the build and the run are what it runs)
