@@ -792,6 +792,47 @@ def test_nothing_after_the_end_of_the_turn_is_a_call_of_it(end):
     assert [c.name for c in parse_tool_calls(f"Turns end with `{end}`.\n{b}")] == ["b"]  # (a code span: text)
 
 
+@pytest.mark.parametrize("end", ["<|im_end|>", "<|eot_id|>", "<|END_OF_TURN_TOKEN|>"])
+def test_a_turn_end_a_reader_ran_on_to_still_ends_the_turn(end):
+    g = '{"name": "g", "arguments": {"b": 2}}'
+    # a Hermes body without </tool_call> runs to the next tag: the turn's end in between is taken
+    for text in (f'<tool_call>\n{{"name": "f", "arguments": {{"a": 1}}}}\n{end}\n<tool_call>\n{g}\n</tool_call>',
+                 f'<tool_call>\n{{"name": "f", "arguments": {{"a": 1}}}}{end}\n<|im_start|>user\n<tool_call>\n{g}'):
+        (f,) = parse_tool_calls(text)
+        assert (f.name, f.args, f.ok) == ("f", {"a": 1}, True)
+        assert end not in text[f.span[0]:f.span[1]]
+    # a call not whole before it: not ok, and still nothing after it
+    text = f'<tool_call>\n{{"name": "f", "arguments": {{"a": 1\n{end}\n<tool_call>\n{g}\n</tool_call>'
+    assert [(c.name, c.ok) for c in parse_tool_calls(text)] == [("f", False)]
+    # a fence never closed ends there
+    text = f'```json\n{{"name": "f", "arguments": {{"a": 1}}}}\n{end}\n{g}\n'
+    assert [c.name for c in parse_tool_calls(text)] == ["f"]
+    # inside a string of the arguments, or shown in a closed fence, it is text
+    text = f'<tool_call>\n{{"name": "f", "arguments": {{"a": "ends with {end}"}}}}\n<tool_call>\n{g}\n</tool_call>'
+    assert [c.name for c in parse_tool_calls(text)] == ["f", "g"]
+    text = f'```json\n{{"name": "f", "arguments": {{"a": 1}}}}\n{end}\n{g}\n```'
+    assert [c.name for c in parse_tool_calls(text)] == ["f", "g"]
+
+
+def test_a_call_after_a_tools_result_is_a_later_turns():
+    """The model stops at its call; a result after it came from the tool (a transcript) or
+    was made up by the model, and a call made on it is not one to run now."""
+    f = '<tool_call>\n{"name": "f", "arguments": {"a": 1}}\n</tool_call>'
+    g = '<tool_call>\n{"name": "g", "arguments": {"b": 2}}\n</tool_call>'
+    assert [c.name for c in parse_tool_calls(f"{f}\n<tool_response>\n{{\"r\": 5}}\n</tool_response>\n{g}")] == ["f"]
+    # the tags named in a sentence are text
+    text = f"The <tool_response> tag holds what </tool_response> the tool said.\n{g}"
+    assert [c.name for c in parse_tool_calls(text)] == ["g"]
+    call = '<|start|>assistant<|channel|>commentary to=functions.{} <|constrain|>json<|message|>{{"a":1}}<|call|>'
+    result = '<|start|>functions.f to=assistant<|channel|>commentary<|message|>{"result": 5}<|end|>'
+    for fmt in (None, "harmony"):
+        got = parse_tool_calls(call.format("f") + result + call.format("g"), format=fmt)
+        assert [c.name for c in got] == ["f"]
+        # the system's and the user's messages come before the reply: its call is read
+        prompt = "<|start|>system<|message|>You are a helpful assistant.<|end|><|start|>user<|message|>Hi<|end|>"
+        assert [c.name for c in parse_tool_calls(prompt + call.format("g"), format=fmt)] == ["g"]
+
+
 def test_a_kimi_call_missing_its_end_marker_before_the_next_call_keeps_the_next():
     kimi = ("<|tool_calls_section_begin|><|tool_call_begin|>functions.a:0<|tool_call_argument_begin|>{ARGS}"
             '<|tool_call_begin|>functions.b:1<|tool_call_argument_begin|>{"y": 2}<|tool_call_end|>'

@@ -282,6 +282,19 @@ def _no_call_in(text: str, i: int, msg: tuple[str, str | None, int, int, int, bo
     return author is not None and author.group(1).lower() not in ("assistant", "")
 
 
+def _tool_result(text: str, i: int, msg: tuple[str, str | None, int, int, int, bool]) -> bool:
+    """The harmony message ``msg`` read at ``i`` is a tool's result: sent to the
+    assistant, or written by a tool (an author other than the assistant, the
+    user, the system or the developer, whose messages a prompt holds before the reply)."""
+    if msg[1] == "assistant":
+        return True
+    author = _H_AUTHOR.match(text, i, msg[2])
+    return author is not None and author.group(1).lower() not in _NOT_A_TOOL
+
+
+_NOT_A_TOOL = frozenset(("assistant", "", "user", "system", "developer"))
+
+
 def harmony_tool(text: str, i: int, msg: tuple[str, str | None, int, int, int, bool]) -> str | None:
     """The recipient of the harmony message ``msg`` read at ``i`` when it is a call
     to a tool, else None. A recipient makes a call on any channel: gpt-oss calls its
@@ -301,7 +314,9 @@ def read_harmony(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall
         return None, i + 1
     a, b, end, closed = msg[2:]
     if _no_call_in(text, i, msg):
-        return [], end  # reasoning, the answer or a tool's result: no call in it
+        if _tool_result(text, i, msg):  # the model's turn ended before it: a call after it is a
+            return [], limit            # later turn's (or one made on a result the model made up)
+        return [], end  # reasoning or the answer: no call in it
     if text.startswith("<atem:", skip_space(text, a, limit)):
         return None, a  # Glimmer's message to a tool: its calls are read at their own marker
     to = harmony_tool(text, i, msg)

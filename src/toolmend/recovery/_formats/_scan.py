@@ -11,6 +11,7 @@ readers' work on the calls themselves.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any
 
 from ..._kernels import markers
@@ -42,6 +43,8 @@ _IMPLICIT_END = "<|tool_calls_section_begin|>"
 # the tokens that end the model's turn: what follows one (a next turn the model went on to
 # write, a transcript) is no call of this message
 _TURN_ENDS = ("<|im_end|>", "<|eot_id|>", "<|endoftext|>", "<|end_of_text|>", "<|END_OF_TURN_TOKEN|>")
+# one that ends its line, or runs into the next special token (one a sentence names is text)
+_TURN_END = re.compile("(?:" + "|".join(re.escape(t) for t in _TURN_ENDS) + r")(?=[ \t\r]*(?:\n|\Z|<\|))")
 
 _FENCE_ETC = (
     r"(?P<fence>^[ \t]*(?P<ticks>`{3,}|~{3,})[ \t]*(?P<lang>[^\s`]*)[^\n`]*(?:\n|\Z))"
@@ -276,8 +279,7 @@ class Scanner:
                 return
             kind = m.lastgroup
             if kind == "eot":
-                after = text[m.end():_line_end(text, m.end(), limit)].strip()
-                if in_fence or (after and not after.startswith("<|")):
+                if in_fence or _TURN_END.match(text, m.start(), limit) is None:
                     pos = m.end()  # (shown in a fenced block, or named in a sentence: text)
                     continue
                 return  # the turn ended: the rest is not this message's
@@ -305,6 +307,11 @@ class Scanner:
                 continue
             if kind == "resp":
                 close_resp = self.closer(r"</tool_response\s*>", m.end(), limit)
+                if close_resp is not None and not in_fence and not text[text.rfind("\n", 0, m.start()) + 1:
+                                                                        m.start()].strip():
+                    # a tool's result on lines of its own: the model's turn ended before it, and
+                    # a call after it is a later turn's (or one made on a result the model made up)
+                    return
                 pos = close_resp.end() if close_resp is not None else m.end()
                 continue
             start = m.start()
@@ -358,7 +365,12 @@ class Scanner:
         text = self.text
         body = m.end()
         content_end, block_end = _fence_close(text, body, limit, m.group("ticks"))
-        if block_end == limit and not self.reasoning_over:
+        if content_end == limit:
+            # a fence never closed ends at the end of the model's turn
+            q = _LINE_TURN_END.search(text, body, limit)
+            if q is not None:
+                content_end = block_end = q.start()
+        if content_end == limit and not self.reasoning_over:
             # a fence never closed ends at a reasoning closer on a line of its own: the
             # reasoning the prompt opened held the fence
             q = _LINE_CLOSER.search(text, body, limit)
@@ -417,6 +429,10 @@ class Scanner:
         reader may pass one over: the text it read without a call, a call not
         whole and a whole call that ran to the end of the text without its
         closer (outside their arguments)."""
+        if found and not in_fence:
+            over = self._turn_end_passed_over(found)
+            if over is not None:  # the turn ended in the text a call ran on to: the scan stops there
+                found, b = over, len(self.text)
         if found:
             self.calls_end = b  # (a JSON line after ",": the next call, not a value's element)
         if in_fence or self.reasoning_over or (len(found) == 1 and found[0].ok and (
@@ -459,6 +475,25 @@ class Scanner:
             if q is not None:
                 return q.end()
         return -1
+
+    def _turn_end_passed_over(self, found: list[ToolCall]) -> list[ToolCall] | None:
+        """The calls of ``found`` up to a turn end a reader passed over, the last
+        one's text ended there; None when there is none. A call with no closer
+        of its own (a Hermes body without ``</tool_call>`` runs to the next tag)
+        may take in the model's end of turn after its arguments, and the next
+        turn's calls after it; a call not whole, in its arguments too."""
+        text = self.text
+        for k, c in enumerate(found):
+            a, e = c.span
+            while e > a and text[e - 1] in " \t\r\n":
+                e -= 1
+            if e <= a or (text[e - 1] == ">" and text[e - 2] != "|"):
+                continue  # a closing tag ends it (</tool_call>, </function>)
+            r = text.rfind(c.raw_args, a, e) if c.raw_args else -1
+            q = _TURN_END.search(text, a if not c.ok or r < 0 else r + len(c.raw_args), e)
+            if q is not None:
+                return [*found[:k], replace(c, span=(a, q.start()))]
+        return None
 
     def _closed(self, span: tuple[int, int]) -> bool:
         """The call's text ends in a tag (its closer: ``</tool_call>``...) that is no
@@ -533,6 +568,7 @@ _HEAD_CALL = re.compile(r"[ \t\n]*([A-Za-z_][\w.-]{0,127})[ \t]*\n(?=[ \t]*\{)")
 # the first closer of a reasoning block the prompt opened (thinking=True)
 _FIRST_CLOSER = re.compile("|".join(re.escape(c) for c in _BARE_CLOSERS), re.I)
 _CLOSER_MAX = max(map(len, _BARE_CLOSERS))
+_LINE_TURN_END = re.compile(r"(?m)^[ \t]*" + _TURN_END.pattern)
 _LINE_CLOSER = re.compile("(?m)^[ \t]*(?:" + "|".join(re.escape(c) for c in _BARE_CLOSERS) + ")", re.I)
 
 
