@@ -770,6 +770,16 @@ def test_token_family_texts_read_live(named, data):
         _check_live(text, [c for c in cuts if c <= len(text)], format=fmt, thinking=thinking)
 
 
+@pytest.mark.parametrize("fmt", [None, "gemma4"])
+def test_a_call_not_ok_at_its_closer_waits_for_the_text_after_it(fmt):
+    """The closer inside a string that is not closed yet: read at that closer, the
+    call is not ok for one reason; the text after it gives another (the string goes
+    on: the call is cut). It is reported as the whole text reads it."""
+    text = '<|tool_call>call:r{<|"|><tool_call|><|"|>'
+    for k in range(len(text) + 1):
+        _check_live(text, [k], format=fmt, thinking=False)
+
+
 @pytest.mark.parametrize("fmt", ["kimi_k2", "deepseek_v3"])
 def test_kimi_and_deepseek_arguments_stream_before_the_call_ends(fmt):
     """Their arguments are JSON after a head: streamed in pieces as they come
