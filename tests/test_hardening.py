@@ -416,6 +416,8 @@ SHAPES = {
     "assigned values": "=\n{\n" * 500_000,
     "framed values": "for example:\n{\n" * 130_000,
     "analysis calls": '<|start|>assistant<|channel|>analysis to=functions.f code<|message|>{"a": 1' * 26_000,
+    # tool results inside a line: whether each opens its line was looked for back to the line's start
+    "tool results in a line": "x <tool_response>y</tool_response>" * 60_000,
 }
 
 

@@ -307,8 +307,7 @@ class Scanner:
                 continue
             if kind == "resp":
                 close_resp = self.closer(r"</tool_response\s*>", m.end(), limit)
-                if close_resp is not None and not in_fence and not text[text.rfind("\n", 0, m.start()) + 1:
-                                                                        m.start()].strip():
+                if close_resp is not None and not in_fence and _opens_its_line(text, m.start()):
                     # a tool's result on lines of its own: the model's turn ended before it, and
                     # a call after it is a later turn's (or one made on a result the model made up)
                     return
@@ -556,6 +555,14 @@ class Scanner:
         if found_all:
             self.calls_end = end
         return end
+
+
+def _opens_its_line(text: str, i: int) -> bool:
+    """Only spaces and tabs before ``i`` on its line (looked at back to the line
+    break, not searched for: a long line of tags stays linear)."""
+    while i > 0 and text[i - 1] in " \t":
+        i -= 1
+    return i == 0 or text[i - 1] == "\n"
 
 
 def _line_end(text: str, i: int, limit: int) -> int:
