@@ -801,6 +801,11 @@ def test_a_turn_end_a_reader_ran_on_to_still_ends_the_turn(end):
         (f,) = parse_tool_calls(text)
         assert (f.name, f.args, f.ok) == ("f", {"a": 1}, True)
         assert end not in text[f.span[0]:f.span[1]]
+    # a harmony message ends where the next one starts: the turn's end before that is taken too
+    call = '<|start|>assistant<|channel|>commentary to=functions.{} <|constrain|>json<|message|>{{"a":1}}{}'
+    for after_f in (end, f"{end}\n", f"\n{end}"):
+        got = parse_tool_calls(call.format("f", after_f) + call.format("g", "<|call|>"))
+        assert [(c.name, c.args, c.ok) for c in got] == [("f", {"a": 1}, True)]
     # a call not whole before it: not ok, and still nothing after it
     text = f'<tool_call>\n{{"name": "f", "arguments": {{"a": 1\n{end}\n<tool_call>\n{g}\n</tool_call>'
     assert [(c.name, c.ok) for c in parse_tool_calls(text)] == [("f", False)]

@@ -489,7 +489,8 @@ class Scanner:
             if e <= a or (text[e - 1] == ">" and text[e - 2] != "|"):
                 continue  # a closing tag ends it (</tool_call>, </function>)
             r = text.rfind(c.raw_args, a, e) if c.raw_args else -1
-            q = _TURN_END.search(text, a if not c.ok or r < 0 else r + len(c.raw_args), e)
+            after = r + _args_end(c.raw_args)
+            q = _TURN_END.search(text, a if not c.ok or r < 0 else after, e)
             if q is not None:
                 return [*found[:k], replace(c, span=(a, q.start()))]
         return None
@@ -555,6 +556,16 @@ class Scanner:
         if found_all:
             self.calls_end = end
         return end
+
+
+def _args_end(raw: str) -> int:
+    """Where whole arguments end in their text: before a turn end that ends it
+    (a reader may keep one its repair dropped: ``{"a": 1}<|im_end|>``)."""
+    tail = raw[-32:].rstrip()
+    for token in _TURN_ENDS:
+        if tail.endswith(token):
+            return len(raw) - len(raw[-32:]) + len(tail) - len(token)
+    return len(raw)
 
 
 def _opens_its_line(text: str, i: int) -> bool:
