@@ -488,9 +488,10 @@ class Scanner:
                 e -= 1
             if e <= a or (text[e - 1] == ">" and text[e - 2] != "|"):
                 continue  # a closing tag ends it (</tool_call>, </function>)
-            r = text.rfind(c.raw_args, a, e) if c.raw_args else -1
-            after = r + _args_end(c.raw_args)
-            q = _TURN_END.search(text, a if not c.ok or r < 0 else after, e)
+            raw = c.raw_args
+            r = text.rfind(raw, a, e) if c.ok and raw else -1
+            start = a if r < 0 else r + (_args_end(raw) if raw[-1] in "> \t\r\n" else len(raw))
+            q = _TURN_END.search(text, start, e) if text.find("<|", start, e) >= 0 else None
             if q is not None:
                 return [*found[:k], replace(c, span=(a, q.start()))]
         return None
