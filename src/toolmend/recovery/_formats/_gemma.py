@@ -181,10 +181,9 @@ def _body_call(name: str, text: str, i: int, a: int, limit: int, ctx: Ctx, quote
     try:
         body, e, top = _to_json(text, a, limit, quote, twice)
     except _Refused as exc:
-        c = text.find(closer, a, limit)
-        nxt = text.find(marker, a, c if c >= 0 else limit)
-        if nxt >= 0:  # the next block begins first: this call ends there
-            c = -1
+        # (the closer is looked for only up to the next block: a run of refused calls stays linear)
+        nxt = text.find(marker, a, limit)
+        c = text.find(closer, a, nxt if nxt >= 0 else limit)  # the next block begins first: it ends there
         stop = c if c >= 0 else nxt if nxt >= 0 else limit
         end = c + len(closer) if c >= 0 else stop
         return ToolCall(name, text[a:stop], None, False, (i, end),
