@@ -994,9 +994,26 @@ def test_data_examples_and_quotations_give_no_call(text):
     ('<tool_call name="get_weather">{"name": "get_weather", "arguments": {"city": "Paris"}}\n'
      '{"name": "get_time", "arguments": {"tz": "UTC"}}</tool_call>', None),
     ('<tool_call name="get_weather">{"name": "get_weather", "arguments": {}, "city": "Paris"}</tool_call>', None),
+    # words after the JSON, inside the call's own bounds: more arguments, not prose to drop
+    ('<|channel|>commentary to=functions.ls<|message|>{"path": "a"} recursive=true<|call|>', None),
+    ('<\uff5ctool\u2581calls\u2581begin\uff5c><\uff5ctool\u2581call\u2581begin\uff5c>ls<\uff5ctool\u2581sep\uff5c>'
+     '{"path": "a"} recursive=true<\uff5ctool\u2581call\u2581end\uff5c><\uff5ctool\u2581calls\u2581end\uff5c>', None),
+    ('<tool_call>{"name": "ls", "arguments": "{\\"path\\": \\"a\\"} recursive=true"}</tool_call>', None),
+    # a harmony message cut short, the next one's header after it
+    ('<|channel|>commentary to=functions.ls\n<|message|>{"path": "a"\n<|channel|>final<|message|>Done<|return|>', None),
 ])
 def test_a_call_whose_arguments_go_on_past_their_end_is_not_ok(text, fmt):
     assert [c.ok for c in parse_tool_calls(text, format=fmt)] == [False]
+
+
+def test_only_markup_may_follow_the_arguments_inside_a_call():
+    """Special tokens and tags after the arguments are the model's markup; a harmony
+    message whose end token was dropped ends at the next one's header."""
+    for text in ('<|channel|>commentary to=functions.ls<|message|>{"path": "a"}<|im_end|>\n<|call|>',
+                 '<|channel|>commentary to=functions.ls<|message|>{"path": "a"}\n<|channel|>final<|message|>Done',
+                 '<tool_call>{"name": "ls", "arguments": "{\\"path\\": \\"a\\"}</s>"}</tool_call>'):
+        (c,) = parse_tool_calls(text)
+        assert (c.name, c.args, c.ok) == ("ls", {"path": "a"}, True), text
 
 
 def test_a_turn_end_named_in_a_sentence_is_text_and_harmony_reasoning_without_its_end():

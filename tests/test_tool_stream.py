@@ -770,6 +770,34 @@ def test_token_family_texts_read_live(named, data):
         _check_live(text, [c for c in cuts if c <= len(text)], format=fmt, thinking=thinking)
 
 
+_HARMONY_CALL = ('<|start|>assistant<|channel|>commentary to=functions.{} <|constrain|>json'
+                 '<|message|>{{"a":1}}{}')
+
+
+@pytest.mark.parametrize("text", [
+    # a turn end a call ran on to, and a tool's result: the calls after them are not this turn's
+    _HARMONY_CALL.format("f", "<|im_end|>\n") + _HARMONY_CALL.format("g", "<|call|>"),
+    _HARMONY_CALL.format("f", "\n<|eot_id|>") + _HARMONY_CALL.format("g", "<|call|>"),
+    '<|channel|>commentary to=functions.ls<|message|>{"path": "a"}<|im_end|>\n<|call|>',
+    '<tool_call>\n{"name": "f", "arguments": {"a": 1}}\n<|im_end|>\n'
+    '<tool_call>\n{"name": "g", "arguments": {}}',
+    '<tool_call>\n{"name": "f", "arguments": {}}\n</tool_call>\n<tool_response>\n5\n</tool_response>\n'
+    '<tool_call>\n{"name": "g", "arguments": {}}\n</tool_call>',
+    _HARMONY_CALL.format("f", "<|call|>")
+    + '<|start|>functions.f to=assistant<|channel|>commentary<|message|>5<|end|>'
+    + _HARMONY_CALL.format("g", "<|call|>"),
+    # words after the arguments, a harmony message cut short by the next one's header
+    '<|channel|>commentary to=functions.ls<|message|>{"path": "a"} recursive=true<|call|>',
+    '<|channel|>commentary to=functions.ls\n<|message|>{"path": "a"\n'
+    '<|channel|>final<|message|>Done<|return|>',
+])
+def test_what_ends_the_turn_is_read_live_as_whole(text):
+    for thinking in (False, True, None):
+        for k in range(len(text) + 1):
+            _check_live(text, [k], thinking=thinking)
+        _check_live(text, list(range(len(text))), thinking=thinking)
+
+
 @pytest.mark.parametrize("fmt", [None, "gemma4"])
 def test_a_call_not_ok_at_its_closer_waits_for_the_text_after_it(fmt):
     """The closer inside a string that is not closed yet: read at that closer, the

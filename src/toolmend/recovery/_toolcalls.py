@@ -131,6 +131,12 @@ def moved(calls: Iterable[ToolCall], by: int) -> list[ToolCall]:
     return out
 
 
+# what may follow a call's arguments inside its bounds: blanks, special tokens and tags
+# (<|im_end|>, </s>, <｜end▁of▁sentence｜>, </function>)
+_MARKUP_ONLY = re.compile(r"(?:\s|<\|[^|<>\s]{1,40}\|>|<\uff5c[^\uff5c<>]{1,40}\uff5c>"
+                          r"|</?[A-Za-z_][\w:.-]{0,40}>)*")
+
+
 def call_from_parts(name: str, raw: Any, span: tuple[int, int], id: str | None = None, *,
                     cut: bool = False, bare: bool = True) -> ToolCall:
     """A ToolCall for ``name`` with arguments ``raw`` (text, or an already
@@ -169,10 +175,19 @@ def call_from_parts(name: str, raw: Any, span: tuple[int, int], id: str | None =
                             f"the arguments of {name!r} hold a number JSON cannot carry at offset "
                             f"{nan.offset} ({nan.message}); the call is not run with another value in its "
                             "place", id)
+    prose = next((f for f in r.fixes if f.code == "prose"), None) if r.ok else None
+    if prose is not None and _MARKUP_ONLY.fullmatch(raw, prose.offset) is None:
+        # within the call's own bounds, text after its arguments is more of them
+        # ({"path": "x"} recursive=true): the call without it is not the one written
+        dropped = raw[prose.offset:].strip()
+        return ToolCall(name, raw, None, False, span,
+                        f"the arguments of {name!r} go on past their JSON at offset {prose.offset} "
+                        f"({dropped[:40]!r}): the call without that text is a guess", id)
     if cut:
         if not r.ok:
             return ToolCall(name, raw, None, False, span, f"the call was cut off: {r.error}", id)
-        if any(f.code == "truncated" for f in r.fixes) or not raw.rstrip().endswith(("}", "]")):
+        written = raw if prose is None else raw[:prose.offset]  # (less the markup after it)
+        if any(f.code == "truncated" for f in r.fixes) or not written.rstrip().endswith(("}", "]")):
             # the call stops and its arguments never closed (or are not JSON, so
             # where they stop cannot be told): another argument may follow
             return ToolCall(name, raw, None, False, span,

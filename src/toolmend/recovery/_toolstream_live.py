@@ -43,6 +43,7 @@ import regex  # type: ignore[import-untyped]
 
 from .._kernels import markers as marker_kernel
 from .._text import skip_blanks
+from ._formats._scan import TURN_ENDS
 from ._livefamilies import (
     JSON_HEADS,
     QWEN3_CODER,
@@ -96,6 +97,10 @@ def live_kinds(kinds: frozenset[str]) -> bool:
     token families (``_livefamilies``); in the other formats the reading shows
     the text and skips the reasoning, and the calls come at the end."""
     return "functionary_head" not in kinds
+
+
+# a token that ends the model's turn (in a call read live, it holds the reading)
+_ANY_TURN_END = re.compile("|".join(re.escape(t) for t in TURN_ENDS))
 
 
 class LiveReading:
@@ -460,6 +465,8 @@ class LiveReading:
         tail, base = self._text_from(self.at)
         whole = tail + "\x00"
         at, stop = self.at - base, end - base  # (in the tail)
+        if _ANY_TURN_END.search(whole, at, stop) is not None:
+            return self._hold()  # a turn end inside: which calls are this turn's, the whole text says
         read, read_end = marker_reading(whole, at, self.marker, self.format, self.tools)
         if read is not None and read_end > stop:
             self.searched = end - self.at  # the closer is inside the call: wait for the next one

@@ -225,7 +225,8 @@ def read_deepseek(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCal
 
 _H_TO = re.compile(r"\bto=([^\s<]{1,160})")
 _H_CHANNEL = re.compile(r"<\|channel\|>\s*(\w+)")
-_H_ENDS = ("<|call|>", "<|end|>", "<|return|>", "<|start|>")
+# (a message with its <|start|> dropped begins at its <|channel|>)
+_H_ENDS = ("<|call|>", "<|end|>", "<|return|>", "<|start|>", "<|channel|>")
 
 
 def harmony_message(text: str, i: int, limit: int, find: Callable[[str, str, int, int], int] | None = None
@@ -327,7 +328,8 @@ def read_harmony(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall
         return None, a
     if len(set(_H_TO.findall(text, i, a))) > 1:
         return [two_ways(name, text[a:b].strip(), (i, end), "the message names two recipients")], end
-    return [named_call(name, text[a:b], (i, end), cut=not closed)], end
+    # (a message the next one's header ends, its own end token not written, may be cut short)
+    return [named_call(name, text[a:b], (i, end), cut=not closed or end == b)], end
 
 
 def read_apertus(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:

@@ -42,9 +42,9 @@ _IMPLICIT_END = "<|tool_calls_section_begin|>"
 
 # the tokens that end the model's turn: what follows one (a next turn the model went on to
 # write, a transcript) is no call of this message
-_TURN_ENDS = ("<|im_end|>", "<|eot_id|>", "<|endoftext|>", "<|end_of_text|>", "<|END_OF_TURN_TOKEN|>")
+TURN_ENDS = ("<|im_end|>", "<|eot_id|>", "<|endoftext|>", "<|end_of_text|>", "<|END_OF_TURN_TOKEN|>")
 # one that ends its line, or runs into the next special token (one a sentence names is text)
-_TURN_END = re.compile("(?:" + "|".join(re.escape(t) for t in _TURN_ENDS) + r")(?=[ \t\r]*(?:\n|\Z|<\|))")
+_TURN_END = re.compile("(?:" + "|".join(re.escape(t) for t in TURN_ENDS) + r")(?=[ \t\r]*(?:\n|\Z|<\|))")
 
 _FENCE_ETC = (
     r"(?P<fence>^[ \t]*(?P<ticks>`{3,}|~{3,})[ \t]*(?P<lang>[^\s`]*)[^\n`]*(?:\n|\Z))"
@@ -52,7 +52,7 @@ _FENCE_ETC = (
     r"|(?P<think>" + "|".join(re.escape(o) for o in sorted(REASONING, key=len, reverse=True)) + ")"
     r"|(?P<close>" + "|".join(re.escape(c) for c in _BARE_CLOSERS) + ")"
     r"|(?P<resp><tool_response>)"
-    r"|(?P<eot>(?-i:" + "|".join(re.escape(t) for t in _TURN_ENDS) + "))"
+    r"|(?P<eot>(?-i:" + "|".join(re.escape(t) for t in TURN_ENDS) + "))"
 )
 _TAG = r"|(?P<tag><tool_call(?=[\s>/]|\Z))"
 _JSON = r"|(?P<json>^[ \t]*[\[{])"
@@ -486,8 +486,8 @@ class Scanner:
             a, e = c.span
             while e > a and text[e - 1] in " \t\r\n":
                 e -= 1
-            if e <= a or (text[e - 1] == ">" and text[e - 2] != "|"):
-                continue  # a closing tag ends it (</tool_call>, </function>)
+            if e <= a or (text[e - 1] == ">" and not text.endswith(TURN_ENDS, a, e)):
+                continue  # its closer ends it (</tool_call>, <|call|>): what it holds is its own
             raw = c.raw_args
             r = text.rfind(raw, a, e) if c.ok and raw else -1
             start = a if r < 0 else r + (_args_end(raw) if raw[-1] in "> \t\r\n" else len(raw))
@@ -563,7 +563,7 @@ def _args_end(raw: str) -> int:
     """Where whole arguments end in their text: before a turn end that ends it
     (a reader may keep one its repair dropped: ``{"a": 1}<|im_end|>``)."""
     tail = raw[-32:].rstrip()
-    for token in _TURN_ENDS:
+    for token in TURN_ENDS:
         if tail.endswith(token):
             return len(raw) - len(raw[-32:]) + len(tail) - len(token)
     return len(raw)
