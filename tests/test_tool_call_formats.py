@@ -819,6 +819,34 @@ def test_a_turn_end_a_reader_ran_on_to_still_ends_the_turn(end):
     assert [c.name for c in parse_tool_calls(text)] == ["f", "g"]
 
 
+_DS = ("<\uff5ctool\u2581calls\u2581begin\uff5c><\uff5ctool\u2581call\u2581begin\uff5c>{}<\uff5ctool\u2581sep\uff5c>{}"
+       "<\uff5ctool\u2581call\u2581end\uff5c><\uff5ctool\u2581calls\u2581end\uff5c>")
+_F = '<tool_call>\n{"name": "f", "arguments": {"a": 1}}\n</tool_call>'
+_G = '<tool_call>\n{"name": "g", "arguments": {"b": 2}}\n</tool_call>'
+
+
+@pytest.mark.parametrize("text", [
+    '[TOOL_CALLS]f{"a": 1}[TOOL_RESULTS]{"r": 1}[/TOOL_RESULTS][TOOL_CALLS]g{"b": 2}',
+    '[TOOL_CALLS]f{"a": 1}</s>[INST]thanks[/INST][TOOL_CALLS]g{"b": 2}',
+    _DS.format("f", '{"a": 1}') + "<\uff5ctool\u2581outputs\u2581begin\uff5c><\uff5ctool\u2581output\u2581begin\uff5c>"
+    "sunny<\uff5ctool\u2581output\u2581end\uff5c><\uff5ctool\u2581outputs\u2581end\uff5c>" + _DS.format("g", '{"b": 2}'),
+    _DS.format("f", '{"a": 1}') + "<\uff5cend\u2581of\u2581sentence\uff5c><\uff5cUser\uff5c>thanks<\uff5cAssistant\uff5c>"
+    + _DS.format("g", '{"b": 2}'),
+    "<|tool_call>call:f{a:1}<tool_call|><|tool_response>response:f{r:1}<tool_response|>"
+    "<|tool_call>call:g{b:2}<tool_call|>",
+    "<|tool_call>call:f{a:1}<tool_call|><turn|>\n<|turn>user\nhi<turn|>\n<|turn>model\n<|tool_call>call:g{b:2}<tool_call|>",
+    _F + "<end_of_turn>\n<start_of_turn>user\nhi<end_of_turn>\n<start_of_turn>model\n" + _G,
+    _F + "<|eom_id|><|start_header_id|>ipython<|end_header_id|>\nok<|eot_id|>" + _G,
+])
+def test_each_familys_turn_end_and_tool_result_end_the_turn(text):
+    assert [c.name for c in parse_tool_calls(text)] == ["f"]
+
+
+@pytest.mark.parametrize("named", ["Mistral puts results in [TOOL_RESULTS] blocks.", "Gemma ends with <end_of_turn>."])
+def test_a_turn_token_named_in_a_sentence_is_text(named):
+    assert [c.name for c in parse_tool_calls(f"{named}\n{_G}")] == ["g"]
+
+
 def test_a_call_after_a_tools_result_is_a_later_turns():
     """The model stops at its call; a result after it came from the tool (a transcript) or
     was made up by the model, and a call made on it is not one to run now."""

@@ -786,6 +786,11 @@ _HARMONY_CALL = ('<|start|>assistant<|channel|>commentary to=functions.{} <|cons
     _HARMONY_CALL.format("f", "<|call|>")
     + '<|start|>functions.f to=assistant<|channel|>commentary<|message|>5<|end|>'
     + _HARMONY_CALL.format("g", "<|call|>"),
+    '[TOOL_CALLS]f{"a": 1}[TOOL_RESULTS]{"r": 1}[/TOOL_RESULTS][TOOL_CALLS]g{"b": 2}',
+    "<|tool_call>call:f{a:1}<tool_call|><|tool_response>response:f{r:1}<tool_response|>"
+    "<|tool_call>call:g{b:2}<tool_call|>",
+    '<tool_call>\n{"name": "f", "arguments": {}}\n</tool_call><end_of_turn>\n<start_of_turn>user\nhi'
+    '<end_of_turn>\n<start_of_turn>model\n<tool_call>\n{"name": "g", "arguments": {}}\n</tool_call>',
     # words after the arguments, a harmony message cut short by the next one's header
     '<|channel|>commentary to=functions.ls<|message|>{"path": "a"} recursive=true<|call|>',
     '<|channel|>commentary to=functions.ls\n<|message|>{"path": "a"\n'

@@ -231,7 +231,14 @@ class Literals:
     (``<seed:tool_call>`` around ``<function=...>``)."""
 
     def __init__(self, kinds: frozenset[str], markers: Iterable[str]) -> None:
-        from ._formats._scan import _ANALYSIS, _BARE_CLOSERS, _FIRST_CLOSER, REASONING
+        from ._formats._scan import (
+            _ANALYSIS,
+            _BARE_CLOSERS,
+            _FIRST_CLOSER,
+            REASONING,
+            TURN_ENDS,
+            TURN_OPENERS,
+        )
         from ._formats._xml import _WRAPPERS
 
         self.hermes = "hermes" in kinds  # <tool_call> tags are read (else one ends the live reading)
@@ -246,6 +253,7 @@ class Literals:
         self.families = {m.lower(): (m, FAMILIES[m]) for m in markers if m in FAMILIES}
         self.wrappers = {w.lower(): (w, opens) for w, (m, opens) in WRAPPERS.items() if m in markers}
         words = {*self.openers, *(c.lower() for c in _BARE_CLOSERS), "<tool_response>", "<tool_call",
+                 *(t.lower() for t in (*TURN_ENDS, *TURN_OPENERS)),
                  "<tool_call>", *(m.lower() for m in markers), *(w.lower() for w in _WRAPPERS),
                  *self.wrappers}
         self.prefixes = frozenset(w[:k] for w in words for k in range(1, len(w)))

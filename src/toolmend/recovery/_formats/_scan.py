@@ -42,9 +42,17 @@ _IMPLICIT_END = "<|tool_calls_section_begin|>"
 
 # the tokens that end the model's turn: what follows one (a next turn the model went on to
 # write, a transcript) is no call of this message
-TURN_ENDS = ("<|im_end|>", "<|eot_id|>", "<|endoftext|>", "<|end_of_text|>", "<|END_OF_TURN_TOKEN|>")
-# one that ends its line, or runs into the next special token (one a sentence names is text)
-_TURN_END = re.compile("(?:" + "|".join(re.escape(t) for t in TURN_ENDS) + r")(?=[ \t\r]*(?:\n|\Z|<\|))")
+TURN_ENDS = ("<|im_end|>", "<|eot_id|>", "<|eom_id|>", "<|endoftext|>", "<|end_of_text|>",
+             "<|END_OF_TURN_TOKEN|>", "<\uff5cend\u2581of\u2581sentence\uff5c>", "<end_of_turn>", "<turn|>")
+# one that ends its line, or runs into the next token or tag (one a sentence names is text)
+_TURN_END = re.compile("(?:" + "|".join(re.escape(t) for t in TURN_ENDS) + r")(?=[ \t\r]*(?:\n|\Z|<|\[))")
+# what opens a tool's result or the user's next turn, with what closes it: one with its closer
+# after it ends the model's turn (a call after it is a later turn's, or made on a result the
+# model made up); one alone is text (a sentence naming it)
+TURN_OPENERS = {"[TOOL_RESULTS]": "[/TOOL_RESULTS]", "[INST]": "[/INST]",
+                "<|tool_response>": "<tool_response|>",
+                "<\uff5ctool\u2581outputs\u2581begin\uff5c>": "<\uff5ctool\u2581outputs\u2581end\uff5c>",
+                "<\uff5ctool\u2581output\u2581begin\uff5c>": "<\uff5ctool\u2581output\u2581end\uff5c>"}
 
 _FENCE_ETC = (
     r"(?P<fence>^[ \t]*(?P<ticks>`{3,}|~{3,})[ \t]*(?P<lang>[^\s`]*)[^\n`]*(?:\n|\Z))"
@@ -53,6 +61,7 @@ _FENCE_ETC = (
     r"|(?P<close>" + "|".join(re.escape(c) for c in _BARE_CLOSERS) + ")"
     r"|(?P<resp><tool_response>)"
     r"|(?P<eot>(?-i:" + "|".join(re.escape(t) for t in TURN_ENDS) + "))"
+    r"|(?P<turn>(?-i:" + "|".join(re.escape(t) for t in TURN_OPENERS) + "))"
 )
 _TAG = r"|(?P<tag><tool_call(?=[\s>/]|\Z))"
 _JSON = r"|(?P<json>^[ \t]*[\[{])"
@@ -283,6 +292,11 @@ class Scanner:
                     pos = m.end()  # (shown in a fenced block, or named in a sentence: text)
                     continue
                 return  # the turn ended: the rest is not this message's
+            if kind == "turn":
+                if not in_fence and self.closer(re.escape(TURN_OPENERS[m.group()]), m.end(), limit):
+                    return  # a tool's result, or the user's turn: the model's turn is over
+                pos = m.end()
+                continue
             if kind == "fence" or m.group("fence") is not None:
                 if in_fence:  # a fence line inside a fence: text, past its ticks only ("```<think>")
                     pos = m.end("ticks")
