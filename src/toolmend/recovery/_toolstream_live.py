@@ -483,6 +483,8 @@ class LiveReading:
             if said is None or self.quiet >= 0:
                 return self._hold()
             channel, a, b = said
+            if channel == "analysis" and closer not in ("<|end|>", "<|return|>"):
+                return self._hold()  # reasoning ends at its <|end|>: until then what it holds is its own
             if channel != "analysis" and b > a:  # the final answer, or a preamble: text to show
                 self._advance(a - at)
                 self._show(events, b - a)
