@@ -1034,6 +1034,17 @@ def test_a_call_whose_arguments_go_on_past_their_end_is_not_ok(text, fmt):
     assert [c.ok for c in parse_tool_calls(text, format=fmt)] == [False]
 
 
+@pytest.mark.parametrize("extra", ['"recursive": true', '"kwargs": {"recursive": true}', '"thought": "first"'])
+def test_a_member_beside_the_name_and_arguments_is_no_member_to_drop(extra):
+    """Inside a call's tag, a member beside its name and arguments may be more of its
+    arguments: the call without it is a guess. An id and a type are the call's own."""
+    for text in (f'<tool_call>{{"name": "ls", "arguments": {{"path": "a"}}, {extra}}}</tool_call>',
+                 f'<tool_call>{{{extra}, "name": "ls", "parameters": {{"path": "a"}}}}</tool_call>'):
+        assert [(c.name, c.ok) for c in parse_tool_calls(text)] == [("ls", False)]
+    text = '<tool_call>{"name": "ls", "arguments": {"path": "a"}, "id": "call_1", "type": "function"}</tool_call>'
+    assert [(c.name, c.args, c.id) for c in parse_tool_calls(text)] == [("ls", {"path": "a"}, "call_1")]
+
+
 def test_only_markup_may_follow_the_arguments_inside_a_call():
     """Special tokens and tags after the arguments are the model's markup; a harmony
     message whose end token was dropped ends at the next one's header."""

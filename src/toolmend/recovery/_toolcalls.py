@@ -271,6 +271,8 @@ class _Shape:
     args: Member | None
     container: str          # "" for the object itself, "function" for the wrapper
     id: str | None = None
+    #: members beside the name, the arguments and an id or type (a lenient reading's)
+    others: tuple[str, ...] = ()
 
 
 class _Obj:
@@ -336,7 +338,9 @@ def _shape(obj: _Obj, lenient: bool) -> _Shape | None:
     if lenient:
         name = next((obj.scalar(k, True) for k in _NAME_KEYS if obj.scalar(k, True) is not None), None)
         args = next((obj.items[k] for k in _ARG_KEYS if k in obj.items), None)
-        return _Shape(name, args, "", obj.scalar("id"))
+        others = tuple(k for k in obj.items if k not in _CALL_KEYS and k not in _OPENAI_KEYS
+                       and k != "tool_call_id")  # (Command R's id)
+        return _Shape(name, args, "", obj.scalar("id"), others)
     return None
 
 
@@ -472,6 +476,11 @@ def _object_call(obj: _Obj, start: int, end: int | None, limit: int, lenient: bo
                         f"the call object breaks at offset {at - start} of it: {text[at]!r} where a member "
                         "belongs (a closing brace missing?); what follows in it, perhaps another call, "
                         "is not read", shape.id)
+    if m is not None and shape.others:  # {"name": .., "arguments": {..}, "recursive": true}
+        held = ", ".join(map(repr, shape.others[:3]))
+        return ToolCall(shape.name, written, None, False, span,
+                        f"the call to {shape.name!r} holds {held} beside its name and arguments: whether "
+                        "that is more of its arguments is a guess", shape.id)
     if m is None:
         if cut:
             return ToolCall(shape.name, "", None, False, span,
