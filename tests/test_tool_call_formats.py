@@ -1045,6 +1045,13 @@ def test_a_member_beside_the_name_and_arguments_is_no_member_to_drop(extra):
     assert [(c.name, c.args, c.id) for c in parse_tool_calls(text)] == [("ls", {"path": "a"}, "call_1")]
 
 
+def test_a_call_in_an_html_comment_is_commented_out():
+    call = '<tool_call>{"name": "f", "arguments": {"a": 1}}</tool_call>'
+    assert parse_tool_calls(f"<!-- {call} -->") == []
+    assert [c.name for c in parse_tool_calls(f"<!-- an old note -->\n{call}")] == ["f"]
+    assert [c.name for c in parse_tool_calls(f"a <!-- never closed\n{call}")] == ["f"]
+
+
 def test_only_markup_may_follow_the_arguments_inside_a_call():
     """Special tokens and tags after the arguments are the model's markup; a harmony
     message whose end token was dropped ends at the next one's header."""

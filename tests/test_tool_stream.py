@@ -791,6 +791,8 @@ _HARMONY_CALL = ('<|start|>assistant<|channel|>commentary to=functions.{} <|cons
     "<|tool_call>call:g{b:2}<tool_call|>",
     '<tool_call>\n{"name": "f", "arguments": {}}\n</tool_call><end_of_turn>\n<start_of_turn>user\nhi'
     '<end_of_turn>\n<start_of_turn>model\n<tool_call>\n{"name": "g", "arguments": {}}\n</tool_call>',
+    '<!-- <tool_call>{"name": "f", "arguments": {}}</tool_call> -->\n'
+    '<tool_call>{"name": "g", "arguments": {}}</tool_call>',
     # harmony reasoning ends at its <|end|>: a call token inside it ends nothing
     '<|channel|>analysis<|message|>x<|call|><tool_call>{"name": "f", "arguments": {"a": 1}}</tool_call>'
     "<|end|>",

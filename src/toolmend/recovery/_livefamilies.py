@@ -252,7 +252,7 @@ class Literals:
         # the families read whole at their closer, and the tokens around their calls
         self.families = {m.lower(): (m, FAMILIES[m]) for m in markers if m in FAMILIES}
         self.wrappers = {w.lower(): (w, opens) for w, (m, opens) in WRAPPERS.items() if m in markers}
-        words = {*self.openers, *(c.lower() for c in _BARE_CLOSERS), "<tool_response>", "<tool_call",
+        words = {*self.openers, *(c.lower() for c in _BARE_CLOSERS), "<tool_response>", "<!--", "<tool_call",
                  *(t.lower() for t in (*TURN_ENDS, *TURN_OPENERS)),
                  "<tool_call>", *(m.lower() for m in markers), *(w.lower() for w in _WRAPPERS),
                  *self.wrappers}

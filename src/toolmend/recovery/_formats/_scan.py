@@ -60,6 +60,7 @@ _FENCE_ETC = (
     r"|(?P<think>" + "|".join(re.escape(o) for o in sorted(REASONING, key=len, reverse=True)) + ")"
     r"|(?P<close>" + "|".join(re.escape(c) for c in _BARE_CLOSERS) + ")"
     r"|(?P<resp><tool_response>)"
+    r"|(?P<comment><!--)"
     r"|(?P<eot>(?-i:" + "|".join(re.escape(t) for t in TURN_ENDS) + "))"
     r"|(?P<turn>(?-i:" + "|".join(re.escape(t) for t in TURN_OPENERS) + "))"
 )
@@ -318,6 +319,10 @@ class Scanner:
                 if not in_fence and not self.reasoning_over:  # a bare closer: what came before was reasoning
                     del calls[self.kept:]
                 pos = floor = m.end()
+                continue
+            if kind == "comment":  # an HTML comment: what it holds was commented out, not written
+                close_comment = self.closer("-->", m.end(), limit)
+                pos = close_comment.end() if close_comment is not None else m.end()
                 continue
             if kind == "resp":
                 close_resp = self.closer(r"</tool_response\s*>", m.end(), limit)
