@@ -1045,6 +1045,17 @@ def test_a_member_beside_the_name_and_arguments_is_no_member_to_drop(extra):
     assert [(c.name, c.args, c.id) for c in parse_tool_calls(text)] == [("ls", {"path": "a"}, "call_1")]
 
 
+@pytest.mark.parametrize("value", ["[1, 2] x", "[1, 2]\n[3]", '{"a": 1} b=2'])
+def test_a_value_with_more_after_it_is_not_the_one_json_value_a_parameter_holds(value):
+    dsml = ('<\uff5cDSML\uff5cfunction_calls>\n<\uff5cDSML\uff5cinvoke name="f">\n<\uff5cDSML\uff5cparameter name="d" '
+            f'string="false">{value}</\uff5cDSML\uff5cparameter>\n</\uff5cDSML\uff5cinvoke>\n'
+            "</\uff5cDSML\uff5cfunction_calls>")
+    assert [(c.name, c.ok) for c in parse_tool_calls(dsml)] == [("f", False)]
+    tools = _tools(f={"d": {"type": "object" if value[0] == "{" else "array"}})
+    qwen = f"<tool_call>\n<function=f>\n<parameter=d>{value}</parameter>\n</function>\n</tool_call>"
+    assert [(c.name, c.ok) for c in parse_tool_calls(qwen, tools=tools)] == [("f", False)]
+
+
 def test_a_call_in_an_html_comment_is_commented_out():
     call = '<tool_call>{"name": "f", "arguments": {"a": 1}}</tool_call>'
     assert parse_tool_calls(f"<!-- {call} -->") == []

@@ -105,6 +105,11 @@ def named_call(name: str, raw: str, span: tuple[int, int], id: str | None = None
     return call_from_parts(name, raw, span, id, cut=cut, bare=bare)
 
 
+# what a repair of a value marked as JSON says it is not one whole JSON value
+_NOT_ONE_VALUE = {"truncated": "it is cut off", "nan": "it holds a number JSON cannot carry",
+                  "prose": "words follow its value", "concatenated": "it holds more than one value"}
+
+
 def xml_call(name: str, params: list[tuple[str, str, bool]], raw: str, span: tuple[int, int],
              ctx: Ctx, id: str | None = None) -> ToolCall:
     """A call whose parameters were written as text (``<parameter=k>v</parameter>``
@@ -124,10 +129,11 @@ def xml_call(name: str, params: list[tuple[str, str, bool]], raw: str, span: tup
         written[key] = (value, is_json)
         if is_json:
             r = normalize_tool_args(value.strip())
-            if not r.ok or any(f.code in ("truncated", "nan") for f in r.fixes):
+            why = r.error if not r.ok else next((_NOT_ONE_VALUE[f.code] for f in r.fixes
+                                                  if f.code in _NOT_ONE_VALUE), None)
+            if why is not None:
                 return ToolCall(name, raw, None, False, span,
-                                f"parameter {key!r} of {name!r} is marked as JSON but is not: "
-                                f"{r.error or 'it is cut off'}", id)
+                                f"parameter {key!r} of {name!r} is marked as JSON but is not: {why}", id)
             args[key] = r.value
             continue
         if key in props:

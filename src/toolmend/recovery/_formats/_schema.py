@@ -131,9 +131,10 @@ def _fit(text: str, kind: str) -> tuple[bool, Any]:
         if s[:1] not in "{[":
             return False, None
         r = normalize_tool_args(s)
-        # a value cut short, or several values read as one list ([1, 2]\n[3] as [[1, 2], [3]],
-        # which an array schema would take), is not the one value the parameter holds
-        if not r.ok or any(f.code in ("truncated", "concatenated", "nan") for f in r.fixes):
+        # a value cut short, several values read as one list ([1, 2]\n[3] as [[1, 2], [3]],
+        # which an array schema would take), or one with words after it ([1, 2] and 3) is not
+        # the one value the parameter holds
+        if not r.ok or any(f.code in ("truncated", "concatenated", "nan", "prose") for f in r.fixes):
             return False, None
         want = dict if kind == "object" else list
         return (isinstance(r.value, want), r.value)
