@@ -1056,6 +1056,14 @@ def test_a_value_with_more_after_it_is_not_the_one_json_value_a_parameter_holds(
     assert [(c.name, c.ok) for c in parse_tool_calls(qwen, tools=tools)] == [("f", False)]
 
 
+@pytest.mark.parametrize(("left", "right"), [('"', '"'), ("\u201c", "\u201d"), ("'", "'")])
+def test_a_call_in_quotation_marks_in_a_sentence_is_quoted(left, right):
+    for call in ('<tool_call>{"name": "f", "arguments": {"a": 1}}</tool_call>', '[TOOL_CALLS]f{"a": 1}',
+                 "<|tool_call>call:f{a:1}<tool_call|>"):
+        assert parse_tool_calls(f"The model wrote {left}{call}{right} earlier.") == []
+        assert [c.name for c in parse_tool_calls(f"{left}{call}")] == ["f"]  # (no closing mark)
+
+
 def test_a_call_in_an_html_comment_is_commented_out():
     call = '<tool_call>{"name": "f", "arguments": {"a": 1}}</tool_call>'
     assert parse_tool_calls(f"<!-- {call} -->") == []

@@ -793,6 +793,7 @@ _HARMONY_CALL = ('<|start|>assistant<|channel|>commentary to=functions.{} <|cons
     '<end_of_turn>\n<start_of_turn>model\n<tool_call>\n{"name": "g", "arguments": {}}\n</tool_call>',
     '<!-- <tool_call>{"name": "f", "arguments": {}}</tool_call> -->\n'
     '<tool_call>{"name": "g", "arguments": {}}</tool_call>',
+    'He wrote "<tool_call>{"name": "f", "arguments": {}}</tool_call>" then.',
     # harmony reasoning ends at its <|end|>: a call token inside it ends nothing
     '<|channel|>analysis<|message|>x<|call|><tool_call>{"name": "f", "arguments": {"a": 1}}</tool_call>'
     "<|end|>",

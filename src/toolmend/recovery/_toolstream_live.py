@@ -43,7 +43,7 @@ import regex  # type: ignore[import-untyped]
 
 from .._kernels import markers as marker_kernel
 from .._text import skip_blanks
-from ._formats._scan import TURN_ENDS
+from ._formats._scan import QUOTES, TURN_ENDS
 from ._livefamilies import (
     JSON_HEADS,
     QWEN3_CODER,
@@ -310,6 +310,8 @@ class LiveReading:
         if low in lit.prefixes:
             return False  # the end of the text so far: it may still become one
         found = lit.longest_at(low)
+        if found is not None and self.at and self._char_before() in QUOTES:
+            return self._hold()  # a marker after a quotation mark: whether the quote closes, the end tells
         if found is not None:
             if (w.startswith("<tool_call>") and (lit.hermes or lit.tagged)) or \
                     (w.startswith("<seed:tool_call>") and SEED_OSS in lit.tagged):

@@ -341,6 +341,9 @@ class Scanner:
                 if found is NOT_A_TAG or found is None:
                     pos = max(end, m.end()) if found is None else end
                     continue
+                if _in_quotes(text, start, end):
+                    pos = floor = end  # a call in quotation marks inside a sentence: quoted, not made
+                    continue
                 pos = floor = max(end, m.end())
                 pos = floor = self._past_closer(m.start(), pos, found, calls, in_fence)
                 continue
@@ -348,6 +351,9 @@ class Scanner:
                 found, end = self.readers[m.group("fam")](text, m.start(), limit, self.ctx)
                 if found is None:
                     pos = max(end, m.start() + 1)
+                    continue
+                if _in_quotes(text, start, end):
+                    pos = floor = max(end, m.start() + 1)
                     continue
                 pos = floor = max(end, m.start() + 1)
                 pos = floor = self._past_closer(m.start(), pos, found, calls, in_fence)
@@ -644,6 +650,16 @@ def _quoted(text: str, i: int) -> bool:
 
 
 _QUOTE_MAX = 16
+# quotation marks around a call a sentence quotes, each with its closing mark
+QUOTES = {'"': '"', "\u201c": "\u201d", "'": "'", "\u2018": "\u2019", "\u00ab": "\u00bb"}
+
+
+def _in_quotes(text: str, start: int, end: int) -> bool:
+    """The call read from ``start`` to ``end`` stands between quotation marks:
+    ``"<tool_call>...</tool_call>"`` in a sentence is quoted, not made."""
+    close = QUOTES.get(text[start - 1]) if start > 0 else None
+    return close is not None and text.startswith(close, end)
+
 _QUOTE_LEAD = frozenset(" \t>")  # what stands just before a tag a quotation holds
 
 
