@@ -231,14 +231,8 @@ class Literals:
     (``<seed:tool_call>`` around ``<function=...>``)."""
 
     def __init__(self, kinds: frozenset[str], markers: Iterable[str]) -> None:
-        from ._formats._scan import (
-            _ANALYSIS,
-            _BARE_CLOSERS,
-            _FIRST_CLOSER,
-            REASONING,
-            TURN_ENDS,
-            TURN_OPENERS,
-        )
+        from ._formats._context import TURN_ENDS, TURN_OPENERS
+        from ._formats._scan import _ANALYSIS, _BARE_CLOSERS, _FIRST_CLOSER, REASONING
         from ._formats._xml import _WRAPPERS
 
         self.hermes = "hermes" in kinds  # <tool_call> tags are read (else one ends the live reading)

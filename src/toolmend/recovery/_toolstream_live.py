@@ -43,7 +43,7 @@ import regex  # type: ignore[import-untyped]
 
 from .._kernels import markers as marker_kernel
 from .._text import skip_blanks
-from ._formats._scan import QUOTES, TURN_ENDS
+from ._formats._context import QUOTES, TURN_ENDS
 from ._livefamilies import (
     JSON_HEADS,
     QWEN3_CODER,

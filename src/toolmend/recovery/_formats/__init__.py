@@ -19,6 +19,7 @@ from ...errors import ToolmendError
 from .._jsonish import extent, skip_space
 from .._toolcalls import NAME_PATTERN, NO_ARGUMENTS, ToolCall, ok_call
 from ._base import Ctx, json_run, named_call
+from ._context import framed_as_example
 from ._gemma import gemma_reader
 from ._json import (
     block_reader,
@@ -31,7 +32,7 @@ from ._json import (
     read_mistral,
 )
 from ._pythonic import pythonic_at, pythonic_reader
-from ._scan import _framed_as_example, read_tag_at, scan, token_pattern
+from ._scan import read_tag_at, scan, token_pattern
 from ._schema import Tools, read_tools
 from ._xml import glm_reader, invoke_reader, read_function
 
@@ -91,7 +92,7 @@ def _react(text: str, i: int, limit: int, m: re.Match[str]) -> tuple[list[ToolCa
     """ReAct (LangChain's agents, Qwen's ReAct template): ``Action: NAME`` then ``Action
     Input:`` and the input, JSON or the rest of its line; the model stops at ``Observation:``."""
     line = text.rfind("\n", 0, i)
-    if _framed_as_example(text, i, max(0, text.rfind("\n", 0, max(line, 0)) + 1), ""):
+    if framed_as_example(text, i, max(0, text.rfind("\n", 0, max(line, 0)) + 1), ""):
         return None, m.end()  # "for example, ... Action:": the format shown, not a call
     name, k = m.group(1), m.end()
     if k < limit and text[k] in "{[":
@@ -120,7 +121,7 @@ def _action_fence(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCal
     close = text.find("```", nl, limit)
     body_end = close if close >= 0 else limit
     line = text.rfind("\n", 0, i)
-    if _framed_as_example(text, i, max(0, text.rfind("\n", 0, max(line, 0)) + 1), text[nl + 1:body_end]):
+    if framed_as_example(text, i, max(0, text.rfind("\n", 0, max(line, 0)) + 1), text[nl + 1:body_end]):
         return None, k  # "for example, ... Action:": the format shown, not a call
     calls, end, found = json_run(text, nl + 1, body_end)
     if not found or not any(c.name for c in calls):

@@ -17,6 +17,19 @@ from typing import Any
 from ..._kernels import markers
 from .._toolcalls import ToolCall, _json_calls, _skip_ws
 from ._base import Ctx, more_after
+from ._context import (
+    LINE_TURN_END,
+    QUOTE_LEAD,
+    TURN_END,
+    TURN_ENDS,
+    TURN_OPENERS,
+    args_end,
+    framed_as_example,
+    framed_line,
+    in_quotes,
+    opens_its_line,
+    quoted,
+)
 from ._hermes import NOT_A_TAG, everyday_tag, read_tag
 from ._pythonic import pythonic_at, read_list
 from ._xml import glm_head, read_glm
@@ -39,20 +52,6 @@ _BARE_CLOSERS = [c for o, c in REASONING.items() if c not in ("<|end|>", "<chann
 # Kimi K2 ends its reasoning implicitly where its tool section begins
 _IMPLICIT_END = "<|tool_calls_section_begin|>"
 
-
-# the tokens that end the model's turn: what follows one (a next turn the model went on to
-# write, a transcript) is no call of this message
-TURN_ENDS = ("<|im_end|>", "<|eot_id|>", "<|eom_id|>", "<|endoftext|>", "<|end_of_text|>",
-             "<|END_OF_TURN_TOKEN|>", "<\uff5cend\u2581of\u2581sentence\uff5c>", "<end_of_turn>", "<turn|>")
-# one that ends its line, or runs into the next token or tag (one a sentence names is text)
-_TURN_END = re.compile("(?:" + "|".join(re.escape(t) for t in TURN_ENDS) + r")(?=[ \t\r]*(?:\n|\Z|<|\[))")
-# what opens a tool's result or the user's next turn, with what closes it: one with its closer
-# after it ends the model's turn (a call after it is a later turn's, or made on a result the
-# model made up); one alone is text (a sentence naming it)
-TURN_OPENERS = {"[TOOL_RESULTS]": "[/TOOL_RESULTS]", "[INST]": "[/INST]",
-                "<|tool_response>": "<tool_response|>",
-                "<\uff5ctool\u2581outputs\u2581begin\uff5c>": "<\uff5ctool\u2581outputs\u2581end\uff5c>",
-                "<\uff5ctool\u2581output\u2581begin\uff5c>": "<\uff5ctool\u2581output\u2581end\uff5c>"}
 
 _FENCE_ETC = (
     r"(?P<fence>^[ \t]*(?P<ticks>`{3,}|~{3,})[ \t]*(?P<lang>[^\s`]*)[^\n`]*(?:\n|\Z))"
@@ -140,53 +139,7 @@ def token_pattern(kinds: frozenset[str], markers: tuple[str, ...]) -> TokenSearc
 # fences whose content may be a call; any other language is code
 _CALL_LANGS = frozenset({"", "json", "jsonc", "json5", "jsonl", "xml", "text", "txt", "plaintext",
                          "tool_call", "tool_code", "tool", "tools", "function", "output"})
-# a warning that opens the line: "Never run this:", "Do NOT do this:", "Warning: don't call this"
-# a warning about what follows: "Never run this:", "You should NOT do this:", "Do not call these."
-_WARNING = (r"(?:never|not|n't|avoid) (?:ever )?(?:run|call|do|use|execute|send|emit)(?:ing)? "
-            r"(?:this|these|the following)\W*$")
-# what introduces a fenced block as an illustration rather than the model's own call
-_FRAMING = re.compile(
-    r"\b(?:for (?:example|instance|reference)|e\.g\b|an? example|example (?:of|call|output|usage)|"
-    r"examples?:|like (?:this|so)|looks? like|should (?:look|contain|be|read)|the format|format is|"
-    r"format:|syntax|template|sample|typical|would (?:emit|make|call|look|write|send|be|use)|"
-    r"(?:here is|here's) how|how (?:you|to) (?:would )?(?:call|use|write)|such as|wrong|right:|"
-    r"correct:|incorrect|if i had|i would|could look|might look|placeholder|"
-    r"(?:was|were):|(?:was|were) (?:logged|sent|returned|emitted)|output (?:was|from)|"
-    r"written as|represented as|in this (?:form|format|shape)|illustrat|demonstrat|if i could|"
-    r"would have|mock|dummy|pseudo)|" + _WARNING,
-    re.I)
-# what introduces a bare call (no marker, no fence) as an illustration: the words that say so
-# outright (a fence's list holds more, "like this", "such as", "i would": said of real calls too)
-_BARE_FRAMING = re.compile(
-    r"\b(?:for (?:example|instance|reference)|e\.g\b|examples?:|an? example (?:of|call)|"
-    r"example (?:call|output|usage)|the format (?:is|looks)|format:|syntax|template|placeholder|"
-    r"sample (?:call|output|request)|(?:would|should|could|might) look like|incorrect|wrong:|right:|"
-    r"correct:|(?:mock|dummy|fake|pseudo-?)(?:code| call| output| request| response)|such as:|"
-    r"(?:was|were):|(?:was|were) (?:logged|sent|returned|emitted)|"
-    r"(?:previous|last|earlier) call|(?:here is|here's) how|how (?:you|to) (?:would )?(?:call|use|write))|"
-    + _WARNING,
-    re.I)
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")
-_BLANKS = re.compile(r"\s+")
-
-
-def _framed_as_example(text: str, fence_start: int, floor: int, content: str) -> bool:
-    before = text[floor:fence_start].rstrip()
-    lines = [ln for ln in before.splitlines() if ln.strip()][-2:]
-    # (the framing's words with any blanks between them: "For\u00a0instance", "for  example")
-    lead = _BLANKS.sub(" ", lines[-1]) if lines else ""
-    if lead and _FRAMING.search(lead):
-        return True
-    prose = [ln for ln in content.splitlines() if ln.strip()[:1].isalpha()]
-    return any(_FRAMING.search(_BLANKS.sub(" ", ln)) for ln in prose)
-
-
-def _framed_line(text: str, i: int, floor: int) -> bool:
-    """The last line with words before ``i`` (from ``floor``, within a few hundred
-    characters) introduces what follows as an illustration, as for a fence."""
-    before = text[max(floor, i - 400):i].rstrip()
-    lead = before[before.rfind("\n") + 1:]
-    return bool(lead) and _BARE_FRAMING.search(_BLANKS.sub(" ", lead)) is not None
 
 
 def _fence_close(text: str, after: int, limit: int, ticks: str) -> tuple[int, int]:
@@ -289,7 +242,7 @@ class Scanner:
                 return
             kind = m.lastgroup
             if kind == "eot":
-                if in_fence or _TURN_END.match(text, m.start(), limit) is None:
+                if in_fence or TURN_END.match(text, m.start(), limit) is None:
                     pos = m.end()  # (shown in a fenced block, or named in a sentence: text)
                     continue
                 return  # the turn ended: the rest is not this message's
@@ -326,14 +279,14 @@ class Scanner:
                 continue
             if kind == "resp":
                 close_resp = self.closer(r"</tool_response\s*>", m.end(), limit)
-                if close_resp is not None and not in_fence and _opens_its_line(text, m.start()):
+                if close_resp is not None and not in_fence and opens_its_line(text, m.start()):
                     # a tool's result on lines of its own: the model's turn ended before it, and
                     # a call after it is a later turn's (or one made on a result the model made up)
                     return
                 pos = close_resp.end() if close_resp is not None else m.end()
                 continue
             start = m.start()
-            if kind in ("tag", "fam") and text[start - 1:start] in _QUOTE_LEAD and _quoted(text, start):
+            if kind in ("tag", "fam") and text[start - 1:start] in QUOTE_LEAD and quoted(text, start):
                 pos = m.end()  # a call in a Markdown quotation ("> <tool_call>..."): quoted, not made
                 continue
             if kind == "tag":
@@ -341,7 +294,7 @@ class Scanner:
                 if found is NOT_A_TAG or found is None:
                     pos = max(end, m.end()) if found is None else end
                     continue
-                if _in_quotes(text, start, end):
+                if in_quotes(text, start, end):
                     pos = floor = end  # a call in quotation marks inside a sentence: quoted, not made
                     continue
                 pos = floor = max(end, m.end())
@@ -352,7 +305,7 @@ class Scanner:
                 if found is None:
                     pos = max(end, m.start() + 1)
                     continue
-                if _in_quotes(text, start, end):
+                if in_quotes(text, start, end):
                     pos = floor = max(end, m.start() + 1)
                     continue
                 pos = floor = max(end, m.start() + 1)
@@ -365,7 +318,7 @@ class Scanner:
                     calls.extend(found)
                     floor = pos
                 continue
-            if not in_fence and _framed_line(text, m.start(), floor):
+            if not in_fence and framed_line(text, m.start(), floor):
                 # a call without a marker shown after "for example:" / "never run this:" (as a fence
                 # is): its line skipped, and a value's next lines are read as part of it
                 pos = floor = _line_end(text, m.start(), limit)
@@ -391,7 +344,7 @@ class Scanner:
         content_end, block_end = _fence_close(text, body, limit, m.group("ticks"))
         if content_end == limit:
             # a fence never closed ends at the end of the model's turn
-            q = _LINE_TURN_END.search(text, body, limit)
+            q = LINE_TURN_END.search(text, body, limit)
             if q is not None:
                 content_end = block_end = q.start()
         if content_end == limit and not self.reasoning_over:
@@ -402,7 +355,7 @@ class Scanner:
                 content_end = block_end = q.start()
         lang = m.group("lang").lower().lstrip("{.").rstrip("}")
         content = text[body:content_end]
-        if lang in _CALL_LANGS and not _framed_as_example(text, m.start(), floor, content):
+        if lang in _CALL_LANGS and not framed_as_example(text, m.start(), floor, content):
             code = self.tool_code(body, content_end) if lang == "tool_code" else None
             if code is not None:
                 calls.extend(code)
@@ -515,8 +468,8 @@ class Scanner:
                 continue  # its closer ends it (</tool_call>, <|call|>): what it holds is its own
             raw = c.raw_args
             r = text.rfind(raw, a, e) if c.ok and raw else -1
-            start = a if r < 0 else r + (_args_end(raw) if raw[-1] in "> \t\r\n" else len(raw))
-            q = _TURN_END.search(text, start, e) if text.find("<|", start, e) >= 0 else None
+            start = a if r < 0 else r + (args_end(raw) if raw[-1] in "> \t\r\n" else len(raw))
+            q = TURN_END.search(text, start, e) if text.find("<|", start, e) >= 0 else None
             if q is not None:
                 return [*found[:k], replace(c, span=(a, q.start()))]
         return None
@@ -584,24 +537,6 @@ class Scanner:
         return end
 
 
-def _args_end(raw: str) -> int:
-    """Where whole arguments end in their text: before a turn end that ends it
-    (a reader may keep one its repair dropped: ``{"a": 1}<|im_end|>``)."""
-    tail = raw[-32:].rstrip()
-    for token in TURN_ENDS:
-        if tail.endswith(token):
-            return len(raw) - len(raw[-32:]) + len(tail) - len(token)
-    return len(raw)
-
-
-def _opens_its_line(text: str, i: int) -> bool:
-    """Only spaces and tabs before ``i`` on its line (looked at back to the line
-    break, not searched for: a long line of tags stays linear)."""
-    while i > 0 and text[i - 1] in " \t":
-        i -= 1
-    return i == 0 or text[i - 1] == "\n"
-
-
 def _line_end(text: str, i: int, limit: int) -> int:
     """Where the line holding ``i`` ends (past its line break)."""
     nl = text.find("\n", i, limit)
@@ -612,7 +547,6 @@ _HEAD_CALL = re.compile(r"[ \t\n]*([A-Za-z_][\w.-]{0,127})[ \t]*\n(?=[ \t]*\{)")
 # the first closer of a reasoning block the prompt opened (thinking=True)
 _FIRST_CLOSER = re.compile("|".join(re.escape(c) for c in _BARE_CLOSERS), re.I)
 _CLOSER_MAX = max(map(len, _BARE_CLOSERS))
-_LINE_TURN_END = re.compile(r"(?m)^[ \t]*" + _TURN_END.pattern)
 _LINE_CLOSER = re.compile("(?m)^[ \t]*(?:" + "|".join(re.escape(c) for c in _BARE_CLOSERS) + ")", re.I)
 
 
@@ -636,31 +570,6 @@ def _in_a_value(text: str, i: int, calls_end: int) -> bool:
     while p > 0 and text[p - 1].isspace():
         p -= 1
     return p != calls_end and text[p - 1] in "}]"
-
-
-def _quoted(text: str, i: int) -> bool:
-    """What stands before ``i`` on its line is a Markdown quotation's ``>`` marks (and
-    blanks; a run longer than a few dozen characters is no quotation's)."""
-    lead = text[max(0, i - _QUOTE_MAX):i]
-    marks = len(lead) - len(lead.rstrip(" \t>"))
-    j = i - marks
-    if marks == len(lead) and j > 0:
-        return False  # (a run longer than a quotation's marks)
-    return (j == 0 or text[j - 1] == "\n") and ">" in text[j:i]
-
-
-_QUOTE_MAX = 16
-# quotation marks around a call a sentence quotes, each with its closing mark
-QUOTES = {'"': '"', "\u201c": "\u201d", "'": "'", "\u2018": "\u2019", "\u00ab": "\u00bb"}
-
-
-def _in_quotes(text: str, start: int, end: int) -> bool:
-    """The call read from ``start`` to ``end`` stands between quotation marks:
-    ``"<tool_call>...</tool_call>"`` in a sentence is quoted, not made."""
-    close = QUOTES.get(text[start - 1]) if start > 0 else None
-    return close is not None and text.startswith(close, end)
-
-_QUOTE_LEAD = frozenset(" \t>")  # what stands just before a tag a quotation holds
 
 
 def _a_member_value(text: str, i: int) -> bool:

@@ -1,0 +1,116 @@
+"""What the text around a marker says of it: the model's turn is over (a token that ends
+it, a tool's result after the calls), the call is quoted (a Markdown quotation, quotation
+marks in a sentence) or shown as an example (the words that introduce it as one).
+The scan (``_scan``) and the live reading ask these before they take a call.
+"""
+
+from __future__ import annotations
+
+import re
+
+# the tokens that end the model's turn: what follows one (a next turn the model went on to
+# write, a transcript) is no call of this message
+TURN_ENDS = ("<|im_end|>", "<|eot_id|>", "<|eom_id|>", "<|endoftext|>", "<|end_of_text|>",
+             "<|END_OF_TURN_TOKEN|>", "<\uff5cend\u2581of\u2581sentence\uff5c>", "<end_of_turn>", "<turn|>")
+# one that ends its line, or runs into the next token or tag (one a sentence names is text)
+TURN_END = re.compile("(?:" + "|".join(re.escape(t) for t in TURN_ENDS) + r")(?=[ \t\r]*(?:\n|\Z|<|\[))")
+# what opens a tool's result or the user's next turn, with what closes it: one with its closer
+# after it ends the model's turn (a call after it is a later turn's, or made on a result the
+# model made up); one alone is text (a sentence naming it)
+TURN_OPENERS = {"[TOOL_RESULTS]": "[/TOOL_RESULTS]", "[INST]": "[/INST]",
+                "<|tool_response>": "<tool_response|>",
+                "<\uff5ctool\u2581outputs\u2581begin\uff5c>": "<\uff5ctool\u2581outputs\u2581end\uff5c>",
+                "<\uff5ctool\u2581output\u2581begin\uff5c>": "<\uff5ctool\u2581output\u2581end\uff5c>"}
+
+# one that stands at the start of its line (what ends a fence never closed)
+LINE_TURN_END = re.compile(r"(?m)^[ \t]*" + TURN_END.pattern)
+
+# a warning that opens the line: "Never run this:", "Do NOT do this:", "Warning: don't call this"
+# a warning about what follows: "Never run this:", "You should NOT do this:", "Do not call these."
+_WARNING = (r"(?:never|not|n't|avoid) (?:ever )?(?:run|call|do|use|execute|send|emit)(?:ing)? "
+            r"(?:this|these|the following)\W*$")
+# what introduces a fenced block as an illustration rather than the model's own call
+_FRAMING = re.compile(
+    r"\b(?:for (?:example|instance|reference)|e\.g\b|an? example|example (?:of|call|output|usage)|"
+    r"examples?:|like (?:this|so)|looks? like|should (?:look|contain|be|read)|the format|format is|"
+    r"format:|syntax|template|sample|typical|would (?:emit|make|call|look|write|send|be|use)|"
+    r"(?:here is|here's) how|how (?:you|to) (?:would )?(?:call|use|write)|such as|wrong|right:|"
+    r"correct:|incorrect|if i had|i would|could look|might look|placeholder|"
+    r"(?:was|were):|(?:was|were) (?:logged|sent|returned|emitted)|output (?:was|from)|"
+    r"written as|represented as|in this (?:form|format|shape)|illustrat|demonstrat|if i could|"
+    r"would have|mock|dummy|pseudo)|" + _WARNING,
+    re.I)
+# what introduces a bare call (no marker, no fence) as an illustration: the words that say so
+# outright (a fence's list holds more, "like this", "such as", "i would": said of real calls too)
+_BARE_FRAMING = re.compile(
+    r"\b(?:for (?:example|instance|reference)|e\.g\b|examples?:|an? example (?:of|call)|"
+    r"example (?:call|output|usage)|the format (?:is|looks)|format:|syntax|template|placeholder|"
+    r"sample (?:call|output|request)|(?:would|should|could|might) look like|incorrect|wrong:|right:|"
+    r"correct:|(?:mock|dummy|fake|pseudo-?)(?:code| call| output| request| response)|such as:|"
+    r"(?:was|were):|(?:was|were) (?:logged|sent|returned|emitted)|"
+    r"(?:previous|last|earlier) call|(?:here is|here's) how|how (?:you|to) (?:would )?(?:call|use|write))|"
+    + _WARNING,
+    re.I)
+_BLANKS = re.compile(r"\s+")
+
+
+def framed_as_example(text: str, fence_start: int, floor: int, content: str) -> bool:
+    before = text[floor:fence_start].rstrip()
+    lines = [ln for ln in before.splitlines() if ln.strip()][-2:]
+    # (the framing's words with any blanks between them: "For\u00a0instance", "for  example")
+    lead = _BLANKS.sub(" ", lines[-1]) if lines else ""
+    if lead and _FRAMING.search(lead):
+        return True
+    prose = [ln for ln in content.splitlines() if ln.strip()[:1].isalpha()]
+    return any(_FRAMING.search(_BLANKS.sub(" ", ln)) for ln in prose)
+
+
+def framed_line(text: str, i: int, floor: int) -> bool:
+    """The last line with words before ``i`` (from ``floor``, within a few hundred
+    characters) introduces what follows as an illustration, as for a fence."""
+    before = text[max(floor, i - 400):i].rstrip()
+    lead = before[before.rfind("\n") + 1:]
+    return bool(lead) and _BARE_FRAMING.search(_BLANKS.sub(" ", lead)) is not None
+
+
+def args_end(raw: str) -> int:
+    """Where whole arguments end in their text: before a turn end that ends it
+    (a reader may keep one its repair dropped: ``{"a": 1}<|im_end|>``)."""
+    tail = raw[-32:].rstrip()
+    for token in TURN_ENDS:
+        if tail.endswith(token):
+            return len(raw) - len(raw[-32:]) + len(tail) - len(token)
+    return len(raw)
+
+
+def opens_its_line(text: str, i: int) -> bool:
+    """Only spaces and tabs before ``i`` on its line (looked at back to the line
+    break, not searched for: a long line of tags stays linear)."""
+    while i > 0 and text[i - 1] in " \t":
+        i -= 1
+    return i == 0 or text[i - 1] == "\n"
+
+
+def quoted(text: str, i: int) -> bool:
+    """What stands before ``i`` on its line is a Markdown quotation's ``>`` marks (and
+    blanks; a run longer than a few dozen characters is no quotation's)."""
+    lead = text[max(0, i - _QUOTE_MAX):i]
+    marks = len(lead) - len(lead.rstrip(" \t>"))
+    j = i - marks
+    if marks == len(lead) and j > 0:
+        return False  # (a run longer than a quotation's marks)
+    return (j == 0 or text[j - 1] == "\n") and ">" in text[j:i]
+
+
+_QUOTE_MAX = 16
+# quotation marks around a call a sentence quotes, each with its closing mark
+QUOTES = {'"': '"', "\u201c": "\u201d", "'": "'", "\u2018": "\u2019", "\u00ab": "\u00bb"}
+
+
+def in_quotes(text: str, start: int, end: int) -> bool:
+    """The call read from ``start`` to ``end`` stands between quotation marks:
+    ``"<tool_call>...</tool_call>"`` in a sentence is quoted, not made."""
+    close = QUOTES.get(text[start - 1]) if start > 0 else None
+    return close is not None and text.startswith(close, end)
+
+QUOTE_LEAD = frozenset(" \t>")  # what stands just before a tag a quotation holds
