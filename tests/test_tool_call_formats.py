@@ -847,12 +847,41 @@ def test_a_turn_token_named_in_a_sentence_is_text(named):
     assert [c.name for c in parse_tool_calls(f"{named}\n{_G}")] == ["g"]
 
 
+@pytest.mark.parametrize("text", [
+    # tokens and tags named in prose, their closers later (inside a call's arguments): text
+    'So user turns use [INST]:\n<tool_call>\n{"name": "edit", "arguments": {"new": "[INST] {{ m }} [/INST]"}}'
+    "\n</tool_call>",
+    'Mistral wraps user turns in [INST] ... [/INST]. Reading it.\n<tool_call>\n{"name": "edit", "arguments": {}}'
+    "\n</tool_call>",
+    'I will close the stray <!-- in it:\n<tool_call>\n{"name": "edit", "arguments": {"new": "<!-- nav -->"}}'
+    "\n</tool_call>",
+    # a turn end inside an arguments string is the string's
+    'functools[{"name": "edit", "arguments": "{\\"t\\": \\"<|im_end|><br>\\"}"}, {"name": "g", "arguments": {}}]',
+    # the text holds the prompt: the reply is its last assistant turn
+    '<|im_start|>system\nYou help.<|im_end|>\n<|im_start|>user\nhi<|im_end|>\n<|im_start|>assistant\n'
+    '<tool_call>\n{"name": "g", "arguments": {}}\n</tool_call>',
+    '<|im_start|>user\nhi<|im_end|>\n<|im_start|>assistant\n<tool_call>\n{"name": "f", "arguments": {}}\n'
+    "</tool_call><|im_end|>\n<|im_start|>user\n<tool_response>\n1\n</tool_response><|im_end|>\n"
+    '<|im_start|>assistant\n<tool_call>\n{"name": "g", "arguments": {}}\n</tool_call>',
+    "<start_of_turn>user\nhi<end_of_turn>\n<start_of_turn>model\n<|tool_call>call:g{a:1}<tool_call|>",
+    "<\uff5cbegin\u2581of\u2581sentence\uff5c>sys<\uff5cUser\uff5c>hi<\uff5cAssistant\uff5c>Hello!"
+    "<\uff5cend\u2581of\u2581sentence\uff5c><\uff5cUser\uff5c>read it<\uff5cAssistant\uff5c>"
+    + _DS.format("g", '{"a": 1}'),
+    '<s>[INST] hi [/INST][TOOL_CALLS]g{"a": 1}</s>',
+])
+def test_what_only_looks_like_a_turn_end_keeps_the_calls(text):
+    got = [c.name for c in parse_tool_calls(text) if c.ok]
+    assert got and got[-1] == ("g" if '"g"' in text or "call:g" in text or "]g{" in text or "g<" in text
+                               else "edit"), got
+
+
 def test_a_call_after_a_tools_result_is_a_later_turns():
     """The model stops at its call; a result after it came from the tool (a transcript) or
     was made up by the model, and a call made on it is not one to run now."""
     f = '<tool_call>\n{"name": "f", "arguments": {"a": 1}}\n</tool_call>'
     g = '<tool_call>\n{"name": "g", "arguments": {"b": 2}}\n</tool_call>'
     assert [c.name for c in parse_tool_calls(f"{f}\n<tool_response>\n{{\"r\": 5}}\n</tool_response>\n{g}")] == ["f"]
+    assert [c.name for c in parse_tool_calls(f"{f}<tool_response>\n5\n</tool_response>\n{g}")] == ["f"]
     # the tags named in a sentence are text
     text = f"The <tool_response> tag holds what </tool_response> the tool said.\n{g}"
     assert [c.name for c in parse_tool_calls(text)] == ["g"]
@@ -1027,6 +1056,7 @@ def test_data_examples_and_quotations_give_no_call(text):
     ('<\uff5ctool\u2581calls\u2581begin\uff5c><\uff5ctool\u2581call\u2581begin\uff5c>ls<\uff5ctool\u2581sep\uff5c>'
      '{"path": "a"} recursive=true<\uff5ctool\u2581call\u2581end\uff5c><\uff5ctool\u2581calls\u2581end\uff5c>', None),
     ('<tool_call>{"name": "ls", "arguments": "{\\"path\\": \\"a\\"} recursive=true"}</tool_call>', None),
+    ('<tool_call>\n{"name": "ls", "arguments": {"path": "a"}} recursive=true\n</tool_call>', None),
     # a harmony message cut short, the next one's header after it
     ('<|channel|>commentary to=functions.ls\n<|message|>{"path": "a"\n<|channel|>final<|message|>Done<|return|>', None),
 ])

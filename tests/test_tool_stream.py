@@ -794,6 +794,9 @@ _HARMONY_CALL = ('<|start|>assistant<|channel|>commentary to=functions.{} <|cons
     '<!-- <tool_call>{"name": "f", "arguments": {}}</tool_call> -->\n'
     '<tool_call>{"name": "g", "arguments": {}}</tool_call>',
     'He wrote "<tool_call>{"name": "f", "arguments": {}}</tool_call>" then.',
+    '<|im_start|>user\nhi<|im_end|>\n<|im_start|>assistant\n<tool_call>\n{"name": "f", "arguments": {}}\n'
+    '</tool_call><|im_end|>\n<|im_start|>user\n<tool_response>\n1\n</tool_response><|im_end|>\n'
+    '<|im_start|>assistant\n<tool_call>\n{"name": "g", "arguments": {}}\n</tool_call>',
     # harmony reasoning ends at its <|end|>: a call token inside it ends nothing
     '<|channel|>analysis<|message|>x<|call|><tool_call>{"name": "f", "arguments": {"a": 1}}</tool_call>'
     "<|end|>",

@@ -133,8 +133,9 @@ def moved(calls: Iterable[ToolCall], by: int) -> list[ToolCall]:
 
 # what may follow a call's arguments inside its bounds: blanks, special tokens and tags
 # (<|im_end|>, </s>, <｜end▁of▁sentence｜>, </function>)
-_MARKUP_ONLY = re.compile(r"(?:\s|<\|[^|<>\s]{1,40}\|>|<\uff5c[^\uff5c<>]{1,40}\uff5c>"
-                          r"|</?[A-Za-z_][\w:.-]{0,40}>)*")
+# (after a lone ";" or ".", or a fence's closing ticks)
+MARKUP_ONLY = re.compile(r"[;.]?(?:\s|<\|[^|<>\s]{1,40}\|>|<\uff5c[^\uff5c<>]{1,40}\uff5c>"
+                         r"|</?[A-Za-z_][\w:.-]{0,40}>|```)*")
 
 
 def call_from_parts(name: str, raw: Any, span: tuple[int, int], id: str | None = None, *,
@@ -176,7 +177,7 @@ def call_from_parts(name: str, raw: Any, span: tuple[int, int], id: str | None =
                             f"{nan.offset} ({nan.message}); the call is not run with another value in its "
                             "place", id)
     prose = next((f for f in r.fixes if f.code == "prose"), None) if r.ok else None
-    if prose is not None and _MARKUP_ONLY.fullmatch(raw, prose.offset) is None:
+    if prose is not None and MARKUP_ONLY.fullmatch(raw, prose.offset) is None:
         # within the call's own bounds, text after its arguments is more of them
         # ({"path": "x"} recursive=true): the call without it is not the one written
         dropped = raw[prose.offset:].strip()

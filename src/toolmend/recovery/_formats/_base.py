@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .._strategies import json_text, normalize_tool_args
-from .._toolcalls import NO_ARGUMENTS, ToolCall, call_from_parts, json_run, two_ways
+from .._toolcalls import MARKUP_ONLY, NO_ARGUMENTS, ToolCall, call_from_parts, json_run, two_ways
 from ._schema import Tools, typed_value
 
 __all__ = ["Ctx", "Reader", "xml_call", "json_run", "cut_call", "named_call", "more_after"]
@@ -73,6 +73,12 @@ def more_after(calls: list[ToolCall], text: str, end: int, limit: int,
     k = end
     while k < line_end and (text[k].isspace() or text[k] in "}]"):
         k += 1
+    if calls and closed and k < line_end and text[k] not in ",\"" and \
+            MARKUP_ONLY.fullmatch(text, k, line_end) is None:  # <tool_call>{..} recursive=true</tool_call>
+        c = calls[-1]
+        why = (f"the call to {c.name!r} is followed by {text[k:line_end].strip()[:40]!r} inside its tag: "
+               "more of its arguments, perhaps; the call without it is a guess")
+        return calls[:-1] + [ToolCall(c.name, c.raw_args, None, False, c.span, why, c.id)]
     if not calls or k >= line_end or text[k] not in ",\"":
         return calls
     if _MEMBER.match(text, k, limit if text[k] == "," else line_end) is None:

@@ -10,10 +10,17 @@ import re
 
 # the tokens that end the model's turn: what follows one (a next turn the model went on to
 # write, a transcript) is no call of this message
-TURN_ENDS = ("<|im_end|>", "<|eot_id|>", "<|eom_id|>", "<|endoftext|>", "<|end_of_text|>",
-             "<|END_OF_TURN_TOKEN|>", "<\uff5cend\u2581of\u2581sentence\uff5c>", "<end_of_turn>", "<turn|>")
-# one that ends its line, or runs into the next token or tag (one a sentence names is text)
-TURN_END = re.compile("(?:" + "|".join(re.escape(t) for t in TURN_ENDS) + r")(?=[ \t\r]*(?:\n|\Z|<|\[))")
+TURN_ENDS = ("<|im_end|>", "<|eot_id|>", "<|eom_id|>", "<|eot|>", "<|endoftext|>",
+             "<|end_of_text|>", "<|END_OF_TURN_TOKEN|>", "<\uff5cend\u2581of\u2581sentence\uff5c>",
+             "<end_of_turn>", "<turn|>", "<|user|>")
+# one that ends its line, or runs into the next special token (one a sentence names is text)
+TURN_END = re.compile("(?:" + "|".join(re.escape(t) for t in TURN_ENDS)
+                      + r")(?=[ \t\r]*(?:\n|\Z|<\||<\uff5c|<start_of_turn>))")
+# the header of the assistant's turn after one: the text held the prompt, and the reply follows
+REPLY_HEAD = re.compile("|".join((
+    r"\s*(?:<\|im_start\|>assistant", r"<start_of_turn>model", r"<\|turn>model", r"<\uff5cAssistant\uff5c>",
+    r"<\|start_header_id\|>assistant<\|end_header_id\|>", r"<\|header_start\|>assistant<\|header_end\|>",
+    r"<\|START_OF_TURN_TOKEN\|><\|CHATBOT_TOKEN\|>", r"<\|assistant\|>", r"\[/INST\])")))
 # what opens a tool's result or the user's next turn, with what closes it: one with its closer
 # after it ends the model's turn (a call after it is a later turn's, or made on a result the
 # model made up); one alone is text (a sentence naming it)
@@ -81,6 +88,36 @@ def args_end(raw: str) -> int:
         if tail.endswith(token):
             return len(raw) - len(raw[-32:]) + len(tail) - len(token)
     return len(raw)
+
+
+# a text that opens with the model's first token (which it never writes) or the header of
+# the system's or the user's turn holds the prompt
+PROMPT_HEAD = re.compile(
+    r"\s*(?:<\uff5cbegin\u2581of\u2581sentence\uff5c>|<bos>|<\|begin_of_text\|>|(?:<s>)?\s*(?:"
+    r"<\|im_start\|>(?:system|user|developer)|<start_of_turn>user|<\|turn>(?:system|user)"
+    r"|<\|start_header_id\|>(?:system|user)|<\|header_start\|>(?:system|user)|<\uff5cUser\uff5c>"
+    r"|<\|system\|>|<\|user\|>|<\|START_OF_TURN_TOKEN\|><\|(?:SYSTEM|USER)_TOKEN\|>|\[INST\]))")
+
+
+def reply_start(text: str) -> int:
+    """Where the reply begins in a text that holds the prompt: after the last
+    assistant's header (the turns before it are the prompt's, the history's);
+    the text's end when there is none (no reply was written)."""
+    last = len(text)
+    for m in _ANY_REPLY_HEAD.finditer(text):
+        last = m.end()
+    return last
+
+
+_ANY_REPLY_HEAD = re.compile(REPLY_HEAD.pattern.replace(r"\s*", "", 1) + r"[ \t]*\n?")
+
+
+def after_markup(text: str, i: int) -> bool:
+    """``i`` opens its line or follows a tag or token (``</tool_call><tool_response>``,
+    ``}[TOOL_RESULTS]``): not a word of a sentence."""
+    while i > 0 and text[i - 1] in " \t":
+        i -= 1
+    return i == 0 or text[i - 1] in "\n>]}"
 
 
 def opens_its_line(text: str, i: int) -> bool:

@@ -19,16 +19,20 @@ from .._toolcalls import ToolCall, _json_calls, _skip_ws
 from ._base import Ctx, more_after
 from ._context import (
     LINE_TURN_END,
+    PROMPT_HEAD,
     QUOTE_LEAD,
+    REPLY_HEAD,
     TURN_END,
     TURN_ENDS,
     TURN_OPENERS,
+    after_markup,
     args_end,
     framed_as_example,
     framed_line,
     in_quotes,
     opens_its_line,
     quoted,
+    reply_start,
 )
 from ._hermes import NOT_A_TAG, everyday_tag, read_tag
 from ._pythonic import pythonic_at, read_list
@@ -245,9 +249,15 @@ class Scanner:
                 if in_fence or TURN_END.match(text, m.start(), limit) is None:
                     pos = m.end()  # (shown in a fenced block, or named in a sentence: text)
                     continue
+                reply = REPLY_HEAD.match(text, m.end(), limit)
+                if reply is not None:  # the prompt's turns, then the reply's header: the reply follows
+                    del calls[self.kept:]  # (calls in the prompt's turns were made before)
+                    pos = floor = reply.end()
+                    continue
                 return  # the turn ended: the rest is not this message's
             if kind == "turn":
-                if not in_fence and self.closer(re.escape(TURN_OPENERS[m.group()]), m.end(), limit):
+                if not in_fence and after_markup(text, m.start()) and \
+                        self.closer("(?-i:" + re.escape(TURN_OPENERS[m.group()]) + ")", m.end(), limit):
                     return  # a tool's result, or the user's turn: the model's turn is over
                 pos = m.end()
                 continue
@@ -275,11 +285,16 @@ class Scanner:
                 continue
             if kind == "comment":  # an HTML comment: what it holds was commented out, not written
                 close_comment = self.closer("-->", m.end(), limit)
-                pos = close_comment.end() if close_comment is not None else m.end()
+                # (one opening its line, or closed on it: "<!--" in a sentence is text)
+                if close_comment is not None and (opens_its_line(text, m.start()) or text.find(
+                        "\n", m.end(), close_comment.start()) < 0):
+                    pos = close_comment.end()
+                else:
+                    pos = m.end()
                 continue
             if kind == "resp":
                 close_resp = self.closer(r"</tool_response\s*>", m.end(), limit)
-                if close_resp is not None and not in_fence and opens_its_line(text, m.start()):
+                if close_resp is not None and not in_fence and after_markup(text, m.start()):
                     # a tool's result on lines of its own: the model's turn ended before it, and
                     # a call after it is a later turn's (or one made on a result the model made up)
                     return
@@ -467,7 +482,9 @@ class Scanner:
             if e <= a or (text[e - 1] == ">" and not text.endswith(TURN_ENDS, a, e)):
                 continue  # its closer ends it (</tool_call>, <|call|>): what it holds is its own
             raw = c.raw_args
-            r = text.rfind(raw, a, e) if c.ok and raw else -1
+            r = text.find(raw, a, e) if c.ok and raw else -1
+            if c.ok and r < 0:
+                continue  # arguments decoded from a string: the span is theirs
             start = a if r < 0 else r + (args_end(raw) if raw[-1] in "> \t\r\n" else len(raw))
             q = TURN_END.search(text, start, e) if text.find("<|", start, e) >= 0 else None
             if q is not None:
@@ -602,6 +619,8 @@ def scan(text: str, ctx: Ctx, kinds: frozenset[str], readers: dict[str, Any],
     later closer with no opener is text. A scan from ``start`` > 0 goes on from
     the end of a call read before, with the reasoning known to be over."""
     calls: list[ToolCall] = []
+    if start == 0 and PROMPT_HEAD.match(text) is not None:
+        start = reply_start(text)  # the text holds the prompt: the reply is its last assistant turn
     if thinking:
         start = reasoning_end(text, start) if start == 0 else start
         if start < 0:
