@@ -418,6 +418,8 @@ SHAPES = {
     "analysis calls": '<|start|>assistant<|channel|>analysis to=functions.f code<|message|>{"a": 1' * 26_000,
     # tool results inside a line: whether each opens its line was looked for back to the line's start
     "tool results in a line": "x <tool_response>y</tool_response>" * 60_000,
+    # a prompt's turns, each followed by the reply's header: the last one is looked for once
+    "prompt turns": "<|im_start|>user\nhi<|im_end|>\n<|im_start|>assistant\nx<|im_end|>\n" * 30_000,
     # HTML comments never closed: each looks for its end
     "open comments": "<!--" * 500_000,
     # a user's turns with no closer: each looks for its closer
