@@ -21,6 +21,7 @@ from ._context import (
     LINE_TURN_END,
     PROMPT_HEAD,
     QUOTE_LEAD,
+    QUOTES,
     REPLY_HEAD,
     TURN_END,
     TURN_ENDS,
@@ -309,7 +310,7 @@ class Scanner:
                 if found is NOT_A_TAG or found is None:
                     pos = max(end, m.end()) if found is None else end
                     continue
-                if in_quotes(text, start, end):
+                if start and text[start - 1] in QUOTES and in_quotes(text, start, end):
                     pos = floor = end  # a call in quotation marks inside a sentence: quoted, not made
                     continue
                 pos = floor = max(end, m.end())
@@ -320,7 +321,7 @@ class Scanner:
                 if found is None:
                     pos = max(end, m.start() + 1)
                     continue
-                if in_quotes(text, start, end):
+                if start and text[start - 1] in QUOTES and in_quotes(text, start, end):
                     pos = floor = max(end, m.start() + 1)
                     continue
                 pos = floor = max(end, m.start() + 1)
@@ -421,8 +422,10 @@ class Scanner:
         reader may pass one over: the text it read without a call, a call not
         whole and a whole call that ran to the end of the text without its
         closer (outside their arguments)."""
-        if found and not in_fence:
-            over = self._turn_end_passed_over(found)
+        text = self.text
+        if found and not in_fence and (len(found) > 1 or text[found[0].span[1] - 1] != ">"
+                                       or text.endswith(TURN_ENDS, *found[0].span)):
+            over = self._turn_end_passed_over(found)  # (not the everyday call its closing tag ends)
             if over is not None:  # the turn ended in the text a call ran on to: the scan stops there
                 found, b = over, len(self.text)
         if found:
@@ -619,7 +622,7 @@ def scan(text: str, ctx: Ctx, kinds: frozenset[str], readers: dict[str, Any],
     later closer with no opener is text. A scan from ``start`` > 0 goes on from
     the end of a call read before, with the reasoning known to be over."""
     calls: list[ToolCall] = []
-    if start == 0 and PROMPT_HEAD.match(text) is not None:
+    if start == 0 and text[:1] in "<[ \t\n\r" and PROMPT_HEAD.match(text) is not None:
         start = reply_start(text)  # the text holds the prompt: the reply is its last assistant turn
     if thinking:
         start = reasoning_end(text, start) if start == 0 else start
