@@ -93,7 +93,7 @@ def args_end(raw: str) -> int:
 # a text that opens with the model's first token (which it never writes) or the header of
 # the system's or the user's turn holds the prompt
 PROMPT_HEAD = re.compile(
-    r"\s*(?:<\uff5cbegin\u2581of\u2581sentence\uff5c>|<bos>|<\|begin_of_text\|>|(?:<s>)?\s*(?:"
+    r"\s*(?:<\uff5cbegin\u2581of\u2581sentence\uff5c>|<bos>|<\|begin_of_text\|>|(?:<s>\s*)?(?:"
     r"<\|im_start\|>(?:system|user|developer)|<start_of_turn>user|<\|turn>(?:system|user)"
     r"|<\|start_header_id\|>(?:system|user)|<\|header_start\|>(?:system|user)|<\uff5cUser\uff5c>"
     r"|<\|system\|>|<\|user\|>|<\|START_OF_TURN_TOKEN\|><\|(?:SYSTEM|USER)_TOKEN\|>|\[INST\]))")
