@@ -178,6 +178,8 @@ def test_every_problem_listed_by_path() -> None:
     ({"type": "number", "exclusiveMinimum": 3}, 3.0, "exclusiveMinimum"),
     ({"type": "integer", "maximum": 3}, 4, "maximum"),
     ({"type": "integer", "multipleOf": 3}, 4, "multipleOf"),
+    # 1e20 / 3 rounds to a whole float, but 1e20 is no multiple of 3 (as jsonschema says)
+    ({"type": "number", "multipleOf": 3}, 1e20, "multipleOf"),
     ({"type": "array", "minItems": 2}, [1], "minItems"),
     ({"type": "array", "maxItems": 1}, [1, 2], "maxItems"),
     ({"type": "array", "uniqueItems": True}, [1, 1.0], "uniqueItems"),

@@ -112,15 +112,17 @@ def _unique(x: list[Any]) -> bool:
 
 
 def _multiple(x: Any, m: Any) -> bool:
-    """``x`` is a multiple of ``m`` (floats by their quotient, as JSON Schema
-    validators do)."""
-    if isinstance(m, float) or isinstance(x, float):
-        try:
+    """``x`` is a multiple of ``m``: by the remainder for an integer ``m``, exact
+    for a float ``x`` too (1e20 is no multiple of 3, though 1e20 / 3 rounds to a
+    whole float); by the quotient for a float ``m``, as JSON Schema validators do
+    (its decimal is not the float's)."""
+    try:
+        if isinstance(m, float):
             q = x / m
             return bool(int(q) == q)
-        except (OverflowError, ValueError):
-            return False
-    return bool(x % m == 0)
+        return bool(x % m == 0)
+    except (OverflowError, ValueError):
+        return False
 
 
 def _json_path(path: tuple[Any, ...]) -> str:
