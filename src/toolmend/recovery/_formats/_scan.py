@@ -174,6 +174,13 @@ def read_tag_at(text: str, i: int, limit: int, ctx: Ctx, kinds: frozenset[str]) 
 class Scanner:
     """One parse: the token pattern of the enabled families and their readers."""
 
+    # the state a parse starts in: class values, which an instance shadows as it changes them
+    kept = 0  # calls before this index are not reasoning (Functionary's first call)
+    # the message's reasoning is known to be over (thinking=True or False): a
+    # closer with no opener is text, not the end of reasoning the prompt opened
+    reasoning_over = False
+    calls_end = -1  # where the last JSON value read as calls ends
+
     def __init__(self, text: str, ctx: Ctx, kinds: frozenset[str], readers: dict[str, Any],
                  pattern: TokenSearch) -> None:
         self.text = text
@@ -185,11 +192,6 @@ class Scanner:
         # found. A marker missing after p is missing after any later point, so a
         # run of openers with no closer costs one search, not one per opener.
         self.searched: dict[str, tuple[int, int, re.Match[str] | None]] = {}
-        self.kept = 0  # calls before this index are not reasoning (Functionary's first call)
-        # the message's reasoning is known to be over (thinking=True or False): a
-        # closer with no opener is text, not the end of reasoning the prompt opened
-        self.reasoning_over = False
-        self.calls_end = -1  # where the last JSON value read as calls ends
 
     def _anchored(self, p: int, limit: int) -> tuple[re.Match[str] | None, int]:
         """The token pattern's match at the line start found from ``p`` (a line
@@ -423,8 +425,8 @@ class Scanner:
         whole and a whole call that ran to the end of the text without its
         closer (outside their arguments)."""
         text = self.text
-        if found and not in_fence and (len(found) > 1 or text[found[0].span[1] - 1] != ">"
-                                       or text.endswith(TURN_ENDS, *found[0].span)):
+        if found and not in_fence and (len(found) > 1 or text[found[0].span[1] - 1] != ">" or (
+                text[found[0].span[1] - 2] in "|n\uff5c" and text.endswith(TURN_ENDS, *found[0].span))):
             over = self._turn_end_passed_over(found)  # (not the everyday call its closing tag ends)
             if over is not None:  # the turn ended in the text a call ran on to: the scan stops there
                 found, b = over, len(self.text)
@@ -640,7 +642,9 @@ def scan(text: str, ctx: Ctx, kinds: frozenset[str], readers: dict[str, Any],
                          for c in found)
             start = end + shift
     scanner = Scanner(text, ctx, kinds, readers, pattern)
-    scanner.kept = len(calls)
-    scanner.reasoning_over = thinking is not None
+    if calls:
+        scanner.kept = len(calls)
+    if thinking is not None:
+        scanner.reasoning_over = True
     scanner.scan(start, len(text), calls, False)
     return calls
