@@ -229,7 +229,8 @@ def test_a_pair_over_its_limit_keeps_its_best_attempt(monkeypatch):
 
 def test_a_pair_of_threads_that_misses_is_tried_again_later_more_times(monkeypatch):
     t = Target("grp", "two", "one", 0.65, clock="wall", cpus=2)
-    ratios = iter([0.8, 0.7, 0.9, 0.75, 0.66, 0.6, 0.1])
+    misses = [0.8, 0.7, 0.9, 0.75, 0.66] * conftest.THREAD_ATTEMPTS
+    ratios = iter(misses[:conftest.THREAD_ATTEMPTS - 1] + [0.6, 0.1])  # the last attempt passes
     checks, pauses = [], []
 
     def fake(fns, before_attempt=None, **kw):
