@@ -14,7 +14,7 @@ from typing import Any
 
 from .._strategies import json_text, normalize_tool_args
 from .._toolcalls import MARKUP_ONLY, NO_ARGUMENTS, ToolCall, call_from_parts, json_run, two_ways
-from ._schema import Tools, typed_value
+from ._schema import NOT_ONE_VALUE, Tools, typed_value
 
 __all__ = ["Ctx", "Reader", "xml_call", "json_run", "cut_call", "named_call", "more_after"]
 
@@ -111,11 +111,6 @@ def named_call(name: str, raw: str, span: tuple[int, int], id: str | None = None
     return call_from_parts(name, raw, span, id, cut=cut, bare=bare)
 
 
-# what a repair of a value marked as JSON says it is not one whole JSON value
-_NOT_ONE_VALUE = {"truncated": "it is cut off", "nan": "it holds a number JSON cannot carry",
-                  "prose": "words follow its value", "concatenated": "it holds more than one value"}
-
-
 def xml_call(name: str, params: list[tuple[str, str, bool]], raw: str, span: tuple[int, int],
              ctx: Ctx, id: str | None = None) -> ToolCall:
     """A call whose parameters were written as text (``<parameter=k>v</parameter>``
@@ -135,8 +130,8 @@ def xml_call(name: str, params: list[tuple[str, str, bool]], raw: str, span: tup
         written[key] = (value, is_json)
         if is_json:
             r = normalize_tool_args(value.strip())
-            why = r.error if not r.ok else next((_NOT_ONE_VALUE[f.code] for f in r.fixes
-                                                  if f.code in _NOT_ONE_VALUE), None)
+            why = r.error if not r.ok else next((NOT_ONE_VALUE[f.code] for f in r.fixes
+                                                  if f.code in NOT_ONE_VALUE), None)
             if why is not None:
                 return ToolCall(name, raw, None, False, span,
                                 f"parameter {key!r} of {name!r} is marked as JSON but is not: {why}", id)

@@ -111,6 +111,12 @@ def _types(schema: Any) -> list[str]:
     return out
 
 
+# the repairs that say a text is not one whole JSON value, with what each says of it: a
+# parameter marked as JSON, or typed an object or an array, with one of them fits neither
+NOT_ONE_VALUE = {"truncated": "it is cut off", "nan": "it holds a number JSON cannot carry",
+                 "prose": "words follow its value", "concatenated": "it holds more than one value"}
+
+
 def _fit(text: str, kind: str) -> tuple[bool, Any]:
     s = text.strip()
     if kind == "null":
@@ -134,7 +140,7 @@ def _fit(text: str, kind: str) -> tuple[bool, Any]:
         # a value cut short, several values read as one list ([1, 2]\n[3] as [[1, 2], [3]],
         # which an array schema would take), or one with words after it ([1, 2] and 3) is not
         # the one value the parameter holds
-        if not r.ok or any(f.code in ("truncated", "concatenated", "nan", "prose") for f in r.fixes):
+        if not r.ok or any(f.code in NOT_ONE_VALUE for f in r.fixes):
             return False, None
         want = dict if kind == "object" else list
         return (isinstance(r.value, want), r.value)
