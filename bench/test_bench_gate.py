@@ -147,6 +147,26 @@ def test_a_pair_over_its_baseline_by_more_than_the_tolerance_is_missed():
     assert "+20%" in rows and "2 of 2 pairs checked against it" in rows
 
 
+def test_a_pair_over_its_baseline_while_ours_holds_against_another_is_theirs_moving():
+    # ours measured against two others in one case: one ratio went up 20%, the other
+    # went down 10%: the first other got faster, ours did not get slower
+    slow_lib, fast_lib = Target("grp", "toolmend", "pylib", 0.05), Target("grp", "toolmend", "clib", 0.33)
+    limit = baseline.limit_of([0.010, 0.010, 0.0101])
+    up = PairResult(slow_lib, "c", 0.012, 665e-9, 56e-6, 10, 3, 0.1, 0.010, limit)
+    down = PairResult(fast_lib, "c", 0.19, 665e-9, 3.5e-6, 10, 1, 0.1, 0.21, 0.24)
+    report, missed = verdict({(0, "c"): up, (1, "c"): down}, [slow_lib, fast_lib])
+    assert up.regressed and not missed
+    assert "(theirs moved)" in "\n".join(report)
+    # both up: ours got slower, and both pairs say so
+    both = PairResult(fast_lib, "c", 0.26, 800e-9, 3.1e-6, 10, 3, 0.1, 0.21, 0.24)
+    report, missed = verdict({(0, "c"): up, (1, "c"): both}, [slow_lib, fast_lib])
+    assert len(missed) == 2 and all("this machine's baseline" in m for m in missed)
+    # another case's pair says nothing of this one
+    other_case = PairResult(fast_lib, "d", 0.19, 665e-9, 3.5e-6, 10, 1, 0.1, 0.21, 0.24)
+    report, missed = verdict({(0, "c"): up, (1, "d"): other_case}, [slow_lib, fast_lib])
+    assert len(missed) == 1 and "grp / c" in missed[0]
+
+
 def test_the_limit_is_the_target_or_the_baseline_whichever_is_lower():
     each = Target("grp", "toolmend", "orjson", 2.0)
     mean = Target("grp", "toolmend", "orjson", 2.0, aggregate="geomean")
