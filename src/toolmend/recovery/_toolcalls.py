@@ -408,6 +408,18 @@ def _plain_call(text: str, i: int, end: int, lenient: bool) -> ToolCall | None:
     return plain_call(text, (name_start, name_end), (id_start, id_end), k, args_end, (i, end), lenient)
 
 
+#: whether a call may name each name met (a tool's name, no placeholder): a model calls
+#: a few tools many times, so each name is matched once, up to a bound
+_CALLABLE: dict[str, bool] = {}
+
+
+def _callable_name(name: str) -> bool:
+    ok = _NAME.match(name) is not None and _PLACEHOLDER_NAME.match(name) is None
+    if len(_CALLABLE) < 4096:
+        _CALLABLE[name] = ok
+    return ok
+
+
 def plain_call(text: str, name: tuple[int, int], id: tuple[int, int], k: int, args_end: int,
                span: tuple[int, int], lenient: bool = True) -> ToolCall | None:
     """The call whose members the marker kernel found (``call_body``, ``tag_body``):
@@ -416,10 +428,16 @@ def plain_call(text: str, name: tuple[int, int], id: tuple[int, int], k: int, ar
     closing brace and must parse as one JSON object, so no other member is in
     the object and no key is written twice; None when it does not, or when
     the name is none (or a placeholder's): the general reader takes those."""
-    if name[0] < 0 or text[k] != "{":
+    n0, n1 = name
+    if n0 < 0 or text[k] != "{":
         return None
-    called = decode_key(text[name[0]:name[1]])
-    if not _NAME.match(called) or _PLACEHOLDER_NAME.match(called):
+    called = text[n0 + 1:n1 - 1]
+    if "\\" in called or text[n0] != '"':
+        called = decode_key(text[n0:n1])
+    nameable = _CALLABLE.get(called)
+    if nameable is None:
+        nameable = _callable_name(called)
+    if not nameable:
         return None
     raw = text[k:args_end]
     if not lenient and ("properties" in raw or "\\u" in raw):

@@ -248,6 +248,31 @@ class Scanner:
             if m is None:
                 return
             kind = m.lastgroup
+            if kind == "tag" or kind == "fam":  # (the calls first: the kinds met most)
+                start = m.start()
+                if text[start - 1:start] in QUOTE_LEAD and quoted(text, start):
+                    pos = m.end()  # a call in a Markdown quotation ("> <tool_call>..."): quoted, not made
+                    continue
+                if kind == "tag":
+                    found, end = read_tag_at(text, start, limit, self.ctx, self.kinds)
+                    if found is NOT_A_TAG or found is None:
+                        pos = max(end, m.end()) if found is None else end
+                        continue
+                    if start and text[start - 1] in QUOTES and in_quotes(text, start, end):
+                        pos = floor = end  # a call in quotation marks inside a sentence: quoted, not made
+                        continue
+                    pos = max(end, m.end())
+                else:
+                    found, end = self.readers[m.group("fam")](text, start, limit, self.ctx)
+                    if found is None:
+                        pos = max(end, start + 1)
+                        continue
+                    if start and text[start - 1] in QUOTES and in_quotes(text, start, end):
+                        pos = floor = max(end, start + 1)
+                        continue
+                    pos = max(end, start + 1)
+                pos = floor = self._past_closer(start, pos, found, calls, in_fence)
+                continue
             if kind == "eot":
                 if in_fence or TURN_END.match(text, m.start(), limit) is None:
                     pos = m.end()  # (shown in a fenced block, or named in a sentence: text)
@@ -302,32 +327,6 @@ class Scanner:
                     # a call after it is a later turn's (or one made on a result the model made up)
                     return
                 pos = close_resp.end() if close_resp is not None else m.end()
-                continue
-            start = m.start()
-            if kind in ("tag", "fam") and text[start - 1:start] in QUOTE_LEAD and quoted(text, start):
-                pos = m.end()  # a call in a Markdown quotation ("> <tool_call>..."): quoted, not made
-                continue
-            if kind == "tag":
-                found, end = read_tag_at(text, m.start(), limit, self.ctx, self.kinds)
-                if found is NOT_A_TAG or found is None:
-                    pos = max(end, m.end()) if found is None else end
-                    continue
-                if start and text[start - 1] in QUOTES and in_quotes(text, start, end):
-                    pos = floor = end  # a call in quotation marks inside a sentence: quoted, not made
-                    continue
-                pos = floor = max(end, m.end())
-                pos = floor = self._past_closer(m.start(), pos, found, calls, in_fence)
-                continue
-            if kind == "fam":
-                found, end = self.readers[m.group("fam")](text, m.start(), limit, self.ctx)
-                if found is None:
-                    pos = max(end, m.start() + 1)
-                    continue
-                if start and text[start - 1] in QUOTES and in_quotes(text, start, end):
-                    pos = floor = max(end, m.start() + 1)
-                    continue
-                pos = floor = max(end, m.start() + 1)
-                pos = floor = self._past_closer(m.start(), pos, found, calls, in_fence)
                 continue
             if kind == "arrow":
                 found, end = self.readers[">>>"](text, m.start(), limit, self.ctx)
@@ -503,7 +502,11 @@ class Scanner:
         text = self.text
         while end > a and text[end - 1] != ">" and text[end - 1].isspace():
             end -= 1
-        return end > a and text[end - 1] == ">" and \
+        if end <= a or text[end - 1] != ">":
+            return False
+        tail = text[max(a, end - _CLOSER_MAX):end].lower()
+        # (every closer names thinking, reasoning or a suffix: most tails are searched no further)
+        return ("think" not in tail and "reason" not in tail and "suffix" not in tail) or \
             _FIRST_CLOSER.search(text, max(a, end - _CLOSER_MAX), end) is None
 
     def tool_code(self, i: int, limit: int) -> list[ToolCall] | None:
@@ -569,6 +572,8 @@ _HEAD_CALL = re.compile(r"[ \t\n]*([A-Za-z_][\w.-]{0,127})[ \t]*\n(?=[ \t]*\{)")
 # the first closer of a reasoning block the prompt opened (thinking=True)
 _FIRST_CLOSER = re.compile("|".join(re.escape(c) for c in _BARE_CLOSERS), re.I)
 _CLOSER_MAX = max(map(len, _BARE_CLOSERS))
+# (Scanner._closed looks for a closer only in a tail naming one of these)
+assert all(any(w in c.lower() for w in ("think", "reason", "suffix")) for c in _BARE_CLOSERS)
 _LINE_CLOSER = re.compile("(?m)^[ \t]*(?:" + "|".join(re.escape(c) for c in _BARE_CLOSERS) + ")", re.I)
 
 
