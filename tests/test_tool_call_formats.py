@@ -822,6 +822,7 @@ def test_a_turn_end_a_reader_ran_on_to_still_ends_the_turn(end):
 _DS = ("<\uff5ctool\u2581calls\u2581begin\uff5c><\uff5ctool\u2581call\u2581begin\uff5c>{}<\uff5ctool\u2581sep\uff5c>{}"
        "<\uff5ctool\u2581call\u2581end\uff5c><\uff5ctool\u2581calls\u2581end\uff5c>")
 _F = '<tool_call>\n{"name": "f", "arguments": {"a": 1}}\n</tool_call>'
+_MM = '<minimax:tool_call>\n<invoke name="{}">\n<parameter name="{}">{}</parameter>\n</invoke>\n</minimax:tool_call>'
 _G = '<tool_call>\n{"name": "g", "arguments": {"b": 2}}\n</tool_call>'
 
 
@@ -837,6 +838,9 @@ _G = '<tool_call>\n{"name": "g", "arguments": {"b": 2}}\n</tool_call>'
     "<|tool_call>call:f{a:1}<tool_call|><turn|>\n<|turn>user\nhi<turn|>\n<|turn>model\n<|tool_call>call:g{b:2}<tool_call|>",
     _F + "<end_of_turn>\n<start_of_turn>user\nhi<end_of_turn>\n<start_of_turn>model\n" + _G,
     _F + "<|eom_id|><|start_header_id|>ipython<|end_header_id|>\nok<|eot_id|>" + _G,
+    # MiniMax M2 ends a message with [e~[ and opens the tool's with ]~b]tool
+    _MM.format("f", "a", 1) + "[e~[\n]~b]tool\n<response>sunny</response>[e~[\n" + _MM.format("g", "b", 2),
+    _MM.format("f", "a", 1) + "[e~[\n" + _MM.format("g", "b", 2),
 ])
 def test_each_familys_turn_end_and_tool_result_end_the_turn(text):
     assert [c.name for c in parse_tool_calls(text)] == ["f"]
@@ -868,6 +872,12 @@ def test_a_turn_token_named_in_a_sentence_is_text(named):
     "<\uff5cend\u2581of\u2581sentence\uff5c><\uff5cUser\uff5c>read it<\uff5cAssistant\uff5c>"
     + _DS.format("g", '{"a": 1}'),
     '<s>[INST] hi [/INST][TOOL_CALLS]g{"a": 1}</s>',
+    # MiniMax M2's prompt, then its reply's header: the reply's call is read
+    "]~!b[]~b]system\nYou help.[e~[\n]~b]user\nhi[e~[\n]~b]ai\n" + _MM.format("g", "a", 1),
+    "]~b]user\nhi[e~[\n]~b]ai\n" + _MM.format("f", "a", 1) + "[e~[\n]~b]tool\n<response>1</response>[e~[\n]~b]ai\n"
+    + _MM.format("g", "a", 1),
+    # named in a sentence, it is text
+    "MiniMax ends each message with [e~[ and goes on.\n" + _MM.format("g", "a", 1),
 ])
 def test_what_only_looks_like_a_turn_end_keeps_the_calls(text):
     got = [c.name for c in parse_tool_calls(text) if c.ok]
@@ -1003,6 +1013,25 @@ def test_glaive_functioncall_and_react_action_input():
     assert parse_tool_calls('For example:\nAction: get_weather\nAction Input: {"city": "Paris"}') == []
     (c,) = parse_tool_calls('Action: get_weather\nAction Input: {"city": "Par')
     assert not c.ok
+
+
+def test_a_react_observation_after_an_action_ends_the_turn():
+    # the model is stopped at "Observation:"; one that writes on made the result up, and an
+    # action after it acts on that made-up result: it is not this turn's call
+    made_up = ('Thought: I need the weather.\nAction: get_weather\nAction Input: {"city": "Paris"}\n'
+               'Observation: {"temp": 20}\nThought: now Rome.\nAction: get_weather\n'
+               'Action Input: {"city": "Rome"}')
+    for fmt in (None, "react"):
+        (c,) = parse_tool_calls(made_up, format=fmt)
+        assert c.ok and c.args == {"city": "Paris"}
+    bare = made_up.replace('{"city": "Paris"}', "Paris").replace('{"city": "Rome"}', "Rome")
+    assert [c.raw_args for c in parse_tool_calls(bare, format="react")] == ["Paris"]
+    # an observation shown before the model's action is the transcript's, not the model's stop
+    (c,) = parse_tool_calls('Observation: it rained.\nAction: get_weather\nAction Input: {"city": "Rome"}')
+    assert c.args == {"city": "Rome"}
+    # two actions one after the other, no observation between them: both are calls
+    two = made_up.replace('Observation: {"temp": 20}\nThought: now Rome.\n', "")
+    assert [c.args for c in parse_tool_calls(two)] == [{"city": "Paris"}, {"city": "Rome"}]
 
 
 def test_a_bare_value_goes_into_the_schemas_one_property_whatever_the_tool():

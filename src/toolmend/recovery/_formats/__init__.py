@@ -98,10 +98,17 @@ def _react(text: str, i: int, limit: int, m: re.Match[str]) -> tuple[list[ToolCa
     if k < limit and text[k] in "{[":
         e = extent(text, k, limit)
         end = limit if e is None else e
-        return [named_call(name, text[k:end], (i, end), cut=e is None)], end
-    nl = text.find("\n", k, limit)  # (a stop sequence, "Observation:", ends the text there)
-    end = limit if nl < 0 else nl
-    return [named_call(name, text[k:end].rstrip("\r"), (i, end), bare=True)], end
+        call = named_call(name, text[k:end], (i, end), cut=e is None)
+    else:
+        nl = text.find("\n", k, limit)  # (a stop sequence, "Observation:", ends the text there)
+        end = limit if nl < 0 else nl
+        call = named_call(name, text[k:end].rstrip("\r"), (i, end), bare=True)
+    # an observation after the action: the model wrote on past its stop sequence and made
+    # the tool's result up; what it does next acts on that, so the turn ends here
+    return [call], (limit if _OBSERVATION.match(text, end, limit) else end)
+
+
+_OBSERVATION = re.compile(r"[ \t]*\r?\n[ \t\r\n]*Observation[ \t]*:")
 
 
 def _action_fence(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:

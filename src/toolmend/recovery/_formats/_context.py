@@ -12,7 +12,7 @@ import re
 # write, a transcript) is no call of this message
 TURN_ENDS = ("<|im_end|>", "<|eot_id|>", "<|eom_id|>", "<|eot|>", "<|endoftext|>",
              "<|end_of_text|>", "<|END_OF_TURN_TOKEN|>", "<\uff5cend\u2581of\u2581sentence\uff5c>",
-             "<end_of_turn>", "<turn|>", "<|user|>")
+             "<end_of_turn>", "<turn|>", "<|user|>", "[e~[")
 # one that ends its line, or runs into the next special token (one a sentence names is text)
 TURN_END = re.compile("(?:" + "|".join(re.escape(t) for t in TURN_ENDS)
                       + r")(?=[ \t\r]*(?:\n|\Z|<\||<\uff5c|<start_of_turn>))")
@@ -20,7 +20,7 @@ TURN_END = re.compile("(?:" + "|".join(re.escape(t) for t in TURN_ENDS)
 REPLY_HEAD = re.compile("|".join((
     r"\s*(?:<\|im_start\|>assistant", r"<start_of_turn>model", r"<\|turn>model", r"<\uff5cAssistant\uff5c>",
     r"<\|start_header_id\|>assistant<\|end_header_id\|>", r"<\|header_start\|>assistant<\|header_end\|>",
-    r"<\|START_OF_TURN_TOKEN\|><\|CHATBOT_TOKEN\|>", r"<\|assistant\|>", r"\[/INST\])")))
+    r"<\|START_OF_TURN_TOKEN\|><\|CHATBOT_TOKEN\|>", r"<\|assistant\|>", r"\[/INST\]", r"\]~b\]ai(?=\n))")))
 # what opens a tool's result or the user's next turn, with what closes it: one with its closer
 # after it ends the model's turn (a call after it is a later turn's, or made on a result the
 # model made up); one alone is text (a sentence naming it)
@@ -96,7 +96,8 @@ PROMPT_HEAD = re.compile(
     r"\s*(?:<\uff5cbegin\u2581of\u2581sentence\uff5c>|<bos>|<\|begin_of_text\|>|(?:<s>\s*)?(?:"
     r"<\|im_start\|>(?:system|user|developer)|<start_of_turn>user|<\|turn>(?:system|user)"
     r"|<\|start_header_id\|>(?:system|user)|<\|header_start\|>(?:system|user)|<\uff5cUser\uff5c>"
-    r"|<\|system\|>|<\|user\|>|<\|START_OF_TURN_TOKEN\|><\|(?:SYSTEM|USER)_TOKEN\|>|\[INST\]))")
+    r"|<\|system\|>|<\|user\|>|<\|START_OF_TURN_TOKEN\|><\|(?:SYSTEM|USER)_TOKEN\|>|\[INST\]"
+    r"|\]~!b\[|\]~b\](?:system|user)\n))")
 
 
 def reply_start(text: str) -> int:

@@ -629,7 +629,7 @@ def scan(text: str, ctx: Ctx, kinds: frozenset[str], readers: dict[str, Any],
     later closer with no opener is text. A scan from ``start`` > 0 goes on from
     the end of a call read before, with the reasoning known to be over."""
     calls: list[ToolCall] = []
-    if start == 0 and text[:1] in "<[ \t\n\r" and PROMPT_HEAD.match(text) is not None:
+    if start == 0 and text[:1] in "<[] \t\n\r" and PROMPT_HEAD.match(text) is not None:
         start = reply_start(text)  # the text holds the prompt: the reply is its last assistant turn
     if thinking:
         start = reasoning_end(text, start) if start == 0 else start
