@@ -431,6 +431,9 @@ SHAPES = {
     "open user turns": "[INST]" * 340_000,
     # Gemma calls refused one after the other: each looked for its closer to the end of the text
     "refused gemma calls": '<|tool_call>call:f{a:<|"|>' * 80_000,
+    # a call's line ended by tokens, then a word: what follows the call is read as markup, then refused
+    "a call's line of tokens": '{"name": "f", "arguments": 5}' + "<|a|></tool_call>" * 115_000 + " x",
+    "call lines of tokens": ('{"name": "f", "arguments": 5}' + "<|a|>" * 20 + "</tool_call> x\n") * 13_500,
 }
 
 

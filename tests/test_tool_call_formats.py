@@ -730,6 +730,21 @@ def test_a_tag_naming_one_tool_with_a_body_calling_another_is_not_ok():
     assert c.ok and c.args == {"a": 1} and c.raw_args == '{"a": 1}'
 
 
+@pytest.mark.parametrize("after", ["<|im_end|>", " <|eot_id|>", "<|eom_id|>", "</s>", "</tool_call>", "</TOOLCALL>",
+                                   "<\uff5cend\u2581of\u2581sentence\uff5c>", "</tool_call><|im_end|>"])
+def test_a_call_line_ended_by_a_token_or_a_calls_closing_tag_is_read(after):
+    # raw output with its special tokens kept: the line ends in markup, not in words
+    for call in ('{"name": "f", "arguments": {"a": 1}}', '[{"name": "f", "arguments": {"a": 1}}]'):
+        (c,) = parse_tool_calls(call + after)
+        assert c.ok and (c.name, c.args) == ("f", {"a": 1})
+        # and the turn it ends is over: nothing after it is this message's call
+        text = call + after + '\n<|im_start|>user\nthanks\n{"name": "g", "arguments": {}}'
+        if "<|" in after or "\uff5c" in after:
+            assert [c.name for c in parse_tool_calls(text)] == ["f"]
+    # words after it on its line: JSON inside a sentence, data
+    assert parse_tool_calls('{"name": "f", "arguments": {"a": 1}} is what I sent.<|im_end|>') == []
+
+
 def test_an_array_the_prose_opened_is_data_not_calls():
     text = ('Hello, here are the results: [\n {"name": "get_weather", "arguments": {"city": "P"}},\n'
             ' {"name": "search", "arguments": {"q": "x"}}\n ]')

@@ -151,4 +151,10 @@ def in_quotes(text: str, start: int, end: int) -> bool:
     close = QUOTES.get(text[start - 1]) if start > 0 else None
     return close is not None and text.startswith(close, end)
 
+# what may follow a call on its line: special tokens and the closing tags of calls (raw output with
+# its tokens kept: {"name": ...}<|eot_id|>, [...]</TOOLCALL>); words after it make it a sentence's.
+# (Each piece matches one way only: the tag's name is one run, what it names looked at ahead, so
+# a line of many tags that fails at its end is not tried again in every split of every name.)
+CALL_LINE_END = re.compile(r"(?:\s|<\|[^|<>\s]{1,40}\|>|<\uff5c[^\uff5c<>]{1,40}\uff5c>|</s>"
+                           r"|</(?=[\w:.-]{0,40}(?i:tool|call|function))[\w:.-]{1,80}>)*")
 QUOTE_LEAD = frozenset(" \t>")  # what stands just before a tag a quotation holds

@@ -18,6 +18,7 @@ from ..._kernels import markers
 from .._toolcalls import ToolCall, _json_calls, _skip_ws
 from ._base import Ctx, more_after
 from ._context import (
+    CALL_LINE_END,
     LINE_TURN_END,
     PROMPT_HEAD,
     QUOTE_LEAD,
@@ -554,7 +555,7 @@ class Scanner:
         nl = text.find("\n", end, limit)
         rest = text[end:limit if nl < 0 else nl].strip().lstrip("]}")  # (a stray closer after the value)
         if rest.strip() and not rest.lstrip().startswith(("<tool_call", "```")) and \
-                "json_inline" not in self.kinds:
+                "json_inline" not in self.kinds and CALL_LINE_END.fullmatch(rest) is None:
             return end  # JSON inside a sentence: a value being talked about
         calls.extend(found_all)
         if found_all:
