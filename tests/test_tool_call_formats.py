@@ -741,8 +741,11 @@ def test_a_call_line_ended_by_a_token_or_a_calls_closing_tag_is_read(after):
         text = call + after + '\n<|im_start|>user\nthanks\n{"name": "g", "arguments": {}}'
         if "<|" in after or "\uff5c" in after:
             assert [c.name for c in parse_tool_calls(text)] == ["f"]
-    # words after it on its line: JSON inside a sentence, data
+    # words after it on its line: JSON inside a sentence, data; and so is a closing tag that is
+    # no call's (a result's, an example's)
     assert parse_tool_calls('{"name": "f", "arguments": {"a": 1}} is what I sent.<|im_end|>') == []
+    for tag in ("tool_result", "function_results", "tool_call_example", "example_tool_call", "example"):
+        assert parse_tool_calls('{"name": "f", "arguments": {"a": 1}}</%s>' % tag) == [], tag
 
 
 def test_an_array_the_prose_opened_is_data_not_calls():
@@ -807,7 +810,8 @@ def test_nothing_after_the_end_of_the_turn_is_a_call_of_it(end):
     assert [c.name for c in parse_tool_calls(f"Turns end with `{end}`.\n{b}")] == ["b"]  # (a code span: text)
 
 
-@pytest.mark.parametrize("end", ["<|im_end|>", "<|eot_id|>", "<|END_OF_TURN_TOKEN|>"])
+@pytest.mark.parametrize("end", ["<|im_end|>", "<|eot_id|>", "<|END_OF_TURN_TOKEN|>", "[e~[", "<end_of_turn>",
+                                 "<turn|>", "<\uff5cend\u2581of\u2581sentence\uff5c>"])
 def test_a_turn_end_a_reader_ran_on_to_still_ends_the_turn(end):
     g = '{"name": "g", "arguments": {"b": 2}}'
     # a Hermes body without </tool_call> runs to the next tag: the turn's end in between is taken
@@ -817,10 +821,11 @@ def test_a_turn_end_a_reader_ran_on_to_still_ends_the_turn(end):
         assert (f.name, f.args, f.ok) == ("f", {"a": 1}, True)
         assert end not in text[f.span[0]:f.span[1]]
     # a harmony message ends where the next one starts: the turn's end before that is taken too
+    # (MiniMax's "[e~[" there reads as more of the message's JSON: not ok, and nothing after it)
     call = '<|start|>assistant<|channel|>commentary to=functions.{} <|constrain|>json<|message|>{{"a":1}}{}'
     for after_f in (end, f"{end}\n", f"\n{end}"):
         got = parse_tool_calls(call.format("f", after_f) + call.format("g", "<|call|>"))
-        assert [(c.name, c.args, c.ok) for c in got] == [("f", {"a": 1}, True)]
+        assert [(c.name, c.args, c.ok) for c in got] == [("f", {"a": 1}, True) if end != "[e~[" else ("f", None, False)]
     # a call not whole before it: not ok, and still nothing after it
     text = f'<tool_call>\n{{"name": "f", "arguments": {{"a": 1\n{end}\n<tool_call>\n{g}\n</tool_call>'
     assert [(c.name, c.ok) for c in parse_tool_calls(text)] == [("f", False)]
@@ -905,6 +910,10 @@ def test_a_call_after_a_tools_result_is_a_later_turns():
     was made up by the model, and a call made on it is not one to run now."""
     f = '<tool_call>\n{"name": "f", "arguments": {"a": 1}}\n</tool_call>'
     g = '<tool_call>\n{"name": "g", "arguments": {"b": 2}}\n</tool_call>'
+    for tag in ("tool_result", "function_results"):  # (a result that echoes the call is not run again)
+        for echo in ('{"name": "f", "arguments": {"a": 1}}', f):
+            text = f"{f}\n<{tag}>\n{echo}</{tag}>\n{g}"
+            assert [c.name for c in parse_tool_calls(text)] == ["f"], text
     assert [c.name for c in parse_tool_calls(f"{f}\n<tool_response>\n{{\"r\": 5}}\n</tool_response>\n{g}")] == ["f"]
     assert [c.name for c in parse_tool_calls(f"{f}<tool_response>\n5\n</tool_response>\n{g}")] == ["f"]
     # the tags named in a sentence are text

@@ -337,3 +337,14 @@ def test_a_tag_cut_inside_its_closing_slash_reads_as_cut_before_it(head):
         return [(c.name, c.args, c.ok, c.error) for c in parse_tool_calls(text)]
 
     assert seen(head + " /") == seen(head + " ") == seen(head) and seen(head)
+
+
+def test_the_names_met_are_remembered_only_when_a_tool_can_have_them():
+    # (the parser remembers which names it checked; a megabyte of "name" is not kept)
+    from toolmend.recovery import _toolcalls
+
+    for name in ("a<i>" + "b" * 200_000, "b" * 200_000):
+        (c,) = parse_tool_calls('<tool_call>\n{"name": "%s", "arguments": {}}\n</tool_call>' % name)
+        assert not c.ok and name not in _toolcalls._CALLABLE
+    (c,) = parse_tool_calls('<tool_call>\n{"name": "read_file", "arguments": {}}\n</tool_call>')
+    assert c.ok and _toolcalls._CALLABLE.get("read_file") is True

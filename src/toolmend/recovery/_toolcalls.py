@@ -132,10 +132,10 @@ def moved(calls: Iterable[ToolCall], by: int) -> list[ToolCall]:
 
 
 # what may follow a call's arguments inside its bounds: blanks, special tokens and tags
-# (<|im_end|>, </s>, <｜end▁of▁sentence｜>, </function>)
+# (<|im_end|>, </s>, <｜end▁of▁sentence｜>, </function>, Gemma 4's <turn|>, MiniMax's [e~[)
 # (after a lone ";" or ".", or a fence's closing ticks)
 MARKUP_ONLY = re.compile(r"[;.]?(?:\s|<\|[^|<>\s]{1,40}\|>|<\uff5c[^\uff5c<>]{1,40}\uff5c>"
-                         r"|</?[A-Za-z_][\w:.-]{0,40}>|```)*")
+                         r"|</?[A-Za-z_][\w:.-]{0,40}>|<turn\|>|\[e~\[|```)*")
 
 
 def call_from_parts(name: str, raw: Any, span: tuple[int, int], id: str | None = None, *,
@@ -409,13 +409,14 @@ def _plain_call(text: str, i: int, end: int, lenient: bool) -> ToolCall | None:
 
 
 #: whether a call may name each name met (a tool's name, no placeholder): a model calls
-#: a few tools many times, so each name is matched once, up to a bound
+#: a few tools many times, so each name is matched once, up to a bound (and only names a
+#: tool can have are kept: a 1 MB "name" stays the caller's)
 _CALLABLE: dict[str, bool] = {}
 
 
 def _callable_name(name: str) -> bool:
     ok = _NAME.match(name) is not None and _PLACEHOLDER_NAME.match(name) is None
-    if len(_CALLABLE) < 4096:
+    if ok and len(_CALLABLE) < 4096:
         _CALLABLE[name] = ok
     return ok
 

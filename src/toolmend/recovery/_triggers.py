@@ -2,8 +2,8 @@
 
 ``TRIGGER`` finds the first character that could begin a marker, a call body,
 a fence, a reasoning block or a JSON or pythonic value (``<``, ``[``, ``{``,
-a backtick, ``~``, ``>``, ``\u25c1``), or a marker that begins with a letter
-(``Action:``, ``functools``, ``function call<|role_sep|>``).
+a backtick, ``~``, ``>``, ``\u25c1``), or a marker that begins with another character
+(``Action:``, ``functools``, ``function call<|role_sep|>``, MiniMax's ``]~b]``).
 ``partial_tail(text)`` is the length of the longest end of ``text`` that may
 still grow into one of those words (``functo``): it is held back until it is
 whole or proves to be prose. ``PROSE_STOP`` finds either, in one search: a
@@ -16,8 +16,10 @@ import re
 
 __all__ = ["TRIGGER", "PROSE_STOP", "partial_tail"]
 
+from ._formats._context import ROLE_TOKENS
+
 # the literal markers that do not begin with one of the trigger characters
-_WORD_MARKERS = ("Action:", "functools", "function call<|role_sep|>")
+_WORD_MARKERS = ("Action:", "functools", "function call<|role_sep|>", *ROLE_TOKENS)
 TRIGGER = re.compile(r"[<\[{`~>\u25c1]|" + "|".join(re.escape(m) for m in _WORD_MARKERS))
 _LONGEST = max(len(m) for m in _WORD_MARKERS)
 _WORD_PREFIXES = frozenset(m[:k] for m in _WORD_MARKERS for k in range(1, len(m)))

@@ -13,9 +13,13 @@ import re
 TURN_ENDS = ("<|im_end|>", "<|eot_id|>", "<|eom_id|>", "<|eot|>", "<|endoftext|>",
              "<|end_of_text|>", "<|END_OF_TURN_TOKEN|>", "<\uff5cend\u2581of\u2581sentence\uff5c>",
              "<end_of_turn>", "<turn|>", "<|user|>", "[e~[")
+assert all(t[0] == "<" or t == "[e~[" for t in TURN_ENDS)  # (Scanner._turn_end_passed_over)
 # one that ends its line, or runs into the next special token (one a sentence names is text)
 TURN_END = re.compile("(?:" + "|".join(re.escape(t) for t in TURN_ENDS)
                       + r")(?=[ \t\r]*(?:\n|\Z|<\||<\uff5c|<start_of_turn>))")
+# MiniMax M2's role tokens (its first token, then each turn's header: ]~b]user, ]~b]ai): in a
+# reply, one says the text holds turns of the prompt, or the reply's header
+ROLE_TOKENS = ("]~!b[", "]~b]")
 # the header of the assistant's turn after one: the text held the prompt, and the reply follows
 REPLY_HEAD = re.compile("|".join((
     r"\s*(?:<\|im_start\|>assistant", r"<start_of_turn>model", r"<\|turn>model", r"<\uff5cAssistant\uff5c>",
@@ -24,7 +28,8 @@ REPLY_HEAD = re.compile("|".join((
 # what opens a tool's result or the user's next turn, with what closes it: one with its closer
 # after it ends the model's turn (a call after it is a later turn's, or made on a result the
 # model made up); one alone is text (a sentence naming it)
-TURN_OPENERS = {"[TOOL_RESULTS]": "[/TOOL_RESULTS]", "[INST]": "[/INST]",
+TURN_OPENERS = {"[TOOL_RESULTS]": "[/TOOL_RESULTS]", "[INST]": "[/INST]", "<tool_result>": "</tool_result>",
+                "<function_results>": "</function_results>",
                 "<|tool_response>": "<tool_response|>",
                 "<\uff5ctool\u2581outputs\u2581begin\uff5c>": "<\uff5ctool\u2581outputs\u2581end\uff5c>",
                 "<\uff5ctool\u2581output\u2581begin\uff5c>": "<\uff5ctool\u2581output\u2581end\uff5c>"}
@@ -152,9 +157,9 @@ def in_quotes(text: str, start: int, end: int) -> bool:
     return close is not None and text.startswith(close, end)
 
 # what may follow a call on its line: special tokens and the closing tags of calls (raw output with
-# its tokens kept: {"name": ...}<|eot_id|>, [...]</TOOLCALL>); words after it make it a sentence's.
-# (Each piece matches one way only: the tag's name is one run, what it names looked at ahead, so
-# a line of many tags that fails at its end is not tried again in every split of every name.)
+# its tokens kept: {"name": ...}<|eot_id|>, [...]</TOOLCALL>; not </tool_result>, </example>);
+# words after it make it a sentence's. (Each piece matches one way only, so a line of many tags
+# that fails at its end is not tried again in every split of every name.)
 CALL_LINE_END = re.compile(r"(?:\s|<\|[^|<>\s]{1,40}\|>|<\uff5c[^\uff5c<>]{1,40}\uff5c>|</s>"
-                           r"|</(?=[\w:.-]{0,40}(?i:tool|call|function))[\w:.-]{1,80}>)*")
+                           r"|</(?i:(?:minimax:|seed:|longcat_)?(?:tool_?calls?|function_?calls?))>)*")
 QUOTE_LEAD = frozenset(" \t>")  # what stands just before a tag a quotation holds

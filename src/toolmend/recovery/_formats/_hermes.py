@@ -29,6 +29,7 @@ from .._toolcalls import (
     two_ways,
 )
 from ._base import more_after
+from ._context import TURN_END
 
 __all__ = ["read_tag", "everyday_tag", "NOT_A_TAG"]
 
@@ -328,7 +329,8 @@ def _body_end(text: str, j: int, limit: int) -> tuple[int, int, bool, tuple[int,
     (start, end) of the JSON value it starts with, None when not whole).
 
     A JSON body ends where its value does (a ``</tool_call>`` inside one of its
-    strings is text); any body ends at the next ``<tool_call`` at the latest."""
+    strings is text); any body ends at the next ``<tool_call`` at the latest, and
+    one without its closer at the end of the model's turn (the turn's end token)."""
     b = _skip_ws(text, j, limit)
     search_from = j
     known = None
@@ -342,6 +344,9 @@ def _body_end(text: str, j: int, limit: int) -> tuple[int, int, bool, tuple[int,
     close = _CLOSE.search(text, search_from, bound)
     if close is not None:
         return close.start(), close.end(), True, known
+    turn = TURN_END.search(text, search_from, bound)
+    if turn is not None:
+        return turn.start(), turn.start(), False, known
     if bound == limit == len(text):
         lt = text.find("</", max(search_from, limit - 16), limit)
         if lt >= 0 and _partial_close(text, lt, limit):

@@ -491,7 +491,9 @@ class Scanner:
             if c.ok and r < 0:
                 continue  # arguments decoded from a string: the span is theirs
             start = a if r < 0 else r + (args_end(raw) if raw[-1] in "> \t\r\n" else len(raw))
-            q = TURN_END.search(text, start, e) if text.find("<|", start, e) >= 0 else None
+            # (every turn end begins with "<" but MiniMax's "[e~[": most spans are searched no further)
+            q = TURN_END.search(text, start, e) if text.find("<", start, e) >= 0 or \
+                text.find("[e~[", start, e) >= 0 else None
             if q is not None:
                 return [*found[:k], replace(c, span=(a, q.start()))]
         return None
@@ -591,7 +593,7 @@ def _in_a_value(text: str, i: int, calls_end: int) -> bool:
         return False
     c = text[p - 1]
     if c in "[=(":  # (an array, an assignment, an argument list: the value is the code's)
-        return True
+        return not text.endswith("[e~[", 0, p)  # (not MiniMax's end of message)
     if c != ",":
         return False
     p -= 1
