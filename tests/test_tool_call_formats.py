@@ -731,10 +731,11 @@ def test_a_tag_naming_one_tool_with_a_body_calling_another_is_not_ok():
 
 
 @pytest.mark.parametrize("after", ["<|im_end|>", " <|eot_id|>", "<|eom_id|>", "</s>", "</tool_call>", "</TOOLCALL>",
-                                   "<\uff5cend\u2581of\u2581sentence\uff5c>", "</tool_call><|im_end|>"])
+                                   "<\uff5cend\u2581of\u2581sentence\uff5c>", "</tool_call><|im_end|>", "<|eot|>",
+                                   "<end_of_turn>", "<eos>", "<turn|>", "[e~["])
 def test_a_call_line_ended_by_a_token_or_a_calls_closing_tag_is_read(after):
     # raw output with its special tokens kept: the line ends in markup, not in words
-    for call in ('{"name": "f", "arguments": {"a": 1}}', '[{"name": "f", "arguments": {"a": 1}}]'):
+    for call in ('{"name": "f", "arguments": {"a": 1}}', '[{"name": "f", "arguments": {"a": 1}}]', "[f(a=1)]"):
         (c,) = parse_tool_calls(call + after)
         assert c.ok and (c.name, c.args) == ("f", {"a": 1})
         # and the turn it ends is over: nothing after it is this message's call
@@ -744,6 +745,7 @@ def test_a_call_line_ended_by_a_token_or_a_calls_closing_tag_is_read(after):
     # words after it on its line: JSON inside a sentence, data; and so is a closing tag that is
     # no call's (a result's, an example's)
     assert parse_tool_calls('{"name": "f", "arguments": {"a": 1}} is what I sent.<|im_end|>') == []
+    assert parse_tool_calls("[f(a=1)] is what I sent.<|im_end|>") == []
     for tag in ("tool_result", "function_results", "tool_call_example", "example_tool_call", "example"):
         assert parse_tool_calls('{"name": "f", "arguments": {"a": 1}}</%s>' % tag) == [], tag
 

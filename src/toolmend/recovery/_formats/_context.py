@@ -160,6 +160,8 @@ def in_quotes(text: str, start: int, end: int) -> bool:
 # its tokens kept: {"name": ...}<|eot_id|>, [...]</TOOLCALL>; not </tool_result>, </example>);
 # words after it make it a sentence's. (Each piece matches one way only, so a line of many tags
 # that fails at its end is not tried again in every split of every name.)
-CALL_LINE_END = re.compile(r"(?:\s|<\|[^|<>\s]{1,40}\|>|<\uff5c[^\uff5c<>]{1,40}\uff5c>|</s>"
+CALL_LINE_END = re.compile(r"(?:\s|<\|[^|<>\s]{1,40}\|>|<\uff5c[^\uff5c<>]{1,40}\uff5c>|</s>|<eos>"
+                           r"|<end_of_turn>|<turn\|>|\[e~\["  # (the turn ends not written <|...|>)
                            r"|</(?i:(?:minimax:|seed:|longcat_)?(?:tool_?calls?|function_?calls?))>)*")
+assert all(CALL_LINE_END.fullmatch(t) for t in TURN_ENDS)
 QUOTE_LEAD = frozenset(" \t>")  # what stands just before a tag a quotation holds

@@ -530,9 +530,10 @@ class Scanner:
         return found or None
 
     def _alone(self, end: int, limit: int) -> bool:
-        """Nothing but whitespace between ``end`` and the end of its line."""
+        """Nothing but blanks, tokens and a call's closing tag between ``end`` and the
+        end of its line (``[f(a=1)]<|eot|>``: raw output with its tokens kept)."""
         nl = self.text.find("\n", end, limit)
-        return not self.text[end:limit if nl < 0 else nl].strip()
+        return CALL_LINE_END.fullmatch(self.text, end, limit if nl < 0 else nl) is not None
 
     def json_at(self, i: int, limit: int, calls: list[ToolCall]) -> int:
         """Read the JSON value at ``i`` (on a line of its own); add its calls; return where to go on.
