@@ -433,6 +433,9 @@ SHAPES = {
     "refused gemma calls": '<|tool_call>call:f{a:<|"|>' * 80_000,
     # a call's line ended by tokens, then a word: what follows the call is read as markup, then refused
     "a call's line of tokens": '{"name": "f", "arguments": 5}' + "<|a|></tool_call>" * 115_000 + " x",
+    # calls opening the text without their opener (the prompt's), never closed
+    "prefilled gemma calls": 'call:f{a:<|"|>' + '<|tool_call>call:f{a:<|"|>' * 75_000,
+    "prefilled glm keys": "a<arg_key>" * 200_000,
     "call lines of tokens": ('{"name": "f", "arguments": 5}' + "<|a|>" * 20 + "</tool_call> x\n") * 13_500,
 }
 

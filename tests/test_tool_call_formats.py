@@ -750,6 +750,43 @@ def test_a_call_line_ended_by_a_token_or_a_calls_closing_tag_is_read(after):
         assert parse_tool_calls('{"name": "f", "arguments": {"a": 1}}</%s>' % tag) == [], tag
 
 
+_PREFILLED_CALLS = {  # a call forced by writing its opener after the assistant's header: the text opens with its body
+    "glm47": ("get_weather<arg_key>city</arg_key><arg_value>NYC</arg_value></tool_call>",
+              "<tool_call>get_weather<arg_key>city</arg_key><arg_value>Oslo</arg_value></tool_call>"),
+    "gemma4": ('call:get_weather{city:<|"|>NYC<|"|>}<tool_call|>',
+               '<|tool_call>call:get_weather{city:<|"|>Oslo<|"|>}<tool_call|>'),
+    "minimax_m2": ('<invoke name="get_weather">\n<parameter name="city">NYC</parameter>\n</invoke>\n'
+                   "</minimax:tool_call>",
+                   '\n<minimax:tool_call>\n<invoke name="get_weather">\n<parameter name="city">Oslo</parameter>\n'
+                   "</invoke>\n</minimax:tool_call>"),
+}
+
+
+@pytest.mark.parametrize("fmt", sorted(_PREFILLED_CALLS))
+def test_a_call_whose_opener_the_prompt_held_opens_the_text(fmt):
+    first, second = _PREFILLED_CALLS[fmt]
+    for name in (None, fmt):
+        (c,) = parse_tool_calls(first, format=name)
+        assert c.ok and (c.name, c.args, c.span[0]) == ("get_weather", {"city": "NYC"}, 0)
+        assert first[:c.span[1]].rstrip().endswith((">", "<tool_call|>"))  # (its closer, or its section's)
+        # and every call after it is kept: the list loses none
+        got = parse_tool_calls("\n" + first + second, format=name)
+        assert [(c.ok, c.args) for c in got] == [(True, {"city": "NYC"}), (True, {"city": "Oslo"})]
+        assert got[0].span[0] == 1
+        # cut off inside it: not ok
+        (c,) = parse_tool_calls(first[:first.index("NYC") + 2], format=name)
+        assert not c.ok
+    # the body after words is no call's (nothing wrote its opener there)
+    assert parse_tool_calls("I will check. " + first) == []
+    # nor after reasoning the prompt opened (its opener is not the prompt's last words)
+    assert parse_tool_calls(first, thinking=True) == []
+
+
+def test_words_that_open_a_text_are_no_call_without_a_body():
+    for text in ("call: me later", "get_weather is the tool", "Hello <invoke> x", "name\n<arg_key>"):
+        assert [c.ok for c in parse_tool_calls(text)] in ([], [False]), text
+
+
 def test_an_array_the_prose_opened_is_data_not_calls():
     text = ('Hello, here are the results: [\n {"name": "get_weather", "arguments": {"city": "P"}},\n'
             ' {"name": "search", "arguments": {"q": "x"}}\n ]')

@@ -964,3 +964,30 @@ def test_prose_stop_on_its_words():
 def test_partial_tail_is_its_definition(text):
     longest = max([len(p) for p in _triggers._WORD_PREFIXES if text.endswith(p)], default=0)
     assert _triggers.partial_tail(text) == longest
+
+
+# -- a message opening with a call whose opener the prompt held ---------------------------
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.text(alphabet="ab_<>:. \t\n\rcallinvokeargy{|\"=-", max_size=24))
+def test_the_quick_look_at_a_message_start_never_refuses_a_call_body(text):
+    # the stream decides on a message's first characters whether a call whose opener the
+    # prompt held may open it (then the whole text decides): the quick refusal of prose
+    # refuses nothing the pattern may still match
+    from toolmend.recovery._formats import kinds_of
+    from toolmend.recovery._triggers import _PREFILLED, opens_prefilled
+
+    m = _PREFILLED.match(text, partial=True)
+    opens = opens_prefilled(text, kinds_of(None))
+    assert opens == (False if m is None else None if m.partial else True)
+
+
+@pytest.mark.parametrize("thinking", [None, False])
+def test_a_call_body_opening_the_message_is_never_shown_as_text(thinking):
+    body = 'get_weather<arg_key>city</arg_key><arg_value>NYC</arg_value></tool_call>'
+    for text in (body, "  \n" + body, 'call:get_weather{city:<|"|>NYC<|"|>}<tool_call|>'):
+        for step in (1, 2, 4, 7):
+            _check(text, list(range(0, len(text), step)), thinking=thinking)
+    for prose in ("get_weather is the tool I need.", "call: me later", "Sure thing."):
+        _check(prose, list(range(0, len(prose), 3)), thinking=thinking)

@@ -54,6 +54,7 @@ from typing import Any
 
 from ..errors import ToolmendError
 from ._formats import FORMATS, _readers, kinds_of
+from ._formats._context import PREFILLED_OPENERS
 from ._formats._schema import read_tools
 from ._streamevents import (
     ArgsDelta,
@@ -66,7 +67,7 @@ from ._streamevents import (
 )
 from ._toolcalls import ToolCall, check_thinking, parse_tool_calls
 from ._toolstream_live import LiveReading, live_kinds
-from ._triggers import TRIGGER, partial_tail
+from ._triggers import TRIGGER, opens_prefilled, partial_tail
 
 __all__ = ["ToolCallStream", "TextDelta", "CallStarted", "ArgsDelta", "CallFinished", "StreamEvent"]
 
@@ -103,6 +104,8 @@ class ToolCallStream:
     _head = False  # the message may open with a bare call name: held until that is decided
     _head_state = 0  # where the text so far stands in that name's head (see _head_read)
     _head_name = 0  # the name's characters read so far
+    _opening: frozenset[str] | None = None  # the message may open with a call whose opener the prompt
+    # held (a format of these kinds reads one: opens_prefilled): held until that is decided
 
     def __init__(self, format: str | None = None, tools: Any = None, thinking: bool | None = None) -> None:
         # an unknown format or a wrong thinking is refused now, not at the end
@@ -122,6 +125,8 @@ class ToolCallStream:
             self.feed = live.feed  # type: ignore[method-assign]
         elif format is not None and _opens_with_name(format):
             self._head = True
+        elif not kinds.isdisjoint(PREFILLED_OPENERS):
+            self._opening = kinds
 
     @property
     def text(self) -> str:
@@ -147,11 +152,12 @@ class ToolCallStream:
         self._parts.append(delta)
         if self._held:
             return []
-        if self._head:
-            opens = self._head_read(delta)
+        if self._head or self._opening is not None:
+            opening = self._opening  # (a format opening with a name opens with no such call)
+            opens = self._head_read(delta) if opening is None else opens_prefilled(self.text, opening)
             if opens is None:
                 return []  # (the text so far, all held, is in _parts)
-            self._head = False
+            self._head, self._opening = False, None
             if opens:
                 self._held = True
                 return []

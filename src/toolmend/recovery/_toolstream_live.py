@@ -43,7 +43,7 @@ import regex  # type: ignore[import-untyped]
 
 from .._kernels import markers as marker_kernel
 from .._text import skip_blanks
-from ._formats._context import QUOTES, TURN_ENDS
+from ._formats._context import PREFILLED_OPENERS, QUOTES, TURN_ENDS
 from ._livefamilies import (
     JSON_HEADS,
     QWEN3_CODER,
@@ -63,7 +63,7 @@ from ._streamevents import (
     text_delta,
 )
 from ._toolcalls import _NAME, _PLACEHOLDER_NAME, NAME_PATTERN, ToolCall, calls_from, marker_reading, moved
-from ._triggers import PROSE_STOP, TRIGGER, partial_tail
+from ._triggers import PROSE_STOP, TRIGGER, opens_prefilled, partial_tail
 
 __all__ = ["LiveReading", "live_kinds"]
 
@@ -75,6 +75,7 @@ _HEAD = regex.compile(
     r'<tool_call>[ \t\n\r]*\{[ \t\n\r]*"name"[ \t\n\r]*:[ \t\n\r]*"(' + NAME_PATTERN + ')"'
     r'[ \t\n\r]*,[ \t\n\r]*"arguments"[ \t\n\r]*:[ \t\n\r]*\{')
 _HEAD_MAX = 512  # a head longer than this is not the everyday shape
+
 _ARGS_BATCH = 24  # characters of arguments gathered before they are read (a bracket reads at once)
 _SHORT = 4096  # a message this short is read whole at a closer (see _text_from)
 _CODE_MAX = 16384  # a code span or XML call still open this long is held (its text is kept whole till then)
@@ -149,6 +150,8 @@ class LiveReading:
         self.lit = literals_for(kinds, markers)
         if thinking:
             self.state = "reasoning"
+        elif not kinds.isdisjoint(PREFILLED_OPENERS):
+            self.state = "opening"
         self.committed: list[ToolCall] = []
         self.args_sent: list[str] = []  # the arguments' text passed on
         # the ToolCallStream read for: the deltas are appended to its ``_parts``; its
@@ -281,6 +284,18 @@ class LiveReading:
                 "|".join(re.escape(c) for c in closers)).search
         self.wake = (search, most, found, max(len(c) for c in closers) - 1)
         return False
+
+    def _opening(self, events: list[StreamEvent]) -> bool:
+        """The message's start, where a format's call may stand without its opener
+        (the prompt held it: ``PREFILLED``): such a text waits for close(), where
+        the whole text is read; any other is read as text."""
+        opens = opens_prefilled(self.work, self.kinds)
+        if opens is None:
+            return False  # (it may still become one)
+        if opens:
+            return self._hold()
+        self.state = "text"
+        return True
 
     def _reasoning(self, events: list[StreamEvent]) -> bool:
         """thinking=True: everything up to the first closer is reasoning."""
@@ -665,7 +680,8 @@ class LiveReading:
 
 # what each state reads (``feed`` runs them until one waits for more text)
 _STEPS: dict[str, Callable[[LiveReading, list[StreamEvent]], bool]] = {
-    "reasoning": LiveReading._reasoning, "text": LiveReading._text, "decide": LiveReading._decide,
+    "opening": LiveReading._opening, "reasoning": LiveReading._reasoning, "text": LiveReading._text,
+    "decide": LiveReading._decide,
     "think": LiveReading._think, "after_think": LiveReading._after_think, "code": LiveReading._code,
     "head": LiveReading._head, "args": LiveReading._args, "after": LiveReading._after,
     "tagged": LiveReading._tagged, "section": LiveReading._section, "family": LiveReading._family,

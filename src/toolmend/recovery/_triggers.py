@@ -8,15 +8,19 @@ a backtick, ``~``, ``>``, ``\u25c1``), or a marker that begins with another char
 still grow into one of those words (``functo``): it is held back until it is
 whole or proves to be prose. ``PROSE_STOP`` finds either, in one search: a
 delta it finds nothing in is prose (the live reading's common case).
+``opens_prefilled(text, kinds)`` says whether a message's start is the body of a
+call whose opener the prompt held (held to the end, where the whole text is read).
 """
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["TRIGGER", "PROSE_STOP", "partial_tail"]
+import regex  # type: ignore[import-untyped]
 
-from ._formats._context import ROLE_TOKENS
+from ._formats._context import PREFILLED, ROLE_TOKENS
+
+__all__ = ["TRIGGER", "PROSE_STOP", "partial_tail", "opens_prefilled"]
 
 # the literal markers that do not begin with one of the trigger characters
 _WORD_MARKERS = ("Action:", "functools", "function call<|role_sep|>", *ROLE_TOKENS)
@@ -68,3 +72,27 @@ def partial_tail(text: str) -> int:
         return 0
     m = _TAIL.search(text, k)
     return 0 if m is None else n - m.start()
+
+
+# a call whose opener the prompt held, at the message's start (the scan's PREFILLED; here
+# matched on the text so far, which may still become one)
+_PREFILLED = regex.compile(PREFILLED.pattern)
+
+
+def opens_prefilled(text: str, kinds: frozenset[str]) -> bool | None:
+    """Whether ``text``, a message's start, opens with a call whose opener the prompt
+    held (``PREFILLED``, in a family of ``kinds``): None while it may still become
+    one (the pattern is bounded: a few hundred characters decide)."""
+    if _NOT_PREFILLED.match(text) is not None:
+        return False  # (most messages: a first word that goes on as prose, or a tag of another kind)
+    m = _PREFILLED.match(text, partial=True)
+    if m is None:
+        return False
+    return None if m.partial else m.lastgroup in kinds
+
+
+# what no body of PREFILLED begins with, decided on the first characters: a first word followed
+# by another character than a name's, blanks, "<" or ":" (or by blanks and a word), or a tag
+# other than <invoke
+_NOT_PREFILLED = re.compile(r"[ \t\r\n]{0,64}(?:[A-Za-z_][\w.-]{0,127}(?:[^\w.\-\s<:]|[ \t]+[^\s<])"
+                            r"|<(?:[^i]|i[^n]|in[^v]|inv[^o]|invo[^k]|invok[^e]|invoke[^ \t])|[^A-Za-z_<\s])")

@@ -20,6 +20,12 @@ TURN_END = re.compile("(?:" + "|".join(re.escape(t) for t in TURN_ENDS)
 # MiniMax M2's role tokens (its first token, then each turn's header: ]~b]user, ]~b]ai): in a
 # reply, one says the text holds turns of the prompt, or the reply's header
 ROLE_TOKENS = ("]~!b[", "]~b]")
+# A call whose family's opener the prompt held (a call forced by writing the opener after the
+# assistant's header): the text opens with the call's body, GLM's NAME<arg_key>, Gemma 4's
+# call:NAME{, MiniMax M2's <invoke name=, and is read as if the opener stood before it
+PREFILLED = re.compile(r"[ \t\r\n]{0,64}(?:(?P<glm>[A-Za-z_][\w.-]{0,127}[ \t]{0,8}\r?\n?[ \t]{0,8}<arg_key>)"
+                       r"|(?P<gemma4>call:[A-Za-z_])|(?P<minimax_m2><invoke[ \t]+name=))")
+PREFILLED_OPENERS = {"glm": "<tool_call>", "gemma4": "<|tool_call>", "minimax_m2": "<minimax:tool_call>"}
 # the header of the assistant's turn after one: the text held the prompt, and the reply follows
 REPLY_HEAD = re.compile("|".join((
     r"\s*(?:<\|im_start\|>assistant", r"<start_of_turn>model", r"<\|turn>model", r"<\uff5cAssistant\uff5c>",

@@ -20,6 +20,8 @@ from ._base import Ctx, more_after
 from ._context import (
     CALL_LINE_END,
     LINE_TURN_END,
+    PREFILLED,
+    PREFILLED_OPENERS,
     PROMPT_HEAD,
     QUOTE_LEAD,
     QUOTES,
@@ -655,5 +657,28 @@ def scan(text: str, ctx: Ctx, kinds: frozenset[str], readers: dict[str, Any],
         scanner.kept = len(calls)
     if thinking is not None:
         scanner.reasoning_over = True
+    if start == 0 and not thinking and not calls:
+        start = _prefilled(scanner, calls)
     scanner.scan(start, len(text), calls, False)
     return calls
+
+
+def _prefilled(scanner: Scanner, calls: list[ToolCall]) -> int:
+    """The call the text opens with when its family's opener was the prompt's
+    (``PREFILLED``), added to ``calls``: read as if the opener stood before it,
+    and where the scan goes on (0: the text opens with no such call)."""
+    text = scanner.text
+    m = PREFILLED.match(text)
+    if m is None or m.lastgroup not in scanner.kinds:
+        return 0
+    opener, k = PREFILLED_OPENERS[m.lastgroup], m.start(m.lastgroup)
+    virtual = opener + text[k:]
+    if m.lastgroup == "glm":
+        found, end = read_glm(virtual, 0, len(virtual), scanner.ctx)
+    else:
+        found, end = scanner.readers[opener](virtual, 0, len(virtual), scanner.ctx)
+    if not found:
+        return 0
+    shift = k - len(opener)  # (the opener was not written: a span starts at the body)
+    found = [replace(c, span=(max(k, c.span[0] + shift), c.span[1] + shift)) for c in found]
+    return scanner._past_closer(k, max(end + shift, k), found, calls, False)
