@@ -878,6 +878,17 @@ def test_a_turn_end_a_reader_ran_on_to_still_ends_the_turn(end):
     assert [c.name for c in parse_tool_calls(text)] == ["f", "g"]
 
 
+def test_an_assistants_header_after_the_calls_and_the_turns_end_is_a_turn_the_model_made_up():
+    # its calls made, the model ended its turn and wrote on as the assistant again: that turn is
+    # none of this message's (a stream has reported the calls before it as they came)
+    f = '<tool_call>\n{"name": "f", "arguments": {"a": 1}}\n</tool_call>'
+    g = '<tool_call>\n{"name": "g", "arguments": {"b": 2}}\n</tool_call>'
+    for head in ("<|im_end|>\n<|im_start|>assistant\n", "<|eot_id|><|start_header_id|>assistant<|end_header_id|>\n\n"):
+        assert [c.name for c in parse_tool_calls(f + head + g)] == ["f"]
+        # with no call before it, the header opens the reply: the text before it was the prompt's
+        assert [c.name for c in parse_tool_calls("What is the weather?" + head + g)] == ["g"]
+
+
 _DS = ("<\uff5ctool\u2581calls\u2581begin\uff5c><\uff5ctool\u2581call\u2581begin\uff5c>{}<\uff5ctool\u2581sep\uff5c>{}"
        "<\uff5ctool\u2581call\u2581end\uff5c><\uff5ctool\u2581calls\u2581end\uff5c>")
 _F = '<tool_call>\n{"name": "f", "arguments": {"a": 1}}\n</tool_call>'

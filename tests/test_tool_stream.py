@@ -986,8 +986,19 @@ def test_the_quick_look_at_a_message_start_never_refuses_a_call_body(text):
 @pytest.mark.parametrize("thinking", [None, False])
 def test_a_call_body_opening_the_message_is_never_shown_as_text(thinking):
     body = 'get_weather<arg_key>city</arg_key><arg_value>NYC</arg_value></tool_call>'
+    check = _check if thinking is None else _check_live
     for text in (body, "  \n" + body, 'call:get_weather{city:<|"|>NYC<|"|>}<tool_call|>'):
         for step in (1, 2, 4, 7):
-            _check(text, list(range(0, len(text), step)), thinking=thinking)
+            check(text, list(range(0, len(text), step)), thinking=thinking)
     for prose in ("get_weather is the tool I need.", "call: me later", "Sure thing."):
-        _check(prose, list(range(0, len(prose), 3)), thinking=thinking)
+        check(prose, list(range(0, len(prose), 3)), thinking=thinking)
+
+
+@pytest.mark.parametrize("thinking", [None, False])
+def test_calls_reported_before_a_turn_end_and_an_assistants_header_are_the_messages(thinking):
+    f = '<tool_call>\n{"name": "f", "arguments": {"a": 1}}\n</tool_call>'
+    g = '<tool_call>\n{"name": "g", "arguments": {"b": 2}}\n</tool_call>'
+    check = _check if thinking is None else _check_live
+    for text in (f + "<|im_end|>\n<|im_start|>assistant\n" + g, "Hi.<|im_end|>\n<|im_start|>assistant\n" + g):
+        for step in (1, 4, 7):
+            check(text, list(range(0, len(text), step)), thinking=thinking)

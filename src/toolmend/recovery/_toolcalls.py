@@ -613,16 +613,17 @@ def check_thinking(thinking: Any, who: str) -> None:
 
 
 def calls_from(text: str | bytes, format: str | None, tools: Any, thinking: bool | None,
-               start: int) -> list[ToolCall]:
+               start: int, after_calls: bool = False) -> list[ToolCall]:
     """``parse_tool_calls`` from ``start`` on: the end of a call read before, the
-    reasoning known to be over (the spans are the whole text's)."""
+    reasoning known to be over (the spans are the whole text's); ``after_calls``:
+    the message's calls before ``start`` were read (a stream reported them)."""
     parse = _engine[0] if _engine else _load_engine()
     if tools is not None:
         from ._toolschema import check_tool_calls, unwrap_response
 
         tools = unwrap_response(tools)
-        return check_tool_calls(parse(text, format, tools, thinking, start), tools)
-    calls: list[ToolCall] = parse(text, format, None, thinking, start)
+        return check_tool_calls(parse(text, format, tools, thinking, start, after_calls), tools)
+    calls: list[ToolCall] = parse(text, format, None, thinking, start, after_calls)
     return calls
 
 

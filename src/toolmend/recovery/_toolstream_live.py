@@ -663,7 +663,7 @@ class LiveReading:
             # marker cut by the end (functo...) or blanks, and no call starts there
             rest = []
         else:
-            rest = calls_from(whole, self.format, self.tools, self.thinking, self.start)
+            rest = calls_from(whole, self.format, self.tools, self.thinking, self.start, bool(self.committed))
         calls = self.committed + rest
         events: list[StreamEvent] = []
         first = len(self.committed)

@@ -366,7 +366,7 @@ def _no_arguments_taken(call: ToolCall, known: Tools) -> bool:
 
 
 def parse(text: Any, format: str | None, tools: Any, thinking: bool | None = None,
-          start: int = 0) -> list[ToolCall]:
+          start: int = 0, after_calls: bool = False) -> list[ToolCall]:
     if type(text) is not str and isinstance(text, (bytes, bytearray)):
         text = bytes(text).decode("utf-8", "replace")
     if not isinstance(text, str):
@@ -374,7 +374,7 @@ def parse(text: Any, format: str | None, tools: Any, thinking: bool | None = Non
     kinds = kinds_of(format)
     known = read_tools(tools) if tools is not None else None
     ctx = Ctx(known, format)
-    calls = scan(text, ctx, kinds, *_readers(kinds), thinking, start)
+    calls = scan(text, ctx, kinds, *_readers(kinds), thinking, start, after_calls)
     if known is not None:
         calls = [ok_call(c.name, "", {}, c.span, c.id) if _no_arguments_taken(c, known) else c for c in calls]
         calls = [c if c.name in known.schemas or not c.ok else

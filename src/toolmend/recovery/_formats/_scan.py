@@ -183,6 +183,7 @@ class Scanner:
     # closer with no opener is text, not the end of reasoning the prompt opened
     reasoning_over = False
     calls_end = -1  # where the last JSON value read as calls ends
+    calls_before = False  # the scan goes on after calls read before (a stream's, reported)
 
     def __init__(self, text: str, ctx: Ctx, kinds: frozenset[str], readers: dict[str, Any],
                  pattern: TokenSearch) -> None:
@@ -280,12 +281,15 @@ class Scanner:
                 if in_fence or TURN_END.match(text, m.start(), limit) is None:
                     pos = m.end()  # (shown in a fenced block, or named in a sentence: text)
                     continue
-                reply = REPLY_HEAD.match(text, m.end(), limit)
-                if reply is not None:  # the prompt's turns, then the reply's header: the reply follows
-                    del calls[self.kept:]  # (calls in the prompt's turns were made before)
-                    pos = floor = reply.end()
-                    continue
-                return  # the turn ended: the rest is not this message's
+                if not calls and not self.calls_before:
+                    reply = REPLY_HEAD.match(text, m.end(), limit)
+                    if reply is not None:  # the prompt's turns, then the reply's header: the reply follows
+                        pos = floor = reply.end()
+                        continue
+                # the turn ended: the rest is not this message's (after its calls, an assistant's
+                # header too: the model wrote on into a turn of its own making; a stream has
+                # reported those calls, and the whole text reads them alike)
+                return
             if kind == "turn":
                 if not in_fence and after_markup(text, m.start()) and \
                         self.closer("(?-i:" + re.escape(TURN_OPENERS[m.group()]) + ")", m.end(), limit):
@@ -626,14 +630,16 @@ def reasoning_end(text: str, start: int = 0) -> int:
 
 
 def scan(text: str, ctx: Ctx, kinds: frozenset[str], readers: dict[str, Any],
-         pattern: TokenSearch, thinking: bool | None = None, start: int = 0) -> list[ToolCall]:
+         pattern: TokenSearch, thinking: bool | None = None, start: int = 0,
+         after_calls: bool = False) -> list[ToolCall]:
     """The calls in ``text`` from ``start``; ``pattern`` is ``token_pattern(kinds,
     tuple(readers))``, built once. ``thinking``: True, the prompt opened a
     reasoning block, which ends at the first closer (nothing before it is a
     call; no closer, no call); False, it opened none; None, unknown: a closer
     with no opener ends the reasoning the prompt opened. Known either way, a
     later closer with no opener is text. A scan from ``start`` > 0 goes on from
-    the end of a call read before, with the reasoning known to be over."""
+    the end of a call read before, with the reasoning known to be over;
+    ``after_calls``: the message's calls before ``start`` were read (a stream's)."""
     calls: list[ToolCall] = []
     if start == 0 and text[:1] in "<[] \t\n\r" and PROMPT_HEAD.match(text) is not None:
         start = reply_start(text)  # the text holds the prompt: the reply is its last assistant turn
@@ -657,6 +663,7 @@ def scan(text: str, ctx: Ctx, kinds: frozenset[str], readers: dict[str, Any],
         scanner.kept = len(calls)
     if thinking is not None:
         scanner.reasoning_over = True
+    scanner.calls_before = after_calls
     if start == 0 and not thinking and not calls:
         start = _prefilled(scanner, calls)
     scanner.scan(start, len(text), calls, False)
