@@ -131,11 +131,12 @@ def moved(calls: Iterable[ToolCall], by: int) -> list[ToolCall]:
     return out
 
 
+# a special token: <|im_end|>, <｜end▁of▁sentence｜>, and those written otherwise (Gemma 4's
+# <turn|>, MiniMax's [e~[); a tag (</s>, <end_of_turn>) is not one
+SPECIAL_TOKEN = r"<\|[^|<>\s]{1,40}\|>|<\uff5c[^\uff5c<>]{1,40}\uff5c>|<turn\|>|\[e~\["
 # what may follow a call's arguments inside its bounds: blanks, special tokens and tags
-# (<|im_end|>, </s>, <｜end▁of▁sentence｜>, </function>, Gemma 4's <turn|>, MiniMax's [e~[)
-# (after a lone ";" or ".", or a fence's closing ticks)
-MARKUP_ONLY = re.compile(r"[;.]?(?:\s|<\|[^|<>\s]{1,40}\|>|<\uff5c[^\uff5c<>]{1,40}\uff5c>"
-                         r"|</?[A-Za-z_][\w:.-]{0,40}>|<turn\|>|\[e~\[|```)*")
+# (<|im_end|>, </s>, </function>), after a lone ";" or ".", or a fence's closing ticks
+MARKUP_ONLY = re.compile(r"[;.]?(?:\s|" + SPECIAL_TOKEN + r"|</?[A-Za-z_][\w:.-]{0,40}>|```)*")
 
 
 def call_from_parts(name: str, raw: Any, span: tuple[int, int], id: str | None = None, *,

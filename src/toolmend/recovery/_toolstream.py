@@ -54,7 +54,6 @@ from typing import Any
 
 from ..errors import ToolmendError
 from ._formats import FORMATS, _readers, kinds_of
-from ._formats._context import PREFILLED_OPENERS
 from ._formats._schema import read_tools
 from ._streamevents import (
     ArgsDelta,
@@ -67,7 +66,7 @@ from ._streamevents import (
 )
 from ._toolcalls import ToolCall, check_thinking, parse_tool_calls
 from ._toolstream_live import LiveReading, live_kinds
-from ._triggers import TRIGGER, opens_prefilled, partial_tail
+from ._triggers import TRIGGER, opens_prefilled, partial_tail, reads_prefilled
 
 __all__ = ["ToolCallStream", "TextDelta", "CallStarted", "ArgsDelta", "CallFinished", "StreamEvent"]
 
@@ -125,7 +124,7 @@ class ToolCallStream:
             self.feed = live.feed  # type: ignore[method-assign]
         elif format is not None and _opens_with_name(format):
             self._head = True
-        elif not kinds.isdisjoint(PREFILLED_OPENERS):
+        elif reads_prefilled(kinds):
             self._opening = kinds
 
     @property

@@ -43,7 +43,7 @@ import regex  # type: ignore[import-untyped]
 
 from .._kernels import markers as marker_kernel
 from .._text import skip_blanks
-from ._formats._context import PREFILLED_OPENERS, QUOTES, TURN_ENDS
+from ._formats._context import QUOTES, TURN_ENDS
 from ._livefamilies import (
     JSON_HEADS,
     QWEN3_CODER,
@@ -63,7 +63,7 @@ from ._streamevents import (
     text_delta,
 )
 from ._toolcalls import _NAME, _PLACEHOLDER_NAME, NAME_PATTERN, ToolCall, calls_from, marker_reading, moved
-from ._triggers import PROSE_STOP, TRIGGER, opens_prefilled, partial_tail
+from ._triggers import PROSE_STOP, TRIGGER, opens_prefilled, partial_tail, reads_prefilled
 
 __all__ = ["LiveReading", "live_kinds"]
 
@@ -75,7 +75,6 @@ _HEAD = regex.compile(
     r'<tool_call>[ \t\n\r]*\{[ \t\n\r]*"name"[ \t\n\r]*:[ \t\n\r]*"(' + NAME_PATTERN + ')"'
     r'[ \t\n\r]*,[ \t\n\r]*"arguments"[ \t\n\r]*:[ \t\n\r]*\{')
 _HEAD_MAX = 512  # a head longer than this is not the everyday shape
-
 _ARGS_BATCH = 24  # characters of arguments gathered before they are read (a bracket reads at once)
 _SHORT = 4096  # a message this short is read whole at a closer (see _text_from)
 _CODE_MAX = 16384  # a code span or XML call still open this long is held (its text is kept whole till then)
@@ -150,7 +149,7 @@ class LiveReading:
         self.lit = literals_for(kinds, markers)
         if thinking:
             self.state = "reasoning"
-        elif not kinds.isdisjoint(PREFILLED_OPENERS):
+        elif reads_prefilled(kinds):
             self.state = "opening"
         self.committed: list[ToolCall] = []
         self.args_sent: list[str] = []  # the arguments' text passed on

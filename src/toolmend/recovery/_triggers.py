@@ -18,9 +18,9 @@ import re
 
 import regex  # type: ignore[import-untyped]
 
-from ._formats._context import PREFILLED, ROLE_TOKENS
+from ._formats._context import PREFILLED, PREFILLED_OPENERS, ROLE_TOKENS
 
-__all__ = ["TRIGGER", "PROSE_STOP", "partial_tail", "opens_prefilled"]
+__all__ = ["TRIGGER", "PROSE_STOP", "partial_tail", "opens_prefilled", "reads_prefilled"]
 
 # the literal markers that do not begin with one of the trigger characters
 _WORD_MARKERS = ("Action:", "functools", "function call<|role_sep|>", *ROLE_TOKENS)
@@ -77,6 +77,12 @@ def partial_tail(text: str) -> int:
 # a call whose opener the prompt held, at the message's start (the scan's PREFILLED; here
 # matched on the text so far, which may still become one)
 _PREFILLED = regex.compile(PREFILLED.pattern)
+
+
+def reads_prefilled(kinds: frozenset[str]) -> bool:
+    """A format of ``kinds`` reads a call whose opener the prompt held (a stream
+    then looks at a message's start with ``opens_prefilled``)."""
+    return not kinds.isdisjoint(PREFILLED_OPENERS)
 
 
 def opens_prefilled(text: str, kinds: frozenset[str]) -> bool | None:

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import re
 
+from .._toolcalls import SPECIAL_TOKEN
+
 # the tokens that end the model's turn: what follows one (a next turn the model went on to
 # write, a transcript) is no call of this message
 TURN_ENDS = ("<|im_end|>", "<|eot_id|>", "<|eom_id|>", "<|eot|>", "<|endoftext|>",
              "<|end_of_text|>", "<|END_OF_TURN_TOKEN|>", "<\uff5cend\u2581of\u2581sentence\uff5c>",
              "<end_of_turn>", "<turn|>", "<|user|>", "[e~[")
-assert all(t[0] == "<" or t == "[e~[" for t in TURN_ENDS)  # (Scanner._turn_end_passed_over)
 # one that ends its line, or runs into the next special token (one a sentence names is text)
 TURN_END = re.compile("(?:" + "|".join(re.escape(t) for t in TURN_ENDS)
                       + r")(?=[ \t\r]*(?:\n|\Z|<\||<\uff5c|<start_of_turn>))")
@@ -166,8 +167,7 @@ def in_quotes(text: str, start: int, end: int) -> bool:
 # its tokens kept: {"name": ...}<|eot_id|>, [...]</TOOLCALL>; not </tool_result>, </example>);
 # words after it make it a sentence's. (Each piece matches one way only, so a line of many tags
 # that fails at its end is not tried again in every split of every name.)
-CALL_LINE_END = re.compile(r"(?:\s|<\|[^|<>\s]{1,40}\|>|<\uff5c[^\uff5c<>]{1,40}\uff5c>|</s>|<eos>"
-                           r"|<end_of_turn>|<turn\|>|\[e~\["  # (the turn ends not written <|...|>)
+CALL_LINE_END = re.compile(r"(?:\s|" + SPECIAL_TOKEN + r"|</s>|<eos>|<end_of_turn>"
                            r"|</(?i:(?:minimax:|seed:|longcat_)?(?:tool_?calls?|function_?calls?))>)*")
 assert all(CALL_LINE_END.fullmatch(t) for t in TURN_ENDS)
 QUOTE_LEAD = frozenset(" \t>")  # what stands just before a tag a quotation holds

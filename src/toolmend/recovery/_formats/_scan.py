@@ -497,9 +497,9 @@ class Scanner:
             if c.ok and r < 0:
                 continue  # arguments decoded from a string: the span is theirs
             start = a if r < 0 else r + (args_end(raw) if raw[-1] in "> \t\r\n" else len(raw))
-            # (every turn end begins with "<" but MiniMax's "[e~[": most spans are searched no further)
-            q = TURN_END.search(text, start, e) if text.find("<", start, e) >= 0 or \
-                text.find("[e~[", start, e) >= 0 else None
+            # (a span holding no turn end's first character is searched no further)
+            maybe = any(text.find(c, start, e) >= 0 for c in _TURN_END_FIRSTS)
+            q = TURN_END.search(text, start, e) if maybe else None
             if q is not None:
                 return [*found[:k], replace(c, span=(a, q.start()))]
         return None
@@ -582,6 +582,7 @@ _HEAD_CALL = re.compile(r"[ \t\n]*([A-Za-z_][\w.-]{0,127})[ \t]*\n(?=[ \t]*\{)")
 # the first closer of a reasoning block the prompt opened (thinking=True)
 _FIRST_CLOSER = re.compile("|".join(re.escape(c) for c in _BARE_CLOSERS), re.I)
 _CLOSER_MAX = max(map(len, _BARE_CLOSERS))
+_TURN_END_FIRSTS = "".join(sorted({t[0] for t in TURN_ENDS}))
 # (Scanner._closed looks for a closer only in a tail naming one of these)
 assert all(any(w in c.lower() for w in ("think", "reason", "suffix")) for c in _BARE_CLOSERS)
 _LINE_CLOSER = re.compile("(?m)^[ \t]*(?:" + "|".join(re.escape(c) for c in _BARE_CLOSERS) + ")", re.I)
@@ -600,7 +601,7 @@ def _in_a_value(text: str, i: int, calls_end: int) -> bool:
         return False
     c = text[p - 1]
     if c in "[=(":  # (an array, an assignment, an argument list: the value is the code's)
-        return not text.endswith("[e~[", 0, p)  # (not MiniMax's end of message)
+        return not text.endswith(TURN_ENDS, 0, p)  # (not a turn end: MiniMax's [e~[)
     if c != ",":
         return False
     p -= 1
