@@ -1108,6 +1108,24 @@ def test_a_react_observation_after_an_action_ends_the_turn():
     assert [c.args for c in parse_tool_calls(two)] == [{"city": "Paris"}, {"city": "Rome"}]
 
 
+@pytest.mark.parametrize("fmt", [None, "react"])
+def test_a_react_observation_ends_the_turn_from_inside_a_fence_or_after_it(fmt):
+    # the action written in a fenced block: the made-up observation ends the whole turn, not
+    # only the block (the action after the block acts on a result no tool gave)
+    action = 'Action: get_weather\nAction Input: {"city": "Paris"}\n'
+    later = '\nThought: now Rome.\nAction: get_weather\nAction Input: {"city": "Rome"}'
+    inside = "```\n" + action + 'Observation: {"temp": 20}\n```' + later
+    after = "```\n" + action + '```\nObservation: {"temp": 20}' + later
+    for text in (inside, after):
+        assert [c.args for c in parse_tool_calls(text, format=fmt)] == [{"city": "Paris"}], text
+    # no observation: both actions are calls
+    both = "```\n" + action + "```" + later
+    assert [c.args for c in parse_tool_calls(both, format=fmt)] == [{"city": "Paris"}, {"city": "Rome"}]
+    # a JSON call in a fence, then an observation: the result was made up there too
+    hermes = '```\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n```\nObservation: 20' + later
+    assert [c.args for c in parse_tool_calls(hermes)] == [{"city": "Paris"}]
+
+
 def test_a_bare_value_goes_into_the_schemas_one_property_whatever_the_tool():
     tools = [{"type": "function", "function": {"name": "get_weather", "parameters": {
         "type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}}]

@@ -19,7 +19,7 @@ from ...errors import ToolmendError
 from .._jsonish import extent, skip_space
 from .._toolcalls import NAME_PATTERN, NO_ARGUMENTS, ToolCall, ok_call
 from ._base import Ctx, json_run, named_call
-from ._context import framed_as_example
+from ._context import OBSERVATION, framed_as_example
 from ._gemma import gemma_reader
 from ._json import (
     block_reader,
@@ -103,12 +103,9 @@ def _react(text: str, i: int, limit: int, m: re.Match[str]) -> tuple[list[ToolCa
         nl = text.find("\n", k, limit)  # (a stop sequence, "Observation:", ends the text there)
         end = limit if nl < 0 else nl
         call = named_call(name, text[k:end].rstrip("\r"), (i, end), bare=True)
-    # an observation after the action: the model wrote on past its stop sequence and made
-    # the tool's result up; what it does next acts on that, so the turn ends here
-    return [call], (limit if _OBSERVATION.match(text, end, limit) else end)
-
-
-_OBSERVATION = re.compile(r"[ \t]*\r?\n[ \t\r\n]*Observation[ \t]*:")
+    # an observation after the action: the turn ends here, and past the limit (the end of a
+    # fenced block that holds the action) the scan stops too
+    return [call], (len(text) if OBSERVATION.match(text, end, limit) else end)
 
 
 def _action_fence(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:

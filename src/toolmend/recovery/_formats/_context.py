@@ -41,6 +41,10 @@ TURN_OPENERS = {"[TOOL_RESULTS]": "[/TOOL_RESULTS]", "[INST]": "[/INST]", "<tool
                 "<\uff5ctool\u2581outputs\u2581begin\uff5c>": "<\uff5ctool\u2581outputs\u2581end\uff5c>",
                 "<\uff5ctool\u2581output\u2581begin\uff5c>": "<\uff5ctool\u2581output\u2581end\uff5c>"}
 
+# ReAct's "Observation:" on a line after an action: the model was to stop there; one that
+# writes on made the tool's result up, and what it does next acts on that, so the turn ends
+OBSERVATION = re.compile(r"[ \t]*\r?\n[ \t\r\n]*Observation[ \t]*:")
+
 # one that stands at the start of its line (what ends a fence never closed)
 LINE_TURN_END = re.compile(r"(?m)^[ \t]*" + TURN_END.pattern)
 

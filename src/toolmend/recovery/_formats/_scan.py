@@ -20,6 +20,7 @@ from ._base import Ctx, more_after
 from ._context import (
     CALL_LINE_END,
     LINE_TURN_END,
+    OBSERVATION,
     PREFILLED,
     PREFILLED_OPENERS,
     PROMPT_HEAD,
@@ -243,14 +244,14 @@ class Scanner:
         self.searched[pattern] = (start, limit, found)
         return found
 
-    def scan(self, pos: int, limit: int, calls: list[ToolCall], in_fence: bool) -> None:
+    def scan(self, pos: int, limit: int, calls: list[ToolCall], in_fence: bool) -> bool:
         text = self.text
         floor = pos  # where the prose before the next fence starts
         search = self.next_token
         while pos < limit:
             m = search(pos, limit)
             if m is None:
-                return
+                return False
             kind = m.lastgroup
             if kind == "tag" or kind == "fam":  # (the calls first: the kinds met most)
                 start = m.start()
@@ -289,11 +290,11 @@ class Scanner:
                 # the turn ended: the rest is not this message's (after its calls, an assistant's
                 # header too: the model wrote on into a turn of its own making; a stream has
                 # reported those calls, and the whole text reads them alike)
-                return
+                return True
             if kind == "turn":
                 if not in_fence and after_markup(text, m.start()) and \
                         self.closer("(?-i:" + re.escape(TURN_OPENERS[m.group()]) + ")", m.end(), limit):
-                    return  # a tool's result, or the user's turn: the model's turn is over
+                    return True  # a tool's result, or the user's turn: the model's turn is over
                 pos = m.end()
                 continue
             if kind == "fence" or m.group("fence") is not None:
@@ -332,7 +333,7 @@ class Scanner:
                 if close_resp is not None and not in_fence and after_markup(text, m.start()):
                     # a tool's result on lines of its own: the model's turn ended before it, and
                     # a call after it is a later turn's (or one made on a result the model made up)
-                    return
+                    return True
                 pos = close_resp.end() if close_resp is not None else m.end()
                 continue
             if kind == "arrow":
@@ -359,6 +360,7 @@ class Scanner:
             assert kind in ("json", "py")
             pos = self.json_at(m.end() - 1, limit, calls)
             floor = pos
+        return pos > limit  # (a reader that met the turn's end went past the limit)
 
     def fence(self, m: re.Match[str], floor: int, limit: int, calls: list[ToolCall]) -> int:
         """The fenced block opened at ``m``: its calls added when its language may hold
@@ -380,11 +382,14 @@ class Scanner:
         lang = m.group("lang").lower().lstrip("{.").rstrip("}")
         content = text[body:content_end]
         if lang in _CALL_LANGS and not framed_as_example(text, m.start(), floor, content):
+            before = len(calls)
             code = self.tool_code(body, content_end) if lang == "tool_code" else None
             if code is not None:
                 calls.extend(code)
-            else:
-                self.scan(body, content_end, calls, True)
+            elif self.scan(body, content_end, calls, True):
+                return len(text)  # the turn ended inside the block: nothing after it is this message's
+            if len(calls) > before and OBSERVATION.match(text, block_end, limit):
+                return len(text)  # the calls' results made up after the block: the turn ended there
         return block_end
 
     def reasoning(self, m: re.Match[str], limit: int, calls: list[ToolCall],
