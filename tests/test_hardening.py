@@ -437,6 +437,13 @@ SHAPES = {
     "prefilled gemma calls": 'call:f{a:<|"|>' + '<|tool_call>call:f{a:<|"|>' * 75_000,
     "prefilled glm keys": "a<arg_key>" * 200_000,
     "call lines of tokens": ('{"name": "f", "arguments": 5}' + "<|a|>" * 20 + "</tool_call> x\n") * 13_500,
+    # parameters opened one after the other before one closing tag far away: whether each value
+    # holds the call's end was looked for to that tag once per value
+    "parameters before one closer": "<tool_call>\n<function=f>\n" + "<parameter=a>\nx\n" * 120_000
+                                    + "</parameter></function></tool_call>",
+    "invoke parameters before one closer": '<minimax:tool_call><invoke name="f">'
+                                           + '<parameter name="a">' * 100_000
+                                           + "</parameter></invoke></minimax:tool_call>",
 }
 
 

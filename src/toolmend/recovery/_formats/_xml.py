@@ -109,7 +109,7 @@ class _Params:
             key = pm.group(1).strip().strip("\"'")
             v = pm.end()
             e = ctx.find(text, close, v, limit)
-            over = _overrun(text, v, e, ends)
+            over = _overrun(ctx, text, v, e, ends)
             if over >= 0:  # the value would run past its call's end into another call
                 self.overrun, self.end_at = key, over
                 return
@@ -168,7 +168,7 @@ def _unclosed_call(text: str, a: int, b: int) -> bool:
                for op in _CALL_OPENERS.finditer(text, a, b))
 
 
-def _overrun(text: str, v: int, e: int, ends: tuple[str, ...]) -> int:
+def _overrun(ctx: Ctx, text: str, v: int, e: int, ends: tuple[str, ...]) -> int:
     """Where the call's end marker stands in a value from ``v`` whose closing tag is at
     ``e``, when a call opens after it that does not close before ``e``: the value's
     closer was dropped and the next call began, or the value shows a call cut in two;
@@ -177,8 +177,10 @@ def _overrun(text: str, v: int, e: int, ends: tuple[str, ...]) -> int:
     if e < 0:
         return -1
     for end in ends:
-        m = text.find(end, v, e)
-        if m < 0:
+        # (searched to the end of the text, remembered: many values before one far closer
+        # cost one search, not one each)
+        m = ctx.find(text, end, v, len(text))
+        if m < 0 or m + len(end) > e:
             continue
         for op in _CALL_OPENERS.finditer(text, m + len(end), e):
             if text.find(_OPENER_CLOSES[op.group(1)], op.end(), e) < 0:
