@@ -239,6 +239,14 @@ def command_r_plus(calls: list[Call]) -> str:
     return "Action:\n```json\n" + dumps([{"tool_name": n, "parameters": a} for n, a in calls]) + "\n```"
 
 
+def react(calls: list[Call]) -> str:
+    return "".join(f"Action: {n}\nAction Input: {dumps(a)}\n" for n, a in calls)
+
+
+def langchain(calls: list[Call]) -> str:  # its structured chat agent: one action a blob
+    return "".join("Action:\n```json\n" + dumps({"action": n, "action_input": a}) + "\n```\n" for n, a in calls)
+
+
 def apertus(calls: list[Call]) -> str:
     return "<|tools_prefix|>" + dumps([{n: a} for n, a in calls]) + "<|tools_suffix|>"
 
@@ -290,7 +298,7 @@ FAMILIES: dict[str, tuple[Callable[[list[Call]], str], str]] = {
     "command_r_plus": (command_r_plus, "json"), "apertus": (apertus, "json"),
     "phi4_mini": (phi4_mini, "json"), "xlam": (xlam, "json"), "functionary": (functionary, "json"),
     "functionary/v31": (functionary_v31, "json"), "nemotron_v2": (nemotron_v2, "json"), "step3": (step3, "xml"),
-    "gigachat3": (gigachat3, "json"),
+    "gigachat3": (gigachat3, "json"), "react": (react, "json"), "react/langchain": (langchain, "json"),
 }
 
 

@@ -123,8 +123,9 @@ def test_llama3_built_in_tools_and_command_r_plus_actions():
     text = 'Action:\n```json\n[{"tool_name": "a", "parameters": {"x": 1}}, {"tool_name": "b", "parameters": {}}]\n```'
     assert [(c.name, c.args) for c in parse_tool_calls(text)] == [("a", {"x": 1}), ("b", {})]
     assert parse_tool_calls("For example, a plan looks like this:\n" + text) == []
+    # LangChain's structured chat agent writes {"action", "action_input"} there: its tool's call
     react = 'Action:\n```json\n{"action": "search", "action_input": "weather"}\n```'
-    assert parse_tool_calls(react) == []
+    assert [(c.name, c.ok, c.raw_args) for c in parse_tool_calls(react)] == [("search", True, "weather")]
 
 
 def test_a_forced_format_reads_only_its_markers():
@@ -849,6 +850,17 @@ def test_nothing_after_the_end_of_the_turn_is_a_call_of_it(end):
     assert [c.name for c in parse_tool_calls(f"Turns end with `{end}`.\n{b}")] == ["b"]  # (a code span: text)
 
 
+@pytest.mark.parametrize("head", ["<tool_calls>\n", "[TOOL_CALLS]", "<|python_tag|>", "functools", "<|tool_call|>"])
+def test_minimax_turn_end_after_a_run_of_json_calls_is_no_value(head):
+    # "[e~[" opens like a JSON list: after the calls a marker leads, it ends the turn (it was
+    # read as one more value, a call without a name)
+    call = '{"name": "a", "arguments": {"x": 1}}'
+    for body in (call, f"[{call}]"):
+        for end in ("[e~[", "\n[e~[", "[e~[\n]~b]user\nhi"):
+            got = parse_tool_calls(head + body + end)
+            assert [(c.name, c.args, c.ok) for c in got] == [("a", {"x": 1}, True)], (head, body, end)
+
+
 @pytest.mark.parametrize("end", ["<|im_end|>", "<|eot_id|>", "<|END_OF_TURN_TOKEN|>", "[e~[", "<end_of_turn>",
                                  "<turn|>", "<\uff5cend\u2581of\u2581sentence\uff5c>"])
 def test_a_turn_end_a_reader_ran_on_to_still_ends_the_turn(end):
@@ -1070,6 +1082,39 @@ def test_a_kimi_name_may_hold_colons_before_its_index():
                             '<|tool_call_argument_begin|>{"a": 1}<|tool_call_end|><|tool_calls_section_end|>')
     assert c.ok and c.name == "mcp:server:tool"
     assert parse_tool_calls("[n-1(x=1)]") == []
+
+
+def test_langchain_structured_chat_and_json_chat_actions():
+    # LangChain's structured chat agent: "Action:" then a fenced $JSON_BLOB {"action", "action_input"};
+    # its JSON chat agent writes the blob in a json fence alone. "Final Answer" is the reply, no call
+    structured = ('Thought: I should look it up.\nAction:\n```\n{\n  "action": "search",\n'
+                  '  "action_input": {"query": "weather in Paris"}\n}\n```')
+    (c,) = parse_tool_calls(structured)
+    assert c.ok and c.name == "search" and c.args == {"query": "weather in Paris"}
+    assert '"action": "search"' in structured[c.span[0]:c.span[1]]
+    json_chat = '```json\n{"action": "get_weather", "action_input": {"city": "Rome"}}\n```'
+    (c,) = parse_tool_calls(json_chat)
+    assert c.ok and c.name == "get_weather" and c.args == {"city": "Rome"}
+    # a string input is the tool's one input: with the tools, it goes into the tool's one property
+    tools = [{"type": "function", "function": {"name": "search", "parameters": {
+        "type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"]}}}]
+    (c,) = parse_tool_calls('```json\n{"action": "search", "action_input": "weather in Paris"}\n```',
+                            tools=tools)
+    assert c.ok and c.args == {"query": "weather in Paris"}
+    for final in ("Final Answer", "final answer"):
+        answer = f'Action:\n```json\n{{"action": "{final}", "action_input": "It is 20 degrees."}}\n```'
+        assert parse_tool_calls(answer) == []
+    # the blob shown as the format, a made-up observation after it, a blob with more members: no call
+    assert parse_tool_calls('For example:\n```json\n{"action": "search", "action_input": "x"}\n```') == []
+    made_up = json_chat + '\nObservation: 20 degrees\n```json\n{"action": "book", "action_input": {}}\n```'
+    assert [c.name for c in parse_tool_calls(made_up)] == ["get_weather"]
+    assert parse_tool_calls('```json\n{"action": "search", "action_input": "x", "note": 1}\n```') == []
+    # the input written twice: which one is a guess
+    (c,) = parse_tool_calls('```json\n{"action": "search", "action_input": {"q": 1}, "action_input": {"q": 2}}\n```')
+    assert not c.ok and "twice" in c.error
+    # cut inside the blob: not ok
+    (c,) = parse_tool_calls('```json\n{"action": "search", "action_input": {"query": "weath')
+    assert not c.ok and c.name == "search"
 
 
 def test_glaive_functioncall_and_react_action_input():

@@ -251,6 +251,7 @@ _WRAPPER_KEYS = frozenset({"id", "type", "function", "index", "call_id"})
 _FUNCTION_KEYS = frozenset({"name", "arguments"})
 _ANTHROPIC_KEYS = frozenset({"type", "id", "name", "input", "cache_control", "caller"})
 _LLAMA_KEYS = frozenset({"name", "parameters"})
+_LANGCHAIN_KEYS = frozenset({"action", "action_input"})  # its structured chat and JSON chat agents
 _TEXT_BLOCK_KEYS = frozenset({"type", "text", "citations", "cache_control"})
 # inside a <tool_call> tag the tag already says it is a call
 _NAME_KEYS = ("name", "tool", "tool_name", "function")
@@ -334,6 +335,10 @@ def _shape(obj: _Obj, lenient: bool) -> _Shape | None:
     if keys <= _OPENAI_KEYS and "name" in keys and kind in (None, "function") and (
             "arguments" in keys or (lenient or not obj.closed) and keys <= {"name", "id"}):
         return _Shape(obj.scalar("name", lenient), obj.items.get("arguments"), "", obj.scalar("id"))
+    if keys == _LANGCHAIN_KEYS:  # LangChain's agents: the action "Final Answer" is the reply, no call
+        action = obj.scalar("action")
+        return None if action is not None and action.strip().lower() == "final answer" else \
+            _Shape(action, obj.items.get("action_input"), "")
     if keys == _LLAMA_KEYS or (keys == {"name"} and not obj.closed) or (
             kind == "function" and keys == _LLAMA_KEYS | {"type"}):  # (Llama 3.3 writes "type" too)
         return _Shape(obj.scalar("name", lenient), obj.items.get("parameters"), "")
@@ -483,7 +488,8 @@ def _object_call(obj: _Obj, start: int, end: int | None, limit: int, lenient: bo
     m = shape.args
     fn = obj.sub("function") if shape.container else None
     written = text[m.start:m.end if m.end is not None else limit].rstrip() if m is not None else ""
-    twice = next((k for k in _CALL_KEYS if k in obj.twice or (fn is not None and k in fn.twice)), None)
+    twice = next((k for k in _CALL_KEYS + ("action", "action_input")
+                  if k in obj.twice or (fn is not None and k in fn.twice)), None)
     if twice is not None:  # two readings: neither is taken
         return two_ways(shape.name, written, span, f"the call writes {twice!r} twice", shape.id)
     clash = _two_keys(obj)
@@ -560,6 +566,10 @@ def _is_schema_text(raw: str) -> bool:
 # -- runs of JSON calls ----------------------------------------------------------------
 
 
+# what opens like a value and ends a run: a closing token ([/TOOL_CALLS], [/INST]), MiniMax's turn end
+_RUN_ENDS = ("[/", "[e~[")
+
+
 def json_run(text: str, i: int, limit: int, seps: str = ",;",
              known: tuple[int, int] | None = None) -> tuple[list[ToolCall], int, bool]:
     """The JSON calls from ``i`` on: objects or lists of them, one after the other
@@ -568,7 +578,7 @@ def json_run(text: str, i: int, limit: int, seps: str = ",;",
     calls: list[ToolCall] = []
     k = skip_space(text, i, limit)
     found_any = False
-    while k < limit and text[k] in "{[" and not text.startswith("[/", k):  # ([/TOOL_CALLS] ends a run)
+    while k < limit and text[k] in "{[" and not text.startswith(_RUN_ENDS, k):
         found, stop = _json_calls(text, k, limit, True, known)
         if found is None:
             found = [ToolCall("", text[k:stop].strip(), None, False, (k, stop),

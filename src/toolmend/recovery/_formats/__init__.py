@@ -109,8 +109,9 @@ def _react(text: str, i: int, limit: int, m: re.Match[str]) -> tuple[list[ToolCa
 
 
 def _action_fence(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
-    """Command R+: ``Action:`` then a json fence holding ``[{"tool_name", "parameters"}]``;
-    or ReAct's ``Action: NAME`` and ``Action Input:``."""
+    """Command R+: ``Action:`` then a json fence holding ``[{"tool_name", "parameters"}]``
+    (LangChain's structured chat agent: ``{"action", "action_input"}``); or ReAct's
+    ``Action: NAME`` and ``Action Input:``."""
     react = _REACT.match(text, i, limit)
     if react is not None:
         return _react(text, i, limit, react)
@@ -129,7 +130,7 @@ def _action_fence(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCal
         return None, k  # "for example, ... Action:": the format shown, not a call
     calls, end, found = json_run(text, nl + 1, body_end)
     if not found or not any(c.name for c in calls):
-        return None, k  # JSON that names no tool (a ReAct "action"): the fence is read as any fence is
+        return None, k  # JSON that names no tool (LangChain's "Final Answer"): read as any fence is
     return calls, (close + 3 if close >= 0 else limit)
 
 
