@@ -621,6 +621,15 @@ def test_inline_document_in_text_args_keeps_exact_numbers():
         assert r.output == out
 
 
+@pytest.mark.parametrize("fmt", ["auto", "yaml"])
+def test_a_lone_surrogate_is_refused_as_yaml_with_where(fmt) -> None:
+    # the YAML parser encodes the text first and failed on one (an internal error)
+    for text, where in (("\ud800", "line 1, column 1"), ("key: value\nother: x\udc00", "line 2, column 9")):
+        for verb in ("get", "keys", "schema", "pretty"):
+            msg = fails(verb, text=text, format=fmt, **({"path": "key"} if verb == "get" else {}))
+            assert "internal error" not in msg and "U+D" in msg and where in msg, msg
+
+
 def test_yaml_integers_too_long_to_print_keep_their_text():
     import toolmend
 

@@ -286,10 +286,19 @@ def _jsonable(value: Any, what: str) -> Any:
     return root[0]
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def compose(text: str, what: str = "the text") -> tuple[Any, Any]:
     """(loader, root node) of the YAML in ``text``: the document, or for a
     stream of several, a list node holding them; the caller disposes of the
     loader. Raises YAMLDocumentError."""
+    lone = _SURROGATE.search(text)
+    if lone is not None:  # (YAML is Unicode text: the parser cannot even encode one)
+        line, column = line_col(text, lone.start())
+        raise YAMLDocumentError(f"not valid YAML: a lone surrogate U+{ord(lone.group()):04X}, which is no "
+                                "character", what=what, line=line, column=column, pos=lone.start(),
+                                snippet=snippet(text, lone.start()))
     loader = _Loader(text)
     try:
         node = loader.get_node() if loader.check_node() else None
