@@ -7,7 +7,7 @@
 
 Reads every ``*.jsonl`` in ``tests/data/tool_calls/peers/`` (cases extracted
 from vLLM's ``tests/tool_parsers/`` by extract_peer_tool_calls.py, and cases
-taken by hand from SGLang's and llama.cpp's suites) and
+taken from the other projects' suites, each row with its source commit and licence) and
 ``tests/data/tool_calls/families.jsonl`` (our own: every family, several calls
 per message, cut and broken variants, decoys). A row holds ``text``, the
 expected ``calls`` ([{name, args}], ``"ok": false`` for a call that must come
@@ -116,6 +116,8 @@ _SUITES = {  # file -> (the project, its tests)
     "mlxlm": "mlx-lm, `tests/test_tool_parsing.py`",
     "llamastack": "llama-stack, tool utils tests", "transformers": "transformers, chat parsing tests",
     "harmony": "openai/harmony, parsing tests",
+    "xinference": "Xinference, `xinference/model/llm/tool_parsers/tests/`",
+    "localai": "LocalAI, `pkg/functions/parse_test.go`", "litellm": "LiteLLM, Ollama JSON-mode tests",
 }
 
 

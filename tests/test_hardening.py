@@ -441,6 +441,15 @@ SHAPES = {
     # holds the call's end was looked for to that tag once per value
     "parameters before one closer": "<tool_call>\n<function=f>\n" + "<parameter=a>\nx\n" * 120_000
                                     + "</parameter></function></tool_call>",
+    # a call's many keyword arguments and one character beyond ASCII: each name was looked up in
+    # the source split into lines again, and its whole line decoded again (quadratic)
+    # (its first argument given again last: the call is not ok once every name was read)
+    "python keywords": "[f(" + ", ".join(f"a{i}=1" for i in range(215_000)) + ', z="\u00e9", a0=2)]',
+    # calls without their end token: each looked for it to the end of the text, and a Kimi call's
+    # arguments that never close were read to the end of the text once per call
+    "deepseek openers": "<\uff5ctool\u2581call\u2581begin\uff5c>x " * 95_000,
+    "kimi calls cut before the next": ("<|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>"
+                                       '{"a": 1 ') * 28_000,
     "invoke parameters before one closer": '<minimax:tool_call><invoke name="f">'
                                            + '<parameter name="a">' * 100_000
                                            + "</parameter></invoke></minimax:tool_call>",

@@ -18,7 +18,8 @@ sys.path.insert(0, os.path.join(HERE, os.pardir, "bench"))
 
 from score_peer_tool_calls import judge  # noqa: E402
 
-from toolmend import SchemaError, ToolmendError, parse_tool_calls  # noqa: E402
+from toolmend import SchemaError, ToolCallStream, ToolmendError, normalize_tool_args, parse_tool_calls  # noqa: E402
+from toolmend.recovery import TextDelta  # noqa: E402
 from toolmend.recovery._formats import FORMATS  # noqa: E402
 
 DATA = os.path.join(HERE, "data", "tool_calls")
@@ -45,7 +46,8 @@ def test_the_corpora_are_there_and_up_to_date():
     assert len(PEERS) >= 300
     assert {r["id"].split("/")[0] for r in PEERS} == {"vllm", "sglang", "llama.cpp", "ollama", "lmdeploy",
                                                        "vllm-mlx", "dynamo", "trtllm", "sglrouter", "mlxlm",
-                                                       "llamastack", "transformers", "harmony"}
+                                                       "llamastack", "transformers", "harmony", "xinference",
+                                                       "localai", "litellm"}
     assert set(KNOWN) <= {r["id"] for r in PEERS}  # (no reason left for a case that is gone)
     for r in PEERS:
         assert r["source"]["commit"] and r["source"]["licence"] in ("Apache-2.0", "MIT"), r["id"]
@@ -711,7 +713,7 @@ def test_an_invoke_value_running_into_the_next_parameter_or_call():
     (c,) = parse_tool_calls(text)
     assert not c.ok and "cannot be told" in c.error
     (c,) = parse_tool_calls(text, tools=_tools(f={"a": {"type": "string"}, "n": {"type": "integer"}}))
-    assert c.ok and c.args == {"a": "x\n", "n": 3}
+    assert c.ok and c.args == {"a": "x", "n": 3}  # (the line break before the next tag is the format's)
     text = ('<minimax:tool_call>\n<invoke name="a">\n<parameter name="x">abc\n<invoke name="b">\n'
             '<parameter name="y">2</parameter>\n</invoke>\n</minimax:tool_call>')
     for tools in (None, _tools(a={"x": {"type": "string"}, "y": {"type": "integer"}})):
@@ -997,8 +999,18 @@ def test_a_kimi_call_missing_its_end_marker_before_the_next_call_keeps_the_next(
             "<|tool_calls_section_end|>")
     whole = parse_tool_calls(kimi.replace("{ARGS}", '{"x": 1}'))
     assert [(c.name, c.args, c.ok) for c in whole] == [("a", {"x": 1}, True), ("b", {"y": 2}, True)]
+    # a's arguments not whole: a is not ok, and b, whose tokens no JSON can hold outside a string, is b
     cut = parse_tool_calls(kimi.replace("{ARGS}", '{"x": 1'))
-    assert [c.name for c in cut if c.ok] == []  # (where the arguments end is not known: b is in them)
+    assert [(c.name, c.ok) for c in cut] == [("a", False), ("b", True)]
+    # inside a string a's arguments opened, b's tokens are a's text: where they end is not known
+    for args in ('{"x": "ab', '{"x": "a\\"b'):
+        assert [(c.name, c.ok) for c in parse_tool_calls(kimi.replace("{ARGS}", args))] == [("a", False)]
+    ds = ('<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>a<｜tool▁sep｜>{ARGS}<｜tool▁call▁begin｜>b<｜tool▁sep｜>{"y": 2}'
+          '<｜tool▁call▁end｜><｜tool▁calls▁end｜>')
+    assert [(c.name, c.ok) for c in parse_tool_calls(ds.replace("{ARGS}", '{"x": 1'))] == [("a", False), ("b", True)]
+    assert [(c.name, c.args) for c in parse_tool_calls(ds.replace("{ARGS}", '{"x": 1}'))] == [("a", {"x": 1}),
+                                                                                            ("b", {"y": 2})]
+    assert [(c.name, c.ok) for c in parse_tool_calls(ds.replace("{ARGS}", '{"x": "ab'))] == [("a", False)]
     # a call's tokens inside a string of the arguments are the arguments'
     quoted = ('<|tool_calls_section_begin|><|tool_call_begin|>functions.write_file:0<|tool_call_argument_begin|>'
               '{"path": "log.txt", "content": "<|tool_call_begin|>functions.rm:1<|tool_call_argument_begin|>{}'
@@ -1007,6 +1019,182 @@ def test_a_kimi_call_missing_its_end_marker_before_the_next_call_keeps_the_next(
 
 
 # -- what review of the above found ------------------------------------------------------------
+
+_FILE_TOOLS = [{"type": "function", "function": {"name": "write_file", "parameters": {
+    "type": "object", "properties": {"path": {"type": "string"}, "content": {"type": "string"}}}}}]
+_D = "\uff5cDSML\uff5c"
+
+
+@pytest.mark.parametrize("text", [
+    # a value holding its own closing tag and the call's: the parameters after them were the call's too
+    '<tool_call>\n<function=write_file>\n<parameter=content>\nx\n</parameter>\n</function>\ny\n</parameter>\n'
+    '<parameter=path>\na.txt\n</parameter>\n</function>\n</tool_call>',
+    '<minimax:tool_call>\n<invoke name="write_file">\n<parameter name="content">x</parameter>\n</invoke>\n'
+    'y</parameter>\n<parameter name="path">a.txt</parameter>\n</invoke>\n</minimax:tool_call>',
+    f'<{_D}function_calls>\n<{_D}invoke name="write_file">\n<{_D}parameter name="content" string="true">x'
+    f'</{_D}parameter>\n</{_D}invoke>\ny</{_D}parameter>\n<{_D}parameter name="path" string="true">a.txt'
+    f'</{_D}parameter>\n</{_D}invoke>\n</{_D}function_calls>',
+    '<tool_call>write_file\n<arg_key>content</arg_key>\n<arg_value>x</arg_value>\n</tool_call>\ny</arg_value>\n'
+    '<arg_key>path</arg_key>\n<arg_value>a.txt</arg_value>\n</tool_call>',
+])
+def test_a_values_closing_tag_after_the_call_makes_where_it_ended_a_guess(text):
+    for tools in (None, _FILE_TOOLS):
+        (c,) = parse_tool_calls(text, tools=tools)
+        assert not c.ok and c.name == "write_file" and "cannot be told" in c.error
+
+
+def test_every_invoke_of_a_minimax_block_is_read_past_text_between_them():
+    inv = '<invoke name="run">\n<parameter name="cmd">{}</parameter>\n</invoke>\n'
+    for between in ("</invoke>\n", "then\n", ""):
+        text = "<minimax:tool_call>\n" + inv.format("ls") + between + inv.format("pwd") + "</minimax:tool_call>"
+        for fmt in (None, "minimax_m2"):
+            assert [(c.name, c.args) for c in parse_tool_calls(text, format=fmt)] == [
+                ("run", {"cmd": "ls"}), ("run", {"cmd": "pwd"})], between
+    broken = "<minimax:tool_call>\n" + inv.format("ls").replace("</parameter>", "</parameter>\noops") + \
+        inv.format("pwd") + "</minimax:tool_call>"
+    assert [(c.args, c.ok) for c in parse_tool_calls(broken)] == [(None, False), ({"cmd": "pwd"}, True)]
+    # an invoke after the block's closer is text
+    after = "<minimax:tool_call>\n" + inv.format("ls") + "</minimax:tool_call>\nThen " + inv.format("pwd")
+    assert [c.args for c in parse_tool_calls(after)] == [{"cmd": "ls"}]
+
+
+def test_a_dropped_closing_tag_leaves_the_formats_line_break_out_of_the_value():
+    for text in ('<minimax:tool_call>\n<invoke name="write_file">\n<parameter name="path">a.txt\n'
+                 '<parameter name="content">hi</parameter>\n</invoke>\n</minimax:tool_call>',
+                 '<tool_call>\n<function=write_file>\n<parameter=path>\na.txt\n\n<parameter=content>\nhi\n'
+                 '</parameter>\n</function>\n</tool_call>',
+                 '<tool_call>\n<function=write_file>\n<parameter=path>\na.txt\r\n\r\n<parameter=content>\nhi\n'
+                 '</parameter>\n</function>\n</tool_call>'):
+        (c,) = parse_tool_calls(text, tools=_FILE_TOOLS)
+        assert c.ok and c.args == {"path": "a.txt", "content": "hi"}, text
+    (c,) = parse_tool_calls('<tool_call>write_file\n<arg_key>path</arg_key>\n<arg_value>a.txt\n</tool_call>',
+                            tools=_FILE_TOOLS)
+    assert c.ok and c.args == {"path": "a.txt"}
+
+
+def test_glm_name_on_the_line_after_its_opener():
+    text = ("<tool_call>\nsearch\n<arg_key>query</arg_key>\n<arg_value>test search</arg_value>\n"
+            "<arg_key>limit</arg_key>\n<arg_value>10</arg_value>\n</tool_call>")
+    for fmt in (None, "glm45"):
+        (c,) = parse_tool_calls(text, format=fmt)
+        assert c.ok and (c.name, c.args) == ("search", {"query": "test search", "limit": "10"})
+    # words on that line are no name
+    assert parse_tool_calls("<tool_call>\nhello world\n</tool_call>") == []
+
+
+@pytest.mark.parametrize("text,fmt", [
+    ("<|python_start|>[f(a=1)(b=2)]<|python_end|>", None),  # an element that goes on past the call
+    ("[f(a=1).g(b=2)]", "pythonic"),
+    ("[f(a=1) if x else g(b=2)]", "pythonic"),
+    ("<|python_start|>f(a=1) or whatever<|python_end|>", None),  # more of the expression in its block
+    ('<|python_start|>[f(a={1: "x", "1": "y"})]<|python_end|>', None),  # a key twice (1 and "1")
+    ('<|python_start|>[f(a={"k": 1, "k": 2})]<|python_end|>', None),
+])
+def test_a_pythonic_element_that_is_not_a_call_alone_is_not_ok(text, fmt):
+    calls = parse_tool_calls(text, format=fmt)
+    assert calls and not any(c.ok for c in calls), calls
+
+
+def test_pythonic_calls_one_list_after_another_and_comments_between():
+    for text in ("<|python_start|>[f(a=1)][g(b=2)]<|python_end|>", "<|python_start|>[f(a=1)]\n[g(b=2)]<|python_end|>",
+                 "<function_calls>\nf(a=1)  # first\ng(b=2)\n</function_calls>"):
+        assert [(c.name, c.args) for c in parse_tool_calls(text)] == [("f", {"a": 1}), ("g", {"b": 2})], text
+    # the block's closer dropped: the words after the call are prose
+    assert [c.ok for c in parse_tool_calls("<|python_start|>[f(a=1)]\nI will wait.")] == [True]
+
+
+@pytest.mark.parametrize("text", [
+    "<|tool_call>call:f{a:1 b:2}<tool_call|>",  # a comma dropped, or one value with a space
+    "<|tool_call>call:f{a:[1 2]}<tool_call|>",
+    "<|tool_call>call:f{a:[]x}<tool_call|>",  # x is no member
+    "<|tool_call>call:f{a:,b:1}<tool_call|>",  # a key given no value (null would be made up)
+    "<|tool_call>call:f{a:}<tool_call|>",
+    "<|tool_call>call:f{a:1},b:2}<tool_call|>",  # the body closed early, more of it in the block
+    "<|tool_call>call:f{a:1} extra text<tool_call|>",
+])
+def test_gemma_bodies_that_need_a_guess_are_not_ok(text):
+    for fmt in (None, "gemma4"):
+        (c,) = parse_tool_calls(text, format=fmt)
+        assert not c.ok and c.name == "f", c
+
+
+def test_gemma_values_with_spaces_in_their_quotes_or_bare_words_stay_whole():
+    (c,) = parse_tool_calls('<|tool_call>call:f{a:{b:1},c:[1,2],d:<|"|>x y<|"|>,e:San Francisco}<tool_call|>')
+    assert c.ok and c.args == {"a": {"b": 1}, "c": [1, 2], "d": "x y", "e": "San Francisco"}
+    # the block's closer dropped, prose after the call, then another block: both calls
+    text = "<|tool_call>call:f{a:1}\nI will wait.\n<|tool_call>call:g{b:2}<tool_call|>"
+    assert [(c.name, c.ok) for c in parse_tool_calls(text)] == [("f", True), ("g", True)]
+
+
+def test_react_input_that_closes_early_is_not_ok():
+    (c,) = parse_tool_calls('Action: f\nAction Input: {"a": 1}, "b": 2}')
+    assert not c.ok and "more JSON" in c.error
+    (c,) = parse_tool_calls('Action: f\nAction Input: {"a": 1}\nThought: ok, "b" is next')
+    assert c.ok and c.args == {"a": 1}
+
+
+def test_a_bare_value_goes_only_into_a_field_the_schema_has():
+    def tools(props):
+        return [{"type": "function", "function": {"name": "bash", "parameters": {
+            "type": "object", "properties": {k: {"type": t} for k, t in props.items()}}}}]
+    for text in ("Action: bash\nAction Input: rm -rf build", '<tool_call>{"name": "bash", "arguments": "ls"}</tool_call>'):
+        # the tool-name table's field ("command") is not the schema's, which has two: which one is a guess
+        (c,) = parse_tool_calls(text, tools=tools({"cmd": "string", "timeout": "integer"}))
+        assert not c.ok and "cannot be told" in c.error
+        (c,) = parse_tool_calls(text, tools=tools({"cmd": "string"}))  # its one property
+        assert c.ok and list(c.args) == ["cmd"]
+        (c,) = parse_tool_calls(text, tools=tools({"command": "string", "timeout": "integer"}))
+        assert c.ok and list(c.args) == ["command"]
+    r = normalize_tool_args("rm -rf build", "bash", schema={"type": "object", "properties": {
+        "cmd": {"type": "string"}, "timeout": {"type": "integer"}}})
+    assert not r.ok and "cannot be told" in r.error
+
+
+def test_a_call_object_cut_after_its_arguments_with_a_comma_is_not_whole():
+    for text in ('<|python_tag|>{"name": "g", "parameters": {"b": 2},', '<tool_call>\n{"name": "g", "arguments": {"b": 2}, ',
+                 '{"name": "g", "arguments": {"b": 2},'):
+        (c,) = parse_tool_calls(text)
+        assert not c.ok and "cut off after its arguments" in c.error, text
+
+
+def test_a_str_subclass_is_read_as_its_text():
+    class Text(str):
+        pass
+
+    text = 'Hi <tool_call>{"name": "f", "arguments": {}}</tool_call>'
+    assert parse_tool_calls(Text(text)) == parse_tool_calls(text)
+    for thinking in (None, False):
+        stream = ToolCallStream(thinking=thinking)
+        events = stream.feed("Hi ") + stream.feed(Text("there. ")) + stream.feed(Text(text[3:])) + stream.close()
+        shown = "".join(e.text for e in events if isinstance(e, TextDelta))
+        assert shown == "Hi there. " and stream.finish() == parse_tool_calls("Hi there. " + text[3:], thinking=thinking)
+
+
+@pytest.mark.parametrize("draft,real", [
+    ('<minimax:tool_call>\n<invoke name="run">\n<parameter name="cmd">rm -rf /',
+     '<minimax:tool_call>\n<invoke name="run">\n<parameter name="cmd">ls</parameter>\n</invoke>\n</minimax:tool_call>'),
+    ('<|tool_call_begin|>functions.run:0<|tool_call_argument_begin|>{"cmd": "rm -rf /"',
+     '<|tool_calls_section_begin|><|tool_call_begin|>functions.run:0<|tool_call_argument_begin|>{"cmd": "ls"}'
+     "<|tool_call_end|><|tool_calls_section_end|>"),
+    ('<\uff5ctool\u2581call\u2581begin\uff5c>run<\uff5ctool\u2581sep\uff5c>{"cmd": "rm -rf /"',
+     '<\uff5ctool\u2581calls\u2581begin\uff5c><\uff5ctool\u2581call\u2581begin\uff5c>run<\uff5ctool\u2581sep\uff5c>'
+     '{"cmd": "ls"}<\uff5ctool\u2581call\u2581end\uff5c><\uff5ctool\u2581calls\u2581end\uff5c>'),
+    (f'<{_D}invoke name="run">\n<{_D}parameter name="cmd" string="true">rm -rf /',
+     f'<{_D}function_calls>\n<{_D}invoke name="run">\n<{_D}parameter name="cmd" string="true">ls</{_D}parameter>\n'
+     f'</{_D}invoke>\n</{_D}function_calls>'),
+])
+def test_a_call_begun_in_reasoning_the_prompt_opened_is_dropped_at_its_closer(draft, real):
+    # the draft never closed: a reader ran from it past the bare </think> into the real call
+    text = f"Draft: {draft}\nNo, too dangerous.\n</think>\n\n{real}"
+    assert [(c.name, c.args) for c in parse_tool_calls(text)] == [("run", {"cmd": "ls"})]
+
+
+def test_deepseek_v32_named_reads_its_invokes_without_dsml_tokens():
+    text = ('<function_calls><invoke name="get_time"><parameter name="tz" string="true">UTC+8</parameter>'
+            '</invoke></function_calls>')
+    for fmt in (None, "deepseek_v32"):
+        assert [(c.name, c.args) for c in parse_tool_calls(text, format=fmt)] == [("get_time", {"tz": "UTC+8"})]
+
 
 def test_a_message_quoted_in_harmony_reasoning_is_no_call():
     text = ('<|channel|>analysis<|message|>The user pasted: "<|start|>assistant<|channel|>commentary '

@@ -543,6 +543,12 @@ def _object_call(obj: _Obj, start: int, end: int | None, limit: int, lenient: bo
                         f"the arguments of {shape.name!r} must be an object, not {raw!r}", shape.id)
     if not lenient and ("properties" in raw or "\\u" in raw) and _is_schema_text(raw):
         return None  # (a schema names its "properties": a text without the word is none)
+    if end is None and m.end is not None and not obj.closed:
+        q = _skip_ws(text, m.end, limit)
+        if q < limit and text[q] == ",":  # {"name": "g", "arguments": {..}, <cut>: a member was to follow
+            return ToolCall(shape.name, raw, None, False, span,
+                            "the call was cut off after its arguments, where another member of it followed: "
+                            "it is not whole", shape.id)
     return call_from_parts(shape.name, raw, span, shape.id, cut=m.end is None)
 
 

@@ -150,12 +150,13 @@ class Schema:
     once, as a SchemaWarning, when compiled).
     """
 
-    __slots__ = ("source", "unsupported", "_root", "_nodes", "primary_field",
+    __slots__ = ("source", "unsupported", "_root", "_nodes", "primary_field", "top_properties",
                  "_wants_object", "is_valid", "validate", "__weakref__")
 
     source: Any
     unsupported: tuple[str, ...]
     primary_field: str | None
+    top_properties: frozenset[str]  # the properties the top object names
     #: ``is_valid(value)``: whether the value fits as it is (no coercion); the
     #: kernel's check itself, called with no wrapper.
     is_valid: Callable[[Any], bool]
@@ -202,6 +203,7 @@ class Schema:
         top = root.ref if root.ref is not None and not root.props else root
         self._wants_object = bool(top.types == ("object",) or
                                   (top.types is None and (top.props or top.required)))
+        self.top_properties = frozenset(top.props)
         if len(top.required) == 1:
             self.primary_field = top.required[0]
         elif not top.required and len(top.props) == 1:
@@ -419,6 +421,14 @@ def recover_with_schema(raw: Any, tool: str | None, schema: Any, *, quotes: str 
         strategy: str | None = "wrap_plain"
     else:
         r = normalize_tool_args(raw, tool, quotes=quotes)
+        if r.ok and r.strategy == "wrap_plain" and compiled.top_properties and isinstance(r.value, dict) \
+                and not set(r.value) <= compiled.top_properties:
+            # the tool-name table's field for a bare value, which the schema does not have: the
+            # schema cannot say which of its parameters the value is
+            named = ", ".join(map(repr, sorted(compiled.top_properties)[:6]))
+            return SchemaRecovered(r.text, False, None, None,
+                                   f"a bare value for {tool!r}, whose schema has {named}: which one it is "
+                                   "cannot be told", [], [], r.value)
         return check_recovered(objects_array_reading(text, r, compiled) or r, compiled,
                                fill_defaults, text)
     checked = compiled.check(value, fill_defaults=fill_defaults)

@@ -144,6 +144,8 @@ class ToolCallStream:
                 return self._live.feed(delta)  # (it appends the delta, and says when it holds)
         if not isinstance(delta, str):
             raise TypeError(f"ToolCallStream.feed: the delta must be str, not {type(delta).__name__}")
+        if type(delta) is not str:  # a str subclass: its text, read as any delta is
+            return self.feed(str(delta))
         if self._calls is not None:
             raise ToolmendError("ToolCallStream.feed: the stream is closed (close() or finish() was called)")
         if not delta:

@@ -18,7 +18,7 @@ from typing import Any
 from ...errors import ToolmendError
 from .._jsonish import extent, skip_space
 from .._toolcalls import NAME_PATTERN, NO_ARGUMENTS, ToolCall, ok_call
-from ._base import Ctx, json_run, named_call
+from ._base import Ctx, json_run, more_after, named_call
 from ._context import OBSERVATION, framed_as_example
 from ._gemma import gemma_reader
 from ._json import (
@@ -62,6 +62,12 @@ def _wrapped_invokes(marker: str, closer: str, fallback: Any = None, prefix: str
             k = end
             while k < limit and text[k].isspace():
                 k += 1
+            if not text.startswith(invoke, k):
+                # text that is no invoke (a stray closing tag, words) before the block's closer:
+                # the invokes after it in the block are calls of the block too
+                c = ctx.find(text, closer, k, limit)
+                after = text.find(invoke, k, c if c >= 0 else limit)
+                k = after if after >= 0 else k
         if text.startswith(closer, k):
             k += len(closer)
         return calls, k
@@ -98,7 +104,7 @@ def _react(text: str, i: int, limit: int, m: re.Match[str]) -> tuple[list[ToolCa
     if k < limit and text[k] in "{[":
         e = extent(text, k, limit)
         end = limit if e is None else e
-        call = named_call(name, text[k:end], (i, end), cut=e is None)
+        call = more_after([named_call(name, text[k:end], (i, end), cut=e is None)], text, end, limit)[0]
     else:
         nl = text.find("\n", k, limit)  # (a stop sequence, "Observation:", ends the text there)
         end = limit if nl < 0 else nl
@@ -262,7 +268,7 @@ _KINDS: dict[str, frozenset[str]] = {
     "minimax_m2": frozenset({"minimax_m2"}),
     "deepseek_v3": frozenset({"deepseek"}),
     "deepseek_r1": frozenset({"deepseek", "hermes", "json"}),
-    "deepseek_v32": frozenset({"dsml"}),
+    "deepseek_v32": frozenset({"dsml", "olmo3"}),  # (its invokes without DSML's tokens too)
     "kimi_k2": frozenset({"kimi"}),
     "glm45": frozenset({"glm"}),
     "hy_v3": frozenset({"glm", "tool_calls"}),
@@ -369,6 +375,8 @@ def parse(text: Any, format: str | None, tools: Any, thinking: bool | None = Non
         text = bytes(text).decode("utf-8", "replace")
     if not isinstance(text, str):
         raise TypeError(f"parse_tool_calls: text must be str or bytes, not {type(text).__name__}")
+    if type(text) is not str:
+        text = str(text)  # a str subclass: its text (the kernels read str itself)
     kinds = kinds_of(format)
     known = read_tools(tools) if tools is not None else None
     ctx = Ctx(known, format)

@@ -175,3 +175,16 @@ CALL_LINE_END = re.compile(r"(?:\s|" + SPECIAL_TOKEN + r"|</s>|<eos>|<end_of_tur
                            r"|</(?i:(?:minimax:|seed:|longcat_)?(?:tool_?calls?|function_?calls?))>)*")
 assert all(CALL_LINE_END.fullmatch(t) for t in TURN_ENDS)
 QUOTE_LEAD = frozenset(" \t>")  # what stands just before a tag a quotation holds
+
+
+def a_member_value(text: str, i: int) -> bool:
+    """The object at ``i`` is the value of a member (``{"user": {"name": ...}}``): data."""
+    p = i
+    while p > 0 and text[p - 1] in " \t":
+        p -= 1
+    if p > 0 and text[p - 1] == ":":  # (after a key's quote; "Here is the result:" is prose)
+        p -= 1
+        while p > 0 and text[p - 1] in " \t":
+            p -= 1
+        return p > 0 and text[p - 1] == '"'
+    return p > 0 and text[p - 1] == "{"

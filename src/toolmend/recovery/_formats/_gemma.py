@@ -29,6 +29,7 @@ _KEY = re.compile(r"\s*([A-Za-z_$][\w.$-]*)\s*:")
 _BARE = re.compile(r"\s*([^,{}\[\]\s](?:[^,{}\[\]]*[^,{}\[\]\s])?)\s*(?=[,}\]])")
 _WORD_RUN = re.compile(r"\s*[\w.$-]+")
 _KEY_CUT = re.compile(r"\s*(?:[A-Za-z_$][\w.$-]*\s*)?")  # the end of the text inside a key, or before one
+_RUN_ON = re.compile(r"\s[A-Za-z_$][\w.$-]*\s*:")  # a key and its colon after a space, in a bare value
 _JSON_BARE = re.compile(r"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?\Z|true\Z|false\Z|null\Z")
 
 
@@ -77,6 +78,7 @@ def _to_json(text: str, a: int, limit: int, quote: str,
     top: list[tuple[str, str]] = []
     keys: set[str] = set()  # the top level's
     key: str | None = None
+    want_value = False  # a key was read and its value not begun: {a:,b:1} gives it none
     k = a
     while k < limit:
         if text.startswith(quote, k):
@@ -92,7 +94,7 @@ def _to_json(text: str, a: int, limit: int, quote: str,
                     return None, limit, top
                 if text[k] != ":":
                     raise _Refused(f"the quoted key {s!r} is not followed by a colon")
-                key, k, expect_key = s, k + 1, False
+                key, k, expect_key, want_value = s, k + 1, False, True
                 if len(stack) == 1:
                     if key in keys:
                         twice.append(key)
@@ -100,13 +102,17 @@ def _to_json(text: str, a: int, limit: int, quote: str,
                 out.append(json.dumps(key, ensure_ascii=False) + ":")
                 continue
             k = _value_ends(text, k, limit, "quoted string")
+            want_value = False
             out.append(json.dumps(s, ensure_ascii=False))
             if len(stack) == 1 and key is not None:
                 top.append((key, s))
             expect_key = False
             continue
         c = text[k]
+        if want_value and c in ",}]":
+            raise _Refused(f"parameter {key!r} is given no value")
         if c in "{[":
+            want_value = False
             stack.append(c)
             out.append(c)
             expect_key = c == "{"
@@ -120,6 +126,7 @@ def _to_json(text: str, a: int, limit: int, quote: str,
             k += 1
             if not stack:
                 return "".join(out), k, top
+            k = _value_ends(text, k, limit, "nested value")  # ({a:[]x}: x is no member)
             continue
         if c == ",":
             out.append(c)
@@ -143,12 +150,13 @@ def _to_json(text: str, a: int, limit: int, quote: str,
                 keys.add(key)
             out.append(json.dumps(key) + ":")
             k = m.end()
-            expect_key = False
+            expect_key, want_value = False, True
             continue
         if c in "\"'":  # a string in JSON's quotes (or single ones) where the format wants its own
             v, k = _quoted(text, k, limit)
             if v is None:
                 return None, limit, top
+            want_value = False
             out.append(json.dumps(v, ensure_ascii=False))
             if len(stack) == 1 and key is not None:
                 top.append((key, v))
@@ -156,6 +164,10 @@ def _to_json(text: str, a: int, limit: int, quote: str,
         m = _BARE.match(text, k, limit)
         if m is not None and not c.isspace():
             v = m.group(1)
+            if _RUN_ON.search(v) or (" " in v and all(_JSON_BARE.match(w) for w in v.split())):
+                # {a:1 b:2}, [1 2]: a comma dropped, or one value with spaces; which cannot be told
+                raise _Refused(f"the bare value {v[:40]!r} reads as more than one value")
+            want_value = False
             out.append(v if _JSON_BARE.match(v) else json.dumps(v))
             k = m.end()
             continue
@@ -249,10 +261,17 @@ def gemma_reader(marker: str, closer: str, quote: str, typed: bool):  # type: ig
             if nxt is None:
                 break
             m, at = nxt, nxt.start(1) - len("call:")
-        c = text.find(closer, e, min(limit, e + 40))
-        if c >= 0 and not text[e:c].strip():  # the last call's span takes in the closer
-            calls[-1] = replace(calls[-1], span=(calls[-1].span[0], c + len(closer)))
-            e = c + len(closer)
+        c = ctx.find(text, closer, e, limit)
+        if c >= 0 and text.find(marker, e, c) < 0:  # (the block's closer, not a later block's)
+            last = calls[-1]
+            stray = text[e:c].strip()
+            if stray and last.ok:  # call:f{a:1},b:2}: more of its arguments, perhaps
+                calls[-1] = ToolCall(last.name, last.raw_args, None, False, last.span,
+                                     f"the call to {last.name!r} is followed by {stray[:40]!r} inside its "
+                                     "block: more of its arguments, perhaps; the call without it is a guess")
+            elif not stray:  # the last call's span takes in the closer
+                calls[-1] = replace(last, span=(last.span[0], c + len(closer)))
+                e = c + len(closer)
         return calls, e
 
     return read

@@ -154,12 +154,17 @@ def read_kimi(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] |
     name = kimi_name(call_id)
     a = m.end()
     if not _NAME.match(name):  # <|tool_call_begin|>0<|tool_call_argument_begin|>: which tool is a guess
-        e = text.find("<|tool_call_end|>", a, limit)
+        e = ctx.find(text, "<|tool_call_end|>", a, limit)
         end = e + len("<|tool_call_end|>") if e >= 0 else limit
         return [ToolCall("", text[a:e if e >= 0 else limit].strip(), None, False, (i, end),
                          f"the call's id {call_id!r} names no tool")], end
     k = skip_space(text, a, limit)
-    x = extent(text, k, limit) if k < limit and text[k] in "{[" else None
+    e = ctx.find(text, "<|tool_call_end|>", a, limit)  # (remembered: a run of calls without it, one search)
+    nxt = text.find("<|tool_call_begin|>", a, e if e >= 0 else limit)
+    if nxt >= 0 and _in_string(text, a, nxt):
+        nxt = -1  # inside a string of its arguments: the arguments' text
+    bound = nxt if nxt >= 0 else limit  # (a next call ends this one's arguments, whole or not)
+    x = extent(text, k, bound) if k < bound and text[k] in "{[" else None
     q = skip_space(text, x, limit) if x is not None else -1
     if x is not None and text.startswith("<|tool_call_end|>", q):
         # (a token inside a string of the arguments is the arguments': the extent reads strings)
@@ -168,7 +173,8 @@ def read_kimi(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] |
     if x is not None and text.startswith("<|tool_call_begin|>", q):
         # whole arguments, then the next call: this one's end marker was dropped
         return [named_call(name, text[k:x], (i, x), call_id)], x
-    e = text.find("<|tool_call_end|>", a, limit)
+    if nxt >= 0:  # its end marker dropped and the next call begun: this one, not whole, ends there
+        return [named_call(name, text[a:nxt], (i, nxt), call_id, cut=True)], nxt
     if e >= 0:
         end = e + len("<|tool_call_end|>")
         return [named_call(name, text[a:e], (i, end), call_id)], end
@@ -176,13 +182,23 @@ def read_kimi(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] |
     return [named_call(name, text[a:stop], (i, stop), call_id, cut=True)], stop
 
 
+def _in_string(text: str, a: int, b: int) -> bool:
+    """``b`` stands inside a JSON string opened after ``a`` (an odd count of unescaped quotes)."""
+    return _ESCAPED.sub("", text[a:b]).count('"') % 2 == 1
+
+
+_ESCAPED = re.compile(r"\\.", re.S)
+_DS_BEGIN = "<｜tool▁call▁begin｜>"
 _DS_SEP = "<｜tool▁sep｜>"
 _DS_END = "<｜tool▁call▁end｜>"
 
 
 def read_deepseek(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
-    j = i + len("<｜tool▁call▁begin｜>")
-    e = text.find(_DS_END, j, limit)
+    j = i + len(_DS_BEGIN)
+    e = ctx.find(text, _DS_END, j, limit)  # (remembered: a run of calls without it costs one search)
+    nxt = text.find(_DS_BEGIN, j, e if e >= 0 else limit)
+    if nxt >= 0 and not _in_string(text, j, nxt):  # (as for Kimi's): this one, not whole, ends there
+        limit, e = nxt, -1
     body_end = e if e >= 0 else limit
     s = text.find(_DS_SEP, j, body_end)
     if s < 0:

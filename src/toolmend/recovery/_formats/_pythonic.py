@@ -99,7 +99,10 @@ def _literal(node: ast.AST) -> Any:
             key = _literal(k)
             if not isinstance(key, (str, int, float, bool)) or key is None:
                 raise ValueError("a dict key that is not a string or a number")
-            out[key if isinstance(key, str) else str(key)] = _literal(v)
+            name = key if isinstance(key, str) else str(key)
+            if name in out:  # {"a": 1, "a": 2}, {1: "x", "1": "y"}: which value is meant is a guess
+                raise ValueError(f"a dict that gives key {name!r} twice")
+            out[name] = _literal(v)
         return out
     if isinstance(node, ast.Constant) and isinstance(node.value, (str, int, float)) or (
             isinstance(node, ast.Constant) and node.value is None):
@@ -132,12 +135,12 @@ def _parse(source: str) -> ast.Expression:
 _LINES = re.compile(r"\r\n|\r|\n")  # (the line breaks Python's own line numbers count)
 
 
-def _written(source: str, kw: ast.keyword) -> str:
-    """The argument's name as the model wrote it: Python folds an identifier's
-    characters (NFKC: "\ufb01le" is read "file"), a tool's parameter is named by
-    its text."""
-    line = _LINES.split(source)[kw.lineno - 1].encode("utf-8")
-    rest = line[kw.col_offset:].decode("utf-8", "replace")
+def _written(lines: list[bytes], kw: ast.keyword) -> str:
+    """The argument's name as the model wrote it (``lines``: the source's in UTF-8,
+    split once, as the offsets count): Python folds an identifier's characters
+    (NFKC: "\ufb01le" is read "file"), a tool's parameter is named by its text."""
+    # (a name is short: what follows it on a long line is not decoded once a name)
+    rest = lines[kw.lineno - 1][kw.col_offset:kw.col_offset + 1024].decode("utf-8", "replace")
     n = 0
     while n < len(rest) and ("a" + rest[:n + 1]).isidentifier():
         n += 1
@@ -219,11 +222,14 @@ def pythonic_at(text: str, s: int, limit: int) -> tuple[ToolCall | None, int]:
                         f"the call to {name!r} passes an argument by position; a tool takes named "
                         "arguments only"), e
     args: dict[str, Any] = {}
+    lines: list[bytes] | None = None  # (split when a name may be folded: once, not once an argument)
     for kw in call.keywords:
         if kw.arg is None:
             return ToolCall(name, raw, None, False, (s, e),
                             f"the call to {name!r} passes **arguments, which are not read"), e
-        written = kw.arg if source.isascii() else _written(source, kw)
+        if lines is None and not source.isascii():
+            lines = [line.encode("utf-8") for line in _LINES.split(source)]
+        written = kw.arg if lines is None else _written(lines, kw)
         kw.arg = renamed.get(written, written)
         if kw.arg in args:  # (Python refuses it too: "keyword argument repeated")
             return two_ways(name, raw, (s, e), f"the call to {name!r} gives argument {kw.arg!r} twice"), e
@@ -262,24 +268,52 @@ def read_list(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] |
                 return None, i + 1
             return calls + [ToolCall("", text[k:limit].split("\n")[0], None, False, (k, limit),
                                      "the list of calls holds something that is not a call")], limit
+        q = _skip(text, e, limit, "")
+        if call.ok and q < limit and text[q] not in ",]":  # [f(a=1)(b=2)], [f(a=1).g()], [f() if x else g()]
+            line_end = text.find("\n", q, limit)
+            return calls + [ToolCall(call.name, call.raw_args, None, False, call.span,
+                                     f"the list's element goes on past the call to {call.name!r} "
+                                     f"({text[q:line_end if line_end >= 0 else limit][:40]!r}): it is "
+                                     "not a call alone")], limit
         calls.append(call)
         k = e
 
 
-def read_lines(text: str, i: int, limit: int) -> list[ToolCall] | None:
-    """Calls one after the other (newlines or commas between), from ``i`` to ``limit``."""
+def read_lines(text: str, i: int, limit: int, closed: bool = False) -> list[ToolCall] | None:
+    """Calls one after the other (newlines, commas or Python comments between; lists
+    of them too), from ``i`` to ``limit``; ``closed``: ``limit`` is the block's closer,
+    so text there after the calls is in the block (``f(a=1) or g()``): more of the last
+    call's expression, which is then not a call alone."""
     calls: list[ToolCall] = []
-    k = _skip(text, i, limit, ",")
-    if k < limit and text[k] == "[":
-        found, end = read_list(text, k, limit, Ctx(None, None))
-        return found
+    k = _skip_code(text, i, limit)
     while k < limit:
-        call, e = pythonic_at(text, k, limit)
-        if call is None:
-            return calls or None
-        calls.append(call)
-        k = _skip(text, e, limit, ",;")
-    return calls
+        if text[k] == "[":
+            found, e = read_list(text, k, limit, Ctx(None, None))
+            if found is None:
+                break
+            calls.extend(found)
+        else:
+            call, e = pythonic_at(text, k, limit)
+            if call is None:
+                break
+            calls.append(call)
+        k = _skip_code(text, e, limit)
+    if closed and calls and k < limit and calls[-1].ok:
+        last = calls[-1]
+        calls[-1] = ToolCall(last.name, last.raw_args, None, False, last.span,
+                             f"the call to {last.name!r} is followed by {text[k:limit].strip()[:40]!r} "
+                             "in its block: not a call alone")
+    return calls or None
+
+
+def _skip_code(text: str, k: int, limit: int) -> int:
+    """Past blanks, the separators between calls and Python comments."""
+    while True:
+        k = _skip(text, k, limit, ",;")
+        if k >= limit or text[k] != "#":
+            return k
+        nl = text.find("\n", k, limit)
+        k = limit if nl < 0 else nl
 
 
 def pythonic_reader(marker: str, closer: str):  # type: ignore[no-untyped-def]
@@ -295,7 +329,7 @@ def pythonic_reader(marker: str, closer: str):  # type: ignore[no-untyped-def]
             found = more_after(found, text, e, body_end, c >= 0)
             calls: list[ToolCall] | None = found if any_found else None
         else:
-            calls = read_lines(text, j, body_end)
+            calls = read_lines(text, j, body_end, c >= 0)
         if calls is None:
             if c < 0 and _BLANK.fullmatch(text, j, limit) is not None:
                 return [], limit

@@ -30,6 +30,7 @@ from ._context import (
     TURN_END,
     TURN_ENDS,
     TURN_OPENERS,
+    a_member_value,
     after_markup,
     args_end,
     framed_as_example,
@@ -455,11 +456,10 @@ class Scanner:
         return q
 
     def _closer_passed_over(self, a: int, b: int, found: list[ToolCall]) -> int:
-        """Where a bare closer a reader passed over in ``text[a:b]`` ends (-1: none).
-        In the text it read without a call; in a call's text outside its arguments
-        when the call ran to the end of the text; in the arguments
-        of a call cut off, on a line of its own or where they begin (a value's
-        closer is the value's, and a JSON string holds no line break)."""
+        """Where a bare closer a reader passed over in ``text[a:b]`` ends (-1: none): in the
+        text it read without a call; in a call's text outside its arguments when it ran to the
+        end of the text; in the arguments of a call not whole, on a line of its own or where
+        they begin (a value's closer is the value's, and a JSON string holds no line break)."""
         text, limit = self.text, len(self.text)
         if not found:  # (a message a reader skipped, reasoning or an answer, is its family's to read)
             h = text.find("<|message|>", a, b)
@@ -467,11 +467,17 @@ class Scanner:
         else:
             regions = []
         for c in found:
-            if c.span[1] < limit or (c.ok and self._closed(c.span)):
+            if c.ok and (c.span[1] < limit or self._closed(c.span)):
                 continue  # a call read to its closer: nothing but its arguments is passed over
             r = text.rfind(c.raw_args, c.span[0], c.span[1]) if c.raw_args else -1
             if r < 0:
                 continue  # arguments decoded from a string: the span is theirs
+            if c.span[1] < limit:  # not whole, a later call ended it: a closer in its arguments
+                q = _LINE_CLOSER.search(text, r, r + len(c.raw_args))  # on a line, that call after it
+                t = None if q is None else self.next_token(q.end(), limit)
+                if t is not None and t.lastgroup in ("tag", "fam") and t.start() <= c.span[1]:
+                    return q.end()  # type: ignore[union-attr]
+                continue
             regions += [(c.span[0], r, _FIRST_CLOSER), (r + len(c.raw_args), c.span[1], _FIRST_CLOSER)]
             if not c.ok:
                 regions.append((r, r + len(c.raw_args), _LINE_CLOSER))
@@ -550,7 +556,7 @@ class Scanner:
         """Read the JSON value at ``i`` (on a line of its own); add its calls; return where to go on.
         Values joined by ``;`` (Llama 3) are read one after the other."""
         text = self.text
-        if _in_a_value(text, i, self.calls_end) or ("json_inline" in self.kinds and _a_member_value(text, i)):
+        if _in_a_value(text, i, self.calls_end) or ("json_inline" in self.kinds and a_member_value(text, i)):
             return _line_end(text, i, limit)  # part of a value begun before: data (its lines are read on)
         found_all: list[ToolCall] = []
         while True:
@@ -594,11 +600,10 @@ _LINE_CLOSER = re.compile("(?m)^[ \t]*(?:" + "|".join(re.escape(c) for c in _BAR
 
 
 def _in_a_value(text: str, i: int, calls_end: int) -> bool:
-    """The value at ``i`` (a line's first) goes on a value begun on the lines before:
-    an array opened at the end of a line (``results: [``), an assignment or an
-    argument list, or (``},``) the next element of an array, unless the element
-    before was read as calls, ending at ``calls_end`` (Llama 3's ``{a},\n{b}``).
-    Read alone it would be part of that value."""
+    """The value at ``i`` (a line's first) goes on a value begun on the lines before (read
+    alone it would be part of it): an array opened at a line's end (``results: [``), an
+    assignment or an argument list, or (``},``) the next element of an array, unless the
+    element before was read as calls, ending at ``calls_end`` (Llama 3's ``{a},\n{b}``)."""
     p = i
     while p > 0 and text[p - 1].isspace():
         p -= 1
@@ -613,19 +618,6 @@ def _in_a_value(text: str, i: int, calls_end: int) -> bool:
     while p > 0 and text[p - 1].isspace():
         p -= 1
     return p != calls_end and text[p - 1] in "}]"
-
-
-def _a_member_value(text: str, i: int) -> bool:
-    """The object at ``i`` is the value of a member (``{"user": {"name": ...}}``): data."""
-    p = i
-    while p > 0 and text[p - 1] in " \t":
-        p -= 1
-    if p > 0 and text[p - 1] == ":":  # (after a key's quote; "Here is the result:" is prose)
-        p -= 1
-        while p > 0 and text[p - 1] in " \t":
-            p -= 1
-        return p > 0 and text[p - 1] == '"'
-    return p > 0 and text[p - 1] == "{"
 
 
 def reasoning_end(text: str, start: int = 0) -> int:
@@ -656,7 +648,8 @@ def scan(text: str, ctx: Ctx, kinds: frozenset[str], readers: dict[str, Any],
     m = _HEAD_CALL.match(text, start) if "functionary_head" in kinds and start == 0 else None
     if m is not None and m.group(1) != "all":
         # Functionary v3.2 named: the prompt ends in ">>>", so the first call starts with its name
-        found, end = readers[">>>"](">>>" + text[m.start(1):], 0, len(text) - m.start(1) + 3, ctx)
+        found, end = readers[">>>"](">>>" + text[m.start(1):], 0, len(text) - m.start(1) + 3,
+                                    Ctx(ctx.tools, ctx.fmt))  # (a text of its own: searches of its own)
         if found:
             shift = m.start(1) - 3
             calls.extend(ToolCall(c.name, c.raw_args, c.args, c.ok, (c.span[0] + shift + 3 if c.span[0] == 0
@@ -686,10 +679,11 @@ def _prefilled(scanner: Scanner, calls: list[ToolCall]) -> int:
         return 0
     opener, k = PREFILLED_OPENERS[m.lastgroup], m.start(m.lastgroup)
     virtual = opener + text[k:]
+    ctx = Ctx(scanner.ctx.tools, scanner.ctx.fmt)  # (its searches remembered are the virtual text's)
     if m.lastgroup == "glm":
-        found, end = read_glm(virtual, 0, len(virtual), scanner.ctx)
+        found, end = read_glm(virtual, 0, len(virtual), ctx)
     else:
-        found, end = scanner.readers[opener](virtual, 0, len(virtual), scanner.ctx)
+        found, end = scanner.readers[opener](virtual, 0, len(virtual), ctx)
     if not found:
         return 0
     shift = k - len(opener)  # (the opener was not written: a span starts at the body)

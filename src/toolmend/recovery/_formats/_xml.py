@@ -45,6 +45,15 @@ def _value(text: str, a: int, b: int, newlines: bool = True) -> str:
     return v
 
 
+def _separated(text: str, a: int, b: int) -> int:
+    """Where a value from ``a`` whose closing tag was dropped ends, the next tag at ``b``:
+    before the one line break the format writes between a closing tag and the next tag
+    (``a.txt\n<parameter=...``: the value is ``a.txt``)."""
+    if b > a and text[b - 1] == "\n":
+        b -= 2 if b - 1 > a and text[b - 2] == "\r" else 1
+    return b
+
+
 def _wrap_span(text: str, i: int, end: int, opener: tuple[str, ...],
                closer: tuple[str, ...]) -> tuple[int, int]:
     """The span widened to the wrapper tag around the call (``<tool_call>`` ... ``</tool_call>``)."""
@@ -84,6 +93,7 @@ class _Params:
         self.overrun: str | None = None  # a value whose closer comes only after another call began
         self.shows: tuple[str, str] | None = None  # a value holding what ``foreign`` finds: (key, it)
         self.opens_call: str | None = None  # a value, read as dropped, holding another call's opening
+        self.close = close     # a value's closing tag
         k = j
         while True:
             k = skip_space(text, k, limit)
@@ -127,7 +137,7 @@ class _Params:
                     # either this closer was dropped, or the value shows the format: read it as
                     # dropped, and let the schema decide (or refuse) in _finish
                     self.ambiguous.append(key)
-                    self.params.append((key, _value(text, v, nx, newlines), False))
+                    self.params.append((key, _value(text, v, _separated(text, v, nx), newlines), False))
                     k = self.last = nx
                     continue
             if e >= 0 and whole_values and self.opens_call is None and _unclosed_call(text, v, e):
@@ -142,7 +152,7 @@ class _Params:
                 stops = [x for x in [ctx.find(text, t, v, limit) for t in (open_prefix, *ends)] if x >= 0]
                 if stops:
                     stop = min(stops)
-                    self.params.append((key, _value(text, v, stop, newlines), False))
+                    self.params.append((key, _value(text, v, _separated(text, v, stop), newlines), False))
                     k = self.last = stop
                     continue
             if e < 0:
@@ -229,7 +239,23 @@ def _finish(name: str, ps: _Params, text: str, i: int, j: int, limit: int, end_l
                              "closing tag: either the model dropped that closing tag or the value shows the "
                              "format, and without the tool's schema naming every parameter read, which "
                              "one cannot be told")], span[1]
+    if ps.params and _closer_after(ps.close, text, span[1], limit, ctx):
+        key = ps.params[-1][0]
+        return [ToolCall(name, text[j:ps.last].strip(), None, False, span,
+                         f"a value's closing tag {ps.close} follows the call to {name!r} before any other "
+                         f"call: parameter {key!r} may hold the call's closing tag and more parameters after "
+                         "it, which cannot be told")], span[1]
     return [xml_call(name, ps.params, text[j:ps.last].strip(), span, ctx)], span[1]
+
+
+def _closer_after(close: str, text: str, end: int, limit: int, ctx: Ctx) -> bool:
+    """A value's closing tag stands after the call's end (at ``end``) before the next
+    call opens: a value may have held the call's closing tag (a file showing the format)."""
+    c = ctx.find(text, close, end, limit) if limit == len(text) else text.find(close, end, limit)
+    if c < 0:
+        return False
+    nxt = _CALL_OPENERS.search(text, end, c)
+    return nxt is None
 
 
 def _read_params(ctx: Ctx, name: str, text: str, j: int, limit: int, opener: re.Pattern[str],
@@ -332,7 +358,9 @@ def invoke_reader(prefix: str):  # type: ignore[no-untyped-def]
     return read
 
 
-_GLM = re.compile(r"<tool_call>[ \t]*(" + NAME_PATTERN + r")[ \t]*(\n|\\n)?[ \t]*(<tool_sep>)?")
+# (the name may stand on the line after the opener: <tool_call>\nNAME\n<arg_key>...)
+_GLM = re.compile(r"<tool_call>[ \t]*(?:\r?\n[ \t]*)?(" + NAME_PATTERN
+                  + r")[ \t]*(\n|\\n)?[ \t]*(<tool_sep>)?")
 
 
 def _hermes_body(text: str, k: int, limit: int) -> bool:
