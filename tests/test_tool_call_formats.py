@@ -1157,6 +1157,18 @@ def test_a_call_object_cut_after_its_arguments_with_a_comma_is_not_whole():
         assert not c.ok and "cut off after its arguments" in c.error, text
 
 
+def test_a_key_given_no_value_is_not_run_with_null():
+    for args in ('{"cmd": "ls", "force"}', '{"cmd": "ls", "force": }', '{"cmd": , "force": true}'):
+        for text in (f'<tool_call>\n{{"name": "run", "arguments": {args}}}\n</tool_call>',
+                     f"<|tool_calls_section_begin|><|tool_call_begin|>functions.run:0<|tool_call_argument_begin|>"
+                     f"{args}<|tool_call_end|><|tool_calls_section_end|>"):
+            (c,) = parse_tool_calls(text)
+            assert not c.ok and "no value" in c.error, text
+    # a trailing comma drops nothing: recovered
+    (c,) = parse_tool_calls('<tool_call>\n{"name": "run", "arguments": {"cmd": "ls",}}\n</tool_call>')
+    assert c.ok and c.args == {"cmd": "ls"}
+
+
 def test_a_str_subclass_is_read_as_its_text():
     class Text(str):
         pass

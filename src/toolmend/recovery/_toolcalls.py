@@ -171,6 +171,11 @@ def call_from_parts(name: str, raw: Any, span: tuple[int, int], id: str | None =
                         f"the arguments of {name!r} were {r.cut.message}; the call is not whole "
                         "and is not run", id, r.cut)
     if r.ok:
+        missing = next((f for f in r.fixes if f.code == "value"), None)
+        if missing is not None:  # {"cmd": "ls", "force"}: null in its place is a value never written
+            return ToolCall(name, raw, None, False, span,
+                            f"the arguments of {name!r} give a key no value at offset {missing.offset}; the "
+                            "call is not run with null in its place", id)
         nan = next((f for f in r.fixes if f.code == "nan"), None)
         if nan is not None:  # NaN, Infinity, 1e400: null in its place would be a value never written
             return ToolCall(name, raw, None, False, span,
