@@ -1169,6 +1169,18 @@ def test_a_key_given_no_value_is_not_run_with_null():
     assert c.ok and c.args == {"cmd": "ls"}
 
 
+def test_functionary_with_crlf_and_mistral_markers_one_after_another():
+    for fmt in (None, "functionary"):
+        (c,) = parse_tool_calls('>>>get_weather\r\n{"city": "Paris"}', format=fmt)
+        assert c.ok and c.args == {"city": "Paris"}
+    (c,) = parse_tool_calls('get_weather\r\n{"city": "Paris"}', format="functionary")  # (the prompt's >>>)
+    assert c.ok and c.name == "get_weather"
+    # a second [TOOL_CALLS] after a list is the next marker, not a value of the list's run
+    text = '[TOOL_CALLS] [{"name": "a", "arguments": {}}]\n[TOOL_CALLS] [{"name": "b", "arguments": {}}]'
+    for fmt in (None, "mistral"):
+        assert [(c.name, c.ok) for c in parse_tool_calls(text, format=fmt)] == [("a", True), ("b", True)]
+
+
 def test_a_str_subclass_is_read_as_its_text():
     class Text(str):
         pass

@@ -579,6 +579,7 @@ def _is_schema_text(raw: str) -> bool:
 
 # what opens like a value and ends a run: a closing token ([/TOOL_CALLS], [/INST]), MiniMax's turn end
 _RUN_ENDS = ("[/", "[e~[")
+_TOKEN = re.compile(r"\[[A-Z][A-Z_]+\]")  # a bracketed token ([TOOL_CALLS], [INST], [ARGS]): no value
 
 
 def json_run(text: str, i: int, limit: int, seps: str = ",;",
@@ -589,7 +590,7 @@ def json_run(text: str, i: int, limit: int, seps: str = ",;",
     calls: list[ToolCall] = []
     k = skip_space(text, i, limit)
     found_any = False
-    while k < limit and text[k] in "{[" and not text.startswith(_RUN_ENDS, k):
+    while k < limit and text[k] in "{[" and not text.startswith(_RUN_ENDS, k) and not _TOKEN.match(text, k):
         found, stop = _json_calls(text, k, limit, True, known)
         if found is None:
             found = [ToolCall("", text[k:stop].strip(), None, False, (k, stop),

@@ -377,7 +377,7 @@ def read_apertus(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall
     return _respan(calls, (i, end)), end
 
 
-_ARROW = re.compile(r">>>[ \t]*(" + NAME_PATTERN + r")[ \t]*\n")
+_ARROW = re.compile(r">>>[ \t]*(" + NAME_PATTERN + r")[ \t]*\r?\n")
 
 
 def read_arrow(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:

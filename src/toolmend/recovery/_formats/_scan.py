@@ -589,7 +589,7 @@ def _line_end(text: str, i: int, limit: int) -> int:
     return limit if nl < 0 else nl + 1
 
 
-_HEAD_CALL = re.compile(r"[ \t\n]*([A-Za-z_][\w.-]{0,127})[ \t]*\n(?=[ \t]*\{)")
+_HEAD_CALL = re.compile(r"[ \t\r\n]*([A-Za-z_][\w.-]{0,127})[ \t]*\r?\n(?=[ \t]*\{)")
 # the first closer of a reasoning block the prompt opened (thinking=True)
 _FIRST_CLOSER = re.compile("|".join(re.escape(c) for c in _BARE_CLOSERS), re.I)
 _CLOSER_MAX = max(map(len, _BARE_CLOSERS))
