@@ -144,7 +144,8 @@ def merge(runs: Iterable[Mapping[str, Any]], path: str = PATH, add: bool = False
     entry of the baseline file, keeping the other machines' entries. With
     ``add``, the machine's entry keeps its earlier runs too (a pair measured
     with the same other version): the limits cover what the machine measured
-    on other days as well (its speed drifts from one day to the next)."""
+    on other days as well (its speed drifts from one day to the next), and the
+    pairs the runs did not measure (runs of some groups only) stay as they were."""
     runs = list(runs)
     if not runs:
         raise ValueError("no runs to merge")
@@ -157,14 +158,18 @@ def merge(runs: Iterable[Mapping[str, Any]], path: str = PATH, add: bool = False
         for key, pair in run["pairs"].items():
             ratios.setdefault(key, []).append(pair["ratio"])
             versions[key] = pair.get("version")
+    kept: dict[str, Any] = {}
     if add:
         for key, pair in load(path, runs[0]["machine"]).items():
-            if key in ratios and pair.get("version") == versions[key]:
+            if key not in ratios:
+                kept[key] = pair  # (runs of some groups only: the others' pairs stay as they were)
+            elif pair.get("version") == versions[key]:
                 ratios[key].extend(_earlier(pair))
     pairs = {key: {"ratio": round(statistics.median(values), 4), "high": round(max(values), 4),
                    "low": round(min(values), 4), "limit": _rounded(limit_of(values)), "runs": len(values),
                    "version": versions[key]}
-             for key, values in sorted(ratios.items())}
+             for key, values in ratios.items()}
+    pairs = dict(sorted({**kept, **pairs}.items()))
     try:
         with open(path, encoding="utf-8") as f:
             data = json.load(f)

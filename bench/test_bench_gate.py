@@ -215,6 +215,13 @@ def test_merge_keeps_the_median_per_pair_and_the_other_machines(tmp_path):
     assert baseline.load(str(tmp_path / "absent.json")) == {}
     with pytest.raises(ValueError, match="2 different machines"):
         baseline.merge([runs[0], {"machine": elsewhere, "pairs": {}}], str(path))
+    # added runs of some pairs only: those take the earlier runs in, the others stay as they were
+    k, j = {"ratio": 1.1, "version": "1"}, {"ratio": 2.0, "version": "1"}
+    baseline.merge([{"machine": here, "pairs": {"k": k, "j": j}}], str(path))
+    later = {"machine": here, "pairs": {"k": {"ratio": 1.3, "version": "1"}}}
+    entry = baseline.merge([later], str(path), add=True)
+    assert entry["pairs"]["j"]["ratio"] == 2.0 and entry["pairs"]["k"]["runs"] == 2
+    assert entry["pairs"]["k"]["high"] == 1.3 and entry["pairs"]["k"]["low"] == 1.1
 
 
 # ---------------------------------------------------------------------------
