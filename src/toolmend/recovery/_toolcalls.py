@@ -577,9 +577,10 @@ def _is_schema_text(raw: str) -> bool:
 # -- runs of JSON calls ----------------------------------------------------------------
 
 
-# what opens like a value and ends a run: a closing token ([/TOOL_CALLS], [/INST]), MiniMax's turn end
+# what opens like a value and ends a run: a closing token ([/TOOL_CALLS], [/INST]), MiniMax's turn end,
+# a bracketed token ([INST], [TOOL_RESULTS]); Mistral's [TOOL_CALLS] before the next value is passed over
 _RUN_ENDS = ("[/", "[e~[")
-_TOKEN = re.compile(r"\[[A-Z][A-Z_]+\]")  # a bracketed token ([TOOL_CALLS], [INST], [ARGS]): no value
+_TOKEN = re.compile(r"\[[A-Z][A-Z_]+\]")
 
 
 def json_run(text: str, i: int, limit: int, seps: str = ",;",
@@ -590,7 +591,13 @@ def json_run(text: str, i: int, limit: int, seps: str = ",;",
     calls: list[ToolCall] = []
     k = skip_space(text, i, limit)
     found_any = False
-    while k < limit and text[k] in "{[" and not text.startswith(_RUN_ENDS, k) and not _TOKEN.match(text, k):
+    while k < limit and text[k] in "{[" and not text.startswith(_RUN_ENDS, k):
+        token = _TOKEN.match(text, k)
+        if token is not None:
+            if token.group() != "[TOOL_CALLS]":
+                break
+            k = skip_space(text, token.end(), limit)
+            continue
         found, stop = _json_calls(text, k, limit, True, known)
         if found is None:
             found = [ToolCall("", text[k:stop].strip(), None, False, (k, stop),
