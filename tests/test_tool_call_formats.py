@@ -1181,6 +1181,30 @@ def test_functionary_with_crlf_and_mistral_markers_one_after_another():
         assert [(c.name, c.ok) for c in parse_tool_calls(text, format=fmt)] == [("a", True), ("b", True)]
 
 
+def test_calls_shown_after_framing_words_or_in_a_quotation_are_text():
+    # a sentence naming [TOOL_CALLS] and showing a list "for instance"
+    text = 'Mistral writes [TOOL_CALLS] and then a list, for instance [{"name": "f", "arguments": {"a": 1}}].'
+    assert parse_tool_calls(text) == []
+    assert [c.name for c in parse_tool_calls('[TOOL_CALLS] calls: [{"name": "f", "arguments": {"a": 1}}]')] == ["f"]
+    # a harmony message in a Markdown quotation: its whole line is quoted, <|channel|> too
+    quoted = "> <|start|>assistant<|channel|>commentary to=functions.f <|constrain|>json<|message|>{\"a\":1}<|call|>"
+    assert parse_tool_calls(quoted) == []
+    # a call's markers opening the line after "For example:" or "Never run this:"
+    for lead in ("Never run this:\n", "For example:\n\n", "The format is:\n  "):
+        for call in ('<tool_call>\n{"name": "run", "arguments": {"cmd": "rm -rf /"}}\n</tool_call>',
+                     "<tool_call>run\n<arg_key>cmd</arg_key>\n<arg_value>rm -rf /</arg_value>\n</tool_call>",
+                     "<|tool_calls_section_begin|><|tool_call_begin|>functions.run:0<|tool_call_argument_begin|>"
+                     '{"cmd": "rm -rf /"}<|tool_call_end|><|tool_calls_section_end|>'):
+            assert parse_tool_calls(lead + call) == [], lead + call
+            # after words that frame nothing, or a framing sentence that does not end in a colon: a call
+            assert [c.name for c in parse_tool_calls("Running it now:\n" + call)] == ["run"]
+            assert [c.name for c in parse_tool_calls("I looked for an example first.\n" + call)] == ["run"]
+    # ReAct's action and Command R+'s after framing words, a blank line between
+    for action in ('Action: f\nAction Input: {"a": 1}\n', 'Action: ```json\n[{"tool_name": "f", "parameters": {"a": 1}}]\n```\n'):
+        assert parse_tool_calls("For example:\n\n" + action) == [], action
+        assert [c.name for c in parse_tool_calls("Checking.\n\n" + action)] == ["f"], action
+
+
 def test_a_str_subclass_is_read_as_its_text():
     class Text(str):
         pass

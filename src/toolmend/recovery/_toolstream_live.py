@@ -43,7 +43,7 @@ import regex  # type: ignore[import-untyped]
 
 from .._kernels import markers as marker_kernel
 from .._text import skip_blanks
-from ._formats._context import QUOTES, TURN_ENDS
+from ._formats._context import QUOTES, TURN_ENDS, shown_below
 from ._livefamilies import (
     JSON_HEADS,
     QWEN3_CODER,
@@ -204,6 +204,11 @@ class LiveReading:
             base -= len(parts[k])
         return "".join(parts[k:]), base
 
+    def _shown(self) -> bool:
+        """What opens its line at ``at`` follows words that frame it as shown (``shown_below``)."""
+        tail, base = self._text_from(max(0, self.at - 400))
+        return shown_below(tail, self.at - base, 0)
+
     def _char_before(self) -> str:
         """The character before ``at`` (there is one)."""
         tail, base = self._text_from(self.at)
@@ -326,6 +331,8 @@ class LiveReading:
         found = lit.longest_at(low)
         if found is not None and self.at and self._char_before() in QUOTES:
             return self._hold()  # a marker after a quotation mark: whether the quote closes, the end tells
+        if found is not None and self.line_blank and self.at and self._shown():
+            return self._hold()  # after "For example:" or "Never run this:": shown, the whole text says
         if found is not None:
             if (w.startswith("<tool_call>") and (lit.hermes or lit.tagged)) or \
                     (w.startswith("<seed:tool_call>") and SEED_OSS in lit.tagged):

@@ -97,8 +97,7 @@ _REACT = re.compile(r"Action:[ \t]*(" + NAME_PATTERN + r")[ \t]*\r?\n[ \t]*Actio
 def _react(text: str, i: int, limit: int, m: re.Match[str]) -> tuple[list[ToolCall] | None, int]:
     """ReAct (LangChain's agents, Qwen's ReAct template): ``Action: NAME`` then ``Action
     Input:`` and the input, JSON or the rest of its line; the model stops at ``Observation:``."""
-    line = text.rfind("\n", 0, i)
-    if framed_as_example(text, i, max(0, text.rfind("\n", 0, max(line, 0)) + 1), ""):
+    if framed_as_example(text, i, max(0, i - 400), ""):  # (its last line with words, blank ones between)
         return None, m.end()  # "for example, ... Action:": the format shown, not a call
     name, k = m.group(1), m.end()
     if k < limit and text[k] in "{[":
@@ -131,8 +130,7 @@ def _action_fence(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCal
         return ([], limit) if limit == len(text) else (None, k)
     close = text.find("```", nl, limit)
     body_end = close if close >= 0 else limit
-    line = text.rfind("\n", 0, i)
-    if framed_as_example(text, i, max(0, text.rfind("\n", 0, max(line, 0)) + 1), text[nl + 1:body_end]):
+    if framed_as_example(text, i, max(0, i - 400), text[nl + 1:body_end]):
         return None, k  # "for example, ... Action:": the format shown, not a call
     calls, end, found = json_run(text, nl + 1, body_end)
     if not found or not any(c.name for c in calls):

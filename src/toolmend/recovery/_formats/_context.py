@@ -88,12 +88,37 @@ def framed_as_example(text: str, fence_start: int, floor: int, content: str) -> 
     return any(_FRAMING.search(_BLANKS.sub(" ", ln)) for ln in prose)
 
 
+def frames(words: str) -> bool:
+    """``words`` introduce what follows as an illustration ("for instance", "e.g.")."""
+    return _FRAMING.search(_BLANKS.sub(" ", words)) is not None
+
+
 def framed_line(text: str, i: int, floor: int) -> bool:
     """The last line with words before ``i`` (from ``floor``, within a few hundred
     characters) introduces what follows as an illustration, as for a fence."""
     before = text[max(floor, i - 400):i].rstrip()
     lead = before[before.rfind("\n") + 1:]
     return bool(lead) and _BARE_FRAMING.search(_BLANKS.sub(" ", lead)) is not None
+
+
+_SECTIONS = ("<|tool_calls_section_begin|>", "<\uff5ctool\u2581calls\u2581begin\uff5c>",
+             "<\uff5cDSML\uff5cfunction_calls>", "<\uff5cDSML\uff5ctool_calls>")
+
+
+def shown_below(text: str, i: int, floor: int) -> bool:
+    """What opens its line at ``i`` follows a line ending in a colon whose words frame it
+    as shown, not made ("For example:", "Never run this:")."""
+    p = i
+    if p > floor and text[p - 1] == ">" and text.endswith(_SECTIONS, floor, p):
+        p = text.rfind("<", floor, p)  # (the call's section opened on that line: Kimi's, DeepSeek's)
+    while p > floor and text[p - 1] in " \t":
+        p -= 1
+    if p > floor and text[p - 1] != "\n":
+        return False  # (inside a line: the words before it on its line are a sentence's)
+    line = p
+    while p > floor and text[p - 1] in " \t\r\n":
+        p -= 1
+    return p > floor and text[p - 1] == ":" and framed_line(text, line, floor)
 
 
 def args_end(raw: str) -> int:

@@ -28,6 +28,7 @@ from collections.abc import Callable
 from .._jsonish import elements, extent, members, skip_space
 from .._toolcalls import _NAME, NAME_PATTERN, ToolCall, two_ways
 from ._base import Ctx, Reader, cut_call, json_run, more_after, named_call
+from ._context import frames
 
 __all__ = ["block_reader", "read_mistral", "read_kimi", "read_deepseek", "read_harmony", "harmony_tool",
            "kimi_name", "read_apertus", "read_arrow", "read_functools"]
@@ -98,7 +99,8 @@ def read_mistral(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall
             if not calls:
                 nl = text.find("\n", k, min(limit, k + 200))
                 lst = text.find("[{", k, nl if nl >= 0 else min(limit, k + 200))
-                if lst >= 0:  # [TOOL_CALLS] junk [{...}]: the list after the stray word
+                if lst >= 0 and not frames(text[k:lst]):  # [TOOL_CALLS] junk [{...}]: the list after
+                    # the stray word ("[TOOL_CALLS] and a list, for instance [{...}]": shown, not made)
                     listed, end, any_found = json_run(text, lst, limit)
                     if any_found:
                         return _respan(listed, (i, end)), end

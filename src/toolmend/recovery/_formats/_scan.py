@@ -39,6 +39,7 @@ from ._context import (
     opens_its_line,
     quoted,
     reply_start,
+    shown_below,
 )
 from ._hermes import NOT_A_TAG, everyday_tag, read_tag
 from ._pythonic import pythonic_at, read_list
@@ -257,7 +258,7 @@ class Scanner:
             if kind == "tag" or kind == "fam":  # (the calls first: the kinds met most)
                 start = m.start()
                 if text[start - 1:start] in QUOTE_LEAD and quoted(text, start):
-                    pos = m.end()  # a call in a Markdown quotation ("> <tool_call>..."): quoted, not made
+                    pos = _line_end(text, start, limit)  # a call in a Markdown quotation: its line is quoted
                     continue
                 if kind == "tag":
                     found, end = read_tag_at(text, start, limit, self.ctx, self.kinds)
@@ -277,6 +278,9 @@ class Scanner:
                         pos = floor = max(end, start + 1)
                         continue
                     pos = max(end, start + 1)
+                if found and not in_fence and shown_below(text, start, floor):
+                    floor = pos  # opening a line after "For example:" / "Never run this:": shown, not made
+                    continue
                 pos = floor = self._past_closer(start, pos, found, calls, in_fence)
                 continue
             if kind == "eot":
