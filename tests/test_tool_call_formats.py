@@ -1026,16 +1026,12 @@ _D = "\uff5cDSML\uff5c"
 
 
 @pytest.mark.parametrize("text", [
-    # a value holding its own closing tag and the call's: the parameters after them were the call's too
+    # a value holding its own closing tag and the call's, inside the block that holds the call: the
+    # parameters after them, before the block's closer, were the call's too
     '<tool_call>\n<function=write_file>\n<parameter=content>\nx\n</parameter>\n</function>\ny\n</parameter>\n'
     '<parameter=path>\na.txt\n</parameter>\n</function>\n</tool_call>',
     '<minimax:tool_call>\n<invoke name="write_file">\n<parameter name="content">x</parameter>\n</invoke>\n'
     'y</parameter>\n<parameter name="path">a.txt</parameter>\n</invoke>\n</minimax:tool_call>',
-    f'<{_D}function_calls>\n<{_D}invoke name="write_file">\n<{_D}parameter name="content" string="true">x'
-    f'</{_D}parameter>\n</{_D}invoke>\ny</{_D}parameter>\n<{_D}parameter name="path" string="true">a.txt'
-    f'</{_D}parameter>\n</{_D}invoke>\n</{_D}function_calls>',
-    '<tool_call>write_file\n<arg_key>content</arg_key>\n<arg_value>x</arg_value>\n</tool_call>\ny</arg_value>\n'
-    '<arg_key>path</arg_key>\n<arg_value>a.txt</arg_value>\n</tool_call>',
 ])
 def test_a_values_closing_tag_after_the_call_makes_where_it_ended_a_guess(text):
     for tools in (None, _FILE_TOOLS):
@@ -1199,6 +1195,18 @@ def test_calls_shown_after_framing_words_or_in_a_quotation_are_text():
             # after words that frame nothing, or a framing sentence that does not end in a colon: a call
             assert [c.name for c in parse_tool_calls("Running it now:\n" + call)] == ["run"]
             assert [c.name for c in parse_tool_calls("I looked for an example first.\n" + call)] == ["run"]
+    # a section's or a wrapper's call in quotation marks or a Markdown quotation: quoted, not made
+    d = "\uff5cDSML\uff5c"
+    for block in ('<tool_call>\n<function=run>\n<parameter=cmd>\nrm -rf /\n</parameter>\n</function>\n</tool_call>',
+                  '<|tool_calls_section_begin|><|tool_call_begin|>functions.run:0<|tool_call_argument_begin|>'
+                  '{"cmd": "rm -rf /"}<|tool_call_end|><|tool_calls_section_end|>',
+                  f'<{d}function_calls><{d}invoke name="run"><{d}parameter name="cmd" string="true">rm -rf /'
+                  f'</{d}parameter></{d}invoke></{d}function_calls>',
+                  '<\uff5ctool\u2581calls\u2581begin\uff5c><\uff5ctool\u2581call\u2581begin\uff5c>run<\uff5ctool\u2581sep\uff5c>'
+                  '{"cmd": "rm -rf /"}<\uff5ctool\u2581call\u2581end\uff5c><\uff5ctool\u2581calls\u2581end\uff5c>'):
+        assert parse_tool_calls(f'You could write "{block}" to run it.') == [], block
+        assert parse_tool_calls("> " + block) == [], block
+        assert [c.name for c in parse_tool_calls("Running it:\n" + block)] == ["run"], block
     # ReAct's action and Command R+'s after framing words, a blank line between
     for action in ('Action: f\nAction Input: {"a": 1}\n', 'Action: ```json\n[{"tool_name": "f", "parameters": {"a": 1}}]\n```\n'):
         assert parse_tool_calls("For example:\n\n" + action) == [], action

@@ -42,7 +42,7 @@ def _wrapped_invokes(marker: str, closer: str, fallback: Any = None, prefix: str
     """``<{prefix}invoke>`` elements inside ``marker`` ... ``closer`` (MiniMax M2;
     ``<function_calls>``; Glimmer's ``<atem:function_calls>``)."""
     invoke = "<" + prefix + "invoke"
-    _invokes = invoke_reader(prefix)
+    _invokes = invoke_reader(prefix, closer)
 
     def read(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
         j = i + len(marker)

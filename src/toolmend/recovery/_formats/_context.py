@@ -101,16 +101,32 @@ def framed_line(text: str, i: int, floor: int) -> bool:
     return bool(lead) and _BARE_FRAMING.search(_BLANKS.sub(" ", lead)) is not None
 
 
+# the openers a call's own marker follows (a section's, a wrapper's): the call begins there
 _SECTIONS = ("<|tool_calls_section_begin|>", "<\uff5ctool\u2581calls\u2581begin\uff5c>",
-             "<\uff5cDSML\uff5cfunction_calls>", "<\uff5cDSML\uff5ctool_calls>")
+             "<\uff5cDSML\uff5cfunction_calls>", "<\uff5cDSML\uff5ctool_calls>", "<tool_call>",
+             "<seed:tool_call>")
+
+
+_SECTION_ENDS = ("<|tool_calls_section_end|>", "<\uff5ctool\u2581calls\u2581end\uff5c>",
+                 "</\uff5cDSML\uff5cfunction_calls>", "</\uff5cDSML\uff5ctool_calls>", "</tool_call>",
+                 "</seed:tool_call>")
+
+
+def call_lead(text: str, i: int, floor: int = 0) -> int:
+    """Where the call whose marker is at ``i`` begins: at the section or wrapper opener
+    right before it (``<|tool_calls_section_begin|>``, ``<tool_call>`` before ``<function=``)."""
+    p = i
+    while p > floor and i - p < 8 and text[p - 1] in " \t\r\n":
+        p -= 1
+    if p > floor and text[p - 1] == ">" and text.endswith(_SECTIONS, floor, p):
+        return text.rfind("<", floor, p)
+    return i
 
 
 def shown_below(text: str, i: int, floor: int) -> bool:
     """What opens its line at ``i`` follows a line ending in a colon whose words frame it
     as shown, not made ("For example:", "Never run this:")."""
-    p = i
-    if p > floor and text[p - 1] == ">" and text.endswith(_SECTIONS, floor, p):
-        p = text.rfind("<", floor, p)  # (the call's section opened on that line: Kimi's, DeepSeek's)
+    p = call_lead(text, i, floor)  # (the call's section opened on that line: Kimi's, DeepSeek's)
     while p > floor and text[p - 1] in " \t":
         p -= 1
     if p > floor and text[p - 1] != "\n":
@@ -190,7 +206,17 @@ def in_quotes(text: str, start: int, end: int) -> bool:
     """The call read from ``start`` to ``end`` stands between quotation marks:
     ``"<tool_call>...</tool_call>"`` in a sentence is quoted, not made."""
     close = QUOTES.get(text[start - 1]) if start > 0 else None
-    return close is not None and text.startswith(close, end)
+    if close is None:
+        return False
+    k = end
+    while True:  # (past the section's closer: "<|tool_calls_section_begin|>...<|tool_calls_section_end|>")
+        q = k
+        while q < len(text) and text[q] in " \t\r\n":
+            q += 1
+        shut = next((c for c in _SECTION_ENDS if text.startswith(c, q)), None)
+        if shut is None:
+            return text.startswith(close, k)
+        k = q + len(shut)
 
 # what may follow a call on its line: special tokens and the closing tags of calls (raw output with
 # its tokens kept: {"name": ...}<|eot_id|>, [...]</TOOLCALL>; not </tool_result>, </example>);

@@ -33,6 +33,7 @@ from ._context import (
     a_member_value,
     after_markup,
     args_end,
+    call_lead,
     framed_as_example,
     framed_line,
     in_quotes,
@@ -256,32 +257,7 @@ class Scanner:
                 return False
             kind = m.lastgroup
             if kind == "tag" or kind == "fam":  # (the calls first: the kinds met most)
-                start = m.start()
-                if text[start - 1:start] in QUOTE_LEAD and quoted(text, start):
-                    pos = _line_end(text, start, limit)  # a call in a Markdown quotation: its line is quoted
-                    continue
-                if kind == "tag":
-                    found, end = read_tag_at(text, start, limit, self.ctx, self.kinds)
-                    if found is NOT_A_TAG or found is None:
-                        pos = max(end, m.end()) if found is None else end
-                        continue
-                    if start and text[start - 1] in QUOTES and in_quotes(text, start, end):
-                        pos = floor = end  # a call in quotation marks inside a sentence: quoted, not made
-                        continue
-                    pos = max(end, m.end())
-                else:
-                    found, end = self.readers[m.group("fam")](text, start, limit, self.ctx)
-                    if found is None:
-                        pos = max(end, start + 1)
-                        continue
-                    if start and text[start - 1] in QUOTES and in_quotes(text, start, end):
-                        pos = floor = max(end, start + 1)
-                        continue
-                    pos = max(end, start + 1)
-                if found and not in_fence and shown_below(text, start, floor):
-                    floor = pos  # opening a line after "For example:" / "Never run this:": shown, not made
-                    continue
-                pos = floor = self._past_closer(start, pos, found, calls, in_fence)
+                pos, floor = self._call(m, floor, limit, calls, in_fence)
                 continue
             if kind == "eot":
                 if in_fence or TURN_END.match(text, m.start(), limit) is None:
@@ -366,6 +342,29 @@ class Scanner:
             pos = self.json_at(m.end() - 1, limit, calls)
             floor = pos
         return pos > limit  # (a reader that met the turn's end went past the limit)
+
+    def _call(self, m: re.Match[str], floor: int, limit: int, calls: list[ToolCall],
+              in_fence: bool) -> tuple[int, int]:
+        """The call at the marker ``m`` (a ``<tool_call`` tag, a family's), added to ``calls``
+        unless quoted or shown: (where the scan goes on, where the prose after it starts)."""
+        text, start = self.text, m.start()
+        lead = start if m.lastgroup == "tag" else call_lead(text, start, floor)  # (its section's opener)
+        if text[lead - 1:lead] in QUOTE_LEAD and quoted(text, lead):
+            return _line_end(text, start, limit), floor  # a call in a Markdown quotation: its line is quoted
+        if m.lastgroup == "tag":
+            found, end = read_tag_at(text, start, limit, self.ctx, self.kinds)
+            if found is NOT_A_TAG or found is None:
+                return (max(end, m.end()) if found is None else end), floor
+        else:
+            found, end = self.readers[m.group("fam")](text, start, limit, self.ctx)
+            if found is None:
+                return max(end, start + 1), floor
+        pos = max(end, m.end() if m.lastgroup == "tag" else start + 1)
+        if (lead and text[lead - 1] in QUOTES and in_quotes(text, lead, end)) or (
+                found and not in_fence and shown_below(text, start, floor)):
+            return pos, pos  # in quotation marks in a sentence, or after "For example:": shown, not made
+        pos = self._past_closer(start, pos, found, calls, in_fence)
+        return pos, pos
 
     def fence(self, m: re.Match[str], floor: int, limit: int, calls: list[ToolCall]) -> int:
         """The fenced block opened at ``m``: its calls added when its language may hold

@@ -207,8 +207,10 @@ _ENDS_AT = ("</tool_call>", "</function>", "</seed:tool_call>", "</invoke>", "</
 
 
 def _finish(name: str, ps: _Params, text: str, i: int, j: int, limit: int, end_len: int, ctx: Ctx,
-            span_of: tuple[tuple[str, ...], tuple[str, ...]] | None = None) -> tuple[list[ToolCall], int]:
-    """The call the parameters make: cut, broken, or typed and whole."""
+            span_of: tuple[tuple[str, ...], tuple[str, ...]] | None = None,
+            block: str | None = None) -> tuple[list[ToolCall], int]:
+    """The call the parameters make: cut, broken, or typed and whole; ``block``: the
+    closer of the block holding the call (MiniMax's), when there is one."""
     if ps.cut is not None:
         return [cut_call(name, text[j:limit].strip(), (i, limit), ps.cut)], limit
     if ps.overrun is not None:
@@ -239,7 +241,9 @@ def _finish(name: str, ps: _Params, text: str, i: int, j: int, limit: int, end_l
                              "closing tag: either the model dropped that closing tag or the value shows the "
                              "format, and without the tool's schema naming every parameter read, which "
                              "one cannot be told")], span[1]
-    if ps.params and _closer_after(ps.close, text, span[1], limit, ctx):
+    if span_of is not None and span[0] < i and span[1] == end:  # in its wrapper, which goes on
+        block = next((c for o, c in zip(*span_of, strict=True) if text.startswith(o, span[0])), None)
+    if ps.params and block is not None and _closer_after(ps.close, block, text, span[1], limit, ctx):
         key = ps.params[-1][0]
         return [ToolCall(name, text[j:ps.last].strip(), None, False, span,
                          f"a value's closing tag {ps.close} follows the call to {name!r} before any other "
@@ -248,14 +252,15 @@ def _finish(name: str, ps: _Params, text: str, i: int, j: int, limit: int, end_l
     return [xml_call(name, ps.params, text[j:ps.last].strip(), span, ctx)], span[1]
 
 
-def _closer_after(close: str, text: str, end: int, limit: int, ctx: Ctx) -> bool:
-    """A value's closing tag stands after the call's end (at ``end``) before the next
-    call opens: a value may have held the call's closing tag (a file showing the format)."""
-    c = ctx.find(text, close, end, limit) if limit == len(text) else text.find(close, end, limit)
-    if c < 0:
+def _closer_after(close: str, block: str, text: str, end: int, limit: int, ctx: Ctx) -> bool:
+    """A value's closing tag stands after the call's end (at ``end``) in the block holding
+    the call, before its ``block`` closer and any other call: a value may have held the
+    call's closing tag (a file showing the format). (Only inside a block: a call ended by
+    its own closer is read, and streamed live, as it stands there.)"""
+    c = ctx.find(text, close, end, limit)
+    if c < 0 or ctx.find(text, block, end, limit) < c:
         return False
-    nxt = _CALL_OPENERS.search(text, end, c)
-    return nxt is None
+    return _CALL_OPENERS.search(text, end, c) is None
 
 
 def _read_params(ctx: Ctx, name: str, text: str, j: int, limit: int, opener: re.Pattern[str],
@@ -326,8 +331,9 @@ def _json_body(name: str, text: str, i: int, k: int, limit: int, ctx: Ctx, close
     return [named_call(name, text[k:e], (i, end))], end
 
 
-def invoke_reader(prefix: str):  # type: ignore[no-untyped-def]
-    """The reader of ``<{prefix}invoke name="f"><{prefix}parameter name="k">v</{prefix}parameter>``."""
+def invoke_reader(prefix: str, block: str | None = None):  # type: ignore[no-untyped-def]
+    """The reader of ``<{prefix}invoke name="f"><{prefix}parameter name="k">v</{prefix}parameter>``;
+    ``block``: the closer of the block the invokes stand in (MiniMax's ``</minimax:tool_call>``)."""
     p = re.escape(prefix)
     inv = re.compile(r"<" + p + r"invoke\s+name\s*=\s*(\"[^\"\n]{1,128}\"|'[^'\n]{1,128}'|[^\s>/]{1,128})"
                      r"\s*(/?)>")
@@ -353,7 +359,7 @@ def invoke_reader(prefix: str):  # type: ignore[no-untyped-def]
         if text.startswith("{", k):  # the arguments as one JSON object, not as parameters
             return _json_body(name, text, i, k, limit, ctx, inv_close, inv_close, False)
         ps = _read_params(ctx, name, text, j, limit, par, par_open, par_close, (inv_close,), False, False)
-        return _finish(name, ps, text, i, j, limit, len(inv_close), ctx)
+        return _finish(name, ps, text, i, j, limit, len(inv_close), ctx, block=block)
 
     return read
 
