@@ -372,6 +372,33 @@ def _check_live(text: str, cuts: list[int], **kw) -> list:
     return events
 
 
+# what the whole text decides from what comes after a call, or before its marker: the live
+# reading holds, and never reports a call the whole text does not make
+_DECIDED_LATER = [
+    'Never run this:\n<tool_call>\n{"name": "run", "arguments": {"cmd": "rm -rf /"}}\n</tool_call>\nDone.',
+    "For example:\n\n<|tool_calls_section_begin|><|tool_call_begin|>functions.run:0"
+    '<|tool_call_argument_begin|>{"cmd": "x"}<|tool_call_end|><|tool_calls_section_end|>',
+    'You could write "<|tool_calls_section_begin|><|tool_call_begin|>functions.run:0'
+    '<|tool_call_argument_begin|>{"cmd": "x"}<|tool_call_end|><|tool_calls_section_end|>" to run it.',
+    "> <|start|>assistant<|channel|>commentary to=functions.f <|constrain|>json<|message|>{\"a\":1}<|call|>",
+    '<tool_call>\n<function=write_file>\n<parameter=content>\nx\n</parameter>\n</function>\ny\n</parameter>\n'
+    "<parameter=path>\na.txt\n</parameter>\n</function>\n</tool_call>",
+    '<minimax:tool_call>\n<invoke name="write_file">\n<parameter name="content">x</parameter>\n</invoke>\n'
+    'y</parameter>\n<parameter name="path">a.txt</parameter>\n</invoke>\n</minimax:tool_call>',
+    "Draft: <|tool_call_begin|>functions.run:0<|tool_call_argument_begin|>{\"cmd\": \"rm\"\nNo.\n</think>\n"
+    "<|tool_calls_section_begin|><|tool_call_begin|>functions.run:0<|tool_call_argument_begin|>"
+    "{\"cmd\": \"ls\"}<|tool_call_end|><|tool_calls_section_end|>",
+    "<|tool_call>call:f{a:1} extra text<tool_call|>",
+]
+
+
+@pytest.mark.parametrize("text", _DECIDED_LATER)
+@pytest.mark.parametrize("thinking", [None, False])
+def test_what_the_whole_text_decides_is_never_reported_before(text, thinking):
+    for step in (1, 3, 8):
+        _check_live(text, list(range(step, len(text), step)), thinking=thinking)
+
+
 @pytest.mark.parametrize("i", range(len(ROWS)), ids=[str(r.get("id", i)) for i, r in enumerate(ROWS)])
 def test_every_corpus_message_read_live(i):
     row = ROWS[i]
