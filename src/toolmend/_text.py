@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import re
+
 from .errors import EncodingError
 
 __all__ = ["line_col", "human_size", "decode_utf8", "UTF8_BOM", "JSON_NUMBER",
            "CURLY_SINGLE", "CURLY_DOUBLE", "CURLY_TO_ASCII", "OTHER_QUOTES", "MAX_DEPTH", "TOO_DEEP",
-           "string_end", "skip_blanks"]
+           "string_end", "skip_blanks", "SURROGATE"]
 
 UTF8_BOM = b"\xef\xbb\xbf"
 #: The deepest nesting (containers inside containers) a parser that builds a
@@ -18,6 +20,10 @@ MAX_DEPTH = 1024
 
 #: The refusal's wording, the same in every parser.
 TOO_DEEP = f"nesting deeper than {MAX_DEPTH} levels"
+
+#: A surrogate code point: in a str only alone (a pair decodes to one character), which
+#: UTF-8 cannot encode.
+SURROGATE = re.compile("[\ud800-\udfff]")
 
 #: A JSON number token (RFC 8259), as a regex pattern.
 JSON_NUMBER = r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?"

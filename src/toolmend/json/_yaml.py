@@ -36,7 +36,7 @@ from typing import Any
 
 import yaml
 
-from .._text import JSON_NUMBER, line_col
+from .._text import JSON_NUMBER, SURROGATE, line_col
 from ..errors import NestingError, YAMLDocumentError
 from ._exact import JSONNumber, dumps
 from ._syntax import snippet
@@ -286,14 +286,11 @@ def _jsonable(value: Any, what: str) -> Any:
     return root[0]
 
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
 def compose(text: str, what: str = "the text") -> tuple[Any, Any]:
     """(loader, root node) of the YAML in ``text``: the document, or for a
     stream of several, a list node holding them; the caller disposes of the
     loader. Raises YAMLDocumentError."""
-    lone = _SURROGATE.search(text)
+    lone = None if text.isascii() else SURROGATE.search(text)
     if lone is not None:  # (YAML is Unicode text: the parser cannot even encode one)
         line, column = line_col(text, lone.start())
         raise YAMLDocumentError(f"not valid YAML: a lone surrogate U+{ord(lone.group()):04X}, which is no "

@@ -40,6 +40,7 @@ from typing import Any, Iterable, NamedTuple
 
 import regex  # type: ignore[import-untyped]
 
+from ._formats._context import SECTIONS, WRAPPERS as CALL_WRAPPERS
 from ._formats._json import harmony_message, harmony_tool, kimi_name
 from ._toolcalls import _NAME, _PLACEHOLDER_NAME, NAME_PATTERN, ToolCall
 
@@ -63,15 +64,18 @@ class Family(NamedTuple):
 _HARMONY = Family(("<|call|>", "<|end|>", "<|return|>", "<|start|>"), ("<|start|>",), messages=True)
 _B, _U = "\uff5c", "\u2581"  # DeepSeek's and Step's fullwidth bar, and the word joiner in their tokens
 
+def _sections(*openers: str) -> tuple[tuple[str, bool], ...]:
+    """The wrappers of a family whose calls stand in these sections (``SECTIONS``)."""
+    return tuple(w for o in openers for w in ((o, True), (SECTIONS[o], False)))
+
+
 # marker (as the model writes it) -> its family
 FAMILIES: dict[str, Family] = {
-    "<|tool_call_begin|>": Family(("<|tool_call_end|>",), wrappers=(
-        ("<|tool_calls_section_begin|>", True), ("<|tool_calls_section_end|>", False))),
-    f"<{_B}tool{_U}call{_U}begin{_B}>": Family((f"<{_B}tool{_U}call{_U}end{_B}>",), wrappers=(
-        (f"<{_B}tool{_U}calls{_U}begin{_B}>", True), (f"<{_B}tool{_U}calls{_U}end{_B}>", False))),
-    f"<{_B}DSML{_B}invoke": Family((f"</{_B}DSML{_B}invoke>",), wrappers=(
-        (f"<{_B}DSML{_B}function_calls>", True), (f"</{_B}DSML{_B}function_calls>", False),
-        (f"<{_B}DSML{_B}tool_calls>", True), (f"</{_B}DSML{_B}tool_calls>", False))),
+    "<|tool_call_begin|>": Family(("<|tool_call_end|>",), wrappers=_sections("<|tool_calls_section_begin|>")),
+    f"<{_B}tool{_U}call{_U}begin{_B}>": Family((f"<{_B}tool{_U}call{_U}end{_B}>",),
+                                               wrappers=_sections(f"<{_B}tool{_U}calls{_U}begin{_B}>")),
+    f"<{_B}DSML{_B}invoke": Family((f"</{_B}DSML{_B}invoke>",), wrappers=_sections(
+        f"<{_B}DSML{_B}function_calls>", f"<{_B}DSML{_B}tool_calls>")),
     "<steptml:invoke": Family(("</steptml:invoke>",), wrappers=(
         (f"<{_B}tool_calls_begin{_B}>", True), (f"<{_B}tool_call_begin{_B}>function<{_B}tool_sep{_B}>", True),
         (f"<{_B}tool_call_end{_B}>", False), (f"<{_B}tool_calls_end{_B}>", False))),
@@ -233,7 +237,6 @@ class Literals:
     def __init__(self, kinds: frozenset[str], markers: Iterable[str]) -> None:
         from ._formats._context import ROLE_TOKENS, TURN_ENDS, TURN_OPENERS
         from ._formats._scan import _ANALYSIS, _BARE_CLOSERS, _FIRST_CLOSER, REASONING
-        from ._formats._xml import _WRAPPERS
 
         self.hermes = "hermes" in kinds  # <tool_call> tags are read (else one ends the live reading)
         # the XML-style calls in tags this format reads: (how one starts, a regular one, its closer)
@@ -248,7 +251,7 @@ class Literals:
         self.wrappers = {w.lower(): (w, opens) for w, (m, opens) in WRAPPERS.items() if m in markers}
         words = {*self.openers, *(c.lower() for c in _BARE_CLOSERS), "<tool_response>", "<!--", "<tool_call",
                  *(t.lower() for t in (*TURN_ENDS, *TURN_OPENERS, *ROLE_TOKENS)),
-                 "<tool_call>", *(m.lower() for m in markers), *(w.lower() for w in _WRAPPERS),
+                 "<tool_call>", *(m.lower() for m in markers), *(w.lower() for w in CALL_WRAPPERS),
                  *self.wrappers}
         self.prefixes = frozenset(w[:k] for w in words for k in range(1, len(w)))
         self.longest = max(len(w) for w in words)

@@ -31,7 +31,7 @@ import codecs
 import re
 from typing import Any
 
-from .._text import MAX_DEPTH, TOO_DEEP
+from .._text import MAX_DEPTH, SURROGATE, TOO_DEEP
 from ._strategies import Recovered, normalize_tool_args
 
 Path = tuple[str | int, ...]
@@ -49,7 +49,6 @@ _TOKEN_CHARS = frozenset("0123456789+-.eEtrufalsn")
 _LITERALS = {"true": True, "false": False, "null": None}
 _ESCAPES = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
 _HEX = frozenset("0123456789abcdefABCDEF")
-_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 _PAIR = re.compile("[\ud800-\udbff][\udc00-\udfff]")
@@ -378,7 +377,7 @@ class _Parser:
                 w.cursor = len(pieces)
             if out and "\ud800" <= out[-1] <= "\udbff":  # half a pair: its other half may follow
                 out, w.pending = out[:-1], out[-1]
-        return _fix_surrogates(out) if _SURROGATE.search(out) else out
+        return _fix_surrogates(out) if SURROGATE.search(out) else out
 
 
 class StreamingArgs:

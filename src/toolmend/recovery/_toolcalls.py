@@ -262,6 +262,7 @@ _TEXT_BLOCK_KEYS = frozenset({"type", "text", "citations", "cache_control"})
 _NAME_KEYS = ("name", "tool", "tool_name", "function")
 # the members that make an object a call: one written twice leaves two calls to choose from
 _CALL_KEYS = ("name", "arguments", "args", "parameters", "input", "function", "id", "tool", "tool_name")
+_TWICE_KEYS = (*_CALL_KEYS, "action", "action_input")  # (and LangChain's: one written twice, two calls)
 _ARG_KEYS = ("arguments", "args", "parameters", "input")
 
 
@@ -493,8 +494,7 @@ def _object_call(obj: _Obj, start: int, end: int | None, limit: int, lenient: bo
     m = shape.args
     fn = obj.sub("function") if shape.container else None
     written = text[m.start:m.end if m.end is not None else limit].rstrip() if m is not None else ""
-    twice = next((k for k in _CALL_KEYS + ("action", "action_input")
-                  if k in obj.twice or (fn is not None and k in fn.twice)), None)
+    twice = next((k for k in _TWICE_KEYS if k in obj.twice or (fn is not None and k in fn.twice)), None)
     if twice is not None:  # two readings: neither is taken
         return two_ways(shape.name, written, span, f"the call writes {twice!r} twice", shape.id)
     clash = _two_keys(obj)

@@ -80,16 +80,15 @@ _BLANKS = re.compile(r"\s+")
 def framed_as_example(text: str, fence_start: int, floor: int, content: str) -> bool:
     before = text[floor:fence_start].rstrip()
     lines = [ln for ln in before.splitlines() if ln.strip()][-2:]
-    # (the framing's words with any blanks between them: "For\u00a0instance", "for  example")
-    lead = _BLANKS.sub(" ", lines[-1]) if lines else ""
-    if lead and _FRAMING.search(lead):
+    if lines and frames(lines[-1]):
         return True
     prose = [ln for ln in content.splitlines() if ln.strip()[:1].isalpha()]
-    return any(_FRAMING.search(_BLANKS.sub(" ", ln)) for ln in prose)
+    return any(frames(ln) for ln in prose)
 
 
 def frames(words: str) -> bool:
-    """``words`` introduce what follows as an illustration ("for instance", "e.g.")."""
+    """``words`` introduce what follows as an illustration ("for instance", "e.g."; the
+    framing's words with any blanks between them: "For\u00a0instance", "for  example")."""
     return _FRAMING.search(_BLANKS.sub(" ", words)) is not None
 
 
@@ -101,15 +100,16 @@ def framed_line(text: str, i: int, floor: int) -> bool:
     return bool(lead) and _BARE_FRAMING.search(_BLANKS.sub(" ", lead)) is not None
 
 
-# the openers a call's own marker follows (a section's, a wrapper's): the call begins there
-_SECTIONS = ("<|tool_calls_section_begin|>", "<\uff5ctool\u2581calls\u2581begin\uff5c>",
-             "<\uff5cDSML\uff5cfunction_calls>", "<\uff5cDSML\uff5ctool_calls>", "<tool_call>",
-             "<seed:tool_call>")
-
-
-_SECTION_ENDS = ("<|tool_calls_section_end|>", "<\uff5ctool\u2581calls\u2581end\uff5c>",
-                 "</\uff5cDSML\uff5cfunction_calls>", "</\uff5cDSML\uff5ctool_calls>", "</tool_call>",
-                 "</seed:tool_call>")
+# the sections a family's calls stand in (Kimi's, DeepSeek's, DSML's), and the tags that wrap
+# one call (<tool_call> around Qwen3-Coder's <function=...>): opener -> closer. A call whose own
+# marker follows one begins at it
+SECTIONS = {"<|tool_calls_section_begin|>": "<|tool_calls_section_end|>",
+            "<\uff5ctool\u2581calls\u2581begin\uff5c>": "<\uff5ctool\u2581calls\u2581end\uff5c>",
+            "<\uff5cDSML\uff5cfunction_calls>": "</\uff5cDSML\uff5cfunction_calls>",
+            "<\uff5cDSML\uff5ctool_calls>": "</\uff5cDSML\uff5ctool_calls>"}
+WRAPPERS = {"<tool_call>": "</tool_call>", "<seed:tool_call>": "</seed:tool_call>"}
+_SECTIONS = (*SECTIONS, *WRAPPERS)
+_SECTION_ENDS = (*SECTIONS.values(), *WRAPPERS.values())
 
 
 def call_lead(text: str, i: int, floor: int = 0) -> int:

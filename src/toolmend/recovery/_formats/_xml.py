@@ -22,6 +22,7 @@ from ..._kernels import markers
 from .._jsonish import extent, skip_space
 from .._toolcalls import _NAME, NAME_PATTERN, ToolCall
 from ._base import Ctx, cut_call, more_after, named_call, xml_call
+from ._context import WRAPPERS
 
 __all__ = ["read_function", "invoke_reader", "read_glm", "glm_reader"]
 
@@ -200,8 +201,7 @@ def _overrun(ctx: Ctx, text: str, v: int, e: int, ends: tuple[str, ...]) -> int:
 
 _FN = re.compile(r"<function=([^>\n<]{1,128})>")
 _PARAM = re.compile(r"<parameter=([^>\n<]{1,128})>")
-_WRAPPERS = ("<tool_call>", "<seed:tool_call>")
-_WRAP_CLOSE = ("</tool_call>", "</seed:tool_call>")
+_WRAPPERS, _WRAP_CLOSE = tuple(WRAPPERS), tuple(WRAPPERS.values())
 _ENDS_AT = ("</tool_call>", "</function>", "</seed:tool_call>", "</invoke>", "</steptml:invoke>",
             "</\uff5cDSML\uff5cinvoke>", "</atem:invoke>")
 
