@@ -486,6 +486,18 @@ def test_mistral_args_given_twice_is_refused_whatever_follows(rest):
     assert not c.ok and "[ARGS] twice" in c.error
 
 
+def test_mistral_calls_glued_one_to_another_are_each_kept():
+    f, g, h = parse_tool_calls('[TOOL_CALLS]f{"a": 1}g{"b": 2}h{}')
+    assert [(c.name, c.args, c.ok) for c in (f, g, h)] == [("f", {"a": 1}, True), ("g", {"b": 2}, True),
+                                                           ("h", {}, True)]
+    assert f.span == (0, 21) and g.span == (21, 30)
+    f, g = parse_tool_calls('[TOOL_CALLS]f{"a": 1}g{"b": ')  # the second cut: kept, not ok
+    assert f.ok and g.name == "g" and not g.ok and g.cut is not None
+    # a blank between: what follows may be prose ("f{..} then{..}"), shown as text
+    (f,) = parse_tool_calls('[TOOL_CALLS]f{"a": 1} g{"b": 2}')
+    assert f.ok and f.span == (0, 21)
+
+
 # -- what fuzzing found ----------------------------------------------------------------------
 
 @pytest.mark.parametrize("text", ['<|tool_call>call:f{a:<|"|>b<|"|>c}<tool_call|>',

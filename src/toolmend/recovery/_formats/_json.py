@@ -127,10 +127,11 @@ def read_mistral(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall
         if text.startswith("[TOOL_CALLS]", k):
             start = k
             k += len("[TOOL_CALLS]")
-        elif not _V11.match(text, k, limit) or "[ARGS]" not in text[k:k + 140]:
-            return calls, e
+        elif (nxt := _V11.match(text, k, limit)) is None or (
+                "[ARGS]" not in text[k:k + 140] and not (k == e and m.group(3) is None is nxt.group(3))):
+            return calls, e  # (NAME{...} after a call with a blank between is prose's, as it may be)
         else:
-            start = k
+            start = k  # NAME[ARGS]{...} again, or NAME{...} glued to the call before it
 
 
 _KIMI = re.compile(r"<\|tool_call_begin\|>\s*([^\s<]{1,160}?)\s*<\|tool_call_argument_begin\|>")
