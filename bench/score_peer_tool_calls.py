@@ -118,6 +118,9 @@ _SUITES = {  # file -> (the project, its tests)
     "harmony": "openai/harmony, parsing tests",
     "xinference": "Xinference, `xinference/model/llm/tool_parsers/tests/`",
     "localai": "LocalAI, `pkg/functions/parse_test.go`", "litellm": "LiteLLM, Ollama JSON-mode tests",
+    "langchain": "LangChain, agent output parser tests (ReAct, MRKL, JSON, structured chat)",
+    "llamaindex": "LlamaIndex, ReAct output parser and agent tests",
+    "crewai": "CrewAI, `tests/agents/test_crew_agent_parser.py`",
 }
 
 

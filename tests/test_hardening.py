@@ -453,6 +453,10 @@ SHAPES = {
     "invoke parameters before one closer": '<minimax:tool_call><invoke name="f">'
                                            + '<parameter name="a">' * 100_000
                                            + "</parameter></invoke></minimax:tool_call>",
+    # ReAct actions: a remark after each name never closed, and actions naming no tool alone (each
+    # input, text over lines, ends at the next action)
+    "react remarks never closed": "Action: a (" * 190_000,
+    "react actions naming no tool": "Action: a b\nAction Input: x\n" * 70_000,
 }
 
 

@@ -330,6 +330,22 @@ def test_next_start_finds_the_first_place_a_token_can_begin(text, pos, limit, ta
         assert got == want, (kernel.__name__, text, pos, limit)
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_start_pieces, max_size=30).map("".join), st.lists(st.tuples(st.integers(-2, 60),
+       st.integers(0, 70)), min_size=1, max_size=12), st.sampled_from([(_FIRSTS, _LINE_FIRSTS, _WORDS),
+                                                                        (_FIRSTS, "", ("Action:",))]))
+def test_next_start_with_one_table_for_many_searches_answers_each_alike(text, searches, table):
+    # the scan keeps one table for a parse, and the twin remembers its last searches in it
+    for kernel in (pure, _compiled()):
+        t = kernel.start_table(*table)
+        for pos, limit in searches + [(p, len(text)) for p, _ in searches]:
+            want = _next_start_reference(text, pos, limit, *table)
+            assert kernel.next_start(text, pos, limit, t) == want, (kernel.__name__, text, pos, limit)
+        other = text + "Action:"  # another text, the same table
+        want = _next_start_reference(other, 0, len(other), *table)
+        assert kernel.next_start(other, 0, len(other), t) == want
+
+
 def test_next_start_skips_a_run_of_blank_lines_once(kernel):
     table = kernel.start_table("<", "{", ())
     text = "prose" + "\n \n\t" * 100_000 + "x {"

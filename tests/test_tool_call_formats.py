@@ -47,7 +47,8 @@ def test_the_corpora_are_there_and_up_to_date():
     assert {r["id"].split("/")[0] for r in PEERS} == {"vllm", "sglang", "llama.cpp", "ollama", "lmdeploy",
                                                        "vllm-mlx", "dynamo", "trtllm", "sglrouter", "mlxlm",
                                                        "llamastack", "transformers", "harmony", "xinference",
-                                                       "localai", "litellm"}
+                                                       "localai", "litellm", "langchain", "llamaindex",
+                                                       "crewai"}
     assert set(KNOWN) <= {r["id"] for r in PEERS}  # (no reason left for a case that is gone)
     for r in PEERS:
         assert r["source"]["commit"] and r["source"]["licence"] in ("Apache-2.0", "MIT"), r["id"]
@@ -1425,6 +1426,49 @@ def test_a_react_observation_ends_the_turn_from_inside_a_fence_or_after_it(fmt):
     # a JSON call in a fence, then an observation: the result was made up there too
     hermes = '```\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n```\nObservation: 20' + later
     assert [c.args for c in parse_tool_calls(hermes)] == [{"city": "Paris"}]
+
+
+# shapes from LlamaIndex's and CrewAI's ReAct parser tests (tests/data/tool_calls/peers)
+@pytest.mark.parametrize("fmt", [None, "react"])
+def test_react_as_other_agents_write_it(fmt):
+    def one(text):
+        (c,) = parse_tool_calls(text, format=fmt)
+        return c
+    for gap in ("\n\n", "\n\n\n\n"):  # blank lines between the action and its input
+        c = one('Thought: I need a tool.\nAction: add' + gap + 'Action Input: {"a": 1, "b": 1}\n')
+        assert c.ok and c.name == "add" and c.args == {"a": 1, "b": 1}
+    c = one('Action: \u52a0\u6cd5\n\nAction Input: {"a": 1}')  # a name in Chinese
+    assert c.ok and c.name == "\u52a0\u6cd5"
+    c = one('Action: add (add two numbers)\nAction Input: {"a": 1, "b": 1}')  # a remark after the name
+    assert c.ok and c.name == "add" and c.args == {"a": 1, "b": 1}
+    c = one('**Action:** search\n**Action Input:** {"q": "x"}')  # keywords in bold
+    assert c.ok and c.name == "search" and c.args == {"q": "x"}
+    c = one('Action: query\nAction Input: ** {"task": "t"}')  # the bold's end before the JSON
+    assert c.ok and c.args == {"task": "t"}
+    # words after the name: a call is meant, to which tool is a guess
+    c = one('Action: search the web\nAction Input: {"q": 1}')
+    assert not c.ok and c.name == "" and "search the web" in c.error
+
+
+@pytest.mark.parametrize("fmt", [None, "react"])
+def test_a_react_input_written_as_text_runs_to_the_next_step_or_the_turns_end(fmt):
+    def raw(text):
+        (c,) = parse_tool_calls(text, format=fmt)
+        return c.raw_args if c.ok else None
+    # over lines, as LangChain and CrewAI read it (it was cut at the first line, ok)
+    assert raw("Action: search\nAction Input: what is\nthe temperature in SF?") == \
+        "what is\nthe temperature in SF?"
+    assert raw("Action: search\nAction Input: what is\nthe temperature\nObservation: hot") == \
+        "what is\nthe temperature"
+    assert raw("Action: search\nAction Input: weather\n\nThought: done") == "weather"
+    assert raw("Action: search\nAction Input: weather<|im_end|>") == "weather"  # not the turn's end
+    assert raw("Action: search\nAction Input: weather<|im_end|>\n<|im_start|>user\nmore") == "weather"
+    # a quoted input whose quote never closes: cut, or where it ends is a guess
+    for text in ('Action: search\nAction Input: "what is the temperature',
+                 "Action: search\nAction Input: 'what is\nObservation: x"):
+        (c,) = parse_tool_calls(text, format=fmt)
+        assert not c.ok and "does not close" in c.error
+    assert raw('Action: search\nAction Input: "what is the temperature"') == '"what is the temperature"'
 
 
 def test_a_bare_value_goes_into_the_schemas_one_property_whatever_the_tool():

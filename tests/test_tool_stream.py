@@ -389,6 +389,10 @@ _DECIDED_LATER = [
     "<|tool_calls_section_begin|><|tool_call_begin|>functions.run:0<|tool_call_argument_begin|>"
     "{\"cmd\": \"ls\"}<|tool_call_end|><|tool_calls_section_end|>",
     "<|tool_call>call:f{a:1} extra text<tool_call|>",
+    "Thought: x\nAction: search\nAction Input: what is\nthe temperature in SF?",
+    'Action: search\nAction Input: "what is the temperature\nObservation: x',
+    'Action: search the web\nAction Input: {"q": 1}',
+    '[TOOL_CALLS]f{"a": 1}g{"b": 2}h{}',
 ]
 
 

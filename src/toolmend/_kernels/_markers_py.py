@@ -98,7 +98,7 @@ class _StartTable:
     """The search for a character of ``firsts`` (a regular expression, None
     when there are none), ``line_firsts`` and the words."""
 
-    __slots__ = ("firsts", "line_firsts", "words", "last")
+    __slots__ = ("firsts", "line_firsts", "words", "last", "last_words")
 
     def __init__(self, firsts: Any, line_firsts: str, words: tuple[str, ...]) -> None:
         self.firsts = firsts
@@ -109,6 +109,9 @@ class _StartTable:
         # so a text of many lines and no such character is searched once, not once a line.
         # (One tuple, replaced whole: a thread reading it sees one search's or another's.)
         self.last: tuple[str, int, int, int] | None = None
+        # the same for each word (found -1: none from there to the limit), so that a
+        # word far ahead, or none, is not looked for again from each line break before it
+        self.last_words: dict[str, tuple[str, int, int, int]] = {}
 
 
 _BLANKS = re.compile(r"[ \t\n]*")
@@ -137,6 +140,17 @@ def next_start(text: str, pos: int, limit: int, table: Any) -> int:
         p = m.start() if m is not None else limit
         table.last = (text, limit, pos, p)
     find = text.find
+    seen = table.last_words
+    for w in table.words:  # the first word from pos that fits before the limit
+        hit = seen.get(w)
+        if hit is not None and hit[0] is text and hit[1] == limit and hit[2] <= pos and (
+                hit[3] < 0 or pos <= hit[3]):
+            k = hit[3]
+        else:
+            k = find(w, pos, limit)
+            seen[w] = (text, limit, pos, k)
+        if 0 <= k < p:
+            p = k
     # A line break before p whose run of blanks ends at a line's first
     # character. A run that does not is passed whole (a regular expression's
     # lookahead would read it again from each of its breaks: quadratic).
@@ -144,13 +158,8 @@ def next_start(text: str, pos: int, limit: int, table: Any) -> int:
     while k >= 0:
         e = _BLANKS.match(text, k + 1, limit).end()  # type: ignore[union-attr]
         if e < limit and text[e] in table.line_firsts:
-            p = k
-            break
+            return k
         k = find("\n", e, p) if e < p else -1
-    for w in table.words:  # a word that starts before p and fits before the limit
-        k = find(w, pos, min(limit, p - 1 + len(w)))
-        if 0 <= k < p:
-            p = k
     return p
 
 

@@ -19,7 +19,7 @@ from ...errors import ToolmendError
 from .._jsonish import extent, skip_space
 from .._toolcalls import NAME_PATTERN, NO_ARGUMENTS, ToolCall, ok_call
 from ._base import Ctx, json_run, more_after, named_call
-from ._context import OBSERVATION, framed_as_example
+from ._context import OBSERVATION, TURN_END, framed_as_example
 from ._gemma import gemma_reader
 from ._json import (
     block_reader,
@@ -91,25 +91,84 @@ def _python_tag(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall]
     return found, end
 
 
-_REACT = re.compile(r"Action:[ \t]*(" + NAME_PATTERN + r")[ \t]*\r?\n[ \t]*Action Input:[ \t]*")
+# Action: NAME (on the next line too; a remark in brackets after it: "add (add two numbers)"),
+# blank lines, then Action Input:, the keywords in bold or not (**Action:** NAME)
+_BOLD = r"(?:\*\*)?"
+_INPUT_AFTER = r"[ \t]*\r?\n(?:[ \t]*\r?\n)*[ \t]*" + _BOLD + r"Action Input:" + _BOLD + r"[ \t]*"
+_REMARK = r"(?:[ \t]+\([^\n()]{0,200}\))?"
+_REACT = re.compile(r"Action:" + _BOLD + r"[ \t]*(?:\r?\n[ \t]*)?(" + NAME_PATTERN + ")" + _REMARK + r"[ \t]*"
+                    + _BOLD + _INPUT_AFTER)
+# the same with anything on the Action line: a call is meant, to which tool is a guess
+_REACT_LOOSE = re.compile(r"Action:" + _BOLD + r"[ \t]*([^\n]{0,200}?)" + _INPUT_AFTER)
+# a line that begins ReAct's next step: where an input written as text ends
+_REACT_STEP = re.compile(r"[ \t]*" + _BOLD + r"(?:Observation|Thought|Action|Action Input|Final Answer)"
+                         r"[ \t]*" + _BOLD + r"[ \t]*:")
+_BOLD_BEFORE_JSON = re.compile(r"\*\*[ \t]*(?=[{\[])")  # Action Input: ** {...}: the bold's end
 
 
 def _react(text: str, i: int, limit: int, m: re.Match[str]) -> tuple[list[ToolCall] | None, int]:
     """ReAct (LangChain's agents, Qwen's ReAct template): ``Action: NAME`` then ``Action
-    Input:`` and the input, JSON or the rest of its line; the model stops at ``Observation:``."""
+    Input:`` and the input, JSON or text (over lines, to ReAct's next step or the end of the
+    turn, as LangChain reads it: the model stops at ``Observation:``)."""
     if framed_as_example(text, i, max(0, i - 400), ""):  # (its last line with words, blank ones between)
         return None, m.end()  # "for example, ... Action:": the format shown, not a call
     name, k = m.group(1), m.end()
+    bold = _BOLD_BEFORE_JSON.match(text, k, limit)
+    if bold is not None:
+        k = bold.end()
+    j = skip_space(text, k, limit)
+    if j < limit and text[j] in "{[":
+        k = j  # (the value on the next line)
     if k < limit and text[k] in "{[":
         e = extent(text, k, limit)
         end = limit if e is None else e
         call = more_after([named_call(name, text[k:end], (i, end), cut=e is None)], text, end, limit)[0]
     else:
-        nl = text.find("\n", k, limit)  # (a stop sequence, "Observation:", ends the text there)
-        end = limit if nl < 0 else nl
-        call = named_call(name, text[k:end].rstrip("\r"), (i, end), bare=True)
+        end = _text_input_end(text, k, limit)
+        raw = text[k:end].strip()
+        if raw[:1] in ("\"", "'") and (len(raw) < 2 or raw[-1] != raw[0]):
+            call = ToolCall(name, raw, None, False, (i, end),
+                            f"the input of {name!r} opens a quoted string that does not close: "
+                            + ("the call is not whole" if end == len(text) else "where it ends is a guess"))
+        else:
+            call = named_call(name, raw, (i, end), bare=True)
     # an observation after the action: the turn ends here, and past the limit (the end of a
     # fenced block that holds the action) the scan stops too
+    return [call], (len(text) if OBSERVATION.match(text, end, limit) else end)
+
+
+def _text_input_end(text: str, k: int, limit: int) -> int:
+    """Where an input written as text from ``k`` ends: at the line that begins ReAct's next
+    step, at the end of the model's turn, or at the end of the text; blanks before left out.
+    (Read a line at a time: each line is looked at once.)"""
+    a = k
+    while True:
+        nl = text.find("\n", a, limit)
+        turn = TURN_END.search(text, a, limit if nl < 0 else nl)
+        if turn is not None:
+            end = turn.start()
+            break
+        if nl < 0 or _REACT_STEP.match(text, nl + 1, limit):
+            end = limit if nl < 0 else nl
+            break
+        a = nl + 1
+    while end > k and text[end - 1].isspace():
+        end -= 1
+    return end
+
+
+def _loose_react(text: str, i: int, limit: int, m: re.Match[str]) -> tuple[list[ToolCall] | None, int]:
+    """An Action line that names no tool alone (``Action: search the web``), then an input:
+    a call is meant, not ok."""
+    if framed_as_example(text, i, max(0, i - 400), ""):
+        return None, m.end()
+    said = m.group(1)
+    k = m.end()
+    end = extent(text, k, limit) if k < limit and text[k] in "{[" else None
+    end = _text_input_end(text, k, limit) if end is None else end
+    call = ToolCall("", text[k:end].strip(), None, False, (i, end),
+                    f"the Action line says {said[:80]!r}, not a tool's name alone: which tool is meant "
+                    "is a guess" if said.strip() else "the Action line names no tool")
     return [call], (len(text) if OBSERVATION.match(text, end, limit) else end)
 
 
@@ -120,19 +179,29 @@ def _action_fence(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCal
     react = _REACT.match(text, i, limit)
     if react is not None:
         return _react(text, i, limit, react)
+    # (tried only where an input follows soon: a bounded search costs less than the pattern)
+    near = text.find("Action Input:", i, min(limit, i + 400)) >= 0
+    loose = _REACT_LOOSE.match(text, i, limit) if near else None
+    if loose is not None:
+        return _loose_react(text, i, limit, loose)
     k = i + len("Action:")
     while k < limit and text[k].isspace():
         k += 1
     if not text.startswith("```", k):
         return None, k
     nl = text.find("\n", k, limit)
-    if nl < 0:
+    close = text.find("```", k + 3, limit if nl < 0 else nl)
+    if close >= 0:  # a fence on one line: ```{"action": ...}```
+        body = k + 3 + 4 * text.startswith("json", k + 3)
+    elif nl < 0:
         return ([], limit) if limit == len(text) else (None, k)
-    close = text.find("```", nl, limit)
+    else:
+        body = nl + 1
+        close = text.find("```", nl, limit)
     body_end = close if close >= 0 else limit
-    if framed_as_example(text, i, max(0, i - 400), text[nl + 1:body_end]):
+    if framed_as_example(text, i, max(0, i - 400), text[body:body_end]):
         return None, k  # "for example, ... Action:": the format shown, not a call
-    calls, end, found = json_run(text, nl + 1, body_end)
+    calls, end, found = json_run(text, body, body_end)
     if not found or not any(c.name for c in calls):
         return None, k  # JSON that names no tool (LangChain's "Final Answer"): read as any fence is
     return calls, (close + 3 if close >= 0 else limit)
