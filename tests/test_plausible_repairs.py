@@ -66,6 +66,25 @@ def test_a_string_with_an_inner_quote_is_not_split_at_a_comma_after_it():
     assert r.ok and r.value == {"a": 'say "x', "b": 1}
 
 
+@pytest.mark.parametrize("text, key", [
+    ('{"a": 1, "b": "say "hi", "a": "2"}', "a"),
+    # the text a model put in a patch wrote over the call's dry_run: the write must not run on it
+    ('{"dry_run": true, "patch": "+say "hi", "dry_run": "false\\n"}', "dry_run"),
+    ('[{"k": {"x": 1, "y": "a "b", "x": 2}}]', "x"),
+])
+def test_an_inner_quote_read_as_a_strings_end_that_writes_over_a_key_is_refused(text, key):
+    r = toolmend.normalize_tool_args(text)
+    assert not r.ok and r.cut is None
+    assert f"key {key!r} twice with two values" in r.error and "offset" in r.error
+
+
+def test_an_inner_quote_read_as_a_strings_end_is_repaired_when_no_key_is_written_over():
+    for text, value in (('{"a": 1, "b": "say "hi", "c": "2"}', {"a": 1, "b": 'say "hi', "c": "2"}),
+                        ('{"a": "2", "b": "say "hi", "a": "2"}', {"a": "2", "b": 'say "hi'})):
+        r = toolmend.normalize_tool_args(text)
+        assert r.ok and r.value == value and "inner_quote" in _codes(r)
+
+
 @pytest.mark.parametrize("text", [
     "<think>The user wants {\"x\": 0}. Let me think",      # reasoning, never closed
     "<think>a {\"x\": 0}</think>",                           # nothing after the reasoning

@@ -379,6 +379,12 @@ def _engine(text: str, base: str, tool: str | None, original: str) -> Recovered:
     if cut is not None:
         return _cut(rebuilt, value, cut, [Fix(code, offset + lead, message)
                                           for code, offset, message in raw_fixes])
+    inner = next((offset for code, offset, _ in raw_fixes if code == "inner_quote"), None) if raw_fixes else None
+    twice = _key_given_twice(rebuilt) if inner is not None else None
+    if twice is not None:  # the reading a quote inside a string was given wrote over a member
+        return _fail(original, f"reading the quote at offset {inner + lead} as the end of a string gives "
+                               f"key {twice!r} twice with two values: which string ends there, and which "
+                               "value is meant, is a guess")
     if not raw_fixes:
         if text.strip(" \t\n\r") == original:  # valid JSON after all (deeper than orjson's limit)
             return _accept(value, text, "parse", tool, original, [], text)
@@ -390,6 +396,25 @@ def _engine(text: str, base: str, tool: str | None, original: str) -> Recovered:
         return Recovered(rebuilt, True, "repair", value, None, None, text, (raw_fixes, lead))
     fixes = [Fix(code, offset + lead, message) for code, offset, message in raw_fixes]
     return _accept(value, rebuilt, "repair", tool, original, fixes, text)
+
+
+def _key_given_twice(text: str) -> str | None:
+    """A key that an object of the JSON ``text`` holds twice with two values (None: none)."""
+    found: list[str] = []
+
+    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+        seen: dict[str, Any] = {}
+        for k, v in items:
+            if k in seen and not found and seen[k] != v:
+                found.append(k)
+            seen[k] = v
+        return seen
+
+    try:
+        json.loads(text, object_pairs_hook=pairs)
+    except (RecursionError, ValueError):
+        return None  # (deeper than Python reads: the engine's own reading stands)
+    return found[0] if found else None
 
 
 def _original_offset(original: str, base: str) -> Callable[[int], int]:
