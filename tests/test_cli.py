@@ -484,3 +484,16 @@ def test_query_sort_and_select_fields_get_a_did_you_mean(files):
     assert r.rc == 1 and "sort field 'pirce'" in r.err and "did you mean 'price'?" in r.err
     r = cli("json", "query", "--file", "rows.json", "--select", "nmae")
     assert r.rc == 0 and "did you mean 'name'?" in r.err
+
+
+def test_identical_files_write_no_patch_on_standard_output(tmp_path, monkeypatch):
+    # (as GNU diff: a patch file made of them is empty, not a sentence)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "s1").write_text("same\n")
+    (tmp_path / "s2").write_text("same\n")
+    r = cli("diff", "files", "s1", "s2")
+    assert r.rc == 0 and r.out == b""
+    r = cli("diff", "text", "--a", "x", "--b", "x")
+    assert r.rc == 0 and r.out == b""
+    r = cli("diff", "files", "s1", "s2", "--json")
+    assert r.rc == 0 and b"are identical" in r.out

@@ -223,3 +223,16 @@ def test_the_hint_after_a_failed_hunk_is_linear_on_a_file_of_repeated_lines():
     with pytest.raises(PatchError, match="does not match"):
         D.apply("a\n" * 200_000, patch)
     assert time.thread_time() - start < 2.0  # (each place the first line matches compared whole: ~12 s)
+
+
+def test_text_between_two_hunks_of_a_file_is_refused_not_skipped():
+    # (a line that lost its ' ', '-' or '+': git refuses it, GNU patch stops there)
+    patch = ("--- a/f\n+++ b/f\n@@ -2,3 +2,3 @@\n 2\n-3\n+Y\n 4\nthis line is not part of any hunk\n"
+             "@@ -15,3 +15,3 @@\n 15\n-16\n+X\n 17\n")
+    with pytest.raises(PatchError, match="line 8 of the patch, 'this line is not part of any hunk', "
+                                         "stands between two hunks"):
+        parse_patch(patch)
+    # blank lines between them, and text between two files' sections, are fine
+    assert len(parse_patch(patch.replace("this line is not part of any hunk\n", "\n"))[0].hunks) == 2
+    two = ("--- a/f\n+++ b/f\n@@ -1 +1 @@\n-a\n+b\nsome words\n--- a/g\n+++ b/g\n@@ -1 +1 @@\n-c\n+d\n")
+    assert [len(s.hunks) for s in parse_patch(two)] == [1, 1]

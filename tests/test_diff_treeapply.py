@@ -559,3 +559,47 @@ def test_every_prefix_of_a_git_patch_is_refused_or_whole(tmp_path):
             text = (ws / name).read_text()
             assert text in (files.get(name), after.get(name)), f"cut at line {cut}: {name}"
     assert 3 <= applied < len(lines) // 2
+
+
+# ---------------------------------------------------------------------------
+# symlinks: a patch changes the files it names, never what a link leads to (as git apply)
+
+
+def test_a_patch_for_a_symlink_is_refused_and_its_target_left_alone(tmp_path):
+    _tree(tmp_path, {"target": "l\n"})
+    os.symlink("target", tmp_path / "sl")
+    r = _apply(tmp_path, "--- a/sl\n+++ b/sl\n@@ -1 +1 @@\n-l\n+sl\n")
+    assert not r.ok and "is a symlink (to 'target')" in r.output
+    assert (tmp_path / "target").read_text() == "l\n" and os.path.islink(tmp_path / "sl")
+    assert _listing(tmp_path) == ["sl", "target"]
+
+
+@pytest.mark.parametrize("patch", [
+    "--- a/linkdir/x\n+++ /dev/null\n@@ -1 +0,0 @@\n-x\n",       # a deletion: it removed data/real and data
+    "--- a/linkdir/x\n+++ b/linkdir/x\n@@ -1 +1 @@\n-x\n+y\n",
+    "--- /dev/null\n+++ b/linkdir/new\n@@ -0,0 +1 @@\n+n\n",
+])
+def test_a_file_reached_through_a_symlinked_folder_is_refused(tmp_path, patch):
+    _tree(tmp_path, {"data/real/x": "x\n"})
+    os.symlink(os.path.join("data", "real"), tmp_path / "linkdir")
+    r = _apply(tmp_path, patch, backup=False)
+    assert not r.ok and "through the symlink 'linkdir'" in r.output
+    assert _listing(tmp_path) == ["data/real/x"] and os.path.islink(tmp_path / "linkdir")
+    assert (tmp_path / "data" / "real" / "x").read_text() == "x\n"
+    # by its own path it is patched
+    r = _apply(tmp_path, "--- a/data/real/x\n+++ b/data/real/x\n@@ -1 +1 @@\n-x\n+y\n", backup=False)
+    assert r.ok and (tmp_path / "data" / "real" / "x").read_text() == "y\n"
+
+
+def test_a_tree_patch_over_a_symlink_turned_file_is_refused_on_the_command_line(tmp_path, monkeypatch):
+    for side in ("a", "b"):
+        _tree(tmp_path / side, {"target": "l\n"})
+    os.symlink("target", tmp_path / "a" / "sl")
+    (tmp_path / "b" / "sl").write_text("sl\n")
+    monkeypatch.chdir(tmp_path)
+    made = cli("diff", "dirs", "a", "b", "--unified")
+    (tmp_path / "u.diff").write_bytes(made.out)
+    monkeypatch.chdir(tmp_path / "a")
+    r = cli("diff", "apply", "--patch", "../u.diff", "--write", "--no-backup")
+    assert r.rc == 1 and "symlink" in r.err
+    assert (tmp_path / "a" / "target").read_text() == "l\n"

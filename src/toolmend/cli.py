@@ -234,7 +234,9 @@ def _finish(result: Any, tool: str, verb: str, as_json: bool) -> int:
     if as_json:
         _write(_dumps({"ok": result.ok, "output": result.output, "data": result.data,
                        "warnings": list(result.warnings), "truncated": result.truncated}) + "\n")
-    elif result.ok:
+    elif result.ok and not (tool == "diff" and verb in ("files", "text") and isinstance(result.data, dict)
+                            and result.data.get("identical")):
+        # (identical inputs: no patch, and nothing on standard output, as GNU diff)
         body = result.raw if result.raw is not None else result.output
         if isinstance(body, str) and body and not body.endswith("\n"):
             body += "\n"

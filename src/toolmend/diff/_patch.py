@@ -256,6 +256,7 @@ class _Reader:
         self.promised: int | None = None  # hunks the count line says the patch holds
         self.closed = False  # the end line was seen
         self.head: FilePatch | None = None  # the git section whose extended header is being read
+        self.stray: tuple[int, str] | None = None  # a line of text after a hunk of this section
 
     def read(self) -> None:
         lines = self.lines
@@ -303,6 +304,7 @@ class _Reader:
             self.files.append(section)
         self.after_hunk = None
         self.ended = [False, False]
+        self.stray = None
 
     def _git_start(self, line: str) -> bool:
         """``diff --git a/x b/x``: a git section, its extended header next."""
@@ -364,6 +366,13 @@ class _Reader:
         if not match:
             raise PatchError(f"hunk {number}: line {self.i + 1} of the patch, {line!r}, is not a hunk "
                              "header; one reads '@@ -l,s +l,s @@'", hunk=number, reason="malformed")
+        if self.stray is not None and cur.hunks:
+            at, text = self.stray
+            raise PatchError(f"hunk {number} ({match.group(0)}): line {at + 1} of the patch, "
+                             f"{text[:80]!r}, stands between two hunks of one file, in none of "
+                             "them (a line that lost its ' ', '-' or '+'?): which lines the hunks "
+                             "hold is a guess, so none of the patch is applied", hunk=number,
+                             reason="malformed")
         if any(self.ended):
             raise PatchError(f"hunk {number} ({match.group(0)}) comes after a line marked "
                              "'\\ No newline at end of file', which ends the file", hunk=number,
@@ -419,6 +428,8 @@ class _Reader:
             raise _count_error(after, self.lines, self.i, after.old_count, after.new_count, "longer")
         if line and not line.startswith("\\"):
             self.after_hunk = None
+            if self.stray is None:
+                self.stray = (self.i, line)
 
     def finish(self, ends_with_newline: bool) -> list[FilePatch]:
         """The sections read, checked whole: git's headers, some hunk, the

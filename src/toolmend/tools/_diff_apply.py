@@ -357,6 +357,31 @@ def _done(change: _Change, backups: dict[str, str | None]) -> str:
             f"{change.lines_after} lines{tail}){kept}")
 
 
+def _no_link_on_the_way(path: str, ws: Workspace) -> None:
+    """Refuse a file the patch names that is a symlink, or that it reaches through a
+    symlinked folder (from the workspace down), as git does: a patch changes the files it
+    names, never what a link leads to (a deletion would remove the folders it emptied there)."""
+    joined = os.path.normpath(os.path.join(ws.root, path))
+    root = ws.root.rstrip(os.sep) + os.sep
+    # (a path outside the workspace, which only an unconfined apply takes: the file itself)
+    at = len(root) if joined.startswith(root) else len(os.path.dirname(joined)) + 1
+    while at <= len(joined):
+        nxt = joined.find(os.sep, at)
+        part = joined if nxt < 0 else joined[:nxt]
+        if os.path.islink(part):
+            shown = ws.relative(part) if joined.startswith(root) else part
+            if part == joined:
+                raise ToolError(f"file {path!r} is a symlink (to {os.readlink(part)!r}): a patch "
+                                "changes the files it names, not what a link leads to; patch the "
+                                "file it leads to by its own name")
+            raise ToolError(f"file {path!r} is reached through the symlink {shown!r}: a patch "
+                            "changes the files it names, not what a link leads to; name the "
+                            "file by its own path")
+        if nxt < 0:
+            break
+        at = nxt + 1
+
+
 def _remove_empty_parents(real: str, stop: str) -> None:
     """Remove the folders a deletion left empty, up to ``stop`` (as git does)."""
     folder = os.path.dirname(real)
@@ -479,6 +504,7 @@ def diff_apply(args: ToolArgs, ws: Workspace) -> ToolResult:
 
     def slot_of(path: str) -> _Slot:
         real = ws.resolve(path, what="file")
+        _no_link_on_the_way(path, ws)
         if real not in slots:
             slots[real] = _Slot(path.replace(os.sep, "/"), real)
             _read(slots[real], ws)
