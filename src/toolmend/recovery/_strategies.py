@@ -379,8 +379,8 @@ def _engine(text: str, base: str, tool: str | None, original: str) -> Recovered:
     if cut is not None:
         return _cut(rebuilt, value, cut, [Fix(code, offset + lead, message)
                                           for code, offset, message in raw_fixes])
-    inner = next((offset for code, offset, _ in raw_fixes if code == "inner_quote"), None) if raw_fixes else None
-    twice = _key_given_twice(rebuilt) if inner is not None else None
+    inner = next((offset for code, offset, _ in raw_fixes if code == "inner_quote"), -1) if raw_fixes else -1
+    twice = _key_given_twice(rebuilt) if inner >= 0 else None
     if twice is not None:  # the reading a quote inside a string was given wrote over a member
         return _fail(original, f"reading the quote at offset {inner + lead} as the end of a string gives "
                                f"key {twice!r} twice with two values: which string ends there, and which "
