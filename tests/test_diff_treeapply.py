@@ -603,3 +603,56 @@ def test_a_tree_patch_over_a_symlink_turned_file_is_refused_on_the_command_line(
     r = cli("diff", "apply", "--patch", "../u.diff", "--write", "--no-backup")
     assert r.rc == 1 and "symlink" in r.err
     assert (tmp_path / "a" / "target").read_text() == "l\n"
+
+
+# ---------------------------------------------------------------------------
+# a file turned folder and a folder turned file, in one patch (as dirs --unified writes it)
+
+_FILE_TO_FOLDER = ("--- a/t\n+++ /dev/null\n@@ -1 +0,0 @@\n-x\n"
+                   "--- /dev/null\n+++ b/t/inner\n@@ -0,0 +1 @@\n+y\n")
+_FOLDER_TO_FILE = ("--- /dev/null\n+++ b/t\n@@ -0,0 +1 @@\n+x\n"
+                   "--- a/t/inner\n+++ /dev/null\n@@ -1 +0,0 @@\n-y\n")
+
+
+def test_a_file_the_patch_deletes_may_become_a_folder(tmp_path):
+    _tree(tmp_path, {"t": "x\n"})
+    r = _apply(tmp_path, _FILE_TO_FOLDER)
+    assert r.ok, r.output
+    assert _listing(tmp_path) == ["t.bak", "t/inner"] and (tmp_path / "t" / "inner").read_text() == "y\n"
+    # the file is not deleted by the patch: refused, named
+    _tree(tmp_path / "u", {"t": "x\n"})
+    r = _apply(tmp_path / "u", "--- /dev/null\n+++ b/t/inner\n@@ -0,0 +1 @@\n+y\n")
+    assert not r.ok and "'t' is a file, not a folder" in r.output
+    assert (tmp_path / "u" / "t").read_text() == "x\n"
+
+
+def test_a_folder_the_patch_empties_may_become_a_file(tmp_path):
+    _tree(tmp_path, {"t/inner": "y\n"})
+    # the backups of its files would keep the folder: refused up front, dry run or not
+    for dry in (True, False):
+        r = _apply(tmp_path, _FOLDER_TO_FILE, dry_run=dry)
+        assert not r.ok and "turns the folder 't' into a file" in r.output
+        assert _listing(tmp_path) == ["t/inner"]
+    r = _apply(tmp_path, _FOLDER_TO_FILE, backup=False)
+    assert r.ok, r.output
+    assert _listing(tmp_path) == ["t"] and (tmp_path / "t").read_text() == "x\n"
+    # a folder holding a file the patch does not delete stays a folder: refused
+    _tree(tmp_path / "u", {"t/inner": "y\n", "t/other": "z\n"})
+    r = _apply(tmp_path / "u", _FOLDER_TO_FILE, backup=False)
+    assert not r.ok and "'t' is not a regular file" in r.output
+    assert _listing(tmp_path / "u") == ["t/inner", "t/other"]
+
+
+def test_dirs_unified_then_apply_carries_a_type_change_both_ways(tmp_path, monkeypatch):
+    _tree(tmp_path / "a", {"t": "x\n", "keep": "k\n"})
+    _tree(tmp_path / "b", {"t/inner": "y\n", "keep": "k\n"})
+    monkeypatch.chdir(tmp_path)
+    for old, new in (("a", "b"), ("b", "a")):
+        made = cli("diff", "dirs", old, new, "--unified")
+        (tmp_path / "u.diff").write_bytes(made.out)
+        work = tmp_path / f"w{old}"
+        _tree(work, {"t": "x\n", "keep": "k\n"} if old == "a" else {"t/inner": "y\n", "keep": "k\n"})
+        r = cli("diff", "apply", "--patch", str(tmp_path / "u.diff"), "--dir", str(work), "--write",
+                "--no-backup")
+        assert r.rc == 0, r.err
+        assert _listing(work) == _listing(tmp_path / new)

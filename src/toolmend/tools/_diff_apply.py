@@ -61,6 +61,8 @@ class _Slot:
     mode: int | None = None          # permission bits after
     writer: _Change | None = None    # the section that writes it
     remover: _Change | None = None   # the section that removes it (a deletion, a rename)
+    made: list[str] = field(default_factory=list)  # the folders its creation made (to undo)
+    was_folder: bool = False         # a folder the patch empties, which it then writes as a file
 
     @property
     def exists(self) -> bool:
@@ -174,18 +176,48 @@ def _paths(section: FilePatch, strip: int | None, base: str,
     return "modify", None, paths[-1]
 
 
-def _read(slot: _Slot, ws: Workspace) -> None:
+def _read(slot: _Slot, ws: Workspace, removed: set[str]) -> None:
+    """What the slot's file holds. A file that stands where the path needs a folder, or a
+    folder where it names a file, counts as absent when the patch removes it whole (its files
+    deleted or renamed: a file turned folder, a folder turned file, as git applies them)."""
     try:
         slot.st = os.stat(slot.real)
     except FileNotFoundError:
+        slot.st = None
+    except NotADirectoryError:
+        above = os.path.dirname(slot.real)
+        while not os.path.lexists(above):
+            above = os.path.dirname(above)
+        if above not in removed:
+            raise ToolError(f"file {slot.shown!r}: {ws.relative(above)!r} is a file, not a folder "
+                            "(and the patch does not delete it)") from None
         slot.st = None
     except OSError as exc:
         raise ToolError(f"file {slot.shown!r}: {exc.strerror}") from None
     if slot.st is None:
         return
+    if stat.S_ISDIR(slot.st.st_mode) and _emptied(slot.real, removed):
+        slot.st, slot.was_folder = None, True
+        return
     if not stat.S_ISREG(slot.st.st_mode):
         raise ToolError(f"file {slot.shown!r} is not a regular file")
     slot.before = ws.read_real_bytes(slot.real, FILE_LIMIT, slot.shown)
+
+
+def _emptied(folder: str, removed: set[str]) -> bool:
+    """Whether the patch removes every file in ``folder`` (and so the folder, left empty)."""
+    holding = set()  # the folders a removed file stands in
+    for path in removed:
+        d = os.path.dirname(path)
+        while d.startswith(folder) and d not in holding:
+            holding.add(d)
+            d = os.path.dirname(d)
+    for d, dirs, files in os.walk(folder):
+        if d not in holding or any(os.path.join(d, f) not in removed for f in files):
+            return False
+        if any(os.path.islink(os.path.join(d, x)) for x in dirs):
+            return False  # (a link to a folder: not walked, not removed)
+    return True
 
 
 def _check(change: _Change) -> None:
@@ -399,6 +431,9 @@ def _write(slots: list[_Slot], ws: Workspace, backup: bool, stop: str) -> dict[s
     Returns the backups made (path -> backup path relative to the workspace)."""
     done: list[_Slot] = []
     backups: dict[str, str | None] = {}
+    # removals first: a file a folder replaces, or the files of a folder a file replaces, go
+    # before what takes their place
+    slots = sorted(slots, key=lambda s: s.after is not None)
     made: dict[str, str] = {}  # the backups written by this apply (path -> real path)
     slot = slots[0] if slots else None
     try:
@@ -428,6 +463,10 @@ def _write(slots: list[_Slot], ws: Workspace, backup: bool, stop: str) -> dict[s
                 continue
             assert slot.mode is not None
             if slot.st is None:
+                folder = os.path.dirname(slot.real) or "."
+                while not os.path.lexists(folder):
+                    slot.made.append(folder)
+                    folder = os.path.dirname(folder)
                 os.makedirs(os.path.dirname(slot.real) or ".", exist_ok=True)
                 write_atomic(slot.real, slot.after, slot.mode)
             elif slot.after == slot.before:
@@ -465,6 +504,8 @@ def _undo(done: list[_Slot]) -> set[str]:
         try:
             if slot.before is None:
                 os.remove(slot.real)
+                for folder in slot.made:  # (deepest first: a file it replaced may come back)
+                    os.rmdir(folder)
             else:
                 assert slot.st is not None
                 os.makedirs(os.path.dirname(slot.real) or ".", exist_ok=True)
@@ -501,13 +542,16 @@ def diff_apply(args: ToolArgs, ws: Workspace) -> ToolResult:
     except PatchError as exc:
         return _refused(None, exc, [])
     slots: dict[str, _Slot] = {}
+    # the files the patch deletes or renames away (a folder they empty may become a file)
+    removed = {ws.resolve(dst if kind == "delete" else src or dst, what="file")
+               for kind, src, dst, _ in plans if kind in ("delete", "rename")}
 
     def slot_of(path: str) -> _Slot:
         real = ws.resolve(path, what="file")
         _no_link_on_the_way(path, ws)
         if real not in slots:
             slots[real] = _Slot(path.replace(os.sep, "/"), real)
-            _read(slots[real], ws)
+            _read(slots[real], ws, removed)
         return slots[real]
 
     changes = []
@@ -526,6 +570,11 @@ def diff_apply(args: ToolArgs, ws: Workspace) -> ToolResult:
         except PatchError as exc:
             return _refused(change, exc, names)
     _plan(changes)
+    turned = next((s.shown for s in slots.values() if s.was_folder), None)
+    if turned is not None and backup:
+        raise ToolError(f"@diff apply: the patch turns the folder {turned!r} into a file, and the "
+                        "backups of the files it deletes there would keep the folder: keep a copy, "
+                        "then apply it without backups (backup: false, --no-backup)")
     stop = ws.resolve(base, what="folder") if base not in ("", ".") else ws.root
     return _report(changes, list(slots.values()), ws, dry_run, backup, stop)
 
