@@ -68,6 +68,9 @@ cdef class _Repairer:
     # the last searches for '{' and '[' (next_opener): where each began, what each found
     cdef Py_ssize_t seek_from[2]
     cdef Py_ssize_t seek_at[2]
+    # where the last string holding unescaped quotes ended at a comma (-1: none), and its frame
+    cdef Py_ssize_t split_end
+    cdef int split_ctx
     cdef char _pad_tail[PAD]
 
     def __cinit__(self, str s):
@@ -88,6 +91,8 @@ cdef class _Repairer:
         self.oom = False
         self.seek_from[0] = self.seek_from[1] = self.n + 1  # no search made yet
         self.seek_at[0] = self.seek_at[1] = -1
+        self.split_end = -1
+        self.split_ctx = F_OBJ
 
     def __dealloc__(self):
         PyMem_RawFree(self.out.data)
@@ -280,6 +285,40 @@ cdef class _Repairer:
             return False
         e = self.ws(e)
         return e < self.n and self.ch(e) == c':'
+
+    cdef bint separator_only(self, Py_ssize_t a, Py_ssize_t b) noexcept nogil:
+        """Whether only the separator before the next value stands in s[a:b] (the twin's)."""
+        cdef Py_ssize_t k = self.ws(a), end
+        cdef Py_UCS4 q, c
+        if self.split_ctx != F_OBJ and k == b:
+            return True  # (two elements with no comma between them)
+        if k >= b or self.ch(k) != c',':
+            return False
+        k = self.ws(k + 1)
+        if self.split_ctx != F_OBJ:
+            return k == b
+        if k >= b:
+            return False
+        q = self.ch(k)
+        if q == c'"' or q == c"'":
+            end = k + 1
+            while end < b:
+                c = self.ch(end)
+                if c == q or c == c'\\' or c == c'\n':
+                    break
+                end += 1
+            if end >= b or self.ch(end) != q:
+                return False
+            k = end + 1
+        else:
+            end = self.key_end(k)
+            if end == k or end > b:
+                return False
+            k = end
+        k = self.ws(k)
+        if k >= b or self.ch(k) != c':':
+            return False
+        return self.ws(k + 1) == b
 
     # -- strings
     cdef bint closes(self, Py_ssize_t i, int ctx) noexcept nogil:
@@ -523,12 +562,26 @@ cdef class _Repairer:
                 j += 2
             elif c == q:
                 if self.closes(j + 1, ctx):
+                    if inner and (ctx == F_OBJ or ctx == F_ARR or ctx == F_TUP):
+                        k = self.ws(j + 1)
+                        if k >= n:  # the text ends there, its container open: cut, maybe before its end
+                            self.fix("cut", i, "cut inside a string (its last quote may be one of the "
+                                               "unescaped ones it holds)")
+                            self.complete = False
+                            return n
+                        if self.ch(k) == c',' or (ctx != F_OBJ and (self.ch(k) == c'"' or self.ch(k) == c"'")):
+                            self.split_end = j + 1  # (in an array, the comma missing)
+                            self.split_ctx = ctx
                     self.complete = True
                     return j + 1
                 if ((ctx == F_OBJ and not inner) or ctx == F_ARR) and eng_missing_close(self, i, j, ctx):
                     self.complete = True
                     return eng_comma_before(self, i, j)
                 self.put_char(q)
+                if not inner and self.split_end >= 0 and self.separator_only(self.split_end, i):
+                    self.refuse(self.split_end - 1, "a string holding unescaped quotes, then another "
+                                                    "after a comma: the quotes between them may be the "
+                                                    "text's (one string) or end the first, two readings")
                 inner = True
                 self.fix("inner_quote", j, "quote inside a string escaped")
                 j += 1

@@ -78,9 +78,32 @@ def test_an_inner_quote_read_as_a_strings_end_that_writes_over_a_key_is_refused(
     assert f"key {key!r} twice with two values" in r.error and "offset" in r.error
 
 
+@pytest.mark.parametrize("text", [
+    '{"command": "git commit -m "fix bug"',     # the last quote may be one more of the text's
+    '{"sql": "select * from t where name = "bob"',
+    '{"args": ["-c", "print("x"',
+    '{"a": "say "hi""',
+])
+def test_text_ending_on_a_quote_of_a_string_holding_unescaped_ones_is_cut(text):
+    r = toolmend.normalize_tool_args(text)
+    assert not r.ok and r.cut is not None and "its last quote may be one of" in r.error
+
+
+@pytest.mark.parametrize("text", [
+    '{"cmd": ["python", "-c", "print("a", "b")"]}',   # one element or two
+    '["bash", "-c", "echo "hi" "there""]',
+    '{"cmd": "echo "a", "b": "c""}',                  # one string or a member b
+])
+def test_two_strings_of_unescaped_quotes_one_after_the_other_are_two_readings(text):
+    r = toolmend.normalize_tool_args(text)
+    assert not r.ok and r.cut is None and "two readings" in r.error
+
+
 def test_an_inner_quote_read_as_a_strings_end_is_repaired_when_no_key_is_written_over():
     for text, value in (('{"a": 1, "b": "say "hi", "c": "2"}', {"a": 1, "b": 'say "hi', "c": "2"}),
-                        ('{"a": "2", "b": "say "hi", "a": "2"}', {"a": "2", "b": 'say "hi'})):
+                        ('{"a": "2", "b": "say "hi", "a": "2"}', {"a": "2", "b": 'say "hi'}),
+                        ('{"cmd": "echo "hi"", "cwd": "/tmp"}', {"cmd": 'echo "hi"', "cwd": "/tmp"}),
+                        ('["echo "hi"", "ls"]', ['echo "hi"', "ls"])):
         r = toolmend.normalize_tool_args(text)
         assert r.ok and r.value == value and "inner_quote" in _codes(r)
 

@@ -72,7 +72,7 @@ class Refused(ValueError):
 
 
 class _Scanner:
-    __slots__ = ("s", "n", "fixes", "more", "more_at")
+    __slots__ = ("s", "n", "fixes", "more", "more_at", "split_end", "split_ctx")
 
     def __init__(self, s: str) -> None:
         self.s = s
@@ -80,6 +80,10 @@ class _Scanner:
         self.fixes: list[tuple[str, int, str]] = []
         self.more = 0
         self.more_at = 0
+        # where the last string holding unescaped quotes ended at a comma (-1: none), and the
+        # frame it was a value of: a string of unescaped quotes right after it is a second guess
+        self.split_end = -1
+        self.split_ctx = _OBJ
 
     def fix(self, code: str, pos: int, message: str) -> None:
         if len(self.fixes) < MAX_FIXES or code == "cut":  # where the text was cut is always kept
@@ -238,6 +242,35 @@ class _Scanner:
         e = _WS.match(s, m.end()).end()  # type: ignore[union-attr]
         return e < n and s[e] == ":"
 
+    def separator_only(self, a: int, b: int) -> bool:
+        """Whether only the separator before the next value stands in s[a:b]: a comma (and in
+        an object a key and its colon), blanks around."""
+        s = self.s
+        k = _WS.match(s, a, b).end()  # type: ignore[union-attr]
+        if self.split_ctx != _OBJ and k == b:
+            return True  # (two elements with no comma between them)
+        if k >= b or s[k] != ",":
+            return False
+        k = _WS.match(s, k + 1, b).end()  # type: ignore[union-attr]
+        if self.split_ctx != _OBJ:
+            return k == b
+        if k < b and s[k] in "\"'":
+            end = k + 1
+            while end < b and s[end] not in (s[k], "\\", "\n"):
+                end += 1
+            if end >= b or s[end] != s[k]:
+                return False
+            k = end + 1
+        else:
+            m = _KEY.match(s, k, b)
+            if m is None:
+                return False
+            k = m.end()
+        k = _WS.match(s, k, b).end()  # type: ignore[union-attr]
+        if k >= b or s[k] != ":":
+            return False
+        return _WS.match(s, k + 1, b).end() == b  # type: ignore[union-attr]
+
     def closes_top(self, j: int, q: str) -> bool:
         """Whether a quote ends a string that is the whole value, text (from j)
         following it: the end, a join, a comma, a comment or another value
@@ -301,6 +334,14 @@ class _Scanner:
                 j = k + 2
             elif c == q:
                 if self.closes(k + 1, ctx, False):
+                    if inner and ctx in (_OBJ, _ARR, _TUP):
+                        e = _WS.match(s, k + 1).end()  # type: ignore[union-attr]
+                        if e >= n:  # the text ends there, its container open: cut, maybe before its end
+                            self.fix("cut", i, "cut inside a string (its last quote may be one of the "
+                                               "unescaped ones it holds)")
+                            return "".join(parts), n, False
+                        if s[e] == "," or (ctx != _OBJ and s[e] in "\"'"):  # (in an array, the comma missing)
+                            self.split_end, self.split_ctx = k + 1, ctx
                     return "".join(parts), k + 1, True
                 p = self.comma_before(i, k) if (ctx == _OBJ and not inner) or ctx == _ARR else -1
                 if p < 0 and ctx == _OBJ and not inner and self.member_before(i, k):
@@ -315,6 +356,10 @@ class _Scanner:
                         text = "".join(parts)
                         return text[:len(text) - (k - p)], p, True
                 parts.append(q)
+                if not inner and self.split_end >= 0 and self.separator_only(self.split_end, i):
+                    raise Refused(self.split_end - 1, "a string holding unescaped quotes, then another "
+                                                      "after a comma: the quotes between them may be the "
+                                                      "text's (one string) or end the first, two readings")
                 inner = True
                 self.fix("inner_quote", k, "quote inside a string escaped")
                 j = k + 1
