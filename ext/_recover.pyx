@@ -66,6 +66,12 @@ cdef extern from "Python.h":
 # exception costs more than the scan); above it valid text dominates.
 cdef Py_ssize_t PREFILTER_MAX = 512
 
+# (C:\Users\bob\test: \U is no escape, so the writer did not escape its backslashes; \b and \t
+# then may be text too)
+cdef const char* MIXED_ESCAPES = (b"a string holding a backslash JSON does not read (\\U) and one it "
+                                  b"reads as a control character (\\b): whether its backslashes are "
+                                  b"escapes or text (a path, a regex, LaTeX) is a guess")
+
 # Step numbers returned by recover_text(); toolmend.recovery names them.
 
 

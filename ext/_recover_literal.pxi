@@ -61,12 +61,15 @@ cdef tuple read_quoted(str s, Py_ssize_t i, Py_ssize_t n):
     cdef int u, lo
     cdef Py_UCS4 local[LOCAL_CAP]
     cdef Buf b
+    cdef bint kept = False, letter = False  # a backslash kept as text, one read as a control
     i += 1
     buf_init(&b, local, LOCAL_CAP)
     try:
         while i < n:
             c = s[i]
             if c == q:
+                if kept and letter:
+                    raise Refused(start, MIXED_ESCAPES.decode("utf-8"))
                 return buf_str(&b), i + 1
             if c == u'\\' and i + 1 < n:
                 e = s[i + 1]
@@ -74,14 +77,19 @@ cdef tuple read_quoted(str s, Py_ssize_t i, Py_ssize_t n):
                     buf_put(&b, e)
                 elif e == u'n':
                     buf_put(&b, u'\n')
+                    letter = True
                 elif e == u't':
                     buf_put(&b, u'\t')
+                    letter = True
                 elif e == u'r':
                     buf_put(&b, u'\r')
+                    letter = True
                 elif e == u'b':
                     buf_put(&b, u'\b')
+                    letter = True
                 elif e == u'f':
                     buf_put(&b, u'\f')
+                    letter = True
                 elif e == u'u' and hex4(s, i + 2, n) >= 0:
                     u = hex4(s, i + 2, n)
                     if 0xD800 <= u <= 0xDBFF and i + 7 < n and s[i + 6] == u'\\' \
@@ -97,6 +105,7 @@ cdef tuple read_quoted(str s, Py_ssize_t i, Py_ssize_t n):
                 else:
                     buf_put(&b, c)
                     buf_put(&b, e)
+                    kept = True
                 i += 2
                 continue
             buf_put(&b, c)

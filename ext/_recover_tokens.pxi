@@ -492,6 +492,7 @@ cdef class _Repairer:
         cdef int code, low
         cdef bint cut
         cdef bint inner = False
+        cdef bint kept = False, letter = False  # a backslash kept as text, one read as a control
         while True:
             # a run of plain characters, copied without per-character calls
             while self.out.cap - self.out.len < n - j:
@@ -541,24 +542,33 @@ cdef class _Repairer:
                     self.put_char(c'\\')
                     self.put_char(c'u')
                     self.fix("escape", j, "invalid escape kept as a backslash")
+                    kept = True
                 elif e == c'"' or e == c'\\' or e == c'/' or e == c"'":
                     self.put_char(e)
                     if e == c"'" and q == c'"':  # not a JSON escape: the text changes
                         self.fix("escape", j, "\\' read as ' (not a JSON escape)")
                 elif e == c'b':
                     self.put_char(8)
+                    letter = True
                 elif e == c'f':
                     self.put_char(12)
+                    letter = True
                 elif e == c'n':
                     self.put_char(c'\n')
+                    letter = True
                 elif e == c'r':
                     self.put_char(c'\r')
+                    letter = True
                 elif e == c't':
                     self.put_char(c'\t')
+                    letter = True
                 else:
                     self.put_char(c'\\')
                     self.put_char(e)
                     self.fix("escape", j, "invalid escape kept as a backslash")
+                    kept = True
+                if kept and letter:
+                    self.refuse(i, MIXED_ESCAPES)
                 j += 2
             elif c == q:
                 if self.closes(j + 1, ctx):

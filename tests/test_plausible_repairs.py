@@ -254,3 +254,25 @@ def test_a_sign_before_another_word_is_not_a_value(text):
 def test_a_unicode_escape_in_a_bare_key_is_read_as_json5_reads_it(text, value):
     r = toolmend.normalize_tool_args(text)
     assert r.ok and r.value == value
+
+
+@pytest.mark.parametrize("text", [
+    r'{"path": "C:\Users\bob\repos\test.py"}',   # \U kept: \b, \r and \t may be text too
+    r'{"re": "\bword\b \d+"}',
+    r'{"tex": "\frac{1}{2} \alpha"}',
+    r"{'p': 'C:\Users\new'}",
+    r'{path: "C:\Users\bob\test.py", x: 1}',
+])
+def test_a_string_with_escapes_json_lacks_beside_control_escapes_is_refused(text):
+    r = toolmend.normalize_tool_args(text)
+    assert not r.ok and "whether its backslashes are escapes or text" in r.error
+
+
+@pytest.mark.parametrize("text, value", [
+    (r'{"path": "C:\Users\me\docs"}', {"path": "C:\\Users\\me\\docs"}),   # no escape JSON reads
+    (r'{"re": "\d+\.\d+"}', {"re": "\\d+\\.\\d+"}),
+    (r'{"a": "x\ny", b: 1}', {"a": "x\ny", "b": 1}),                      # escapes only
+])
+def test_backslashes_of_one_kind_are_read_as_that_kind(text, value):
+    r = toolmend.normalize_tool_args(text)
+    assert r.ok and r.value == value

@@ -9,7 +9,7 @@ import re
 from typing import Any
 
 from .._text import JSON_NUMBER, MAX_DEPTH
-from ._recover_tokens import Refused
+from ._recover_tokens import MIXED_ESCAPES, Refused
 
 _WS = re.compile(r"\s*")
 _INVISIBLE = re.compile("[\u180e\u200b\u200c\u200d\u2060\ufeff]")
@@ -62,11 +62,25 @@ def _u_unescape(key: str) -> str:
     return _U_ESCAPES.sub(one, key) if "\\" in key else key
 
 
+_EACH_ESCAPE = re.compile(r"\\(u[0-9a-fA-F]{4}|.)", re.S)
+
+
 def _read_quoted(s: str, i: int) -> tuple[str, int]:
     m = _QUOTED[s[i]].match(s, i)
     if m is None:
         raise Refused(i, "unterminated string")
-    return _ESCAPE.sub(_unescape, m.group(1)), m.end()
+    body = m.group(1)
+    if "\\" in body:
+        kept = letter = False  # a backslash kept as text, one read as a control character
+        for e in _EACH_ESCAPE.finditer(body):
+            c = e.group(1)
+            if c in "bfnrt":
+                letter = True
+            elif len(c) == 1 and c not in "\"'\\/":
+                kept = True
+        if kept and letter:
+            raise Refused(i, MIXED_ESCAPES)
+    return _ESCAPE.sub(_unescape, body), m.end()
 
 
 # A number written in a form JSON lacks (007, 0x1F, +5, .5, 5., 1_000): the

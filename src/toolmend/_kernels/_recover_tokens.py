@@ -40,6 +40,11 @@ _LOOK = 256
 
 # frame kinds and states (a tuple's frame: an array closed by ')'; 3 is a call's context)
 _OBJ, _ARR, _TOP, _TUP = 0, 1, 2, 4
+# (C:\Users\bob\test: \U is no escape, so the writer did not escape its backslashes; \b and \t
+# then may be text too)
+MIXED_ESCAPES = ("a string holding a backslash JSON does not read (\\U) and one it reads as a "
+                  "control character (\\b): whether its backslashes are escapes or text (a path, "
+                  "a regex, LaTeX) is a guess")
 # Characters a bare value of several words may not hold: structure, quotes, comments, escapes.
 _NOT_IN_WORDS = frozenset('"`{[():#\\') | frozenset(map(chr, range(0x20))) - {"\t"} \
     | frozenset("\u180e\u200b\u200c\u200d\u2060\ufeff")
@@ -290,6 +295,7 @@ class _Scanner:
         parts: list[str] = []
         j = i + 1
         inner = False
+        kept = letter = False  # a backslash kept as text, one read as a control character
         while True:
             m = stop.search(s, j)
             if m is None:
@@ -324,23 +330,28 @@ class _Scanner:
                         return "".join(parts), n, False
                     parts.append("\\u")
                     self.fix("escape", k, "invalid escape kept as a backslash")
+                    kept = True
                 elif e in _ESCAPES:
                     parts.append(_ESCAPES[e])
                     if e == "'" and q == '"':  # not a JSON escape: the text changes
                         self.fix("escape", k, "\\' read as ' (not a JSON escape)")
+                    letter = letter or e in "bfnrt"
                 else:
                     parts.append("\\" + e)
                     self.fix("escape", k, "invalid escape kept as a backslash")
+                    kept = True
+                if kept and letter:
+                    raise Refused(i, MIXED_ESCAPES)
                 j = k + 2
             elif c == q:
                 if self.closes(k + 1, ctx, False):
                     if inner and ctx in (_OBJ, _ARR, _TUP):
-                        e = _WS.match(s, k + 1).end()  # type: ignore[union-attr]
-                        if e >= n:  # the text ends there, its container open: cut, maybe before its end
+                        after = _WS.match(s, k + 1).end()  # type: ignore[union-attr]
+                        if after >= n:  # the text ends there, its container open: cut, maybe before its end
                             self.fix("cut", i, "cut inside a string (its last quote may be one of the "
                                                "unescaped ones it holds)")
                             return "".join(parts), n, False
-                        if s[e] == "," or (ctx != _OBJ and s[e] in "\"'"):  # (in an array, the comma missing)
+                        if s[after] == "," or (ctx != _OBJ and s[after] in "\"'"):  # (in an array, no comma)
                             self.split_end, self.split_ctx = k + 1, ctx
                     return "".join(parts), k + 1, True
                 p = self.comma_before(i, k) if (ctx == _OBJ and not inner) or ctx == _ARR else -1
