@@ -850,4 +850,5 @@ cdef object recover_value_c(str text, bint curly):
 # the same name (src/toolmend/_kernels/).
 include "_recover_literal.pxi"
 include "_recover_tokens.pxi"
+include "_recover_lookahead.pxi"
 include "_recover_repair.pxi"

@@ -2,18 +2,6 @@
 # over the text, frame by frame, on the scanner of _recover_tokens.pxi.
 # Included by _recover.pyx. Twin: src/toolmend/_kernels/_recover_repair.py.
 
-cdef bint eng_closes_top(_Repairer self, Py_ssize_t j, Py_UCS4 q) noexcept nogil:
-    """Whether a quote ends a string that is the whole value, text (from j)
-    following it: the end, a join, a comma, a comment or another value does;
-    text with another quote further on, or a word, does not (the quote is
-    content: nothing after it is dropped)."""
-    cdef Py_UCS4 c = self.ch(j)
-    if c == c'+' or c == c',' or c == c'{' or c == c'[':
-        return True
-    if c == c'/' and j + 1 < self.n and (self.ch(j + 1) == c'/' or self.ch(j + 1) == c'*'):
-        return True
-    return not (is_word(c) or self.find_char(q, j) >= 0)
-
 cdef bint eng_leading_zeros(_Repairer self, Py_ssize_t i, Py_ssize_t end) except -1 nogil:
     """007, 02134 at i: a number would drop the zeros, so the digits stay as
     written, a string (True when written)."""
@@ -52,73 +40,6 @@ cdef int eng_beyond_double(_Repairer self, Py_ssize_t i, Py_ssize_t end, Py_ssiz
     self.out.len = start
     self.put_ascii(b"null")
     return 0
-
-
-cdef Py_ssize_t eng_comma_before(_Repairer self, Py_ssize_t i, Py_ssize_t k) noexcept nogil:
-    """Where the comma before the quote at k is (only whitespace between,
-    inside the string opened at i), or -1."""
-    cdef Py_ssize_t p = k - 1
-    while p > i and is_json_ws(self.ch(p)):
-        p -= 1
-    if p > i + 1 and self.ch(p) == c',' and self.ch(p - 1) != c'\\':
-        return p
-    return -1
-
-
-cdef bint eng_member_before(_Repairer self, Py_ssize_t i, Py_ssize_t k) noexcept nogil:
-    """Whether the string opened at i reads ``, name:`` (a bare key and its
-    colon after a comma, whitespace around) right before the quote at k."""
-    cdef Py_ssize_t p = k - 1, end
-    while p > i and is_json_ws(self.ch(p)):
-        p -= 1
-    if p <= i or self.ch(p) != c':':
-        return False
-    p -= 1
-    while p > i and is_json_ws(self.ch(p)):
-        p -= 1
-    end = p
-    while p > i and (is_alnum(self.ch(p)) or self.ch(p) == c'_' or self.ch(p) == c'$'
-                     or self.ch(p) == c'@' or self.ch(p) == c'.' or self.ch(p) == c'-'):
-        p -= 1
-    return p < end and eng_comma_before(self, i, p + 1) >= 0
-
-
-cdef bint eng_quoted_key_at(_Repairer self, Py_ssize_t k) noexcept nogil:
-    """Whether the quote at k opens a key: closed on its line, then a colon."""
-    cdef Py_ssize_t n = self.n, end = k + 1, lim = k + LOOK if k + LOOK < n else n
-    cdef Py_UCS4 q = self.ch(k)
-    while end < lim and self.ch(end) != q:
-        if self.ch(end) == c'\n':
-            return False
-        end += 1
-    if end >= lim:
-        return False
-    end = self.ws(end + 1)
-    return end < n and self.ch(end) == c':'
-
-
-cdef bint eng_missing_close(_Repairer self, Py_ssize_t i, Py_ssize_t k, int ctx) except -1 nogil:
-    """A quote at k that does not close the string opened at i, after a comma:
-    in an object, before a quoted key and its colon, the string ended at the
-    comma (what was written after it is taken back: True); in an array, two
-    readings (refused)."""
-    cdef Py_ssize_t p = eng_comma_before(self, i, k), m
-    cdef Py_UCS4 c
-    if p < 0:
-        if ctx == F_OBJ and eng_member_before(self, i, k):
-            self.refuse(k, "a quote after ', name:' inside a string: a missing closing "
-                           "quote before a member or a quote in the text, two readings")
-        return False
-    if ctx == F_ARR:
-        self.refuse(k, "a quote after a comma inside a string: a missing closing "
-                       "quote or a quote in the text, two readings")
-    if not eng_quoted_key_at(self, k):
-        return False
-    self.fix("quote", p, "missing closing quote added before the comma")
-    for m in range(p, k):
-        c = self.ch(m)
-        self.out.len -= 1 if (c == c',' or c == c' ') else 2
-    return True
 
 
 cdef bint eng_digit_group(_Repairer self, Py_ssize_t i) noexcept nogil:
@@ -797,6 +718,10 @@ cdef int eng_pass(_Repairer self) except -1 nogil:
                 if trailing_ok(c):
                     j = eng_next_value(self, i)
                     if j < 0:
+                        j = eng_quoted_member(self, i)
+                        if j >= 0:  # ("He typed "} and left", "rm": true})
+                            self.refuse(j, "text after the end of the value holds a member (a quoted "
+                                           "key and a colon): the value may end later, a guess")
                         self.fix("prose", i, "text after the JSON dropped")
                         break
                     # skipping is not deleting: the value after the prose is kept too

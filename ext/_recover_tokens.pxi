@@ -286,40 +286,6 @@ cdef class _Repairer:
         e = self.ws(e)
         return e < self.n and self.ch(e) == c':'
 
-    cdef bint separator_only(self, Py_ssize_t a, Py_ssize_t b) noexcept nogil:
-        """Whether only the separator before the next value stands in s[a:b] (the twin's)."""
-        cdef Py_ssize_t k = self.ws(a), end
-        cdef Py_UCS4 q, c
-        if self.split_ctx != F_OBJ and k == b:
-            return True  # (two elements with no comma between them)
-        if k >= b or self.ch(k) != c',':
-            return False
-        k = self.ws(k + 1)
-        if self.split_ctx != F_OBJ:
-            return k == b
-        if k >= b:
-            return False
-        q = self.ch(k)
-        if q == c'"' or q == c"'":
-            end = k + 1
-            while end < b:
-                c = self.ch(end)
-                if c == q or c == c'\\' or c == c'\n':
-                    break
-                end += 1
-            if end >= b or self.ch(end) != q:
-                return False
-            k = end + 1
-        else:
-            end = self.key_end(k)
-            if end == k or end > b:
-                return False
-            k = end
-        k = self.ws(k)
-        if k >= b or self.ch(k) != c':':
-            return False
-        return self.ws(k + 1) == b
-
     # -- strings
     cdef bint closes(self, Py_ssize_t i, int ctx) noexcept nogil:
         cdef Py_ssize_t n = self.n, j, k, end, lim
@@ -549,24 +515,20 @@ cdef class _Repairer:
                         self.fix("escape", j, "\\' read as ' (not a JSON escape)")
                 elif e == c'b':
                     self.put_char(8)
-                    letter = True
                 elif e == c'f':
                     self.put_char(12)
-                    letter = True
                 elif e == c'n':
                     self.put_char(c'\n')
-                    letter = True
                 elif e == c'r':
                     self.put_char(c'\r')
-                    letter = True
                 elif e == c't':
                     self.put_char(c'\t')
-                    letter = True
                 else:
                     self.put_char(c'\\')
                     self.put_char(e)
                     self.fix("escape", j, "invalid escape kept as a backslash")
                     kept = True
+                letter = letter or e == c'b' or e == c'f' or e == c'n' or e == c'r' or e == c't'
                 if kept and letter:
                     self.refuse(i, MIXED_ESCAPES)
                 j += 2
@@ -588,7 +550,7 @@ cdef class _Repairer:
                     self.complete = True
                     return eng_comma_before(self, i, j)
                 self.put_char(q)
-                if not inner and self.split_end >= 0 and self.separator_only(self.split_end, i):
+                if not inner and self.split_end >= 0 and eng_separator_only(self, self.split_end, i):
                     self.refuse(self.split_end - 1, "a string holding unescaped quotes, then another "
                                                     "after a comma: the quotes between them may be the "
                                                     "text's (one string) or end the first, two readings")

@@ -276,3 +276,35 @@ def test_a_string_with_escapes_json_lacks_beside_control_escapes_is_refused(text
 def test_backslashes_of_one_kind_are_read_as_that_kind(text, value):
     r = toolmend.normalize_tool_args(text)
     assert r.ok and r.value == value
+
+
+def test_text_after_the_value_that_holds_a_member_is_no_prose_to_drop():
+    # the value may end later ("He typed "} and left": the quote was the text's)
+    for text in ('{"text": "He typed "} and left", "rm": true}', '{"path": "a.py"} with "content": "x"'):
+        r = toolmend.normalize_tool_args(text)
+        assert not r.ok and "holds a member" in r.error
+    r = toolmend.normalize_tool_args('Here: {"a": 1} done.')  # prose without one is dropped
+    assert r.ok and r.value == {"a": 1}
+
+
+def test_a_bare_value_that_opens_with_a_key_and_a_colon_is_refused():
+    r = toolmend.normalize_tool_args('"command": "rm -rf /tmp/x", "timeout": 5}', "bash")
+    assert not r.ok and "without the object's '{'" in r.error
+
+
+@pytest.mark.parametrize("text, tool, value", [
+    ('"C:\\Users\\me\\x"', "read_file", {"path": "C:\\Users\\me\\x"}),  # one quoted string: its text
+    ("'src/a.py'", "read_file", {"path": "src/a.py"}),
+    ('"ls" | grep "x"', "bash", {"command": '"ls" | grep "x"'}),      # quotes inside a command: as written
+    ('"ls" -la', "bash", {"command": '"ls" -la'}),
+])
+def test_a_quoted_bare_value_gives_its_text_and_a_command_stays_as_written(text, tool, value):
+    r = toolmend.normalize_tool_args(text, tool)
+    field = next(iter(r.value)) if r.ok else None
+    assert r.ok and r.value == {field: next(iter(value.values()))}
+
+
+@pytest.mark.parametrize("text, tool", [('"src/main.', "read_file"), ('"{\\"command\\": \\"ls\\"', "bash")])
+def test_a_quoted_bare_value_cut_before_its_closing_quote_is_cut(text, tool):
+    r = toolmend.normalize_tool_args(text, tool)
+    assert not r.ok and r.cut is not None

@@ -104,6 +104,10 @@ def json_kind(value: Any, article: bool = False) -> str:
 NO_PRIMARY_FIELD = "which has no known primary field"
 
 
+# "key": or 'key': opening the text: members without their object's "{"
+_KEY_FIRST = re.compile(r"""(["'])[^"'\n]{1,100}\1[ \t]*:""")
+
+
 def _wrap(value: str, tool: str, original: str) -> Recovered:
     """Strategy 6: put a bare value into ``tool``'s primary field."""
     field = field_for_tool(tool)
@@ -325,6 +329,21 @@ def _finish(text: str, base: str, tool: str | None) -> Recovered:
         # 6. wrap_plain: the bare value as the model wrote it (a fenced block
         # holding an object goes to the repair engine first).
         if tool is not None:
+            if _KEY_FIRST.match(base):
+                return _fail(original, "the text starts with a key and a colon, as an object's members "
+                                       "do, without the object's '{': not a bare value, and where the "
+                                       "object begins is a guess")
+            if first in "\"'":
+                # one quoted string: its text goes into the field (a string cut before its closing
+                # quote is cut); a quote inside it, or anything after it, leaves the text as written
+                # ("ls" | grep "x" is a command)
+                quoted = _engine(text, base, None, original)
+                if quoted.cut is not None:
+                    return quoted
+                if quoted.ok and isinstance(quoted.value, str) and all(
+                        f.code in ("escape", "quote") for f in quoted.fixes or ()):  # (single quotes)
+                    return _accept(quoted.value, quoted.text, quoted.strategy or "repair", tool, original,
+                                   list(quoted.fixes or ()), text)
             if not base.startswith(("```", "~~~")):
                 return _wrap(original, tool, original)
             repaired = _engine(text, base, tool, original)
