@@ -170,6 +170,26 @@ cdef tuple ENGINE_CALLS = ("ObjectId(", "ISODate(", "UUID(", "Date(", "Timestamp
                            "NumberInt(", "NumberDecimal(")
 
 
+cdef bint is_call(str tok, Py_ssize_t n):
+    """The whole token a call (the twin's _CALL): a name (letters, digits, _ $ .) then '(' and
+    the token ends with ')'."""
+    cdef Py_ssize_t k = 0
+    cdef Py_UCS4 c
+    if n < 3 or tok[n - 1] != c')':
+        return False
+    c = tok[0]
+    if not ((c'a' <= c <= c'z') or (c'A' <= c <= c'Z') or c == c'_' or c == c'$'):
+        return False
+    while k < n:
+        c = tok[k]
+        if c == c'(':
+            return k > 0
+        if not (Py_UNICODE_ISALNUM(c) or c == c'_' or c == c'$' or c == c'.'):
+            return False
+        k += 1
+    return False
+
+
 cdef bint bare_unsafe(str tok, bint quoted=True):
     """Whether a bare token holds structure or a form the repair engine reads
     otherwise (see the twin's ``_bare_unsafe``; the tests below only run for
@@ -189,6 +209,15 @@ cdef bint bare_unsafe(str tok, bint quoted=True):
         return True
     for w in range(n):  # a zero-width space, a word joiner: invisible, not data
         if is_odd_space(tok[w]):
+            return True
+    # a comment (not a URL's ://), a call (os.system(...)) or a quote among its characters (r'...',
+    # it's aside): the engine reads (and refuses) those
+    if u"/*" in tok or (is_call(tok, n) and not tok.startswith(ENGINE_CALLS)):
+        return True
+    for w in range(n):
+        if tok[w] == c"'" and not (0 < w < n - 1 and is_alnum(tok[w - 1]) and is_alnum(tok[w + 1])):
+            return True
+        if tok[w] == c'/' and w + 1 < n and tok[w + 1] == c'/' and (w == 0 or tok[w - 1] != c':'):
             return True
     w = 0
     if c == c'-' or c == c'.' or is_digit(c) or c == c't' or c == c'T' or c == c'f' \

@@ -459,6 +459,8 @@ cdef class _Repairer:
         cdef bint cut
         cdef bint inner = False
         cdef bint kept = False, letter = False  # a backslash kept as text, one read as a control
+        if ctx != CTX_KEY and i + 3 < n and self.ch(i + 1) == q and self.ch(i + 2) == q and self.ch(i + 3) != q:
+            self.refuse(i, "a Python triple-quoted string, not JSON: where its text ends is a guess")
         while True:
             # a run of plain characters, copied without per-character calls
             while self.out.cap - self.out.len < n - j:
@@ -782,7 +784,7 @@ cdef class _Repairer:
                 k += 1
             if k >= n or self.ch(k) == c',' or self.ch(k) == c'}' or self.ch(k) == c']' \
                     or self.ch(k) == c'\n' or self.ch(k) == c'\r':
-                if end >= n:
+                if k >= n:  # (a space after it, then the end: more words may have followed)
                     self.fix("cut", i, "cut inside a word")
                 self.fix_f("word", i, "bare word {span!r} written as a string", 0, 0, j, end, NULL)
                 self.put(c'"')

@@ -308,3 +308,33 @@ def test_a_quoted_bare_value_gives_its_text_and_a_command_stays_as_written(text,
 def test_a_quoted_bare_value_cut_before_its_closing_quote_is_cut(text, tool):
     r = toolmend.normalize_tool_args(text, tool)
     assert not r.ok and r.cut is not None
+
+
+@pytest.mark.parametrize("text", ["{command: git ", "[foo ", "{command: git"])
+def test_a_bare_word_at_the_end_with_or_without_a_space_is_cut(text):
+    # (more words may have followed: "git status")
+    r = toolmend.normalize_tool_args(text)
+    assert not r.ok and r.cut is not None
+
+
+@pytest.mark.parametrize("text", [
+    "{cmd: ls // list\n}",                 # a comment among the words
+    "{'a': os.system('rm -rf /')}",         # a call
+    "{a: foo(1)}",
+    "{'pattern': r'\\bTODO\\b'}",         # Python's raw string: a quote among the characters
+    '{"content": """line1\nline2"""}',      # Python's triple quotes
+])
+def test_code_where_a_value_belongs_is_refused_not_kept_as_a_string(text):
+    r = toolmend.normalize_tool_args(text)
+    assert not r.ok
+
+
+@pytest.mark.parametrize("text, value", [
+    ("{url: https://www.bible.com/}", {"url": "https://www.bible.com/"}),   # a URL's // is no comment
+    ("{msg: don't stop}", {"msg": "don't stop"}),
+    ('["This is C(2)", This is F(3)]', ["This is C(2)", "This is F(3)"]),   # words, not a call
+    ("{command: git\n}", {"command": "git"}),
+])
+def test_words_that_look_like_code_in_part_are_still_words(text, value):
+    r = toolmend.normalize_tool_args(text)
+    assert r.ok and r.value == value

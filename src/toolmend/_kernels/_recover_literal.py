@@ -92,6 +92,9 @@ _ENGINE_CALLS = ("ObjectId(", "ISODate(", "UUID(", "Date(", "Timestamp(", "Numbe
                  "NumberInt(", "NumberDecimal(")
 
 
+_CALL = re.compile(r"[A-Za-z_$][\w$.]*\(.*\)\Z", re.S)  # the whole token a call: f(1), os.system(x)
+
+
 def _bare_unsafe(tok: str) -> bool:
     """Whether a bare token holds structure or a form the repair engine reads
     otherwise (a quote, a comment, an ellipsis, a number form, several
@@ -100,6 +103,20 @@ def _bare_unsafe(tok: str) -> bool:
         return True
     if tok[:2] in ("u'", "U'") or _INVISIBLE.search(tok):  # u'...', a zero-width space
         return True
+    # a comment (not a URL's ://), a call (os.system(...)) or a quote among its characters (r'...',
+    # it's aside): the engine reads (and refuses) those
+    if "/*" in tok or (_CALL.match(tok) and not tok.startswith(_ENGINE_CALLS)):
+        return True
+    k = tok.find("//")
+    while k >= 0:
+        if k == 0 or tok[k - 1] != ":":
+            return True
+        k = tok.find("//", k + 2)
+    k = tok.find("'")
+    while k >= 0:
+        if not (0 < k < len(tok) - 1 and tok[k - 1].isalnum() and tok[k + 1].isalnum()):
+            return True
+        k = tok.find("'", k + 1)
     first = tok.split(None, 1)[0]
     if first[0] in "-.0123456789" and _NUMBER_FORM.match(first):  # (not _1: a name)
         return first != tok or not _NUMBER.match(tok) or _beyond_double(tok)

@@ -291,6 +291,8 @@ class _Scanner:
         """s[i] opens a string; return (value, index past it, complete)."""
         s, n = self.s, self.n
         q = s[i]
+        if s.startswith(q * 3, i) and s[i + 3:i + 4] not in ("", q) and ctx != -1:
+            raise Refused(i, "a Python triple-quoted string, not JSON: where its text ends is a guess")
         stop = _STRING_STOP[q]
         parts: list[str] = []
         j = i + 1
@@ -487,7 +489,7 @@ class _Scanner:
             while e < n and s[e] in " \t":
                 e += 1
             if e >= n or s[e] in ",}]\n\r":
-                if end >= n:
+                if e >= n:  # (a space after it, then the end: more words may have followed)
                     self.fix("cut", i, "cut inside a word")
                 self.fix("word", i, f"bare word {w!r} written as a string")
                 return w, _json_string(w), end
