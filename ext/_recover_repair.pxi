@@ -10,6 +10,9 @@ cdef bint eng_leading_zeros(_Repairer self, Py_ssize_t i, Py_ssize_t end) except
         j += 1
     if not (end - j > 1 and self.ch(j) == c'0' and (is_digit(self.ch(j + 1)) or self.ch(j + 1) == c'_')):
         return False
+    if i >= 2 and self.ch(i - 1) == c',' and is_digit(self.ch(i - 2)):
+        self.refuse(i, "digits after a number and a comma: a digit group (1,000) or two values, "
+                       "two readings")
     if end >= self.n:
         self.fix("cut", i, "cut inside a number")
     self.fix_f("number", i, b"{span} has leading zeros: kept as the string {span!r}", 0, 0, i, end, NULL)

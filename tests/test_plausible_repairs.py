@@ -338,3 +338,16 @@ def test_code_where_a_value_belongs_is_refused_not_kept_as_a_string(text):
 def test_words_that_look_like_code_in_part_are_still_words(text, value):
     r = toolmend.normalize_tool_args(text)
     assert r.ok and r.value == value
+
+
+def test_digits_after_a_number_and_a_comma_with_leading_zeros_are_two_readings():
+    r = toolmend.normalize_tool_args('{"range": [0, 1,000]}')  # 1000, or 1 and "000"
+    assert not r.ok and "digit group (1,000)" in r.error
+    r = toolmend.normalize_tool_args("[1, 007]")  # a blank after the comma: an element of its own
+    assert r.ok and r.value == [1, "007"]
+
+
+def test_what_the_text_of_a_double_encoded_object_needed_is_logged():
+    r = toolmend.normalize_tool_args('"{\\"command\\": \\"ls\\"} then rm it"', "bash")
+    assert r.ok and r.value == {"command": "ls"}
+    assert [f.code for f in r.fixes] == ["double_encoded", "prose"]

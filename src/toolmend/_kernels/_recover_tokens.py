@@ -392,6 +392,9 @@ class _Scanner:
             raise Refused(i, "a bare word where a value belongs")
         digits = tok[1:] if tok[:1] in "+-" else tok
         if len(digits) > 1 and digits[0] == "0" and digits[1] in "0123456789_":
+            if i >= 2 and s[i - 1] == "," and s[i - 2] in "0123456789":
+                raise Refused(i, "digits after a number and a comma: a digit group (1,000) or two values, "
+                                 "two readings")
             # 007, 02134: a number would drop the zeros, so the digits stay as written
             if end >= n:
                 self.fix("cut", i, "cut inside a number")

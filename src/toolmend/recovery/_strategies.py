@@ -139,8 +139,11 @@ def _accept(value: Any, text: str, strategy: str, tool: str | None, original: st
             if inner.cut is not None:  # a cut object inside the string is not a bare value
                 return inner
             if inner.ok and type(inner.value) is dict:
-                return Recovered(inner.text, True, "double_encoded", inner.value, None,
-                                 None, source)
+                # (what the inner text needed, prose after it dropped too, is logged beside)
+                fixes = None if inner.strategy == "parse" else [
+                    Fix("double_encoded", len(original) - len(original.lstrip()),
+                        "a JSON string holding the object decoded"), *inner.fixes]
+                return Recovered(inner.text, True, "double_encoded", inner.value, None, fixes, source)
         return _wrap(value, tool, original)
     return _fail(original, f"tool {tool!r} takes an object of arguments, not a JSON {json_kind(value)}")
 
