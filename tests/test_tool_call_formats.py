@@ -499,6 +499,27 @@ def test_mistral_calls_glued_one_to_another_are_each_kept():
     assert f.ok and f.span == (0, 21)
 
 
+_HY3 = ("<tool_calls:opensource>\n<tool_call:opensource>get_weather<tool_sep:opensource>\n"
+        "<arg_key:opensource>city</arg_key:opensource>\n<arg_value:opensource>Paris</arg_value:opensource>\n"
+        "</tool_call:opensource>\n<tool_call:opensource>get_time<tool_sep:opensource>\n"
+        "<arg_key:opensource>tz</arg_key:opensource>\n<arg_value:opensource>CET</arg_value:opensource>\n"
+        "</tool_call:opensource>\n</tool_calls:opensource>")
+
+
+@pytest.mark.parametrize("fmt", [None, "hy_v3"])
+def test_hy3_tokens_with_their_suffix_are_read(fmt):
+    # (Tencent's Hy3 checkpoints write GLM's tags, and their reasoning's, as <tag:opensource>)
+    f, g = parse_tool_calls("I should check.</think:opensource>" + _HY3, format=fmt)
+    assert (f.name, f.args, f.ok) == ("get_weather", {"city": "Paris"}, True)
+    assert (g.name, g.args, g.ok) == ("get_time", {"tz": "CET"}, True)
+    assert parse_tool_calls("<think:opensource>draft " + _HY3 + "</think:opensource>done", format=fmt) == []
+    (c,) = parse_tool_calls('<tool_call:opensource>lookup<tool_sep:opensource>{"text": "hi"}'
+                            "</tool_call:opensource>", format=fmt)
+    assert c.ok and c.args == {"text": "hi"}
+    (c,) = parse_tool_calls(_HY3[:120], format=fmt)  # cut inside the first value
+    assert not c.ok
+
+
 # -- what fuzzing found ----------------------------------------------------------------------
 
 @pytest.mark.parametrize("text", ['<|tool_call>call:f{a:<|"|>b<|"|>c}<tool_call|>',

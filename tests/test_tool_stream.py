@@ -393,6 +393,9 @@ _DECIDED_LATER = [
     'Action: search\nAction Input: "what is the temperature\nObservation: x',
     'Action: search the web\nAction Input: {"q": 1}',
     '[TOOL_CALLS]f{"a": 1}g{"b": 2}h{}',
+    "<think:opensource>draft <tool_call:opensource>rm<tool_sep:opensource><arg_key:opensource>p"
+    "</arg_key:opensource><arg_value:opensource>/</arg_value:opensource></tool_call:opensource>"
+    "</think:opensource>done",
 ]
 
 

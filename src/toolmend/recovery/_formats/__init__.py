@@ -19,7 +19,7 @@ from ...errors import ToolmendError
 from .._jsonish import extent, skip_space
 from .._toolcalls import NAME_PATTERN, NO_ARGUMENTS, ToolCall, ok_call
 from ._base import Ctx, json_run, more_after, named_call
-from ._context import OBSERVATION, TURN_END, framed_as_example
+from ._context import HY3_OPENER, HY3_SUFFIX, OBSERVATION, TURN_END, framed_as_example
 from ._gemma import gemma_reader
 from ._json import (
     block_reader,
@@ -285,6 +285,7 @@ def _longcat(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | 
 
 MARKERS: dict[str, tuple[str, Any]] = {
     "<longcat_tool_call>": ("hermes", _longcat),
+    HY3_OPENER: ("glm", glm_reader(suffix=HY3_SUFFIX)),  # Hy3's tokens: <tool_call:opensource>...
     "<function=": ("xml_function", read_function),
     "<tool_calls>": ("tool_calls", block_reader("<tool_calls>", ("</tool_calls>",), tags_inside=True)),
     "<minimax:tool_call>": ("minimax_m2", _wrapped_invokes("<minimax:tool_call>", "</minimax:tool_call>")),

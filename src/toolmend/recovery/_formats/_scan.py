@@ -56,6 +56,7 @@ REASONING = {
     "<seed:think>": "</seed:think>", "\u25c1think\u25b7": "\u25c1/think\u25b7", "[THINK]": "[/THINK]",
     "<|START_THINKING|>": "<|END_THINKING|>", "<|channel>thought": "<channel|>",
     "<|inner_prefix|>": "<|inner_suffix|>", "<|channel|>analysis": "<|end|>",
+    "<think:opensource>": "</think:opensource>",  # (Hy3's)
 }
 _ANALYSIS = "<|channel|>analysis"  # (read as the harmony message it is where harmony is read)
 # A closer met by the scan has no opener before it (an opener's block is skipped whole, up

@@ -7,7 +7,8 @@
     <｜DSML｜invoke name=..><｜DSML｜parameter name=.. string="true|false">   deepseek_v32 / v4
     <steptml:invoke name=..><steptml:parameter name=..>            step3
     <tool_call>NAME<arg_key>k</arg_key><arg_value>v</arg_value></tool_call>  glm45 / glm47
-    <tool_call>NAME<tool_sep><arg_key>..                           hy_v3
+    <tool_call>NAME<tool_sep><arg_key>..                           hy_v3 (its tags also as
+    <tool_call:opensource>NAME<tool_sep:opensource><arg_key:opensource>...)
 
 A value runs to its closing tag; one leading and one trailing newline are the
 format's, not the value's. A call whose text ends before its closing tag is cut
@@ -397,11 +398,22 @@ _ARG = re.compile(r"(?:\\n)*<arg_key>((?:[^<\n]|<(?!/?(?:arg_key|arg_value|tool_
                   re.S)
 
 
-def glm_reader(prefix: str = ""):  # type: ignore[no-untyped-def]
+def glm_tags(pattern: str, prefix: str = "", suffix: str = "") -> str:
+    """``pattern`` with GLM's tag names given ``prefix`` (LongCat's ``<longcat_arg_key>``) and,
+    before each ``>`` that ends a name, ``suffix`` (Hy3's ``<arg_key:opensource>``)."""
+    pattern = pattern.replace("tool_call", prefix + "tool_call").replace("arg_", prefix + "arg_")
+    if suffix:
+        pattern = re.sub(r"(tool_call|arg_key|arg_value|tool_sep)(\)?)>",
+                         lambda m: m.group(1) + m.group(2) + suffix + ">", pattern)
+    return pattern
+
+
+def glm_reader(prefix: str = "", suffix: str = ""):  # type: ignore[no-untyped-def]
     """The reader of GLM's calls, their tags named with ``prefix`` (LongCat writes
-    ``<longcat_tool_call>NAME<longcat_arg_key>k</longcat_arg_key><longcat_arg_value>v...``)."""
+    ``<longcat_tool_call>NAME<longcat_arg_key>k</longcat_arg_key><longcat_arg_value>v...``)
+    or ending in ``suffix`` (Hy3 writes ``<tool_call:opensource>NAME<tool_sep:opensource>``)."""
     def tag(t: str) -> str:
-        return t.replace("tool_call", prefix + "tool_call").replace("arg_", prefix + "arg_")
+        return glm_tags(t, prefix, suffix)
 
     head = re.compile(tag(_GLM.pattern))
     arg = re.compile(tag(_ARG.pattern), re.S)
