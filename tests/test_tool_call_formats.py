@@ -518,6 +518,12 @@ def test_hy3_tokens_with_their_suffix_are_read(fmt):
     assert c.ok and c.args == {"text": "hi"}
     (c,) = parse_tool_calls(_HY3[:120], format=fmt)  # cut inside the first value
     assert not c.ok
+    # the preview checkpoints' closer, one call after the other closer
+    a, b = parse_tool_calls('<tool_call:opensource>a<tool_sep:opensource>{"x": 1}<end_of_tool_call:opensource>'
+                            '<tool_call:opensource>b<tool_sep:opensource><arg_key:opensource>y'
+                            "</arg_key:opensource><arg_value:opensource>2</arg_value:opensource>"
+                            "</tool_call:opensource>", format=fmt)
+    assert (a.name, a.args, a.ok, b.name, b.args, b.ok) == ("a", {"x": 1}, True, "b", {"y": "2"}, True)
 
 
 # -- what fuzzing found ----------------------------------------------------------------------

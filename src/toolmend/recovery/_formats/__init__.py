@@ -283,9 +283,22 @@ def _longcat(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | 
     return found
 
 
+_HY3_CLOSER, _HY3_END = "</tool_call" + HY3_SUFFIX + ">", "<end_of_tool_call" + HY3_SUFFIX + ">"
+_HY3_READERS = (glm_reader(suffix=HY3_SUFFIX), glm_reader(suffix=HY3_SUFFIX, end=_HY3_END))
+
+
+def _hy3(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
+    """Hy3's call, closed by ``</tool_call:opensource>`` or (its preview checkpoints')
+    ``<end_of_tool_call:opensource>``: the first of the two after its opener."""
+    closed, ended = ctx.find(text, _HY3_CLOSER, i, limit), ctx.find(text, _HY3_END, i, limit)
+    found: tuple[list[ToolCall] | None, int] = _HY3_READERS[0 <= ended and not 0 <= closed < ended](
+        text, i, limit, ctx)
+    return found
+
+
 MARKERS: dict[str, tuple[str, Any]] = {
     "<longcat_tool_call>": ("hermes", _longcat),
-    HY3_OPENER: ("glm", glm_reader(suffix=HY3_SUFFIX)),  # Hy3's tokens: <tool_call:opensource>...
+    HY3_OPENER: ("glm", _hy3),  # Hy3's tokens: <tool_call:opensource>...
     "<function=": ("xml_function", read_function),
     "<tool_calls>": ("tool_calls", block_reader("<tool_calls>", ("</tool_calls>",), tags_inside=True)),
     "<minimax:tool_call>": ("minimax_m2", _wrapped_invokes("<minimax:tool_call>", "</minimax:tool_call>")),

@@ -408,10 +408,11 @@ def glm_tags(pattern: str, prefix: str = "", suffix: str = "") -> str:
     return pattern
 
 
-def glm_reader(prefix: str = "", suffix: str = ""):  # type: ignore[no-untyped-def]
+def glm_reader(prefix: str = "", suffix: str = "", end: str = ""):  # type: ignore[no-untyped-def]
     """The reader of GLM's calls, their tags named with ``prefix`` (LongCat writes
     ``<longcat_tool_call>NAME<longcat_arg_key>k</longcat_arg_key><longcat_arg_value>v...``)
-    or ending in ``suffix`` (Hy3 writes ``<tool_call:opensource>NAME<tool_sep:opensource>``)."""
+    or ending in ``suffix`` (Hy3 writes ``<tool_call:opensource>NAME<tool_sep:opensource>``);
+    ``end``: the call's closer when it is not ``</tool_call>`` so named."""
     def tag(t: str) -> str:
         return glm_tags(t, prefix, suffix)
 
@@ -419,7 +420,7 @@ def glm_reader(prefix: str = "", suffix: str = ""):  # type: ignore[no-untyped-d
     arg = re.compile(tag(_ARG.pattern), re.S)
     # (a key's end and a value's start inside a value: where it ends is a guess)
     key_then_value = re.compile(tag(r"</arg_key>\s*<arg_value>"))
-    opener, closer, key_open, value_close = tag("<tool_call"), tag("</tool_call>"), tag("<arg_key>"), \
+    opener, closer, key_open, value_close = tag("<tool_call"), end or tag("</tool_call>"), tag("<arg_key>"), \
         tag("</arg_value>")
 
     def read(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
