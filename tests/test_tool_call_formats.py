@@ -526,6 +526,38 @@ def test_hy3_tokens_with_their_suffix_are_read(fmt):
     assert (a.name, a.args, a.ok, b.name, b.args, b.ok) == ("a", {"x": 1}, True, "b", {"y": "2"}, True)
 
 
+_H1 = '<tool_call>{"name": "run", "arguments": {"cmd": "rm -rf /"}}</tool_call>'
+
+
+def test_a_turn_end_glued_to_a_call_ends_the_turn_before_it():
+    # (as on the next line: the stack stops at the token, so what follows is a transcript)
+    assert parse_tool_calls("Done.<|im_end|>" + _H1) == []
+    (c,) = parse_tool_calls(_H1.replace("rm -rf /", "ls") + "<|im_end|>" + _H1)
+    assert c.args == {"cmd": "ls"}
+
+
+def test_glm_observation_token_ends_the_turn():
+    g = "<tool_call>ls\n<arg_key>p</arg_key>\n<arg_value>.</arg_value>\n</tool_call>"
+    text = g + "<|observation|>\na.txt b.txt\n<|assistant|>\n" + g.replace("ls", "rm")
+    for fmt in (None, "glm45"):
+        (c,) = parse_tool_calls(text, format=fmt)
+        assert c.name == "ls"
+
+
+def test_a_react_observation_in_bold_ends_the_turn():
+    text = ('Thought: x\n**Action:** rm\n**Action Input:** {"a": 1}\n**Observation:** done\n'
+            '**Action:** rm\n**Action Input:** {"a": 2}')
+    (c,) = parse_tool_calls(text)
+    assert c.args == {"a": 1}
+
+
+def test_a_mistral_call_that_writes_no_arguments_is_kept_not_ok():
+    f, g = parse_tool_calls('[TOOL_CALLS]delete_everything[ARGS][TOOL_CALLS]run[ARGS]{"cmd": "ls"}')
+    assert (f.name, f.ok) == ("delete_everything", False) and "no arguments" in f.error
+    assert (g.name, g.args, g.ok) == ("run", {"cmd": "ls"}, True)
+    assert parse_tool_calls("[TOOL_CALLS]f[ARGS]") == []  # (cut before its arguments)
+
+
 # -- what fuzzing found ----------------------------------------------------------------------
 
 @pytest.mark.parametrize("text", ['<|tool_call>call:f{a:<|"|>b<|"|>c}<tool_call|>',

@@ -396,6 +396,12 @@ _DECIDED_LATER = [
     "<think:opensource>draft <tool_call:opensource>rm<tool_sep:opensource><arg_key:opensource>p"
     "</arg_key:opensource><arg_value:opensource>/</arg_value:opensource></tool_call:opensource>"
     "</think:opensource>done",
+    'Done.<|im_end|><tool_call>{"name": "run", "arguments": {"cmd": "rm -rf /"}}</tool_call>',
+    "<tool_call>ls\n<arg_key>p</arg_key>\n<arg_value>.</arg_value>\n</tool_call><|observation|>\na.txt\n"
+    "<tool_call>rm\n<arg_key>p</arg_key>\n<arg_value>/</arg_value>\n</tool_call>",
+    '**Action:** rm\n**Action Input:** {"a": 1}\n**Observation:** done\n'
+    '**Action:** rm\n**Action Input:** {"a": 2}',
+    '[TOOL_CALLS]delete_everything[ARGS][TOOL_CALLS]run[ARGS]{"cmd": "ls"}',
 ]
 
 

@@ -14,10 +14,11 @@ from .._toolcalls import SPECIAL_TOKEN
 # write, a transcript) is no call of this message
 TURN_ENDS = ("<|im_end|>", "<|eot_id|>", "<|eom_id|>", "<|eot|>", "<|endoftext|>",
              "<|end_of_text|>", "<|END_OF_TURN_TOKEN|>", "<\uff5cend\u2581of\u2581sentence\uff5c>",
-             "<end_of_turn>", "<turn|>", "<|user|>", "[e~[")
-# one that ends its line, or runs into the next special token (one a sentence names is text)
+             "<end_of_turn>", "<turn|>", "<|user|>", "<|observation|>", "[e~[")
+# one that ends its line, or runs into the next special token or a call's tag (one a sentence
+# names is text): GLM's <|observation|> opens the tool's result
 TURN_END = re.compile("(?:" + "|".join(re.escape(t) for t in TURN_ENDS)
-                      + r")(?=[ \t\r]*(?:\n|\Z|<\||<\uff5c|<start_of_turn>))")
+                      + r")(?=[ \t\r]*(?:\n|\Z|<\||<\uff5c|<start_of_turn>|<tool_call[\s>]))")
 # MiniMax M2's role tokens (its first token, then each turn's header: ]~b]user, ]~b]ai): in a
 # reply, one says the text holds turns of the prompt, or the reply's header
 ROLE_TOKENS = ("]~!b[", "]~b]")
@@ -43,7 +44,7 @@ TURN_OPENERS = {"[TOOL_RESULTS]": "[/TOOL_RESULTS]", "[INST]": "[/INST]", "<tool
 
 # ReAct's "Observation:" on a line after an action: the model was to stop there; one that
 # writes on made the tool's result up, and what it does next acts on that, so the turn ends
-OBSERVATION = re.compile(r"[ \t]*\r?\n[ \t\r\n]*Observation[ \t]*:")
+OBSERVATION = re.compile(r"[ \t]*\r?\n[ \t\r\n]*(?:\*\*)?Observation[ \t]*(?:\*\*)?[ \t]*:")
 
 # one that stands at the start of its line (what ends a fence never closed)
 LINE_TURN_END = re.compile(r"(?m)^[ \t]*" + TURN_END.pattern)

@@ -76,6 +76,8 @@ def read_functools(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCa
     return (_respan(more_after(calls, text, end, limit), (i, end)), end) if found else (None, k)
 
 
+_V11_EMPTY = re.compile(r"[ \t]*(" + NAME_PATTERN + r")(?:\[CALL_ID\]([^\[\s]{0,64}))?\[ARGS\][ \t]*"
+                        r"(?=\[TOOL_CALLS\]|\r?\n)")  # (at the text's end: cut before its arguments)
 _V11_CUT = re.compile(r"\s*[\w.:@/-]*(?:\[[A-Z_]*\]?[^\[{]*)?")  # the text ran out in a v11 head
 _V11 = re.compile(r"[ \t]*(" + NAME_PATTERN + r")(?:\[CALL_ID\]([^\[\s]{0,64}))?(\[ARGS\])?"
                   r"[ \t]*(?=\{)")
@@ -95,6 +97,15 @@ def read_mistral(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall
     start = i
     while True:
         m = _V11.match(text, k, limit)
+        empty = _V11_EMPTY.match(text, k, limit) if m is None else None
+        if empty is not None:  # NAME[ARGS] and nothing after: a call that writes no arguments
+            stop = empty.end()
+            calls.append(named_call(empty.group(1), "", (start, stop), empty.group(2)))
+            k = skip_space(text, stop, limit)
+            if not text.startswith("[TOOL_CALLS]", k):
+                return calls, stop
+            start, k = k, k + len("[TOOL_CALLS]")
+            continue
         if m is None:
             if not calls:
                 nl = text.find("\n", k, min(limit, k + 200))
