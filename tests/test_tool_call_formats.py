@@ -558,6 +558,14 @@ def test_a_mistral_call_that_writes_no_arguments_is_kept_not_ok():
     assert parse_tool_calls("[TOOL_CALLS]f[ARGS]") == []  # (cut before its arguments)
 
 
+def test_a_tag_text_that_opens_a_quote_and_meets_the_closer_is_not_ok():
+    # (the closer may be the text's: grep -n "</tool_call>" src/parser.py)
+    (c,) = parse_tool_calls('<tool_call name="bash">grep -n "</tool_call>" src/parser.py</tool_call>')
+    assert not c.ok and "opens and does not close" in c.error
+    (c,) = parse_tool_calls('<tool_call name="bash">echo "hi" there</tool_call>')  # quotes that close
+    assert c.ok and c.args == {"command": 'echo "hi" there'}
+
+
 # -- what fuzzing found ----------------------------------------------------------------------
 
 @pytest.mark.parametrize("text", ['<|tool_call>call:f{a:<|"|>b<|"|>c}<tool_call|>',

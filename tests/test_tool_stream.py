@@ -402,6 +402,7 @@ _DECIDED_LATER = [
     '**Action:** rm\n**Action Input:** {"a": 1}\n**Observation:** done\n'
     '**Action:** rm\n**Action Input:** {"a": 2}',
     '[TOOL_CALLS]delete_everything[ARGS][TOOL_CALLS]run[ARGS]{"cmd": "ls"}',
+    '<tool_call name="bash">grep -n "</tool_call>" src/parser.py</tool_call>',
 ]
 
 

@@ -240,6 +240,12 @@ def read_tag(text: str, i: int, limit: int, everyday_tried: bool = False) -> tup
                 clash = f"the tag names {name!r} and its body calls {inner.name!r}"
                 return [two_ways(name, raw, (i, end), clash)], end
             return [replace(inner, span=(i, end))], end
+        if raw[:1] not in "{[" and (raw.count('"') - raw.count('\\"')) % 2:
+            # grep -n "</tool_call>" x: a quote the text opened and never closed before the
+            # closer, which may then be the text's own
+            return [ToolCall(name, raw, None, False, (i, end),
+                             "a quote in the tag's text opens and does not close before </tool_call>: "
+                             "the closer may be part of the text, so where it ends is a guess")], end
         return [call_from_parts(name, raw, (i, end))], end
     if cut_attr is not None or (at_end and attrs):
         return [], limit  # cut inside the tag before any name: nothing to report
