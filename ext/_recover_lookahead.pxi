@@ -2,7 +2,7 @@
 # string, whether a comma or a member stood before it, whether a separator alone stands between
 # two strings; and the member looked for in text after the value. Free functions on the scanner
 # of _recover_tokens.pxi, included by _recover.pyx after it. Twin: the same methods of _Scanner
-# (src/toolmend/_kernels/_recover_tokens.py) and _QUOTED_MEMBER (_recover_repair.py).
+# (src/toolmend/_kernels/_recover_tokens.py) and QUOTED_KEY (src/toolmend/_text.py).
 
 cdef bint eng_closes_top(_Repairer self, Py_ssize_t j, Py_UCS4 q) noexcept nogil:
     """Whether a quote ends a string that is the whole value, text (from j)
@@ -86,7 +86,7 @@ cdef bint eng_missing_close(_Repairer self, Py_ssize_t i, Py_ssize_t k, int ctx)
 
 cdef Py_ssize_t eng_quoted_member(_Repairer e, Py_ssize_t i) noexcept nogil:
     """Where the first quoted key followed by a colon stands from i (the twin's
-    _QUOTED_MEMBER: a quote, up to 100 characters without a quote or a line break,
+    _text.QUOTED_KEY: a quote, up to 100 characters without a quote or a line break,
     the same quote, blanks, a colon), or -1."""
     cdef Py_ssize_t n = e.n, k, end
     cdef Py_UCS4 q, c

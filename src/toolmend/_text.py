@@ -24,6 +24,9 @@ TOO_DEEP = f"nesting deeper than {MAX_DEPTH} levels"
 #: A surrogate code point: in a str only alone (a pair decodes to one character), which
 #: UTF-8 cannot encode.
 SURROGATE = re.compile("[\ud800-\udfff]")
+# a quoted key and its colon (up to 100 characters, no line break): a member of an object, where
+# the repair engine meets it in text after a value and where recovery meets it opening a bare value
+QUOTED_KEY = re.compile(r"""(["'])[^"'\n]{0,100}\1[ \t]*:""")
 
 #: A JSON number token (RFC 8259), as a regex pattern.
 JSON_NUMBER = r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?"

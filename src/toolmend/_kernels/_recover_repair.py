@@ -11,10 +11,9 @@ The compiled twin is ``repair_json`` in ``ext/_recover.pyx``.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
-from .._text import MAX_DEPTH, TOO_DEEP
+from .._text import MAX_DEPTH, QUOTED_KEY, TOO_DEEP
 from ._recover_tokens import (
     _AFTER,
     _ARR,
@@ -39,9 +38,6 @@ from ._recover_tokens import (
     _Scanner,
     _unescape_one,
 )
-
-# a quoted key and its colon in text after the value: a member, not prose
-_QUOTED_MEMBER = re.compile(r"""(["'])[^"'\n]{0,100}\1[ \t]*:""")
 
 
 class _Engine(_Scanner):
@@ -229,7 +225,7 @@ class _Engine(_Scanner):
                     if _TRAILING_OK.match(c):
                         p = self.next_value(i)
                         if p < 0:
-                            member = _QUOTED_MEMBER.search(s, i)
+                            member = QUOTED_KEY.search(s, i)
                             if member is not None:  # ("He typed "} and left", "rm": true})
                                 raise Refused(member.start(), "text after the end of the value holds a "
                                                               "member (a quoted key and a colon): the "

@@ -42,6 +42,7 @@ import regex  # type: ignore[import-untyped]
 
 from ._formats._context import SECTIONS, WRAPPERS as CALL_WRAPPERS
 from ._formats._json import harmony_message, harmony_tool, kimi_name
+from ._formats._xml import glm_tags
 from ._toolcalls import _NAME, _PLACEHOLDER_NAME, NAME_PATTERN, ToolCall
 
 __all__ = ["Family", "FAMILIES", "WRAPPERS", "JsonHead", "JSON_HEADS", "first_closer", "settle",
@@ -223,7 +224,7 @@ GLM = (regex.compile(r"<tool_call>[ \t]*(?:[^\W\d]|@)"),
                    r"</arg_value>[ \t\n\r]*)*</tool_call>"), "</tool_call>")
 # LongCat writes GLM's form with its tags prefixed
 FAMILIES["<longcat_tool_call>"] = Family(("</longcat_tool_call>",), regular=re.compile(
-    GLM[1].pattern.replace("tool_call", "longcat_tool_call").replace("arg_", "longcat_arg_")))
+    glm_tags(GLM[1].pattern, "longcat_")))
 
 
 class Literals:

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Callable
 import orjson
 
 from .._kernels import jsonscan as _scan, recover as _k
-from .._text import CURLY_TO_ASCII, line_col
+from .._text import CURLY_TO_ASCII, QUOTED_KEY, line_col
 from ..errors import LiteralError, RecoveryError
 from ._fields import SUBCOMMANDS, field_for_tool, looks_like_cli_args, tool_style
 from ._result import Cut, Fix, Recovered, cut_error, cut_from_log, make_cut
@@ -102,10 +102,6 @@ def json_kind(value: Any, article: bool = False) -> str:
 
 # what a bare value sent to a tool the table does not know is told (a schema may still place it)
 NO_PRIMARY_FIELD = "which has no known primary field"
-
-
-# "key": or 'key': opening the text: members without their object's "{"
-_KEY_FIRST = re.compile(r"""(["'])[^"'\n]{1,100}\1[ \t]*:""")
 
 
 def _wrap(value: str, tool: str, original: str) -> Recovered:
@@ -332,7 +328,7 @@ def _finish(text: str, base: str, tool: str | None) -> Recovered:
         # 6. wrap_plain: the bare value as the model wrote it (a fenced block
         # holding an object goes to the repair engine first).
         if tool is not None:
-            if _KEY_FIRST.match(base):
+            if QUOTED_KEY.match(base):  # ("key": opening the text: members without their object's "{")
                 return _fail(original, "the text starts with a key and a colon, as an object's members "
                                        "do, without the object's '{': not a bare value, and where the "
                                        "object begins is a guess")

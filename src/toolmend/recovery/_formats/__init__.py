@@ -106,35 +106,46 @@ _REACT_STEP = re.compile(r"[ \t]*" + _BOLD + r"(?:Observation|Thought|Action|Act
 _BOLD_BEFORE_JSON = re.compile(r"\*\*[ \t]*(?=[{\[])")  # Action Input: ** {...}: the bold's end
 
 
-def _react(text: str, i: int, limit: int, m: re.Match[str]) -> tuple[list[ToolCall] | None, int]:
+def _react(text: str, i: int, limit: int, m: re.Match[str],
+           loose: bool = False) -> tuple[list[ToolCall] | None, int]:
     """ReAct (LangChain's agents, Qwen's ReAct template): ``Action: NAME`` then ``Action
     Input:`` and the input, JSON or text (over lines, to ReAct's next step or the end of the
-    turn, as LangChain reads it: the model stops at ``Observation:``)."""
+    turn, as LangChain reads it: the model stops at ``Observation:``). ``loose``: the Action
+    line holds more than a name (``Action: search the web``): a call is meant, not ok."""
     if framed_as_example(text, i, max(0, i - 400), ""):  # (its last line with words, blank ones between)
         return None, m.end()  # "for example, ... Action:": the format shown, not a call
-    name, k = m.group(1), m.end()
+    k, end, cut = _react_input(text, m.end(), limit)
+    raw = text[k:end].strip()
+    name = m.group(1)
+    if loose:
+        call = ToolCall("", raw, None, False, (i, end),
+                        f"the Action line says {name[:80]!r}, not a tool's name alone: which tool is "
+                        "meant is a guess" if name.strip() else "the Action line names no tool")
+    elif cut is not None:  # JSON
+        call = more_after([named_call(name, raw, (i, end), cut=cut)], text, end, limit)[0]
+    elif raw[:1] in ("\"", "'") and (len(raw) < 2 or raw[-1] != raw[0]):
+        call = ToolCall(name, raw, None, False, (i, end),
+                        f"the input of {name!r} opens a quoted string that does not close: "
+                        + ("the call is not whole" if end == len(text) else "where it ends is a guess"))
+    else:
+        call = named_call(name, raw, (i, end), bare=True)
+    # an observation after the action: the turn ends here, and past the limit (the end of a
+    # fenced block that holds the action) the scan stops too
+    return [call], (len(text) if OBSERVATION.match(text, end, limit) else end)
+
+
+def _react_input(text: str, k: int, limit: int) -> tuple[int, int, bool | None]:
+    """Where the input after ``Action Input:`` (at ``k``) begins and ends, and, for JSON
+    (on its line or the next, after the bold's end: ``** {...}``), whether it is cut (None:
+    written as text, which ends at ReAct's next step or the end of the turn)."""
     bold = _BOLD_BEFORE_JSON.match(text, k, limit)
     if bold is not None:
         k = bold.end()
     j = skip_space(text, k, limit)
     if j < limit and text[j] in "{[":
-        k = j  # (the value on the next line)
-    if k < limit and text[k] in "{[":
-        e = extent(text, k, limit)
-        end = limit if e is None else e
-        call = more_after([named_call(name, text[k:end], (i, end), cut=e is None)], text, end, limit)[0]
-    else:
-        end = _text_input_end(text, k, limit)
-        raw = text[k:end].strip()
-        if raw[:1] in ("\"", "'") and (len(raw) < 2 or raw[-1] != raw[0]):
-            call = ToolCall(name, raw, None, False, (i, end),
-                            f"the input of {name!r} opens a quoted string that does not close: "
-                            + ("the call is not whole" if end == len(text) else "where it ends is a guess"))
-        else:
-            call = named_call(name, raw, (i, end), bare=True)
-    # an observation after the action: the turn ends here, and past the limit (the end of a
-    # fenced block that holds the action) the scan stops too
-    return [call], (len(text) if OBSERVATION.match(text, end, limit) else end)
+        e = extent(text, j, limit)
+        return j, (limit if e is None else e), e is None
+    return k, _text_input_end(text, k, limit), None
 
 
 def _text_input_end(text: str, k: int, limit: int) -> int:
@@ -157,21 +168,6 @@ def _text_input_end(text: str, k: int, limit: int) -> int:
     return end
 
 
-def _loose_react(text: str, i: int, limit: int, m: re.Match[str]) -> tuple[list[ToolCall] | None, int]:
-    """An Action line that names no tool alone (``Action: search the web``), then an input:
-    a call is meant, not ok."""
-    if framed_as_example(text, i, max(0, i - 400), ""):
-        return None, m.end()
-    said = m.group(1)
-    k = m.end()
-    end = extent(text, k, limit) if k < limit and text[k] in "{[" else None
-    end = _text_input_end(text, k, limit) if end is None else end
-    call = ToolCall("", text[k:end].strip(), None, False, (i, end),
-                    f"the Action line says {said[:80]!r}, not a tool's name alone: which tool is meant "
-                    "is a guess" if said.strip() else "the Action line names no tool")
-    return [call], (len(text) if OBSERVATION.match(text, end, limit) else end)
-
-
 def _action_fence(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
     """Command R+: ``Action:`` then a json fence holding ``[{"tool_name", "parameters"}]``
     (LangChain's structured chat agent: ``{"action", "action_input"}``); or ReAct's
@@ -183,7 +179,7 @@ def _action_fence(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCal
     near = text.find("Action Input:", i, min(limit, i + 400)) >= 0
     loose = _REACT_LOOSE.match(text, i, limit) if near else None
     if loose is not None:
-        return _loose_react(text, i, limit, loose)
+        return _react(text, i, limit, loose, loose=True)
     k = i + len("Action:")
     while k < limit and text[k].isspace():
         k += 1

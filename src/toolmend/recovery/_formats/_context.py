@@ -101,14 +101,14 @@ def framed_line(text: str, i: int, floor: int) -> bool:
     return bool(lead) and _BARE_FRAMING.search(_BLANKS.sub(" ", lead)) is not None
 
 
-# the sections a family's calls stand in (Kimi's, DeepSeek's, DSML's), and the tags that wrap
-# one call (<tool_call> around Qwen3-Coder's <function=...>): opener -> closer. A call whose own
-# marker follows one begins at it
 # Hy3 (Tencent) writes GLM's tags, and its reasoning's, with a suffix: <tool_call:opensource>NAME
 # <tool_sep:opensource><arg_key:opensource>k</arg_key:opensource>..., </think:opensource>
 HY3_SUFFIX = ":opensource"
 HY3_OPENER = "<tool_call" + HY3_SUFFIX + ">"
 
+# the sections a family's calls stand in (Kimi's, DeepSeek's, DSML's), and the tags that wrap
+# one call (<tool_call> around Qwen3-Coder's <function=...>): opener -> closer. A call whose own
+# marker follows one begins at it
 SECTIONS = {"<|tool_calls_section_begin|>": "<|tool_calls_section_end|>",
             "<\uff5ctool\u2581calls\u2581begin\uff5c>": "<\uff5ctool\u2581calls\u2581end\uff5c>",
             "<\uff5cDSML\uff5cfunction_calls>": "</\uff5cDSML\uff5cfunction_calls>",

@@ -76,11 +76,11 @@ def read_functools(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCa
     return (_respan(more_after(calls, text, end, limit), (i, end)), end) if found else (None, k)
 
 
-_V11_EMPTY = re.compile(r"[ \t]*(" + NAME_PATTERN + r")(?:\[CALL_ID\]([^\[\s]{0,64}))?\[ARGS\][ \t]*"
-                        r"(?=\[TOOL_CALLS\]|\r?\n)")  # (at the text's end: cut before its arguments)
+_V11_HEAD = r"[ \t]*(" + NAME_PATTERN + r")(?:\[CALL_ID\]([^\[\s]{0,64}))?"  # NAME[CALL_ID]ID
+_V11 = re.compile(_V11_HEAD + r"(\[ARGS\])?[ \t]*(?=\{)")
+# NAME[ARGS] and no arguments before the next call or line (at the text's end: cut before them)
+_V11_EMPTY = re.compile(_V11_HEAD + r"\[ARGS\][ \t]*(?=\[TOOL_CALLS\]|\r?\n)")
 _V11_CUT = re.compile(r"\s*[\w.:@/-]*(?:\[[A-Z_]*\]?[^\[{]*)?")  # the text ran out in a v11 head
-_V11 = re.compile(r"[ \t]*(" + NAME_PATTERN + r")(?:\[CALL_ID\]([^\[\s]{0,64}))?(\[ARGS\])?"
-                  r"[ \t]*(?=\{)")
 
 
 def read_mistral(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:

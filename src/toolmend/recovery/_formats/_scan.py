@@ -19,6 +19,7 @@ from .._toolcalls import ToolCall, _json_calls, _skip_ws
 from ._base import Ctx, more_after
 from ._context import (
     CALL_LINE_END,
+    HY3_SUFFIX,
     LINE_TURN_END,
     OBSERVATION,
     PREFILLED,
@@ -56,7 +57,7 @@ REASONING = {
     "<seed:think>": "</seed:think>", "\u25c1think\u25b7": "\u25c1/think\u25b7", "[THINK]": "[/THINK]",
     "<|START_THINKING|>": "<|END_THINKING|>", "<|channel>thought": "<channel|>",
     "<|inner_prefix|>": "<|inner_suffix|>", "<|channel|>analysis": "<|end|>",
-    "<think:opensource>": "</think:opensource>",  # (Hy3's)
+    f"<think{HY3_SUFFIX}>": f"</think{HY3_SUFFIX}>",  # (Hy3's)
 }
 _ANALYSIS = "<|channel|>analysis"  # (read as the harmony message it is where harmony is read)
 # A closer met by the scan has no opener before it (an opener's block is skipped whole, up
