@@ -236,8 +236,9 @@ class Literals:
     (``<seed:tool_call>`` around ``<function=...>``)."""
 
     def __init__(self, kinds: frozenset[str], markers: Iterable[str]) -> None:
-        from ._formats._context import ROLE_TOKENS, TURN_ENDS, TURN_OPENERS
-        from ._formats._scan import _ANALYSIS, _BARE_CLOSERS, _FIRST_CLOSER, REASONING
+        from ._formats._context import ROLE_HEADS, ROLE_TOKENS, TURN_ENDS, TURN_OPENERS
+        from ._formats._scan import _FIRST_CLOSER
+        from ._formats._tokens import ANALYSIS, BARE_CLOSERS, REASONING
 
         self.hermes = "hermes" in kinds  # <tool_call> tags are read (else one ends the live reading)
         # the XML-style calls in tags this format reads: (how one starts, a regular one, its closer)
@@ -246,12 +247,12 @@ class Literals:
 
         # (harmony's analysis is a message its reader reads, where harmony is read: as the scan does)
         self.openers = {o.lower(): c for o, c in REASONING.items()
-                        if not ("harmony" in kinds and o == _ANALYSIS)}
+                        if not ("harmony" in kinds and o == ANALYSIS)}
         # the families read whole at their closer, and the tokens around their calls
         self.families = {m.lower(): (m, FAMILIES[m]) for m in markers if m in FAMILIES}
         self.wrappers = {w.lower(): (w, opens) for w, (m, opens) in WRAPPERS.items() if m in markers}
-        words = {*self.openers, *(c.lower() for c in _BARE_CLOSERS), "<tool_response>", "<!--", "<tool_call",
-                 *(t.lower() for t in (*TURN_ENDS, *TURN_OPENERS, *ROLE_TOKENS)),
+        words = {*self.openers, *(c.lower() for c in BARE_CLOSERS), "<tool_response>", "<!--", "<tool_call",
+                 *(t.lower() for t in (*TURN_ENDS, *TURN_OPENERS, *ROLE_TOKENS, *ROLE_HEADS)),
                  "<tool_call>", *(m.lower() for m in markers), *(w.lower() for w in CALL_WRAPPERS),
                  *self.wrappers}
         self.prefixes = frozenset(w[:k] for w in words for k in range(1, len(w)))
@@ -260,7 +261,7 @@ class Literals:
         self.word_at = re.compile("|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))).match
         self.closers = _FIRST_CLOSER  # what ends the reasoning the prompt opened (the scan's own)
         # their last characters, in either case (what can end that reasoning)
-        self.closer_ends = "".join(sorted({e for c in _BARE_CLOSERS for e in (c[-1].lower(), c[-1].upper())}))
+        self.closer_ends = "".join(sorted({e for c in BARE_CLOSERS for e in (c[-1].lower(), c[-1].upper())}))
 
     def longest_at(self, low: str) -> str | None:
         """The longest literal ``low`` starts with."""

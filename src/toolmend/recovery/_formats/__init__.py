@@ -32,8 +32,9 @@ from ._json import (
     read_mistral,
 )
 from ._pythonic import pythonic_at, pythonic_reader
-from ._scan import read_tag_at, scan, token_pattern
+from ._scan import read_tag_at, scan
 from ._schema import Tools, read_tools
+from ._tokens import token_pattern
 from ._xml import glm_reader, invoke_reader, read_function
 
 __all__ = ["FORMATS", "parse", "read_marker", "format_names"]

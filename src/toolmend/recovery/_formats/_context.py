@@ -42,6 +42,41 @@ TURN_OPENERS = {"[TOOL_RESULTS]": "[/TOOL_RESULTS]", "[INST]": "[/INST]", "<tool
                 "<\uff5ctool\u2581outputs\u2581begin\uff5c>": "<\uff5ctool\u2581outputs\u2581end\uff5c>",
                 "<\uff5ctool\u2581output\u2581begin\uff5c>": "<\uff5ctool\u2581output\u2581end\uff5c>"}
 
+# the header of a turn that is not the model's (the user's, the system's, a tool's) -> the token
+# that closes that turn ("": DeepSeek's user turn runs to the assistant's header). In a reply,
+# one says the model wrote on into a turn of its own making; one the prompt held is closed by
+# its token, then the assistant's header follows. A header that ends its line ("\n" after it)
+# stands alone: one in a sentence is text
+_LLAMA_ROLES = ("user", "system", "ipython", "tool")
+ROLE_HEADS = {
+    **{f"<|im_start|>{r}": "<|im_end|>" for r in ("user", "system", "tool", "developer")},
+    **{f"<|start_header_id|>{r}<|end_header_id|>": "<|eot_id|>" for r in _LLAMA_ROLES},
+    **{f"<|header_start|>{r}<|header_end|>": "<|eot|>" for r in _LLAMA_ROLES},
+    **{f"<start_of_turn>{r}": "<end_of_turn>" for r in ("user", "system", "tool")},
+    **{f"<|turn>{r}": "<turn|>" for r in ("user", "system", "tool")},
+    **{f"<|START_OF_TURN_TOKEN|><|{r}_TOKEN|>": "<|END_OF_TURN_TOKEN|>" for r in ("USER", "SYSTEM")},
+    "<\uff5cUser\uff5c>": "",
+}
+# Cohere's and DeepSeek's headers run into the turn's text; the others end their line
+ROLE_HEAD = re.compile(
+    "(?:" + "|".join(re.escape(h) for h in ROLE_HEADS if h.endswith("TOKEN|>") or "\uff5c" in h) + ")"
+    "|(?:" + "|".join(re.escape(h) for h in ROLE_HEADS if not (h.endswith("TOKEN|>") or "\uff5c" in h))
+    + r")(?=[ \t]*\r?\n)")
+
+
+def prompt_turn_end(text: str, head: re.Match[str], limit: int) -> int:
+    """Where the reply begins after the turn ``head`` opens, when the text holds
+    the prompt: past that turn's closing token and the assistant's header right
+    after it; -1 when no such header follows (the model wrote the turn)."""
+    closer = ROLE_HEADS[head.group()]
+    if not closer:  # (DeepSeek: the user's turn runs to the assistant's header)
+        reply = _ANY_REPLY_HEAD.search(text, head.end(), limit)
+        return -1 if reply is None else reply.end()
+    e = text.find(closer, head.end(), limit)
+    reply = None if e < 0 else REPLY_HEAD.match(text, e + len(closer), limit)
+    return -1 if reply is None else reply.end()
+
+
 # ReAct's "Observation:" on a line after an action: the model was to stop there; one that
 # writes on made the tool's result up, and what it does next acts on that, so the turn ends
 OBSERVATION = re.compile(r"[ \t]*\r?\n[ \t\r\n]*(?:\*\*)?Observation[ \t]*(?:\*\*)?[ \t]*:")
@@ -129,18 +164,43 @@ def call_lead(text: str, i: int, floor: int = 0) -> int:
     return i
 
 
+# what says, on a call's own line before it, that the sentence shows the call ("For example,
+# <tool_call>...", "never send <tool_call>...", "if you write <tool_call>..."): fewer words than a
+# fence's (a call after "here's how I'll do it:" on its line is made)
+_INLINE_FRAMING = re.compile(
+    r"\b(?:for (?:example|instance|reference)|e\.g\b|i\.e\b|such as|an? example|examples?:|"
+    r"example (?:of|call)|the format|format:|syntax|template|placeholder|"
+    r"(?:mock|dummy|fake|sample) (?:call|output|request)|(?:previous|last|earlier) call|"
+    r"(?:never|don't|do not|must not|should not|shouldn't) (?:ever )?(?:run|call|write|emit|send|use|output)|"
+    r"(?:you|one) (?:can|could|would|should|might) (?:write|call|send|emit|use|output)|"
+    r"if (?:you|i|we|the model) (?:write|wrote|send|sent|emit|emitted|output|call)|"
+    r"(?:was|were) (?:logged|sent|returned|emitted))", re.I)
+# a Markdown heading whose words say what follows is shown: "## Example", "### Sample output"
+_SHOWN_HEADING = re.compile(
+    r"[ \t]{0,3}#{1,6}[ \t].*\b(?:examples?|samples?|syntax|format|template|illustrat\w*|demo\w*)\b", re.I)
+
+
 def shown_below(text: str, i: int, floor: int) -> bool:
-    """What opens its line at ``i`` follows a line ending in a colon whose words frame it
-    as shown, not made ("For example:", "Never run this:")."""
+    """The call at ``i`` is shown, not made, by what stands before it (from ``floor``):
+    opening its line, after a line ending in a colon whose words frame it ("For
+    example:", "Never run this:") or after a heading that does ("## Example"); inside
+    its line, after words that frame it ("For example, <tool_call>...") or in a
+    table's cell ("| <tool_call>... |")."""
     p = call_lead(text, i, floor)  # (the call's section opened on that line: Kimi's, DeepSeek's)
     while p > floor and text[p - 1] in " \t":
         p -= 1
-    if p > floor and text[p - 1] != "\n":
-        return False  # (inside a line: the words before it on its line are a sentence's)
+    if p > floor and text[p - 1] != "\n":  # words before it on its line
+        lead = text[max(floor, text.rfind("\n", max(floor, p - 400), p) + 1, p - 400):p]
+        return lead.lstrip()[:1] == "|" or _INLINE_FRAMING.search(_BLANKS.sub(" ", lead)) is not None
     line = p
     while p > floor and text[p - 1] in " \t\r\n":
         p -= 1
-    return p > floor and text[p - 1] == ":" and framed_line(text, line, floor)
+    if p <= floor:
+        return False
+    if text[p - 1] == ":":
+        return framed_line(text, line, floor)
+    above = text[max(floor, text.rfind("\n", max(floor, p - 400), p) + 1, p - 400):p]
+    return _SHOWN_HEADING.match(above) is not None
 
 
 def args_end(raw: str) -> int:

@@ -19,7 +19,6 @@ from .._toolcalls import ToolCall, _json_calls, _skip_ws
 from ._base import Ctx, more_after
 from ._context import (
     CALL_LINE_END,
-    HY3_SUFFIX,
     LINE_TURN_END,
     OBSERVATION,
     PREFILLED,
@@ -39,116 +38,28 @@ from ._context import (
     framed_line,
     in_quotes,
     opens_its_line,
+    prompt_turn_end,
     quoted,
     reply_start,
     shown_below,
 )
 from ._hermes import NOT_A_TAG, everyday_tag, read_tag
 from ._pythonic import pythonic_at, read_list
+from ._tokens import (
+    ANALYSIS,
+    BARE_CLOSERS,
+    BLANK_RUN,
+    IMPLICIT_END,
+    LINE_FIRSTS,
+    LINE_OPENERS,
+    REASONING,
+    TokenSearch,
+)
 from ._xml import glm_head, read_glm
 
 __all__ = ["scan", "reasoning_end", "read_tag_at", "REASONING"]
 
-_start_table, _next_start = markers.start_table, markers.next_start  # (the marker kernel)
-
-# opener -> closer; the openers are matched without regard to case
-REASONING = {
-    "<think>": "</think>", "<thinking>": "</thinking>", "<reasoning>": "</reasoning>",
-    "<seed:think>": "</seed:think>", "\u25c1think\u25b7": "\u25c1/think\u25b7", "[THINK]": "[/THINK]",
-    "<|START_THINKING|>": "<|END_THINKING|>", "<|channel>thought": "<channel|>",
-    "<|inner_prefix|>": "<|inner_suffix|>", "<|channel|>analysis": "<|end|>",
-    f"<think{HY3_SUFFIX}>": f"</think{HY3_SUFFIX}>",  # (Hy3's)
-}
-_ANALYSIS = "<|channel|>analysis"  # (read as the harmony message it is where harmony is read)
-# A closer met by the scan has no opener before it (an opener's block is skipped whole, up
-# to its closer): the prompt opened the reasoning, so everything before it was reasoning.
-_BARE_CLOSERS = [c for o, c in REASONING.items() if c not in ("<|end|>", "<channel|>")]
-# Kimi K2 ends its reasoning implicitly where its tool section begins
-_IMPLICIT_END = "<|tool_calls_section_begin|>"
-
-
-_FENCE_ETC = (
-    r"(?P<fence>^[ \t]*(?P<ticks>`{3,}|~{3,})[ \t]*(?P<lang>[^\s`]*)[^\n`]*(?:\n|\Z))"
-    r"|(?P<tick>`+)"
-    r"|(?P<think>" + "|".join(re.escape(o) for o in sorted(REASONING, key=len, reverse=True)) + ")"
-    r"|(?P<close>" + "|".join(re.escape(c) for c in _BARE_CLOSERS) + ")"
-    r"|(?P<resp><tool_response>)"
-    r"|(?P<comment><!--)"
-    r"|(?P<eot>(?-i:" + "|".join(re.escape(t) for t in TURN_ENDS) + "))"
-    r"|(?P<turn>(?-i:" + "|".join(re.escape(t) for t in TURN_OPENERS) + "))"
-)
-_TAG = r"|(?P<tag><tool_call(?=[\s>/]|\Z))"
-_JSON = r"|(?P<json>^[ \t]*[\[{])"
-# llama3_json forced: a {"name": ...} object anywhere, prose before and after (as its parsers read it)
-_JSON_INLINE = r"|(?P<json>^[ \t]*[\[{]|\{(?=\s*\"name\"\s*:))"
-_PY = r"|(?P<py>^[ \t]*\[(?=[ \t]*[A-Za-z_][\w.-]*[ \t]*\())"
-_ARROW = r"|(?P<arrow>^>>>(?=[ \t]*[A-Za-z_]))"
-
-# what an anchored alternative starts with, after a line's spaces and tabs
-_LINE_FIRSTS = frozenset("`~[{>")
-_LINE_OPENERS = _LINE_FIRSTS | frozenset(" \t\n")  # what a line that may hold one starts with
-
-
-class TokenSearch:
-    """The scan's token pattern, and where its alternatives can begin: a line
-    start (the anchored ones: fences, JSON and pythonic lines, ``>>>``), a
-    character of ``firsts`` (``<``, ``[``, a backtick, ...), or one of
-    ``words``, the markers that begin with a letter (``Action:``,
-    ``functools``). A search of the whole pattern tries its hundred
-    alternatives at every character of the text (~0.2 us each: 7 ms for 30 KB
-    of prose); ``Scanner.next_token`` tries them only where the marker
-    kernel's ``next_start`` stops, and finds the same leftmost match."""
-
-    def __init__(self, pattern: re.Pattern[str], firsts: str, words: tuple[str, ...]) -> None:
-        self.pattern = pattern
-        self.match = pattern.match
-        # a line break counts only where an anchored alternative may begin after it (past a
-        # run of blank lines, the next character is one they start with: _anchored reads it)
-        self.starts = _start_table(firsts, "".join(sorted(_LINE_FIRSTS)), words)
-
-
-_BLANK_RUN = re.compile(r"[ \t\n]*")
-
-
-_patterns: dict[tuple[frozenset[str], tuple[str, ...]], TokenSearch] = {}
-
-
-def token_pattern(kinds: frozenset[str], markers: tuple[str, ...]) -> TokenSearch:
-    key = (kinds, markers)  # the readers' cache keeps the result per kinds: this runs once per format
-    pat = _patterns.get(key)
-    if pat is None:
-        src = _FENCE_ETC
-        # where an unanchored alternative can start: a backtick, ``<tool_response>``,
-        # the reasoning markers in either case, the families' markers as written
-        firsts = "`<" + "".join(w[0] + w[0].swapcase() for w in (*REASONING, *_BARE_CLOSERS))
-        words = tuple(m for m in markers if m[0].isalpha())
-        if kinds & {"hermes", "glm"}:
-            src += _TAG
-        if markers:
-            alts = "|".join(re.escape(m) for m in sorted(markers, key=len, reverse=True))
-            src += r"|(?P<fam>(?-i:" + alts + "))"
-            firsts += "".join(m[0] for m in markers if not m[0].isalpha())
-        if "arrow" in kinds:
-            src += _ARROW
-        if "pythonic_inline" in kinds:  # the format named: a list of calls inside a sentence too
-            # (not an index, arr[idx(k=1)], nor a list inside a string)
-            src += _PY.replace("^[ \\t]*", "(?<![A-Za-z0-9_)\\]\"'])", 1)
-            firsts += "["
-        elif "pythonic" in kinds:
-            src += _PY
-        # a line that opens with a marker beginning with a bracket ("  [TOOL_CALLS]...") is the
-        # marker's, not a JSON value's
-        bracketed = [w for w in (*markers, *REASONING, *_BARE_CLOSERS) if w[0] in "[{"]
-        not_marker = "(?!" + "|".join(re.escape(w) for w in bracketed) + ")" if bracketed else ""
-        if "json_inline" in kinds:
-            src += _JSON_INLINE.replace(r"[ \t]*[\[{]", r"[ \t]*" + not_marker + r"[\[{]", 1)
-            firsts += "{"
-        elif "json" in kinds:
-            src += _JSON.replace(r"[ \t]*[\[{]", r"[ \t]*" + not_marker + r"[\[{]", 1)
-        assert not any(c.isalpha() for c in firsts)
-        pat = _patterns[key] = TokenSearch(re.compile(src, re.M | re.I), firsts, words)
-    return pat
-
+_next_start = markers.next_start  # (the marker kernel)
 
 # fences whose content may be a call; any other language is code
 _CALL_LANGS = frozenset({"", "json", "jsonc", "json5", "jsonl", "xml", "text", "txt", "plaintext",
@@ -190,6 +101,7 @@ class Scanner:
     reasoning_over = False
     calls_end = -1  # where the last JSON value read as calls ends
     calls_before = False  # the scan goes on after calls read before (a stream's, reported)
+    shown_end = -1  # where the last call shown, not made, ends: calls right after it are shown too
 
     def __init__(self, text: str, ctx: Ctx, kinds: frozenset[str], readers: dict[str, Any],
                  pattern: TokenSearch) -> None:
@@ -210,8 +122,8 @@ class Scanner:
         alternative (a blank line cannot), and only when what ends the run is
         what one begins with."""
         text = self.text
-        e = _BLANK_RUN.match(text, p, limit).end()  # type: ignore[union-attr]
-        if e < limit and text[e] in _LINE_FIRSTS:
+        e = BLANK_RUN.match(text, p, limit).end()  # type: ignore[union-attr]
+        if e < limit and text[e] in LINE_FIRSTS:
             return self.token.match(text, max(p, text.rfind("\n", p, e) + 1), limit), e
         return None, e
 
@@ -220,7 +132,7 @@ class Scanner:
         where it can begin (see TokenSearch)."""
         text, token = self.text, self.token
         match = token.match
-        if pos < limit and (pos == 0 or text[pos - 1] == "\n") and text[pos] in _LINE_OPENERS:
+        if pos < limit and (pos == 0 or text[pos - 1] == "\n") and text[pos] in LINE_OPENERS:
             m = self._anchored(pos, limit)[0]
             if m is not None:
                 return m
@@ -274,6 +186,15 @@ class Scanner:
                 # header too: the model wrote on into a turn of its own making; a stream has
                 # reported those calls, and the whole text reads them alike)
                 return True
+            if kind == "role":
+                if in_fence:
+                    pos = m.end()
+                    continue
+                reply_at = -1 if calls or self.calls_before else prompt_turn_end(text, m, limit)
+                if reply_at < 0:
+                    return True  # a turn of the model's own making (a user's, a tool's): its turn is over
+                pos = floor = reply_at  # a turn of the prompt, closed, then the reply's header
+                continue
             if kind == "turn":
                 if not in_fence and after_markup(text, m.start()) and \
                         self.closer("(?-i:" + re.escape(TURN_OPENERS[m.group()]) + ")", m.end(), limit):
@@ -362,11 +283,18 @@ class Scanner:
             if found is None:
                 return max(end, start + 1), floor
         pos = max(end, m.end() if m.lastgroup == "tag" else start + 1)
-        if (lead and text[lead - 1] in QUOTES and in_quotes(text, lead, end)) or (
-                found and not in_fence and shown_below(text, start, floor)):
-            return pos, pos  # in quotation marks in a sentence, or after "For example:": shown, not made
+        if lead and text[lead - 1] in QUOTES and in_quotes(text, lead, end):
+            return pos, pos  # in quotation marks in a sentence: shown, not made
+        if found and not in_fence and (shown_below(text, start, floor) or self._after_shown(lead)):
+            self.shown_end = pos  # after "For example:" (and the calls right after that one): shown
+            return pos, pos
         pos = self._past_closer(start, pos, found, calls, in_fence)
         return pos, pos
+
+    def _after_shown(self, lead: int) -> bool:
+        """Only blanks between the last call shown and ``lead``: the examples go on."""
+        e = self.shown_end
+        return 0 <= e <= lead and not self.text[e:lead].strip()
 
     def fence(self, m: re.Match[str], floor: int, limit: int, calls: list[ToolCall]) -> int:
         """The fenced block opened at ``m``: its calls added when its language may hold
@@ -405,7 +333,7 @@ class Scanner:
         (one with a recipient is a call: built-in tools are called from analysis)."""
         text = self.text
         opener = m.group("think")
-        if opener[:11] == _ANALYSIS[:11] and "harmony" in self.kinds and \
+        if opener[:11] == ANALYSIS[:11] and "harmony" in self.kinds and \
                 text.find("<|message|>", m.end(), min(limit, m.start() + 400)) >= 0:
             found, end = self.readers["<|channel|>"](text, m.start(), limit, self.ctx)
             if found is not None:
@@ -415,7 +343,7 @@ class Scanner:
         close_think = self.closer(re.escape(closer), m.end(), limit)
         if close_think is None:
             # reasoning to the end of the text (Kimi's tool section ends it implicitly)
-            implicit = text.find(_IMPLICIT_END, m.end(), limit)
+            implicit = text.find(IMPLICIT_END, m.end(), limit)
             return (implicit if implicit >= 0 else limit), -1
         pos = close_think.end()
         k = _skip_ws(text, pos, limit)
@@ -596,12 +524,12 @@ def _line_end(text: str, i: int, limit: int) -> int:
 
 _HEAD_CALL = re.compile(r"[ \t\r\n]*([A-Za-z_][\w.-]{0,127})[ \t]*\r?\n(?=[ \t]*\{)")
 # the first closer of a reasoning block the prompt opened (thinking=True)
-_FIRST_CLOSER = re.compile("|".join(re.escape(c) for c in _BARE_CLOSERS), re.I)
-_CLOSER_MAX = max(map(len, _BARE_CLOSERS))
+_FIRST_CLOSER = re.compile("|".join(re.escape(c) for c in BARE_CLOSERS), re.I)
+_CLOSER_MAX = max(map(len, BARE_CLOSERS))
 _TURN_END_FIRSTS = "".join(sorted({t[0] for t in TURN_ENDS}))
 # (Scanner._closed looks for a closer only in a tail naming one of these)
-assert all(any(w in c.lower() for w in ("think", "reason", "suffix")) for c in _BARE_CLOSERS)
-_LINE_CLOSER = re.compile("(?m)^[ \t]*(?:" + "|".join(re.escape(c) for c in _BARE_CLOSERS) + ")", re.I)
+assert all(any(w in c.lower() for w in ("think", "reason", "suffix")) for c in BARE_CLOSERS)
+_LINE_CLOSER = re.compile("(?m)^[ \t]*(?:" + "|".join(re.escape(c) for c in BARE_CLOSERS) + ")", re.I)
 
 
 def _in_a_value(text: str, i: int, calls_end: int) -> bool:
