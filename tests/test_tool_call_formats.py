@@ -623,6 +623,18 @@ def test_a_tag_text_that_opens_a_quote_and_meets_the_closer_is_not_ok():
     assert c.ok and c.args == {"command": 'echo "hi" there'}
 
 
+
+def test_a_tag_text_followed_by_a_second_closer_is_not_ok():
+    # the text may hold the closer: a heredoc that writes it, a sed over it
+    text = '<tool_call name="bash">cat <<EOF > t.xml\n</tool_call>\nEOF</tool_call>'
+    (c,) = parse_tool_calls(text)
+    assert not c.ok and "second </tool_call>" in c.error
+    # a next call's closer is that call's
+    a, b = parse_tool_calls('<tool_call name="bash">ls</tool_call>\n<tool_call name="bash">pwd</tool_call>')
+    assert a.ok and b.ok and (a.args, b.args) == ({"command": "ls"}, {"command": "pwd"})
+    (c,) = parse_tool_calls('<tool_call name="bash">ls</tool_call>\nDone.')
+    assert c.ok
+
 # -- what fuzzing found ----------------------------------------------------------------------
 
 @pytest.mark.parametrize("text", ['<|tool_call>call:f{a:<|"|>b<|"|>c}<tool_call|>',

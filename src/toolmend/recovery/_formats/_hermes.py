@@ -177,6 +177,16 @@ def _tag_head(text: str, i: int, limit: int) -> tuple[
     return attrs, twice, cut_attr, cut_at, self_closing, opened, j
 
 
+_NEXT_TAG = re.compile(r"<(/?)tool_call\b", re.I)
+
+
+def _second_closer(text: str, end: int, limit: int) -> bool:
+    """The next ``<tool_call`` or ``</tool_call>`` after ``end`` is a closer: one with
+    no call of its own, so the one before it may be part of a call's text."""
+    m = _NEXT_TAG.search(text, end, limit)
+    return m is not None and m.group(1) == "/" and _CLOSE.match(text, m.start(), limit) is not None
+
+
 def read_tag(text: str, i: int, limit: int, everyday_tried: bool = False) -> tuple[Any, int]:
     """The call(s) in the tag at ``i``: (list of calls | NOT_A_TAG, end);
     ``everyday_tried``: ``everyday_tag`` found no call there."""
@@ -246,6 +256,10 @@ def read_tag(text: str, i: int, limit: int, everyday_tried: bool = False) -> tup
             return [ToolCall(name, raw, None, False, (i, end),
                              "a quote in the tag's text opens and does not close before </tool_call>: "
                              "the closer may be part of the text, so where it ends is a guess")], end
+        if raw[:1] not in "{[" and closed and _second_closer(text, end, limit):
+            return [ToolCall(name, raw, None, False, (i, end),
+                             "a second </tool_call> follows the tag's text before any other call: the "
+                             "first may be part of the text, so where it ends is a guess")], end
         return [call_from_parts(name, raw, (i, end))], end
     if cut_attr is not None or (at_end and attrs):
         return [], limit  # cut inside the tag before any name: nothing to report
