@@ -281,6 +281,10 @@ def gigachat3(calls: list[Call]) -> str:
     return "".join(f"<|function_call|>{j(n, a)}" for n, a in calls[:1])
 
 
+def qwen_agent(calls: list[Call]) -> str:  # Qwen-Agent's own prompt (its qwen_fncall_prompt)
+    return "".join(f"\u273fFUNCTION\u273f: {n}\n\u273fARGS\u273f: {dumps(a)}\n" for n, a in calls)
+
+
 # family name (a format name parse_tool_calls knows) -> (writer, kind of arguments)
 FAMILIES: dict[str, tuple[Callable[[list[Call]], str], str]] = {
     "hermes": (hermes, "json"), "longcat": (longcat, "json"), "qwen3_coder": (qwen3_coder, "xml"),
@@ -299,6 +303,7 @@ FAMILIES: dict[str, tuple[Callable[[list[Call]], str], str]] = {
     "phi4_mini": (phi4_mini, "json"), "xlam": (xlam, "json"), "functionary": (functionary, "json"),
     "functionary/v31": (functionary_v31, "json"), "nemotron_v2": (nemotron_v2, "json"), "step3": (step3, "xml"),
     "gigachat3": (gigachat3, "json"), "react": (react, "json"), "react/langchain": (langchain, "json"),
+    "qwen_agent": (qwen_agent, "json"),
 }
 
 

@@ -121,6 +121,7 @@ _SUITES = {  # file -> (the project, its tests)
     "langchain": "LangChain, agent output parser tests (ReAct, MRKL, JSON, structured chat)",
     "llamaindex": "LlamaIndex, ReAct output parser and agent tests",
     "crewai": "CrewAI, `tests/agents/test_crew_agent_parser.py`",
+    "qwenagent": "Qwen-Agent, its tests' and docs' calls as its fncall prompts write and read them",
 }
 
 

@@ -48,7 +48,7 @@ def test_the_corpora_are_there_and_up_to_date():
                                                        "vllm-mlx", "dynamo", "trtllm", "sglrouter", "mlxlm",
                                                        "llamastack", "transformers", "harmony", "xinference",
                                                        "localai", "litellm", "langchain", "llamaindex",
-                                                       "crewai"}
+                                                       "crewai", "qwenagent"}
     assert set(KNOWN) <= {r["id"] for r in PEERS}  # (no reason left for a case that is gone)
     for r in PEERS:
         assert r["source"]["commit"] and r["source"]["licence"] in ("Apache-2.0", "MIT"), r["id"]
@@ -1719,3 +1719,52 @@ def test_a_turn_end_named_in_a_sentence_is_text_and_harmony_reasoning_without_it
     text = ('<|channel|>analysis<|message|>Need weather.<|start|>assistant<|channel|>commentary '
             'to=functions.get_weather <|constrain|>json<|message|>{"city":"Paris"}<|call|>')
     assert [c.name for c in parse_tool_calls(text, format="harmony")] == ["get_weather"]
+
+
+# -- Qwen-Agent's own format (its default function-calling prompt) -------------------------------
+
+_QA = "\u273fFUNCTION\u273f: get_weather\n\u273fARGS\u273f: {\"city\": \"Paris\"}"
+
+
+@pytest.mark.parametrize("fmt", [None, "qwen_agent"])
+def test_qwen_agent_calls(fmt):
+    (c,) = parse_tool_calls(_QA, format=fmt)
+    assert (c.name, c.args, c.ok) == ("get_weather", {"city": "Paris"}, True)
+    # several, in order, with their spans; prose before; a made-up result ends the turn
+    text = ("I'll check both.\n" + _QA + "\n" + _QA.replace("Paris", "Rome") +
+            "\n\u273fRESULT\u273f: sunny\n\u273fRETURN\u273f: It is sunny.\n" + _QA.replace("Paris", "Oslo"))
+    a, b = parse_tool_calls(text, format=fmt)
+    assert (a.args, b.args) == ({"city": "Paris"}, {"city": "Rome"}) and a.ok and b.ok
+    assert text[a.span[0]:a.span[1]].startswith("\u273fFUNCTION\u273f") and a.span[1] <= b.span[0]
+    # two inputs after one name: two calls of that tool (as Qwen-Agent reads them)
+    two = _QA + "\n\u273fARGS\u273f: {\"city\": \"Rome\"}"
+    assert [c.args for c in parse_tool_calls(two, format=fmt)] == [{"city": "Paris"}, {"city": "Rome"}]
+
+
+@pytest.mark.parametrize("fmt", [None, "qwen_agent"])
+def test_qwen_agent_cut_broken_and_odd_calls(fmt):
+    (c,) = parse_tool_calls(_QA[:-4], format=fmt)  # cut inside the value
+    assert not c.ok and c.cut is not None
+    (c,) = parse_tool_calls("\u273fFUNCTION\u273f: get_weather\n", format=fmt)  # cut before its input
+    assert not c.ok and "cut off before its arguments" in c.error
+    f, g = parse_tool_calls("\u273fFUNCTION\u273f: f\n" + _QA, format=fmt)  # a name with no input
+    assert (f.name, f.ok, g.ok) == ("f", False, True) and "no arguments" in f.error
+    (c,) = parse_tool_calls(_QA.replace('"Paris"}', '"Paris" "days": 3}'), format=fmt)  # a comma missing
+    assert c.ok and c.args == {"city": "Paris", "days": 3}
+    (c,) = parse_tool_calls("\u273fFUNCTION\u273f: search the web\n\u273fARGS\u273f: {}", format=fmt)
+    assert not c.ok and "guess" in c.error
+    # an input written as a code block (Qwen-Agent's code interpreter): kept as written, to its end
+    code = "\u273fFUNCTION\u273f: code_interpreter\n\u273fARGS\u273f: \n```py\nprint(1)\n```"
+    (c,) = parse_tool_calls(code, format=fmt)
+    assert c.name == "code_interpreter" and c.raw_args == "```py\nprint(1)\n```" and "cut" not in c.error
+    (c,) = parse_tool_calls(code[:-4], format=fmt)  # the block not closed at the text's end: cut
+    assert not c.ok and "cut off" in c.error
+    (c,) = parse_tool_calls(code.replace("\n```py\nprint(1)\n```", "ls -la"), format=fmt)
+    assert c.raw_args == "ls -la" and "cut" not in (c.error or "")  # whole: the model was stopped
+
+
+def test_qwen_agent_calls_shown_or_in_reasoning_do_not_run():
+    assert parse_tool_calls("For example:\n" + _QA) == []
+    assert parse_tool_calls("<think>\n" + _QA + "\n</think>\nNo tool needed.") == []
+    assert parse_tool_calls("```\n" + _QA + "\n```", format="hermes") == []
+    assert parse_tool_calls(_QA, format="hermes") == []  # a format named reads its own markers only

@@ -19,7 +19,7 @@ With ``thinking`` given (True or False), the message is read live, and a
 What is shown and what is held. Text is shown while it cannot be part of a
 call: up to the first character that could begin a marker, a call body, a
 fence, a reasoning block or a JSON or pythonic value (``<``, ``[``, ``{``,
-a backtick, ``~``, ``>``, ``\u25c1``, or the start of ``Action:``,
+a backtick, ``~``, ``>``, ``\u25c1``, ``\u273f``, or the start of ``Action:``,
 ``functools``, ``function call<|role_sep|>``; with ``format="functionary"``,
 whose message may open with a bare call name, the opening name is held until
 the next line shows whether a ``{`` follows). A tail that could still grow

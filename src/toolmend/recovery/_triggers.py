@@ -2,7 +2,7 @@
 
 ``TRIGGER`` finds the first character that could begin a marker, a call body,
 a fence, a reasoning block or a JSON or pythonic value (``<``, ``[``, ``{``,
-a backtick, ``~``, ``>``, ``\u25c1``), or a marker that begins with another character
+a backtick, ``~``, ``>``, ``\u25c1``, ``\u273f``), or a marker that begins with another character
 (``Action:``, ``functools``, ``function call<|role_sep|>``, MiniMax's ``]~b]``).
 ``partial_tail(text)`` is the length of the longest end of ``text`` that may
 still grow into one of those words (``functo``): it is held back until it is
@@ -24,7 +24,7 @@ __all__ = ["TRIGGER", "PROSE_STOP", "partial_tail", "opens_prefilled", "reads_pr
 
 # the literal markers that do not begin with one of the trigger characters
 _WORD_MARKERS = ("Action:", "functools", "function call<|role_sep|>", *ROLE_TOKENS)
-TRIGGER = re.compile(r"[<\[{`~>\u25c1]|" + "|".join(re.escape(m) for m in _WORD_MARKERS))
+TRIGGER = re.compile(r"[<\[{`~>\u25c1\u273f]|" + "|".join(re.escape(m) for m in _WORD_MARKERS))
 _LONGEST = max(len(m) for m in _WORD_MARKERS)
 _WORD_PREFIXES = frozenset(m[:k] for m in _WORD_MARKERS for k in range(1, len(m)))
 _WORD_FIRSTS = "".join(sorted({m[0] for m in _WORD_MARKERS}))
@@ -47,7 +47,7 @@ def _word_or_its_start_at_end(words: tuple[str, ...], k: int = 0) -> str:
     return "|".join(branches)
 
 
-PROSE_STOP = re.compile(r"[<\[{`~>\u25c1]|" + _word_or_its_start_at_end(_WORD_MARKERS))
+PROSE_STOP = re.compile(r"[<\[{`~>\u25c1\u273f]|" + _word_or_its_start_at_end(_WORD_MARKERS))
 
 
 def _start_at_end(words: tuple[str, ...], k: int = 0) -> str:

@@ -169,6 +169,60 @@ def _text_input_end(text: str, k: int, limit: int) -> int:
     return end
 
 
+# Qwen-Agent's own format (its default function-calling prompt): "\u273fFUNCTION\u273f: NAME", then
+# "\u273fARGS\u273f: " and the input (JSON, or text: a code block for its code interpreter), to the
+# next of its tokens. The model is stopped at \u273fRESULT\u273f (the tools' results) and
+# \u273fRETURN\u273f (its reply on them): one it wrote on to ends the turn (a result made up)
+_QA_FUNCTION, _QA_ARGS = "\u273fFUNCTION\u273f", "\u273fARGS\u273f"
+_QA_HEAD = re.compile("\u273fFUNCTION\u273f[ \t]*:?[ \t]*([^\n]{0,200}?)[ \t]*(?:\r?\n|\\Z)")
+_QA_TOKEN = re.compile("\u273f(?:FUNCTION|ARGS|RESULT|RETURN)\u273f")
+_QA_NAME = re.compile(NAME_PATTERN + r"\Z")
+
+
+def _qwen_agent(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
+    """Qwen-Agent's calls: a name, then each input after it is a call of that tool (as
+    its own parser reads two inputs after one name)."""
+    m = _QA_HEAD.match(text, i, limit)
+    if m is None:  # a name line running past the limit: cut inside it at the text's end
+        return ([], limit) if limit == len(text) else (None, i + len(_QA_FUNCTION))
+    name, end = m.group(1), m.end()
+    if not _QA_NAME.match(name):
+        why = (f"the {_QA_FUNCTION} line says {name[:80]!r}, not a tool's name alone: which tool is meant "
+               "is a guess") if name else f"the {_QA_FUNCTION} line names no tool"
+        name = ""
+    calls: list[ToolCall] = []
+    k = skip_space(text, end, limit)
+    while text.startswith(_QA_ARGS, k):
+        a = k + len(_QA_ARGS) + (text[k + len(_QA_ARGS):k + len(_QA_ARGS) + 1] == ":")
+        token = _QA_TOKEN.search(text, a, limit)
+        stop = limit if token is None else token.start()
+        turn = TURN_END.search(text, a, stop)
+        stop = stop if turn is None else turn.start()
+        j = skip_space(text, a, stop)
+        if j < stop and text[j] in "{[":
+            e = extent(text, j, stop)
+            end = stop if e is None else e
+            call = more_after([named_call(name, text[j:end], (i, end), cut=e is None and stop == len(text))],
+                              text, end, stop)[0]
+        else:
+            end = stop
+            while end > j and text[end - 1].isspace():
+                end -= 1
+            raw = text[j:end]
+            # (the model is stopped at its next token, so text to the end is whole: cut when
+            # nothing was written yet, or a code block it opened is not closed)
+            cut = stop == len(text) and (not raw or (raw[:3] in ("```", "~~~") and not raw.endswith(raw[:3])))
+            call = named_call(name, raw, (i, end), cut=cut, bare=True)
+        calls.append(call if name else ToolCall("", call.raw_args, None, False, call.span, why))
+        k = skip_space(text, end, limit)
+    if not calls:
+        call = named_call(name, "", (i, end), cut=k >= limit == len(text))
+        calls.append(call if name else ToolCall("", "", None, False, call.span, why))
+    if text.startswith(("\u273fRESULT\u273f", "\u273fRETURN\u273f"), k):
+        return calls, len(text)  # a result the model made up after its calls: its turn is over
+    return calls, end
+
+
 def _action_fence(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
     """Command R+: ``Action:`` then a json fence holding ``[{"tool_name", "parameters"}]``
     (LangChain's structured chat agent: ``{"action", "action_input"}``); or ReAct's
@@ -326,6 +380,7 @@ MARKERS: dict[str, tuple[str, Any]] = {
     "functools": ("functools", read_functools),
     "<TOOLCALL>": ("nemotron_v2", block_reader("<TOOLCALL>", ("</TOOLCALL>",))),
     "<|recipient|>": ("functionary_v2", _recipient),
+    _QA_FUNCTION: ("qwen_agent", _qwen_agent),
     "<|function_call|>": ("gigachat", block_reader("<|function_call|>", ())),
     "function call<|role_sep|>": ("gigachat", block_reader("function call<|role_sep|>", ())),
     # glaive-function-calling's: <functioncall> {"name": ..., "arguments": '{...}'} <|endoftext|>
@@ -373,6 +428,7 @@ _KINDS: dict[str, frozenset[str]] = {
     "step3": frozenset({"step3"}),
     "glimmer": frozenset({"glimmer"}),
     "glaive": frozenset({"glaive"}),
+    "qwen_agent": frozenset({"qwen_agent"}),
     "json": frozenset({"json"}),
 }
 _ALIASES = {
@@ -389,7 +445,7 @@ _ALIASES = {
     "command_a": "command", "apertus2509": "apertus", "phi4_mini": "phi4_mini_json",
     "firefunction": "phi4_mini_json", "gigachat": "gigachat3", "nemotron_nano_v2": "nemotron_v2",
     "minimax_m1": "minimax", "minimax-m2": "minimax_m2", "kimi_k2_thinking": "kimi_k2",
-    "granite-20b-fc": "granite_20b_fc", "step3_5": "qwen3_coder",
+    "granite-20b-fc": "granite_20b_fc", "step3_5": "qwen3_coder", "qwen_fncall": "qwen_agent",
 }
 FORMATS: dict[str, frozenset[str]] = {**_KINDS, **{a: _KINDS[t] for a, t in _ALIASES.items()}}
 
