@@ -285,6 +285,24 @@ def qwen_agent(calls: list[Call]) -> str:  # Qwen-Agent's own prompt (its qwen_f
     return "".join(f"\u273fFUNCTION\u273f: {n}\n\u273fARGS\u273f: {dumps(a)}\n" for n, a in calls)
 
 
+def minicpm5(calls: list[Call]) -> str:  # a string holding <, & or a line break in CDATA, as its template does
+    def param(k: str, v: Any) -> str:
+        wrap = isinstance(v, str) and any(c in v for c in "<&\n")
+        return f'<param name="{k}">' + (f"<![CDATA[{v}]]>" if wrap else text_value(v)) + "</param>"
+    return "\n".join(f'<function name="{n}">' + "".join(param(k, v) for k, v in a.items()) + "</function>"
+                     for n, a in calls)
+
+
+def kimi_k3(calls: list[Call]) -> str:  # XTML, each argument typed as its template types it
+    def kind(v: Any) -> str:
+        return "boolean" if isinstance(v, bool) else "number" if isinstance(v, (int, float)) else \
+            "string" if isinstance(v, str) else "object" if isinstance(v, dict) else "array"
+    body = "".join(f'<|open|>call tool="{n}" index="{i}"<|sep|>' + "".join(
+        f'<|open|>argument key="{k}" type="{kind(v)}"<|sep|>{text_value(v)}<|close|>argument<|sep|>'
+        for k, v in a.items()) + "<|close|>call<|sep|>" for i, (n, a) in enumerate(calls, 1))
+    return "<|close|>response<|sep|><|open|>tools<|sep|>" + body + "<|close|>tools<|sep|>"
+
+
 # family name (a format name parse_tool_calls knows) -> (writer, kind of arguments)
 FAMILIES: dict[str, tuple[Callable[[list[Call]], str], str]] = {
     "hermes": (hermes, "json"), "longcat": (longcat, "json"), "qwen3_coder": (qwen3_coder, "xml"),
@@ -303,7 +321,7 @@ FAMILIES: dict[str, tuple[Callable[[list[Call]], str], str]] = {
     "phi4_mini": (phi4_mini, "json"), "xlam": (xlam, "json"), "functionary": (functionary, "json"),
     "functionary/v31": (functionary_v31, "json"), "nemotron_v2": (nemotron_v2, "json"), "step3": (step3, "xml"),
     "gigachat3": (gigachat3, "json"), "react": (react, "json"), "react/langchain": (langchain, "json"),
-    "qwen_agent": (qwen_agent, "json"),
+    "qwen_agent": (qwen_agent, "json"), "minicpm5": (minicpm5, "xml"), "kimi_k3": (kimi_k3, "xml"),
 }
 
 

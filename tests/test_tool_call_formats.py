@@ -1763,8 +1763,99 @@ def test_qwen_agent_cut_broken_and_odd_calls(fmt):
     assert c.raw_args == "ls -la" and "cut" not in (c.error or "")  # whole: the model was stopped
 
 
+def test_a_code_block_input_to_a_tool_with_one_field_says_why_it_is_not_ok():
+    tools = [{"type": "function", "function": {"name": "code_interpreter", "parameters": {
+        "type": "object", "properties": {"code": {"type": "string"}}, "required": ["code"]}}}]
+    for text in ("\u273fFUNCTION\u273f: code_interpreter\n\u273fARGS\u273f: \n```py\nprint(1)\n```",
+                 '<tool_call>{"name": "code_interpreter", "arguments": "```py\\nprint(1)\\n```"}</tool_call>'):
+        (c,) = parse_tool_calls(text, tools=tools)
+        assert not c.ok and "code block" in c.error and "'code'" in c.error and "register" not in c.error
+
+
 def test_qwen_agent_calls_shown_or_in_reasoning_do_not_run():
     assert parse_tool_calls("For example:\n" + _QA) == []
     assert parse_tool_calls("<think>\n" + _QA + "\n</think>\nNo tool needed.") == []
     assert parse_tool_calls("```\n" + _QA + "\n```", format="hermes") == []
     assert parse_tool_calls(_QA, format="hermes") == []  # a format named reads its own markers only
+
+
+# -- MiniCPM 5: <function name="NAME"><param name="k">v</param></function> ---------------------
+
+_CPM = '<function name="get_weather"><param name="city">Paris</param><param name="days">3</param></function>'
+
+
+@pytest.mark.parametrize("fmt", [None, "minicpm5"])
+def test_minicpm5_calls(fmt):
+    (c,) = parse_tool_calls(_CPM, format=fmt)
+    assert (c.name, c.args, c.ok) == ("get_weather", {"city": "Paris", "days": "3"}, True)  # text, untyped
+    tools = [{"type": "function", "function": {"name": "get_weather", "parameters": {"type": "object",
+              "properties": {"city": {"type": "string"}, "days": {"type": "integer"}}}}}]
+    (c,) = parse_tool_calls(_CPM, format=fmt, tools=tools)
+    assert c.args == {"city": "Paris", "days": 3}
+    a, b = parse_tool_calls("Both.\n" + _CPM + "\n" + _CPM.replace("Paris", "Rome"), format=fmt)
+    assert (a.args["city"], b.args["city"]) == ("Paris", "Rome") and a.span[1] <= b.span[0]
+    # a CDATA value keeps what it holds, tags and line breaks too
+    code = ('<function name="write"><param name="path">a.xml</param><param name="content"><![CDATA[<a>\n'
+            '</param></a>]]></param></function>')
+    (c,) = parse_tool_calls(code, format=fmt)
+    assert c.ok and c.args == {"path": "a.xml", "content": "<a>\n</param></a>"}
+
+
+@pytest.mark.parametrize("fmt", [None, "minicpm5"])
+def test_minicpm5_cut_and_broken_calls(fmt):
+    for cut in (_CPM[:-len("</function>")], _CPM[:40], '<function name="write"><param name="c"><![CDATA[ab'):
+        (c,) = parse_tool_calls(cut, format=fmt)
+        assert not c.ok and "cut off" in c.error, cut
+    (c,) = parse_tool_calls('<function name="f"><param name="c"><![CDATA[ab]]> x</param></function>', format=fmt)
+    assert not c.ok
+    assert parse_tool_calls("For example:\n" + _CPM, format=fmt) == []
+    assert parse_tool_calls("<think>" + _CPM + "</think>No call.", format=fmt) == []
+
+
+# -- Kimi K3's XTML ------------------------------------------------------------------------------
+
+def _k3(*calls):
+    body = ""
+    for n, (name, args) in enumerate(calls, 1):
+        body += f'<|open|>call tool="{name}" index="{n}"<|sep|>' + "".join(
+            f'<|open|>argument key="{k}" type="{t}"<|sep|>{v}<|close|>argument<|sep|>' for k, t, v in args) + \
+            "<|close|>call<|sep|>"
+    return "<|close|>response<|sep|><|open|>tools<|sep|>" + body + "<|close|>tools<|sep|>"
+
+
+_K3 = _k3(("get_weather", [("city", "string", "Paris"), ("days", "number", "3")]),
+          ("get_time", [("tz", "string", "Europe/Paris"), ("opts", "object", '{"a": [1]}'), ("x", "null", "")]))
+
+
+@pytest.mark.parametrize("fmt", [None, "kimi_k3"])
+def test_kimi_k3_calls(fmt):
+    a, b = parse_tool_calls("<|close|>think<|sep|><|open|>response<|sep|>Both." + _K3, format=fmt)
+    assert (a.name, a.args, a.ok) == ("get_weather", {"city": "Paris", "days": 3}, True)
+    assert (b.name, b.args, b.ok) == ("get_time", {"tz": "Europe/Paris", "opts": {"a": [1]}, "x": None}, True)
+    # arguments as one JSON block; attributes escaped (a key's &quot; is its quote)
+    (c,) = parse_tool_calls('<|open|>call tool="f" index="1"<|sep|><|open|>json type="object"<|sep|>'
+                            '{"q": 1}<|close|>json<|sep|><|close|>call<|sep|>', format=fmt)
+    assert (c.name, c.args, c.ok) == ("f", {"q": 1}, True)
+    (c,) = parse_tool_calls(_k3(("f", [("say &quot;hi&quot;", "string", "x")])), format=fmt)
+    assert c.args == {'say "hi"': "x"}
+
+
+@pytest.mark.parametrize("fmt", [None, "kimi_k3"])
+def test_kimi_k3_cut_broken_and_reasoning(fmt):
+    for cut in (_K3[:_K3.find("Europe/Pa") + 9], _K3[:_K3.rfind("<|close|>call")], _K3[:_K3.find("Paris")]):
+        calls = parse_tool_calls(cut, format=fmt)
+        assert calls and not calls[-1].ok, cut
+    assert parse_tool_calls(_K3[:60], format=fmt) == []  # (cut inside the call's head: nothing yet)
+    (c,) = parse_tool_calls(_k3(("f", [("n", "number", "three")])), format=fmt)
+    assert not c.ok and "JSON" in c.error
+    (c,) = parse_tool_calls(_k3(("f", [("n", "null", "x")])), format=fmt)
+    assert not c.ok
+    # the think channel, opened by the prompt (a bare closer) or by the model, is reasoning
+    evil = _k3(("rm", [("p", "string", "/")]))
+    assert parse_tool_calls("draft " + evil + "<|close|>think<|sep|><|open|>response<|sep|>Done.",
+                            format=fmt) == []
+    assert parse_tool_calls("<|open|>think<|sep|>" + evil + "<|close|>think<|sep|>Done.", format=fmt) == []
+    # the end of the message, then a tool's message: what follows is not this message's
+    after = _K3 + '<|close|>message<|sep|><|end_of_msg|><|open|>message role="tool" tool="f" index="1"<|sep|>x' \
+        + "<|close|>message<|sep|><|end_of_msg|>" + evil
+    assert [c.name for c in parse_tool_calls(after, format=fmt)] == ["get_weather", "get_time"]

@@ -336,6 +336,14 @@ def check_tool_calls(calls: Iterable[ToolCall], tools: Any) -> list[ToolCall]:
                     out.append(replace(c, args=r.value, ok=True, error=None,
                                        fixes=tuple(f for f in r.fixes if f.code == "schema")))
                     continue
+            if s is not None and c.cut is None and NO_PRIMARY_FIELD in (c.error or "") and s.primary_field \
+                    and isinstance(c.raw_args, str) and c.raw_args.lstrip().startswith(("```", "~~~")):
+                # a code block holding no JSON, to a tool with one field: the schema names the field,
+                # but not whether it takes the block or the code in it
+                out.append(replace(c, error=(
+                    f"the arguments of {c.name!r} are a code block, not JSON: whether its field "
+                    f"{s.primary_field!r} takes the block or the code in it is a guess")))
+                continue
             out.append(c)
             continue
         if c.name not in compiled:

@@ -5,8 +5,9 @@ maps each format name (the serving stacks' parser names, with their aliases)
 to the kinds of markers it reads; with ``format=None`` every kind is read and
 the markers in the text decide. The readers live beside this module, grouped
 by how the family writes its arguments: ``_json`` (JSON after a marker),
-``_xml`` (each parameter as text between tags), ``_pythonic`` (Python call
-syntax, read by :mod:`ast`, never run) and ``_gemma`` (Gemma's own quoting).
+``_xml`` (each parameter as text between tags), ``_xtml`` (Kimi K3's tokens
+around typed arguments), ``_pythonic`` (Python call syntax, read by :mod:`ast`,
+never run) and ``_gemma`` (Gemma's own quoting).
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from ._scan import read_tag_at, scan
 from ._schema import Tools, read_tools
 from ._tokens import token_pattern
 from ._xml import glm_reader, invoke_reader, read_function
+from ._xtml import XTML_CALL, read_xtml_call
 
 __all__ = ["FORMATS", "parse", "read_marker", "format_names"]
 
@@ -381,6 +383,8 @@ MARKERS: dict[str, tuple[str, Any]] = {
     "<TOOLCALL>": ("nemotron_v2", block_reader("<TOOLCALL>", ("</TOOLCALL>",))),
     "<|recipient|>": ("functionary_v2", _recipient),
     _QA_FUNCTION: ("qwen_agent", _qwen_agent),
+    "<function name=": ("minicpm5", invoke_reader("", call="function", param="param", cdata=True)),
+    XTML_CALL: ("kimi_k3", read_xtml_call),
     "<|function_call|>": ("gigachat", block_reader("<|function_call|>", ())),
     "function call<|role_sep|>": ("gigachat", block_reader("function call<|role_sep|>", ())),
     # glaive-function-calling's: <functioncall> {"name": ..., "arguments": '{...}'} <|endoftext|>
@@ -429,6 +433,8 @@ _KINDS: dict[str, frozenset[str]] = {
     "glimmer": frozenset({"glimmer"}),
     "glaive": frozenset({"glaive"}),
     "qwen_agent": frozenset({"qwen_agent"}),
+    "minicpm5": frozenset({"minicpm5"}),
+    "kimi_k3": frozenset({"kimi_k3"}),
     "json": frozenset({"json"}),
 }
 _ALIASES = {

@@ -14,7 +14,7 @@ from .._toolcalls import SPECIAL_TOKEN
 # write, a transcript) is no call of this message
 TURN_ENDS = ("<|im_end|>", "<|eot_id|>", "<|eom_id|>", "<|eot|>", "<|endoftext|>",
              "<|end_of_text|>", "<|END_OF_TURN_TOKEN|>", "<\uff5cend\u2581of\u2581sentence\uff5c>",
-             "<end_of_turn>", "<turn|>", "<|user|>", "<|observation|>", "[e~[")
+             "<end_of_turn>", "<turn|>", "<|user|>", "<|observation|>", "[e~[", "<|end_of_msg|>")
 # one that ends its line, or runs into the next special token or a call's tag (one a sentence
 # names is text): GLM's <|observation|> opens the tool's result
 TURN_END = re.compile("(?:" + "|".join(re.escape(t) for t in TURN_ENDS)
@@ -32,7 +32,8 @@ PREFILLED_OPENERS = {"glm": "<tool_call>", "gemma4": "<|tool_call>", "minimax_m2
 REPLY_HEAD = re.compile("|".join((
     r"\s*(?:<\|im_start\|>assistant", r"<start_of_turn>model", r"<\|turn>model", r"<\uff5cAssistant\uff5c>",
     r"<\|start_header_id\|>assistant<\|end_header_id\|>", r"<\|header_start\|>assistant<\|header_end\|>",
-    r"<\|START_OF_TURN_TOKEN\|><\|CHATBOT_TOKEN\|>", r"<\|assistant\|>", r"\[/INST\]", r"\]~b\]ai(?=\n))")))
+    r"<\|START_OF_TURN_TOKEN\|><\|CHATBOT_TOKEN\|>", r"<\|assistant\|>", r"\[/INST\]", r"\]~b\]ai(?=\n)",
+    r'<\|open\|>message role="assistant"<\|sep\|>)')))
 # what opens a tool's result or the user's next turn, with what closes it: one with its closer
 # after it ends the model's turn (a call after it is a later turn's, or made on a result the
 # model made up); one alone is text (a sentence naming it)
@@ -56,12 +57,13 @@ ROLE_HEADS = {
     **{f"<|turn>{r}": "<turn|>" for r in ("user", "system", "tool")},
     **{f"<|START_OF_TURN_TOKEN|><|{r}_TOKEN|>": "<|END_OF_TURN_TOKEN|>" for r in ("USER", "SYSTEM")},
     "<\uff5cUser\uff5c>": "",
+    **{f'<|open|>message role="{r}"': "<|end_of_msg|>" for r in ("user", "system", "tool")},  # (Kimi K3's)
 }
-# Cohere's and DeepSeek's headers run into the turn's text; the others end their line
+# Cohere's, DeepSeek's and Kimi K3's headers run into the turn's text; the others end their line
+_INLINE_HEADS = [h for h in ROLE_HEADS if h.endswith(("TOKEN|>", '"')) or "\uff5c" in h]
 ROLE_HEAD = re.compile(
-    "(?:" + "|".join(re.escape(h) for h in ROLE_HEADS if h.endswith("TOKEN|>") or "\uff5c" in h) + ")"
-    "|(?:" + "|".join(re.escape(h) for h in ROLE_HEADS if not (h.endswith("TOKEN|>") or "\uff5c" in h))
-    + r")(?=[ \t]*\r?\n)")
+    "(?:" + "|".join(re.escape(h) for h in _INLINE_HEADS) + ")"
+    "|(?:" + "|".join(re.escape(h) for h in ROLE_HEADS if h not in _INLINE_HEADS) + r")(?=[ \t]*\r?\n)")
 
 
 def prompt_turn_end(text: str, head: re.Match[str], limit: int) -> int:
@@ -147,7 +149,8 @@ HY3_OPENER = "<tool_call" + HY3_SUFFIX + ">"
 SECTIONS = {"<|tool_calls_section_begin|>": "<|tool_calls_section_end|>",
             "<\uff5ctool\u2581calls\u2581begin\uff5c>": "<\uff5ctool\u2581calls\u2581end\uff5c>",
             "<\uff5cDSML\uff5cfunction_calls>": "</\uff5cDSML\uff5cfunction_calls>",
-            "<\uff5cDSML\uff5ctool_calls>": "</\uff5cDSML\uff5ctool_calls>"}
+            "<\uff5cDSML\uff5ctool_calls>": "</\uff5cDSML\uff5ctool_calls>",
+            "<|open|>tools<|sep|>": "<|close|>tools<|sep|>"}
 WRAPPERS = {"<tool_call>": "</tool_call>", "<seed:tool_call>": "</seed:tool_call>"}
 _SECTIONS = (*SECTIONS, *WRAPPERS)
 _SECTION_ENDS = (*SECTIONS.values(), *WRAPPERS.values())
@@ -220,7 +223,7 @@ PROMPT_HEAD = re.compile(
     r"<\|im_start\|>(?:system|user|developer)|<start_of_turn>user|<\|turn>(?:system|user)"
     r"|<\|start_header_id\|>(?:system|user)|<\|header_start\|>(?:system|user)|<\uff5cUser\uff5c>"
     r"|<\|system\|>|<\|user\|>|<\|START_OF_TURN_TOKEN\|><\|(?:SYSTEM|USER)_TOKEN\|>|\[INST\]"
-    r"|\]~!b\[|\]~b\](?:system|user)\n))")
+    r"|\]~!b\[|\]~b\](?:system|user)\n|<\|open\|>message role=\"(?:system|user)\"))")
 
 
 def reply_start(text: str) -> int:

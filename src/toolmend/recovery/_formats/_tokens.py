@@ -19,6 +19,7 @@ REASONING = {
     "<|START_THINKING|>": "<|END_THINKING|>", "<|channel>thought": "<channel|>",
     "<|inner_prefix|>": "<|inner_suffix|>", "<|channel|>analysis": "<|end|>",
     f"<think{HY3_SUFFIX}>": f"</think{HY3_SUFFIX}>",  # (Hy3's)
+    "<|open|>think<|sep|>": "<|close|>think<|sep|>",  # (Kimi K3's think channel)
 }
 ANALYSIS = "<|channel|>analysis"  # (read as the harmony message it is where harmony is read)
 # A closer met by the scan has no opener before it (an opener's block is skipped whole, up

@@ -6,6 +6,7 @@
     <invoke name="NAME"><parameter name="k">v</parameter></invoke> minimax_m2 (<minimax:tool_call>)
     <｜DSML｜invoke name=..><｜DSML｜parameter name=.. string="true|false">   deepseek_v32 / v4
     <steptml:invoke name=..><steptml:parameter name=..>            step3
+    <function name="NAME"><param name="k">v or <![CDATA[v]]></param></function>   minicpm5
     <tool_call>NAME<arg_key>k</arg_key><arg_value>v</arg_value></tool_call>  glm45 / glm47
     <tool_call>NAME<tool_sep><arg_key>..                           hy_v3 (its tags also as
     <tool_call:opensource>NAME<tool_sep:opensource><arg_key:opensource>...)
@@ -85,7 +86,8 @@ class _Params:
 
     def __init__(self, ctx: Ctx, text: str, j: int, limit: int, opener: re.Pattern[str], open_prefix: str,
                  close: str, ends: tuple[str, ...], newlines: bool, dropped: bool,
-                 whole_values: bool = False, foreign: re.Pattern[str] | None = None) -> None:
+                 whole_values: bool = False, foreign: re.Pattern[str] | None = None,
+                 cdata: bool = False) -> None:
         self.params: list[tuple[str, str, bool]] = []
         self.last = j          # where the last whole parameter ends
         self.end_at = -1       # where the end marker starts (-1: not reached)
@@ -120,6 +122,19 @@ class _Params:
                 return
             key = pm.group(1).strip().strip("\"'")
             v = pm.end()
+            if cdata and text.startswith(_CDATA, v):  # <param name="k"><![CDATA[...]]></param>
+                c = text.find("]]>", v + len(_CDATA), limit)
+                if c < 0 or not text.startswith(close, c + 3):
+                    # (the text ends inside the section or right after it: cut; else text that
+                    # is no parameter stands there)
+                    if limit == len(text) and (c < 0 or close.startswith(text[c + 3:limit])):
+                        self.cut = f"inside parameter {key!r}"
+                    else:
+                        self.stray = v if c < 0 else c + 3
+                    return
+                self.params.append((key, text[v + len(_CDATA):c], False))
+                k = self.last = c + 3 + len(close)
+                continue
             e = ctx.find(text, close, v, limit)
             over = _overrun(ctx, text, v, e, ends)
             if over >= 0:  # the value would run past its call's end into another call
@@ -165,9 +180,11 @@ class _Params:
             k = self.last = e + len(close)
 
 
-_CALL_OPENERS = re.compile(r"<(tool_call|function=|invoke|\|tool_call|minimax:tool_call|seed:tool_call|"
-                           r"steptml:invoke|\uff5cDSML\uff5cinvoke|longcat_tool_call|atem:invoke)")
-_OPENER_CLOSES = {"tool_call": "</tool_call>", "function=": "</function>", "invoke": "</invoke>",
+_CDATA = "<![CDATA["
+_CALL_OPENERS = re.compile(r"<(tool_call|function=|function name=|invoke|\|tool_call|minimax:tool_call|"
+                           r"seed:tool_call|steptml:invoke|\uff5cDSML\uff5cinvoke|longcat_tool_call|atem:invoke)")
+_OPENER_CLOSES = {"tool_call": "</tool_call>", "function=": "</function>", "function name=": "</function>",
+                  "invoke": "</invoke>",
                   "|tool_call": "<tool_call|>", "minimax:tool_call": "</minimax:tool_call>",
                   "seed:tool_call": "</seed:tool_call>", "steptml:invoke": "</steptml:invoke>",
                   "\uff5cDSML\uff5cinvoke": "</\uff5cDSML\uff5cinvoke>",
@@ -266,19 +283,20 @@ def _closer_after(close: str, block: str, text: str, end: int, limit: int, ctx: 
 
 def _read_params(ctx: Ctx, name: str, text: str, j: int, limit: int, opener: re.Pattern[str],
                  open_prefix: str, close: str, ends: tuple[str, ...], newlines: bool, dropped: bool = True,
-                 foreign: re.Pattern[str] | None = None) -> _Params:
+                 foreign: re.Pattern[str] | None = None, cdata: bool = False) -> _Params:
     """The parameters of a call; ``dropped``: a family whose models drop a value's
     closing tag (Qwen3-Coder's ``</parameter>``, GLM's ``</arg_value>``). A value
     holding the next parameter's tag before its closer is read either way: as ended
     there (the closer dropped) or whole (the value shows the format); the schema
     decides, by the reading whose every parameter the tool has, and without one
     ``_finish`` refuses."""
-    ps = _Params(ctx, text, j, limit, opener, open_prefix, close, ends, newlines, dropped, foreign=foreign)
+    ps = _Params(ctx, text, j, limit, opener, open_prefix, close, ends, newlines, dropped, foreign=foreign,
+                 cdata=cdata)
     if ps.ambiguous and ctx.tools is not None:
         props = ctx.tools.properties(name)
         if ps.opens_call is not None or not all(key in props for key, _, _ in ps.params):
             whole = _Params(ctx, text, j, limit, opener, open_prefix, close, ends, newlines, dropped,
-                            whole_values=True, foreign=foreign)
+                            whole_values=True, foreign=foreign, cdata=cdata)
             if whole.cut is None and whole.stray < 0 and whole.opens_call is None and \
                     all(key in props for key, _, _ in whole.params):
                 ps = whole
@@ -332,17 +350,20 @@ def _json_body(name: str, text: str, i: int, k: int, limit: int, ctx: Ctx, close
     return [named_call(name, text[k:e], (i, end))], end
 
 
-def invoke_reader(prefix: str, block: str | None = None):  # type: ignore[no-untyped-def]
+def invoke_reader(prefix: str, block: str | None = None, call: str = "invoke",  # type: ignore[no-untyped-def]
+                  param: str = "parameter", cdata: bool = False):
     """The reader of ``<{prefix}invoke name="f"><{prefix}parameter name="k">v</{prefix}parameter>``;
-    ``block``: the closer of the block the invokes stand in (MiniMax's ``</minimax:tool_call>``)."""
+    ``block``: the closer of the block the invokes stand in (MiniMax's ``</minimax:tool_call>``);
+    ``call`` and ``param``: the tags' names (MiniCPM 5 writes ``<function name="f"><param
+    name="k">v</param></function>``), ``cdata``: a value may be a CDATA section."""
     p = re.escape(prefix)
-    inv = re.compile(r"<" + p + r"invoke\s+name\s*=\s*(\"[^\"\n]{1,128}\"|'[^'\n]{1,128}'|[^\s>/]{1,128})"
+    inv = re.compile(r"<" + p + call + r"\s+name\s*=\s*(\"[^\"\n]{1,128}\"|'[^'\n]{1,128}'|[^\s>/]{1,128})"
                      r"\s*(/?)>")
-    par = re.compile(r"<" + p + r"parameter\s+name\s*=\s*(\"[^\"\n]{1,128}\"|'[^'\n]{1,128}'|[^\s>]{1,128})"
+    par = re.compile(r"<" + p + param + r"\s+name\s*=\s*(\"[^\"\n]{1,128}\"|'[^'\n]{1,128}'|[^\s>]{1,128})"
                      r"(?:\s+string\s*=\s*\"(true|false)\")?\s*>")
-    inv_close = "</" + prefix + "invoke>"
-    par_close = "</" + prefix + "parameter>"
-    par_open = "<" + prefix + "parameter"
+    inv_close = "</" + prefix + call + ">"
+    par_close = "</" + prefix + param + ">"
+    par_open = "<" + prefix + param
 
     def read(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
         m = inv.match(text, i, limit)
@@ -359,7 +380,8 @@ def invoke_reader(prefix: str, block: str | None = None):  # type: ignore[no-unt
         k = skip_space(text, j, limit)
         if text.startswith("{", k):  # the arguments as one JSON object, not as parameters
             return _json_body(name, text, i, k, limit, ctx, inv_close, inv_close, False)
-        ps = _read_params(ctx, name, text, j, limit, par, par_open, par_close, (inv_close,), False, False)
+        ps = _read_params(ctx, name, text, j, limit, par, par_open, par_close, (inv_close,), False, False,
+                          cdata=cdata)
         return _finish(name, ps, text, i, j, limit, len(inv_close), ctx, block=block)
 
     return read

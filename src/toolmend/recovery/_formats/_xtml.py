@@ -1,0 +1,92 @@
+"""Kimi K3's XTML: structural tokens around plain-text tag names.
+
+    <|open|>tools<|sep|>
+    <|open|>call tool="NAME" index="1"<|sep|>
+    <|open|>argument key="k" type="string"<|sep|>v<|close|>argument<|sep|>
+    <|open|>json type="object"<|sep|>{...}<|close|>json<|sep|>      (arguments that are no object's members)
+    <|close|>call<|sep|>
+    <|close|>tools<|sep|>
+
+An argument's ``type`` says how its text reads: ``string`` is the text as
+written (typed by the tool's schema when tools are given), ``null`` is null,
+any other type is JSON (text that is not JSON makes the call not ok). The
+attributes escape ``&`` and ``"`` as ``&amp;`` and ``&quot;``. A call whose text
+ends before ``<|close|>call<|sep|>`` is cut: another argument may have followed.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .._toolcalls import _NAME, ToolCall
+from ._base import Ctx, cut_call, named_call, xml_call
+
+__all__ = ["read_xtml_call", "XTML_CALL"]
+
+XTML_CALL = '<|open|>call tool="'
+_HEAD = re.compile(r'<\|open\|>call tool="([^"\n<]{1,256})"(?: index="(\d{1,9})")?<\|sep\|>')
+_ARG = re.compile(r'<\|open\|>argument key="([^"\n<]{1,256})" type="([a-z]{1,16})"<\|sep\|>')
+_JSON = '<|open|>json type="object"<|sep|>'
+_ARG_CLOSE, _JSON_CLOSE = "<|close|>argument<|sep|>", "<|close|>json<|sep|>"
+_CALL_CLOSE = "<|close|>call<|sep|>"
+_TYPES = frozenset({"string", "null", "number", "integer", "boolean", "object", "array"})
+
+
+def _unescape(v: str) -> str:
+    return v.replace("&quot;", '"').replace("&amp;", "&")
+
+
+def read_xtml_call(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
+    m = _HEAD.match(text, i, limit)
+    if m is None:
+        if limit == len(text) and text.find("<|sep|>", i, limit) < 0:
+            return [], limit  # cut inside the call's head: nothing to report yet
+        return None, i + len(XTML_CALL)
+    name = _unescape(m.group(1))
+    if not _NAME.match(name):
+        return None, m.end()
+    j = k = m.end()
+    params: list[tuple[str, str, bool]] = []
+    json_args: str | None = None
+    while True:
+        while k < limit and text[k] in " \t\r\n":
+            k += 1
+        if text.startswith(_CALL_CLOSE, k):
+            break
+        arg = _ARG.match(text, k, limit)
+        if arg is not None:
+            e = ctx.find(text, _ARG_CLOSE, arg.end(), limit)
+            if e < 0:
+                return [cut_call(name, text[j:limit], (i, limit), f"inside argument {arg.group(1)!r}")], limit
+            key, kind, value = _unescape(arg.group(1)), arg.group(2), text[arg.end():e]
+            if kind not in _TYPES:
+                return _broken(name, text, i, j, e,
+                               f"argument {key!r} has a type XTML does not have: {kind!r}")
+            if kind == "null":
+                if value.strip() not in ("", "null"):
+                    return _broken(name, text, i, j, e,
+                                   f"argument {key!r} is typed null but holds {value[:40]!r}")
+                value = "null"
+            params.append((key, value, kind != "string"))
+            k = e + len(_ARG_CLOSE)
+            continue
+        if text.startswith(_JSON, k) and not params and json_args is None:
+            e = ctx.find(text, _JSON_CLOSE, k + len(_JSON), limit)
+            if e < 0:
+                return [named_call(name, text[k + len(_JSON):limit], (i, limit), cut=True)], limit
+            json_args = text[k + len(_JSON):e]
+            k = e + len(_JSON_CLOSE)
+            continue
+        if k >= limit or (limit == len(text) and any(
+                t.startswith(text[k:limit]) for t in (_CALL_CLOSE, _JSON, '<|open|>argument key="'))):
+            return [cut_call(name, text[j:limit], (i, limit), f"before {_CALL_CLOSE}")], limit
+        return _broken(name, text, i, j, k, f"the call to {name!r} holds text that is not an argument "
+                                            f"at offset {k - i} of the call")
+    end = k + len(_CALL_CLOSE)
+    if json_args is not None:
+        return [named_call(name, json_args, (i, end))], end
+    return [xml_call(name, params, text[j:k], (i, end), ctx)], end
+
+
+def _broken(name: str, text: str, i: int, j: int, at: int, why: str) -> tuple[list[ToolCall], int]:
+    return [ToolCall(name, text[j:at], None, False, (i, at), why)], at
