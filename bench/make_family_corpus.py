@@ -303,6 +303,19 @@ def kimi_k3(calls: list[Call]) -> str:  # XTML, each argument typed as its templ
     return "<|close|>response<|sep|><|open|>tools<|sep|>" + body + "<|close|>tools<|sep|>"
 
 
+def minimax_m3(calls: list[Call]) -> str:  # every tag after its namespace token, values as nested elements
+    ns = "]<]minimax[>["
+
+    def el(k: str, v: Any) -> str:
+        inner = "".join(el("item", x) for x in v) if isinstance(v, list) else \
+            "".join(el(a, b) for a, b in v.items()) if isinstance(v, dict) else \
+            dumps(v) if isinstance(v, bool) else str(v)
+        return f"{ns}<{k}>{inner}{ns}</{k}>"
+    invokes = [f'{ns}<invoke name="{n}">' + "".join(el(k, v) for k, v in a.items()) + f"{ns}</invoke>"
+               for n, a in calls]
+    return f"{ns}<tool_call>\n" + "\n".join(invokes) + f"\n{ns}</tool_call>"
+
+
 # family name (a format name parse_tool_calls knows) -> (writer, kind of arguments)
 FAMILIES: dict[str, tuple[Callable[[list[Call]], str], str]] = {
     "hermes": (hermes, "json"), "longcat": (longcat, "json"), "qwen3_coder": (qwen3_coder, "xml"),
@@ -322,6 +335,7 @@ FAMILIES: dict[str, tuple[Callable[[list[Call]], str], str]] = {
     "functionary/v31": (functionary_v31, "json"), "nemotron_v2": (nemotron_v2, "json"), "step3": (step3, "xml"),
     "gigachat3": (gigachat3, "json"), "react": (react, "json"), "react/langchain": (langchain, "json"),
     "qwen_agent": (qwen_agent, "json"), "minicpm5": (minicpm5, "xml"), "kimi_k3": (kimi_k3, "xml"),
+    "minimax_m3": (minimax_m3, "xml"),
 }
 
 

@@ -1859,3 +1859,71 @@ def test_kimi_k3_cut_broken_and_reasoning(fmt):
     after = _K3 + '<|close|>message<|sep|><|end_of_msg|><|open|>message role="tool" tool="f" index="1"<|sep|>x' \
         + "<|close|>message<|sep|><|end_of_msg|>" + evil
     assert [c.name for c in parse_tool_calls(after, format=fmt)] == ["get_weather", "get_time"]
+
+
+# -- MiniMax M3: nested XML after its namespace token -------------------------------------------
+
+_NS = "]<]minimax[>["
+
+
+def _m3(*calls):
+    def el(k, v):
+        if isinstance(v, list):
+            inner = "".join(el("item", x) for x in v)
+        elif isinstance(v, dict):
+            inner = "".join(el(a, b) for a, b in v.items())
+        else:
+            inner = json.dumps(v) if isinstance(v, bool) else str(v)
+        return f"{_NS}<{k}>{inner}{_NS}</{k}>"
+    invokes = [f'{_NS}<invoke name="{n}">' + "".join(el(k, v) for k, v in a.items()) + f"{_NS}</invoke>"
+               for n, a in calls]
+    return f"{_NS}<tool_call>\n" + "\n".join(invokes) + f"\n{_NS}</tool_call>"
+
+
+_M3 = _m3(("get_weather", {"cities": ["Beijing", "Shanghai"], "options": {"units": ["c", "f"], "n": 3}}),
+          ("get_time", {"item": "x", "tz": "Asia/Shanghai"}))
+
+
+@pytest.mark.parametrize("fmt", [None, "minimax_m3"])
+def test_minimax_m3_calls(fmt):
+    a, b = parse_tool_calls("<think>Two.</think>Let me check." + _M3, format=fmt)
+    assert (a.name, a.ok, b.name, b.ok) == ("get_weather", True, "get_time", True)
+    assert a.args == {"cities": ["Beijing", "Shanghai"], "options": {"units": ["c", "f"], "n": "3"}}
+    assert b.args == {"item": "x", "tz": "Asia/Shanghai"}  # (a parameter may be named item)
+    tools = [{"type": "function", "function": {"name": "get_weather", "parameters": {"type": "object", "properties": {
+        "cities": {"type": "array", "items": {"type": "string"}},
+        "options": {"type": "object", "properties": {"n": {"type": "integer"}}}}}}},
+        {"type": "function", "function": {"name": "get_time", "parameters": {"type": "object"}}}]
+    a, _ = parse_tool_calls(_M3, format=fmt, tools=tools)
+    assert a.ok and a.args["options"]["n"] == 3
+
+
+@pytest.mark.parametrize("fmt", [None, "minimax_m3"])
+def test_minimax_m3_cut_and_broken_calls(fmt):
+    for cut in (_M3[:_M3.find("Shang") + 3], _M3[:_M3.find("</invoke>")]):
+        calls = parse_tool_calls(cut, format=fmt)
+        assert calls and not calls[-1].ok and "cut off" in calls[-1].error, cut
+    broken = _M3.replace(f"{_NS}</tz>", f"{_NS}</zone>")
+    assert [c.ok for c in parse_tool_calls(broken, format=fmt)] == [True, False]
+    twice = _m3(("f", {"a": "1"})).replace(f"{_NS}</invoke>", f"{_NS}<a>2{_NS}</a>{_NS}</invoke>")
+    (c,) = parse_tool_calls(twice, format=fmt)
+    assert not c.ok and "twice" in c.error
+    mixed = _m3(("f", {"a": ["1"]})).replace(f"{_NS}</a>", f"{_NS}<b>2{_NS}</b>{_NS}</a>")
+    (c,) = parse_tool_calls(mixed, format=fmt)
+    assert not c.ok and "mixes" in c.error
+    assert parse_tool_calls("For example:\n" + _M3, format=fmt) == []
+    assert parse_tool_calls("<think>" + _M3 + "</think>No.", format=fmt) == []
+
+
+def test_minimax_m3_deep_nesting_is_read_without_recursion():
+    def nested(d):
+        deep = _NS + "<a>" + (_NS + "<item>") * d + "x" + (_NS + "</item>") * d + _NS + "</a>"
+        (c,) = parse_tool_calls(f'{_NS}<tool_call>{_NS}<invoke name="f">{deep}{_NS}</invoke>{_NS}</tool_call>')
+        return c
+    c = nested(500)
+    depth, v = 0, c.args["a"]
+    while isinstance(v, list):
+        depth, v = depth + 1, v[0]
+    assert c.ok and depth == 500 and v == "x"
+    c = nested(50_000)  # read, then refused as JSON cannot carry it: an error, never a crash
+    assert not c.ok and "nested too deeply" in c.error

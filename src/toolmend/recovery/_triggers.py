@@ -3,7 +3,8 @@
 ``TRIGGER`` finds the first character that could begin a marker, a call body,
 a fence, a reasoning block or a JSON or pythonic value (``<``, ``[``, ``{``,
 a backtick, ``~``, ``>``, ``\u25c1``, ``\u273f``), or a marker that begins with another character
-(``Action:``, ``functools``, ``function call<|role_sep|>``, MiniMax's ``]~b]``).
+(``Action:``, ``functools``, ``function call<|role_sep|>``, MiniMax's ``]~b]`` and
+``]<]minimax[>[``).
 ``partial_tail(text)`` is the length of the longest end of ``text`` that may
 still grow into one of those words (``functo``): it is held back until it is
 whole or proves to be prose. ``PROSE_STOP`` finds either, in one search: a
@@ -19,11 +20,12 @@ import re
 import regex  # type: ignore[import-untyped]
 
 from ._formats._context import PREFILLED, PREFILLED_OPENERS, ROLE_TOKENS
+from ._formats._nestedxml import NS as _MINIMAX_NS
 
 __all__ = ["TRIGGER", "PROSE_STOP", "partial_tail", "opens_prefilled", "reads_prefilled"]
 
 # the literal markers that do not begin with one of the trigger characters
-_WORD_MARKERS = ("Action:", "functools", "function call<|role_sep|>", *ROLE_TOKENS)
+_WORD_MARKERS = ("Action:", "functools", "function call<|role_sep|>", *ROLE_TOKENS, _MINIMAX_NS)
 TRIGGER = re.compile(r"[<\[{`~>\u25c1\u273f]|" + "|".join(re.escape(m) for m in _WORD_MARKERS))
 _LONGEST = max(len(m) for m in _WORD_MARKERS)
 _WORD_PREFIXES = frozenset(m[:k] for m in _WORD_MARKERS for k in range(1, len(m)))

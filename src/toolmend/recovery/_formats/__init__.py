@@ -5,9 +5,10 @@ maps each format name (the serving stacks' parser names, with their aliases)
 to the kinds of markers it reads; with ``format=None`` every kind is read and
 the markers in the text decide. The readers live beside this module, grouped
 by how the family writes its arguments: ``_json`` (JSON after a marker),
-``_xml`` (each parameter as text between tags), ``_xtml`` (Kimi K3's tokens
-around typed arguments), ``_pythonic`` (Python call syntax, read by :mod:`ast`,
-never run) and ``_gemma`` (Gemma's own quoting).
+``_xml`` (each parameter as text between tags), ``_nestedxml`` (MiniMax M3's
+values as nested elements), ``_xtml`` (Kimi K3's tokens around typed
+arguments), ``_pythonic`` (Python call syntax, read by :mod:`ast`, never run)
+and ``_gemma`` (Gemma's own quoting).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from ._json import (
     read_kimi,
     read_mistral,
 )
+from ._nestedxml import NS, read_block
 from ._pythonic import pythonic_at, pythonic_reader
 from ._scan import read_tag_at, scan
 from ._schema import Tools, read_tools
@@ -385,6 +387,7 @@ MARKERS: dict[str, tuple[str, Any]] = {
     _QA_FUNCTION: ("qwen_agent", _qwen_agent),
     "<function name=": ("minicpm5", invoke_reader("", call="function", param="param", cdata=True)),
     XTML_CALL: ("kimi_k3", read_xtml_call),
+    NS + "<tool_call>": ("minimax_m3", read_block),
     "<|function_call|>": ("gigachat", block_reader("<|function_call|>", ())),
     "function call<|role_sep|>": ("gigachat", block_reader("function call<|role_sep|>", ())),
     # glaive-function-calling's: <functioncall> {"name": ..., "arguments": '{...}'} <|endoftext|>
@@ -435,6 +438,7 @@ _KINDS: dict[str, frozenset[str]] = {
     "qwen_agent": frozenset({"qwen_agent"}),
     "minicpm5": frozenset({"minicpm5"}),
     "kimi_k3": frozenset({"kimi_k3"}),
+    "minimax_m3": frozenset({"minimax_m3"}),
     "json": frozenset({"json"}),
 }
 _ALIASES = {

@@ -1,0 +1,135 @@
+"""MiniMax M3: calls as XML nested in values, every tag after the namespace token.
+
+    ]<]minimax[>[<tool_call>
+    ]<]minimax[>[<invoke name="NAME">]<]minimax[>[<k>v]<]minimax[>[</k>
+    ]<]minimax[>[<list>]<]minimax[>[<item>a]<]minimax[>[</item>...]<]minimax[>[</list>
+    ]<]minimax[>[<map>]<]minimax[>[<a>1]<]minimax[>[</a>...]<]minimax[>[</map>]<]minimax[>[</invoke>
+    ]<]minimax[>[</tool_call>
+
+An element holding ``<item>`` elements is a list, one holding other elements an
+object, one holding text that text (typed by the tool's schema when tools are
+given, as every value written as text is); ``null`` is never written (its
+parameter is left out). Read with an explicit stack: nesting deeper than JSON
+can carry is refused with its reason, never a crash. Text between the elements
+of a list or an object, an element closed by another's tag, or a key given
+twice makes the call not ok; a call whose text ends before its ``</invoke>`` is
+cut.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .._strategies import json_text
+from .._toolcalls import _NAME, ToolCall
+from ._base import Ctx, cut_call
+
+__all__ = ["NS", "read_block"]
+
+NS = "]<]minimax[>["
+_OPEN = NS + "<tool_call>"
+_CLOSE = NS + "</tool_call>"
+_INVOKE = re.compile(re.escape(NS) + r'<invoke name="([^"\n<>]{1,256})">')
+_TAG = re.compile(r"<(/?)([^<>/\s\"]{1,256})>")
+
+
+class _Broken(Exception):
+    """The call's text is not the format's: why, and where it stops."""
+
+    def __init__(self, why: str, at: int) -> None:
+        super().__init__(why)
+        self.at = at
+
+
+def read_block(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
+    """The invokes of the block opened at ``i``, to its ``</tool_call>``."""
+    k = i + len(_OPEN)
+    calls: list[ToolCall] = []
+    while True:
+        while k < limit and text[k] in " \t\r\n":
+            k += 1
+        if text.startswith(_CLOSE, k):
+            return calls, k + len(_CLOSE)
+        m = _INVOKE.match(text, k, limit)
+        if m is None:
+            rest = text[k:limit]
+            if limit == len(text) and (not rest or _CLOSE.startswith(rest) or
+                                       (NS + '<invoke name="').startswith(rest[:len(NS) + 14])):
+                return calls, limit  # cut before the block's end or inside an invoke's head
+            return (calls or None), k + (0 if calls else len(_OPEN))
+        name = m.group(1)
+        if not _NAME.match(name):
+            return (calls or None), m.end()
+        call, k = _invoke(name, text, k, m.end(), limit)
+        calls.append(call)
+        if not call.ok and call.span[1] >= limit:
+            return calls, limit
+
+
+def _invoke(name: str, text: str, i: int, j: int, limit: int) -> tuple[ToolCall, int]:
+    """The call whose parameters start at ``j``: (the call, where it ends)."""
+    try:
+        args, end = _elements(text, j, limit)
+    except _Broken as exc:
+        if exc.at >= limit:
+            return cut_call(name, text[j:limit], (i, limit), str(exc)), limit
+        why = f"the call to {name!r}: {exc}"
+        return ToolCall(name, text[j:exc.at], None, False, (i, exc.at), why), exc.at
+    raw = text[j:end - len(NS + "</invoke>")]
+    try:
+        json_text(args)
+    except ValueError as exc:
+        return ToolCall(name, raw, None, False, (i, end), f"the arguments of {name!r}: {exc}"), end
+    return ToolCall(name, raw, args, True, (i, end), None), end
+
+
+def _elements(text: str, j: int, limit: int) -> tuple[dict[str, Any], int]:
+    """The invoke's elements from ``j`` as one object, and where its ``</invoke>`` ends.
+    Each open element is a frame on the stack: [its tag, its value so far (None:
+    nothing yet, a list, a dict), where its text starts]."""
+    stack: list[list[Any]] = [["invoke", {}, j]]
+    pos = j
+    while True:
+        n = text.find(NS, pos, limit)
+        if n < 0:
+            raise _Broken(f"it was cut off inside {stack[-1][0]!r}" if limit == len(text)
+                          else "text after its last element", limit if limit == len(text) else pos)
+        tag = _TAG.match(text, n + len(NS), limit)
+        if tag is None:
+            if limit == len(text) and text.find(">", n + len(NS), limit) < 0:
+                raise _Broken(f"it was cut off inside a tag in {stack[-1][0]!r}", limit)
+            raise _Broken(f"a namespace token not followed by a tag at offset {n - j}", n)
+        closing, key = tag.group(1) == "/", tag.group(2)
+        frame = stack[-1]
+        between = text[pos:n]
+        if not closing:
+            if frame[1] is None and between.strip():
+                raise _Broken(f"{frame[0]!r} holds text and then an element {key!r}", n)
+            if isinstance(frame[1], (list, dict)) and between.strip():
+                raise _Broken(f"text between the elements of {frame[0]!r}", pos)
+            if frame[1] is None:
+                frame[1] = [] if key == "item" else {}
+            # (a parameter may be named "item": only below the invoke does it make a list)
+            if isinstance(frame[1], list) != (key == "item") and len(stack) > 1:
+                raise _Broken(f"{frame[0]!r} mixes <item> elements and keys", n)
+            stack.append([key, None, tag.end()])
+            pos = tag.end()
+            continue
+        if key != frame[0]:
+            raise _Broken(f"</{key}> closes {frame[0]!r}", n)
+        if isinstance(frame[1], (list, dict)) and between.strip():
+            raise _Broken(f"text between the elements of {frame[0]!r}", pos)
+        value = frame[1] if frame[1] is not None else text[frame[2]:n]
+        stack.pop()
+        pos = tag.end()
+        if not stack:
+            assert isinstance(value, dict)  # (the invoke's frame starts as one)
+            return value, pos  # </invoke>
+        parent = stack[-1][1]
+        if isinstance(parent, list):
+            parent.append(value)
+        elif frame[0] in parent:
+            raise _Broken(f"{frame[0]!r} is given twice in {stack[-1][0]!r}", n)
+        else:
+            parent[frame[0]] = value
