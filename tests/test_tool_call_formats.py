@@ -1915,6 +1915,21 @@ def test_minimax_m3_cut_and_broken_calls(fmt):
     assert parse_tool_calls("<think>" + _M3 + "</think>No.", format=fmt) == []
 
 
+def test_minimax_m3_closers_without_the_token_as_the_models_write_them():
+    # (the token before every opening tag; a leaf's closer, an invoke's opener at times without it)
+    text = ("Checking.]<]minimax[>[<tool_call>\n<invoke name=\"search\">]<]minimax[>[<query>AI news</query>"
+            "]<]minimax[>[<opts>]<]minimax[>[<item>web</item>]<]minimax[>[</opts>]<]minimax[>[<limit>6</limit>"
+            "</invoke>\n]<]minimax[>[</tool_call>")
+    (c,) = parse_tool_calls(text)
+    assert c.ok and c.args == {"query": "AI news", "opts": ["web"], "limit": "6"}
+    # a value holding another key's closer is not ended by it
+    (c,) = parse_tool_calls(_m3(("f", {"a": "x</b>y"})))
+    assert c.ok and c.args == {"a": "x</b>y"}
+    # one holding its own closer, then text: where it ends is not the format's
+    (c,) = parse_tool_calls(_m3(("f", {"a": "x</a>y"})))
+    assert not c.ok
+
+
 def test_minimax_m3_deep_nesting_is_read_without_recursion():
     def nested(d):
         deep = _NS + "<a>" + (_NS + "<item>") * d + "x" + (_NS + "</item>") * d + _NS + "</a>"

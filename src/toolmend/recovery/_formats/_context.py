@@ -202,8 +202,9 @@ def shown_below(text: str, i: int, floor: int) -> bool:
         return False
     if text[p - 1] == ":":
         return framed_line(text, line, floor)
-    above = text[max(floor, text.rfind("\n", max(floor, p - 400), p) + 1, p - 400):p]
-    return _SHOWN_HEADING.match(above) is not None
+    a = max(floor, text.rfind("\n", max(floor, p - 400), p) + 1, p - 400)
+    # (a heading's line starts with "#" after at most three spaces: most lines are looked at no further)
+    return "#" in text[a:a + 4] and _SHOWN_HEADING.match(text, a, p) is not None
 
 
 def args_end(raw: str) -> int:

@@ -29,8 +29,10 @@ __all__ = ["NS", "read_block"]
 
 NS = "]<]minimax[>["
 _OPEN = NS + "<tool_call>"
-_CLOSE = NS + "</tool_call>"
-_INVOKE = re.compile(re.escape(NS) + r'<invoke name="([^"\n<>]{1,256})">')
+_CLOSE = re.compile("(?:" + re.escape(NS) + ")?</tool_call>")
+# (the models write the token before every opening tag, and at times leave it out before an
+# invoke and before closing tags: a closer is read with or without it)
+_INVOKE = re.compile("(?:" + re.escape(NS) + r')?<invoke name="([^"\n<>]{1,256})">')
 _TAG = re.compile(r"<(/?)([^<>/\s\"]{1,256})>")
 
 
@@ -49,12 +51,13 @@ def read_block(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] 
     while True:
         while k < limit and text[k] in " \t\r\n":
             k += 1
-        if text.startswith(_CLOSE, k):
-            return calls, k + len(_CLOSE)
+        close = _CLOSE.match(text, k, limit)
+        if close is not None:
+            return calls, close.end()
         m = _INVOKE.match(text, k, limit)
         if m is None:
             rest = text[k:limit]
-            if limit == len(text) and (not rest or _CLOSE.startswith(rest) or
+            if limit == len(text) and (not rest or (NS + "</tool_call>").startswith(rest) or
                                        (NS + '<invoke name="').startswith(rest[:len(NS) + 14])):
                 return calls, limit  # cut before the block's end or inside an invoke's head
             return (calls or None), k + (0 if calls else len(_OPEN))
@@ -76,7 +79,8 @@ def _invoke(name: str, text: str, i: int, j: int, limit: int) -> tuple[ToolCall,
             return cut_call(name, text[j:limit], (i, limit), str(exc)), limit
         why = f"the call to {name!r}: {exc}"
         return ToolCall(name, text[j:exc.at], None, False, (i, exc.at), why), exc.at
-    raw = text[j:end - len(NS + "</invoke>")]
+    raw = text[j:end - len("</invoke>")]
+    raw = raw[:-len(NS)] if raw.endswith(NS) else raw
     try:
         json_text(args)
     except ValueError as exc:
@@ -92,16 +96,21 @@ def _elements(text: str, j: int, limit: int) -> tuple[dict[str, Any], int]:
     pos = j
     while True:
         n = text.find(NS, pos, limit)
-        if n < 0:
+        frame = stack[-1]
+        plain = _plain_closer(text, pos, n if n >= 0 else limit, frame)
+        tag: re.Match[str] | None
+        if plain is not None:  # </k> without the token: the models leave it out at times
+            n, tag = plain.start(), plain
+        elif n < 0:
             raise _Broken(f"it was cut off inside {stack[-1][0]!r}" if limit == len(text)
                           else "text after its last element", limit if limit == len(text) else pos)
-        tag = _TAG.match(text, n + len(NS), limit)
+        else:
+            tag = _TAG.match(text, n + len(NS), limit)
         if tag is None:
             if limit == len(text) and text.find(">", n + len(NS), limit) < 0:
                 raise _Broken(f"it was cut off inside a tag in {stack[-1][0]!r}", limit)
             raise _Broken(f"a namespace token not followed by a tag at offset {n - j}", n)
         closing, key = tag.group(1) == "/", tag.group(2)
-        frame = stack[-1]
         between = text[pos:n]
         if not closing:
             if frame[1] is None and between.strip():
@@ -133,3 +142,17 @@ def _elements(text: str, j: int, limit: int) -> tuple[dict[str, Any], int]:
             raise _Broken(f"{frame[0]!r} is given twice in {stack[-1][0]!r}", n)
         else:
             parent[frame[0]] = value
+
+
+def _plain_closer(text: str, pos: int, stop: int, frame: list[Any]) -> re.Match[str] | None:
+    """The frame's closing tag written without the token, before ``stop`` (the next
+    token): anywhere in a value's text, or right after an object's or a list's elements."""
+    closer = "</" + frame[0] + ">"
+    if frame[1] is None:
+        k = text.find(closer, pos, stop)
+    else:
+        k = pos
+        while k < stop and text[k] in " \t\r\n":
+            k += 1
+        k = k if text.startswith(closer, k) else -1
+    return None if k < 0 else _TAG.match(text, k, k + len(closer))
