@@ -1742,6 +1742,15 @@ def test_qwen_agent_calls(fmt):
 
 
 @pytest.mark.parametrize("fmt", [None, "qwen_agent"])
+def test_qwen_agent_calls_on_one_line_and_a_result_token_after(fmt):
+    # (as models and agents write it: the input's token on the name's line; the stop word left in)
+    a, b = parse_tool_calls('\u273fFUNCTION\u273f: web_search \u273fARGS\u273f: {"query": "python"}\n'
+                            '\u273fFUNCTION\u273f: web.fetch\u273fARGS\u273f: {"url": "x"}\n\u273fRESULT\u273f:', format=fmt)
+    assert (a.name, a.args, b.name, b.args) == ("web_search", {"query": "python"}, "web.fetch", {"url": "x"})
+    assert a.ok and b.ok
+
+
+@pytest.mark.parametrize("fmt", [None, "qwen_agent"])
 def test_qwen_agent_cut_broken_and_odd_calls(fmt):
     (c,) = parse_tool_calls(_QA[:-4], format=fmt)  # cut inside the value
     assert not c.ok and c.cut is not None

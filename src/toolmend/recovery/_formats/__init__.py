@@ -178,7 +178,8 @@ def _text_input_end(text: str, k: int, limit: int) -> int:
 # next of its tokens. The model is stopped at \u273fRESULT\u273f (the tools' results) and
 # \u273fRETURN\u273f (its reply on them): one it wrote on to ends the turn (a result made up)
 _QA_FUNCTION, _QA_ARGS = "\u273fFUNCTION\u273f", "\u273fARGS\u273f"
-_QA_HEAD = re.compile("\u273fFUNCTION\u273f[ \t]*:?[ \t]*([^\n]{0,200}?)[ \t]*(?:\r?\n|\\Z)")
+# (the name ends its line, or the input's token follows it on the line: "NAME \u273fARGS\u273f: {...}")
+_QA_HEAD = re.compile("\u273fFUNCTION\u273f[ \t]*:?[ \t]*([^\n\u273f]{0,200}?)[ \t]*(?:\r?\n|\\Z|(?=\u273f))")
 _QA_TOKEN = re.compile("\u273f(?:FUNCTION|ARGS|RESULT|RETURN)\u273f")
 _QA_NAME = re.compile(NAME_PATTERN + r"\Z")
 

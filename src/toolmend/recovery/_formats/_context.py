@@ -163,7 +163,8 @@ def call_lead(text: str, i: int, floor: int = 0) -> int:
     while p > floor and i - p < 8 and text[p - 1] in " \t\r\n":
         p -= 1
     if p > floor and text[p - 1] == ">" and text.endswith(_SECTIONS, floor, p):
-        return text.rfind("<", floor, p)
+        # (the opener's start: one of several tokens, <|open|>tools<|sep|>, holds more than one "<")
+        return p - max(len(o) for o in _SECTIONS if text.endswith(o, floor, p))
     return i
 
 
