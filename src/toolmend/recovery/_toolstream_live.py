@@ -80,6 +80,9 @@ _SHORT = 4096  # a message this short is read whole at a closer (see _text_from)
 _CODE_MAX = 16384  # a code span or XML call still open this long is held (its text is kept whole till then)
 _AFTER = regex.compile(rf"{_SPACE}*\}}{_SPACE}*</tool_call{_SPACE}*>")
 _HERMES_STOPS = ("</tool_call", "<tool_call")  # a tag reader ends the body at these
+# and every reader a call not closed at a turn end: one inside the arguments holds the reading
+# (the whole text says whether the call closes after it), so no fragment ever holds it
+_TURN_STOPS = tuple(t.lower() for t in TURN_ENDS if t[0] == "<")
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")
 _NOT_BLANK = r"^\s"  # (for _wait: any character str.isspace() is false for)
 
@@ -586,7 +589,7 @@ class LiveReading:
         self.tag_start, self.name, self.ident, self.after = self.at, name, ident, after
         events.append(CallStarted(len(self.committed), ident, name))
         self.open_call = True
-        self.args, self.args_sent, self.args_held = marker_kernel.JsonPrefix(stops), [], []
+        self.args, self.args_sent, self.args_held = marker_kernel.JsonPrefix(stops + _TURN_STOPS), [], []
         self._advance(head_end - 1)
         self.state = "args"
 
