@@ -1951,3 +1951,42 @@ def test_minimax_m3_deep_nesting_is_read_without_recursion():
     assert c.ok and depth == 500 and v == "x"
     c = nested(50_000)  # read, then refused as JSON cannot carry it: an error, never a crash
     assert not c.ok and "nested too deeply" in c.error
+
+
+# -- shapes seen in other projects' captures of real output ---------------------------------------
+
+def test_a_react_name_with_spaces_is_read_when_the_tools_have_it():
+    text = 'Thought: thinking\n\nAction: Calculator Tool\n\n\nAction Input: {"expr": "1+1"}'
+    (c,) = parse_tool_calls(text)
+    assert not c.ok and "guess" in c.error  # (without tools: which tool is meant is a guess)
+    tools = [{"type": "function", "function": {"name": "Calculator Tool", "parameters": {"type": "object"}}}]
+    (c,) = parse_tool_calls(text, tools=tools)
+    assert (c.name, c.args, c.ok) == ("Calculator Tool", {"expr": "1+1"}, True)
+    other = [{"type": "function", "function": {"name": "Calculator", "parameters": {"type": "object"}}}]
+    (c,) = parse_tool_calls(text, tools=other)
+    assert not c.ok
+
+
+@pytest.mark.parametrize("fmt", [None, "deepseek_v32"])
+def test_invokes_in_tool_calls_without_dsml_tokens(fmt):
+    text = ('<tool_calls><invoke name="read_file"><parameter name="path">/a</parameter></invoke>'
+            '<invoke name="read_file"><parameter name="path">/b</parameter></invoke></tool_calls>')
+    a, b = parse_tool_calls(text, format=fmt)
+    assert (a.args, b.args, a.ok, b.ok) == ({"path": "/a"}, {"path": "/b"}, True, True)
+
+
+@pytest.mark.parametrize("fmt", [None, "llama3_json"])
+def test_a_llama_function_call_glued_to_its_arguments(fmt):
+    (c,) = parse_tool_calls('<function=Bash{"command": "npm run build"}</function>', format=fmt)
+    assert (c.name, c.args, c.ok) == ("Bash", {"command": "npm run build"}, True)
+    (c,) = parse_tool_calls('<function=Bash{"command": "npm r', format=fmt)
+    assert not c.ok and "cut off" in c.error
+
+
+def test_a_kimi_call_id_from_a_serving_stack_names_no_tool():
+    text = ("<|tool_calls_section_begin|> <|tool_call_begin|> chatcmpl-tool-bde5fae954a11b1b "
+            '<|tool_call_argument_begin|> {"file_path": "/tmp/src"} <|tool_call_end|>')
+    (c,) = parse_tool_calls(text)
+    assert not c.ok and c.name == "" and "names no tool" in c.error
+    (c,) = parse_tool_calls(text.replace("chatcmpl-tool-bde5fae954a11b1b", "functions.read:0"))
+    assert (c.name, c.ok) == ("read", True)

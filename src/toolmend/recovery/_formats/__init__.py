@@ -121,7 +121,7 @@ def _react(text: str, i: int, limit: int, m: re.Match[str],
         return None, m.end()  # "for example, ... Action:": the format shown, not a call
     k, end, cut = _react_input(text, m.end(), limit)
     raw = text[k:end].strip()
-    name = m.group(1)
+    name = m.group(1).strip()
     if loose:
         call = ToolCall("", raw, None, False, (i, end),
                         f"the Action line says {name[:80]!r}, not a tool's name alone: which tool is "
@@ -239,7 +239,9 @@ def _action_fence(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCal
     near = text.find("Action Input:", i, min(limit, i + 400)) >= 0
     loose = _REACT_LOOSE.match(text, i, limit) if near else None
     if loose is not None:
-        return _react(text, i, limit, loose, loose=True)
+        # (a name with spaces, "Calculator Tool", is a name when the tools given have it)
+        named = ctx.tools is not None and loose.group(1).strip() in ctx.tools.schemas
+        return _react(text, i, limit, loose, loose=not named)
     k = i + len("Action:")
     while k < limit and text[k].isspace():
         k += 1
@@ -356,7 +358,9 @@ MARKERS: dict[str, tuple[str, Any]] = {
     "<longcat_tool_call>": ("hermes", _longcat),
     HY3_OPENER: ("glm", _hy3),  # Hy3's tokens: <tool_call:opensource>...
     "<function=": ("xml_function", read_function),
-    "<tool_calls>": ("tool_calls", block_reader("<tool_calls>", ("</tool_calls>",), tags_inside=True)),
+    # (MiniMax M1's JSON lines; DeepSeek V4's invokes with its DSML tokens dropped)
+    "<tool_calls>": ("tool_calls", _wrapped_invokes("<tool_calls>", "</tool_calls>", block_reader(
+        "<tool_calls>", ("</tool_calls>",), tags_inside=True))),
     "<minimax:tool_call>": ("minimax_m2", _wrapped_invokes("<minimax:tool_call>", "</minimax:tool_call>")),
     "<\uff5cDSML\uff5cinvoke": ("dsml", invoke_reader("\uff5cDSML\uff5c")),
     "<steptml:invoke": ("step3", invoke_reader("steptml:")),
@@ -409,7 +413,7 @@ _KINDS: dict[str, frozenset[str]] = {
     "minimax_m2": frozenset({"minimax_m2"}),
     "deepseek_v3": frozenset({"deepseek"}),
     "deepseek_r1": frozenset({"deepseek", "hermes", "json"}),
-    "deepseek_v32": frozenset({"dsml", "olmo3"}),  # (its invokes without DSML's tokens too)
+    "deepseek_v32": frozenset({"dsml", "olmo3", "tool_calls"}),  # (its invokes without DSML's tokens too)
     "kimi_k2": frozenset({"kimi"}),
     "glm45": frozenset({"glm"}),
     "hy_v3": frozenset({"glm", "tool_calls"}),

@@ -148,9 +148,16 @@ def read_mistral(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall
 _KIMI = re.compile(r"<\|tool_call_begin\|>\s*([^\s<]{1,160}?)\s*<\|tool_call_argument_begin\|>")
 
 
+# the ids serving stacks give calls (vLLM's chatcmpl-tool-HEX, OpenAI's call_..., Anthropic's
+# toolu_...): one in Kimi's id slot is no tool's name
+_SERVER_CALL_ID = re.compile(r"(?:chatcmpl-tool-|chatcmpl-|call_|toolu_)[A-Za-z0-9]{12,}\Z")
+
+
 def kimi_name(call_id: str) -> str:
     """The tool Kimi's call id ``functions.NAME:IDX`` names (an id without ``functions.`` is
     the name, its index dropped); "" for ``functions.NAME:abc``, where the name ends is a guess."""
+    if _SERVER_CALL_ID.match(call_id):
+        return ""  # a serving stack's call id (chatcmpl-tool-..., call_...), which names no tool
     name = call_id[len("functions."):] if call_id.startswith("functions.") else call_id
     indexed = re.search(r":\d+\Z", name)
     if indexed is not None:
