@@ -404,6 +404,13 @@ _DECIDED_LATER = [
     '[TOOL_CALLS]delete_everything[ARGS][TOOL_CALLS]run[ARGS]{"cmd": "ls"}',
     '<tool_call name="bash">grep -n "</tool_call>" src/parser.py</tool_call>',
     '<tool_call name="bash">cat <<EOF > t.xml\n</tool_call>\nEOF</tool_call>',
+    'For example, <tool_call>{"name": "rm", "arguments": {}}</tool_call> would delete.\n\n'
+    '<tool_call>{"name": "ls", "arguments": {}}</tool_call>',
+    '| <tool_call>{"name": "rm", "arguments": {}}</tool_call> | deletes |',
+    '| text<tool_call>{"name": "f", "arguments": {"a": 1}}',
+    '## Example\n<tool_call>{"name": "rm", "arguments": {}}</tool_call>',
+    '</think>## Example\n<tool_call>{"name": "rm", "arguments": {}}</tool_call>',
+    '<|close|>think<|sep|>For example, <tool_call>{"name": "rm", "arguments": {}}</tool_call>',
     '<tool_call>{"name": "f", "arguments": {"a": "x<|im_end|>\nuser said',
     '<tool_call>{"name": "f", "arguments": {"a": "x<|im_end|>"}}</tool_call>',
     'Done.\n<start_of_turn>user\nnow delete\n<tool_call>{"name": "rm", "arguments": {"p": "/"}}</tool_call>',
@@ -411,6 +418,17 @@ _DECIDED_LATER = [
     '<tool_call>{"name": "ls", "arguments": {}}</tool_call><|turn>tool\n{"ok": 1}\n'
     '<tool_call>{"name": "rm", "arguments": {"p": "/"}}</tool_call>',
 ]
+
+
+@pytest.mark.parametrize("text", [
+    '<|im_start|>system\nhi</think><tool_call>{"name": "f", "arguments": {}}</tool_call>',
+    '</think>## Example\n<tool_call>{"name": "f", "arguments": {}}</tool_call>',
+    '<|close|>think<|sep|>For example, <tool_call>{"name": "f", "arguments": {}}</tool_call>',
+    'Maybe rm.</think>Sure.\n<tool_call>{"name": "f", "arguments": {}}</tool_call>',
+])
+def test_what_the_whole_text_decides_is_never_reported_before_when_the_prompt_opened_reasoning(text):
+    for step in (1, 3, 8):
+        _check_live(text, list(range(step, len(text), step)), thinking=True)
 
 
 @pytest.mark.parametrize("text", _DECIDED_LATER)

@@ -236,7 +236,7 @@ class Literals:
     (``<seed:tool_call>`` around ``<function=...>``)."""
 
     def __init__(self, kinds: frozenset[str], markers: Iterable[str]) -> None:
-        from ._formats._context import ROLE_HEADS, ROLE_TOKENS, TURN_ENDS, TURN_OPENERS
+        from ._formats._context import ROLE_STARTS, ROLE_TOKENS, TURN_ENDS, TURN_OPENERS
         from ._formats._scan import _FIRST_CLOSER
         from ._formats._tokens import ANALYSIS, BARE_CLOSERS, REASONING
 
@@ -252,7 +252,7 @@ class Literals:
         self.families = {m.lower(): (m, FAMILIES[m]) for m in markers if m in FAMILIES}
         self.wrappers = {w.lower(): (w, opens) for w, (m, opens) in WRAPPERS.items() if m in markers}
         words = {*self.openers, *(c.lower() for c in BARE_CLOSERS), "<tool_response>", "<!--", "<tool_call",
-                 *(t.lower() for t in (*TURN_ENDS, *TURN_OPENERS, *ROLE_TOKENS, *ROLE_HEADS)),
+                 *(t.lower() for t in (*TURN_ENDS, *TURN_OPENERS, *ROLE_TOKENS, *ROLE_STARTS)),
                  "<tool_call>", *(m.lower() for m in markers), *(w.lower() for w in CALL_WRAPPERS),
                  *self.wrappers}
         self.prefixes = frozenset(w[:k] for w in words for k in range(1, len(w)))

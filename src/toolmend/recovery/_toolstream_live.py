@@ -80,9 +80,7 @@ _SHORT = 4096  # a message this short is read whole at a closer (see _text_from)
 _CODE_MAX = 16384  # a code span or XML call still open this long is held (its text is kept whole till then)
 _AFTER = regex.compile(rf"{_SPACE}*\}}{_SPACE}*</tool_call{_SPACE}*>")
 _HERMES_STOPS = ("</tool_call", "<tool_call")  # a tag reader ends the body at these
-# and every reader a call not closed at a turn end: one inside the arguments holds the reading
-# (the whole text says whether the call closes after it), so no fragment ever holds it
-_TURN_STOPS = tuple(t.lower() for t in TURN_ENDS if t[0] == "<")
+_TURN_STOPS = tuple(t.lower() for t in TURN_ENDS if t[0] == "<")  # (and a call not closed, at these)
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")
 _NOT_BLANK = r"^\s"  # (for _wait: any character str.isspace() is false for)
 
@@ -120,6 +118,7 @@ class LiveReading:
     line_blank = True  # only spaces and tabs since the last line break (or the start)
     searched = 0  # how far into ``work`` a search of the current state has looked
     start = 0  # where the calls not yet reported begin to be read
+    floor = 0  # where the words that may frame a call begin (after a call, after reasoning: the scan's)
     closer: re.Pattern[str] | None = None  # the open <think> block's closer
     closer_ends = ""  # its last character, in either case
     # what the state waits for (see _wait): characters, most, closers, how far back they may start
@@ -208,9 +207,9 @@ class LiveReading:
         return "".join(parts[k:]), base
 
     def _shown(self) -> bool:
-        """What opens its line at ``at`` follows words that frame it as shown (``shown_below``)."""
+        """What stands at ``at`` follows words that frame it as shown (``shown_below``)."""
         tail, base = self._text_from(max(0, self.at - 400))
-        return shown_below(tail, self.at - base, 0)
+        return shown_below(tail, self.at - base, max(0, self.floor - base))
 
     def _char_before(self) -> str:
         """The character before ``at`` (there is one)."""
@@ -264,7 +263,7 @@ class LiveReading:
     def _read_on(self) -> bool:
         """What was read up to ``at`` is done (a call reported, the reasoning
         over): the calls not yet reported begin here, and text comes next."""
-        self.start = self.at
+        self.start = self.floor = self.at
         self.quiet = -1
         self.state, self.line_blank = ("section" if self.section else "text"), False
         return True
@@ -305,7 +304,10 @@ class LiveReading:
         return True
 
     def _reasoning(self, events: list[StreamEvent]) -> bool:
-        """thinking=True: everything up to the first closer is reasoning."""
+        """thinking=True: everything up to the first closer is reasoning (a message opening
+        with a token may hold the prompt: the whole text says where its reply is)."""
+        if self.at == 0 and self.work.lstrip()[:1] in ("<", "[", "]"):
+            return self._hold()
         m = self.lit.closers.search(self.work)
         if m is None:
             keep = min(len(self.work), self.lit.longest)  # a closer may be cut at the end
@@ -334,8 +336,8 @@ class LiveReading:
         found = lit.longest_at(low)
         if found is not None and self.at and self._char_before() in QUOTES:
             return self._hold()  # a marker after a quotation mark: whether the quote closes, the end tells
-        if found is not None and self.line_blank and self.at and self._shown():
-            return self._hold()  # after "For example:" or "Never run this:": shown, the whole text says
+        if found is not None and self.at and self._shown():
+            return self._hold()  # after "For example:", under "## Example"...: shown, the whole text says
         if found is not None:
             if (w.startswith("<tool_call>") and (lit.hermes or lit.tagged)) or \
                     (w.startswith("<seed:tool_call>") and SEED_OSS in lit.tagged):
@@ -399,6 +401,7 @@ class LiveReading:
             self._advance(max(0, len(self.work) - self.lit.longest))
             return self._wait(self.closer_ends, _CODE_MAX)
         self._advance(m.end())
+        self.floor = self.at  # (reasoning frames nothing after it)
         self.state, self.line_blank = "after_think", False
         return True
 

@@ -19,9 +19,9 @@ from typing import Any
 
 from ...errors import ToolmendError
 from .._jsonish import extent, skip_space
-from .._toolcalls import NAME_PATTERN, NO_ARGUMENTS, ToolCall, ok_call
+from .._toolcalls import MARKUP_ONLY, NAME_PATTERN, NO_ARGUMENTS, ToolCall, ok_call
 from ._base import Ctx, json_run, more_after, named_call
-from ._context import HY3_OPENER, HY3_SUFFIX, OBSERVATION, TURN_END, framed_as_example
+from ._context import HY3_OPENER, HY3_SUFFIX, OBSERVATION, ROLE_HEAD, TURN_END, framed_as_example
 from ._gemma import gemma_reader
 from ._json import (
     block_reader,
@@ -153,6 +153,13 @@ def _react_input(text: str, k: int, limit: int) -> tuple[int, int, bool | None]:
     return k, _text_input_end(text, k, limit), None
 
 
+def _turn_over(text: str, a: int, b: int) -> int:
+    """Where a token ending the model's turn, or the header of a turn that is not its own,
+    first stands in ``text[a:b]`` (-1: none): an input written as text ends there."""
+    ends = [m.start() for m in (TURN_END.search(text, a, b), ROLE_HEAD.search(text, a, b)) if m is not None]
+    return min(ends) if ends else -1
+
+
 def _text_input_end(text: str, k: int, limit: int) -> int:
     """Where an input written as text from ``k`` ends: at the line that begins ReAct's next
     step, at the end of the model's turn, or at the end of the text; blanks before left out.
@@ -160,9 +167,9 @@ def _text_input_end(text: str, k: int, limit: int) -> int:
     a = k
     while True:
         nl = text.find("\n", a, limit)
-        turn = TURN_END.search(text, a, limit if nl < 0 else nl)
-        if turn is not None:
-            end = turn.start()
+        turn = _turn_over(text, a, limit if nl < 0 else nl + 1)  # (with its line break: what ends a header)
+        if turn >= 0:
+            end = turn
             break
         if nl < 0 or _REACT_STEP.match(text, nl + 1, limit):
             end = limit if nl < 0 else nl
@@ -201,14 +208,21 @@ def _qwen_agent(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall]
         a = k + len(_QA_ARGS) + (text[k + len(_QA_ARGS):k + len(_QA_ARGS) + 1] == ":")
         token = _QA_TOKEN.search(text, a, limit)
         stop = limit if token is None else token.start()
-        turn = TURN_END.search(text, a, stop)
-        stop = stop if turn is None else turn.start()
+        turn = _turn_over(text, a, stop)
+        stop = stop if turn < 0 else turn
         j = skip_space(text, a, stop)
+        at = i if not calls else k  # (a second input of one name: a call from its own token)
         if j < stop and text[j] in "{[":
             e = extent(text, j, stop)
             end = stop if e is None else e
-            call = more_after([named_call(name, text[j:end], (i, end), cut=e is None and stop == len(text))],
-                              text, end, stop)[0]
+            call = named_call(name, text[j:end], (at, end), cut=e is None and stop == len(text))
+            rest = skip_space(text, end, stop)
+            if e is not None and rest < stop and MARKUP_ONLY.fullmatch(text, rest, stop) is None:
+                # (its input runs to the next token: text after the JSON is more of it)
+                extra = text[rest:stop].strip()[:40]
+                call = ToolCall(name, text[j:stop].rstrip(), None, False, (at, end),
+                                f"the input of {name!r} holds {extra!r} after its JSON: more of its "
+                                "arguments, perhaps; the call without it is a guess")
         else:
             end = stop
             while end > j and text[end - 1].isspace():
@@ -217,7 +231,7 @@ def _qwen_agent(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall]
             # (the model is stopped at its next token, so text to the end is whole: cut when
             # nothing was written yet, or a code block it opened is not closed)
             cut = stop == len(text) and (not raw or (raw[:3] in ("```", "~~~") and not raw.endswith(raw[:3])))
-            call = named_call(name, raw, (i, end), cut=cut, bare=True)
+            call = named_call(name, raw, (at, end), cut=cut, bare=True)
         calls.append(call if name else ToolCall("", call.raw_args, None, False, call.span, why))
         k = skip_space(text, end, limit)
     if not calls:

@@ -43,40 +43,23 @@ TURN_OPENERS = {"[TOOL_RESULTS]": "[/TOOL_RESULTS]", "[INST]": "[/INST]", "<tool
                 "<\uff5ctool\u2581outputs\u2581begin\uff5c>": "<\uff5ctool\u2581outputs\u2581end\uff5c>",
                 "<\uff5ctool\u2581output\u2581begin\uff5c>": "<\uff5ctool\u2581output\u2581end\uff5c>"}
 
-# the header of a turn that is not the model's (the user's, the system's, a tool's) -> the token
-# that closes that turn ("": DeepSeek's user turn runs to the assistant's header). In a reply,
-# one says the model wrote on into a turn of its own making; one the prompt held is closed by
-# its token, then the assistant's header follows. A header that ends its line ("\n" after it)
-# stands alone: one in a sentence is text
-_LLAMA_ROLES = ("user", "system", "ipython", "tool")
-ROLE_HEADS = {
-    **{f"<|im_start|>{r}": "<|im_end|>" for r in ("user", "system", "tool", "developer")},
-    **{f"<|start_header_id|>{r}<|end_header_id|>": "<|eot_id|>" for r in _LLAMA_ROLES},
-    **{f"<|header_start|>{r}<|header_end|>": "<|eot|>" for r in _LLAMA_ROLES},
-    **{f"<start_of_turn>{r}": "<end_of_turn>" for r in ("user", "system", "tool")},
-    **{f"<|turn>{r}": "<turn|>" for r in ("user", "system", "tool")},
-    **{f"<|START_OF_TURN_TOKEN|><|{r}_TOKEN|>": "<|END_OF_TURN_TOKEN|>" for r in ("USER", "SYSTEM")},
-    "<\uff5cUser\uff5c>": "",
-    **{f'<|open|>message role="{r}"': "<|end_of_msg|>" for r in ("user", "system", "tool")},  # (Kimi K3's)
-}
-# Cohere's, DeepSeek's and Kimi K3's headers run into the turn's text; the others end their line
-_INLINE_HEADS = [h for h in ROLE_HEADS if h.endswith(("TOKEN|>", '"')) or "\uff5c" in h]
-ROLE_HEAD = re.compile(
-    "(?:" + "|".join(re.escape(h) for h in _INLINE_HEADS) + ")"
-    "|(?:" + "|".join(re.escape(h) for h in ROLE_HEADS if h not in _INLINE_HEADS) + r")(?=[ \t]*\r?\n)")
-
-
-def prompt_turn_end(text: str, head: re.Match[str], limit: int) -> int:
-    """Where the reply begins after the turn ``head`` opens, when the text holds
-    the prompt: past that turn's closing token and the assistant's header right
-    after it; -1 when no such header follows (the model wrote the turn)."""
-    closer = ROLE_HEADS[head.group()]
-    if not closer:  # (DeepSeek: the user's turn runs to the assistant's header)
-        reply = _ANY_REPLY_HEAD.search(text, head.end(), limit)
-        return -1 if reply is None else reply.end()
-    e = text.find(closer, head.end(), limit)
-    reply = None if e < 0 else REPLY_HEAD.match(text, e + len(closer), limit)
-    return -1 if reply is None else reply.end()
+# the header of a turn that is not the model's (the user's, the system's, a tool's), any role
+# but the assistant's: in a reply, one says the model wrote on into a turn of its own making (a
+# text that holds the prompt is read from its last assistant header: those before are the
+# prompt's). ChatML's, Llama's, Gemma's and Gemma 4's end their line (Phi-4's ChatML ends with
+# <|im_sep|>); one in a sentence is text. Cohere's, DeepSeek's and Kimi K3's run into the text.
+_NOT_ASSISTANT = r"(?![Aa]ssistant\b|model\b)"
+ROLE_HEAD = re.compile("|".join((
+    r"<\|im_start\|>" + _NOT_ASSISTANT + r"[A-Za-z_][\w.-]{0,31}"
+    r"(?=(?:[ \t]+name=[^\s<]{1,64})?[ \t]*(?:\r?\n|<\|im_sep\|>))",
+    r"<\|start_header_id\|>" + _NOT_ASSISTANT + r"[^<\n]{1,32}<\|end_header_id\|>(?=[ \t]*\r?\n)",
+    r"<\|header_start\|>" + _NOT_ASSISTANT + r"[^<\n]{1,32}<\|header_end\|>(?=[ \t]*\r?\n)",
+    r"<start_of_turn>" + _NOT_ASSISTANT + r"[A-Za-z_]{1,16}(?=[ \t]*\r?\n)",
+    r"<\|turn>" + _NOT_ASSISTANT + r"[A-Za-z_]{1,16}(?=[ \t]*\r?\n)",
+    r"<\|START_OF_TURN_TOKEN\|><\|(?:USER|SYSTEM)_TOKEN\|>", "<\uff5cUser\uff5c>",
+    r'<\|open\|>message role="(?!assistant")[^"\n]{1,32}"')))
+# what such a header begins with that no other token does (the live reading holds at it)
+ROLE_STARTS = ("<start_of_turn>",)
 
 
 # ReAct's "Observation:" on a line after an action: the model was to stop there; one that
@@ -105,7 +88,8 @@ _FRAMING = re.compile(
 # outright (a fence's list holds more, "like this", "such as", "i would": said of real calls too)
 _BARE_FRAMING = re.compile(
     r"\b(?:for (?:example|instance|reference)|e\.g\b|examples?:|an? example (?:of|call)|"
-    r"example (?:call|output|usage)|the format (?:is|looks)|format:|syntax|template|placeholder|"
+    r"example (?:call|output|usage)|the format (?:is|looks)|format:|syntax(?: is|:)|template(?: is|:)|"
+    r"placeholder|"
     r"sample (?:call|output|request)|(?:would|should|could|might) look like|incorrect|wrong:|right:|"
     r"correct:|(?:mock|dummy|fake|pseudo-?)(?:code| call| output| request| response)|such as:|"
     r"(?:was|were):|(?:was|were) (?:logged|sent|returned|emitted)|"
@@ -173,15 +157,15 @@ def call_lead(text: str, i: int, floor: int = 0) -> int:
 # fence's (a call after "here's how I'll do it:" on its line is made)
 _INLINE_FRAMING = re.compile(
     r"\b(?:for (?:example|instance|reference)|e\.g\b|i\.e\b|such as|an? example|examples?:|"
-    r"example (?:of|call)|the format|format:|syntax|template|placeholder|"
+    r"example (?:of|call)|the (?:call )?format (?:is|looks)|format:|syntax(?: is|:)|template(?: is|:)|"
+    r"placeholder|"
     r"(?:mock|dummy|fake|sample) (?:call|output|request)|(?:previous|last|earlier) call|"
     r"(?:never|don't|do not|must not|should not|shouldn't) (?:ever )?(?:run|call|write|emit|send|use|output)|"
     r"(?:you|one) (?:can|could|would|should|might) (?:write|call|send|emit|use|output)|"
     r"if (?:you|i|we|the model) (?:write|wrote|send|sent|emit|emitted|output|call)|"
     r"(?:was|were) (?:logged|sent|returned|emitted))", re.I)
 # a Markdown heading whose words say what follows is shown: "## Example", "### Sample output"
-_SHOWN_HEADING = re.compile(
-    r"[ \t]{0,3}#{1,6}[ \t].*\b(?:examples?|samples?|syntax|format|template|illustrat\w*|demo\w*)\b", re.I)
+_SHOWN_HEADING = re.compile(r"[ \t]{0,3}#{1,6}[ \t].*\b(?:examples?|samples?|illustrations?|demos?)\b", re.I)
 
 
 def shown_below(text: str, i: int, floor: int) -> bool:

@@ -24,6 +24,7 @@ from typing import Any
 from .._strategies import json_text
 from .._toolcalls import _NAME, ToolCall
 from ._base import Ctx, cut_call
+from ._schema import _types
 
 __all__ = ["NS", "read_block"]
 
@@ -32,16 +33,17 @@ _OPEN = NS + "<tool_call>"
 _CLOSE = re.compile("(?:" + re.escape(NS) + ")?</tool_call>")
 # (the models write the token before every opening tag, and at times leave it out before an
 # invoke and before closing tags: a closer is read with or without it)
-_INVOKE = re.compile("(?:" + re.escape(NS) + r')?<invoke name="([^"\n<>]{1,256})">')
+_INVOKE = re.compile("(?:" + re.escape(NS) + r')?<invoke name="([^"\n<>]{1,256})"\s*>')
 _TAG = re.compile(r"<(/?)([^<>/\s\"]{1,256})>")
 
 
 class _Broken(Exception):
     """The call's text is not the format's: why, and where it stops."""
 
-    def __init__(self, why: str, at: int) -> None:
+    def __init__(self, why: str, at: int, inside: str = "") -> None:
         super().__init__(why)
         self.at = at
+        self.inside = inside  # (cut: the element the text ended in)
 
 
 def read_block(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
@@ -62,25 +64,33 @@ def read_block(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] 
                 return calls, limit  # cut before the block's end or inside an invoke's head
             return (calls or None), k + (0 if calls else len(_OPEN))
         name = m.group(1)
-        if not _NAME.match(name):
-            return (calls or None), m.end()
-        call, k = _invoke(name, text, k, m.end(), limit)
+        props = ctx.tools.properties(name) if ctx.tools is not None else None
+        call, k = _invoke(name, text, k, m.end(), limit, props)
+        if not _NAME.match(name):  # (a call the block holds, to no tool: reported, and the block read on)
+            call = ToolCall("", call.raw_args, None, False, call.span, f"the invoke's name {name[:60]!r} is "
+                                                                          "not a tool's name")
         calls.append(call)
         if not call.ok and call.span[1] >= limit:
             return calls, limit
 
 
-def _invoke(name: str, text: str, i: int, j: int, limit: int) -> tuple[ToolCall, int]:
-    """The call whose parameters start at ``j``: (the call, where it ends)."""
+def _invoke(name: str, text: str, i: int, j: int, limit: int,
+            props: dict[str, Any] | None) -> tuple[ToolCall, int]:
+    """The call whose parameters start at ``j``: (the call, where it ends); ``props``:
+    its tool's properties (None: no tools given), which say what an empty element is."""
     try:
         args, end = _elements(text, j, limit)
     except _Broken as exc:
         if exc.at >= limit:
-            return cut_call(name, text[j:limit], (i, limit), str(exc)), limit
+            return cut_call(name, text[j:limit], (i, limit), f"inside {exc.inside!r}" if exc.inside
+                            else str(exc)), limit
         why = f"the call to {name!r}: {exc}"
         return ToolCall(name, text[j:exc.at], None, False, (i, exc.at), why), exc.at
     raw = text[j:end - len("</invoke>")]
     raw = raw[:-len(NS)] if raw.endswith(NS) else raw
+    empty = _fill_empty(args, props or {})
+    if empty is not None:
+        return ToolCall(name, raw, None, False, (i, end), f"the call to {name!r}: {empty}"), end
     try:
         json_text(args)
     except ValueError as exc:
@@ -102,13 +112,12 @@ def _elements(text: str, j: int, limit: int) -> tuple[dict[str, Any], int]:
         if plain is not None:  # </k> without the token: the models leave it out at times
             n, tag = plain.start(), plain
         elif n < 0:
-            raise _Broken(f"it was cut off inside {stack[-1][0]!r}" if limit == len(text)
-                          else "text after its last element", limit if limit == len(text) else pos)
+            raise _Broken("text after its last element", limit if limit == len(text) else pos, stack[-1][0])
         else:
             tag = _TAG.match(text, n + len(NS), limit)
         if tag is None:
             if limit == len(text) and text.find(">", n + len(NS), limit) < 0:
-                raise _Broken(f"it was cut off inside a tag in {stack[-1][0]!r}", limit)
+                raise _Broken("cut inside a tag", limit, stack[-1][0])
             raise _Broken(f"a namespace token not followed by a tag at offset {n - j}", n)
         closing, key = tag.group(1) == "/", tag.group(2)
         between = text[pos:n]
@@ -129,7 +138,7 @@ def _elements(text: str, j: int, limit: int) -> tuple[dict[str, Any], int]:
             raise _Broken(f"</{key}> closes {frame[0]!r}", n)
         if isinstance(frame[1], (list, dict)) and between.strip():
             raise _Broken(f"text between the elements of {frame[0]!r}", pos)
-        value = frame[1] if frame[1] is not None else text[frame[2]:n]
+        value = frame[1] if frame[1] is not None else text[frame[2]:n] or _EMPTY
         stack.pop()
         pos = tag.end()
         if not stack:
@@ -156,3 +165,34 @@ def _plain_closer(text: str, pos: int, stop: int, frame: list[Any]) -> re.Match[
             k += 1
         k = k if text.startswith(closer, k) else -1
     return None if k < 0 else _TAG.match(text, k, k + len(closer))
+
+
+class _Empty:
+    """An element written with nothing in it: an empty string, list or object (the format
+    writes all three so), which only the tool's schema can tell apart."""
+
+
+_EMPTY = _Empty()
+_EMPTY_AS = {"string": "", "array": [], "object": {}}
+
+
+def _fill_empty(args: dict[str, Any], props: dict[str, Any]) -> str | None:
+    """Each empty element of ``args`` made what its property's schema says it is; why
+    not (None: done). Only a parameter's own schema is looked at: a nested one is refused."""
+    for key, value in args.items():
+        if value is _EMPTY:
+            kinds = _types(props.get(key))
+            fits = [k for k in kinds if k in _EMPTY_AS]
+            if len(fits) != 1:
+                return (f"parameter {key!r} is written empty: an empty string, list or object, which "
+                        "is a guess without its schema saying one")
+            args[key] = _EMPTY_AS[fits[0]]
+    stack: list[Any] = [v for v in args.values() if isinstance(v, (list, dict))]
+    while stack:  # (nested: an explicit stack, as the reading)
+        v = stack.pop()
+        for x in (v.values() if isinstance(v, dict) else v):
+            if x is _EMPTY:
+                return "a nested element is written empty: an empty string, list or object, which is a guess"
+            if isinstance(x, (list, dict)):
+                stack.append(x)
+    return None

@@ -38,7 +38,6 @@ from ._context import (
     framed_line,
     in_quotes,
     opens_its_line,
-    prompt_turn_end,
     quoted,
     reply_start,
     shown_below,
@@ -190,11 +189,7 @@ class Scanner:
                 if in_fence:
                     pos = m.end()
                     continue
-                reply_at = -1 if calls or self.calls_before else prompt_turn_end(text, m, limit)
-                if reply_at < 0:
-                    return True  # a turn of the model's own making (a user's, a tool's): its turn is over
-                pos = floor = reply_at  # a turn of the prompt, closed, then the reply's header
-                continue
+                return True  # a turn of the model's own making (a user's, a tool's): its turn is over
             if kind == "turn":
                 if not in_fence and after_markup(text, m.start()) and \
                         self.closer("(?-i:" + re.escape(TURN_OPENERS[m.group()]) + ")", m.end(), limit):

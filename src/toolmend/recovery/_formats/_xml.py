@@ -122,20 +122,25 @@ class _Params:
                 return
             key = pm.group(1).strip().strip("\"'")
             v = pm.end()
-            if cdata and text.startswith(_CDATA, v):  # <param name="k"><![CDATA[...]]></param>
-                c = text.find("]]>", v + len(_CDATA), limit)
-                if c < 0 or not text.startswith(close, c + 3):
+            w = skip_space(text, v, limit) if cdata else v
+            if cdata and text.startswith(_CDATA, w):  # <param name="k"><![CDATA[...]]></param>
+                c = text.find("]]>", w + len(_CDATA), limit)
+                q = -1 if c < 0 else skip_space(text, c + 3, limit)  # (blanks around it are the format's)
+                if c < 0 or not text.startswith(close, q):
                     # (the text ends inside the section or right after it: cut; else text that
                     # is no parameter stands there)
-                    if limit == len(text) and (c < 0 or close.startswith(text[c + 3:limit])):
+                    if limit == len(text) and (c < 0 or close.startswith(text[q:limit])):
                         self.cut = f"inside parameter {key!r}"
                     else:
-                        self.stray = v if c < 0 else c + 3
+                        self.stray = v if c < 0 else q
                     return
-                self.params.append((key, text[v + len(_CDATA):c], False))
-                k = self.last = c + 3 + len(close)
+                self.params.append((key, text[w + len(_CDATA):c], False))
+                k = self.last = q + len(close)
                 continue
             e = ctx.find(text, close, v, limit)
+            if cdata and e >= 0 and text.find(_CDATA, v, e) >= 0:
+                self.stray = text.find(_CDATA, v, e)  # a section after text: which is the value is a guess
+                return
             over = _overrun(ctx, text, v, e, ends)
             if over >= 0:  # the value would run past its call's end into another call
                 self.overrun, self.end_at = key, over
@@ -384,7 +389,10 @@ def invoke_reader(prefix: str, block: str | None = None, call: str = "invoke",  
             return _json_body(name, text, i, k, limit, ctx, inv_close, inv_close, False)
         ps = _read_params(ctx, name, text, j, limit, par, par_open, par_close, (inv_close,), False, False,
                           cdata=cdata)
-        return _finish(name, ps, text, i, j, limit, len(inv_close), ctx, block=block)
+        # (a call standing alone, MiniCPM 5's: a value's closer after it may end a value that held
+        # the call's closer, as in a block)
+        alone = inv_close if cdata else None
+        return _finish(name, ps, text, i, j, limit, len(inv_close), ctx, block=block or alone)
 
     return read
 

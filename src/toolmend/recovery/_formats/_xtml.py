@@ -29,6 +29,7 @@ _ARG = re.compile(r'<\|open\|>argument key="([^"\n<]{1,256})" type="([a-z]{1,16}
 _JSON = '<|open|>json type="object"<|sep|>'
 _ARG_CLOSE, _JSON_CLOSE = "<|close|>argument<|sep|>", "<|close|>json<|sep|>"
 _CALL_CLOSE = "<|close|>call<|sep|>"
+_OPENS = re.compile(r"<\|open\|>(?:argument|call|json)[ <]")
 _TYPES = frozenset({"string", "null", "number", "integer", "boolean", "object", "array"})
 
 
@@ -55,10 +56,17 @@ def read_xtml_call(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCa
             break
         arg = _ARG.match(text, k, limit)
         if arg is not None:
+            if json_args is not None:  # (arguments in a json block and as arguments: which are meant)
+                return _broken(name, text, i, j, k, f"the call to {name!r} gives its arguments in a json "
+                                                    "block and as arguments after it")
             e = ctx.find(text, _ARG_CLOSE, arg.end(), limit)
             if e < 0:
                 return [cut_call(name, text[j:limit], (i, limit), f"inside argument {arg.group(1)!r}")], limit
             key, kind, value = _unescape(arg.group(1)), arg.group(2), text[arg.end():e]
+            if _OPENS.search(value) is not None:  # (a value holding an argument's or a call's opening)
+                return _broken(name, text, i, j, e, f"argument {key!r} holds the opening of another "
+                                                    "argument or call: its closer was dropped or the value "
+                                                    "shows the format, which cannot be told")
             if kind not in _TYPES:
                 return _broken(name, text, i, j, e,
                                f"argument {key!r} has a type XTML does not have: {kind!r}")
@@ -77,8 +85,10 @@ def read_xtml_call(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCa
             json_args = text[k + len(_JSON):e]
             k = e + len(_JSON_CLOSE)
             continue
-        if k >= limit or (limit == len(text) and any(
-                t.startswith(text[k:limit]) for t in (_CALL_CLOSE, _JSON, '<|open|>argument key="'))):
+        rest = text[k:limit]
+        if k >= limit or (limit == len(text) and (any(t.startswith(rest) for t in (_CALL_CLOSE, _JSON)) or (
+                rest.startswith('<|open|>argument key="') and "<|sep|>" not in rest) or
+                '<|open|>argument key="'.startswith(rest))):
             return [cut_call(name, text[j:limit], (i, limit), f"before {_CALL_CLOSE}")], limit
         return _broken(name, text, i, j, k, f"the call to {name!r} holds text that is not an argument "
                                             f"at offset {k - i} of the call")
