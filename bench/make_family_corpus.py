@@ -316,6 +316,17 @@ def minimax_m3(calls: list[Call]) -> str:  # every tag after its namespace token
     return f"{ns}<tool_call>\n" + "\n".join(invokes) + f"\n{ns}</tool_call>"
 
 
+def solar_open2(calls: list[Call]) -> str:  # each argument's text between tokens, a line each
+    return "".join(f"<|tool_call:start|>{n}\n" + "".join(
+        f"<|tool_arg:start|>{k}<|tool_arg:value|>{text_value(v)}<|tool_arg:end|>\n" for k, v in a.items())
+        + "<|tool_call:end|>" for n, a in calls)
+
+
+def inkling(calls: list[Call]) -> str:  # one block a call, {"name", "args"}
+    return "<|message_model|>".join("<|content_invoke_tool_json|>" + dumps({"name": n, "args": a})
+                                     + "<|end_message|>" for n, a in calls)
+
+
 # family name (a format name parse_tool_calls knows) -> (writer, kind of arguments)
 FAMILIES: dict[str, tuple[Callable[[list[Call]], str], str]] = {
     "hermes": (hermes, "json"), "longcat": (longcat, "json"), "qwen3_coder": (qwen3_coder, "xml"),
@@ -335,7 +346,7 @@ FAMILIES: dict[str, tuple[Callable[[list[Call]], str], str]] = {
     "functionary/v31": (functionary_v31, "json"), "nemotron_v2": (nemotron_v2, "json"), "step3": (step3, "xml"),
     "gigachat3": (gigachat3, "json"), "react": (react, "json"), "react/langchain": (langchain, "json"),
     "qwen_agent": (qwen_agent, "json"), "minicpm5": (minicpm5, "xml"), "kimi_k3": (kimi_k3, "xml"),
-    "minimax_m3": (minimax_m3, "xml"),
+    "minimax_m3": (minimax_m3, "xml"), "solar_open2": (solar_open2, "xml"), "inkling": (inkling, "json"),
 }
 
 

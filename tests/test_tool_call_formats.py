@@ -34,8 +34,10 @@ PEERS = [r for p in sorted(glob.glob(os.path.join(DATA, "peers", "*.jsonl"))) fo
 FAMILIES = _load(os.path.join(DATA, "families.jsonl"))
 
 _WHOLE = ("recovered: the call is whole",
-          "a call missing its end marker ends where the next call begins: whole, it is read, and so is the next")
-_NOT_A_SCHEMA = "a tool's schema with a type JSON Schema does not have (float, str, int) is refused"
+          "a call missing its end marker ends where the next call begins: whole, it is read, and so is the next",
+          "a key differing from the schema's only in case is that key (one reading fits)")
+_NOT_A_SCHEMA = ("a tool's schema with a type JSON Schema does not have (float, str, int) is refused",
+                 "a tool's schema that is not JSON Schema (properties as a list) is refused")
 # where we differ from the peer's test, and why (the README's tables are made from it:
 # python bench/score_peer_tool_calls.py --readme)
 with open(os.path.join(DATA, "peers", "differences.json"), encoding="utf-8") as _f:
@@ -85,7 +87,7 @@ def test_never_a_call_the_text_does_not_hold(row):
     is text from inside its span, and a call the corpus says is cut is never ok."""
     text = row["text"]
     for fmt in (None, row["format"]):
-        if KNOWN.get(row["id"]) == _NOT_A_SCHEMA:
+        if KNOWN.get(row["id"]) in _NOT_A_SCHEMA:
             with pytest.raises(SchemaError):
                 parse_tool_calls(text, format=fmt, tools=row.get("tools"))
             return
@@ -2051,3 +2053,41 @@ def test_minicpm5_cdata_with_blanks_mixed_text_and_a_stray_closer():
 def test_words_near_framing_words_do_not_frame_a_call(lead):
     (c,) = parse_tool_calls(lead + _H1)
     assert c.ok
+
+
+# -- Solar Open 2 and Inkling --------------------------------------------------------------------
+
+def _solar(name, **args):
+    return (f"<|tool_call:start|>{name}\n" + "".join(
+        f"<|tool_arg:start|>{k}<|tool_arg:value|>{v}<|tool_arg:end|>\n" for k, v in args.items())
+        + "<|tool_call:end|>")
+
+
+@pytest.mark.parametrize("fmt", [None, "solar_open2"])
+def test_solar_open2_calls_and_dropped_ends(fmt):
+    a, b = parse_tool_calls("Both.<|think:start|>plan<|think:end|>" + _solar("search", query="a<b", n="5")
+                            + _solar("get_time"), format=fmt)
+    assert (a.args, a.ok, b.name, b.args, b.ok) == ({"query": "a<b", "n": "5"}, True, "get_time", {}, True)
+    # a value cannot hold a token: a dropped argument end, a dropped call end, are where the next stands
+    text = ("<|tool_call:start|>search\n<|tool_arg:start|>query<|tool_arg:value|>vLLM"
+            "<|tool_call:start|>get_weather\n<|tool_arg:start|>city<|tool_arg:value|>Seoul<|tool_arg:end|>\n"
+            "<|tool_call:end|>")
+    a, b = parse_tool_calls(text, format=fmt)
+    assert (a.args, b.args, a.ok, b.ok) == ({"query": "vLLM"}, {"city": "Seoul"}, True, True)
+    (c,) = parse_tool_calls(_solar("s", q="what does <|tool_call: mean"), format=fmt)
+    assert c.args == {"q": "what does <|tool_call: mean"}
+    (c,) = parse_tool_calls(_solar("s", q="x")[:-len("x<|tool_arg:end|>\n<|tool_call:end|>")], format=fmt)
+    assert not c.ok and "cut off" in c.error
+    assert parse_tool_calls("<|think:start|>" + _solar("rm") + "<|think:end|>No.", format=fmt) == []
+
+
+@pytest.mark.parametrize("fmt", [None, "inkling"])
+def test_inkling_calls_thinking_and_the_end_of_sampling(fmt):
+    call = '<|content_invoke_tool_json|>{"name":"f","args":{"a":1}}<|end_message|>'
+    text = ('<|content_thinking|>maybe <|content_invoke_tool_json|>{"name":"rm","args":{}}<|end_message|>'
+            "<|message_model|><|content_text|>Sure.<|end_message|><|message_model|>" + call)
+    (c,) = parse_tool_calls(text, format=fmt)
+    assert (c.name, c.args, c.ok) == ("f", {"a": 1}, True)
+    ended = call.replace("<|end_message|>", "<|content_model_end_sampling|>")
+    (c,) = parse_tool_calls(ended + "<|message_model|>" + call.replace('"f"', '"g"'), format=fmt)
+    assert c.name == "f"  # (what follows the end of sampling is no turn of the model's)

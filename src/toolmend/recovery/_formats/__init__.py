@@ -39,7 +39,7 @@ from ._scan import read_tag_at, scan
 from ._schema import Tools, read_tools
 from ._tokens import token_pattern
 from ._xml import glm_reader, invoke_reader, read_function
-from ._xtml import XTML_CALL, read_xtml_call
+from ._xtml import SOLAR_CALL, XTML_CALL, read_solar, read_xtml_call
 
 __all__ = ["FORMATS", "parse", "read_marker", "format_names"]
 
@@ -407,6 +407,10 @@ MARKERS: dict[str, tuple[str, Any]] = {
     "<function name=": ("minicpm5", invoke_reader("", call="function", param="param", cdata=True)),
     XTML_CALL: ("kimi_k3", read_xtml_call),
     NS + "<tool_call>": ("minimax_m3", read_block),
+    SOLAR_CALL: ("solar_open2", read_solar),
+    # Inkling: a call block {"name", "args"} to the end of its block (or of the sampling)
+    "<|content_invoke_tool_json|>": ("inkling", block_reader("<|content_invoke_tool_json|>", (
+        "<|end_message|>", "<|content_model_end_sampling|>"))),
     "<|function_call|>": ("gigachat", block_reader("<|function_call|>", ())),
     "function call<|role_sep|>": ("gigachat", block_reader("function call<|role_sep|>", ())),
     # glaive-function-calling's: <functioncall> {"name": ..., "arguments": '{...}'} <|endoftext|>
@@ -458,6 +462,8 @@ _KINDS: dict[str, frozenset[str]] = {
     "minicpm5": frozenset({"minicpm5"}),
     "kimi_k3": frozenset({"kimi_k3"}),
     "minimax_m3": frozenset({"minimax_m3"}),
+    "solar_open2": frozenset({"solar_open2"}),
+    "inkling": frozenset({"inkling"}),
     "json": frozenset({"json"}),
 }
 _ALIASES = {

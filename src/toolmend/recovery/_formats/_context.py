@@ -14,7 +14,8 @@ from .._toolcalls import SPECIAL_TOKEN
 # write, a transcript) is no call of this message
 TURN_ENDS = ("<|im_end|>", "<|eot_id|>", "<|eom_id|>", "<|eot|>", "<|endoftext|>",
              "<|end_of_text|>", "<|END_OF_TURN_TOKEN|>", "<\uff5cend\u2581of\u2581sentence\uff5c>",
-             "<end_of_turn>", "<turn|>", "<|user|>", "<|observation|>", "[e~[", "<|end_of_msg|>")
+             "<end_of_turn>", "<turn|>", "<|user|>", "<|observation|>", "[e~[", "<|end_of_msg|>",
+             "<|content_model_end_sampling|>")
 # one that ends its line, or runs into the next special token or a call's tag (one a sentence
 # names is text): GLM's <|observation|> opens the tool's result
 TURN_END = re.compile("(?:" + "|".join(re.escape(t) for t in TURN_ENDS)

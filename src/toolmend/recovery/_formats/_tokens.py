@@ -20,11 +20,14 @@ REASONING = {
     "<|inner_prefix|>": "<|inner_suffix|>", "<|channel|>analysis": "<|end|>",
     f"<think{HY3_SUFFIX}>": f"</think{HY3_SUFFIX}>",  # (Hy3's)
     "<|open|>think<|sep|>": "<|close|>think<|sep|>",  # (Kimi K3's think channel)
+    "<|think:start|>": "<|think:end|>",  # (Solar Open 2's)
+    "<|content_thinking|>": "<|end_message|>",  # (Inkling's thinking block)
 }
 ANALYSIS = "<|channel|>analysis"  # (read as the harmony message it is where harmony is read)
 # A closer met by the scan has no opener before it (an opener's block is skipped whole, up
 # to its closer): the prompt opened the reasoning, so everything before it was reasoning.
-BARE_CLOSERS = [c for o, c in REASONING.items() if c not in ("<|end|>", "<channel|>")]
+# (not the closers that end other messages or blocks too: harmony's <|end|>, Inkling's <|end_message|>)
+BARE_CLOSERS = [c for o, c in REASONING.items() if c not in ("<|end|>", "<channel|>", "<|end_message|>")]
 # Kimi K2 ends its reasoning implicitly where its tool section begins
 IMPLICIT_END = "<|tool_calls_section_begin|>"
 

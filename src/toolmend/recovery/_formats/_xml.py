@@ -186,9 +186,10 @@ class _Params:
 
 
 _CDATA = "<![CDATA["
-_CALL_OPENERS = re.compile(r"<(tool_call|function=|function name=|invoke|\|tool_call|minimax:tool_call|"
-                           r"seed:tool_call|steptml:invoke|\uff5cDSML\uff5cinvoke|longcat_tool_call|atem:invoke)")
+_CALL_OPENERS = re.compile(r"<(tool_call|function=|function name=|invoke|\|tool_call:start\||\|tool_call|"
+                           r"minimax:tool_call|seed:tool_call|steptml:invoke|\uff5cDSML\uff5cinvoke|longcat_tool_call|atem:invoke)")
 _OPENER_CLOSES = {"tool_call": "</tool_call>", "function=": "</function>", "function name=": "</function>",
+                  "|tool_call:start|": "<|tool_call:end|>",
                   "invoke": "</invoke>",
                   "|tool_call": "<tool_call|>", "minimax:tool_call": "</minimax:tool_call>",
                   "seed:tool_call": "</seed:tool_call>", "steptml:invoke": "</steptml:invoke>",

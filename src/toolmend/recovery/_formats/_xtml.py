@@ -1,4 +1,6 @@
-"""Kimi K3's XTML: structural tokens around plain-text tag names.
+"""Arguments between special tokens: Kimi K3's XTML and Solar Open 2's calls.
+
+Kimi K3's XTML, structural tokens around plain-text tag names:
 
     <|open|>tools<|sep|>
     <|open|>call tool="NAME" index="1"<|sep|>
@@ -12,16 +14,27 @@ written (typed by the tool's schema when tools are given), ``null`` is null,
 any other type is JSON (text that is not JSON makes the call not ok). The
 attributes escape ``&`` and ``"`` as ``&amp;`` and ``&quot;``. A call whose text
 ends before ``<|close|>call<|sep|>`` is cut: another argument may have followed.
+
+Solar Open 2, each argument's text between tokens (typed by the tool's schema):
+
+    <|tool_call:start|>NAME
+    <|tool_arg:start|>k<|tool_arg:value|>v<|tool_arg:end|>
+    <|tool_call:end|>
+
+A value cannot hold a special token, so a dropped ``<|tool_arg:end|>`` is where
+the next token stands (the next argument, the call's end, the next call), and
+a dropped ``<|tool_call:end|>`` is where the next call begins. A head with no
+line end before the next token was abandoned (the format's parser skips it).
 """
 
 from __future__ import annotations
 
 import re
 
-from .._toolcalls import _NAME, ToolCall
+from .._toolcalls import _NAME, NAME_PATTERN, ToolCall
 from ._base import Ctx, cut_call, named_call, xml_call
 
-__all__ = ["read_xtml_call", "XTML_CALL"]
+__all__ = ["read_xtml_call", "XTML_CALL", "read_solar", "SOLAR_CALL"]
 
 XTML_CALL = '<|open|>call tool="'
 _HEAD = re.compile(r'<\|open\|>call tool="([^"\n<]{1,256})"(?: index="(\d{1,9})")?<\|sep\|>')
@@ -100,3 +113,48 @@ def read_xtml_call(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCa
 
 def _broken(name: str, text: str, i: int, j: int, at: int, why: str) -> tuple[list[ToolCall], int]:
     return [ToolCall(name, text[j:at], None, False, (i, at), why)], at
+
+
+SOLAR_CALL = "<|tool_call:start|>"
+_SOLAR_HEAD = re.compile(r"<\|tool_call:start\|>[ \t]*(" + NAME_PATTERN + r")[ \t]*\r?\n")
+_SOLAR_ARG = re.compile(r"<\|tool_arg:start\|>([^<\n]{1,256}?)<\|tool_arg:value\|>")
+_SOLAR_TOKEN = re.compile(r"<\|tool_(?:arg:end|arg:start|call:end|call:start)\|>")
+_SOLAR_ARG_END, _SOLAR_END = "<|tool_arg:end|>", "<|tool_call:end|>"
+
+
+def read_solar(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
+    m = _SOLAR_HEAD.match(text, i, limit)
+    if m is None:
+        if limit == len(text) and text.find("<|", i + len(SOLAR_CALL), limit) < 0:
+            return [], limit  # cut inside the name: not a call yet
+        return None, i + len(SOLAR_CALL)
+    name = m.group(1)
+    j = k = m.end()
+    params: list[tuple[str, str, bool]] = []
+    while True:
+        while k < limit and text[k] in " \t\r\n":
+            k += 1
+        if text.startswith(_SOLAR_END, k):
+            end = k + len(_SOLAR_END)
+            break
+        if text.startswith(SOLAR_CALL, k):  # (its end dropped: the next call ends it)
+            end = k
+            break
+        arg = _SOLAR_ARG.match(text, k, limit)
+        if arg is None:
+            rest = text[k:limit]
+            if limit == len(text) and (not rest or _SOLAR_END.startswith(rest) or (
+                    rest.startswith("<|tool_arg:start|>") and "<|tool_arg:value|>" not in rest) or
+                    "<|tool_arg:start|>".startswith(rest)):
+                return [cut_call(name, text[j:limit], (i, limit), f"before {_SOLAR_END}")], limit
+            return _broken(name, text, i, j, k, f"the call to {name!r} holds text that is not an argument "
+                                                f"at offset {k - i} of the call")
+        stop = _SOLAR_TOKEN.search(text, arg.end(), limit)
+        if stop is None:
+            if limit == len(text):
+                return [cut_call(name, text[j:limit], (i, limit), f"inside argument {arg.group(1)!r}")], limit
+            why = f"argument {arg.group(1)!r} of {name!r} runs past its block"
+            return _broken(name, text, i, j, limit, why)
+        params.append((arg.group(1).strip(), text[arg.end():stop.start()], False))
+        k = stop.end() if stop.group() == _SOLAR_ARG_END else stop.start()
+    return [xml_call(name, params, text[j:end].strip(), (i, end), ctx)], end
