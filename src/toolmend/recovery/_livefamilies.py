@@ -10,6 +10,10 @@ it), so once that token has arrived the call reads the same whatever follows:
     <steptml:invoke name=..>...</steptml:invoke>                                       step3
     <minimax:tool_call><invoke ...>...</invoke>...</minimax:tool_call>                 minimax_m2 (several)
     <|start|>assistant<|channel|>commentary to=functions.NAME ...<|message|>{...}<|call|>   harmony
+    <|open|>call tool="NAME" ...<|close|>call<|sep|>                                   kimi_k3
+    <|tool_call:start|>NAME ...<|tool_call:end|>                                       solar_open2
+    <|content_invoke_tool_json|>{...}<|end_message|>                                   inkling
+    ]<]minimax[>[<tool_call> ... ]<]minimax[>[</tool_call>                             minimax_m3 (several)
     <longcat_tool_call>{...}</longcat_tool_call>, <|tool_call|>[...]<|/tool_call|>, <function_call>,
     <|action_start|><|plugin|>, <|START_ACTION|>, <TOOLCALL>, <tool_calls>, <|tools_prefix|>:
         JSON calls in a block
@@ -85,6 +89,12 @@ FAMILIES: dict[str, Family] = {
     "[TOOL_CALLS]": Family(()),  # no closer: a call in another shape waits for the end
     "<|start|>": _HARMONY,
     "<|channel|>": _HARMONY,
+    # Kimi K3's XTML call, in its tools section; Solar Open 2's; Inkling's block; MiniMax M3's block
+    # (its invokes; the models write its closer with the namespace token or without)
+    '<|open|>call tool="': Family(("<|close|>call<|sep|>",), wrappers=_sections("<|open|>tools<|sep|>")),
+    "<|tool_call:start|>": Family(("<|tool_call:end|>",)),
+    "<|content_invoke_tool_json|>": Family(("<|end_message|>", "<|content_model_end_sampling|>")),
+    "]<]minimax[>[<tool_call>": Family(("]<]minimax[>[</tool_call>", "</tool_call>")),
 }
 
 class JsonHead(NamedTuple):
