@@ -2091,3 +2091,18 @@ def test_inkling_calls_thinking_and_the_end_of_sampling(fmt):
     ended = call.replace("<|end_message|>", "<|content_model_end_sampling|>")
     (c,) = parse_tool_calls(ended + "<|message_model|>" + call.replace('"f"', '"g"'), format=fmt)
     assert c.name == "f"  # (what follows the end of sampling is no turn of the model's)
+
+
+@pytest.mark.parametrize("fmt", [None, "nemotron_v2"])
+def test_nemotron_mini_lower_case_toolcall(fmt):
+    text = (' <toolcall> {"name": "weather_lookup", "arguments": {\n  "temp_units": "celsius",\n  "zip_codes": [\n'
+            '    12345\n  ]\n}} </toolcall>')
+    (c,) = parse_tool_calls(text, format=fmt)
+    assert (c.name, c.args, c.ok) == ("weather_lookup", {"temp_units": "celsius", "zip_codes": [12345]}, True)
+
+
+def test_a_bare_value_wrapped_by_the_tool_name_table_says_so():
+    (c,) = parse_tool_calls('Action: Search\nAction Input: "Shohei Ohtani home runs 2022"\nObservation: x')
+    assert c.args == {"term": "Shohei Ohtani home runs 2022"}
+    assert [f.code for f in c.fixes] == ["wrap_plain"] and "'term'" in c.fixes[0].message
+

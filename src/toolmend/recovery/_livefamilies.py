@@ -155,7 +155,8 @@ JSON_HEADS: dict[str, tuple[JsonHead, ...]] = {
 _BLOCKS = {
     "<longcat_tool_call>": "</longcat_tool_call>", "<|tool_call|>": "<|/tool_call|>",
     "<function_call>": "</function_call>", "<|action_start|><|plugin|>": "<|action_end|>",
-    "<|START_ACTION|>": "<|END_ACTION|>", "<TOOLCALL>": "</TOOLCALL>", "<|tools_prefix|>": "<|tools_suffix|>",
+    "<|START_ACTION|>": "<|END_ACTION|>", "<TOOLCALL>": "</TOOLCALL>", "<toolcall>": "</toolcall>",
+    "<|tools_prefix|>": "<|tools_suffix|>",
     "<|python_start|>": "<|python_end|>", "<|tool_call_start|>": "<|tool_call_end|>",
     "<function_calls>": "</function_calls>", "<|tool_call>": "<tool_call|>",
     "<start_function_call>": "<end_function_call>"}

@@ -200,6 +200,12 @@ def call_from_parts(name: str, raw: Any, span: tuple[int, int], id: str | None =
             return ToolCall(name, raw, None, False, span,
                             f"the arguments of {name!r} are cut off before they close; the call is "
                             "not whole", id)
+    if r.ok and r.strategy == "wrap_plain":
+        # (a bare value put in a field the tool-name table names, not the model: said in fixes)
+        field = next(iter(r.value))
+        return ToolCall(name, raw, r.value, True, span, None, id, fixes=(Fix(
+            "wrap_plain", 0, f"bare value wrapped into {field!r}, the field the tool-name table gives "
+                             f"{name!r} (no schema said it)"),))
     return ToolCall(name, raw, r.value if r.ok else None, r.ok, span, r.error, id)
 
 

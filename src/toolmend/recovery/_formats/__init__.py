@@ -402,6 +402,7 @@ MARKERS: dict[str, tuple[str, Any]] = {
     "<|tools_prefix|>": ("apertus", read_apertus),
     "functools": ("functools", read_functools),
     "<TOOLCALL>": ("nemotron_v2", block_reader("<TOOLCALL>", ("</TOOLCALL>",))),
+    "<toolcall>": ("nemotron_v2", block_reader("<toolcall>", ("</toolcall>",))),  # (Nemotron-Mini's)
     "<|recipient|>": ("functionary_v2", _recipient),
     _QA_FUNCTION: ("qwen_agent", _qwen_agent),
     "<function name=": ("minicpm5", invoke_reader("", call="function", param="param", cdata=True)),
