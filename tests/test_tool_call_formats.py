@@ -551,7 +551,10 @@ _ROLE_HEADS = ["<|im_start|>user\n", "<|im_start|>tool\n", "<|im_start|>system\n
                "<|im_start|>user<|im_sep|>",
                "<|start_header_id|>user<|end_header_id|>\n\n", "<|start_header_id|>ipython<|end_header_id|>\n\n",
                "<|header_start|>user<|header_end|>\n\n", "<start_of_turn>user\n", "<|turn>user\n",
-               "<|START_OF_TURN_TOKEN|><|USER_TOKEN|>", "<\uff5cUser\uff5c>", '<|open|>message role="tool" index="1"']
+               "<|START_OF_TURN_TOKEN|><|USER_TOKEN|>", "<\uff5cUser\uff5c>",
+               '<|open|>message role="tool" index="1"<|sep|>',
+               "<seed:bos>user\n", "<|start|>user<|message|>", "<|start_of_role|>user<|end_of_role|>",
+               "<|im_user|>user<|im_middle|>", "<|im_start|>environment name=<|plugin|>\n", "<|user_start|>"]
 
 
 @pytest.mark.parametrize("head", _ROLE_HEADS)
@@ -2106,3 +2109,74 @@ def test_a_bare_value_wrapped_by_the_tool_name_table_says_so():
     assert c.args == {"term": "Shohei Ohtani home runs 2022"}
     assert [f.code for f in c.fixes] == ["wrap_plain"] and "'term'" in c.fixes[0].message
 
+
+
+# -- a second review of the newer readers ----------------------------------------------------------
+
+_S, _AS, _AV, _AE, _E = ("<|tool_call:start|>", "<|tool_arg:start|>", "<|tool_arg:value|>", "<|tool_arg:end|>",
+                         "<|tool_call:end|>")
+
+
+@pytest.mark.parametrize("text", [
+    _S + "write file\n" + _AS + "content" + _AV + "Run\n" + _H1 + "\n" + _AE + _E,
+    _S + "write" + _AS + "content" + _AV + "Run\n" + _H1 + "\n" + _AE + _E,
+    '<|open|>call tool="write file" index="1"<|sep|><|open|>argument key="c" type="string"<|sep|>Run\n'
+    + _H1 + "<|close|>argument<|sep|><|close|>call<|sep|>",
+    '<|open|>call tool="w" idx="1"<|sep|><|open|>argument key="c" type="string"<|sep|>Run\n'
+    + _H1 + "<|close|>argument<|sep|><|close|>call<|sep|>",
+    _S + "write\n" + _AS + "a" + _AV + "x" + _AE + "junk" + _AS + "c" + _AV + "Run\n" + _H1 + _AE + _E,
+    f'{_NS}<tool_call>\n{_NS}<invoke name="write">{_NS}<c>Run\n{_H1}{_NS}</pat>{_NS}</invoke>\n{_NS}</tool_call>',
+    f'{_NS}<tool_call>\n{_NS}<foo name="write">{_NS}<c>Run\n{_H1}{_NS}</c>{_NS}</foo>\n{_NS}</tool_call>',
+])
+def test_a_call_in_the_value_of_a_call_not_read_is_never_made(text):
+    assert not any(c.ok for c in parse_tool_calls(text))
+
+
+def test_solar_value_holding_a_token_is_not_ok():
+    held_end = (_S + "write\n" + _AS + "content" + _AV + "Calls end with " + _E + " then more." + _AE + "\n"
+                + _AS + "path" + _AV + "doc.md" + _AE + "\n" + _E)
+    assert not any(c.ok for c in parse_tool_calls(held_end))
+    (c,) = parse_tool_calls(_S + "write\n" + _AS + "path" + _AV + "a.md\ncontent" + _AV + "x" + _AE + _E)
+    assert not c.ok
+
+
+def test_a_text_input_holding_a_header_before_the_formats_next_step_is_not_ok():
+    tools = [{"type": "function", "function": {"name": "python", "parameters": {
+        "type": "object", "properties": {"code": {"type": "string"}}}}}]
+    for text in ('Action: python\nAction Input: T = """<|im_start|>user\n{q}"""\nprint(T)\nObservation:',
+                 '\u273fFUNCTION\u273f: python\n\u273fARGS\u273f: T = """<|im_start|>user\n{q}"""\n\u273fRESULT\u273f: x'):
+        (c,) = parse_tool_calls(text, tools=tools)
+        assert not c.ok and "guess" in c.error
+
+
+def test_minimax_m3_text_for_an_array_is_not_wrapped():
+    tools = [{"type": "function", "function": {"name": "f", "parameters": {
+        "type": "object", "properties": {"l": {"type": "array"}, "n": {"type": "integer"}}}}}]
+    for inner in ("\n", "abc"):
+        text = f'{_NS}<tool_call>\n{_NS}<invoke name="f">{_NS}<l>{inner}{_NS}</l>{_NS}</invoke>\n{_NS}</tool_call>'
+        (c,) = parse_tool_calls(text, tools=tools)
+        assert not c.ok
+
+
+@pytest.mark.parametrize("lead", ["**Example:**\n", "*Example:*\n", "__Example:__\n", "For example,\n", "e.g.\n",
+                                  "Example\n", "A call looks like this:\n", "Example 1 (do not run):\n",
+                                  "Wrong: ", "Sample:\n", "<example>\n"])
+def test_more_ways_a_call_is_shown(lead):
+    text = lead + _H1 + ("\n</example>" if lead.startswith("<example>") else "")
+    assert parse_tool_calls(text) == []
+
+
+@pytest.mark.parametrize("lead", ["The last call failed, so I'll retry:\n", "Let me fix the syntax:\n",
+                                  "## Step 2: Run the demo\n", "Here is how I will proceed:\n",
+                                  "I'll look that up, such as the weather. ", "Tokyo, i.e. ",
+                                  "Let me check the placeholder values:\n"])
+def test_more_words_that_do_not_frame_a_call(lead):
+    (c,) = parse_tool_calls(lead + _H1)
+    assert c.ok
+
+
+def test_block_text_after_the_json_before_its_closer_is_not_ok():
+    (c,) = parse_tool_calls('<|content_invoke_tool_json|>{"name":"ls","args":{"a":1}}  trailing<|end_message|>')
+    assert not c.ok
+    (c,) = parse_tool_calls('<TOOLCALL>[{"name":"ls","arguments":{"a":1}}]<|eot_id|></TOOLCALL>')
+    assert c.ok

@@ -11,7 +11,6 @@ it), so once that token has arrived the call reads the same whatever follows:
     <minimax:tool_call><invoke ...>...</invoke>...</minimax:tool_call>                 minimax_m2 (several)
     <|start|>assistant<|channel|>commentary to=functions.NAME ...<|message|>{...}<|call|>   harmony
     <|open|>call tool="NAME" ...<|close|>call<|sep|>                                   kimi_k3
-    <|tool_call:start|>NAME ...<|tool_call:end|>                                       solar_open2
     <|content_invoke_tool_json|>{...}<|end_message|>                                   inkling
     ]<]minimax[>[<tool_call> ... ]<]minimax[>[</tool_call>                             minimax_m3 (several)
     <longcat_tool_call>{...}</longcat_tool_call>, <|tool_call|>[...]<|/tool_call|>, <function_call>,
@@ -89,10 +88,10 @@ FAMILIES: dict[str, Family] = {
     "[TOOL_CALLS]": Family(()),  # no closer: a call in another shape waits for the end
     "<|start|>": _HARMONY,
     "<|channel|>": _HARMONY,
-    # Kimi K3's XTML call, in its tools section; Solar Open 2's; Inkling's block; MiniMax M3's block
-    # (its invokes; the models write its closer with the namespace token or without)
+    # Kimi K3's XTML call, in its tools section; Inkling's block; MiniMax M3's block (its invokes;
+    # the models write its closer with the namespace token or without). (Not Solar Open 2's: an
+    # argument's token after its end says a value held that end, so the text after it decides)
     '<|open|>call tool="': Family(("<|close|>call<|sep|>",), wrappers=_sections("<|open|>tools<|sep|>")),
-    "<|tool_call:start|>": Family(("<|tool_call:end|>",)),
     "<|content_invoke_tool_json|>": Family(("<|end_message|>", "<|content_model_end_sampling|>")),
     "]<]minimax[>[<tool_call>": Family(("]<]minimax[>[</tool_call>", "</tool_call>")),
 }
@@ -247,7 +246,7 @@ class Literals:
     (``<seed:tool_call>`` around ``<function=...>``)."""
 
     def __init__(self, kinds: frozenset[str], markers: Iterable[str]) -> None:
-        from ._formats._context import ROLE_STARTS, ROLE_TOKENS, TURN_ENDS, TURN_OPENERS
+        from ._formats._context import ROLE_STARTS, ROLE_TOKENS, SHOWN_TAGS, TURN_ENDS, TURN_OPENERS
         from ._formats._scan import _FIRST_CLOSER
         from ._formats._tokens import ANALYSIS, BARE_CLOSERS, REASONING
 
@@ -263,7 +262,7 @@ class Literals:
         self.families = {m.lower(): (m, FAMILIES[m]) for m in markers if m in FAMILIES}
         self.wrappers = {w.lower(): (w, opens) for w, (m, opens) in WRAPPERS.items() if m in markers}
         words = {*self.openers, *(c.lower() for c in BARE_CLOSERS), "<tool_response>", "<!--", "<tool_call",
-                 *(t.lower() for t in (*TURN_ENDS, *TURN_OPENERS, *ROLE_TOKENS, *ROLE_STARTS)),
+                 *(t.lower() for t in (*TURN_ENDS, *TURN_OPENERS, *ROLE_TOKENS, *ROLE_STARTS, *SHOWN_TAGS)),
                  "<tool_call>", *(m.lower() for m in markers), *(w.lower() for w in CALL_WRAPPERS),
                  *self.wrappers}
         self.prefixes = frozenset(w[:k] for w in words for k in range(1, len(w)))

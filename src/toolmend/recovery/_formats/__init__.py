@@ -132,6 +132,8 @@ def _react(text: str, i: int, limit: int, m: re.Match[str],
         call = ToolCall(name, raw, None, False, (i, end),
                         f"the input of {name!r} opens a quoted string that does not close: "
                         + ("the call is not whole" if end == len(text) else "where it ends is a guess"))
+    elif _held_turn_end(text, end, limit, _REACT_NEXT):
+        call = _turn_in_input(name, raw, (i, end))
     else:
         call = named_call(name, raw, (i, end), bare=True)
     # an observation after the action: the turn ends here, and past the limit (the end of a
@@ -151,6 +153,27 @@ def _react_input(text: str, k: int, limit: int) -> tuple[int, int, bool | None]:
         e = extent(text, j, limit)
         return j, (limit if e is None else e), e is None
     return k, _text_input_end(text, k, limit), None
+
+
+# a line that begins ReAct's next step, anywhere after a point
+_REACT_NEXT = re.compile(r"\n[ \t]*" + _BOLD + r"(?:Observation|Thought|Action|Action Input|Final Answer)"
+                         r"[ \t]*" + _BOLD + r"[ \t]*:")
+
+
+def _held_turn_end(text: str, end: int, limit: int, next_step: re.Pattern[str]) -> bool:
+    """An input written as text ended at ``end`` by a turn end or another's header, and the
+    format's next step stands after it: the model wrote on in its format, so the token may
+    be the input's own (a string in code), and where the input ends is a guess."""
+    k = skip_space(text, end, limit)
+    if k >= limit or _turn_over(text, k, min(limit, k + 64) + 1) != k:
+        return False
+    return next_step.search(text, k, limit) is not None
+
+
+def _turn_in_input(name: str, raw: str, span: tuple[int, int]) -> ToolCall:
+    return ToolCall(name, raw, None, False, span,
+                    f"the input of {name!r} meets a turn's end or another's header, and the format's next "
+                    "step follows it: whether the input holds that token is a guess")
 
 
 def _turn_over(text: str, a: int, b: int) -> int:
@@ -231,7 +254,8 @@ def _qwen_agent(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall]
             # (the model is stopped at its next token, so text to the end is whole: cut when
             # nothing was written yet, or a code block it opened is not closed)
             cut = stop == len(text) and (not raw or (raw[:3] in ("```", "~~~") and not raw.endswith(raw[:3])))
-            call = named_call(name, raw, (at, end), cut=cut, bare=True)
+            call = _turn_in_input(name, raw, (at, end)) if turn >= 0 and _QA_TOKEN.search(text, turn, limit) \
+                else named_call(name, raw, (at, end), cut=cut, bare=True)
         calls.append(call if name else ToolCall("", call.raw_args, None, False, call.span, why))
         k = skip_space(text, end, limit)
     if not calls:

@@ -15,11 +15,11 @@ from .._toolcalls import SPECIAL_TOKEN
 TURN_ENDS = ("<|im_end|>", "<|eot_id|>", "<|eom_id|>", "<|eot|>", "<|endoftext|>",
              "<|end_of_text|>", "<|END_OF_TURN_TOKEN|>", "<\uff5cend\u2581of\u2581sentence\uff5c>",
              "<end_of_turn>", "<turn|>", "<|user|>", "<|observation|>", "[e~[", "<|end_of_msg|>",
-             "<|content_model_end_sampling|>")
+             "<|content_model_end_sampling|>", "<seed:eos>")
 # one that ends its line, or runs into the next special token or a call's tag (one a sentence
 # names is text): GLM's <|observation|> opens the tool's result
 TURN_END = re.compile("(?:" + "|".join(re.escape(t) for t in TURN_ENDS)
-                      + r")(?=[ \t\r]*(?:\n|\Z|<\||<\uff5c|<start_of_turn>|<tool_call[\s>]))")
+                      + r")(?=[ \t\r]*(?:\n|\Z|<\||<\uff5c|<start_of_turn>|<seed:bos>|<tool_call[\s>]))")
 # MiniMax M2's role tokens (its first token, then each turn's header: ]~b]user, ]~b]ai): in a
 # reply, one says the text holds turns of the prompt, or the reply's header
 ROLE_TOKENS = ("]~!b[", "]~b]")
@@ -34,6 +34,7 @@ REPLY_HEAD = re.compile("|".join((
     r"\s*(?:<\|im_start\|>assistant", r"<start_of_turn>model", r"<\|turn>model", r"<\uff5cAssistant\uff5c>",
     r"<\|start_header_id\|>assistant<\|end_header_id\|>", r"<\|header_start\|>assistant<\|header_end\|>",
     r"<\|START_OF_TURN_TOKEN\|><\|CHATBOT_TOKEN\|>", r"<\|assistant\|>", r"\[/INST\]", r"\]~b\]ai(?=\n)",
+    r"(?=<\|start\|>assistant\b)",  # (harmony's: the reply begins at its header, which its reader reads)
     r'<\|open\|>message role="assistant"<\|sep\|>)')))
 # what opens a tool's result or the user's next turn, with what closes it: one with its closer
 # after it ends the model's turn (a call after it is a later turn's, or made on a result the
@@ -52,15 +53,20 @@ TURN_OPENERS = {"[TOOL_RESULTS]": "[/TOOL_RESULTS]", "[INST]": "[/INST]", "<tool
 _NOT_ASSISTANT = r"(?![Aa]ssistant\b|model\b)"
 ROLE_HEAD = re.compile("|".join((
     r"<\|im_start\|>" + _NOT_ASSISTANT + r"[A-Za-z_][\w.-]{0,31}"
-    r"(?=(?:[ \t]+name=[^\s<]{1,64})?[ \t]*(?:\r?\n|<\|im_sep\|>))",
+    r"(?=(?:[ \t]+name=(?:<\|[a-z_]{1,32}\|>|[^\s<]{1,64}))?[ \t]*(?:\r?\n|<\|im_sep\|>))",
+    r"<\|start_of_role\|>" + _NOT_ASSISTANT + r"[A-Za-z_]{1,16}<\|end_of_role\|>",  # (Granite's)
+    r"<\|start\|>(?:user|system|developer)(?=<\|message\|>|<\|channel\|>)",  # (harmony's)
+    r"<\|im_(?:user|system)\|>",  # (Kimi K2's)
+    r"<\|(?:user|system|developer)_start\|>",  # (Apertus')
+    r"<seed:bos>" + _NOT_ASSISTANT + r"[A-Za-z_]{1,16}(?=[ \t]*\r?\n)",  # (Seed-OSS')
     r"<\|start_header_id\|>" + _NOT_ASSISTANT + r"[^<\n]{1,32}<\|end_header_id\|>(?=[ \t]*\r?\n)",
     r"<\|header_start\|>" + _NOT_ASSISTANT + r"[^<\n]{1,32}<\|header_end\|>(?=[ \t]*\r?\n)",
     r"<start_of_turn>" + _NOT_ASSISTANT + r"[A-Za-z_]{1,16}(?=[ \t]*\r?\n)",
     r"<\|turn>" + _NOT_ASSISTANT + r"[A-Za-z_]{1,16}(?=[ \t]*\r?\n)",
     r"<\|START_OF_TURN_TOKEN\|><\|(?:USER|SYSTEM)_TOKEN\|>", "<\uff5cUser\uff5c>",
-    r'<\|open\|>message role="(?!assistant")[^"\n]{1,32}"')))
+    r'<\|open\|>message role="(?!assistant")[^"\n]{1,32}"[^<\n]{0,64}<\|sep\|>')))
 # what such a header begins with that no other token does (the live reading holds at it)
-ROLE_STARTS = ("<start_of_turn>",)
+ROLE_STARTS = ("<start_of_turn>", "<seed:bos>")
 
 
 # ReAct's "Observation:" on a line after an action: the model was to stop there; one that
@@ -88,14 +94,17 @@ _FRAMING = re.compile(
 # what introduces a bare call (no marker, no fence) as an illustration: the words that say so
 # outright (a fence's list holds more, "like this", "such as", "i would": said of real calls too)
 _BARE_FRAMING = re.compile(
-    r"\b(?:for (?:example|instance|reference)|e\.g\b|examples?:|an? example (?:of|call)|"
-    r"example (?:call|output|usage)|the format (?:is|looks)|format:|syntax(?: is|:)|template(?: is|:)|"
-    r"placeholder|"
-    r"sample (?:call|output|request)|(?:would|should|could|might) look like|incorrect|wrong:|right:|"
-    r"correct:|(?:mock|dummy|fake|pseudo-?)(?:code| call| output| request| response)|such as:|"
-    r"(?:was|were):|(?:was|were) (?:logged|sent|returned|emitted)|"
-    r"(?:previous|last|earlier) call|(?:here is|here's) how|how (?:you|to) (?:would )?(?:call|use|write))|"
-    + _WARNING,
+    r"\b(?:for (?:example|instance|reference)|e\.g\b|examples?:|an? example (?:of|call)|example ?\d+\b|"
+    r"example (?:call|output|usage)|the format (?:is|looks)|looks? like (?:this|so)|"
+    r"sample(?: (?:call|output|request))?:|sample (?:call|output|request)|(?:would|should|could|might) "
+    r"look like|incorrect|wrong:|right:|correct:|(?:mock|dummy|fake|pseudo-?)(?:code| call| output| request|"
+    r" response)|such as:|(?:was|were):|(?:was|were) (?:logged|sent|returned|emitted)|"
+    r"do not (?:run|call|execute)|"
+    r"(?:previous|last|earlier) call (?:was|were|is|looked)|(?:here is|here's) how (?:you|to|one)|"
+    r"how (?:you|to) (?:would )?(?:call|use|write))|"
+    # (a line that is only "Example", "The syntax:", "Template": the words alone, said of nothing else)
+    r"^[\W_]*(?:here(?:'s| is) )?(?:the )?(?:correct |expected |call |tool call )*(?:syntax|template|format|"
+    r"examples?|samples?)(?: is)?[\W_]*$|" + _WARNING,
     re.I)
 _BLANKS = re.compile(r"\s+")
 
@@ -157,16 +166,18 @@ def call_lead(text: str, i: int, floor: int = 0) -> int:
 # <tool_call>...", "never send <tool_call>...", "if you write <tool_call>..."): fewer words than a
 # fence's (a call after "here's how I'll do it:" on its line is made)
 _INLINE_FRAMING = re.compile(
-    r"\b(?:for (?:example|instance|reference)|e\.g\b|i\.e\b|such as|an? example|examples?:|"
-    r"example (?:of|call)|the (?:call )?format (?:is|looks)|format:|syntax(?: is|:)|template(?: is|:)|"
-    r"placeholder|"
-    r"(?:mock|dummy|fake|sample) (?:call|output|request)|(?:previous|last|earlier) call|"
+    r"\b(?:for (?:example|instance|reference)|e\.g\b|an? example|examples?:|example (?:of|call)|"
+    r"the (?:call )?(?:format|syntax|template) (?:is|looks)|(?:wrong|bad|avoid|incorrect):|"
+    r"(?:mock|dummy|fake|sample) (?:call|output|request)|(?:previous|last|earlier) call (?:was|were|is)|"
     r"(?:never|don't|do not|must not|should not|shouldn't) (?:ever )?(?:run|call|write|emit|send|use|output)|"
     r"(?:you|one) (?:can|could|would|should|might) (?:write|call|send|emit|use|output)|"
     r"if (?:you|i|we|the model) (?:write|wrote|send|sent|emit|emitted|output|call)|"
     r"(?:was|were) (?:logged|sent|returned|emitted))", re.I)
 # a Markdown heading whose words say what follows is shown: "## Example", "### Sample output"
-_SHOWN_HEADING = re.compile(r"[ \t]{0,3}#{1,6}[ \t].*\b(?:examples?|samples?|illustrations?|demos?)\b", re.I)
+_SHOWN_HEADING = re.compile(r"[ \t]{0,3}#{1,6}[ \t].*\b(?:examples?|samples?|illustrations?)\b", re.I)
+_SHOWN_LINE = re.compile(r"[\W_]*(?:examples?|e\.g\.?|for example|samples?)[\W_]*\Z", re.I)
+# tags whose content is shown, not made: a call in <example>...</example> is an example
+SHOWN_TAGS = ("<example>", "<examples>")
 
 
 def shown_below(text: str, i: int, floor: int) -> bool:
@@ -186,8 +197,13 @@ def shown_below(text: str, i: int, floor: int) -> bool:
         p -= 1
     if p <= floor:
         return False
-    if text[p - 1] == ":":
+    q = p
+    while q > floor and text[q - 1] in "*_ \t":  # (**Example:**)
+        q -= 1
+    if text[q - 1] in ":,":  # ("For example:", "For example,")
         return framed_line(text, line, floor)
+    if _SHOWN_LINE.match(text, max(floor, text.rfind("\n", max(floor, q - 80), q) + 1), q) is not None:
+        return True  # a line of its own saying it: "Example", "e.g.", "__Example__"
     a = max(floor, text.rfind("\n", max(floor, p - 400), p) + 1, p - 400)
     # (a heading's line starts with "#" after at most three spaces: most lines are looked at no further)
     return "#" in text[a:a + 4] and _SHOWN_HEADING.match(text, a, p) is not None
@@ -210,7 +226,8 @@ PROMPT_HEAD = re.compile(
     r"<\|im_start\|>(?:system|user|developer)|<start_of_turn>user|<\|turn>(?:system|user)"
     r"|<\|start_header_id\|>(?:system|user)|<\|header_start\|>(?:system|user)|<\uff5cUser\uff5c>"
     r"|<\|system\|>|<\|user\|>|<\|START_OF_TURN_TOKEN\|><\|(?:SYSTEM|USER)_TOKEN\|>|\[INST\]"
-    r"|\]~!b\[|\]~b\](?:system|user)\n|<\|open\|>message role=\"(?:system|user)\"))")
+    r"|\]~!b\[|\]~b\](?:system|user)\n|<\|open\|>message role=\"(?:system|user)\""
+    r"|<\|start\|>(?:system|developer|user)<\|message\|>))")
 
 
 def reply_start(text: str) -> int:
@@ -278,7 +295,7 @@ def in_quotes(text: str, start: int, end: int) -> bool:
 # its tokens kept: {"name": ...}<|eot_id|>, [...]</TOOLCALL>; not </tool_result>, </example>);
 # words after it make it a sentence's. (Each piece matches one way only, so a line of many tags
 # that fails at its end is not tried again in every split of every name.)
-CALL_LINE_END = re.compile(r"(?:\s|" + SPECIAL_TOKEN + r"|</s>|<eos>|<end_of_turn>"
+CALL_LINE_END = re.compile(r"(?:\s|" + SPECIAL_TOKEN + r"|</s>|<eos>|<end_of_turn>|<seed:eos>"
                            r"|</(?i:(?:minimax:|seed:|longcat_)?(?:tool_?calls?|function_?calls?))>)*")
 assert all(CALL_LINE_END.fullmatch(t) for t in TURN_ENDS)
 QUOTE_LEAD = frozenset(" \t>")  # what stands just before a tag a quotation holds

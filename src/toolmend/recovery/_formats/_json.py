@@ -57,7 +57,10 @@ def block_reader(marker: str, closers: tuple[str, ...] = (), seps: str = ",;",
             if k >= limit == len(text):
                 return [], limit  # the text stops after the marker
             return None, j
-        calls = more_after(calls, text, end, limit)
+        # text after the JSON inside the block, before its closer, is more of it: a guess without it
+        shut = min((x for x in (ctx.find(text, c, end, limit) for c in closers) if x >= 0), default=-1)
+        inside = shut >= 0 and text.find(marker, end, shut) < 0
+        calls = more_after(calls, text, end, shut if inside else limit, closed=inside)
         k = skip_space(text, end, limit)
         for c in closers:
             if text.startswith(c, k):

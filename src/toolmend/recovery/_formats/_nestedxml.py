@@ -24,7 +24,7 @@ from typing import Any
 from .._strategies import json_text
 from .._toolcalls import _NAME, ToolCall
 from ._base import Ctx, cut_call
-from ._schema import _types
+from ._schema import _types, typed_value
 
 __all__ = ["NS", "read_block"]
 
@@ -33,7 +33,9 @@ _OPEN = NS + "<tool_call>"
 _CLOSE = re.compile("(?:" + re.escape(NS) + ")?</tool_call>")
 # (the models write the token before every opening tag, and at times leave it out before an
 # invoke and before closing tags: a closer is read with or without it)
-_INVOKE = re.compile("(?:" + re.escape(NS) + r')?<invoke name="([^"\n<>]{1,256})"\s*>')
+_INVOKE = re.compile("(?:" + re.escape(NS) + r")?<invoke name="
+                     r"(?:\"([^\"\n<>]{1,256})\"|'([^'\n<>]{1,256})')\s*>")
+_INVOKE_CLOSE = re.compile("(?:" + re.escape(NS) + ")?</invoke>")
 _TAG = re.compile(r"<(/?)([^<>/\s\"]{1,256})>")
 
 
@@ -62,8 +64,15 @@ def read_block(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] 
             if limit == len(text) and (not rest or (NS + "</tool_call>").startswith(rest) or
                                        (NS + '<invoke name="').startswith(rest[:len(NS) + 14])):
                 return calls, limit  # cut before the block's end or inside an invoke's head
-            return (calls or None), k + (0 if calls else len(_OPEN))
-        name = m.group(1)
+            close = _CLOSE.search(text, k, limit)
+            if close is None:
+                return (calls or None), k + (0 if calls else len(_OPEN))
+            # text the block holds that is no invoke: reported, and never read as text (a call it
+            # shows would be taken for one)
+            calls.append(ToolCall("", text[k:close.start()], None, False, (k, close.end()),
+                                  f"the block holds text that is not an invoke ({rest[:40]!r})"))
+            return calls, close.end()
+        name = m.group(1) if m.group(1) is not None else m.group(2)
         props = ctx.tools.properties(name) if ctx.tools is not None else None
         call, k = _invoke(name, text, k, m.end(), limit, props)
         if not _NAME.match(name):  # (a call the block holds, to no tool: reported, and the block read on)
@@ -85,12 +94,22 @@ def _invoke(name: str, text: str, i: int, j: int, limit: int,
             return cut_call(name, text[j:limit], (i, limit), f"inside {exc.inside!r}" if exc.inside
                             else str(exc)), limit
         why = f"the call to {name!r}: {exc}"
-        return ToolCall(name, text[j:exc.at], None, False, (i, exc.at), why), exc.at
+        # (to its own closer: what it holds is never read as text, a call it shows included)
+        close = _INVOKE_CLOSE.search(text, exc.at, limit)
+        end = exc.at if close is None else close.end()
+        return ToolCall(name, text[j:exc.at], None, False, (i, end), why), end
     raw = text[j:end - len("</invoke>")]
     raw = raw[:-len(NS)] if raw.endswith(NS) else raw
     empty = _fill_empty(args, props or {})
     if empty is not None:
         return ToolCall(name, raw, None, False, (i, end), f"the call to {name!r}: {empty}"), end
+    for key, value in args.items():  # a parameter written as text, typed by its schema (a list is <item>s)
+        if isinstance(value, str) and props and key in props:
+            typed, wrong = typed_value(value, props[key])
+            if wrong is not None:
+                why = f"parameter {key!r} of {name!r} {wrong}"
+                return ToolCall(name, raw, None, False, (i, end), why), end
+            args[key] = typed
     try:
         json_text(args)
     except ValueError as exc:

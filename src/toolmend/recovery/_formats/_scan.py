@@ -227,6 +227,10 @@ class Scanner:
                 else:
                     pos = m.end()
                 continue
+            if kind == "example":  # what an <example> tag holds is shown, not made
+                close_example = self.closer(r"</examples?>", m.end(), limit)
+                pos = floor = m.end() if close_example is None else close_example.end()
+                continue
             if kind == "resp":
                 close_resp = self.closer(r"</tool_response\s*>", m.end(), limit)
                 if close_resp is not None and not in_fence and after_markup(text, m.start()):

@@ -39,6 +39,7 @@ _FENCE_ETC = (
     r"|(?P<close>" + "|".join(re.escape(c) for c in BARE_CLOSERS) + ")"
     r"|(?P<resp><tool_response>)"
     r"|(?P<comment><!--)"
+    r"|(?P<example><examples?>)"
     r"|(?P<role>(?-i:" + ROLE_HEAD.pattern + "))"
     r"|(?P<eot>(?-i:" + "|".join(re.escape(t) for t in TURN_ENDS) + "))"
     r"|(?P<turn>(?-i:" + "|".join(re.escape(t) for t in TURN_OPENERS) + "))"

@@ -53,12 +53,16 @@ def _unescape(v: str) -> str:
 def read_xtml_call(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
     m = _HEAD.match(text, i, limit)
     if m is None:
-        if limit == len(text) and text.find("<|sep|>", i, limit) < 0:
-            return [], limit  # cut inside the call's head: nothing to report yet
-        return None, i + len(XTML_CALL)
+        sep = text.find("<|sep|>", i, min(limit, i + 400))
+        if sep < 0:
+            if limit == len(text) and text.find("<|sep|>", i, limit) < 0:
+                return [], limit  # cut inside the call's head: nothing to report yet
+            return None, i + len(XTML_CALL)
+        return _unread(text, i, sep, limit, _CALL_CLOSE, "a call head XTML does not write "
+                                                         f"({text[i:sep][:60]!r})")
     name = _unescape(m.group(1))
     if not _NAME.match(name):
-        return None, m.end()
+        return _unread(text, i, m.end(), limit, _CALL_CLOSE, f"the call's tool {name[:60]!r} is not a name")
     j = k = m.end()
     params: list[tuple[str, str, bool]] = []
     json_args: str | None = None
@@ -111,23 +115,40 @@ def read_xtml_call(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCa
     return [xml_call(name, params, text[j:k], (i, end), ctx)], end
 
 
-def _broken(name: str, text: str, i: int, j: int, at: int, why: str) -> tuple[list[ToolCall], int]:
-    return [ToolCall(name, text[j:at], None, False, (i, at), why)], at
+def _broken(name: str, text: str, i: int, j: int, at: int, why: str,
+            closer: str = _CALL_CLOSE) -> tuple[list[ToolCall], int]:
+    """A call not ok, which runs to its own closer: what it holds is never read as
+    text (a call shown in a value it was writing)."""
+    c = text.find(closer, at)
+    end = at if c < 0 else c + len(closer)
+    return [ToolCall(name, text[j:at], None, False, (i, end), why)], end
+
+
+def _unread(text: str, i: int, j: int, limit: int, closer: str, why: str) -> tuple[list[ToolCall], int]:
+    """A call the format's tokens open but that names no tool: not ok, to its closer."""
+    return _broken("", text, i, j, j, why, closer)
 
 
 SOLAR_CALL = "<|tool_call:start|>"
 _SOLAR_HEAD = re.compile(r"<\|tool_call:start\|>[ \t]*(" + NAME_PATTERN + r")[ \t]*\r?\n")
 _SOLAR_ARG = re.compile(r"<\|tool_arg:start\|>([^<\n]{1,256}?)<\|tool_arg:value\|>")
-_SOLAR_TOKEN = re.compile(r"<\|tool_(?:arg:end|arg:start|call:end|call:start)\|>")
-_SOLAR_ARG_END, _SOLAR_END = "<|tool_arg:end|>", "<|tool_call:end|>"
+_SOLAR_TOKEN = re.compile(r"<\|tool_(?:arg:end|arg:start|arg:value|call:end|call:start)\|>")
+_SOLAR_ARG_END, _SOLAR_END, _SOLAR_VALUE = "<|tool_arg:end|>", "<|tool_call:end|>", "<|tool_arg:value|>"
 
 
 def read_solar(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
     m = _SOLAR_HEAD.match(text, i, limit)
     if m is None:
-        if limit == len(text) and text.find("<|", i + len(SOLAR_CALL), limit) < 0:
-            return [], limit  # cut inside the name: not a call yet
-        return None, i + len(SOLAR_CALL)
+        nxt = _SOLAR_TOKEN.search(text, i + len(SOLAR_CALL), limit)
+        if nxt is None:
+            if limit == len(text) and text.find("<|", i + len(SOLAR_CALL), limit) < 0:
+                return [], limit  # cut inside the name: not a call yet
+            return None, i + len(SOLAR_CALL)
+        if nxt.group() == SOLAR_CALL:
+            return None, nxt.start()  # a head abandoned for the next call (the format's parser skips it)
+        head = text[i + len(SOLAR_CALL):nxt.start()][:60]
+        return _unread(text, i, nxt.start(), limit, _SOLAR_END,
+                       f"a call head that is not a tool's name on its line ({head!r})")
     name = m.group(1)
     j = k = m.end()
     params: list[tuple[str, str, bool]] = []
@@ -148,13 +169,21 @@ def read_solar(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] 
                     "<|tool_arg:start|>".startswith(rest)):
                 return [cut_call(name, text[j:limit], (i, limit), f"before {_SOLAR_END}")], limit
             return _broken(name, text, i, j, k, f"the call to {name!r} holds text that is not an argument "
-                                                f"at offset {k - i} of the call")
+                                                f"at offset {k - i} of the call", _SOLAR_END)
         stop = _SOLAR_TOKEN.search(text, arg.end(), limit)
         if stop is None:
             if limit == len(text):
                 return [cut_call(name, text[j:limit], (i, limit), f"inside argument {arg.group(1)!r}")], limit
             why = f"argument {arg.group(1)!r} of {name!r} runs past its block"
             return _broken(name, text, i, j, limit, why)
+        if stop.group() == _SOLAR_VALUE:  # (a value holding another's value token: an argument end dropped)
+            return _broken(name, text, i, j, stop.start(), f"argument {arg.group(1)!r} of {name!r} holds "
+                           "another argument's value token", _SOLAR_END)
         params.append((arg.group(1).strip(), text[arg.end():stop.start()], False))
         k = stop.end() if stop.group() == _SOLAR_ARG_END else stop.start()
+    after = _SOLAR_TOKEN.search(text, end, limit)
+    if after is not None and after.group() not in (SOLAR_CALL, _SOLAR_END) and end > k:
+        # an argument's token after the call's end, before any other call: the end was inside a value
+        return _broken(name, text, i, j, k, f"an argument's token follows the end of the call to {name!r}: "
+                       "a value may have held that end, so where the call ends is a guess", _SOLAR_END)
     return [xml_call(name, params, text[j:end].strip(), (i, end), ctx)], end
