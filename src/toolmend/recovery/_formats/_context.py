@@ -175,18 +175,20 @@ _INLINE_FRAMING = re.compile(
     r"(?:was|were) (?:logged|sent|returned|emitted))", re.I)
 # a Markdown heading whose words say what follows is shown: "## Example", "### Sample output"
 _SHOWN_HEADING = re.compile(r"[ \t]{0,3}#{1,6}[ \t].*\b(?:examples?|samples?|illustrations?)\b", re.I)
-_SHOWN_LINE = re.compile(r"[\W_]*(?:examples?|e\.g\.?|for example|samples?)[\W_]*\Z", re.I)
+_SHOWN_ABOVE = re.compile(r"(?:[\W_]*(?:examples?|e\.g\.?|for example|samples?)[\W_]*|"
+                          + _SHOWN_HEADING.pattern + r".*)\Z", re.I)
 # tags whose content is shown, not made: a call in <example>...</example> is an example
 SHOWN_TAGS = ("<example>", "<examples>")
 
 
-def shown_below(text: str, i: int, floor: int) -> bool:
+def shown_below(text: str, i: int, floor: int, lead: int = -1) -> bool:
     """The call at ``i`` is shown, not made, by what stands before it (from ``floor``):
     opening its line, after a line ending in a colon whose words frame it ("For
     example:", "Never run this:") or after a heading that does ("## Example"); inside
     its line, after words that frame it ("For example, <tool_call>...") or in a
     table's cell ("| <tool_call>... |")."""
-    p = call_lead(text, i, floor)  # (the call's section opened on that line: Kimi's, DeepSeek's)
+    # (where the call begins: its section opened on that line, Kimi's, DeepSeek's; ``lead``, known)
+    p = lead if lead >= 0 else call_lead(text, i, floor)
     while p > floor and text[p - 1] in " \t":
         p -= 1
     if p > floor and text[p - 1] != "\n":  # words before it on its line
@@ -200,13 +202,16 @@ def shown_below(text: str, i: int, floor: int) -> bool:
     q = p
     while q > floor and text[q - 1] in "*_ \t":  # (**Example:**)
         q -= 1
-    if text[q - 1] in ":,":  # ("For example:", "For example,")
+    end = text[q - 1]
+    if end in ":,":  # ("For example:", "For example,")
         return framed_line(text, line, floor)
-    if _SHOWN_LINE.match(text, max(floor, text.rfind("\n", max(floor, q - 80), q) + 1), q) is not None:
-        return True  # a line of its own saying it: "Example", "e.g.", "__Example__"
-    a = max(floor, text.rfind("\n", max(floor, p - 400), p) + 1, p - 400)
-    # (a heading's line starts with "#" after at most three spaces: most lines are looked at no further)
-    return "#" in text[a:a + 4] and _SHOWN_HEADING.match(text, a, p) is not None
+    if end == "." and text[q - 4:q].lower() != "e.g.":
+        return False  # (a sentence's end: most lines before a call; of the shown ones, only "e.g.")
+    a = text.rfind("\n", max(floor, p - 400), p) + 1 or max(floor, p - 400)
+    # a line of its own saying it ("Example", "e.g.", "__Example__") or a heading that does ("## Example"):
+    # (a line opening with a letter other than theirs is looked at no further: most lines)
+    c = text[a:a + 1]
+    return (not c.isalpha() or c in "EeFfSs") and _SHOWN_ABOVE.match(text, a, q) is not None
 
 
 def args_end(raw: str) -> int:

@@ -284,7 +284,8 @@ class Scanner:
         pos = max(end, m.end() if m.lastgroup == "tag" else start + 1)
         if lead and text[lead - 1] in QUOTES and in_quotes(text, lead, end):
             return pos, pos  # in quotation marks in a sentence: shown, not made
-        if found and not in_fence and (shown_below(text, start, floor) or self._after_shown(lead)):
+        if found and not in_fence and (shown_below(text, start, floor, lead) or (
+                self.shown_end >= 0 and self._after_shown(lead))):
             self.shown_end = pos  # after "For example:" (and the calls right after that one): shown
             return pos, pos
         pos = self._past_closer(start, pos, found, calls, in_fence)
