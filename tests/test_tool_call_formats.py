@@ -2180,3 +2180,14 @@ def test_block_text_after_the_json_before_its_closer_is_not_ok():
     assert not c.ok
     (c,) = parse_tool_calls('<TOOLCALL>[{"name":"ls","arguments":{"a":1}}]<|eot_id|></TOOLCALL>')
     assert c.ok
+
+
+@pytest.mark.parametrize("text", [
+    "<tool_call>\n<function=write file>\n<parameter=content>\nRun\n" + _H1 + "\n</parameter>\n</function>\n</tool_call>",
+    '<minimax:tool_call>\n<invoke name="write file">\n<parameter name="content">Run\n' + _H1
+    + "</parameter>\n</invoke>\n</minimax:tool_call>",
+    "<tool_call>write file\n<arg_key>content</arg_key>\n<arg_value>Run\n" + _H1 + "</arg_value>\n</tool_call>",
+])
+def test_a_call_whose_name_is_no_name_is_not_ok_and_what_it_holds_is_not_read(text):
+    (c,) = parse_tool_calls(text)
+    assert not c.ok and "not a tool's name" in c.error

@@ -319,7 +319,7 @@ def read_function(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCal
         return None, i + 1
     name = m.group(1).strip().strip("\"'")
     if not _NAME.match(name):
-        return None, m.end()
+        return _no_name(text, i, m.end(), limit, name, ("</function>",) + _WRAP_CLOSE)
     j = m.end()
     k = skip_space(text, j, limit)
     if k < limit and text[k] in "{[":  # functionary: the arguments as JSON
@@ -335,6 +335,17 @@ def read_function(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCal
     ps = _read_params(ctx, name, text, j, limit, _PARAM, "<parameter=", "</parameter>", ends, True)
     end_len = len("</function>") if ps.end_at >= 0 and text.startswith("</function>", ps.end_at) else 0
     return _finish(name, ps, text, i, j, limit, end_len, ctx, (_WRAPPERS, _WRAP_CLOSE))
+
+
+def _no_name(text: str, i: int, j: int, limit: int, name: str,
+             closers: tuple[str, ...]) -> tuple[list[ToolCall], int]:
+    """A call the format's tags open whose name is no tool's name: not ok, and read to its
+    closer, so that what its values hold (a call a file shows) is never read as text."""
+    found = [k for k in (text.find(c, j, limit) for c in closers) if k >= 0]
+    k = min(found) if found else -1
+    end = limit if k < 0 else k + next(len(c) for c in closers if text.startswith(c, k))
+    return [ToolCall("", text[j:k if k >= 0 else limit].strip(), None, False, (i, end),
+                     f"the call's name {name[:60]!r} is not a tool's name")], end
 
 
 def _json_body(name: str, text: str, i: int, k: int, limit: int, ctx: Ctx, closer: str, stop: str,
@@ -381,7 +392,7 @@ def invoke_reader(prefix: str, block: str | None = None, call: str = "invoke",  
             return None, i + 1
         name = m.group(1).strip("\"'")
         if not _NAME.match(name):
-            return None, m.end()
+            return _no_name(text, i, m.end(), limit, name, (inv_close,))
         j = m.end()
         if m.group(2):  # <invoke name="f"/>: a call without arguments
             return [xml_call(name, [], "", (i, j), ctx)], j
@@ -403,6 +414,11 @@ _GLM = re.compile(r"<tool_call>[ \t]*(?:\r?\n[ \t]*)?(" + NAME_PATTERN
                   + r")[ \t]*(\n|\\n)?[ \t]*(<tool_sep>)?")
 
 
+# a GLM call whose name line is no name (words with spaces): the call is still its tags'
+_GLM_NO_NAME = re.compile(r"<tool_call>[ \t]*(?:\r?\n[ \t]*)?([^\s<>{][^\n<>]{0,127}?)[ \t]*(?:\n|\\n)?[ \t]*"
+                          r"(?=<arg_key>)")
+
+
 def _hermes_body(text: str, k: int, limit: int) -> bool:
     """The object at ``k`` is a call object (a name and its arguments: Hermes' body
     after a stray word), not the arguments of the call a GLM name line names."""
@@ -411,14 +427,16 @@ def _hermes_body(text: str, k: int, limit: int) -> bool:
 
 
 def glm_head(text: str, i: int, limit: int) -> bool:
-    """``<tool_call>NAME`` followed by ``<arg_key>``, ``<tool_sep>`` or ``</tool_call>``: GLM / hy_v3."""
+    """``<tool_call>NAME`` followed by ``<arg_key>``, ``<tool_sep>`` or ``</tool_call>``: GLM / hy_v3
+    (a name line that is no name before ``<arg_key>`` too: the reader says it is not ok)."""
     m = _GLM.match(text, i, limit)
-    if m is None:
-        return False
-    k = skip_space(text, m.end(), limit)
-    return (m.group(3) is not None or text.startswith(("<arg_key>", "</tool_call>"), k)
-            or (text.startswith("{", k) and not _hermes_body(text, k, limit))
-            or (k >= limit == len(text) and bool(m.group(2) or m.group(3))))
+    if m is not None:
+        k = skip_space(text, m.end(), limit)
+        if (m.group(3) is not None or text.startswith(("<arg_key>", "</tool_call>"), k)
+                or (text.startswith("{", k) and not _hermes_body(text, k, limit))
+                or (k >= limit == len(text) and bool(m.group(2) or m.group(3)))):
+            return True
+    return _GLM_NO_NAME.match(text, i, limit) is not None
 
 
 # a key and the opening of its value. GLM 4.6 models drop </arg_key> or <arg_value> at times,
@@ -450,6 +468,7 @@ def glm_reader(prefix: str = "", suffix: str = "", end: str = ""):  # type: igno
         return glm_tags(t, prefix, suffix)
 
     head = re.compile(tag(_GLM.pattern))
+    no_name = re.compile(tag(_GLM_NO_NAME.pattern))
     arg = re.compile(tag(_ARG.pattern), re.S)
     # (a key's end and a value's start inside a value: where it ends is a guess)
     key_then_value = re.compile(tag(r"</arg_key>\s*<arg_value>"))
@@ -457,6 +476,9 @@ def glm_reader(prefix: str = "", suffix: str = "", end: str = ""):  # type: igno
         tag("</arg_value>")
 
     def read(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
+        bad = no_name.match(text, i, limit)
+        if bad is not None and not _NAME.match(bad.group(1)):
+            return _no_name(text, i, bad.end(), limit, bad.group(1), (closer,))
         m = head.match(text, i, limit)
         if m is None:
             return None, i + 1
