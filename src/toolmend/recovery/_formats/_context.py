@@ -192,8 +192,8 @@ def shown_below(text: str, i: int, floor: int, lead: int = -1) -> bool:
     while p > floor and text[p - 1] in " \t":
         p -= 1
     if p > floor and text[p - 1] != "\n":  # words before it on its line
-        lead = text[max(floor, text.rfind("\n", max(floor, p - 400), p) + 1, p - 400):p]
-        return lead.lstrip()[:1] == "|" or _INLINE_FRAMING.search(_BLANKS.sub(" ", lead)) is not None
+        words = text[max(floor, text.rfind("\n", max(floor, p - 400), p) + 1, p - 400):p]
+        return words.lstrip()[:1] == "|" or _INLINE_FRAMING.search(_BLANKS.sub(" ", words)) is not None
     line = p
     while p > floor and text[p - 1] in " \t\r\n":
         p -= 1
