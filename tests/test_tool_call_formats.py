@@ -2191,3 +2191,13 @@ def test_block_text_after_the_json_before_its_closer_is_not_ok():
 def test_a_call_whose_name_is_no_name_is_not_ok_and_what_it_holds_is_not_read(text):
     (c,) = parse_tool_calls(text)
     assert not c.ok and "not a tool's name" in c.error
+
+
+@pytest.mark.parametrize("text", [
+    'plan<|end_message|><|content_invoke_tool_json|>{"name": "ls", "args": {}}<|end_message|>',  # (Inkling's)
+    "plan<channel|><|tool_call>call:ls{}<tool_call|>",  # (Gemma 4's)
+])
+def test_reasoning_the_prompt_opened_ends_at_a_closer_shared_with_other_blocks(text):
+    (c,) = parse_tool_calls(text, thinking=True)
+    assert (c.name, c.ok) == ("ls", True)
+

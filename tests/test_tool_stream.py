@@ -429,6 +429,8 @@ _DECIDED_LATER = [
     '</think>## Example\n<tool_call>{"name": "f", "arguments": {}}</tool_call>',
     '<|close|>think<|sep|>For example, <tool_call>{"name": "f", "arguments": {}}</tool_call>',
     'Maybe rm.</think>Sure.\n<tool_call>{"name": "f", "arguments": {}}</tool_call>',
+    'plan<|end_message|><|content_invoke_tool_json|>{"name": "ls", "args": {}}<|end_message|>',
+    "plan<channel|><|tool_call>call:ls{}<tool_call|>",
 ])
 def test_what_the_whole_text_decides_is_never_reported_before_when_the_prompt_opened_reasoning(text):
     for step in (1, 3, 8):

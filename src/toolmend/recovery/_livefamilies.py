@@ -247,7 +247,7 @@ class Literals:
 
     def __init__(self, kinds: frozenset[str], markers: Iterable[str]) -> None:
         from ._formats._context import ROLE_STARTS, ROLE_TOKENS, SHOWN_TAGS, TURN_ENDS, TURN_OPENERS
-        from ._formats._scan import _FIRST_CLOSER
+        from ._formats._scan import THINKING_CLOSER
         from ._formats._tokens import ANALYSIS, BARE_CLOSERS, REASONING
 
         self.hermes = "hermes" in kinds  # <tool_call> tags are read (else one ends the live reading)
@@ -269,9 +269,10 @@ class Literals:
         self.longest = max(len(w) for w in words)
         # the longest literal a (lower-cased) text starts with: one match tries them all
         self.word_at = re.compile("|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))).match
-        self.closers = _FIRST_CLOSER  # what ends the reasoning the prompt opened (the scan's own)
+        self.closers = THINKING_CLOSER  # what ends the reasoning the prompt opened (the scan's own)
         # their last characters, in either case (what can end that reasoning)
-        self.closer_ends = "".join(sorted({e for c in BARE_CLOSERS for e in (c[-1].lower(), c[-1].upper())}))
+        self.closer_ends = "".join(sorted({e for c in REASONING.values()
+                                           for e in (c[-1].lower(), c[-1].upper())}))
 
     def longest_at(self, low: str) -> str | None:
         """The longest literal ``low`` starts with."""

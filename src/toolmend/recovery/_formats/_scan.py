@@ -525,6 +525,9 @@ def _line_end(text: str, i: int, limit: int) -> int:
 _HEAD_CALL = re.compile(r"[ \t\r\n]*([A-Za-z_][\w.-]{0,127})[ \t]*\r?\n(?=[ \t]*\{)")
 # the first closer of a reasoning block the prompt opened (thinking=True)
 _FIRST_CLOSER = re.compile("|".join(re.escape(c) for c in BARE_CLOSERS), re.I)
+# what ends the reasoning the prompt opened, when the caller says it did (thinking=True): any
+# reasoning closer, those shared with other blocks too (harmony's <|end|>, Inkling's <|end_message|>)
+THINKING_CLOSER = re.compile("|".join(re.escape(c) for c in dict.fromkeys(REASONING.values())), re.I)
 _CLOSER_MAX = max(map(len, BARE_CLOSERS))
 _TURN_END_FIRSTS = "".join(sorted({t[0] for t in TURN_ENDS}))
 # (Scanner._closed looks for a closer only in a tail naming one of these)
@@ -556,7 +559,7 @@ def _in_a_value(text: str, i: int, calls_end: int) -> bool:
 def reasoning_end(text: str, start: int = 0) -> int:
     """Where the reasoning the prompt opened ends: past the first closer from
     ``start`` (read literally: reasoning is not Markdown), or -1 when it has not."""
-    m = _FIRST_CLOSER.search(text, start)
+    m = THINKING_CLOSER.search(text, start)
     return -1 if m is None else m.end()
 
 
