@@ -2201,3 +2201,16 @@ def test_reasoning_the_prompt_opened_ends_at_a_closer_shared_with_other_blocks(t
     (c,) = parse_tool_calls(text, thinking=True)
     assert (c.name, c.ok) == ("ls", True)
 
+
+
+# calls the readers cannot read (a name that is no name, a head or body the format does not write)
+# whose values hold another call: what stands to the call's closer is never read as text
+with open(os.path.join(DATA, "calls_in_unread_calls.json"), encoding="utf-8") as _f:
+    _UNREAD = json.load(_f)
+
+
+@pytest.mark.parametrize("label", sorted(_UNREAD))
+def test_a_call_inside_a_call_not_read_is_never_made(label):
+    text = _UNREAD[label]
+    for fmt in (None,):
+        assert not any(c.ok and c.name == "rm" for c in parse_tool_calls(text, format=fmt)), label

@@ -7,6 +7,7 @@ The scan (``_scan``) and the live reading ask these before they take a call.
 from __future__ import annotations
 
 import re
+from typing import Callable
 
 from .._toolcalls import SPECIAL_TOKEN
 
@@ -148,6 +149,50 @@ SECTIONS = {"<|tool_calls_section_begin|>": "<|tool_calls_section_end|>",
 WRAPPERS = {"<tool_call>": "</tool_call>", "<seed:tool_call>": "</seed:tool_call>"}
 _SECTIONS = (*SECTIONS, *WRAPPERS)
 _SECTION_ENDS = (*SECTIONS.values(), *WRAPPERS.values())
+
+
+# the token or tag that closes each family's call (its marker -> closers). What stands between a
+# marker and its closer is that call's, read or not: a call the reader cannot read (a name that is
+# no name, a body the format does not write) is passed over to its closer, so that a call one of
+# its values shows is never taken for one. (Not the markers a sentence may name or that have no
+# closer of their own: <tool_call>, [TOOL_CALLS], Action:, functools, <|python_tag|>...)
+_B, _U = "\uff5c", "\u2581"
+MARKER_CLOSERS = {
+    "<longcat_tool_call>": ("</longcat_tool_call>",),
+    "<tool_call" + HY3_SUFFIX + ">": ("</tool_call" + HY3_SUFFIX + ">",
+                                       "<end_of_tool_call" + HY3_SUFFIX + ">"),
+    "<function=": ("</function>",), "<function name=": ("</function>",),
+    "<minimax:tool_call>": ("</minimax:tool_call>",),  # (not <tool_calls>: the tags it may hold are read)
+    f"<{_B}DSML{_B}invoke": (f"</{_B}DSML{_B}invoke>",), "<steptml:invoke": ("</steptml:invoke>",),
+    f"<{_B}tool{_U}call{_U}begin{_B}>": (f"<{_B}tool{_U}call{_U}end{_B}>",),
+    "<|tool_call_begin|>": ("<|tool_call_end|>",),
+    "<|python_start|>": ("<|python_end|>",), "<|tool_call_start|>": ("<|tool_call_end|>",),
+    "<function_calls>": ("</function_calls>",), "<atem:function_calls>": ("</atem:function_calls>",),
+    "<|tool_call>": ("<tool_call|>",), "<start_function_call>": ("<end_function_call>",),
+    "<|tool_call|>": ("<|/tool_call|>",), "<function_call>": ("</function_call>",),
+    "<|action_start|><|plugin|>": ("<|action_end|>",), "<|START_ACTION|>": ("<|END_ACTION|>",),
+    "<|tools_prefix|>": ("<|tools_suffix|>",), "<TOOLCALL>": ("</TOOLCALL>",), "<toolcall>": ("</toolcall>",),
+    '<|open|>call tool="': ("<|close|>call<|sep|>",),
+    "]<]minimax[>[<tool_call>": ("]<]minimax[>[</tool_call>",),
+    "<|tool_call:start|>": ("<|tool_call:end|>",),
+    "<|content_invoke_tool_json|>": ("<|end_message|>", "<|content_model_end_sampling|>"),
+}
+
+
+def past_unread(text: str, marker: str, after: int, limit: int,
+                find: Callable[[str, str, int, int], int]) -> int:
+    """Where the call the family ``marker`` opened ends, when its reader could not read it or
+    read it to ``after`` only: past its closer, if one follows before another call of the family
+    opens (one a sentence names, then the real call: the real one is read); -1 otherwise.
+    (``find``: the parse's remembered search, so that a run of openers with no closer is linear.)"""
+    closers = MARKER_CLOSERS.get(marker)
+    if not closers:
+        return -1
+    found = [(k, c) for k, c in ((find(text, c, after, limit), c) for c in closers) if k >= 0]
+    if not found:
+        return -1
+    k, c = min(found)
+    return -1 if text.find(marker, after, k) >= 0 else k + len(c)
 
 
 def call_lead(text: str, i: int, floor: int = 0) -> int:

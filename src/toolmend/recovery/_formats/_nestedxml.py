@@ -61,8 +61,8 @@ def read_block(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] 
         m = _INVOKE.match(text, k, limit)
         if m is None:
             rest = text[k:limit]
-            if limit == len(text) and (not rest or (NS + "</tool_call>").startswith(rest) or
-                                       (NS + '<invoke name="').startswith(rest[:len(NS) + 14])):
+            if limit == len(text) and (not rest or (NS + "</tool_call>").startswith(rest) or (
+                    (NS + '<invoke name="').startswith(rest[:len(NS) + 14]) and ">" not in rest[len(NS):])):
                 return calls, limit  # cut before the block's end or inside an invoke's head
             close = _CLOSE.search(text, k, limit)
             if close is None:

@@ -38,6 +38,7 @@ from ._context import (
     framed_line,
     in_quotes,
     opens_its_line,
+    past_unread,
     quoted,
     reply_start,
     shown_below,
@@ -278,9 +279,16 @@ class Scanner:
             if found is NOT_A_TAG or found is None:
                 return (max(end, m.end()) if found is None else end), floor
         else:
-            found, end = self.readers[m.group("fam")](text, start, limit, self.ctx)
-            if found is None:
-                return max(end, start + 1), floor
+            marker = m.group("fam")
+            found, end = self.readers[marker](text, start, limit, self.ctx)
+            if not found or not found[-1].ok:
+                # a call not read, or not ok: what stands to its closer is its own, never text
+                past = past_unread(text, marker, max(end, start + len(marker)), limit, self.ctx.find)
+                if found is None or (not found and past >= 0):
+                    return (past if past >= 0 else max(end, start + 1)), floor
+                if found and past > end:
+                    end = past
+                    found[-1] = replace(found[-1], span=(found[-1].span[0], past))
         pos = max(end, m.end() if m.lastgroup == "tag" else start + 1)
         if lead and text[lead - 1] in QUOTES and in_quotes(text, lead, end):
             return pos, pos  # in quotation marks in a sentence: shown, not made

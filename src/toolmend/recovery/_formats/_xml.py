@@ -414,9 +414,21 @@ _GLM = re.compile(r"<tool_call>[ \t]*(?:\r?\n[ \t]*)?(" + NAME_PATTERN
                   + r")[ \t]*(\n|\\n)?[ \t]*(<tool_sep>)?")
 
 
-# a GLM call whose name line is no name (words with spaces): the call is still its tags'
-_GLM_NO_NAME = re.compile(r"<tool_call>[ \t]*(?:\r?\n[ \t]*)?([^\s<>{][^\n<>]{0,127}?)[ \t]*(?:\n|\\n)?[ \t]*"
-                          r"(?=<arg_key>)")
+def _glm_bad_name(text: str, i: int, limit: int, opener: str = "<tool_call>", key: str = "<arg_key>",
+                  sep: str = "<tool_sep>") -> tuple[str, int] | None:
+    """A GLM call whose name line is no tool's name (words with spaces, empty): (that line,
+    where its first key opens), or None. (Looked at in the 200 characters after the opener:
+    a run of blanks costs one search.)"""
+    j = i + len(opener)
+    if not text.startswith(opener, i):
+        return None
+    k = text.find(key, j, min(limit, j + 200))
+    if k < 0:
+        return None
+    name = text[j:k].strip().removesuffix("\\n").strip().removesuffix(sep).strip()  # (hy_v3's <tool_sep>)
+    if "\n" in name or "<" in name or name[:1] in ('{', '"', "["):
+        return None  # (more than a name line, another tag, or a JSON body)
+    return (None if _NAME.match(name) else (name, k))
 
 
 def _hermes_body(text: str, k: int, limit: int) -> bool:
@@ -436,7 +448,7 @@ def glm_head(text: str, i: int, limit: int) -> bool:
                 or (text.startswith("{", k) and not _hermes_body(text, k, limit))
                 or (k >= limit == len(text) and bool(m.group(2) or m.group(3)))):
             return True
-    return _GLM_NO_NAME.match(text, i, limit) is not None
+    return _glm_bad_name(text, i, limit) is not None
 
 
 # a key and the opening of its value. GLM 4.6 models drop </arg_key> or <arg_value> at times,
@@ -468,7 +480,7 @@ def glm_reader(prefix: str = "", suffix: str = "", end: str = ""):  # type: igno
         return glm_tags(t, prefix, suffix)
 
     head = re.compile(tag(_GLM.pattern))
-    no_name = re.compile(tag(_GLM_NO_NAME.pattern))
+    open_tag = tag("<tool_call>")
     arg = re.compile(tag(_ARG.pattern), re.S)
     # (a key's end and a value's start inside a value: where it ends is a guess)
     key_then_value = re.compile(tag(r"</arg_key>\s*<arg_value>"))
@@ -476,9 +488,9 @@ def glm_reader(prefix: str = "", suffix: str = "", end: str = ""):  # type: igno
         tag("</arg_value>")
 
     def read(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
-        bad = no_name.match(text, i, limit)
-        if bad is not None and not _NAME.match(bad.group(1)):
-            return _no_name(text, i, bad.end(), limit, bad.group(1), (closer,))
+        bad = _glm_bad_name(text, i, limit, open_tag, key_open, tag("<tool_sep>"))
+        if bad is not None:
+            return _no_name(text, i, bad[1], limit, bad[0], (closer,))
         m = head.match(text, i, limit)
         if m is None:
             return None, i + 1
