@@ -43,7 +43,7 @@ from typing import Any, Iterable, NamedTuple
 
 import regex  # type: ignore[import-untyped]
 
-from ._formats._context import SECTIONS, WRAPPERS as CALL_WRAPPERS
+from ._formats._context import MARKER_CLOSERS, SECTIONS, WRAPPERS as CALL_WRAPPERS
 from ._formats._json import harmony_message, harmony_tool, kimi_name
 from ._formats._xml import glm_tags
 from ._toolcalls import _NAME, _PLACEHOLDER_NAME, NAME_PATTERN, ToolCall
@@ -91,8 +91,9 @@ FAMILIES: dict[str, Family] = {
     # Kimi K3's XTML call, in its tools section; Inkling's block; MiniMax M3's block (its invokes;
     # the models write its closer with the namespace token or without). (Not Solar Open 2's: an
     # argument's token after its end says a value held that end, so the text after it decides)
-    '<|open|>call tool="': Family(("<|close|>call<|sep|>",), wrappers=_sections("<|open|>tools<|sep|>")),
-    "<|content_invoke_tool_json|>": Family(("<|end_message|>", "<|content_model_end_sampling|>")),
+    '<|open|>call tool="': Family(MARKER_CLOSERS['<|open|>call tool="'],
+                                  wrappers=_sections("<|open|>tools<|sep|>")),
+    "<|content_invoke_tool_json|>": Family(MARKER_CLOSERS["<|content_invoke_tool_json|>"]),
     "]<]minimax[>[<tool_call>": Family(("]<]minimax[>[</tool_call>", "</tool_call>")),
 }
 
@@ -149,17 +150,12 @@ JSON_HEADS: dict[str, tuple[JsonHead, ...]] = {
                       r"[ \t]*\{"), None, (), id_group=2),),
 }
 
-# JSON blocks, Python calls, Gemma's calls: marker -> the closer of what stands between them (a
-# closer inside a string is waited past)
-_BLOCKS = {
-    "<longcat_tool_call>": "</longcat_tool_call>", "<|tool_call|>": "<|/tool_call|>",
-    "<function_call>": "</function_call>", "<|action_start|><|plugin|>": "<|action_end|>",
-    "<|START_ACTION|>": "<|END_ACTION|>", "<TOOLCALL>": "</TOOLCALL>", "<toolcall>": "</toolcall>",
-    "<|tools_prefix|>": "<|tools_suffix|>",
-    "<|python_start|>": "<|python_end|>", "<|tool_call_start|>": "<|tool_call_end|>",
-    "<function_calls>": "</function_calls>", "<|tool_call>": "<tool_call|>",
-    "<start_function_call>": "<end_function_call>"}
-FAMILIES.update({marker: Family((closer,)) for marker, closer in _BLOCKS.items()})
+# JSON blocks, Python calls, Gemma's calls: ended by their family's closer (a closer inside a
+# string is waited past), as the scan's table has it
+_BLOCKS = ("<longcat_tool_call>", "<|tool_call|>", "<function_call>", "<|action_start|><|plugin|>",
+           "<|START_ACTION|>", "<TOOLCALL>", "<toolcall>", "<|tools_prefix|>", "<|python_start|>",
+           "<|tool_call_start|>", "<function_calls>", "<|tool_call>", "<start_function_call>")
+FAMILIES.update({marker: Family(MARKER_CLOSERS[marker]) for marker in _BLOCKS})
 
 # wrapper token -> (the marker of its family, whether it opens)
 WRAPPERS: dict[str, tuple[str, bool]] = {
