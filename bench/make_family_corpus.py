@@ -267,6 +267,12 @@ def functionary_v31(calls: list[Call]) -> str:
     return "".join(f"<function={n}>{dumps(a)}</function>" for n, a in calls)
 
 
+def glm4(calls: list[Call]) -> str:
+    # (each call a message of its own, its header holding the name; the prompt holds the first
+    # header when the reply opens with a call)
+    return "".join(f"<|assistant|>{n}\n{dumps(a)}" for n, a in calls)
+
+
 def nemotron_v2(calls: list[Call]) -> str:
     return "<TOOLCALL>" + dumps([{"name": n, "arguments": a} for n, a in calls]) + "</TOOLCALL>"
 
@@ -347,7 +353,12 @@ FAMILIES: dict[str, tuple[Callable[[list[Call]], str], str]] = {
     "gigachat3": (gigachat3, "json"), "react": (react, "json"), "react/langchain": (langchain, "json"),
     "qwen_agent": (qwen_agent, "json"), "minicpm5": (minicpm5, "xml"), "kimi_k3": (kimi_k3, "xml"),
     "minimax_m3": (minimax_m3, "xml"), "solar_open2": (solar_open2, "xml"), "inkling": (inkling, "json"),
+    "glm4": (glm4, "json"),
 }
+
+
+# families read only when named: their calls have no marker of their own to be detected by
+NAMED_ONLY = frozenset({"glm4"})
 
 
 def _type(v: Any) -> str:
@@ -380,6 +391,8 @@ def rows() -> list[dict[str, Any]]:
 
         def row(variant: str, text: str, calls: list[dict[str, Any]], fam: str = fam, fmt: str = fmt,
                 **extra: Any) -> None:
+            if fmt in NAMED_ONLY:  # (not detected: nothing comes back ok unless the format is named)
+                extra["named_only"] = True
             out.append({"id": f"{fam}/{variant}", "format": fmt, "text": text, "calls": calls, "tools": tools,
                         "source": "written from the family's markers (bench/make_family_corpus.py)", **extra})
 

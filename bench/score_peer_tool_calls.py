@@ -103,6 +103,8 @@ def judge(row: dict[str, Any], fmt: str | None) -> tuple[bool, str]:
              and len(bad) >= len(want_bad))
     if row.get("decoy"):
         right = not got
+    elif row.get("named_only") and fmt is None:  # (a family read only when named: detected, nothing is)
+        right = not ok
     return right, "; ".join(f"{c.name}{'' if c.ok else ' NOT OK'} {json.dumps(c.args)[:120]}"
                             f"{'' if c.ok else ' (' + str(c.error)[:100] + ')'}" for c in got) or "(nothing)"
 
@@ -122,6 +124,11 @@ _SUITES = {  # file -> (the project, its tests)
     "llamaindex": "LlamaIndex, ReAct output parser and agent tests",
     "crewai": "CrewAI, `tests/agents/test_crew_agent_parser.py`",
     "qwenagent": "Qwen-Agent, its tests' and docs' calls as its fncall prompts write and read them",
+    "mistralrs": "mistral.rs, `mistralrs-core/src/tools/` parser tests",
+    "areal": "AReaL, tool-call parsing tests", "verl": "verl, agent loop tool parser tests",
+    "slime": "slime, agent adapter tests",
+    "llamafactory": "LLaMA-Factory, `tests/data/test_formatter.py` and its tool formats' writers",
+    "swift": "ms-swift, agent template tests and its agent templates' writers",
 }
 
 

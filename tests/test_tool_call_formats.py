@@ -50,7 +50,8 @@ def test_the_corpora_are_there_and_up_to_date():
                                                        "vllm-mlx", "dynamo", "trtllm", "sglrouter", "mlxlm",
                                                        "llamastack", "transformers", "harmony", "xinference",
                                                        "localai", "litellm", "langchain", "llamaindex",
-                                                       "crewai", "qwenagent"}
+                                                       "crewai", "qwenagent", "mistralrs", "areal", "verl",
+                                                       "slime", "llamafactory", "swift"}
     assert set(KNOWN) <= {r["id"] for r in PEERS}  # (no reason left for a case that is gone)
     for r in PEERS:
         assert r["source"]["commit"] and r["source"]["licence"] in ("Apache-2.0", "MIT"), r["id"]
@@ -481,6 +482,31 @@ def test_more_shapes_serving_stacks_read():
     for fmt in (None, "glimmer"):
         (c,) = parse_tool_calls(text, format=fmt)
         assert c.ok and c.name == "get_weather" and c.args == {"city": "SF"}
+
+
+_GLIMMER_TOOLS = [{"name": n, "input_schema": {"type": "object"}} for n in ("search", "get_weather")]
+
+
+@pytest.mark.parametrize("tools", [None, _GLIMMER_TOOLS])
+@pytest.mark.parametrize("fmt", [None, "glimmer"])
+def test_a_glimmer_message_to_one_tool_calling_another_is_not_ok(fmt, tools):
+    # the header sends the message to one tool, the invoke in it names another: which is a guess
+    text = (' to=search<|message|><atem:function_calls><atem:invoke name="get_weather">'
+            '</atem:invoke></atem:function_calls>')
+    (c,) = parse_tool_calls(text, format=fmt, tools=tools)
+    assert not c.ok and c.name == "get_weather" and "'search'" in c.error, c
+    # the same tool in both (its name written twice, as the chat template does, or once): one reading
+    for to, name in (("get_weather", "get_weather.get_weather"), ("get_weather.get_weather", "get_weather"),
+                     ("functions.get_weather", "get_weather"), ("get_weather", "get_weather")):
+        text = f' to={to}<|message|><atem:function_calls><atem:invoke name="{name}"></atem:invoke>' \
+               "</atem:function_calls>"
+        (c,) = parse_tool_calls(text, format=fmt, tools=tools)
+        assert c.ok and c.name.split(".")[-1] == "get_weather", (to, name, c)
+    # a second invoke in the message, to another tool: that one is not ok
+    text = (' to=search<|message|><atem:function_calls><atem:invoke name="search"></atem:invoke>'
+            '<atem:invoke name="get_weather"></atem:invoke></atem:function_calls>')
+    s, g = parse_tool_calls(text, format=fmt, tools=tools)
+    assert s.ok and s.name == "search" and not g.ok and g.name == "get_weather"
 
 
 @pytest.mark.parametrize("rest", ["", "f", " x", '{"b": 2}'])
@@ -1988,6 +2014,24 @@ def test_a_llama_function_call_glued_to_its_arguments(fmt):
     assert (c.name, c.args, c.ok) == ("Bash", {"command": "npm run build"}, True)
     (c,) = parse_tool_calls('<function=Bash{"command": "npm r', format=fmt)
     assert not c.ok and "cut off" in c.error
+
+
+@pytest.mark.parametrize("fmt", [None, "seed_oss", "qwen3_coder"])
+@pytest.mark.parametrize("wrap", [("<seed:tool_call>", "</seed:tool_call>"), ("<tool_call>", "</tool_call>"),
+                                  ("", "")])
+def test_a_function_name_ended_by_its_line_break(fmt, wrap):
+    # the ">" after the name left out, as LLaMA-Factory's Seed-OSS writer (and the models trained on
+    # its data) write it: the name is the line
+    body = "<function=tool_name\n<parameter=foo>bar</parameter>\n<parameter=size>10</parameter>\n</function>"
+    (c,) = parse_tool_calls(f"\n{wrap[0]}\n{body}\n{wrap[1]}", format=fmt, tools=[
+        {"name": "tool_name", "input_schema": {"properties": {"size": {"type": "integer"}}}}])
+    assert (c.name, c.args, c.ok) == ("tool_name", {"foo": "bar", "size": 10}, True)
+    (c,) = parse_tool_calls("<function=tool_name\n</function>", format=fmt)
+    assert (c.name, c.args, c.ok) == ("tool_name", {}, True)
+    # a line that is not a name, or no tag after it: not this form
+    assert not any(c.ok for c in parse_tool_calls("<function=a tool\n<parameter=x>1</parameter></function>",
+                                                  format=fmt))
+    assert parse_tool_calls("<function=tool_name\nthen some words", format=fmt) == []
 
 
 def test_a_kimi_call_id_from_a_serving_stack_names_no_tool():

@@ -81,7 +81,7 @@ _NAME_MAX = 128
 
 
 def _opens_with_name(format: str) -> bool:
-    return "functionary_head" in FORMATS.get(format, frozenset())
+    return "name_head" in FORMATS.get(format, frozenset())
 
 
 class ToolCallStream:

@@ -97,7 +97,7 @@ def live_kinds(kinds: frozenset[str]) -> bool:
     read above (Hermes' JSON body, Qwen3-Coder, Seed-OSS, GLM) and in the
     token families (``_livefamilies``); in the other formats the reading shows
     the text and skips the reasoning, and the calls come at the end."""
-    return "functionary_head" not in kinds
+    return "name_head" not in kinds
 
 
 # a token that ends the model's turn (in a call read live, it holds the reading)

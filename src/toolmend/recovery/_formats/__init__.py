@@ -19,7 +19,7 @@ from typing import Any
 
 from ...errors import ToolmendError
 from .._jsonish import extent, skip_space
-from .._toolcalls import MARKUP_ONLY, NAME_PATTERN, NO_ARGUMENTS, ToolCall, ok_call
+from .._toolcalls import MARKUP_ONLY, NAME_PATTERN, NO_ARGUMENTS, ToolCall, ok_call, two_ways
 from ._base import Ctx, json_run, more_after, named_call
 from ._context import HY3_OPENER, HY3_SUFFIX, OBSERVATION, ROLE_HEAD, TURN_END, framed_as_example
 from ._gemma import gemma_reader
@@ -29,6 +29,7 @@ from ._json import (
     read_arrow,
     read_deepseek,
     read_functools,
+    read_glm4_next,
     read_harmony,
     read_kimi,
     read_mistral,
@@ -328,6 +329,11 @@ def _glimmer(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | 
     twice (``get_weather.get_weather``): with the tools given, a call to ``x.x``
     where ``x`` is a tool and ``x.x`` is not is a call to ``x``."""
     found, end = _atem(text, i, limit, ctx)
+    to = _recipient_before(text, i)
+    if found and to is not None and to not in ("self", "user", "all"):
+        found = [c if not c.ok or not _another_tool(to, c.name, ctx.tools) else
+                 two_ways(c.name, c.raw_args, c.span, f"the message is addressed to {to!r} and its "
+                          f"call names {c.name!r}", c.id) for c in found]
     if found and ctx.tools is not None:
         schemas = ctx.tools.schemas
         found = [replace(c, name=c.name.split(".")[0]) if c.name not in schemas and "." in c.name
@@ -337,6 +343,41 @@ def _glimmer(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | 
 
 
 _GLIMMER_TO = re.compile(r"to=(\S{1,160}?)[ \t]*\Z")
+
+
+def _recipient_before(text: str, i: int) -> str | None:
+    """The recipient of the Glimmer message whose body starts at ``i`` (``to=R<|message|>``
+    before it), or None when no header stands there."""
+    k = i
+    while k > 0 and text[k - 1] in " \t\r\n":
+        k -= 1
+    if not text.endswith("<|message|>", 0, k):
+        return None
+    k -= len("<|message|>")
+    head = _GLIMMER_TO.search(text, max(0, k - 200), k)
+    return None if head is None else head.group(1)
+
+
+_TOOL_NAME = re.compile(NAME_PATTERN)
+
+
+def _another_tool(to: str, name: str, tools: Tools | None) -> bool:
+    """The recipient ``to`` names a tool other than the invoke's ``name``: a tool
+    given (with tools), a name (without); not the invoke's namespace (``to=muse``
+    for ``muse.bash``) nor markup (``to=atem:function_calls``), which models write
+    when they fumble the recipient."""
+    to = _one_tool(to)
+    if to == _one_tool(name) or name.startswith(to + ".") or ":" in to or _TOOL_NAME.fullmatch(to) is None:
+        return False
+    return tools is None or to in tools.schemas
+
+
+def _one_tool(name: str) -> str:
+    """A tool's name as Glimmer's headers and invokes may write it: ``functions.x``,
+    ``x.x`` (the chat template writes it twice) and ``x`` name one tool."""
+    name = name.removeprefix("functions.")
+    parts = name.split(".")
+    return parts[0] if len(parts) > 1 and len(set(parts)) == 1 else name
 _GLIMMER_ENDS = ("<|eom|>", "<|eot|>", "<|start|>", "<|end|>", "<|call|>")
 
 
@@ -440,11 +481,13 @@ MARKERS: dict[str, tuple[str, Any]] = {
     "function call<|role_sep|>": ("gigachat", block_reader("function call<|role_sep|>", ())),
     # glaive-function-calling's: <functioncall> {"name": ..., "arguments": '{...}'} <|endoftext|>
     "<functioncall>": ("glaive", block_reader("<functioncall>", ())),
+    "<|assistant|>": ("glm4", read_glm4_next),  # (GLM-4's calls after text; the format named only)
 }
 _ARROW_READER = ("functionary", read_arrow)
 
-_ALL = frozenset({k for k, _ in MARKERS.values()} | {"hermes", "glm", "json", "pythonic", "arrow",
-                                                       "functionary"})
+# (not GLM-4's: its <|assistant|>NAME is many families' reply header too, read only when named)
+_ALL = frozenset({k for k, _ in MARKERS.values()} - {"glm4"} | {"hermes", "glm", "json", "pythonic",
+                                                                  "arrow", "functionary"})
 
 # format name -> the kinds it reads (aliases share their entry)
 _KINDS: dict[str, frozenset[str]] = {
@@ -478,7 +521,8 @@ _KINDS: dict[str, frozenset[str]] = {
     "phi4_mini_json": frozenset({"functools", "granite"}),
     "xlam": frozenset({"json", "mistral", "hermes"}),
     "gigachat3": frozenset({"gigachat"}),
-    "functionary": frozenset({"functionary", "arrow", "xml_function", "functionary_head", "functionary_v2"}),
+    "functionary": frozenset({"functionary", "arrow", "xml_function", "name_head", "functionary_v2"}),
+    "glm4": frozenset({"glm4", "name_head"}),  # (no marker: the message opens with the name)
     "nemotron_v2": frozenset({"nemotron_v2"}),
     "step3": frozenset({"step3"}),
     "glimmer": frozenset({"glimmer"}),

@@ -31,7 +31,8 @@ from ._base import Ctx, Reader, cut_call, json_run, more_after, named_call
 from ._context import frames
 
 __all__ = ["block_reader", "read_mistral", "read_kimi", "read_deepseek", "read_harmony", "harmony_tool",
-           "kimi_name", "read_apertus", "read_arrow", "read_functools"]
+           "kimi_name", "read_apertus", "read_arrow", "read_functools", "read_glm4",
+           "read_glm4_next"]
 
 
 def _respan(calls: list[ToolCall], span: tuple[int, int]) -> list[ToolCall]:
@@ -416,3 +417,49 @@ def read_arrow(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] 
     e = extent(text, k, limit)
     end = limit if e is None else e
     return more_after([named_call(m.group(1), text[k:end], (i, end), cut=e is None)], text, end, limit), end
+
+
+# GLM-4's call: its name alone on the message's first line (or after <|assistant|>), its arguments next
+_GLM4_HEAD = re.compile(r"[ \t\r\n]*(" + NAME_PATTERN + r")[ \t]*\r?\n[ \t]*(?=[{\[])")
+_GLM4_NEXT = "<|assistant|>"
+
+
+def read_glm4_next(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
+    """GLM-4's ``<|assistant|>NAME\n{...}`` after text: its template writes a call as a
+    message whose header holds the name (``<|assistant|>`` then a line break is a
+    message of text: no call)."""
+    a = i + len(_GLM4_NEXT)
+    if a < limit and text[a] in " \t\r\n" or _GLM4_HEAD.match(text, a, limit) is None:
+        return None, a
+    return read_glm4(text, a, limit, ctx)
+
+
+def read_glm4(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall], int]:
+    """GLM-4's calls (GLM-4-9B-Chat, GLM-4-0414), which have no marker: the message opens
+    with a tool's name on a line of its own and its JSON arguments after it; the next
+    call follows ``<|assistant|>`` (its chat template's), and ``<|observation|>`` ends
+    the turn. A line of text after the arguments makes the call not ok (a value talked
+    about). Read only where the scan says the message opens (the format named)."""
+    calls: list[ToolCall] = []
+    k = i
+    while True:
+        m = _GLM4_HEAD.match(text, k, limit)
+        if m is None:
+            return calls, k
+        a = m.end()
+        e = extent(text, a, limit)
+        if e is None:
+            calls.append(named_call(m.group(1), text[a:limit], (m.start(1), limit), cut=True))
+            return calls, limit
+        nl = text.find("\n", e, limit)
+        rest = text[e:limit if nl < 0 else nl].strip()
+        if rest and not rest.startswith(("<|assistant|>", "<|observation|>", "<|user|>", "<|endoftext|>")):
+            calls.append(ToolCall(m.group(1), text[a:e], None, False, (m.start(1), e),
+                                  f"the arguments of {m.group(1)!r} are followed by {rest[:40]!r} on their "
+                                  "line: a value in a sentence, or more of the arguments, is a guess"))
+            return calls, e
+        calls.append(named_call(m.group(1), text[a:e], (m.start(1), e)))
+        j = skip_space(text, e, limit)
+        if not text.startswith(_GLM4_NEXT, j):
+            return calls, e
+        k = j + len(_GLM4_NEXT)

@@ -44,6 +44,7 @@ from ._context import (
     shown_below,
 )
 from ._hermes import NOT_A_TAG, everyday_tag, read_tag
+from ._json import read_glm4
 from ._pythonic import pythonic_at, read_list
 from ._tokens import (
     ANALYSIS,
@@ -213,11 +214,13 @@ class Scanner:
                 pos, closed = self.reasoning(m, limit, calls, in_fence)
                 if closed >= 0:
                     floor = closed  # (reasoning frames nothing after it)
+                    pos = pos if in_fence else self.glm4_after(pos, limit, calls)
                 continue
             if kind == "close":
+                pos = floor = m.end()
                 if not in_fence and not self.reasoning_over:  # a bare closer: what came before was reasoning
                     del calls[self.kept:]
-                pos = floor = m.end()
+                    pos = floor = self.glm4_after(pos, limit, calls)
                 continue
             if kind == "comment":  # an HTML comment: what it holds was commented out, not written
                 close_comment = self.closer("-->", m.end(), limit)
@@ -298,6 +301,15 @@ class Scanner:
             return pos, pos
         pos = self._past_closer(start, pos, found, calls, in_fence)
         return pos, pos
+
+    def glm4_after(self, pos: int, limit: int, calls: list[ToolCall]) -> int:
+        """GLM-4 named: the calls its message opens with after the reasoning (GLM-Z1's), added;
+        where the scan goes on."""
+        if "glm4" not in self.kinds:
+            return pos
+        found, end = read_glm4(self.text, pos, limit, self.ctx)
+        calls.extend(found)
+        return end if found else pos
 
     def _after_shown(self, lead: int) -> bool:
         """Only blanks between the last call shown and ``lead``: the examples go on."""
@@ -589,8 +601,11 @@ def scan(text: str, ctx: Ctx, kinds: frozenset[str], readers: dict[str, Any],
         start = reasoning_end(text, start) if start == 0 else start
         if start < 0:
             return calls
-    m = _HEAD_CALL.match(text, start) if "functionary_head" in kinds and start == 0 else None
-    if m is not None and m.group(1) != "all":
+    m = _HEAD_CALL.match(text, start) if "name_head" in kinds and (start == 0 or thinking) else None
+    if m is not None and "glm4" in kinds:  # GLM-4: the message opens with its calls
+        found_glm4, start = read_glm4(text, m.start(1), len(text), ctx)
+        calls.extend(found_glm4)
+    elif m is not None and m.group(1) != "all" and start == 0:
         # Functionary v3.2 named: the prompt ends in ">>>", so the first call starts with its name
         found, end = readers[">>>"](">>>" + text[m.start(1):], 0, len(text) - m.start(1) + 3,
                                     Ctx(ctx.tools, ctx.fmt))  # (a text of its own: searches of its own)

@@ -226,6 +226,8 @@ def _overrun(ctx: Ctx, text: str, v: int, e: int, ends: tuple[str, ...]) -> int:
 _FN = re.compile(r"<function=([^>\n<]{1,128})>")
 # Llama 3's custom call with no ">" after the name (Groq's failed generations: <function=NAME{...}</function>)
 _FN_GLUED = re.compile(r"<function=(" + NAME_PATTERN + r")(?=\{)")
+# the ">" after the name left out, the line ending the name (LLaMA-Factory's Seed-OSS writer)
+_FN_LINE = re.compile(r"<function=(" + NAME_PATTERN + r")[ \t]*\r?\n(?=[ \t]*<(?:parameter=|/function>))")
 _PARAM = re.compile(r"<parameter=([^>\n<]{1,128})>")
 _WRAPPERS, _WRAP_CLOSE = tuple(WRAPPERS), tuple(WRAPPERS.values())
 _ENDS_AT = ("</tool_call>", "</function>", "</seed:tool_call>", "</invoke>", "</steptml:invoke>",
@@ -312,7 +314,7 @@ def _read_params(ctx: Ctx, name: str, text: str, j: int, limit: int, opener: re.
 
 
 def read_function(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
-    m = _FN.match(text, i, limit) or _FN_GLUED.match(text, i, limit)
+    m = _FN.match(text, i, limit) or _FN_GLUED.match(text, i, limit) or _FN_LINE.match(text, i, limit)
     if m is None:
         if limit == len(text) and text.find(">", i, limit) < 0 and text.find("\n", i, limit) < 0:
             return [], limit  # cut inside the name: not a call yet
