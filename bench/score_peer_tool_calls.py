@@ -129,6 +129,7 @@ _SUITES = {  # file -> (the project, its tests)
     "slime": "slime, agent adapter tests",
     "llamafactory": "LLaMA-Factory, `tests/data/test_formatter.py` and its tool formats' writers",
     "swift": "ms-swift, agent template tests and its agent templates' writers",
+    "ovms": "OpenVINO Model Server, `src/test/llm/output_parsers/`",
 }
 
 

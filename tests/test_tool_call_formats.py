@@ -51,7 +51,7 @@ def test_the_corpora_are_there_and_up_to_date():
                                                        "llamastack", "transformers", "harmony", "xinference",
                                                        "localai", "litellm", "langchain", "llamaindex",
                                                        "crewai", "qwenagent", "mistralrs", "areal", "verl",
-                                                       "slime", "llamafactory", "swift"}
+                                                       "slime", "llamafactory", "swift", "ovms"}
     assert set(KNOWN) <= {r["id"] for r in PEERS}  # (no reason left for a case that is gone)
     for r in PEERS:
         assert r["source"]["commit"] and r["source"]["licence"] in ("Apache-2.0", "MIT"), r["id"]
@@ -645,7 +645,16 @@ def test_a_mistral_call_that_writes_no_arguments_is_kept_not_ok():
     f, g = parse_tool_calls('[TOOL_CALLS]delete_everything[ARGS][TOOL_CALLS]run[ARGS]{"cmd": "ls"}')
     assert (f.name, f.ok) == ("delete_everything", False) and "no arguments" in f.error
     assert (g.name, g.args, g.ok) == ("run", {"cmd": "ls"}, True)
-    assert parse_tool_calls("[TOOL_CALLS]f[ARGS]") == []  # (cut before its arguments)
+    # cut before its arguments: kept, not ok, as every family's call cut after its name
+    for text in ("[TOOL_CALLS]f[ARGS]", "[TOOL_CALLS] f [ARGS] "):
+        (c,) = parse_tool_calls(text)
+        assert (c.name, c.ok) == ("f", False) and "cut off before its arguments" in c.error
+    (c,) = parse_tool_calls("[TOOL_CALLS]f[ARGS]</s>")  # the turn ended there: it writes none
+    assert (c.name, c.ok) == ("f", False) and "no arguments" in c.error
+    assert parse_tool_calls("[TOOL_CALLS]get_wea") == []  # (the name itself may be cut)
+    # blanks around the name and [ARGS], as some detokenizers write them
+    (c,) = parse_tool_calls('Reasoning before tool call [TOOL_CALLS] f [ARGS]{"a": 1}')
+    assert (c.name, c.args, c.ok) == ("f", {"a": 1}, True)
 
 
 def test_a_tag_text_that_opens_a_quote_and_meets_the_closer_is_not_ok():

@@ -81,9 +81,11 @@ def read_functools(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCa
 
 
 _V11_HEAD = r"[ \t]*(" + NAME_PATTERN + r")(?:\[CALL_ID\]([^\[\s]{0,64}))?"  # NAME[CALL_ID]ID
-_V11 = re.compile(_V11_HEAD + r"(\[ARGS\])?[ \t]*(?=\{)")
-# NAME[ARGS] and no arguments before the next call or line (at the text's end: cut before them)
-_V11_EMPTY = re.compile(_V11_HEAD + r"\[ARGS\][ \t]*(?=\[TOOL_CALLS\]|\r?\n)")
+# (blanks around the name and [ARGS], as some detokenizers write them: "[TOOL_CALLS] f [ARGS]{")
+_V11 = re.compile(_V11_HEAD + r"(?:[ \t]*(\[ARGS\]))?[ \t]*(?=\{)")
+# NAME[ARGS] and no arguments before the next call, the line's end or the end of the turn (</s>);
+# at the text's end: cut before them
+_V11_EMPTY = re.compile(_V11_HEAD + r"[ \t]*\[ARGS\][ \t]*(?=\[TOOL_CALLS\]|\r?\n|</s>|\Z)")
 _V11_CUT = re.compile(r"\s*[\w.:@/-]*(?:\[[A-Z_]*\]?[^\[{]*)?")  # the text ran out in a v11 head
 
 
@@ -104,7 +106,9 @@ def read_mistral(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall
         empty = _V11_EMPTY.match(text, k, limit) if m is None else None
         if empty is not None:  # NAME[ARGS] and nothing after: a call that writes no arguments
             stop = empty.end()
-            calls.append(named_call(empty.group(1), "", (start, stop), empty.group(2)))
+            calls.append(cut_call(empty.group(1), "", (start, stop), "before its arguments", empty.group(2))
+                         if stop == limit == len(text) else
+                         named_call(empty.group(1), "", (start, stop), empty.group(2)))
             k = skip_space(text, stop, limit)
             if not text.startswith("[TOOL_CALLS]", k):
                 return calls, stop
