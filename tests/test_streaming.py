@@ -298,3 +298,12 @@ def test_a_long_string_a_character_at_a_time_is_never_joined_until_read():
     assert len(s._parser.pieces) == 10_000  # not one string rebuilt at every feed
     assert s.appended("content") == "x" * 10_000
     assert s.value == {"content": "x" * 10_000} and len(s._parser.pieces) == 1
+
+
+def test_an_integer_longer_than_python_converts_is_refused_not_raised():
+    # (int() raises ValueError past sys.get_int_max_str_digits(): the feed must not)
+    s = StreamingArgs()
+    s.feed('{"n": 1' + "0" * 5000)
+    s.feed("}")
+    r = s.finish()
+    assert not r.ok and r.error

@@ -2267,3 +2267,20 @@ def test_a_call_inside_a_call_not_read_is_never_made(label):
     text = _UNREAD[label]
     for fmt in (None,):
         assert not any(c.ok and c.name == "rm" for c in parse_tool_calls(text, format=fmt)), label
+
+
+@pytest.mark.parametrize("kind", ["integer", "number", ["string", "integer"]])
+def test_an_integer_longer_than_python_converts_is_refused_not_raised(kind):
+    # (more digits than sys.get_int_max_str_digits(): int() raises ValueError, which lost every call)
+    digits = "1" + "0" * 5000
+    tools = [{"name": "f", "input_schema": {"properties": {"n": {"type": kind}}}}]
+    text = f"<tool_call>\n<function=f>\n<parameter=n>\n{digits}\n</parameter>\n</function>\n</tool_call>"
+    (c,) = parse_tool_calls(text + '\n<tool_call>\n{"name": "f", "arguments": {"n": 1}}\n</tool_call>'
+                            if kind != "integer" else text, tools=tools)[:1]
+    if kind == ["string", "integer"]:
+        assert c.ok and c.args == {"n": digits}  # (the string reading fits)
+    else:
+        assert not c.ok and "digits" in c.error, c.error
+    json_call = '<tool_call>{"name": "f", "arguments": {"n": "' + digits + '"}}</tool_call>'
+    (c,) = parse_tool_calls(json_call, tools=tools)
+    assert c.ok == (kind == ["string", "integer"])

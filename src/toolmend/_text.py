@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import re
+import sys
 
 from .errors import EncodingError
 
 __all__ = ["line_col", "human_size", "decode_utf8", "UTF8_BOM", "JSON_NUMBER",
            "CURLY_SINGLE", "CURLY_DOUBLE", "CURLY_TO_ASCII", "OTHER_QUOTES", "MAX_DEPTH", "TOO_DEEP",
-           "string_end", "skip_blanks", "SURROGATE"]
+           "string_end", "skip_blanks", "SURROGATE", "int_of_text", "too_many_digits"]
 
 UTF8_BOM = b"\xef\xbb\xbf"
 #: The deepest nesting (containers inside containers) a parser that builds a
@@ -121,3 +122,18 @@ def string_end(text: str, i: int, limit: int) -> int | None:
         if (k - 1 - b) % 2 == 0:
             return k + 1
         j = k + 1
+
+
+def too_many_digits(text: str) -> str | None:
+    """What is wrong with an integer's text that has more digits than this Python
+    converts (``sys.get_int_max_str_digits``), or None when it converts."""
+    limit = sys.get_int_max_str_digits() if hasattr(sys, "get_int_max_str_digits") else 0
+    digits = sum(c.isdigit() for c in text) if limit and len(text) > limit else 0
+    if digits > limit > 0:
+        return f"an integer of {digits} digits, more than Python converts ({limit})"
+    return None
+
+
+def int_of_text(text: str) -> int | None:
+    """``int(text)`` for an integer's text, None when it has more digits than Python converts."""
+    return None if too_many_digits(text) else int(text)

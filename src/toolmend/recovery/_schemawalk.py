@@ -9,6 +9,7 @@ import math
 from typing import Any, NamedTuple
 
 from .._regex import TAME_LENGTH, tame_search
+from .._text import int_of_text
 from . import _schemanodes as _nodes
 from ._result import Fix
 from ._schemanodes import (
@@ -108,10 +109,12 @@ class _Walk:
         want = n.types or ()
         readings: list[tuple[Any, str]] = []
         if isinstance(x, str):
-            if "integer" in want and _INT_TEXT.fullmatch(x):
-                readings.append((int(x), f"the string {_short(x)} read as an integer"))
-            elif "number" in want and _NUM_TEXT.fullmatch(x):
-                v: Any = int(x) if _INT_TEXT.fullmatch(x) else float(x)
+            whole = _INT_TEXT.fullmatch(x) is not None
+            as_int = int_of_text(x) if whole else None  # (None: more digits than Python converts)
+            if "integer" in want and as_int is not None:
+                readings.append((as_int, f"the string {_short(x)} read as an integer"))
+            elif "number" in want and _NUM_TEXT.fullmatch(x) and not (whole and as_int is None):
+                v: Any = as_int if as_int is not None else float(x)
                 if isinstance(v, int) or math.isfinite(v):
                     readings.append((v, f"the string {_short(x)} read as a number"))
             if "boolean" in want and x in ("true", "false"):

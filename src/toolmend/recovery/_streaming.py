@@ -31,7 +31,7 @@ import codecs
 import re
 from typing import Any
 
-from .._text import MAX_DEPTH, SURROGATE, TOO_DEEP
+from .._text import MAX_DEPTH, SURROGATE, TOO_DEEP, too_many_digits
 from ._strategies import Recovered, normalize_tool_args
 
 Path = tuple[str | int, ...]
@@ -138,7 +138,12 @@ class _Parser:
         if tok in _LITERALS:
             self._put(_LITERALS[tok])
         elif _NUMBER.fullmatch(tok):
-            self._put(int(tok) if tok.lstrip("-").isdigit() else float(tok))
+            whole = tok.lstrip("-").isdigit()
+            too_long = too_many_digits(tok) if whole else None
+            if too_long is not None:
+                self._fail(at - len(tok), f"{too_long}, not read")
+                return False
+            self._put(int(tok) if whole else float(tok))
         else:
             self._fail(at - len(tok), f"{tok!r} is not a JSON value")
             return False

@@ -16,6 +16,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from ..._text import too_many_digits
 from .._strategies import normalize_tool_args
 
 __all__ = ["Tools", "read_tools", "typed_value"]
@@ -130,7 +131,7 @@ def _fit(text: str, kind: str) -> tuple[bool, Any]:
         if not _NUM.match(s):
             return False, None
         if _INT.match(s):
-            return True, int(s)
+            return True, int(s)  # (typed_value refused first the digits Python does not convert)
         value = float(s)
         return (value not in (float("inf"), float("-inf")), value)
     if kind in ("object", "array"):
@@ -154,6 +155,9 @@ def typed_value(text: str, schema: Any) -> tuple[Any, str | None]:
     kinds = _types(schema)
     if not kinds or kinds == ["string"]:
         return text, None
+    too_long = too_many_digits(text) if _INT.match(text.strip()) else None
+    if too_long is not None:
+        return (text, None) if "string" in kinds else (text, f"is {too_long}")
     for kind in _ORDER:
         if kind in kinds:
             ok, value = _fit(text, kind)
