@@ -2284,3 +2284,32 @@ def test_an_integer_longer_than_python_converts_is_refused_not_raised(kind):
     json_call = '<tool_call>{"name": "f", "arguments": {"n": "' + digits + '"}}</tool_call>'
     (c,) = parse_tool_calls(json_call, tools=tools)
     assert c.ok == (kind == ["string", "integer"])
+
+
+def _q(key: str, value: str) -> str:
+    return f"<tool_call>\n<function=f>\n<parameter={key}>\n{value}\n</parameter>\n</function>\n</tool_call>"
+
+
+@pytest.mark.parametrize("style", ["inline", "ref", "defs_allof", "definitions"])
+def test_a_property_reached_through_ref_is_typed_as_one_written_inline(style):
+    # pydantic writes a model's or an alias's schema in $defs and points at it: the text is typed by
+    # what the $ref leads to, as it is when the same schema stands inline
+    target = {"type": "array", "items": {"type": "string"}}
+    prop = {"inline": target, "ref": {"$ref": "#/$defs/A"}, "defs_allof": {"allOf": [{"$ref": "#/$defs/A"}]},
+            "definitions": {"$ref": "#/definitions/A"}}[style]
+    schema = {"type": "object", "properties": {"tags": prop, "n": {"anyOf": [{"$ref": "#/$defs/N"},
+                                                                             {"type": "null"}]}},
+              "$defs": {"A": target, "N": {"type": "integer"}}, "definitions": {"A": target}}
+    tools = [{"name": "f", "input_schema": schema}]
+    (c,) = parse_tool_calls(_q("tags", "a, b, c"), tools=tools)
+    assert not c.ok, c  # (an array as text that is no array: refused, never wrapped into one)
+    (c,) = parse_tool_calls(_q("tags", '["a", "b"]'), tools=tools)
+    assert c.ok and c.args == {"tags": ["a", "b"]}, c
+    (c,) = parse_tool_calls(_q("n", "5"), tools=tools)  # (Optional[alias]: the alias' type, or null)
+    assert c.ok and c.args == {"n": 5}, c
+    (c,) = parse_tool_calls(_q("n", "null"), tools=tools)
+    assert c.ok and c.args == {"n": None}, c
+    # a $ref that leads to itself types nothing: the schema's check refuses it
+    loop = {"type": "object", "properties": {"x": {"$ref": "#/$defs/L"}}, "$defs": {"L": {"$ref": "#/$defs/L"}}}
+    with pytest.raises(SchemaError, match="Circular"):
+        parse_tool_calls(_q("x", "1"), tools=[{"name": "f", "input_schema": loop}])

@@ -27,14 +27,52 @@ class Tools:
 
     def __init__(self, schemas: dict[str, dict[str, Any] | None]) -> None:
         self.schemas = schemas
+        self._props: dict[str, dict[str, Any]] = {}
 
     def known(self) -> str:
         return ", ".join(repr(n) for n in sorted(self.schemas)) or "none"
 
     def properties(self, name: str) -> dict[str, Any]:
-        schema = self.schemas.get(name)
-        props = schema.get("properties") if isinstance(schema, dict) else None
-        return props if isinstance(props, dict) else {}
+        """The tool's properties, each schema with its local references followed (what
+        types a text is what the reference leads to, as if written inline)."""
+        found = self._props.get(name)
+        if found is None:
+            schema = self.schemas.get(name)
+            props = schema.get("properties") if isinstance(schema, dict) else None
+            found = {k: _followed(v, schema) for k, v in props.items()} if isinstance(props, dict) else {}
+            self._props[name] = found
+        return found
+
+
+_REF_HOPS = 16  # (references through references: a loop ends here, typing nothing)
+
+
+def _followed(sub: Any, root: Any, hops: int = 0) -> Any:
+    """``sub`` with its local references (``$ref: "#/..."``, and ``allOf`` of one schema,
+    pydantic's way of pointing) replaced by what they lead to, in it and in its
+    ``anyOf``/``oneOf``: the types a text may take. One that leads nowhere is kept."""
+    if not isinstance(sub, dict) or hops > _REF_HOPS:
+        return {} if hops > _REF_HOPS else sub
+    ref = sub.get("$ref")
+    if isinstance(ref, str) and ref.startswith("#/"):
+        target: Any = root
+        for token in ref[2:].split("/"):
+            token = token.replace("~1", "/").replace("~0", "~")
+            target = target.get(token) if isinstance(target, dict) else None
+        if isinstance(target, dict):
+            rest = {k: v for k, v in sub.items() if k != "$ref"}
+            return _followed({**target, **rest}, root, hops + 1)
+        return sub
+    all_of = sub.get("allOf")
+    if isinstance(all_of, list) and len(all_of) == 1 and "type" not in sub:
+        rest = {k: v for k, v in sub.items() if k != "allOf"}
+        return _followed({**(all_of[0] if isinstance(all_of[0], dict) else {}), **rest}, root, hops + 1)
+    out = sub
+    for key in ("anyOf", "oneOf"):
+        subs = sub.get(key)
+        if isinstance(subs, list) and any(isinstance(x, dict) and x.keys() & {"$ref", "allOf"} for x in subs):
+            out = {**out, key: [_followed(x, root, hops + 1) for x in subs]}
+    return out
 
 
 def _as_dict(obj: Any) -> Any:
