@@ -2313,3 +2313,11 @@ def test_a_property_reached_through_ref_is_typed_as_one_written_inline(style):
     loop = {"type": "object", "properties": {"x": {"$ref": "#/$defs/L"}}, "$defs": {"L": {"$ref": "#/$defs/L"}}}
     with pytest.raises(SchemaError, match="Circular"):
         parse_tool_calls(_q("x", "1"), tools=[{"name": "f", "input_schema": loop}])
+
+
+@pytest.mark.parametrize("kind", ["object", ["string", "object"]])
+def test_an_object_parameter_giving_a_key_no_value_is_not_null_filled(kind):
+    # {"cmd": "ls", "force"} as a call's arguments is refused; as a parameter's text, too
+    tools = [{"name": "f", "input_schema": {"properties": {"o": {"type": kind}}}}]
+    (c,) = parse_tool_calls(_q("o", '{"cmd": "ls", "force"}'), tools=tools)
+    assert (c.ok, c.args) == ((False, None) if kind == "object" else (True, {"o": '{"cmd": "ls", "force"}'})), c

@@ -152,8 +152,10 @@ def _types(schema: Any) -> list[str]:
 
 # the repairs that say a text is not one whole JSON value, with what each says of it: a
 # parameter marked as JSON, or typed an object or an array, with one of them fits neither
+# (and one that gives a key no value: null in its place is a value never written, as in a call's arguments)
 NOT_ONE_VALUE = {"truncated": "it is cut off", "nan": "it holds a number JSON cannot carry",
-                 "prose": "words follow its value", "concatenated": "it holds more than one value"}
+                 "prose": "words follow its value", "concatenated": "it holds more than one value",
+                 "value": "it gives a key no value"}
 
 
 def _fit(text: str, kind: str) -> tuple[bool, Any]:
