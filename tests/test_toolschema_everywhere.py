@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 import toolmend
-from toolmend import from_anthropic, from_openai, parse_tool_calls, run_tools
+from toolmend import from_anthropic, from_openai, normalize_tool_args, parse_tool_calls, run_tools
 from toolmend.errors import SchemaError
 from toolmend.recovery import StreamingArgs, ToolCall, check_tool_calls
 
@@ -317,3 +317,12 @@ def test_a_renamed_flag_that_makes_a_write_is_ordered_as_a_write() -> None:
     assert is_mutation("diff", {"cmd": "apply", "args": {"patch": "x", "dry-run": False}})
     assert is_mutation("diff", {"cmd": "apply", "args": {"patch": "x", "Dry_Run": "false"}})
     assert not is_mutation("diff", {"cmd": "apply", "args": {"patch": "x", "dry-run": True}})
+
+
+@pytest.mark.parametrize("text", ["a, b", "a; b", "a\nb", "", "  "])
+def test_a_string_that_may_list_several_items_is_not_put_into_an_array(text: str) -> None:
+    # [text] is one reading, its items another ([] for an empty one): the coercion is a guess
+    schema = {"type": "object", "properties": {"tags": {"type": "array", "items": {"type": "string"}}}}
+    r = normalize_tool_args(json.dumps({"tags": text}), schema=schema)
+    assert not r.ok and "$.tags" in r.error, r
+    assert normalize_tool_args('{"tags": "python"}', schema=schema).value == {"tags": ["python"]}

@@ -6,6 +6,7 @@ from __future__ import annotations
 import difflib
 import json
 import math
+import re
 from typing import Any, NamedTuple
 
 from .._regex import TAME_LENGTH, tame_search
@@ -26,6 +27,9 @@ from ._schemanodes import (
     _type_ok,
     _unique,
 )
+
+# what makes a string a list of items, not one: a comma, a semicolon, a line break inside it
+_MAY_LIST = re.compile(r"[,;]|\S[ \t]*\r?\n[ \t]*\S")
 
 
 class Problem(NamedTuple):
@@ -128,7 +132,10 @@ class _Walk:
                     if isinstance(parsed, pytype):
                         readings.append((parsed, f"the {kind} written as a JSON string decoded"))
         if not readings and "array" in want and not isinstance(x, list) and x is not None:
-            if not (isinstance(x, str) and x.strip().startswith("[")):
+            # (not a string that may list several items, "a, b" or lines, nor an empty one: [x] is
+            # one reading of it, its items another, [] a third)
+            items = isinstance(x, str) and (x.strip().startswith("[") or _MAY_LIST.search(x) or not x.strip())
+            if not items:
                 readings.append(([x], "the single value put into an array"))
         if len(readings) != 1:
             return _MISSING
