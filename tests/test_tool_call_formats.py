@@ -2321,3 +2321,33 @@ def test_an_object_parameter_giving_a_key_no_value_is_not_null_filled(kind):
     tools = [{"name": "f", "input_schema": {"properties": {"o": {"type": kind}}}}]
     (c,) = parse_tool_calls(_q("o", '{"cmd": "ls", "force"}'), tools=tools)
     assert (c.ok, c.args) == ((False, None) if kind == "object" else (True, {"o": '{"cmd": "ls", "force"}'})), c
+
+
+_B = "\uff5c"
+
+
+def test_a_value_the_format_marks_as_a_string_stays_one_where_the_schema_allows_a_string():
+    def dsml(value: str, string: str) -> str:
+        return (f"<{_B}DSML{_B}function_calls>\n<{_B}DSML{_B}invoke name=\"f\">\n<{_B}DSML{_B}parameter "
+                f"name=\"v\" string=\"{string}\">{value}</{_B}DSML{_B}parameter>\n</{_B}DSML{_B}invoke>\n"
+                f"</{_B}DSML{_B}function_calls>")
+
+    def tools(kind):
+        return [{"name": "f", "input_schema": {"properties": {"v": {"type": kind}}}}]
+
+    for value in ("5", "true", "null", "[1, 2]"):
+        (c,) = parse_tool_calls(dsml(value, "true"), tools=tools(["string", "integer", "boolean", "null",
+                                                                     "array"]))
+        assert c.ok and c.args == {"v": value}, c  # (the model said string, and a string fits)
+    (c,) = parse_tool_calls(dsml("5", "true"), tools=tools("integer"))  # (no string allowed: typed)
+    assert c.ok and c.args == {"v": 5}
+    (c,) = parse_tool_calls(dsml("5", "false"), tools=tools(["string", "integer"]))
+    assert c.ok and c.args == {"v": 5}
+    xtml = ('<|open|>tools<|sep|><|open|>call tool="f" index="1"<|sep|><|open|>argument key="v" type="string"'
+            '<|sep|>null<|close|>argument<|sep|><|close|>call<|sep|><|close|>tools<|sep|>')
+    (c,) = parse_tool_calls(xtml, tools=tools(["string", "null"]))
+    assert c.ok and c.args == {"v": "null"}, c
+    (c,) = parse_tool_calls('<|tool_call>call:f{v:<|"|>5<|"|>}<tool_call|>', tools=tools(["string", "integer"]))
+    assert c.ok and c.args == {"v": "5"}, c
+    (c,) = parse_tool_calls("<|tool_call>call:f{v:5}<tool_call|>", tools=tools(["string", "integer"]))
+    assert c.ok and c.args == {"v": 5}, c

@@ -111,17 +111,18 @@ def named_call(name: str, raw: str, span: tuple[int, int], id: str | None = None
     return call_from_parts(name, raw, span, id, cut=cut, bare=bare)
 
 
-def xml_call(name: str, params: list[tuple[str, str, bool]], raw: str, span: tuple[int, int],
+def xml_call(name: str, params: list[tuple[str, str, bool | None]], raw: str, span: tuple[int, int],
              ctx: Ctx, id: str | None = None) -> ToolCall:
     """A call whose parameters were written as text (``<parameter=k>v</parameter>``
-    and the like): ``params`` is (key, value text, value is JSON as written).
+    and the like): ``params`` is (key, value text, value is JSON as written: True; a
+    string the format marks as one, DSML's ``string="true"``: None; text: False).
 
     With tools, each text value is typed by its property's schema; a value that
     fits no type its schema allows makes the call not ok. Without tools, text
     stays text (only values the format itself marks as JSON are parsed)."""
     props = ctx.tools.properties(name) if ctx.tools is not None else {}
     args: dict[str, Any] = {}
-    written: dict[str, tuple[str, bool]] = {}
+    written: dict[str, tuple[str, bool | None]] = {}
     for key, value, is_json in params:
         if key in written:
             if written[key] == (value, is_json):
@@ -138,7 +139,8 @@ def xml_call(name: str, params: list[tuple[str, str, bool]], raw: str, span: tup
             args[key] = r.value
             continue
         if key in props:
-            typed, error = typed_value(value, props[key])
+            # (a value marked as a string stays one when its schema allows a string)
+            typed, error = typed_value(value, props[key], marked_string=is_json is None)
             if error is not None:
                 return ToolCall(name, raw, None, False, span, f"parameter {key!r} of {name!r} {error}", id)
             args[key] = typed

@@ -210,10 +210,10 @@ def _body_call(name: str, text: str, i: int, a: int, limit: int, ctx: Ctx, quote
         if not call.ok or not isinstance(call.args, dict):
             return ToolCall(name, raw, None, False, (i, e), call.error), e, True
         strings = dict(top)
-        params: list[tuple[str, str, bool]] = []
+        params: list[tuple[str, str, bool | None]] = []
         for k, v in call.args.items():
             if k in strings and v == strings[k]:
-                params.append((k, v, False))
+                params.append((k, v, None))  # (quoted: a string, as the model wrote it)
             else:
                 params.append((k, json.dumps(v), True))
         return xml_call(name, params, raw, (i, e), ctx), e, True

@@ -188,12 +188,13 @@ def _fit(text: str, kind: str) -> tuple[bool, Any]:
     return False, None
 
 
-def typed_value(text: str, schema: Any) -> tuple[Any, str | None]:
+def typed_value(text: str, schema: Any, marked_string: bool = False) -> tuple[Any, str | None]:
     """``text`` typed by a property's schema: (value, None), or (text, what it should be)
     when it fits none of the non-string types the schema allows and the schema does
-    not allow a string either. No type (or an unknown property): the text as it is."""
+    not allow a string either. No type (or an unknown property): the text as it is;
+    ``marked_string`` (the format says the value is a string) and a string allowed: too."""
     kinds = _types(schema)
-    if not kinds or kinds == ["string"]:
+    if not kinds or kinds == ["string"] or (marked_string and "string" in kinds):
         return text, None
     too_long = too_many_digits(text) if _INT.match(text.strip()) else None
     if too_long is not None:

@@ -88,7 +88,7 @@ class _Params:
                  close: str, ends: tuple[str, ...], newlines: bool, dropped: bool,
                  whole_values: bool = False, foreign: re.Pattern[str] | None = None,
                  cdata: bool = False) -> None:
-        self.params: list[tuple[str, str, bool]] = []
+        self.params: list[tuple[str, str, bool | None]] = []
         self.last = j          # where the last whole parameter ends
         self.end_at = -1       # where the end marker starts (-1: not reached)
         self.cut: str | None = None   # where the text ran out
@@ -180,7 +180,9 @@ class _Params:
             if e < 0:
                 self.cut = f"inside parameter {key!r}"
                 return
-            is_json = pm.lastindex is not None and pm.lastindex >= 2 and pm.group(2) == "false"
+            # DSML's string="false": JSON as written; string="true": a string the model says it is
+            marked = pm.group(2) if pm.lastindex is not None and pm.lastindex >= 2 else None
+            is_json = True if marked == "false" else None if marked == "true" else False
             self.params.append((key, _value(text, v, e, newlines), is_json))
             k = self.last = e + len(close)
 

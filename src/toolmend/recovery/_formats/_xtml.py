@@ -64,7 +64,7 @@ def read_xtml_call(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCa
     if not _NAME.match(name):
         return _unread(text, i, m.end(), limit, _CALL_CLOSE, f"the call's tool {name[:60]!r} is not a name")
     j = k = m.end()
-    params: list[tuple[str, str, bool]] = []
+    params: list[tuple[str, str, bool | None]] = []
     json_args: str | None = None
     while True:
         while k < limit and text[k] in " \t\r\n":
@@ -92,7 +92,7 @@ def read_xtml_call(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCa
                     return _broken(name, text, i, j, e,
                                    f"argument {key!r} is typed null but holds {value[:40]!r}")
                 value = "null"
-            params.append((key, value, kind != "string"))
+            params.append((key, value, None if kind == "string" else True))  # (None: a string, said so)
             k = e + len(_ARG_CLOSE)
             continue
         if text.startswith(_JSON, k) and not params and json_args is None:
@@ -151,7 +151,7 @@ def read_solar(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] 
                        f"a call head that is not a tool's name on its line ({head!r})")
     name = m.group(1)
     j = k = m.end()
-    params: list[tuple[str, str, bool]] = []
+    params: list[tuple[str, str, bool | None]] = []
     while True:
         while k < limit and text[k] in " \t\r\n":
             k += 1
