@@ -2351,3 +2351,21 @@ def test_a_value_the_format_marks_as_a_string_stays_one_where_the_schema_allows_
     assert c.ok and c.args == {"v": "5"}, c
     (c,) = parse_tool_calls("<|tool_call>call:f{v:5}<tool_call|>", tools=tools(["string", "integer"]))
     assert c.ok and c.args == {"v": 5}, c
+
+
+@pytest.mark.parametrize("block", [
+    ('<|tool_call_start|>[f(code="["\\""]")]<|tool_call_end|>', "<|tool_call_start|>"),
+    ("<minimax:tool_call>\nrm -rf build\n</minimax:tool_call>", "<minimax:tool_call>"),
+    ("<function_calls>\nplease run the tests\n</function_calls>", "<function_calls>"),
+    ("<|python_start|>rm -rf /tmp/x<|python_end|>", "<|python_start|>"),
+])
+def test_a_block_of_its_own_its_reader_cannot_read_comes_back_not_ok(block):
+    # a call written badly is never taken for an answer without a call
+    text, marker = block
+    (c,) = parse_tool_calls("Running it now.\n" + text)
+    assert not c.ok and marker in c.error and c.span[1] == len("Running it now.\n" + text)
+    # in a sentence, in a fence, or empty: nothing
+    assert parse_tool_calls(f"The {marker} tag opens a block: {text} is one.") == []
+    assert parse_tool_calls(f"```\n{text}\n```") == []
+    empty = marker + "\n" + text[text.rindex("<"):]
+    assert parse_tool_calls(empty) == []

@@ -20,6 +20,7 @@ from ._base import Ctx, more_after
 from ._context import (
     CALL_LINE_END,
     LINE_TURN_END,
+    MARKER_CLOSERS,
     OBSERVATION,
     PREFILLED,
     PREFILLED_OPENERS,
@@ -287,7 +288,10 @@ class Scanner:
             if not found or not found[-1].ok:
                 # a call not read, or not ok: what stands to its closer is its own, never text
                 past = past_unread(text, marker, max(end, start + len(marker)), limit, self.ctx.find)
-                if found is None or (not found and past >= 0):
+                if past >= 0 and not found and not in_fence and after_markup(text, lead):
+                    found = _unreadable(text, marker, start, past)  # (its block on its own: not ok)
+                    end = past
+                elif found is None or (not found and past >= 0):
                     return (past if past >= 0 else max(end, start + 1)), floor
                 if found and past > end:
                     end = past
@@ -534,6 +538,20 @@ class Scanner:
         if found_all:
             self.calls_end = end
         return end
+
+
+def _unreadable(text: str, marker: str, start: int, past: int) -> list[ToolCall]:
+    """The block a family's marker opens on its own and its closer ends, which its reader
+    could not read: a call not ok (nothing when it holds nothing), so that a call written
+    badly is never taken for an answer with no call."""
+    body = text[start + len(marker):past]
+    closer = next((c for c in MARKER_CLOSERS[marker] if body.endswith(c)), "")
+    body = body[:len(body) - len(closer)].strip()
+    if not body:
+        return []
+    return [ToolCall("", body, None, False, (start, past),
+                     f"the {marker} block at offset {start} holds no call its format writes "
+                     f"({body[:40] + ('...' if len(body) > 40 else '')!r}): it is not run")]
 
 
 def _line_end(text: str, i: int, limit: int) -> int:
