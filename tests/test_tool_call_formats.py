@@ -2369,3 +2369,23 @@ def test_a_block_of_its_own_its_reader_cannot_read_comes_back_not_ok(block):
     assert parse_tool_calls(f"```\n{text}\n```") == []
     empty = marker + "\n" + text[text.rindex("<"):]
     assert parse_tool_calls(empty) == []
+
+
+@pytest.mark.parametrize("args", ['{"ids": [1, 2, ...]}', '{"a": 1, ...}', '{"ids": [1, 2, \u2026]}'])
+def test_arguments_that_leave_values_out_are_not_run(args):
+    # the model elided values: the call with what is written is another call
+    (c,) = parse_tool_calls('<tool_call>{"name": "f", "arguments": ' + args + "}</tool_call>")
+    assert not c.ok and "leave values out" in c.error, c
+    tools = [{"name": "f", "input_schema": {"properties": {"ids": {"type": ["string", "array"]}}}}]
+    (c,) = parse_tool_calls(_q("ids", "[1, 2, ...]"), tools=tools)  # (a string fits it exactly)
+    assert c.ok and c.args == {"ids": "[1, 2, ...]"}, c
+    (c,) = parse_tool_calls(_q("ids", "[1, 2, ...]"), tools=[
+        {"name": "f", "input_schema": {"properties": {"ids": {"type": "array"}}}}])
+    assert not c.ok, c
+
+
+def test_a_number_is_written_in_ascii_digits():
+    tools = [{"name": "f", "input_schema": {"properties": {"n": {"type": "integer"}, "x": {"type": "number"}}}}]
+    for key, text in (("n", "1\u0662"), ("x", "\u0661.5")):
+        (c,) = parse_tool_calls(_q(key, text), tools=tools)
+        assert not c.ok, c

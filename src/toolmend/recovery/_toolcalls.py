@@ -176,6 +176,11 @@ def call_from_parts(name: str, raw: Any, span: tuple[int, int], id: str | None =
             return ToolCall(name, raw, None, False, span,
                             f"the arguments of {name!r} give a key no value at offset {missing.offset}; the "
                             "call is not run with null in its place", id)
+        elided = next((f for f in r.fixes if f.code == "ellipsis"), None)
+        if elided is not None:  # [1, 2, ...]: the model left values out; the call without them is another
+            return ToolCall(name, raw, None, False, span,
+                            f"the arguments of {name!r} leave values out ('...') at offset {elided.offset}; "
+                            "the call is not run with what is written", id)
         nan = next((f for f in r.fixes if f.code == "nan"), None)
         if nan is not None:  # NaN, Infinity, 1e400: null in its place would be a value never written
             return ToolCall(name, raw, None, False, span,

@@ -125,8 +125,9 @@ def read_tools(tools: Any) -> Tools:
 
 
 # numbers as JSON writes them: "007" or "+5" for an integer is refused, not guessed
-_INT = re.compile(r"-?(?:0|[1-9]\d*)\Z")
-_NUM = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][-+]?\d+)?\Z")
+# (ASCII digits only: "1\u0662" is no number JSON writes, though int() would read it as 12)
+_INT = re.compile(r"-?(?:0|[1-9][0-9]*)\Z")
+_NUM = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?\Z")
 _ORDER = ("null", "boolean", "integer", "number", "object", "array")
 _ARTICLE = {"null": "null", "boolean": "a boolean", "integer": "an integer", "number": "a number",
             "object": "an object", "array": "an array", "string": "a string"}
@@ -155,7 +156,7 @@ def _types(schema: Any) -> list[str]:
 # (and one that gives a key no value: null in its place is a value never written, as in a call's arguments)
 NOT_ONE_VALUE = {"truncated": "it is cut off", "nan": "it holds a number JSON cannot carry",
                  "prose": "words follow its value", "concatenated": "it holds more than one value",
-                 "value": "it gives a key no value"}
+                 "value": "it gives a key no value", "ellipsis": "it elides part of itself (...)"}
 
 
 def _fit(text: str, kind: str) -> tuple[bool, Any]:
