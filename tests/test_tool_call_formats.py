@@ -2389,3 +2389,17 @@ def test_a_number_is_written_in_ascii_digits():
     for key, text in (("n", "1\u0662"), ("x", "\u0661.5")):
         (c,) = parse_tool_calls(_q(key, text), tools=tools)
         assert not c.ok, c
+
+
+def test_an_enum_or_const_picks_the_reading_it_allows():
+    def one(prop, text):
+        (c,) = parse_tool_calls(_q("v", text), tools=[{"name": "f", "input_schema": {"properties": {"v": prop}}}])
+        return c.ok, c.args
+
+    assert one({"type": ["string", "integer"], "enum": ["1", 2]}, "1") == (True, {"v": "1"})
+    assert one({"type": ["string", "integer"], "enum": ["1", 2]}, "2") == (True, {"v": 2})
+    assert one({"enum": [1, 2]}, "2") == (True, {"v": 2})  # (no type: its values' types)
+    assert one({"const": 5}, "5") == (True, {"v": 5})
+    assert one({"enum": [True, False]}, "true") == (True, {"v": True})
+    assert one({"enum": [1, 2]}, "true")[0] is False  # (true is no 1)
+    assert one({"enum": ["red", "blue"]}, "green")[0] is False

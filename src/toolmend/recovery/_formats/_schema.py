@@ -189,12 +189,50 @@ def _fit(text: str, kind: str) -> tuple[bool, Any]:
     return False, None
 
 
+def _allowed(schema: Any) -> list[Any] | None:
+    """The values a property's ``enum`` or ``const`` allows, or None."""
+    if not isinstance(schema, dict):
+        return None
+    if "const" in schema:
+        return [schema["const"]]
+    enum = schema.get("enum")
+    return enum if isinstance(enum, list) else None
+
+
+def _kinds_of(values: list[Any]) -> list[str]:
+    """The JSON types of ``values``."""
+    return [next(kind for t, kind in _JSON_KINDS if isinstance(v, t)) for v in values]
+
+
+# (bool before int: a boolean is an int in Python)
+_JSON_KINDS: tuple[tuple[Any, str], ...] = ((type(None), "null"), (bool, "boolean"), (int, "integer"),
+                                            (float, "number"), (str, "string"), (list, "array"),
+                                            (object, "object"))
+
+
+def _same(a: Any, b: Any) -> bool:
+    """JSON equality: a boolean is no number (``True == 1`` in Python)."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        return a == b
+    return type(a) is type(b) and a == b
+
+
 def typed_value(text: str, schema: Any, marked_string: bool = False) -> tuple[Any, str | None]:
     """``text`` typed by a property's schema: (value, None), or (text, what it should be)
     when it fits none of the non-string types the schema allows and the schema does
     not allow a string either. No type (or an unknown property): the text as it is;
     ``marked_string`` (the format says the value is a string) and a string allowed: too."""
     kinds = _types(schema)
+    allowed = _allowed(schema)
+    if allowed is not None and not (marked_string and "string" in kinds):
+        # an enum or a const: the reading among the values it allows (["1", 2] with "1" is the
+        # string; an enum with no type is typed by its values' types)
+        for kind in [k for k in (*_ORDER, "string") if k in (kinds or _kinds_of(allowed))]:
+            ok, value = (True, text) if kind == "string" else _fit(text, kind)
+            if ok and any(_same(value, a) for a in allowed):
+                return value, None
     if not kinds or kinds == ["string"] or (marked_string and "string" in kinds):
         return text, None
     too_long = too_many_digits(text) if _INT.match(text.strip()) else None
