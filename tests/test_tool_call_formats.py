@@ -2403,3 +2403,12 @@ def test_an_enum_or_const_picks_the_reading_it_allows():
     assert one({"enum": [True, False]}, "true") == (True, {"v": True})
     assert one({"enum": [1, 2]}, "true")[0] is False  # (true is no 1)
     assert one({"enum": ["red", "blue"]}, "green")[0] is False
+
+
+@pytest.mark.parametrize("value", ["007", "+5", ".5", "0x1F"])
+def test_a_number_marked_json_that_json_does_not_write_says_so(value):
+    text = (f"<{_B}DSML{_B}function_calls>\n<{_B}DSML{_B}invoke name=\"f\">\n<{_B}DSML{_B}parameter "
+            f"name=\"n\" string=\"false\">{value}</{_B}DSML{_B}parameter>\n</{_B}DSML{_B}invoke>\n"
+            f"</{_B}DSML{_B}function_calls>")
+    (c,) = parse_tool_calls(text)
+    assert not c.ok and "no number as JSON writes it" in c.error and "cut" not in c.error, c.error

@@ -133,6 +133,8 @@ def xml_call(name: str, params: list[tuple[str, str, bool | None]], raw: str, sp
             r = normalize_tool_args(value.strip())
             why = r.error if not r.ok else next((NOT_ONE_VALUE[f.code] for f in r.fixes
                                                   if f.code in NOT_ONE_VALUE), None)
+            if r.cut is not None and r.cut.what == "inside a number":  # (its closer ended it: 007, +5, .5)
+                why = f"{value.strip()[:40]!r} is no number as JSON writes it"
             if why is not None:
                 return ToolCall(name, raw, None, False, span,
                                 f"parameter {key!r} of {name!r} is marked as JSON but is not: {why}", id)
