@@ -2412,3 +2412,40 @@ def test_a_number_marked_json_that_json_does_not_write_says_so(value):
             f"</{_B}DSML{_B}function_calls>")
     (c,) = parse_tool_calls(text)
     assert not c.ok and "no number as JSON writes it" in c.error and "cut" not in c.error, c.error
+
+
+@pytest.mark.parametrize("fmt", [None, "harmony"])
+def test_a_harmony_reply_that_opens_with_its_recipient(fmt):
+    # the prompt ends in <|start|>assistant: the reply opens with " to=functions.NAME"
+    for head in (" to=functions.f<|channel|>commentary json<|message|>", " to=functions.f<|channel|>analysis"
+                 " <|constrain|>json<|message|>"):
+        (c,) = parse_tool_calls(head + '{"a": 1}<|call|>', format=fmt)
+        assert (c.name, c.args, c.ok) == ("f", {"a": 1}, True), head
+    assert parse_tool_calls(" to=user<|channel|>final<|message|>hi", format=fmt) == []
+    assert parse_tool_calls("to=be or not to be, <|message|> is a token", format=fmt) == []
+    # (Glimmer's message to a tool, whose header has no channel, holds an <atem:function_calls> block)
+    assert not any(c.ok for c in parse_tool_calls(' to=get_weather<|message|>{"city":"SF"}', format=fmt))
+
+
+@pytest.mark.parametrize("fmt", [None, "kimi_k2"])
+def test_kimi_reasoning_ends_at_a_call_token_when_its_section_opener_is_left_out(fmt):
+    text = ("<think>I need two<|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{\"a\": 1}"
+            "<|tool_call_end|><|tool_call_begin|>functions.g:1<|tool_call_argument_begin|>{}<|tool_call_end|>")
+    f, g = parse_tool_calls(text, format=fmt)
+    assert (f.name, f.args, g.name, g.args) == ("f", {"a": 1}, "g", {})
+
+
+@pytest.mark.parametrize("fmt", [None, "seed_oss"])
+def test_seed_oss_values_are_as_written_unless_laid_out_as_qwen3_coder(fmt):
+    def one(value):
+        text = f"<seed:tool_call>\n<function=w>\n<parameter=c>{value}</parameter>\n</function>\n</seed:tool_call>"
+        (c,) = parse_tool_calls(text, format=fmt)
+        return c.args["c"]
+
+    assert one("line1\nline2\n") == "line1\nline2\n"  # (a file's last line break is the file's)
+    assert one("\nParis\n") == "Paris"  # (a line break on each side: the layout, as Qwen3-Coder's)
+    assert one("\nx") == "\nx"
+    # Qwen3-Coder's own calls keep its layout: one line break on each side is not the value's
+    (c,) = parse_tool_calls("<tool_call>\n<function=w>\n<parameter=c>\nline1\n\n</parameter>\n</function>\n"
+                            "</tool_call>")
+    assert c.args == {"c": "line1\n"}

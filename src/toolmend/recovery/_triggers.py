@@ -102,5 +102,5 @@ def opens_prefilled(text: str, kinds: frozenset[str]) -> bool | None:
 # what no body of PREFILLED begins with, decided on the first characters: a first word followed
 # by another character than a name's, blanks, "<" or ":" (or by blanks and a word), or a tag
 # other than <invoke
-_NOT_PREFILLED = re.compile(r"[ \t\r\n]{0,64}(?:[A-Za-z_][\w.-]{0,127}(?:[^\w.\-\s<:]|[ \t]+[^\s<])"
+_NOT_PREFILLED = re.compile(r"[ \t\r\n]{0,64}(?:(?!to=)[A-Za-z_][\w.-]{0,127}(?:[^\w.\-\s<:]|[ \t]+[^\s<])"
                             r"|<(?:[^i]|i[^n]|in[^v]|inv[^o]|invo[^k]|invok[^e]|invoke[^ \t])|[^A-Za-z_<\s])")

@@ -28,8 +28,14 @@ ROLE_TOKENS = ("]~!b[", "]~b]")
 # assistant's header): the text opens with the call's body, GLM's NAME<arg_key>, Gemma 4's
 # call:NAME{, MiniMax M2's <invoke name=, and is read as if the opener stood before it
 PREFILLED = re.compile(r"[ \t\r\n]{0,64}(?:(?P<glm>[A-Za-z_][\w.-]{0,127}[ \t]{0,8}\r?\n?[ \t]{0,8}<arg_key>)"
-                       r"|(?P<gemma4>call:[A-Za-z_])|(?P<minimax_m2><invoke[ \t]+name=))")
-PREFILLED_OPENERS = {"glm": "<tool_call>", "gemma4": "<|tool_call>", "minimax_m2": "<minimax:tool_call>"}
+                       r"|(?P<gemma4>call:[A-Za-z_])|(?P<minimax_m2><invoke[ \t]+name=)"
+                       # (harmony's: the prompt ends in <|start|>assistant, the reply opens with its
+                       # recipient)
+                       r"|(?P<harmony>to=[^\s<]{1,160}[ \t]{0,8}<\|channel\|>))")  # (Glimmer's has none)
+# the family's marker (its reader's) and the text the prompt held, put back before the body
+PREFILLED_OPENERS = {"glm": ("<tool_call>", "<tool_call>"), "gemma4": ("<|tool_call>", "<|tool_call>"),
+                     "minimax_m2": ("<minimax:tool_call>", "<minimax:tool_call>"),
+                     "harmony": ("<|start|>", "<|start|>assistant ")}
 # the header of the assistant's turn after one: the text held the prompt, and the reply follows
 REPLY_HEAD = re.compile("|".join((
     r"\s*(?:<\|im_start\|>assistant", r"<start_of_turn>model", r"<\|turn>model", r"<\uff5cAssistant\uff5c>",

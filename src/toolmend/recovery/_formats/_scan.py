@@ -51,7 +51,7 @@ from ._tokens import (
     ANALYSIS,
     BARE_CLOSERS,
     BLANK_RUN,
-    IMPLICIT_END,
+    IMPLICIT_ENDS,
     LINE_FIRSTS,
     LINE_OPENERS,
     REASONING,
@@ -367,8 +367,8 @@ class Scanner:
         close_think = self.closer(re.escape(closer), m.end(), limit)
         if close_think is None:
             # reasoning to the end of the text (Kimi's tool section ends it implicitly)
-            implicit = text.find(IMPLICIT_END, m.end(), limit)
-            return (implicit if implicit >= 0 else limit), -1
+            found = [k for k in (text.find(e, m.end(), limit) for e in IMPLICIT_ENDS) if k >= 0]
+            return (min(found) if found else limit), -1
         pos = close_think.end()
         k = _skip_ws(text, pos, limit)
         if k < limit and text[k] in "{[" and text[k - 1] not in "\n":
@@ -654,13 +654,13 @@ def _prefilled(scanner: Scanner, calls: list[ToolCall]) -> int:
     m = PREFILLED.match(text)
     if m is None or m.lastgroup not in scanner.kinds:
         return 0
-    opener, k = PREFILLED_OPENERS[m.lastgroup], m.start(m.lastgroup)
+    (marker, opener), k = PREFILLED_OPENERS[m.lastgroup], m.start(m.lastgroup)
     virtual = opener + text[k:]
     ctx = Ctx(scanner.ctx.tools, scanner.ctx.fmt)  # (its searches remembered are the virtual text's)
     if m.lastgroup == "glm":
         found, end = read_glm(virtual, 0, len(virtual), ctx)
     else:
-        found, end = scanner.readers[opener](virtual, 0, len(virtual), ctx)
+        found, end = scanner.readers[marker](virtual, 0, len(virtual), ctx)
     if not found:
         return 0
     shift = k - len(opener)  # (the opener was not written: a span starts at the body)

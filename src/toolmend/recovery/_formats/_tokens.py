@@ -29,7 +29,8 @@ ANALYSIS = "<|channel|>analysis"  # (read as the harmony message it is where har
 # (not the closers that end other messages or blocks too: harmony's <|end|>, Inkling's <|end_message|>)
 BARE_CLOSERS = [c for o, c in REASONING.items() if c not in ("<|end|>", "<channel|>", "<|end_message|>")]
 # Kimi K2 ends its reasoning implicitly where its tool section begins
-IMPLICIT_END = "<|tool_calls_section_begin|>"
+# (or its first call's token, the section's opener left out, as Kimi-K2-Thinking may write it)
+IMPLICIT_ENDS = ("<|tool_calls_section_begin|>", "<|tool_call_begin|>")
 
 
 _FENCE_ETC = (

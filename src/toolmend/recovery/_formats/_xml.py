@@ -19,6 +19,7 @@ and not ok (another parameter may have followed).
 from __future__ import annotations
 
 import re
+from typing import Literal
 
 from ..._kernels import markers
 from .._jsonish import extent, skip_space
@@ -29,13 +30,20 @@ from ._context import WRAPPERS
 __all__ = ["read_function", "invoke_reader", "read_glm", "glm_reader"]
 
 
-def _value(text: str, a: int, b: int, newlines: bool = True) -> str:
-    """The value between ``a`` and ``b``; with ``newlines``, less the one newline the
-    format puts after the opening tag and before the closing one (Qwen3-Coder's
-    template writes ``<parameter=k>\\nv\\n</parameter>``); the other formats write the
-    value as it is."""
+# how a format lays a value out between its tags: a line break on each side, which is not the
+# value's (Qwen3-Coder); none, the value as it is (the others); or as it is, unless a line
+# break stands on both sides (Seed-OSS' template writes values as they are, and a model
+# writing Qwen3-Coder's layout in its tags puts one on both)
+Layout = Literal["each", "none", "pair"]
+
+
+def _value(text: str, a: int, b: int, newlines: Layout = "each") -> str:
+    """The value between ``a`` and ``b``, less the line breaks its format's layout puts
+    around it (Qwen3-Coder's template writes ``<parameter=k>\\nv\\n</parameter>``)."""
     v = text[a:b]
-    if not newlines:
+    if newlines == "none":
+        return v
+    if newlines == "pair" and not (v.startswith(("\n", "\r\n")) and v.endswith("\n")):
         return v
     if v.startswith("\r\n"):
         v = v[2:]
@@ -85,7 +93,7 @@ class _Params:
     value then ends at the next parameter or at the end of the call."""
 
     def __init__(self, ctx: Ctx, text: str, j: int, limit: int, opener: re.Pattern[str], open_prefix: str,
-                 close: str, ends: tuple[str, ...], newlines: bool, dropped: bool,
+                 close: str, ends: tuple[str, ...], newlines: Layout, dropped: bool,
                  whole_values: bool = False, foreign: re.Pattern[str] | None = None,
                  cdata: bool = False) -> None:
         self.params: list[tuple[str, str, bool | None]] = []
@@ -294,7 +302,7 @@ def _closer_after(close: str, block: str, text: str, end: int, limit: int, ctx: 
 
 
 def _read_params(ctx: Ctx, name: str, text: str, j: int, limit: int, opener: re.Pattern[str],
-                 open_prefix: str, close: str, ends: tuple[str, ...], newlines: bool, dropped: bool = True,
+                 open_prefix: str, close: str, ends: tuple[str, ...], newlines: Layout, dropped: bool = True,
                  foreign: re.Pattern[str] | None = None, cdata: bool = False) -> _Params:
     """The parameters of a call; ``dropped``: a family whose models drop a value's
     closing tag (Qwen3-Coder's ``</parameter>``, GLM's ``</arg_value>``). A value
@@ -336,9 +344,20 @@ def read_function(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCal
                           text, e, limit), end
     # </function> ends the call; a dropped one is ended by </tool_call>
     ends = ("</function>",) + _WRAP_CLOSE
-    ps = _read_params(ctx, name, text, j, limit, _PARAM, "<parameter=", "</parameter>", ends, True)
+    # (Seed-OSS' template writes each value as it is, <parameter=k>v</parameter>: a line break
+    # after it is the value's, a file's last one too; Qwen3-Coder's writes one on each side)
+    newlines: Layout = "pair" if ctx.fmt == "seed_oss" or _after_seed_opener(text, i) else "each"
+    ps = _read_params(ctx, name, text, j, limit, _PARAM, "<parameter=", "</parameter>", ends, newlines)
     end_len = len("</function>") if ps.end_at >= 0 and text.startswith("</function>", ps.end_at) else 0
     return _finish(name, ps, text, i, j, limit, end_len, ctx, (_WRAPPERS, _WRAP_CLOSE))
+
+
+def _after_seed_opener(text: str, i: int) -> bool:
+    """``<seed:tool_call>`` (and blanks) stands right before ``i``."""
+    k = i
+    while k > 0 and text[k - 1] in " \t\r\n" and i - k < 64:
+        k -= 1
+    return text.endswith("<seed:tool_call>", 0, k)
 
 
 def _no_name(text: str, i: int, j: int, limit: int, name: str,
@@ -403,7 +422,7 @@ def invoke_reader(prefix: str, block: str | None = None, call: str = "invoke",  
         k = skip_space(text, j, limit)
         if text.startswith("{", k):  # the arguments as one JSON object, not as parameters
             return _json_body(name, text, i, k, limit, ctx, inv_close, inv_close, False)
-        ps = _read_params(ctx, name, text, j, limit, par, par_open, par_close, (inv_close,), False, False,
+        ps = _read_params(ctx, name, text, j, limit, par, par_open, par_close, (inv_close,), "none", False,
                           cdata=cdata)
         # (a call standing alone, MiniCPM 5's: a value's closer after it may end a value that held
         # the call's closer, as in a block)
@@ -503,7 +522,7 @@ def glm_reader(prefix: str = "", suffix: str = "", end: str = ""):  # type: igno
         k = skip_space(text, j, limit)
         if text.startswith("{", k):  # <tool_call>NAME\n{json}</tool_call>: the arguments as JSON
             return _json_body(name, text, i, k, limit, ctx, closer, opener, True)
-        ps = _read_params(ctx, name, text, j, limit, arg, key_open, value_close, (closer,), False,
+        ps = _read_params(ctx, name, text, j, limit, arg, key_open, value_close, (closer,), "none",
                           foreign=key_then_value)
         return _finish(name, ps, text, i, j, limit, len(closer), ctx)
 
