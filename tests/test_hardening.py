@@ -457,6 +457,11 @@ SHAPES = {
     # input, text over lines, ends at the next action)
     "react remarks never closed": "Action: a (" * 190_000,
     "react actions naming no tool": "Action: a b\nAction Input: x\n" * 70_000,
+    # Mistral's markers one after the other: each read from its own passed the rest over
+    "mistral markers": "[TOOL_CALLS]" * 170_000,
+    "mistral marker lines": "[TOOL_CALLS]\n" * 160_000,
+    # MiniMax M3 blocks never closed: each looked for its closer to the end of the text
+    "minimax m3 openers": "]<]minimax[>[<tool_call> x " * 75_000,
 }
 
 

@@ -92,6 +92,9 @@ _V11_CUT = re.compile(r"\s*[\w.:@/-]*(?:\[[A-Z_]*\]?[^\[{]*)?")  # the text ran 
 def read_mistral(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
     j = i + len("[TOOL_CALLS]")
     k = skip_space(text, j, limit)
+    while text.startswith("[TOOL_CALLS]", k):  # a run of markers: read once, from its last one
+        j = k + len("[TOOL_CALLS]")          # (each read from its own would pass the rest over)
+        k = skip_space(text, j, limit)
     if k < limit and text[k] in "[{":  # before v11: a JSON list (or one object)
         calls, end, found = json_run(text, k, limit)
         calls = more_after(calls, text, end, limit)

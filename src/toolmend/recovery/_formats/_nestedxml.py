@@ -64,14 +64,16 @@ def read_block(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] 
             if limit == len(text) and (not rest or (NS + "</tool_call>").startswith(rest) or (
                     (NS + '<invoke name="').startswith(rest[:len(NS) + 14]) and ">" not in rest[len(NS):])):
                 return calls, limit  # cut before the block's end or inside an invoke's head
-            close = _CLOSE.search(text, k, limit)
-            if close is None:
+            # (the parse's remembered search: a run of openers with no closer costs one search)
+            c = ctx.find(text, "</tool_call>", k, limit)
+            if c < 0:
                 return (calls or None), k + (0 if calls else len(_OPEN))
+            start, end = (c - len(NS) if text.endswith(NS, k, c) else c), c + len("</tool_call>")
             # text the block holds that is no invoke: reported, and never read as text (a call it
             # shows would be taken for one)
-            calls.append(ToolCall("", text[k:close.start()], None, False, (k, close.end()),
+            calls.append(ToolCall("", text[k:start], None, False, (k, end),
                                   f"the block holds text that is not an invoke ({rest[:40]!r})"))
-            return calls, close.end()
+            return calls, end
         name = m.group(1) if m.group(1) is not None else m.group(2)
         props = ctx.tools.properties(name) if ctx.tools is not None else None
         call, k = _invoke(name, text, k, m.end(), limit, props)
