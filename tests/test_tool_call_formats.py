@@ -2355,9 +2355,8 @@ def test_a_value_the_format_marks_as_a_string_stays_one_where_the_schema_allows_
 
 @pytest.mark.parametrize("block", [
     ('<|tool_call_start|>[f(code="["\\""]")]<|tool_call_end|>', "<|tool_call_start|>"),
-    ("<minimax:tool_call>\nrm -rf build\n</minimax:tool_call>", "<minimax:tool_call>"),
-    ("<function_calls>\nplease run the tests\n</function_calls>", "<function_calls>"),
-    ("<|python_start|>rm -rf /tmp/x<|python_end|>", "<|python_start|>"),
+    ('<|python_start|>f(code="["\\""]")<|python_end|>', "<|python_start|>"),
+    ('<minimax:tool_call>\n{"name": "f"\n</minimax:tool_call>', "<minimax:tool_call>"),
 ])
 def test_a_block_of_its_own_its_reader_cannot_read_comes_back_not_ok(block):
     # a call written badly is never taken for an answer without a call
@@ -2449,3 +2448,19 @@ def test_seed_oss_values_are_as_written_unless_laid_out_as_qwen3_coder(fmt):
     (c,) = parse_tool_calls("<tool_call>\n<function=w>\n<parameter=c>\nline1\n\n</parameter>\n</function>\n"
                             "</tool_call>")
     assert c.args == {"c": "line1\n"}
+
+
+
+@pytest.mark.parametrize("text", [
+    "The LFM2 special tokens are:\n<|tool_call_start|> and <|tool_call_end|>",
+    "<|tools_prefix|> and <|tools_suffix|> delimit Apertus tool calls.",
+    "<TOOLCALL>...</TOOLCALL> is how Nemotron marks calls.",
+    "1. The model emits\n<|tool_call_start|>\n2. then a Python list, then\n<|tool_call_end|>",
+    "Here is the failing log line:\n[ERROR] <function_call>timeout after 30s</function_call>",
+    '<div>\n<function_calls>\nNo calls were made.\n</function_calls>\n</div>',
+    "Use this template:\n<|tool_call|>YOUR CALL<|/tool_call|>",
+    "x\n<minimax:tool_call>\nrm -rf build\n</minimax:tool_call>",
+])
+def test_a_block_that_holds_words_not_a_call_gives_nothing(text):
+    # (documentation, logs and templates show a family's markers around words: no call was written)
+    assert parse_tool_calls(text) == []

@@ -319,8 +319,8 @@ def test_a_functionary_message_opening_with_a_name_is_held_then_read():
 
 
 # the opening head read whole, as the regular expressions read it
-_WHOLE_HEAD = re.compile(r"[ \t\n]*[A-Za-z_][\w.-]{0,127}[ \t]*\n[ \t]*\{")
-_HEAD_SO_FAR = re.compile(r"[ \t\n]*(?:[A-Za-z_][\w.-]{0,127}(?:[ \t]*(?:\n[ \t]*)?)?)?")
+_WHOLE_HEAD = re.compile(r"[ \t\r\n]*[A-Za-z_][\w.-]{0,127}[ \t]*\r?\n[ \t]*\{")
+_HEAD_SO_FAR = re.compile(r"[ \t\r\n]*(?:[A-Za-z_][\w.-]{0,127}(?:[ \t]*(?:\r?\n[ \t]*|\r)?)?)?")
 _head_pieces = st.sampled_from([" ", "\t", "\n", "\n\n ", "get", "_x", "a.b-c", "\u00e9", "9", "{", "}",
                                 "x" * 60, "(", "\r", "\u3000"])
 
@@ -421,6 +421,15 @@ _DECIDED_LATER = [
     'Done.\n<|im_start|>user\nnow delete\n<tool_call>{"name": "rm", "arguments": {"p": "/"}}</tool_call>',
     '<tool_call>{"name": "ls", "arguments": {}}</tool_call><|turn>tool\n{"ok": 1}\n'
     '<tool_call>{"name": "rm", "arguments": {"p": "/"}}</tool_call>',
+    # harmony's messages of another author: the model's turn is over (were shown, then ran the call)
+    '<|start|>user<|message|>x<|end|><tool_call>{"name": "rm", "arguments": {"p": "/"}}</tool_call>',
+    '<|start|>system<|message|>x<|end|><tool_call name="read_file">main.go</tool_call>',
+    # a call not ok runs to its family's closer, which may come after its </tool_call>
+    "<tool_call><function=f><parameter=a>1</parameter><parameter=a>2</parameter></function></tool_call>"
+    "</function>",
+    # DeepSeek's fence whose info holds the call's end: cut before its arguments
+    "<\uff5ctool\u2581call\u2581begin\uff5c>function<\uff5ctool\u2581sep\uff5c>get_weather\n```json"
+    "<\uff5ctool\u2581call\u2581end\uff5c>\n{\"location\": \"Tokyo\"}\n```<\uff5ctool\u2581call\u2581end\uff5c>",
 ]
 
 
@@ -435,6 +444,20 @@ _DECIDED_LATER = [
 def test_what_the_whole_text_decides_is_never_reported_before_when_the_prompt_opened_reasoning(text):
     for step in (1, 3, 8):
         _check_live(text, list(range(step, len(text), step)), thinking=True)
+    for blanks in (1, 39, 40, 200):  # (blanks before it, in deltas of their own: still its start)
+        _check_live(" " * blanks + text, [blanks], thinking=True)
+        _check_live(" " * blanks + text, list(range(1, blanks + 1)), thinking=True)
+
+
+@pytest.mark.parametrize("fmt,text", [("glm4", 'run\r\n{"cmd": "ls"}'),
+                                      ("functionary", '\r\nrun\n{"cmd": "ls"}'),
+                                      ("functionary", 'run\r\n{"cmd": "ls"}')])
+def test_a_name_line_ended_by_a_carriage_return_is_held_as_the_whole_text_reads_it(fmt, text):
+    for step in (1, 2, 5):
+        for thinking in (None, False):
+            s, events = _run(text, list(range(step, len(text), step)), format=fmt, thinking=thinking)
+            assert s.finish() == parse_tool_calls(text, format=fmt) and s.finish()[0].ok
+            assert not [e for e in events if isinstance(e, TextDelta)]  # (the name is the call's)
 
 
 @pytest.mark.parametrize("text", _DECIDED_LATER)

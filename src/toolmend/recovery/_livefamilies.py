@@ -44,12 +44,12 @@ from typing import Any, Iterable, NamedTuple
 import regex  # type: ignore[import-untyped]
 
 from ._formats._context import MARKER_CLOSERS, SECTIONS, WRAPPERS as CALL_WRAPPERS
-from ._formats._json import harmony_message, harmony_tool, kimi_name
+from ._formats._json import harmony_message, harmony_tool, kimi_name, models_message
 from ._formats._xml import glm_tags
 from ._toolcalls import _NAME, _PLACEHOLDER_NAME, NAME_PATTERN, ToolCall
 
 __all__ = ["Family", "FAMILIES", "WRAPPERS", "JsonHead", "JSON_HEADS", "first_closer", "settle",
-           "harmony_text", "QWEN3_CODER", "SEED_OSS", "GLM", "Literals", "literals_for"]
+           "harmony_text", "live_kinds", "QWEN3_CODER", "SEED_OSS", "GLM", "Literals", "literals_for"]
 
 
 class Family(NamedTuple):
@@ -139,9 +139,10 @@ JSON_HEADS: dict[str, tuple[JsonHead, ...]] = {
         JsonHead(regex.compile(re.escape(_DS_BEGIN) + _WS + _NAME_RE + _WS + re.escape(_DS_SEP) + _WS
                                + r"\{"),
                  regex.compile(_SPACE + "*" + re.escape(_DS_END)), (_DS_END,)),
-        # V3 and R1: ...function<｜tool▁sep｜>NAME\n```json\n{...}\n```<｜tool▁call▁end｜>
+        # V3 and R1: ...function<｜tool▁sep｜>NAME\n```json\n{...}\n```<｜tool▁call▁end｜> (no token
+        # in the fence's info: the call's end there ends it before its arguments)
         JsonHead(regex.compile(re.escape(_DS_BEGIN) + "function" + re.escape(_DS_SEP) + r"[ \t]*" + _NAME_RE
-                               + r"[ \t]*\n" + _WS + r"```[^\n`]*\n" + _WS + r"\{"),
+                               + r"[ \t]*\n" + _WS + r"```[^\n`<]*\n" + _WS + r"\{"),
                  regex.compile(_SPACE + "*```" + _WS + re.escape(_DS_END)), ("```", _DS_END)),
     ),
     # Mistral v11+: [TOOL_CALLS]NAME[CALL_ID]ID[ARGS]{...} (read_mistral's own head)
@@ -197,10 +198,20 @@ def harmony_text(whole: str, at: int, stop: int) -> tuple[str, int, int] | None:
     if msg is None:
         return None
     channel, _, a, b, end, closed = msg
-    if not closed or end != stop or harmony_tool(whole, at, msg) is not None:
+    if not closed or end != stop or harmony_tool(whole, at, msg) is not None or \
+            not models_message(whole, at, msg):  # (another's message: the model's turn is over)
         return None
     return channel, a, b
 
+
+
+def live_kinds(kinds: frozenset[str]) -> bool:
+    """A format the live reading serves: no call name may open the message
+    (Functionary's bare first call, GLM-4's). Calls are reported early in the
+    tags (Hermes' JSON body, Qwen3-Coder, Seed-OSS, GLM) and in the token
+    families read here; in the other formats the reading shows the text and
+    skips the reasoning, and the calls come at the end."""
+    return "name_head" not in kinds
 
 # Qwen3-Coder's call inside a <tool_call> tag, regular: each parameter closed by its own
 # </parameter>, no value holding a tag of the format. Read whole at its </tool_call>, such a

@@ -55,6 +55,7 @@ from typing import Any
 from ..errors import ToolmendError
 from ._formats import FORMATS, _readers, kinds_of
 from ._formats._schema import read_tools
+from ._livefamilies import live_kinds
 from ._streamevents import (
     ArgsDelta,
     CallFinished,
@@ -65,7 +66,7 @@ from ._streamevents import (
     text_delta,
 )
 from ._toolcalls import ToolCall, check_thinking, parse_tool_calls
-from ._toolstream_live import LiveReading, live_kinds
+from ._toolstream_live import LiveReading
 from ._triggers import TRIGGER, opens_prefilled, partial_tail, reads_prefilled
 
 __all__ = ["ToolCallStream", "TextDelta", "CallStarted", "ArgsDelta", "CallFinished", "StreamEvent"]
@@ -75,7 +76,8 @@ __all__ = ["ToolCallStream", "TextDelta", "CallStarted", "ArgsDelta", "CallFinis
 # Functionary v3.2 (forced): the message may open with a call's bare name, a newline and its "{"
 # ([ \t\n]*[A-Za-z_][\w.-]{0,127}[ \t]*\n[ \t]*\{), read a delta at a time (see _head_read)
 _TABS = re.compile(r"[ \t]*")
-_HEAD_BLANKS = (re.compile(r"[ \t\n]*"), None, _TABS, _TABS)  # (by state: 1 is the name)
+# (by state: 1 is the name; a carriage return may stand before the name's line break: 4 is after it)
+_HEAD_BLANKS = (re.compile(r"[ \t\r\n]*"), None, _TABS, _TABS, re.compile(""))
 _NAME_RUN = re.compile(r"[\w.-]*")
 _NAME_MAX = 128
 
@@ -177,7 +179,8 @@ class ToolCallStream:
     def _head_read(self, delta: str) -> bool | None:
         """Read ``delta`` into the bare call name the message may open with
         (blanks, a name, blanks, a line break, blanks, then the arguments'
-        "{"): True once the "{" is read, None while the text may still become
+        "{"; a carriage return may stand before the line break, as the scan
+        reads it): True once the "{" is read, None while the text may still become
         that, False when it cannot. Where the text so far stands in that is
         kept, so each delta is read once (the blanks may run long)."""
         i, n = 0, len(delta)
@@ -190,7 +193,10 @@ class ToolCallStream:
                 c = delta[i]
                 if state == 3:
                     return c == "{"
-                if state == 2:
+                if state == 2 or state == 4:
+                    if c == "\r" and state == 2:
+                        state, i = 4, i + 1
+                        continue
                     if c != "\n":
                         return False
                     state, i = 3, i + 1
@@ -207,8 +213,8 @@ class ToolCallStream:
             if i < n:
                 if delta[i] == "\n":
                     state, i = 3, i + 1
-                elif delta[i] in " \t":
-                    state = 2
+                elif delta[i] in " \t\r":
+                    state = 2  # (a carriage return is read there)
                 else:
                     return False
         self._head_state, self._head_name = state, name

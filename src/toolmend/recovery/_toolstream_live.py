@@ -65,7 +65,7 @@ from ._streamevents import (
 from ._toolcalls import _NAME, _PLACEHOLDER_NAME, NAME_PATTERN, ToolCall, calls_from, marker_reading, moved
 from ._triggers import PROSE_STOP, TRIGGER, opens_prefilled, partial_tail, reads_prefilled
 
-__all__ = ["LiveReading", "live_kinds"]
+__all__ = ["LiveReading"]
 
 # what str.isspace() is true for (the one-parse reading skips these after the arguments)
 _SPACE = r"[\t-\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]"
@@ -91,15 +91,6 @@ _OVER = frozenset({"held", "closed"})  # the stream's own feed takes the deltas
 _prose_stop = PROSE_STOP.search
 
 
-def live_kinds(kinds: frozenset[str]) -> bool:
-    """A format the live reading serves: no call name may open the message
-    (Functionary's bare first call). Calls are reported early in the tags
-    read above (Hermes' JSON body, Qwen3-Coder, Seed-OSS, GLM) and in the
-    token families (``_livefamilies``); in the other formats the reading shows
-    the text and skips the reasoning, and the calls come at the end."""
-    return "name_head" not in kinds
-
-
 # a token that ends the model's turn (in a call read live, it holds the reading)
 _ANY_TURN_END = re.compile("|".join(re.escape(t) for t in TURN_ENDS))
 
@@ -117,6 +108,7 @@ class LiveReading:
     at = 0
     line_blank = True  # only spaces and tabs since the last line break (or the start)
     searched = 0  # how far into ``work`` a search of the current state has looked
+    lead = 0  # where the message's first character other than a blank may be (thinking=True)
     start = 0  # where the calls not yet reported begin to be read
     floor = 0  # where the words that may frame a call begin (after a call, after reasoning: the scan's)
     closer: re.Pattern[str] | None = None  # the open <think> block's closer
@@ -306,8 +298,12 @@ class LiveReading:
     def _reasoning(self, events: list[StreamEvent]) -> bool:
         """thinking=True: everything up to the first closer is reasoning (a message opening
         with a token may hold the prompt: the whole text says where its reply is)."""
-        if self.at == 0 and self.work.lstrip()[:1] in ("<", "[", "]"):
-            return self._hold()
+        if self.at == self.lead and self.work.lstrip()[:1] in ("<", "[", "]", ""):  # (the message's start)
+            if self.work.strip():
+                return self._hold()
+            self._advance(len(self.work))  # blanks alone: its first character is still to come
+            self.lead = self.at
+            return False
         m = self.lit.closers.search(self.work)
         if m is None:
             keep = min(len(self.work), self.lit.longest)  # a closer may be cut at the end
@@ -610,8 +606,8 @@ class LiveReading:
         tail, base = self._text_from(self.at)
         found = calls_from(tail, self.format, self.tools, self.thinking, self.at - base)
         call = moved(found[:1], base)[0] if found else None
-        if call is None or call.span != (self.at, self.at + size):
-            return self._hold()
+        if call is None or call.span != (self.at, self.at + size) or not call.ok:
+            return self._hold()  # (a call not ok runs to its family's closer, which may come later)
         events += call_events(len(self.committed), call)
         self.committed.append(call)
         self._advance(size)

@@ -31,7 +31,7 @@ from ._base import Ctx, Reader, cut_call, json_run, more_after, named_call
 from ._context import frames
 
 __all__ = ["block_reader", "read_mistral", "read_kimi", "read_deepseek", "read_harmony", "harmony_tool",
-           "kimi_name", "read_apertus", "read_arrow", "read_functools", "read_glm4",
+           "kimi_name", "read_apertus", "read_arrow", "read_functools", "read_glm4", "models_message",
            "read_glm4_next"]
 
 
@@ -329,6 +329,13 @@ def _no_call_in(text: str, i: int, msg: tuple[str, str | None, int, int, int, bo
         return True
     author = _H_AUTHOR.match(text, i, msg[2])
     return author is not None and author.group(1).lower() not in ("assistant", "")
+
+
+def models_message(text: str, i: int, msg: tuple[str, str | None, int, int, int, bool]) -> bool:
+    """The harmony message ``msg`` read at ``i`` is the model's own: no other author (the
+    user's, the system's, a tool's) and not sent to the assistant (a tool's result)."""
+    author = _H_AUTHOR.match(text, i, msg[2])
+    return msg[1] != "assistant" and (author is None or author.group(1).lower() in ("assistant", ""))
 
 
 def _tool_result(text: str, i: int, msg: tuple[str, str | None, int, int, int, bool]) -> bool:

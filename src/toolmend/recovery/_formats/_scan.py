@@ -540,15 +540,20 @@ class Scanner:
         return end
 
 
+# what a call's body begins with in the families whose block may hold one: a JSON object or list
+# (not a template's {{ or {%), a Python call or a list of them, a tag
+_CALL_BEGINS = re.compile(r"\{(?![{%])|\[[ \t\n]*[\[{\"]|\[?[ \t\n]*[A-Za-z_][\w.]*[ \t]*\(|<[A-Za-z_|]")
+
+
 def _unreadable(text: str, marker: str, start: int, past: int) -> list[ToolCall]:
     """The block a family's marker opens on its own and its closer ends, which its reader
-    could not read: a call not ok (nothing when it holds nothing), so that a call written
-    badly is never taken for an answer with no call."""
+    could not read: a call not ok when it begins as a call does (nothing otherwise), so
+    that a call written badly is never taken for an answer with no call."""
     body = text[start + len(marker):past]
     closer = next((c for c in MARKER_CLOSERS[marker] if body.endswith(c)), "")
     body = body[:len(body) - len(closer)].strip()
-    if not body:
-        return []
+    if _CALL_BEGINS.match(body) is None:
+        return []  # (words, a template's {{ }}, a placeholder: the block is talked about, not written)
     return [ToolCall("", body, None, False, (start, past),
                      f"the {marker} block at offset {start} holds no call its format writes "
                      f"({body[:40] + ('...' if len(body) > 40 else '')!r}): it is not run")]
