@@ -2464,3 +2464,23 @@ def test_seed_oss_values_are_as_written_unless_laid_out_as_qwen3_coder(fmt):
 def test_a_block_that_holds_words_not_a_call_gives_nothing(text):
     # (documentation, logs and templates show a family's markers around words: no call was written)
     assert parse_tool_calls(text) == []
+
+
+
+@pytest.mark.parametrize("head", [" to=search<|message|>", " to=search <|constrain|>json<|message|>",
+                                  " to=search\n<|message|>", " to=search<|message|>Sure.\n",
+                                  " to=search<|channel|>commentary<|message|>"])
+def test_a_glimmer_recipient_is_found_in_its_header_whatever_stands_beside_it(head):
+    body = ('<atem:function_calls><atem:invoke name="run"><atem:parameter name="cmd">ls</atem:parameter>'
+            "</atem:invoke></atem:function_calls><|eom|>")
+    (c,) = parse_tool_calls(head + body, format="glimmer")
+    assert not c.ok and "'search'" in c.error
+    (c,) = parse_tool_calls(head.replace("search", "run") + body, format="glimmer")
+    assert c.ok and c.args == {"cmd": "ls"}
+
+
+def test_mistral_args_on_a_line_of_its_own_and_a_sentence_ending_with_the_markers():
+    for text in ('[TOOL_CALLS]f\n[ARGS]{"a": 1}', '[TOOL_CALLS]f[ARGS]\n{"a": 1}'):
+        (c,) = parse_tool_calls(text)
+        assert (c.name, c.args, c.ok) == ("f", {"a": 1}, True), text
+    assert parse_tool_calls("Mistral calls look like [TOOL_CALLS]name[ARGS]") == []

@@ -342,20 +342,27 @@ def _glimmer(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | 
     return found, end
 
 
-_GLIMMER_TO = re.compile(r"to=(\S{1,160}?)[ \t]*\Z")
+_GLIMMER_TO = re.compile(r"\bto=([^\s<]{1,160})")
+_HEADER_STARTS = ("<|start|>", "<|eom|>", "<|eot|>", "<|end|>", "<|call|>", "<|return|>")
+
+
+def _recipient_of(text: str, h: int) -> str | None:
+    """The recipient the header of the Glimmer message whose ``<|message|>`` is at ``h``
+    names (``to=R``, before it in the header, with a channel or a constraint beside it),
+    or None."""
+    a = max(0, h - 200)
+    a = max([a] + [k + len(t) for t in _HEADER_STARTS if (k := text.rfind(t, a, h)) >= 0])
+    found = _GLIMMER_TO.findall(text, a, h)
+    return found[-1] if found else None
 
 
 def _recipient_before(text: str, i: int) -> str | None:
-    """The recipient of the Glimmer message whose body starts at ``i`` (``to=R<|message|>``
-    before it), or None when no header stands there."""
-    k = i
-    while k > 0 and text[k - 1] in " \t\r\n":
-        k -= 1
-    if not text.endswith("<|message|>", 0, k):
+    """The recipient of the Glimmer message whose body holds the block at ``i`` (its
+    ``<|message|>`` before it, no message's end between), or None."""
+    h = text.rfind("<|message|>", max(0, i - 4000), i)
+    if h < 0 or any(text.find(t, h, i) >= 0 for t in _HEADER_STARTS):
         return None
-    k -= len("<|message|>")
-    head = _GLIMMER_TO.search(text, max(0, k - 200), k)
-    return None if head is None else head.group(1)
+    return _recipient_of(text, h)
 
 
 _TOOL_NAME = re.compile(NAME_PATTERN)
@@ -388,8 +395,7 @@ def _glimmer_message(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[Tool
     answer is a ``<atem:function_calls>`` block alone (the recipient fumbled: the
     model wrote nothing but calls). A message to a tool is read on (its
     ``<atem:function_calls>`` at its own marker)."""
-    head = _GLIMMER_TO.search(text, max(0, i - 200), i)
-    recipient = head.group(1) if head is not None else None
+    recipient = _recipient_of(text, i)
     if recipient not in ("self", "user"):
         return None, i + len("<|message|>")
     ends = [x for x in (ctx.find(text, t, i, limit) for t in _GLIMMER_ENDS) if x >= 0]

@@ -28,7 +28,7 @@ from collections.abc import Callable
 from .._jsonish import elements, extent, members, skip_space
 from .._toolcalls import _NAME, NAME_PATTERN, ToolCall, two_ways
 from ._base import Ctx, Reader, cut_call, json_run, more_after, named_call
-from ._context import frames
+from ._context import after_markup, frames
 
 __all__ = ["block_reader", "read_mistral", "read_kimi", "read_deepseek", "read_harmony", "harmony_tool",
            "kimi_name", "read_apertus", "read_arrow", "read_functools", "read_glm4", "models_message",
@@ -82,7 +82,7 @@ def read_functools(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCa
 
 _V11_HEAD = r"[ \t]*(" + NAME_PATTERN + r")(?:\[CALL_ID\]([^\[\s]{0,64}))?"  # NAME[CALL_ID]ID
 # (blanks around the name and [ARGS], as some detokenizers write them: "[TOOL_CALLS] f [ARGS]{")
-_V11 = re.compile(_V11_HEAD + r"(?:[ \t]*(\[ARGS\]))?[ \t]*(?=\{)")
+_V11 = re.compile(_V11_HEAD + r"(?:\s*(\[ARGS\])\s*|[ \t]*)(?=\{)")  # ([ARGS] may stand on a line of its own)
 # NAME[ARGS] and no arguments before the next call, the line's end or the end of the turn (</s>);
 # at the text's end: cut before them
 _V11_EMPTY = re.compile(_V11_HEAD + r"[ \t]*\[ARGS\][ \t]*(?=\[TOOL_CALLS\]|\r?\n|</s>|\Z)")
@@ -109,6 +109,8 @@ def read_mistral(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall
         empty = _V11_EMPTY.match(text, k, limit) if m is None else None
         if empty is not None:  # NAME[ARGS] and nothing after: a call that writes no arguments
             stop = empty.end()
+            if stop == limit == len(text) and not after_markup(text, i):
+                return [], limit  # (a sentence ending with the markers: "calls look like [TOOL_CALLS]f")
             calls.append(cut_call(empty.group(1), "", (start, stop), "before its arguments", empty.group(2))
                          if stop == limit == len(text) else
                          named_call(empty.group(1), "", (start, stop), empty.group(2)))
