@@ -2484,3 +2484,18 @@ def test_mistral_args_on_a_line_of_its_own_and_a_sentence_ending_with_the_marker
         (c,) = parse_tool_calls(text)
         assert (c.name, c.args, c.ok) == ("f", {"a": 1}, True), text
     assert parse_tool_calls("Mistral calls look like [TOOL_CALLS]name[ARGS]") == []
+
+
+
+@pytest.mark.parametrize("text", [
+    '<function=NAME>{"arg": "value"}</function>', '[TOOL_CALLS]NAME[ARGS]{"a": 1}', "[NAME(a=1)]",
+    "<tool_call>NAME\n<arg_key>a</arg_key>\n<arg_value>1</arg_value>\n</tool_call>",
+    "<|tool_call>call:NAME{a:1}<tool_call|>",
+    "<tool_call>\n<function=TOOL_NAME>\n<parameter=a>\n1\n</parameter>\n</function>\n</tool_call>",
+])
+def test_a_call_to_a_placeholder_name_describes_the_format(text):
+    # (the JSON shape's rule, in every format: documentation's NAME is no call; a tool of that name is)
+    assert parse_tool_calls(text) == []
+    name = "TOOL_NAME" if "TOOL_NAME" in text else "NAME"
+    (c,) = parse_tool_calls(text, tools=[{"name": name, "input_schema": {}}])
+    assert c.ok and c.name == name

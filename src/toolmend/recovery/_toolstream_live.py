@@ -501,8 +501,8 @@ class LiveReading:
         else:  # and checked against the tools
             found = calls_from(whole, self.format, self.tools, self.thinking, at)
         calls = settle(found, read, read_end, stop)
-        if calls and not all(c.ok for c in calls):
-            return self._hold()  # what is wrong with a call may change with the text after it
+        if calls and not all(c.ok and not _PLACEHOLDER_NAME.match(c.name) for c in calls):
+            return self._hold()  # what is wrong with a call may change with the text after it (NAME: no call)
         if not calls:
             said = harmony_text(whole, at, stop) if fam.messages and calls == [] else None
             if said is None or self.quiet >= 0:

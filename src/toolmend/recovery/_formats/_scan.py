@@ -15,7 +15,7 @@ from dataclasses import replace
 from typing import Any
 
 from ..._kernels import markers
-from .._toolcalls import ToolCall, _json_calls, _skip_ws
+from .._toolcalls import _PLACEHOLDER_NAME, ToolCall, _json_calls, _skip_ws
 from ._base import Ctx, more_after
 from ._context import (
     CALL_LINE_END,
@@ -259,7 +259,8 @@ class Scanner:
             if kind == "py":
                 found, end = read_list(text, m.end() - 1, limit, self.ctx)
                 if found is not None and ("pythonic_inline" in self.kinds or self._alone(end, limit)):
-                    calls.extend(found)
+                    if not self._placeholder(found):  # ([NAME(a=1)]: the format described)
+                        calls.extend(found)
                     pos = floor = end
                     continue
                 if "json" not in self.kinds:
@@ -303,6 +304,8 @@ class Scanner:
                 self.shown_end >= 0 and self._after_shown(lead))):
             self.shown_end = pos  # after "For example:" (and the calls right after that one): shown
             return pos, pos
+        if found and self._placeholder(found):
+            return pos, pos  # <function=NAME>...: the format described, not a call made
         pos = self._past_closer(start, pos, found, calls, in_fence)
         return pos, pos
 
@@ -314,6 +317,13 @@ class Scanner:
         found, end = read_glm4(self.text, pos, limit, self.ctx)
         calls.extend(found)
         return end if found else pos
+
+    def _placeholder(self, found: list[ToolCall]) -> bool:
+        """A call of ``found`` names a placeholder (``NAME``, ``TOOL_NAME``, ``{{name}}``), no
+        tool given: what the text holds describes the format."""
+        tools = self.ctx.tools
+        return any(c.ok and _PLACEHOLDER_NAME.match(c.name) is not None and (
+            tools is None or c.name not in tools.schemas) for c in found)
 
     def _after_shown(self, lead: int) -> bool:
         """Only blanks between the last call shown and ``lead``: the examples go on."""
