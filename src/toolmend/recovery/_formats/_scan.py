@@ -321,9 +321,11 @@ class Scanner:
     def _placeholder(self, found: list[ToolCall]) -> bool:
         """A call of ``found`` names a placeholder (``NAME``, ``TOOL_NAME``, ``{{name}}``), no
         tool given: what the text holds describes the format."""
-        tools = self.ctx.tools
-        return any(c.ok and _PLACEHOLDER_NAME.match(c.name) is not None and (
-            tools is None or c.name not in tools.schemas) for c in found)
+        for c in found:  # (a name that opens with a lower-case letter is none: most names, at once)
+            if c.ok and not c.name[:1].islower() and _PLACEHOLDER_NAME.match(c.name) is not None and (
+                    self.ctx.tools is None or c.name not in self.ctx.tools.schemas):
+                return True
+        return False
 
     def _after_shown(self, lead: int) -> bool:
         """Only blanks between the last call shown and ``lead``: the examples go on."""
