@@ -336,9 +336,8 @@ def _glimmer(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | 
                           f"call names {c.name!r}", c.id) for c in found]
     if found and ctx.tools is not None:
         schemas = ctx.tools.schemas
-        found = [replace(c, name=c.name.split(".")[0]) if c.name not in schemas and "." in c.name
-                 and c.name.split(".")[0] in schemas and len(set(c.name.split("."))) == 1 else c
-                 for c in found]
+        found = [replace(c, name=_undoubled(c.name))
+                 if c.name not in schemas and _undoubled(c.name) in schemas else c for c in found]
     return found, end
 
 
@@ -379,12 +378,16 @@ def _another_tool(to: str, name: str, tools: Tools | None) -> bool:
     return tools is None or to in tools.schemas
 
 
-def _one_tool(name: str) -> str:
-    """A tool's name as Glimmer's headers and invokes may write it: ``functions.x``,
-    ``x.x`` (the chat template writes it twice) and ``x`` name one tool."""
-    name = name.removeprefix("functions.")
+def _undoubled(name: str) -> str:
+    """``x`` for ``x.x`` (Glimmer's chat template writes a tool's name twice), else ``name``."""
     parts = name.split(".")
     return parts[0] if len(parts) > 1 and len(set(parts)) == 1 else name
+
+
+def _one_tool(name: str) -> str:
+    """A tool's name as Glimmer's headers and invokes may write it: ``functions.x``,
+    ``x.x`` and ``x`` name one tool."""
+    return _undoubled(name.removeprefix("functions."))
 _GLIMMER_ENDS = ("<|eom|>", "<|eot|>", "<|start|>", "<|end|>", "<|call|>")
 
 
