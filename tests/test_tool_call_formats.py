@@ -19,7 +19,7 @@ sys.path.insert(0, os.path.join(HERE, os.pardir, "bench"))
 from score_peer_tool_calls import judge  # noqa: E402
 
 from toolmend import SchemaError, ToolCallStream, ToolmendError, normalize_tool_args, parse_tool_calls  # noqa: E402
-from toolmend.recovery import TextDelta  # noqa: E402
+from toolmend.recovery import CallStarted, TextDelta  # noqa: E402
 from toolmend.recovery._formats import FORMATS  # noqa: E402
 
 DATA = os.path.join(HERE, "data", "tool_calls")
@@ -317,6 +317,47 @@ def test_a_call_to_a_tool_not_offered_is_not_ok_with_the_known_names():
                  "<tool_call>\n<function=rm>\n</function>\n</tool_call>"):
         (c,) = parse_tool_calls(text, tools=tools)
         assert not c.ok and "'rm'" in c.error and "'read', 'write'" in c.error, c
+
+_EXEC = [{"type": "function", "function": {"name": "exec_command", "parameters": {
+    "type": "object", "properties": {"cmd": {"type": "string"}, "n": {"type": "integer"}}}}},
+    {"name": "functions.odd", "input_schema": {"type": "object"}}]
+
+
+@pytest.mark.parametrize("text", [
+    '<tool_call>{"name": "functions.exec_command", "arguments": {"cmd": "ls", "n": 2}}</tool_call>',
+    "<tool_call>functions.exec_command<arg_key>cmd</arg_key><arg_value>ls</arg_value>"
+    "<arg_key>n</arg_key><arg_value>2</arg_value></tool_call>",
+    "<tool_call>\n<function=functions.exec_command>\n<parameter=cmd>\nls\n</parameter>\n"
+    "<parameter=n>\n2\n</parameter>\n</function>\n</tool_call>",
+    "[functions.exec_command(cmd='ls', n=2)]",
+])
+def test_a_tool_named_in_the_functions_namespace_is_the_tool_given(text):
+    # models trained on OpenAI's format write the namespace its templates give user tools:
+    # with tools=, "functions.x" is x (typed by x's schema), and the fix says so
+    (c,) = parse_tool_calls(text, tools=_EXEC)
+    assert c.ok and c.name == "exec_command" and c.args == {"cmd": "ls", "n": 2}, c
+    assert [f.code for f in c.fixes] == ["tool_name"] and "'functions.exec_command'" in c.fixes[0].message
+    (bare,) = parse_tool_calls(text)  # without tools=, the name is what the model wrote
+    assert bare.name == "functions.exec_command" and not bare.fixes
+    stream = ToolCallStream(tools=_EXEC, thinking=False)  # streamed, it starts under the tool's name
+    events = [e for k in range(0, len(text), 4) for e in stream.feed(text[k:k + 4])] + stream.close()
+    assert stream.finish() == [c]
+    assert [e.name for e in events if isinstance(e, CallStarted)] == ["exec_command"]
+
+
+@pytest.mark.parametrize("name", ["functions.collaboration.exec_command", "collaboration.exec_command",
+                                  "browser.exec_command", "my_exec_command", "functions.", "exec_command.x"])
+def test_a_name_only_like_a_tool_given_is_not_that_tool(name):
+    # another namespace may hold a tool of its own (harmony's browser.search is no function given)
+    (c,) = parse_tool_calls(f'<tool_call>{{"name": "{name}", "arguments": {{"cmd": "ls"}}}}</tool_call>',
+                            tools=_EXEC)
+    assert not c.ok and c.name == name and "not among the tools given" in c.error, c
+
+
+def test_a_tool_whose_name_holds_the_namespace_is_called_by_it():
+    (c,) = parse_tool_calls('<tool_call>{"name": "functions.odd", "arguments": {}}</tool_call>', tools=_EXEC)
+    assert c.ok and c.name == "functions.odd" and not c.fixes
+
 
 
 def test_dsml_says_in_the_text_which_values_are_json():

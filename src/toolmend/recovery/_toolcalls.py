@@ -64,8 +64,9 @@ class ToolCall:
     id when there is one, and ``cut`` the :class:`~toolmend.Cut` (offsets in
     ``raw_args``) when the arguments were cut off inside a value. A call is
     ``ok`` only when it is whole. Checked against its tool's schema
-    (``tools=``), ``fixes`` holds the coercions made (code ``schema``) and
-    ``problems`` every way the arguments do not fit (then not ``ok``).
+    (``tools=``), ``fixes`` holds the coercions made (code ``schema``; code
+    ``tool_name`` when the name written was ``functions.x`` for the tool ``x``)
+    and ``problems`` every way the arguments do not fit (then not ``ok``).
     """
 
     name: str

@@ -334,7 +334,7 @@ def check_tool_calls(calls: Iterable[ToolCall], tools: Any) -> list[ToolCall]:
                 r = recover_with_schema(c.raw_args, c.name, s)
                 if r.ok:
                     out.append(replace(c, args=r.value, ok=True, error=None,
-                                       fixes=tuple(f for f in r.fixes if f.code == "schema")))
+                                       fixes=c.fixes + tuple(f for f in r.fixes if f.code == "schema")))
                     continue
             if s is not None and c.cut is None and NO_PRIMARY_FIELD in (c.error or "") and s.primary_field \
                     and isinstance(c.raw_args, str) and c.raw_args.lstrip().startswith(("```", "~~~")):
@@ -359,7 +359,8 @@ def check_tool_calls(calls: Iterable[ToolCall], tools: Any) -> list[ToolCall]:
         else:
             r = _check_value(c.args, s)
         if r.ok:
-            out.append(replace(c, args=r.value, fixes=tuple(f for f in r.fixes if f.code == "schema")))
+            out.append(replace(c, args=r.value,
+                               fixes=c.fixes + tuple(f for f in r.fixes if f.code == "schema")))
         else:
             out.append(replace(c, args=None, ok=False, problems=tuple(r.problems),
                                error=f"the arguments of {c.name!r} do not fit its schema: "

@@ -19,6 +19,7 @@ from typing import Any
 
 from ...errors import ToolmendError
 from .._jsonish import extent, skip_space
+from .._result import Fix
 from .._toolcalls import MARKUP_ONLY, NAME_PATTERN, NO_ARGUMENTS, ToolCall, ok_call, two_ways
 from ._base import Ctx, json_run, more_after, named_call
 from ._context import HY3_OPENER, HY3_SUFFIX, OBSERVATION, ROLE_HEAD, TURN_END, framed_as_example
@@ -616,6 +617,16 @@ def _no_arguments_taken(call: ToolCall, known: Tools) -> bool:
         not schema.get("patternProperties") and schema.get("type", "object") == "object"
 
 
+def _as_declared(call: ToolCall, known: Tools) -> ToolCall:
+    """The call under the name of the tool given that it calls (``functions.x`` is ``x``),
+    the fix saying what the model wrote."""
+    name = known.declared(call.name)
+    if name == call.name:
+        return call
+    return replace(call, name=name, fixes=(*call.fixes, Fix(
+        "tool_name", -1, f"the model called {call.name!r}: the tool given is {name!r}")))
+
+
 def parse(text: Any, format: str | None, tools: Any, thinking: bool | None = None,
           start: int = 0, after_calls: bool = False) -> list[ToolCall]:
     if type(text) is not str and isinstance(text, (bytes, bytearray)):
@@ -629,6 +640,7 @@ def parse(text: Any, format: str | None, tools: Any, thinking: bool | None = Non
     ctx = Ctx(known, format)
     calls = scan(text, ctx, kinds, *_readers(kinds), thinking, start, after_calls)
     if known is not None:
+        calls = [_as_declared(c, known) for c in calls]
         calls = [ok_call(c.name, "", {}, c.span, c.id) if _no_arguments_taken(c, known) else c for c in calls]
         calls = [c if c.name in known.schemas or not c.ok else
                  ToolCall(c.name, c.raw_args, None, False, c.span,

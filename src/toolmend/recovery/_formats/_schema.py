@@ -32,12 +32,22 @@ class Tools:
     def known(self) -> str:
         return ", ".join(repr(n) for n in sorted(self.schemas)) or "none"
 
+    def declared(self, name: str) -> str:
+        """The tool given that a call's ``name`` calls: itself, or ``x`` for
+        ``functions.x`` when only ``x`` is given (the namespace OpenAI's format puts
+        user tools in, which models trained on it write; any other namespace may
+        hold a tool of its own, as harmony's ``browser.search``); else ``name``."""
+        if name in self.schemas or not name.startswith("functions."):
+            return name
+        bare = name[len("functions."):]
+        return bare if bare in self.schemas else name
+
     def properties(self, name: str) -> dict[str, Any]:
         """The tool's properties, each schema with its local references followed (what
         types a text is what the reference leads to, as if written inline)."""
         found = self._props.get(name)
         if found is None:
-            schema = self.schemas.get(name)
+            schema = self.schemas.get(self.declared(name))
             props = schema.get("properties") if isinstance(schema, dict) else None
             found = {k: _followed(v, schema) for k, v in props.items()} if isinstance(props, dict) else {}
             self._props[name] = found
