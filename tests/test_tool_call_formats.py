@@ -1047,6 +1047,25 @@ def test_a_parameter_written_twice_alike_is_one():
     assert c.ok and c.args == {"a": "1"}
 
 
+@pytest.mark.parametrize("text, args", [
+    ("[f(a=1, a=1)]", {"a": 1}), ("[f(a='x', b=2, a=\"x\")]", {"a": "x", "b": 2}),
+    ("[f(a=[1, {'k': 2}], a=[1,{'k':2}])]", {"a": [1, {"k": 2}]}),
+    ("[f(a=1, a=2)]", None), ("[f(a=1, a=1.0)]", None), ("[f(a=1, a=True)]", None), ("[f(a='1', a=1)]", None),
+])
+def test_a_python_argument_written_twice_alike_is_one(text, args):
+    # (a real model's add(a=10, b=10, a=10, b=10)): two values are two readings, one value one
+    (c,) = parse_tool_calls(text)
+    assert (c.ok, c.args) == (args is not None, args) and (c.ok or "twice" in c.error), c
+
+
+@pytest.mark.parametrize("text", ['[f(a=1, b={"x": 1}), c=2)]', "[f(a=1), c=2)]", "[f(a=1), c = 'x']",
+                                  '[f(a=1, verify=true ), proxies={"x": 1})]', "[g(), f(a=1), c=2)]"])
+def test_an_argument_after_its_call_closed_makes_the_call_not_ok(text):
+    # a ")" written too early: the call is not whole, and what follows is no call of its own
+    *before, c = parse_tool_calls(text)
+    assert all(b.ok for b in before) and not c.ok and c.name == "f" and "closes before" in c.error, c
+
+
 def test_a_tool_that_takes_no_parameters_is_called_with_nothing_written():
     text = '<tool_call>{"name": "get_time"}</tool_call>'
     (c,) = parse_tool_calls(text, tools=_tools(get_time={}))

@@ -222,6 +222,7 @@ def pythonic_at(text: str, s: int, limit: int) -> tuple[ToolCall | None, int]:
                         f"the call to {name!r} passes an argument by position; a tool takes named "
                         "arguments only"), e
     args: dict[str, Any] = {}
+    given: dict[str, str] = {}  # each argument's value as written (its tree's dump)
     lines: list[bytes] | None = None  # (split when a name may be folded: once, not once an argument)
     for kw in call.keywords:
         if kw.arg is None:
@@ -231,8 +232,11 @@ def pythonic_at(text: str, s: int, limit: int) -> tuple[ToolCall | None, int]:
             lines = [line.encode("utf-8") for line in _LINES.split(source)]
         written = kw.arg if lines is None else _written(lines, kw)
         kw.arg = renamed.get(written, written)
-        if kw.arg in args:  # (Python refuses it too: "keyword argument repeated")
+        if kw.arg in given:  # (Python refuses it: "keyword argument repeated"; the same value is one reading)
+            if given[kw.arg] == ast.dump(kw.value):
+                continue
             return two_ways(name, raw, (s, e), f"the call to {name!r} gives argument {kw.arg!r} twice"), e
+        given[kw.arg] = ast.dump(kw.value)
         try:
             args[kw.arg] = _literal(kw.value)
         except _NotJson as exc:
@@ -242,6 +246,9 @@ def pythonic_at(text: str, s: int, limit: int) -> tuple[ToolCall | None, int]:
                             f"argument {kw.arg!r} of {name!r} is not a literal ({exc}); "
                             "it is never evaluated"), e
     return ToolCall(name, raw, args, True, (s, e)), e
+
+
+_KEYWORD = re.compile(r"[A-Za-z_]\w*[ \t]*=(?!=)")  # (what a keyword argument begins with: b=2)
 
 
 def _skip(text: str, k: int, limit: int, seps: str) -> int:
@@ -266,7 +273,15 @@ def read_list(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] |
         if call is None:
             if not calls:
                 return None, i + 1
-            return calls + [ToolCall("", text[k:limit].split("\n")[0], None, False, (k, limit),
+            stray = text[k:limit].split("\n")[0]
+            last = calls[-1]
+            if _KEYWORD.match(text, k, limit) is not None and last.ok:
+                # [f(a=1), b=2)]: an argument of the call before, written after it closed (a ")"
+                # too early, or one too many): which arguments the model meant cannot be told
+                return calls[:-1] + [ToolCall(last.name, last.raw_args, None, False, last.span, (
+                    f"the call to {last.name!r} closes before {stray[:40]!r}, which reads as an argument "
+                    "of it: which arguments the model meant cannot be told"))], limit
+            return calls + [ToolCall("", stray, None, False, (k, limit),
                                      "the list of calls holds something that is not a call")], limit
         q = _skip(text, e, limit, "")
         if call.ok and q < limit and text[q] not in ",]":  # [f(a=1)(b=2)], [f(a=1).g()], [f() if x else g()]
