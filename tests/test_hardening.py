@@ -462,6 +462,10 @@ SHAPES = {
     "mistral marker lines": "[TOOL_CALLS]\n" * 160_000,
     # MiniMax M3 blocks never closed: each looked for its closer to the end of the text
     "minimax m3 openers": "]<]minimax[>[<tool_call> x " * 75_000,
+    # a marker's first character before twenty thousand other ones: which alternatives may begin
+    # there was reckoned again at each pair once the pairs remembered were many
+    "odd pairs": "".join("<" + chr(0x4E00 + i % 20_000) + "`" + chr(0x4E00 + i % 20_000 + 1)
+                         for i in range(500_000)),
 }
 
 

@@ -14,7 +14,9 @@ from hypothesis import given, settings, strategies as st
 from toolmend import parse_tool_calls
 from toolmend.recovery._formats import _ALL, FORMATS, MARKERS, _hermes, _readers
 from toolmend.recovery._formats._base import Ctx
+from toolmend.recovery._formats._context import ROLE_HEAD, TURN_ENDS, TURN_OPENERS
 from toolmend.recovery._formats._scan import REASONING, Scanner
+from toolmend.recovery._formats._tokens import ROLE_PAIRS
 
 DATA = pathlib.Path(__file__).parent / "data" / "tool_calls"
 MESSAGES = [json.loads(line)["text"] for name in ("calls.jsonl", "families.jsonl", "decoys.jsonl")
@@ -46,6 +48,40 @@ def test_the_search_finds_what_the_whole_pattern_finds(pieces, data):
     pos = data.draw(st.integers(0, len(text)))
     limit = data.draw(st.integers(pos, len(text)))
     _same(kinds, text, pos, limit)
+
+
+# what the alternatives' first two characters are told apart by: the role heads, the turns'
+# ends and openers, every marker, and letters that fold to ASCII ones under re.IGNORECASE
+# (the long s, the Kelvin sign, the dotted and dotless i) where a marker's letter stands
+ROLE_PIECES = ["<|im_start|>user\n", "<|im_start|>assistant\n", "<|start_of_role|>user<|end_of_role|>",
+               "<|start|>user<|message|>", "<|im_user|>", "<|user_start|>", "<seed:bos>system\n",
+               "<|start_header_id|>user<|end_header_id|>\n", "<|header_start|>user<|header_end|>\n",
+               "<start_of_turn>user\n", "<|turn>user\n", "<|START_OF_TURN_TOKEN|><|USER_TOKEN|>",
+               "<\uff5cUser\uff5c>", '<|open|>message role="user"<|sep|>']
+FOLDED = ["<\u017fEED:THINK>", "<THIN\u212a>", "<th\u0131nk>", "<TH\u0130NK>", "<\u212a", "[\u017f",
+          "<\u4e00", "`\u00e9", "<\uff5c"]
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(st.sampled_from(PIECES + ROLE_PIECES + FOLDED + list(TURN_ENDS) + list(TURN_OPENERS)),
+                max_size=12), st.data())
+def test_the_alternatives_tried_where_two_characters_stand_match_as_the_whole_pattern(pieces, data):
+    text = "".join(pieces)
+    token = _readers(data.draw(st.sampled_from(KINDS)))[1]
+    limit = data.draw(st.integers(0, len(text)))
+    for p in range(limit + 1):
+        got, want = token.match(text, p, limit), token.whole(text, p, limit)
+        assert (got and (got.span(), got.lastgroup)) == (want and (want.span(), want.lastgroup)), (text, p)
+
+
+def test_every_role_head_begins_with_the_pairs_the_search_tries_it_at():
+    for head in ROLE_PIECES:
+        m = ROLE_HEAD.match(head)
+        assert (m is not None) == ("assistant" not in head) and head[:2] in ROLE_PAIRS, head
+    # each alternative of the head's pattern opens with one of the pairs, written out
+    for alt in ROLE_HEAD.pattern.split("|<"):
+        opened = alt if alt.startswith("<") else "<" + alt
+        assert opened.startswith(("<\\|", "<s", "<\uff5c")), alt
 
 
 def test_every_corpus_message_from_every_token_on():

@@ -55,6 +55,7 @@ from ._tokens import (
     LINE_FIRSTS,
     LINE_OPENERS,
     REASONING,
+    UNSEEN,
     TokenSearch,
 )
 from ._xml import glm_head, read_glm
@@ -133,12 +134,11 @@ class Scanner:
         """The token pattern's leftmost match in ``text[pos:limit]``, tried only
         where it can begin (see TokenSearch)."""
         text, token = self.text, self.token
-        match = token.match
         if pos < limit and (pos == 0 or text[pos - 1] == "\n") and text[pos] in LINE_OPENERS:
             m = self._anchored(pos, limit)[0]
             if m is not None:
                 return m
-        starts, table = _next_start, token.starts
+        starts, table, by_pair = _next_start, token.starts, token.by_pair
         while pos < limit:
             p = starts(text, pos, limit, table)
             if p >= limit:
@@ -148,7 +148,13 @@ class Scanner:
                 if m is not None:
                     return m
                 continue  # past the run: its first other character may start another alternative
-            m = match(text, p, limit)
+            if p + 2 <= limit:  # (token.match, inline: the alternatives that may begin there)
+                sub = by_pair.get(text[p:p + 2], UNSEEN)
+                if sub is UNSEEN:
+                    sub = token.matcher(text[p:p + 2])
+                m = None if sub is None else sub(text, p, limit)
+            else:
+                m = token.whole(text, p, limit)
             if m is not None:
                 return m
             pos = p + 1
@@ -199,7 +205,7 @@ class Scanner:
                     return True  # a tool's result, or the user's turn: the model's turn is over
                 pos = m.end()
                 continue
-            if kind == "fence" or m.group("fence") is not None:
+            if kind == "fence":
                 if in_fence:  # a fence line inside a fence: text, past its ticks only ("```<think>")
                     pos = m.end("ticks")
                     continue
