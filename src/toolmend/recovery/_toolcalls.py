@@ -644,7 +644,8 @@ def parse_tool_calls(text: str | bytes, *, format: str | None = None, tools: Any
     closer (``</think>``, ``[/THINK]``...; none: no call); False: it did
     not, and a closer with no opener is text; None (unknown): a closer with
     no opener ends the reasoning, so nothing before the last one is a call."""
-    check_thinking(thinking, "parse_tool_calls")
+    if thinking is not None and thinking is not True and thinking is not False:
+        check_thinking(thinking, "parse_tool_calls")
     return calls_from(text, format, tools, thinking, 0)
 
 

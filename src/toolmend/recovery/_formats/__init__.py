@@ -629,16 +629,16 @@ def _as_declared(call: ToolCall, known: Tools) -> ToolCall:
 
 def parse(text: Any, format: str | None, tools: Any, thinking: bool | None = None,
           start: int = 0, after_calls: bool = False) -> list[ToolCall]:
-    if type(text) is not str and isinstance(text, (bytes, bytearray)):
-        text = bytes(text).decode("utf-8", "replace")
-    if not isinstance(text, str):
-        raise TypeError(f"parse_tool_calls: text must be str or bytes, not {type(text).__name__}")
     if type(text) is not str:
+        if isinstance(text, (bytes, bytearray)):
+            text = bytes(text).decode("utf-8", "replace")
+        if not isinstance(text, str):
+            raise TypeError(f"parse_tool_calls: text must be str or bytes, not {type(text).__name__}")
         text = str(text)  # a str subclass: its text (the kernels read str itself)
-    kinds = kinds_of(format)
+    kinds = _ALL if format is None else kinds_of(format)
     known = read_tools(tools) if tools is not None else None
-    ctx = Ctx(known, format)
-    calls = scan(text, ctx, kinds, *_readers(kinds), thinking, start, after_calls)
+    readers = _readers_cache.get(kinds) or _readers(kinds)
+    calls = scan(text, Ctx(known, format), kinds, readers[0], readers[1], thinking, start, after_calls)
     if known is not None:
         calls = [_as_declared(c, known) for c in calls]
         calls = [ok_call(c.name, "", {}, c.span, c.id) if _no_arguments_taken(c, known) else c for c in calls]

@@ -179,7 +179,7 @@ class Scanner:
                 return False
             kind = m.lastgroup
             if kind == "tag" or kind == "fam":  # (the calls first: the kinds met most)
-                pos, floor = self._call(m, floor, limit, calls, in_fence)
+                pos, floor = self._call(m, kind == "tag", floor, limit, calls, in_fence)
                 continue
             if kind == "eot":
                 if in_fence or TURN_END.match(text, m.start(), limit) is None:
@@ -277,15 +277,15 @@ class Scanner:
             floor = pos
         return pos > limit  # (a reader that met the turn's end went past the limit)
 
-    def _call(self, m: re.Match[str], floor: int, limit: int, calls: list[ToolCall],
+    def _call(self, m: re.Match[str], tag: bool, floor: int, limit: int, calls: list[ToolCall],
               in_fence: bool) -> tuple[int, int]:
-        """The call at the marker ``m`` (a ``<tool_call`` tag, a family's), added to ``calls``
-        unless quoted or shown: (where the scan goes on, where the prose after it starts)."""
+        """The call at the marker ``m`` (a ``<tool_call`` tag, ``tag``, or a family's), added to
+        ``calls`` unless quoted or shown: (where the scan goes on, where the prose after it starts)."""
         text, start = self.text, m.start()
-        lead = start if m.lastgroup == "tag" else call_lead(text, start, floor)  # (its section's opener)
+        lead = start if tag else call_lead(text, start, floor)  # (its section's opener)
         if text[lead - 1:lead] in QUOTE_LEAD and quoted(text, lead):
             return _line_end(text, start, limit), floor  # a call in a Markdown quotation: its line is quoted
-        if m.lastgroup == "tag":
+        if tag:
             found, end = read_tag_at(text, start, limit, self.ctx, self.kinds)
             if found is NOT_A_TAG or found is None:
                 return (max(end, m.end()) if found is None else end), floor
@@ -303,7 +303,7 @@ class Scanner:
                 if found and past > end:
                     end = past
                     found[-1] = replace(found[-1], span=(found[-1].span[0], past))
-        pos = max(end, m.end() if m.lastgroup == "tag" else start + 1)
+        pos = max(end, m.end() if tag else start + 1)
         if lead and text[lead - 1] in QUOTES and in_quotes(text, lead, end):
             return pos, pos  # in quotation marks in a sentence: shown, not made
         if found and not in_fence and (shown_below(text, start, floor, lead) or (
