@@ -1051,6 +1051,9 @@ def test_a_parameter_written_twice_alike_is_one():
     ("[f(a=1, a=1)]", {"a": 1}), ("[f(a='x', b=2, a=\"x\")]", {"a": "x", "b": 2}),
     ("[f(a=[1, {'k': 2}], a=[1,{'k':2}])]", {"a": [1, {"k": 2}]}),
     ("[f(a=1, a=2)]", None), ("[f(a=1, a=1.0)]", None), ("[f(a=1, a=True)]", None), ("[f(a='1', a=1)]", None),
+    # a key of a dict alike (a real model's {"targetTemperature": 50, ..., "targetTemperature": 50})
+    ("[f(b={'t': 50, 'm': 'COOL', 't': 50})]", {"b": {"t": 50, "m": "COOL"}}),
+    ("[f(b={'t': 50, 't': 51})]", None), ("[f(b={1: 'x', '1': 'x'})]", None),
 ])
 def test_a_python_argument_written_twice_alike_is_one(text, args):
     # (a real model's add(a=10, b=10, a=10, b=10)): two values are two readings, one value one

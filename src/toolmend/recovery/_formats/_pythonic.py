@@ -93,6 +93,7 @@ def _literal(node: ast.AST) -> Any:
         return [_literal(x) for x in node.elts]
     if isinstance(node, ast.Dict):
         out = {}
+        given: dict[str, str] = {}  # each key and its value as written (their trees' dump)
         for k, v in zip(node.keys, node.values, strict=True):
             if k is None:
                 raise ValueError("a ** inside a dict")
@@ -101,7 +102,10 @@ def _literal(node: ast.AST) -> Any:
                 raise ValueError("a dict key that is not a string or a number")
             name = key if isinstance(key, str) else str(key)
             if name in out:  # {"a": 1, "a": 2}, {1: "x", "1": "y"}: which value is meant is a guess
+                if given[name] == ast.dump(k) + ast.dump(v):
+                    continue  # (the same key and value written again: one reading)
                 raise ValueError(f"a dict that gives key {name!r} twice")
+            given[name] = ast.dump(k) + ast.dump(v)
             out[name] = _literal(v)
         return out
     if isinstance(node, ast.Constant) and isinstance(node.value, (str, int, float)) or (
