@@ -1069,6 +1069,32 @@ def test_an_argument_after_its_call_closed_makes_the_call_not_ok(text):
     assert all(b.ok for b in before) and not c.ok and c.name == "f" and "closes before" in c.error, c
 
 
+_DEFAULT_NONE = _tools(get=[
+    # a parameter whose default is null (a Python signature's "x: int = None"): null is what it means
+])
+_DEFAULT_NONE[0]["function"]["parameters"]["properties"] = {
+    "url": {"type": "string"}, "timeout": {"type": "number", "default": None},
+    "auth": {"type": "array", "items": {"type": "string"}, "default": None},
+    "retries": {"type": "integer", "default": 3}, "body": {"type": "object", "properties": {
+        "n": {"type": "integer", "default": None}}}}
+
+
+@pytest.mark.parametrize("text, args", [
+    ("[get(url='x', timeout=None, auth=None)]", {"url": "x", "timeout": None, "auth": None}),
+    ('<tool_call>{"name": "get", "arguments": {"url": "x", "auth": null}}</tool_call>', {"url": "x", "auth": None}),
+    ("<tool_call>\n<function=get>\n<parameter=url>\nx\n</parameter>\n<parameter=timeout>\nnull\n"
+     "</parameter>\n</function>\n</tool_call>", {"url": "x", "timeout": None}),
+    ("<tool_call>\n<function=get>\n<parameter=timeout>\n2.5\n</parameter>\n</function>\n</tool_call>",
+     {"timeout": 2.5}),
+    ("[get(body={'n': None})]", {"body": {"n": None}}),  # (within an object too)
+    # null for a parameter with no such default still does not fit
+    ("[get(url=None)]", None), ("[get(retries=None)]", None),
+])
+def test_null_fits_a_parameter_whose_default_is_null(text, args):
+    (c,) = parse_tool_calls(text, tools=_DEFAULT_NONE)
+    assert (c.ok, c.args) == (args is not None, args), c
+
+
 def test_a_tool_that_takes_no_parameters_is_called_with_nothing_written():
     text = '<tool_call>{"name": "get_time"}</tool_call>'
     (c,) = parse_tool_calls(text, tools=_tools(get_time={}))

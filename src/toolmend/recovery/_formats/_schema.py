@@ -130,8 +130,42 @@ def read_tools(tools: Any) -> Tools:
             if isinstance(value, Mapping):
                 schema = dict(value)
                 break
-        schemas[name] = schema
+        schemas[name] = _null_defaults(schema) if schema is not None else None
     return Tools(schemas)
+
+
+# where a schema holds schemas: under these keys one, a list of them, or a name -> schema mapping
+_ONE, _LIST, _NAMED = ("items", "additionalProperties", "not"), ("anyOf", "oneOf", "allOf", "prefixItems"), \
+    ("properties", "$defs", "definitions", "patternProperties")
+
+
+def _null_defaults(schema: Any, depth: int = 0) -> Any:
+    """The tool's schema with null allowed where a property's default is null and its type
+    says otherwise (``{"type": "integer", "default": null}``, as a Python signature's
+    ``x: int = None`` is written): passing null passes the default, which is what the
+    model means. The caller's schema is not changed: the parts that change are copies."""
+    if not isinstance(schema, dict) or depth > _REF_HOPS * 4:
+        return schema
+    out = schema
+    for key in (*_ONE, *_LIST, *_NAMED):
+        sub = schema.get(key)
+        if key in _ONE:
+            new: Any = _null_defaults(sub, depth + 1)
+        elif key in _LIST and isinstance(sub, list):
+            new = [_null_defaults(x, depth + 1) for x in sub]
+            new = sub if all(a is b for a, b in zip(new, sub, strict=True)) else new
+        elif key in _NAMED and isinstance(sub, dict):
+            new = {k: _null_defaults(v, depth + 1) for k, v in sub.items()}
+            new = sub if all(new[k] is v for k, v in sub.items()) else new
+        else:
+            continue
+        if new is not sub:
+            out = {**out, key: new} if out is schema else out | {key: new}
+    t = schema.get("type")
+    if "default" in schema and schema["default"] is None and isinstance(t, (str, list)) and \
+            "null" not in ([t] if isinstance(t, str) else t) and schema.get("nullable") is not True:
+        out = {**out, "nullable": True}  # (OpenAPI's way of allowing null, which the typing and the check read)
+    return out
 
 
 # numbers as JSON writes them: "007" or "+5" for an integer is refused, not guessed
