@@ -259,6 +259,10 @@ def xlam(calls: list[Call]) -> str:
     return dumps([{"name": n, "arguments": a} for n, a in calls])
 
 
+def xlam_fc_r(calls: list[Call]) -> str:  # (xLAM-fc-r's model card: the calls in a "tool_calls" object)
+    return dumps({"tool_calls": [{"name": n, "arguments": a} for n, a in calls]})
+
+
 def functionary(calls: list[Call]) -> str:
     return "".join(f">>>{n}\n{dumps(a)}" for n, a in calls)
 
@@ -348,7 +352,8 @@ FAMILIES: dict[str, tuple[Callable[[list[Call]], str], str]] = {
     "granite": (granite, "json"), "granite_20b_fc": (granite_20b_fc, "json"), "internlm": (internlm, "json"),
     "jamba": (jamba, "json"), "command": (command, "json"),
     "command_r_plus": (command_r_plus, "json"), "apertus": (apertus, "json"),
-    "phi4_mini": (phi4_mini, "json"), "xlam": (xlam, "json"), "functionary": (functionary, "json"),
+    "phi4_mini": (phi4_mini, "json"), "xlam": (xlam, "json"), "xlam/fc_r": (xlam_fc_r, "json"),
+    "functionary": (functionary, "json"),
     "functionary/v31": (functionary_v31, "json"), "nemotron_v2": (nemotron_v2, "json"), "step3": (step3, "xml"),
     "gigachat3": (gigachat3, "json"), "react": (react, "json"), "react/langchain": (langchain, "json"),
     "qwen_agent": (qwen_agent, "json"), "minicpm5": (minicpm5, "xml"), "kimi_k3": (kimi_k3, "xml"),

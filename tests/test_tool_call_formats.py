@@ -1095,6 +1095,36 @@ def test_null_fits_a_parameter_whose_default_is_null(text, args):
     assert (c.ok, c.args) == (args is not None, args), c
 
 
+_XLAM_CALLS = ('{"tool_calls": [{"name": "get_weather", "arguments": {"city": "Paris"}}, '
+               '{"name": "get_time", "arguments": {"tz": "CET"}}]}')
+
+
+@pytest.mark.parametrize("fmt", [None, "xlam", "json"])
+@pytest.mark.parametrize("text", [_XLAM_CALLS, "\n" + _XLAM_CALLS + "\n", "Sure.\n" + _XLAM_CALLS,
+                                  "```json\n" + _XLAM_CALLS + "\n```"])
+def test_xlam_calls_wrapped_in_a_tool_calls_object(text, fmt):
+    # xLAM-fc-r's model card: the model writes {"tool_calls": [{"name": ..., "arguments": ...}]}
+    calls = parse_tool_calls(text, format=fmt)
+    assert [(c.name, c.args, c.ok) for c in calls] == [("get_weather", {"city": "Paris"}, True),
+                                                      ("get_time", {"tz": "CET"}, True)]
+    assert [text[slice(*c.span)] for c in calls] == [
+        '{"name": "get_weather", "arguments": {"city": "Paris"}}', '{"name": "get_time", "arguments": {"tz": "CET"}}']
+
+
+@pytest.mark.parametrize("text, want", [
+    # cut: the whole call before the cut is kept, the cut one is not ok
+    ('{"tool_calls": [{"name": "f", "arguments": {"a": 1}}, {"name": "g", "arguments": {"b": ',
+     [("f", True), ("g", False)]),
+    ('{"tool_calls": [{"name": "f", "arguments": {"a": 1 / 6}}]}', [("f", False)]),  # not JSON: not ok
+    # no calls, or a message object holding them beside other members: data, not calls
+    ('{"tool_calls": []}', []), ('{"tool_calls": [1, 2]}', []), ('{"tool_calls": "f"}', []),
+    ('{"role": "assistant", "tool_calls": [{"name": "f", "arguments": {}}]}', []),
+    ('The response was {"tool_calls": [{"name": "f", "arguments": {}}]} as logged.', []),
+])
+def test_a_tool_calls_object_holds_calls_only_alone(text, want):
+    assert [(c.name, c.ok) for c in parse_tool_calls(text)] == want
+
+
 def test_a_tool_that_takes_no_parameters_is_called_with_nothing_written():
     text = '<tool_call>{"name": "get_time"}</tool_call>'
     (c,) = parse_tool_calls(text, tools=_tools(get_time={}))

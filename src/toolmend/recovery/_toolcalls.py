@@ -407,6 +407,12 @@ def _json_calls(text: str, i: int, limit: int, lenient: bool,
     if plain is not None:
         return [plain], stop
     obj = _Obj(text, i, stop)
+    held = obj.items.get("tool_calls") if len(obj.items) == 1 and not obj.twice else None
+    if held is not None and text[held.start] == "[":
+        # {"tool_calls": [...]} alone (xLAM's way): its calls; beside other members, a message's data
+        inner = (held.start, held.end) if held.end is not None else None
+        found_calls, _ = _json_calls(text, held.start, held.end if held.end is not None else stop, lenient, inner)
+        return found_calls, stop
     found = _object_call(obj, i, end, stop, lenient)
     if found is None:
         return None, stop
