@@ -411,7 +411,8 @@ def _json_calls(text: str, i: int, limit: int, lenient: bool,
     if held is not None and text[held.start] == "[":
         # {"tool_calls": [...]} alone (xLAM's way): its calls; beside other members, a message's data
         inner = (held.start, held.end) if held.end is not None else None
-        found_calls, _ = _json_calls(text, held.start, held.end if held.end is not None else stop, lenient, inner)
+        inner_end = held.end if held.end is not None else stop
+        found_calls, _ = _json_calls(text, held.start, inner_end, lenient, inner)
         return found_calls, stop
     found = _object_call(obj, i, end, stop, lenient)
     if found is None:

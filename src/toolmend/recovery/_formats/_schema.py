@@ -164,7 +164,7 @@ def _null_defaults(schema: Any, depth: int = 0) -> Any:
     t = schema.get("type")
     if "default" in schema and schema["default"] is None and isinstance(t, (str, list)) and \
             "null" not in ([t] if isinstance(t, str) else t) and schema.get("nullable") is not True:
-        out = {**out, "nullable": True}  # (OpenAPI's way of allowing null, which the typing and the check read)
+        out = {**out, "nullable": True}  # (OpenAPI's null, which typing and check read)
     return out
 
 
