@@ -318,6 +318,45 @@ def test_a_functionary_message_opening_with_a_name_is_held_then_read():
 
 
 
+_WEATHER_TOOLS = [{"type": "function", "function": {"name": n, "parameters": {
+    "type": "object", "properties": {k: {"type": "string"}}}}}
+    for n, k in (("get_weather", "city"), ("get_time", "tz"))]
+
+
+@pytest.mark.parametrize("text, want", [
+    ('get_weather\n{"city": "Paris"}', [("get_weather", True)]),
+    ('  get_weather \r\n {"city": "Paris"}<|assistant|>get_time\n{"tz": "CET"}',
+     [("get_weather", True), ("get_time", True)]),
+    ('functions.get_weather\n{"city": "Paris"}', [("get_weather", True)]),
+    ('get_weather\n{"city": "Paris"} and more words', [("get_weather", False)]),
+    ('get_weather\n{"city": "Pa', [("get_weather", False)]),
+    # a first line that is no tool given: text, and the JSON after it data
+    ('Sure\n{"city": "Paris"}', []), ('get_weathers\n{"city": "Paris"}', []),
+    ('get_weather is the one\n{"city": "Paris"}', []), ('get_weat', []),
+    ('\n' * 70 + 'get_weather\n{"city": "Paris"}', []),  # (the head is the message's first characters)
+    ('<tool_call>{"name": "get_time", "arguments": {"tz": "CET"}}</tool_call>', [("get_time", True)]),
+])
+def test_a_message_opening_with_a_tools_name_then_its_json_is_glm4s(text, want):
+    # GLM-4-9B-Chat's calls have no marker: with tools= they are known by the tool's name
+    assert [(c.name, c.ok) for c in parse_tool_calls(text, tools=_WEATHER_TOOLS)] == want
+    assert not any(c.ok for c in parse_tool_calls(text)) or text.startswith("<tool_call>")
+    assert [(c.name, c.ok) for c in parse_tool_calls(text, tools=_WEATHER_TOOLS, format="hermes")] == \
+        [w for w in want if text.startswith("<tool_call>")]  # (a format named reads its own only)
+    for step in (1, 2, 3, 7, len(text) or 1):
+        cuts = list(range(0, len(text), step))
+        _check(text, cuts, tools=_WEATHER_TOOLS)
+        _check_live(text, cuts, tools=_WEATHER_TOOLS, thinking=False)
+
+
+def test_a_first_line_that_names_no_tool_is_shown_at_once():
+    for kw in ({}, {"thinking": False}):
+        s = ToolCallStream(tools=_WEATHER_TOOLS, **kw)
+        shown = [e.text for e in s.feed("Sure") + s.feed(", here") if isinstance(e, TextDelta)]
+        assert "".join(shown).startswith("Sure"), kw  # (no tool's name begins so: not held)
+        s = ToolCallStream(tools=_WEATHER_TOOLS, **kw)
+        assert not [e for e in s.feed("get_wea") if isinstance(e, TextDelta)]  # (it may be one)
+
+
 # the opening head read whole, as the regular expressions read it
 _WHOLE_HEAD = re.compile(r"[ \t\r\n]*[A-Za-z_][\w.-]{0,127}[ \t]*\r?\n[ \t]*\{")
 _HEAD_SO_FAR = re.compile(r"[ \t\r\n]*(?:[A-Za-z_][\w.-]{0,127}(?:[ \t]*(?:\r?\n[ \t]*|\r)?)?)?")

@@ -67,7 +67,7 @@ from ._streamevents import (
 )
 from ._toolcalls import ToolCall, check_thinking, parse_tool_calls
 from ._toolstream_live import LiveReading
-from ._triggers import TRIGGER, opens_prefilled, partial_tail, reads_prefilled
+from ._triggers import TRIGGER, opens_prefilled, opens_with_tool, partial_tail, reads_prefilled
 
 __all__ = ["ToolCallStream", "TextDelta", "CallStarted", "ArgsDelta", "CallFinished", "StreamEvent"]
 
@@ -105,6 +105,7 @@ class ToolCallStream:
     _head = False  # the message may open with a bare call name: held until that is decided
     _head_state = 0  # where the text so far stands in that name's head (see _head_read)
     _head_name = 0  # the name's characters read so far
+    _tool_head: frozenset[str] | None = None  # the message may open with GLM-4's call of one of these
     _opening: frozenset[str] | None = None  # the message may open with a call whose opener the prompt
     # held (a format of these kinds reads one: opens_prefilled): held until that is decided
 
@@ -126,8 +127,11 @@ class ToolCallStream:
             self.feed = live.feed  # type: ignore[method-assign]
         elif format is not None and _opens_with_name(format):
             self._head = True
-        elif reads_prefilled(kinds):
-            self._opening = kinds
+        else:
+            if reads_prefilled(kinds):
+                self._opening = kinds
+            if format is None and self._known:
+                self._tool_head = self._known  # (GLM-4's call known by a tool's name)
 
     @property
     def text(self) -> str:
@@ -155,12 +159,11 @@ class ToolCallStream:
         self._parts.append(delta)
         if self._held:
             return []
-        if self._head or self._opening is not None:
-            opening = self._opening  # (a format opening with a name opens with no such call)
-            opens = self._head_read(delta) if opening is None else opens_prefilled(self.text, opening)
+        if self._head or self._opening is not None or self._tool_head is not None:
+            opens = self._opens(delta)
             if opens is None:
                 return []  # (the text so far, all held, is in _parts)
-            self._head, self._opening = False, None
+            self._head, self._opening, self._tool_head = False, None, None
             if opens:
                 self._held = True
                 return []
@@ -175,6 +178,17 @@ class ToolCallStream:
             return self._show(text[:m.start()])
         self._pending = text[len(text) - keep:] if keep else ""
         return self._show(text[:len(text) - keep])
+
+    def _opens(self, delta: str) -> bool | None:
+        """Whether the message opens with a call that no marker begins (a bare name,
+        an opener the prompt held, a tool's name): None while the text so far may
+        still become one."""
+        if self._head:  # (a format opening with a name opens with no other such call)
+            return self._head_read(delta)
+        text = self.text
+        found = (opens_prefilled(text, self._opening) if self._opening is not None else False,
+                 opens_with_tool(text, self._tool_head) if self._tool_head is not None else False)
+        return True if True in found else None if None in found else False
 
     def _head_read(self, delta: str) -> bool | None:
         """Read ``delta`` into the bare call name the message may open with

@@ -63,7 +63,7 @@ from ._streamevents import (
     text_delta,
 )
 from ._toolcalls import _NAME, _PLACEHOLDER_NAME, NAME_PATTERN, ToolCall, calls_from, marker_reading, moved
-from ._triggers import PROSE_STOP, TRIGGER, opens_prefilled, partial_tail, reads_prefilled
+from ._triggers import PROSE_STOP, TRIGGER, opens_prefilled, opens_with_tool, partial_tail, reads_prefilled
 
 __all__ = ["LiveReading"]
 
@@ -287,11 +287,12 @@ class LiveReading:
         """The message's start, where a format's call may stand without its opener
         (the prompt held it: ``PREFILLED``): such a text waits for close(), where
         the whole text is read; any other is read as text."""
-        opens = opens_prefilled(self.work, self.kinds)
-        if opens is None:
-            return False  # (it may still become one)
-        if opens:
+        found = (opens_prefilled(self.work, self.kinds),  # (and GLM-4's call known by a tool's name)
+                 opens_with_tool(self.work, self.known) if self.format is None and self.known else False)
+        if True in found:
             return self._hold()
+        if None in found:
+            return False  # (it may still become one)
         self.state = "text"
         return True
 

@@ -19,10 +19,10 @@ import re
 
 import regex  # type: ignore[import-untyped]
 
-from ._formats._context import PREFILLED, PREFILLED_OPENERS, ROLE_TOKENS
+from ._formats._context import PREFILLED, PREFILLED_OPENERS, ROLE_TOKENS, TOOL_HEAD
 from ._formats._nestedxml import NS as _MINIMAX_NS
 
-__all__ = ["TRIGGER", "PROSE_STOP", "partial_tail", "opens_prefilled", "reads_prefilled"]
+__all__ = ["TRIGGER", "PROSE_STOP", "partial_tail", "opens_prefilled", "reads_prefilled", "opens_with_tool"]
 
 # the literal markers that do not begin with one of the trigger characters
 _WORD_MARKERS = ("Action:", "functools", "function call<|role_sep|>", *ROLE_TOKENS, _MINIMAX_NS)
@@ -104,3 +104,24 @@ def opens_prefilled(text: str, kinds: frozenset[str]) -> bool | None:
 # other than <invoke
 _NOT_PREFILLED = re.compile(r"[ \t\r\n]{0,64}(?:(?!to=)[A-Za-z_][\w.-]{0,127}(?:[^\w.\-\s<:]|[ \t]+[^\s<])"
                             r"|<(?:[^i]|i[^n]|in[^v]|inv[^o]|invo[^k]|invok[^e]|invoke[^ \t])|[^A-Za-z_<\s])")
+
+
+# GLM-4's call known by a tool's name, at the message's start (the scan's TOOL_HEAD; here
+# matched on the text so far, which may still become one)
+_TOOL_HEAD = regex.compile(TOOL_HEAD.pattern)
+_NAMESPACE = "functions."  # (a tool's name in it is the tool's: Tools.declared)
+
+
+def opens_with_tool(text: str, names: frozenset[str]) -> bool | None:
+    """Whether ``text``, a message's start, opens with GLM-4's call of one of the tools
+    ``names`` (``TOOL_HEAD``, the format not named): None while it may still become one
+    (while the name so far begins a tool's name; the pattern is bounded)."""
+    m = _TOOL_HEAD.match(text, partial=True)
+    if m is None:
+        return False
+    name = m.group(1) or ""
+    if not m.partial:
+        return name in names or (name.startswith(_NAMESPACE) and name[len(_NAMESPACE):] in names)
+    if not name or any(n.startswith(name) or (_NAMESPACE + n).startswith(name) for n in names):
+        return None
+    return False
