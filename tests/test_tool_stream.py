@@ -348,6 +348,32 @@ def test_a_message_opening_with_a_tools_name_then_its_json_is_glm4s(text, want):
         _check_live(text, cuts, tools=_WEATHER_TOOLS, thinking=False)
 
 
+@pytest.mark.parametrize("text, want", [
+    # Python calls with no list around them, known by a tool's name (gorilla-openfunctions-v2's
+    # "f(a=1), g(b=2)", NexusRaven's "f(a=1); g(b=2);", small models' bare call, a turn end after)
+    ("get_weather(city='Paris')", [("get_weather", True)]),
+    ("get_weather(city='Paris'), get_time(tz='CET')", [("get_weather", True), ("get_time", True)]),
+    ("get_weather(city='Paris'); get_time(tz='CET');", [("get_weather", True), ("get_time", True)]),
+    ("get_weather(city='Paris')\nget_time(tz='CET')<end_of_turn>",
+     [("get_weather", True), ("get_time", True)]),
+    ("functions.get_weather(city='Paris')", [("get_weather", True)]),
+    ("get_weather(city='Paris'), out_of_domain(q='')", [("get_weather", True), ("out_of_domain", False)]),
+    ("get_weather('Paris')", [("get_weather", False)]),  # (by position: not ok, as in a list)
+    ("get_weather(city='Pa", [("get_weather", False)]),  # cut
+    ("get_weather(city='Paris')\nThe weather there is mild.", [("get_weather", True)]),
+    # a sentence that opens with a call, or a call no tool has: text
+    ("get_weather(city='Paris') is what I would call.", []), ("print(city='Paris')", []),
+    ("get_weather is a tool(city='Paris')", []), ("Use get_weather(city='Paris')", []),
+])
+def test_a_message_opening_with_a_python_call_of_a_tool_given_is_read(text, want):
+    assert [(c.name, c.ok) for c in parse_tool_calls(text, tools=_WEATHER_TOOLS)] == want
+    assert not parse_tool_calls(text)  # (without tools= a bare call is code, not a call)
+    for step in (1, 2, 3, 7, len(text)):
+        cuts = list(range(0, len(text), step))
+        _check(text, cuts, tools=_WEATHER_TOOLS)
+        _check_live(text, cuts, tools=_WEATHER_TOOLS, thinking=False)
+
+
 def test_a_first_line_that_names_no_tool_is_shown_at_once():
     for kw in ({}, {"thinking": False}):
         s = ToolCallStream(tools=_WEATHER_TOOLS, **kw)

@@ -32,10 +32,11 @@ PREFILLED = re.compile(r"[ \t\r\n]{0,64}(?:(?P<glm>[A-Za-z_][\w.-]{0,127}[ \t]{0
                        # (harmony's: the prompt ends in <|start|>assistant, the reply opens with its
                        # recipient)
                        r"|(?P<harmony>to=[^\s<]{1,160}[ \t]{0,8}<\|channel\|>))")  # (Glimmer's has none)
-# GLM-4-9B-Chat's call, which has no marker: the message opens with a tool's name on a line of
-# its own, then its JSON arguments. The format not named, it is read where the name is a tool
-# given, in the message's first characters (bounded: a stream decides it within a few hundred)
-TOOL_HEAD = re.compile(r"[ \t\r\n]{0,64}([A-Za-z_][\w.-]{0,127})[ \t]{0,16}\r?\n[ \t]{0,16}\{")
+# A call no marker begins: the message opens with a tool's name, then GLM-4-9B-Chat's line
+# break and JSON arguments, or a Python call's parenthesis. The format not named, it is read
+# where the name is a tool given (_bytools), in the message's first characters (bounded: a
+# stream decides it within a few hundred)
+TOOL_HEAD = re.compile(r"[ \t\r\n]{0,64}([A-Za-z_][\w.-]{0,127})[ \t]{0,16}(?:\r?\n[ \t]{0,16}\{|\()")
 # the family's marker (its reader's) and the text the prompt held, put back before the body
 PREFILLED_OPENERS = {"glm": ("<tool_call>", "<tool_call>"), "gemma4": ("<|tool_call>", "<|tool_call>"),
                      "minimax_m2": ("<minimax:tool_call>", "<minimax:tool_call>"),

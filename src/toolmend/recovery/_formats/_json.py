@@ -28,11 +28,11 @@ from collections.abc import Callable
 from .._jsonish import elements, extent, members, skip_space
 from .._toolcalls import _NAME, NAME_PATTERN, ToolCall, two_ways
 from ._base import Ctx, Reader, cut_call, json_run, more_after, named_call
-from ._context import TOOL_HEAD, after_markup, frames
+from ._context import after_markup, frames
 
 __all__ = ["block_reader", "read_mistral", "read_kimi", "read_deepseek", "read_harmony", "harmony_tool",
            "kimi_name", "read_apertus", "read_arrow", "read_functools", "read_glm4", "models_message",
-           "read_glm4_next", "glm4_by_tools"]
+           "read_glm4_next"]
 
 
 def _respan(calls: list[ToolCall], span: tuple[int, int]) -> list[ToolCall]:
@@ -448,15 +448,6 @@ def read_glm4_next(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCa
     if a < limit and text[a] in " \t\r\n" or _GLM4_HEAD.match(text, a, limit) is None:
         return None, a
     return read_glm4(text, a, limit, ctx)
-
-
-def glm4_by_tools(text: str, ctx: Ctx) -> tuple[list[ToolCall], int] | None:
-    """GLM-4's calls opening the message, the format not named: read when the first line
-    names a tool given (``TOOL_HEAD``), as if named; None otherwise."""
-    head = TOOL_HEAD.match(text) if ctx.tools is not None and ctx.fmt is None else None
-    if head is None or ctx.tools is None or ctx.tools.declared(head.group(1)) not in ctx.tools.schemas:
-        return None
-    return read_glm4(text, head.start(1), len(text), ctx)
 
 
 def read_glm4(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall], int]:

@@ -26,7 +26,7 @@ import tokenize
 import warnings
 from typing import Any
 
-from .._toolcalls import ToolCall, two_ways
+from .._toolcalls import MARKUP_ONLY, ToolCall, two_ways
 from ._base import Ctx, cut_call, json_run, more_after
 
 __all__ = ["read_list", "read_lines", "pythonic_reader", "pythonic_at"]
@@ -303,6 +303,31 @@ def read_lines(text: str, i: int, limit: int, closed: bool = False) -> list[Tool
     of them too), from ``i`` to ``limit``; ``closed``: ``limit`` is the block's closer,
     so text there after the calls is in the block (``f(a=1) or g()``): more of the last
     call's expression, which is then not a call alone."""
+    calls, k = _lines(text, i, limit)
+    if closed and calls and k < limit and calls[-1].ok:
+        last = calls[-1]
+        calls[-1] = ToolCall(last.name, last.raw_args, None, False, last.span,
+                             f"the call to {last.name!r} is followed by {text[k:limit].strip()[:40]!r} "
+                             "in its block: not a call alone")
+    return calls or None
+
+
+def bare_calls(text: str, i: int, limit: int) -> tuple[list[ToolCall], int] | None:
+    """Calls with no list around them from ``i`` (``f(a=1), g(b=2)``, ``;`` or lines
+    between), the last one ending its line (a turn's end token may follow): (calls,
+    where the reading stopped); None when text follows a call on its line (a
+    sentence that opens with a call: ``f(a=1) is what I would run``)."""
+    calls, k = _lines(text, i, limit)
+    if not calls:
+        return None
+    e = calls[-1].span[1]
+    nl = text.find("\n", e, limit)
+    rest = text[e:limit if nl < 0 else nl].lstrip(",; \t")
+    return (calls, k) if MARKUP_ONLY.fullmatch(rest) is not None else None
+
+
+def _lines(text: str, i: int, limit: int) -> tuple[list[ToolCall], int]:
+    """``read_lines``' calls, and where the reading stopped."""
     calls: list[ToolCall] = []
     k = _skip_code(text, i, limit)
     while k < limit:
@@ -317,12 +342,7 @@ def read_lines(text: str, i: int, limit: int, closed: bool = False) -> list[Tool
                 break
             calls.append(call)
         k = _skip_code(text, e, limit)
-    if closed and calls and k < limit and calls[-1].ok:
-        last = calls[-1]
-        calls[-1] = ToolCall(last.name, last.raw_args, None, False, last.span,
-                             f"the call to {last.name!r} is followed by {text[k:limit].strip()[:40]!r} "
-                             "in its block: not a call alone")
-    return calls or None
+    return calls, k
 
 
 def _skip_code(text: str, k: int, limit: int) -> int:

@@ -17,6 +17,7 @@ from typing import Any
 from ..._kernels import markers
 from .._toolcalls import _PLACEHOLDER_NAME, ToolCall, _json_calls, _skip_ws
 from ._base import Ctx, more_after
+from ._bytools import calls_by_tools
 from ._context import (
     CALL_LINE_END,
     LINE_TURN_END,
@@ -45,7 +46,7 @@ from ._context import (
     shown_below,
 )
 from ._hermes import NOT_A_TAG, everyday_tag, read_tag
-from ._json import glm4_by_tools, read_glm4
+from ._json import read_glm4
 from ._pythonic import pythonic_at, read_list
 from ._tokens import (
     ANALYSIS,
@@ -643,8 +644,8 @@ def scan(text: str, ctx: Ctx, kinds: frozenset[str], readers: dict[str, Any],
         if start < 0:
             return calls
     m = _HEAD_CALL.match(text, start) if "name_head" in kinds and (start == 0 or thinking) else None
-    by_tools = glm4_by_tools(text, ctx) if start == 0 and not thinking and m is None else None
-    if by_tools is not None:  # GLM-4's, known by a tool's name: as if the format were named
+    by_tools = calls_by_tools(text, ctx) if start == 0 and not thinking and m is None else None
+    if by_tools is not None:  # calls no marker begins, known by a tool's name
         calls.extend(by_tools[0])
         start = by_tools[1]
     elif m is not None and "glm4" in kinds:  # GLM-4: the message opens with its calls

@@ -1,0 +1,28 @@
+"""Calls that no marker begins, known by a tool's name: with ``tools=`` given and the
+format not named, a message that opens with a tool's name (``TOOL_HEAD``) followed by
+GLM-4's line break and JSON arguments (GLM-4-9B-Chat: ``NAME\\n{...}``), or by the
+parenthesis of a Python call with no list around it (gorilla-openfunctions-v2's
+``f(a=1), g(b=2)``, NexusRaven's ``f(a=1); g(b=2)``, small models' bare call). Without
+the tools, or where the name is no tool's, such text is prose or code."""
+
+from __future__ import annotations
+
+from .._toolcalls import ToolCall
+from ._base import Ctx
+from ._context import TOOL_HEAD
+from ._json import read_glm4
+from ._pythonic import bare_calls
+
+__all__ = ["calls_by_tools"]
+
+
+def calls_by_tools(text: str, ctx: Ctx) -> tuple[list[ToolCall], int] | None:
+    """The calls the message opens with, known by a tool's name, and where the scan goes
+    on; None when it opens with no such call."""
+    tools = ctx.tools
+    head = TOOL_HEAD.match(text) if tools is not None and ctx.fmt is None else None
+    if head is None or tools is None or tools.declared(head.group(1)) not in tools.schemas:
+        return None
+    if text[head.end() - 1] == "{":  # GLM-4's: the name, a line break, the arguments
+        return read_glm4(text, head.start(1), len(text), ctx)
+    return bare_calls(text, head.start(1), len(text))
