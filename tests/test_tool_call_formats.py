@@ -354,6 +354,12 @@ def test_a_name_only_like_a_tool_given_is_not_that_tool(name):
     assert not c.ok and c.name == name and "not among the tools given" in c.error, c
 
 
+def test_the_namespace_fix_stays_on_a_call_that_writes_no_arguments():
+    tools = [{"type": "function", "function": {"name": "get_time", "parameters": {"type": "object"}}}]
+    (c,) = parse_tool_calls('<tool_call>{"name": "functions.get_time"}</tool_call>', tools=tools)
+    assert c.ok and c.name == "get_time" and c.args == {} and [f.code for f in c.fixes] == ["tool_name"]
+
+
 def test_a_tool_whose_name_holds_the_namespace_is_called_by_it():
     (c,) = parse_tool_calls('<tool_call>{"name": "functions.odd", "arguments": {}}</tool_call>', tools=_EXEC)
     assert c.ok and c.name == "functions.odd" and not c.fixes
@@ -1061,12 +1067,27 @@ def test_a_python_argument_written_twice_alike_is_one(text, args):
     assert (c.ok, c.args) == (args is not None, args) and (c.ok or "twice" in c.error), c
 
 
-@pytest.mark.parametrize("text", ['[f(a=1, b={"x": 1}), c=2)]', "[f(a=1), c=2)]", "[f(a=1), c = 'x']",
-                                  '[f(a=1, verify=true ), proxies={"x": 1})]', "[g(), f(a=1), c=2)]"])
-def test_an_argument_after_its_call_closed_makes_the_call_not_ok(text):
+@pytest.mark.parametrize("text, fmt", [
+    ('[f(a=1, b={"x": 1}), c=2)]', None), ("[f(a=1), c=2)]", None), ("[f(a=1), c = 'x']", None),
+    ('[f(a=1, verify=true ), proxies={"x": 1})]', None), ("[g(), f(a=1), c=2)]", None),
+    ("[f(a=1), \u00e9t\u00e9=2)]", None),  # (a name a Python identifier may begin with)
+    # in a block of calls, closed or not, and after Llama 3's python_tag
+    ("<|python_start|>f(a=1), c=2)", "llama4_pythonic"), ("<|python_start|>f(a=1), c=2)<|python_end|>", None),
+    ("<function_calls>\nf(a=1), c=2)\n", "olmo3"), ("<|tool_call_start|>f(a=1), c=2)", "lfm2"),
+    ("<|python_tag|>f.call(a=1), c=2)<|eom_id|>", None),
+])
+def test_an_argument_after_its_call_closed_makes_the_call_not_ok(text, fmt):
     # a ")" written too early: the call is not whole, and what follows is no call of its own
-    *before, c = parse_tool_calls(text)
+    *before, c = parse_tool_calls(text, format=fmt)
     assert all(b.ok for b in before) and not c.ok and c.name == "f" and "closes before" in c.error, c
+
+
+@pytest.mark.parametrize("bad", ["c=2)", "5", "x y"])
+def test_what_follows_a_broken_list_on_its_next_lines_is_read_on(bad):
+    text = f'[f(a=1), {bad}]\n<tool_call>{{"name": "g", "arguments": {{}}}}</tool_call>\n[h(b=1)]'
+    calls = parse_tool_calls(text)
+    assert [(c.name, c.ok) for c in calls][-2:] == [("g", True), ("h", True)], calls
+    assert all(c.span[1] <= text.index("\n") for c in calls[:-2])  # (the broken list's line only)
 
 
 _DEFAULT_NONE = _tools(get=[

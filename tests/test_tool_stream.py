@@ -374,6 +374,23 @@ def test_a_message_opening_with_a_python_call_of_a_tool_given_is_read(text, want
         _check_live(text, cuts, tools=_WEATHER_TOOLS, thinking=False)
 
 
+@pytest.mark.parametrize("text", [
+    # letters that fold to ASCII ones only under Unicode's rules: no reasoning marker's (they raised
+    # StopIteration, the closer looked up by the lower-cased opener)
+    "<TH\u0130NK>", "[TH\u0130NK]", "<\u017feed:think>x", "<th\u0131nk>x</think>",
+    '<|\u017fTART_THINKING|>x<|END_THINKING|>\n[f(a=1)]',
+    "<think>x</th\u0131nk>\n[f(a=1)]\n</think>\n[g(b=2)]",
+    "<THINK>x</think>\n[f(a=1)]",
+])
+def test_reasoning_markers_fold_as_ascii_letters_do(text):
+    parse_tool_calls(text)
+    for step in (1, 2, 5, len(text)):
+        cuts = list(range(0, len(text), step))
+        _check(text, cuts)
+        for thinking in (False, True):
+            _check_live(text, cuts, thinking=thinking)
+
+
 def test_a_first_line_that_names_no_tool_is_shown_at_once():
     for kw in ({}, {"thinking": False}):
         s = ToolCallStream(tools=_WEATHER_TOOLS, **kw)

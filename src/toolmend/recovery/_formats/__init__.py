@@ -20,7 +20,7 @@ from typing import Any
 from ...errors import ToolmendError
 from .._jsonish import extent, skip_space
 from .._result import Fix
-from .._toolcalls import MARKUP_ONLY, NAME_PATTERN, NO_ARGUMENTS, ToolCall, ok_call, two_ways
+from .._toolcalls import MARKUP_ONLY, NAME_PATTERN, NO_ARGUMENTS, ToolCall, two_ways
 from ._base import Ctx, json_run, more_after, named_call
 from ._context import HY3_OPENER, HY3_SUFFIX, OBSERVATION, ROLE_HEAD, TURN_END, framed_as_example
 from ._gemma import gemma_reader
@@ -36,7 +36,7 @@ from ._json import (
     read_mistral,
 )
 from ._nestedxml import NS, read_block
-from ._pythonic import pythonic_at, pythonic_reader
+from ._pythonic import argument_after, pythonic_at, pythonic_reader
 from ._scan import read_tag_at, scan
 from ._schema import Tools, read_tools
 from ._tokens import token_pattern
@@ -94,7 +94,7 @@ def _python_tag(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall]
             k += 1
         call, e = pythonic_at(text, k, limit)
         if call is not None:
-            return [call], e
+            return [argument_after(call, text, e, limit)], e
     return found, end
 
 
@@ -641,7 +641,8 @@ def parse(text: Any, format: str | None, tools: Any, thinking: bool | None = Non
     calls = scan(text, Ctx(known, format), kinds, readers[0], readers[1], thinking, start, after_calls)
     if known is not None:
         calls = [_as_declared(c, known) for c in calls]
-        calls = [ok_call(c.name, "", {}, c.span, c.id) if _no_arguments_taken(c, known) else c for c in calls]
+        calls = [replace(c, raw_args="", args={}, ok=True, error=None) if _no_arguments_taken(c, known) else c
+                 for c in calls]
         calls = [c if c.name in known.schemas or not c.ok else
                  ToolCall(c.name, c.raw_args, None, False, c.span,
                           f"the model called {c.name!r}, which is not among the tools given "

@@ -252,7 +252,25 @@ def pythonic_at(text: str, s: int, limit: int) -> tuple[ToolCall | None, int]:
     return ToolCall(name, raw, args, True, (s, e)), e
 
 
-_KEYWORD = re.compile(r"[A-Za-z_]\w*[ \t]*=(?!=)")  # (what a keyword argument begins with: b=2)
+_KEYWORD = re.compile(r"(?!\d)\w+[ \t]*=(?!=)")  # (what a keyword argument begins with: b=2, été=2)
+
+
+def argument_after(call: ToolCall, text: str, e: int, limit: int) -> ToolCall:
+    """The call read to ``e``; not ok when what follows it (past blanks and a comma) reads as
+    an argument of it (``f(a=1), b=2)``)."""
+    k = _skip(text, e, limit, ",")
+    if not call.ok or k >= limit or _KEYWORD.match(text, k, limit) is None:
+        return call
+    nl = text.find("\n", k, limit)
+    return _closed_early(call, text[k:limit if nl < 0 else nl])
+
+
+def _closed_early(call: ToolCall, stray: str) -> ToolCall:
+    """``[f(a=1), b=2)]``: an argument of the call, written after it closed (a ")" too
+    early, or one too many): which arguments the model meant cannot be told."""
+    return ToolCall(call.name, call.raw_args, None, False, call.span,
+                    f"the call to {call.name!r} closes before {stray.strip()[:40]!r}, which reads as an "
+                    "argument of it: which arguments the model meant cannot be told")
 
 
 def _skip(text: str, k: int, limit: int, seps: str) -> int:
@@ -277,16 +295,12 @@ def read_list(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] |
         if call is None:
             if not calls:
                 return None, i + 1
-            stray = text[k:limit].split("\n")[0]
-            last = calls[-1]
-            if _KEYWORD.match(text, k, limit) is not None and last.ok:
-                # [f(a=1), b=2)]: an argument of the call before, written after it closed (a ")"
-                # too early, or one too many): which arguments the model meant cannot be told
-                return calls[:-1] + [ToolCall(last.name, last.raw_args, None, False, last.span, (
-                    f"the call to {last.name!r} closes before {stray[:40]!r}, which reads as an argument "
-                    "of it: which arguments the model meant cannot be told"))], limit
-            return calls + [ToolCall("", stray, None, False, (k, limit),
-                                     "the list of calls holds something that is not a call")], limit
+            nl = text.find("\n", k, limit)
+            end = limit if nl < 0 else nl  # (what follows on the next lines is read on: a call there too)
+            if _KEYWORD.match(text, k, limit) is not None and calls[-1].ok:
+                return calls[:-1] + [_closed_early(calls[-1], text[k:end])], end
+            return calls + [ToolCall("", text[k:end], None, False, (k, end),
+                                     "the list of calls holds something that is not a call")], end
         q = _skip(text, e, limit, "")
         if call.ok and q < limit and text[q] not in ",]":  # [f(a=1)(b=2)], [f(a=1).g()], [f() if x else g()]
             line_end = text.find("\n", q, limit)
@@ -304,7 +318,10 @@ def read_lines(text: str, i: int, limit: int, closed: bool = False) -> list[Tool
     so text there after the calls is in the block (``f(a=1) or g()``): more of the last
     call's expression, which is then not a call alone."""
     calls, k = _lines(text, i, limit)
-    if closed and calls and k < limit and calls[-1].ok:
+    if calls and k < limit and calls[-1].ok and _KEYWORD.match(text, k, limit) is not None:
+        nl = text.find("\n", k, limit)
+        calls[-1] = _closed_early(calls[-1], text[k:limit if nl < 0 else nl])
+    elif closed and calls and k < limit and calls[-1].ok:
         last = calls[-1]
         calls[-1] = ToolCall(last.name, last.raw_args, None, False, last.span,
                              f"the call to {last.name!r} is followed by {text[k:limit].strip()[:40]!r} "

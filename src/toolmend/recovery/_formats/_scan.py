@@ -382,8 +382,8 @@ class Scanner:
             if found is not None:
                 pos = self._past_closer(m.start(), max(end, m.end()), found, calls, in_fence)
                 return pos, pos
-        closer = next(c for o, c in REASONING.items() if o.lower() == opener.lower())
-        close_think = self.closer(re.escape(closer), m.end(), limit)
+        closer = next(c for o, c in REASONING.items() if o.lower() == opener.lower())  # (ASCII's cases)
+        close_think = self.closer("(?a:" + re.escape(closer) + ")", m.end(), limit)
         if close_think is None:
             # reasoning to the end of the text (Kimi's tool section ends it implicitly)
             found = [k for k in (text.find(e, m.end(), limit) for e in IMPLICIT_ENDS) if k >= 0]
@@ -586,15 +586,17 @@ def _line_end(text: str, i: int, limit: int) -> int:
 
 _HEAD_CALL = re.compile(r"[ \t\r\n]*([A-Za-z_][\w.-]{0,127})[ \t]*\r?\n(?=[ \t]*\{)")
 # the first closer of a reasoning block the prompt opened (thinking=True)
-_FIRST_CLOSER = re.compile("|".join(re.escape(c) for c in BARE_CLOSERS), re.I)
+# (reasoning's markers in either case, ASCII's only: the token pattern's, and the live reading's, which
+# lower-cases the text; "<THİNK>" is no opener)
+_FIRST_CLOSER = re.compile("|".join(re.escape(c) for c in BARE_CLOSERS), re.I | re.A)
 # what ends the reasoning the prompt opened, when the caller says it did (thinking=True): any
 # reasoning closer, those shared with other blocks too (harmony's <|end|>, Inkling's <|end_message|>)
-THINKING_CLOSER = re.compile("|".join(re.escape(c) for c in dict.fromkeys(REASONING.values())), re.I)
+THINKING_CLOSER = re.compile("|".join(re.escape(c) for c in dict.fromkeys(REASONING.values())), re.I | re.A)
 _CLOSER_MAX = max(map(len, BARE_CLOSERS))
 _TURN_END_FIRSTS = "".join(sorted({t[0] for t in TURN_ENDS}))
 # (Scanner._closed looks for a closer only in a tail naming one of these)
 assert all(any(w in c.lower() for w in ("think", "reason", "suffix")) for c in BARE_CLOSERS)
-_LINE_CLOSER = re.compile("(?m)^[ \t]*(?:" + "|".join(re.escape(c) for c in BARE_CLOSERS) + ")", re.I)
+_LINE_CLOSER = re.compile("(?m)^[ \t]*(?:" + "|".join(re.escape(c) for c in BARE_CLOSERS) + ")", re.I | re.A)
 
 
 def _in_a_value(text: str, i: int, calls_end: int) -> bool:

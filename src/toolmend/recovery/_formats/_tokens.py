@@ -59,8 +59,10 @@ class _Alt(NamedTuple):
 
 
 def _words_src(name: str, words: list[str], fold: bool) -> str:
+    """(in either case, ASCII's only: the live reading lower-cases the text, and "İ" lowered is two
+    characters; "<THİNK>" is no opener)"""
     alts = "|".join(re.escape(w) for w in words)
-    return f"(?P<{name}>{alts})" if fold else f"(?P<{name}>(?-i:{alts}))"
+    return f"(?P<{name}>(?a:{alts}))" if fold else f"(?P<{name}>(?-i:{alts}))"
 
 
 def _words(name: str, words: Iterable[str], fold: bool) -> _Alt:
@@ -79,7 +81,7 @@ _ALTS_ETC = (
     _words("close", BARE_CLOSERS, True),
     _words("resp", ["<tool_response>"], True),
     _words("comment", ["<!--"], True),
-    _Alt(r"(?P<example><examples?>)", "<", frozenset({"<e"}), True),
+    _Alt(r"(?P<example>(?a:<examples?>))", "<", frozenset({"<e"}), True),
     # (every role head begins with one of ROLE_PAIRS: tests/test_token_search.py checks)
     _Alt("(?P<role>(?-i:" + ROLE_HEAD.pattern + "))", "<", ROLE_PAIRS),
     _words("eot", TURN_ENDS, False),
