@@ -551,6 +551,24 @@ def test_a_stream_of_blank_deltas_is_read_in_linear_time():
             assert s.finish() == []
 
 
+@pytest.mark.parametrize("call", [
+    "<tool_call>\n<function=x>\n<parameter=n>\n1\n</parameter>\n</function>\n</tool_call>\n",
+    '<tool_call>{"name": "x", "arguments": {"n": 1}}</tool_call>\n',
+    "<tool_call>x<arg_key>n</arg_key><arg_value>1</arg_value></tool_call>\n"])
+def test_a_delta_of_many_calls_is_read_in_linear_time(call):
+    # each call reported live was read with all the text after it: 500 calls in one delta, 2-4 s
+    # (5,000 would take minutes)
+    tools = [{"type": "function", "function": {"name": "x", "parameters": {
+        "type": "object", "properties": {"n": {"type": "integer"}}}}}]
+    text = call * 5_000
+    for given in (None, tools):
+        s = toolmend.ToolCallStream(thinking=False, tools=given)
+        with _bounded(10 if toolmend.compiled else 30):
+            s.feed(text)
+            s.close()
+            assert len(s.finish()) == 5_000
+
+
 # a run the live reading waits at: each delta read once, not the run so far again (16 KB of
 # blanks after a <tool_call>, fed a character at a time, took 10 s; 200 KB would take ~25 min)
 LIVE_RUNS = {

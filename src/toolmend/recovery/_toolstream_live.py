@@ -1,37 +1,25 @@
 """The stream's live reading: calls reported while the message arrives.
 
-When the caller says whether the prompt opened a reasoning block
-(``thinking=True`` or ``False``), no later text can turn an earlier call into
-reasoning, and a ``<tool_call>`` whose body is the everyday
-``{"name": "...", "arguments": {...}}`` is reported as it comes:
+When the caller says whether the prompt opened a reasoning block (``thinking``
+True or False), no later text can turn an earlier call into reasoning. A
+``<tool_call>`` with the everyday JSON body is reported as it comes:
 ``CallStarted`` once its name is read, ``ArgsDelta`` with each piece of its
-arguments that a strict JSON reader found valid (so it is certain to start
-the call's ``raw_args``, whatever follows; trailing blanks and the start of a
-tag wait), and ``CallFinished`` at its ``</tool_call>``, the call read by the
-same reader ``parse_tool_calls`` uses, from the tag on. A Qwen3-Coder call
-(``<tool_call><function=NAME><parameter=k>v</parameter>...</function></tool_call>``)
-is reported whole at its ``</tool_call>`` when it is regular (every value
-closed by its own ``</parameter>``, none holding a tag of the format): read
-whole there, nothing that follows can change it. So is Seed-OSS's (the same
-call in ``<seed:tool_call>``) and a GLM call
-(``<tool_call>NAME<arg_key>k</arg_key><arg_value>v</arg_value></tool_call>``).
-The families that write a call between tokens of their own (Kimi K2,
-DeepSeek, DSML, Step-3, MiniMax M2, harmony: ``_livefamilies``) are reported
-whole at their closer the same way, once their reader ends the call there;
-the tokens around their calls are markup, never shown.
-Prose between calls is shown, and so are inline code spans; a ``<think>``
-block written by the model is skipped (it is reasoning), and with
-``thinking=True`` so is everything up to the first closer.
+arguments a strict JSON reader found valid (certain to start its ``raw_args``),
+``CallFinished`` at its ``</tool_call>``, read by ``parse_tool_calls``' own
+reader. A regular Qwen3-Coder, Seed-OSS or GLM call in its tag (every value
+closed by its own closer, none holding a tag of the format), and the token
+families' calls (Kimi K2, DeepSeek, DSML, Step-3, MiniMax M2, harmony:
+``_livefamilies``), are reported whole at their closer, where nothing that
+follows can change them; the tokens around them are markup, never shown. Prose
+between calls is shown, and so are inline code spans; a ``<think>`` block is
+skipped, and with ``thinking=True`` so is everything up to the first closer.
 
-Anything else that could begin a call (another family's marker, a fence, a
-JSON or pythonic line, a body in another shape, arguments that stop being
-valid JSON, an irregular XML call) ends the live reading: the rest of the
-message waits for ``close()``, which reads it from the end of the last call
-reported, and a
-call already started is finished there. So the calls reported are
+Anything else that could begin a call (another family's marker, a fence, a JSON
+or pythonic line, a body in another shape, arguments no longer valid JSON, an
+irregular call) ends the live reading: the rest waits for ``close()``, which
+reads it from the end of the last call reported. So the calls reported are
 ``parse_tool_calls(text, thinking=...)``, one for one, however the message was
-split (tests/test_tool_stream.py checks this on every corpus message, split
-at random and cut at every point).
+split (tests/test_tool_stream.py checks it on every corpus message).
 """
 
 from __future__ import annotations
@@ -134,6 +122,8 @@ class LiveReading:
     # where markup not shown began (a wrapper, no call read in it yet), or -1: what
     # follows it must be a call, else the rest waits for close(), which shows it all
     quiet = -1
+    # the whole text's reading from a point: (the text's end, its calls, the first not passed)
+    read_ahead: tuple[int, list[ToolCall], int] | None = None
 
     def __init__(self, format: str | None, tools: Any, thinking: bool, kinds: frozenset[str],
                  markers: Iterable[str], stream: Any) -> None:
@@ -604,15 +594,27 @@ class LiveReading:
         size = k + len(self.end)
         if not self.regular.fullmatch(self.work, 0, size):
             return self._hold()
-        tail, base = self._text_from(self.at)
-        found = calls_from(tail, self.format, self.tools, self.thinking, self.at - base)
-        call = moved(found[:1], base)[0] if found else None
+        call = self._call_at(self.at)
         if call is None or call.span != (self.at, self.at + size) or not call.ok:
             return self._hold()  # (a call not ok runs to its family's closer, which may come later)
         events += call_events(len(self.committed), call)
         self.committed.append(call)
         self._advance(size)
         return self._read_on()
+
+    def _call_at(self, p: int) -> ToolCall | None:
+        """The first call the whole text's reading finds from ``p`` on, or None; the reading is
+        kept for the text fed so far (a delta of many calls read again a call was quadratic)."""
+        end = self.at + len(self.work)
+        ahead = self.read_ahead
+        if ahead is None or ahead[0] != end or (ahead[2] < len(ahead[1]) and ahead[1][ahead[2]].span[0] > p):
+            tail, base = self._text_from(p)
+            ahead = (end, moved(calls_from(tail, self.format, self.tools, self.thinking, p - base), base), 0)
+        found, i = ahead[1], ahead[2]
+        while i < len(found) and found[i].span[1] <= p:
+            i += 1  # (calls passed: committed, or before p)
+        self.read_ahead = (end, found, i)
+        return found[i] if i < len(found) else None
 
     def _args(self, events: list[StreamEvent]) -> bool:
         assert self.args is not None
@@ -648,12 +650,12 @@ class LiveReading:
         if m is None:
             return False if self.state == "held" else self._wait(">", _HEAD_MAX)  # (it ends with ">")
         end = self.at + m.end()
-        tail, base = self._text_from(self.tag_start)
         if self.tools is None:  # the scan's call there is its reader's
+            tail, base = self._text_from(self.tag_start)
             found = marker_reading(tail, self.tag_start - base, self.marker, self.format, None)[0]
+            call = moved(found[:1], base)[0] if found else None
         else:  # and checked against the tools
-            found = calls_from(tail, self.format, self.tools, self.thinking, self.tag_start - base)
-        call = moved(found[:1], base)[0] if found else None
+            call = self._call_at(self.tag_start)
         if call is None or call.span != (self.tag_start, end) or call.name != self.name or \
                 call.id != self.ident or call.raw_args != "".join(self.args_sent):
             return self._hold()  # close() reads it whole and finishes it
