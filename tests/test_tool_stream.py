@@ -391,6 +391,25 @@ def test_reasoning_markers_fold_as_ascii_letters_do(text):
             _check_live(text, cuts, thinking=thinking)
 
 
+_J = '{"arguments": {"location": "NYC"}, "name": "weather"}'
+
+
+@pytest.mark.parametrize("text, shown", [
+    # a line of tokens or tags between the framing words and the call (Hermes 2 Theta's leaked
+    # <|im_start|>): the call is still shown, not made
+    ("Here's an example of how I would call the function:\n\n<|im_start|>\n" + _J, True),
+    ("For example:\n\n<?xml?>\n" + _J, True), ("For example:\n<xml>\n<br/>\n" + _J, True),
+    ("For example:\n<|im_start|>\n<tool_call>" + _J + "</tool_call>", True),
+    ("Done.\n<|im_start|>\n" + _J, False), ("Sure:\n<|im_start|>\n<tool_call>" + _J + "</tool_call>", False),
+])
+def test_markup_lines_between_the_framing_and_the_call_frame_nothing(text, shown):
+    assert [c.name for c in parse_tool_calls(text)] == ([] if shown else ["weather"])
+    for step in (1, 3, len(text)):
+        cuts = list(range(0, len(text), step))
+        _check(text, cuts)
+        _check_live(text, cuts, thinking=False)
+
+
 def test_a_first_line_that_names_no_tool_is_shown_at_once():
     for kw in ({}, {"thinking": False}):
         s = ToolCallStream(tools=_WEATHER_TOOLS, **kw)

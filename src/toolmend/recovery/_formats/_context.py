@@ -139,9 +139,29 @@ def frames(words: str) -> bool:
 def framed_line(text: str, i: int, floor: int) -> bool:
     """The last line with words before ``i`` (from ``floor``, within a few hundred
     characters) introduces what follows as an illustration, as for a fence."""
-    before = text[max(floor, i - 400):i].rstrip()
+    a = max(floor, i - 400)
+    before = text[a:above_markup(text, i, a)].rstrip()
     lead = before[before.rfind("\n") + 1:]
     return bool(lead) and _BARE_FRAMING.search(_BLANKS.sub(" ", lead)) is not None
+
+
+# a line of special tokens or tags only (a leaked <|im_start|>, an <?xml?>): no words
+_MARKUP_LINE = re.compile(r"[ \t]*(?:(?:" + SPECIAL_TOKEN + r"|</?[A-Za-z_?!][^<>\n]{0,60}>)[ \t]*)+\r?")
+
+
+def above_markup(text: str, p: int, floor: int) -> int:
+    """``p`` (a line's start, or blanks before one), moved back over the blank lines and the
+    lines of tokens or tags only before it: what frames a call stands above those."""
+    while True:
+        q = p
+        while q > floor and text[q - 1] in " \t\r\n":
+            q -= 1
+        if q <= floor or text[q - 1] != ">":
+            return p
+        a = text.rfind("\n", max(floor, q - 200), q) + 1 or max(floor, q - 200)
+        if a < floor or _MARKUP_LINE.fullmatch(text, max(a, floor), q) is None:
+            return p
+        p = max(a, floor)
 
 
 # Hy3 (Tencent) writes GLM's tags, and its reasoning's, with a suffix: <tool_call:opensource>NAME
@@ -251,6 +271,7 @@ def shown_below(text: str, i: int, floor: int, lead: int = -1) -> bool:
         words = text[max(floor, text.rfind("\n", max(floor, p - 400), p) + 1, p - 400):p]
         return words.lstrip()[:1] == "|" or _INLINE_FRAMING.search(_BLANKS.sub(" ", words)) is not None
     line = p
+    p = above_markup(text, p, floor)
     while p > floor and text[p - 1] in " \t\r\n":
         p -= 1
     if p <= floor:
