@@ -1082,6 +1082,17 @@ def test_an_argument_after_its_call_closed_makes_the_call_not_ok(text, fmt):
     assert all(b.ok for b in before) and not c.ok and c.name == "f" and "closes before" in c.error, c
 
 
+@pytest.mark.parametrize("text, want", [
+    # a period ending the sentence after the list (recorded Gemma outputs), the list's first call
+    # on the line after its "[" (Llama 3)
+    ('[get_movie_director(movie_name="Pulp Fiction")].\n\nThis returns the director.', ["get_movie_director"]),
+    ('[\n    f(a=1),\n    g(b="x")\n]', ["f", "g"]), ("Sure.\n[\n  f(a=1)\n]\nDone.", ["f"]),
+    ("[f(a=1)]... and more", []), ("[f(a=1)]. And then some.", []), ("[\nnot a call\n]", []),
+])
+def test_a_python_list_ended_by_a_period_or_opened_on_its_own_line(text, want):
+    assert [c.name for c in parse_tool_calls(text) if c.ok] == want
+
+
 @pytest.mark.parametrize("bad", ["c=2)", "5", "x y"])
 def test_what_follows_a_broken_list_on_its_next_lines_is_read_on(bad):
     text = f'[f(a=1), {bad}]\n<tool_call>{{"name": "g", "arguments": {{}}}}</tool_call>\n[h(b=1)]'

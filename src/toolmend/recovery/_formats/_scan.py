@@ -524,9 +524,11 @@ class Scanner:
 
     def _alone(self, end: int, limit: int) -> bool:
         """Nothing but blanks, tokens and a call's closing tag between ``end`` and the
-        end of its line (``[f(a=1)]<|eot|>``: raw output with its tokens kept)."""
+        end of its line (``[f(a=1)]<|eot|>``: raw output with its tokens kept; after a
+        period ending the sentence, ``[f(a=1)].``, too)."""
         nl = self.text.find("\n", end, limit)
-        return CALL_LINE_END.fullmatch(self.text, end, limit if nl < 0 else nl) is not None
+        dot = self.text.startswith(".", end) and not self.text.startswith("..", end)
+        return CALL_LINE_END.fullmatch(self.text, end + dot, limit if nl < 0 else nl) is not None
 
     def json_at(self, i: int, limit: int, calls: list[ToolCall]) -> int:
         """Read the JSON value at ``i`` (on a line of its own); add its calls; return where to go on.
