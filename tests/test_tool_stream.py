@@ -391,6 +391,26 @@ def test_reasoning_markers_fold_as_ascii_letters_do(text):
             _check_live(text, cuts, thinking=thinking)
 
 
+@pytest.mark.parametrize("text, want", [
+    # small models fence their calls as Python: with tools=, a fence holding nothing but calls of
+    # tools given is those calls (recorded DeepSeek-Coder and Gemma outputs)
+    ("```python\n[get_weather(city='Paris')]\n```", ["get_weather"]),
+    ("```python\nget_weather(city='Paris')\nget_time(tz='CET')\n```\nDone.", ["get_weather", "get_time"]),
+    ("```py\n# the call\nget_weather(city='Paris')\n```", ["get_weather"]),
+    # anything else in it is code: a call of another function, an expression, an import, the framing
+    ("```python\nprint(get_weather(city='Paris'))\n```", []), ("```python\n[other(a=1)]\n```", []),
+    ("```python\nimport os\nget_weather(city='Paris')\n```", []),
+    ("For example:\n```python\nget_weather(city='Paris')\n```", []),
+])
+def test_a_python_fence_holding_only_calls_of_tools_given(text, want):
+    assert [c.name for c in parse_tool_calls(text, tools=_WEATHER_TOOLS)] == want
+    assert parse_tool_calls(text) == []  # (without the tools, a Python fence is code)
+    for step in (1, 3, len(text)):
+        cuts = list(range(0, len(text), step))
+        _check(text, cuts, tools=_WEATHER_TOOLS)
+        _check_live(text, cuts, tools=_WEATHER_TOOLS, thinking=False)
+
+
 _J = '{"arguments": {"location": "NYC"}, "name": "weather"}'
 
 

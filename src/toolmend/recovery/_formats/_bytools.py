@@ -11,9 +11,9 @@ from .._toolcalls import ToolCall
 from ._base import Ctx
 from ._context import TOOL_HEAD
 from ._json import read_glm4
-from ._pythonic import bare_calls
+from ._pythonic import bare_calls, lines_of
 
-__all__ = ["calls_by_tools"]
+__all__ = ["calls_by_tools", "fenced_calls"]
 
 
 def calls_by_tools(text: str, ctx: Ctx) -> tuple[list[ToolCall], int] | None:
@@ -26,3 +26,16 @@ def calls_by_tools(text: str, ctx: Ctx) -> tuple[list[ToolCall], int] | None:
     if text[head.end() - 1] == "{":  # GLM-4's: the name, a line break, the arguments
         return read_glm4(text, head.start(1), len(text), ctx)
     return bare_calls(text, head.start(1), len(text))
+
+
+def fenced_calls(text: str, a: int, b: int, ctx: Ctx) -> list[ToolCall]:
+    """A Python fence's calls (``text[a:b]``, its content) when it holds nothing but calls
+    of tools given (a list of them, or calls one after the other, as small models fence
+    their calls); else none: it is code."""
+    tools = ctx.tools
+    if tools is None:
+        return []
+    calls, k = lines_of(text, a, b)
+    if not calls or text[k:b].strip() or any(tools.declared(c.name) not in tools.schemas for c in calls):
+        return []
+    return calls

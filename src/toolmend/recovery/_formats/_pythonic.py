@@ -317,7 +317,7 @@ def read_lines(text: str, i: int, limit: int, closed: bool = False) -> list[Tool
     of them too), from ``i`` to ``limit``; ``closed``: ``limit`` is the block's closer,
     so text there after the calls is in the block (``f(a=1) or g()``): more of the last
     call's expression, which is then not a call alone."""
-    calls, k = _lines(text, i, limit)
+    calls, k = lines_of(text, i, limit)
     if calls and k < limit and calls[-1].ok and _KEYWORD.match(text, k, limit) is not None:
         nl = text.find("\n", k, limit)
         calls[-1] = _closed_early(calls[-1], text[k:limit if nl < 0 else nl])
@@ -334,7 +334,7 @@ def bare_calls(text: str, i: int, limit: int) -> tuple[list[ToolCall], int] | No
     between), the last one ending its line (a turn's end token may follow): (calls,
     where the reading stopped); None when text follows a call on its line (a
     sentence that opens with a call: ``f(a=1) is what I would run``)."""
-    calls, k = _lines(text, i, limit)
+    calls, k = lines_of(text, i, limit)
     if not calls:
         return None
     e = calls[-1].span[1]
@@ -343,7 +343,23 @@ def bare_calls(text: str, i: int, limit: int) -> tuple[list[ToolCall], int] | No
     return (calls, k) if MARKUP_ONLY.fullmatch(rest) is not None else None
 
 
-def _lines(text: str, i: int, limit: int) -> tuple[list[ToolCall], int]:
+def tool_code(text: str, i: int, limit: int) -> list[ToolCall] | None:
+    """A ``tool_code`` fence (Gemma's convention) holding only Python calls, one after
+    the other; None when it holds anything else (it is code, read as any fence)."""
+    found = []
+    k = _skip(text, i, limit, "")
+    while k < limit:
+        call, e = pythonic_at(text, k, limit)
+        if call is None:
+            return None
+        found.append(call)
+        k = _skip(text, e, limit, "")
+        if k < limit and text[k] in ";,":
+            k = _skip(text, k + 1, limit, "")
+    return found or None
+
+
+def lines_of(text: str, i: int, limit: int) -> tuple[list[ToolCall], int]:
     """``read_lines``' calls, and where the reading stopped."""
     calls: list[ToolCall] = []
     k = _skip_code(text, i, limit)

@@ -17,7 +17,7 @@ from typing import Any
 from ..._kernels import markers
 from .._toolcalls import _PLACEHOLDER_NAME, ToolCall, _json_calls, _skip_ws
 from ._base import Ctx, more_after
-from ._bytools import calls_by_tools
+from ._bytools import calls_by_tools, fenced_calls
 from ._context import (
     CALL_LINE_END,
     LINE_TURN_END,
@@ -47,7 +47,7 @@ from ._context import (
 )
 from ._hermes import NOT_A_TAG, everyday_tag, read_tag
 from ._json import read_glm4
-from ._pythonic import pythonic_at, read_list
+from ._pythonic import read_list, tool_code
 from ._tokens import (
     ANALYSIS,
     BARE_CLOSERS,
@@ -69,6 +69,7 @@ _next_start = markers.next_start  # (the marker kernel)
 _CALL_LANGS = frozenset({"", "json", "jsonc", "json5", "jsonl", "xml", "text", "txt", "plaintext",
                          "tool_call", "tool_code", "tool", "tools", "function", "output"})
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")
+_PYTHON = frozenset({"python", "py", "python3"})  # (code, unless it holds calls of the tools given alone)
 
 
 def _fence_close(text: str, after: int, limit: int, ticks: str) -> tuple[int, int]:
@@ -358,9 +359,13 @@ class Scanner:
                 content_end = block_end = q.start()
         lang = m.group("lang").lower().lstrip("{.").rstrip("}")
         content = text[body:content_end]
-        if lang in _CALL_LANGS and not framed_as_example(text, m.start(), floor, content):
+        if lang in _PYTHON and "pythonic" in self.kinds and \
+                not framed_as_example(text, m.start(), floor, content):
+            calls.extend(fenced_calls(text, body, content_end, self.ctx))  # (calls of tools given alone)
+        elif lang in _CALL_LANGS and not framed_as_example(text, m.start(), floor, content):
             before = len(calls)
-            code = self.tool_code(body, content_end) if lang == "tool_code" else None
+            code = tool_code(text, body, content_end) if lang == "tool_code" and \
+                self.kinds & {"pythonic", "gemma4"} else None
             if code is not None:
                 calls.extend(code)
             elif self.scan(body, content_end, calls, True):
@@ -504,23 +509,6 @@ class Scanner:
         # (every closer names thinking, reasoning or a suffix: most tails are searched no further)
         return ("think" not in tail and "reason" not in tail and "suffix" not in tail) or \
             _FIRST_CLOSER.search(text, max(a, end - _CLOSER_MAX), end) is None
-
-    def tool_code(self, i: int, limit: int) -> list[ToolCall] | None:
-        """A ``tool_code`` fence (Gemma's convention) holding only Python calls, one
-        after the other; None when it holds anything else (it is code, read as any fence)."""
-        if not self.kinds & {"pythonic", "gemma4"}:
-            return None
-        text, found = self.text, []
-        k = _skip_ws(text, i, limit)
-        while k < limit:
-            call, e = pythonic_at(text, k, limit)
-            if call is None:
-                return None
-            found.append(call)
-            k = _skip_ws(text, e, limit)
-            if k < limit and text[k] in ";,":
-                k = _skip_ws(text, k + 1, limit)
-        return found or None
 
     def _alone(self, end: int, limit: int) -> bool:
         """Nothing but blanks, tokens and a call's closing tag between ``end`` and the
