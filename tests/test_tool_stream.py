@@ -411,6 +411,26 @@ def test_a_python_fence_holding_only_calls_of_tools_given(text, want):
         _check_live(text, cuts, tools=_WEATHER_TOOLS, thinking=False)
 
 
+@pytest.mark.parametrize("text, want", [
+    # DeepSeek-Coder's user turn made up after the call: what follows is not this message's
+    ('[get_weather(city="Paris")]\n\n### Instruction:\nWhat about Boston?\n### Response:\n'
+     '[get_weather(city="Boston")]', ["Paris"]),
+    ('<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call>\n'
+     '            ### Instruction:\nmore\n<tool_call>{"name": "get_weather", "arguments": {"city": "Rome"}}'
+     '</tool_call>', ["Paris"]),
+    # a heading of another word, the words inside a line, or in a fence: text
+    ('### Instructions:\n[get_weather(city="Paris")]', ["Paris"]),
+    ('Text ### Instruction: inline\n[get_weather(city="Paris")]', ["Paris"]),
+    ('```\n### Instruction:\n```\n[get_weather(city="Paris")]', ["Paris"]),
+])
+def test_an_instruction_turn_the_model_made_up_ends_its_message(text, want):
+    assert [c.args["city"] for c in parse_tool_calls(text)] == want
+    for step in (1, 3, len(text)):
+        cuts = list(range(0, len(text), step))
+        _check(text, cuts)
+        _check_live(text, cuts, thinking=False)
+
+
 _J = '{"arguments": {"location": "NYC"}, "name": "weather"}'
 
 

@@ -25,7 +25,8 @@ from ._formats._nestedxml import NS as _MINIMAX_NS
 __all__ = ["TRIGGER", "PROSE_STOP", "partial_tail", "opens_prefilled", "reads_prefilled", "opens_with_tool"]
 
 # the literal markers that do not begin with one of the trigger characters
-_WORD_MARKERS = ("Action:", "functools", "function call<|role_sep|>", *ROLE_TOKENS, _MINIMAX_NS)
+_WORD_MARKERS = ("Action:", "functools", "function call<|role_sep|>", *ROLE_TOKENS, _MINIMAX_NS,
+                 "### Instruction:")
 TRIGGER = re.compile(r"[<\[{`~>\u25c1\u273f]|" + "|".join(re.escape(m) for m in _WORD_MARKERS))
 _LONGEST = max(len(m) for m in _WORD_MARKERS)
 _WORD_PREFIXES = frozenset(m[:k] for m in _WORD_MARKERS for k in range(1, len(m)))

@@ -78,7 +78,10 @@ ROLE_HEAD = re.compile("|".join((
     r"<\|START_OF_TURN_TOKEN\|><\|(?:USER|SYSTEM)_TOKEN\|>", "<\uff5cUser\uff5c>",
     r'<\|open\|>message role="(?!assistant")[^"\n]{1,32}"[^<\n]{0,64}<\|sep\|>')))
 # what such a header begins with that no other token does (the live reading holds at it)
-ROLE_STARTS = ("<start_of_turn>", "<seed:bos>")
+ROLE_STARTS = ("<start_of_turn>", "<seed:bos>", "### Instruction:")
+# DeepSeek-Coder's (and Alpaca's) user turn, opening its line: a model that writes it has
+# made up the user's next turn (the calls after it are not this message's)
+INSTRUCTION_HEAD = r"^[ \t]*### Instruction:"
 
 
 # ReAct's "Observation:" on a line after an action: the model was to stop there; one that

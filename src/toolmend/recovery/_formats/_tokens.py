@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from typing import Any, NamedTuple
 
 from ..._kernels import markers
-from ._context import HY3_SUFFIX, ROLE_HEAD, TURN_ENDS, TURN_OPENERS
+from ._context import HY3_SUFFIX, INSTRUCTION_HEAD, ROLE_HEAD, TURN_ENDS, TURN_OPENERS
 
 _start_table = markers.start_table
 
@@ -82,8 +82,10 @@ _ALTS_ETC = (
     _words("resp", ["<tool_response>"], True),
     _words("comment", ["<!--"], True),
     _Alt(r"(?P<example>(?a:<examples?>))", "<", frozenset({"<e"}), True),
-    # (every role head begins with one of ROLE_PAIRS: tests/test_token_search.py checks)
-    _Alt("(?P<role>(?-i:" + ROLE_HEAD.pattern + "))", "<", ROLE_PAIRS),
+    # (every role head begins with one of ROLE_PAIRS: tests/test_token_search.py checks; the
+    # instruction head opens its line, after a few blanks)
+    _Alt("(?P<role>(?-i:" + ROLE_HEAD.pattern + "|" + INSTRUCTION_HEAD + "))", "<# \t",
+         ROLE_PAIRS | {"##", " #", "\t#", "  ", " \t", "\t ", "\t\t"}),
     _words("eot", TURN_ENDS, False),
     _words("turn", TURN_OPENERS, False),
 )
@@ -100,7 +102,7 @@ _PY_INLINE = _Alt(_PY.src.replace("^[ \\t]*", "(?<![A-Za-z0-9_)\\]\"'])", 1), "[
 _ARROW = _Alt(r"(?P<arrow>^>>>(?=[ \t]*[A-Za-z_]))", ">", frozenset({">>"}))
 
 # what an anchored alternative starts with, after a line's spaces and tabs
-LINE_FIRSTS = frozenset("`~[{>")
+LINE_FIRSTS = frozenset("`~[{>#")
 LINE_OPENERS = LINE_FIRSTS | frozenset(" \t\n")  # what a line that may hold one starts with
 
 
