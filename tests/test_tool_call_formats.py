@@ -354,6 +354,13 @@ def test_a_name_only_like_a_tool_given_is_not_that_tool(name):
     assert not c.ok and c.name == name and "not among the tools given" in c.error, c
 
 
+def test_check_tool_calls_maps_the_namespace_as_parse_tool_calls_does():
+    from toolmend.recovery import check_tool_calls
+
+    text = '<tool_call>{"name": "functions.exec_command", "arguments": {"cmd": "ls", "n": 2}}</tool_call>'
+    assert check_tool_calls(parse_tool_calls(text), _EXEC) == parse_tool_calls(text, tools=_EXEC)
+
+
 def test_the_namespace_fix_stays_on_a_call_that_writes_no_arguments():
     tools = [{"type": "function", "function": {"name": "get_time", "parameters": {"type": "object"}}}]
     (c,) = parse_tool_calls('<tool_call>{"name": "functions.get_time"}</tool_call>', tools=tools)

@@ -327,6 +327,7 @@ def check_tool_calls(calls: Iterable[ToolCall], tools: Any) -> list[ToolCall]:
 
     out: list[ToolCall] = []
     for c in calls:
+        c = known.as_declared(c)  # (functions.x calls the tool x given)
         if not c.ok:
             s = compiled.get(c.name)
             if s is not None and c.cut is None and NO_PRIMARY_FIELD in (c.error or "") and _bare(c.raw_args):

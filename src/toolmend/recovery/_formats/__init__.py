@@ -19,7 +19,6 @@ from typing import Any
 
 from ...errors import ToolmendError
 from .._jsonish import extent, skip_space
-from .._result import Fix
 from .._toolcalls import MARKUP_ONLY, NAME_PATTERN, NO_ARGUMENTS, ToolCall, two_ways
 from ._base import Ctx, json_run, more_after, named_call
 from ._context import HY3_OPENER, HY3_SUFFIX, OBSERVATION, ROLE_HEAD, TURN_END, framed_as_example
@@ -617,16 +616,6 @@ def _no_arguments_taken(call: ToolCall, known: Tools) -> bool:
         not schema.get("patternProperties") and schema.get("type", "object") == "object"
 
 
-def _as_declared(call: ToolCall, known: Tools) -> ToolCall:
-    """The call under the name of the tool given that it calls (``functions.x`` is ``x``),
-    the fix saying what the model wrote."""
-    name = known.declared(call.name)
-    if name == call.name:
-        return call
-    return replace(call, name=name, fixes=(*call.fixes, Fix(
-        "tool_name", -1, f"the model called {call.name!r}: the tool given is {name!r}")))
-
-
 def parse(text: Any, format: str | None, tools: Any, thinking: bool | None = None,
           start: int = 0, after_calls: bool = False) -> list[ToolCall]:
     if type(text) is not str:
@@ -640,7 +629,7 @@ def parse(text: Any, format: str | None, tools: Any, thinking: bool | None = Non
     readers = _readers_cache.get(kinds) or _readers(kinds)
     calls = scan(text, Ctx(known, format), kinds, readers[0], readers[1], thinking, start, after_calls)
     if known is not None:
-        calls = [_as_declared(c, known) for c in calls]
+        calls = [known.as_declared(c) for c in calls]
         calls = [replace(c, raw_args="", args={}, ok=True, error=None) if _no_arguments_taken(c, known) else c
                  for c in calls]
         calls = [c if c.name in known.schemas or not c.ok else

@@ -14,10 +14,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from typing import Any
 
 from ..._text import too_many_digits
+from .._result import Fix
 from .._strategies import normalize_tool_args
+from .._toolcalls import ToolCall
 
 __all__ = ["Tools", "read_tools", "typed_value"]
 
@@ -41,6 +44,15 @@ class Tools:
             return name
         bare = name[len("functions."):]
         return bare if bare in self.schemas else name
+
+    def as_declared(self, call: ToolCall) -> ToolCall:
+        """The call under the name of the tool given that it calls (``functions.x`` is ``x``),
+        a fix saying what the model wrote."""
+        name = self.declared(call.name)
+        if name == call.name:
+            return call
+        return replace(call, name=name, fixes=(*call.fixes, Fix(
+            "tool_name", -1, f"the model called {call.name!r}: the tool given is {name!r}")))
 
     def properties(self, name: str) -> dict[str, Any]:
         """The tool's properties, each schema with its local references followed (what
