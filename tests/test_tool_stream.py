@@ -401,6 +401,11 @@ def test_reasoning_markers_fold_as_ascii_letters_do(text):
     ("```python\nprint(get_weather(city='Paris'))\n```", []), ("```python\n[other(a=1)]\n```", []),
     ("```python\nimport os\nget_weather(city='Paris')\n```", []),
     ("For example:\n```python\nget_weather(city='Paris')\n```", []),
+    ("Usage:\n```python\nget_weather(city='Paris')\n```", []),
+    # a comment that says it is shown
+    ("```python\n# Example usage:\nget_weather(city='Paris')\n```", []),
+    ("```python\n# Do not run this\nget_weather(city='Paris')\n```", []),
+    ("```python\n# e.g.\nget_weather(city='Paris')\n```", []),
 ])
 def test_a_python_fence_holding_only_calls_of_tools_given(text, want):
     assert [c.name for c in parse_tool_calls(text, tools=_WEATHER_TOOLS)] == want
@@ -418,17 +423,20 @@ def test_a_python_fence_holding_only_calls_of_tools_given(text, want):
     ('<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call>\n'
      '            ### Instruction:\nmore\n<tool_call>{"name": "get_weather", "arguments": {"city": "Rome"}}'
      '</tool_call>', ["Paris"]),
-    # a heading of another word, the words inside a line, or in a fence: text
+    # after a bare call (a Python comment to a block of calls)
+    ('get_weather(city="Paris")\n### Instruction:\nget_weather(city="Rome")', ["Paris"]),
+    # a heading of another word, the words inside a line or after it on its line, or in a fence: text
     ('### Instructions:\n[get_weather(city="Paris")]', ["Paris"]),
+    ('The user wants this.\n### Instruction: summarize\n[get_weather(city="Paris")]', ["Paris"]),
     ('Text ### Instruction: inline\n[get_weather(city="Paris")]', ["Paris"]),
     ('```\n### Instruction:\n```\n[get_weather(city="Paris")]', ["Paris"]),
 ])
 def test_an_instruction_turn_the_model_made_up_ends_its_message(text, want):
-    assert [c.args["city"] for c in parse_tool_calls(text)] == want
+    assert [c.args["city"] for c in parse_tool_calls(text, tools=_WEATHER_TOOLS)] == want
     for step in (1, 3, len(text)):
         cuts = list(range(0, len(text), step))
-        _check(text, cuts)
-        _check_live(text, cuts, thinking=False)
+        _check(text, cuts, tools=_WEATHER_TOOLS)
+        _check_live(text, cuts, thinking=False, tools=_WEATHER_TOOLS)
 
 
 _J = '{"arguments": {"location": "NYC"}, "name": "weather"}'

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from .._toolcalls import ToolCall
 from ._base import Ctx
-from ._context import TOOL_HEAD
+from ._context import TOOL_HEAD, says_shown
 from ._json import read_glm4
 from ._pythonic import bare_calls, lines_of
 
@@ -38,4 +38,5 @@ def fenced_calls(text: str, a: int, b: int, ctx: Ctx) -> list[ToolCall]:
     calls, k = lines_of(text, a, b)
     if not calls or text[k:b].strip() or any(tools.declared(c.name) not in tools.schemas for c in calls):
         return []
-    return calls
+    comments = (line.strip().lstrip("#") for line in text[a:b].splitlines() if line.lstrip().startswith("#"))
+    return [] if any(says_shown(c) for c in comments) else calls  # ("# Example usage:": shown)

@@ -81,7 +81,7 @@ ROLE_HEAD = re.compile("|".join((
 ROLE_STARTS = ("<start_of_turn>", "<seed:bos>", "### Instruction:")
 # DeepSeek-Coder's (and Alpaca's) user turn, opening its line: a model that writes it has
 # made up the user's next turn (the calls after it are not this message's)
-INSTRUCTION_HEAD = r"^[ \t]*### Instruction:"
+INSTRUCTION_HEAD = r"^[ \t]*### Instruction:[ \t]*\r?$"  # (alone on its line, as the template writes it)
 
 
 # ReAct's "Observation:" on a line after an action: the model was to stop there; one that
@@ -104,7 +104,7 @@ _FRAMING = re.compile(
     r"correct:|incorrect|if i had|i would|could look|might look|placeholder|"
     r"(?:was|were):|(?:was|were) (?:logged|sent|returned|emitted)|output (?:was|from)|"
     r"written as|represented as|in this (?:form|format|shape)|illustrat|demonstrat|if i could|"
-    r"would have|mock|dummy|pseudo)|" + _WARNING,
+    r"would have|mock|dummy|pseudo|usage:)|" + _WARNING,
     re.I)
 # what introduces a bare call (no marker, no fence) as an illustration: the words that say so
 # outright (a fence's list holds more, "like this", "such as", "i would": said of real calls too)
@@ -137,6 +137,14 @@ def frames(words: str) -> bool:
     """``words`` introduce what follows as an illustration ("for instance", "e.g."; the
     framing's words with any blanks between them: "For\u00a0instance", "for  example")."""
     return _FRAMING.search(_BLANKS.sub(" ", words)) is not None
+
+
+def says_shown(words: str) -> bool:
+    """``words`` (a comment's, a line's alone) say that what they stand by is shown, not
+    made: the framing words of a fence's or of a bare call's ("Example usage:", "e.g.",
+    "Do not run this", a line that is only "Example")."""
+    words = _BLANKS.sub(" ", words)
+    return _FRAMING.search(words) is not None or _BARE_FRAMING.search(words) is not None
 
 
 def framed_line(text: str, i: int, floor: int) -> bool:

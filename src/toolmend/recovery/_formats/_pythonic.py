@@ -379,10 +379,11 @@ def lines_of(text: str, i: int, limit: int) -> tuple[list[ToolCall], int]:
 
 
 def _skip_code(text: str, k: int, limit: int) -> int:
-    """Past blanks, the separators between calls and Python comments."""
+    """Past blanks, the separators between calls and Python comments (not past a user's
+    turn made up, ``### Instruction:``, which ends the message)."""
     while True:
         k = _skip(text, k, limit, ",;")
-        if k >= limit or text[k] != "#":
+        if k >= limit or text[k] != "#" or text.startswith("### Instruction:", k):
             return k
         nl = text.find("\n", k, limit)
         k = limit if nl < 0 else nl
