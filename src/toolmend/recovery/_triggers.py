@@ -19,14 +19,15 @@ import re
 
 import regex  # type: ignore[import-untyped]
 
-from ._formats._context import PREFILLED, PREFILLED_OPENERS, ROLE_TOKENS, TOOL_HEAD
+from ._formats._context import INSTRUCTION, PREFILLED, PREFILLED_OPENERS, ROLE_TOKENS, TOOL_HEAD
 from ._formats._nestedxml import NS as _MINIMAX_NS
+from ._formats._schema import NAMESPACE, declared_name
 
 __all__ = ["TRIGGER", "PROSE_STOP", "partial_tail", "opens_prefilled", "reads_prefilled", "opens_with_tool"]
 
 # the literal markers that do not begin with one of the trigger characters
 _WORD_MARKERS = ("Action:", "functools", "function call<|role_sep|>", *ROLE_TOKENS, _MINIMAX_NS,
-                 "### Instruction:")
+                 INSTRUCTION)
 TRIGGER = re.compile(r"[<\[{`~>\u25c1\u273f]|" + "|".join(re.escape(m) for m in _WORD_MARKERS))
 _LONGEST = max(len(m) for m in _WORD_MARKERS)
 _WORD_PREFIXES = frozenset(m[:k] for m in _WORD_MARKERS for k in range(1, len(m)))
@@ -110,7 +111,6 @@ _NOT_PREFILLED = re.compile(r"[ \t\r\n]{0,64}(?:(?!to=)[A-Za-z_][\w.-]{0,127}(?:
 # GLM-4's call known by a tool's name, at the message's start (the scan's TOOL_HEAD; here
 # matched on the text so far, which may still become one)
 _TOOL_HEAD = regex.compile(TOOL_HEAD.pattern)
-_NAMESPACE = "functions."  # (a tool's name in it is the tool's: Tools.declared)
 
 
 def opens_with_tool(text: str, names: frozenset[str]) -> bool | None:
@@ -122,7 +122,7 @@ def opens_with_tool(text: str, names: frozenset[str]) -> bool | None:
         return False
     name = m.group(1) or ""
     if not m.partial:
-        return name in names or (name.startswith(_NAMESPACE) and name[len(_NAMESPACE):] in names)
-    if not name or any(n.startswith(name) or (_NAMESPACE + n).startswith(name) for n in names):
+        return declared_name(name, names) in names
+    if not name or any(n.startswith(name) or (NAMESPACE + n).startswith(name) for n in names):
         return None
     return False

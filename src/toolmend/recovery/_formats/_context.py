@@ -77,11 +77,12 @@ ROLE_HEAD = re.compile("|".join((
     r"<\|turn>" + _NOT_ASSISTANT + r"[A-Za-z_]{1,16}(?=[ \t]*\r?\n)",
     r"<\|START_OF_TURN_TOKEN\|><\|(?:USER|SYSTEM)_TOKEN\|>", "<\uff5cUser\uff5c>",
     r'<\|open\|>message role="(?!assistant")[^"\n]{1,32}"[^<\n]{0,64}<\|sep\|>')))
+# DeepSeek-Coder's (and Alpaca's) user turn, alone on its line as its template writes it: a model
+# that writes it has made up the user's next turn (the calls after it are not this message's)
+INSTRUCTION = "### Instruction:"
+INSTRUCTION_HEAD = r"^[ \t]*" + re.escape(INSTRUCTION) + r"[ \t]*\r?$"
 # what such a header begins with that no other token does (the live reading holds at it)
-ROLE_STARTS = ("<start_of_turn>", "<seed:bos>", "### Instruction:")
-# DeepSeek-Coder's (and Alpaca's) user turn, opening its line: a model that writes it has
-# made up the user's next turn (the calls after it are not this message's)
-INSTRUCTION_HEAD = r"^[ \t]*### Instruction:[ \t]*\r?$"  # (alone on its line, as the template writes it)
+ROLE_STARTS = ("<start_of_turn>", "<seed:bos>", INSTRUCTION)
 
 
 # ReAct's "Observation:" on a line after an action: the model was to stop there; one that
@@ -170,9 +171,9 @@ def above_markup(text: str, p: int, floor: int) -> int:
         if q <= floor or text[q - 1] != ">":
             return p
         a = text.rfind("\n", max(floor, q - 200), q) + 1 or max(floor, q - 200)
-        if a < floor or _MARKUP_LINE.fullmatch(text, max(a, floor), q) is None:
+        if _MARKUP_LINE.fullmatch(text, a, q) is None:
             return p
-        p = max(a, floor)
+        p = a
 
 
 # Hy3 (Tencent) writes GLM's tags, and its reasoning's, with a suffix: <tool_call:opensource>NAME

@@ -28,6 +28,7 @@ from typing import Any
 
 from .._toolcalls import MARKUP_ONLY, ToolCall, two_ways
 from ._base import Ctx, cut_call, json_run, more_after
+from ._context import INSTRUCTION
 
 __all__ = ["read_list", "read_lines", "pythonic_reader", "pythonic_at"]
 
@@ -383,7 +384,7 @@ def _skip_code(text: str, k: int, limit: int) -> int:
     turn made up, ``### Instruction:``, which ends the message)."""
     while True:
         k = _skip(text, k, limit, ",;")
-        if k >= limit or text[k] != "#" or text.startswith("### Instruction:", k):
+        if k >= limit or text[k] != "#" or text.startswith(INSTRUCTION, k):
             return k
         nl = text.find("\n", k, limit)
         k = limit if nl < 0 else nl

@@ -13,7 +13,7 @@ name and its parameters stay untyped.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Container, Iterable, Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -40,10 +40,7 @@ class Tools:
         ``functions.x`` when only ``x`` is given (the namespace OpenAI's format puts
         user tools in, which models trained on it write; any other namespace may
         hold a tool of its own, as harmony's ``browser.search``); else ``name``."""
-        if name in self.schemas or not name.startswith("functions."):
-            return name
-        bare = name[len("functions."):]
-        return bare if bare in self.schemas else name
+        return declared_name(name, self.schemas)
 
     def as_declared(self, call: ToolCall) -> ToolCall:
         """The call under the name of the tool given that it calls (``functions.x`` is ``x``),
@@ -64,6 +61,18 @@ class Tools:
             found = {k: _followed(v, schema) for k, v in props.items()} if isinstance(props, dict) else {}
             self._props[name] = found
         return found
+
+
+NAMESPACE = "functions."  # (OpenAI's format puts user tools in it: Tools.declared)
+
+
+def declared_name(name: str, names: Container[str]) -> str:
+    """``name``, or ``x`` for ``functions.x`` when ``x`` is among ``names`` and ``name``
+    is not (see ``Tools.declared``)."""
+    if name in names or not name.startswith(NAMESPACE):
+        return name
+    bare = name[len(NAMESPACE):]
+    return bare if bare in names else name
 
 
 _REF_HOPS = 16  # (references through references: a loop ends here, typing nothing)

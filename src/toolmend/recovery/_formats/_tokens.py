@@ -54,8 +54,7 @@ class _Alt(NamedTuple):
             return None
         if not self.words:
             return self.src
-        return _words_src(self.name, [w for w in self.words if _may_begin(_Alt("", w[0], frozenset({w[:2]}),
-                                                                               self.fold), pair)], self.fold)
+        return _words_src(self.name, [w for w in self.words if _begins(w, pair, self.fold)], self.fold)
 
 
 def _words_src(name: str, words: list[str], fold: bool) -> str:
@@ -172,13 +171,16 @@ def _same_char(x: str, y: str, fold: bool) -> bool:
     return x == y or (fold and y.isalpha() and (x.lower() == y.lower() or not x.isascii() or not y.isascii()))
 
 
+def _begins(word: str, pair: str, fold: bool) -> bool:
+    """``word`` (its first two characters) may begin where the text begins with ``pair``."""
+    return _same_char(pair[0], word[0], fold) and (len(word) < 2 or _same_char(pair[1], word[1], fold))
+
+
 def _may_begin(alt: _Alt, pair: str) -> bool:
     """The alternative may match where the text begins with the two characters ``pair``."""
-    c, d = pair[0], pair[1]
-    if not any(_same_char(c, f, alt.fold) for f in alt.firsts):
+    if not any(_same_char(pair[0], f, alt.fold) for f in alt.firsts):
         return False
-    return alt.pairs is None or any(
-        _same_char(c, q[0], alt.fold) and (len(q) < 2 or _same_char(d, q[1], alt.fold)) for q in alt.pairs)
+    return alt.pairs is None or any(_begins(q, pair, alt.fold) for q in alt.pairs)
 
 
 BLANK_RUN = re.compile(r"[ \t\n]*")
