@@ -214,11 +214,16 @@ cdef bint bare_unsafe(str tok, bint quoted=True):
     # it's aside): the engine reads (and refuses) those
     if u"/*" in tok or (is_call(tok, n) and not tok.startswith(ENGINE_CALLS)):
         return True
-    for w in range(n):
+    w = 0
+    while w < n:
         if tok[w] == c"'" and not (0 < w < n - 1 and is_alnum(tok[w - 1]) and is_alnum(tok[w + 1])):
             return True
-        if tok[w] == c'/' and w + 1 < n and tok[w + 1] == c'/' and (w == 0 or tok[w - 1] != c':'):
-            return True
+        if tok[w] == c'/' and w + 1 < n and tok[w + 1] == c'/':
+            if w == 0 or tok[w - 1] != c':':
+                return True
+            w += 2  # (a URL's "://", its slashes read as one: file:///etc is a URL, as the twin reads it)
+            continue
+        w += 1
     w = 0
     if c == c'-' or c == c'.' or is_digit(c) or c == c't' or c == c'T' or c == c'f' \
             or c == c'F' or c == c'n' or c == c'N':
