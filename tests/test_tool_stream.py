@@ -430,8 +430,30 @@ def test_a_python_fence_holding_only_calls_of_tools_given(text, want):
     ('The user wants this.\n### Instruction: summarize\n[get_weather(city="Paris")]', ["Paris"]),
     ('Text ### Instruction: inline\n[get_weather(city="Paris")]', ["Paris"]),
     ('```\n### Instruction:\n```\n[get_weather(city="Paris")]', ["Paris"]),
+    # its own reply's header after its calls: a reply of its own making (the calls after it are
+    # not this message's), with a colon or without, indented, after a tag or a bare call
+    ('[get_weather(city="Paris")]\n\n### Response:\n[get_weather(city="Rome")]', ["Paris"]),
+    ('[get_weather(city="Paris")]\n        ### Response\n\n         [get_weather(city="Rome")]', ["Paris"]),
+    ('<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call>\n### Response:\n'
+     '<tool_call>{"name": "get_weather", "arguments": {"city": "Rome"}}</tool_call>', ["Paris"]),
+    ('get_weather(city="Paris")\n### Response:\nget_weather(city="Rome")', ["Paris"]),
+    ('```python\n[get_weather(city="Paris")]\n```\n### Response:\n```python\n[get_weather(city="Rome")]\n```',
+     ["Paris"]),
+    # before any call it is this reply's header, echoed: the calls after it are the reply's
+    ('### Response:\n[get_weather(city="Paris")]', ["Paris"]),
+    ('  ### Response\n[get_weather(city="Paris"), get_weather(city="Rome")]', ["Paris", "Rome"]),
+    # words after it on its line, another word, or in a fence: text
+    ('[get_weather(city="Paris")]\n### Response: done\n[get_weather(city="Rome")]', ["Paris", "Rome"]),
+    ('[get_weather(city="Paris")]\n### Responses:\n[get_weather(city="Rome")]', ["Paris", "Rome"]),
+    ('[get_weather(city="Paris")]\n```\n### Response:\n```\n[get_weather(city="Rome")]', ["Paris", "Rome"]),
+    # a notebook of its own making (DeepSeek-Coder's cell markers): a cell's output is no call
+    ('[get_weather(city="Paris")]\n<jupyter_output>\n[get_weather(city="Rome")]', ["Paris"]),
+    ('[get_weather(city="Paris")]<jupyter_text>\nThen:\n[get_weather(city="Rome")]', ["Paris"]),
+    ('def f():\n    return 1\n<jupyter_output>\n[get_weather(city="Rome")]', []),
+    ('<jupyter_code>\nprint(1)\n<jupyter_output>\n[get_weather(city="Rome")]', []),
+    ('The <jupyter_output> marker, named.\n[get_weather(city="Rome")]', ["Rome"]),
 ])
-def test_an_instruction_turn_the_model_made_up_ends_its_message(text, want):
+def test_a_turn_the_model_made_up_ends_its_message(text, want):
     assert [c.args["city"] for c in parse_tool_calls(text, tools=_WEATHER_TOOLS)] == want
     for step in (1, 3, len(text)):
         cuts = list(range(0, len(text), step))

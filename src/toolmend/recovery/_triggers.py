@@ -19,7 +19,8 @@ import re
 
 import regex  # type: ignore[import-untyped]
 
-from ._formats._context import INSTRUCTION, PREFILLED, PREFILLED_OPENERS, ROLE_TOKENS, TOOL_HEAD
+from ._formats._context import (INSTRUCTION, PREFILLED, PREFILLED_OPENERS, RESPONSE, ROLE_TOKENS,
+                                TOOL_HEAD)
 from ._formats._nestedxml import NS as _MINIMAX_NS
 from ._formats._schema import NAMESPACE, declared_name
 
@@ -27,7 +28,7 @@ __all__ = ["TRIGGER", "PROSE_STOP", "partial_tail", "opens_prefilled", "reads_pr
 
 # the literal markers that do not begin with one of the trigger characters
 _WORD_MARKERS = ("Action:", "functools", "function call<|role_sep|>", *ROLE_TOKENS, _MINIMAX_NS,
-                 INSTRUCTION)
+                 INSTRUCTION, RESPONSE)
 TRIGGER = re.compile(r"[<\[{`~>\u25c1\u273f]|" + "|".join(re.escape(m) for m in _WORD_MARKERS))
 _LONGEST = max(len(m) for m in _WORD_MARKERS)
 _WORD_PREFIXES = frozenset(m[:k] for m in _WORD_MARKERS for k in range(1, len(m)))

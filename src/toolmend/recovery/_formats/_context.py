@@ -12,11 +12,14 @@ from typing import Callable
 from .._toolcalls import SPECIAL_TOKEN
 
 # the tokens that end the model's turn: what follows one (a next turn the model went on to
-# write, a transcript) is no call of this message
+# write, a transcript) is no call of this message. A notebook's cell markers (DeepSeek-Coder's,
+# StarCoder's) say the model writes on into a notebook of its own making: a cell's output, code
+# or text, no call of this reply
 TURN_ENDS = ("<|im_end|>", "<|eot_id|>", "<|eom_id|>", "<|eot|>", "<|endoftext|>",
              "<|end_of_text|>", "<|END_OF_TURN_TOKEN|>", "<\uff5cend\u2581of\u2581sentence\uff5c>",
              "<end_of_turn>", "<turn|>", "<|user|>", "<|observation|>", "[e~[", "<|end_of_msg|>",
-             "<|content_model_end_sampling|>", "<seed:eos>")
+             "<|content_model_end_sampling|>", "<seed:eos>", "<jupyter_output>", "<jupyter_text>",
+             "<jupyter_code>")
 # one that ends its line, or runs into the next special token or a call's tag (one a sentence
 # names is text): GLM's <|observation|> opens the tool's result
 TURN_END = re.compile("(?:" + "|".join(re.escape(t) for t in TURN_ENDS)
@@ -77,12 +80,16 @@ ROLE_HEAD = re.compile("|".join((
     r"<\|turn>" + _NOT_ASSISTANT + r"[A-Za-z_]{1,16}(?=[ \t]*\r?\n)",
     r"<\|START_OF_TURN_TOKEN\|><\|(?:USER|SYSTEM)_TOKEN\|>", "<\uff5cUser\uff5c>",
     r'<\|open\|>message role="(?!assistant")[^"\n]{1,32}"[^<\n]{0,64}<\|sep\|>')))
-# DeepSeek-Coder's (and Alpaca's) user turn, alone on its line as its template writes it: a model
-# that writes it has made up the user's next turn (the calls after it are not this message's)
+# DeepSeek-Coder's (and Alpaca's) turn headers, alone on their line as its template writes them:
+# a model that writes the user's has made up the user's next turn; one that writes its own
+# after its calls has made up a reply of its own making (the calls after either are not this
+# message's); its own before any call is the header of this reply, echoed
 INSTRUCTION = "### Instruction:"
-INSTRUCTION_HEAD = r"^[ \t]*" + re.escape(INSTRUCTION) + r"[ \t]*\r?$"
+RESPONSE = "### Response"
+ALPACA_HEAD = r"^[ \t]*### (?:Instruction:|Response:?)[ \t]*\r?$"
+ALPACA_LINE = re.compile(r"### (?:Instruction:|Response:?)[ \t]*\r?$", re.M)  # (from its "#")
 # what such a header begins with that no other token does (the live reading holds at it)
-ROLE_STARTS = ("<start_of_turn>", "<seed:bos>", INSTRUCTION)
+ROLE_STARTS = ("<start_of_turn>", "<seed:bos>", INSTRUCTION, RESPONSE)
 
 
 # ReAct's "Observation:" on a line after an action: the model was to stop there; one that
@@ -389,7 +396,7 @@ def in_quotes(text: str, start: int, end: int) -> bool:
 # its tokens kept: {"name": ...}<|eot_id|>, [...]</TOOLCALL>; not </tool_result>, </example>);
 # words after it make it a sentence's. (Each piece matches one way only, so a line of many tags
 # that fails at its end is not tried again in every split of every name.)
-CALL_LINE_END = re.compile(r"(?:\s|" + SPECIAL_TOKEN + r"|</s>|<eos>|<end_of_turn>|<seed:eos>"
+CALL_LINE_END = re.compile(r"(?:\s|" + SPECIAL_TOKEN + r"|</s>|<eos>|<end_of_turn>|<seed:eos>|<jupyter_[a-z]{4,6}>"
                            r"|</(?i:(?:minimax:|seed:|longcat_)?(?:tool_?calls?|function_?calls?))>)*")
 assert all(CALL_LINE_END.fullmatch(t) for t in TURN_ENDS)
 QUOTE_LEAD = frozenset(" \t>")  # what stands just before a tag a quotation holds

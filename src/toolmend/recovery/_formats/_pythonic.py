@@ -28,7 +28,7 @@ from typing import Any
 
 from .._toolcalls import MARKUP_ONLY, ToolCall, two_ways
 from ._base import Ctx, cut_call, json_run, more_after
-from ._context import INSTRUCTION
+from ._context import ALPACA_LINE
 
 __all__ = ["read_list", "read_lines", "pythonic_reader", "pythonic_at"]
 
@@ -380,11 +380,12 @@ def lines_of(text: str, i: int, limit: int) -> tuple[list[ToolCall], int]:
 
 
 def _skip_code(text: str, k: int, limit: int) -> int:
-    """Past blanks, the separators between calls and Python comments (not past a user's
-    turn made up, ``### Instruction:``, which ends the message)."""
+    """Past blanks, the separators between calls and Python comments (not past a turn
+    made up, ``### Instruction:`` or ``### Response:`` alone on its line, which ends the
+    message)."""
     while True:
         k = _skip(text, k, limit, ",;")
-        if k >= limit or text[k] != "#" or text.startswith(INSTRUCTION, k):
+        if k >= limit or text[k] != "#" or ALPACA_LINE.match(text, k, limit) is not None:
             return k
         nl = text.find("\n", k, limit)
         k = limit if nl < 0 else nl

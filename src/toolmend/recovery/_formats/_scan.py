@@ -29,6 +29,7 @@ from ._context import (
     QUOTE_LEAD,
     QUOTES,
     REPLY_HEAD,
+    RESPONSE,
     TURN_END,
     TURN_ENDS,
     TURN_OPENERS,
@@ -197,8 +198,8 @@ class Scanner:
                 # reported those calls, and the whole text reads them alike)
                 return True
             if kind == "role":
-                if in_fence:
-                    pos = m.end()
+                if in_fence or (not calls and not self.calls_before and RESPONSE in m.group()):
+                    pos = m.end()  # (shown; or the header of this reply, echoed before its calls)
                     continue
                 return True  # a turn of the model's own making (a user's, a tool's): its turn is over
             if kind == "turn":
