@@ -461,6 +461,25 @@ def test_a_turn_the_model_made_up_ends_its_message(text, want):
         _check_live(text, cuts, thinking=False, tools=_WEATHER_TOOLS)
 
 
+@pytest.mark.parametrize("text, want", [
+    # a Python comment after the list on its line: the list is code, its comment no words of a
+    # sentence (a recorded Gemma output wrote "#or" between two calls of the same tool)
+    ("[f(a=1)]  #or\n[f(a=2)]", [1, 2]), ("[f(a=1)]  # the first city\n", [1]),
+    ("[f(a=1), f(a=2)] # both, in order", [1, 2]), ("[f(a='#')]  # '#' is a value", ["#"]),
+    # a comment that frames it (an example, a warning): shown, not made
+    ("[f(a=1)]  # for example", []), ("[f(a=1)]  # e.g.", []), ("[f(a=1)]  # do not run this", []),
+    # words that are no comment: the list is a sentence's
+    ("[f(a=1)] or [f(a=2)]", []), ("[f(a=1)] #hashtag and words", [1]),
+])
+def test_a_python_list_with_a_comment_on_its_line(text, want):
+    calls = parse_tool_calls(text)
+    assert all(c.ok for c in calls) and [c.args["a"] for c in calls] == want, calls
+    for step in (1, 4, len(text)):
+        cuts = list(range(0, len(text), step))
+        _check(text, cuts)
+        _check_live(text, cuts, thinking=False)
+
+
 _J = '{"arguments": {"location": "NYC"}, "name": "weather"}'
 
 

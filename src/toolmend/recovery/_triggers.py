@@ -19,8 +19,7 @@ import re
 
 import regex  # type: ignore[import-untyped]
 
-from ._formats._context import (INSTRUCTION, PREFILLED, PREFILLED_OPENERS, RESPONSE, ROLE_TOKENS,
-                                TOOL_HEAD)
+from ._formats._context import INSTRUCTION, PREFILLED, PREFILLED_OPENERS, RESPONSE, ROLE_TOKENS, TOOL_HEAD
 from ._formats._nestedxml import NS as _MINIMAX_NS
 from ._formats._schema import NAMESPACE, declared_name
 

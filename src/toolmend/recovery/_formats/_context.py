@@ -396,8 +396,8 @@ def in_quotes(text: str, start: int, end: int) -> bool:
 # its tokens kept: {"name": ...}<|eot_id|>, [...]</TOOLCALL>; not </tool_result>, </example>);
 # words after it make it a sentence's. (Each piece matches one way only, so a line of many tags
 # that fails at its end is not tried again in every split of every name.)
-CALL_LINE_END = re.compile(r"(?:\s|" + SPECIAL_TOKEN + r"|</s>|<eos>|<end_of_turn>|<seed:eos>|<jupyter_[a-z]{4,6}>"
-                           r"|</(?i:(?:minimax:|seed:|longcat_)?(?:tool_?calls?|function_?calls?))>)*")
+CALL_LINE_END = re.compile(r"(?:\s|" + SPECIAL_TOKEN + r"|</s>|<eos>|<end_of_turn>|<seed:eos>"
+                           r"|<jupyter_[a-z]{4,6}>|</(?i:(?:minimax:|seed:|longcat_)?(?:tool_?calls?|function_?calls?))>)*")
 assert all(CALL_LINE_END.fullmatch(t) for t in TURN_ENDS)
 QUOTE_LEAD = frozenset(" \t>")  # what stands just before a tag a quotation holds
 

@@ -30,7 +30,7 @@ from .._toolcalls import MARKUP_ONLY, ToolCall, two_ways
 from ._base import Ctx, cut_call, json_run, more_after
 from ._context import ALPACA_LINE
 
-__all__ = ["read_list", "read_lines", "pythonic_reader", "pythonic_at"]
+__all__ = ["read_list", "read_lines", "pythonic_reader", "pythonic_at", "comment_after"]
 
 # a name may hold hyphens between its words (an MCP tool's: weather-forecast), as tools are named
 _HEAD = re.compile(r"([A-Za-z_]\w*(?:-[A-Za-z_]\w*)*(?:\.[A-Za-z_]\w*(?:-[A-Za-z_]\w*)*)*)[ \t]*\(")
@@ -377,6 +377,18 @@ def lines_of(text: str, i: int, limit: int) -> tuple[list[ToolCall], int]:
             calls.append(call)
         k = _skip_code(text, e, limit)
     return calls, k
+
+
+def comment_after(text: str, end: int, limit: int) -> str | None:
+    """The Python comment after a list of calls on its line (``[f(a=1)]  # Paris``): the
+    list is code, not a sentence's; None when its line holds no such comment."""
+    k = end
+    while k < limit and text[k] in " \t":
+        k += 1
+    if k >= limit or text[k] != "#":
+        return None
+    nl = text.find("\n", k, limit)
+    return text[k + 1:limit if nl < 0 else nl]
 
 
 def _skip_code(text: str, k: int, limit: int) -> int:

@@ -44,11 +44,12 @@ from ._context import (
     past_unread,
     quoted,
     reply_start,
+    says_shown,
     shown_below,
 )
 from ._hermes import NOT_A_TAG, everyday_tag, read_tag
 from ._json import read_glm4
-from ._pythonic import read_list, tool_code
+from ._pythonic import comment_after, read_list, tool_code
 from ._tokens import (
     ANALYSIS,
     BARE_CLOSERS,
@@ -267,11 +268,15 @@ class Scanner:
                 continue
             if kind == "py":
                 found, end = read_list(text, m.end() - 1, limit, self.ctx)
-                if found is not None and ("pythonic_inline" in self.kinds or self._alone(end, limit)):
-                    if not self._placeholder(found):  # ([NAME(a=1)]: the format described)
-                        calls.extend(found)
-                    pos = floor = end
-                    continue
+                if found is not None:
+                    kept = "pythonic_inline" in self.kinds or self._alone(end, limit)
+                    comment = None if kept else comment_after(text, end, limit)
+                    if kept or comment is not None:
+                        # ([NAME(a=1)]: the format described; "# e.g.": shown)
+                        if not self._placeholder(found) and not (comment and says_shown(comment)):
+                            calls.extend(found)
+                        pos = floor = end
+                        continue
                 if "json" not in self.kinds:
                     pos = m.end()
                     continue
