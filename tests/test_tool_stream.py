@@ -480,6 +480,31 @@ def test_a_python_list_with_a_comment_on_its_line(text, want):
         _check_live(text, cuts, thinking=False)
 
 
+@pytest.mark.parametrize("text, args", [
+    # a value with no closing tag that ends in a tag of the format's own: its closer miswritten
+    # (where the value ends is a guess): not ok
+    ("<tool_call>f<arg_key>a</arg_key><arg_value>1</arg_key></tool_call>", None),
+    ("<tool_call>f<arg_key>a</arg_key><arg_value>1<arg_value>\n</tool_call>", None),
+    ("<tool_call>\n<function=f>\n<parameter=a>\n1\n</param>\n</function>\n</tool_call>", None),
+    ("<tool_call><function=f><parameter=a>1<parameter></function></tool_call>", None),
+    ("<tool_call><function=f><parameter=a>1</parameter><parameter=b>2</parameters></function></tool_call>", None),
+    # the closer dropped, the value ending in text or in a tag of its own: read
+    ("<tool_call><function=f><parameter=a>1</function></tool_call>", {"a": "1"}),
+    ("<tool_call><function=f><parameter=a><p>x</p></function></tool_call>", {"a": "<p>x</p>"}),
+    ("<tool_call><function=f><parameter=a>x<pa></function></tool_call>", {"a": "x<pa>"}),
+    ("<tool_call>f<arg_key>a</arg_key><arg_value><b>1</b></tool_call>", {"a": "<b>1</b>"}),
+])
+def test_a_value_whose_closing_tag_is_miswritten(text, args):
+    (call,) = parse_tool_calls(text)
+    assert call.args == args and call.ok == (args is not None) and call.span == (0, len(text)), call
+    if args is None:
+        assert "miswritten" in call.error
+    for step in (1, 3, len(text)):
+        cuts = list(range(0, len(text), step))
+        _check(text, cuts)
+        _check_live(text, cuts, thinking=False)
+
+
 _J = '{"arguments": {"location": "NYC"}, "name": "weather"}'
 
 

@@ -105,6 +105,7 @@ class _Params:
         self.overrun: str | None = None  # a value whose closer comes only after another call began
         self.shows: tuple[str, str] | None = None  # a value holding what ``foreign`` finds: (key, it)
         self.opens_call: str | None = None  # a value, read as dropped, holding another call's opening
+        self.miswritten: tuple[str, str] | None = None  # a value, read as dropped, ending in a tag like its closer
         self.close = close     # a value's closing tag
         k = j
         while True:
@@ -182,6 +183,11 @@ class _Params:
                 stops = [x for x in [ctx.find(text, t, v, limit) for t in (open_prefix, *ends)] if x >= 0]
                 if stops:
                     stop = min(stops)
+                    tag = _miswritten_closer(text[v:stop], close, open_prefix)
+                    if tag is not None:  # (1</arg_key>, 1<parameter>: the closer miswritten, or the value's)
+                        self.miswritten = (key, tag)
+                        self.end_at = stop
+                        return
                     self.params.append((key, _value(text, v, _separated(text, v, stop), newlines), False))
                     k = self.last = stop
                     continue
@@ -195,6 +201,25 @@ class _Params:
             k = self.last = e + len(close)
 
 
+def _miswritten_closer(value: str, close: str, open_prefix: str) -> str | None:
+    """The tag that ``value``, read with its closing tag dropped, ends in when it is the
+    format's own and so, most likely, its closer miswritten: GLM's ``</arg_key>`` or
+    ``<arg_value>`` for ``</arg_value>``, Qwen3-Coder's ``<parameter>``, ``</param>`` or
+    ``</parameters>`` for ``</parameter>`` (a value may also end in such a tag: which it is
+    cannot be told)."""
+    value = value.rstrip()
+    if not value.endswith(">"):
+        return None
+    m = _TAG_NAME.fullmatch(value, value.rfind("<"))
+    if m is None:
+        return None
+    name = m.group(1)
+    own = {n.group(1) for n in (_TAG_NAME.match(close), _TAG_NAME.match(open_prefix + ">")) if n is not None}
+    return m.group() if any((n.startswith(name) and len(name) >= min(4, len(n))) or
+                            (name.startswith(n) and len(name) <= len(n) + 2) for n in own) else None
+
+
+_TAG_NAME = re.compile(r"</?([^\s<>/=]{1,64})[^<>]{0,64}>")
 _CDATA = "<![CDATA["
 _CALL_OPENERS = re.compile(r"<(tool_call|function=|function name=|invoke|\|tool_call:start\||\|tool_call|"
                            r"minimax:tool_call|seed:tool_call|steptml:invoke|\uff5cDSML\uff5cinvoke|longcat_tool_call|atem:invoke)")
@@ -263,6 +288,14 @@ def _finish(name: str, ps: _Params, text: str, i: int, j: int, limit: int, end_l
         return [ToolCall(name, text[j:end].strip(), None, False, (i, end),
                          f"parameter {ps.shows[0]!r} of {name!r} holds {ps.shows[1]} before its closing tag: "
                          "a tag of the format was dropped or the value shows it, which cannot be told")], end
+    if ps.miswritten is not None:
+        close = min((k for k in (text.find(e, ps.end_at, limit) for e in _ENDS_AT) if k >= 0), default=-1)
+        end = close + next(len(e) for e in _ENDS_AT if text.startswith(e, close)) if close >= 0 else limit
+        key, tag = ps.miswritten
+        span = (i, end) if span_of is None else _wrap_span(text, i, end, *span_of)
+        return [ToolCall(name, text[j:end].strip(), None, False, span,
+                         f"parameter {key!r} of {name!r} has no closing tag {ps.close} and ends in {tag}: "
+                         "its closing tag was miswritten or the value ends so, which cannot be told")], span[1]
     if ps.stray >= 0:
         return [ToolCall(name, text[j:ps.stray].strip(), None, False, (i, ps.stray),
                          f"the call to {name!r} holds text that is not a parameter "
