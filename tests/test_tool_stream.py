@@ -514,6 +514,8 @@ _J = '{"arguments": {"location": "NYC"}, "name": "weather"}'
     ("Here's an example of how I would call the function:\n\n<|im_start|>\n" + _J, True),
     ("For example:\n\n<?xml?>\n" + _J, True), ("For example:\n<xml>\n<br/>\n" + _J, True),
     ("For example:\n<|im_start|>\n<tool_call>" + _J + "</tool_call>", True),
+    ("Here's an example function call:\n\n<xml>\n" + _J + "\n</xml>\n\nIt searches.", True),
+    ("Here is an example tool call:\n" + _J, True), ("I will make the function call:\n" + _J, False),
     ("Done.\n<|im_start|>\n" + _J, False), ("Sure:\n<|im_start|>\n<tool_call>" + _J + "</tool_call>", False),
 ])
 def test_markup_lines_between_the_framing_and_the_call_frame_nothing(text, shown):
