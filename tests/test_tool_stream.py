@@ -505,6 +505,25 @@ def test_a_value_whose_closing_tag_is_miswritten(text, args):
         _check_live(text, cuts, thinking=False)
 
 
+@pytest.mark.parametrize("text, want", [
+    # a list that goes on an expression of code begun on the lines before (an argument of a
+    # call, an assignment): the code's value, no call (recorded DeepSeek-Coder outputs wrote
+    # unit tests after their answer)
+    ("self.assertEqual(\n    solution(1),\n    [\n        get_x(a=1)\n    ],\n)", []),
+    ("mock.assert_called_with(\n    [get_x(a=1)]\n)", []), ("result =\n[get_x(a=1)]", []),
+    ('assertEqual(classify([]),\n  [{"name": "get_x", "arguments": {}}]\n)', []),
+    # after words of a sentence: calls
+    ("To get both,\n[get_x(a=1), get_x(a=2)]", ["get_x", "get_x"]),
+    ("Sure (as asked),\n[get_x(a=1)]", ["get_x"]), ("Call:\n[get_x(a=1)]", ["get_x"]),
+])
+def test_a_list_inside_an_expression_of_code_is_no_call(text, want):
+    assert [c.name for c in parse_tool_calls(text) if c.ok] == want
+    for step in (1, 3, len(text)):
+        cuts = list(range(0, len(text), step))
+        _check(text, cuts)
+        _check_live(text, cuts, thinking=False)
+
+
 _J = '{"arguments": {"location": "NYC"}, "name": "weather"}'
 
 

@@ -267,6 +267,9 @@ class Scanner:
                 pos = floor = _line_end(text, m.start(), limit)
                 continue
             if kind == "py":
+                if _in_a_value(text, m.end() - 1, self.calls_end):  # (an argument of code: self.f(\n[g()])
+                    pos = floor = _line_end(text, m.start(), limit)
+                    continue
                 found, end = read_list(text, m.end() - 1, limit, self.ctx)
                 if found is not None:
                     kept = "pythonic_inline" in self.kinds or self._alone(end, limit)
@@ -598,8 +601,9 @@ _LINE_CLOSER = re.compile("(?m)^[ \t]*(?:" + "|".join(re.escape(c) for c in BARE
 def _in_a_value(text: str, i: int, calls_end: int) -> bool:
     """The value at ``i`` (a line's first) goes on a value begun on the lines before (read
     alone it would be part of it): an array opened at a line's end (``results: [``), an
-    assignment or an argument list, or (``},``) the next element of an array, unless the
-    element before was read as calls, ending at ``calls_end`` (Llama 3's ``{a},\n{b}``)."""
+    assignment or an argument list, or (``},``, ``f(x),``) the next element of an array or
+    argument of a call, unless the element before was read as calls, ending at ``calls_end``
+    (Llama 3's ``{a},\n{b}``)."""
     p = i
     while p > 0 and text[p - 1].isspace():
         p -= 1
@@ -613,7 +617,12 @@ def _in_a_value(text: str, i: int, calls_end: int) -> bool:
     p -= 1
     while p > 0 and text[p - 1].isspace():
         p -= 1
-    return p != calls_end and text[p - 1] in "}]"
+    if p == calls_end or text[p - 1] not in "}])":
+        return False
+    if text[p - 1] == ")":  # (a call's closing parenthesis, "f(x),"; not a sentence's, "(as asked),")
+        q = text.rfind("(", text.rfind("\n", 0, p) + 1, p - 1)
+        return q > 0 and (text[q - 1].isalnum() or text[q - 1] == "_")
+    return True
 
 
 def reasoning_end(text: str, start: int = 0) -> int:
