@@ -487,7 +487,8 @@ def test_a_python_list_with_a_comment_on_its_line(text, want):
     ("<tool_call>f<arg_key>a</arg_key><arg_value>1<arg_value>\n</tool_call>", None),
     ("<tool_call>\n<function=f>\n<parameter=a>\n1\n</param>\n</function>\n</tool_call>", None),
     ("<tool_call><function=f><parameter=a>1<parameter></function></tool_call>", None),
-    ("<tool_call><function=f><parameter=a>1</parameter><parameter=b>2</parameters></function></tool_call>", None),
+    ("<tool_call><function=f><parameter=a>1</parameter><parameter=b>2</parameters></function></tool_call>",
+     None),
     # the closer dropped, the value ending in text or in a tag of its own: read
     ("<tool_call><function=f><parameter=a>1</function></tool_call>", {"a": "1"}),
     ("<tool_call><function=f><parameter=a><p>x</p></function></tool_call>", {"a": "<p>x</p>"}),
@@ -522,6 +523,29 @@ def test_a_list_inside_an_expression_of_code_is_no_call(text, want):
         cuts = list(range(0, len(text), step))
         _check(text, cuts)
         _check_live(text, cuts, thinking=False)
+
+
+_TWO_TOOLS = [*_WEATHER_TOOLS, {"type": "function", "function": {
+    "name": "search", "parameters": {"type": "object", "properties": {"query": {"type": "string"}}}}}]
+
+
+@pytest.mark.parametrize("text, kw, want", [
+    # a message that opens with a call known by a tool's name (bare, GLM-4's, Functionary's), then a
+    # bare reasoning closer: the call was reasoning (the prompt opened it), and never runs
+    ('get_weather(city="Paris")\n</think>\nOK', {"tools": _TWO_TOOLS}, []),
+    ('get_weather\n{"city": "Paris"}\n</think>\nOK', {"tools": _TWO_TOOLS}, []),
+    ('get_weather\n{"city": "Paris"}\n</think>\nOK', {"format": "functionary"}, []),
+    ('get_weather(city="Paris")\n</think>\n<tool_call>{"name": "search", "arguments": {"query": "x"}}'
+     '</tool_call>', {"tools": _TWO_TOOLS}, ["search"]),
+    # told the prompt opened none: the call is the reply's
+    ('get_weather(city="Paris")\n</think>\nOK', {"tools": _TWO_TOOLS, "thinking": False}, ["get_weather"]),
+])
+def test_a_call_known_by_its_name_before_a_bare_reasoning_closer_is_reasoning(text, kw, want):
+    assert [c.name for c in parse_tool_calls(text, **kw)] == want
+    for step in (1, 3, len(text)):
+        cuts = list(range(0, len(text), step))
+        _check(text, cuts, **kw)
+        _check_live(text, cuts, **{"thinking": False, **kw})
 
 
 _J = '{"arguments": {"location": "NYC"}, "name": "weather"}'

@@ -118,7 +118,8 @@ _FRAMING = re.compile(
 # outright (a fence's list holds more, "like this", "such as", "i would": said of real calls too)
 _BARE_FRAMING = re.compile(
     r"\b(?:for (?:example|instance|reference)|e\.g\b|examples?:|an? example (?:of|call)|example ?\d+\b|"
-    r"example (?:(?:function|tool|api) )?(?:call|output|usage)|the format (?:is|looks)|looks? like (?:this|so)|"
+    r"example (?:(?:function|tool|api) )?(?:call|output|usage)|the format (?:is|looks)|"
+    r"looks? like (?:this|so)|"
     r"sample(?: (?:call|output|request))?:|sample (?:call|output|request)|(?:would|should|could|might) "
     r"look like|incorrect|wrong:|right:|correct:|(?:mock|dummy|fake|pseudo-?)(?:code| call| output| request|"
     r" response)|such as:|(?:was|were):|(?:was|were) (?:logged|sent|returned|emitted)|"

@@ -102,7 +102,6 @@ class Scanner:
     """One parse: the token pattern of the enabled families and their readers."""
 
     # the state a parse starts in: class values, which an instance shadows as it changes them
-    kept = 0  # calls before this index are not reasoning (Functionary's first call)
     # the message's reasoning is known to be over (thinking=True or False): a
     # closer with no opener is text, not the end of reasoning the prompt opened
     reasoning_over = False
@@ -230,7 +229,7 @@ class Scanner:
             if kind == "close":
                 pos = floor = m.end()
                 if not in_fence and not self.reasoning_over:  # a bare closer: what came before was reasoning
-                    del calls[self.kept:]
+                    del calls[:]
                     pos = floor = self.glm4_after(pos, limit, calls)
                 continue
             if kind == "comment":  # an HTML comment: what it holds was commented out, not written
@@ -442,7 +441,7 @@ class Scanner:
         if q < 0:
             calls.extend(found)
             return b
-        del calls[self.kept:]
+        del calls[:]
         return q
 
     def _closer_passed_over(self, a: int, b: int, found: list[ToolCall]) -> int:
@@ -670,8 +669,6 @@ def scan(text: str, ctx: Ctx, kinds: frozenset[str], readers: dict[str, Any],
                          for c in found)
             start = end + shift
     scanner = Scanner(text, ctx, kinds, readers, pattern)
-    if calls:
-        scanner.kept = len(calls)
     if thinking is not None:
         scanner.reasoning_over = True
     scanner.calls_before = after_calls

@@ -105,7 +105,7 @@ class _Params:
         self.overrun: str | None = None  # a value whose closer comes only after another call began
         self.shows: tuple[str, str] | None = None  # a value holding what ``foreign`` finds: (key, it)
         self.opens_call: str | None = None  # a value, read as dropped, holding another call's opening
-        self.miswritten: tuple[str, str] | None = None  # a value, read as dropped, ending in a tag like its closer
+        self.miswritten: tuple[str, str] | None = None  # a value read as dropped ending in a closer's like
         self.close = close     # a value's closing tag
         k = j
         while True:
@@ -295,7 +295,8 @@ def _finish(name: str, ps: _Params, text: str, i: int, j: int, limit: int, end_l
         span = (i, end) if span_of is None else _wrap_span(text, i, end, *span_of)
         return [ToolCall(name, text[j:end].strip(), None, False, span,
                          f"parameter {key!r} of {name!r} has no closing tag {ps.close} and ends in {tag}: "
-                         "its closing tag was miswritten or the value ends so, which cannot be told")], span[1]
+                         "its closing tag was miswritten or the value ends so, which cannot be told")], \
+            span[1]
     if ps.stray >= 0:
         return [ToolCall(name, text[j:ps.stray].strip(), None, False, (i, ps.stray),
                          f"the call to {name!r} holds text that is not a parameter "
