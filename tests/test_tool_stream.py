@@ -548,6 +548,36 @@ def test_a_call_known_by_its_name_before_a_bare_reasoning_closer_is_reasoning(te
         _check_live(text, cuts, **{"thinking": False, **kw})
 
 
+_SHOWN_CALLS = ['<tool_call>{"name": "delete_all", "arguments": {"confirm": true}}</tool_call>',
+                '{"name": "delete_all", "arguments": {"confirm": true}}',
+                "<tool_call>\n<function=delete_all>\n<parameter=confirm>\ntrue\n</parameter>\n</function>\n"
+                "</tool_call>", "[delete_all(confirm=True)]"]
+
+
+@pytest.mark.parametrize("intro, shown", [
+    # words that say the call after them is shown: an example, a hypothesis, a wrong way, a past call
+    ("Here is what a call looks like:", True), ("If I were to call it, it would be:", True),
+    ("Hypothetically:", True), ("Wrong way:", True), ("Avoid this:", True), ("Bad example:", True),
+    ("Previously I called:", True), ("Example response:", True), ("Eg:", True), ("Example 1", True),
+    ("For example you can write", True), ("Example\n-------", True), ("Example\n=======\n", True),
+    # in the languages models answer in besides English
+    ("Por ejemplo:", True), ("Par exemple :", True), ("Beispiel:", True), ("\u4f8b\u5982\uff1a", True),
+    ("\u4ee5\u4e0b\u662f\u793a\u4f8b\uff1a", True), ("\u4f8b\uff1a", True), ("\u6bd4\u5982\uff1a", True),
+    # words that make the call
+    ("I'll call the tool:", False), ("Let me check:", False), ("\u6bd4\u4f8b\uff1a", False),
+    ("\u6211\u6765\u8c03\u7528\u5de5\u5177\uff1a", False), ("It looks like the user wants it:", False),
+    ("Result\n------", False),
+])
+@pytest.mark.parametrize("call", _SHOWN_CALLS, ids=["hermes", "json", "qwen3_coder", "pythonic"])
+def test_words_before_a_call_that_show_it(intro, shown, call):
+    text = intro + "\n" + call
+    assert len(parse_tool_calls(text)) == (0 if shown else 1)
+    for step in (1, 5, len(text)):
+        cuts = list(range(0, len(text), step))
+        _check(text, cuts)
+        _check_live(text, cuts, thinking=False)
+
+
 _J = '{"arguments": {"location": "NYC"}, "name": "weather"}'
 
 

@@ -103,6 +103,16 @@ LINE_TURN_END = re.compile(r"(?m)^[ \t]*" + TURN_END.pattern)
 # a warning about what follows: "Never run this:", "You should NOT do this:", "Do not call these."
 _WARNING = (r"(?:never|not|n't|avoid) (?:ever )?(?:run|call|do|use|execute|send|emit)(?:ing)? "
             r"(?:this|these|the following)\W*$")
+# "for example" in the languages models answer in most besides English (Qwen's, GLM's, DeepSeek's,
+# Kimi's and MiniMax's Chinese first): words that open a sentence, and CJK ones, which no word
+# boundary separates from the words before them ("以下是示例："); "例：" alone, not "比例："
+_EXAMPLE_ABROAD = (r"por ejemplo|ejemplo|por exemplo|exemplo|par exemple|exemple|zum beispiel|beispiel|"
+                   r"z\. ?b\.|per esempio|esempio|\u043d\u0430\u043f\u0440\u0438\u043c\u0435\u0440|"
+                   r"\u043f\u0440\u0438\u043c\u0435\u0440")
+_EXAMPLE_CJK = (r"(?:\u4f8b\u5982|\u793a\u4f8b|\u6bd4\u5982|\u4e3e\u4f8b|\u8209\u4f8b|"
+                r"\u4e3e\u4e2a\u4f8b\u5b50|\u8209\u500b\u4f8b\u5b50|\u7bc4\u4f8b|\u8303\u4f8b|\u6837\u4f8b|\u6a23\u4f8b|"
+                r"\u4f8b\u3048\u3070|\u305f\u3068\u3048\u3070|\uc608\ub97c \ub4e4\uc5b4|\uc608\uc2dc|"
+                r"(?<![\u3400-\u9fff])\u4f8b[:\uff1a])")
 # what introduces a fenced block as an illustration rather than the model's own call
 _FRAMING = re.compile(
     r"\b(?:for (?:example|instance|reference)|e\.g\b|an? example|example (?:of|call|output|usage)|"
@@ -112,20 +122,23 @@ _FRAMING = re.compile(
     r"correct:|incorrect|if i had|i would|could look|might look|placeholder|"
     r"(?:was|were):|(?:was|were) (?:logged|sent|returned|emitted)|output (?:was|from)|"
     r"written as|represented as|in this (?:form|format|shape)|illustrat|demonstrat|if i could|"
-    r"would have|mock|dummy|pseudo|usage:)|" + _WARNING,
+    r"would have|mock|dummy|pseudo|usage:|" + _EXAMPLE_ABROAD + ")|" + _EXAMPLE_CJK + "|" + _WARNING,
     re.I)
 # what introduces a bare call (no marker, no fence) as an illustration: the words that say so
 # outright (a fence's list holds more, "like this", "such as", "i would": said of real calls too)
 _BARE_FRAMING = re.compile(
-    r"\b(?:for (?:example|instance|reference)|e\.g\b|examples?:|an? example (?:of|call)|example ?\d+\b|"
-    r"example (?:(?:function|tool|api) )?(?:call|output|usage)|the format (?:is|looks)|"
-    r"looks? like (?:this|so)|"
+    r"\b(?:for (?:example|instance|reference)|e\.g\b|eg:|examples?:|an? example (?:of|call)|example ?\d+\b|"
+    r"example (?:(?:function|tool|api) )?(?:call|output|usage|response|request|input)|"
+    r"the format (?:is|looks)|"
+    r"looks? like(?: this| so)?\W*$|if i (?:were|was) to|were i to|hypothetical|"
     r"sample(?: (?:call|output|request))?:|sample (?:call|output|request)|(?:would|should|could|might) "
-    r"look like|incorrect|wrong:|right:|correct:|(?:mock|dummy|fake|pseudo-?)(?:code| call| output| request|"
-    r" response)|such as:|(?:was|were):|(?:was|were) (?:logged|sent|returned|emitted)|"
-    r"do not (?:run|call|execute)|"
+    r"look like|incorrect|wrong:|wrong (?:way|example|usage|call)|bad(?: example| way| call| usage)?:|"
+    r"avoid(?: this| doing this| these)?:|right:|correct:|(?:mock|dummy|fake|pseudo-?)(?:code| call| output|"
+    r" request| response)|such as:|(?:was|were):|(?:was|were) (?:logged|sent|returned|emitted)|"
+    r"do not (?:run|call|execute)|previously,? i (?:called|ran|made|sent|used)|"
+    r"i (?:previously|already|earlier) (?:called|ran|made|sent)|"
     r"(?:previous|last|earlier) call (?:was|were|is|looked)|(?:here is|here's) how (?:you|to|one)|"
-    r"how (?:you|to) (?:would )?(?:call|use|write))|"
+    r"how (?:you|to) (?:would )?(?:call|use|write)|" + _EXAMPLE_ABROAD + ")|" + _EXAMPLE_CJK + "|"
     # (a line that is only "Example", "The syntax:", "Template": the words alone, said of nothing else)
     r"^[\W_]*(?:here(?:'s| is) )?(?:the )?(?:correct |expected |call |tool call )*(?:syntax|template|format|"
     r"examples?|samples?)(?: is)?[\W_]*$|" + _WARNING,
@@ -162,6 +175,9 @@ def framed_line(text: str, i: int, floor: int) -> bool:
     a = max(floor, i - 400)
     before = text[a:above_markup(text, i, a)].rstrip()
     lead = before[before.rfind("\n") + 1:]
+    if _UNDERLINE.fullmatch(lead):  # a heading's underline: its words are the line above
+        before = before[:before.rfind("\n")].rstrip()
+        lead = before[before.rfind("\n") + 1:]
     return bool(lead) and _BARE_FRAMING.search(_BLANKS.sub(" ", lead)) is not None
 
 
@@ -271,7 +287,8 @@ _INLINE_FRAMING = re.compile(
     r"(?:was|were) (?:logged|sent|returned|emitted))", re.I)
 # a Markdown heading whose words say what follows is shown: "## Example", "### Sample output"
 _SHOWN_HEADING = re.compile(r"[ \t]{0,3}#{1,6}[ \t].*\b(?:examples?|samples?|illustrations?)\b", re.I)
-_SHOWN_ABOVE = re.compile(r"(?:[\W_]*(?:examples?|e\.g\.?|for example|samples?)[\W_]*|"
+_UNDERLINE = re.compile(r"[ \t]*(?:-{3,}|={3,})[ \t]*\r?")  # (a Markdown heading's, under its words)
+_SHOWN_ABOVE = re.compile(r"(?:[\W_]*(?:examples?|e\.g\.?|for example|samples?)(?: ?\d+)?[\W_]*|"
                           + _SHOWN_HEADING.pattern + r".*)\Z", re.I)
 # tags whose content is shown, not made: a call in <example>...</example> is an example
 SHOWN_TAGS = ("<example>", "<examples>")
@@ -296,15 +313,22 @@ def shown_below(text: str, i: int, floor: int, lead: int = -1) -> bool:
         p -= 1
     if p <= floor:
         return False
+    a = text.rfind("\n", max(floor, p - 400), p) + 1 or max(floor, p - 400)
+    if _UNDERLINE.fullmatch(text, a, p) and a > floor:  # a heading's underline ("Example\n-------")
+        p = a - 1
+        while p > floor and text[p - 1] in " \t\r\n":
+            p -= 1
+        a = text.rfind("\n", max(floor, p - 400), p) + 1 or max(floor, p - 400)
     q = p
     while q > floor and text[q - 1] in "*_ \t":  # (**Example:**)
         q -= 1
     end = text[q - 1]
-    if end in ":,":  # ("For example:", "For example,")
+    if end in ":,\uff1a\uff0c":  # ("For example:", "For example,", "例如：")
         return framed_line(text, line, floor)
     if end == "." and text[q - 4:q].lower() != "e.g.":
         return False  # (a sentence's end: most lines before a call; of the shown ones, only "e.g.")
-    a = text.rfind("\n", max(floor, p - 400), p) + 1 or max(floor, p - 400)
+    if end.isalnum() and _INLINE_FRAMING.search(_BLANKS.sub(" ", text[a:q])) is not None:
+        return True  # a sentence that runs on into the call ("For example you can write")
     # a line of its own saying it ("Example", "e.g.", "__Example__") or a heading that does ("## Example"):
     # (a line opening with a letter other than theirs is looked at no further: most lines)
     c = text[a:a + 1]
