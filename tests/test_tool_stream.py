@@ -578,6 +578,30 @@ def test_words_before_a_call_that_show_it(intro, shown, call):
         _check_live(text, cuts, thinking=False)
 
 
+_GLUED_AFTER = ['[TOOL_CALLS]delete_all[ARGS]{"confirm": true}',
+                ' [TOOL_CALLS] [{"name": "delete_all", "arguments": {}}]',
+                '<tool_calls>[{"name": "delete_all", "arguments": {}}]</tool_calls>',
+                '>>>delete_all\n{"confirm": true}', 'functools[{"name": "delete_all", "arguments": {}}]',
+                '<function=delete_all>{"confirm": true}</function>',
+                '{"name": "delete_all", "arguments": {}}',
+                "<seed:tool_call><function=delete_all><parameter=x>1</parameter></function></seed:tool_call>",
+                '<minimax:tool_call><invoke name="delete_all"><parameter name="x">1</parameter></invoke>'
+                "</minimax:tool_call>", "[delete_all(x=1)]"]
+
+
+@pytest.mark.parametrize("end", ["<|im_end|>", "<seed:eos>", "[e~[", "<|eot_id|>", "<end_of_turn>"])
+@pytest.mark.parametrize("after", _GLUED_AFTER)
+def test_a_turn_end_glued_to_any_familys_call_ends_the_turn(end, after):
+    # (a call in any family run into the token, as a tag or a special token is: a turn the model
+    # went on to write, never this message's)
+    text = '<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call>' + end + after
+    assert [c.name for c in parse_tool_calls(text)] == ["get_weather"]
+    for step in (1, 4, len(text)):
+        cuts = list(range(0, len(text), step))
+        _check(text, cuts)
+        _check_live(text, cuts, thinking=False)
+
+
 _J = '{"arguments": {"location": "NYC"}, "name": "weather"}'
 
 

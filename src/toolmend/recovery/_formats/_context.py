@@ -20,10 +20,11 @@ TURN_ENDS = ("<|im_end|>", "<|eot_id|>", "<|eom_id|>", "<|eot|>", "<|endoftext|>
              "<end_of_turn>", "<turn|>", "<|user|>", "<|observation|>", "[e~[", "<|end_of_msg|>",
              "<|content_model_end_sampling|>", "<seed:eos>", "<jupyter_output>", "<jupyter_text>",
              "<jupyter_code>")
-# one that ends its line, or runs into the next special token or a call's tag (one a sentence
-# names is text): GLM's <|observation|> opens the tool's result
+# one that ends its line, or runs into the next special token, a tag, or a family's marker or
+# call (one a sentence names is text): GLM's <|observation|> opens the tool's result
 TURN_END = re.compile("(?:" + "|".join(re.escape(t) for t in TURN_ENDS)
-                      + r")(?=[ \t\r]*(?:\n|\Z|<\||<\uff5c|<start_of_turn>|<seed:bos>|<tool_call[\s>]))")
+                      + r")(?=[ \t\r]*(?:\n|\Z|<[|\uff5cA-Za-z_]|\[[A-Z_]{3,}\]|>>>|functools\[|\{\s*\"|"
+                      r"\[\s*\{|\[[A-Za-z_][\w.-]*\())")
 # MiniMax M2's role tokens (its first token, then each turn's header: ]~b]user, ]~b]ai): in a
 # reply, one says the text holds turns of the prompt, or the reply's header
 ROLE_TOKENS = ("]~!b[", "]~b]")
