@@ -602,6 +602,44 @@ def test_a_turn_end_glued_to_any_familys_call_ends_the_turn(end, after):
         _check_live(text, cuts, thinking=False)
 
 
+_A_QWEN = "<tool_call>\n<function=a>\n<parameter=x>\n1\n</parameter>\n</function>\n</tool_call>\n"
+
+
+@pytest.mark.parametrize("text, want", [
+    # a call its format cannot read, in a list of calls: an entry not ok in its place, never lost
+    (_A_QWEN + "<tool_call>\n<function = b>\n<parameter=y>\n2\n</parameter>\n</function>\n</tool_call>",
+     [("a", True), ("", False)]),
+    (_A_QWEN + "<tool_call>\n<func=b>\n<parameter=y>\n2\n</parameter>\n</func>\n</tool_call>",
+     [("a", True), ("", False)]),
+    ("<tool_call>a\n<arg_key>x</arg_key>\n<arg_value>1</arg_value>\n</tool_call>\n"
+     "<tool_call>b\n<Arg_key>y</Arg_key>\n<Arg_value>2</Arg_value>\n</tool_call>",
+     [("a", True), ("", False)]),
+    ('<minimax:tool_call>\n<invoke name="a">\n<parameter name="x">1</parameter>\n</invoke>\n'
+     '<invoke name="b" id="1">\n<parameter name="y">2</parameter>\n</invoke>\n'
+     '<invoke name="c">\n<parameter name="z">3</parameter>\n</invoke>\n</minimax:tool_call>',
+     [("a", True), ("b", False), ("c", True)]),
+    ('<minimax:tool_call>\n<invoke>\n<parameter name="y">2</parameter>\n</invoke>\n'
+     '<invoke name="c">\n<parameter name="z">3</parameter>\n</invoke>\n</minimax:tool_call>',
+     [("", False), ("c", True)]),
+    (('<|DSML|function_calls>\n<|DSML|invoke name="a">\n<|DSML|parameter name="x" string="true">1'
+      '</|DSML|parameter>\n</|DSML|invoke>\n<|DSML|invoke name="b" id="1">\n<|DSML|parameter name="y" '
+      'string="true">2</|DSML|parameter>\n</|DSML|invoke>\n</|DSML|function_calls>').replace("|", "\uff5c"),
+     [("a", True), ("b", False)]),
+    ("<|tool_calls_section_begin|><|tool_call_begin|>functions.a:0<|tool_call_argument_begin|>"
+     '{"x": 1}<|tool_call_end|><|tool_call_begin|>functions.b :1<|tool_call_argument_begin|>{"y": 2}'
+     "<|tool_call_end|><|tool_calls_section_end|>", [("a", True), ("", False)]),
+    ("<|tool_call>call:a{x:1}<tool_call|><|tool_call>call:b<tool_call|>", [("a", True), ("", False)]),
+    # a tag named in a sentence, words in the block: no call
+    ("Use the <tool_call> tag.\n<tool_call>hello world</tool_call>", []),
+])
+def test_a_call_its_format_cannot_read_keeps_its_place_in_the_list(text, want):
+    assert [(c.name, c.ok) for c in parse_tool_calls(text)] == want
+    for step in (1, 4, len(text)):
+        cuts = list(range(0, len(text), step))
+        _check(text, cuts)
+        _check_live(text, cuts, thinking=False)
+
+
 _J = '{"arguments": {"location": "NYC"}, "name": "weather"}'
 
 

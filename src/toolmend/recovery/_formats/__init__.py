@@ -20,7 +20,7 @@ from typing import Any
 from ...errors import ToolmendError
 from .._jsonish import extent, skip_space
 from .._toolcalls import MARKUP_ONLY, NAME_PATTERN, NO_ARGUMENTS, ToolCall, two_ways
-from ._base import Ctx, json_run, more_after, named_call
+from ._base import Ctx, json_run, more_after, named_call, named_in
 from ._context import HY3_OPENER, HY3_SUFFIX, OBSERVATION, ROLE_HEAD, TURN_END, framed_as_example
 from ._gemma import gemma_reader
 from ._json import (
@@ -47,7 +47,7 @@ __all__ = ["FORMATS", "parse", "read_marker", "format_names"]
 def _wrapped_invokes(marker: str, closer: str, fallback: Any = None, prefix: str = "") -> Any:
     """``<{prefix}invoke>`` elements inside ``marker`` ... ``closer`` (MiniMax M2;
     ``<function_calls>``; Glimmer's ``<atem:function_calls>``)."""
-    invoke = "<" + prefix + "invoke"
+    invoke, invoke_close = "<" + prefix + "invoke", "</" + prefix + "invoke>"
     _invokes = invoke_reader(prefix, closer)
 
     def read(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
@@ -62,6 +62,8 @@ def _wrapped_invokes(marker: str, closer: str, fallback: Any = None, prefix: str
         calls: list[ToolCall] = []
         while text.startswith(invoke, k):
             found, end = _invokes(text, k, limit, ctx)
+            if found is None:  # an invoke its reader cannot read, closed before the next: not ok
+                found, end = _unread_invoke(text, k, limit, ctx, invoke, invoke_close, closer)
             if not found:
                 break
             calls.extend(found)
@@ -79,6 +81,23 @@ def _wrapped_invokes(marker: str, closer: str, fallback: Any = None, prefix: str
         return calls, k
 
     return read
+
+
+def _unread_invoke(text: str, k: int, limit: int, ctx: Ctx, invoke: str, invoke_close: str,
+                   closer: str) -> tuple[list[ToolCall] | None, int]:
+    """The invoke at ``k`` that its reader could not read (``<invoke name="b" id="1">``, no
+    name): a call not ok, to its own closer, when that comes before the next invoke and the
+    block's closer (a block never loses a call); else None (where it ends is not known)."""
+    c = ctx.find(text, invoke_close, k, limit)
+    if c < 0:
+        return None, k
+    nxt, shut = text.find(invoke, k + len(invoke), c), text.find(closer, k, c)
+    if nxt >= 0 or shut >= 0:
+        return None, k
+    end = c + len(invoke_close)
+    head = text[k:text.find(">", k, end) + 1 or end]
+    return [ToolCall(named_in(head), text[k:end], None, False, (k, end),
+                     f"the {head[:60]!r} at offset {k} is no call its format writes: it is not run")], end
 
 
 _llama_json = block_reader("<|python_tag|>", (), ";")

@@ -13,10 +13,10 @@ from collections.abc import Callable
 from typing import Any
 
 from .._strategies import json_text, normalize_tool_args
-from .._toolcalls import MARKUP_ONLY, NO_ARGUMENTS, ToolCall, call_from_parts, json_run, two_ways
+from .._toolcalls import _NAME, MARKUP_ONLY, NO_ARGUMENTS, ToolCall, call_from_parts, json_run, two_ways
 from ._schema import NOT_ONE_VALUE, Tools, typed_value
 
-__all__ = ["Ctx", "Reader", "xml_call", "json_run", "cut_call", "named_call", "more_after"]
+__all__ = ["Ctx", "Reader", "xml_call", "json_run", "cut_call", "named_call", "more_after", "named_in"]
 
 
 class Ctx:
@@ -153,3 +153,13 @@ def xml_call(name: str, params: list[tuple[str, str, bool | None]], raw: str, sp
     except ValueError as exc:  # RecoveryError: a value JSON cannot hold
         return ToolCall(name, raw, None, False, span, f"the arguments of {name!r}: {exc}", id)
     return ToolCall(name, raw, args, True, span, None, id)
+
+
+_NAME_ATTR = re.compile(r"""\bname\s*=\s*["']?([^\s"'<>/]{1,128})""")
+
+
+def named_in(head: str) -> str:
+    """The tool a call's head no reader could read names (``<invoke name="b" id="1">``),
+    or "" when it names none: what a call that is not ok is called."""
+    m = _NAME_ATTR.search(head)
+    return m.group(1) if m is not None and _NAME.match(m.group(1)) else ""

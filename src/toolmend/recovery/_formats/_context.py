@@ -226,7 +226,7 @@ _SECTION_ENDS = (*SECTIONS.values(), *WRAPPERS.values())
 # closer of their own: <tool_call>, [TOOL_CALLS], Action:, functools, <|python_tag|>...)
 _B, _U = "\uff5c", "\u2581"
 MARKER_CLOSERS = {
-    "<longcat_tool_call>": ("</longcat_tool_call>",),
+    "<tool_call>": ("</tool_call>",), "<longcat_tool_call>": ("</longcat_tool_call>",),
     "<tool_call" + HY3_SUFFIX + ">": ("</tool_call" + HY3_SUFFIX + ">",
                                        "<end_of_tool_call" + HY3_SUFFIX + ">"),
     "<function=": ("</function>",), "<function name=": ("</function>",),

@@ -16,7 +16,7 @@ from typing import Any
 
 from ..._kernels import markers
 from .._toolcalls import _PLACEHOLDER_NAME, ToolCall, _json_calls, _skip_ws
-from ._base import Ctx, more_after
+from ._base import Ctx, more_after, named_in
 from ._bytools import calls_by_tools, fenced_calls
 from ._context import (
     CALL_LINE_END,
@@ -297,8 +297,13 @@ class Scanner:
             return _line_end(text, start, limit), floor  # a call in a Markdown quotation: its line is quoted
         if tag:
             found, end = read_tag_at(text, start, limit, self.ctx, self.kinds)
-            if found is NOT_A_TAG or found is None:
-                return (max(end, m.end()) if found is None else end), floor
+            if (found is None or found is NOT_A_TAG) and text.startswith("<tool_call>", start) and \
+                    not in_fence and after_markup(text, lead):
+                unread = self._unread_block(start, limit)
+                if unread is not None:
+                    found, end = unread
+            if found is NOT_A_TAG or not found:
+                return (max(end, m.end()) if found is not NOT_A_TAG else end), floor
         else:
             marker = m.group("fam")
             found, end = self.readers[marker](text, start, limit, self.ctx)
@@ -324,6 +329,19 @@ class Scanner:
             return pos, pos  # <function=NAME>...: the format described, not a call made
         pos = self._past_closer(start, pos, found, calls, in_fence)
         return pos, pos
+
+    def _unread_block(self, start: int, limit: int) -> tuple[list[ToolCall], int] | None:
+        """The ``<tool_call>`` block at ``start`` that no reader read and that holds no call the
+        scan reads (a family's marker, a JSON or Python call), closed on its own: a call not ok
+        when it begins as one (``<function = b>``, GLM's ``b<Arg_key>``), and where it ends."""
+        body = start + len("<tool_call>")
+        past = past_unread(self.text, "<tool_call>", body, limit, self.ctx.find)
+        if past < 0:
+            return None
+        inner = self.next_token(body, past - len("</tool_call>"))
+        if inner is not None and inner.lastgroup in ("fam", "tag", "json", "py", "arrow"):
+            return None  # (its calls are read as the scan goes on)
+        return _unreadable(self.text, "<tool_call>", start, past), past
 
     def glm4_after(self, pos: int, limit: int, calls: list[ToolCall]) -> int:
         """GLM-4 named: the calls its message opens with after the reasoning (GLM-Z1's), added;
@@ -559,7 +577,10 @@ class Scanner:
 
 # what a call's body begins with in the families whose block may hold one: a JSON object or list
 # (not a template's {{ or {%), a Python call or a list of them, a tag
-_CALL_BEGINS = re.compile(r"\{(?![{%])|\[[ \t\n]*[\[{\"]|\[?[ \t\n]*[A-Za-z_][\w.]*[ \t]*\(|<[A-Za-z_|]")
+_CALL_BEGINS = re.compile(r"\{(?![{%])|\[[ \t\n]*[\[{\"]|\[?[ \t\n]*[A-Za-z_][\w.]*[ \t]*\(|<[A-Za-z_|]|"
+                          # (Gemma 4's call:NAME, Kimi's functions.NAME, GLM's NAME then its tags)
+                          r"call:[A-Za-z_]|functions\.[A-Za-z_]|[A-Za-z_][\w.-]*[ \t]*\r?\n?[ \t]*<[A-Za-z_]|"
+                          r"name\s*=\s*[\"']")  # (an invoke's head: name="b")
 
 
 def _unreadable(text: str, marker: str, start: int, past: int) -> list[ToolCall]:
@@ -571,7 +592,7 @@ def _unreadable(text: str, marker: str, start: int, past: int) -> list[ToolCall]
     body = body[:len(body) - len(closer)].strip()
     if _CALL_BEGINS.match(body) is None:
         return []  # (words, a template's {{ }}, a placeholder: the block is talked about, not written)
-    return [ToolCall("", body, None, False, (start, past),
+    return [ToolCall(named_in(body[:body.find(">") + 1 or 200]), body, None, False, (start, past),
                      f"the {marker} block at offset {start} holds no call its format writes "
                      f"({body[:40] + ('...' if len(body) > 40 else '')!r}): it is not run")]
 
