@@ -482,6 +482,8 @@ def test_a_glm_value_holding_the_next_key_is_decided_by_the_schema_or_refused():
     ("pattern:'abc',path:<|\"|>/tmp<|\"|>", {"pattern": "abc", "path": "/tmp"}),
     ('<|"|>path<|"|>:<|"|>/tmp/foo<|"|>', {"path": "/tmp/foo"}),  # a key in the format's quotes
     ('a:["x", \'y\'],b:{c:"d"}', {"a": ["x", "y"], "b": {"c": "d"}}),
+    # Python's literals bare, as small models write them: what they are, not truthy strings
+    ("a:False,b:None,c:True,d:Falsey", {"a": False, "b": None, "c": True, "d": "Falsey"}),
 ])
 def test_gemma4_reads_values_and_keys_in_other_quotes(body, args):
     (c,) = parse_tool_calls("<|tool_call>call:f{" + body + "}<tool_call|>")
@@ -492,6 +494,20 @@ def test_gemma4_reads_values_and_keys_in_other_quotes(body, args):
 def test_gemma4_refuses_a_quoted_value_it_cannot_read_whole(body):
     (c,) = parse_tool_calls("<|tool_call>call:f{" + body + "}<tool_call|>")
     assert not c.ok and "cannot be told" in c.error, c
+
+
+@pytest.mark.parametrize("text, want", [
+    # a call written with no arguments, then the next: its own entry, not ok, never part of a name
+    ("<|tool_call>call:a{x:1}call:bcall:c{z:3}<tool_call|>", [("a", True), ("b", False), ("c", True)]),
+    ('<|tool_call>call:get_timecall:get_weather{city:<|"|>Paris<|"|>}<tool_call|>',
+     [("get_time", False), ("get_weather", True)]),
+    ("<|tool_call>call:a{x:1}call:b<tool_call|>", [("a", True), ("b", False)]),
+    ("<|tool_call>call:ns:tool{x:1}<tool_call|>", [("ns:tool", True)]),
+])
+def test_gemma4_a_call_without_its_braces_is_not_ok_and_the_next_is_read(text, want):
+    calls = parse_tool_calls(text)
+    assert [(c.name, c.ok) for c in calls] == want, calls
+    assert all("writes no arguments" in c.error for c in calls if not c.ok)
 
 
 def test_gemma4_reads_every_call_of_a_block_and_the_python_form():

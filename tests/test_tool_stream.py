@@ -628,7 +628,7 @@ _A_QWEN = "<tool_call>\n<function=a>\n<parameter=x>\n1\n</parameter>\n</function
     ("<|tool_calls_section_begin|><|tool_call_begin|>functions.a:0<|tool_call_argument_begin|>"
      '{"x": 1}<|tool_call_end|><|tool_call_begin|>functions.b :1<|tool_call_argument_begin|>{"y": 2}'
      "<|tool_call_end|><|tool_calls_section_end|>", [("a", True), ("", False)]),
-    ("<|tool_call>call:a{x:1}<tool_call|><|tool_call>call:b<tool_call|>", [("a", True), ("", False)]),
+    ("<|tool_call>call:a{x:1}<tool_call|><|tool_call>call:b<tool_call|>", [("a", True), ("b", False)]),
     # a tag named in a sentence, words in the block: no call
     ("Use the <tool_call> tag.\n<tool_call>hello world</tool_call>", []),
 ])

@@ -18,7 +18,7 @@ import re
 from dataclasses import replace
 
 from ..._text import string_end
-from .._toolcalls import _NAME, NAME_PATTERN, ToolCall, two_ways
+from .._toolcalls import _NAME, NAME_PATTERN, NO_ARGUMENTS, ToolCall, two_ways
 from ._base import Ctx, cut_call, named_call, xml_call
 from ._pythonic import pythonic_at
 
@@ -30,6 +30,9 @@ _BARE = re.compile(r"\s*([^,{}\[\]\s](?:[^,{}\[\]]*[^,{}\[\]\s])?)\s*(?=[,}\]])"
 _WORD_RUN = re.compile(r"\s*[\w.$-]+")
 _KEY_CUT = re.compile(r"\s*(?:[A-Za-z_$][\w.$-]*\s*)?")  # the end of the text inside a key, or before one
 _RUN_ON = re.compile(r"\s[A-Za-z_$][\w.$-]*\s*:")  # a key and its colon after a space, in a bare value
+# Python's literals, as small models write them ({a:False}): the boolean and null they are, as in
+# Gemma's call:f(a=False) (the string "False" is truthy)
+_PY_LITERALS = {"True": "true", "False": "false", "None": "null"}
 _JSON_BARE = re.compile(r"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?\Z|true\Z|false\Z|null\Z")
 
 
@@ -168,7 +171,7 @@ def _to_json(text: str, a: int, limit: int, quote: str,
                 # {a:1 b:2}, [1 2]: a comma dropped, or one value with spaces; which cannot be told
                 raise _Refused(f"the bare value {v[:40]!r} reads as more than one value")
             want_value = False
-            out.append(v if _JSON_BARE.match(v) else json.dumps(v))
+            out.append(v if _JSON_BARE.match(v) else _PY_LITERALS.get(v) or json.dumps(v))
             k = m.end()
             continue
         if c.isspace():
@@ -182,7 +185,9 @@ def _to_json(text: str, a: int, limit: int, quote: str,
     return None, limit, top
 
 
-_NEXT_CALL = re.compile(r"\s*[,;]?\s*call:(" + NAME_PATTERN + r")\s*(?=[{(])")
+# a name never holds the next call's "call:" (call:bcall:c{..}: b written with no arguments)
+_GEMMA_NAME = NAME_PATTERN.replace(r"[\w.:@/-]", r"(?:(?!call:)[\w.:@/-])")
+_NEXT_CALL = re.compile(r"\s*[,;]?\s*call:(" + _GEMMA_NAME + r")\s*(?=[{(<]|call:)")
 
 
 def _body_call(name: str, text: str, i: int, a: int, limit: int, ctx: Ctx, quote: str, closer: str,
@@ -221,7 +226,7 @@ def _body_call(name: str, text: str, i: int, a: int, limit: int, ctx: Ctx, quote
 
 
 def gemma_reader(marker: str, closer: str, quote: str, typed: bool):  # type: ignore[no-untyped-def]
-    head = re.compile(re.escape(marker) + r"\s*call:(" + NAME_PATTERN + r")\s*")
+    head = re.compile(re.escape(marker) + r"\s*call:(" + _GEMMA_NAME + r")\s*")
 
     def read(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
         """The calls in the block at ``i``: one, or several one after the other
@@ -250,6 +255,15 @@ def gemma_reader(marker: str, closer: str, quote: str, typed: bool):  # type: ig
                 if nxt is None:
                     break
                 m, at = nxt, nxt.start(1) - len("call:")
+                continue
+            if text.startswith(("call:", closer), a):  # call:bcall:c{..}: b has no arguments
+                calls.append(ToolCall(name, "", None, False, (at, a),
+                                      f"the call to {name!r} writes no arguments; {NO_ARGUMENTS}"))
+                e = a
+                nxt = _NEXT_CALL.match(text, a, limit)
+                if nxt is None:
+                    break
+                m, at = nxt, a
                 continue
             if text[a] != "{":
                 return (calls or None), a
