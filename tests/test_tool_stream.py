@@ -489,8 +489,21 @@ def test_a_python_list_with_a_comment_on_its_line(text, want):
     ("<tool_call><function=f><parameter=a>1<parameter></function></tool_call>", None),
     ("<tool_call><function=f><parameter=a>1</parameter><parameter=b>2</parameters></function></tool_call>",
      None),
+    # a letter left out, swapped or in upper case, a blank in it, its ">" dropped
+    ("<tool_call>\n<function=w>\n<parameter=a>\nhello\n</paramter>\n</function>\n</tool_call>", None),
+    ("<tool_call>w<arg_key>a</arg_key><arg_value>hello</arg_valeu>\n</tool_call>", None),
+    ("<tool_call>\n<function=w>\n<parameter=a>\nhello\n</Parameter>\n</function>\n</tool_call>", None),
+    ("<tool_call>\n<function=w>\n<parameter=a>\nhello\n</ parameter>\n</function>\n</tool_call>", None),
+    ("<tool_call>\n<function=w>\n<parameter=a>\nhello\n</parameter\n</function>\n</tool_call>", None),
+    # before the next parameter, which the schema would decide between otherwise
+    ("<tool_call>\n<function=w>\n<parameter=a>\nx\n</paramter>\n<parameter=b>\ny\n</parameter>\n</function>\n"
+     "</tool_call>", None),
+    ("<tool_call>w<arg_key>a</arg_key><arg_value>x</arg_key><arg_key>b</arg_key><arg_value>y</arg_value>"
+     "</tool_call>", None),
     # the closer dropped, the value ending in text or in a tag of its own: read
     ("<tool_call><function=f><parameter=a>1</function></tool_call>", {"a": "1"}),
+    ("<tool_call><function=f><parameter=a>a < b</function></tool_call>", {"a": "a < b"}),
+    ("<tool_call><function=f><parameter=a></pre></function></tool_call>", {"a": "</pre>"}),
     ("<tool_call><function=f><parameter=a><p>x</p></function></tool_call>", {"a": "<p>x</p>"}),
     ("<tool_call><function=f><parameter=a>x<pa></function></tool_call>", {"a": "x<pa>"}),
     ("<tool_call>f<arg_key>a</arg_key><arg_value><b>1</b></tool_call>", {"a": "<b>1</b>"}),

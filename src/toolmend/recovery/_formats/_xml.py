@@ -161,6 +161,10 @@ class _Params:
                     nm = opener.search(text, v, e)
                     nx = -1 if nm is None else nm.start()
                 if nx >= 0:
+                    tag = _miswritten_closer(text[v:nx], close, open_prefix)
+                    if tag is not None:  # (a.md</paramter><parameter=...: the closer miswritten)
+                        self.miswritten, self.end_at = (key, tag), nx
+                        return
                     if self.opens_call is None and _CALL_OPENERS.search(text, v, nx) is not None:
                         # ended there, the value holds another call's opening: the model began
                         # the next call before closing this one, or the value shows calls
@@ -204,22 +208,45 @@ class _Params:
 def _miswritten_closer(value: str, close: str, open_prefix: str) -> str | None:
     """The tag that ``value``, read with its closing tag dropped, ends in when it is the
     format's own and so, most likely, its closer miswritten: GLM's ``</arg_key>`` or
-    ``<arg_value>`` for ``</arg_value>``, Qwen3-Coder's ``<parameter>``, ``</param>`` or
-    ``</parameters>`` for ``</parameter>`` (a value may also end in such a tag: which it is
-    cannot be told)."""
+    ``<arg_value>`` for ``</arg_value>``; Qwen3-Coder's ``<parameter>``, ``</param>``,
+    ``</parameters>``, ``</paramter>``, ``</Parameter>``, ``</ parameter>`` or ``</parameter``
+    for ``</parameter>`` (a value may also end in such a tag: which it is cannot be told)."""
     value = value.rstrip()
-    if not value.endswith(">"):
-        return None
-    m = _TAG_NAME.fullmatch(value, value.rfind("<"))
+    lt = value.rfind("<")
+    m = _END_TAG.fullmatch(value, lt) if lt >= 0 else None
     if m is None:
         return None
-    name = m.group(1)
-    own = {n.group(1) for n in (_TAG_NAME.match(close), _TAG_NAME.match(open_prefix + ">")) if n is not None}
-    return m.group() if any((n.startswith(name) and len(name) >= min(4, len(n))) or
-                            (name.startswith(n) and len(name) <= len(n) + 2) for n in own) else None
+    name = m.group(1).lower()
+    own = {n.group(1).lower() for n in (_END_TAG.match(close), _END_TAG.match(open_prefix + ">"))
+           if n is not None}
+    return m.group() if any(_like(name, n) for n in own) else None
 
 
-_TAG_NAME = re.compile(r"</?([^\s<>/=]{1,64})[^<>]{0,64}>")
+def _like(name: str, own: str) -> bool:
+    """``name`` is the tag name ``own`` cut short (to four letters at least), with a letter or
+    two more, or one or two letters wrong, left out, added or swapped (``paramter``, ``arg_valeu``)."""
+    if (own.startswith(name) and len(name) >= min(4, len(own))) or (name.startswith(own) and
+                                                                    len(name) <= len(own) + 2):
+        return True
+    return len(own) >= 5 and abs(len(name) - len(own)) <= 2 and _edits(name, own) <= 2
+
+
+def _edits(a: str, b: str) -> int:
+    """The edits (a letter left out, added, changed, or two swapped) that make ``a`` ``b``."""
+    prev2: list[int] = []
+    prev = list(range(len(b) + 1))
+    for i in range(1, len(a) + 1):
+        row = [i] + [0] * len(b)
+        for j in range(1, len(b) + 1):
+            row[j] = min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (a[i - 1] != b[j - 1]))
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                row[j] = min(row[j], prev2[j - 2] + 1)
+        prev2, prev = prev, row
+    return prev[-1]
+
+
+# a tag (its ">" may be dropped at the value's end, a blank may follow its "<" or "</")
+_END_TAG = re.compile(r"</?[ \t]?([^\s<>/=]{1,64})[^<>\n]{0,64}(?:>|\Z)")
 _CDATA = "<![CDATA["
 _CALL_OPENERS = re.compile(r"<(tool_call|function=|function name=|invoke|\|tool_call:start\||\|tool_call|"
                            r"minimax:tool_call|seed:tool_call|steptml:invoke|\uff5cDSML\uff5cinvoke|longcat_tool_call|atem:invoke)")
