@@ -653,6 +653,24 @@ def test_a_call_its_format_cannot_read_keeps_its_place_in_the_list(text, want):
         _check_live(text, cuts, thinking=False)
 
 
+@pytest.mark.parametrize("text, ok", [
+    # a second JSON object after the arguments, or words, inside the call's closer or on its line:
+    # more of its arguments, perhaps (the call without them is a guess)
+    ('<function=write>{"path": "a.txt"} {"content": "x"}</function>', False),
+    ('<function=f>{"a": 1} and also b=2</function>', False),
+    ('[TOOL_CALLS]write[ARGS]{"path": "a.txt"} {"content": "x"}', False),
+    # nothing but blanks before the closer, a next call, or an object on the next line: ok
+    ('<function=f>{"a": 1}\n</function>', True), ('[TOOL_CALLS]f[ARGS]{"a": 1}\nThe {"x": 1} example.', True),
+    ('[TOOL_CALLS]f[ARGS]{"a": 1}[TOOL_CALLS]g[ARGS]{"b": 2}', True),
+])
+def test_more_json_after_a_calls_arguments_makes_it_not_ok(text, ok):
+    assert parse_tool_calls(text)[0].ok is ok
+    for step in (1, 4, len(text)):
+        cuts = list(range(0, len(text), step))
+        _check(text, cuts)
+        _check_live(text, cuts, thinking=False)
+
+
 _J = '{"arguments": {"location": "NYC"}, "name": "weather"}'
 
 

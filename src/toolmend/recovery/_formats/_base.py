@@ -57,6 +57,10 @@ Reader = Callable[[str, int, int, Ctx], "tuple[list[ToolCall] | None, int]"]
 _MEMBER = re.compile(r',?\s*"(?:[^"\\\n]|\\.){0,256}"\s*:')  # (a member: , "key":)
 
 
+# an object with a key (not a call object: a next call, {"name": ...}, is its own)
+_OBJECT = re.compile(r'\{\s*"(?!(?:name|tool|tool_name|function)"\s*:)[^"\n]{0,128}"\s*:')
+
+
 def more_after(calls: list[ToolCall], text: str, end: int, limit: int,
                closed: bool = False) -> list[ToolCall]:
     """The calls read up to ``end``, where their JSON ends: when what follows reads
@@ -78,6 +82,11 @@ def more_after(calls: list[ToolCall], text: str, end: int, limit: int,
         c = calls[-1]
         why = (f"the call to {c.name!r} is followed by {text[k:line_end].strip()[:40]!r} inside its tag: "
                "more of its arguments, perhaps; the call without it is a guess")
+        return calls[:-1] + [ToolCall(c.name, c.raw_args, None, False, c.span, why, c.id)]
+    if calls and k < line_end and text[k] == "{" and _OBJECT.match(text, k, line_end) is not None:
+        c = calls[-1]  # ({"path": "a"} {"content": "x"}: a second object of arguments, or of what?)
+        why = (f"the call to {c.name!r} is followed by another JSON object at offset {k - c.span[0]} of the "
+               "call: more of its arguments, perhaps; the call without it is a guess")
         return calls[:-1] + [ToolCall(c.name, c.raw_args, None, False, c.span, why, c.id)]
     if not calls or k >= line_end or text[k] not in ",\"":
         return calls

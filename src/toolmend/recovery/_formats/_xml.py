@@ -400,9 +400,12 @@ def read_function(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCal
         if e is None:
             return [named_call(name, text[k:limit], (i, limit), cut=True)], limit
         close = skip_space(text, e, limit)
-        end = close + len("</function>") if text.startswith("</function>", close) else e
-        return more_after([named_call(name, text[k:e], _wrap_span(text, i, end, _WRAPPERS, _WRAP_CLOSE))],
-                          text, e, limit), end
+        if not text.startswith("</function>", close):  # (text before its closer: more of it, perhaps)
+            c = ctx.find(text, "</function>", e, limit)
+            close = c if c >= 0 and _CALL_OPENERS.search(text, e, c) is None else -1
+        end = close + len("</function>") if close >= 0 else e
+        call = named_call(name, text[k:e], _wrap_span(text, i, end, _WRAPPERS, _WRAP_CLOSE))
+        return more_after([call], text, e, close if close >= 0 else limit, closed=close >= 0), end
     # </function> ends the call; a dropped one is ended by </tool_call>
     ends = ("</function>",) + _WRAP_CLOSE
     # (Seed-OSS' template writes each value as it is, <parameter=k>v</parameter>: a line break
