@@ -403,6 +403,11 @@ def _engine(text: str, base: str, tool: str | None, original: str) -> Recovered:
         return _fail(original, f"reading the quote at offset {inner + lead} as the end of a string gives "
                                f"key {twice!r} twice with two values: which string ends there, and which "
                                "value is meant, is a guess")
+    opened = _quotation_left_open(original, raw_fixes) if inner >= 0 else -1
+    if opened >= 0:
+        return _fail(original, f"the quote at offset {opened + lead} opens a quotation inside a string "
+                               "that the string's own closing quote then closes (\"Tell him \"yes\", ...): "
+                               "one quote is missing, and where the string ends is a guess")
     if not raw_fixes:
         if text.strip(" \t\n\r") == original:  # valid JSON after all (deeper than orjson's limit)
             return _accept(value, text, "parse", tool, original, [], text)
@@ -414,6 +419,24 @@ def _engine(text: str, base: str, tool: str | None, original: str) -> Recovered:
         return Recovered(rebuilt, True, "repair", value, None, None, text, (raw_fixes, lead))
     fixes = [Fix(code, offset + lead, message) for code, offset, message in raw_fixes]
     return _accept(value, rebuilt, "repair", tool, original, fixes, text)
+
+
+def _quotation_left_open(original: str, raw_fixes: list[tuple[str, int, str]]) -> int:
+    """Where a quote read inside a string opens a quotation (a blank or an opening bracket
+    before it, a letter after it) whose only closing quote is the one read as the string's
+    end: ``"Tell him "yes", "x": 1`` (one quote is missing: the string may end after
+    ``"yes"`` or hold it open), or -1. A quote inside a word (``6'2"``, ``v"alue``) opens none."""
+    inner = sorted(offset for code, offset, _ in raw_fixes if code == "inner_quote")
+    marks = set(inner)
+    for o in inner:
+        if o <= 0 or o + 1 >= len(original) or original[o] != '"':
+            continue
+        if not (original[o - 1] in " \t\n([{=:" and (original[o + 1].isalnum() or original[o + 1] == "_")):
+            continue
+        nxt = original.find('"', o + 1)
+        if nxt >= 0 and nxt not in marks:
+            return o
+    return -1
 
 
 def _key_given_twice(text: str) -> str | None:

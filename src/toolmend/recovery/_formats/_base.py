@@ -14,9 +14,11 @@ from typing import Any
 
 from .._strategies import json_text, normalize_tool_args
 from .._toolcalls import _NAME, MARKUP_ONLY, NO_ARGUMENTS, ToolCall, call_from_parts, json_run, two_ways
+from ._context import MARKER_CLOSERS
 from ._schema import NOT_ONE_VALUE, Tools, typed_value
 
-__all__ = ["Ctx", "Reader", "xml_call", "json_run", "cut_call", "named_call", "more_after", "named_in"]
+__all__ = ["Ctx", "Reader", "xml_call", "json_run", "cut_call", "named_call", "more_after", "named_in",
+           "unreadable_block"]
 
 
 class Ctx:
@@ -172,3 +174,25 @@ def named_in(head: str) -> str:
     or "" when it names none: what a call that is not ok is called."""
     m = _NAME_ATTR.search(head)
     return m.group(1) if m is not None and _NAME.match(m.group(1)) else ""
+
+
+# what a call's body begins with in the families whose block may hold one: a JSON object or list
+# (not a template's {{ or {%), a Python call or a list of them, a tag
+_CALL_BEGINS = re.compile(r"\{(?![{%])|\[[ \t\n]*[\[{\"]|\[?[ \t\n]*[A-Za-z_][\w.]*[ \t]*\(|<[A-Za-z_|]|"
+                          # (Gemma 4's call:NAME, Kimi's functions.NAME, GLM's NAME then its tags)
+                          r"call:[A-Za-z_]|functions\.[A-Za-z_]|[A-Za-z_][\w.-]*[ \t]*\r?\n?[ \t]*<[A-Za-z_]|"
+                          r"name\s*=\s*[\"']")  # (an invoke's head: name="b")
+
+
+def unreadable_block(text: str, marker: str, start: int, past: int) -> list[ToolCall]:
+    """The block a family's marker opens on its own and its closer ends, which its reader
+    could not read: a call not ok when it begins as a call does (nothing otherwise), so
+    that a call written badly is never taken for an answer with no call."""
+    body = text[start + len(marker):past]
+    closer = next((c for c in MARKER_CLOSERS[marker] if body.endswith(c)), "")
+    body = body[:len(body) - len(closer)].strip()
+    if _CALL_BEGINS.match(body) is None:
+        return []  # (words, a template's {{ }}, a placeholder: the block is talked about, not written)
+    return [ToolCall(named_in(body[:body.find(">") + 1 or 200]), body, None, False, (start, past),
+                     f"the {marker} block at offset {start} holds no call its format writes "
+                     f"({body[:40] + ('...' if len(body) > 40 else '')!r}): it is not run")]

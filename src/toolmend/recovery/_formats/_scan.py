@@ -16,12 +16,11 @@ from typing import Any
 
 from ..._kernels import markers
 from .._toolcalls import _PLACEHOLDER_NAME, ToolCall, _json_calls, _skip_ws
-from ._base import Ctx, more_after, named_in
+from ._base import Ctx, more_after, unreadable_block
 from ._bytools import calls_by_tools, fenced_calls
 from ._context import (
     CALL_LINE_END,
     LINE_TURN_END,
-    MARKER_CLOSERS,
     OBSERVATION,
     PREFILLED,
     PREFILLED_OPENERS,
@@ -311,7 +310,7 @@ class Scanner:
                 # a call not read, or not ok: what stands to its closer is its own, never text
                 past = past_unread(text, marker, max(end, start + len(marker)), limit, self.ctx.find)
                 if past >= 0 and not found and not in_fence and after_markup(text, lead):
-                    found = _unreadable(text, marker, start, past)  # (its block on its own: not ok)
+                    found = unreadable_block(text, marker, start, past)  # (its block on its own: not ok)
                     end = past
                 elif found is None or (not found and past >= 0):
                     return (past if past >= 0 else max(end, start + 1)), floor
@@ -341,7 +340,7 @@ class Scanner:
         inner = self.next_token(body, past - len("</tool_call>"))
         if inner is not None and inner.lastgroup in ("fam", "tag", "json", "py", "arrow"):
             return None  # (its calls are read as the scan goes on)
-        return _unreadable(self.text, "<tool_call>", start, past), past
+        return unreadable_block(self.text, "<tool_call>", start, past), past
 
     def glm4_after(self, pos: int, limit: int, calls: list[ToolCall]) -> int:
         """GLM-4 named: the calls its message opens with after the reasoning (GLM-Z1's), added;
@@ -573,28 +572,6 @@ class Scanner:
         if found_all:
             self.calls_end = end
         return end
-
-
-# what a call's body begins with in the families whose block may hold one: a JSON object or list
-# (not a template's {{ or {%), a Python call or a list of them, a tag
-_CALL_BEGINS = re.compile(r"\{(?![{%])|\[[ \t\n]*[\[{\"]|\[?[ \t\n]*[A-Za-z_][\w.]*[ \t]*\(|<[A-Za-z_|]|"
-                          # (Gemma 4's call:NAME, Kimi's functions.NAME, GLM's NAME then its tags)
-                          r"call:[A-Za-z_]|functions\.[A-Za-z_]|[A-Za-z_][\w.-]*[ \t]*\r?\n?[ \t]*<[A-Za-z_]|"
-                          r"name\s*=\s*[\"']")  # (an invoke's head: name="b")
-
-
-def _unreadable(text: str, marker: str, start: int, past: int) -> list[ToolCall]:
-    """The block a family's marker opens on its own and its closer ends, which its reader
-    could not read: a call not ok when it begins as a call does (nothing otherwise), so
-    that a call written badly is never taken for an answer with no call."""
-    body = text[start + len(marker):past]
-    closer = next((c for c in MARKER_CLOSERS[marker] if body.endswith(c)), "")
-    body = body[:len(body) - len(closer)].strip()
-    if _CALL_BEGINS.match(body) is None:
-        return []  # (words, a template's {{ }}, a placeholder: the block is talked about, not written)
-    return [ToolCall(named_in(body[:body.find(">") + 1 or 200]), body, None, False, (start, past),
-                     f"the {marker} block at offset {start} holds no call its format writes "
-                     f"({body[:40] + ('...' if len(body) > 40 else '')!r}): it is not run")]
 
 
 def _line_end(text: str, i: int, limit: int) -> int:
