@@ -671,6 +671,29 @@ def test_more_json_after_a_calls_arguments_makes_it_not_ok(text, ok):
         _check_live(text, cuts, thinking=False)
 
 
+_QUADRATIC = [{"type": "function", "function": {"name": "solve_quadratic", "parameters": {
+    "type": "object", "properties": {k: {"type": "integer"} for k in "abc"}}}}]
+
+
+@pytest.mark.parametrize("text, kw, want", [
+    # a name's underscores escaped as Markdown escapes them (Mistral's and Mixtral's prompted
+    # outputs): a name holds no backslash, so they are the underscores they are
+    ("[solve\\_quadratic(a=3, b=-11, c=-4)]", {}, [("solve_quadratic", {"a": 3, "b": -11, "c": -4})]),
+    ("[geometry.area\\_circle(radius=10), solve_quadratic(a=1, b=2, c=3)]", {},
+     [("geometry.area_circle", {"radius": 10}), ("solve_quadratic", {"a": 1, "b": 2, "c": 3})]),
+    ("solve\\_quadratic(a=3, b=-11, c=-4)", {"tools": _QUADRATIC},
+     [("solve_quadratic", {"a": 3, "b": -11, "c": -4})]),
+    # a value holding \_ too: an underscore escaped, or a backslash and one? not ok
+    ("[find\\_city(name='New\\_York')]", {}, [("find_city", None)]),
+])
+def test_a_names_underscores_escaped_as_markdown_does(text, kw, want):
+    assert [(c.name, c.args) for c in parse_tool_calls(text, **kw)] == want
+    for step in (1, 3, len(text)):
+        cuts = list(range(0, len(text), step))
+        _check(text, cuts, **kw)
+        _check_live(text, cuts, thinking=False, **kw)
+
+
 _J = '{"arguments": {"location": "NYC"}, "name": "weather"}'
 
 

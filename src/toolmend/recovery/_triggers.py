@@ -19,7 +19,15 @@ import re
 
 import regex  # type: ignore[import-untyped]
 
-from ._formats._context import INSTRUCTION, PREFILLED, PREFILLED_OPENERS, RESPONSE, ROLE_TOKENS, TOOL_HEAD
+from ._formats._context import (
+    INSTRUCTION,
+    PREFILLED,
+    PREFILLED_OPENERS,
+    RESPONSE,
+    ROLE_TOKENS,
+    TOOL_HEAD,
+    head_name,
+)
 from ._formats._nestedxml import NS as _MINIMAX_NS
 from ._formats._schema import NAMESPACE, declared_name
 
@@ -120,7 +128,7 @@ def opens_with_tool(text: str, names: frozenset[str]) -> bool | None:
     m = _TOOL_HEAD.match(text, partial=True)
     if m is None:
         return False
-    name = m.group(1) or ""
+    name = head_name(m.group(1) or "").rstrip("\\")  # (a backslash at the end: an escape begun)
     if not m.partial:
         return declared_name(name, names) in names
     if not name or any(n.startswith(name) or (NAMESPACE + n).startswith(name) for n in names):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from .._toolcalls import ToolCall
 from ._base import Ctx
-from ._context import TOOL_HEAD, says_shown
+from ._context import TOOL_HEAD, head_name, says_shown
 from ._json import read_glm4
 from ._pythonic import bare_calls, lines_of
 
@@ -21,7 +21,7 @@ def calls_by_tools(text: str, ctx: Ctx) -> tuple[list[ToolCall], int] | None:
     on; None when it opens with no such call."""
     tools = ctx.tools
     head = TOOL_HEAD.match(text) if tools is not None and ctx.fmt is None else None
-    if head is None or tools is None or tools.declared(head.group(1)) not in tools.schemas:
+    if head is None or tools is None or tools.declared(head_name(head.group(1))) not in tools.schemas:
         return None
     if text[head.end() - 1] == "{":  # GLM-4's: the name, a line break, the arguments
         return read_glm4(text, head.start(1), len(text), ctx)

@@ -40,7 +40,13 @@ PREFILLED = re.compile(r"[ \t\r\n]{0,64}(?:(?P<glm>[A-Za-z_][\w.-]{0,127}[ \t]{0
 # break and JSON arguments, or a Python call's parenthesis. The format not named, it is read
 # where the name is a tool given (_bytools), in the message's first characters (bounded: a
 # stream decides it within a few hundred)
-TOOL_HEAD = re.compile(r"[ \t\r\n]{0,64}([A-Za-z_][\w.-]{0,127})[ \t]{0,16}(?:\r?\n[ \t]{0,16}\{|\()")
+TOOL_HEAD = re.compile(r"[ \t\r\n]{0,64}([A-Za-z_](?:[\w.-]|\\_){0,127})[ \t]{0,16}(?:\r?\n[ \t]{0,16}\{|\()")
+
+
+def head_name(written: str) -> str:
+    """The tool's name ``TOOL_HEAD`` found, its underscores as Markdown escapes them
+    (``solve\\_quadratic``) read as the underscores they are (a name holds no backslash)."""
+    return written.replace("\\_", "_")
 # the family's marker (its reader's) and the text the prompt held, put back before the body
 PREFILLED_OPENERS = {"glm": ("<tool_call>", "<tool_call>"), "gemma4": ("<|tool_call>", "<|tool_call>"),
                      "minimax_m2": ("<minimax:tool_call>", "<minimax:tool_call>"),

@@ -32,8 +32,11 @@ from ._context import ALPACA_LINE
 
 __all__ = ["read_list", "read_lines", "pythonic_reader", "pythonic_at", "comment_after"]
 
-# a name may hold hyphens between its words (an MCP tool's: weather-forecast), as tools are named
-_HEAD = re.compile(r"([A-Za-z_]\w*(?:-[A-Za-z_]\w*)*(?:\.[A-Za-z_]\w*(?:-[A-Za-z_]\w*)*)*)[ \t]*\(")
+# a name may hold hyphens between its words (an MCP tool's: weather-forecast), as tools are named,
+# and its underscores escaped as Markdown escapes them (solve\_quadratic: Mistral's, Mixtral's)
+_WORD = r"(?:[A-Za-z_]|\\_)(?:\w|\\_)*"
+_HEAD = re.compile(r"(" + _WORD + r"(?:-" + _WORD + r")*(?:\." + _WORD + r"(?:-" + _WORD + r")*)*)[ \t]*\(")
+_MD_UNDERSCORE = "\\_"
 _SPECIAL = re.compile(r"[\"'()\[\]{}#]")
 _CLOSE = {")": "(", "]": "[", "}": "{"}
 _BLANK = re.compile(r"\s*")
@@ -189,7 +192,11 @@ def pythonic_at(text: str, s: int, limit: int) -> tuple[ToolCall | None, int]:
     m = _HEAD.match(text, s, limit)
     if m is None:
         return None, s
-    name = m.group(1)
+    head = m.group(1)
+    escaped = _MD_UNDERSCORE in head  # (Markdown's \_ in a name no Python name holds: an underscore)
+    if escaped:
+        head = head.replace(_MD_UNDERSCORE, "_")
+    name = head
     if name.endswith(".call"):  # llama 3 built-in tools: brave_search.call(query=...)
         name = name[:-len(".call")]
     p = m.end() - 1
@@ -201,8 +208,8 @@ def pythonic_at(text: str, s: int, limit: int) -> tuple[ToolCall | None, int]:
         return cut_call(name, raw, (s, limit), "inside its arguments"), limit
     renamed: dict[str, str] = {}
     source = text[s:e]
-    if "-" in m.group(1):  # (Python would read a subtraction: the name is read by _HEAD, not by ast)
-        source = m.group(1).replace("-", "_") + source[len(m.group(1)):]
+    if "-" in head or escaped:  # (Python would read a subtraction: the name is read by _HEAD, not by ast)
+        source = head.replace("-", "_") + source[len(m.group(1)):]
     try:
         tree = _parse(source)
     except SyntaxError as exc:
@@ -250,6 +257,11 @@ def pythonic_at(text: str, s: int, limit: int) -> tuple[ToolCall | None, int]:
             return ToolCall(name, raw, None, False, (s, e),
                             f"argument {kw.arg!r} of {name!r} is not a literal ({exc}); "
                             "it is never evaluated"), e
+    if escaped and _MD_UNDERSCORE in raw:  # ("New\_York": an underscore Markdown escaped, or a backslash)
+        return ToolCall(name, raw, None, False, (s, e),
+                        f"the call to {name!r} is written with Markdown's escapes (\\_ in its name), and its "
+                        "arguments hold \\_ too: whether that is an underscore or a backslash and one cannot "
+                        "be told"), e
     return ToolCall(name, raw, args, True, (s, e)), e
 
 
