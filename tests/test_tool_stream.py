@@ -679,6 +679,7 @@ _QUADRATIC = [{"type": "function", "function": {"name": "solve_quadratic", "para
     # a name's underscores escaped as Markdown escapes them (Mistral's and Mixtral's prompted
     # outputs): a name holds no backslash, so they are the underscores they are
     ("[solve\\_quadratic(a=3, b=-11, c=-4)]", {}, [("solve_quadratic", {"a": 3, "b": -11, "c": -4})]),
+    ("[area\\_of(side\\_a=3, unit='m')]", {}, [("area_of", {"side_a": 3, "unit": "m"})]),
     ("[geometry.area\\_circle(radius=10), solve_quadratic(a=1, b=2, c=3)]", {},
      [("geometry.area_circle", {"radius": 10}), ("solve_quadratic", {"a": 1, "b": 2, "c": 3})]),
     ("solve\\_quadratic(a=3, b=-11, c=-4)", {"tools": _QUADRATIC},
@@ -692,6 +693,34 @@ def test_a_names_underscores_escaped_as_markdown_does(text, kw, want):
         cuts = list(range(0, len(text), step))
         _check(text, cuts, **kw)
         _check_live(text, cuts, thinking=False, **kw)
+
+
+_AREA_TOOLS = [{"type": "function", "function": {"name": n, "parameters": {"type": "object"}}}
+               for n in ("calculate_triangle_area", "get_weather")]
+
+
+@pytest.mark.parametrize("text, want", [
+    # calls inside Python strings, a list of them or one alone (Snowflake Arctic's, DBRX's), the
+    # message's whole: known by their tools' names, they are the calls
+    ("['calculate_triangle_area(base=10, height=5)']",
+     [("calculate_triangle_area", {"base": 10, "height": 5})]),
+    ("'get_weather(city=\"Paris\")'", [("get_weather", {"city": "Paris"})]),
+    ("['get_weather(city=\"Paris\")',\n \"get_weather(city='Rome')\"]<|eot_id|>",
+     [("get_weather", {"city": "Paris"}), ("get_weather", {"city": "Rome"})]),
+    ("'get_weather(city=\"Paris\")'\n\nThis gets the weather.", [("get_weather", {"city": "Paris"})]),
+    # a string holding more than the call: not ok; words after it on its line, a name no tool has,
+    # a list not closed: no call
+    ("['get_weather(city=\"Paris\") or more']", [("get_weather", None)]),
+    ("'get_weather(city=\"Paris\")' is what I would run", []), ("['get_time(tz=1)']", []),
+    ("['get_weather(city=\"Paris\")'", []),
+])
+def test_calls_inside_python_strings_known_by_their_tools(text, want):
+    assert [(c.name, c.args) for c in parse_tool_calls(text, tools=_AREA_TOOLS)] == want
+    assert parse_tool_calls(text) == []  # (without the tools, strings)
+    for step in (1, 3, len(text)):
+        cuts = list(range(0, len(text), step))
+        _check(text, cuts, tools=_AREA_TOOLS)
+        _check_live(text, cuts, thinking=False, tools=_AREA_TOOLS)
 
 
 _J = '{"arguments": {"location": "NYC"}, "name": "weather"}'

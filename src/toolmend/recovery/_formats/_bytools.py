@@ -2,7 +2,8 @@
 format not named, a message that opens with a tool's name (``TOOL_HEAD``) followed by
 GLM-4's line break and JSON arguments (GLM-4-9B-Chat: ``NAME\\n{...}``), or by the
 parenthesis of a Python call with no list around it (gorilla-openfunctions-v2's
-``f(a=1), g(b=2)``, NexusRaven's ``f(a=1); g(b=2)``, small models' bare call). Without
+``f(a=1), g(b=2)``, NexusRaven's ``f(a=1); g(b=2)``, small models' bare call), or inside
+Python strings (Snowflake Arctic's and DBRX's ``['f(a=1)', 'g(b=2)']``). Without
 the tools, or where the name is no tool's, such text is prose or code."""
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from .._toolcalls import ToolCall
 from ._base import Ctx
 from ._context import TOOL_HEAD, head_name, says_shown
 from ._json import read_glm4
-from ._pythonic import bare_calls, lines_of
+from ._pythonic import bare_calls, lines_of, quoted_calls
 
 __all__ = ["calls_by_tools", "fenced_calls"]
 
@@ -23,9 +24,17 @@ def calls_by_tools(text: str, ctx: Ctx) -> tuple[list[ToolCall], int] | None:
     head = TOOL_HEAD.match(text) if tools is not None and ctx.fmt is None else None
     if head is None or tools is None or tools.declared(head_name(head.group(1))) not in tools.schemas:
         return None
+    lead = head.start(1)
+    if text[lead - 1:lead] in ("'", '"'):  # ['f(a=1)', 'g(b=2)']: calls in strings
+        if text[head.end() - 1] == "{":
+            return None
+        opener = text.rfind("[", 0, lead)
+        return quoted_calls(text, opener if opener >= 0 else lead - 1, len(text))
+    if lead > 0 and text[:lead].strip():  # ([f(a=1)]: a list of calls, the scan's)
+        return None
     if text[head.end() - 1] == "{":  # GLM-4's: the name, a line break, the arguments
-        return read_glm4(text, head.start(1), len(text), ctx)
-    return bare_calls(text, head.start(1), len(text))
+        return read_glm4(text, lead, len(text), ctx)
+    return bare_calls(text, lead, len(text))
 
 
 def fenced_calls(text: str, a: int, b: int, ctx: Ctx) -> list[ToolCall]:

@@ -24,13 +24,14 @@ import math
 import re
 import tokenize
 import warnings
+from dataclasses import replace
 from typing import Any
 
 from .._toolcalls import MARKUP_ONLY, ToolCall, two_ways
 from ._base import Ctx, cut_call, json_run, more_after
 from ._context import ALPACA_LINE
 
-__all__ = ["read_list", "read_lines", "pythonic_reader", "pythonic_at", "comment_after"]
+__all__ = ["read_list", "read_lines", "pythonic_reader", "pythonic_at", "comment_after", "quoted_calls"]
 
 # a name may hold hyphens between its words (an MCP tool's: weather-forecast), as tools are named,
 # and its underscores escaped as Markdown escapes them (solve\_quadratic: Mistral's, Mixtral's)
@@ -192,10 +193,7 @@ def pythonic_at(text: str, s: int, limit: int) -> tuple[ToolCall | None, int]:
     m = _HEAD.match(text, s, limit)
     if m is None:
         return None, s
-    head = m.group(1)
-    escaped = _MD_UNDERSCORE in head  # (Markdown's \_ in a name no Python name holds: an underscore)
-    if escaped:
-        head = head.replace(_MD_UNDERSCORE, "_")
+    head = m.group(1).replace(_MD_UNDERSCORE, "_")  # (Markdown's \_ in a name: an underscore)
     name = head
     if name.endswith(".call"):  # llama 3 built-in tools: brave_search.call(query=...)
         name = name[:-len(".call")]
@@ -208,8 +206,9 @@ def pythonic_at(text: str, s: int, limit: int) -> tuple[ToolCall | None, int]:
         return cut_call(name, raw, (s, limit), "inside its arguments"), limit
     renamed: dict[str, str] = {}
     source = text[s:e]
-    if "-" in head or escaped:  # (Python would read a subtraction: the name is read by _HEAD, not by ast)
-        source = head.replace("-", "_") + source[len(m.group(1)):]
+    escaped = _MD_UNDERSCORE in source and (source := _unescaped(source)) != text[s:e]
+    if "-" in head:  # (Python would read a subtraction: the name is read by _HEAD, not by ast)
+        source = head.replace("-", "_") + source[len(head):]
     try:
         tree = _parse(source)
     except SyntaxError as exc:
@@ -257,12 +256,35 @@ def pythonic_at(text: str, s: int, limit: int) -> tuple[ToolCall | None, int]:
             return ToolCall(name, raw, None, False, (s, e),
                             f"argument {kw.arg!r} of {name!r} is not a literal ({exc}); "
                             "it is never evaluated"), e
-    if escaped and _MD_UNDERSCORE in raw:  # ("New\_York": an underscore Markdown escaped, or a backslash)
+    if escaped and _MD_UNDERSCORE in source:  # ("New\_York": an underscore Markdown escaped, or a backslash)
         return ToolCall(name, raw, None, False, (s, e),
                         f"the call to {name!r} is written with Markdown's escapes (\\_ in its name), and its "
                         "arguments hold \\_ too: whether that is an underscore or a backslash and one cannot "
                         "be told"), e
     return ToolCall(name, raw, args, True, (s, e)), e
+
+
+def _unescaped(source: str) -> str:
+    """``source`` with Markdown's ``\\_`` read as ``_`` outside its strings (in names, where
+    Python has no backslash); inside them it stays as written."""
+    out: list[str] = []
+    k, n = 0, len(source)
+    while k < n:
+        c = source[k]
+        if c in "'\"":
+            q = c * 3 if source.startswith(c * 3, k) else c
+            j = k + len(q)
+            while j < n and not source.startswith(q, j):
+                j += 2 if source[j] == "\\" else 1
+            out.append(source[k:j + len(q)])
+            k = j + len(q)
+        elif source.startswith(_MD_UNDERSCORE, k):
+            out.append("_")
+            k += 2
+        else:
+            out.append(c)
+            k += 1
+    return "".join(out)
 
 
 _KEYWORD = re.compile(r"(?!\d)\w+[ \t]*=(?!=)")  # (what a keyword argument begins with: b=2, été=2)
@@ -389,6 +411,58 @@ def lines_of(text: str, i: int, limit: int) -> tuple[list[ToolCall], int]:
             calls.append(call)
         k = _skip_code(text, e, limit)
     return calls, k
+
+
+def quoted_calls(text: str, i: int, limit: int) -> tuple[list[ToolCall], int] | None:
+    """Calls written inside Python strings, a list of them or one alone, from ``i`` (a
+    quote or ``[``): ``['f(a=1)', "g(b='x')"]``, as some models wrap the calls they were
+    asked for (Snowflake Arctic, DBRX): each string must hold one call and nothing else
+    (a string that holds more, or less, is a call not ok), and the list must end its line.
+    (calls, where the reading stopped); None when the text is no such list."""
+    listed = text.startswith("[", i)
+    k = _skip(text, i + 1, limit, "") if listed else i
+    calls: list[ToolCall] = []
+    while k < limit and text[k] in "'\"":
+        end = _string_end(text, k, limit)
+        if end < 0:
+            return None
+        try:
+            content = ast.literal_eval(text[k:end])
+        except (ValueError, SyntaxError, MemoryError, RecursionError):
+            return None
+        call, ce = pythonic_at(content, _skip(content, 0, len(content), ""), len(content))
+        if call is None:
+            return None
+        if not call.ok or content[ce:].strip():
+            why = call.error if not call.ok else \
+                f"the string holding the call to {call.name!r} holds more after it: not a call alone"
+            call = ToolCall(call.name, call.raw_args, None, False, (k, end), why)
+        calls.append(replace(call, span=(k, end)))
+        if not listed:
+            k = end
+            break
+        k = _skip(text, end, limit, ",")
+    if listed:
+        if k >= limit or text[k] != "]":
+            return None
+        k += 1
+    nl = text.find("\n", k, limit)
+    return (calls, k) if calls and MARKUP_ONLY.fullmatch(text, k, limit if nl < 0 else nl) else None
+
+
+def _string_end(text: str, k: int, limit: int) -> int:
+    """Past the closing quote of the Python string at ``k`` (one quote, on its line); -1 when
+    it does not close there."""
+    q = text[k]
+    j = k + 1
+    while j < limit and text[j] != "\n":
+        if text[j] == "\\":
+            j += 2
+            continue
+        if text[j] == q:
+            return j + 1
+        j += 1
+    return -1
 
 
 def comment_after(text: str, end: int, limit: int) -> str | None:
