@@ -397,6 +397,10 @@ def test_reasoning_markers_fold_as_ascii_letters_do(text):
     ("```python\n[get_weather(city='Paris')]\n```", ["get_weather"]),
     ("```python\nget_weather(city='Paris')\nget_time(tz='CET')\n```\nDone.", ["get_weather", "get_time"]),
     ("```py\n# the call\nget_weather(city='Paris')\n```", ["get_weather"]),
+    ("```python\n        [{'name': 'get_weather', 'parameters': {'city': 'Paris'}}]\n        ```",
+     ["get_weather"]),
+    ("```python\n[{'name': 'other', 'parameters': {}}]\n```", []),
+    ("```python\nx = [{'name': 'get_weather', 'parameters': {'city': 'Paris'}}]\n```", []),
     # anything else in it is code: a call of another function, an expression, an import, the framing
     ("```python\nprint(get_weather(city='Paris'))\n```", []), ("```python\n[other(a=1)]\n```", []),
     ("```python\nimport os\nget_weather(city='Paris')\n```", []),

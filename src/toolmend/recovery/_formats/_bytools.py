@@ -8,7 +8,7 @@ the tools, or where the name is no tool's, such text is prose or code."""
 
 from __future__ import annotations
 
-from .._toolcalls import ToolCall
+from .._toolcalls import ToolCall, _json_calls
 from ._base import Ctx
 from ._context import TOOL_HEAD, head_name, says_shown
 from ._json import read_glm4
@@ -40,11 +40,17 @@ def calls_by_tools(text: str, ctx: Ctx) -> tuple[list[ToolCall], int] | None:
 def fenced_calls(text: str, a: int, b: int, ctx: Ctx) -> list[ToolCall]:
     """A Python fence's calls (``text[a:b]``, its content) when it holds nothing but calls
     of tools given (a list of them, or calls one after the other, as small models fence
-    their calls); else none: it is code."""
+    their calls, or a list of call objects, as DeepSeek-Coder does); else none: it is code."""
     tools = ctx.tools
     if tools is None:
         return []
     calls, k = lines_of(text, a, b)
+    if not calls:  # [{'name': 'f', 'parameters': {...}}]: the calls as a Python list of call objects
+        j = a
+        while j < b and text[j].isspace():
+            j += 1
+        found, k = _json_calls(text, j, b, True) if j < b and text[j] in "[{" else (None, j)
+        calls = found or []
     if not calls or text[k:b].strip() or any(tools.declared(c.name) not in tools.schemas for c in calls):
         return []
     comments = (line.strip().lstrip("#") for line in text[a:b].splitlines() if line.lstrip().startswith("#"))
