@@ -727,6 +727,21 @@ def test_calls_inside_python_strings_known_by_their_tools(text, want):
         _check_live(text, cuts, thinking=False, tools=_AREA_TOOLS)
 
 
+@pytest.mark.parametrize("text, want", [
+    # a fence on its own line holding a list of calls (Mistral Large's ```[f(a=1)]```): the calls,
+    # as in a fence of lines; framed, inside a sentence or with more in it: text
+    ("```[solve_quadratic(a=2, b=6, c=5)]```", ["solve_quadratic"]),
+    ("```[f(a=1)]```\n```[g(b=1)]```", ["f", "g"]), ("For example:\n```[f(a=1)]```", []),
+    ("Use ```[f(a=1)]``` to call it.", []), ("```[f(a=1)]``` and more", []), ("```[f(a=1)] x```", []),
+])
+def test_a_fence_on_its_own_line_holding_a_list_of_calls(text, want):
+    assert [c.name for c in parse_tool_calls(text) if c.ok] == want
+    for step in (1, 3, len(text)):
+        cuts = list(range(0, len(text), step))
+        _check(text, cuts)
+        _check_live(text, cuts, thinking=False)
+
+
 _J = '{"arguments": {"location": "NYC"}, "name": "weather"}'
 
 

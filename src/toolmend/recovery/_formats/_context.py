@@ -446,3 +446,30 @@ def a_member_value(text: str, i: int) -> bool:
             p -= 1
         return p > 0 and text[p - 1] == '"'
     return p > 0 and text[p - 1] == "{"
+
+
+def in_a_value(text: str, i: int, calls_end: int) -> bool:
+    """The value at ``i`` (a line's first) goes on a value begun on the lines before (read
+    alone it would be part of it): an array opened at a line's end (``results: [``), an
+    assignment or an argument list, or (``},``, ``f(x),``) the next element of an array or
+    argument of a call, unless the element before was read as calls, ending at ``calls_end``
+    (Llama 3's ``{a},\n{b}``)."""
+    p = i
+    while p > 0 and text[p - 1].isspace():
+        p -= 1
+    if p == 0 or p == i or "\n" not in text[p:i]:
+        return False
+    c = text[p - 1]
+    if c in "[=(":  # (an array, an assignment, an argument list: the value is the code's)
+        return not text.endswith(TURN_ENDS, 0, p)  # (not a turn end: MiniMax's [e~[)
+    if c != ",":
+        return False
+    p -= 1
+    while p > 0 and text[p - 1].isspace():
+        p -= 1
+    if p == calls_end or text[p - 1] not in "}])":
+        return False
+    if text[p - 1] == ")":  # (a call's closing parenthesis, "f(x),"; not a sentence's, "(as asked),")
+        q = text.rfind("(", text.rfind("\n", 0, p) + 1, p - 1)
+        return q > 0 and (text[q - 1].isalnum() or text[q - 1] == "_")
+    return True

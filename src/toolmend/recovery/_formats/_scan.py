@@ -38,6 +38,7 @@ from ._context import (
     call_lead,
     framed_as_example,
     framed_line,
+    in_a_value,
     in_quotes,
     opens_its_line,
     past_unread,
@@ -218,6 +219,8 @@ class Scanner:
                 close = self.closer(r"(?<!`)" + ticks + r"(?!`)", m.end(), limit)
                 para = None if close is None else _BLANK_LINE.search(text, m.end(), close.start())
                 pos = close.end() if close is not None and para is None else m.end()
+                if close is not None and len(ticks) >= 3 and not in_fence and "\n" not in text[m.end():pos]:
+                    pos = floor = self._fence_on_its_line(m, close, floor, limit, calls)
                 continue
             if kind == "think":
                 pos, closed = self.reasoning(m, limit, calls, in_fence)
@@ -265,7 +268,7 @@ class Scanner:
                 pos = floor = _line_end(text, m.start(), limit)
                 continue
             if kind == "py":
-                if _in_a_value(text, m.end() - 1, self.calls_end):  # (an argument of code: self.f(\n[g()])
+                if in_a_value(text, m.end() - 1, self.calls_end):  # (an argument of code: self.f(\n[g()])
                     pos = floor = _line_end(text, m.start(), limit)
                     continue
                 found, end = read_list(text, m.end() - 1, limit, self.ctx)
@@ -328,6 +331,24 @@ class Scanner:
             return pos, pos  # <function=NAME>...: the format described, not a call made
         pos = self._past_closer(start, pos, found, calls, in_fence)
         return pos, pos
+
+    def _fence_on_its_line(self, m: re.Match[str], close: re.Match[str], floor: int, limit: int,
+                           calls: list[ToolCall]) -> int:
+        """A line that is a fence on its own (```[f(a=1)]```, as Mistral Large writes it): the
+        list of calls it holds, when it holds nothing else and nothing frames it; where the
+        scan goes on (past it)."""
+        text = self.text
+        a = m.end()
+        while a < close.start() and text[a] in " \t":
+            a += 1
+        if not (text.startswith("[", a) and opens_its_line(text, m.start())
+                and self._alone(close.end(), limit)):
+            return close.end()
+        found, end = read_list(text, a, close.start(), self.ctx)
+        if found and not text[end:close.start()].strip() and not framed_line(text, m.start(), floor) \
+                and not self._placeholder(found):
+            calls.extend(found)
+        return close.end()
 
     def _unread_block(self, start: int, limit: int) -> tuple[list[ToolCall], int] | None:
         """The ``<tool_call>`` block at ``start`` that no reader read and that holds no call the
@@ -547,7 +568,7 @@ class Scanner:
         """Read the JSON value at ``i`` (on a line of its own); add its calls; return where to go on.
         Values joined by ``;`` (Llama 3) are read one after the other."""
         text = self.text
-        if _in_a_value(text, i, self.calls_end) or ("json_inline" in self.kinds and a_member_value(text, i)):
+        if in_a_value(text, i, self.calls_end) or ("json_inline" in self.kinds and a_member_value(text, i)):
             return _line_end(text, i, limit)  # part of a value begun before: data (its lines are read on)
         found_all: list[ToolCall] = []
         while True:
@@ -593,33 +614,6 @@ _TURN_END_FIRSTS = "".join(sorted({t[0] for t in TURN_ENDS}))
 # (Scanner._closed looks for a closer only in a tail naming one of these)
 assert all(any(w in c.lower() for w in ("think", "reason", "suffix")) for c in BARE_CLOSERS)
 _LINE_CLOSER = re.compile("(?m)^[ \t]*(?:" + "|".join(re.escape(c) for c in BARE_CLOSERS) + ")", re.I | re.A)
-
-
-def _in_a_value(text: str, i: int, calls_end: int) -> bool:
-    """The value at ``i`` (a line's first) goes on a value begun on the lines before (read
-    alone it would be part of it): an array opened at a line's end (``results: [``), an
-    assignment or an argument list, or (``},``, ``f(x),``) the next element of an array or
-    argument of a call, unless the element before was read as calls, ending at ``calls_end``
-    (Llama 3's ``{a},\n{b}``)."""
-    p = i
-    while p > 0 and text[p - 1].isspace():
-        p -= 1
-    if p == 0 or p == i or "\n" not in text[p:i]:
-        return False
-    c = text[p - 1]
-    if c in "[=(":  # (an array, an assignment, an argument list: the value is the code's)
-        return not text.endswith(TURN_ENDS, 0, p)  # (not a turn end: MiniMax's [e~[)
-    if c != ",":
-        return False
-    p -= 1
-    while p > 0 and text[p - 1].isspace():
-        p -= 1
-    if p == calls_end or text[p - 1] not in "}])":
-        return False
-    if text[p - 1] == ")":  # (a call's closing parenthesis, "f(x),"; not a sentence's, "(as asked),")
-        q = text.rfind("(", text.rfind("\n", 0, p) + 1, p - 1)
-        return q > 0 and (text[q - 1].isalnum() or text[q - 1] == "_")
-    return True
 
 
 def reasoning_end(text: str, start: int = 0) -> int:
