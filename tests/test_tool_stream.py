@@ -717,6 +717,9 @@ _AREA_TOOLS = [{"type": "function", "function": {"name": n, "parameters": {"type
     ("['get_weather(city=\"Paris\") or more']", [("get_weather", None)]),
     ("'get_weather(city=\"Paris\")' is what I would run", []), ("['get_time(tz=1)']", []),
     ("['get_weather(city=\"Paris\")'", []),
+    # in Markdown's inline code, the message's line (Mistral's small models)
+    ("`get_weather(city='Paris')`\n\nThis gets it.", [("get_weather", {"city": "Paris"})]),
+    ("`get_weather(city='Paris')` is the call", []), ("`get_weather(city='Paris') + 1`", []),
 ])
 def test_calls_inside_python_strings_known_by_their_tools(text, want):
     assert [(c.name, c.args) for c in parse_tool_calls(text, tools=_AREA_TOOLS)] == want

@@ -25,6 +25,8 @@ def calls_by_tools(text: str, ctx: Ctx) -> tuple[list[ToolCall], int] | None:
     if head is None or tools is None or tools.declared(head_name(head.group(1))) not in tools.schemas:
         return None
     lead = head.start(1)
+    if text[lead - 1:lead] == "`":  # `f(a=1)`: calls in Markdown's inline code, the message's line
+        return _in_code(text, lead)
     if text[lead - 1:lead] in ("'", '"'):  # ['f(a=1)', 'g(b=2)']: calls in strings
         if text[head.end() - 1] == "{":
             return None
@@ -35,6 +37,20 @@ def calls_by_tools(text: str, ctx: Ctx) -> tuple[list[ToolCall], int] | None:
     if text[head.end() - 1] == "{":  # GLM-4's: the name, a line break, the arguments
         return read_glm4(text, lead, len(text), ctx)
     return bare_calls(text, lead, len(text))
+
+
+def _in_code(text: str, lead: int) -> tuple[list[ToolCall], int] | None:
+    """The calls of the inline code span whose content starts at ``lead`` (a call between
+    backticks, as Mistral's small models write one), when they are all it holds and the span
+    is the message's line."""
+    close = text.find("`", lead, len(text))
+    if close < 0 or text[:lead - 1].strip() or "\n" in text[lead:close]:
+        return None
+    found = bare_calls(text[:close], lead, close)
+    nl = text.find("\n", close)
+    if found is None or found[1] < close or text[close + 1:nl if nl >= 0 else len(text)].strip():
+        return None
+    return found[0], close + 1
 
 
 def fenced_calls(text: str, a: int, b: int, ctx: Ctx) -> list[ToolCall]:

@@ -37,10 +37,11 @@ PREFILLED = re.compile(r"[ \t\r\n]{0,64}(?:(?P<glm>[A-Za-z_][\w.-]{0,127}[ \t]{0
                        # recipient)
                        r"|(?P<harmony>to=[^\s<]{1,160}[ \t]{0,8}<\|channel\|>))")  # (Glimmer's has none)
 # A call no marker begins: the message opens with a tool's name, then GLM-4-9B-Chat's line
-# break and JSON arguments, or a Python call's parenthesis (in a string, or a list of them,
-# too). The format not named, it is read where the name is a tool given (_bytools), in the
-# message's first characters (bounded: a stream decides it within a few hundred)
-TOOL_HEAD = re.compile(r"[ \t\r\n]{0,64}(?:\[[ \t\r\n]{0,16})?['\"]?([A-Za-z_](?:[\w.-]|\\_){0,127})"
+# break and JSON arguments, or a Python call's parenthesis (in a string, a list of them, or
+# Markdown's inline code, too). The format not named, it is read where the name is a tool
+# given (_bytools), in the message's first characters (bounded: a stream decides it within a
+# few hundred)
+TOOL_HEAD = re.compile(r"[ \t\r\n]{0,64}(?:\[[ \t\r\n]{0,16})?['\"`]?([A-Za-z_](?:[\w.-]|\\_){0,127})"
                        r"[ \t]{0,16}(?:\r?\n[ \t]{0,16}\{|\()")
 
 
