@@ -504,6 +504,10 @@ def test_a_python_list_with_a_comment_on_its_line(text, want):
      "</tool_call>", None),
     ("<tool_call>w<arg_key>a</arg_key><arg_value>x</arg_key><arg_key>b</arg_key><arg_value>y</arg_value>"
      "</tool_call>", None),
+    # the closer dropped, and the call's closer written twice after the value: the value may hold
+    # the first (a file showing the format)
+    ("<tool_call>\n<function=w>\n<parameter=a>\n<a></function> b\n</function>\n</tool_call>", None),
+    ("<tool_call>w<arg_key>a</arg_key><arg_value>x</tool_call> y\n</tool_call>", None),
     # the closer dropped, the value ending in text or in a tag of its own: read
     ("<tool_call><function=f><parameter=a>1</function></tool_call>", {"a": "1"}),
     ("<tool_call><function=f><parameter=a>a < b</function></tool_call>", {"a": "a < b"}),
@@ -516,7 +520,7 @@ def test_a_value_whose_closing_tag_is_miswritten(text, args):
     (call,) = parse_tool_calls(text)
     assert call.args == args and call.ok == (args is not None) and call.span == (0, len(text)), call
     if args is None:
-        assert "miswritten" in call.error
+        assert "miswritten" in call.error or "stands twice" in call.error
     for step in (1, 3, len(text)):
         cuts = list(range(0, len(text), step))
         _check(text, cuts)

@@ -188,7 +188,10 @@ class _Params:
                 if stops:
                     stop = min(stops)
                     tag = _miswritten_closer(text[v:stop], close, open_prefix)
-                    if tag is not None:  # (1</arg_key>, 1<parameter>: the closer miswritten, or the value's)
+                    if tag is None:
+                        tag = _end_again(ctx, text, stop, limit, ends)
+                    if tag is not None:  # (1</arg_key>, 1<parameter>: the closer miswritten, or the value's;
+                        # the call's closer again after the call: the value may hold the first)
                         self.miswritten = (key, tag)
                         self.end_at = stop
                         return
@@ -203,6 +206,19 @@ class _Params:
             is_json = True if marked == "false" else None if marked == "true" else False
             self.params.append((key, _value(text, v, e, newlines), is_json))
             k = self.last = e + len(close)
+
+
+def _end_again(ctx: Ctx, text: str, stop: int, limit: int, ends: tuple[str, ...]) -> str | None:
+    """The call's closer that ended a value read with its own closer dropped (at ``stop``),
+    written again after it before another call opens (``<a></function> b</function>``: the
+    value may hold the first, a file showing the format); None otherwise."""
+    end = next((e for e in ends if text.startswith(e, stop)), None)
+    if end is None:
+        return None
+    again = ctx.find(text, end, stop + len(end), limit)
+    if again < 0 or _CALL_OPENERS.search(text, stop + len(end), again) is not None:
+        return None
+    return end + " twice"
 
 
 def _miswritten_closer(value: str, close: str, open_prefix: str) -> str | None:
@@ -316,14 +332,18 @@ def _finish(name: str, ps: _Params, text: str, i: int, j: int, limit: int, end_l
                          f"parameter {ps.shows[0]!r} of {name!r} holds {ps.shows[1]} before its closing tag: "
                          "a tag of the format was dropped or the value shows it, which cannot be told")], end
     if ps.miswritten is not None:
-        close = min((k for k in (text.find(e, ps.end_at, limit) for e in _ENDS_AT) if k >= 0), default=-1)
-        end = close + next(len(e) for e in _ENDS_AT if text.startswith(e, close)) if close >= 0 else limit
         key, tag = ps.miswritten
+        twice = tag.endswith(" twice")  # (the call's closer again after it: to the second one)
+        start = ps.end_at + len(tag) - len(" twice") if twice else ps.end_at
+        close = min((k for k in (text.find(e, start, limit) for e in _ENDS_AT) if k >= 0), default=-1)
+        end = close + next(len(e) for e in _ENDS_AT if text.startswith(e, close)) if close >= 0 else limit
         span = (i, end) if span_of is None else _wrap_span(text, i, end, *span_of)
+        why = (f"the call's closing tag {tag[:-len(' twice')]} stands twice after it: the value may hold "
+               "the first" if twice else
+               f"it ends in {tag}: its closing tag was miswritten or the value ends so")
         return [ToolCall(name, text[j:end].strip(), None, False, span,
-                         f"parameter {key!r} of {name!r} has no closing tag {ps.close} and ends in {tag}: "
-                         "its closing tag was miswritten or the value ends so, which cannot be told")], \
-            span[1]
+                         f"parameter {key!r} of {name!r} has no closing tag {ps.close}, and {why}, which "
+                         "cannot be told")], span[1]
     if ps.stray >= 0:
         return [ToolCall(name, text[j:ps.stray].strip(), None, False, (i, ps.stray),
                          f"the call to {name!r} holds text that is not a parameter "
