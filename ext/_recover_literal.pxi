@@ -203,7 +203,7 @@ cdef bint bare_unsafe(str tok, bint quoted=True):
         return True
     if c == c'.' and tok.startswith(u"..."):
         return True
-    if c == c'`' and tok.startswith(u"```"):  # a fence: not data
+    if c == c'`':  # a fence, or a value in backticks (a template, Markdown's code): not plain text
         return True
     if (c == c'u' or c == c'U') and n > 1 and tok[1] == c"'":  # u'...': Python's prefix
         return True

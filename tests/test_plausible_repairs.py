@@ -370,3 +370,13 @@ def test_what_the_text_of_a_double_encoded_object_needed_is_logged():
     r = toolmend.normalize_tool_args('"{\\"command\\": \\"ls\\"} then rm it"', "bash")
     assert r.ok and r.value == {"command": "ls"}
     assert [f.code for f in r.fixes] == ["double_encoded", "prose"]
+
+
+@pytest.mark.parametrize("text", ['{"cmd": `ls -la`}', '{"cmd": `ls -la`, "x": 1}', "{cmd: `x`}",
+                                  "[`a`, `b`]"])
+def test_a_bare_value_in_backticks_is_refused(text):
+    # a JavaScript template or Markdown's code: with or without its backticks, the text is a guess
+    # (and a shell runs `...` as a command)
+    r = toolmend.normalize_tool_args(text)
+    assert not r.ok and r.cut is None and "is not plain text" in r.error, r
+    assert toolmend.normalize_tool_args('{"a": "`x`"}').value == {"a": "`x`"}  # (in a string: text)

@@ -99,8 +99,8 @@ def _bare_unsafe(tok: str) -> bool:
     """Whether a bare token holds structure or a form the repair engine reads
     otherwise (a quote, a comment, an ellipsis, a number form, several
     values, NaN, a MongoDB call): then it is not taken as a string."""
-    if '"' in tok or tok.startswith(("#", "//", "/*", "...", "\u2026", "+", "(", "```")):
-        return True
+    if '"' in tok or tok.startswith(("#", "//", "/*", "...", "\u2026", "+", "(", "`")):
+        return True  # (a value in backticks: a fence, a template, Markdown's code; not plain text)
     if tok[:2] in ("u'", "U'") or _INVISIBLE.search(tok):  # u'...', a zero-width space
         return True
     # a comment (not a URL's ://), a call (os.system(...)) or a quote among its characters (r'...',
