@@ -450,6 +450,13 @@ def test_a_python_fence_holding_only_calls_of_tools_given(text, want):
     ('[get_weather(city="Paris")]\n### Response: done\n[get_weather(city="Rome")]', ["Paris", "Rome"]),
     ('[get_weather(city="Paris")]\n### Responses:\n[get_weather(city="Rome")]', ["Paris", "Rome"]),
     ('[get_weather(city="Paris")]\n```\n### Response:\n```\n[get_weather(city="Rome")]', ["Paris", "Rome"]),
+    # the assistant's own header after the calls, with no turn's end before it: a reply of its own
+    # making; before any call, this reply's header, echoed
+    ('[get_weather(city="Paris")]\n<|im_start|>assistant\n[get_weather(city="Rome")]', ["Paris"]),
+    ('<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call>'
+     '<|start_header_id|>assistant<|end_header_id|>\n\n[get_weather(city="Rome")]', ["Paris"]),
+    ('<|im_start|>assistant\n[get_weather(city="Paris")]', ["Paris"]),
+    ('The header <|im_start|>assistant is named.\n[get_weather(city="Paris")]', ["Paris"]),
     # a notebook of its own making (DeepSeek-Coder's cell markers): a cell's output is no call
     ('[get_weather(city="Paris")]\n<jupyter_output>\n[get_weather(city="Rome")]', ["Paris"]),
     ('[get_weather(city="Paris")]<jupyter_text>\nThen:\n[get_weather(city="Rome")]', ["Paris"]),

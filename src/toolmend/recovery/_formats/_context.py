@@ -89,6 +89,18 @@ ROLE_HEAD = re.compile("|".join((
     r"<\|turn>" + _NOT_ASSISTANT + r"[A-Za-z_]{1,16}(?=[ \t]*\r?\n)",
     r"<\|START_OF_TURN_TOKEN\|><\|(?:USER|SYSTEM)_TOKEN\|>", "<\uff5cUser\uff5c>",
     r'<\|open\|>message role="(?!assistant")[^"\n]{1,32}"[^<\n]{0,64}<\|sep\|>')))
+# the header of the assistant's own turn, standing after the reply's calls with no turn's end
+# before it: the model wrote on into a reply of its own making, and the calls after it are not
+# this message's (before any call, it is this reply's header, echoed: passed over). Not
+# harmony's (each of its messages opens with one), GLM-4's <|assistant|> (each of its calls
+# does) nor Mistral's [/INST] (the user's turn's end)
+ASSISTANT_HEAD = re.compile("|".join((
+    r"<\|im_start\|>(?:[Aa]ssistant|model)(?=[ \t]*(?:\r?\n|<\|im_sep\|>))",
+    r"<\|start_of_role\|>assistant<\|end_of_role\|>", r"<\|im_assistant\|>", r"<\|assistant_start\|>",
+    r"<seed:bos>assistant(?=[ \t]*\r?\n)", r"<\|start_header_id\|>assistant<\|end_header_id\|>",
+    r"<\|header_start\|>assistant<\|header_end\|>", r"<start_of_turn>model(?=[ \t]*\r?\n)",
+    r"<\|turn>model(?=[ \t]*\r?\n)", r"<\|START_OF_TURN_TOKEN\|><\|CHATBOT_TOKEN\|>",
+    "<\uff5cAssistant\uff5c>", r'<\|open\|>message role="assistant"<\|sep\|>')))
 # DeepSeek-Coder's (and Alpaca's) turn headers, alone on their line as its template writes them:
 # a model that writes the user's has made up the user's next turn; one that writes its own
 # after its calls has made up a reply of its own making (the calls after either are not this

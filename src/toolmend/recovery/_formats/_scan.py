@@ -19,6 +19,7 @@ from .._toolcalls import _PLACEHOLDER_NAME, ToolCall, _json_calls, _skip_ws
 from ._base import Ctx, more_after, unreadable_block
 from ._bytools import calls_by_tools, fenced_calls
 from ._context import (
+    ASSISTANT_HEAD,
     CALL_LINE_END,
     LINE_TURN_END,
     OBSERVATION,
@@ -198,7 +199,8 @@ class Scanner:
                 # reported those calls, and the whole text reads them alike)
                 return True
             if kind == "role":
-                if in_fence or (not calls and not self.calls_before and RESPONSE in m.group()):
+                if in_fence or (not calls and not self.calls_before and (
+                        RESPONSE in m.group() or ASSISTANT_HEAD.match(text, m.start(), limit) is not None)):
                     pos = m.end()  # (shown; or the header of this reply, echoed before its calls)
                     continue
                 return True  # a turn of the model's own making (a user's, a tool's): its turn is over

@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from typing import Any, NamedTuple
 
 from ..._kernels import markers
-from ._context import ALPACA_HEAD, HY3_SUFFIX, ROLE_HEAD, TURN_ENDS, TURN_OPENERS
+from ._context import ALPACA_HEAD, ASSISTANT_HEAD, HY3_SUFFIX, ROLE_HEAD, TURN_ENDS, TURN_OPENERS
 
 _start_table = markers.start_table
 
@@ -83,7 +83,8 @@ _ALTS_ETC = (
     _Alt(r"(?P<example>(?a:<examples?>))", "<", frozenset({"<e"}), True),
     # (every role head begins with one of ROLE_PAIRS: tests/test_token_search.py checks; the
     # instruction head opens its line, after a few blanks)
-    _Alt("(?P<role>(?-i:" + ROLE_HEAD.pattern + "|" + ALPACA_HEAD + "))", "<# \t",
+    _Alt("(?P<role>(?-i:" + "|".join((ROLE_HEAD.pattern, ASSISTANT_HEAD.pattern, ALPACA_HEAD)) + "))",
+         "<# \t",
          ROLE_PAIRS | {"##", " #", "\t#", "  ", " \t", "\t ", "\t\t"}),
     _words("eot", TURN_ENDS, False),
     _words("turn", TURN_OPENERS, False),
