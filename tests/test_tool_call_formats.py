@@ -525,6 +525,8 @@ def test_gemma4_reads_every_call_of_a_block_and_the_python_form():
     "<tool_call>\u83b7\u53d6\n<arg_key>\u57ce\u5e02</arg_key>\n<arg_value>\u5317\u4eac</arg_value></tool_call>",
     "<tool_call>\n<function=\u83b7\u53d6>\n<parameter=\u57ce\u5e02>\n\u5317\u4eac\n</parameter>\n</function>\n</tool_call>",
     '<tool_call>{"name": "\u83b7\u53d6", "arguments": {"\u57ce\u5e02": "\u5317\u4eac"}}</tool_call>',
+    '[\u83b7\u53d6(\u57ce\u5e02="\u5317\u4eac")]',
+    '<|python_start|>[\u83b7\u53d6(\u57ce\u5e02="\u5317\u4eac")]<|python_end|>',
 ])
 def test_a_tool_name_may_be_written_in_any_script(text):
     (c,) = parse_tool_calls(text)

@@ -35,7 +35,7 @@ __all__ = ["read_list", "read_lines", "pythonic_reader", "pythonic_at", "comment
 
 # a name may hold hyphens between its words (an MCP tool's: weather-forecast), as tools are named,
 # and its underscores escaped as Markdown escapes them (solve\_quadratic: Mistral's, Mixtral's)
-_WORD = r"(?:[A-Za-z_]|\\_)(?:\w|\\_)*"
+_WORD = r"(?:[^\W\d]|\\_)(?:\w|\\_)*"  # (in any script, as Python's names: 获取(城市="北京"))
 _HEAD = re.compile(r"(" + _WORD + r"(?:-" + _WORD + r")*(?:\." + _WORD + r"(?:-" + _WORD + r")*)*)[ \t]*\(")
 _MD_UNDERSCORE = "\\_"
 _SPECIAL = re.compile(r"[\"'()\[\]{}#]")

@@ -95,7 +95,7 @@ _JSON = r"(?P<json>^[ \t]*NOT_MARKER[\[{])"
 # llama3_json forced: a {"name": ...} object anywhere, prose before and after (as its parsers read it)
 _JSON_INLINE = r"(?P<json>^[ \t]*NOT_MARKER[\[{]|\{(?=\s*\"name\"\s*:))"
 # (its first call on the next line too; a name's underscores Markdown-escaped, solve\_it)
-_PY = _Alt(r"(?P<py>^[ \t]*\[(?=[ \t]*(?:\r?\n[ \t]*)?[A-Za-z_](?:[\w.-]|\\_)*[ \t]*\())", " \t[")
+_PY = _Alt(r"(?P<py>^[ \t]*\[(?=[ \t]*(?:\r?\n[ \t]*)?[^\W\d](?:[\w.-]|\\_)*[ \t]*\())", " \t[")
 # the format named: a list of calls inside a sentence too (not an index, arr[idx(k=1)], nor a
 # list inside a string)
 _PY_INLINE = _Alt(_PY.src.replace("^[ \\t]*", "(?<![A-Za-z0-9_)\\]\"'])", 1), "[")
