@@ -318,6 +318,10 @@ def test_a_call_written_two_ways_is_refused(text, said):
     '<tool_call name="f" args=\'{"a": 1}\'></tool_call>',  # an empty body
     "<|tool_call>call:f{a:1,b:{a:2}}<tool_call|>",          # the same key at another level
     '[TOOL_CALLS]f[ARGS]{"a": 1}[TOOL_CALLS]g[ARGS]{"b": 2}',
+    # a fence inside a string of DeepSeek's fenced arguments (a README being written): one block
+    '<\uff5ctool\u2581calls\u2581begin\uff5c><\uff5ctool\u2581call\u2581begin\uff5c>function<\uff5ctool\u2581sep\uff5c>'
+    'write\n```json\n{"path": "README.md", "content": "# T\\n```bash\\npip install x\\n```\\n"}\n```'
+    '<\uff5ctool\u2581call\u2581end\uff5c><\uff5ctool\u2581calls\u2581end\uff5c>',
 ])
 def test_one_reading_written_plainly_stays_ok(text):
     assert all(c.ok for c in parse_tool_calls(text))

@@ -259,6 +259,12 @@ def read_deepseek(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCal
             if k2 < 0:
                 return [cut_call(name, "", (i, end), "before its arguments")], end
             close = text.find("```", k2, body_end)
+            v = skip_space(text, k2, body_end)
+            if 0 <= close and v < body_end and text[v] in "{[":  # (a fence inside a string of the JSON)
+                ve = extent(text, v, body_end)
+                c2 = skip_space(text, ve, body_end) if ve is not None else -1
+                if c2 >= 0 and text.startswith("```", c2):
+                    close = c2
             if close < 0:
                 raw = text[k2 + 1:body_end]
                 return [named_call(name, raw, (i, end), cut=True)], end
