@@ -243,8 +243,7 @@ class LiveReading:
         return False
 
     def _read_on(self) -> bool:
-        """What was read up to ``at`` is done (a call reported, the reasoning
-        over): the calls not yet reported begin here, and text comes next."""
+        """Done up to ``at`` (a call reported, the reasoning over): what follows is read next."""
         self.start = self.floor = self.at
         self.quiet = -1
         self.state, self.line_blank = ("section" if self.section else "text"), False
@@ -301,7 +300,8 @@ class LiveReading:
             self._advance(len(self.work) - keep)
             return self._wait(self.lit.closer_ends, _CODE_MAX)
         self._advance(m.end())
-        return self._read_on()
+        self.state = "after_think" if self._read_on() and self.state == "text" else self.state
+        return True
 
     def _text(self, events: list[StreamEvent]) -> bool:
         m = TRIGGER.search(self.work)
@@ -399,10 +399,11 @@ class LiveReading:
         self._show(events, k)  # blanks: never part of a call, shown as they come
         if not self.work:
             return False
-        if self.work[0] in "{[":
-            return self._hold()  # </think>{"name": ...}: a call read right after the block
-        self.state = "text"
-        return True
+        head = opens_with_tool(self.work, self.known) if self.format is None and self.known else False
+        if self.work[0] in "{[" or head:
+            return self._hold()  # </think>{"name": ...}, get_weather(...): a call read right after it
+        self.state = "text" if head is False else self.state  # (None: it may still become one)
+        return head is False
 
     def _code(self, events: list[StreamEvent]) -> bool:
         """An inline code span: text up to the closing run of as many backticks,

@@ -17,34 +17,34 @@ from ._pythonic import bare_calls, lines_of, quoted_calls
 __all__ = ["calls_by_tools", "fenced_calls"]
 
 
-def calls_by_tools(text: str, ctx: Ctx) -> tuple[list[ToolCall], int] | None:
-    """The calls the message opens with, known by a tool's name, and where the scan goes
-    on; None when it opens with no such call."""
+def calls_by_tools(text: str, ctx: Ctx, at: int = 0) -> tuple[list[ToolCall], int] | None:
+    """The calls the message opens with (from ``at``: where its reasoning ended), known by
+    a tool's name, and where the scan goes on; None when it opens with no such call."""
     tools = ctx.tools
-    head = TOOL_HEAD.match(text) if tools is not None and ctx.fmt is None else None
+    head = TOOL_HEAD.match(text, at) if tools is not None and ctx.fmt is None else None
     if head is None or tools is None or tools.declared(head_name(head.group(1))) not in tools.schemas:
         return None
     lead = head.start(1)
     if text[lead - 1:lead] == "`":  # `f(a=1)`: calls in Markdown's inline code, the message's line
-        return _in_code(text, lead)
+        return _in_code(text, at, lead)
     if text[lead - 1:lead] in ("'", '"'):  # ['f(a=1)', 'g(b=2)']: calls in strings
         if text[head.end() - 1] == "{":
             return None
-        opener = text.rfind("[", 0, lead)
+        opener = text.rfind("[", at, lead)
         return quoted_calls(text, opener if opener >= 0 else lead - 1, len(text))
-    if lead > 0 and text[:lead].strip():  # ([f(a=1)]: a list of calls, the scan's)
+    if lead > at and text[at:lead].strip():  # ([f(a=1)]: a list of calls, the scan's)
         return None
     if text[head.end() - 1] == "{":  # GLM-4's: the name, a line break, the arguments
         return read_glm4(text, lead, len(text), ctx)
     return bare_calls(text, lead, len(text))
 
 
-def _in_code(text: str, lead: int) -> tuple[list[ToolCall], int] | None:
+def _in_code(text: str, at: int, lead: int) -> tuple[list[ToolCall], int] | None:
     """The calls of the inline code span whose content starts at ``lead`` (a call between
     backticks, as Mistral's small models write one), when they are all it holds and the span
     is the message's line."""
     close = text.find("`", lead, len(text))
-    if close < 0 or text[:lead - 1].strip() or "\n" in text[lead:close]:
+    if close < 0 or text[at:lead - 1].strip() or "\n" in text[lead:close]:
         return None
     found = bare_calls(text[:close], lead, close)
     nl = text.find("\n", close)

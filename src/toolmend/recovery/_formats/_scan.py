@@ -366,11 +366,14 @@ class Scanner:
         return unreadable_block(self.text, "<tool_call>", start, past), past
 
     def glm4_after(self, pos: int, limit: int, calls: list[ToolCall]) -> int:
-        """GLM-4 named: the calls its message opens with after the reasoning (GLM-Z1's), added;
-        where the scan goes on."""
-        if "glm4" not in self.kinds:
-            return pos
-        found, end = read_glm4(self.text, pos, limit, self.ctx)
+        """The calls the reply opens with after the reasoning, no marker before them: GLM-4
+        named (GLM-Z1's), or, with tools= and the format not named, calls known by a tool's
+        name (as at the message's start); added; where the scan goes on."""
+        if "glm4" in self.kinds:
+            found, end = read_glm4(self.text, pos, limit, self.ctx)
+        else:
+            by_tools = calls_by_tools(self.text, self.ctx, pos) if self.ctx.tools is not None else None
+            found, end = by_tools if by_tools is not None else ([], pos)
         calls.extend(found)
         return end if found else pos
 
@@ -637,6 +640,9 @@ def scan(text: str, ctx: Ctx, kinds: frozenset[str], readers: dict[str, Any],
     the end of a call read before, with the reasoning known to be over;
     ``after_calls``: the message's calls before ``start`` were read (a stream's)."""
     calls: list[ToolCall] = []
+    # the reply read from its start (a stream's scan from the end of the reasoning, no call read
+    # before, is one too), not on from a call a stream read
+    opening = start == 0 or (thinking is True and not after_calls)
     if start == 0 and text[:1] in "<[] \t\n\r" and PROMPT_HEAD.match(text) is not None:
         start = reply_start(text)  # the text holds the prompt: the reply is its last assistant turn
     if thinking:
@@ -644,7 +650,7 @@ def scan(text: str, ctx: Ctx, kinds: frozenset[str], readers: dict[str, Any],
         if start < 0:
             return calls
     m = _HEAD_CALL.match(text, start) if "name_head" in kinds and (start == 0 or thinking) else None
-    by_tools = calls_by_tools(text, ctx) if start == 0 and not thinking and m is None else None
+    by_tools = calls_by_tools(text, ctx, start) if opening and m is None else None
     if by_tools is not None:  # calls no marker begins, known by a tool's name
         calls.extend(by_tools[0])
         start = by_tools[1]
