@@ -527,10 +527,20 @@ def test_gemma4_reads_every_call_of_a_block_and_the_python_form():
     '<tool_call>{"name": "\u83b7\u53d6", "arguments": {"\u57ce\u5e02": "\u5317\u4eac"}}</tool_call>',
     '[\u83b7\u53d6(\u57ce\u5e02="\u5317\u4eac")]',
     '<|python_start|>[\u83b7\u53d6(\u57ce\u5e02="\u5317\u4eac")]<|python_end|>',
+    '<|tool_call>call:\u83b7\u53d6{\u57ce\u5e02:<|"|>\u5317\u4eac<|"|>}<tool_call|>',
 ])
 def test_a_tool_name_may_be_written_in_any_script(text):
     (c,) = parse_tool_calls(text)
     assert c.ok and c.name == "\u83b7\u53d6" and c.args == {"\u57ce\u5e02": "\u5317\u4eac"}, c
+
+
+@pytest.mark.parametrize("text", [
+    "<tool_call>f\n<arg_key></arg_key><arg_value>1</arg_value></tool_call>",
+    '<minimax:tool_call><invoke name="f"><parameter name="">1</parameter></invoke></minimax:tool_call>',
+])
+def test_a_value_no_parameter_is_named_for_makes_the_call_not_ok(text):
+    (c,) = parse_tool_calls(text)
+    assert not c.ok and c.args is None, c
 
 
 def test_a_fence_opened_on_the_name_line_is_not_part_of_the_name():

@@ -24,12 +24,12 @@ from ._pythonic import pythonic_at
 
 __all__ = ["gemma_reader"]
 
-_KEY = re.compile(r"\s*([A-Za-z_$][\w.$-]*)\s*:")
+_KEY = re.compile(r"\s*((?:[^\W\d]|\$)[\w.$-]*)\s*:")  # (in any script: {城市:...})
 # a bare value: to the next ",}]", blanks around it left out (greedy: a long run of blanks is read once)
 _BARE = re.compile(r"\s*([^,{}\[\]\s](?:[^,{}\[\]]*[^,{}\[\]\s])?)\s*(?=[,}\]])")
 _WORD_RUN = re.compile(r"\s*[\w.$-]+")
-_KEY_CUT = re.compile(r"\s*(?:[A-Za-z_$][\w.$-]*\s*)?")  # the end of the text inside a key, or before one
-_RUN_ON = re.compile(r"\s[A-Za-z_$][\w.$-]*\s*:")  # a key and its colon after a space, in a bare value
+_KEY_CUT = re.compile(r"\s*(?:(?:[^\W\d]|\$)[\w.$-]*\s*)?")  # the end of the text inside a key, or before one
+_RUN_ON = re.compile(r"\s(?:[^\W\d]|\$)[\w.$-]*\s*:")  # a key and its colon after a space, in a bare value
 # Python's literals, as small models write them ({a:False}): the boolean and null they are, as in
 # Gemma's call:f(a=False) (the string "False" is truthy)
 _PY_LITERALS = {"True": "true", "False": "false", "None": "null"}

@@ -130,6 +130,9 @@ class _Params:
                 self.stray = k
                 return
             key = pm.group(1).strip().strip("\"'")
+            if not key:  # <arg_key></arg_key>, name="": a value no parameter is named for
+                self.stray = k
+                return
             v = pm.end()
             w = skip_space(text, v, limit) if cdata else v
             if cdata and text.startswith(_CDATA, w):  # <param name="k"><![CDATA[...]]></param>
