@@ -764,6 +764,21 @@ def test_a_fence_on_its_own_line_holding_a_list_of_calls(text, want):
         _check_live(text, cuts, thinking=False)
 
 
+@pytest.mark.parametrize("text, args", [
+    # an end token inside a string of the call's JSON (harmony's <|call|>, GLM 4.6's "\n" between
+    # its tags): the JSON's, or the format's layout, never the call's end
+    ('<|start|>assistant<|channel|>commentary to=functions.a <|constrain|>json<|message|>{"x": "a<|call|>b"}'
+     "<|call|>", [{"x": "a<|call|>b"}]),
+    ("<tool_call>f\\n<arg_key>a</arg_key>\\n<arg_value>1</arg_value>\\n</tool_call>", [{"a": "1"}]),
+])
+def test_an_end_token_inside_a_value_is_the_values(text, args):
+    assert [c.args for c in parse_tool_calls(text)] == args
+    for step in (1, 4, len(text)):
+        cuts = list(range(0, len(text), step))
+        _check(text, cuts)
+        _check_live(text, cuts, thinking=False)
+
+
 _J = '{"arguments": {"location": "NYC"}, "name": "weather"}'
 
 

@@ -311,6 +311,13 @@ def harmony_message(text: str, i: int, limit: int, find: Callable[[str, str, int
     if not ends:  # (reasoning whose end token was dropped ends where the next message starts)
         ends = [x for x in (search(text, t, a, limit) for t in _H_ENDS) if x >= 0]
     b = min(ends) if ends else limit
+    v = skip_space(text, a, limit)
+    if to is not None and ends and v < b and text[v] in "{[" and _in_string(text, v, b):
+        # (a call's JSON whose string holds an end token: the message ends after the JSON)
+        e = extent(text, v, limit)
+        after = [x for x in (search(text, t, e, limit) for t in _H_ENDS) if x >= 0] if e is not None else []
+        if after and not text[e:min(after)].strip():
+            b = min(after)
     end = b
     for t in _H_ENDS[:3]:
         if text.startswith(t, b):

@@ -110,6 +110,8 @@ class _Params:
         k = j
         while True:
             k = skip_space(text, k, limit)
+            while "arg_key" in open_prefix and text.startswith("\\n", k):  # (GLM 4.6's "\n" between tags)
+                k = skip_space(text, k + 2, limit)
             if k >= limit:
                 self.cut = f"before {ends[0]}"
                 return
