@@ -414,10 +414,7 @@ def test_reasoning_markers_fold_as_ascii_letters_do(text):
 def test_a_python_fence_holding_only_calls_of_tools_given(text, want):
     assert [c.name for c in parse_tool_calls(text, tools=_WEATHER_TOOLS)] == want
     assert parse_tool_calls(text) == []  # (without the tools, a Python fence is code)
-    for step in (1, 3, len(text)):
-        cuts = list(range(0, len(text), step))
-        _check(text, cuts, tools=_WEATHER_TOOLS)
-        _check_live(text, cuts, tools=_WEATHER_TOOLS, thinking=False)
+    _check_both(text, 3, tools=_WEATHER_TOOLS)
 
 
 @pytest.mark.parametrize("text, want", [
@@ -466,10 +463,7 @@ def test_a_python_fence_holding_only_calls_of_tools_given(text, want):
 ])
 def test_a_turn_the_model_made_up_ends_its_message(text, want):
     assert [c.args["city"] for c in parse_tool_calls(text, tools=_WEATHER_TOOLS)] == want
-    for step in (1, 3, len(text)):
-        cuts = list(range(0, len(text), step))
-        _check(text, cuts, tools=_WEATHER_TOOLS)
-        _check_live(text, cuts, thinking=False, tools=_WEATHER_TOOLS)
+    _check_both(text, 3, tools=_WEATHER_TOOLS)
 
 
 @pytest.mark.parametrize("text, want", [
@@ -485,10 +479,7 @@ def test_a_turn_the_model_made_up_ends_its_message(text, want):
 def test_a_python_list_with_a_comment_on_its_line(text, want):
     calls = parse_tool_calls(text)
     assert all(c.ok for c in calls) and [c.args["a"] for c in calls] == want, calls
-    for step in (1, 4, len(text)):
-        cuts = list(range(0, len(text), step))
-        _check(text, cuts)
-        _check_live(text, cuts, thinking=False)
+    _check_both(text, 4)
 
 
 @pytest.mark.parametrize("text, args", [
@@ -528,10 +519,7 @@ def test_a_value_whose_closing_tag_is_miswritten(text, args):
     assert call.args == args and call.ok == (args is not None) and call.span == (0, len(text)), call
     if args is None:
         assert "miswritten" in call.error or "stands twice" in call.error
-    for step in (1, 3, len(text)):
-        cuts = list(range(0, len(text), step))
-        _check(text, cuts)
-        _check_live(text, cuts, thinking=False)
+    _check_both(text, 3)
 
 
 @pytest.mark.parametrize("text, want", [
@@ -547,10 +535,7 @@ def test_a_value_whose_closing_tag_is_miswritten(text, args):
 ])
 def test_a_list_inside_an_expression_of_code_is_no_call(text, want):
     assert [c.name for c in parse_tool_calls(text) if c.ok] == want
-    for step in (1, 3, len(text)):
-        cuts = list(range(0, len(text), step))
-        _check(text, cuts)
-        _check_live(text, cuts, thinking=False)
+    _check_both(text, 3)
 
 
 _TWO_TOOLS = [*_WEATHER_TOOLS, {"type": "function", "function": {
@@ -608,10 +593,7 @@ _SHOWN_CALLS = ['<tool_call>{"name": "delete_all", "arguments": {"confirm": true
 def test_words_before_a_call_that_show_it(intro, shown, call):
     text = intro + "\n" + call
     assert len(parse_tool_calls(text)) == (0 if shown else 1)
-    for step in (1, 5, len(text)):
-        cuts = list(range(0, len(text), step))
-        _check(text, cuts)
-        _check_live(text, cuts, thinking=False)
+    _check_both(text, 5)
 
 
 _GLUED_AFTER = ['[TOOL_CALLS]delete_all[ARGS]{"confirm": true}',
@@ -632,10 +614,7 @@ def test_a_turn_end_glued_to_any_familys_call_ends_the_turn(end, after):
     # went on to write, never this message's)
     text = '<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call>' + end + after
     assert [c.name for c in parse_tool_calls(text)] == ["get_weather"]
-    for step in (1, 4, len(text)):
-        cuts = list(range(0, len(text), step))
-        _check(text, cuts)
-        _check_live(text, cuts, thinking=False)
+    _check_both(text, 4)
 
 
 _A_QWEN = "<tool_call>\n<function=a>\n<parameter=x>\n1\n</parameter>\n</function>\n</tool_call>\n"
@@ -670,10 +649,7 @@ _A_QWEN = "<tool_call>\n<function=a>\n<parameter=x>\n1\n</parameter>\n</function
 ])
 def test_a_call_its_format_cannot_read_keeps_its_place_in_the_list(text, want):
     assert [(c.name, c.ok) for c in parse_tool_calls(text)] == want
-    for step in (1, 4, len(text)):
-        cuts = list(range(0, len(text), step))
-        _check(text, cuts)
-        _check_live(text, cuts, thinking=False)
+    _check_both(text, 4)
 
 
 @pytest.mark.parametrize("text, ok", [
@@ -688,10 +664,7 @@ def test_a_call_its_format_cannot_read_keeps_its_place_in_the_list(text, want):
 ])
 def test_more_json_after_a_calls_arguments_makes_it_not_ok(text, ok):
     assert parse_tool_calls(text)[0].ok is ok
-    for step in (1, 4, len(text)):
-        cuts = list(range(0, len(text), step))
-        _check(text, cuts)
-        _check_live(text, cuts, thinking=False)
+    _check_both(text, 4)
 
 
 _QUADRATIC = [{"type": "function", "function": {"name": "solve_quadratic", "parameters": {
@@ -712,10 +685,7 @@ _QUADRATIC = [{"type": "function", "function": {"name": "solve_quadratic", "para
 ])
 def test_a_names_underscores_escaped_as_markdown_does(text, kw, want):
     assert [(c.name, c.args) for c in parse_tool_calls(text, **kw)] == want
-    for step in (1, 3, len(text)):
-        cuts = list(range(0, len(text), step))
-        _check(text, cuts, **kw)
-        _check_live(text, cuts, thinking=False, **kw)
+    _check_both(text, 3, **kw)
 
 
 _AREA_TOOLS = [{"type": "function", "function": {"name": n, "parameters": {"type": "object"}}}
@@ -743,10 +713,7 @@ _AREA_TOOLS = [{"type": "function", "function": {"name": n, "parameters": {"type
 def test_calls_inside_python_strings_known_by_their_tools(text, want):
     assert [(c.name, c.args) for c in parse_tool_calls(text, tools=_AREA_TOOLS)] == want
     assert parse_tool_calls(text) == []  # (without the tools, strings)
-    for step in (1, 3, len(text)):
-        cuts = list(range(0, len(text), step))
-        _check(text, cuts, tools=_AREA_TOOLS)
-        _check_live(text, cuts, thinking=False, tools=_AREA_TOOLS)
+    _check_both(text, 3, tools=_AREA_TOOLS)
 
 
 @pytest.mark.parametrize("text, want", [
@@ -758,10 +725,7 @@ def test_calls_inside_python_strings_known_by_their_tools(text, want):
 ])
 def test_a_fence_on_its_own_line_holding_a_list_of_calls(text, want):
     assert [c.name for c in parse_tool_calls(text) if c.ok] == want
-    for step in (1, 3, len(text)):
-        cuts = list(range(0, len(text), step))
-        _check(text, cuts)
-        _check_live(text, cuts, thinking=False)
+    _check_both(text, 3)
 
 
 @pytest.mark.parametrize("text, args", [
@@ -773,10 +737,7 @@ def test_a_fence_on_its_own_line_holding_a_list_of_calls(text, want):
 ])
 def test_an_end_token_inside_a_value_is_the_values(text, args):
     assert [c.args for c in parse_tool_calls(text)] == args
-    for step in (1, 4, len(text)):
-        cuts = list(range(0, len(text), step))
-        _check(text, cuts)
-        _check_live(text, cuts, thinking=False)
+    _check_both(text, 4)
 
 
 _J = '{"arguments": {"location": "NYC"}, "name": "weather"}'
@@ -794,10 +755,7 @@ _J = '{"arguments": {"location": "NYC"}, "name": "weather"}'
 ])
 def test_markup_lines_between_the_framing_and_the_call_frame_nothing(text, shown):
     assert [c.name for c in parse_tool_calls(text)] == ([] if shown else ["weather"])
-    for step in (1, 3, len(text)):
-        cuts = list(range(0, len(text), step))
-        _check(text, cuts)
-        _check_live(text, cuts, thinking=False)
+    _check_both(text, 3)
 
 
 def test_a_first_line_that_names_no_tool_is_shown_at_once():
@@ -861,6 +819,15 @@ def _check_live(text: str, cuts: list[int], **kw) -> list:
         assert at >= 0, (piece, text)
         pos = at + len(piece)
     return events
+
+
+def _check_both(text: str, step: int, **kw) -> None:
+    """_check and _check_live (thinking=False) over deltas of 1 and ``step`` characters and
+    over the whole text at once."""
+    for size in (1, step, len(text)):
+        cuts = list(range(0, len(text), size))
+        _check(text, cuts, **kw)
+        _check_live(text, cuts, thinking=False, **kw)
 
 
 # what the whole text decides from what comes after a call, or before its marker: the live
