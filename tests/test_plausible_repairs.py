@@ -62,7 +62,7 @@ def test_two_plausible_readings_are_refused_with_the_offset(text, offset):
 
 @pytest.mark.parametrize("text", ['{"a": "say "x", "b": 1}', '{"msg": "Tell him "yes", "priority": "high"}',
                                   '{"q": "SELECT * FROM t WHERE name = "bob", "db": "main"}',
-                                  '{"a": "x "y"}'])
+                                  '{"a": "x "y"}', '{"cmd": "grep "-r", "path": "."}'])
 def test_a_quotation_inside_a_string_closed_by_the_strings_own_quote_is_refused(text):
     # 'Tell him "yes' (a quotation left open) or 'Tell him "yes"' (the string's closer dropped):
     # one quote is missing, and which it is cannot be told

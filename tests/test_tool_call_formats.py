@@ -497,17 +497,17 @@ def test_gemma4_refuses_a_quoted_value_it_cannot_read_whole(body):
 
 
 @pytest.mark.parametrize("text, want", [
-    # a call written with no arguments, then the next: its own entry, not ok, never part of a name
-    ("<|tool_call>call:a{x:1}call:bcall:c{z:3}<tool_call|>", [("a", True), ("b", False), ("c", True)]),
-    ('<|tool_call>call:get_timecall:get_weather{city:<|"|>Paris<|"|>}<tool_call|>',
-     [("get_time", False), ("get_weather", True)]),
+    # a call written with no arguments before the block's closer: its own entry, not ok
     ("<|tool_call>call:a{x:1}call:b<tool_call|>", [("a", True), ("b", False)]),
     ("<|tool_call>call:ns:tool{x:1}<tool_call|>", [("ns:tool", True)]),
+    # a name holding "call:": b with no arguments then c, or one name (syscall:read)? not ok
+    ("<|tool_call>call:a{x:1}call:bcall:c{z:3}<tool_call|>", [("a", True), ("bcall:c", False)]),
+    ('<|tool_call>call:syscall:read{path:<|"|>/etc/passwd<|"|>}<tool_call|>', [("syscall:read", False)]),
 ])
-def test_gemma4_a_call_without_its_braces_is_not_ok_and_the_next_is_read(text, want):
+def test_gemma4_a_call_without_its_braces_is_not_ok(text, want):
     calls = parse_tool_calls(text)
     assert [(c.name, c.ok) for c in calls] == want, calls
-    assert all("writes no arguments" in c.error for c in calls if not c.ok)
+    assert all("no arguments" in c.error for c in calls if not c.ok)
 
 
 def test_gemma4_reads_every_call_of_a_block_and_the_python_form():

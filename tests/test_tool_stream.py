@@ -400,6 +400,9 @@ def test_reasoning_markers_fold_as_ascii_letters_do(text):
     ("```python\n        [{'name': 'get_weather', 'parameters': {'city': 'Paris'}}]\n        ```",
      ["get_weather"]),
     ("```python\n[{'name': 'other', 'parameters': {}}]\n```", []),
+    # read as Python reads it: a variable, strings written side by side, an escape are no JSON's
+    ("```python\n[{'name': 'get_weather', 'parameters': {'city': city}}]\n```", []),
+    ("```python\n[{'name': 'get_weather', 'parameters': {'city': 'Par' 'is'}}]\n```", []),
     ("```python\nx = [{'name': 'get_weather', 'parameters': {'city': 'Paris'}}]\n```", []),
     # anything else in it is code: a call of another function, an expression, an import, the framing
     ("```python\nprint(get_weather(city='Paris'))\n```", []), ("```python\n[other(a=1)]\n```", []),
@@ -469,10 +472,12 @@ def test_a_turn_the_model_made_up_ends_its_message(text, want):
 @pytest.mark.parametrize("text, want", [
     # a Python comment after the list on its line: the list is code, its comment no words of a
     # sentence (a recorded Gemma output wrote "#or" between two calls of the same tool)
-    ("[f(a=1)]  #or\n[f(a=2)]", [1, 2]), ("[f(a=1)]  # the first city\n", [1]),
+    ("[f(a=1)]  # the first city\n", [1]),
     ("[f(a=1), f(a=2)] # both, in order", [1, 2]), ("[f(a='#')]  # '#' is a value", ["#"]),
     # a comment that frames it (an example, a warning): shown, not made
     ("[f(a=1)]  # for example", []), ("[f(a=1)]  # e.g.", []), ("[f(a=1)]  # do not run this", []),
+    ("[f(a=1)]  # don't actually run this", []), ("[f(a=1)]  # DON'T RUN", []), ("[f(a=1)]  # fake", []),
+    ("[f(a=1)]  # not a real call", []), ("[f(a=1)]  # \u4e0d\u8981\u8fd0\u884c", []),
     # words that are no comment: the list is a sentence's
     ("[f(a=1)] or [f(a=2)]", []), ("[f(a=1)] #hashtag and words", [1]),
 ])
@@ -738,6 +743,53 @@ def test_a_fence_on_its_own_line_holding_a_list_of_calls(text, want):
 def test_an_end_token_inside_a_value_is_the_values(text, args):
     assert [c.args for c in parse_tool_calls(text)] == args
     _check_both(text, 4)
+
+
+@pytest.mark.parametrize("text, oks", [
+    # "# or" between two lists of calls (a recorded Gemma output): two choices the model offered,
+    # which one is meant cannot be told
+    ("[f(a=1)]  #or\n[f(a=2)]", [False, False]),
+    ("[f(a=1)]  # or instead, better:\n[f(a=2)]", [False, False]),
+    ("[f(a=1)]  # alternatively\n[f(a=2)]", [False, False]),
+    # not on the next line, or a comment of another kind: each list stands
+    ("[f(a=1)]  # or\n\nsome prose\n[f(a=2)]", [False, True]), ("[f(a=1)]  # Paris\n[f(a=2)]", [True, True]),
+])
+def test_two_lists_of_calls_offered_as_choices_are_not_ok(text, oks):
+    assert [c.ok for c in parse_tool_calls(text)] == oks
+    _check_both(text, 3)
+
+
+@pytest.mark.parametrize("text, n", [
+    # a heading's underline is no assignment, nor a rule after a blank line a heading's
+    ('Weather\n=======\n[get_weather(city="Paris")]', 1),
+    ('e.g. the weather\n\n---\n[get_weather(city="Paris")]', 1),
+    # sentences that only look like framing
+    ('Let me check what the forecast looks like:\n[get_weather(city="Paris")]', 1),
+    ('I already called it once, now again:\n[get_weather(city="Paris")]', 1),
+    ('Previously, I called get_time. Now:\n[get_weather(city="Paris")]', 1),
+    ("\u0412\u043e\u0442 \u043f\u0440\u0438\u043c\u0435\u0440\u043d\u0443\u044e "
+     '\u043f\u043e\u0433\u043e\u0434\u0443:\n[get_weather(city="Paris")]', 1),
+    # an assistant's header named in a sentence after a call: text
+    ('<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call>\nThe prompt ends with '
+     '<|im_start|>assistant\n<tool_call>{"name": "get_weather", "arguments": {"city": "Rome"}}'
+     "</tool_call>", 2),
+    # two call objects in one tag, a comma between them: both
+    ('<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}, {"name": "get_weather", '
+     '"arguments": {"city": "Rome"}}</tool_call>', 2),
+])
+def test_what_only_looks_like_framing_or_an_end_keeps_the_calls(text, n):
+    calls = parse_tool_calls(text)
+    assert len(calls) == n and all(c.ok for c in calls), calls
+    _check_both(text, 3)
+
+
+def test_a_fence_line_of_one_long_word_is_read_in_linear_time():
+    text = "```data:image/png;base64," + "A" * 200_000 + "```"
+    assert parse_tool_calls(text) == []  # (each split of the word tried once made it seconds)
+    text = ('Markdown uses ``` for code.\n\n<tool_call>{"name": "f", "arguments": {}}</tool_call>\n\n'
+            "```\nx\n```")
+    assert [c.name for c in parse_tool_calls(text)] == ["f"]
+    _check_both(text, 3)
 
 
 _J = '{"arguments": {"location": "NYC"}, "name": "weather"}'

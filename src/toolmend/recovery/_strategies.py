@@ -423,7 +423,7 @@ def _engine(text: str, base: str, tool: str | None, original: str) -> Recovered:
 
 def _quotation_left_open(original: str, raw_fixes: list[tuple[str, int, str]]) -> int:
     """Where a quote read inside a string opens a quotation (a blank or an opening bracket
-    before it, a letter after it) whose only closing quote is the one read as the string's
+    before it, no blank or delimiter after it) whose only closing quote is the one read as the string's
     end: ``"Tell him "yes", "x": 1`` (one quote is missing: the string may end after
     ``"yes"`` or hold it open), or -1. A quote inside a word (``6'2"``, ``v"alue``) opens none."""
     inner = sorted(offset for code, offset, _ in raw_fixes if code == "inner_quote")
@@ -431,7 +431,8 @@ def _quotation_left_open(original: str, raw_fixes: list[tuple[str, int, str]]) -
     for o in inner:
         if o <= 0 or o + 1 >= len(original) or original[o] != '"':
             continue
-        if not (original[o - 1] in " \t\n([{=:" and (original[o + 1].isalnum() or original[o + 1] == "_")):
+        if not (original[o - 1] in " \t\n([{=:" and not original[o + 1].isspace()
+                and original[o + 1] not in ",:}]\""):  # (a quotation opens: "-r", "/x", "$HOME")
             continue
         nxt = original.find('"', o + 1)
         if nxt >= 0 and nxt not in marks:

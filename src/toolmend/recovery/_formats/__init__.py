@@ -23,6 +23,7 @@ from .._toolcalls import MARKUP_ONLY, NAME_PATTERN, NO_ARGUMENTS, ToolCall, two_
 from ._base import Ctx, json_run, more_after, named_call, named_in
 from ._context import HY3_OPENER, HY3_SUFFIX, OBSERVATION, ROLE_HEAD, TURN_END, framed_as_example
 from ._gemma import gemma_reader
+from ._hermes import read_tag_at
 from ._json import (
     block_reader,
     read_apertus,
@@ -36,7 +37,7 @@ from ._json import (
 )
 from ._nestedxml import NS, read_block
 from ._pythonic import argument_after, pythonic_at, pythonic_reader
-from ._scan import read_tag_at, scan
+from ._scan import scan
 from ._schema import Tools, read_tools
 from ._tokens import token_pattern
 from ._xml import glm_reader, invoke_reader, read_function

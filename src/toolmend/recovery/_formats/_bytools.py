@@ -8,6 +8,8 @@ the tools, or where the name is no tool's, such text is prose or code."""
 
 from __future__ import annotations
 
+import ast
+
 from .._toolcalls import ToolCall, _json_calls
 from ._base import Ctx
 from ._context import TOOL_HEAD, head_name, says_shown
@@ -53,6 +55,28 @@ def _in_code(text: str, at: int, lead: int) -> tuple[list[ToolCall], int] | None
     return found[0], close + 1
 
 
+def _call_objects(text: str, a: int, b: int) -> tuple[list[ToolCall], int]:
+    """The call objects a Python fence's content (``text[a:b]``) is, read as Python reads
+    them (a variable, 'Par' 'is', an escape: what the JSON reading would take otherwise
+    is no call), and where they end; none when it is not such a literal."""
+    j = a
+    while j < b and text[j].isspace():
+        j += 1
+    if j >= b or text[j] not in "[{":
+        return [], j
+    try:
+        literal = ast.literal_eval(text[j:b].strip())
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return [], j
+    found, k = _json_calls(text, j, b, False)
+    items = literal if isinstance(literal, list) else [literal]
+    if not found or len(found) != len(items) or not all(
+            isinstance(item, dict) and call.name in item.values() and call.args in item.values()
+            for call, item in zip(found, items, strict=True)):
+        return [], j
+    return found, k
+
+
 def fenced_calls(text: str, a: int, b: int, ctx: Ctx) -> list[ToolCall]:
     """A Python fence's calls (``text[a:b]``, its content) when it holds nothing but calls
     of tools given (a list of them, or calls one after the other, as small models fence
@@ -62,11 +86,7 @@ def fenced_calls(text: str, a: int, b: int, ctx: Ctx) -> list[ToolCall]:
         return []
     calls, k = lines_of(text, a, b)
     if not calls:  # [{'name': 'f', 'parameters': {...}}]: the calls as a Python list of call objects
-        j = a
-        while j < b and text[j].isspace():
-            j += 1
-        found, k = _json_calls(text, j, b, True) if j < b and text[j] in "[{" else (None, j)
-        calls = found or []
+        calls, k = _call_objects(text, a, b)
     if not calls or text[k:b].strip() or any(tools.declared(c.name) not in tools.schemas for c in calls):
         return []
     comments = (line.strip().lstrip("#") for line in text[a:b].splitlines() if line.lstrip().startswith("#"))

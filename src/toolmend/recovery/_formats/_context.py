@@ -122,14 +122,15 @@ LINE_TURN_END = re.compile(r"(?m)^[ \t]*" + TURN_END.pattern)
 
 # a warning that opens the line: "Never run this:", "Do NOT do this:", "Warning: don't call this"
 # a warning about what follows: "Never run this:", "You should NOT do this:", "Do not call these."
-_WARNING = (r"(?:never|not|n't|avoid) (?:ever )?(?:run|call|do|use|execute|send|emit)(?:ing)? "
-            r"(?:this|these|the following)\W*$")
+_WARNING = (r"(?:never|not|n't|avoid) (?:ever |actually |really )?(?:run|call|do|use|execute|send|emit)"
+            r"(?:ing)?(?: this| these| the following)?\W*$|not a real (?:call|one)|"
+            r"\u4e0d\u8981(?:\u8fd0\u884c|\u6267\u884c|\u8c03\u7528)|nicht (?:ausf\u00fchren|aufrufen)")
 # "for example" in the languages models answer in most besides English (Qwen's, GLM's, DeepSeek's,
 # Kimi's and MiniMax's Chinese first): words that open a sentence, and CJK ones, which no word
 # boundary separates from the words before them ("以下是示例："); "例：" alone, not "比例："
 _EXAMPLE_ABROAD = (r"por ejemplo|ejemplo|por exemplo|exemplo|par exemple|exemple|zum beispiel|beispiel|"
-                   r"z\. ?b\.|per esempio|esempio|\u043d\u0430\u043f\u0440\u0438\u043c\u0435\u0440|"
-                   r"\u043f\u0440\u0438\u043c\u0435\u0440")
+                   r"z\. ?b\.|per esempio|esempio|\u043d\u0430\u043f\u0440\u0438\u043c\u0435\u0440\b|"
+                   r"\u043f\u0440\u0438\u043c\u0435\u0440\b")
 _EXAMPLE_CJK = (r"(?:\u4f8b\u5982|\u793a\u4f8b|\u6bd4\u5982|\u4e3e\u4f8b|\u8209\u4f8b|"
                 r"\u4e3e\u4e2a\u4f8b\u5b50|\u8209\u500b\u4f8b\u5b50|\u7bc4\u4f8b|\u8303\u4f8b|\u6837\u4f8b|\u6a23\u4f8b|"
                 r"\u4f8b\u3048\u3070|\u305f\u3068\u3048\u3070|\uc608\ub97c \ub4e4\uc5b4|\uc608\uc2dc|"
@@ -151,18 +152,19 @@ _BARE_FRAMING = re.compile(
     r"\b(?:for (?:example|instance|reference)|e\.g\b|eg:|examples?:|an? example (?:of|call)|example ?\d+\b|"
     r"example (?:(?:function|tool|api) )?(?:call|output|usage|response|request|input)|"
     r"the format (?:is|looks)|"
-    r"looks? like(?: this| so)?\W*$|if i (?:were|was) to|were i to|hypothetical|"
+    r"(?:call|request|output|format|it) looks? like\W*$|looks? like (?:this|so)\b|if i (?:were|was) to|"
+    r"were i to|hypothetical|"
     r"sample(?: (?:call|output|request))?:|sample (?:call|output|request)|(?:would|should|could|might) "
     r"look like|incorrect|wrong:|wrong (?:way|example|usage|call)|bad(?: example| way| call| usage)?:|"
     r"avoid(?: this| doing this| these)?:|right:|correct:|(?:mock|dummy|fake|pseudo-?)(?:code| call| output|"
     r" request| response)|such as:|(?:was|were):|(?:was|were) (?:logged|sent|returned|emitted)|"
-    r"do not (?:run|call|execute)|previously,? i (?:called|ran|made|sent|used)|"
-    r"i (?:previously|already|earlier) (?:called|ran|made|sent)|"
+    r"do not (?:run|call|execute)|previously,? i (?:called|ran|made|sent|used)\W*$|"
+    r"i (?:previously|earlier) (?:called|ran|made|sent)\W*$|"
     r"(?:previous|last|earlier) call (?:was|were|is|looked)|(?:here is|here's) how (?:you|to|one)|"
     r"how (?:you|to) (?:would )?(?:call|use|write)|" + _EXAMPLE_ABROAD + ")|" + _EXAMPLE_CJK + "|"
     # (a line that is only "Example", "The syntax:", "Template": the words alone, said of nothing else)
     r"^[\W_]*(?:here(?:'s| is) )?(?:the )?(?:correct |expected |call |tool call )*(?:syntax|template|format|"
-    r"examples?|samples?)(?: is)?[\W_]*$|" + _WARNING,
+    r"examples?|samples?|fake|mock|dummy)(?: is)?[\W_]*$|" + _WARNING,
     re.I)
 _BLANKS = re.compile(r"\s+")
 
@@ -196,9 +198,9 @@ def framed_line(text: str, i: int, floor: int) -> bool:
     a = max(floor, i - 400)
     before = text[a:above_markup(text, i, a)].rstrip()
     lead = before[before.rfind("\n") + 1:]
-    if _UNDERLINE.fullmatch(lead):  # a heading's underline: its words are the line above
-        before = before[:before.rfind("\n")].rstrip()
-        lead = before[before.rfind("\n") + 1:]
+    if _UNDERLINE.fullmatch(lead):  # a heading's underline: its words are the line right above
+        above = before[:max(before.rfind("\n"), 0)].rstrip(" \t\r")
+        lead = above[above.rfind("\n") + 1:] if above and not above.endswith("\n") else ""
     return bool(lead) and _BARE_FRAMING.search(_BLANKS.sub(" ", lead)) is not None
 
 
@@ -337,8 +339,10 @@ def shown_below(text: str, i: int, floor: int, lead: int = -1) -> bool:
     a = text.rfind("\n", max(floor, p - 400), p) + 1 or max(floor, p - 400)
     if _UNDERLINE.fullmatch(text, a, p) and a > floor:  # a heading's underline ("Example\n-------")
         p = a - 1
-        while p > floor and text[p - 1] in " \t\r\n":
+        while p > floor and text[p - 1] in " \t\r":
             p -= 1
+        if p <= floor or text[p - 1] == "\n":
+            return False  # (a rule after a blank line: no heading's)
         a = text.rfind("\n", max(floor, p - 400), p) + 1 or max(floor, p - 400)
     q = p
     while q > floor and text[q - 1] in "*_ \t":  # (**Example:**)
@@ -473,6 +477,8 @@ def in_a_value(text: str, i: int, calls_end: int) -> bool:
     if p == 0 or p == i or "\n" not in text[p:i]:
         return False
     c = text[p - 1]
+    if c == "=" and text.endswith("===", 0, p) and _UNDERLINE.fullmatch(text, text.rfind("\n", 0, p) + 1, p):
+        return False  # (a heading's underline, "Weather\n=======": no assignment)
     if c in "[=(":  # (an array, an assignment, an argument list: the value is the code's)
         return not text.endswith(TURN_ENDS, 0, p)  # (not a turn end: MiniMax's [e~[)
     if c != ",":

@@ -185,9 +185,7 @@ def _to_json(text: str, a: int, limit: int, quote: str,
     return None, limit, top
 
 
-# a name never holds the next call's "call:" (call:bcall:c{..}: b written with no arguments)
-_GEMMA_NAME = NAME_PATTERN.replace(r"[\w.:@/-]", r"(?:(?!call:)[\w.:@/-])")
-_NEXT_CALL = re.compile(r"\s*[,;]?\s*call:(" + _GEMMA_NAME + r")\s*(?=[{(<]|call:)")
+_NEXT_CALL = re.compile(r"\s*[,;]?\s*call:(" + NAME_PATTERN + r")\s*(?=[{(<])")
 
 
 def _body_call(name: str, text: str, i: int, a: int, limit: int, ctx: Ctx, quote: str, closer: str,
@@ -226,7 +224,7 @@ def _body_call(name: str, text: str, i: int, a: int, limit: int, ctx: Ctx, quote
 
 
 def gemma_reader(marker: str, closer: str, quote: str, typed: bool):  # type: ignore[no-untyped-def]
-    head = re.compile(re.escape(marker) + r"\s*call:(" + _GEMMA_NAME + r")\s*")
+    head = re.compile(re.escape(marker) + r"\s*call:(" + NAME_PATTERN + r")\s*")
 
     def read(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
         """The calls in the block at ``i``: one, or several one after the other
@@ -256,7 +254,7 @@ def gemma_reader(marker: str, closer: str, quote: str, typed: bool):  # type: ig
                     break
                 m, at = nxt, nxt.start(1) - len("call:")
                 continue
-            if text.startswith(("call:", closer), a):  # call:bcall:c{..}: b has no arguments
+            if text.startswith(closer, a):  # call:b<tool_call|>: b written with no arguments
                 calls.append(ToolCall(name, "", None, False, (at, a),
                                       f"the call to {name!r} writes no arguments; {NO_ARGUMENTS}"))
                 e = a
@@ -268,6 +266,11 @@ def gemma_reader(marker: str, closer: str, quote: str, typed: bool):  # type: ig
             if text[a] != "{":
                 return (calls or None), a
             call, e, whole = _body_call(name, text, at, a, limit, ctx, quote, closer, typed, marker)
+            if call.ok and "call:" in name and (ctx.tools is None or name not in ctx.tools.schemas):
+                # (call:bcall:c{..}: b with no arguments then c, or one name holding "call:")
+                call = ToolCall(name, call.raw_args, None, False, call.span,
+                                f"the name {name!r} holds 'call:': a call written with no arguments and "
+                                "then another, or one name, which cannot be told")
             calls.append(call)
             if not whole:
                 return calls, e

@@ -28,10 +28,11 @@ from .._toolcalls import (
     plain_call,
     two_ways,
 )
-from ._base import more_after
+from ._base import Ctx, more_after
 from ._context import TURN_END
+from ._xml import glm_head, read_glm
 
-__all__ = ["read_tag", "everyday_tag", "NOT_A_TAG"]
+__all__ = ["read_tag", "everyday_tag", "NOT_A_TAG", "read_tag_at"]
 
 _tag_body = markers.tag_body  # the everyday body's parts (the marker kernel)
 
@@ -272,7 +273,7 @@ def read_tag(text: str, i: int, limit: int, everyday_tried: bool = False) -> tup
     if fast is not None:
         return [fast], fast.span[1]
     body_end, end, closed, known = _body_end(text, j, limit)
-    calls, json_end, _ = json_run(text, b, body_end, "", known)
+    calls, json_end, _ = json_run(text, b, body_end, ",", known)  # ({..}, {..}: both, as a list's)
     calls = more_after(calls, text, json_end, body_end, closed)
     if len(calls) == 1:
         only = calls[0]
@@ -374,3 +375,16 @@ def _body_end(text: str, j: int, limit: int) -> tuple[int, int, bool, tuple[int,
     return bound, bound, False, known
 
 
+def read_tag_at(text: str, i: int, limit: int, ctx: Ctx, kinds: frozenset[str]) -> tuple[Any, int]:
+    """The ``<tool_call`` tag at ``i`` as the scan reads it: a GLM call, a
+    Hermes body, or ``NOT_A_TAG`` (the format reads neither)."""
+    if "hermes" in kinds:
+        fast = everyday_tag(text, i, limit)
+        if fast is not None:
+            return [fast], fast.span[1]
+    if "glm" in kinds and glm_head(text, i, limit):
+        found: tuple[Any, int] = read_glm(text, i, limit, ctx)
+        return found
+    if "hermes" in kinds:
+        return read_tag(text, i, limit, True)
+    return NOT_A_TAG, i + len("<tool_call")

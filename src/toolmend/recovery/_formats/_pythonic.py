@@ -31,7 +31,8 @@ from .._toolcalls import MARKUP_ONLY, ToolCall, two_ways
 from ._base import Ctx, cut_call, json_run, more_after
 from ._context import ALPACA_LINE
 
-__all__ = ["read_list", "read_lines", "pythonic_reader", "pythonic_at", "comment_after", "quoted_calls"]
+__all__ = ["read_list", "read_lines", "pythonic_reader", "pythonic_at", "comment_after", "quoted_calls",
+           "ALTERNATIVE", "one_of_them"]
 
 # a name may hold hyphens between its words (an MCP tool's: weather-forecast), as tools are named,
 # and its underscores escaped as Markdown escapes them (solve\_quadratic: Mistral's, Mixtral's)
@@ -463,6 +464,18 @@ def _string_end(text: str, k: int, limit: int) -> int:
             return j + 1
         j += 1
     return -1
+
+
+# a comment after a list of calls that offers the next as another choice ("# or", "# instead")
+ALTERNATIVE = re.compile(r"\s*(?:or\b|alternatively|instead|otherwise)", re.I)
+
+
+def one_of_them(calls: list[ToolCall]) -> list[ToolCall]:
+    """``calls`` not ok: one of two lists the model offered ("[f(a=1)]  # or" then
+    ``[f(a=2)]``), which one is meant cannot be told."""
+    return [ToolCall(c.name, c.raw_args, None, False, c.span,
+                     f"the call to {c.name!r} is one of two choices the model offered ('# or' between "
+                     "them): which one is meant cannot be told", c.id) for c in calls]
 
 
 def comment_after(text: str, end: int, limit: int) -> str | None:

@@ -48,9 +48,9 @@ from ._context import (
     says_shown,
     shown_below,
 )
-from ._hermes import NOT_A_TAG, everyday_tag, read_tag
+from ._hermes import NOT_A_TAG, read_tag_at
 from ._json import read_glm4
-from ._pythonic import comment_after, read_list, tool_code
+from ._pythonic import ALTERNATIVE, comment_after, one_of_them, read_list, tool_code
 from ._tokens import (
     ANALYSIS,
     BARE_CLOSERS,
@@ -62,9 +62,9 @@ from ._tokens import (
     UNSEEN,
     TokenSearch,
 )
-from ._xml import glm_head, read_glm
+from ._xml import read_glm
 
-__all__ = ["scan", "reasoning_end", "read_tag_at", "REASONING"]
+__all__ = ["scan", "reasoning_end", "REASONING"]
 
 _next_start = markers.next_start  # (the marker kernel)
 
@@ -84,21 +84,6 @@ def _fence_close(text: str, after: int, limit: int, ticks: str) -> tuple[int, in
     return m.start(), m.end()
 
 
-def read_tag_at(text: str, i: int, limit: int, ctx: Ctx, kinds: frozenset[str]) -> tuple[Any, int]:
-    """The ``<tool_call`` tag at ``i`` as the scan reads it: a GLM call, a
-    Hermes body, or ``NOT_A_TAG`` (the format reads neither)."""
-    if "hermes" in kinds:
-        fast = everyday_tag(text, i, limit)
-        if fast is not None:
-            return [fast], fast.span[1]
-    if "glm" in kinds and glm_head(text, i, limit):
-        found: tuple[Any, int] = read_glm(text, i, limit, ctx)
-        return found
-    if "hermes" in kinds:
-        return read_tag(text, i, limit, True)
-    return NOT_A_TAG, i + len("<tool_call")
-
-
 class Scanner:
     """One parse: the token pattern of the enabled families and their readers."""
 
@@ -109,6 +94,7 @@ class Scanner:
     calls_end = -1  # where the last JSON value read as calls ends
     calls_before = False  # the scan goes on after calls read before (a stream's, reported)
     shown_end = -1  # where the last call shown, not made, ends: calls right after it are shown too
+    offered = -1  # where the line after a list of calls "# or" follows begins: the other of them
 
     def __init__(self, text: str, ctx: Ctx, kinds: frozenset[str], readers: dict[str, Any],
                  pattern: TokenSearch) -> None:
@@ -199,9 +185,10 @@ class Scanner:
                 # reported those calls, and the whole text reads them alike)
                 return True
             if kind == "role":
-                if in_fence or (not calls and not self.calls_before and (
-                        RESPONSE in m.group() or ASSISTANT_HEAD.match(text, m.start(), limit) is not None)):
-                    pos = m.end()  # (shown; or the header of this reply, echoed before its calls)
+                mine = ASSISTANT_HEAD.match(text, m.start(), limit) is not None  # (the assistant's own)
+                if in_fence or (mine and not after_markup(text, m.start())) or (
+                        not calls and not self.calls_before and (mine or RESPONSE in m.group())):
+                    pos = m.end()  # (shown or named; or the header of this reply, echoed before its calls)
                     continue
                 return True  # a turn of the model's own making (a user's, a tool's): its turn is over
             if kind == "turn":
@@ -221,7 +208,7 @@ class Scanner:
                 close = self.closer(r"(?<!`)" + ticks + r"(?!`)", m.end(), limit)
                 para = None if close is None else _BLANK_LINE.search(text, m.end(), close.start())
                 pos = close.end() if close is not None and para is None else m.end()
-                if close is not None and len(ticks) >= 3 and not in_fence and "\n" not in text[m.end():pos]:
+                if close is not None and para is None and len(ticks) >= 3 and not in_fence:
                     pos = floor = self._fence_on_its_line(m, close, floor, limit, calls)
                 continue
             if kind == "think":
@@ -270,19 +257,10 @@ class Scanner:
                 pos = floor = _line_end(text, m.start(), limit)
                 continue
             if kind == "py":
-                if in_a_value(text, m.end() - 1, self.calls_end):  # (an argument of code: self.f(\n[g()])
-                    pos = floor = _line_end(text, m.start(), limit)
+                read = self._py_list(m, limit, calls)
+                if read >= 0:
+                    pos = floor = read
                     continue
-                found, end = read_list(text, m.end() - 1, limit, self.ctx)
-                if found is not None:
-                    kept = "pythonic_inline" in self.kinds or self._alone(end, limit)
-                    comment = None if kept else comment_after(text, end, limit)
-                    if kept or comment is not None:
-                        # ([NAME(a=1)]: the format described; "# e.g.": shown)
-                        if not self._placeholder(found) and not (comment and says_shown(comment)):
-                            calls.extend(found)
-                        pos = floor = end
-                        continue
                 if "json" not in self.kinds:
                     pos = m.end()
                     continue
@@ -334,6 +312,28 @@ class Scanner:
         pos = self._past_closer(start, pos, found, calls, in_fence)
         return pos, pos
 
+    def _py_list(self, m: re.Match[str], limit: int, calls: list[ToolCall]) -> int:
+        """The Python list of calls at the token ``m``, added to ``calls`` when it is the
+        model's (on its line, a comment after it at most); where the scan goes on, or -1
+        when it is no such list (the JSON reading may take it)."""
+        text = self.text
+        if in_a_value(text, m.end() - 1, self.calls_end):  # (an argument of code: self.f(\n[g()])
+            return _line_end(text, m.start(), limit)
+        found, end = read_list(text, m.end() - 1, limit, self.ctx)
+        if found is None:
+            return -1
+        kept = "pythonic_inline" in self.kinds or self._alone(end, limit)
+        comment = None if kept else comment_after(text, end, limit)
+        if not kept and comment is None:
+            return -1
+        # ([NAME(a=1)]: the format described; "# e.g.": shown)
+        if not self._placeholder(found) and not (comment and says_shown(comment)):
+            offered = comment is not None and ALTERNATIVE.match(comment) is not None
+            other = offered or self.offered == m.start()  # ("[f(a=1)]  # or" then [f(a=2)])
+            calls.extend(one_of_them(found) if other else found)
+            self.offered = _line_end(text, end, limit) if offered else -1
+        return end
+
     def _fence_on_its_line(self, m: re.Match[str], close: re.Match[str], floor: int, limit: int,
                            calls: list[ToolCall]) -> int:
         """A line that is a fence on its own (```[f(a=1)]```, as Mistral Large writes it): the
@@ -344,7 +344,7 @@ class Scanner:
         while a < close.start() and text[a] in " \t":
             a += 1
         if not (text.startswith("[", a) and opens_its_line(text, m.start())
-                and self._alone(close.end(), limit)):
+                and self._alone(close.end(), limit)) or "\n" in text[a:close.start()]:
             return close.end()
         found, end = read_list(text, a, close.start(), self.ctx)
         if found and not text[end:close.start()].strip() and not framed_line(text, m.start(), floor) \

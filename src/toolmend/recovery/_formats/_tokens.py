@@ -74,7 +74,11 @@ def _words(name: str, words: Iterable[str], fold: bool) -> _Alt:
 
 ROLE_PAIRS = frozenset({"<|", "<s", "<\uff5c"})
 _ALTS_ETC = (
-    _Alt(r"(?P<fence>^[ \t]*(?P<ticks>`{3,}|~{3,})[ \t]*(?P<lang>[^\s`]*)[^\n`]*(?:\n|\Z))", " \t`~"),
+    # (what follows the language on its line starts with a blank after it: no two quantifiers may
+    # take the same characters, so a long word the line does not end with is tried once, not in
+    # every split of it)
+    _Alt(r"(?P<fence>^[ \t]*(?P<ticks>`{3,}|~{3,})[ \t]*(?P<lang>[^\s`]*)"
+         r"(?:(?<![ \t`])[ \t][^\n`]*)?(?:\n|\Z))", " \t`~"),
     _Alt(r"(?P<tick>`+)", "`"),
     _words("think", sorted(REASONING, key=len, reverse=True), True),
     _words("close", BARE_CLOSERS, True),
