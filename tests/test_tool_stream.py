@@ -403,6 +403,7 @@ def test_reasoning_markers_fold_as_ascii_letters_do(text):
     # read as Python reads it: a variable, strings written side by side, an escape are no JSON's
     ("```python\n[{'name': 'get_weather', 'parameters': {'city': city}}]\n```", []),
     ("```python\n[{'name': 'get_weather', 'parameters': {'city': 'Par' 'is'}}]\n```", []),
+    ("```python\n[{'name': 'get_weather', 'parameters': {'at': (3, 5)}}]\n```", ["get_weather"]),  # (a list)
     ("```python\nx = [{'name': 'get_weather', 'parameters': {'city': 'Paris'}}]\n```", []),
     # anything else in it is code: a call of another function, an expression, an import, the framing
     ("```python\nprint(get_weather(city='Paris'))\n```", []), ("```python\n[other(a=1)]\n```", []),

@@ -9,6 +9,7 @@ the tools, or where the name is no tool's, such text is prose or code."""
 from __future__ import annotations
 
 import ast
+import json
 
 from .._toolcalls import ToolCall, _json_calls
 from ._base import Ctx
@@ -64,8 +65,8 @@ def _call_objects(text: str, a: int, b: int) -> tuple[list[ToolCall], int]:
         j += 1
     if j >= b or text[j] not in "[{":
         return [], j
-    try:
-        literal = ast.literal_eval(text[j:b].strip())
+    try:  # (as JSON holds it: a tuple is a list; a set or bytes is nothing JSON holds)
+        literal = json.loads(json.dumps(ast.literal_eval(text[j:b].strip())))
     except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
         return [], j
     found, k = _json_calls(text, j, b, False)
