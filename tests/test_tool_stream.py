@@ -454,6 +454,7 @@ def test_a_python_fence_holding_only_calls_of_tools_given(text, want):
     # the assistant's own header after the calls, with no turn's end before it: a reply of its own
     # making; before any call, this reply's header, echoed
     ('[get_weather(city="Paris")]\n<|im_start|>assistant\n[get_weather(city="Rome")]', ["Paris"]),
+    ('[get_weather(city="Paris")]\nIt is sunny.<|im_start|>assistant\n[get_weather(city="Rome")]', ["Paris"]),
     ('<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call>'
      '<|start_header_id|>assistant<|end_header_id|>\n\n[get_weather(city="Rome")]', ["Paris"]),
     ('<|im_start|>assistant\n[get_weather(city="Paris")]', ["Paris"]),
@@ -751,7 +752,9 @@ def test_an_end_token_inside_a_value_is_the_values(text, args):
     # which one is meant cannot be told
     ("[f(a=1)]  #or\n[f(a=2)]", [False, False]),
     ("[f(a=1)]  # or instead, better:\n[f(a=2)]", [False, False]),
-    ("[f(a=1)]  # alternatively\n[f(a=2)]", [False, False]),
+    ("[f(a=1)]  # alternatively\n[f(a=2)]", [False, False]), ("[f(a=1)]  # or\n\n[f(a=2)]", [False, False]),
+    ("[f(a=1)]\n# or\n[f(a=2)]", [False, False]), ("[f(a=1)]\n[f(a=2)]  # or this one", [False, False]),
+    ("[f(a=1)]\n# then\n[f(a=2)]", [True, True]),
     # not on the next line, or a comment of another kind: each list stands
     ("[f(a=1)]  # or\n\nsome prose\n[f(a=2)]", [False, True]), ("[f(a=1)]  # Paris\n[f(a=2)]", [True, True]),
 ])
@@ -770,10 +773,10 @@ def test_two_lists_of_calls_offered_as_choices_are_not_ok(text, oks):
     ('Previously, I called get_time. Now:\n[get_weather(city="Paris")]', 1),
     ("\u0412\u043e\u0442 \u043f\u0440\u0438\u043c\u0435\u0440\u043d\u0443\u044e "
      '\u043f\u043e\u0433\u043e\u0434\u0443:\n[get_weather(city="Paris")]', 1),
-    # an assistant's header named in a sentence after a call: text
-    ('<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call>\nThe prompt ends with '
-     '<|im_start|>assistant\n<tool_call>{"name": "get_weather", "arguments": {"city": "Rome"}}'
-     "</tool_call>", 2),
+    ("It looks like this is about Paris, so I'll fetch it:\n[get_weather(city=\"Paris\")]", 1),
+    ("Not a real call yet? Now it is:\n[get_weather(city=\"Paris\")]", 1),
+    # a fence whose lines end in \r\n
+    ('```json\r\n{"name": "get_weather", "arguments": {"city": "Rome"}}\r\n```\r\n', 1),
     # two call objects in one tag, a comma between them: both
     ('<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}, {"name": "get_weather", '
      '"arguments": {"city": "Rome"}}</tool_call>', 2),
@@ -790,6 +793,21 @@ def test_a_fence_line_of_one_long_word_is_read_in_linear_time():
     text = ('Markdown uses ``` for code.\n\n<tool_call>{"name": "f", "arguments": {}}</tool_call>\n\n'
             "```\nx\n```")
     assert [c.name for c in parse_tool_calls(text)] == ["f"]
+    _check_both(text, 3)
+
+
+@pytest.mark.parametrize("text, oks", [
+    # words after a comma inside the tag: more of the arguments, perhaps
+    ('<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}, then Rome</tool_call>', [False]),
+    # a harmony call cut inside a string never runs on into the next message
+    ('<|start|>assistant<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>'
+     '{"city": "Pa<|call|><|start|>assistant<|channel|>final<|message|>Rome", "x": 1}<|return|>', [False]),
+    # a parameter named by blanks only
+    ('<minimax:tool_call><invoke name="f"><parameter name=" ">Paris</parameter></invoke></minimax:tool_call>',
+     [False]),
+])
+def test_more_after_a_call_or_a_blank_name_makes_it_not_ok(text, oks):
+    assert [c.ok for c in parse_tool_calls(text)] == oks
     _check_both(text, 3)
 
 

@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from ..._text import skip_blanks
 from .._strategies import json_text, normalize_tool_args
 from .._toolcalls import _NAME, MARKUP_ONLY, NO_ARGUMENTS, ToolCall, call_from_parts, json_run, two_ways
 from ._context import MARKER_CLOSERS
@@ -79,6 +80,9 @@ def more_after(calls: list[ToolCall], text: str, end: int, limit: int,
     k = end
     while k < line_end and (text[k].isspace() or text[k] in "}]"):
         k += 1
+    after_comma = skip_blanks(text, k + 1, line_end) if closed and k < line_end and text[k] == "," else -1
+    if after_comma >= 0 and after_comma < line_end and text[after_comma] not in "\"{[":
+        k = after_comma  # ({..}, then Rome</tool_call>: words after a comma are more of it too)
     if calls and closed and k < line_end and text[k] not in ",\"" and \
             MARKUP_ONLY.fullmatch(text, k, line_end) is None:  # <tool_call>{..} recursive=true</tool_call>
         c = calls[-1]

@@ -123,8 +123,9 @@ LINE_TURN_END = re.compile(r"(?m)^[ \t]*" + TURN_END.pattern)
 # a warning that opens the line: "Never run this:", "Do NOT do this:", "Warning: don't call this"
 # a warning about what follows: "Never run this:", "You should NOT do this:", "Do not call these."
 _WARNING = (r"(?:never|not|n't|avoid) (?:ever |actually |really )?(?:run|call|do|use|execute|send|emit)"
-            r"(?:ing)?(?: this| these| the following)?\W*$|not a real (?:call|one)|"
-            r"\u4e0d\u8981(?:\u8fd0\u884c|\u6267\u884c|\u8c03\u7528)|nicht (?:ausf\u00fchren|aufrufen)")
+            r"(?:ing)?(?: this| these| the following)?\W*$|not a real (?:call|one)\W*$|"
+            r"\u4e0d\u8981(?:\u8fd0\u884c|\u6267\u884c|\u8c03\u7528)(?:\u8fd9\u4e2a|\u5b83)?\W*$|"
+            r"nicht (?:ausf\u00fchren|aufrufen)\W*$")
 # "for example" in the languages models answer in most besides English (Qwen's, GLM's, DeepSeek's,
 # Kimi's and MiniMax's Chinese first): words that open a sentence, and CJK ones, which no word
 # boundary separates from the words before them ("以下是示例："); "例：" alone, not "比例："
@@ -152,7 +153,7 @@ _BARE_FRAMING = re.compile(
     r"\b(?:for (?:example|instance|reference)|e\.g\b|eg:|examples?:|an? example (?:of|call)|example ?\d+\b|"
     r"example (?:(?:function|tool|api) )?(?:call|output|usage|response|request|input)|"
     r"the format (?:is|looks)|"
-    r"(?:call|request|output|format|it) looks? like\W*$|looks? like (?:this|so)\b|if i (?:were|was) to|"
+    r"(?:call|request|output|format|it) looks? like\W*$|looks? like (?:this|so)\W*$|if i (?:were|was) to|"
     r"were i to|hypothetical|"
     r"sample(?: (?:call|output|request))?:|sample (?:call|output|request)|(?:would|should|could|might) "
     r"look like|incorrect|wrong:|wrong (?:way|example|usage|call)|bad(?: example| way| call| usage)?:|"
@@ -492,3 +493,12 @@ def in_a_value(text: str, i: int, calls_end: int) -> bool:
         q = text.rfind("(", text.rfind("\n", 0, p) + 1, p - 1)
         return q > 0 and (text[q - 1].isalnum() or text[q - 1] == "_")
     return True
+
+
+def fence_close(text: str, after: int, limit: int, ticks: str) -> tuple[int, int]:
+    """(content end, block end) of a fence opened with ``ticks``."""
+    pat = re.compile(r"^[ \t]*" + re.escape(ticks[0]) + "{" + str(len(ticks)) + r",}[ \t]*$", re.M)
+    m = pat.search(text, after, limit)
+    if m is None:
+        return limit, limit
+    return m.start(), m.end()

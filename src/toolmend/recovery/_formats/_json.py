@@ -313,8 +313,10 @@ def harmony_message(text: str, i: int, limit: int, find: Callable[[str, str, int
     b = min(ends) if ends else limit
     v = skip_space(text, a, limit)
     if to is not None and ends and v < b and text[v] in "{[" and _in_string(text, v, b):
-        # (a call's JSON whose string holds an end token: the message ends after the JSON)
-        e = extent(text, v, limit)
+        # (a call's JSON whose string holds an end token: the message ends after the JSON, which
+        # never runs on into the next message)
+        nxt = search(text, "<|start|>", a, limit)
+        e = extent(text, v, nxt if nxt >= 0 else limit)
         after = [x for x in (search(text, t, e, limit) for t in _H_ENDS) if x >= 0] if e is not None else []
         if after and not text[e:min(after)].strip():
             b = min(after)

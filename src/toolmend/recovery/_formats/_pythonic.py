@@ -32,7 +32,7 @@ from ._base import Ctx, cut_call, json_run, more_after
 from ._context import ALPACA_LINE
 
 __all__ = ["read_list", "read_lines", "pythonic_reader", "pythonic_at", "comment_after", "quoted_calls",
-           "ALTERNATIVE", "one_of_them"]
+           "ALTERNATIVE", "one_of_them", "next_line"]
 
 # a name may hold hyphens between its words (an MCP tool's: weather-forecast), as tools are named,
 # and its underscores escaped as Markdown escapes them (solve\_quadratic: Mistral's, Mixtral's)
@@ -468,6 +468,17 @@ def _string_end(text: str, k: int, limit: int) -> int:
 
 # a comment after a list of calls that offers the next as another choice ("# or", "# instead")
 ALTERNATIVE = re.compile(r"\s*(?:or\b|alternatively|instead|otherwise)", re.I)
+
+
+def next_line(text: str, end: int, limit: int) -> int:
+    """Where the first line with more than blanks after the line holding ``end`` starts."""
+    nl = text.find("\n", end, limit)
+    k = limit if nl < 0 else nl + 1
+    while True:
+        e = text.find("\n", k, limit)
+        if e < 0 or text[k:e].strip():
+            return k
+        k = e + 1
 
 
 def one_of_them(calls: list[ToolCall]) -> list[ToolCall]:

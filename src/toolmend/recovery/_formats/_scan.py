@@ -37,6 +37,7 @@ from ._context import (
     after_markup,
     args_end,
     call_lead,
+    fence_close,
     framed_as_example,
     framed_line,
     in_a_value,
@@ -50,7 +51,7 @@ from ._context import (
 )
 from ._hermes import NOT_A_TAG, read_tag_at
 from ._json import read_glm4
-from ._pythonic import ALTERNATIVE, comment_after, one_of_them, read_list, tool_code
+from ._pythonic import ALTERNATIVE, comment_after, next_line, one_of_them, read_list, tool_code
 from ._tokens import (
     ANALYSIS,
     BARE_CLOSERS,
@@ -75,15 +76,6 @@ _BLANK_LINE = re.compile(r"\n[ \t]*\n")
 _PYTHON = frozenset({"python", "py", "python3"})  # (code, unless it holds calls of the tools given alone)
 
 
-def _fence_close(text: str, after: int, limit: int, ticks: str) -> tuple[int, int]:
-    """(content end, block end) of a fence opened with ``ticks``."""
-    pat = re.compile(r"^[ \t]*" + re.escape(ticks[0]) + "{" + str(len(ticks)) + r",}[ \t]*$", re.M)
-    m = pat.search(text, after, limit)
-    if m is None:
-        return limit, limit
-    return m.start(), m.end()
-
-
 class Scanner:
     """One parse: the token pattern of the enabled families and their readers."""
 
@@ -95,6 +87,7 @@ class Scanner:
     calls_before = False  # the scan goes on after calls read before (a stream's, reported)
     shown_end = -1  # where the last call shown, not made, ends: calls right after it are shown too
     offered = -1  # where the line after a list of calls "# or" follows begins: the other of them
+    last_list = (0, 0, -1)  # the last list of calls read: its first call's index, how many, the next line
 
     def __init__(self, text: str, ctx: Ctx, kinds: frozenset[str], readers: dict[str, Any],
                  pattern: TokenSearch) -> None:
@@ -185,10 +178,9 @@ class Scanner:
                 # reported those calls, and the whole text reads them alike)
                 return True
             if kind == "role":
-                mine = ASSISTANT_HEAD.match(text, m.start(), limit) is not None  # (the assistant's own)
-                if in_fence or (mine and not after_markup(text, m.start())) or (
-                        not calls and not self.calls_before and (mine or RESPONSE in m.group())):
-                    pos = m.end()  # (shown or named; or the header of this reply, echoed before its calls)
+                if in_fence or (not calls and not self.calls_before and (
+                        RESPONSE in m.group() or ASSISTANT_HEAD.match(text, m.start(), limit) is not None)):
+                    pos = m.end()  # (shown; or the header of this reply, echoed before its calls)
                     continue
                 return True  # a turn of the model's own making (a user's, a tool's): its turn is over
             if kind == "turn":
@@ -328,10 +320,16 @@ class Scanner:
             return -1
         # ([NAME(a=1)]: the format described; "# e.g.": shown)
         if not self._placeholder(found) and not (comment and says_shown(comment)):
+            # "[f(a=1)]  # or" (or "# or" on a line between), then [f(a=2)]: two choices offered
             offered = comment is not None and ALTERNATIVE.match(comment) is not None
-            other = offered or self.offered == m.start()  # ("[f(a=1)]  # or" then [f(a=2)])
-            calls.extend(one_of_them(found) if other else found)
-            self.offered = _line_end(text, end, limit) if offered else -1
+            last, self.last_list = self.last_list, (len(calls), len(found), next_line(text, end, limit))
+            between = text[last[2]:m.start()] if last[2] >= 0 and last[2] <= m.start() else None
+            if between is not None and (offered or (between.lstrip().startswith("#") and ALTERNATIVE.match(
+                    between.strip().lstrip("#")) is not None and "\n" not in between.strip())):
+                calls[last[0]:last[0] + last[1]] = one_of_them(calls[last[0]:last[0] + last[1]])
+                offered = True
+            calls.extend(one_of_them(found) if offered or self.offered == m.start() else found)
+            self.offered = self.last_list[2] if offered else -1
         return end
 
     def _fence_on_its_line(self, m: re.Match[str], close: re.Match[str], floor: int, limit: int,
@@ -396,7 +394,7 @@ class Scanner:
         some and nothing frames it as an example; where it ends."""
         text = self.text
         body = m.end()
-        content_end, block_end = _fence_close(text, body, limit, m.group("ticks"))
+        content_end, block_end = fence_close(text, body, limit, m.group("ticks"))
         if content_end == limit:
             # a fence never closed ends at the end of the model's turn
             q = LINE_TURN_END.search(text, body, limit)

@@ -78,7 +78,7 @@ _ALTS_ETC = (
     # take the same characters, so a long word the line does not end with is tried once, not in
     # every split of it)
     _Alt(r"(?P<fence>^[ \t]*(?P<ticks>`{3,}|~{3,})[ \t]*(?P<lang>[^\s`]*)"
-         r"(?:(?<![ \t`])[ \t][^\n`]*)?(?:\n|\Z))", " \t`~"),
+         r"(?:(?<![ \t`])[ \t][^\n`]*)?\r?(?:\n|\Z))", " \t`~"),
     _Alt(r"(?P<tick>`+)", "`"),
     _words("think", sorted(REASONING, key=len, reverse=True), True),
     _words("close", BARE_CLOSERS, True),

@@ -131,8 +131,8 @@ class _Params:
                     return
                 self.stray = k
                 return
-            key = pm.group(1).strip().strip("\"'")
-            if not key:  # <arg_key></arg_key>, name="": a value no parameter is named for
+            key = pm.group(1).strip().strip("\"'").strip()
+            if not key:  # <arg_key></arg_key>, name="", name=" ": a value no parameter is named for
                 self.stray = k
                 return
             v = pm.end()
