@@ -337,14 +337,14 @@ def shown_below(text: str, i: int, floor: int, lead: int = -1) -> bool:
         p -= 1
     if p <= floor:
         return False
-    a = text.rfind("\n", max(floor, p - 400), p) + 1 or max(floor, p - 400)
-    if _UNDERLINE.fullmatch(text, a, p) and a > floor:  # a heading's underline ("Example\n-------")
-        p = a - 1
-        while p > floor and text[p - 1] in " \t\r":
-            p -= 1
-        if p <= floor or text[p - 1] == "\n":
-            return False  # (a rule after a blank line: no heading's)
+    if text[p - 1] in "-=":  # (a heading's underline, "Example\n-------": its words are above it)
         a = text.rfind("\n", max(floor, p - 400), p) + 1 or max(floor, p - 400)
+        if _UNDERLINE.fullmatch(text, a, p) and a > floor:
+            p = a - 1
+            while p > floor and text[p - 1] in " \t\r":
+                p -= 1
+            if p <= floor or text[p - 1] == "\n":
+                return False  # (a rule after a blank line: no heading's)
     q = p
     while q > floor and text[q - 1] in "*_ \t":  # (**Example:**)
         q -= 1
@@ -353,6 +353,7 @@ def shown_below(text: str, i: int, floor: int, lead: int = -1) -> bool:
         return framed_line(text, line, floor)
     if end == "." and text[q - 4:q].lower() != "e.g.":
         return False  # (a sentence's end: most lines before a call; of the shown ones, only "e.g.")
+    a = text.rfind("\n", max(floor, p - 400), p) + 1 or max(floor, p - 400)
     if end.isalnum() and _INLINE_FRAMING.search(_BLANKS.sub(" ", text[a:q])) is not None:
         return True  # a sentence that runs on into the call ("For example you can write")
     # a line of its own saying it ("Example", "e.g.", "__Example__") or a heading that does ("## Example"):
