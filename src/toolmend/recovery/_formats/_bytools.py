@@ -49,7 +49,7 @@ def _in_code(text: str, at: int, lead: int) -> tuple[list[ToolCall], int] | None
     close = text.find("`", lead, len(text))
     if close < 0 or text[at:lead - 1].strip() or "\n" in text[lead:close]:
         return None
-    found = bare_calls(text[:close], lead, close)
+    found = bare_calls(text, lead, close)
     nl = text.find("\n", close)
     if found is None or found[1] < close or text[close + 1:nl if nl >= 0 else len(text)].strip():
         return None

@@ -312,7 +312,12 @@ def harmony_message(text: str, i: int, limit: int, find: Callable[[str, str, int
         ends = [x for x in (search(text, t, a, limit) for t in _H_ENDS) if x >= 0]
     b = min(ends) if ends else limit
     v = skip_space(text, a, limit)
-    if to is not None and ends and v < b and text[v] in "{[" and _in_string(text, v, b):
+    q = b
+    while q > v and text[q - 1].isspace():
+        q -= 1
+    # (a whole call's JSON ends in its closer, as most messages' do: no count of its quotes then)
+    if to is not None and ends and v < q and text[v] in "{[" and text[q - 1] not in "}]" and \
+            _in_string(text, v, b):
         # (a call's JSON whose string holds an end token: the message ends after the JSON, which
         # never runs on into the next message)
         nxt = search(text, "<|start|>", a, limit)

@@ -29,7 +29,7 @@ from typing import Any
 
 from .._toolcalls import MARKUP_ONLY, ToolCall, two_ways
 from ._base import Ctx, cut_call, json_run, more_after
-from ._context import ALPACA_LINE
+from ._context import ALPACA_LINE, head_name
 
 __all__ = ["read_list", "read_lines", "pythonic_reader", "pythonic_at", "comment_after", "quoted_calls",
            "ALTERNATIVE", "one_of_them", "next_line"]
@@ -194,7 +194,7 @@ def pythonic_at(text: str, s: int, limit: int) -> tuple[ToolCall | None, int]:
     m = _HEAD.match(text, s, limit)
     if m is None:
         return None, s
-    head = m.group(1).replace(_MD_UNDERSCORE, "_")  # (Markdown's \_ in a name: an underscore)
+    head = head_name(m.group(1))  # (Markdown's \_ in a name: an underscore)
     name = head
     if name.endswith(".call"):  # llama 3 built-in tools: brave_search.call(query=...)
         name = name[:-len(".call")]

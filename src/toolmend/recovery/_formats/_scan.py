@@ -207,13 +207,13 @@ class Scanner:
                 pos, closed = self.reasoning(m, limit, calls, in_fence)
                 if closed >= 0:
                     floor = closed  # (reasoning frames nothing after it)
-                    pos = pos if in_fence else self.glm4_after(pos, limit, calls)
+                    pos = pos if in_fence else self.opening_calls(pos, limit, calls)
                 continue
             if kind == "close":
                 pos = floor = m.end()
                 if not in_fence and not self.reasoning_over:  # a bare closer: what came before was reasoning
                     del calls[:]
-                    pos = floor = self.glm4_after(pos, limit, calls)
+                    pos = floor = self.opening_calls(pos, limit, calls)
                 continue
             if kind == "comment":  # an HTML comment: what it holds was commented out, not written
                 close_comment = self.closer("-->", m.end(), limit)
@@ -363,7 +363,7 @@ class Scanner:
             return None  # (its calls are read as the scan goes on)
         return unreadable_block(self.text, "<tool_call>", start, past), past
 
-    def glm4_after(self, pos: int, limit: int, calls: list[ToolCall]) -> int:
+    def opening_calls(self, pos: int, limit: int, calls: list[ToolCall]) -> int:
         """The calls the reply opens with after the reasoning, no marker before them: GLM-4
         named (GLM-Z1's), or, with tools= and the format not named, calls known by a tool's
         name (as at the message's start); added; where the scan goes on."""

@@ -105,7 +105,9 @@ class _Params:
         self.overrun: str | None = None  # a value whose closer comes only after another call began
         self.shows: tuple[str, str] | None = None  # a value holding what ``foreign`` finds: (key, it)
         self.opens_call: str | None = None  # a value, read as dropped, holding another call's opening
-        self.miswritten: tuple[str, str] | None = None  # a value read as dropped ending in a closer's like
+        # a value read as dropped: (key, the tag like its closer it ends in, or the call's closer written
+        # again after it, and which of the two)
+        self.miswritten: tuple[str, str, bool] | None = None
         self.close = close     # a value's closing tag
         k = j
         while True:
@@ -168,7 +170,7 @@ class _Params:
                 if nx >= 0:
                     tag = _miswritten_closer(text[v:nx], close, open_prefix)
                     if tag is not None:  # (a.md</paramter><parameter=...: the closer miswritten)
-                        self.miswritten, self.end_at = (key, tag), nx
+                        self.miswritten, self.end_at = (key, tag, False), nx
                         return
                     if self.opens_call is None and _CALL_OPENERS.search(text, v, nx) is not None:
                         # ended there, the value holds another call's opening: the model began
@@ -193,11 +195,10 @@ class _Params:
                 if stops:
                     stop = min(stops)
                     tag = _miswritten_closer(text[v:stop], close, open_prefix)
-                    if tag is None:
-                        tag = _end_again(ctx, text, stop, limit, ends)
-                    if tag is not None:  # (1</arg_key>, 1<parameter>: the closer miswritten, or the value's;
-                        # the call's closer again after the call: the value may hold the first)
-                        self.miswritten = (key, tag)
+                    again = _end_again(ctx, text, stop, limit, ends) if tag is None else None
+                    if tag is not None or again is not None:  # (1</arg_key>, 1<parameter>: the closer
+                        # miswritten, or the value's; the call's closer again: the value may hold the first)
+                        self.miswritten = (key, tag or again or "", again is not None)
                         self.end_at = stop
                         return
                     self.params.append((key, _value(text, v, _separated(text, v, stop), newlines), False))
@@ -223,7 +224,7 @@ def _end_again(ctx: Ctx, text: str, stop: int, limit: int, ends: tuple[str, ...]
     again = ctx.find(text, end, stop + len(end), limit)
     if again < 0 or _CALL_OPENERS.search(text, stop + len(end), again) is not None:
         return None
-    return end + " twice"
+    return end
 
 
 def _miswritten_closer(value: str, close: str, open_prefix: str) -> str | None:
@@ -337,13 +338,12 @@ def _finish(name: str, ps: _Params, text: str, i: int, j: int, limit: int, end_l
                          f"parameter {ps.shows[0]!r} of {name!r} holds {ps.shows[1]} before its closing tag: "
                          "a tag of the format was dropped or the value shows it, which cannot be told")], end
     if ps.miswritten is not None:
-        key, tag = ps.miswritten
-        twice = tag.endswith(" twice")  # (the call's closer again after it: to the second one)
-        start = ps.end_at + len(tag) - len(" twice") if twice else ps.end_at
+        key, tag, twice = ps.miswritten
+        start = ps.end_at + len(tag) if twice else ps.end_at  # (the closer again: to the second one)
         close = min((k for k in (text.find(e, start, limit) for e in _ENDS_AT) if k >= 0), default=-1)
         end = close + next(len(e) for e in _ENDS_AT if text.startswith(e, close)) if close >= 0 else limit
         span = (i, end) if span_of is None else _wrap_span(text, i, end, *span_of)
-        why = (f"the call's closing tag {tag[:-len(' twice')]} stands twice after it: the value may hold "
+        why = (f"the call's closing tag {tag} stands twice after it: the value may hold "
                "the first" if twice else
                f"it ends in {tag}: its closing tag was miswritten or the value ends so")
         return [ToolCall(name, text[j:end].strip(), None, False, span,
