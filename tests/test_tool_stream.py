@@ -458,6 +458,10 @@ def test_a_python_fence_holding_only_calls_of_tools_given(text, want):
     ('<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call>'
      '<|start_header_id|>assistant<|end_header_id|>\n\n[get_weather(city="Rome")]', ["Paris"]),
     ('<|im_start|>assistant\n[get_weather(city="Paris")]', ["Paris"]),
+    # ChatML's header run into Llama 3's (Hermes-2-Theta, a merge of the two, writes it)
+    ('<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call>\n'
+     '<|im_start|><|im_start|>assistant<|end_header_id|>\n'
+     '<tool_call>{"name": "get_weather", "arguments": {"city": "Rome"}}</tool_call>', ["Paris"]),
     ('The header <|im_start|>assistant is named.\n[get_weather(city="Paris")]', ["Paris"]),
     # a notebook of its own making (DeepSeek-Coder's cell markers): a cell's output is no call
     ('[get_weather(city="Paris")]\n<jupyter_output>\n[get_weather(city="Rome")]', ["Paris"]),

@@ -352,3 +352,72 @@ def test_the_names_met_are_remembered_only_when_a_tool_can_have_them():
         assert not c.ok and name not in _toolcalls._CALLABLE
     (c,) = parse_tool_calls('<tool_call>\n{"name": "read_file", "arguments": {}}\n</tool_call>')
     assert c.ok and _toolcalls._CALLABLE.get("read_file") is True
+
+
+# -- a bare call written again after sentences: shown again, or asked for twice ------------------
+
+_F = [{"type": "function", "function": {"name": "f", "parameters": {
+    "type": "object", "properties": {"a": {"type": "integer"}, "b": {"type": "string"}}}}}]
+
+
+@pytest.mark.parametrize("text", [
+    "[f(a=1)]\n\nThis line calls f with a set to 1, as the question asks.\n\n[f(a=1)]",
+    '```python\n[f(a=1)]\n```\n\n### Explanation:\n\nThe function f is called with a = 1.\n\n'
+    '```python\n[f(a=1)]\n```',
+    '{"name": "f", "arguments": {"a": 1}}\n\nThis calls the tool once with the value asked.\n'
+    '{"name": "f", "arguments": {"a": 1}}',
+    # a copy whose value is written another way is the same call (1 and 1, 'x' and "x")
+    "[f(a=1, b='x')]\n\nThe call above passes both of them.\n\n[f(b=\"x\", a=1)]",
+    # the third call repeats the first, with the second and a sentence between
+    "[f(a=1), f(a=2)]\n\nThese two calls cover the cases.\n\n[f(a=1)]",
+    "[f(a=1)]\n\n这一行调用了函数\n\n[f(a=1)]",
+])
+def test_a_bare_call_repeated_after_sentences_is_not_ok(text):
+    for tools in (_F, None):
+        forced = "pythonic" if tools is None and "(" in text else None
+        calls = parse_tool_calls(text, tools=tools, format=forced)
+        if tools is None and not calls:
+            continue  # (without tools, a bare JSON line is not read)
+        assert calls[0].ok and calls[0].args["a"] == 1
+        last = calls[-1]
+        assert not last.ok and last.args is None
+        assert "repeats call 0" in last.error and "cannot be told" in last.error
+        assert [c.ok for c in calls[1:-1]] == [True] * (len(calls) - 2)
+
+
+@pytest.mark.parametrize("text", [
+    "[f(a=1), f(a=1)]",  # asked twice in one list: nothing between
+    "[f(a=1)]\n[f(a=1)]",
+    "[f(a=1)]\n\nThen, with the other value:\n\n[f(a=2)]",  # other arguments: another call
+    # (1 and True are not the same argument; and True is not an integer)
+    "[f(a=1)]\n\nThen the other way round:\n[f(a=True)]",
+    # a family's marker makes a call, not a copy of one (vLLM's own test: "Now another bbox call")
+    '<tool_call>{"name": "f", "arguments": {"a": 1}}</tool_call>\nNow another call to the same tool:\n'
+    '<tool_call>{"name": "f", "arguments": {"a": 1}}</tool_call>',
+    "<|python_start|>[f(a=1)]<|python_end|>\nAnd once more, to be sure it took:\n"
+    "<|python_start|>[f(a=1)]<|python_end|>",
+    '<|start|>assistant<|channel|>commentary to=functions.f <|constrain|>json<|message|>{"a": 1}<|call|>'
+    '<|start|>assistant<|channel|>commentary to=functions.f <|constrain|>json<|message|>{"a": 1}<|call|>',
+])
+def test_a_call_asked_for_again_stays_ok(text):
+    for calls in (parse_tool_calls(text, tools=_F),
+                  parse_tool_calls(text, format="pythonic" if text.startswith("[") else None)):
+        assert len(calls) == 2
+        assert not any("repeats call" in (c.error or "") for c in calls)
+    if "True" in text:
+        assert [c.ok for c in parse_tool_calls(text, format="pythonic")] == [True, True]
+
+
+def test_a_repeated_call_reads_alike_in_a_stream():
+    from toolmend import ToolCallStream
+
+    text = ('<tool_call>{"name": "f", "arguments": {"a": 1}}</tool_call>\n\n'
+            "That call asks for the one value.\n[f(a=1)]")
+    want = parse_tool_calls(text, tools=_F)
+    assert [c.ok for c in want] == [True, False]
+    for thinking in (None, False):
+        for size in (1, 3, len(text)):
+            s = ToolCallStream(tools=_F, thinking=thinking)
+            for k in range(0, len(text), size):
+                s.feed(text[k:k + size])
+            assert s.finish() == parse_tool_calls(text, tools=_F, thinking=thinking)

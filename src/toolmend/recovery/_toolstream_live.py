@@ -42,14 +42,8 @@ from ._livefamilies import (
     literals_for,
     settle,
 )
-from ._streamevents import (
-    CallFinished,
-    CallStarted,
-    StreamEvent,
-    args_delta,
-    call_events,
-    text_delta,
-)
+from ._restated import restated
+from ._streamevents import CallFinished, CallStarted, StreamEvent, args_delta, call_events, text_delta
 from ._toolcalls import _NAME, _PLACEHOLDER_NAME, NAME_PATTERN, ToolCall, calls_from, marker_reading, moved
 from ._triggers import PROSE_STOP, TRIGGER, opens_prefilled, opens_with_tool, partial_tail, reads_prefilled
 
@@ -676,7 +670,8 @@ class LiveReading:
             rest = []
         else:
             rest = calls_from(whole, self.format, self.tools, self.thinking, self.start, bool(self.committed))
-        calls = self.committed + rest
+        calls = restated(whole, self.committed + rest)  # (a bare call may repeat one reported)
+        rest = calls[len(self.committed):]
         events: list[StreamEvent] = []
         first = len(self.committed)
         for i, call in enumerate(rest, first):

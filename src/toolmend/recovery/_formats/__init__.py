@@ -19,6 +19,7 @@ from typing import Any
 
 from ...errors import ToolmendError
 from .._jsonish import extent, skip_space
+from .._restated import restated
 from .._toolcalls import MARKUP_ONLY, NAME_PATTERN, NO_ARGUMENTS, ToolCall, two_ways
 from ._base import Ctx, json_run, more_after, named_call, named_in
 from ._context import HY3_OPENER, HY3_SUFFIX, OBSERVATION, ROLE_HEAD, TURN_END, framed_as_example
@@ -657,4 +658,4 @@ def parse(text: Any, format: str | None, tools: Any, thinking: bool | None = Non
                           f"the model called {c.name!r}, which is not among the tools given "
                           f"({known.known()})", c.id)
                  for c in calls]
-    return calls
+    return restated(text, calls) if len(calls) > 1 else calls

@@ -95,7 +95,8 @@ ROLE_HEAD = re.compile("|".join((
 # harmony's (each of its messages opens with one), GLM-4's <|assistant|> (each of its calls
 # does) nor Mistral's [/INST] (the user's turn's end)
 ASSISTANT_HEAD = re.compile("|".join((
-    r"<\|im_start\|>(?:[Aa]ssistant|model)(?=[ \t]*(?:\r?\n|<\|im_sep\|>))",
+    # (and ChatML's run into Llama 3's, as Hermes-2-Theta, a merge of the two, writes it)
+    r"<\|im_start\|>(?:[Aa]ssistant|model)(?=[ \t]*(?:\r?\n|<\|im_sep\|>|<\|end_header_id\|>))",
     r"<\|start_of_role\|>assistant<\|end_of_role\|>", r"<\|im_assistant\|>", r"<\|assistant_start\|>",
     r"<seed:bos>assistant(?=[ \t]*\r?\n)", r"<\|start_header_id\|>assistant<\|end_header_id\|>",
     r"<\|header_start\|>assistant<\|header_end\|>", r"<start_of_turn>model(?=[ \t]*\r?\n)",
