@@ -462,6 +462,12 @@ def test_a_python_fence_holding_only_calls_of_tools_given(text, want):
     ('<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call>\n'
      '<|im_start|><|im_start|>assistant<|end_header_id|>\n'
      '<tool_call>{"name": "get_weather", "arguments": {"city": "Rome"}}</tool_call>', ["Paris"]),
+    # a stray closer of a block already closed (DeepSeek-Coder's, indented): no block opens there,
+    # and the header after it ends the message
+    ('```python\n[get_weather(city="Paris")]\n        ```\n\nThat is the call.\n        ```\n\n'
+     '    ### Response:\n    ```python\n    [get_weather(city="Rome")]\n    ```\n', ["Paris"]),
+    ('[get_weather(city="Paris")]\nThat is the call.\n```\nmore\n```python\n'
+     '[get_weather(city="Rome")]\n```\n', ["Paris", "Rome"]),
     ('The header <|im_start|>assistant is named.\n[get_weather(city="Paris")]', ["Paris"]),
     # a notebook of its own making (DeepSeek-Coder's cell markers): a cell's output is no call
     ('[get_weather(city="Paris")]\n<jupyter_output>\n[get_weather(city="Rome")]', ["Paris"]),

@@ -73,6 +73,7 @@ _next_start = markers.next_start  # (the marker kernel)
 _CALL_LANGS = frozenset({"", "json", "jsonc", "json5", "jsonl", "xml", "text", "txt", "plaintext",
                          "tool_call", "tool_code", "tool", "tools", "function", "output"})
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")
+_OPENER_LINE = re.compile(r"(?m)^[ \t]*(?:`{3,}|~{3,})[ \t]*[A-Za-z]")  # (a fence's line with a language)
 _PYTHON = frozenset({"python", "py", "python3"})  # (code, unless it holds calls of the tools given alone)
 
 
@@ -396,18 +397,17 @@ class Scanner:
         body = m.end()
         content_end, block_end = fence_close(text, body, limit, m.group("ticks"))
         if content_end == limit:
-            # a fence never closed ends at the end of the model's turn
+            # a fence never closed ends at the end of the model's turn, or at a reasoning closer on
+            # a line of its own (the reasoning the prompt opened held the fence)
             q = LINE_TURN_END.search(text, body, limit)
-            if q is not None:
-                content_end = block_end = q.start()
-        if content_end == limit and not self.reasoning_over:
-            # a fence never closed ends at a reasoning closer on a line of its own: the
-            # reasoning the prompt opened held the fence
-            q = _LINE_CLOSER.search(text, body, limit)
+            if q is None and not self.reasoning_over:
+                q = _LINE_CLOSER.search(text, body, limit)
             if q is not None:
                 content_end = block_end = q.start()
         lang = m.group("lang").lower().lstrip("{.").rstrip("}")
         content = text[body:content_end]
+        if not lang and (calls or self.calls_before) and _OPENER_LINE.search(content) is not None:
+            return m.end()  # (after calls, one opening a block inside: a stray closer of a closed block)
         if lang in _PYTHON and "pythonic" in self.kinds and \
                 not framed_as_example(text, m.start(), floor, content):
             calls.extend(fenced_calls(text, body, content_end, self.ctx))  # (calls of tools given alone)
