@@ -421,3 +421,27 @@ def test_a_repeated_call_reads_alike_in_a_stream():
             for k in range(0, len(text), size):
                 s.feed(text[k:k + size])
             assert s.finish() == parse_tool_calls(text, tools=_F, thinking=thinking)
+
+
+@pytest.mark.parametrize("text", [
+    "[f(a='x' 'y')]", "[f(a='x'\n  'y')]", "[f(a='x'  # joined\n  'y')]", "[f(a=\"x\" r'y')]",
+    # a quote written three times: 'x' and then '' (a recorded Mistral NeMo output, differentiating)
+    "[g(b='3x^3 - 7'), f(a='(3x^3 - 7)''', b=4)]",
+    # a quote written twice for one, as SQL escapes it (recorded Claude 3 Haiku and Gemma outputs)
+    "[f(movie_name='Schindler''s List')]", "[f(body='Let''s meet at 10 AM tomorrow')]",
+])
+def test_strings_side_by_side_in_a_pythonic_call_are_refused(text):
+    calls = parse_tool_calls(text, format="pythonic")
+    assert calls[-1].name == "f" and not calls[-1].ok and calls[-1].args is None
+    assert "side by side" in calls[-1].error
+    assert all(c.ok for c in calls[:-1])
+
+
+@pytest.mark.parametrize("text, want", [
+    ("[f(a='x', b='y')]", {"a": "x", "b": "y"}), ("[f(a='''x''')]", {"a": "x"}), ("[f(a='')]", {"a": ""}),
+    ("[f(a=\"it's\", b='q')]", {"a": "it's", "b": "q"}), ("[f(a='#', b='y')]", {"a": "#", "b": "y"}),
+    ("[f(a=['x', 'y'],\n  b='z')]", {"a": ["x", "y"], "b": "z"}), ("[f(a=r'\\d')]", {"a": "\\d"}),
+])
+def test_strings_apart_stay_ok(text, want):
+    (call,) = parse_tool_calls(text, format="pythonic")
+    assert call.ok and call.args == want

@@ -40,49 +40,63 @@ _WORD = r"(?:[^\W\d]|\\_)(?:\w|\\_)*"  # (in any script, as Python's names: èŽ·å
 _HEAD = re.compile(r"(" + _WORD + r"(?:-" + _WORD + r")*(?:\." + _WORD + r"(?:-" + _WORD + r")*)*)[ \t]*\(")
 _MD_UNDERSCORE = "\\_"
 _SPECIAL = re.compile(r"[\"'()\[\]{}#]")
+_BETWEEN_STRINGS = re.compile(r"\s*[rRuUbBfF]{0,2}")  # (what may stand between two strings Python joins)
+_JOIN_FIRSTS = frozenset(" \t\r\n\f#rRuUbBfF")
+
+
+def _joins(between: str) -> bool:
+    """Whether two strings with ``between`` between them are one to Python (blanks, line
+    breaks and comments between, and the second one's prefix)."""
+    if "#" in between:
+        between = "".join(line.partition("#")[0] for line in between.splitlines())
+    return _BETWEEN_STRINGS.fullmatch(between) is not None
 _CLOSE = {")": "(", "]": "[", "}": "{"}
 _BLANK = re.compile(r"\s*")
 
 
-def _paren_end(text: str, p: int, limit: int) -> int | None:
-    """The end of the bracketed group opened at ``p`` (past its closer); None when cut."""
+def _paren_end(text: str, p: int, limit: int) -> tuple[int | None, bool]:
+    """The end of the bracketed group opened at ``p`` (past its closer; None when cut), and
+    whether it writes two strings side by side (``'a' 'b'``, which Python joins)."""
     stack = [text[p]]
     k = p + 1
     search = _SPECIAL.search
+    after_string, joined = -1, False
     while True:
         m = search(text, k, limit)
         if m is None:
-            return None
+            return None, joined
         k = m.start()
         c = text[k]
         if c in "\"'":
+            if 0 <= after_string and (k == after_string or text[after_string] in _JOIN_FIRSTS):
+                joined = joined or _joins(text[after_string:k])
             q = c * 3 if text.startswith(c * 3, k) else c
             j = k + len(q)
             while True:
                 n = text.find(q, j, limit)
                 if n < 0:
-                    return None
+                    return None, joined
                 b = text.find("\\", j, n)  # (only up to the quote: a text of many strings stays linear)
                 if 0 <= b < n:
                     j = b + 2
                     continue
-                k = n + len(q)
+                k = after_string = n + len(q)
                 break
             continue
         if c == "#":
             nl = text.find("\n", k, limit)
             if nl < 0:
-                return None
+                return None, joined
             k = nl
             continue
         if c in "([{":
             stack.append(c)
         else:
             if stack[-1] != _CLOSE[c]:
-                return -1  # unbalanced: not Python
+                return -1, joined  # unbalanced: not Python
             stack.pop()
             if not stack:
-                return k + 1
+                return k + 1, joined
         k += 1
 
 
@@ -199,7 +213,7 @@ def pythonic_at(text: str, s: int, limit: int) -> tuple[ToolCall | None, int]:
     if name.endswith(".call"):  # llama 3 built-in tools: brave_search.call(query=...)
         name = name[:-len(".call")]
     p = m.end() - 1
-    e = _paren_end(text, p, limit)
+    e, joined = _paren_end(text, p, limit)
     if e == -1:
         return None, s
     raw = text[p + 1:(e - 1 if e is not None else limit)].strip()
@@ -233,6 +247,11 @@ def pythonic_at(text: str, s: int, limit: int) -> tuple[ToolCall | None, int]:
         return ToolCall(name, raw, None, False, (s, e),
                         f"the call to {name!r} passes an argument by position; a tool takes named "
                         "arguments only"), e
+    if joined:  # ('Let''s meet': 'Lets meet' to Python; the model meant a quote, or another string)
+        return ToolCall(name, raw, None, False, (s, e),
+                        f"the call to {name!r} writes two strings side by side, which Python joins into "
+                        "one (to Python 'Let''s go' is 'Lets go'; where a quote written twice stands for one,"
+                        " as in SQL, it is \"Let's go\"): which value was meant cannot be told"), e
     args: dict[str, Any] = {}
     given: dict[str, str] = {}  # each argument's value as written (its tree's dump)
     lines: list[bytes] | None = None  # (split when a name may be folded: once, not once an argument)
