@@ -445,3 +445,40 @@ def test_strings_side_by_side_in_a_pythonic_call_are_refused(text):
 def test_strings_apart_stay_ok(text, want):
     (call,) = parse_tool_calls(text, format="pythonic")
     assert call.ok and call.args == want
+
+
+# -- objects keyed by a tool's name: [{"f": {"a": 1}}] ------------------------------------------
+
+_KEYED_TOOLS = [
+    {"type": "function", "function": {"name": "f", "parameters": {
+        "type": "object", "properties": {"a": {"type": "number"}, "b": {"type": "string"}},
+        "required": ["a"]}}},
+    {"type": "function", "function": {"name": "geo.area", "parameters": {
+        "type": "object", "properties": {"r": {"type": "number"}}}}}]
+
+
+@pytest.mark.parametrize("text, want", [
+    ('{"f": {"a": 1}}', [("f", {"a": 1})]),
+    ('[{"f": {"a": 1}}, {"geo.area": {"r": 2}}]', [("f", {"a": 1}), ("geo.area", {"r": 2})]),
+    ('```json\n[\n  {"f": {"a": 1, "b": "x"}},\n  {"f": {"a": 2}}\n]\n```',
+     [("f", {"a": 1, "b": "x"}), ("f", {"a": 2})]),
+    ("```python\n[{'f': {'a': 1}}]\n```", [("f", {"a": 1})]),
+    ('The calls:\n{"f": "{\\"a\\": 3}"}', [("f", {"a": 3})]),  # (the arguments as JSON text: Ollama's test)
+])
+def test_objects_keyed_by_a_tool_name_are_its_calls(text, want):
+    calls = parse_tool_calls(text, tools=_KEYED_TOOLS)
+    assert [(c.name, c.args) for c in calls] == want and all(c.ok for c in calls)
+    assert parse_tool_calls(text) == []  # (without the tools: data)
+
+
+@pytest.mark.parametrize("text", [
+    '{"f": {"c": 1}}',  # a key the tool does not have
+    '{"f": {"b": "x"}}',  # the property it requires missing
+    '{"weather": {"a": 1}}',  # no tool's name
+    '{"f": {"a": 1}, "geo.area": {"r": 1}}',  # two members: a map of data
+    '[{"f": {"a": 1}}, {"temperature": 21}]',  # an element that is no call
+    '{"f": [1, 2]}', '{"f": "just text"}', '{"f": 1}',
+    'It is {"f": {"a": 1}} now.',  # inside a sentence
+])
+def test_data_that_names_a_tool_is_not_a_call(text):
+    assert parse_tool_calls(text, tools=_KEYED_TOOLS) == []

@@ -3,21 +3,24 @@ format not named, a message that opens with a tool's name (``TOOL_HEAD``) follow
 GLM-4's line break and JSON arguments (GLM-4-9B-Chat: ``NAME\\n{...}``), or by the
 parenthesis of a Python call with no list around it (gorilla-openfunctions-v2's
 ``f(a=1), g(b=2)``, NexusRaven's ``f(a=1); g(b=2)``, small models' bare call), or inside
-Python strings (Snowflake Arctic's and DBRX's ``['f(a=1)', 'g(b=2)']``). Without
-the tools, or where the name is no tool's, such text is prose or code."""
+Python strings (Snowflake Arctic's and DBRX's ``['f(a=1)', 'g(b=2)']``); and JSON objects
+keyed by a tool's name (``[{"f": {"a": 1}}]``, as GPT-3.5, GPT-4o and Claude 3 write calls
+when asked for a list without a format). Without the tools, or where the name is no tool's,
+such text is prose, code or data."""
 
 from __future__ import annotations
 
 import ast
 import json
 
-from .._toolcalls import ToolCall, _json_calls
+from .._jsonish import decode_key, elements, members
+from .._toolcalls import ToolCall, _json_calls, call_from_parts
 from ._base import Ctx
 from ._context import TOOL_HEAD, head_name, says_shown
 from ._json import read_glm4
 from ._pythonic import bare_calls, lines_of, quoted_calls
 
-__all__ = ["calls_by_tools", "fenced_calls"]
+__all__ = ["calls_by_tools", "fenced_calls", "keyed_calls"]
 
 
 def calls_by_tools(text: str, ctx: Ctx, at: int = 0) -> tuple[list[ToolCall], int] | None:
@@ -56,7 +59,7 @@ def _in_code(text: str, at: int, lead: int) -> tuple[list[ToolCall], int] | None
     return found[0], close + 1
 
 
-def _call_objects(text: str, a: int, b: int) -> tuple[list[ToolCall], int]:
+def _call_objects(text: str, a: int, b: int, ctx: Ctx | None = None) -> tuple[list[ToolCall], int]:
     """The call objects a Python fence's content (``text[a:b]``) is, read as Python reads
     them (a variable, 'Par' 'is', an escape: what the JSON reading would take otherwise
     is no call), and where they end; none when it is not such a literal."""
@@ -70,9 +73,12 @@ def _call_objects(text: str, a: int, b: int) -> tuple[list[ToolCall], int]:
     except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
         return [], j
     found, k = _json_calls(text, j, b, False)
+    if found is None and ctx is not None:  # [{'f': {'a': 1}}]: keyed by the tools' names
+        found, k = keyed_calls(text, j, b, ctx), b
     items = literal if isinstance(literal, list) else [literal]
     if not found or len(found) != len(items) or not all(
-            isinstance(item, dict) and call.name in item.values() and call.args in item.values()
+            isinstance(item, dict) and (call.name in item.values() and call.args in item.values() or
+                                        item.get(call.name) == call.args)
             for call, item in zip(found, items, strict=True)):
         return [], j
     return found, k
@@ -87,8 +93,48 @@ def fenced_calls(text: str, a: int, b: int, ctx: Ctx) -> list[ToolCall]:
         return []
     calls, k = lines_of(text, a, b)
     if not calls:  # [{'name': 'f', 'parameters': {...}}]: the calls as a Python list of call objects
-        calls, k = _call_objects(text, a, b)
+        calls, k = _call_objects(text, a, b, ctx)
     if not calls or text[k:b].strip() or any(tools.declared(c.name) not in tools.schemas for c in calls):
         return []
     comments = (line.strip().lstrip("#") for line in text[a:b].splitlines() if line.lstrip().startswith("#"))
     return [] if any(says_shown(c) for c in comments) else calls  # ("# Example usage:": shown)
+
+
+def keyed_calls(text: str, i: int, end: int, ctx: Ctx) -> list[ToolCall] | None:
+    """The calls of the JSON value ``text[i:end]`` when it is objects keyed by a tool's
+    name, a list of them or one alone: each object has that one member, whose value is
+    the arguments (an object, or its JSON text in a string), and they fit the tool (every
+    key one of its properties, every property it requires given); None for anything else
+    (data that names a tool)."""
+    tools = ctx.tools
+    if tools is None or ctx.fmt not in (None, "json"):
+        return None
+    if text[i] == "[":
+        scan = elements(text, i, end)
+        if not scan.closed or not scan.items:
+            return None
+        spans = [(m.start, m.end) for m in scan.items]
+    else:
+        spans = [(i, end)]
+    calls = []
+    for a, b in spans:
+        if b is None or text[a] != "{":
+            return None
+        inner = members(text, a, b)
+        if not inner.closed or inner.broken or len(inner.items) != 1:
+            return None
+        (m,) = inner.items
+        name = tools.declared(m.key)
+        if m.end is None or text[m.start] not in "{\"" or name not in tools.schemas:
+            return None
+        raw = text[m.start:m.end] if text[m.start] == "{" else decode_key(text[m.start:m.end])
+        if not raw.lstrip().startswith("{"):  # (the arguments as a JSON string: an object's text)
+            return None
+        call = call_from_parts(m.key, raw, (a, b))
+        schema = tools.schemas[name] or {}
+        props, required = schema.get("properties"), schema.get("required")
+        if not call.ok or isinstance(props, dict) and props and not set(call.args) <= set(props) or \
+                isinstance(required, list) and not set(required) <= set(call.args):
+            return None
+        calls.append(call)
+    return calls

@@ -17,7 +17,7 @@ from typing import Any
 from ..._kernels import markers
 from .._toolcalls import _PLACEHOLDER_NAME, ToolCall, _json_calls, _skip_ws
 from ._base import Ctx, more_after, unreadable_block
-from ._bytools import calls_by_tools, fenced_calls
+from ._bytools import calls_by_tools, fenced_calls, keyed_calls
 from ._context import (
     ASSISTANT_HEAD,
     CALL_LINE_END,
@@ -576,6 +576,8 @@ class Scanner:
         found_all: list[ToolCall] = []
         while True:
             found, end = _json_calls(text, i, limit, lenient=False)
+            if found is None and self.ctx.tools is not None:  # [{"f": {"a": 1}}], f a tool given
+                found = keyed_calls(text, i, end, self.ctx) if end <= limit else None
             if found is None:
                 return end
             found_all.extend(more_after(found, text, end, limit))
