@@ -482,3 +482,18 @@ def test_objects_keyed_by_a_tool_name_are_its_calls(text, want):
 ])
 def test_data_that_names_a_tool_is_not_a_call(text):
     assert parse_tool_calls(text, tools=_KEYED_TOOLS) == []
+
+
+def test_lists_of_calls_a_comma_joins_are_all_read():
+    # (Mistral's small models write one list a line, a comma after each; objects so joined are
+    # the elements of an array whose brackets are not there: data, see test_tool_call_formats)
+    from test_tool_stream import _check_both
+
+    one = '[{"name": "f", "arguments": {"a": %d}}]'
+    for text in (one % 1 + ",\n" + one % 2, one % 1 + ", " + one % 2 + ",\n" + one % 3):
+        calls = parse_tool_calls(text)
+        assert [c.args["a"] for c in calls] == list(range(1, len(calls) + 1)) and len(calls) >= 2
+        _check_both(text, 5)
+    objects = '{"name": "f", "arguments": {"a": 1}},\n{"name": "f", "arguments": {"a": 2}}'
+    assert parse_tool_calls(objects) == []
+    assert parse_tool_calls(one % 1 + ",\n" + objects) == []

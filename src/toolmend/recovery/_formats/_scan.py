@@ -576,15 +576,15 @@ class Scanner:
         found_all: list[ToolCall] = []
         while True:
             found, end = _json_calls(text, i, limit, lenient=False)
-            if found is None and self.ctx.tools is not None:  # [{"f": {"a": 1}}], f a tool given
-                found = keyed_calls(text, i, end, self.ctx) if end <= limit else None
+            found = found if found is not None else keyed_calls(text, i, end, self.ctx)  # [{"f": {..}}]
             if found is None:
                 return end
             found_all.extend(more_after(found, text, end, limit))
             k = _skip_ws(text, end, limit)
-            if k < limit and text[k] == ";":
+            sep = text[k] if k < limit else ""  # (Llama 3's ";"; a "," between lists, as small models
+            if sep == ";" or sep == "," and text[end - 1] == "]":  # join them: objects so are an array's)
                 k = _skip_ws(text, k + 1, limit)
-                if k < limit and text[k] == "{":
+                if k < limit and text[k] == ("{" if sep == ";" else "["):
                     i = k
                     continue
                 end = k
