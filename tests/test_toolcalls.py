@@ -464,6 +464,10 @@ _KEYED_TOOLS = [
      [("f", {"a": 1, "b": "x"}), ("f", {"a": 2})]),
     ("```python\n[{'f': {'a': 1}}]\n```", [("f", {"a": 1})]),
     ('The calls:\n{"f": "{\\"a\\": 3}"}', [("f", {"a": 3})]),  # (the arguments as JSON text: Ollama's test)
+    # the tool named, its arguments under a key of their own (Mistral NeMo's "params")
+    ('[{"name": "f", "params": {"a": 1}}, {"name": "geo.area", "params": {"r": 2}}]',
+     [("f", {"a": 1}), ("geo.area", {"r": 2})]),
+    ('{"params": {"a": 1}, "name": "f"}', [("f", {"a": 1})]),
 ])
 def test_objects_keyed_by_a_tool_name_are_its_calls(text, want):
     calls = parse_tool_calls(text, tools=_KEYED_TOOLS)
@@ -479,6 +483,10 @@ def test_objects_keyed_by_a_tool_name_are_its_calls(text, want):
     '[{"f": {"a": 1}}, {"temperature": 21}]',  # an element that is no call
     '{"f": [1, 2]}', '{"f": "just text"}', '{"f": 1}',
     'It is {"f": {"a": 1}} now.',  # inside a sentence
+    '{"name": "f", "params": {"a": 1}, "id": 2}', '{"name": "weather", "params": {"a": 1}}',
+    '{"name": "f", "params": {"c": 1}}', '{"name": "f", "count": 3}',
+    # a tool's definition, its schema under "parameters"
+    '{"name": "f", "parameters": {"type": "object", "properties": {"a": {"type": "number"}}}}',
 ])
 def test_data_that_names_a_tool_is_not_a_call(text):
     assert parse_tool_calls(text, tools=_KEYED_TOOLS) == []

@@ -13,12 +13,13 @@ from __future__ import annotations
 import ast
 import json
 
-from .._jsonish import decode_key, elements, members
+from .._jsonish import Member, decode_key, elements, members
 from .._toolcalls import ToolCall, _json_calls, call_from_parts
 from ._base import Ctx
 from ._context import TOOL_HEAD, head_name, says_shown
 from ._json import read_glm4
 from ._pythonic import bare_calls, lines_of, quoted_calls
+from ._schema import Tools
 
 __all__ = ["calls_by_tools", "fenced_calls", "keyed_calls"]
 
@@ -100,12 +101,17 @@ def fenced_calls(text: str, a: int, b: int, ctx: Ctx) -> list[ToolCall]:
     return [] if any(says_shown(c) for c in comments) else calls  # ("# Example usage:": shown)
 
 
+# the keys a call object's arguments are written under beside its "name", besides the formats' own
+_ARGUMENTS_KEYS = frozenset({"params", "args", "kwargs", "input", "parameters", "arguments"})
+
+
 def keyed_calls(text: str, i: int, end: int, ctx: Ctx) -> list[ToolCall] | None:
-    """The calls of the JSON value ``text[i:end]`` when it is objects keyed by a tool's
-    name, a list of them or one alone: each object has that one member, whose value is
-    the arguments (an object, or its JSON text in a string), and they fit the tool (every
-    key one of its properties, every property it requires given); None for anything else
-    (data that names a tool)."""
+    """The calls of the JSON value ``text[i:end]`` (a list of objects, or one alone) when
+    each object is keyed by a tool's name (``{"f": {"a": 1}}``), or names the tool and
+    gives its arguments under another key (``{"name": "f", "params": {"a": 1}}``),
+    and the arguments (an object, or its JSON text in a string) fit the tool: every key
+    one of its properties (when it lists them), every property it requires given. None for anything else (data
+    that names a tool, a tool's definition)."""
     tools = ctx.tools
     if tools is None or ctx.fmt not in (None, "json"):
         return None
@@ -121,20 +127,37 @@ def keyed_calls(text: str, i: int, end: int, ctx: Ctx) -> list[ToolCall] | None:
         if b is None or text[a] != "{":
             return None
         inner = members(text, a, b)
-        if not inner.closed or inner.broken or len(inner.items) != 1:
+        if not inner.closed or inner.broken or not 1 <= len(inner.items) <= 2 or \
+                any(m.end is None for m in inner.items):
             return None
-        (m,) = inner.items
-        name = tools.declared(m.key)
-        if m.end is None or text[m.start] not in "{\"" or name not in tools.schemas:
-            return None
-        raw = text[m.start:m.end] if text[m.start] == "{" else decode_key(text[m.start:m.end])
-        if not raw.lstrip().startswith("{"):  # (the arguments as a JSON string: an object's text)
-            return None
-        call = call_from_parts(m.key, raw, (a, b))
-        schema = tools.schemas[name] or {}
-        props, required = schema.get("properties"), schema.get("required")
-        if not call.ok or isinstance(props, dict) and props and not set(call.args) <= set(props) or \
-                isinstance(required, list) and not set(required) <= set(call.args):
+        if len(inner.items) == 1:
+            (args,) = inner.items
+            written = args.key
+        else:
+            named, args = inner.items if inner.items[0].key == "name" else inner.items[::-1]
+            if named.key != "name" or args.key not in _ARGUMENTS_KEYS or text[named.start] != '"':
+                return None
+            written = decode_key(text[named.start:named.end])
+        call = _fitting(text, written, args, (a, b), tools)
+        if call is None:
             return None
         calls.append(call)
     return calls
+
+
+def _fitting(text: str, name: str, args: Member, span: tuple[int, int], tools: Tools) -> ToolCall | None:
+    """The call to ``name`` with the arguments member ``args`` when they fit the tool (a tool
+    given without its parameters' schema takes any); else None."""
+    declared = tools.declared(name)
+    if declared not in tools.schemas or text[args.start] not in "{\"":
+        return None
+    schema = tools.schemas[declared] or {}
+    raw = text[args.start:args.end] if text[args.start] == "{" else decode_key(text[args.start:args.end])
+    if not raw.lstrip().startswith("{"):  # (the arguments as a JSON string: an object's text)
+        return None
+    call = call_from_parts(name, raw, span)
+    props, required = schema.get("properties"), schema.get("required")
+    if not call.ok or isinstance(props, dict) and not set(call.args) <= set(props) or \
+            isinstance(required, list) and not set(required) <= set(call.args):
+        return None
+    return call
