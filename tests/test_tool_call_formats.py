@@ -126,6 +126,13 @@ def test_an_unknown_format_is_refused_with_the_names():
 def test_llama3_built_in_tools_and_command_r_plus_actions():
     (c,) = parse_tool_calls('<|python_tag|>brave_search.call(query="weather in Paris")')
     assert c.ok and (c.name, c.args) == ("brave_search", {"query": "weather in Paris"})
+    # Llama 3.2's and 3.3's pythonic calls after the tag (were a nameless call read as JSON)
+    for text in ('<|python_tag|>[f(a=1), g(b="x")]<|eom_id|>', '<|python_tag|>\n[f(a=1), g(b="x")]'):
+        assert [(c.name, c.ok, c.args) for c in parse_tool_calls(text)] == [("f", True, {"a": 1}),
+                                                                           ("g", True, {"b": "x"})]
+        assert [c.name for c in parse_tool_calls(text, format="llama3_json")] == ["f", "g"]
+    assert [(c.name, c.ok) for c in parse_tool_calls('<|python_tag|>[{"name": "f", "parameters": {}}]')] == \
+        [("f", True)]
     text = 'Action:\n```json\n[{"tool_name": "a", "parameters": {"x": 1}}, {"tool_name": "b", "parameters": {}}]\n```'
     assert [(c.name, c.args) for c in parse_tool_calls(text)] == [("a", {"x": 1}), ("b", {})]
     assert parse_tool_calls("For example, a plan looks like this:\n" + text) == []

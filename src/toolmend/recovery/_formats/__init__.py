@@ -17,6 +17,7 @@ import re
 from dataclasses import replace
 from typing import Any
 
+from ..._text import skip_blanks
 from ...errors import ToolmendError
 from .._jsonish import extent, skip_space
 from .._restated import restated
@@ -37,7 +38,7 @@ from ._json import (
     read_mistral,
 )
 from ._nestedxml import NS, read_block
-from ._pythonic import argument_after, pythonic_at, pythonic_reader
+from ._pythonic import argument_after, pythonic_at, pythonic_reader, read_list
 from ._scan import scan
 from ._schema import Tools, read_tools
 from ._tokens import token_pattern
@@ -106,12 +107,15 @@ _llama_json = block_reader("<|python_tag|>", (), ";")
 
 
 def _python_tag(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
-    """Llama 3's ``<|python_tag|>``: JSON calls, or a built-in tool's ``brave_search.call(query=...)``."""
+    """Llama 3's ``<|python_tag|>``: JSON calls, or a built-in tool's ``brave_search.call(query=...)``,
+    or a list of Python calls (Llama 3.2's and 3.3's when prompted for them: ``[f(a=1)]``)."""
+    k = skip_blanks(text, i + len("<|python_tag|>"), limit)
+    if k < limit and text[k] == "[":
+        listed, e = read_list(text, k, limit, ctx)
+        if listed is not None:
+            return listed, e
     found, end = _llama_json(text, i, limit, ctx)
     if found is None:
-        k = i + len("<|python_tag|>")
-        while k < limit and text[k].isspace():
-            k += 1
         call, e = pythonic_at(text, k, limit)
         if call is not None:
             return [argument_after(call, text, e, limit)], e
