@@ -113,7 +113,7 @@ def _literal(node: ast.AST) -> Any:
         return [_literal(x) for x in node.elts]
     if isinstance(node, ast.Dict):
         out = {}
-        given: dict[str, str] = {}  # each key and its value as written (their trees' dump)
+        given: dict[str, tuple[ast.AST, ast.AST]] = {}  # each key and its value as written (their trees)
         for k, v in zip(node.keys, node.values, strict=True):
             if k is None:
                 raise ValueError("a ** inside a dict")
@@ -122,10 +122,10 @@ def _literal(node: ast.AST) -> Any:
                 raise ValueError("a dict key that is not a string or a number")
             name = key if isinstance(key, str) else str(key)
             if name in out:  # {"a": 1, "a": 2}, {1: "x", "1": "y"}: which value is meant is a guess
-                if given[name] == ast.dump(k) + ast.dump(v):
+                if _same(given[name], (k, v)):
                     continue  # (the same key and value written again: one reading)
                 raise ValueError(f"a dict that gives key {name!r} twice")
-            given[name] = ast.dump(k) + ast.dump(v)
+            given[name] = (k, v)
             out[name] = _literal(v)
         return out
     if isinstance(node, ast.Constant) and isinstance(node.value, (str, int, float)) or (
@@ -139,6 +139,11 @@ def _literal(node: ast.AST) -> Any:
         assert isinstance(number, (int, float))
         return -number if isinstance(node.op, ast.USub) else number
     raise ValueError(f"{type(node).__name__.lower()} is not a literal")
+
+
+def _same(written: tuple[ast.AST, ...], again: tuple[ast.AST, ...]) -> bool:
+    """Whether trees are written alike (compared only when a key comes twice: a dump is costly)."""
+    return [ast.dump(t) for t in written] == [ast.dump(t) for t in again]
 
 
 def _dotted(node: ast.AST) -> str | None:
@@ -253,7 +258,7 @@ def pythonic_at(text: str, s: int, limit: int) -> tuple[ToolCall | None, int]:
                         "one (to Python 'Let''s go' is 'Lets go'; where a quote written twice stands for one,"
                         " as in SQL, it is \"Let's go\"): which value was meant cannot be told"), e
     args: dict[str, Any] = {}
-    given: dict[str, str] = {}  # each argument's value as written (its tree's dump)
+    given: dict[str, ast.AST] = {}  # each argument's value as written (its tree)
     lines: list[bytes] | None = None  # (split when a name may be folded: once, not once an argument)
     for kw in call.keywords:
         if kw.arg is None:
@@ -264,10 +269,10 @@ def pythonic_at(text: str, s: int, limit: int) -> tuple[ToolCall | None, int]:
         written = kw.arg if lines is None else _written(lines, kw)
         kw.arg = renamed.get(written, written)
         if kw.arg in given:  # (Python refuses it: "keyword argument repeated"; the same value is one reading)
-            if given[kw.arg] == ast.dump(kw.value):
+            if _same((given[kw.arg],), (kw.value,)):
                 continue
             return two_ways(name, raw, (s, e), f"the call to {name!r} gives argument {kw.arg!r} twice"), e
-        given[kw.arg] = ast.dump(kw.value)
+        given[kw.arg] = kw.value
         try:
             args[kw.arg] = _literal(kw.value)
         except _NotJson as exc:
