@@ -734,3 +734,30 @@ def test_eight_threads_get_the_single_threaded_results(tmp_path):
     for th in threads:
         th.join()
     assert not failures, failures[:3]
+
+
+_F_TOOL = [{"type": "function", "function": {"name": "f", "parameters": {
+    "type": "object", "properties": {"a": {"type": "integer"}}}}}]
+# calls written again and again (the restatement check): each copy was compared with every one
+# before it over every gap between them (cubic), and a long run of letters between two copies
+# was tried as a sentence from each letter (quadratic)
+REPEAT_SHAPES = {
+    "one list of copies": "[" + ", ".join(["f(a=1)"] * 64_000) + "]",
+    "copies between rules": "[f(a=1)]\n\n------------\n\n" * 60_000,
+    "copies between sentences": "[f(a=1)]\n\nThis is that call again.\n\n" * 30_000,
+    "json lines of copies": '{"name": "f", "arguments": {"a": 1}}\n\n' * 30_000,
+    "distinct calls": "[" + ", ".join(f"f(a={i})" for i in range(80_000)) + "]",
+    "a run of letters between": "[f(a=1)]\n" + "a" * 1_000_000 + "\n[f(a=1)]",
+    # bare fence lines, each one tick shorter, after a call: each read to the end of the text
+    "fence lines after a call": '<tool_call>{"name": "f", "arguments": {"a": 1}}</tool_call>\n\n'
+                                + "".join("`" * (1_003 - k) + "\n" for k in range(1_000)) + "```python\n",
+}
+
+
+@pytest.mark.parametrize("shape", sorted(REPEAT_SHAPES))
+def test_calls_written_again_and_again_in_linear_time(shape):
+    text = REPEAT_SHAPES[shape]
+    assert len(text) >= 500_000
+    with _bounded(10 if toolmend.compiled else 30):
+        calls = toolmend.parse_tool_calls(text, tools=_F_TOOL)
+    assert calls and calls[0].ok

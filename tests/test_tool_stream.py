@@ -1648,3 +1648,21 @@ def test_calls_reported_before_a_turn_end_and_an_assistants_header_are_the_messa
     for text in (f + "<|im_end|>\n<|im_start|>assistant\n" + g, "Hi.<|im_end|>\n<|im_start|>assistant\n" + g):
         for step in (1, 4, 7):
             check(text, list(range(0, len(text), step)), thinking=thinking)
+
+
+@pytest.mark.parametrize("text", [
+    # after a call, a block that shows another one, nested as Markdown nests it (four ticks), or
+    # framed as an example or a warning: shown, not made
+    '<tool_call>{"name": "f", "arguments": {"a": 1}}</tool_call>\n\n'
+    'The README documents the call like this:\n\n````\n# Tool usage\n```json\n'
+    '{"name": "g", "arguments": {"b": 2}}\n```\n````\n',
+    '<tool_call>{"name": "f", "arguments": {"a": 1}}</tool_call>\n\nFor example, a call looks like this:\n\n'
+    '```\n```json\n{"name": "g", "arguments": {"b": 2}}\n```\n```\n',
+    '<tool_call>{"name": "f", "arguments": {"a": 1}}</tool_call>\n\nExample:\n```\n```json\n'
+    '{"name": "g", "arguments": {"b": 2}}\n```\n```\n',
+    '<tool_call>{"name": "f", "arguments": {"a": 1}}</tool_call>\n\nDo not do this:\n\n````\n```json\n'
+    '{"name": "g", "arguments": {"b": 2}}\n```\n````\n',
+])
+def test_a_block_nested_in_one_after_calls_is_shown(text):
+    assert [c.name for c in parse_tool_calls(text)] == ["f"]
+    _check_both(text, 5)

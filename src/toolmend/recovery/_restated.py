@@ -5,22 +5,30 @@ the function call would be: ``[f(a=1)]``"), and a small model that rambles on
 writes it a third and a fourth time. Each copy reads as a call, and running them
 all runs the tool as many times. Whether the model meant the same call twice
 or showed the one it made cannot be told from the text, so a copy (the same
-tool, the same arguments) with sentences between it and the call it repeats is
-not ok, with that reason: never silently run twice, never silently dropped.
+tool, the same arguments, the same id or none) with a sentence between it and
+the last ok call it repeats is not ok, with that reason: never silently run
+twice, never silently dropped.
 
-Only a bare copy is in doubt: a Python call or a JSON object with no marker of
-its family before it (in a list or a fence, or alone on its line). A family's
-marker (``<tool_call>``, ``[TOOL_CALLS]``, ``<|python_start|>``...) is written to
-make a call, not to show one, so "Now another bbox call: <tool_call>..." is a
-second call. Copies with no sentence between them (``[roll(), roll()]``) are a
-model asking twice, and stay ok too.
+Only a bare copy is in doubt: a Python call or a JSON object that no marker of
+its family opens (in a list or a fence, or alone on its line). A family's marker
+(``<tool_call>``, ``[TOOL_CALLS]``, ``<|python_tag|>``, a ``tool_code`` fence,
+``Action:``...) is written to make a call, not to show one, so "Now another bbox
+call: <tool_call>..." is a second call. Copies with no sentence between them
+(``[roll(), roll()]``, a comment after each on its line) are a model asking
+twice, and stay ok too.
+
+The cost is linear in the text and the calls: each call is compared with the
+last ok one of its name and arguments only, a call's arguments are written out
+once (only when another call has its name), and the text between two calls is
+read once (only when a copy was found). The stream's reading applies it once to
+the message's calls, as the whole text's reading does.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import orjson
 
@@ -29,55 +37,79 @@ if TYPE_CHECKING:
 
 __all__ = ["restated"]
 
-# where a bare call starts: a JSON object, or a Python call's name ("functools[", "Action:" and
-# the tags and tokens of the families are markers)
+# where a bare call starts: a JSON object, or a Python call's name (a span that starts at a
+# family's tag or token, "functools[" or "Action:" is a marker's)
 _BARE = re.compile(r"\{|[^\W\d][\w.\\-]*[ \t]*\(")
+# a marker on the call's line before it, or on the line above (a fence's): a tag or token's
+# end, Mistral's [TOOL_CALLS], functools, ReAct's and Cohere's Action, xLAM's "tool_calls",
+# Gemma's tool_code fence
+_LED = re.compile(r'>|\[TOOL_CALLS\]|functools|\bAction\b|"tool_calls"|\btool_code\b')
 # what stands between calls as markup, not words: tags and tokens (<|message|>,
 # <｜tool▁sep｜>, [TOOL_CALLS]), a fence's line, a harmony header's recipient
 _MARKUP = re.compile(r"<[^<>\n]{0,80}>|\[[A-Z_]{2,32}\]|```[\w+-]*|\bto=[\w.:-]+")
-# a sentence: three words in a row (a header's "Action Input:" or a role's name is not
-# one), or a run of CJK characters, which has no blanks between its words
-_SENTENCE = re.compile(r"[^\W\d_]{2,}[ \t]+[^\W\d_]+[,;]?[ \t]+[^\W\d_]{2,}|"
-                       r"[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]{3}")
+# a comment after the call on its line: the code's, said of that call
+_TRAILING_COMMENT = re.compile(r"[ \t]*#[^\n]*")
+# a sentence: three words in a row (a header's "Action Input:" or a role's name is not one),
+# the first from a word's start (one try a run of letters: linear), or a run of Thai, CJK or
+# Hangul, which have no blanks between their words
+_SENTENCE = re.compile(r"(?<![^\W\d_])[^\W\d_]{2,}[^\S\r\n]+[^\W\d_]+[,;]?[^\S\r\n]+[^\W\d_]{2,}|"
+                       r"[\u0e00-\u0e7f\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]{3}")
 
 
-def _said_between(text: str, calls: list[ToolCall], j: int, i: int) -> bool:
-    """Whether a sentence stands between calls ``j`` and ``i`` (outside every call)."""
-    for k in range(j, i):
-        a, b = calls[k].span[1], calls[k + 1].span[0]
-        if b - a > 8 and _SENTENCE.search(_MARKUP.sub(" ", text[a:b])) is not None:
-            return True
-    return False
+def _bare(text: str, start: int) -> bool:
+    """Whether the call at ``start`` stands bare: no family's marker opens it."""
+    if _BARE.match(text, start) is None:
+        return False
+    line = text.rfind("\n", 0, start) + 1
+    above = text.rfind("\n", 0, max(line - 1, 0)) + 1 if line else line
+    return _LED.search(text, above, start) is None
 
 
-def _key(args: Any) -> bytes:
+def _sentence_between(text: str, a: int, b: int) -> bool:
+    """Whether a sentence stands in ``text[a:b]``, the text between two calls."""
+    if b - a <= 8:
+        return False
+    gap = text[a:b]
+    comment = _TRAILING_COMMENT.match(gap)
+    if comment is not None:
+        gap = gap[comment.end():]
+    return _SENTENCE.search(_MARKUP.sub(" ", gap)) is not None
+
+
+def _key(call: ToolCall) -> bytes:
     try:  # (True and 1, 1 and 1.0 are not the same argument: compared as written in JSON)
-        return orjson.dumps(args, option=orjson.OPT_SORT_KEYS)
+        written = orjson.dumps(call.args, option=orjson.OPT_SORT_KEYS)
     except (TypeError, orjson.JSONEncodeError):
-        return repr(args).encode()
+        written = repr(call.args).encode()
+    return written + b"\x00" + (call.id or "").encode()
 
 
 def restated(text: str, calls: list[ToolCall]) -> list[ToolCall]:
-    """``calls`` with each bare ok call that repeats an earlier ok one (same name,
-    same arguments) after a sentence made not ok; the list itself when none does."""
-    earlier: dict[str, list[int]] = {}  # a tool's name -> the ok calls to it so far
-    keys: dict[int, bytes] = {}  # (each call's arguments as JSON, made when first compared)
+    """``calls`` with each bare ok call that repeats the last ok one of its name and
+    arguments with a sentence between them made not ok; the list itself when none does."""
+    counts: dict[str, int] = {}
+    for call in calls:
+        if call.ok and call.span != (0, 0):
+            counts[call.name] = counts.get(call.name, 0) + 1
+    keys = {i: (call.name, _key(call)) for i, call in enumerate(calls)  # (only a name met twice)
+            if call.ok and call.span != (0, 0) and counts[call.name] > 1}
+    if len(set(keys.values())) == len(keys):
+        return calls
+    said = [0]  # how many of the gaps before each call hold a sentence
+    for k in range(1, len(calls)):
+        said.append(said[-1] + _sentence_between(text, calls[k - 1].span[1], calls[k].span[0]))
+    last: dict[tuple[str, bytes], int] = {}  # (name, arguments) -> the last ok call of them
     out = calls
-    for i, call in enumerate(calls):
-        if not call.ok or call.span == (0, 0):
-            continue
-        seen = earlier.setdefault(call.name, [])
-        if seen and _BARE.match(text, call.span[0]) is not None:
-            key = keys[i] = _key(call.args)
-            for j in seen:
-                if (keys.get(j) or keys.setdefault(j, _key(calls[j].args))) == key and \
-                        _said_between(text, calls, j, i):
-                    if out is calls:
-                        out = list(calls)
-                    out[i] = replace(call, args=None, ok=False, error=(
-                        f"the call to {call.name!r} repeats call {j} (the same arguments) after text "
-                        "between them: whether the text shows that call again or asks for it a second "
-                        "time cannot be told"))
-                    break
-        seen.append(i)
+    for i, key in keys.items():
+        j = last.get(key, -1)
+        if j >= 0 and said[i] > said[j] and _bare(text, calls[i].span[0]):
+            call = calls[i]
+            if out is calls:
+                out = list(calls)
+            out[i] = replace(call, args=None, ok=False, error=(
+                f"the call to {call.name!r} repeats the one at character {calls[j].span[0]} (the same "
+                "arguments) after text between them: whether the text shows that call again or asks "
+                "for it a second time cannot be told"))
+        else:
+            last[key] = i
     return out

@@ -662,4 +662,4 @@ def parse(text: Any, format: str | None, tools: Any, thinking: bool | None = Non
                           f"the model called {c.name!r}, which is not among the tools given "
                           f"({known.known()})", c.id)
                  for c in calls]
-    return restated(text, calls) if len(calls) > 1 else calls
+    return restated(text, calls) if len(calls) > 1 and start == 0 else calls  # (a stream's rest: see close)

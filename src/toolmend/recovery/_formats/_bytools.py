@@ -108,10 +108,12 @@ _ARGUMENTS_KEYS = frozenset({"params", "args", "kwargs", "input", "parameters", 
 def keyed_calls(text: str, i: int, end: int, ctx: Ctx) -> list[ToolCall] | None:
     """The calls of the JSON value ``text[i:end]`` (a list of objects, or one alone) when
     each object is keyed by a tool's name (``{"f": {"a": 1}}``), or names the tool and
-    gives its arguments under another key (``{"name": "f", "params": {"a": 1}}``),
-    and the arguments (an object, or its JSON text in a string) fit the tool: every key
-    one of its properties (when it lists them), every property it requires given. None for anything else (data
-    that names a tool, a tool's definition)."""
+    gives its arguments under another key (``{"name": "f", "params": {"a": 1}}``), and
+    the arguments (an object, or its JSON text in a string) fit the tool: every key one
+    of its properties, every property it requires given. Keyed by a name alone, an object
+    is data unless the tool lists its properties (or it holds none: ``{"now": {}}``); named,
+    a tool without a schema takes any. None for anything else (data that names a tool, a
+    tool's definition)."""
     tools = ctx.tools
     if tools is None or ctx.fmt not in (None, "json"):
         return None
@@ -138,16 +140,17 @@ def keyed_calls(text: str, i: int, end: int, ctx: Ctx) -> list[ToolCall] | None:
             if named.key != "name" or args.key not in _ARGUMENTS_KEYS or text[named.start] != '"':
                 return None
             written = decode_key(text[named.start:named.end])
-        call = _fitting(text, written, args, (a, b), tools)
+        call = _fitting(text, written, args, (a, b), tools, len(inner.items) == 1)
         if call is None:
             return None
         calls.append(call)
     return calls
 
 
-def _fitting(text: str, name: str, args: Member, span: tuple[int, int], tools: Tools) -> ToolCall | None:
-    """The call to ``name`` with the arguments member ``args`` when they fit the tool (a tool
-    given without its parameters' schema takes any); else None."""
+def _fitting(text: str, name: str, args: Member, span: tuple[int, int], tools: Tools,
+             listed: bool) -> ToolCall | None:
+    """The call to ``name`` with the arguments member ``args`` when they fit the tool;
+    ``listed``: only the properties its schema lists fit (none listed, no arguments do)."""
     declared = tools.declared(name)
     if declared not in tools.schemas or text[args.start] not in "{\"":
         return None
@@ -157,6 +160,8 @@ def _fitting(text: str, name: str, args: Member, span: tuple[int, int], tools: T
         return None
     call = call_from_parts(name, raw, span)
     props, required = schema.get("properties"), schema.get("required")
+    if listed and not isinstance(props, dict):
+        props = {}
     if not call.ok or isinstance(props, dict) and not set(call.args) <= set(props) or \
             isinstance(required, list) and not set(required) <= set(call.args):
         return None

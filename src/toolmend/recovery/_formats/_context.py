@@ -504,3 +504,21 @@ def fence_close(text: str, after: int, limit: int, ticks: str) -> tuple[int, int
     if m is None:
         return limit, limit
     return m.start(), m.end()
+
+
+_OPENER_LINE = re.compile(r"(?m)^[ \t]*(?:`{3,}|~{3,})[ \t]*[A-Za-z]")  # (a fence's line with a language)
+
+
+def stray_closer(text: str, m: re.Match[str], content_end: int, block_end: int, floor: int) -> bool:
+    """Whether the bare fence line ``m`` (the token pattern's), after calls, closes a block already closed
+    rather than opening one (DeepSeek-Coder closes its answer's block indented, writes a
+    bare closer after its explanation, then a turn of its own making and a new block): the
+    block it would open, closed by a line of its own, holds a fence line with a language
+    and a made-up turn's header or end. Four ticks or more open a block meant to hold one;
+    a block words frame as an example opens too."""
+    if m.group("ticks") != "```" or block_end == content_end:
+        return False
+    content = text[m.end():content_end]
+    return _OPENER_LINE.search(content) is not None and (
+        ALPACA_LINE.search(content) is not None or LINE_TURN_END.search(content) is not None) and \
+        not framed_as_example(text, m.start(), floor, content)

@@ -40,23 +40,15 @@ _WORD = r"(?:[^\W\d]|\\_)(?:\w|\\_)*"  # (in any script, as Python's names: èŽ·å
 _HEAD = re.compile(r"(" + _WORD + r"(?:-" + _WORD + r")*(?:\." + _WORD + r"(?:-" + _WORD + r")*)*)[ \t]*\(")
 _MD_UNDERSCORE = "\\_"
 _SPECIAL = re.compile(r"[\"'()\[\]{}#]")
-_BETWEEN_STRINGS = re.compile(r"\s*[rRuUbBfF]{0,2}")  # (what may stand between two strings Python joins)
-_JOIN_FIRSTS = frozenset(" \t\r\n\f#rRuUbBfF")
-
-
-def _joins(between: str) -> bool:
-    """Whether two strings with ``between`` between them are one to Python (blanks, line
-    breaks and comments between, and the second one's prefix)."""
-    if "#" in between:
-        between = "".join(line.partition("#")[0] for line in between.splitlines())
-    return _BETWEEN_STRINGS.fullmatch(between) is not None
+_PREFIX = re.compile(r"[rRuUbBfF]{0,2}")  # (a string's prefix)
 _CLOSE = {")": "(", "]": "[", "}": "{"}
 _BLANK = re.compile(r"\s*")
 
 
 def _paren_end(text: str, p: int, limit: int) -> tuple[int | None, bool]:
     """The end of the bracketed group opened at ``p`` (past its closer; None when cut), and
-    whether it writes two strings side by side (``'a' 'b'``, which Python joins)."""
+    whether it writes a string right after another (``'It''s'``, which Python joins; with
+    blanks or lines between, ``"a\\n"`` then ``"b"``, the joining is meant)."""
     stack = [text[p]]
     k = p + 1
     search = _SPECIAL.search
@@ -68,8 +60,8 @@ def _paren_end(text: str, p: int, limit: int) -> tuple[int | None, bool]:
         k = m.start()
         c = text[k]
         if c in "\"'":
-            if 0 <= after_string and (k == after_string or text[after_string] in _JOIN_FIRSTS):
-                joined = joined or _joins(text[after_string:k])
+            if 0 <= after_string and k - after_string <= 2 and _PREFIX.fullmatch(text, after_string, k):
+                joined = True  # ('It''s': one string written right after another)
             q = c * 3 if text.startswith(c * 3, k) else c
             j = k + len(q)
             while True:
@@ -254,9 +246,9 @@ def pythonic_at(text: str, s: int, limit: int) -> tuple[ToolCall | None, int]:
                         "arguments only"), e
     if joined:  # ('Let''s meet': 'Lets meet' to Python; the model meant a quote, or another string)
         return ToolCall(name, raw, None, False, (s, e),
-                        f"the call to {name!r} writes two strings side by side, which Python joins into "
-                        "one (to Python 'Let''s go' is 'Lets go'; where a quote written twice stands for one,"
-                        " as in SQL, it is \"Let's go\"): which value was meant cannot be told"), e
+                        f"the call to {name!r} writes a string right after another, which Python joins "
+                        "into one (to Python 'Let''s go' is 'Lets go'; where a quote written twice stands for"
+                        " one, as in SQL, it is \"Let's go\"): which value was meant cannot be told"), e
     args: dict[str, Any] = {}
     given: dict[str, ast.AST] = {}  # each argument's value as written (its tree)
     lines: list[bytes] | None = None  # (split when a name may be folded: once, not once an argument)

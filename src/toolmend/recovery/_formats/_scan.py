@@ -48,6 +48,7 @@ from ._context import (
     reply_start,
     says_shown,
     shown_below,
+    stray_closer,
 )
 from ._hermes import NOT_A_TAG, read_tag_at
 from ._json import read_glm4
@@ -73,7 +74,6 @@ _next_start = markers.next_start  # (the marker kernel)
 _CALL_LANGS = frozenset({"", "json", "jsonc", "json5", "jsonl", "xml", "text", "txt", "plaintext",
                          "tool_call", "tool_code", "tool", "tools", "function", "output"})
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")
-_OPENER_LINE = re.compile(r"(?m)^[ \t]*(?:`{3,}|~{3,})[ \t]*[A-Za-z]")  # (a fence's line with a language)
 _PYTHON = frozenset({"python", "py", "python3"})  # (code, unless it holds calls of the tools given alone)
 
 
@@ -406,8 +406,8 @@ class Scanner:
                 content_end = block_end = q.start()
         lang = m.group("lang").lower().lstrip("{.").rstrip("}")
         content = text[body:content_end]
-        if not lang and (calls or self.calls_before) and _OPENER_LINE.search(content) is not None:
-            return m.end()  # (after calls, one opening a block inside: a stray closer of a closed block)
+        if not lang and (calls or self.calls_before) and stray_closer(text, m, content_end, block_end, floor):
+            return m.end()  # (no block opens there: see stray_closer)
         if lang in _PYTHON and "pythonic" in self.kinds and \
                 not framed_as_example(text, m.start(), floor, content):
             calls.extend(fenced_calls(text, body, content_end, self.ctx))  # (calls of tools given alone)
