@@ -441,6 +441,11 @@ def test_a_copy_is_compared_with_the_last_call_it_repeats_and_names_where_it_is(
 
     _check_both(text, 3, tools=tools)
     assert [c.ok for c in parse_tool_calls(text, tools=tools)] == [True, True, False]
+    # compared as the tool's schema types them ("5" for an integer is 5), in the stream as in the text
+    text = ('<tool_call>{"name": "f", "arguments": {"a": "5"}}</tool_call>\n\n'
+            "This is the same call again, as text.\n\n[f(a=5)]")
+    assert [(c.ok, c.args) for c in parse_tool_calls(text, tools=_F)] == [(True, {"a": 5}), (False, None)]
+    _check_both(text, 3, tools=_F)
 
 
 def test_a_repeated_call_reads_alike_in_a_stream():

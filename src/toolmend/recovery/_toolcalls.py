@@ -669,11 +669,10 @@ def calls_from(text: str | bytes, format: str | None, tools: Any, thinking: bool
     the message's calls before ``start`` were read (a stream reported them)."""
     parse = _engine[0] if _engine else _load_engine()
     if tools is not None:
-        from ._toolschema import check_tool_calls, unwrap_response
+        from ._toolschema import unwrap_response
 
         tools = unwrap_response(tools)
-        return check_tool_calls(parse(text, format, tools, thinking, start, after_calls), tools)
-    calls: list[ToolCall] = parse(text, format, None, thinking, start, after_calls)
+    calls: list[ToolCall] = parse(text, format, tools, thinking, start, after_calls)  # (checked there)
     return calls
 
 

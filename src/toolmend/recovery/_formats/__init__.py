@@ -22,6 +22,7 @@ from ...errors import ToolmendError
 from .._jsonish import extent, skip_space
 from .._restated import restated
 from .._toolcalls import MARKUP_ONLY, NAME_PATTERN, NO_ARGUMENTS, ToolCall, two_ways
+from .._toolschema import check_tool_calls
 from ._base import Ctx, json_run, more_after, named_call, named_in
 from ._context import HY3_OPENER, HY3_SUFFIX, OBSERVATION, ROLE_HEAD, TURN_END, framed_as_example
 from ._gemma import gemma_reader
@@ -662,4 +663,6 @@ def parse(text: Any, format: str | None, tools: Any, thinking: bool | None = Non
                           f"the model called {c.name!r}, which is not among the tools given "
                           f"({known.known()})", c.id)
                  for c in calls]
-    return restated(text, calls) if len(calls) > 1 and start == 0 else calls  # (a stream's rest: see close)
+        calls = check_tool_calls(calls, tools)
+    # (after the checks, as a stream's reading applies it to its calls and the rest it read on)
+    return restated(text, calls) if len(calls) > 1 and start == 0 else calls
