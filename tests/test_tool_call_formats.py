@@ -526,25 +526,6 @@ def test_gemma4_reads_every_call_of_a_block_and_the_python_form():
     assert c.ok and c.args == {"query": "f(x)", "limit": 10, "verbose": False}
 
 
-@pytest.mark.parametrize("text, want", [
-    # Gemma's own body in parentheses (vLLM's issue 53642): read as in braces when it reads whole
-    ('<|tool_call>call:terminal(command:<|"|>ls -a<|"|>)<tool_call|>', {"command": "ls -a"}),
-    ('<|tool_call>call:terminal(command:<|"|>ls (a)<|"|>, n:3)<tool_call|>', {"command": "ls (a)", "n": 3}),
-    # anything else after it in the block, or cut: not ok, as before
-    ('<|tool_call>call:terminal(command:<|"|>ls<|"|>) and more<tool_call|>', None),
-    ('<|tool_call>call:terminal(command:<|"|>ls<|"|><tool_call|>', None),
-    ('<|tool_call>call:terminal(command:<|"|>ls<|"|>', None),
-])
-def test_gemma4_its_body_in_parentheses(text, want):
-    (c,) = parse_tool_calls(text)
-    assert c.name == "terminal" and c.ok == (want is not None) and c.args == want
-    if c.ok:
-        assert c.raw_args == text[text.index("("):text.rindex(")") + 1]
-    from test_tool_stream import _check_both
-
-    _check_both(text, 4)
-
-
 @pytest.mark.parametrize("text", [
     "<\uff5ctool\u2581calls\u2581begin\uff5c><\uff5ctool\u2581call\u2581begin\uff5c>\u83b7\u53d6<\uff5ctool\u2581sep"
     "\uff5c>{\"\u57ce\u5e02\":\"\u5317\u4eac\"}<\uff5ctool\u2581call\u2581end\uff5c><\uff5ctool\u2581calls\u2581end\uff5c>",

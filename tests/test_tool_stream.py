@@ -663,9 +663,6 @@ _A_QWEN = "<tool_call>\n<function=a>\n<parameter=x>\n1\n</parameter>\n</function
     ("<|tool_call>call:a{x:1}<tool_call|><|tool_call>call:b<tool_call|>", [("a", True), ("b", False)]),
     # a tag named in a sentence, words in the block: no call
     ("Use the <tool_call> tag.\n<tool_call>hello world</tool_call>", []),
-    # a name in tags no format writes, JSON that is no call after it (a recorded Gemma 3 output)
-    ('Let me check the services...\n<tool_call>\n<function>terminal</function>\n'
-     '{"command": "lsof -i :10240"}\n</tool_call>', [("", False)]),
 ])
 def test_a_call_its_format_cannot_read_keeps_its_place_in_the_list(text, want):
     assert [(c.name, c.ok) for c in parse_tool_calls(text)] == want

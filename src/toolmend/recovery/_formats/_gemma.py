@@ -223,23 +223,6 @@ def _body_call(name: str, text: str, i: int, a: int, limit: int, ctx: Ctx, quote
     return ToolCall(name, raw, call.args, call.ok, call.span, call.error, call.id), e, True
 
 
-def _in_parentheses(found: ToolCall, name: str, text: str, at: int, a: int, limit: int, ctx: Ctx,
-                    tokens: tuple[str, str, str], typed: bool) -> tuple[ToolCall, int]:
-    """``call:NAME(k:<|"|>v<|"|>)``: Gemma's own body written in parentheses (vLLM's
-    issue 53642), the block's one call, read as in braces when it reads whole; else the
-    refusal ``found`` as Python read it."""
-    quote, closer, marker = tokens
-    c = ctx.find(text, closer, a, limit)
-    p = len(text[a:c].rstrip()) + a - 1 if c >= 0 else -1
-    if p <= a or text[p] != ")":
-        return found, found.span[1]
-    braced = text[:a] + "{" + text[a + 1:p] + "}" + text[p + 1:]  # (the same length: the same offsets)
-    call, e, whole = _body_call(name, braced, at, a, limit, ctx, quote, closer, typed, marker)
-    if not (call.ok and whole and e == p + 1):
-        return found, found.span[1]
-    return replace(call, raw_args=text[a:p + 1]), e
-
-
 def gemma_reader(marker: str, closer: str, quote: str, typed: bool):  # type: ignore[no-untyped-def]
     head = re.compile(re.escape(marker) + r"\s*call:(" + NAME_PATTERN + r")\s*")
 
@@ -265,9 +248,6 @@ def gemma_reader(marker: str, closer: str, quote: str, typed: bool):  # type: ig
                 found, e = pythonic_at(text, m.start(1), limit)
                 if found is None:
                     return (calls or None), a
-                if not found.ok and quote in found.raw_args:  # call:NAME(k:<|"|>v<|"|>): its own body
-                    tokens = (quote, closer, marker)
-                    found, e = _in_parentheses(found, name, text, at, a, limit, ctx, tokens, typed)
                 calls.append(replace(found, span=(at, found.span[1])))
                 nxt = _NEXT_CALL.match(text, e, limit)
                 if nxt is None:

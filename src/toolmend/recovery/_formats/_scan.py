@@ -81,7 +81,8 @@ class Scanner:
     """One parse: the token pattern of the enabled families and their readers."""
 
     # the state a parse starts in: class values, which an instance shadows as it changes them
-    # the reasoning is known to be over (thinking given): a closer with no opener is text, not its end
+    # the message's reasoning is known to be over (thinking=True or False): a
+    # closer with no opener is text, not the end of reasoning the prompt opened
     reasoning_over = False
     calls_end = -1  # where the last JSON value read as calls ends
     calls_before = False  # the scan goes on after calls read before (a stream's, reported)
@@ -96,8 +97,9 @@ class Scanner:
         self.kinds = kinds
         self.readers = readers  # marker text -> reader
         self.token = pattern
-        # The last search for each closing marker: where it started and what it found. A marker missing
-        # after p is missing after any later point: openers with no closer cost one search, not one each.
+        # The last search for each closing marker: where it started and what it
+        # found. A marker missing after p is missing after any later point, so a
+        # run of openers with no closer costs one search, not one per opener.
         self.searched: dict[str, tuple[int, int, re.Match[str] | None]] = {}
 
     def _anchored(self, p: int, limit: int) -> tuple[re.Match[str] | None, int]:
@@ -359,8 +361,7 @@ class Scanner:
             return None
         inner = self.next_token(body, past - len("</tool_call>"))
         if inner is not None and inner.lastgroup in ("fam", "tag", "json", "py", "arrow"):
-            if inner.lastgroup != "json" or _json_calls(self.text, inner.end() - 1, past, False)[0]:
-                return None  # (its calls are read as the scan goes on; JSON that is none is the block's)
+            return None  # (its calls are read as the scan goes on)
         return unreadable_block(self.text, "<tool_call>", start, past), past
 
     def opening_calls(self, pos: int, limit: int, calls: list[ToolCall]) -> int:
