@@ -663,32 +663,10 @@ _A_QWEN = "<tool_call>\n<function=a>\n<parameter=x>\n1\n</parameter>\n</function
     ("<|tool_call>call:a{x:1}<tool_call|><|tool_call>call:b<tool_call|>", [("a", True), ("b", False)]),
     # a tag named in a sentence, words in the block: no call
     ("Use the <tool_call> tag.\n<tool_call>hello world</tool_call>", []),
-    # a name in tags no format writes, then JSON that is no call (a recorded Gemma 3 output)
-    ('Let me check the services...\n<tool_call>\n<function>terminal</function>\n'
-     '{"command": "lsof -i :10240"}\n</tool_call>', [("", False)]),
-    # a call after that JSON in the block is read, as the scan reads it
-    ('<tool_call>\n<function>terminal</function>\n{"command": "ls"}\n'
-     '{"name": "terminal", "arguments": {"command": "ls"}}\n</tool_call>', [("terminal", True)]),
 ])
 def test_a_call_its_format_cannot_read_keeps_its_place_in_the_list(text, want):
     assert [(c.name, c.ok) for c in parse_tool_calls(text)] == want
     _check_both(text, 4)
-
-
-_TERMINAL = [{"type": "function", "function": {"name": "terminal", "parameters": {
-    "type": "object", "properties": {"command": {"type": "string"}}}}}]
-
-
-@pytest.mark.parametrize("text", [
-    # objects keyed by a tool's name in a block no reader reads: the scan reads them (with tools=)
-    '<tool_call>\nI will call it.\n{"terminal": {"command": "ls"}}\n</tool_call>',
-    '<tool_call>\n<function>terminal</function>\n{"terminal": {"command": "ls"}}\n</tool_call>',
-    '<tool_call>\n<function>terminal</function>\n[{"terminal": {"command": "ls"}}]\n</tool_call>',
-])
-def test_keyed_calls_in_a_block_no_reader_reads_are_read(text):
-    assert [(c.name, c.ok, c.args) for c in parse_tool_calls(text, tools=_TERMINAL)] == [
-        ("terminal", True, {"command": "ls"})]
-    _check_both(text, 4, tools=_TERMINAL)
 
 
 @pytest.mark.parametrize("text, ok", [

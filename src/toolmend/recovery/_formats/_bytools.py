@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import ast
 import json
-import re
-from typing import Callable
 
 from .._jsonish import Member, decode_key, elements, members
 from .._toolcalls import ToolCall, _json_calls, call_from_parts
@@ -23,7 +21,7 @@ from ._json import read_glm4
 from ._pythonic import bare_calls, lines_of, quoted_calls
 from ._schema import Tools
 
-__all__ = ["calls_by_tools", "fenced_calls", "keyed_calls", "holds_a_call"]
+__all__ = ["calls_by_tools", "fenced_calls", "keyed_calls"]
 
 
 def calls_by_tools(text: str, ctx: Ctx, at: int = 0) -> tuple[list[ToolCall], int] | None:
@@ -168,25 +166,3 @@ def _fitting(text: str, name: str, args: Member, span: tuple[int, int], tools: T
             isinstance(required, list) and not set(required) <= set(call.args):
         return None
     return call
-
-
-def holds_a_call(text: str, a: int, b: int, next_token: Callable[[int, int], re.Match[str] | None],
-                 ctx: Ctx) -> bool:
-    """Whether ``text[a:b]`` (a block's body) holds anything the scan reads as a call: a
-    family's marker or tag, a Python call, ``>>>``, or a JSON value that is calls (keyed by
-    a tool's name too); ``next_token`` is the scan's search. JSON that is no call is none."""
-    k = a
-    while True:
-        m = next_token(k, b)
-        if m is None:
-            return False
-        kind = m.lastgroup
-        if kind in ("fam", "tag", "py", "arrow"):
-            return True
-        if kind == "json":
-            found, stop = _json_calls(text, m.end() - 1, b, False)
-            if found or keyed_calls(text, m.end() - 1, stop, ctx):
-                return True
-            k = max(stop, m.end())
-        else:
-            k = m.end()

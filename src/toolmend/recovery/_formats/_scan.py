@@ -17,7 +17,7 @@ from typing import Any
 from ..._kernels import markers
 from .._toolcalls import _PLACEHOLDER_NAME, ToolCall, _json_calls, _skip_ws
 from ._base import Ctx, more_after, unreadable_block
-from ._bytools import calls_by_tools, fenced_calls, holds_a_call, keyed_calls
+from ._bytools import calls_by_tools, fenced_calls, keyed_calls
 from ._context import (
     ASSISTANT_HEAD,
     CALL_LINE_END,
@@ -353,12 +353,14 @@ class Scanner:
 
     def _unread_block(self, start: int, limit: int) -> tuple[list[ToolCall], int] | None:
         """The ``<tool_call>`` block at ``start`` that no reader read and that holds no call the
-        scan reads (a family's marker, a JSON or Python call; JSON that is no call is none), closed
-        on its own: a call not ok when it begins as one (``<function = b>``, GLM's ``b<Arg_key>``,
-        ``<function>b</function>`` then JSON that is no call), and where it ends."""
+        scan reads (a family's marker, a JSON or Python call), closed on its own: a call not ok
+        when it begins as one (``<function = b>``, GLM's ``b<Arg_key>``), and where it ends."""
         body = start + len("<tool_call>")
         past = past_unread(self.text, "<tool_call>", body, limit, self.ctx.find)
-        if past < 0 or holds_a_call(self.text, body, past - len("</tool_call>"), self.next_token, self.ctx):
+        if past < 0:
+            return None
+        inner = self.next_token(body, past - len("</tool_call>"))
+        if inner is not None and inner.lastgroup in ("fam", "tag", "json", "py", "arrow"):
             return None  # (its calls are read as the scan goes on)
         return unreadable_block(self.text, "<tool_call>", start, past), past
 
