@@ -517,6 +517,22 @@ def test_gemma4_a_call_without_its_braces_is_not_ok(text, want):
     assert all("no arguments" in c.error for c in calls if not c.ok)
 
 
+@pytest.mark.parametrize("text, want", [
+    # a word with a colon on the line before the JSON is a sentence's, no tool's name: no call to
+    # "Sure:" with the JSON for its arguments
+    ('<tool_call>\nSure:\n{"name": "terminal", "arguments": {"command": "ls"}\n</tool_call>', [("terminal", False)]),
+    ('<tool_call>\nSure:\n{"name": "terminal", "arguments": {"command": "ls"}}\n</tool_call>', [("terminal", True)]),
+    ('<tool_call>\nOkay:\n{"command": "ls"}\n</tool_call>', []),
+    # a name holding a colon (an MCP server's) is a name
+    ('<tool_call>server:tool\n{"a": 1}\n</tool_call>', [("server:tool", True)]),
+])
+def test_glm_json_body_after_a_word_ending_in_a_colon(text, want):
+    assert [(c.name, c.ok) for c in parse_tool_calls(text)] == want
+    from test_tool_stream import _check_both
+
+    _check_both(text, 3)
+
+
 def test_gemma4_reads_every_call_of_a_block_and_the_python_form():
     text = '<|tool_call>call:glob{pattern:<|"|>a*.md<|"|>}call:glob{pattern:<|"|>b.md<|"|>}<tool_call|>'
     a, b = parse_tool_calls(text)

@@ -610,6 +610,8 @@ def glm_reader(prefix: str = "", suffix: str = "", end: str = ""):  # type: igno
         j = m.end()
         k = skip_space(text, j, limit)
         if text.startswith("{", k):  # <tool_call>NAME\n{json}</tool_call>: the arguments as JSON
+            if name.endswith(":"):  # ("Sure:" before the JSON: a sentence's word, no tool's name)
+                return None, i + 1
             return _json_body(name, text, i, k, limit, ctx, closer, opener, True)
         ps = _read_params(ctx, name, text, j, limit, arg, key_open, value_close, (closer,), "none",
                           foreign=key_then_value)
