@@ -497,9 +497,16 @@ def in_a_value(text: str, i: int, calls_end: int) -> bool:
     return True
 
 
+_FENCE_CLOSERS: dict[str, re.Pattern[str]] = {}  # (each run of ticks' closing line, built once)
+
+
 def fence_close(text: str, after: int, limit: int, ticks: str) -> tuple[int, int]:
     """(content end, block end) of a fence opened with ``ticks``."""
-    pat = re.compile(r"^[ \t]*" + re.escape(ticks[0]) + "{" + str(len(ticks)) + r",}[ \t]*$", re.M)
+    pat = _FENCE_CLOSERS.get(ticks)
+    if pat is None:
+        pat = re.compile(r"^[ \t]*" + re.escape(ticks[0]) + "{" + str(len(ticks)) + r",}[ \t]*$", re.M)
+        if len(_FENCE_CLOSERS) < 64:  # (a fence of a thousand ticks is not kept)
+            _FENCE_CLOSERS[ticks] = pat
     m = pat.search(text, after, limit)
     if m is None:
         return limit, limit
@@ -510,12 +517,12 @@ _OPENER_LINE = re.compile(r"(?m)^[ \t]*(?:`{3,}|~{3,})[ \t]*[A-Za-z]")  # (a fen
 
 
 def stray_closer(text: str, m: re.Match[str], content_end: int, block_end: int, floor: int) -> bool:
-    """Whether the bare fence line ``m`` (the token pattern's), after calls, closes a block already closed
-    rather than opening one (DeepSeek-Coder closes its answer's block indented, writes a
-    bare closer after its explanation, then a turn of its own making and a new block): the
-    block it would open, closed by a line of its own, holds a fence line with a language
-    and a made-up turn's header or end. Four ticks or more open a block meant to hold one;
-    a block words frame as an example opens too."""
+    """Whether the bare fence line ``m`` (the token pattern's), after calls, closes a block
+    already closed rather than opening one (DeepSeek-Coder closes its answer's block
+    indented, writes a bare closer after its explanation, then a turn of its own making and
+    a new block): the block it would open, closed by a line of its own, holds a fence line
+    with a language and a made-up turn's header or end. Four ticks or more open a block
+    meant to hold one; a block words frame as an example opens too."""
     if m.group("ticks") != "```" or block_end == content_end:
         return False
     content = text[m.end():content_end]

@@ -581,8 +581,8 @@ class Scanner:
                 return end
             found_all.extend(more_after(found, text, end, limit))
             k = _skip_ws(text, end, limit)
-            sep = text[k] if k < limit else ""  # (Llama 3's ";"; a "," between lists, as small models
-            if sep == ";" or sep == "," and text[end - 1] == "]":  # join them: objects so are an array's)
+            sep = text[k] if k < limit else ""  # (";" between objects, Llama 3's; "," between lists)
+            if sep == ";" or sep == "," and text[end - 1] == "]":  # (objects a comma joins: an array's)
                 k = _skip_ws(text, k + 1, limit)
                 if k < limit and text[k] == ("{" if sep == ";" else "["):
                     i = k
