@@ -337,6 +337,17 @@ def inkling(calls: list[Call]) -> str:  # one block a call, {"name", "args"}
                                      + "<|end_message|>" for n, a in calls)
 
 
+def claude_xml(calls: list[Call]) -> str:  # Claude's prompted tool use: invokes named by an attribute
+    return "<function_calls>\n" + "\n".join(_invoke("", n, a) for n, a in calls) + "\n</function_calls>"
+
+
+def claude_tool_name(calls: list[Call]) -> str:  # Claude 2's and 3's: the name and each parameter an element
+    return "<function_calls>\n" + "".join(
+        f"<invoke>\n<tool_name>{n}</tool_name>\n<parameters>\n"
+        + "".join(f"<{k}>{text_value(v)}</{k}>\n" for k, v in a.items()) + "</parameters>\n</invoke>\n"
+        for n, a in calls) + "</function_calls>"
+
+
 # family name (a format name parse_tool_calls knows) -> (writer, kind of arguments)
 FAMILIES: dict[str, tuple[Callable[[list[Call]], str], str]] = {
     "hermes": (hermes, "json"), "longcat": (longcat, "json"), "qwen3_coder": (qwen3_coder, "xml"),
@@ -358,7 +369,7 @@ FAMILIES: dict[str, tuple[Callable[[list[Call]], str], str]] = {
     "gigachat3": (gigachat3, "json"), "react": (react, "json"), "react/langchain": (langchain, "json"),
     "qwen_agent": (qwen_agent, "json"), "minicpm5": (minicpm5, "xml"), "kimi_k3": (kimi_k3, "xml"),
     "minimax_m3": (minimax_m3, "xml"), "solar_open2": (solar_open2, "xml"), "inkling": (inkling, "json"),
-    "glm4": (glm4, "json"),
+    "glm4": (glm4, "json"), "claude_xml": (claude_xml, "xml"), "claude_xml/tool_name": (claude_tool_name, "xml"),
 }
 
 

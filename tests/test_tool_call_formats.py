@@ -2708,3 +2708,68 @@ def test_a_call_to_a_placeholder_name_describes_the_format(text):
     name = "TOOL_NAME" if "TOOL_NAME" in text else "NAME"
     (c,) = parse_tool_calls(text, tools=[{"name": name, "input_schema": {}}])
     assert c.ok and c.name == name
+
+
+# -- Claude 2's and 3's prompted tool use: <invoke><tool_name>NAME</tool_name><parameters><k>v</k> --
+
+def _legacy(name: str, body: str) -> str:
+    return f"<invoke>\n<tool_name>{name}</tool_name>\n<parameters>\n{body}</parameters>\n</invoke>\n"
+
+
+_LEGACY_TOOLS = [{"name": "get_weather", "input_schema": {"type": "object", "properties": {
+    "city": {"type": "string"}, "days": {"type": "integer"}, "tags": {"type": "array"}}}},
+    {"name": "write_file", "input_schema": {"type": "object", "properties": {
+        "path": {"type": "string"}, "content": {"type": "string"}}}}]
+
+
+@pytest.mark.parametrize("fmt", [None, "claude_xml"])
+def test_claude_tool_name_invokes(fmt):
+    two = ("Let me check.\n\n<function_calls>\n" + _legacy("get_weather", "<city>Paris</city>\n<days>3</days>\n")
+           + _legacy("get_weather", "<city>Rome</city>\n<tags>[\"a\"]</tags>\n"))  # (stopped at </function_calls>)
+    a, b = parse_tool_calls(two, format=fmt)
+    assert (a.name, a.args, b.args) == ("get_weather", {"city": "Paris", "days": "3"},
+                                        {"city": "Rome", "tags": '["a"]'})  # text, untyped without tools
+    a, b = parse_tool_calls(two + "</function_calls>", format=fmt, tools=_LEGACY_TOOLS)
+    assert (a.args, b.args) == ({"city": "Paris", "days": 3}, {"city": "Rome", "tags": ["a"]})
+    assert a.span[1] <= b.span[0] and two[a.span[0]:].startswith("<invoke>")
+    # a value's line breaks on both sides are the layout's; a string of markup its schema says is a string
+    page = "<function_calls>\n" + _legacy("write_file", "<path>a.html</path>\n<content>\n<p>x</p>\n</content>\n")
+    (c,) = parse_tool_calls(page, format=fmt, tools=_LEGACY_TOOLS)
+    assert c.ok and c.args == {"path": "a.html", "content": "<p>x</p>"}
+    (c,) = parse_tool_calls("<function_calls>\n<invoke>\n<tool_name>get_weather</tool_name>\n</invoke>", format=fmt)
+    assert c.ok and c.args == {}
+    (c,) = parse_tool_calls("<function_calls>\n<invoke>\n<tool_name>rm</tool_name>\n<parameters>\n<path>/</path>\n"
+                            "</parameters>\n</invoke>", format=fmt, tools=_LEGACY_TOOLS)
+    assert not c.ok and "get_weather" in c.error
+
+
+@pytest.mark.parametrize("body, why", [
+    ("<tags><tag>a</tag><tag>b</tag></tags>\n", "written as elements"),
+    ("<city>Par<city>is</city>\n", "its own opening tag"),
+    ("<city>Paris</city>\nand Rome\n", "not a parameter"),
+    ("<city>Paris</city>\n<city>Rome</city>\n", "twice"),
+    ("<days>three</days>\n", "not an integer"),
+])
+def test_claude_tool_name_invokes_broken(body, why):
+    text = "<function_calls>\n" + _legacy("get_weather", body) + "</function_calls>\nDone."
+    (c,) = parse_tool_calls(text, tools=_LEGACY_TOOLS)
+    assert not c.ok and why in c.error, c.error
+    # what the broken call holds is never read as text, and the call after it is read
+    a, b = parse_tool_calls(text.replace("</function_calls>", _legacy("get_weather", "<city>Oslo</city>\n")
+                                         + "</function_calls>"), tools=_LEGACY_TOOLS)
+    assert not a.ok and b.ok and b.args == {"city": "Oslo"}
+
+
+def test_claude_tool_name_invokes_cut_shown_and_in_reasoning():
+    whole = "<function_calls>\n" + _legacy("get_weather", "<city>Paris</city>\n")
+    for n in range(len("<function_calls>\n<invoke>\n<tool_name>get_weather</tool_name>"), len(whole) - 1):
+        calls = parse_tool_calls(whole[:n])
+        assert all(not c.ok and "cut off" in c.error for c in calls) and len(calls) == 1, whole[:n]
+    for n in range(len("<function_calls>\n"), len("<function_calls>\n<invoke>\n<tool_name>get_weather")):
+        assert parse_tool_calls(whole[:n]) == []  # (cut before the name is whole: no call yet)
+    assert parse_tool_calls("For example:\n```\n" + whole + "</function_calls>\n```\nNo tool needed.") == []
+    assert parse_tool_calls("<thinking>\n" + whole + "</function_calls>\n</thinking>\nNo call.") == []
+    s = ToolCallStream(tools=_LEGACY_TOOLS)
+    for k in range(0, len(whole), 5):
+        s.feed(whole[k:k + 5])
+    assert [(c.name, c.args) for c in s.finish()] == [("get_weather", {"city": "Paris"})]

@@ -25,6 +25,7 @@ from .._toolcalls import MARKUP_ONLY, NAME_PATTERN, NO_ARGUMENTS, ToolCall, two_
 from .._toolschema import check_tool_calls
 from ._base import Ctx, json_run, more_after, named_call, named_in
 from ._context import HY3_OPENER, HY3_SUFFIX, OBSERVATION, ROLE_HEAD, TURN_END, framed_as_example
+from ._elements import read_tool_name_invoke
 from ._gemma import gemma_reader
 from ._hermes import read_tag_at
 from ._json import (
@@ -66,6 +67,8 @@ def _wrapped_invokes(marker: str, closer: str, fallback: Any = None, prefix: str
         calls: list[ToolCall] = []
         while text.startswith(invoke, k):
             found, end = _invokes(text, k, limit, ctx)
+            if found is None and not prefix:  # (Claude 2's and 3's <invoke><tool_name>NAME</tool_name>)
+                found, end = read_tool_name_invoke(text, k, limit, ctx)
             if found is None:  # an invoke its reader cannot read, closed before the next: not ok
                 found, end = _unread_invoke(text, k, limit, ctx, invoke, invoke_close, closer)
             if not found:
@@ -585,6 +588,7 @@ _ALIASES = {
     "firefunction": "phi4_mini_json", "gigachat": "gigachat3", "nemotron_nano_v2": "nemotron_v2",
     "minimax_m1": "minimax", "minimax-m2": "minimax_m2", "kimi_k2_thinking": "kimi_k2",
     "granite-20b-fc": "granite_20b_fc", "step3_5": "qwen3_coder", "qwen_fncall": "qwen_agent",
+    "claude_xml": "olmo3", "anthropic_xml": "olmo3",  # (the same <function_calls> block)
 }
 FORMATS: dict[str, frozenset[str]] = {**_KINDS, **{a: _KINDS[t] for a, t in _ALIASES.items()}}
 
