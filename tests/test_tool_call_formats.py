@@ -2773,3 +2773,22 @@ def test_claude_tool_name_invokes_cut_shown_and_in_reasoning():
     for k in range(0, len(whole), 5):
         s.feed(whole[k:k + 5])
     assert [(c.name, c.args) for c in s.finish()] == [("get_weather", {"city": "Paris"})]
+
+
+def test_harmony_json_glued_to_the_recipient_is_the_tools_name_with_tools_only():
+    text = '<|start|>assistant<|channel|>commentary to=functions.shelljson<|message|>{"cmd": ["ls"]}<|call|>'
+    tools = [{"type": "function", "function": {"name": n, "parameters": {"type": "object", "properties": {
+        "cmd": {"type": "array"}}}}} for n in ("shell", "to_json")]
+    (c,) = parse_tool_calls(text, tools=tools)
+    assert (c.name, c.args, c.ok) == ("shell", {"cmd": ["ls"]}, True)
+    assert [f.code for f in c.fixes] == ["tool_name"] and "shelljson" in c.fixes[0].message
+    (c,) = parse_tool_calls(text)  # (without tools: what the text says; a tool may end in json)
+    assert c.name == "shelljson"
+    (c,) = parse_tool_calls(text.replace("shelljson", "to_json"), tools=tools)
+    assert (c.name, c.ok, c.fixes) == ("to_json", True, ())
+    (c,) = parse_tool_calls(text.replace("shelljson", "runjson"), tools=tools)
+    assert not c.ok and "runjson" in c.error
+    s = ToolCallStream(tools=tools)
+    for k in range(0, len(text), 4):
+        s.feed(text[k:k + 4])
+    assert [(c.name, c.args) for c in s.finish()] == [("shell", {"cmd": ["ls"]})]

@@ -24,8 +24,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import replace
 
 from .._jsonish import elements, extent, members, skip_space
+from .._result import Fix
 from .._toolcalls import _NAME, NAME_PATTERN, ToolCall, two_ways
 from ._base import Ctx, Reader, cut_call, json_run, more_after, named_call
 from ._context import after_markup, frames
@@ -406,7 +408,22 @@ def read_harmony(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall
     if len(set(_H_TO.findall(text, i, a))) > 1:
         return [two_ways(name, text[a:b].strip(), (i, end), "the message names two recipients")], end
     # (a message the next one's header ends, its own end token not written, may be cut short)
-    return [named_call(name, text[a:b], (i, end), cut=not closed or end == b)], end
+    call = named_call(name, text[a:b], (i, end), cut=not closed or end == b)
+    return [_unglued(call, ctx)], end
+
+
+def _unglued(call: ToolCall, ctx: Ctx) -> ToolCall:
+    """The call under the tool's name when gpt-oss glued its constraint to the recipient
+    (``to=functions.shelljson<|message|>``, a known slip of its): with tools only, when
+    the name is no tool's and the name less ``json`` is one (``to_json`` stays itself)."""
+    tools = ctx.tools
+    if tools is None or not call.name.endswith("json") or tools.declared(call.name) in tools.schemas:
+        return call
+    name = call.name[:-len("json")]
+    if not name or tools.declared(name) not in tools.schemas:
+        return call
+    return replace(call, name=name, fixes=(*call.fixes, Fix(
+        "tool_name", -1, f"the model wrote {call.name!r}, the tool's name and harmony's json run together")))
 
 
 def read_apertus(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
