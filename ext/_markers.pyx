@@ -7,8 +7,9 @@ with the same results, reading the string's buffer directly. Nothing here recurs
 the open brackets wait on an explicit stack.
 """
 from libc.stdlib cimport malloc, realloc, free
-from libc.string cimport memchr
+from libc.string cimport memchr, memcmp, memset
 from cpython.unicode cimport PyUnicode_GET_LENGTH, PyUnicode_READ, PyUnicode_KIND, PyUnicode_DATA
+from cpython.bytes cimport PyBytes_GET_SIZE
 
 __all__ = ["JsonPrefix", "call_body", "extent", "items", "next_start", "skip_space", "start_table",
            "tag_body"]
@@ -81,8 +82,13 @@ cdef class _StartTable:
     rest of ``firsts``, ``line_firsts`` and the words' first characters as
     strings, and the words."""
     cdef unsigned char flags[256]
+    # for a word's first character below 256, the second characters (below 256) a word may
+    # have after it, a bit each: a letter of prose that begins no word there is passed over
+    # without trying the words (all bits: a word of one character, or a wide second one)
+    cdef unsigned char second[256][32]
     cdef str firsts_wide, lines_wide, words_wide
     cdef tuple words
+    cdef tuple words_latin  # (each word in Latin-1, or None: it cannot be in a 1-byte text)
 
 
 cdef inline int _flags(_StartTable t, Py_UCS4 c):
@@ -120,13 +126,32 @@ def start_table(str firsts, str line_firsts, tuple words):
                 t.lines_wide += chr(c)
             else:
                 t.words_wide += chr(c)
+    for w in words:
+        c = w[0]
+        if c < 256:
+            if len(w) < 2 or <Py_UCS4>w[1] >= 256:
+                memset(t.second[c], 0xFF, 32)
+            else:
+                bit = <Py_UCS4>w[1]
+                t.second[c][bit >> 3] |= 1 << (bit & 7)
     t.flags[10] |= BREAK
     t.words = words
+    t.words_latin = tuple([w.encode("latin-1") if max(map(ord, w)) < 256 else None for w in words])
     return t
 
 
-cdef inline bint _word_at(tuple words, int kind, const void* data, Py_ssize_t k, Py_ssize_t limit):
-    for w in words:
+cdef inline bint _word_at(_StartTable t, int kind, const void* data, Py_ssize_t k, Py_ssize_t limit):
+    cdef bytes b
+    cdef Py_ssize_t m
+    if kind == PyUnicode_1BYTE_KIND:  # (the words' Latin-1 bytes, compared as memory)
+        for w in t.words_latin:
+            if w is not None:
+                b = <bytes>w
+                m = PyBytes_GET_SIZE(b)
+                if k + m <= limit and memcmp(<const char*>data + k, <const char*>b, <size_t>m) == 0:
+                    return True
+        return False
+    for w in t.words:
         if _starts(<str>w, kind, data, k, limit):
             return True
     return False
@@ -150,7 +175,12 @@ def next_start(str text, Py_ssize_t pos, Py_ssize_t limit, table):
     k = pos
     while k < limit:
         if kind == PyUnicode_1BYTE_KIND:
-            while k < limit and (t.flags[p[k]] & (FIRST | BREAK | WORD)) == 0:
+            while k < limit:
+                f = t.flags[p[k]]
+                if f & (FIRST | BREAK):
+                    break
+                if f & WORD and (k + 1 >= limit or (t.second[p[k]][p[k + 1] >> 3] >> (p[k + 1] & 7)) & 1):
+                    break
                 k += 1
             if k >= limit:
                 break
@@ -171,10 +201,21 @@ def next_start(str text, Py_ssize_t pos, Py_ssize_t limit, table):
                 return k
             k = e  # no line in the run can begin an anchored alternative
             continue
-        if f & WORD and _word_at(t.words, kind, data, k, limit):
+        if f & WORD and _second_may(t, c, kind, data, k, limit) and _word_at(t, kind, data, k, limit):
             return k
         k += 1
     return limit
+
+
+cdef inline bint _second_may(_StartTable t, Py_UCS4 c, int kind, const void* data, Py_ssize_t k,
+                             Py_ssize_t limit):
+    """A word may begin at ``k`` by its first two characters (``c`` is the first): only
+    those below 256 are told apart, the others may."""
+    cdef unsigned int d
+    if c >= 256 or k + 1 >= limit:
+        return True
+    d = <unsigned int>PyUnicode_READ(kind, data, k + 1)
+    return d >= 256 or (t.second[<unsigned int>c][d >> 3] >> (d & 7)) & 1
 
 
 cdef inline Py_ssize_t _string_end(int kind, const void* data, Py_ssize_t i, Py_ssize_t limit) noexcept:

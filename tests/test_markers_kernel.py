@@ -299,7 +299,9 @@ _WORDS = ("Action:", "functools", "function call<|role_sep|>", "\u00e9t\u00e9", 
 _start_pieces = st.sampled_from(["a", " ", "\t", "\n", "\n\n  ", "<", "[", "{", "~", ">", "`", "\u25c1",
                                  "Action:", "Action", "functools", "functool", "function call<|role_sep|>",
                                  "function call", "\u00e9t\u00e9", "\u00e9t", "\u4e2d\u6587", "\u4e2d",
-                                 "x\n{", "\U0001F600", "\u00a0"])
+                                 "x\n{", "\U0001F600", "\u00a0", "A\u4e2d", "Ab", "Ac", "q", "co", "com"])
+# (words told apart by their first two characters: one of one character, one whose second is wide)
+_PAIR_WORDS = ("", "", ("A\u4e2d", "Ab", "q", "commentary", "Action:"))
 
 
 def _next_start_reference(text, pos, limit, firsts, line_firsts, words):
@@ -322,7 +324,7 @@ def _next_start_reference(text, pos, limit, firsts, line_firsts, words):
 @settings(max_examples=600, deadline=None)
 @given(st.lists(_start_pieces, max_size=30).map("".join), st.integers(-2, 200), st.integers(0, 220),
        st.sampled_from([(_FIRSTS, _LINE_FIRSTS, _WORDS), ("", _LINE_FIRSTS, ()), (_FIRSTS, "", ("Action:",)),
-                        ("\u25c1", "\u25c1{", ("\u4e2d\u6587",))]))
+                        ("\u25c1", "\u25c1{", ("\u4e2d\u6587",)), _PAIR_WORDS]))
 def test_next_start_finds_the_first_place_a_token_can_begin(text, pos, limit, table):
     want = _next_start_reference(text, pos, limit, *table)
     for kernel in (pure, _compiled()):
@@ -333,7 +335,8 @@ def test_next_start_finds_the_first_place_a_token_can_begin(text, pos, limit, ta
 @settings(max_examples=300, deadline=None)
 @given(st.lists(_start_pieces, max_size=30).map("".join), st.lists(st.tuples(st.integers(-2, 60),
        st.integers(0, 70)), min_size=1, max_size=12), st.sampled_from([(_FIRSTS, _LINE_FIRSTS, _WORDS),
-                                                                        (_FIRSTS, "", ("Action:",))]))
+                                                                        (_FIRSTS, "", ("Action:",)),
+                                                                        _PAIR_WORDS]))
 def test_next_start_with_one_table_for_many_searches_answers_each_alike(text, searches, table):
     # the scan keeps one table for a parse, and the twin remembers its last searches in it
     for kernel in (pure, _compiled()):
