@@ -2792,3 +2792,88 @@ def test_harmony_json_glued_to_the_recipient_is_the_tools_name_with_tools_only()
     for k in range(0, len(text), 4):
         s.feed(text[k:k + 4])
     assert [(c.name, c.args) for c in s.finish()] == [("shell", {"cmd": ["ls"]})]
+
+
+@pytest.mark.parametrize("text, want", [
+    ('analysisThe user wants the weather. Call get_weather.assistantcommentary to=functions.get_weather '
+     'json{"city": "Paris"}', [("get_weather", {"city": "Paris"})]),
+    ('commentary to=functions.get_weather json{"city": "Paris"}\n', [("get_weather", {"city": "Paris"})]),
+    ('analysisOk.assistantcommentary to=functions.get_weather{"city": "Paris"}', [("get_weather", {"city": "Paris"})]),
+    # a sentence naming the header, text after the arguments, a call in analysis: not read
+    ('The header reads commentary to=functions.get_weather json{"city": "Paris"}', []),
+    ('analysisOk.assistantcommentary to=functions.get_weather json{"city": "Paris"} and then', []),
+    ('<|channel|>analysis<|message|>I could write commentary to=functions.rm json{"p": "/"}<|end|>'
+     '<|start|>assistant<|channel|>final<|message|>No call.<|return|>', []),
+])
+def test_harmony_with_its_tokens_dropped(text, want):
+    got = parse_tool_calls(text)
+    assert [(c.name, c.args) for c in got if c.ok] == want and all(c.ok for c in got)
+    s = ToolCallStream()
+    for k in range(0, len(text), 3):
+        s.feed(text[k:k + 3])
+    assert s.finish() == got
+
+
+def test_harmony_with_its_tokens_dropped_cut():
+    (c,) = parse_tool_calls('analysisOk.assistantcommentary to=functions.get_weather json{"city": "Par')
+    assert (c.name, c.ok) == ("get_weather", False) and "cut off" in c.error
+
+
+def test_harmony_recipient_with_a_space_is_a_tools_name_or_not_ok():
+    # (an MCP tool named "Web Search", as LM Studio users give gpt-oss)
+    text = ('<|start|>assistant<|channel|>commentary to=functions.Web Search <|constrain|>json<|message|>'
+            '{"query": "x", "pageSize": 10}<|call|>')
+    (c,) = parse_tool_calls(text)
+    assert (c.name, c.ok) == ("Web", False) and "'Search'" in c.error
+    tools = [{"type": "function", "function": {"name": "Web Search", "parameters": {"type": "object", "properties": {
+        "query": {"type": "string"}, "pageSize": {"type": "integer"}}}}}]
+    (c,) = parse_tool_calls(text, tools=tools)
+    assert (c.name, c.args, c.ok) == ("Web Search", {"query": "x", "pageSize": 10}, True)
+    for head in ("commentary to=functions.get json", "commentary to=functions.get <|constrain|>json",
+                 "commentary to=functions.get code", " to=functions.get<|channel|>commentary json"):
+        (c,) = parse_tool_calls(f"<|start|>assistant<|channel|>{head}<|message|>{{}}<|call|>".replace(
+            "<|channel|> to=", " to="))
+        assert (c.name, c.ok) == ("get", True), head
+
+
+@pytest.mark.parametrize("text, want", [
+    ("Let me check the services...\n<tool_call>\n<function>terminal</function>\n"
+     '{"command": "lsof -i :10240"}\n</tool_call>', [("terminal", {"command": "lsof -i :10240"}, True)]),
+    ('<tool_call>\n<function>terminal</function>\n{"command": "ls"}\n</tool_call>\n<tool_call>\n'
+     '<function>read</function>\n{"path": "a"}\n</tool_call>', [("terminal", {"command": "ls"}, True),
+                                                               ("read", {"path": "a"}, True)]),
+    ('<tool_call>\n<function>terminal</function>\n{"command": "lsof -i', [("terminal", None, False)]),
+    ('<tool_call>\n<function>terminal</function>\n{"command": "ls"} and more\n</tool_call>',
+     [("terminal", None, False)]),
+    ('For example:\n```\n<tool_call>\n<function>terminal</function>\n{"command": "ls"}\n</tool_call>\n```', []),
+    ('<think><tool_call>\n<function>rm</function>\n{"p": "/"}\n</tool_call></think>No call.', []),
+])
+def test_a_tool_call_tag_naming_its_tool_in_a_function_element(text, want):
+    # (Gemma 3's and Qwen 3.6's at times: the name in <function>, the arguments as JSON after it)
+    got = parse_tool_calls(text)
+    assert [(c.name, c.args, c.ok) for c in got] == want
+    s = ToolCallStream()
+    for k in range(0, len(text), 3):
+        s.feed(text[k:k + 3])
+    assert s.finish() == got
+
+
+@pytest.mark.parametrize("text, thinking", [
+    # (vLLM users' Gemma 4: its reasoning channel closed, then the call without its <|tool_call>)
+    ('<|channel>thought\nLet me inspect the code.\n<channel|>call:bash{command:<|"|>cat /work/src/entry.c<|"|>}',
+     None),
+    ('<think>ok</think>\ncall:bash{command:<|"|>cat /work/src/entry.c<|"|>}', None),
+    ('I should look.</think>\n\ncall:bash{command:<|"|>cat /work/src/entry.c<|"|>}', True),
+    ('<think>ok</think>\nbash<arg_key>command</arg_key><arg_value>cat /work/src/entry.c</arg_value></tool_call>',
+     None),
+])
+def test_a_call_whose_opener_was_left_out_right_after_the_reasoning(text, thinking):
+    got = parse_tool_calls(text, thinking=thinking)
+    assert [(c.name, c.args, c.ok) for c in got] == [("bash", {"command": "cat /work/src/entry.c"}, True)]
+    s = ToolCallStream(thinking=bool(thinking))
+    shown = []
+    for k in range(0, len(text), 3):
+        shown += [e.text for e in s.feed(text[k:k + 3]) if isinstance(e, TextDelta)]
+    assert s.finish() == got and "call" not in "".join(shown) and "bash" not in "".join(shown)
+    # words after the reasoning are the answer
+    assert parse_tool_calls("<think>ok</think>\nThe call: bash is fine.") == []

@@ -394,10 +394,13 @@ class LiveReading:
         if not self.work:
             return False
         head = opens_with_tool(self.work, self.known) if self.format is None and self.known else False
-        if self.work[0] in "{[" or head:
+        # (a call whose opener the model left out after its reasoning: </think>call:NAME{...})
+        body = opens_prefilled(self.work, self.kinds) if reads_prefilled(self.kinds) else False
+        if self.work[0] in "{[" or head or body:
             return self._hold()  # </think>{"name": ...}, get_weather(...): a call read right after it
-        self.state = "text" if head is False else self.state  # (None: it may still become one)
-        return head is False
+        undecided = head is None or body is None  # (it may still become one)
+        self.state = self.state if undecided else "text"
+        return not undecided
 
     def _code(self, events: list[StreamEvent]) -> bool:
         """An inline code span: text up to the closing run of as many backticks,

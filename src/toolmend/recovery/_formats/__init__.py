@@ -29,6 +29,7 @@ from ._elements import read_tool_name_invoke
 from ._gemma import gemma_reader
 from ._hermes import read_tag_at
 from ._json import (
+    STRIPPED,
     block_reader,
     read_apertus,
     read_arrow,
@@ -38,6 +39,7 @@ from ._json import (
     read_harmony,
     read_kimi,
     read_mistral,
+    read_stripped_harmony,
 )
 from ._nestedxml import NS, read_block
 from ._pythonic import argument_after, pythonic_at, pythonic_reader, read_list
@@ -485,6 +487,7 @@ MARKERS: dict[str, tuple[str, Any]] = {
     "<|tool_call_begin|>": ("kimi", read_kimi),
     "<|start|>": ("harmony", read_harmony),
     "<|channel|>": ("harmony", read_harmony),
+    STRIPPED: ("harmony", read_stripped_harmony),
     "[TOOL_CALLS]": ("mistral", read_mistral),
     "<|python_tag|>": ("llama3", _python_tag),
     "Action:": ("command_r_plus", _action_fence),

@@ -529,3 +529,9 @@ def stray_closer(text: str, m: re.Match[str], content_end: int, block_end: int, 
     return _OPENER_LINE.search(content) is not None and (
         ALPACA_LINE.search(content) is not None or LINE_TURN_END.search(content) is not None) and \
         not framed_as_example(text, m.start(), floor, content)
+
+
+def line_end(text: str, i: int, limit: int) -> int:
+    """Where the line holding ``i`` ends (past its line break)."""
+    nl = text.find("\n", i, limit)
+    return limit if nl < 0 else nl + 1

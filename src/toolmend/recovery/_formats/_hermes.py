@@ -18,6 +18,7 @@ from .._jsonish import extent, members, skip_space
 from .._strategies import normalize_tool_args
 from .._toolcalls import (
     _NAME,
+    NAME_PATTERN,
     ToolCall,
     _is_placeholder,
     _json_calls,
@@ -267,6 +268,9 @@ def read_tag(text: str, i: int, limit: int, everyday_tried: bool = False) -> tup
     if not opened:
         return (NOT_A_TAG, i + len(_TAG_NAME)) if not at_end else ([], limit)
     b = _skip_ws(text, j, limit)
+    named = _FUNCTION_ELEMENT.match(text, b, limit)
+    if named is not None:
+        return _element_named(text, i, named, limit)
     if b >= limit or text[b] not in "{[":
         return NOT_A_TAG, i + len(_TAG_NAME)
     fast = _whole_call(text, i, b, limit)
@@ -279,6 +283,26 @@ def read_tag(text: str, i: int, limit: int, everyday_tried: bool = False) -> tup
         only = calls[0]
         calls = [replace(only, span=(i, end))]
     return calls, end
+
+
+# the tool's name in an element, then its JSON arguments (Gemma 3's and Qwen 3.6's at times:
+# <tool_call>\n<function>terminal</function>\n{"command": "ls"}\n</tool_call>)
+_FUNCTION_ELEMENT = re.compile(r"<function>[ \t]*(" + NAME_PATTERN + r")[ \t]*</function>\s*(?=\{)")
+
+
+def _element_named(text: str, i: int, m: re.Match[str], limit: int) -> tuple[list[ToolCall], int]:
+    """The call of the tag at ``i`` whose body names its tool in ``<function>`` (``m``) and
+    writes its arguments as JSON after it; text after the arguments inside the tag makes it
+    not ok (more of them, perhaps)."""
+    name, k = m.group(1), m.end()
+    body_end, end, closed, known = _body_end(text, k, limit)
+    raw = text[k:body_end].strip()
+    if known is None:  # (arguments not whole: cut, or broken before the closer, recovered as any are)
+        return [call_from_parts(name, raw, (i, end), cut=not closed)], end
+    if text[known[1]:body_end].strip():
+        return [ToolCall(name, raw, None, False, (i, end),
+                         f"the call to {name!r} holds more than its arguments before </tool_call>")], end
+    return [call_from_parts(name, text[known[0]:known[1]], (i, end))], end
 
 
 def _whole_call(text: str, i: int, b: int, limit: int) -> ToolCall | None:

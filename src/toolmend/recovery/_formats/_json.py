@@ -34,7 +34,7 @@ from ._context import after_markup, frames
 
 __all__ = ["block_reader", "read_mistral", "read_kimi", "read_deepseek", "read_harmony", "harmony_tool",
            "kimi_name", "read_apertus", "read_arrow", "read_functools", "read_glm4", "models_message",
-           "read_glm4_next"]
+           "read_glm4_next", "STRIPPED", "read_stripped_harmony"]
 
 
 def _respan(calls: list[ToolCall], span: tuple[int, int]) -> list[ToolCall]:
@@ -386,6 +386,22 @@ def harmony_tool(text: str, i: int, msg: tuple[str, str | None, int, int, int, b
     return to
 
 
+_H_HEAD_TOKEN = re.compile(r"<\|constrain\|>|<\|channel\|>\s*\w+")
+_CONTENT_TYPES = frozenset(("json", "code", "text", "python"))
+
+
+def _words_after_recipient(head: str) -> str:
+    """The words a harmony header holds after its recipient that are none of its parts
+    (a channel, ``<|constrain|>``, a content type as its last word): "" when none."""
+    to = _H_TO.search(head)
+    if to is None:
+        return ""
+    words = _H_HEAD_TOKEN.sub(" ", head[to.end():]).split()
+    if words and words[-1].lower() in _CONTENT_TYPES:
+        words.pop()
+    return " ".join(words)
+
+
 def read_harmony(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
     msg = harmony_message(text, i, limit, ctx.find)
     if msg is None:
@@ -403,10 +419,19 @@ def read_harmony(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall
     if to is None:
         return [], end  # text to show
     name = to[len("functions."):] if to.startswith("functions.") else to
-    if not _NAME.match(name):
-        return None, a
     if len(set(_H_TO.findall(text, i, a))) > 1:
         return [two_ways(name, text[a:b].strip(), (i, end), "the message names two recipients")], end
+    more = _words_after_recipient(text[i:a - len("<|message|>")])
+    if more:  # (to=functions.Web Search <|constrain|>json: an MCP tool's name holding a space)
+        spaced = name + " " + more
+        if ctx.tools is not None and ctx.tools.declared(spaced) in ctx.tools.schemas:
+            name = spaced
+        else:
+            return [ToolCall(name, text[a:b].strip(), None, False, (i, end),
+                             f"the recipient {to!r} is followed by {more[:40]!r} in its header: a name "
+                             "holding a space, or words the header does not hold, which cannot be told")], end
+    if not _NAME.match(name) and " " not in name:
+        return None, a
     # (a message the next one's header ends, its own end token not written, may be cut short)
     call = named_call(name, text[a:b], (i, end), cut=not closed or end == b)
     return [_unglued(call, ctx)], end
@@ -424,6 +449,30 @@ def _unglued(call: ToolCall, ctx: Ctx) -> ToolCall:
         return call
     return replace(call, name=name, fixes=(*call.fixes, Fix(
         "tool_name", -1, f"the model wrote {call.name!r}, the tool's name and harmony's json run together")))
+
+
+# gpt-oss's call with harmony's special tokens dropped by the server (skip_special_tokens):
+# <|start|>assistant<|channel|>commentary to=functions.f <|constrain|>json<|message|>{...}<|call|>
+# reads "assistantcommentary to=functions.f json{...}", the analysis before it run into it
+STRIPPED = "commentary to=functions."
+_STRIPPED = re.compile(r"commentary to=functions\.(" + NAME_PATTERN + r")(?: ?json)?[ \t]*(?=\{)")
+
+
+def read_stripped_harmony(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
+    """The call of a harmony message whose tokens were dropped: read where its header opens
+    the text or follows the ``assistant`` of the dropped ``<|start|>assistant`` (a sentence
+    that names such a header is prose), and only when nothing but blanks follows its
+    arguments (the dropped ``<|call|>`` ended the reply). Anything else is not read."""
+    m = _STRIPPED.match(text, i, limit)
+    if m is None or (text[:i].strip() and not text.endswith("assistant", 0, i)):
+        return None, i + len(STRIPPED)
+    name, a = m.group(1), m.end()
+    e = extent(text, a, limit)
+    if e is None:
+        return [named_call(name, text[a:limit], (i, limit), cut=True)], limit
+    if text[e:limit].strip():
+        return None, i + len(STRIPPED)  # (text after it: a transcript or prose, not a reply's call)
+    return [_unglued(named_call(name, text[a:e], (i, e)), ctx)], e
 
 
 def read_apertus(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:

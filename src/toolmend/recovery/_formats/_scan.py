@@ -42,6 +42,7 @@ from ._context import (
     framed_line,
     in_a_value,
     in_quotes,
+    line_end,
     opens_its_line,
     past_unread,
     quoted,
@@ -247,7 +248,7 @@ class Scanner:
             if not in_fence and framed_line(text, m.start(), floor):
                 # a call without a marker shown after "for example:" / "never run this:" (as a fence
                 # is): its line skipped, and a value's next lines are read as part of it
-                pos = floor = _line_end(text, m.start(), limit)
+                pos = floor = line_end(text, m.start(), limit)
                 continue
             if kind == "py":
                 read = self._py_list(m, limit, calls)
@@ -269,7 +270,7 @@ class Scanner:
         text, start = self.text, m.start()
         lead = start if tag else call_lead(text, start, floor)  # (its section's opener)
         if text[lead - 1:lead] in QUOTE_LEAD and quoted(text, lead):
-            return _line_end(text, start, limit), floor  # a call in a Markdown quotation: its line is quoted
+            return line_end(text, start, limit), floor  # a call in a Markdown quotation: its line is quoted
         if tag:
             found, end = read_tag_at(text, start, limit, self.ctx, self.kinds)
             if (found is None or found is NOT_A_TAG) and text.startswith("<tool_call>", start) and \
@@ -311,7 +312,7 @@ class Scanner:
         when it is no such list (the JSON reading may take it)."""
         text = self.text
         if in_a_value(text, m.end() - 1, self.calls_end):  # (an argument of code: self.f(\n[g()])
-            return _line_end(text, m.start(), limit)
+            return line_end(text, m.start(), limit)
         found, end = read_list(text, m.end() - 1, limit, self.ctx)
         if found is None:
             return -1
@@ -374,7 +375,11 @@ class Scanner:
             by_tools = calls_by_tools(self.text, self.ctx, pos) if self.ctx.tools is not None else None
             found, end = by_tools if by_tools is not None else ([], pos)
         calls.extend(found)
-        return end if found else pos
+        if found:
+            return end
+        # a call whose opener the model left out right after its reasoning, as when the prompt
+        # held it (Gemma 4's <channel|>call:NAME{...}): read as at the message's start
+        return _prefilled(self, calls, pos)
 
     def _placeholder(self, found: list[ToolCall]) -> bool:
         """A call of ``found`` names a placeholder (``NAME``, ``TOOL_NAME``, ``{{name}}``), no
@@ -572,7 +577,7 @@ class Scanner:
         Values joined by ``;`` (Llama 3) are read one after the other."""
         text = self.text
         if in_a_value(text, i, self.calls_end) or ("json_inline" in self.kinds and a_member_value(text, i)):
-            return _line_end(text, i, limit)  # part of a value begun before: data (its lines are read on)
+            return line_end(text, i, limit)  # part of a value begun before: data (its lines are read on)
         found_all: list[ToolCall] = []
         while True:
             found, end = _json_calls(text, i, limit, lenient=False)
@@ -598,12 +603,6 @@ class Scanner:
         if found_all:
             self.calls_end = end
         return end
-
-
-def _line_end(text: str, i: int, limit: int) -> int:
-    """Where the line holding ``i`` ends (past its line break)."""
-    nl = text.find("\n", i, limit)
-    return limit if nl < 0 else nl + 1
 
 
 _HEAD_CALL = re.compile(r"[ \t\r\n]*([A-Za-z_][\w.-]{0,127})[ \t]*\r?\n(?=[ \t]*\{)")
@@ -672,20 +671,21 @@ def scan(text: str, ctx: Ctx, kinds: frozenset[str], readers: dict[str, Any],
     if thinking is not None:
         scanner.reasoning_over = True
     scanner.calls_before = after_calls
-    if start == 0 and not thinking and not calls:
-        start = _prefilled(scanner, calls)
+    if opening and not calls:
+        start = _prefilled(scanner, calls, start)
     scanner.scan(start, len(text), calls, False)
     return calls
 
 
-def _prefilled(scanner: Scanner, calls: list[ToolCall]) -> int:
-    """The call the text opens with when its family's opener was the prompt's
-    (``PREFILLED``), added to ``calls``: read as if the opener stood before it,
-    and where the scan goes on (0: the text opens with no such call)."""
+def _prefilled(scanner: Scanner, calls: list[ToolCall], at: int = 0) -> int:
+    """The call the reply opens with at ``at`` (the text's start, or where its reasoning
+    ended) when its family's opener was the prompt's (``PREFILLED``), added to ``calls``:
+    read as if the opener stood before it, and where the scan goes on (``at``: the reply
+    opens with no such call)."""
     text = scanner.text
-    m = PREFILLED.match(text)
+    m = PREFILLED.match(text, at)
     if m is None or m.lastgroup not in scanner.kinds:
-        return 0
+        return at
     (marker, opener), k = PREFILLED_OPENERS[m.lastgroup], m.start(m.lastgroup)
     virtual = opener + text[k:]
     ctx = Ctx(scanner.ctx.tools, scanner.ctx.fmt)  # (its searches remembered are the virtual text's)
@@ -694,7 +694,7 @@ def _prefilled(scanner: Scanner, calls: list[ToolCall]) -> int:
     else:
         found, end = scanner.readers[marker](virtual, 0, len(virtual), ctx)
     if not found:
-        return 0
+        return at
     shift = k - len(opener)  # (the opener was not written: a span starts at the body)
     found = [replace(c, span=(max(k, c.span[0] + shift), c.span[1] + shift)) for c in found]
     return scanner._past_closer(k, max(end + shift, k), found, calls, False)
