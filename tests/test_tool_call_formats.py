@@ -2877,3 +2877,28 @@ def test_a_call_whose_opener_was_left_out_right_after_the_reasoning(text, thinki
     assert s.finish() == got and "call" not in "".join(shown) and "bash" not in "".join(shown)
     # words after the reasoning are the answer
     assert parse_tool_calls("<think>ok</think>\nThe call: bash is fine.") == []
+
+
+_RAG = [{"type": "function", "function": {"name": "call_rag_server", "parameters": {"type": "object", "properties": {
+    "category": {"type": "string"}, "query": {"type": "string"}, "k": {"type": "integer"}}, "required": ["query"]}}}]
+
+
+@pytest.mark.parametrize("text, want", [
+    # (Mistral Medium, GLM, Gemma and Llama 3 write a Python call around the arguments object)
+    ('call_rag_server({"category": "domestic", "query": "dogs", "k": 3})',
+     {"category": "domestic", "query": "dogs", "k": 3}),
+    ("[call_rag_server({'query': 'dogs', 'k': '3'})]", {"query": "dogs", "k": 3}),  # (typed by the schema)
+    ('[call_rag_server({"category": "x"})]', None),  # (its required parameter missing)
+    ('[call_rag_server({"query": "x", "top": 1})]', None),  # (a key the tool does not have)
+    ('[call_rag_server({"query": "x"}, k=2)]', None),  # (more than the one object)
+    ('[call_rag_server({"query": "x", "query": "y"})]', None),  # (a key twice)
+    ('[call_rag_server({"query": "x", "k": "three"})]', None),  # (a value its schema refuses)
+    ('[call_rag_server({1: "x"})]', None),
+    ('[call_rag_server({})]', None),
+])
+def test_the_arguments_object_passed_by_position_with_tools(text, want):
+    (c,) = parse_tool_calls(text, tools=_RAG)
+    assert (c.args, c.ok) == (want, want is not None), c.error
+    if want is not None:
+        assert "positional_object" in [f.code for f in c.fixes]
+    assert all(not c.ok for c in parse_tool_calls(text))  # (without tools: which parameter it is, unknown)

@@ -32,7 +32,7 @@ from ._base import Ctx, cut_call, json_run, more_after
 from ._context import ALPACA_LINE, head_name
 
 __all__ = ["read_list", "read_lines", "pythonic_reader", "pythonic_at", "comment_after", "quoted_calls",
-           "ALTERNATIVE", "one_of_them", "next_line"]
+           "ALTERNATIVE", "one_of_them", "next_line", "BY_POSITION", "positional_object"]
 
 # a name may hold hyphens between its words (an MCP tool's: weather-forecast), as tools are named,
 # and its underscores escaped as Markdown escapes them (solve\_quadratic: Mistral's, Mixtral's)
@@ -131,6 +131,27 @@ def _literal(node: ast.AST) -> Any:
         assert isinstance(number, (int, float))
         return -number if isinstance(node.op, ast.USub) else number
     raise ValueError(f"{type(node).__name__.lower()} is not a literal")
+
+
+BY_POSITION = "passes an argument by position"
+
+
+def positional_object(raw: str) -> dict[str, Any] | None:
+    """The value of a call's one argument passed by position (``raw``: the text in its
+    parentheses) when that is an object literal alone with string keys, ``f({"a": 1})``
+    (Python's reading, never evaluated); None for anything else."""
+    try:
+        body = _parse(raw).body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    if not isinstance(body, ast.Dict) or not all(isinstance(k, ast.Constant) and isinstance(k.value, str)
+                                                 for k in body.keys):
+        return None
+    try:
+        value = _literal(body)
+    except (ValueError, RecursionError):  # (a key twice, a value no literal, one JSON cannot hold)
+        return None
+    return value if isinstance(value, dict) else None
 
 
 def _same(written: tuple[ast.AST, ...], again: tuple[ast.AST, ...]) -> bool:
@@ -242,8 +263,7 @@ def pythonic_at(text: str, s: int, limit: int) -> tuple[ToolCall | None, int]:
         return None, s
     if call.args:
         return ToolCall(name, raw, None, False, (s, e),
-                        f"the call to {name!r} passes an argument by position; a tool takes named "
-                        "arguments only"), e
+                        f"the call to {name!r} {BY_POSITION}; a tool takes named arguments only"), e
     if joined:  # ('Let''s meet': 'Lets meet' to Python; the model meant a quote, or another string)
         return ToolCall(name, raw, None, False, (s, e),
                         f"the call to {name!r} writes a string right after another, which Python joins "

@@ -98,9 +98,8 @@ class Scanner:
         self.kinds = kinds
         self.readers = readers  # marker text -> reader
         self.token = pattern
-        # The last search for each closing marker: where it started and what it
-        # found. A marker missing after p is missing after any later point, so a
-        # run of openers with no closer costs one search, not one per opener.
+        # The last search for each closing marker: where it started and what it found (a marker
+        # missing after p is missing after any later point: openers with no closer, one search).
         self.searched: dict[str, tuple[int, int, re.Match[str] | None]] = {}
 
     def _anchored(self, p: int, limit: int) -> tuple[re.Match[str] | None, int]:
@@ -377,8 +376,7 @@ class Scanner:
         calls.extend(found)
         if found:
             return end
-        # a call whose opener the model left out right after its reasoning, as when the prompt
-        # held it (Gemma 4's <channel|>call:NAME{...}): read as at the message's start
+        # (an opener left out after the reasoning, <channel|>call:NAME{..}: as at the message's start)
         return _prefilled(self, calls, pos)
 
     def _placeholder(self, found: list[ToolCall]) -> bool:
@@ -593,6 +591,9 @@ class Scanner:
                     i = k
                     continue
                 end = k
+            elif sep == "{" and text[end - 1] == "}" and "\n" not in text[end:k]:
+                i = k  # ({..} {..}: objects one after the other on the line, Ollama's models')
+                continue
             break
         nl = text.find("\n", end, limit)
         rest = text[end:limit if nl < 0 else nl].strip().lstrip("]}")  # (a stray closer after the value)
@@ -606,9 +607,8 @@ class Scanner:
 
 
 _HEAD_CALL = re.compile(r"[ \t\r\n]*([A-Za-z_][\w.-]{0,127})[ \t]*\r?\n(?=[ \t]*\{)")
-# the first closer of a reasoning block the prompt opened (thinking=True)
-# (reasoning's markers in either case, ASCII's only: the token pattern's, and the live reading's, which
-# lower-cases the text; "<THİNK>" is no opener)
+# the first closer of a reasoning block the prompt opened (thinking=True), in either case, ASCII's
+# only (the token pattern's, and the live reading's, which lower-cases the text: "<THİNK>" is none)
 _FIRST_CLOSER = re.compile("|".join(re.escape(c) for c in BARE_CLOSERS), re.I | re.A)
 # what ends the reasoning the prompt opened, when the caller says it did (thinking=True): any
 # reasoning closer, those shared with other blocks too (harmony's <|end|>, Inkling's <|end_message|>)
