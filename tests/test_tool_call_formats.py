@@ -2902,3 +2902,42 @@ def test_the_arguments_object_passed_by_position_with_tools(text, want):
     if want is not None:
         assert "positional_object" in [f.code for f in c.fixes]
     assert all(not c.ok for c in parse_tool_calls(text))  # (without tools: which parameter it is, unknown)
+
+
+def test_an_offer_to_the_user_is_shown_and_a_list_ending_in_a_comma_is_read():
+    # (mistral-tiny: its answer's list ends in "],", then an alternative it offers)
+    text = ("[{'name': 'depreciation', 'parameters': {'cost': 500000, 'years': 5}},\n"
+            " {'name': 'inflation', 'parameters': {'sum': 200000, 'years': 5}}],\n\n"
+            "If you want to calculate the depreciation monthly, you can modify the call by providing "
+            "'monthly' as true:\n\n[{'name': 'depreciation', 'parameters': {'cost': 500000, 'monthly': True}}]")
+    assert [(c.name, c.args, c.ok) for c in parse_tool_calls(text)] == [
+        ("depreciation", {"cost": 500000, "years": 5}, True), ("inflation", {"sum": 200000, "years": 5}, True)]
+    assert parse_tool_calls("If you'd like it in Celsius, you can call:\n```\n[get_weather(city='Paris', "
+                            "unit='c')]\n```") == []
+    (c,) = parse_tool_calls('{"name": "a", "parameters": {"x": 1}};\nThat is all.')  # (Llama 3's ; ending it)
+    assert (c.name, c.args, c.ok) == ("a", {"x": 1}, True)
+
+
+def test_a_copy_under_a_label_is_a_restatement():
+    # (Gemma 7B: the call, "Output:", and the same call again in a fence: never run twice)
+    text = ("team_score.get_latest(team='Lakers', include_opponent=True)\n\nOutput:\n\n```python\n"
+            "[team_score.get_latest(team='Lakers', include_opponent=True)]\n```")
+    tools = [{"type": "function", "function": {"name": "team_score.get_latest", "parameters": {
+        "type": "object", "properties": {"team": {"type": "string"}, "include_opponent": {"type": "boolean"}}}}}]
+    a, b = parse_tool_calls(text, tools=tools)
+    assert a.ok and not b.ok and "repeats" in b.error
+    assert all(c.ok for c in parse_tool_calls("[roll()]\n[roll()]"))  # (nothing between: asked twice)
+
+
+def test_a_tool_call_tag_opening_a_made_up_users_turn_ends_the_message():
+    # (Hermes 2 Pro 70B: after its call, "<tool_call>\nuser\n..." and a call answering that turn)
+    text = ('<tool_call>\n{"arguments": {"team": "Arsenal"}, "name": "sports_ranking"}\n</tool_call>\n'
+            '<tool_call>\nuser\nGreat, now calculate the compound interest.\n<tool_call>\n'
+            '{"arguments": {"principle": 10000}, "name": "calculate_compound_interest"}\n</tool_call>')
+    from test_tool_stream import _check_both
+
+    assert [(c.name, c.ok) for c in parse_tool_calls(text)] == [("sports_ranking", True)]
+    _check_both(text, 4)
+    # ("user" as a call's name line is GLM's only when its tags follow; a word in a sentence is text)
+    (c,) = parse_tool_calls("<tool_call>user<arg_key>id</arg_key><arg_value>7</arg_value></tool_call>")
+    assert (c.name, c.args, c.ok) == ("user", {"id": "7"}, True)

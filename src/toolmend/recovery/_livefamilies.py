@@ -254,8 +254,7 @@ class Literals:
 
     def __init__(self, kinds: frozenset[str], markers: Iterable[str]) -> None:
         from ._formats._context import ROLE_STARTS, ROLE_TOKENS, SHOWN_TAGS, TURN_ENDS, TURN_OPENERS
-        from ._formats._scan import THINKING_CLOSER
-        from ._formats._tokens import ANALYSIS, BARE_CLOSERS, REASONING
+        from ._formats._tokens import ANALYSIS, BARE_CLOSERS, REASONING, THINKING_CLOSER
 
         self.hermes = "hermes" in kinds  # <tool_call> tags are read (else one ends the live reading)
         # the XML-style calls in tags this format reads: (how one starts, a regular one, its closer)

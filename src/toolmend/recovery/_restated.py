@@ -54,6 +54,9 @@ _TRAILING_COMMENT = re.compile(r"[ \t]*#[^\n]*")
 # Hangul, which have no blanks between their words
 _SENTENCE = re.compile(r"(?<![^\W\d_])[^\W\d_]{2,}[^\S\r\n]+[^\W\d_]+[,;]?[^\S\r\n]+[^\W\d_]{2,}|"
                        r"[\u0e00-\u0e7f\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]{3}")
+# a label alone on its line ("Output:", "Function call:"): the copy below it is presented, as after
+# a sentence
+_LABEL = re.compile(r"(?m)^[^\S\r\n]*[^\W\d_]+(?:[^\S\r\n][^\W\d_]+)?[^\S\r\n]*:[^\S\r\n]*\r?$")
 
 
 def _bare(text: str, start: int) -> bool:
@@ -73,7 +76,8 @@ def _sentence_between(text: str, a: int, b: int) -> bool:
     comment = _TRAILING_COMMENT.match(gap)
     if comment is not None:
         gap = gap[comment.end():]
-    return _SENTENCE.search(_MARKUP.sub(" ", gap)) is not None
+    gap = _MARKUP.sub(" ", gap)
+    return _SENTENCE.search(gap) is not None or _LABEL.search(gap) is not None
 
 
 def _key(call: ToolCall) -> bytes:

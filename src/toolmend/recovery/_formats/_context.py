@@ -138,8 +138,10 @@ _EXAMPLE_CJK = (r"(?:\u4f8b\u5982|\u793a\u4f8b|\u6bd4\u5982|\u4e3e\u4f8b|\u8209\
                 r"\u4f8b\u3048\u3070|\u305f\u3068\u3048\u3070|\uc608\ub97c \ub4e4\uc5b4|\uc608\uc2dc|"
                 r"(?<![\u3400-\u9fff])\u4f8b[:\uff1a])")
 # what introduces a fenced block as an illustration rather than the model's own call
+# an offer to the user ("If you want it monthly, you can call: ..."): what follows is theirs to run
+_OFFER = r"^\W*(?:if|should) you(?:'d| would)? (?:want|wish|like|need|prefer)\b[^\n]*:\W*$"
 _FRAMING = re.compile(
-    r"\b(?:for (?:example|instance|reference)|e\.g\b|an? example|example (?:of|call|output|usage)|"
+    _OFFER + r"|\b(?:for (?:example|instance|reference)|e\.g\b|an? example|example (?:of|call|output|usage)|"
     r"examples?:|like (?:this|so)|looks? like|should (?:look|contain|be|read)|the format|format is|"
     r"format:|syntax|template|sample|typical|would (?:emit|make|call|look|write|send|be|use)|"
     r"(?:here is|here's) how|how (?:you|to) (?:would )?(?:call|use|write)|such as|wrong|right:|"
@@ -151,7 +153,8 @@ _FRAMING = re.compile(
 # what introduces a bare call (no marker, no fence) as an illustration: the words that say so
 # outright (a fence's list holds more, "like this", "such as", "i would": said of real calls too)
 _BARE_FRAMING = re.compile(
-    r"\b(?:for (?:example|instance|reference)|e\.g\b|eg:|examples?:|an? example (?:of|call)|example ?\d+\b|"
+    _OFFER + r"|\b(?:for (?:example|instance|reference)|e\.g\b|eg:|examples?:|an? example (?:of|call)|"
+    r"example ?\d+\b|"
     r"example (?:(?:function|tool|api) )?(?:call|output|usage|response|request|input)|"
     r"the format (?:is|looks)|"
     r"(?:call|request|output|format|it) looks? like\W*$|looks? like (?:this|so)\W*$|if i (?:were|was) to|"
@@ -535,3 +538,8 @@ def line_end(text: str, i: int, limit: int) -> int:
     """Where the line holding ``i`` ends (past its line break)."""
     nl = text.find("\n", i, limit)
     return limit if nl < 0 else nl + 1
+
+
+# a <tool_call> tag opening a turn of another role (Hermes 2 Pro writes its made-up user's turn
+# so, then answers it): the model's own turn is over
+MADE_UP_TURN = re.compile(r"<tool_call>[ \t]*\r?\n[ \t]*(?:user|system|human)[ \t]*\r?\n")

@@ -22,6 +22,7 @@ from ._context import (
     ASSISTANT_HEAD,
     CALL_LINE_END,
     LINE_TURN_END,
+    MADE_UP_TURN,
     OBSERVATION,
     PREFILLED,
     PREFILLED_OPENERS,
@@ -64,6 +65,7 @@ from ._tokens import (
     REASONING,
     UNSEEN,
     TokenSearch,
+    reasoning_end,
 )
 from ._xml import read_glm
 
@@ -271,6 +273,8 @@ class Scanner:
         if text[lead - 1:lead] in QUOTE_LEAD and quoted(text, lead):
             return line_end(text, start, limit), floor  # a call in a Markdown quotation: its line is quoted
         if tag:
+            if not in_fence and MADE_UP_TURN.match(text, start, limit) is not None:
+                return limit + 1, floor  # (<tool_call>\nuser\n...: the turn is over, see scan)
             found, end = read_tag_at(text, start, limit, self.ctx, self.kinds)
             if (found is None or found is NOT_A_TAG) and text.startswith("<tool_call>", start) and \
                     not in_fence and after_markup(text, lead):
@@ -586,11 +590,12 @@ class Scanner:
             k = _skip_ws(text, end, limit)
             sep = text[k] if k < limit else ""  # (";" between objects, Llama 3's; "," between lists)
             if sep == ";" or sep == "," and text[end - 1] == "]":  # (objects a comma joins: an array's)
-                k = _skip_ws(text, k + 1, limit)
+                c, k = k, _skip_ws(text, k + 1, limit)
                 if k < limit and text[k] == ("{" if sep == ";" else "["):
                     i = k
                     continue
-                end = k
+                # (a separator ending the value's line, no value after it: prose or the end follows)
+                end = k if k < limit and text[k] in "{[" else c + 1
             elif sep == "{" and text[end - 1] == "}" and "\n" not in text[end:k]:
                 i = k  # ({..} {..}: objects one after the other on the line, Ollama's models')
                 continue
@@ -610,21 +615,11 @@ _HEAD_CALL = re.compile(r"[ \t\r\n]*([A-Za-z_][\w.-]{0,127})[ \t]*\r?\n(?=[ \t]*
 # the first closer of a reasoning block the prompt opened (thinking=True), in either case, ASCII's
 # only (the token pattern's, and the live reading's, which lower-cases the text: "<THİNK>" is none)
 _FIRST_CLOSER = re.compile("|".join(re.escape(c) for c in BARE_CLOSERS), re.I | re.A)
-# what ends the reasoning the prompt opened, when the caller says it did (thinking=True): any
-# reasoning closer, those shared with other blocks too (harmony's <|end|>, Inkling's <|end_message|>)
-THINKING_CLOSER = re.compile("|".join(re.escape(c) for c in dict.fromkeys(REASONING.values())), re.I | re.A)
 _CLOSER_MAX = max(map(len, BARE_CLOSERS))
 _TURN_END_FIRSTS = "".join(sorted({t[0] for t in TURN_ENDS}))
 # (Scanner._closed looks for a closer only in a tail naming one of these)
 assert all(any(w in c.lower() for w in ("think", "reason", "suffix")) for c in BARE_CLOSERS)
 _LINE_CLOSER = re.compile("(?m)^[ \t]*(?:" + "|".join(re.escape(c) for c in BARE_CLOSERS) + ")", re.I | re.A)
-
-
-def reasoning_end(text: str, start: int = 0) -> int:
-    """Where the reasoning the prompt opened ends: past the first closer from
-    ``start`` (read literally: reasoning is not Markdown), or -1 when it has not."""
-    m = THINKING_CLOSER.search(text, start)
-    return -1 if m is None else m.end()
 
 
 def scan(text: str, ctx: Ctx, kinds: frozenset[str], readers: dict[str, Any],

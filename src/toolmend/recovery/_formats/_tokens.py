@@ -30,6 +30,18 @@ ANALYSIS = "<|channel|>analysis"  # (read as the harmony message it is where har
 # to its closer): the prompt opened the reasoning, so everything before it was reasoning.
 # (not the closers that end other messages or blocks too: harmony's <|end|>, Inkling's <|end_message|>)
 BARE_CLOSERS = [c for o, c in REASONING.items() if c not in ("<|end|>", "<channel|>", "<|end_message|>")]
+# what ends the reasoning the prompt opened, when the caller says it did (thinking=True): any
+# reasoning closer, those shared with other blocks too (harmony's <|end|>, Inkling's <|end_message|>)
+THINKING_CLOSER = re.compile("|".join(re.escape(c) for c in dict.fromkeys(REASONING.values())), re.I | re.A)
+
+
+def reasoning_end(text: str, start: int = 0) -> int:
+    """Where the reasoning the prompt opened ends: past the first closer from
+    ``start`` (read literally: reasoning is not Markdown), or -1 when it has not."""
+    m = THINKING_CLOSER.search(text, start)
+    return -1 if m is None else m.end()
+
+
 # Kimi K2 ends its reasoning implicitly where its tool section begins
 # (or its first call's token, the section's opener left out, as Kimi-K2-Thinking may write it)
 IMPLICIT_ENDS = ("<|tool_calls_section_begin|>", "<|tool_call_begin|>")
