@@ -2941,3 +2941,12 @@ def test_a_tool_call_tag_opening_a_made_up_users_turn_ends_the_message():
     # ("user" as a call's name line is GLM's only when its tags follow; a word in a sentence is text)
     (c,) = parse_tool_calls("<tool_call>user<arg_key>id</arg_key><arg_value>7</arg_value></tool_call>")
     assert (c.name, c.args, c.ok) == ("user", {"id": "7"}, True)
+
+
+def test_call_objects_one_after_the_other_on_a_line():
+    # (an Ollama model's two calls, pretty-printed, "} {" between them)
+    text = ('{\n  "name": "weather",\n  "arguments": {\n    "location": "San Francisco"\n  }\n} {\n'
+            '  "name": "cityAttractions",\n  "arguments": {\n    "city": "San Francisco"\n  }\n}')
+    assert [(c.name, c.args, c.ok) for c in parse_tool_calls(text)] == [
+        ("weather", {"location": "San Francisco"}, True), ("cityAttractions", {"city": "San Francisco"}, True)]
+    assert parse_tool_calls('{"name": "a", "arguments": {}} {"x": 1}') == []  # (an object that is no call)
