@@ -2916,6 +2916,8 @@ def test_an_offer_to_the_user_is_shown_and_a_list_ending_in_a_comma_is_read():
                             "unit='c')]\n```") == []
     (c,) = parse_tool_calls('{"name": "a", "parameters": {"x": 1}};\nThat is all.')  # (Llama 3's ; ending it)
     assert (c.name, c.args, c.ok) == ("a", {"x": 1}, True)
+    # a list in code, a separator and a bracket after it: part of an expression, data
+    assert parse_tool_calls('x = f(\n    y,\n    [\n        {"name": "a", "arguments": {"k": 1}},\n    ],\n)') == []
 
 
 def test_a_copy_under_a_label_is_a_restatement():

@@ -594,8 +594,9 @@ class Scanner:
                 if k < limit and text[k] == ("{" if sep == ";" else "["):
                     i = k
                     continue
-                # (a separator ending the value's line, no value after it: prose or the end follows)
-                end = k if k < limit and text[k] in "{[" else c + 1
+                # (a separator ending the value's line: read when words or the end follow, not code's
+                # brackets, assertEqual(x, [...],\n): the value is then part of an expression)
+                end = c + 1 if k >= limit or text[k].isalpha() else k
             elif sep == "{" and text[end - 1] == "}" and "\n" not in text[end:k]:
                 i = k  # ({..} {..}: objects one after the other on the line, Ollama's models')
                 continue
