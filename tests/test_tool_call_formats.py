@@ -2952,3 +2952,19 @@ def test_call_objects_one_after_the_other_on_a_line():
     assert [(c.name, c.args, c.ok) for c in parse_tool_calls(text)] == [
         ("weather", {"location": "San Francisco"}, True), ("cityAttractions", {"city": "San Francisco"}, True)]
     assert parse_tool_calls('{"name": "a", "arguments": {}} {"x": 1}') == []  # (an object that is no call)
+
+
+def test_calls_after_a_string_the_text_never_opened_are_not_the_messages():
+    # (DeepSeek-Coder: its answer was a string in code of its own making; it writes on, quoting the
+    # call again in made-up tests)
+    tools = [{"type": "function", "function": {"name": "get_event", "parameters": {"type": "object", "properties": {
+        "name": {"type": "string"}}}}}]
+    text = ("```python\n[get_event(name='Civil War')]\n```\n    \"\"\")\n\n    else:\n        return respond(msg)\n\n"
+            "def test():\n    x = \"\"\"\n[get_event(name='Boston Tea Party')]\n\"\"\"\n")
+    from test_tool_stream import _check_both
+
+    assert [(c.name, c.args) for c in parse_tool_calls(text, tools=tools)] == [("get_event", {"name": "Civil War"})]
+    _check_both(text, 3, tools=tools)
+    # three quotes not alone on their line after the calls: the message goes on
+    text = '[get_event(name="a")]\nIts docstring, """Get it.""", says so.\n[get_event(name="b")]'
+    assert [c.args["name"] for c in parse_tool_calls(text, tools=tools)] == ["a", "b"]

@@ -253,7 +253,14 @@ class Literals:
     (``<seed:tool_call>`` around ``<function=...>``)."""
 
     def __init__(self, kinds: frozenset[str], markers: Iterable[str]) -> None:
-        from ._formats._context import ROLE_STARTS, ROLE_TOKENS, SHOWN_TAGS, TURN_ENDS, TURN_OPENERS
+        from ._formats._context import (
+            ROLE_STARTS,
+            ROLE_TOKENS,
+            SHOWN_TAGS,
+            STRING_QUOTES,
+            TURN_ENDS,
+            TURN_OPENERS,
+        )
         from ._formats._tokens import ANALYSIS, BARE_CLOSERS, REASONING, THINKING_CLOSER
 
         self.hermes = "hermes" in kinds  # <tool_call> tags are read (else one ends the live reading)
@@ -270,7 +277,7 @@ class Literals:
         words = {*self.openers, *(c.lower() for c in BARE_CLOSERS), "<tool_response>", "<!--", "<tool_call",
                  *(t.lower() for t in (*TURN_ENDS, *TURN_OPENERS, *ROLE_TOKENS, *ROLE_STARTS, *SHOWN_TAGS)),
                  "<tool_call>", *(m.lower() for m in markers), *(w.lower() for w in CALL_WRAPPERS),
-                 *self.wrappers}
+                 *self.wrappers, *STRING_QUOTES}  # (three quotes: a string in code, which the end decides)
         self.prefixes = frozenset(w[:k] for w in words for k in range(1, len(w)))
         self.longest = max(len(w) for w in words)
         # the longest literal a (lower-cased) text starts with: one match tries them all

@@ -25,6 +25,7 @@ from ._formats._context import (
     PREFILLED_OPENERS,
     RESPONSE,
     ROLE_TOKENS,
+    STRING_QUOTES,
     TOOL_HEAD,
     head_name,
 )
@@ -35,7 +36,7 @@ __all__ = ["TRIGGER", "PROSE_STOP", "partial_tail", "opens_prefilled", "reads_pr
 
 # the literal markers that do not begin with one of the trigger characters
 _WORD_MARKERS = ("Action:", "functools", "function call<|role_sep|>", *ROLE_TOKENS, _MINIMAX_NS,
-                 INSTRUCTION, RESPONSE)
+                 INSTRUCTION, RESPONSE, *STRING_QUOTES)
 TRIGGER = re.compile(r"[<\[{`~>\u25c1\u273f]|" + "|".join(re.escape(m) for m in _WORD_MARKERS))
 _LONGEST = max(len(m) for m in _WORD_MARKERS)
 _WORD_PREFIXES = frozenset(m[:k] for m in _WORD_MARKERS for k in range(1, len(m)))

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Callable
 
-from .._toolcalls import SPECIAL_TOKEN
+from .._toolcalls import SPECIAL_TOKEN, ToolCall
 
 # the tokens that end the model's turn: what follows one (a next turn the model went on to
 # write, a transcript) is no call of this message. A notebook's cell markers (DeepSeek-Coder's,
@@ -543,3 +543,27 @@ def line_end(text: str, i: int, limit: int) -> int:
 # a <tool_call> tag opening a turn of another role (Hermes 2 Pro writes its made-up user's turn
 # so, then answers it): the model's own turn is over
 MADE_UP_TURN = re.compile(r"<tool_call>[ \t]*\r?\n[ \t]*(?:user|system|human)[ \t]*\r?\n")
+
+
+# three quotes, the string they close or open alone on their line (with a call's or a list's
+# closing punctuation after them)
+STRING_QUOTES = ('"""', "'''")
+_STRING_LINE = re.compile(r"[ \t]*(?:\"\"\"|''')[ \t]*[),;]*[ \t]*\r?(?:\n|\Z)")
+
+
+def before_string_end(text: str, calls: list[ToolCall], after_calls: bool) -> list[ToolCall]:
+    """The calls before a line that closes a triple-quoted string the text never opened (its
+    first three quotes, alone on their line), after the message's first call (``after_calls``:
+    a stream's, read before): the model's answer was a string in code of its own making, and
+    it wrote on (DeepSeek-Coder's made-up tests quote the call again). The rest is not the
+    message's, as after a turn of the model's own making."""
+    found = [k for k in (text.find(q) for q in STRING_QUOTES) if k >= 0]
+    if not found:
+        return calls
+    q = min(found)
+    line = text.rfind("\n", 0, q) + 1
+    first = next((c.span[1] for c in calls if c.ok), None)
+    if (not after_calls and (first is None or first > line)) or text[line:q].strip() or \
+            _STRING_LINE.match(text, line) is None:
+        return calls
+    return [c for c in calls if c.span[0] < line]

@@ -37,6 +37,7 @@ from ._context import (
     a_member_value,
     after_markup,
     args_end,
+    before_string_end,
     call_lead,
     fence_close,
     framed_as_example,
@@ -670,7 +671,7 @@ def scan(text: str, ctx: Ctx, kinds: frozenset[str], readers: dict[str, Any],
     if opening and not calls:
         start = _prefilled(scanner, calls, start)
     scanner.scan(start, len(text), calls, False)
-    return calls
+    return before_string_end(text, calls, after_calls)
 
 
 def _prefilled(scanner: Scanner, calls: list[ToolCall], at: int = 0) -> int:
