@@ -2968,3 +2968,16 @@ def test_calls_after_a_string_the_text_never_opened_are_not_the_messages():
     # three quotes not alone on their line after the calls: the message goes on
     text = '[get_event(name="a")]\nIts docstring, """Get it.""", says so.\n[get_event(name="b")]'
     assert [c.args["name"] for c in parse_tool_calls(text, tools=tools)] == ["a", "b"]
+
+
+def test_hermes_2_theta_writes_chatml_turn_openers_between_its_calls():
+    # (Hermes-2-Theta-Llama-3-70B: <|im_start|> where </tool_call> and the next <tool_call> belong)
+    from test_tool_stream import _check_both
+
+    text = ('<tool_call>\n{"arguments": {"a": 1}, "name": "f"}\n<|im_start|>\n{"arguments": {"a": 2}, "name": "f"}\n'
+            '<|im_start|>\nThis makes two calls.')
+    assert [(c.name, c.args, c.ok) for c in parse_tool_calls(text)] == [("f", {"a": 1}, True), ("f", {"a": 2}, True)]
+    _check_both(text, 4)
+    # (a turn of another role after the call still ends the message)
+    text = '<tool_call>\n{"arguments": {"a": 1}, "name": "f"}\n<|im_start|>user\n{"arguments": {"a": 2}, "name": "f"}'
+    assert [(c.name, c.args, c.ok) for c in parse_tool_calls(text)] == [("f", {"a": 1}, True)]

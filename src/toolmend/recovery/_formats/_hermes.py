@@ -386,6 +386,10 @@ def _body_end(text: str, j: int, limit: int) -> tuple[int, int, bool, tuple[int,
             known = (b, e)
     nxt = text.find(_TAG_NAME, search_from, limit)
     bound = limit if nxt < 0 else nxt
+    # (ChatML's turn opener ends it too: Hermes-2-Theta writes <|im_start|> for </tool_call>, then
+    # its next call on a line of its own)
+    im = text.find("<|im_start|>", search_from, bound)
+    bound = bound if im < 0 else im
     close = _CLOSE.search(text, search_from, bound)
     if close is not None:
         return close.start(), close.end(), True, known
