@@ -2981,3 +2981,25 @@ def test_hermes_2_theta_writes_chatml_turn_openers_between_its_calls():
     # (a turn of another role after the call still ends the message)
     text = '<tool_call>\n{"arguments": {"a": 1}, "name": "f"}\n<|im_start|>user\n{"arguments": {"a": 2}, "name": "f"}'
     assert [(c.name, c.args, c.ok) for c in parse_tool_calls(text)] == [("f", {"a": 1}, True)]
+
+
+_CALC = [{"type": "function", "function": {"name": "calc", "parameters": {"type": "object", "properties": {
+    "x": {"type": "integer"}, "y": {"type": "integer"}}, "required": ["x"]}}}]
+
+
+@pytest.mark.parametrize("text, want", [
+    # (GPT-3.5 and Mistral NeMo, asked for a list of calls: the arguments beside the name; DeepSeek-Coder's
+    # Python literals with "params")
+    ("[{'name': 'calc', 'x': 1, 'y': 2}]", [("calc", {"x": 1, "y": 2})]),
+    ('[{"name": "calc", "x": 1}, {"name": "calc", "x": 2, "y": 3}]', [("calc", {"x": 1}), ("calc", {"x": 2, "y": 3})]),
+    ("[{'name': 'calc', 'params': {'x': 1}}]", [("calc", {"x": 1})]),
+    # data: a required parameter missing, a key the tool does not list, a definition's keys, another name
+    ('{"name": "calc", "y": 2}', []),
+    ('{"name": "calc", "x": 1, "z": 2}', []),
+    ('{"name": "calc", "description": "adds", "x": 1}', []),
+    ('{"name": "Bob", "x": 1}', []),
+])
+def test_call_objects_with_the_arguments_beside_the_name_with_tools(text, want):
+    assert [(c.name, c.args) for c in parse_tool_calls(text, tools=_CALC) if c.ok] == want
+    assert all(c.ok for c in parse_tool_calls(text, tools=_CALC))
+    assert parse_tool_calls(text) == []  # (without tools: data)

@@ -129,22 +129,48 @@ def keyed_calls(text: str, i: int, end: int, ctx: Ctx) -> list[ToolCall] | None:
         if b is None or text[a] != "{":
             return None
         inner = members(text, a, b)
-        if not inner.closed or inner.broken or not 1 <= len(inner.items) <= 2 or \
-                any(m.end is None for m in inner.items):
+        if not inner.closed or inner.broken or not inner.items or any(m.end is None for m in inner.items):
             return None
-        if len(inner.items) == 1:
-            (args,) = inner.items
-            written = args.key
+        named = next((m for m in inner.items if m.key == "name"), None)
+        if len(inner.items) > 2 or (named is not None and len(inner.items) == 2 and all(
+                m.key not in _ARGUMENTS_KEYS for m in inner.items)):
+            call = _flat(text, named, inner.items, (a, b), tools)  # {"name": "f", "a": 1, "b": 2}
+        elif len(inner.items) == 1:
+            call = _fitting(text, inner.items[0].key, inner.items[0], (a, b), tools, True)
         else:
-            named, args = inner.items if inner.items[0].key == "name" else inner.items[::-1]
-            if named.key != "name" or args.key not in _ARGUMENTS_KEYS or text[named.start] != '"':
+            args = inner.items[1] if inner.items[0] is named else inner.items[0]
+            if named is None or args.key not in _ARGUMENTS_KEYS or text[named.start] not in "\"'":
                 return None
-            written = decode_key(text[named.start:named.end])
-        call = _fitting(text, written, args, (a, b), tools, len(inner.items) == 1)
+            call = _fitting(text, decode_key(text[named.start:named.end]), args, (a, b), tools, False)
         if call is None:
             return None
         calls.append(call)
     return calls
+
+
+# keys a call object, a tool's definition or a data record writes beside a name: never a flat call's
+_NOT_FLAT = _ARGUMENTS_KEYS | {"description", "type", "id", "function", "tool", "tool_name"}
+
+
+def _flat(text: str, named: Member | None, items: list[Member], span: tuple[int, int],
+          tools: Tools) -> ToolCall | None:
+    """``{"name": "f", "a": 1, "b": 2}``: the arguments written beside the tool's name (as
+    GPT-3.5 and Mistral NeMo write them when asked for a list of calls), when the name is a
+    tool's and the other keys are all properties its schema lists, its required ones among them."""
+    if named is None or text[named.start] not in "\"'" or any(m.key in _NOT_FLAT for m in items):
+        return None
+    name = decode_key(text[named.start:named.end])
+    declared = tools.declared(name)
+    schema = tools.schemas.get(declared) if declared in tools.schemas else None
+    props = schema.get("properties") if isinstance(schema, dict) else None
+    required = schema.get("required") if isinstance(schema, dict) else None
+    keys = {m.key for m in items if m is not named}
+    if not isinstance(props, dict) or not keys <= set(props) or (
+            isinstance(required, list) and not set(required) <= keys):
+        return None
+    parts = [f"{json.dumps(m.key)}: {text[m.start:m.end]}" for m in items if m is not named]
+    call = call_from_parts(name, "{" + ", ".join(parts) + "}", span)
+    return call if call.ok else None
 
 
 def _fitting(text: str, name: str, args: Member, span: tuple[int, int], tools: Tools,
