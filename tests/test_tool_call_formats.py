@@ -3003,3 +3003,15 @@ def test_call_objects_with_the_arguments_beside_the_name_with_tools(text, want):
     assert [(c.name, c.args) for c in parse_tool_calls(text, tools=_CALC) if c.ok] == want
     assert all(c.ok for c in parse_tool_calls(text, tools=_CALC))
     assert parse_tool_calls(text) == []  # (without tools: data)
+
+
+@pytest.mark.parametrize("text, want", [
+    # (Llama 3 8B's, Mistral 7B's and DBRX's lists of a name and its arguments)
+    ("['calc', {'x': 1, 'y': 2}]", [("calc", {"x": 1, "y": 2})]),
+    ('[["calc", {"x": 1}], ["calc", {"x": 2}]]', [("calc", {"x": 1}), ("calc", {"x": 2})]),
+    ('["calc", {"z": 1}]', []), ('["Paris", {"x": 1}]', []), ("['calc', {'x': 1}, 3]", []),
+    ("[['calc', {'x': 1}], 'b']", []), ('["calc", {"y": 2}]', []),
+])
+def test_a_tools_name_and_its_arguments_as_a_pair_with_tools(text, want):
+    assert [(c.name, c.args) for c in parse_tool_calls(text, tools=_CALC)] == want
+    assert parse_tool_calls(text) == []

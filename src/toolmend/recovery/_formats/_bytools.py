@@ -121,9 +121,27 @@ def keyed_calls(text: str, i: int, end: int, ctx: Ctx) -> list[ToolCall] | None:
         scan = elements(text, i, end)
         if not scan.closed or not scan.items:
             return None
-        spans = [(m.start, m.end) for m in scan.items]
-    else:
-        spans = [(i, end)]
+        pair = _pair(text, scan.items, (i, end), tools)  # ['f', {'a': 1}]
+        if pair is not None or text[scan.items[0].start] != "[":
+            return pair if pair is not None else _objects(text, [(m.start, m.end) for m in scan.items], tools)
+        pairs = [_pair(text, elements(text, m.start, m.end).items, (m.start, m.end), tools)  # [['f', {}]]
+                 if m.end is not None and text[m.start] == "[" else None for m in scan.items]
+        return None if any(p is None for p in pairs) else [c for p in pairs if p is not None for c in p]
+    return _objects(text, [(i, end)], tools)
+
+
+def _pair(text: str, items: list[Member], span: tuple[int, int], tools: Tools) -> list[ToolCall] | None:
+    """``['f', {'a': 1}]``: a tool's name and its arguments as a list of two (Llama 3 8B's and
+    Mistral 7B's, asked for calls), when the arguments fit the tool (its listed properties)."""
+    if len(items) != 2 or items[0].end is None or items[1].end is None or \
+            text[items[0].start] not in "\"'" or text[items[1].start] != "{":
+        return None
+    call = _fitting(text, decode_key(text[items[0].start:items[0].end]), items[1], span, tools, True)
+    return None if call is None else [call]
+
+
+def _objects(text: str, spans: list[tuple[int, int | None]], tools: Tools) -> list[ToolCall] | None:
+    """The calls of the objects at ``spans`` (see keyed_calls), or None when one is no call."""
     calls = []
     for a, b in spans:
         if b is None or text[a] != "{":
