@@ -3015,3 +3015,19 @@ def test_call_objects_with_the_arguments_beside_the_name_with_tools(text, want):
 def test_a_tools_name_and_its_arguments_as_a_pair_with_tools(text, want):
     assert [(c.name, c.args) for c in parse_tool_calls(text, tools=_CALC)] == want
     assert parse_tool_calls(text) == []
+
+
+def test_calls_in_strings_in_a_python_fence_with_tools():
+    # (DeepSeek-Coder's and Mistral Large's: the list of call strings fenced as Python)
+    tools = [{"type": "function", "function": {"name": "shop.find", "parameters": {"type": "object", "properties": {
+        "city": {"type": "string"}}}}}]
+    text = "```python\n['shop.find(city=\"Austin\")', 'shop.find(city=\"Dallas\")']\n```"
+    assert [(c.name, c.args) for c in parse_tool_calls(text, tools=tools)] == [
+        ("shop.find", {"city": "Austin"}), ("shop.find", {"city": "Dallas"})]
+    assert parse_tool_calls(text) == []  # (a Python fence without tools: code)
+    # (the same list written again after sentences, as DeepSeek-Coder repeats its answer: a restatement)
+    again = parse_tool_calls(text + "\n\nThis code makes both calls.\n\n" + text, tools=tools)
+    assert [c.ok for c in again] == [True, True, False, False]
+    for code in ("```python\n['shop.find(city=\"Austin\")']\nprint(1)\n```", "```python\n['hello', 'world']\n```",
+                 "```python\n['shop.find(city=\"Austin\")']  # Example usage\n```"):
+        assert parse_tool_calls(code, tools=tools) == [], code

@@ -95,6 +95,9 @@ def fenced_calls(text: str, a: int, b: int, ctx: Ctx) -> list[ToolCall]:
     calls, k = lines_of(text, a, b)
     if not calls:  # [{'name': 'f', 'parameters': {...}}]: the calls as a Python list of call objects
         calls, k = _call_objects(text, a, b, ctx)
+    lead = len(text[a:b]) - len(text[a:b].lstrip()) + a
+    if not calls and text.startswith(("['", '["'), lead):  # ['f(a=1)', 'g(b=2)']: calls in strings
+        calls, k = quoted_calls(text, lead, b) or ([], a)
     if not calls or text[k:b].strip() or any(tools.declared(c.name) not in tools.schemas for c in calls):
         return []
     comments = (line.strip().lstrip("#") for line in text[a:b].splitlines() if line.lstrip().startswith("#"))
