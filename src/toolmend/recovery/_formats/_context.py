@@ -557,13 +557,14 @@ def before_string_end(text: str, calls: list[ToolCall], after_calls: bool) -> li
     a stream's, read before): the model's answer was a string in code of its own making, and
     it wrote on (DeepSeek-Coder's made-up tests quote the call again). The rest is not the
     message's, as after a turn of the model's own making."""
-    found = [k for k in (text.find(q) for q in STRING_QUOTES) if k >= 0]
+    first = 0 if after_calls else next((c.span[1] for c in calls if c.ok), -1)
+    # (searched for after the first call only: a call's arguments full of quotes are not searched)
+    found = [k for k in (text.find(q, first) for q in STRING_QUOTES) if k >= 0] if first >= 0 else []
     if not found:
         return calls
     q = min(found)
     line = text.rfind("\n", 0, q) + 1
-    first = next((c.span[1] for c in calls if c.ok), None)
-    if (not after_calls and (first is None or first > line)) or text[line:q].strip() or \
-            _STRING_LINE.match(text, line) is None:
+    if text[line:q].strip() or _STRING_LINE.match(text, line) is None or \
+            any(text.find(t, 0, line) >= 0 for t in STRING_QUOTES):  # (the text's first three quotes)
         return calls
     return [c for c in calls if c.span[0] < line]
