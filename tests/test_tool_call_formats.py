@@ -3031,3 +3031,19 @@ def test_calls_in_strings_in_a_python_fence_with_tools():
     for code in ("```python\n['shop.find(city=\"Austin\")']\nprint(1)\n```", "```python\n['hello', 'world']\n```",
                  "```python\n['shop.find(city=\"Austin\")']  # Example usage\n```"):
         assert parse_tool_calls(code, tools=tools) == [], code
+
+
+def test_a_tools_name_run_into_its_json_arguments_with_tools():
+    # (a GLM model through an agent: skill_view{"name": "apple-notes"}, no line break)
+    tools = [{"type": "function", "function": {"name": "skill_view", "parameters": {"type": "object", "properties": {
+        "name": {"type": "string"}}}}}]
+    from test_tool_stream import _check_both
+
+    for text in ('skill_view{"name": "apple-notes"}', 'skill_view {"name": "apple-notes"}'):
+        assert [(c.name, c.args, c.ok) for c in parse_tool_calls(text, tools=tools)] == [
+            ("skill_view", {"name": "apple-notes"}, True)]
+        assert parse_tool_calls(text) == []
+        _check_both(text, 3, tools=tools)
+    (c,) = parse_tool_calls('skill_view{"name": "x"} is what I would run', tools=tools)
+    assert not c.ok
+    assert parse_tool_calls('other{"name": "x"}', tools=tools) == []

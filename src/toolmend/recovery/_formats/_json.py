@@ -522,7 +522,7 @@ def read_arrow(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] 
 
 
 # GLM-4's call: its name alone on the message's first line (or after <|assistant|>), its arguments next
-_GLM4_HEAD = re.compile(r"[ \t\r\n]*(" + NAME_PATTERN + r")[ \t]*\r?\n[ \t]*(?=[{\[])")
+_GLM4_HEAD = re.compile(r"[ \t\r\n]*(" + NAME_PATTERN + r")[ \t]*(?:\r?\n[ \t]*)?(?=[{\[])")
 _GLM4_NEXT = "<|assistant|>"
 
 
