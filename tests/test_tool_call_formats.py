@@ -3047,3 +3047,18 @@ def test_a_tools_name_run_into_its_json_arguments_with_tools():
     (c,) = parse_tool_calls('skill_view{"name": "x"} is what I would run', tools=tools)
     assert not c.ok
     assert parse_tool_calls('other{"name": "x"}', tools=tools) == []
+
+
+@pytest.mark.parametrize("text, want", [
+    # (Claude Instant's "tools call: [...]", the list of calls on the label's line)
+    ("tools call: [calc(x=1)]", [("calc", {"x": 1})]),
+    ("Function call: [calc(x=1), calc(x=2)]", [("calc", {"x": 1}), ("calc", {"x": 2})]),
+    ("tools call: [\ncalc(x=1)\n]", [("calc", {"x": 1})]),
+    ("tools call: [calc(x=1)] is what I would send", []), ("My call: [other(x=1)]", []),
+])
+def test_a_list_of_calls_after_a_label_opening_the_message_with_tools(text, want):
+    from test_tool_stream import _check_both
+
+    assert [(c.name, c.args) for c in parse_tool_calls(text, tools=_CALC) if c.ok] == want
+    assert parse_tool_calls(text) == []
+    _check_both(text, 2, tools=_CALC)

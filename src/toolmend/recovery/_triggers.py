@@ -20,6 +20,7 @@ import re
 import regex  # type: ignore[import-untyped]
 
 from ._formats._context import (
+    CALL_LABEL,
     INSTRUCTION,
     PREFILLED,
     PREFILLED_OPENERS,
@@ -120,6 +121,7 @@ _NOT_PREFILLED = re.compile(r"[ \t\r\n]{0,64}(?:(?!to=)[A-Za-z_][\w.-]{0,127}(?:
 # GLM-4's call known by a tool's name, at the message's start (the scan's TOOL_HEAD; here
 # matched on the text so far, which may still become one)
 _TOOL_HEAD = regex.compile(TOOL_HEAD.pattern)
+_CALL_LABEL = regex.compile(CALL_LABEL.pattern, regex.I)
 
 
 def opens_with_tool(text: str, names: frozenset[str]) -> bool | None:
@@ -128,7 +130,8 @@ def opens_with_tool(text: str, names: frozenset[str]) -> bool | None:
     (while the name so far begins a tool's name; the pattern is bounded)."""
     m = _TOOL_HEAD.match(text, partial=True)
     if m is None:
-        return False
+        label = _CALL_LABEL.match(text, partial=True)  # (a list of calls after a label: the end decides)
+        return False if label is None else (None if label.partial else True)
     name = head_name(m.group(1) or "").rstrip("\\")  # (a backslash at the end: an escape begun)
     if not m.partial:
         return declared_name(name, names) in names

@@ -16,9 +16,9 @@ import json
 from .._jsonish import Member, decode_key, elements, members
 from .._toolcalls import ToolCall, _json_calls, call_from_parts
 from ._base import Ctx
-from ._context import TOOL_HEAD, head_name, says_shown
+from ._context import CALL_LABEL, TOOL_HEAD, head_name, says_shown
 from ._json import read_glm4
-from ._pythonic import bare_calls, lines_of, quoted_calls
+from ._pythonic import bare_calls, lines_of, quoted_calls, read_list
 from ._schema import Tools
 
 __all__ = ["calls_by_tools", "fenced_calls", "keyed_calls"]
@@ -29,6 +29,14 @@ def calls_by_tools(text: str, ctx: Ctx, at: int = 0) -> tuple[list[ToolCall], in
     a tool's name, and where the scan goes on; None when it opens with no such call."""
     tools = ctx.tools
     head = TOOL_HEAD.match(text, at) if tools is not None and ctx.fmt is None else None
+    label = CALL_LABEL.match(text, at) if tools is not None and ctx.fmt is None and head is None else None
+    if label is not None and tools is not None:  # tools call: [f(a=1)] (Claude Instant's)
+        found, end = read_list(text, label.end(), len(text), ctx)
+        nl = text.find("\n", end)
+        if found and all(tools.declared(c.name) in tools.schemas for c in found) and \
+                not text[end:nl if nl >= 0 else len(text)].strip():
+            return found, end
+        return None
     if head is None or tools is None or tools.declared(head_name(head.group(1))) not in tools.schemas:
         return None
     lead = head.start(1)

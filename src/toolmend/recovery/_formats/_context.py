@@ -45,6 +45,12 @@ TOOL_HEAD = re.compile(r"[ \t\r\n]{0,64}(?:\[[ \t\r\n]{0,16})?['\"`]?([A-Za-z_](
                        r"[ \t]{0,16}(?:(?:\r?\n[ \t]{0,16})?\{|\()")  # (NAME{...} on one line too)
 
 
+# the message opening with a label saying a call follows on its line ("tools call: [f(a=1)]", Claude
+# Instant's), then a list of calls: read with tools= (_bytools)
+CALL_LABEL = re.compile(r"[ \t\r\n]{0,64}(?:[A-Za-z]{1,16}[ \t]){0,2}(?:function |tool )?calls?:"
+                        r"[ \t]{0,8}(?=\[)", re.I)
+
+
 def head_name(written: str) -> str:
     """The tool's name ``TOOL_HEAD`` found, its underscores as Markdown escapes them
     (``solve\\_quadratic``) read as the underscores they are (a name holds no backslash)."""
