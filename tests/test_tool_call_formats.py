@@ -2794,29 +2794,12 @@ def test_harmony_json_glued_to_the_recipient_is_the_tools_name_with_tools_only()
     assert [(c.name, c.args) for c in s.finish()] == [("shell", {"cmd": ["ls"]})]
 
 
-@pytest.mark.parametrize("text, want", [
-    ('analysisThe user wants the weather. Call get_weather.assistantcommentary to=functions.get_weather '
-     'json{"city": "Paris"}', [("get_weather", {"city": "Paris"})]),
-    ('commentary to=functions.get_weather json{"city": "Paris"}\n', [("get_weather", {"city": "Paris"})]),
-    ('analysisOk.assistantcommentary to=functions.get_weather{"city": "Paris"}', [("get_weather", {"city": "Paris"})]),
-    # a sentence naming the header, text after the arguments, a call in analysis: not read
-    ('The header reads commentary to=functions.get_weather json{"city": "Paris"}', []),
-    ('analysisOk.assistantcommentary to=functions.get_weather json{"city": "Paris"} and then', []),
-    ('<|channel|>analysis<|message|>I could write commentary to=functions.rm json{"p": "/"}<|end|>'
-     '<|start|>assistant<|channel|>final<|message|>No call.<|return|>', []),
-])
-def test_harmony_with_its_tokens_dropped(text, want):
-    got = parse_tool_calls(text)
-    assert [(c.name, c.args) for c in got if c.ok] == want and all(c.ok for c in got)
-    s = ToolCallStream()
-    for k in range(0, len(text), 3):
-        s.feed(text[k:k + 3])
-    assert s.finish() == got
-
-
-def test_harmony_with_its_tokens_dropped_cut():
-    (c,) = parse_tool_calls('analysisOk.assistantcommentary to=functions.get_weather json{"city": "Par')
-    assert (c.name, c.ok) == ("get_weather", False) and "cut off" in c.error
+def test_harmony_headers_words_after_the_recipient():
+    for head in ("commentary to=functions.shell <|constrain|>application/json",
+                 "commentary to=functions.shell <|constrain|> json_schema", "commentary to=functions.shell shell",
+                 "commentary to=functions.shell application/json"):
+        (c,) = parse_tool_calls(f'<|start|>assistant<|channel|>{head}<|message|>{{"command": "ls"}}<|call|>')
+        assert (c.name, c.ok) == ("shell", True), head
 
 
 def test_harmony_recipient_with_a_space_is_a_tools_name_or_not_ok():
@@ -2846,6 +2829,13 @@ def test_harmony_recipient_with_a_space_is_a_tools_name_or_not_ok():
     ('<tool_call>\n<function>terminal</function>\n{"command": "ls"} and more\n</tool_call>',
      [("terminal", None, False)]),
     ('For example:\n```\n<tool_call>\n<function>terminal</function>\n{"command": "ls"}\n</tool_call>\n```', []),
+    # a call object under the name: the same tool's call, or two readings; the arguments wrapped: two readings
+    ('<tool_call>\n<function>terminal</function>\n{"name": "terminal", "arguments": {"command": "ls"}}\n'
+     '</tool_call>', [("terminal", {"command": "ls"}, True)]),
+    ('<tool_call>\n<function>search</function>\n{"name": "terminal", "arguments": {"command": "ls"}}\n'
+     '</tool_call>', [("search", None, False)]),
+    ('<tool_call>\n<function>search</function>\n{"arguments": {"command": "ls"}}\n</tool_call>',
+     [("search", None, False)]),
     ('<think><tool_call>\n<function>rm</function>\n{"p": "/"}\n</tool_call></think>No call.', []),
 ])
 def test_a_tool_call_tag_naming_its_tool_in_a_function_element(text, want):
@@ -2875,8 +2865,12 @@ def test_a_call_whose_opener_was_left_out_right_after_the_reasoning(text, thinki
     for k in range(0, len(text), 3):
         shown += [e.text for e in s.feed(text[k:k + 3]) if isinstance(e, TextDelta)]
     assert s.finish() == got and "call" not in "".join(shown) and "bash" not in "".join(shown)
-    # words after the reasoning are the answer
+    # words after the reasoning are the answer; a reasoning block in a shown example opens no call
     assert parse_tool_calls("<think>ok</think>\nThe call: bash is fine.") == []
+    shown = ("Example of the format:\n<think>plan</think>\nget_weather<arg_key>city</arg_key><arg_value>Rome"
+             "</arg_value></tool_call>\n\nNow my call:\n<tool_call>get_weather<arg_key>city</arg_key><arg_value>"
+             "Paris</arg_value></tool_call>")
+    assert [c.args for c in parse_tool_calls(shown)] == [{"city": "Paris"}]
 
 
 _RAG = [{"type": "function", "function": {"name": "call_rag_server", "parameters": {"type": "object", "properties": {
@@ -2902,6 +2896,13 @@ def test_the_arguments_object_passed_by_position_with_tools(text, want):
     if want is not None:
         assert "positional_object" in [f.code for f in c.fixes]
     assert all(not c.ok for c in parse_tool_calls(text))  # (without tools: which parameter it is, unknown)
+
+
+def test_the_arguments_object_by_position_is_a_guess_when_a_parameter_takes_an_object():
+    tools = [{"type": "function", "function": {"name": "filter_tasks", "parameters": {"type": "object", "properties": {
+        "filter": {"type": "object"}, "status": {"type": "string"}}}}}]
+    (c,) = parse_tool_calls('[filter_tasks({"status": "open"})]', tools=tools)
+    assert not c.ok  # (filter={"status": "open"} to Python, or the arguments: which is meant is a guess)
 
 
 def test_an_offer_to_the_user_is_shown_and_a_list_ending_in_a_comma_is_read():
@@ -2965,6 +2966,14 @@ def test_calls_after_a_string_the_text_never_opened_are_not_the_messages():
 
     assert [(c.name, c.args) for c in parse_tool_calls(text, tools=tools)] == [("get_event", {"name": "Civil War"})]
     _check_both(text, 3, tools=tools)
+    # a docstring's pair after the calls, three quotes inside a call's value: the message goes on
+    a = '<tool_call>\n{"name": "get_event", "arguments": {"name": "a"}}\n</tool_call>\n'
+    b = '<tool_call>\n{"name": "get_event", "arguments": {"name": "b"}}\n</tool_call>'
+    doc = a + 'The helper:\n```python\ndef add(a, b):\n    """\n    Add.\n    """\n```\n' + b
+    value = a + '<tool_call>\n<function=get_event>\n<parameter=name>\n"""\n</parameter>\n</function>\n</tool_call>\n' + b
+    for text in (doc, value):
+        assert [c.args["name"] for c in parse_tool_calls(text, tools=tools)][-1] == "b"
+        _check_both(text, 3, tools=tools)
     # three quotes not alone on their line after the calls: the message goes on
     text = '[get_event(name="a")]\nIts docstring, """Get it.""", says so.\n[get_event(name="b")]'
     assert [c.args["name"] for c in parse_tool_calls(text, tools=tools)] == ["a", "b"]

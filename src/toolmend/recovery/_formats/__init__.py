@@ -30,7 +30,6 @@ from ._elements import read_tool_name_invoke
 from ._gemma import gemma_reader
 from ._hermes import read_tag_at
 from ._json import (
-    STRIPPED,
     block_reader,
     read_apertus,
     read_arrow,
@@ -40,12 +39,11 @@ from ._json import (
     read_harmony,
     read_kimi,
     read_mistral,
-    read_stripped_harmony,
 )
 from ._nestedxml import NS, read_block
 from ._pythonic import BY_POSITION, argument_after, positional_object, pythonic_at, pythonic_reader, read_list
 from ._scan import scan
-from ._schema import Tools, read_tools
+from ._schema import Tools, _types, read_tools
 from ._tokens import token_pattern
 from ._xml import glm_reader, invoke_reader, read_function
 from ._xtml import SOLAR_CALL, XTML_CALL, read_solar, read_xtml_call
@@ -488,7 +486,6 @@ MARKERS: dict[str, tuple[str, Any]] = {
     "<|tool_call_begin|>": ("kimi", read_kimi),
     "<|start|>": ("harmony", read_harmony),
     "<|channel|>": ("harmony", read_harmony),
-    STRIPPED: ("harmony", read_stripped_harmony),
     "[TOOL_CALLS]": ("mistral", read_mistral),
     "<|python_tag|>": ("llama3", _python_tag),
     "Action:": ("command_r_plus", _action_fence),
@@ -662,8 +659,10 @@ def _object_by_position(call: ToolCall, known: Tools) -> ToolCall:
     schema = known.schemas.get(call.name)
     if not value or not isinstance(schema, dict):
         return call
-    required = schema.get("required")
-    if not set(value) <= set(known.properties(call.name)) or (
+    required, props = schema.get("required"), known.properties(call.name)
+    if any("object" in _types(p) for p in props.values()):
+        return call  # (f({"status": "open"}) with a parameter taking an object: which is meant is a guess)
+    if not set(value) <= set(props) or (
             isinstance(required, list) and not set(map(str, required)) <= set(value)):
         return call
     why = f"the call to {call.name!r} passed its arguments as one object by position"

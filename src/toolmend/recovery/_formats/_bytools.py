@@ -13,6 +13,8 @@ from __future__ import annotations
 import ast
 import json
 
+import orjson
+
 from .._jsonish import Member, decode_key, elements, members
 from .._toolcalls import ToolCall, _json_calls, call_from_parts
 from ._base import Ctx
@@ -128,6 +130,25 @@ def keyed_calls(text: str, i: int, end: int, ctx: Ctx) -> list[ToolCall] | None:
     tools = ctx.tools
     if tools is None or ctx.fmt not in (None, "json"):
         return None
+    calls = _keyed(text, i, end, tools)
+    if not calls:
+        return calls
+    try:
+        orjson.loads(text[i:end])
+    except orjson.JSONDecodeError:  # a Python literal: what Python reads it as must be what was read
+        try:
+            literal = ast.literal_eval(text[i:end].strip())
+            as_json = json.dumps(literal)
+        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+            return None  # (a variable, an expression: no literal, no call)
+        again = _keyed(as_json, 0, len(as_json), tools)  # ('Par' 'is' is 'Paris' to Python)
+        if again is None or [(c.name, c.args) for c in again] != [(c.name, c.args) for c in calls]:
+            return None
+    return calls
+
+
+def _keyed(text: str, i: int, end: int, tools: Tools) -> list[ToolCall] | None:
+    """keyed_calls' reading of ``text[i:end]``."""
     if text[i] == "[":
         scan = elements(text, i, end)
         if not scan.closed or not scan.items:
@@ -186,7 +207,8 @@ def _flat(text: str, named: Member | None, items: list[Member], span: tuple[int,
     """``{"name": "f", "a": 1, "b": 2}``: the arguments written beside the tool's name (as
     GPT-3.5 and Mistral NeMo write them when asked for a list of calls), when the name is a
     tool's and the other keys are all properties its schema lists, its required ones among them."""
-    if named is None or text[named.start] not in "\"'" or any(m.key in _NOT_FLAT for m in items):
+    if named is None or text[named.start] not in "\"'" or any(m.key in _NOT_FLAT for m in items) or \
+            len({m.key for m in items}) < len(items):  # (a key twice: which value is meant is a guess)
         return None
     name = decode_key(text[named.start:named.end])
     declared = tools.declared(name)

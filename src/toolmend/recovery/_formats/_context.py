@@ -144,10 +144,21 @@ _EXAMPLE_CJK = (r"(?:\u4f8b\u5982|\u793a\u4f8b|\u6bd4\u5982|\u4e3e\u4f8b|\u8209\
                 r"\u4f8b\u3048\u3070|\u305f\u3068\u3048\u3070|\uc608\ub97c \ub4e4\uc5b4|\uc608\uc2dc|"
                 r"(?<![\u3400-\u9fff])\u4f8b[:\uff1a])")
 # what introduces a fenced block as an illustration rather than the model's own call
-# an offer to the user ("If you want it monthly, you can call: ..."): what follows is theirs to run
-_OFFER = r"^\W*(?:if|should) you(?:'d| would)? (?:want|wish|like|need|prefer)\b[^\n]*:\W*$"
+# an offer to the user ("If you want it monthly, you can call:"): what follows is theirs to run
+_OFFER_OPENS = re.compile(r"\W*(?:if|should) you(?:'d| would)? (?:want|wish|like|need|prefer)\b", re.I)
+_YOU_CAN = re.compile(r"\byou (?:can|could|may|might)\b", re.I)
+
+
+def _offers(line: str) -> bool:
+    """``line`` is one sentence offering the user a call they may make ("If you want it
+    monthly, you can modify the call by providing ... :"): it opens with the condition, says
+    what they can do, and ends in a colon (a sentence of the model's own, "If you'd like, I
+    can check. Checking now:", is not one)."""
+    line = line.strip()
+    return line.endswith(":") and _OFFER_OPENS.match(line) is not None and \
+        not any(c in line for c in ".!?") and _YOU_CAN.search(line) is not None
 _FRAMING = re.compile(
-    _OFFER + r"|\b(?:for (?:example|instance|reference)|e\.g\b|an? example|example (?:of|call|output|usage)|"
+    r"\b(?:for (?:example|instance|reference)|e\.g\b|an? example|example (?:of|call|output|usage)|"
     r"examples?:|like (?:this|so)|looks? like|should (?:look|contain|be|read)|the format|format is|"
     r"format:|syntax|template|sample|typical|would (?:emit|make|call|look|write|send|be|use)|"
     r"(?:here is|here's) how|how (?:you|to) (?:would )?(?:call|use|write)|such as|wrong|right:|"
@@ -159,7 +170,7 @@ _FRAMING = re.compile(
 # what introduces a bare call (no marker, no fence) as an illustration: the words that say so
 # outright (a fence's list holds more, "like this", "such as", "i would": said of real calls too)
 _BARE_FRAMING = re.compile(
-    _OFFER + r"|\b(?:for (?:example|instance|reference)|e\.g\b|eg:|examples?:|an? example (?:of|call)|"
+    r"\b(?:for (?:example|instance|reference)|e\.g\b|eg:|examples?:|an? example (?:of|call)|"
     r"example ?\d+\b|"
     r"example (?:(?:function|tool|api) )?(?:call|output|usage|response|request|input)|"
     r"the format (?:is|looks)|"
@@ -192,7 +203,7 @@ def framed_as_example(text: str, fence_start: int, floor: int, content: str) -> 
 def frames(words: str) -> bool:
     """``words`` introduce what follows as an illustration ("for instance", "e.g."; the
     framing's words with any blanks between them: "For\u00a0instance", "for  example")."""
-    return _FRAMING.search(_BLANKS.sub(" ", words)) is not None
+    return _FRAMING.search(_BLANKS.sub(" ", words)) is not None or _offers(words)
 
 
 def says_shown(words: str) -> bool:
@@ -200,7 +211,7 @@ def says_shown(words: str) -> bool:
     made: the framing words of a fence's or of a bare call's ("Example usage:", "e.g.",
     "Do not run this", a line that is only "Example")."""
     words = _BLANKS.sub(" ", words)
-    return _FRAMING.search(words) is not None or _BARE_FRAMING.search(words) is not None
+    return _FRAMING.search(words) is not None or _BARE_FRAMING.search(words) is not None or _offers(words)
 
 
 def framed_line(text: str, i: int, floor: int) -> bool:
@@ -212,7 +223,7 @@ def framed_line(text: str, i: int, floor: int) -> bool:
     if _UNDERLINE.fullmatch(lead):  # a heading's underline: its words are the line right above
         above = before[:max(before.rfind("\n"), 0)].rstrip(" \t\r")
         lead = above[above.rfind("\n") + 1:] if above and not above.endswith("\n") else ""
-    return bool(lead) and _BARE_FRAMING.search(_BLANKS.sub(" ", lead)) is not None
+    return bool(lead) and (_BARE_FRAMING.search(_BLANKS.sub(" ", lead)) is not None or _offers(lead))
 
 
 # a line of special tokens or tags only (a leaked <|im_start|>, an <?xml?>): no words
@@ -557,13 +568,14 @@ STRING_QUOTES = ('"""', "'''")
 _STRING_LINE = re.compile(r"[ \t]*(?:\"\"\"|''')[ \t]*[),;]*[ \t]*\r?(?:\n|\Z)")
 
 
-def before_string_end(text: str, calls: list[ToolCall], after_calls: bool) -> list[ToolCall]:
-    """The calls before a line that closes a triple-quoted string the text never opened (its
-    first three quotes, alone on their line), after the message's first call (``after_calls``:
-    a stream's, read before): the model's answer was a string in code of its own making, and
-    it wrote on (DeepSeek-Coder's made-up tests quote the call again). The rest is not the
-    message's, as after a turn of the model's own making."""
-    first = 0 if after_calls else next((c.span[1] for c in calls if c.ok), -1)
+def before_string_end(text: str, calls: list[ToolCall], after_calls: bool, start: int = 0) -> list[ToolCall]:
+    """The calls before a line that closes a triple-quoted string the text never opened (the
+    text's first three quotes, alone on their line, outside any call, and written an odd
+    number of times: no docstring's pair), after the message's first call (``after_calls``:
+    a stream's, read before ``start``): the model's answer was a string in code of its own
+    making, and it wrote on (DeepSeek-Coder's made-up tests quote the call again). The rest
+    is not the message's, as after a turn of the model's own making."""
+    first = start if after_calls else next((c.span[1] for c in calls if c.ok), -1)
     # (searched for after the first call only: a call's arguments full of quotes are not searched)
     found = [k for k in (text.find(q, first) for q in STRING_QUOTES) if k >= 0] if first >= 0 else []
     if not found:
@@ -571,6 +583,12 @@ def before_string_end(text: str, calls: list[ToolCall], after_calls: bool) -> li
     q = min(found)
     line = text.rfind("\n", 0, q) + 1
     if text[line:q].strip() or _STRING_LINE.match(text, line) is None or \
-            any(text.find(t, 0, line) >= 0 for t in STRING_QUOTES):  # (the text's first three quotes)
+            any(c.span[0] <= line < c.span[1] for c in calls) or \
+            any(text.find(t, 0, line) >= 0 for t in STRING_QUOTES) or text.count(text[q:q + 3]) % 2 == 0:
         return calls
     return [c for c in calls if c.span[0] < line]
+
+
+# the start of a sentence, not of code: a word, then a blank and a letter or a punctuation mark
+# ("If you want", "That is all."; not "msg=", "total = sum(")
+PROSE_WORDS = re.compile(r"[^\W\d_][\w']*(?:[ \t]+[^\W\d_]|[,.:;!?])")

@@ -302,7 +302,18 @@ def _element_named(text: str, i: int, m: re.Match[str], limit: int) -> tuple[lis
     if text[known[1]:body_end].strip():
         return [ToolCall(name, raw, None, False, (i, end),
                          f"the call to {name!r} holds more than its arguments before </tool_call>")], end
-    return [call_from_parts(name, text[known[0]:known[1]], (i, end))], end
+    body = text[known[0]:known[1]]
+    inner = _body_call(body)
+    if inner is not None:  # (a call object under the name: the same tool's, or two readings)
+        if inner.name != name:
+            why = f"the tag names {name!r} and its body calls {inner.name!r}"
+            return [two_ways(name, raw, (i, end), why)], end
+        return [replace(inner, span=(i, end))], end
+    keys = [m.key for m in members(body, 0, len(body)).items]
+    if len(keys) == 1 and keys[0] in _ARGS_KEYS:  # {"arguments": {...}}: wrapped, or a parameter so named
+        return [two_ways(name, raw, (i, end), f"the body of the call to {name!r} holds only {keys[0]!r}: its "
+                         "arguments wrapped, or a parameter so named")], end
+    return [call_from_parts(name, body, (i, end))], end
 
 
 def _whole_call(text: str, i: int, b: int, limit: int) -> ToolCall | None:

@@ -34,7 +34,7 @@ from ._context import after_markup, frames
 
 __all__ = ["block_reader", "read_mistral", "read_kimi", "read_deepseek", "read_harmony", "harmony_tool",
            "kimi_name", "read_apertus", "read_arrow", "read_functools", "read_glm4", "models_message",
-           "read_glm4_next", "STRIPPED", "read_stripped_harmony"]
+           "read_glm4_next"]
 
 
 def _respan(calls: list[ToolCall], span: tuple[int, int]) -> list[ToolCall]:
@@ -396,9 +396,13 @@ def _words_after_recipient(head: str) -> str:
     to = _H_TO.search(head)
     if to is None:
         return ""
-    words = _H_HEAD_TOKEN.sub(" ", head[to.end():]).split()
-    if words and words[-1].lower() in _CONTENT_TYPES:
+    rest = head[to.end():]
+    rest = rest[:rest.find("<|constrain|>")] if "<|constrain|>" in rest else rest  # (then its type)
+    words = _H_HEAD_TOKEN.sub(" ", rest).split()
+    if words and (words[-1].lower() in _CONTENT_TYPES or "/" in words[-1]):
         words.pop()
+    if words == [to.group(1).rsplit(".", 1)[-1]]:  # (to=functions.shell shell: the name written again)
+        return ""
     return " ".join(words)
 
 
@@ -449,30 +453,6 @@ def _unglued(call: ToolCall, ctx: Ctx) -> ToolCall:
         return call
     return replace(call, name=name, fixes=(*call.fixes, Fix(
         "tool_name", -1, f"the model wrote {call.name!r}, the tool's name and harmony's json run together")))
-
-
-# gpt-oss's call with harmony's special tokens dropped by the server (skip_special_tokens):
-# <|start|>assistant<|channel|>commentary to=functions.f <|constrain|>json<|message|>{...}<|call|>
-# reads "assistantcommentary to=functions.f json{...}", the analysis before it run into it
-STRIPPED = "commentary to=functions."
-_STRIPPED = re.compile(r"commentary to=functions\.(" + NAME_PATTERN + r")(?: ?json)?[ \t]*(?=\{)")
-
-
-def read_stripped_harmony(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
-    """The call of a harmony message whose tokens were dropped: read where its header opens
-    the text or follows the ``assistant`` of the dropped ``<|start|>assistant`` (a sentence
-    that names such a header is prose), and only when nothing but blanks follows its
-    arguments (the dropped ``<|call|>`` ended the reply). Anything else is not read."""
-    m = _STRIPPED.match(text, i, limit)
-    if m is None or (text[:i].strip() and not text.endswith("assistant", 0, i)):
-        return None, i + len(STRIPPED)
-    name, a = m.group(1), m.end()
-    e = extent(text, a, limit)
-    if e is None:
-        return [named_call(name, text[a:limit], (i, limit), cut=True)], limit
-    if text[e:limit].strip():
-        return None, i + len(STRIPPED)  # (text after it: a transcript or prose, not a reply's call)
-    return [_unglued(named_call(name, text[a:e], (i, e)), ctx)], e
 
 
 def read_apertus(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:

@@ -27,6 +27,7 @@ from ._context import (
     PREFILLED,
     PREFILLED_OPENERS,
     PROMPT_HEAD,
+    PROSE_WORDS,
     QUOTE_LEAD,
     QUOTES,
     REPLY_HEAD,
@@ -211,13 +212,15 @@ class Scanner:
                 pos, closed = self.reasoning(m, limit, calls, in_fence)
                 if closed >= 0:
                     floor = closed  # (reasoning frames nothing after it)
-                    pos = pos if in_fence else self.opening_calls(pos, limit, calls)
+                    opens = _skip_ws(text, 0, m.start()) >= m.start()  # (the reasoning opens the message)
+                    pos = pos if in_fence else self.opening_calls(pos, limit, calls, opens)
                 continue
             if kind == "close":
                 pos = floor = m.end()
                 if not in_fence and not self.reasoning_over:  # a bare closer: what came before was reasoning
                     del calls[:]
-                    pos = floor = self.opening_calls(pos, limit, calls)
+                    last = _FIRST_CLOSER.search(text, pos) is None
+                    pos = floor = self.opening_calls(pos, limit, calls, last)
                 continue
             if kind == "comment":  # an HTML comment: what it holds was commented out, not written
                 close_comment = self.closer("-->", m.end(), limit)
@@ -369,7 +372,7 @@ class Scanner:
             return None  # (its calls are read as the scan goes on)
         return unreadable_block(self.text, "<tool_call>", start, past), past
 
-    def opening_calls(self, pos: int, limit: int, calls: list[ToolCall]) -> int:
+    def opening_calls(self, pos: int, limit: int, calls: list[ToolCall], reply: bool) -> int:
         """The calls the reply opens with after the reasoning, no marker before them: GLM-4
         named (GLM-Z1's), or, with tools= and the format not named, calls known by a tool's
         name (as at the message's start); added; where the scan goes on."""
@@ -381,8 +384,9 @@ class Scanner:
         calls.extend(found)
         if found:
             return end
-        # (an opener left out after the reasoning, <channel|>call:NAME{..}: as at the message's start)
-        return _prefilled(self, calls, pos)
+        # (an opener left out after the reasoning that opens the message, or the last bare closer's,
+        # <channel|>call:NAME{..}: as at the message's start)
+        return _prefilled(self, calls, pos) if reply else pos
 
     def _placeholder(self, found: list[ToolCall]) -> bool:
         """A call of ``found`` names a placeholder (``NAME``, ``TOOL_NAME``, ``{{name}}``), no
@@ -595,9 +599,8 @@ class Scanner:
                 if k < limit and text[k] == ("{" if sep == ";" else "["):
                     i = k
                     continue
-                # (a separator ending the value's line: read when words or the end follow, not code's
-                # brackets, assertEqual(x, [...],\n): the value is then part of an expression)
-                end = c + 1 if k >= limit or text[k].isalpha() else k
+                # (a separator ending the value's line: read when prose or the end follows, not code)
+                end = c + 1 if k >= limit or PROSE_WORDS.match(text, k) is not None else k
             elif sep == "{" and text[end - 1] == "}" and "\n" not in text[end:k]:
                 i = k  # ({..} {..}: objects one after the other on the line, Ollama's models')
                 continue
@@ -671,7 +674,7 @@ def scan(text: str, ctx: Ctx, kinds: frozenset[str], readers: dict[str, Any],
     if opening and not calls:
         start = _prefilled(scanner, calls, start)
     scanner.scan(start, len(text), calls, False)
-    return before_string_end(text, calls, after_calls)
+    return before_string_end(text, calls, after_calls, start)
 
 
 def _prefilled(scanner: Scanner, calls: list[ToolCall], at: int = 0) -> int:
