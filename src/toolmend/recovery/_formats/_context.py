@@ -565,13 +565,17 @@ MADE_UP_TURN = re.compile(r"<tool_call>[ \t]*\r?\n[ \t]*(?:user|system|human)[ \
 # three quotes, the string they close or open alone on their line (with a call's or a list's
 # closing punctuation after them)
 STRING_QUOTES = ('"""', "'''")
+# what follows three quotes that close a string passed to a call: its closing bracket or a comma,
+# on their line or the next (a docstring's opening three quotes are followed by its text)
+_CLOSES_ARGUMENT = re.compile(r"[ \t]*\r?\n?[ \t]*[),\]]")
 _STRING_LINE = re.compile(r"[ \t]*(?:\"\"\"|''')[ \t]*[),;]*[ \t]*\r?(?:\n|\Z)")
 
 
 def before_string_end(text: str, calls: list[ToolCall], after_calls: bool, start: int = 0) -> list[ToolCall]:
     """The calls before a line that closes a triple-quoted string the text never opened (the
-    text's first three quotes, alone on their line, outside any call, and written an odd
-    number of times: no docstring's pair), after the message's first call (``after_calls``:
+    text's first three quotes, alone on their line, outside any call, and a call's closing
+    bracket or a comma right after them: no docstring's opening), after the message's first
+    call (``after_calls``:
     a stream's, read before ``start``): the model's answer was a string in code of its own
     making, and it wrote on (DeepSeek-Coder's made-up tests quote the call again). The rest
     is not the message's, as after a turn of the model's own making."""
@@ -582,9 +586,9 @@ def before_string_end(text: str, calls: list[ToolCall], after_calls: bool, start
         return calls
     q = min(found)
     line = text.rfind("\n", 0, q) + 1
-    if text[line:q].strip() or _STRING_LINE.match(text, line) is None or \
-            any(c.span[0] <= line < c.span[1] for c in calls) or \
-            any(text.find(t, 0, line) >= 0 for t in STRING_QUOTES) or text.count(text[q:q + 3]) % 2 == 0:
+    m = _STRING_LINE.match(text, line)
+    if text[line:q].strip() or m is None or any(c.span[0] <= line < c.span[1] for c in calls) or \
+            any(text.find(t, 0, line) >= 0 for t in STRING_QUOTES) or not _CLOSES_ARGUMENT.match(text, q + 3):
         return calls
     return [c for c in calls if c.span[0] < line]
 
