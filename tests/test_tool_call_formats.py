@@ -3071,3 +3071,35 @@ def test_a_list_of_calls_after_a_label_opening_the_message_with_tools(text, want
     assert [(c.name, c.args) for c in parse_tool_calls(text, tools=_CALC) if c.ok] == want
     assert parse_tool_calls(text) == []
     _check_both(text, 2, tools=_CALC)
+
+
+def test_second_review_cases():
+    tools = [{"type": "function", "function": {"name": "get_weather", "parameters": {"type": "object", "properties": {
+        "city": {"type": "string"}}, "required": ["city"]}}},
+        {"type": "function", "function": {"name": "put", "parameters": {"type": "object", "properties": {"data": {}}}}},
+        {"type": "function", "function": {"name": "invoke_lambda", "parameters": {"type": "object", "properties": {
+            "name": {"type": "string"}, "input": {"type": "object"}}}}}]
+    # a label's own words saying the call is shown; markup after a labelled list
+    for text in ('Example call: [get_weather(city="Paris")]', 'Bad call: [get_weather(city="Paris")]',
+                 'Do not call: [get_weather(city="Paris")]'):
+        assert parse_tool_calls(text, tools=tools) == [], text
+    for text in ('tools call: [get_weather(city="x")]<|eot_id|>', 'My call: [get_weather(city="x")].'):
+        assert [c.ok for c in parse_tool_calls(text, tools=tools)] == [True], text
+    # the model's own action is no offer to the user
+    (c,) = parse_tool_calls("If you need more details later you can ask; for now I'll check the weather:\n"
+                            '[get_weather(city="Paris")]', tools=tools)
+    assert c.ok
+    # a reply header before the reasoning that opens the reply
+    (c,) = parse_tool_calls('<|im_start|>assistant\n<think>x</think>call:get_weather{city:<|"|>Paris<|"|>}')
+    assert (c.name, c.args) == ("get_weather", {"city": "Paris"})
+    # a parameter of no type may take an object: the object by position is a guess
+    (c,) = parse_tool_calls('[put({"data": {"a": 1}})]', tools=tools)
+    assert not c.ok
+    # a tool whose parameters are "name" and "input": its arguments, not a call object
+    (c,) = parse_tool_calls('<tool_call>\n<function>invoke_lambda</function>\n{"name": "resize", "input": {"w": 1}}\n'
+                            '</tool_call>', tools=tools)
+    assert (c.name, c.args, c.ok) == ("invoke_lambda", {"name": "resize", "input": {"w": 1}}, True)
+    # a harmony recipient's words before <|constrain|> are its name's
+    (c,) = parse_tool_calls('<|start|>assistant<|channel|>commentary to=functions.Web Search/v2 <|constrain|>json'
+                            '<|message|>{"q": "x"}<|call|>')
+    assert not c.ok

@@ -660,7 +660,7 @@ def _object_by_position(call: ToolCall, known: Tools) -> ToolCall:
     if not value or not isinstance(schema, dict):
         return call
     required, props = schema.get("required"), known.properties(call.name)
-    if any("object" in _types(p) for p in props.values()):
+    if any(not _types(p) or "object" in _types(p) for p in props.values()):  # (untyped: any value)
         return call  # (f({"status": "open"}) with a parameter taking an object: which is meant is a guess)
     if not set(value) <= set(props) or (
             isinstance(required, list) and not set(map(str, required)) <= set(value)):

@@ -16,7 +16,7 @@ import json
 import orjson
 
 from .._jsonish import Member, decode_key, elements, members
-from .._toolcalls import ToolCall, _json_calls, call_from_parts
+from .._toolcalls import MARKUP_ONLY, ToolCall, _json_calls, call_from_parts
 from ._base import Ctx
 from ._context import CALL_LABEL, TOOL_HEAD, head_name, says_shown
 from ._json import read_glm4
@@ -36,8 +36,8 @@ def calls_by_tools(text: str, ctx: Ctx, at: int = 0) -> tuple[list[ToolCall], in
         found, end = read_list(text, label.end(), len(text), ctx)
         nl = text.find("\n", end)
         if found and all(tools.declared(c.name) in tools.schemas for c in found) and \
-                not text[end:nl if nl >= 0 else len(text)].strip():
-            return found, end
+                MARKUP_ONLY.fullmatch(text, end, nl if nl >= 0 else len(text)) is not None:
+            return found, end  # (a period, a turn's end token after it: markup)
         return None
     if head is None or tools is None or tools.declared(head_name(head.group(1))) not in tools.schemas:
         return None

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from typing import Callable
 
+from ..._text import skip_blanks as _skip_blanks
 from .._toolcalls import SPECIAL_TOKEN, ToolCall
 
 # the tokens that end the model's turn: what follows one (a next turn the model went on to
@@ -47,8 +48,8 @@ TOOL_HEAD = re.compile(r"[ \t\r\n]{0,64}(?:\[[ \t\r\n]{0,16})?['\"`]?([A-Za-z_](
 
 # the message opening with a label saying a call follows on its line ("tools call: [f(a=1)]", Claude
 # Instant's), then a list of calls: read with tools= (_bytools)
-CALL_LABEL = re.compile(r"[ \t\r\n]{0,64}(?:[A-Za-z]{1,16}[ \t]){0,2}(?:function |tool )?calls?:"
-                        r"[ \t]{0,8}(?=\[)", re.I)
+CALL_LABEL = re.compile(r"[ \t\r\n]{0,64}(?:(?:my|the)[ \t])?(?:(?:tools?|functions?)[ \t])?calls?:"
+                        r"[ \t]{0,8}(?=\[)", re.I)  # (words of its own: "Example call:" says it is shown)
 
 
 def head_name(written: str) -> str:
@@ -147,6 +148,7 @@ _EXAMPLE_CJK = (r"(?:\u4f8b\u5982|\u793a\u4f8b|\u6bd4\u5982|\u4e3e\u4f8b|\u8209\
 # an offer to the user ("If you want it monthly, you can call:"): what follows is theirs to run
 _OFFER_OPENS = re.compile(r"\W*(?:if|should) you(?:'d| would)? (?:want|wish|like|need|prefer)\b", re.I)
 _YOU_CAN = re.compile(r"\byou (?:can|could|may|might)\b", re.I)
+_OWN_ACTION = re.compile(r"\b(?:I|I'll|I'm|I've|let me|we'll|we will|now)\b", re.I)  # (the model's own act)
 
 
 def _offers(line: str) -> bool:
@@ -156,7 +158,8 @@ def _offers(line: str) -> bool:
     can check. Checking now:", is not one)."""
     line = line.strip()
     return line.endswith(":") and _OFFER_OPENS.match(line) is not None and \
-        not any(c in line for c in ".!?") and _YOU_CAN.search(line) is not None
+        not any(c in line for c in ".!?") and _YOU_CAN.search(line) is not None and \
+        _OWN_ACTION.search(line) is None
 _FRAMING = re.compile(
     r"\b(?:for (?:example|instance|reference)|e\.g\b|an? example|example (?:of|call|output|usage)|"
     r"examples?:|like (?:this|so)|looks? like|should (?:look|contain|be|read)|the format|format is|"
@@ -596,3 +599,10 @@ def before_string_end(text: str, calls: list[ToolCall], after_calls: bool, start
 # the start of a sentence, not of code: a word, then a blank and a letter or a punctuation mark
 # ("If you want", "That is all."; not "msg=", "total = sum(")
 PROSE_WORDS = re.compile(r"[^\W\d_][\w']*(?:[ \t]+[^\W\d_]|[,.:;!?])")
+
+
+def opens_reply(text: str, k: int) -> bool:
+    """Only blanks, a byte-order mark and the reply's header stand before ``k``."""
+    j = _skip_blanks(text, 1 if text.startswith("\ufeff") else 0, k)
+    head = ASSISTANT_HEAD.match(text, j, k)
+    return (_skip_blanks(text, head.end(), k) if head is not None else j) >= k

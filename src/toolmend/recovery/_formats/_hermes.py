@@ -189,9 +189,11 @@ def _second_closer(text: str, end: int, limit: int) -> bool:
     return m is not None and m.group(1) == "/" and _CLOSE.match(text, m.start(), limit) is not None
 
 
-def read_tag(text: str, i: int, limit: int, everyday_tried: bool = False) -> tuple[Any, int]:
+def read_tag(text: str, i: int, limit: int, everyday_tried: bool = False,
+             tools: Any = None) -> tuple[Any, int]:
     """The call(s) in the tag at ``i``: (list of calls | NOT_A_TAG, end);
-    ``everyday_tried``: ``everyday_tag`` found no call there."""
+    ``everyday_tried``: ``everyday_tag`` found no call there; ``tools``: the tools given
+    (a parse's ``Tools``, or None)."""
     fast = None if everyday_tried else everyday_tag(text, i, limit)
     if fast is not None:
         return [fast], fast.span[1]
@@ -270,7 +272,7 @@ def read_tag(text: str, i: int, limit: int, everyday_tried: bool = False) -> tup
     b = _skip_ws(text, j, limit)
     named = _FUNCTION_ELEMENT.match(text, b, limit)
     if named is not None:
-        return _element_named(text, i, named, limit)
+        return _element_named(text, i, named, limit, tools)
     if b >= limit or text[b] not in "{[":
         return NOT_A_TAG, i + len(_TAG_NAME)
     fast = _whole_call(text, i, b, limit)
@@ -290,7 +292,7 @@ def read_tag(text: str, i: int, limit: int, everyday_tried: bool = False) -> tup
 _FUNCTION_ELEMENT = re.compile(r"<function>[ \t]*(" + NAME_PATTERN + r")[ \t]*</function>\s*(?=\{)")
 
 
-def _element_named(text: str, i: int, m: re.Match[str], limit: int) -> tuple[list[ToolCall], int]:
+def _element_named(text: str, i: int, m: re.Match[str], limit: int, tools: Any) -> tuple[list[ToolCall], int]:
     """The call of the tag at ``i`` whose body names its tool in ``<function>`` (``m``) and
     writes its arguments as JSON after it; text after the arguments inside the tag makes it
     not ok (more of them, perhaps)."""
@@ -303,13 +305,16 @@ def _element_named(text: str, i: int, m: re.Match[str], limit: int) -> tuple[lis
         return [ToolCall(name, raw, None, False, (i, end),
                          f"the call to {name!r} holds more than its arguments before </tool_call>")], end
     body = text[known[0]:known[1]]
+    keys = [m.key for m in members(body, 0, len(body)).items]
+    props = tools.properties(name) if tools is not None else None
+    if props and keys and set(keys) <= set(props):  # (the tool's own parameters: "name", "input"...)
+        return [call_from_parts(name, body, (i, end))], end
     inner = _body_call(body)
     if inner is not None:  # (a call object under the name: the same tool's, or two readings)
         if inner.name != name:
             why = f"the tag names {name!r} and its body calls {inner.name!r}"
             return [two_ways(name, raw, (i, end), why)], end
         return [replace(inner, span=(i, end))], end
-    keys = [m.key for m in members(body, 0, len(body)).items]
     if len(keys) == 1 and keys[0] in _ARGS_KEYS:  # {"arguments": {...}}: wrapped, or a parameter so named
         return [two_ways(name, raw, (i, end), f"the body of the call to {name!r} holds only {keys[0]!r}: its "
                          "arguments wrapped, or a parameter so named")], end
@@ -425,5 +430,5 @@ def read_tag_at(text: str, i: int, limit: int, ctx: Ctx, kinds: frozenset[str]) 
         found: tuple[Any, int] = read_glm(text, i, limit, ctx)
         return found
     if "hermes" in kinds:
-        return read_tag(text, i, limit, True)
+        return read_tag(text, i, limit, True, ctx.tools)
     return NOT_A_TAG, i + len("<tool_call")

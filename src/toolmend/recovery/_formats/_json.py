@@ -399,7 +399,8 @@ def _words_after_recipient(head: str) -> str:
     rest = head[to.end():]
     rest = rest[:rest.find("<|constrain|>")] if "<|constrain|>" in rest else rest  # (then its type)
     words = _H_HEAD_TOKEN.sub(" ", rest).split()
-    if words and (words[-1].lower() in _CONTENT_TYPES or "/" in words[-1]):
+    last = words[-1].lower() if words else ""
+    if words and (last in _CONTENT_TYPES or last.startswith(("application/", "text/"))):
         words.pop()
     if words == [to.group(1).rsplit(".", 1)[-1]]:  # (to=functions.shell shell: the name written again)
         return ""

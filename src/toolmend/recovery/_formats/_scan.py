@@ -47,6 +47,7 @@ from ._context import (
     in_quotes,
     line_end,
     opens_its_line,
+    opens_reply,
     past_unread,
     quoted,
     reply_start,
@@ -86,8 +87,7 @@ class Scanner:
     """One parse: the token pattern of the enabled families and their readers."""
 
     # the state a parse starts in: class values, which an instance shadows as it changes them
-    # the message's reasoning is known to be over (thinking=True or False): a
-    # closer with no opener is text, not the end of reasoning the prompt opened
+    # the reasoning known to be over (thinking=True or False): a closer with no opener is text
     reasoning_over = False
     calls_end = -1  # where the last JSON value read as calls ends
     calls_before = False  # the scan goes on after calls read before (a stream's, reported)
@@ -212,7 +212,7 @@ class Scanner:
                 pos, closed = self.reasoning(m, limit, calls, in_fence)
                 if closed >= 0:
                     floor = closed  # (reasoning frames nothing after it)
-                    opens = _skip_ws(text, 0, m.start()) >= m.start()  # (the reasoning opens the message)
+                    opens = opens_reply(text, m.start())  # (the reasoning opens the message)
                     pos = pos if in_fence else self.opening_calls(pos, limit, calls, opens)
                 continue
             if kind == "close":
