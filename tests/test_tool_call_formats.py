@@ -3034,6 +3034,11 @@ def test_calls_in_strings_in_a_python_fence_with_tools():
     assert [(c.name, c.args) for c in parse_tool_calls(text, tools=tools)] == [
         ("shop.find", {"city": "Austin"}), ("shop.find", {"city": "Dallas"})]
     assert parse_tool_calls(text) == []  # (a Python fence without tools: code)
+    # two strings one after the other are one to Python: a call and more, not ok (in a fence or not)
+    joined = "['shop.find(city=\"Austin\")' 'shop.find(city=\"Dallas\")']"
+    for form in (joined, "```python\n" + joined + "\n```"):
+        (c,) = parse_tool_calls(form, tools=tools)
+        assert not c.ok and "holds more" in c.error
     # (the same list written again after sentences, as DeepSeek-Coder repeats its answer: a restatement)
     again = parse_tool_calls(text + "\n\nThis code makes both calls.\n\n" + text, tools=tools)
     assert [c.ok for c in again] == [True, True, False, False]

@@ -461,6 +461,10 @@ def quoted_calls(text: str, i: int, limit: int) -> tuple[list[ToolCall], int] | 
     calls: list[ToolCall] = []
     while k < limit and text[k] in "'\"":
         end = _string_end(text, k, limit)
+        j = _skip(text, end, limit, "") if end >= 0 else -1
+        while 0 <= j < limit and text[j] in "'\"":  # 'f(a=1)' 'g(b=2)': one string to Python, joined
+            end = _string_end(text, j, limit)
+            j = _skip(text, end, limit, "") if end >= 0 else -1
         if end < 0:
             return None
         try:
