@@ -28,6 +28,7 @@ from .._jsonish import skip_space
 from .._toolcalls import NAME_PATTERN, ToolCall
 from ._base import Ctx, cut_call, xml_call
 from ._schema import _types
+from ._xml import _value
 
 __all__ = ["read_tool_name_invoke"]
 
@@ -81,7 +82,7 @@ def read_tool_name_invoke(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list
                 return _broken(name, text, i, j, e, limit, ctx,
                                f"parameter {key!r} of {name!r} holds its own opening tag before its closing "
                                "tag: where its value ends is a guess")
-            value = _layout(text[v:e])
+            value = _value(text, v, e, "pair")  # (a line break on each side is the layout's)
             why = _written_as_elements(ctx, name, key, value)
             if why is not None:
                 return _broken(name, text, i, j, e, limit, ctx, why)
@@ -108,14 +109,6 @@ def _cut_in_head(rest: str) -> bool:
         k = skip_space(rest, k + len(part), len(rest))
     m = _NAME_SO_FAR.match(rest, k)
     return m is not None and "</tool_name>".startswith(rest[m.end():])
-
-
-def _layout(value: str) -> str:
-    """The value less the line breaks written around it on both sides (``<code>\\nx\\n</code>``)."""
-    if value.startswith(("\n", "\r\n")) and value.endswith("\n"):
-        value = value[2:] if value.startswith("\r\n") else value[1:]
-        value = value[:-2] if value.endswith("\r\n") else value[:-1]
-    return value
 
 
 def _written_as_elements(ctx: Ctx, name: str, key: str, value: str) -> str | None:
