@@ -72,8 +72,10 @@ def cut_from_log(log: list[tuple[str, int, str]], lead: int = 0) -> Cut | None:
     log, where the text ends before a value is whole; this is the one place
     that reads it."""
     for code, offset, message in log:
-        if code == "cut":
-            return make_cut(offset + lead, message[4:])
+        if code == "cut":  # (the kind is one of CUT_KINDS; the message keeps what the engine adds to it)
+            said = message[4:]
+            what = next((k for k in CUT_KINDS if said.startswith(k)), said)
+            return Cut(offset + lead, what, f"cut off {said} at offset {offset + lead}")
     return None
 
 
