@@ -31,8 +31,9 @@ what load does to one round of a cycle it mostly does to the other, and the medi
 cycles it hit in between (measured over runs on a loaded machine, this moved half as much from
 one run to the next as the ratio of the two sides' fastest rounds). An attempt runs
 ``MIN_ROUNDS`` cycles (a target's ``min_rounds``) and more until ``BUDGET_S`` of measured time,
-or stops after ``MIN_CLEAR_ROUNDS`` when the sides' fastest rounds are under ``CLEAR`` x the
-limit (a clear pass).
+or stops after ``MIN_CLEAR_ROUNDS`` when the attempt's statistic so far is under ``CLEAR`` x the
+limit (a clear pass: judged on the median of the cycles, as the verdict is, not on the fastest
+rounds, which a few quiet rounds can bring under it while most cycles sit near the limit).
 
 A pair that misses is **measured again**, alone, up to ``ATTEMPTS`` attempts in all (a pair of
 threads up to ``THREAD_ATTEMPTS``, each after a pause, see below), and its
@@ -218,7 +219,7 @@ def _calls_per_round(fn: Callable[[], object], clock: Clock) -> int:
 
 def interleaved(fns: Mapping[str, Callable[[], object]], *,
                 passes: Callable[[dict[str, float]], bool] | None = None,
-                clear: Callable[[dict[str, float]], bool] | None = None,
+                clear: Callable[[dict[str, list[float]]], bool] | None = None,
                 attempts: int = ATTEMPTS, clock: Clock = time.thread_time,
                 before_attempt: Callable[[], object] | None = None,
                 min_rounds: int = MIN_ROUNDS) -> Measured:
@@ -228,10 +229,11 @@ def interleaved(fns: Mapping[str, Callable[[], object]], *,
     ``clock`` is the thread's CPU time (time spent waiting for a CPU is not
     counted); pass ``children_cpu_time`` for a contender that runs a program.
     An attempt runs ``min_rounds`` rounds of each, and more until BUDGET_S of
-    measured time, or stops at MIN_CLEAR_ROUNDS once ``clear(minima)``
-    holds. When ``passes(minima)`` is false after an attempt, another attempt
-    adds rounds, up to ``attempts`` in all. ``before_attempt`` runs before
-    each (a check that the machine can measure this now; it may skip).
+    measured time, or stops at MIN_CLEAR_ROUNDS once ``clear(samples)``
+    holds (each name's per-call times so far, round by round). When
+    ``passes(minima)`` is false after an attempt, another attempt adds rounds,
+    up to ``attempts`` in all. ``before_attempt`` runs before each (a check
+    that the machine can measure this now; it may skip).
     """
     names = list(fns)
     began = time.perf_counter()
@@ -256,7 +258,7 @@ def interleaved(fns: Mapping[str, Callable[[], object]], *,
                     spent += per_call * calls[name]
                 cycle += 1
                 minima = {name: min(s) for name, s in samples.items()}
-                if cycle >= MIN_CLEAR_ROUNDS and clear is not None and clear(minima):
+                if cycle >= MIN_CLEAR_ROUNDS and clear is not None and clear(samples):
                     break
                 if cycle >= min_rounds and spent >= BUDGET_S:
                     break
@@ -333,7 +335,8 @@ def _measure_pair(t: Target, case: str, entries: dict[str, Callable[[], object]]
             time.sleep(THREAD_PAUSE_S)
         attempts += 1
         m = interleaved(fns, attempts=1,
-                        clear=None if _RECORDING else lambda mn: mn[t.ours] <= CLEAR * limit * mn[t.other],
+                        clear=None if _RECORDING else lambda s: attempt_ratio(
+                            t, s[t.ours], s[t.other]) <= CLEAR * limit,
                         clock=time.perf_counter if t.clock == "wall" else time.thread_time,
                         before_attempt=need_two_free_cpus if t.cpus > 1 else None,
                         min_rounds=t.min_rounds or MIN_ROUNDS)

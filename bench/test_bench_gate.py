@@ -85,7 +85,7 @@ def test_a_pass_is_not_measured_again_and_a_clear_one_stops_early():
     clock = FakeClock()
     fns = {"a": clock.contender("a", 1e-3), "b": clock.contender("b", 1e-3)}
     assert interleaved(fns, passes=lambda mn: True, clock=clock).attempts == 1
-    m = interleaved(fns, passes=lambda mn: True, clear=lambda mn: True, clock=clock)
+    m = interleaved(fns, passes=lambda mn: True, clear=lambda s: True, clock=clock)
     assert (m.rounds, m.attempts) == (MIN_CLEAR_ROUNDS, 1)
 
 
@@ -274,6 +274,25 @@ def test_a_pair_of_threads_that_misses_is_tried_again_later_more_times(monkeypat
     assert len(checks) == conftest.THREAD_ATTEMPTS  # the machine checked before each
     assert pauses == [conftest.THREAD_PAUSE_S] * (conftest.THREAD_ATTEMPTS - 1)
     assert next(ratios) == 0.1  # and no more than that
+
+
+def test_a_clear_pass_is_judged_on_the_median_of_the_cycles(monkeypatch):
+    t = Target("grp", "ours", "theirs", 1.0)
+    seen = []
+
+    def fake(fns, clear=None, **kw):
+        # one quiet cycle puts the fastest rounds at 0.2x; the median cycle is at 0.9x
+        samples = {"ours": [0.2, 0.9, 0.95], "theirs": [1.0, 1.0, 1.0]}
+        seen.append(clear(samples))
+        seen.append(clear({"ours": [0.2, 0.3, 0.4], "theirs": [1.0, 1.0, 1.0]}))
+        return conftest.Measured({"ours": 0.2, "theirs": 1.0}, 3, 1, 0.1, samples)
+
+    monkeypatch.setattr(conftest, "interleaved", fake)
+    monkeypatch.setattr(conftest, "_BASE", {})
+    monkeypatch.setattr(conftest, "_RECORDING", False)
+    r = conftest._measure_pair(t, "c", {"ours": lambda: None, "theirs": lambda: None})
+    assert seen == [False, True]  # not clear at 0.9x however fast its quickest round; clear at 0.3x
+    assert r.ratio == 0.9 and r.met
 
 
 # ---------------------------------------------------------------------------
