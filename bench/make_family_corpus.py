@@ -178,6 +178,10 @@ def pythonic(calls: list[Call]) -> str:
     return "[" + ", ".join(_pycall(n, a) for n, a in calls) + "]"
 
 
+def pythonic_quoted(calls: list[Call]) -> str:  # each name written as a string (Mistral's small models)
+    return "[" + ", ".join(repr(n) + _pycall(n, a)[len(n):] for n, a in calls) + "]"
+
+
 def llama4_pythonic(calls: list[Call]) -> str:
     return "<|python_start|>" + pythonic(calls) + "<|python_end|>"
 
@@ -358,7 +362,8 @@ FAMILIES: dict[str, tuple[Callable[[list[Call]], str], str]] = {
     "glm47": (glm47, "xml"), "hy_v3": (hy_v3, "xml"), "harmony": (harmony, "json"),
     "mistral/pre_v11": (mistral_pre_v11, "json"), "mistral/v11": (mistral_v11, "json"),
     "mistral/v13": (mistral_v13, "json"), "llama3_json": (llama3_json, "json"),
-    "pythonic": (pythonic, "python"), "llama4_pythonic": (llama4_pythonic, "python"), "lfm2": (lfm2, "python"),
+    "pythonic": (pythonic, "python"), "pythonic/quoted_name": (pythonic_quoted, "python"),
+    "llama4_pythonic": (llama4_pythonic, "python"), "lfm2": (lfm2, "python"),
     "olmo3": (olmo3, "python"), "gemma4": (gemma4, "gemma"), "functiongemma": (functiongemma, "xml"),
     "granite": (granite, "json"), "granite_20b_fc": (granite_20b_fc, "json"), "internlm": (internlm, "json"),
     "jamba": (jamba, "json"), "command": (command, "json"),

@@ -709,6 +709,28 @@ _AREA_TOOLS = [{"type": "function", "function": {"name": n, "parameters": {"type
                for n in ("calculate_triangle_area", "get_weather")]
 
 
+@pytest.mark.parametrize("text, kw, want", [
+    # the name written as a string (Mistral's small models, DBRX): Python would call a string,
+    # so the call of that name is the only reading, with a fix saying so
+    ("['get_theater_movie_releases'(location='LA', timeframe=7)]", {},
+     [("get_theater_movie_releases", {"location": "LA", "timeframe": 7}, ["quoted_name"])]),
+    ('["solve_quadratic"(a=3, b=-11, c=-4), \'get_weather\' (city="Oslo")]', {},
+     [("solve_quadratic", {"a": 3, "b": -11, "c": -4}, ["quoted_name"]),
+      ("get_weather", {"city": "Oslo"}, ["quoted_name"])]),
+    ("[\n  'calculate_triangle_area'(\n    base=10,\n    height=5\n  )\n]", {"tools": _AREA_TOOLS},
+     [("calculate_triangle_area", {"base": 10, "height": 5}, ["quoted_name"])]),
+    # what is not a quoted name: a call string (with tools, its own reading), quotes that do not
+    # match, an argument by position
+    ("['calculate_triangle_area(base=10, height=5)']", {"tools": _AREA_TOOLS},
+     [("calculate_triangle_area", {"base": 10, "height": 5}, [])]),
+    ("['get_weather\"(city='Oslo')]", {}, []),
+    ("['get_weather'('Oslo')]", {}, [("get_weather", None, [])]),
+])
+def test_a_pythonic_name_written_as_a_string(text, kw, want):
+    assert [(c.name, c.args, [f.code for f in c.fixes]) for c in parse_tool_calls(text, **kw)] == want
+    _check_both(text, 3, **kw)
+
+
 @pytest.mark.parametrize("text, want", [
     # calls inside Python strings, a list of them or one alone (Snowflake Arctic's, DBRX's), the
     # message's whole: known by their tools' names, they are the calls

@@ -15,9 +15,10 @@ FIX_CODES = (
     "curly_quotes", "single_quotes", "unquoted_keys", "quotes_and_keys", "trailing_commas",
     "comments", "wrap_plain", "object_literal", "empty", "code_fence",
     "schema",
-    # the tool-call readers' (a ToolCall's fixes): the tool a name written otherwise calls, and
-    # the arguments object passed as a Python call's one argument
-    "tool_name", "positional_object",
+    # the tool-call readers' (a ToolCall's fixes): the tool a name written otherwise calls, the
+    # arguments object passed as a Python call's one argument, and a Python call's name written
+    # as a string ('f'(a=1))
+    "tool_name", "positional_object", "quoted_name",
 )
 
 _MESSAGES = {

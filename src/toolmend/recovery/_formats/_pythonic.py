@@ -27,6 +27,7 @@ import warnings
 from dataclasses import replace
 from typing import Any
 
+from .._result import Fix
 from .._toolcalls import MARKUP_ONLY, ToolCall, two_ways
 from ._base import Ctx, cut_call, json_run, more_after
 from ._context import ALPACA_LINE, head_name
@@ -37,7 +38,11 @@ __all__ = ["read_list", "read_lines", "pythonic_reader", "pythonic_at", "comment
 # a name may hold hyphens between its words (an MCP tool's: weather-forecast), as tools are named,
 # and its underscores escaped as Markdown escapes them (solve\_quadratic: Mistral's, Mixtral's)
 _WORD = r"(?:[^\W\d]|\\_)(?:\w|\\_)*"  # (in any script, as Python's names: 获取(城市="北京"))
-_HEAD = re.compile(r"(" + _WORD + r"(?:-" + _WORD + r")*(?:\." + _WORD + r"(?:-" + _WORD + r")*)*)[ \t]*\(")
+_NAME = _WORD + r"(?:-" + _WORD + r")*(?:\." + _WORD + r"(?:-" + _WORD + r")*)*"
+_HEAD = re.compile(r"(" + _NAME + r")[ \t]*\(")
+# the name written as a string ('get_weather'(city="Paris"), as Mistral's small models and DBRX
+# write their lists): Python would call a string, so the only reading is the call of that name
+_QUOTED_HEAD = re.compile(r"'(" + _NAME + r")'[ \t]*\(|\"(" + _NAME + r")\"[ \t]*\(")
 _MD_UNDERSCORE = "\\_"
 _SPECIAL = re.compile(r"[\"'()\[\]{}#]")
 _PREFIX = re.compile(r"[rRuUbBfF]{0,2}")  # (a string's prefix)
@@ -221,16 +226,26 @@ def _keywords_renamed(source: str) -> tuple[str, dict[str, str]] | None:
     return "".join(out) + source[last:], renamed
 
 
+def _head(text: str, s: int, limit: int) -> tuple[str, int, bool] | None:
+    """The name of the call at ``s`` as written, where its opening parenthesis stands, and
+    whether the name was written as a string; None when no call starts there."""
+    m = _HEAD.match(text, s, limit)
+    if m is not None:
+        return m.group(1), m.end() - 1, False
+    m = _QUOTED_HEAD.match(text, s, limit) if text[s:s + 1] in ("'", '"') else None
+    return None if m is None else (m.group(m.lastindex or 1), m.end() - 1, True)
+
+
 def pythonic_at(text: str, s: int, limit: int) -> tuple[ToolCall | None, int]:
     """The call ``NAME(...)`` at ``s``: (call, end); (None, s) when none starts there."""
-    m = _HEAD.match(text, s, limit)
-    if m is None:
+    found = _head(text, s, limit)
+    if found is None:
         return None, s
-    head = head_name(m.group(1))  # (Markdown's \_ in a name: an underscore)
+    written, p, quoted = found
+    head = head_name(written)  # (Markdown's \_ in a name: an underscore)
     name = head
     if name.endswith(".call"):  # llama 3 built-in tools: brave_search.call(query=...)
         name = name[:-len(".call")]
-    p = m.end() - 1
     e, joined = _paren_end(text, p, limit)
     if e == -1:
         return None, s
@@ -238,8 +253,8 @@ def pythonic_at(text: str, s: int, limit: int) -> tuple[ToolCall | None, int]:
     if e is None:
         return cut_call(name, raw, (s, limit), "inside its arguments"), limit
     renamed: dict[str, str] = {}
-    source = text[s:e]
-    escaped = _MD_UNDERSCORE in source and (source := _unescaped(source)) != text[s:e]
+    as_written = source = written + text[p:e] if quoted else text[s:e]
+    escaped = _MD_UNDERSCORE in source and (source := _unescaped(source)) != as_written
     if "-" in head:  # (Python would read a subtraction: the name is read by _HEAD, not by ast)
         source = head.replace("-", "_") + source[len(head):]
     try:
@@ -298,6 +313,9 @@ def pythonic_at(text: str, s: int, limit: int) -> tuple[ToolCall | None, int]:
                         f"the call to {name!r} is written with Markdown's escapes (\\_ in its name), and its "
                         "arguments hold \\_ too: whether that is an underscore or a backslash and one cannot "
                         "be told"), e
+    if quoted:
+        return ToolCall(name, raw, args, True, (s, e), fixes=(Fix(
+            "quoted_name", s, f"the name {name!r} was written as a string before its arguments"),)), e
     return ToolCall(name, raw, args, True, (s, e)), e
 
 
@@ -354,7 +372,7 @@ def _skip(text: str, k: int, limit: int, seps: str) -> int:
 def read_list(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
     """``[f(..), g(..)]`` at ``i``; None when it is not a list of calls."""
     k = _skip(text, i + 1, limit, "")
-    if _HEAD.match(text, k, limit) is None:
+    if _head(text, k, limit) is None:
         return None, i + 1
     calls: list[ToolCall] = []
     while True:

@@ -111,7 +111,9 @@ _JSON = r"(?P<json>^[ \t]*NOT_MARKER[\[{])"
 # llama3_json forced: a {"name": ...} object anywhere, prose before and after (as its parsers read it)
 _JSON_INLINE = r"(?P<json>^[ \t]*NOT_MARKER[\[{]|\{(?=\s*\"name\"\s*:))"
 # (its first call on the next line too; a name's underscores Markdown-escaped, solve\_it)
-_PY = _Alt(r"(?P<py>^[ \t]*\[(?=[ \t]*(?:\r?\n[ \t]*)?[^\W\d](?:[\w.-]|\\_)*[ \t]*\())", " \t[")
+# (the name written as a string too: ['f'(a=1)], see _pythonic._QUOTED_HEAD)
+_PY = _Alt(r"(?P<py>^[ \t]*\[(?=[ \t]*(?:\r?\n[ \t]*)?(?:'_N'|\"_N\"|_N)[ \t]*\())".replace(
+    "_N", r"[^\W\d](?:[\w.-]|\\_)*"), " \t[")
 # the format named: a list of calls inside a sentence too (not an index, arr[idx(k=1)], nor a
 # list inside a string)
 _PY_INLINE = _Alt(_PY.src.replace("^[ \\t]*", "(?<![A-Za-z0-9_)\\]\"'])", 1), "[")
