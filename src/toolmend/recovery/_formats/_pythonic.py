@@ -238,10 +238,10 @@ def _head(text: str, s: int, limit: int) -> tuple[str, int, bool] | None:
 
 def pythonic_at(text: str, s: int, limit: int) -> tuple[ToolCall | None, int]:
     """The call ``NAME(...)`` at ``s``: (call, end); (None, s) when none starts there."""
-    found = _head(text, s, limit)
-    if found is None:
+    at = _head(text, s, limit)
+    if at is None:
         return None, s
-    written, p, quoted = found
+    written, p, quoted = at
     head = head_name(written)  # (Markdown's \_ in a name: an underscore)
     name = head
     if name.endswith(".call"):  # llama 3 built-in tools: brave_search.call(query=...)
