@@ -748,6 +748,12 @@ def test_a_pythonic_name_written_as_a_string(text, kw, want):
     # in Markdown's inline code, the message's line (Mistral's small models)
     ("`get_weather(city='Paris')`\n\nThis gets it.", [("get_weather", {"city": "Paris"})]),
     ("`get_weather(city='Paris')` is the call", []), ("`get_weather(city='Paris') + 1`", []),
+    # a list of calls in it (DeepSeek-Coder's); a list not closed, or more in the span: no call
+    ("`[get_weather(city='Paris'), calculate_triangle_area(base=2)]`\n\nThis line of code calls them.",
+     [("get_weather", {"city": "Paris"}), ("calculate_triangle_area", {"base": 2})]),
+    ("  `[ get_weather(city='Paris') ]`", [("get_weather", {"city": "Paris"})]),
+    ("`[get_weather(city='Paris')`", []), ("`[get_weather(city='Paris')] + 1`", []),
+    ("`[get_weather(city='Paris')]` is the call", []), ("Run `[get_weather(city='Paris')]`", []),
 ])
 def test_calls_inside_python_strings_known_by_their_tools(text, want):
     assert [(c.name, c.args) for c in parse_tool_calls(text, tools=_AREA_TOOLS)] == want

@@ -2,8 +2,9 @@
 format not named, a message that opens with a tool's name (``TOOL_HEAD``) followed by
 GLM-4's line break and JSON arguments (GLM-4-9B-Chat: ``NAME\\n{...}``), or by the
 parenthesis of a Python call with no list around it (gorilla-openfunctions-v2's
-``f(a=1), g(b=2)``, NexusRaven's ``f(a=1); g(b=2)``, small models' bare call), or inside
-Python strings (Snowflake Arctic's and DBRX's ``['f(a=1)', 'g(b=2)']``); and JSON objects
+``f(a=1), g(b=2)``, NexusRaven's ``f(a=1); g(b=2)``, small models' bare call), inside
+Markdown's inline code (a call or a list of them between backticks), or inside Python strings (Snowflake
+Arctic's and DBRX's ``['f(a=1)', 'g(b=2)']``); and JSON objects
 keyed by a tool's name (``[{"f": {"a": 1}}]``, as GPT-3.5, GPT-4o and Claude 3 write calls
 when asked for a list without a format). Without the tools, or where the name is no tool's,
 such text is prose, code or data."""
@@ -43,7 +44,10 @@ def calls_by_tools(text: str, ctx: Ctx, at: int = 0) -> tuple[list[ToolCall], in
         return None
     lead = head.start(1)
     if text[lead - 1:lead] == "`":  # `f(a=1)`: calls in Markdown's inline code, the message's line
-        return _in_code(text, at, lead)
+        return _in_code(text, at, lead, ctx)
+    opener = text.rfind("[", at, lead)
+    if opener > at and text[opener - 1] == "`" and not text[at:opener - 1].strip():
+        return _in_code(text, at, opener, ctx)  # `[f(a=1)]`: a list of calls in it (DeepSeek-Coder's)
     if text[lead - 1:lead] in ("'", '"'):  # ['f(a=1)', 'g(b=2)']: calls in strings
         if text[head.end() - 1] == "{":
             return None
@@ -56,14 +60,18 @@ def calls_by_tools(text: str, ctx: Ctx, at: int = 0) -> tuple[list[ToolCall], in
     return bare_calls(text, lead, len(text))
 
 
-def _in_code(text: str, at: int, lead: int) -> tuple[list[ToolCall], int] | None:
+def _in_code(text: str, at: int, lead: int, ctx: Ctx) -> tuple[list[ToolCall], int] | None:
     """The calls of the inline code span whose content starts at ``lead`` (a call between
-    backticks, as Mistral's small models write one), when they are all it holds and the span
-    is the message's line."""
+    backticks, as Mistral's small models write one, or a list of them), when they are all it
+    holds and the span is the message's line."""
     close = text.find("`", lead, len(text))
     if close < 0 or text[at:lead - 1].strip() or "\n" in text[lead:close]:
         return None
-    found = bare_calls(text, lead, close)
+    if text[lead] == "[":
+        listed, end = read_list(text, lead, close, ctx)
+        found = None if not listed or text[end - 1] != "]" or text[end:close].strip() else (listed, end)
+    else:
+        found = bare_calls(text, lead, close)
     nl = text.find("\n", close)
     if found is None or found[1] < close or text[close + 1:nl if nl >= 0 else len(text)].strip():
         return None

@@ -42,7 +42,7 @@ PREFILLED = re.compile(r"[ \t\r\n]{0,64}(?:(?P<glm>[A-Za-z_][\w.-]{0,127}[ \t]{0
 # Markdown's inline code, too). The format not named, it is read where the name is a tool
 # given (_bytools), in the message's first characters (bounded: a stream decides it within a
 # few hundred)
-TOOL_HEAD = re.compile(r"[ \t\r\n]{0,64}(?:\[[ \t\r\n]{0,16})?['\"`]?([A-Za-z_](?:[\w.-]|\\_){0,127})"
+TOOL_HEAD = re.compile(r"[ \t\r\n]{0,64}(?:`?\[[ \t\r\n]{0,16})?['\"`]?([A-Za-z_](?:[\w.-]|\\_){0,127})"
                        r"[ \t]{0,16}(?:(?:\r?\n[ \t]{0,16})?\{|\()")  # (NAME{...} on one line too)
 
 
