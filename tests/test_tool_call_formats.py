@@ -3020,10 +3020,21 @@ def test_call_objects_with_the_arguments_beside_the_name_with_tools(text, want):
     ('[["calc", {"x": 1}], ["calc", {"x": 2}]]', [("calc", {"x": 1}), ("calc", {"x": 2})]),
     ('["calc", {"z": 1}]', []), ('["Paris", {"x": 1}]', []), ("['calc', {'x': 1}, 3]", []),
     ("[['calc', {'x': 1}], 'b']", []), ('["calc", {"y": 2}]', []),
+    # the pairs as Python tuples (Mistral 7B's), each call its own span; a tuple of three, another
+    # element, a string Python joins, an expression after the list: no call
+    ("[('calc', {'x': 1, 'y': 2})]", [("calc", {"x": 1, "y": 2})]),
+    ("[\n  ('calc', {'x': 1}),\n  (\"calc\", {\"x\": 2}),\n]", [("calc", {"x": 1}), ("calc", {"x": 2})]),
+    ("[('calc', {'x': 1}, 3)]", []), ("[('calc', {'x': 1}), 5]", []), ("[('calc', {'x': 'a' 'b'})]", []),
+    ("[('calc', {'x': 1})] + more", []), ("[('calc', {'z': 1})]", []),
 ])
 def test_a_tools_name_and_its_arguments_as_a_pair_with_tools(text, want):
-    assert [(c.name, c.args) for c in parse_tool_calls(text, tools=_CALC)] == want
+    from test_tool_stream import _check_both
+
+    calls = parse_tool_calls(text, tools=_CALC)
+    assert [(c.name, c.args) for c in calls] == want
+    assert [text[c.span[0]:c.span[1]].lstrip("[(").rstrip(")]").count("calc") for c in calls] == [1] * len(calls)
     assert parse_tool_calls(text) == []
+    _check_both(text, 3, tools=_CALC)
 
 
 def test_calls_in_strings_in_a_python_fence_with_tools():

@@ -21,7 +21,7 @@ from .._toolcalls import MARKUP_ONLY, ToolCall, _json_calls, call_from_parts
 from ._base import Ctx
 from ._context import CALL_LABEL, TOOL_HEAD, head_name, says_shown
 from ._json import read_glm4
-from ._pythonic import bare_calls, lines_of, quoted_calls, read_list
+from ._pythonic import bare_calls, lines_of, paren_end, quoted_calls, read_list
 from ._schema import Tools
 
 __all__ = ["calls_by_tools", "fenced_calls", "keyed_calls"]
@@ -161,6 +161,8 @@ def _keyed(text: str, i: int, end: int, tools: Tools) -> list[ToolCall] | None:
         scan = elements(text, i, end)
         if not scan.closed or not scan.items:
             return None
+        if text[scan.items[0].start] == "(":  # [('f', {'a': 1})]
+            return _tuple_pairs(text, scan.items[0].start, end, tools)
         pair = _pair(text, scan.items, (i, end), tools)  # ['f', {'a': 1}]
         if pair is not None or text[scan.items[0].start] != "[":
             return pair if pair is not None else _objects(text, [(m.start, m.end) for m in scan.items], tools)
@@ -178,6 +180,37 @@ def _pair(text: str, items: list[Member], span: tuple[int, int], tools: Tools) -
         return None
     call = _fitting(text, decode_key(text[items[0].start:items[0].end]), items[1], span, tools, True)
     return None if call is None else [call]
+
+
+def _tuple_pairs(text: str, k: int, end: int, tools: Tools) -> list[ToolCall] | None:
+    """``[('f', {'a': 1}), ('g', {})]`` from the first tuple at ``k``: the pairs written as
+    Python tuples (Mistral 7B's), each read as ``_pair`` reads a list of two; None when an
+    element is no such pair."""
+    calls: list[ToolCall] = []
+    while True:
+        e, joined = paren_end(text, k, end)
+        if e is None or e < 0 or joined:
+            return None
+        scan = elements(text, k, e - 1)  # (the tuple's two items; its closer is no list's)
+        last = scan.items[-1].end if scan.items else None
+        pair = None if last is None or text[last:e - 1].strip(", \t\r\n") else \
+            _pair(text, scan.items, (k, e), tools)
+        if pair is None:
+            return None
+        calls.extend(pair)
+        k = _past_blanks(text, e, end)
+        if k < end and text[k] == ",":
+            k = _past_blanks(text, k + 1, end)
+        if k >= end or text[k] == "]":
+            return calls
+        if text[k] != "(":
+            return None
+
+
+def _past_blanks(text: str, k: int, end: int) -> int:
+    while k < end and text[k].isspace():
+        k += 1
+    return k
 
 
 def _objects(text: str, spans: list[tuple[int, int | None]], tools: Tools) -> list[ToolCall] | None:

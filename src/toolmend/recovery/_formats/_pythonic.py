@@ -33,7 +33,7 @@ from ._base import Ctx, cut_call, json_run, more_after
 from ._context import ALPACA_LINE, head_name
 
 __all__ = ["read_list", "read_lines", "pythonic_reader", "pythonic_at", "comment_after", "quoted_calls",
-           "ALTERNATIVE", "one_of_them", "next_line", "BY_POSITION", "positional_object"]
+           "ALTERNATIVE", "one_of_them", "next_line", "BY_POSITION", "positional_object", "paren_end"]
 
 # a name may hold hyphens between its words (an MCP tool's: weather-forecast), as tools are named,
 # and its underscores escaped as Markdown escapes them (solve\_quadratic: Mistral's, Mixtral's)
@@ -50,7 +50,7 @@ _CLOSE = {")": "(", "]": "[", "}": "{"}
 _BLANK = re.compile(r"\s*")
 
 
-def _paren_end(text: str, p: int, limit: int) -> tuple[int | None, bool]:
+def paren_end(text: str, p: int, limit: int) -> tuple[int | None, bool]:
     """The end of the bracketed group opened at ``p`` (past its closer; None when cut), and
     whether it writes a string right after another (``'It''s'``, which Python joins; with
     blanks or lines between, ``"a\\n"`` then ``"b"``, the joining is meant)."""
@@ -246,7 +246,7 @@ def pythonic_at(text: str, s: int, limit: int) -> tuple[ToolCall | None, int]:
     name = head
     if name.endswith(".call"):  # llama 3 built-in tools: brave_search.call(query=...)
         name = name[:-len(".call")]
-    e, joined = _paren_end(text, p, limit)
+    e, joined = paren_end(text, p, limit)
     if e == -1:
         return None, s
     raw = text[p + 1:(e - 1 if e is not None else limit)].strip()
