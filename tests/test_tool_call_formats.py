@@ -2932,6 +2932,40 @@ def test_a_copy_under_a_label_is_a_restatement():
     assert all(c.ok for c in parse_tool_calls("[roll()]\n[roll()]"))  # (nothing between: asked twice)
 
 
+_FIND = [{"type": "function", "function": {"name": "find", "parameters": {"type": "object", "properties": {
+    "location": {"type": "string"}, "years": {"type": "integer"}}}}}]
+_CHANGED = ("\n\nThis call returns an architect in Portland. If the 'years' parameter is required, you "
+            "should provide it as well. In this case you would modify the function call to include it:\n\n")
+
+
+@pytest.mark.parametrize("first, second", [
+    # (mistral-tiny: a pair, prose offering a changed call, the changed pair)
+    ("[('find', {'location': 'Portland'})]", "['find', {'location': 'Portland', 'years': 5}]"),
+    ("[find(location='Portland')]", "```python\n[find(location='Portland', years=5)]\n```"),
+])
+def test_a_bare_call_written_again_changed_under_a_line_saying_so(first, second):
+    from test_tool_stream import _check_both
+
+    text = first + _CHANGED + second
+    calls = parse_tool_calls(text, tools=_FIND)
+    assert [c.ok for c in calls] == [False, False]
+    assert all("written again, changed" in c.error and "modify the function call" in c.error for c in calls)
+    _check_both(text, 5, tools=_FIND)
+
+
+def test_what_is_not_a_call_changed():
+    # a second call under a line that changes nothing, another tool's call between a correction and
+    # the call it corrects, a family's marker (written to make a call)
+    assert all(c.ok for c in parse_tool_calls("[find(location='P')]\n\nNow the second call:\n[find(location='Q')]"))
+    assert [c.ok for c in parse_tool_calls("[find(location='P'), g(x=1)]\n\nCorrected call:\n"
+                                           "[find(location='Q')]")] == [False, True, False]
+    text = ('<tool_call>\n{"name": "find", "arguments": {"location": "P"}}\n</tool_call>' + _CHANGED +
+            '<tool_call>\n{"name": "find", "arguments": {"location": "Q"}}\n</tool_call>')
+    assert all(c.ok for c in parse_tool_calls(text, tools=_FIND))
+    # (a correction on the call's own line, inside a sentence: the list there is prose)
+    assert [c.ok for c in parse_tool_calls("[find(location='P')]\nI changed the call: [find(location='Q')]")] == [True]
+
+
 def test_a_tool_call_tag_opening_a_made_up_users_turn_ends_the_message():
     # (Hermes 2 Pro 70B: after its call, "<tool_call>\nuser\n..." and a call answering that turn)
     text = ('<tool_call>\n{"arguments": {"team": "Arsenal"}, "name": "sports_ranking"}\n</tool_call>\n'

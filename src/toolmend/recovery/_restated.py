@@ -15,7 +15,9 @@ its family opens (in a list or a fence, or alone on its line). A family's marker
 ``Action:``...) is written to make a call, not to show one, so "Now another bbox
 call: <tool_call>..." is a second call. Copies with no sentence between them
 (``[roll(), roll()]``, a comment after each on its line) are a model asking
-twice, and stay ok too.
+twice, and stay ok too. A bare call written again with other arguments under a
+line saying it changes the call above ("you would modify the function call to
+include it:") is a revision the model offered: both are not ok (``revised``).
 
 The cost is linear in the text and the calls: each call is compared with the
 last ok one of its name and arguments only, a call's arguments are written out
@@ -37,9 +39,10 @@ if TYPE_CHECKING:
 
 __all__ = ["restated"]
 
-# where a bare call starts: a JSON object, or a Python call's name, in a string too ("f(a=1)": a
+# where a bare call starts: a JSON object, a name and its arguments as a list or a tuple, or a
+# Python call's name, in a string too ("f(a=1)": a
 # span that starts at a family's tag or token, "functools[" or "Action:" is a marker's)
-_BARE = re.compile(r"\{|[\"']?[^\W\d][\w.\\-]*[ \t]*\(")
+_BARE = re.compile(r"\{|\[(?![A-Z_]{2,32}\])|\(|[\"']?[^\W\d][\w.\\-]*[ \t]*\(")  # ([..], (..): a pair
 # a marker on the call's line before it, or on the line above (a fence's): a tag or token's
 # end, Mistral's [TOOL_CALLS], functools, ReAct's and Cohere's Action, xLAM's "tool_calls",
 # Gemma's tool_code fence
@@ -80,6 +83,27 @@ def _sentence_between(text: str, a: int, b: int) -> bool:
     return _SENTENCE.search(gap) is not None or _LABEL.search(gap) is not None
 
 
+# the line a call is written under when it changes the call above ("you would modify the function
+# call to include that parameter as well:", "Corrected call:"): a revision, not a second call
+_REVISES = re.compile(r"\b(?:modif(?:y|ied|ying)|chang(?:e|ed|ing)|adjust(?:ed|ing)?|updat(?:e|ed|ing)|"
+                      r"amend(?:ed|ing)?|correct(?:ed|ing)?|revis(?:e|ed|ing))\b[^\n]{0,80}\bcalls?\b[^\n]*:[^\S\n]*$",
+                      re.I)
+
+
+# what may stand between that line and the call below it: blanks, a list's bracket, a fence's line
+_OPENING = re.compile(r"(?:\s|\[|\(|```[\w+-]*)*\Z")
+
+
+def _revises(text: str, a: int, b: int) -> str | None:
+    """The line in ``text[a:b]`` (the text between two calls) that presents the second as a
+    change of the first, the last line before the second, the call on a line below it; else None."""
+    gap = text[a:b]
+    tail = _OPENING.search(gap)
+    gap, below = (gap[:tail.start()], gap[tail.start():]) if tail is not None else (gap, "")
+    line = gap[gap.rfind("\n") + 1:].strip()
+    return line if line and "\n" in below and _REVISES.search(line) is not None else None
+
+
 def _key(call: ToolCall) -> bytes:
     try:  # (True and 1, 1 and 1.0 are not the same argument: compared as written in JSON)
         written = orjson.dumps(call.args, option=orjson.OPT_SORT_KEYS)
@@ -90,7 +114,39 @@ def _key(call: ToolCall) -> bytes:
 
 def restated(text: str, calls: list[ToolCall]) -> list[ToolCall]:
     """``calls`` with each bare ok call that repeats the last ok one of its name and
-    arguments with a sentence between them made not ok; the list itself when none does."""
+    arguments with a sentence between them made not ok, and bare calls written again
+    changed under a line saying so (``revised``); the list itself when none is."""
+    return _copies(text, revised(text, calls))
+
+
+def revised(text: str, calls: list[ToolCall]) -> list[ToolCall]:
+    """``calls`` with a bare call written under a line presenting it as a change of the
+    bare ok call of the same tool right above it ("If the parameter is required, you
+    would modify the function call to include it as well:") made not ok, the two of
+    them: the model offered a changed call, and which of the two it meant cannot be
+    told. (Both are bare: the live reading holds such calls to the message's end.)"""
+    out = calls
+    for i in range(1, len(calls)):
+        call = calls[i]
+        if not call.ok or call.span[0] < calls[i - 1].span[1]:
+            continue
+        line = _revises(text, calls[i - 1].span[1], call.span[0])
+        # (the call above it of the same tool: a list's other calls may stand between)
+        j = next((j for j in range(i - 1, -1, -1) if calls[j].name == call.name), -1) if line else -1
+        if j < 0 or not out[j].ok or not _bare(text, calls[j].span[0]) or not _bare(text, call.span[0]):
+            continue
+        if out is calls:
+            out = list(calls)
+        said = line if len(line) <= 80 else "..." + line[-77:]
+        why = (f"the call to {call.name!r} is written again, changed, under {said!r}: which of the two "
+               "the model meant cannot be told")
+        out[j] = replace(calls[j], args=None, ok=False, error=why)
+        out[i] = replace(call, args=None, ok=False, error=why)
+    return out
+
+
+def _copies(text: str, calls: list[ToolCall]) -> list[ToolCall]:
+    """restated's reading of copies."""
     counts: dict[str, int] = {}
     for call in calls:
         if call.ok and call.span != (0, 0):
