@@ -2957,6 +2957,8 @@ def test_what_is_not_a_call_changed():
     # a second call under a line that changes nothing, another tool's call between a correction and
     # the call it corrects, a family's marker (written to make a call)
     assert all(c.ok for c in parse_tool_calls("[find(location='P')]\n\nNow the second call:\n[find(location='Q')]"))
+    a, b = parse_tool_calls("[find(location='P')]\n\nCorrected call:\n[find(location='P')]")  # (a copy)
+    assert a.ok and not b.ok and "repeats" in b.error
     assert [c.ok for c in parse_tool_calls("[find(location='P'), g(x=1)]\n\nCorrected call:\n"
                                            "[find(location='Q')]")] == [False, True, False]
     text = ('<tool_call>\n{"name": "find", "arguments": {"location": "P"}}\n</tool_call>' + _CHANGED +

@@ -131,9 +131,13 @@ def revised(text: str, calls: list[ToolCall]) -> list[ToolCall]:
         if not call.ok or call.span[0] < calls[i - 1].span[1]:
             continue
         line = _revises(text, calls[i - 1].span[1], call.span[0])
-        # (the call above it of the same tool: a list's other calls may stand between)
-        j = next((j for j in range(i - 1, -1, -1) if calls[j].name == call.name), -1) if line else -1
-        if j < 0 or not out[j].ok or not _bare(text, calls[j].span[0]) or not _bare(text, call.span[0]):
+        if line is None:
+            continue
+        # (the call above it of the same tool: a list's other calls may stand between; the same
+        # arguments again are a copy, restated's)
+        j = next((j for j in range(i - 1, -1, -1) if calls[j].name == call.name), -1)
+        if j < 0 or not out[j].ok or _key(calls[j]) == _key(call) or not _bare(text, calls[j].span[0]) or \
+                not _bare(text, call.span[0]):
             continue
         if out is calls:
             out = list(calls)
