@@ -72,6 +72,12 @@ cdef const char* MIXED_ESCAPES = (b"a string holding a backslash JSON does not r
                                   b"reads as a control character (\\b): whether its backslashes are "
                                   b"escapes or text (a path, a regex, LaTeX) is a guess")
 
+# ('It''s': the quote written twice, as SQL and YAML escape one; Python joins two strings there,
+# 'It' 's' is 'Its'; JSON has neither)
+cdef const char* DOUBLED_QUOTE = (b"a quote written twice inside a string ('It''s'): one quote, as SQL and "
+                                  b"YAML escape it, two quotes, or two strings Python joins (Its): "
+                                  b"which was meant cannot be told")
+
 # Step numbers returned by recover_text(); toolmend.recovery names them.
 
 

@@ -548,6 +548,9 @@ cdef class _Repairer:
                             self.split_ctx = ctx
                     self.complete = True
                     return j + 1
+                if j > i + 1 and j + 1 < n and self.ch(j + 1) == q and not self.closes(j + 2, ctx):
+                    # (72"": an inch mark, then the string's end; """" opening it: stray quotes)
+                    self.refuse(j, DOUBLED_QUOTE)
                 if ((ctx == F_OBJ and not inner) or ctx == F_ARR) and eng_missing_close(self, i, j, ctx):
                     self.complete = True
                     return eng_comma_before(self, i, j)

@@ -252,6 +252,26 @@ def test_stray_quotes_with_two_readings_are_refused(text, offset):
     assert f"(offset {offset})" in r.error
 
 
+@pytest.mark.parametrize("text, offset", [
+    # a quote written twice inside a string: one quote (SQL's, YAML's), two, or two strings Python
+    # joins ('It' 's' is 'Its'): three readings
+    ("{'a': 'It''s'}", 9), ("{'note': 'say ''hi'' now', 'n': 1}", 14), ('{"a": "say ""hi"" now"}', 11),
+    ("['a''b', 'c']", 3),
+])
+def test_a_quote_written_twice_inside_a_string_is_refused(text, offset):
+    r = toolmend.normalize_tool_args(text)
+    assert not r.ok and "a quote written twice" in r.error and f"(offset {offset})" in r.error
+
+
+@pytest.mark.parametrize("text, value", [
+    ('"The TV is 72""', 'The TV is 72"'),  # (an inch mark, then the string's end)
+    ("{'a': '', 'b': 'x'}", {"a": "", "b": "x"}), ("{'a': 'It\\'s'}", {"a": "It's"}),
+])
+def test_what_is_no_quote_written_twice(text, value):
+    r = toolmend.normalize_tool_args(text)
+    assert r.ok and r.value == value
+
+
 @pytest.mark.parametrize("text", ["-Infinity", "+Infinity", " -inf\n", "-NaN"])
 def test_a_signed_infinity_alone_is_null_as_infinity_is(text):
     r = toolmend.normalize_tool_args(text)

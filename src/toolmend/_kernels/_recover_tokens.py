@@ -45,6 +45,10 @@ _OBJ, _ARR, _TOP, _TUP = 0, 1, 2, 4
 MIXED_ESCAPES = ("a string holding a backslash JSON does not read (\\U) and one it reads as a "
                   "control character (\\b): whether its backslashes are escapes or text (a path, "
                   "a regex, LaTeX) is a guess")
+# ('It''s': the quote written twice, as SQL and YAML escape one; Python joins two strings there,
+# 'It' 's' is 'Its'; JSON has neither)
+DOUBLED_QUOTE = ("a quote written twice inside a string ('It''s'): one quote, as SQL and YAML escape it, "
+                 "two quotes, or two strings Python joins (Its): which was meant cannot be told")
 # Characters a bare value of several words may not hold: structure, quotes, comments, escapes.
 _NOT_IN_WORDS = frozenset('"`{[():#\\') | frozenset(map(chr, range(0x20))) - {"\t"} \
     | frozenset("\u180e\u200b\u200c\u200d\u2060\ufeff")
@@ -356,6 +360,9 @@ class _Scanner:
                         if s[after] == "," or (ctx != _OBJ and s[after] in "\"'"):  # (in an array, no comma)
                             self.split_end, self.split_ctx = k + 1, ctx
                     return "".join(parts), k + 1, True
+                if k > i + 1 and s.startswith(q, k + 1) and not self.closes(k + 2, ctx, False):
+                    # (72"": an inch mark, then the string's end; """" opening it: stray quotes)
+                    raise Refused(k, DOUBLED_QUOTE)
                 p = self.comma_before(i, k) if (ctx == _OBJ and not inner) or ctx == _ARR else -1
                 if p < 0 and ctx == _OBJ and not inner and self.member_before(i, k):
                     raise Refused(k, "a quote after ', name:' inside a string: a missing closing "
