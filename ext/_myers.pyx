@@ -17,7 +17,7 @@ the unified diff written in C).
 """
 from libc.stdint cimport uint64_t
 from libc.stdlib cimport malloc, calloc, realloc, free
-from libc.string cimport memset, memcpy, memcmp
+from libc.string cimport memset, memcpy, memcmp, strlen
 from cpython.mem cimport PyMem_Free
 from cpython.ref cimport PyObject
 from cpython.unicode cimport PyUnicode_FromKindAndData, PyUnicode_AsUCS4Copy
@@ -28,6 +28,7 @@ cdef extern from "Python.h":
     PyObject* PyDict_SetDefault(object p, object key, object default) except NULL
     Py_ssize_t PyLong_AsSsize_t(PyObject* o) except? -1
     int PyUnicode_KIND(object o)
+    bint PyUnicode_IS_ASCII(object o)
     void* PyUnicode_DATA(object o)
     bint PyUnicode_CheckExact(PyObject* o)
     Py_ssize_t PyUnicode_GET_LENGTH(PyObject* o)
@@ -225,6 +226,31 @@ def extend_prefixed(list out, str prefix, list items, Py_ssize_t lo, Py_ssize_t 
         PyList_Append(out, line)
 
 
+cdef str write_unified(Out* out, const Text* ta, const Text* tb, const Py_ssize_t* blk,
+                       Py_ssize_t count, Py_ssize_t context, const Label* la, const Label* lb,
+                       bint ascii):
+    """The diff as a str of its counted size: written in place when all is
+    ASCII (no copy), else in ``out.data``, then copied to the narrowest str."""
+    cdef Py_ssize_t size = unified_size(ta, tb, blk, count, context, la, lb)
+    cdef str text = None
+    cdef int failed
+    out.cap = size
+    if ascii:
+        text = PyUnicode_New(size, 127)
+        out.data = <char*>PyUnicode_DATA(text)
+    else:
+        out.data = <char*>malloc(size * out.kind)
+        if out.data == NULL:
+            raise MemoryError()
+    with nogil:
+        failed = format_unified(out, ta, tb, blk, count, context, la, lb)
+    if ascii:
+        out.data = NULL  # the str's own buffer
+    if failed or out.len != size:
+        raise RuntimeError("toolmend: diff size miscounted (internal error)")
+    return text if ascii else PyUnicode_FromKindAndData(out.kind, out.data, size)
+
+
 def unified_text(str a, str b, Py_ssize_t context, str a_label, str b_label, Py_ssize_t budget):
     """The unified diff of two texts: ``(text, blocks, exceeded)``.
 
@@ -272,13 +298,14 @@ def unified_text(str a, str b, Py_ssize_t context, str a_label, str b_label, Py_
         if lb.kind > out.kind:
             out.kind = lb.kind
         with nogil:
-            status = diff_texts(&ta, &tb, budget, &blk, &count, &exceeded)
-            if status == SOLVED and count:
-                if format_unified(&out, &ta, &tb, blk, count, context, &la, &lb):
-                    status = NO_MEMORY
+            status = diff_texts(&ta, &tb, budget, context, &blk, &count, &exceeded)
         if status != SOLVED:
             raise_status(status)
-        text = PyUnicode_FromKindAndData(out.kind, out.data, out.len) if count else ""
+        text = ""
+        if count:
+            text = write_unified(&out, &ta, &tb, blk, count, context, &la, &lb,
+                                 out.kind == 1 and PyUnicode_IS_ASCII(a) and PyUnicode_IS_ASCII(b)
+                                 and PyUnicode_IS_ASCII(a_label) and PyUnicode_IS_ASCII(b_label))
         return text, block_list(blk, count), exceeded
     finally:
         free(ta.starts)

@@ -45,19 +45,54 @@ cdef inline bint str_equal(PyObject* x, PyObject* y) noexcept:
     return memcmp(PyUnicode_DATA_P(x), PyUnicode_DATA_P(y), n * kind) == 0
 
 
-cdef inline uint64_t hash_bytes(const char* p, Py_ssize_t n) noexcept nogil:
-    cdef uint64_t h = (<uint64_t>n) * 0x9E3779B97F4A7C15ULL
-    cdef uint64_t word
-    while n >= 8:
-        memcpy(&word, p, 8)
-        h = (((h << 5) | (h >> 59)) ^ word) * 0x517CC1B727220A95ULL
-        p += 8
-        n -= 8
-    if n:
-        word = 0
-        memcpy(&word, p, n)
-        h = (((h << 5) | (h >> 59)) ^ word) * 0x517CC1B727220A95ULL
-    return h ^ (h >> 31)
+cdef extern from *:
+    """
+    #include <stdint.h>
+    #include <string.h>
+    /* A 64-bit hash of p[0..n): two lanes of a multiply per eight bytes
+       (two short chains, not one long one); the last bytes are read at once,
+       overlapping ones already hashed, never by a variable-length copy. */
+    #define TOOLMEND_MIX(h, w, k) ((((h) << 5) | ((h) >> 59)) ^ (w)) * (k)
+    static inline uint64_t toolmend_hash_bytes(const char* p, Py_ssize_t n) {
+        const uint64_t k1 = 0x517CC1B727220A95ULL, k2 = 0x9E3779B97F4A7C15ULL;
+        uint64_t h1 = (uint64_t)n * k2, h2 = (uint64_t)n ^ k1, w1, w2;
+        if (n > 16) {
+            const char* end = p + n - 16;
+            for (; p < end; p += 16) {
+                memcpy(&w1, p, 8);
+                memcpy(&w2, p + 8, 8);
+                h1 = TOOLMEND_MIX(h1, w1, k1);
+                h2 = TOOLMEND_MIX(h2, w2, k2);
+            }
+            memcpy(&w1, end, 8);
+            memcpy(&w2, end + 8, 8);
+        } else if (n > 8) {
+            memcpy(&w1, p, 8);
+            memcpy(&w2, p + n - 8, 8);
+        } else if (n >= 4) {
+            uint32_t lo, hi;
+            memcpy(&lo, p, 4);
+            memcpy(&hi, p + n - 4, 4);
+            w1 = (uint64_t)lo | (uint64_t)hi << 32;
+            w2 = 0;
+        } else {
+            w1 = n ? (uint64_t)(unsigned char)p[0] | (uint64_t)(unsigned char)p[n >> 1] << 8
+                     | (uint64_t)(unsigned char)p[n - 1] << 16 : 0;
+            w2 = 0;
+        }
+        h1 = TOOLMEND_MIX(h1, w1, k1);
+        h2 = TOOLMEND_MIX(h2, w2, k2);
+        h1 ^= (h2 << 32) | (h2 >> 32);
+        return h1 ^ (h1 >> 29);
+    }
+    """
+    uint64_t hash_bytes "toolmend_hash_bytes" (const char* p, Py_ssize_t n) noexcept nogil
+
+
+cdef struct Entry:
+    const char* ptr       # the first line's buffer
+    Py_ssize_t nbytes     # its size in bytes
+    int kind              # its storage kind
 
 
 cdef struct Interner:
@@ -66,11 +101,8 @@ cdef struct Interner:
     # order of first appearance, from 0.
     Py_ssize_t mask
     Py_ssize_t count
-    int* table            # slot -> id + 1 (0: empty)
-    uint64_t* hashes      # id -> hash
-    const char** ptrs     # id -> first line's buffer
-    Py_ssize_t* sizes     # id -> its size in bytes
-    int* kinds            # id -> its storage kind
+    uint64_t* table       # slot -> the hash's high half | id + 1 (0: empty), one load a probe
+    Entry* entries        # id -> its first line
 
 
 cdef int interner_init(Interner* t, Py_ssize_t total) noexcept nogil:
@@ -80,44 +112,40 @@ cdef int interner_init(Interner* t, Py_ssize_t total) noexcept nogil:
         cap *= 2
     t.mask = cap - 1
     t.count = 0
-    t.table = <int*>calloc(cap, sizeof(int))
-    t.hashes = <uint64_t*>malloc((total + 1) * sizeof(uint64_t))
-    t.ptrs = <const char**>malloc((total + 1) * sizeof(const char*))
-    t.sizes = <Py_ssize_t*>malloc((total + 1) * sizeof(Py_ssize_t))
-    t.kinds = <int*>malloc((total + 1) * sizeof(int))
-    if (t.table == NULL or t.hashes == NULL or t.ptrs == NULL or t.sizes == NULL
-            or t.kinds == NULL):
+    # one block: the table, then the entries
+    t.table = <uint64_t*>malloc(cap * sizeof(uint64_t) + (total + 1) * sizeof(Entry))
+    if t.table == NULL:
         return -1
+    memset(t.table, 0, cap * sizeof(uint64_t))
+    t.entries = <Entry*>(t.table + cap)
     return 0
 
 
 cdef void interner_free(Interner* t) noexcept nogil:
     free(t.table)
-    free(t.hashes)
-    free(t.ptrs)
-    free(t.sizes)
-    free(t.kinds)
 
 
 cdef int interner_id(Interner* t, const char* ptr, Py_ssize_t nbytes, int kind) noexcept nogil:
     """The id of the line in ``ptr[:nbytes]`` (``kind`` bytes a character)."""
     cdef uint64_t h = hash_bytes(ptr, nbytes) + <uint64_t>kind
+    cdef uint64_t tag = h & 0xFFFFFFFF00000000ULL
+    cdef uint64_t v
     cdef Py_ssize_t slot = <Py_ssize_t>(h & <uint64_t>t.mask)
-    cdef int found
+    cdef Entry* e
     while True:
-        found = t.table[slot]
-        if found == 0:
-            t.hashes[t.count] = h
-            t.ptrs[t.count] = ptr
-            t.sizes[t.count] = nbytes
-            t.kinds[t.count] = kind
+        v = t.table[slot]
+        if v == 0:
+            e = &t.entries[t.count]
+            e.ptr = ptr
+            e.nbytes = nbytes
+            e.kind = kind
             t.count += 1
-            t.table[slot] = <int>t.count
+            t.table[slot] = tag | <uint64_t>t.count
             return <int>(t.count - 1)
-        found -= 1
-        if (t.hashes[found] == h and t.sizes[found] == nbytes and t.kinds[found] == kind
-                and memcmp(t.ptrs[found], ptr, nbytes) == 0):
-            return found
+        if (v & 0xFFFFFFFF00000000ULL) == tag:
+            e = &t.entries[<Py_ssize_t>(v & 0xFFFFFFFFULL) - 1]
+            if e.nbytes == nbytes and e.kind == kind and memcmp(e.ptr, ptr, nbytes) == 0:
+                return <int>((v & 0xFFFFFFFFULL) - 1)
         slot = (slot + 1) & t.mask
 
 

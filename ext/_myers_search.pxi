@@ -224,12 +224,10 @@ cdef void shift_boundaries(const int* equivs, Py_ssize_t i_end, unsigned char* c
 
 
 cdef struct CoreMem:
-    int* count_a
-    int* count_b
-    int* ra
-    int* rb
-    Py_ssize_t* amap
-    Py_ssize_t* bmap
+    # three blocks, not eleven allocations
+    int* counts           # count_a, count_b
+    char* maps            # ra, rb, amap, bmap, match_a, match_b
+    Py_ssize_t* diagonals # V, U
 
 
 cdef int core(const int* ia, Py_ssize_t na, const int* ib, Py_ssize_t nb, Py_ssize_t nids,
@@ -242,16 +240,9 @@ cdef int core(const int* ia, Py_ssize_t na, const int* ib, Py_ssize_t nb, Py_ssi
     memset(&mem, 0, sizeof(CoreMem))
     memset(&w, 0, sizeof(Work))
     status = core_run(&mem, &w, ia, na, ib, nb, nids, budget, changed_a, changed_b)
-    free(mem.count_a)
-    free(mem.count_b)
-    free(mem.ra)
-    free(mem.rb)
-    free(mem.amap)
-    free(mem.bmap)
-    free(w.match_a)
-    free(w.match_b)
-    free(w.V)
-    free(w.U)
+    free(mem.counts)
+    free(mem.maps)
+    free(mem.diagonals)
     free(w.stack)
     return status
 
@@ -263,10 +254,14 @@ cdef int core_run(CoreMem* mem, Work* w, const int* ia, Py_ssize_t na, const int
     cdef int status
     cdef int* count_a
     cdef int* count_b
-    mem.count_a = count_a = <int*>calloc(nids + 1, sizeof(int))
-    mem.count_b = count_b = <int*>calloc(nids + 1, sizeof(int))
-    if count_a == NULL or count_b == NULL:
+    cdef int* ra
+    cdef int* rb
+    cdef Py_ssize_t* amap
+    cdef Py_ssize_t* bmap
+    mem.counts = count_a = <int*>calloc(2 * (nids + 1), sizeof(int))
+    if count_a == NULL:
         return NO_MEMORY
+    count_b = count_a + nids + 1
     for i in range(na):
         count_a[ia[i]] += 1
     for j in range(nb):
@@ -275,24 +270,26 @@ cdef int core_run(CoreMem* mem, Work* w, const int* ia, Py_ssize_t na, const int
         common += count_a[i] if count_a[i] < count_b[i] else count_b[i]
     if na + nb - 2 * common > budget:
         return EXCEEDED
-    mem.ra = <int*>malloc((na + 1) * sizeof(int))
-    mem.rb = <int*>malloc((nb + 1) * sizeof(int))
-    mem.amap = <Py_ssize_t*>malloc((na + 1) * sizeof(Py_ssize_t))
-    mem.bmap = <Py_ssize_t*>malloc((nb + 1) * sizeof(Py_ssize_t))
-    w.match_a = <unsigned char*>calloc(na + 1, 1)
-    w.match_b = <unsigned char*>calloc(nb + 1, 1)
-    if (mem.ra == NULL or mem.rb == NULL or mem.amap == NULL or mem.bmap == NULL
-            or w.match_a == NULL or w.match_b == NULL):
+    # the Py_ssize_t arrays first, then the ints, then the bytes: each aligned
+    mem.maps = <char*>malloc((na + nb + 2) * (sizeof(Py_ssize_t) + sizeof(int) + 1))
+    if mem.maps == NULL:
         return NO_MEMORY
+    amap = <Py_ssize_t*>mem.maps
+    bmap = amap + na + 1
+    ra = <int*>(bmap + nb + 1)
+    rb = ra + na + 1
+    w.match_a = <unsigned char*>(rb + nb + 1)
+    w.match_b = w.match_a + na + 1
+    memset(w.match_a, 0, na + nb + 2)
     for i in range(na):
         if count_b[ia[i]]:
-            mem.ra[rn] = ia[i]
-            mem.amap[rn] = i
+            ra[rn] = ia[i]
+            amap[rn] = i
             rn += 1
     for j in range(nb):
         if count_a[ib[j]]:
-            mem.rb[rm] = ib[j]
-            mem.bmap[rm] = j
+            rb[rm] = ib[j]
+            bmap[rm] = j
             rm += 1
     rbudget = budget - (na - rn) - (nb - rm)
     dmax = (rbudget + 1) // 2
@@ -300,12 +297,13 @@ cdef int core_run(CoreMem* mem, Work* w, const int* ia, Py_ssize_t na, const int
         dmax = (rn + rm) // 2 + 1
     dmax += 1
     w.off = dmax + 1
-    w.V = <Py_ssize_t*>malloc((2 * dmax + 3) * sizeof(Py_ssize_t))
-    w.U = <Py_ssize_t*>malloc((2 * dmax + 3) * sizeof(Py_ssize_t))
-    if w.V == NULL or w.U == NULL:
+    mem.diagonals = <Py_ssize_t*>malloc(2 * (2 * dmax + 3) * sizeof(Py_ssize_t))
+    if mem.diagonals == NULL:
         return NO_MEMORY
-    w.A = mem.ra
-    w.B = mem.rb
+    w.V = mem.diagonals
+    w.U = w.V + 2 * dmax + 3
+    w.A = ra
+    w.B = rb
     status = solve(w, rn, rm, rbudget)
     if status != SOLVED:
         return status
@@ -317,10 +315,10 @@ cdef int core_run(CoreMem* mem, Work* w, const int* ia, Py_ssize_t na, const int
     changed_b[nb + 1] = 0
     for x in range(rn):
         if w.match_a[x]:
-            changed_a[mem.amap[x] + 1] = 0
+            changed_a[amap[x] + 1] = 0
     for y in range(rm):
         if w.match_b[y]:
-            changed_b[mem.bmap[y] + 1] = 0
+            changed_b[bmap[y] + 1] = 0
     shift_boundaries(ia, na, changed_a + 1, changed_b + 1)
     shift_boundaries(ib, nb, changed_b + 1, changed_a + 1)
     return SOLVED

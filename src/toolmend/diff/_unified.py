@@ -89,20 +89,43 @@ def _warning(budget: int, block: Block, a_label: str, b_label: str) -> str:
             f"block replacement, not a minimal diff; raise the budget for a minimal diff")
 
 
-def compare(a: str, b: str, *, context: int = 3, a_label: str = "a", b_label: str = "b",
-            budget: int = DEFAULT_BUDGET) -> DiffResult:
-    """Diff two texts: the unified diff with its counts and budget flag."""
+def _diff_text(a: str, b: str, context: int, a_label: str, b_label: str,
+               budget: int) -> tuple[str, list[Block], bool, int, int] | None:
+    """``compare``'s checks, then the kernel's ``(text, blocks, exceeded)``
+    and the checked ``context`` and ``budget``; None when the texts are equal."""
     if not isinstance(a, str) or not isinstance(b, str):
         raise TypeError(f"compare() takes two str, not {type(a).__name__} and {type(b).__name__}")
     context = _check_int("context", context)
     budget = _check_int("budget", budget)
     if a == b:
-        return DiffResult("", [], 0, 0, 0)
+        return None
     text, blocks, exceeded = myers.unified_text(a, b, context, a_label, b_label, budget)
-    hunk_count = 1 + sum(1 for k in range(1, len(blocks))
-                         if blocks[k][0] - blocks[k - 1][1] > 2 * context)
-    removed = sum(a1 - a0 for a0, a1, _, _ in blocks)
-    added = sum(b1 - b0 for _, _, b0, b1 in blocks)
+    return text, blocks, exceeded, context, budget
+
+
+def _counts(blocks: list[Block], context: int) -> tuple[int, int, int]:
+    """``(added, removed, hunks)``: a new hunk where more than ``2 * context``
+    lines separate two blocks (one loop: this runs once per diff)."""
+    added = removed = 0
+    hunk_count = 1
+    end = None
+    for a0, a1, b0, b1 in blocks:
+        if end is not None and a0 - end > 2 * context:
+            hunk_count += 1
+        end = a1
+        removed += a1 - a0
+        added += b1 - b0
+    return added, removed, hunk_count
+
+
+def compare(a: str, b: str, *, context: int = 3, a_label: str = "a", b_label: str = "b",
+            budget: int = DEFAULT_BUDGET) -> DiffResult:
+    """Diff two texts: the unified diff with its counts and budget flag."""
+    found = _diff_text(a, b, context, a_label, b_label, budget)
+    if found is None:
+        return DiffResult("", [], 0, 0, 0)
+    text, blocks, exceeded, context, budget = found
+    added, removed, hunk_count = _counts(blocks, context)
     warning = _warning(budget, blocks[0], a_label, b_label) if exceeded else None
     return DiffResult(text, blocks, added, removed, hunk_count, exceeded, warning)
 
@@ -116,10 +139,15 @@ def unified(a: str, b: str, context: int = 3, a_label: str = "a", b_label: str =
     differ; past that the differing middle is one block replacement and a
     ``BudgetWarning`` is issued.
     """
-    result = compare(a, b, context=context, a_label=a_label, b_label=b_label, budget=budget)
-    if result.warning:
-        warnings.warn(result.warning.removeprefix("warning: "), BudgetWarning, stacklevel=2)
-    return result.text
+    # compare's result without its counts (a frozen dataclass costs as much as a small diff)
+    found = _diff_text(a, b, context, a_label, b_label, budget)
+    if found is None:
+        return ""
+    text, blocks, exceeded, _, budget = found
+    if exceeded:
+        warnings.warn(_warning(budget, blocks[0], a_label, b_label).removeprefix("warning: "),
+                      BudgetWarning, stacklevel=2)
+    return text
 
 
 def _check_types(a: Sequence[Any], b: Sequence[Any], *args: Any) -> None:
