@@ -73,10 +73,15 @@ cdef const char* MIXED_ESCAPES = (b"a string holding a backslash JSON does not r
                                   b"escapes or text (a path, a regex, LaTeX) is a guess")
 
 # ('It''s': the quote written twice, as SQL and YAML escape one; Python joins two strings there,
-# 'It' 's' is 'Its'; JSON has neither)
+# 'It' 's' is 'Its'; JSON has neither. Not refused: a doubled quote that ends the string, 72"" (an
+# inch mark, then its end), nor one that opens it, """" (stray quotes, refused as such))
 cdef const char* DOUBLED_QUOTE = (b"a quote written twice inside a string ('It''s'): one quote, as SQL and "
                                   b"YAML escape it, two quotes, or two strings Python joins (Its): "
                                   b"which was meant cannot be told")
+
+cdef const char* SPLIT_QUOTES = (b"a string holding unescaped quotes, then another after a comma: the "
+                                 b"quotes between them may be the text's (one string) or end the first, "
+                                 b"two readings")
 
 # Step numbers returned by recover_text(); toolmend.recovery names them.
 

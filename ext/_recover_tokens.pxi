@@ -549,16 +549,13 @@ cdef class _Repairer:
                     self.complete = True
                     return j + 1
                 if j > i + 1 and j + 1 < n and self.ch(j + 1) == q and not self.closes(j + 2, ctx):
-                    # (72"": an inch mark, then the string's end; """" opening it: stray quotes)
                     self.refuse(j, DOUBLED_QUOTE)
                 if ((ctx == F_OBJ and not inner) or ctx == F_ARR) and eng_missing_close(self, i, j, ctx):
                     self.complete = True
                     return eng_comma_before(self, i, j)
                 self.put_char(q)
                 if not inner and self.split_end >= 0 and eng_separator_only(self, self.split_end, i):
-                    self.refuse(self.split_end - 1, "a string holding unescaped quotes, then another "
-                                                    "after a comma: the quotes between them may be the "
-                                                    "text's (one string) or end the first, two readings")
+                    self.refuse(self.split_end - 1, SPLIT_QUOTES)
                 inner = True
                 self.fix("inner_quote", j, "quote inside a string escaped")
                 j += 1
