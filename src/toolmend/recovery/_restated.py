@@ -126,9 +126,11 @@ def revised(text: str, calls: list[ToolCall]) -> list[ToolCall]:
     them: the model offered a changed call, and which of the two it meant cannot be
     told. (Both are bare: the live reading holds such calls to the message's end.)"""
     out = calls
+    seen: set[str] = set()
     for i in range(1, len(calls)):
         call = calls[i]
-        if not call.ok or call.span[0] < calls[i - 1].span[1]:
+        seen.add(calls[i - 1].name)
+        if not call.ok or call.name not in seen or call.span[0] < calls[i - 1].span[1]:
             continue
         line = _revises(text, calls[i - 1].span[1], call.span[0])
         if line is None:

@@ -582,12 +582,18 @@ def before_string_end(text: str, calls: list[ToolCall], after_calls: bool, start
     a stream's, read before ``start``): the model's answer was a string in code of its own
     making, and it wrote on (DeepSeek-Coder's made-up tests quote the call again). The rest
     is not the message's, as after a turn of the model's own making."""
-    first = start if after_calls else next((c.span[1] for c in calls if c.ok), -1)
-    # (searched for after the first call only: a call's arguments full of quotes are not searched)
-    found = [k for k in (text.find(q, first) for q in STRING_QUOTES) if k >= 0] if first >= 0 else []
-    if not found:
+    first = start if after_calls else -1
+    for c in calls if not after_calls else ():
+        if c.ok:
+            first = c.span[1]
+            break
+    if first < 0:
         return calls
-    q = min(found)
+    # (searched for after the first call only: a call's arguments full of quotes are not searched)
+    k1, k2 = text.find(STRING_QUOTES[0], first), text.find(STRING_QUOTES[1], first)
+    if k1 < 0 and k2 < 0:
+        return calls
+    q = k1 if k2 < 0 or 0 <= k1 < k2 else k2
     line = text.rfind("\n", 0, q) + 1
     m = _STRING_LINE.match(text, line)
     if text[line:q].strip() or m is None or any(c.span[0] <= line < c.span[1] for c in calls) or \
