@@ -72,9 +72,9 @@ cdef const char* MIXED_ESCAPES = (b"a string holding a backslash JSON does not r
                                   b"reads as a control character (\\b): whether its backslashes are "
                                   b"escapes or text (a path, a regex, LaTeX) is a guess")
 
-# ('It''s': the quote written twice, as SQL and YAML escape one; Python joins two strings there,
-# 'It' 's' is 'Its'; JSON has neither. Not refused: a doubled quote that ends the string, 72"" (an
-# inch mark, then its end), nor one that opens it, """" (stray quotes, refused as such))
+# ('It''s' in single quotes: the quote written twice, as SQL and YAML escape one; Python joins
+# two strings there, 'It' 's' is 'Its'; JSON has neither. Read as written: a doubled quote that
+# ends the string or opens it, and any in double quotes, print("") being code far more often)
 cdef const char* DOUBLED_QUOTE = (b"a quote written twice inside a string ('It''s'): one quote, as SQL and "
                                   b"YAML escape it, two quotes, or two strings Python joins (Its): "
                                   b"which was meant cannot be told")

@@ -548,7 +548,7 @@ cdef class _Repairer:
                             self.split_ctx = ctx
                     self.complete = True
                     return j + 1
-                if j > i + 1 and j + 1 < n and self.ch(j + 1) == q and not self.closes(j + 2, ctx):
+                if q == c"'" and j > i + 1 and j + 1 < n and self.ch(j + 1) == q and not self.closes(j + 2, ctx):
                     self.refuse(j, DOUBLED_QUOTE)
                 if ((ctx == F_OBJ and not inner) or ctx == F_ARR) and eng_missing_close(self, i, j, ctx):
                     self.complete = True

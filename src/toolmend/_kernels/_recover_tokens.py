@@ -46,7 +46,8 @@ MIXED_ESCAPES = ("a string holding a backslash JSON does not read (\\U) and one 
                   "control character (\\b): whether its backslashes are escapes or text (a path, "
                   "a regex, LaTeX) is a guess")
 # ('It''s': the quote written twice, as SQL and YAML escape one; Python joins two strings there,
-# 'It' 's' is 'Its'; JSON has neither)
+# 'It' 's' is 'Its'; JSON has neither. In double quotes, print("") is code far more often than
+# an escape: read as written, as other quotes inside a string are)
 DOUBLED_QUOTE = ("a quote written twice inside a string ('It''s'): one quote, as SQL and YAML escape it, "
                  "two quotes, or two strings Python joins (Its): which was meant cannot be told")
 # Characters a bare value of several words may not hold: structure, quotes, comments, escapes.
@@ -360,7 +361,7 @@ class _Scanner:
                         if s[after] == "," or (ctx != _OBJ and s[after] in "\"'"):  # (in an array, no comma)
                             self.split_end, self.split_ctx = k + 1, ctx
                     return "".join(parts), k + 1, True
-                if k > i + 1 and s.startswith(q, k + 1) and not self.closes(k + 2, ctx, False):
+                if q == "'" and k > i + 1 and s.startswith(q, k + 1) and not self.closes(k + 2, ctx, False):
                     # (72"": an inch mark, then the string's end; """" opening it: stray quotes)
                     raise Refused(k, DOUBLED_QUOTE)
                 p = self.comma_before(i, k) if (ctx == _OBJ and not inner) or ctx == _ARR else -1
