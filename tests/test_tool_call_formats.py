@@ -2953,6 +2953,39 @@ def test_a_bare_call_written_again_changed_under_a_line_saying_so(first, second)
     _check_both(text, 5, tools=_FIND)
 
 
+@pytest.mark.parametrize("text, oks", [
+    # a chain of revisions: every call of it in doubt, the copies of the call revised too
+    ("[find(location='P')]\nCorrected call:\n[find(location='Q')]\nCorrected call:\n[find(location='R')]",
+     [False, False, False]),
+    ("[find(location='P')]\nCorrected call:\n[find(location='Q')]\nCorrected call:\n[find(location='P')]",
+     [False, False, False]),
+    ("[find(location='P')]\nCorrected call:\n[find(location='P')]\nCorrected call:\n[find(location='Q')]",
+     [False, False, False]),
+    # names written as strings are bare calls too: a revision, and a copy after a sentence
+    ("['find'(location='P')]\n\nYou would modify the function call to include it:\n\n"
+     "['find'(location='P', years=5)]", [False, False]),
+    ("['find'(location='P')]\n\nThat call shows how it works, as in the example here:\n['find'(location='P')]",
+     [True, False]),
+    # lines that revise nothing: both calls stand
+    ("[find(location='P')]\n\nI changed nothing in the call:\n[find(location='Q')]", [True, True]),
+    ("[find(location='P')]\n\nNow let me update the second call:\n[find(location='Q')]", [True, True]),
+    ("[find(location='P')]\n\nNext, to get updated data, I'll make another call:\n[find(location='Q')]",
+     [True, True]),
+    ("[find(location='P')]\n\nHere is the corrected function call:\n[find(location='Q')]", [False, False]),
+])
+def test_revisions_in_a_chain_and_lines_that_revise_nothing(text, oks):
+    from test_tool_stream import _check_both
+
+    assert [c.ok for c in parse_tool_calls(text)] == oks
+    _check_both(text, 7)
+
+
+def test_the_revision_check_stays_linear():
+    # (long runs of blanks or of revising words before a call: read once)
+    for gap in ("  " * 20_000 + "x", "modify call: " * 8_000 + "x", "modify the call:\n" + " \n" * 20_000):
+        assert [c.ok for c in parse_tool_calls("[find(location='p')]\n" + gap + "\n[find(location='q')]")]
+
+
 def test_what_is_not_a_call_changed():
     # a second call under a line that changes nothing, another tool's call between a correction and
     # the call it corrects, a family's marker (written to make a call)

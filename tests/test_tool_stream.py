@@ -720,11 +720,15 @@ _AREA_TOOLS = [{"type": "function", "function": {"name": n, "parameters": {"type
     ("[\n  'calculate_triangle_area'(\n    base=10,\n    height=5\n  )\n]", {"tools": _AREA_TOOLS},
      [("calculate_triangle_area", {"base": 10, "height": 5}, ["quoted_name"])]),
     # what is not a quoted name: a call string (with tools, its own reading), quotes that do not
-    # match, an argument by position
+    # match, arguments by position (words in brackets: 'Paris' (France))
     ("['calculate_triangle_area(base=10, height=5)']", {"tools": _AREA_TOOLS},
      [("calculate_triangle_area", {"base": 10, "height": 5}, [])]),
     ("['get_weather\"(city='Oslo')]", {}, []),
-    ("['get_weather'('Oslo')]", {}, [("get_weather", None, [])]),
+    ("['get_weather'('Oslo')]", {}, []), ("['Paris' (France), 'Berlin' (Germany)]", {}, []),
+    ("['get_weather'('Oslo', days=3)]", {}, [("get_weather", None, [])]),
+    # (a family's marker around it keeps the fix)
+    ("<|python_start|>['get_weather'(city='Oslo')]<|python_end|>", {},
+     [("get_weather", {"city": "Oslo"}, ["quoted_name"])]),
 ])
 def test_a_pythonic_name_written_as_a_string(text, kw, want):
     assert [(c.name, c.args, [f.code for f in c.fixes]) for c in parse_tool_calls(text, **kw)] == want
@@ -754,6 +758,14 @@ def test_a_pythonic_name_written_as_a_string(text, kw, want):
     ("  `[ get_weather(city='Paris') ]`", [("get_weather", {"city": "Paris"})]),
     ("`[get_weather(city='Paris')`", []), ("`[get_weather(city='Paris')] + 1`", []),
     ("`[get_weather(city='Paris')]` is the call", []), ("Run `[get_weather(city='Paris')]`", []),
+    # another span of code holding a call after it ("Corrected call:", "Or:"): which is meant is a guess
+    ("`[get_weather(city='Paris')]`\n\nCorrected call:\n`[get_weather(city='Rome')]`", []),
+    ("`get_weather(city='Paris')`\n\nOr:\n\n`get_weather(city='Rome')`", []),
+    ("`[get_weather(city='Paris')]`\n\nThe `get_weather` tool needs a city.",
+     [("get_weather", {"city": "Paris"})]),
+    # (the same call again in a sentence's code: a restatement)
+    ("`[get_weather(city='Paris')]`\n\nSo the call would be `get_weather(city='Paris')`.",
+     [("get_weather", {"city": "Paris"})]),
 ])
 def test_calls_inside_python_strings_known_by_their_tools(text, want):
     assert [(c.name, c.args) for c in parse_tool_calls(text, tools=_AREA_TOOLS)] == want

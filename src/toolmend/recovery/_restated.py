@@ -42,7 +42,7 @@ __all__ = ["restated"]
 # where a bare call starts: a JSON object, a name and its arguments as a list or a tuple, or a
 # Python call's name, in a string too ("f(a=1)": a
 # span that starts at a family's tag or token, "functools[" or "Action:" is a marker's)
-_BARE = re.compile(r"\{|\[(?![A-Z_]{2,32}\])|\(|[\"']?[^\W\d][\w.\\-]*[ \t]*\(")  # ([..], (..): a pair
+_BARE = re.compile(r"\{|\[(?![A-Z_]{2,32}\])|\(|[\"']?[^\W\d][\w.\\-]*[\"']?[ \t]*\(")  # ([..], (..): a pair
 # a marker on the call's line before it, or on the line above (a fence's): a tag or token's
 # end, Mistral's [TOOL_CALLS], functools, ReAct's and Cohere's Action, xLAM's "tool_calls",
 # Gemma's tool_code fence
@@ -83,25 +83,35 @@ def _sentence_between(text: str, a: int, b: int) -> bool:
     return _SENTENCE.search(gap) is not None or _LABEL.search(gap) is not None
 
 
-# the line a call is written under when it changes the call above ("you would modify the function
-# call to include that parameter as well:", "Corrected call:"): a revision, not a second call
-_REVISES = re.compile(r"\b(?:modif(?:y|ied|ying)|chang(?:e|ed|ing)|adjust(?:ed|ing)?|updat(?:e|ed|ing)|"
-                      r"amend(?:ed|ing)?|correct(?:ed|ing)?|revis(?:e|ed|ing))\b[^\n]{0,80}\bcalls?\b[^\n]*:[^\S\n]*$",
-                      re.I)
-
-
-# what may stand between that line and the call below it: blanks, a list's bracket, a fence's line
-_OPENING = re.compile(r"(?:\s|\[|\(|```[\w+-]*)*\Z")
+# the line a call is written under when it changes the call above: a verb doing it to the call
+# ("you would modify the function call to include it:") or the call so done ("Corrected call:");
+# "update the second call", "updated data" are no revision
+_REVISES = re.compile(r"\b(?:(?:modify|modifying|change|changing|adjust|adjusting|update|updating|amend|"
+                      r"amending|correct|correcting|revise|revising|fix|fixing)[ \t]+(?:the|this|that|my|"
+                      r"your|our|its)|modified|changed|adjusted|updated|amended|corrected|revised|fixed)"
+                      r"[ \t]+(?:(?:function|tool|api)[ \t]+)?calls?\b", re.I)
+#: a line longer than this is read by its end only (the words before the colon say it)
+_REVISES_SPAN = 240
 
 
 def _revises(text: str, a: int, b: int) -> str | None:
     """The line in ``text[a:b]`` (the text between two calls) that presents the second as a
-    change of the first, the last line before the second, the call on a line below it; else None."""
-    gap = text[a:b]
-    tail = _OPENING.search(gap)
-    gap, below = (gap[:tail.start()], gap[tail.start():]) if tail is not None else (gap, "")
-    line = gap[gap.rfind("\n") + 1:].strip()
-    return line if line and "\n" in below and _REVISES.search(line) is not None else None
+    change of the first, the last line before the second and ending in a colon, the call on
+    a line below it (blanks, a list's bracket or a fence's line between); else None."""
+    k = b
+    while True:  # back over what may stand between that line and the call (linear: no regex)
+        while k > a and text[k - 1] in " \t\r\n[(":
+            k -= 1
+        start = max(a, text.rfind("\n", a, k) + 1)
+        if start == a or not text[start:k].lstrip().startswith("```"):
+            break
+        k = start  # (a fence's line)
+    if "\n" not in text[k:b]:
+        return None
+    line = text[start:k].strip()
+    if not line.endswith(":") or _REVISES.search(line[-_REVISES_SPAN:]) is None:
+        return None
+    return line
 
 
 def _key(call: ToolCall) -> bytes:
@@ -138,15 +148,19 @@ def revised(text: str, calls: list[ToolCall]) -> list[ToolCall]:
         # (the call above it of the same tool: a list's other calls may stand between; the same
         # arguments again are a copy, restated's)
         j = next((j for j in range(i - 1, -1, -1) if calls[j].name == call.name), -1)
-        if j < 0 or not out[j].ok or _key(calls[j]) == _key(call) or not _bare(text, calls[j].span[0]) or \
+        if j < 0 or not calls[j].ok or _key(calls[j]) == _key(call) or not _bare(text, calls[j].span[0]) or \
                 not _bare(text, call.span[0]):
-            continue
+            continue  # (one revised before stays in the chain: P, then Q, then R are all in doubt)
         if out is calls:
             out = list(calls)
         said = line if len(line) <= 80 else "..." + line[-77:]
-        why = (f"the call to {call.name!r} is written again, changed, under {said!r}: which of the two "
-               "the model meant cannot be told")
-        out[j] = replace(calls[j], args=None, ok=False, error=why)
+        why = (f"the call to {call.name!r} is written again, changed, under {said!r}: which of the "
+               "readings the model meant cannot be told")
+        key = _key(calls[j])
+        for k in range(j + 1):  # the call revised, and the copies of it above (P, P again, then Q)
+            if k == j or (calls[k].ok and calls[k].name == call.name and _key(calls[k]) == key and
+                          _bare(text, calls[k].span[0])):
+                out[k] = replace(calls[k], args=None, ok=False, error=why)
         out[i] = replace(call, args=None, ok=False, error=why)
     return out
 

@@ -63,19 +63,50 @@ def calls_by_tools(text: str, ctx: Ctx, at: int = 0) -> tuple[list[ToolCall], in
 def _in_code(text: str, at: int, lead: int, ctx: Ctx) -> tuple[list[ToolCall], int] | None:
     """The calls of the inline code span whose content starts at ``lead`` (a call between
     backticks, as Mistral's small models write one, or a list of them), when they are all it
-    holds and the span is the message's line."""
+    holds, the span is the message's line, and no later span holds other calls."""
     close = text.find("`", lead, len(text))
-    if close < 0 or text[at:lead - 1].strip() or "\n" in text[lead:close]:
+    if close < 0 or text[at:lead - 1].strip():
+        return None
+    found = _span_calls(text, lead, close, ctx)
+    nl = text.find("\n", close)
+    if found is None or text[close + 1:nl if nl >= 0 else len(text)].strip() or \
+            _other_code_calls(text, close + 1, found, ctx):
+        return None
+    return found, close + 1
+
+
+def _span_calls(text: str, lead: int, close: int, ctx: Ctx) -> list[ToolCall] | None:
+    """The calls that are all a code span's content ``text[lead:close]`` holds (a list of
+    them, or calls one after the other, on one line); None when it holds anything else."""
+    if "\n" in text[lead:close]:
         return None
     if text[lead] == "[":
         listed, end = read_list(text, lead, close, ctx)
-        found = None if not listed or text[end - 1] != "]" or text[end:close].strip() else (listed, end)
-    else:
-        found = bare_calls(text, lead, close)
-    nl = text.find("\n", close)
-    if found is None or found[1] < close or text[close + 1:nl if nl >= 0 else len(text)].strip():
-        return None
-    return found[0], close + 1
+        return listed if listed and text[end - 1] == "]" and not text[end:close].strip() else None
+    found = bare_calls(text, lead, close)
+    return found[0] if found is not None and found[1] >= close else None
+
+
+def _other_code_calls(text: str, k: int, first: list[ToolCall], ctx: Ctx) -> bool:
+    """Inline code after ``k`` opens with a call of a tool given other than the ``first``
+    span's (```[f(a=2)]``` under "Corrected call:" or "Or:"): the model wrote calls in code
+    more than once, and which span holds the ones it meant cannot be told. The same calls
+    again are a restatement ("so the call would be ```f(a=1)```")."""
+    tools = ctx.tools
+    said = [(c.name, c.args) for c in first]
+    while tools is not None:
+        k = text.find("`", k)
+        close = text.find("`", k + 1) if k >= 0 else -1
+        if close < 0:
+            return False
+        m = TOOL_HEAD.match(text, k + 1, close)  # (a name, then its parenthesis, a list's bracket before it)
+        if m is not None and "\n" not in text[k:m.end()] and text[m.end() - 1] == "(" and \
+                tools.declared(head_name(m.group(1))) in tools.schemas:
+            again = _span_calls(text, _past_blanks(text, k + 1, close), close, ctx)
+            if again is None or [(c.name, c.args) for c in again] != said:
+                return True
+        k = close + 1
+    return False
 
 
 def _call_objects(text: str, a: int, b: int, ctx: Ctx | None = None) -> tuple[list[ToolCall], int]:

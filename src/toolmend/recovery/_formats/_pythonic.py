@@ -277,6 +277,8 @@ def pythonic_at(text: str, s: int, limit: int) -> tuple[ToolCall | None, int]:
     if not isinstance(call, ast.Call) or _dotted(call.func) is None:
         return None, s
     if call.args:
+        if quoted and not call.keywords:  # ('Paris' (France): words in brackets, no argument named)
+            return None, s
         return ToolCall(name, raw, None, False, (s, e),
                         f"the call to {name!r} {BY_POSITION}; a tool takes named arguments only"), e
     if joined:  # ('Let''s meet': 'Lets meet' to Python; the model meant a quote, or another string)
@@ -592,7 +594,7 @@ def pythonic_reader(marker: str, closer: str):  # type: ignore[no-untyped-def]
         end = c + len(closer) if c >= 0 else limit
         if len(calls) == 1:
             x = calls[0]
-            calls = [ToolCall(x.name, x.raw_args, x.args, x.ok, (i, end), x.error, x.id)]
+            calls = [replace(x, span=(i, end))]
         return calls, end
 
     return read
