@@ -736,6 +736,28 @@ def test_a_pythonic_name_written_as_a_string(text, kw, want):
 
 
 @pytest.mark.parametrize("text, want", [
+    # lists of calls a comma joins, on a line or one a line (GPT-3.5's, Claude 2's answers)
+    ("[get_weather(city='Paris')], [get_time(tz='UTC')]",
+     [("get_weather", {"city": "Paris"}), ("get_time", {"tz": "UTC"})]),
+    ("[get_weather(city='Paris')],\n[get_weather(city='Rome')],\n[get_time(tz='UTC')]<|eot_id|>",
+     [("get_weather", {"city": "Paris"}), ("get_weather", {"city": "Rome"}), ("get_time", {"tz": "UTC"})]),
+    # a stray bracket or comma at the end, an empty list, an expression after them, a list of data,
+    # inside a sentence or an assignment: no call
+    ("[get_weather(city='Paris')], []]", []),
+    ("[get_weather(city='Paris')],\n    [get_time(tz='UTC')],]", []),
+    ("[get_weather(city='Paris')], [get_time(tz='UTC')] + x", []),
+    ("[get_weather(city='Paris')], [1, 2]", []),
+    ("Here: [get_weather(city='Paris')], [get_time(tz='UTC')]", []),
+    ("x = [get_weather(city='Paris')], [get_time(tz='UTC')]", []),
+])
+def test_lists_of_calls_a_comma_joins(text, want):
+    calls = parse_tool_calls(text)
+    assert [(c.name, c.args) for c in calls] == want and all(c.ok for c in calls)
+    assert all(text[c.span[0]:c.span[1]].startswith(c.name) for c in calls)
+    _check_both(text, 3)
+
+
+@pytest.mark.parametrize("text, want", [
     # calls inside Python strings, a list of them or one alone (Snowflake Arctic's, DBRX's), the
     # message's whole: known by their tools' names, they are the calls
     ("['calculate_triangle_area(base=10, height=5)']",

@@ -33,7 +33,8 @@ from ._base import Ctx, cut_call, json_run, more_after
 from ._context import ALPACA_LINE, head_name
 
 __all__ = ["read_list", "read_lines", "pythonic_reader", "pythonic_at", "comment_after", "quoted_calls",
-           "ALTERNATIVE", "one_of_them", "next_line", "BY_POSITION", "positional_object", "paren_end"]
+           "ALTERNATIVE", "one_of_them", "next_line", "BY_POSITION", "positional_object", "paren_end",
+           "joined_lists"]
 
 # a name may hold hyphens between its words (an MCP tool's: weather-forecast), as tools are named,
 # and its underscores escaped as Markdown escapes them (solve\_quadratic: Mistral's, Mixtral's)
@@ -402,6 +403,26 @@ def read_list(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] |
                                      "not a call alone")], limit
         calls.append(call)
         k = e
+
+
+def joined_lists(text: str, found: list[ToolCall], end: int, limit: int,
+                 ctx: Ctx) -> tuple[list[ToolCall], int]:
+    """The lists of calls a comma joins to the one read (``found``, ending at ``end``):
+    ``[f(a=1)], [g(b=2)]``, on a line or one a line (GPT-3.5's and Claude 2's answers),
+    read one after the other, each call with its own span; where they end. A comma not
+    followed by another whole list of calls joins nothing (the text after the first list
+    then decides, as it does for one list alone)."""
+    while True:
+        k = _skip(text, end, limit, "")
+        if k >= limit or text[k] != ",":
+            return found, end
+        k = _skip(text, k + 1, limit, "")
+        if k >= limit or text[k] != "[":
+            return found, end
+        more, e = read_list(text, k, limit, ctx)
+        if not more or text[e - 1] != "]":
+            return found, end
+        found, end = found + more, e
 
 
 def read_lines(text: str, i: int, limit: int, closed: bool = False) -> list[ToolCall] | None:

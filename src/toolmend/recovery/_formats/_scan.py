@@ -57,7 +57,7 @@ from ._context import (
 )
 from ._hermes import NOT_A_TAG, read_tag_at
 from ._json import read_glm4
-from ._pythonic import ALTERNATIVE, comment_after, next_line, one_of_them, read_list, tool_code
+from ._pythonic import ALTERNATIVE, comment_after, joined_lists, next_line, one_of_them, read_list, tool_code
 from ._tokens import (
     ANALYSIS,
     BARE_CLOSERS,
@@ -314,15 +314,15 @@ class Scanner:
         return pos, pos
 
     def _py_list(self, m: re.Match[str], limit: int, calls: list[ToolCall]) -> int:
-        """The Python list of calls at the token ``m``, added to ``calls`` when it is the
-        model's (on its line, a comment after it at most); where the scan goes on, or -1
-        when it is no such list (the JSON reading may take it)."""
+        """The Python list of calls at ``m`` (and those a comma joins to it), added when the model's (on
+        its line, a comment after it at most); where the scan goes on, or -1: no such list (JSON's?)."""
         text = self.text
         if in_a_value(text, m.end() - 1, self.calls_end):  # (an argument of code: self.f(\n[g()])
             return line_end(text, m.start(), limit)
         found, end = read_list(text, m.end() - 1, limit, self.ctx)
         if found is None:
             return -1
+        found, end = joined_lists(text, found, end, limit, self.ctx)  # ([f(a=1)], [g(b=2)]: GPT-3.5's)
         kept = "pythonic_inline" in self.kinds or self._alone(end, limit)
         comment = None if kept else comment_after(text, end, limit)
         if not kept and comment is None:
