@@ -2972,6 +2972,9 @@ def test_a_bare_call_written_again_changed_under_a_line_saying_so(first, second)
     ("[find(location='P')]\n\nNext, to get updated data, I'll make another call:\n[find(location='Q')]",
      [True, True]),
     ("[find(location='P')]\n\nHere is the corrected function call:\n[find(location='Q')]", [False, False]),
+    ("[find(location='P')]\n\nCorrect call:\n[find(location='Q')]", [False, False]),
+    ("[find(location='P')]\n\nThe correct call is:\n[find(location='Q')]", [False, False]),
+    ("[find(location='P')]\n\nHere is the corrected version of the call:\n[find(location='Q')]", [False, False]),
 ])
 def test_revisions_in_a_chain_and_lines_that_revise_nothing(text, oks):
     from test_tool_stream import _check_both
@@ -2984,6 +2987,9 @@ def test_the_revision_check_stays_linear():
     # (long runs of blanks or of revising words before a call: read once)
     for gap in ("  " * 20_000 + "x", "modify call: " * 8_000 + "x", "modify the call:\n" + " \n" * 20_000):
         assert [c.ok for c in parse_tool_calls("[find(location='p')]\n" + gap + "\n[find(location='q')]")]
+    # (a chain of 4,000 revisions: each call's arguments written out once, each made not ok once)
+    chain = "\n\nCorrected call:\n".join(f"[find(location='P{i % 2}')]" for i in range(4_000))
+    assert not any(c.ok for c in parse_tool_calls(chain))
 
 
 def test_what_is_not_a_call_changed():

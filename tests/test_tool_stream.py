@@ -749,6 +749,11 @@ def test_a_pythonic_name_written_as_a_string(text, kw, want):
     ("[get_weather(city='Paris')], [1, 2]", []),
     ("Here: [get_weather(city='Paris')], [get_time(tz='UTC')]", []),
     ("x = [get_weather(city='Paris')], [get_time(tz='UTC')]", []),
+    # a second list that stops at something else, its line ending in a bracket all the same
+    ("[get_weather(city='Paris')], [get_time(tz='UTC'), x] + [y]", []),
+    ("[get_weather(city='Paris')], [get_time(tz='UTC') + 1] + [x]", []),
+    ("[get_weather(city='Paris')],\n[get_time(tz='UTC') for g in gs]", []),
+    ("[get_weather(city='Paris')], [get_time(tz='UTC') if y else h()]", []),
 ])
 def test_lists_of_calls_a_comma_joins(text, want):
     calls = parse_tool_calls(text)
@@ -785,8 +790,13 @@ def test_lists_of_calls_a_comma_joins(text, want):
     ("`get_weather(city='Paris')`\n\nOr:\n\n`get_weather(city='Rome')`", []),
     ("`[get_weather(city='Paris')]`\n\nThe `get_weather` tool needs a city.",
      [("get_weather", {"city": "Paris"})]),
-    # (the same call again in a sentence's code: a restatement)
+    # (the same call again in a sentence's code: a restatement; a span that is no call ok: a mention)
     ("`[get_weather(city='Paris')]`\n\nSo the call would be `get_weather(city='Paris')`.",
+     [("get_weather", {"city": "Paris"})]),
+    ("`[get_weather(city='Paris'), calculate_triangle_area(base=2)]`\n\nThat is "
+     "`get_weather(city='Paris')` and `calculate_triangle_area(base=2)`.",
+     [("get_weather", {"city": "Paris"}), ("calculate_triangle_area", {"base": 2})]),
+    ("`get_weather(city='Paris')`\n\nNote: `get_weather(...)` needs a city.",
      [("get_weather", {"city": "Paris"})]),
 ])
 def test_calls_inside_python_strings_known_by_their_tools(text, want):

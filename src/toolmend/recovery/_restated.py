@@ -88,7 +88,9 @@ def _sentence_between(text: str, a: int, b: int) -> bool:
 # "update the second call", "updated data" are no revision
 _REVISES = re.compile(r"\b(?:(?:modify|modifying|change|changing|adjust|adjusting|update|updating|amend|"
                       r"amending|correct|correcting|revise|revising|fix|fixing)[ \t]+(?:the|this|that|my|"
-                      r"your|our|its)|modified|changed|adjusted|updated|amended|corrected|revised|fixed)"
+                      r"your|our|its)|correct|modified|changed|adjusted|updated|amended|corrected|revised|"
+                      r"fixed|(?:corrected|revised|updated|modified|fixed|amended|adjusted|changed)[ \t]+"
+                      r"(?:version|form)[ \t]+of[ \t]+(?:the|this|that|my|your|our|its))"
                       r"[ \t]+(?:(?:function|tool|api)[ \t]+)?calls?\b", re.I)
 #: a line longer than this is read by its end only (the words before the colon say it)
 _REVISES_SPAN = 240
@@ -131,37 +133,50 @@ def restated(text: str, calls: list[ToolCall]) -> list[ToolCall]:
 
 def revised(text: str, calls: list[ToolCall]) -> list[ToolCall]:
     """``calls`` with a bare call written under a line presenting it as a change of the
-    bare ok call of the same tool right above it ("If the parameter is required, you
-    would modify the function call to include it as well:") made not ok, the two of
-    them: the model offered a changed call, and which of the two it meant cannot be
-    told. (Both are bare: the live reading holds such calls to the message's end.)"""
-    out = calls
+    bare ok call of the same tool above it ("If the parameter is required, you would
+    modify the function call to include it as well:") made not ok, the two of them, the
+    copies of the one changed and every call of a chain of such changes: the model
+    offered a changed call, and which it meant cannot be told. (All are bare: the live
+    reading holds such calls to the message's end.) Linear: each call's arguments are
+    written out once, and each call is made not ok once."""
     seen: set[str] = set()
+    revisions: dict[int, str] = {}  # a call's index -> the line above it that revises
     for i in range(1, len(calls)):
-        call = calls[i]
-        seen.add(calls[i - 1].name)
-        if not call.ok or call.name not in seen or call.span[0] < calls[i - 1].span[1]:
-            continue
-        line = _revises(text, calls[i - 1].span[1], call.span[0])
-        if line is None:
-            continue
+        call, above = calls[i], calls[i - 1]
+        seen.add(above.name)
+        if call.ok and call.name in seen and call.span[0] >= above.span[1]:
+            line = _revises(text, above.span[1], call.span[0])
+            if line is not None:
+                revisions[i] = line
+    if not revisions:
+        return calls
+    out = list(calls)
+    keys: dict[int, bytes] = {}
+    last: dict[str, int] = {}  # a tool's name -> its last call so far
+    unmarked: dict[tuple[str, bytes], list[int]] = {}  # ok bare calls so far, by name and arguments
+
+    def key(k: int) -> bytes:
+        if k not in keys:
+            keys[k] = _key(calls[k])
+        return keys[k]
+
+    for i, call in enumerate(calls):
+        j = last.get(call.name, -1)
+        line = revisions.get(i)
         # (the call above it of the same tool: a list's other calls may stand between; the same
-        # arguments again are a copy, restated's)
-        j = next((j for j in range(i - 1, -1, -1) if calls[j].name == call.name), -1)
-        if j < 0 or not calls[j].ok or _key(calls[j]) == _key(call) or not _bare(text, calls[j].span[0]) or \
-                not _bare(text, call.span[0]):
-            continue  # (one revised before stays in the chain: P, then Q, then R are all in doubt)
-        if out is calls:
-            out = list(calls)
-        said = line if len(line) <= 80 else "..." + line[-77:]
-        why = (f"the call to {call.name!r} is written again, changed, under {said!r}: which of the "
-               "readings the model meant cannot be told")
-        key = _key(calls[j])
-        for k in range(j + 1):  # the call revised, and the copies of it above (P, P again, then Q)
-            if k == j or (calls[k].ok and calls[k].name == call.name and _key(calls[k]) == key and
-                          _bare(text, calls[k].span[0])):
-                out[k] = replace(calls[k], args=None, ok=False, error=why)
-        out[i] = replace(call, args=None, ok=False, error=why)
+        # arguments again are a copy, restated's; one revised before stays in the chain)
+        if line is not None and j >= 0 and calls[j].ok and key(j) != key(i) and \
+                _bare(text, calls[j].span[0]) and _bare(text, call.span[0]):
+            said = line if len(line) <= 80 else "..." + line[-77:]
+            why = (f"the call to {call.name!r} is written again, changed, under {said!r}: which of the "
+                   "readings the model meant cannot be told")
+            for k in [j, *unmarked.pop((call.name, key(j)), [])]:  # (its copies above: P, P again, Q)
+                if out[k].ok:
+                    out[k] = replace(calls[k], args=None, ok=False, error=why)
+            out[i] = replace(call, args=None, ok=False, error=why)
+        if call.ok and call.name in seen and _bare(text, call.span[0]):
+            unmarked.setdefault((call.name, key(i)), []).append(i)
+        last[call.name] = i
     return out
 
 

@@ -88,10 +88,11 @@ def _span_calls(text: str, lead: int, close: int, ctx: Ctx) -> list[ToolCall] | 
 
 
 def _other_code_calls(text: str, k: int, first: list[ToolCall], ctx: Ctx) -> bool:
-    """Inline code after ``k`` opens with a call of a tool given other than the ``first``
+    """Inline code after ``k`` holds calls of a tool given, one not among the ``first``
     span's (```[f(a=2)]``` under "Corrected call:" or "Or:"): the model wrote calls in code
-    more than once, and which span holds the ones it meant cannot be told. The same calls
-    again are a restatement ("so the call would be ```f(a=1)```")."""
+    more than once, and which span holds the ones it meant cannot be told. The first
+    span's calls again, or some of them, are a restatement ("so the call would be
+    ```f(a=1)```"); a span that is no call, or none ok (```f(...)```), is a mention."""
     tools = ctx.tools
     said = [(c.name, c.args) for c in first]
     while tools is not None:
@@ -103,8 +104,8 @@ def _other_code_calls(text: str, k: int, first: list[ToolCall], ctx: Ctx) -> boo
         if m is not None and "\n" not in text[k:m.end()] and text[m.end() - 1] == "(" and \
                 tools.declared(head_name(m.group(1))) in tools.schemas:
             again = _span_calls(text, _past_blanks(text, k + 1, close), close, ctx)
-            if again is None or [(c.name, c.args) for c in again] != said:
-                return True
+            if again is not None and any(c.ok and (c.name, c.args) not in said for c in again):
+                return True  # (`f(...)`, `f(city: str)`: a mention; the calls again, or some: restated)
         k = close + 1
     return False
 

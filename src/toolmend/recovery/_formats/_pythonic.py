@@ -420,7 +420,10 @@ def joined_lists(text: str, found: list[ToolCall], end: int, limit: int,
         if k >= limit or text[k] != "[":
             return found, end
         more, e = read_list(text, k, limit, ctx)
-        if not more or text[e - 1] != "]":
+        # (a whole list of calls: read to its own bracket, every element a call; not one that
+        # stopped at something else, [g(b=2), x] or [g(b=2) + 1] + [x], the line's end a "]" too)
+        if not more or text[e - 1] != "]" or not all(c.name for c in more) or \
+                text[more[-1].span[1]:e - 1].strip(", \t\r\n"):
             return found, end
         found, end = found + more, e
 
