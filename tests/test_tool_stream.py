@@ -837,6 +837,10 @@ def test_an_end_token_inside_a_value_is_the_values(text, args):
     ("[f(a=1)]  # alternatively\n[f(a=2)]", [False, False]), ("[f(a=1)]  # or\n\n[f(a=2)]", [False, False]),
     ("[f(a=1)]\n# or\n[f(a=2)]", [False, False]), ("[f(a=1)]\n[f(a=2)]  # or this one", [False, False]),
     ("[f(a=1)]\n# then\n[f(a=2)]", [True, True]),
+    # a line of its own saying so ("Or:", "Alternatively:"): the same choice
+    ("[f(a=1)]\n\nOr:\n\n[f(a=2)]", [False, False]), ("[f(a=1)]\n\nAlternatively:\n[f(a=2)]", [False, False]),
+    ("[f(a=1)]\n\nOr, if you prefer:\n[f(a=2)]", [False, False]),
+    ("[f(a=1)]\n\nThen:\n[f(a=2)]", [True, True]),
     # not on the next line, or a comment of another kind: each list stands
     ("[f(a=1)]  # or\n\nsome prose\n[f(a=2)]", [False, True]), ("[f(a=1)]  # Paris\n[f(a=2)]", [True, True]),
 ])

@@ -566,10 +566,10 @@ def next_line(text: str, end: int, limit: int) -> int:
 
 
 def one_of_them(calls: list[ToolCall]) -> list[ToolCall]:
-    """``calls`` not ok: one of two lists the model offered ("[f(a=1)]  # or" then
-    ``[f(a=2)]``), which one is meant cannot be told."""
+    """``calls`` not ok: one of two lists the model offered ("[f(a=1)]  # or", or a line
+    "Or:", then ``[f(a=2)]``), which one is meant cannot be told."""
     return [ToolCall(c.name, c.raw_args, None, False, c.span,
-                     f"the call to {c.name!r} is one of two choices the model offered ('# or' between "
+                     f"the call to {c.name!r} is one of two choices the model offered (an 'or' between "
                      "them): which one is meant cannot be told", c.id) for c in calls]
 
 

@@ -333,8 +333,8 @@ class Scanner:
             offered = comment is not None and ALTERNATIVE.match(comment) is not None
             last, self.last_list = self.last_list, (len(calls), len(found), next_line(text, end, limit))
             between = text[last[2]:m.start()] if last[2] >= 0 and last[2] <= m.start() else None
-            if between is not None and (offered or (between.lstrip().startswith("#") and ALTERNATIVE.match(
-                    between.strip().lstrip("#")) is not None and "\n" not in between.strip())):
+            if between is not None and (offered or (ALTERNATIVE.match(between.strip().lstrip("#")) is not None
+                                                    and "\n" not in between.strip())):  # ("# or", "Or:")
                 calls[last[0]:last[0] + last[1]] = one_of_them(calls[last[0]:last[0] + last[1]])
                 offered = True
             calls.extend(one_of_them(found) if offered or self.offered == m.start() else found)
