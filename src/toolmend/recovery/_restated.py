@@ -174,7 +174,7 @@ def revised(text: str, calls: list[ToolCall]) -> list[ToolCall]:
                 if out[k].ok:
                     out[k] = replace(calls[k], args=None, ok=False, error=why)
             out[i] = replace(call, args=None, ok=False, error=why)
-        if call.ok and call.name in seen and _bare(text, call.span[0]):
+        if call.ok and _bare(text, call.span[0]):
             unmarked.setdefault((call.name, key(i)), []).append(i)
         last[call.name] = i
     return out

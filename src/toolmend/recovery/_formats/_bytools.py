@@ -16,6 +16,7 @@ import json
 
 import orjson
 
+from ..._text import skip_blanks
 from .._jsonish import Member, decode_key, elements, members
 from .._toolcalls import MARKUP_ONLY, ToolCall, _json_calls, call_from_parts
 from ._base import Ctx
@@ -103,7 +104,7 @@ def _other_code_calls(text: str, k: int, first: list[ToolCall], ctx: Ctx) -> boo
         m = TOOL_HEAD.match(text, k + 1, close)  # (a name, then its parenthesis, a list's bracket before it)
         if m is not None and "\n" not in text[k:m.end()] and text[m.end() - 1] == "(" and \
                 tools.declared(head_name(m.group(1))) in tools.schemas:
-            again = _span_calls(text, _past_blanks(text, k + 1, close), close, ctx)
+            again = _span_calls(text, skip_blanks(text, k + 1, close), close, ctx)
             if again is not None and any(c.ok and (c.name, c.args) not in said for c in again):
                 return True  # (`f(...)`, `f(city: str)`: a mention; the calls again, or some: restated)
         k = close + 1
@@ -230,19 +231,13 @@ def _tuple_pairs(text: str, k: int, end: int, tools: Tools) -> list[ToolCall] | 
         if pair is None:
             return None
         calls.extend(pair)
-        k = _past_blanks(text, e, end)
+        k = skip_blanks(text, e, end)
         if k < end and text[k] == ",":
-            k = _past_blanks(text, k + 1, end)
+            k = skip_blanks(text, k + 1, end)
         if k >= end or text[k] == "]":
             return calls
         if text[k] != "(":
             return None
-
-
-def _past_blanks(text: str, k: int, end: int) -> int:
-    while k < end and text[k].isspace():
-        k += 1
-    return k
 
 
 def _objects(text: str, spans: list[tuple[int, int | None]], tools: Tools) -> list[ToolCall] | None:
