@@ -2921,6 +2921,43 @@ def test_an_offer_to_the_user_is_shown_and_a_list_ending_in_a_comma_is_read():
     assert parse_tool_calls('x = f(\n    y,\n    [\n        {"name": "a", "arguments": {"k": 1}},\n    ],\n)') == []
 
 
+_PP = [{"type": "function", "function": {"name": "pp", "parameters": {"type": "object", "properties": {
+    "country": {"type": "string"}, "years": {"type": "integer"}, "growth_rate": {"type": "number"}}}}}]
+_PP_CALLS = ("```python\n[pp(country='Japan', years=10, growth_rate=0.01), pp(country='India', years=20, "
+             "growth_rate=0.021)]\n```\n\nRemember that the growth rate is a decimal.\n\n")
+
+
+@pytest.mark.parametrize("line", [
+    # (DeepSeek-Coder: its answer, then a variant under the condition that would call for it)
+    "If no growth rate is provided and the function assumes the default value, the growth rate parameters "
+    "can be removed from the function call.",
+    "Should the default rate be wanted, the growth_rate argument may simply be omitted:",
+    "If the rate is unknown, you could drop the parameter from the call.",
+    "In case the user wants the default, the call can be changed to leave the rate out:",
+])
+def test_a_variant_under_a_condition_is_shown(line):
+    from test_tool_stream import _check_both
+
+    text = _PP_CALLS + line + "\n```python\n[pp(country='Japan', years=10), pp(country='India', years=20)]\n```\n"
+    calls = parse_tool_calls(text, tools=_PP)
+    assert [(c.args, c.ok) for c in calls] == [({"country": "Japan", "years": 10, "growth_rate": 0.01}, True),
+                                               ({"country": "India", "years": 20, "growth_rate": 0.021}, True)]
+    _check_both(text, 6, tools=_PP)
+    # alone, or as a bare call under it: shown too
+    assert parse_tool_calls(line + "\n[pp(country='Japan', years=10)]", tools=_PP) == []
+
+
+@pytest.mark.parametrize("line", [
+    "If the rate is unknown, I can remove the parameter from the call:",  # (the model's own act)
+    "If it fails, the call will be retried later.",  # (no change said)
+    "If the rate is unknown, it can be removed. Here is the next call:",  # (a sentence after)
+    "Since no rate was given, the parameter can be removed from the call:",  # (no condition)
+])
+def test_lines_that_offer_no_variant(line):
+    text = _PP_CALLS + line + "\n```python\n[pp(country='Peru', years=5)]\n```\n"
+    assert [c.ok for c in parse_tool_calls(text, tools=_PP)] == [True, True, True]
+
+
 def test_a_copy_under_a_label_is_a_restatement():
     # (Gemma 7B: the call, "Output:", and the same call again in a fence: never run twice)
     text = ("team_score.get_latest(team='Lakers', include_opponent=True)\n\nOutput:\n\n```python\n"
@@ -3194,3 +3231,50 @@ def test_second_review_cases():
     (c,) = parse_tool_calls('<|start|>assistant<|channel|>commentary to=functions.Web Search/v2 <|constrain|>json'
                             '<|message|>{"q": "x"}<|call|>')
     assert not c.ok
+
+
+_DENSITY = [{"type": "function", "function": {"name": "density", "parameters": {"type": "object", "properties": {
+    "mass": {"type": "number"}, "volume": {"type": "number"}}}}}]
+_JSON_FENCE = '```json\n[\n  {"name": "density", "arguments": {"mass": 45, "volume": 15}}\n]\n```\n'
+
+
+@pytest.mark.parametrize("before", [
+    # (Mistral Small answering in prose: the calls it shows, it says, it cannot make)
+    "However, I will simulate the function call in JSON format as I don't have the ability to execute "
+    "Python code.\n\nHere's the JSON input:\n\n",
+    "I'm an AI language model and I don't have the ability to execute code or access real-time data. But I "
+    "can help you write the code to do it. Here's how you can do it:\n\nFor the density:\n",
+    "As an AI, I cannot run functions, but here is the request:\n",
+    "I\u2019m unable to call the tools myself.\n\n",
+])
+def test_calls_shown_by_a_model_that_says_it_cannot_make_them(before):
+    from test_tool_stream import _check_both
+
+    for call in (_JSON_FENCE, "[density(mass=45, volume=15)]"):
+        (c,) = parse_tool_calls(before + call + "\nThe density is 3.", tools=_DENSITY)
+        assert not c.ok and "shown as guidance" in c.error and c.name == "density"
+        _check_both(before + call, 5, tools=_DENSITY)
+
+
+@pytest.mark.parametrize("text", [
+    "I can't browse the web, so I'll call the tool:\n[density(mass=45, volume=15)]",  # (not a call it cannot make)
+    "I cannot run code myself, so let me use the tool instead:\n[density(mass=45, volume=15)]",  # (it calls)
+    "The API cannot execute functions in parallel.\n[density(mass=45, volume=15)]",  # (not the model's own)
+    "I cannot execute code myself.\n<tool_call>\n{\"name\": \"density\", \"arguments\": {\"mass\": 45}}\n"
+    "</tool_call>",  # (a marker is written to make a call)
+    "[density(mass=45, volume=15)]\nNote: I can't execute functions, so no result is shown.",  # (said after)
+    "<think>I cannot execute code myself, so the tool is needed.</think>\n\n[density(mass=45, volume=15)]",
+])
+def test_calls_made_beside_words_about_what_the_model_cannot_do(text):
+    from test_tool_stream import _check_both
+
+    assert [c.ok for c in parse_tool_calls(text, tools=_DENSITY)] == [True]
+    _check_both(text, 5, tools=_DENSITY)
+
+
+def test_the_guidance_check_stays_linear():
+    # (20,000 calls on one line, or each on its own, after the words: each line searched once)
+    for calls in (["[" + ", ".join(f"f(a={i})" for i in range(20_000)) + "]"],
+                  [f"[f(a={i})]\nThen:" for i in range(20_000)]):
+        found = parse_tool_calls("I cannot execute code.\n" + "\n".join(calls))
+        assert len(found) == 20_000 and not any(c.ok for c in found)

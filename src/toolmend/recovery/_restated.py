@@ -62,13 +62,37 @@ _SENTENCE = re.compile(r"(?<![^\W\d_])[^\W\d_]{2,}[^\S\r\n]+[^\W\d_]+[,;]?[^\S\r
 _LABEL = re.compile(r"(?m)^[^\S\r\n]*[^\W\d_]+(?:[^\S\r\n][^\W\d_]+)?[^\S\r\n]*:[^\S\r\n]*\r?$")
 
 
-def _bare(text: str, start: int) -> bool:
+def is_bare(text: str, start: int) -> bool:
     """Whether the call at ``start`` stands bare: no family's marker opens it."""
     if _BARE.match(text, start) is None:
         return False
     line = text.rfind("\n", 0, start) + 1
     above = text.rfind("\n", 0, max(line - 1, 0)) + 1 if line else line
     return _LED.search(text, above, start) is None
+
+
+def bare_calls(text: str, starts: list[int]) -> list[bool]:
+    """``is_bare`` of each start, in one pass: each line and the line above it are searched
+    once for a marker, however many calls stand on them (linear when the starts ascend)."""
+    out: list[bool] = []
+    line = above = searched = prev = -1
+    led = False
+    for start in starts:
+        if line < 0 or start < prev:
+            line, new = text.rfind("\n", 0, start) + 1, True
+        else:
+            nl = text.rfind("\n", prev, start)
+            new = nl >= 0
+            line = nl + 1 if new else line
+        if new:
+            above = text.rfind("\n", 0, max(line - 1, 0)) + 1 if line else line
+            searched, led = above, False
+        if not led and searched < start:  # (a few characters back: a marker the last call's start cut)
+            led = _LED.search(text, max(above, searched - 20), start) is not None
+            searched = start
+        prev = start
+        out.append(not led and _BARE.match(text, start) is not None)
+    return out
 
 
 def _sentence_between(text: str, a: int, b: int) -> bool:
@@ -166,7 +190,7 @@ def revised(text: str, calls: list[ToolCall]) -> list[ToolCall]:
         # (the call above it of the same tool: a list's other calls may stand between; the same
         # arguments again are a copy, restated's; one revised before stays in the chain)
         if line is not None and j >= 0 and calls[j].ok and key(j) != key(i) and \
-                _bare(text, calls[j].span[0]) and _bare(text, call.span[0]):
+                is_bare(text, calls[j].span[0]) and is_bare(text, call.span[0]):
             said = line if len(line) <= 80 else "..." + line[-77:]
             why = (f"the call to {call.name!r} is written again, changed, under {said!r}: which of the "
                    "readings the model meant cannot be told")
@@ -174,7 +198,7 @@ def revised(text: str, calls: list[ToolCall]) -> list[ToolCall]:
                 if out[k].ok:
                     out[k] = replace(calls[k], args=None, ok=False, error=why)
             out[i] = replace(call, args=None, ok=False, error=why)
-        if call.ok and _bare(text, call.span[0]):
+        if call.ok and is_bare(text, call.span[0]):
             unmarked.setdefault((call.name, key(i)), []).append(i)
         last[call.name] = i
     return out
@@ -197,7 +221,7 @@ def _copies(text: str, calls: list[ToolCall]) -> list[ToolCall]:
     out = calls
     for i, key in keys.items():
         j = last.get(key, -1)
-        if j >= 0 and said[i] > said[j] and _bare(text, calls[i].span[0]):
+        if j >= 0 and said[i] > said[j] and is_bare(text, calls[i].span[0]):
             call = calls[i]
             if out is calls:
                 out = list(calls)

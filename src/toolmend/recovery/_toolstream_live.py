@@ -32,6 +32,7 @@ import regex  # type: ignore[import-untyped]
 from .._kernels import markers as marker_kernel
 from .._text import skip_blanks
 from ._formats._context import QUOTES, TURN_ENDS, shown_below
+from ._guidance import shown_as_guidance
 from ._livefamilies import (
     JSON_HEADS,
     QWEN3_CODER,
@@ -673,7 +674,8 @@ class LiveReading:
             rest = []
         else:
             rest = calls_from(whole, self.format, self.tools, self.thinking, self.start, bool(self.committed))
-        calls = restated(whole, self.committed + rest)  # (a bare call may repeat one reported)
+        # (a bare call may repeat one reported, or be shown after the model says it cannot call)
+        calls = shown_as_guidance(whole, restated(whole, self.committed + rest))
         rest = calls[len(self.committed):]
         events: list[StreamEvent] = []
         first = len(self.committed)

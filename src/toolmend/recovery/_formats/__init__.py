@@ -19,6 +19,7 @@ from typing import Any
 
 from ..._text import skip_blanks
 from ...errors import ToolmendError
+from .._guidance import shown_as_guidance
 from .._jsonish import extent, skip_space
 from .._restated import restated
 from .._result import Fix
@@ -692,5 +693,7 @@ def parse(text: Any, format: str | None, tools: Any, thinking: bool | None = Non
                           f"({known.known()})", c.id)
                  for c in calls]
         calls = check_tool_calls(calls, tools)
-    # (after the checks, as a stream's reading applies it to its calls and the rest it read on)
-    return restated(text, calls) if len(calls) > 1 and start == 0 else calls
+    # (after the checks, as a stream's reading applies them to its calls and the rest it read on)
+    if start == 0 and calls:
+        calls = shown_as_guidance(text, restated(text, calls) if len(calls) > 1 else calls)
+    return calls

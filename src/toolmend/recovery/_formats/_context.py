@@ -151,15 +151,33 @@ _YOU_CAN = re.compile(r"\byou (?:can|could|may|might)\b", re.I)
 _OWN_ACTION = re.compile(r"\b(?:I|I'll|I'm|I've|let me|we'll|we will|now)\b", re.I)  # (the model's own act)
 
 
+# a condition under which the call above may be changed ("If no growth rate is provided, the
+# growth rate parameters can be removed from the function call."): what follows is that variant
+_CONDITION_OPENS = re.compile(r"\W*(?:if|should|in case|when(?:ever)?|unless)\b", re.I)
+_MAY_CHANGE = re.compile(r"\b(?:can|could|may|might)[ \t]+(?:also[ \t]+|then[ \t]+|simply[ \t]+)?(?:be[ \t]+"
+                         r"(?:removed|omitted|dropped|left[ \t]+out|excluded|added|included|changed|modified|"
+                         r"adjusted|replaced)|(?:remove|omit|drop|leave[ \t]+out|exclude|add|include|change|"
+                         r"modify|adjust|replace))\b", re.I)
+_CALL_PART = re.compile(r"\b(?:calls?|parameters?|arguments?|params?)\b", re.I)
+
+
 def _offers(line: str) -> bool:
     """``line`` is one sentence offering the user a call they may make ("If you want it
     monthly, you can modify the call by providing ... :"): it opens with the condition, says
     what they can do, and ends in a colon (a sentence of the model's own, "If you'd like, I
-    can check. Checking now:", is not one)."""
+    can check. Checking now:", is not one); or one giving the condition under which the
+    call may be changed, ending in a colon or a full stop ("If no growth rate is provided,
+    the growth rate parameters can be removed from the function call."): a variant."""
     line = line.strip()
-    return line.endswith(":") and _OFFER_OPENS.match(line) is not None and \
-        not any(c in line for c in ".!?") and _YOU_CAN.search(line) is not None and \
-        _OWN_ACTION.search(line) is None
+    if len(line) > 400 or _OWN_ACTION.search(line) is not None:
+        return False
+    if line.endswith(":") and _OFFER_OPENS.match(line) is not None and \
+            not any(c in line for c in ".!?") and _YOU_CAN.search(line) is not None:
+        return True
+    if not line.endswith((":", ".")) or _CONDITION_OPENS.match(line) is None:
+        return False
+    return _MAY_CHANGE.search(line) is not None and _CALL_PART.search(line) is not None and \
+        not any(c in line[:-1] for c in ".!?:")
 _FRAMING = re.compile(
     r"\b(?:for (?:example|instance|reference)|e\.g\b|an? example|example (?:of|call|output|usage)|"
     r"examples?:|like (?:this|so)|looks? like|should (?:look|contain|be|read)|the format|format is|"
