@@ -341,6 +341,16 @@ def inkling(calls: list[Call]) -> str:  # one block a call, {"name", "args"}
                                      + "<|end_message|>" for n, a in calls)
 
 
+def minimax_arrows(calls: list[Call]) -> str:  # MiniMax M2.5/M2.7's text: hash arrows, each argument a flag
+    return "\n".join("[TOOL_CALL]\n{tool => " + dumps(n) + ", args => {\n" + "".join(
+        f"  --{k} {dumps(v)}\n" for k, v in a.items()) + "}}\n[/TOOL_CALL]" for n, a in calls)
+
+
+def minimax_arrows_json(calls: list[Call]) -> str:  # the same with the arguments as a JSON object
+    return "\n".join("[TOOL_CALL]\n{tool => " + dumps(n) + ", args => " + dumps(a) + "}\n[/TOOL_CALL]"
+                     for n, a in calls)
+
+
 def claude_xml(calls: list[Call]) -> str:  # Claude's prompted tool use: invokes named by an attribute
     return "<function_calls>\n" + "\n".join(_invoke("", n, a) for n, a in calls) + "\n</function_calls>"
 
@@ -375,6 +385,7 @@ FAMILIES: dict[str, tuple[Callable[[list[Call]], str], str]] = {
     "qwen_agent": (qwen_agent, "json"), "minicpm5": (minicpm5, "xml"), "kimi_k3": (kimi_k3, "xml"),
     "minimax_m3": (minimax_m3, "xml"), "solar_open2": (solar_open2, "xml"), "inkling": (inkling, "json"),
     "glm4": (glm4, "json"), "claude_xml": (claude_xml, "xml"), "claude_xml/tool_name": (claude_tool_name, "xml"),
+    "minimax_arrows": (minimax_arrows, "xml"), "minimax_arrows/json": (minimax_arrows_json, "json"),
 }
 
 

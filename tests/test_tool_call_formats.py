@@ -3278,3 +3278,80 @@ def test_the_guidance_check_stays_linear():
                   [f"[f(a={i})]\nThen:" for i in range(20_000)]):
         found = parse_tool_calls("I cannot execute code.\n" + "\n".join(calls))
         assert len(found) == 20_000 and not any(c.ok for c in found)
+
+
+# MiniMax M2.5's and M2.7's calls written as text: [TOOL_CALL]{tool => NAME, args => {--k v}}[/TOOL_CALL]
+_ROCKET = "[TOOL_CALL]\n{{tool => {name}, args => {{\n{flags}}}}}\n[/TOOL_CALL]"
+
+
+@pytest.mark.parametrize("text, want", [
+    (_ROCKET.format(name='"memory_query"', flags="  --top_k 20\n"), ("memory_query", {"top_k": 20})),
+    ("I will call the tool.\n\n" + _ROCKET.format(name='"echo"', flags='  --value "tool output"\n'),
+     ("echo", {"value": "tool output"})),
+    (_ROCKET.format(name="'tts'", flags="  --content \"\\u4f60\\u597d\\n\"\n  --voice 'zh-CN-X'\n"),
+     ("tts", {"content": "\u4f60\u597d\n", "voice": "zh-CN-X"})),
+    (_ROCKET.format(name='"extract"', flags='  --op "text"\n  --input {"key": "a.txt", "n": [1, 2]}\n'),
+     ("extract", {"op": "text", "input": {"key": "a.txt", "n": [1, 2]}})),
+    (_ROCKET.format(name="x", flags="  --top_k 20 --query hello --verbose\n  --path C:\\tmp\\a.txt\n"),
+     ("x", {"top_k": 20, "query": "hello", "verbose": True, "path": "C:\\tmp\\a.txt"})),
+    ('Let me look.\n[TOOL_CALL]\n{tool => "glob", args => {"pattern":"*"}}\n[/TOOL_CALL]\nDone.',
+     ("glob", {"pattern": "*"})),
+    ('[TOOL_CALL]\n{"tool" => "read", "args" => {path: "README.md"}}\n[/TOOL_CALL]', ("read", {"path": "README.md"})),
+    # (the model stopped after the call: whole, to the end of the text)
+    (_ROCKET.format(name='"echo"', flags='  --value "x"\n').removesuffix("[/TOOL_CALL]"), ("echo", {"value": "x"})),
+])
+def test_minimax_hash_arrows(text, want):
+    from test_tool_stream import _check_both
+
+    (c,) = parse_tool_calls(text)
+    assert (c.name, c.args, c.ok) == (*want, True)
+    assert parse_tool_calls(text, format="minimax_arrows") == [c]
+    _check_both(text, 3)
+
+
+def test_minimax_hash_arrows_several_and_their_spans():
+    text = ('[TOOL_CALL]\n{tool => "a", args => {\n  --p 1\n}}\n{tool => "b", args => {\n  --p 2\n}}\n'
+            '[/TOOL_CALL]\nthen\n[TOOL_CALL]\n{tool => "c", args => {--p "x"}}\n[/TOOL_CALL]')
+    calls = parse_tool_calls(text)
+    assert [(c.name, c.args, c.ok) for c in calls] == [("a", {"p": 1}, True), ("b", {"p": 2}, True),
+                                                       ("c", {"p": "x"}, True)]
+    assert calls[0].span[0] == 0 and calls[1].span[1] == text.index("then") - 1
+    assert text[calls[2].span[0]:calls[2].span[1]].startswith("[TOOL_CALL]") and calls[2].span[1] == len(text)
+
+
+_SCHEMA_P = [{"type": "function", "function": {"name": "f", "parameters": {"type": "object", "properties": {
+    "n": {"type": "integer"}, "s": {"type": "string"}}}}}]
+
+
+@pytest.mark.parametrize("flags, why", [
+    ('  --q "a "b" c"\n', "where it ends is a guess"),  # (a quote inside a quoted value)
+    ("  --q two words\n", "where it ends is a guess"),  # (two words unquoted)
+    ("  --q 'it\\'s'\n", "where it ends is a guess"),
+    ("  --q 1\n  --q 2\n", "twice"),  # (a flag given twice with two values)
+    ("  --a 1\n  q 1\n", "stands where a flag"),
+])
+def test_minimax_hash_arrows_that_are_no_call_as_written(flags, why):
+    (c,) = parse_tool_calls(_ROCKET.format(name='"f"', flags=flags))
+    assert not c.ok and c.name == "f" and why in c.error
+
+
+def test_minimax_hash_arrows_cut_typed_and_shown():
+    from test_tool_stream import _check_both
+
+    whole = _ROCKET.format(name='"f"', flags='  --n 5\n  --s "Europe/Paris"\n')
+    for cut in (whole[:whole.index("Europe/Pa") + 9], whole[:whole.index("--s")], whole[:whole.index("}}")]):
+        *_, c = parse_tool_calls(cut)
+        assert not c.ok and "cut off" in c.error
+        _check_both(cut, 4)
+    # typed by the schema: a bare word is text, a quoted number a string the schema refuses for an integer
+    (c,) = parse_tool_calls(_ROCKET.format(name='"f"', flags="  --n 5\n  --s hello\n"), tools=_SCHEMA_P)
+    assert (c.args, c.ok) == ({"n": 5, "s": "hello"}, True)
+    (c,) = parse_tool_calls(_ROCKET.format(name='"f"', flags='  --n "five"\n'), tools=_SCHEMA_P)
+    assert not c.ok
+    # a call writing no arguments: {} only when the tool takes none
+    (c,) = parse_tool_calls('[TOOL_CALL]\n{tool => "f"}\n[/TOOL_CALL]')
+    assert not c.ok and "writes no arguments" in c.error
+    # named in a sentence, shown as an example, in reasoning: nothing runs
+    assert parse_tool_calls("Never output [TOOL_CALL] tags.") == []
+    assert parse_tool_calls("For example:\n```\n" + whole + "\n```") == []
+    assert parse_tool_calls("<think>\n" + whole + "\n</think>\nNo call needed.") == []

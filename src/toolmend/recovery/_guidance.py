@@ -41,6 +41,7 @@ _CANNOT = re.compile(
     r"really[ \t]+|myself[ \t]+)?(?:execute|run|call|invoke|perform|make)" + _OBJECT
     + r"|\b(?P<simulate>(?:I'll|I[ \t]+will|I\u2019ll|let[ \t]+me)[ \t]+simulate" + _OBJECT + ")", re.I)
 _REASONING_ENDS = tuple(dict.fromkeys(REASONING.values()))
+# (as written: "Cannot", "NOT" after a sentence's start hold them too, "Unable" opens no first person's)
 _NEEDED = ("not", "n't", "n\u2019t", "unable", "have no", "simulate")
 # "I" in the clause before the words (the model speaking of itself: "the API cannot run code" is not)
 _FIRST_PERSON = re.compile(r"\bI\b|\bI'm\b|\bI\u2019m\b")
@@ -52,8 +53,10 @@ _OWN_CALL = re.compile(r"\b(?:let[ \t]+me|I'll|I[ \t]+will|I\u2019ll|I[ \t]+can|
 
 def _disclaimer(text: str, end: int) -> re.Match[str] | None:
     """The first sentence before ``end`` where the model says it cannot run calls."""
-    low = text[:end].lower()  # (a look for the words every such sentence holds first: most texts have none)
-    if not any(w in low for w in _NEEDED):
+    for word in _NEEDED:  # (a look for the words every such sentence holds first: most texts have none)
+        if text.find(word, 0, end) >= 0:
+            break
+    else:
         return None
     # (what the model reasoned before its answer is not said to the user: "I can't run code, so
     # the tool is needed" in its reasoning is no such sentence)
@@ -70,11 +73,14 @@ def _disclaimer(text: str, end: int) -> re.Match[str] | None:
 def shown_as_guidance(text: str, calls: list[ToolCall]) -> list[ToolCall]:
     """``calls`` with each bare ok call after the model says it cannot run calls made not
     ok (unless the model made a call itself in between); the list itself when none is."""
-    made = [i for i, c in enumerate(calls) if c.ok and c.span != (0, 0)]
-    last = max((calls[i].span[0] for i in made), default=-1)
-    said = _disclaimer(text, last) if last >= 0 else None  # (first: most texts say no such thing)
+    last = -1
+    for call in calls:  # (a loop: this runs on every message, most of which say no such thing)
+        if call.ok and call.span[0] > last and call.span != (0, 0):
+            last = call.span[0]
+    said = _disclaimer(text, last) if last >= 0 else None
     if said is None:
         return calls
+    made = [i for i, c in enumerate(calls) if c.ok and c.span != (0, 0)]
     bare = dict(zip(made, bare_calls(text, [calls[i].span[0] for i in made]), strict=True))
     own = _OWN_CALL.search(text, said.end(), last)
     until = own.start() if own is not None else last + 1

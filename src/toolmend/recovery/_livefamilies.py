@@ -13,6 +13,7 @@ it), so once that token has arrived the call reads the same whatever follows:
     <|open|>call tool="NAME" ...<|close|>call<|sep|>                                   kimi_k3
     <|content_invoke_tool_json|>{...}<|end_message|>                                   inkling
     ]<]minimax[>[<tool_call> ... ]<]minimax[>[</tool_call>                             minimax_m3 (several)
+    [TOOL_CALL]{tool => "NAME", args => {--k v}}[/TOOL_CALL]                        minimax_arrows (several)
     <longcat_tool_call>{...}</longcat_tool_call>, <|tool_call|>[...]<|/tool_call|>, <function_call>,
     <|action_start|><|plugin|>, <|START_ACTION|>, <TOOLCALL>, <tool_calls>, <|tools_prefix|>:
         JSON calls in a block
@@ -94,6 +95,7 @@ FAMILIES: dict[str, Family] = {
     '<|open|>call tool="': Family(MARKER_CLOSERS['<|open|>call tool="'],
                                   wrappers=_sections("<|open|>tools<|sep|>")),
     "<|content_invoke_tool_json|>": Family(MARKER_CLOSERS["<|content_invoke_tool_json|>"]),
+    "[TOOL_CALL]": Family(MARKER_CLOSERS["[TOOL_CALL]"]),  # (MiniMax's hash arrows, read whole)
     "]<]minimax[>[<tool_call>": Family(("]<]minimax[>[</tool_call>", "</tool_call>")),
 }
 

@@ -29,6 +29,7 @@ from ._base import Ctx, json_run, more_after, named_call, named_in
 from ._context import HY3_OPENER, HY3_SUFFIX, OBSERVATION, ROLE_HEAD, TURN_END, framed_as_example
 from ._elements import read_tool_name_invoke
 from ._gemma import gemma_reader
+from ._hashrocket import HASHROCKET_CALL, read_hashrocket
 from ._hermes import read_tag_at
 from ._json import (
     block_reader,
@@ -522,6 +523,7 @@ MARKERS: dict[str, tuple[str, Any]] = {
     # glaive-function-calling's: <functioncall> {"name": ..., "arguments": '{...}'} <|endoftext|>
     "<functioncall>": ("glaive", block_reader("<functioncall>", ())),
     "<|assistant|>": ("glm4", read_glm4_next),  # (GLM-4's calls after text; the format named only)
+    HASHROCKET_CALL: ("minimax_arrows", read_hashrocket),  # [TOOL_CALL]{tool => NAME, args => {--k v}}
 }
 _ARROW_READER = ("functionary", read_arrow)
 
@@ -573,6 +575,7 @@ _KINDS: dict[str, frozenset[str]] = {
     "minimax_m3": frozenset({"minimax_m3"}),
     "solar_open2": frozenset({"solar_open2"}),
     "inkling": frozenset({"inkling"}),
+    "minimax_arrows": frozenset({"minimax_arrows"}),
     "json": frozenset({"json"}),
 }
 _ALIASES = {
@@ -694,6 +697,4 @@ def parse(text: Any, format: str | None, tools: Any, thinking: bool | None = Non
                  for c in calls]
         calls = check_tool_calls(calls, tools)
     # (after the checks, as a stream's reading applies them to its calls and the rest it read on)
-    if start == 0 and calls:
-        calls = shown_as_guidance(text, restated(text, calls) if len(calls) > 1 else calls)
-    return calls
+    return shown_as_guidance(text, restated(text, calls)) if start == 0 else calls

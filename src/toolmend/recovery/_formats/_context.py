@@ -309,6 +309,7 @@ MARKER_CLOSERS = {
     "]<]minimax[>[<tool_call>": ("]<]minimax[>[</tool_call>",),
     "<|tool_call:start|>": ("<|tool_call:end|>",),
     "<|content_invoke_tool_json|>": ("<|end_message|>", "<|content_model_end_sampling|>"),
+    "[TOOL_CALL]": ("[/TOOL_CALL]",),
 }
 
 
