@@ -3355,3 +3355,34 @@ def test_minimax_hash_arrows_cut_typed_and_shown():
     assert parse_tool_calls("Never output [TOOL_CALL] tags.") == []
     assert parse_tool_calls("For example:\n```\n" + whole + "\n```") == []
     assert parse_tool_calls("<think>\n" + whole + "\n</think>\nNo call needed.") == []
+
+
+_SHELL = [{"type": "function", "function": {"name": "shell", "parameters": {"type": "object", "properties": {
+    "cmd": {"type": "string"}}}}}]
+
+
+@pytest.mark.parametrize("text", [
+    # gpt-oss with its special tokens decoded away: the analysis's text glued before the call's header
+    'analysisUser wants ls. We should call shell.assistantcommentary to=functions.shell json{"cmd": "ls"}',
+    'commentary to=functions.shell json{"cmd": "ls"}\n',  # (no reasoning: the text's first)
+    'analysisThe user wants ls.assistantcommentary to=functions.shelljson{"cmd": "ls"}',  # (<|constrain|> stripped)
+])
+def test_harmony_with_its_tokens_stripped(text):
+    from test_tool_stream import _check_both
+
+    (c,) = parse_tool_calls(text, tools=_SHELL)
+    assert (c.name, c.args, c.ok) == ("shell", {"cmd": "ls"}, True)
+    (c,) = parse_tool_calls(text)
+    # (without tools, a name run together with json is a guess)
+    assert c.ok == ("shelljson" not in text) and c.name in ("shell", "shelljson")
+    _check_both(text, 3, tools=_SHELL)
+
+
+@pytest.mark.parametrize("text, n", [
+    ('The docs say commentary to=functions.shell json{"cmd": "ls"}', 0),  # (a sentence's)
+    ('analysis.assistantcommentary to=functions.shell json{"cmd": "ls"} and then', 1),  # (words after)
+    ('analysis.assistantcommentary to=functions.shell json{"cmd": "l', 1),  # (cut)
+])
+def test_harmony_with_its_tokens_stripped_that_is_no_whole_call(text, n):
+    calls = parse_tool_calls(text, tools=_SHELL)
+    assert len(calls) == n and not any(c.ok for c in calls)

@@ -30,6 +30,7 @@ from ._formats._context import (
     TOOL_HEAD,
     head_name,
 )
+from ._formats._json import STRIPPED_HARMONY, STRIPPED_HARMONY_OPENING
 from ._formats._nestedxml import NS as _MINIMAX_NS
 from ._formats._schema import NAMESPACE, declared_name
 
@@ -37,7 +38,7 @@ __all__ = ["TRIGGER", "PROSE_STOP", "partial_tail", "opens_prefilled", "reads_pr
 
 # the literal markers that do not begin with one of the trigger characters
 _WORD_MARKERS = ("Action:", "functools", "function call<|role_sep|>", *ROLE_TOKENS, _MINIMAX_NS,
-                 INSTRUCTION, RESPONSE, *STRING_QUOTES)
+                 INSTRUCTION, RESPONSE, *STRING_QUOTES, STRIPPED_HARMONY, STRIPPED_HARMONY_OPENING)
 TRIGGER = re.compile(r"[<\[{`~>\u25c1\u273f]|" + "|".join(re.escape(m) for m in _WORD_MARKERS))
 _LONGEST = max(len(m) for m in _WORD_MARKERS)
 _WORD_PREFIXES = frozenset(m[:k] for m in _WORD_MARKERS for k in range(1, len(m)))

@@ -22,7 +22,6 @@ from ...errors import ToolmendError
 from .._guidance import shown_as_guidance
 from .._jsonish import extent, skip_space
 from .._restated import restated
-from .._result import Fix
 from .._toolcalls import MARKUP_ONLY, NAME_PATTERN, NO_ARGUMENTS, ToolCall, two_ways
 from .._toolschema import check_tool_calls
 from ._base import Ctx, json_run, more_after, named_call, named_in
@@ -32,6 +31,8 @@ from ._gemma import gemma_reader
 from ._hashrocket import HASHROCKET_CALL, read_hashrocket
 from ._hermes import read_tag_at
 from ._json import (
+    STRIPPED_HARMONY,
+    STRIPPED_HARMONY_OPENING,
     block_reader,
     read_apertus,
     read_arrow,
@@ -41,11 +42,12 @@ from ._json import (
     read_harmony,
     read_kimi,
     read_mistral,
+    read_stripped_harmony,
 )
 from ._nestedxml import NS, read_block
-from ._pythonic import BY_POSITION, argument_after, positional_object, pythonic_at, pythonic_reader, read_list
+from ._pythonic import argument_after, object_by_position, pythonic_at, pythonic_reader, read_list
 from ._scan import scan
-from ._schema import Tools, _types, read_tools
+from ._schema import Tools, read_tools
 from ._tokens import token_pattern
 from ._xml import glm_reader, invoke_reader, read_function
 from ._xtml import SOLAR_CALL, XTML_CALL, read_solar, read_xtml_call
@@ -488,6 +490,9 @@ MARKERS: dict[str, tuple[str, Any]] = {
     "<|tool_call_begin|>": ("kimi", read_kimi),
     "<|start|>": ("harmony", read_harmony),
     "<|channel|>": ("harmony", read_harmony),
+    # (gpt-oss's with its special tokens stripped: the reasoning's text glued before it, or the text's first)
+    STRIPPED_HARMONY: ("harmony", read_stripped_harmony),
+    STRIPPED_HARMONY_OPENING: ("harmony", read_stripped_harmony),
     "[TOOL_CALLS]": ("mistral", read_mistral),
     "<|python_tag|>": ("llama3", _python_tag),
     "Action:": ("command_r_plus", _action_fence),
@@ -651,29 +656,6 @@ def _no_arguments_taken(call: ToolCall, known: Tools) -> bool:
         not schema.get("patternProperties") and schema.get("type", "object") == "object"
 
 
-def _object_by_position(call: ToolCall, known: Tools) -> ToolCall:
-    """``f({"city": "Paris"})``: a Python call refused for passing its one argument by
-    position, when that argument is an object whose keys are all the tool's parameters
-    (its required ones among them): the model passed the arguments object itself, as
-    models used to JSON write a Python call. Read so, with a fix saying it; anything else
-    stays not ok (a tool's one object parameter is named: ``f(config={...})``)."""
-    if call.ok or BY_POSITION not in (call.error or ""):
-        return call
-    value = positional_object(call.raw_args)
-    schema = known.schemas.get(call.name)
-    if not value or not isinstance(schema, dict):
-        return call
-    required, props = schema.get("required"), known.properties(call.name)
-    if any(not _types(p) or "object" in _types(p) for p in props.values()):  # (untyped: any value)
-        return call  # (f({"status": "open"}) with a parameter taking an object: which is meant is a guess)
-    if not set(value) <= set(props) or (
-            isinstance(required, list) and not set(map(str, required)) <= set(value)):
-        return call
-    why = f"the call to {call.name!r} passed its arguments as one object by position"
-    return replace(call, args=value, ok=True, error=None,
-                   fixes=(*call.fixes, Fix("positional_object", -1, why)))
-
-
 def parse(text: Any, format: str | None, tools: Any, thinking: bool | None = None,
           start: int = 0, after_calls: bool = False) -> list[ToolCall]:
     if type(text) is not str:
@@ -687,7 +669,7 @@ def parse(text: Any, format: str | None, tools: Any, thinking: bool | None = Non
     readers = _readers_cache.get(kinds) or _readers(kinds)
     calls = scan(text, Ctx(known, format), kinds, readers[0], readers[1], thinking, start, after_calls)
     if known is not None:
-        calls = [_object_by_position(known.as_declared(c), known) for c in calls]
+        calls = [object_by_position(known.as_declared(c), known) for c in calls]
         calls = [replace(c, raw_args="", args={}, ok=True, error=None) if _no_arguments_taken(c, known) else c
                  for c in calls]
         calls = [c if c.name in known.schemas or not c.ok else

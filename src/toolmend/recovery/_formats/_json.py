@@ -10,6 +10,7 @@
     <｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{...}<｜tool▁call▁end｜>                          deepseek_v31
     <|start|>assistant<|channel|>commentary to=functions.NAME <|constrain|>json<|message|>{...}<|call|>
                                                     harmony (gpt-oss); the analysis channel is reasoning
+    ...assistantcommentary to=functions.NAME json{...}   harmony with its special tokens stripped
     <|tools_prefix|>[{"NAME": {...}}]<|tools_suffix|>                            apertus
     >>>NAME\\n{...}                                   functionary v3.2 (``>>>all`` is text)
     <tool_calls>[...] or {...}\\n{...}</tool_calls>  jamba, hunyuan_a13b, apriel, minimax (M1)
@@ -33,6 +34,7 @@ from ._base import Ctx, Reader, cut_call, json_run, more_after, named_call
 from ._context import after_markup, frames
 
 __all__ = ["block_reader", "read_mistral", "read_kimi", "read_deepseek", "read_harmony", "harmony_tool",
+           "read_stripped_harmony", "STRIPPED_HARMONY", "STRIPPED_HARMONY_OPENING",
            "kimi_name", "read_apertus", "read_arrow", "read_functools", "read_glm4", "models_message",
            "read_glm4_next"]
 
@@ -454,6 +456,45 @@ def _unglued(call: ToolCall, ctx: Ctx) -> ToolCall:
         return call
     return replace(call, name=name, fixes=(*call.fixes, Fix(
         "tool_name", -1, f"the model wrote {call.name!r}, the tool's name and harmony's json run together")))
+
+
+# gpt-oss's call with its special tokens decoded away (a server that strips them): what is left of
+# <|start|>assistant<|channel|>commentary to=functions.NAME<|constrain|>json<|message|>{...}<|call|>
+STRIPPED_HARMONY, STRIPPED_HARMONY_OPENING = "assistantcommentary to=", "commentary to="
+_STRIPPED_HEAD = re.compile(r"(?:assistant)?commentary to=functions\.([A-Za-z_][\w.\-]{0,255})([ \t]+json)?"
+                            r"[ \t]*(?=\{)")
+
+
+def read_stripped_harmony(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
+    """``assistantcommentary to=functions.NAME json{...}`` (the reasoning's text glued before it),
+    or ``commentary to=functions.NAME json{...}`` opening the text: the call, its JSON whole and
+    ending the text (its ``<|call|>`` ended the turn). Its constraint glued to the name
+    (``NAMEjson{``, as ``<|constrain|>json`` stripped leaves it) is read with tools only, to the
+    declared name: without them, whether ``json`` is the name's is a guess."""
+    if i > 0 and not text.startswith(STRIPPED_HARMONY, i):  # (a sentence's "commentary to=": the first only)
+        return None, i + len(STRIPPED_HARMONY_OPENING)
+    head = _STRIPPED_HEAD.match(text, i, limit)
+    if head is None:
+        return None, i + len(STRIPPED_HARMONY_OPENING)
+    name, spaced = head.group(1), head.group(2) is not None
+    x = extent(text, head.end(), limit)
+    if x is None:
+        return [cut_call(name, text[head.end():limit], (i, limit), "by the end of the text")], limit
+    call = named_call(name, text[head.end():x], (i, x))
+    rest = text[x:limit].strip()
+    if rest:
+        return [ToolCall(name, call.raw_args, None, False, (i, x),
+                         f"the call to {name!r} (gpt-oss's, its tokens stripped) is followed by "
+                         f"{rest[:40]!r}: its turn ends at its call, and where it ends is a guess")], limit
+    if not spaced and name.endswith("json") and call.ok:
+        unglued = _unglued(call, ctx)
+        if unglued is call and (ctx.tools is None or ctx.tools.declared(name) not in ctx.tools.schemas):
+            call = ToolCall(name, call.raw_args, None, False, (i, x),
+                            f"{name!r} runs the tool's name and harmony's json together (its tokens "
+                            "stripped): which is the name is a guess without the tools")
+        else:
+            call = unglued
+    return [call], limit
 
 
 def read_apertus(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:

@@ -31,8 +31,10 @@ from .._result import Fix
 from .._toolcalls import MARKUP_ONLY, ToolCall, two_ways
 from ._base import Ctx, cut_call, json_run, more_after
 from ._context import ALPACA_LINE, head_name
+from ._schema import Tools, _types
 
 __all__ = ["read_list", "read_lines", "pythonic_reader", "pythonic_at", "comment_after", "quoted_calls",
+           "object_by_position",
            "ALTERNATIVE", "one_of_them", "next_line", "BY_POSITION", "positional_object", "paren_end",
            "joined_lists"]
 
@@ -622,3 +624,26 @@ def pythonic_reader(marker: str, closer: str):  # type: ignore[no-untyped-def]
         return calls, end
 
     return read
+
+
+def object_by_position(call: ToolCall, known: Tools) -> ToolCall:
+    """``f({"city": "Paris"})``: a Python call refused for passing its one argument by
+    position, when that argument is an object whose keys are all the tool's parameters
+    (its required ones among them): the model passed the arguments object itself, as
+    models used to JSON write a Python call. Read so, with a fix saying it; anything else
+    stays not ok (a tool's one object parameter is named: ``f(config={...})``)."""
+    if call.ok or BY_POSITION not in (call.error or ""):
+        return call
+    value = positional_object(call.raw_args)
+    schema = known.schemas.get(call.name)
+    if not value or not isinstance(schema, dict):
+        return call
+    required, props = schema.get("required"), known.properties(call.name)
+    if any(not _types(p) or "object" in _types(p) for p in props.values()):  # (untyped: any value)
+        return call  # (f({"status": "open"}) with a parameter taking an object: which is meant is a guess)
+    if not set(value) <= set(props) or (
+            isinstance(required, list) and not set(map(str, required)) <= set(value)):
+        return call
+    why = f"the call to {call.name!r} passed its arguments as one object by position"
+    return replace(call, args=value, ok=True, error=None,
+                   fixes=(*call.fixes, Fix("positional_object", -1, why)))
