@@ -2934,6 +2934,7 @@ _PP_CALLS = ("```python\n[pp(country='Japan', years=10, growth_rate=0.01), pp(co
     "Should the default rate be wanted, the growth_rate argument may simply be omitted:",
     "If the rate is unknown, you could drop the parameter from the call.",
     "In case the user wants the default, the call can be changed to leave the rate out:",
+    "If no growth rate is provided, the growth_rate parameter should be removed from the function call:",
 ])
 def test_a_variant_under_a_condition_is_shown(line):
     from test_tool_stream import _check_both
@@ -3246,6 +3247,13 @@ _JSON_FENCE = '```json\n[\n  {"name": "density", "arguments": {"mass": 45, "volu
     "can help you write the code to do it. Here's how you can do it:\n\nFor the density:\n",
     "As an AI, I cannot run functions, but here is the request:\n",
     "I\u2019m unable to call the tools myself.\n\n",
+    "I can't execute code, but I can make a suggestion. Here it is:\n",  # ("make": no call of its own)
+    "I cannot call functions directly. Let me make it clear how you would do it:\n",
+    "I cannot directly call the density function, but you can:\n",
+    "I lack the ability to execute code.\n", "I'm not capable of executing real-time API calls.\n",
+    "I CANNOT EXECUTE CODE.\n",
+    # (a call it makes, then another it says it cannot: the last words before each call decide)
+    "I cannot run code, so I will use the search tool.\nHowever, I cannot execute functions that change data.\n",
 ])
 def test_calls_shown_by_a_model_that_says_it_cannot_make_them(before):
     from test_tool_stream import _check_both
@@ -3258,6 +3266,11 @@ def test_calls_shown_by_a_model_that_says_it_cannot_make_them(before):
 
 @pytest.mark.parametrize("text", [
     "I can't browse the web, so I'll call the tool:\n[density(mass=45, volume=15)]",  # (not a call it cannot make)
+    "I can't run code, so let's use the python tool:\n[density(mass=45, volume=15)]",
+    "I can't call functions in parallel; I'll do them one at a time.\n[density(mass=45, volume=15)]",
+    "I see the tool cannot run code longer than 30s, so splitting it:\n[density(mass=45, volume=15)]",
+    '{"name": "density", "arguments": {"mass": 1, "volume": 2, "note": "I cannot run code."}}\n'
+    "[density(mass=45, volume=15)]",  # (the words in a call's own arguments)
     "I cannot run code myself, so let me use the tool instead:\n[density(mass=45, volume=15)]",  # (it calls)
     "The API cannot execute functions in parallel.\n[density(mass=45, volume=15)]",  # (not the model's own)
     "I cannot execute code myself.\n<tool_call>\n{\"name\": \"density\", \"arguments\": {\"mass\": 45}}\n"
@@ -3268,11 +3281,14 @@ def test_calls_shown_by_a_model_that_says_it_cannot_make_them(before):
 def test_calls_made_beside_words_about_what_the_model_cannot_do(text):
     from test_tool_stream import _check_both
 
-    assert [c.ok for c in parse_tool_calls(text, tools=_DENSITY)] == [True]
+    assert all(c.ok for c in parse_tool_calls(text, tools=_DENSITY))
     _check_both(text, 5, tools=_DENSITY)
 
 
 def test_the_guidance_check_stays_linear():
+    # (words that are no such sentence, many of them: each looked at once)
+    found = parse_tool_calls("the api cannot run code, " * 16_000 + '\n{"name": "a", "arguments": {"q": 1}}')
+    assert [c.ok for c in found] == [True]
     # (20,000 calls on one line, or each on its own, after the words: each line searched once)
     for calls in (["[" + ", ".join(f"f(a={i})" for i in range(20_000)) + "]"],
                   [f"[f(a={i})]\nThen:" for i in range(20_000)]):
@@ -3292,7 +3308,7 @@ _ROCKET = "[TOOL_CALL]\n{{tool => {name}, args => {{\n{flags}}}}}\n[/TOOL_CALL]"
      ("tts", {"content": "\u4f60\u597d\n", "voice": "zh-CN-X"})),
     (_ROCKET.format(name='"extract"', flags='  --op "text"\n  --input {"key": "a.txt", "n": [1, 2]}\n'),
      ("extract", {"op": "text", "input": {"key": "a.txt", "n": [1, 2]}})),
-    (_ROCKET.format(name="x", flags="  --top_k 20 --query hello --verbose\n  --path C:\\tmp\\a.txt\n"),
+    (_ROCKET.format(name="x", flags="  --top_k 20\n  --query hello\n  --verbose\n  --path C:\\tmp\\a.txt\n"),
      ("x", {"top_k": 20, "query": "hello", "verbose": True, "path": "C:\\tmp\\a.txt"})),
     ('Let me look.\n[TOOL_CALL]\n{tool => "glob", args => {"pattern":"*"}}\n[/TOOL_CALL]\nDone.',
      ("glob", {"pattern": "*"})),
@@ -3329,10 +3345,36 @@ _SCHEMA_P = [{"type": "function", "function": {"name": "f", "parameters": {"type
     ("  --q 'it\\'s'\n", "where it ends is a guess"),
     ("  --q 1\n  --q 2\n", "twice"),  # (a flag given twice with two values)
     ("  --a 1\n  q 1\n", "stands where a flag"),
+    ("  --limit:20\n", "is followed by"),  # (no blank after the key: --limit:20 is no flag and value)
+    ("  --pattern src/*.{js,ts}\n", "holds a bracket"),
+    ("  --cmd echo}\n", "where the call ends is a guess"),  # (a brace more than the call closes)
+    ("  --command pytest --verbose\n", "is a guess"),  # (a flag of the call, or of the command?)
 ])
 def test_minimax_hash_arrows_that_are_no_call_as_written(flags, why):
     (c,) = parse_tool_calls(_ROCKET.format(name='"f"', flags=flags))
     assert not c.ok and c.name == "f" and why in c.error
+
+
+def test_minimax_hash_arrows_forms_and_types():
+    (c,) = parse_tool_calls(_ROCKET.format(name='"f"', flags="  --path=src/a.py\n"))  # (--key=value)
+    assert (c.args, c.ok) == ({"path": "src/a.py"}, True)
+    # a flag after a bare value on its line: the call's when the tool has that parameter
+    tools = [{"type": "function", "function": {"name": "f", "parameters": {"type": "object", "properties": {
+        "command": {"type": "string"}, "verbose": {"type": "boolean"}, "zip": {"type": "string"}}}}}]
+    (c,) = parse_tool_calls(_ROCKET.format(name='"f"', flags="  --command pytest --verbose\n"), tools=tools)
+    assert (c.args, c.ok) == ({"command": "pytest", "verbose": True}, True)
+    (c,) = parse_tool_calls(_ROCKET.format(name='"f"', flags="  --command git --no-pager log\n"), tools=tools)
+    assert not c.ok
+    # a bare word is typed by its parameter's schema: a zip code stays a string
+    (c,) = parse_tool_calls(_ROCKET.format(name='"f"', flags="  --zip 01234\n"), tools=tools)
+    assert (c.args, c.ok) == ({"zip": "01234"}, True)
+    # a JSON call in the block is read as JSON
+    (c,) = parse_tool_calls('[TOOL_CALL]\n{"name": "f", "arguments": {"a": 1}}\n[/TOOL_CALL]')
+    assert (c.name, c.args, c.ok) == ("f", {"a": 1}, True)
+    # a block's calls are its own, never bare: a sentence saying the model cannot run code leaves them
+    text = ('I cannot run code.\n[TOOL_CALL]\n{tool => "a", args => {\n  --p 1\n}}\n{tool => "b", args => {\n'
+            '  --p 2\n}}\n[/TOOL_CALL]')
+    assert [c.ok for c in parse_tool_calls(text)] == [True, True]
 
 
 def test_minimax_hash_arrows_cut_typed_and_shown():

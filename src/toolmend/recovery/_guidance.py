@@ -15,6 +15,7 @@ and each line holding calls once for a marker: linear in the text and the calls.
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import replace
 from typing import TYPE_CHECKING
@@ -27,69 +28,88 @@ if TYPE_CHECKING:
 
 __all__ = ["shown_as_guidance"]
 
-_OBJECT = (r"[ \t]+(?:the[ \t]+|any[ \t]+|these[ \t]+|this[ \t]+|such[ \t]+)?"
-           r"(?:(?:python|actual|real|external|provided|given)[ \t]+)?"
-           r"(?:function[ \t]+calls?|functions?|tool[ \t]+calls?|tools?|api[ \t]+calls?|code|calls?|"
-           r"requests?)\b")
-# the model saying it cannot run calls: "I cannot execute functions", "I don't have the ability
-# to run code", "I'm unable to call the tools", "I will simulate the function call"
+_S = r"[ \t]+"
+# what the model says it cannot run: code, functions, tools, calls, API requests ("the search function")
+_OBJECT = (_S + r"(?:the|any|these|this|such|those)?[ \t]*(?:[\w.\-]+" + _S + r")?"
+           r"(?:python|actual|real|external|provided|given|real-time|live)?[ \t]*"
+           r"(?:function" + _S + r"calls?|functions?|tool" + _S + r"calls?|tools?|api" + _S
+           + r"(?:calls?|requests?)|apis?|code|calls?|requests?)\b"
+           # ("I can't call functions in parallel": it can, one at a time)
+           r"(?![ \t]+(?:in" + _S + r"parallel|simultaneously|concurrently|at" + _S + r"once|at" + _S + r"the"
+           + _S + r"same" + _S + r"time)\b)")
+# the model saying it cannot run calls, itself the subject: "I cannot execute functions", "I don't
+# have the ability to run code", "I'm unable to call the tools", "I lack the means to execute code",
+# "I'm not capable of executing functions", "I will simulate the function call" ("the API cannot
+# run code", "I see the tool cannot run" are not the model's own)
 _CANNOT = re.compile(
-    r"\b(?P<cannot>cannot|can[ \t]?not|can't|can\u2019t|"
-    r"(?:am|'m|\u2019m)[ \t]+(?:unable|not[ \t]+able)[ \t]+to|"
-    r"(?:do[ \t]+not|don't|don\u2019t)[ \t]+have[ \t]+(?:the[ \t]+)?(?:ability|capability|capacity|means|"
-    r"access)[ \t]+to|have[ \t]+no[ \t]+(?:way|ability|means)[ \t]+to)[ \t]+(?:actually[ \t]+|directly[ \t]+|"
-    r"really[ \t]+|myself[ \t]+)?(?:execute|run|call|invoke|perform|make)" + _OBJECT
-    + r"|\b(?P<simulate>(?:I'll|I[ \t]+will|I\u2019ll|let[ \t]+me)[ \t]+simulate" + _OBJECT + ")", re.I)
+    r"\bI(?:" + _S + r"(?:really|simply|currently|actually|just|also|still|unfortunately|do|personally))?"
+    r"(?P<cannot>[ \t]*(?:cannot|can[ \t]?not|can't|can\u2019t)|(?:'m|\u2019m|" + _S + r"am)" + _S
+    + r"(?:unable|not" + _S + r"able)" + _S + r"to|(?:'m|\u2019m|" + _S + r"am)" + _S + r"not" + _S
+    + r"capable" + _S + r"of|" + _S + r"(?:do" + _S + r"not|don't|don\u2019t)" + _S + r"have" + _S
+    + r"(?:the" + _S + r")?(?:ability|capability|capacity|means|access)" + _S + r"to|" + _S + r"lack" + _S
+    + r"(?:the" + _S + r")?(?:ability|capability|capacity|means)" + _S + r"to|" + _S + r"have" + _S
+    + r"no" + _S + r"(?:way|ability|means)" + _S + r"to)"
+    r"(?:" + _S + r"(?:actually|directly|really|myself|truly))?" + _S
+    + r"(?:execute|run|call|invoke|perform|make|executing|running|calling|invoking|performing|making)"
+    + _OBJECT + r"|\bI(?P<simulate>'ll|\u2019ll|" + _S + r"will)" + _S + r"simulate" + _OBJECT, re.I)
 _REASONING_ENDS = tuple(dict.fromkeys(REASONING.values()))
-# (as written: "Cannot", "NOT" after a sentence's start hold them too, "Unable" opens no first person's)
-_NEEDED = ("not", "n't", "n\u2019t", "unable", "have no", "simulate")
-# "I" in the clause before the words (the model speaking of itself: "the API cannot run code" is not)
-_FIRST_PERSON = re.compile(r"\bI\b|\bI'm\b|\bI\u2019m\b")
-# the model making a call itself after saying so: "so I'll call", "but let me use the tool"
-_OWN_CALL = re.compile(r"\b(?:let[ \t]+me|I'll|I[ \t]+will|I\u2019ll|I[ \t]+can|I'm[ \t]+going[ \t]+to|"
-                       r"I[ \t]+am[ \t]+going[ \t]+to)[ \t]+(?:now[ \t]+|instead[ \t]+)?"
-                       r"(?:use|call|run|invoke|execute|make)\b", re.I)
+# a word every such sentence holds (a first look: most texts hold none)
+_MAY_SAY = re.compile(r"not|n't|n\u2019t|unable|lack|have no|simulate", re.I)
+# the model making a call itself after saying so: "so I'll call the tool", "let me use the search
+# tool instead", "let's use the python tool", "Calling the search function now"
+_OWN_CALL = re.compile(
+    r"\b(?:(?:let" + _S + r"me|let's|let\u2019s|I'll|I\u2019ll|I" + _S + r"will|I" + _S + r"can|I'm" + _S
+    + r"going" + _S + r"to|I" + _S + r"am" + _S + r"going" + _S + r"to)(?:" + _S + r"(?:now|instead|go"
+    + _S + r"ahead" + _S + r"and|simply|just))?" + _S + r"(?:use|call|run|invoke)|(?:calling|using|invoking))"
+    + _S + r"(?:the|a|an|this|that|my)?[ \t]*(?:[\w.\-]+" + _S + r"){0,2}?"
+    r"(?:tool|function|api|interpreter)s?\b", re.I)
 
 
-def _disclaimer(text: str, end: int) -> re.Match[str] | None:
-    """The first sentence before ``end`` where the model says it cannot run calls."""
-    for word in _NEEDED:  # (a look for the words every such sentence holds first: most texts have none)
-        if text.find(word, 0, end) >= 0:
-            break
-    else:
-        return None
+def _said(text: str, end: int, calls: list[ToolCall]) -> tuple[list[re.Match[str]], list[int]]:
+    """Where before ``end`` the model says it cannot run calls (not in its reasoning, not in a
+    call's own arguments), and where it says it makes a call itself."""
+    if not _MAY_SAY.search(text, 0, end):  # (most texts hold none of the words: one look)
+        return [], []
     # (what the model reasoned before its answer is not said to the user: "I can't run code, so
     # the tool is needed" in its reasoning is no such sentence)
     start = max((k + len(c) for c in _REASONING_ENDS if (k := text.rfind(c, 0, end)) >= 0), default=0)
+    spans = sorted(c.span for c in calls if c.span != (0, 0))
+    said, j = [], 0
     for m in _CANNOT.finditer(text, start, end):
-        if m.lastgroup == "simulate":
-            return m
-        clause = max(text.rfind(c, max(0, m.start() - 120), m.start()) for c in ".!?\n")
-        if _FIRST_PERSON.search(text, clause + 1, m.start()) is not None:
-            return m
-    return None
+        while j < len(spans) and spans[j][1] <= m.start():
+            j += 1
+        if j < len(spans) and spans[j][0] <= m.start():
+            continue  # (inside a call: its arguments' words, "Sorry, I cannot run code.")
+        said.append(m)
+    own = [m.start() for m in _OWN_CALL.finditer(text, said[0].end(), end)] if said else []
+    return said, own
 
 
 def shown_as_guidance(text: str, calls: list[ToolCall]) -> list[ToolCall]:
     """``calls`` with each bare ok call after the model says it cannot run calls made not
-    ok (unless the model made a call itself in between); the list itself when none is."""
+    ok (unless the model said it makes a call itself after that); the list itself when
+    none is."""
     last = -1
     for call in calls:  # (a loop: this runs on every message, most of which say no such thing)
         if call.ok and call.span[0] > last and call.span != (0, 0):
             last = call.span[0]
-    said = _disclaimer(text, last) if last >= 0 else None
-    if said is None:
+    said, own = _said(text, last, calls) if last >= 0 else ([], [])
+    if not said:
         return calls
     made = [i for i, c in enumerate(calls) if c.ok and c.span != (0, 0)]
     bare = dict(zip(made, bare_calls(text, [calls[i].span[0] for i in made]), strict=True))
-    own = _OWN_CALL.search(text, said.end(), last)
-    until = own.start() if own is not None else last + 1
-    words = said.group()
     out = list(calls)
+    starts = [m.start() for m in said]
     for i in made:
         call = calls[i]
-        if bare[i] and said.end() <= call.span[0] < until:
-            out[i] = replace(call, args=None, ok=False, error=(
-                f"the text says {words!r} before the call to {call.name!r}: the call is shown as guidance, "
-                "and whether to run it is a guess"))
+        k = bisect.bisect_right(starts, call.span[0]) - 1 if bare[i] else -1
+        if k < 0:
+            continue
+        words = said[k]  # (the last such sentence before the call)
+        o = bisect.bisect_left(own, words.end())
+        if words.end() > call.span[0] or (o < len(own) and own[o] < call.span[0]):
+            continue  # (the model went on to make a call itself)
+        out[i] = replace(call, args=None, ok=False, error=(
+            f"the text says {words.group()!r} before the call to {call.name!r}: the call is shown as "
+            "guidance, and whether to run it is a guess"))
     return out

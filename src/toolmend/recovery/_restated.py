@@ -39,10 +39,11 @@ if TYPE_CHECKING:
 
 __all__ = ["restated"]
 
-# where a bare call starts: a JSON object, a name and its arguments as a list or a tuple, or a
-# Python call's name, in a string too ("f(a=1)": a
-# span that starts at a family's tag or token, "functools[" or "Action:" is a marker's)
-_BARE = re.compile(r"\{|\[(?![A-Z_]{2,32}\])|\(|[\"']?[^\W\d][\w.\\-]*[\"']?[ \t]*\(")  # ([..], (..): a pair
+# where a bare call starts: a JSON object (not MiniMax's {tool => ...}: its block's), a name and its
+# arguments as a list or a tuple, or a Python call's name, in a string too ("f(a=1)": a span that
+# starts at a family's tag or token, "functools[" or "Action:" is a marker's)
+_BARE = re.compile(r"\{(?![ \t\r\n]*[\"']?tool[\"']?[ \t]*=>)|\[(?![A-Z_]{2,32}\])|\(|"  # ([..], (..): a pair
+                   r"[\"']?[^\W\d][\w.\\-]*[\"']?[ \t]*\(")
 # a marker on the call's line before it, or on the line above (a fence's): a tag or token's
 # end, Mistral's [TOOL_CALLS], functools, ReAct's and Cohere's Action, xLAM's "tool_calls",
 # Gemma's tool_code fence

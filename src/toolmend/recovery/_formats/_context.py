@@ -154,7 +154,8 @@ _OWN_ACTION = re.compile(r"\b(?:I|I'll|I'm|I've|let me|we'll|we will|now)\b", re
 # a condition under which the call above may be changed ("If no growth rate is provided, the
 # growth rate parameters can be removed from the function call."): what follows is that variant
 _CONDITION_OPENS = re.compile(r"\W*(?:if|should|in case|when(?:ever)?|unless)\b", re.I)
-_MAY_CHANGE = re.compile(r"\b(?:can|could|may|might)[ \t]+(?:also[ \t]+|then[ \t]+|simply[ \t]+)?(?:be[ \t]+"
+_MAY_CHANGE = re.compile(r"\b(?:can|could|may|might|should|must|would|needs?[ \t]+to)[ \t]+"
+                         r"(?:also[ \t]+|then[ \t]+|simply[ \t]+)?(?:be[ \t]+"
                          r"(?:removed|omitted|dropped|left[ \t]+out|excluded|added|included|changed|modified|"
                          r"adjusted|replaced)|(?:remove|omit|drop|leave[ \t]+out|exclude|add|include|change|"
                          r"modify|adjust|replace))\b", re.I)

@@ -29,11 +29,13 @@ whole (the model stopped after it); otherwise the call is cut, never ok.
 from __future__ import annotations
 
 import re
+from collections.abc import Container
 from dataclasses import replace
 
 from .._jsonish import extent
 from .._toolcalls import _NAME, ToolCall
 from ._base import Ctx, cut_call, named_call, xml_call
+from ._json import block_reader
 
 __all__ = ["HASHROCKET_CALL", "HASHROCKET_CLOSER", "read_hashrocket"]
 
@@ -42,7 +44,8 @@ HASHROCKET_CALL, HASHROCKET_CLOSER = "[TOOL_CALL]", "[/TOOL_CALL]"
 _HEAD = re.compile(r"""\{[ \t\r\n]*(["']?)tool\1[ \t]*=>[ \t]*(?:"([^"\n]{1,256})"|'([^'\n]{1,256})'|"""
                    r"""([A-Za-z_][\w.\-]{0,255}))[ \t\r\n]*""")
 _ARGS = re.compile(r"""[ \t\r\n]*,[ \t\r\n]*(["']?)args\1[ \t]*=>[ \t\r\n]*""")
-_FLAG = re.compile(r"--([A-Za-z_][\w.\-]{0,255})")
+_JSON_BLOCK = block_reader(HASHROCKET_CALL, (HASHROCKET_CLOSER,))
+_FLAG = re.compile(r"--([A-Za-z_][\w.\-]{0,255})")  # (then a blank, "=", or the arguments' end)
 _BLANKS = " \t\r\n"
 _LITERAL = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null")
 
@@ -71,10 +74,12 @@ def _quoted_end(text: str, k: int, end: int) -> int:
     return -1
 
 
-def _flags(text: str, k: int, end: int) -> tuple[list[tuple[str, str, bool | None]], int]:
+def _flags(text: str, k: int, end: int, known: Container[str]) -> tuple[list[tuple[str, str, bool | None]],
+                                                                        int]:
     """The ``--key value`` flags from ``k`` (after the arguments' ``{``) to their ``}``:
     (key, value's text, is JSON: True / a string as written: None / text: False) and
-    where the ``}`` stands."""
+    where the ``}`` stands. ``known``: the tool's parameters (a bare word is typed by its
+    schema; a flag after one on its line is the call's only when it is one of them)."""
     params: list[tuple[str, str, bool | None]] = []
     while True:
         k = _skip(text, k, end)
@@ -85,15 +90,19 @@ def _flags(text: str, k: int, end: int) -> tuple[list[tuple[str, str, bool | Non
         m = _FLAG.match(text, k, end)
         if m is None:
             raise _Unread(f"{text[k:k + 30]!r} stands where a flag (--key) or the arguments' end should")
-        key, k = m.group(1), m.end()
-        v = k
+        key, v = m.group(1), m.end()
+        if v < end and text[v] == "=":  # (--key=value)
+            v += 1
+        elif v < end and text[v] not in " \t\r\n}":
+            raise _Unread(f"--{key} is followed by {text[v:v + 20]!r}")
         while v < end and text[v] in " \t":
             v += 1
         if v >= end:
             raise EOFError
-        c = text[v]
+        c, bare = text[v], False
         if c in "\r\n}" or text.startswith("--", v):  # a flag alone: set
             params.append((key, "true", True))
+            k = v
             continue
         if c == '"':
             e = _quoted_end(text, v, end)
@@ -114,17 +123,24 @@ def _flags(text: str, k: int, end: int) -> tuple[list[tuple[str, str, bool | Non
                 raise EOFError
             params.append((key, text[v:x], True))
             e = x
-        else:
-            e = v
+        else:  # a bare word, to the next blank or the arguments' "}" (another bracket in it: a guess)
+            e, bare = v, True
             while e < end and text[e] not in " \t\r\n}":
                 e += 1
             word = text[v:e]
-            params.append((key, word, True if _LITERAL.fullmatch(word) else False))
+            if any(b in word for b in "{[]"):
+                raise _Unread(f"the value of --{key}, {word[:30]!r}, holds a bracket: where it ends is a "
+                              "guess")
+            params.append((key, word, False if key in known else bool(_LITERAL.fullmatch(word))))
         k = e
         while k < end and text[k] in " \t":
             k += 1
         if k < end and text[k] not in "\r\n}" and not text.startswith("--", k):
             raise _Unread(f"the value of --{key} is followed by {text[k:k + 30]!r}: where it ends is a guess")
+        nxt = _FLAG.match(text, k, end) if bare and text.startswith("--", k) else None
+        if nxt is not None and nxt.group(1) not in known:  # (--cmd pytest --verbose: a value, or two flags?)
+            raise _Unread(f"--{nxt.group(1)} follows the bare value of --{key} on its line: the value's, or "
+                          "a flag of the call, is a guess")
 
 
 def _call(text: str, k: int, end: int, ctx: Ctx) -> tuple[ToolCall, int]:
@@ -150,7 +166,8 @@ def _call(text: str, k: int, end: int, ctx: Ctx) -> tuple[ToolCall, int]:
         raise _Unread(f"the arguments of {name!r} are no object")
     inner = _skip(text, a + 1, end)
     if inner < end and text.startswith("--", inner):
-        params, close = _flags(text, inner, end)
+        known = ctx.tools.properties(name) if ctx.tools is not None else {}
+        params, close = _flags(text, inner, end, known)
         raw, after = text[a:close + 1], close + 1
         call = xml_call(name, params, raw, (k, after), ctx)
     else:
@@ -176,14 +193,20 @@ def read_hashrocket(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolC
     close = ctx.find(text, HASHROCKET_CLOSER, k, limit)
     end = close if close >= 0 else limit
     past = close + len(HASHROCKET_CLOSER) if close >= 0 else limit
+    if _HEAD.match(text, k, end) is None:  # (a JSON call in the block: {"name": ..., "arguments": ...})
+        found: tuple[list[ToolCall] | None, int] = _JSON_BLOCK(text, i, limit, ctx)
+        return found
     calls: list[ToolCall] = []
     try:
         while k < end:
             call, k = _call(text, k, end, ctx)
             calls.append(call)
             k = _skip(text, k, end)
-            if k < end and text[k] != "{":
-                raise _Unread(f"{text[k:k + 30]!r} stands after the call to {call.name!r} in its block")
+            if k < end and text[k] != "{":  # (more after the call: it may have ended early)
+                calls[-1] = ToolCall(call.name, call.raw_args, None, False, call.span, (
+                    f"{text[k:k + 30]!r} stands after the call to {call.name!r} in its {HASHROCKET_CALL} "
+                    "block: where the call ends is a guess"))
+                return _spanned(calls, i, past), past
     except (EOFError, _Unread) as stop:
         head = _HEAD.match(text, k, end)
         name = "" if head is None else head.group(2) or head.group(3) or head.group(4) or ""
@@ -194,7 +217,11 @@ def read_hashrocket(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolC
         else:
             calls.append(ToolCall(name, raw, None, False, (k, past), f"the {HASHROCKET_CALL} block at offset "
                                   f"{i} does not read as its format writes a call: {stop}"))
-    # (the block's calls span it: the first from its marker, the last to its closer)
+    return _spanned(calls, i, past), past
+
+
+def _spanned(calls: list[ToolCall], i: int, past: int) -> list[ToolCall]:
+    """The block's calls spanning it: the first from its marker, the last to its closer."""
     calls[0] = replace(calls[0], span=(i, calls[0].span[1]))
     calls[-1] = replace(calls[-1], span=(calls[-1].span[0], past))
-    return calls, past
+    return calls
