@@ -679,4 +679,6 @@ def parse(text: Any, format: str | None, tools: Any, thinking: bool | None = Non
                  for c in calls]
         calls = check_tool_calls(calls, tools)
     # (after the checks, as a stream's reading applies them to its calls and the rest it read on)
-    return shown_as_guidance(text, restated(text, calls)) if start == 0 else calls
+    if start == 0 and calls:
+        calls = shown_as_guidance(text, restated(text, calls) if len(calls) > 1 else calls)
+    return calls
