@@ -3428,3 +3428,24 @@ def test_harmony_with_its_tokens_stripped(text):
 def test_harmony_with_its_tokens_stripped_that_is_no_whole_call(text, n):
     calls = parse_tool_calls(text, tools=_SHELL)
     assert len(calls) == n and not any(c.ok for c in calls)
+
+
+@pytest.mark.parametrize("body, want", [
+    # (Gemini's code, as Gemma writes its tool_code after it: the call printed, its tools in default_api)
+    ('print(default_api.get_weather(city="Paris"))', [("get_weather", True)]),
+    ('print(get_weather(city="Paris"))\nprint(get_weather(city="Rome"))', [("get_weather", True)] * 2),
+    ('get_weather(city="Paris")', [("get_weather", True)]),
+    ('print(get_weather(city="Paris").temp)', []),  # (more than the call printed: code)
+    ('print(get_weather(city="Paris"), get_weather(city="Rome"))', []),
+    ('print(text="hi")', [("print", False)]),  # (print's own call: no tool's)
+])
+def test_tool_code_calls_printed(body, want):
+    from test_tool_stream import _check_both
+
+    tools = [{"type": "function", "function": {"name": "get_weather", "parameters": {
+        "type": "object", "properties": {"city": {"type": "string"}}}}}]
+    text = "Let me check.\n```tool_code\n" + body + "\n```\n"
+    calls = parse_tool_calls(text, tools=tools)
+    assert [(c.name, c.ok) for c in calls] == want
+    assert all(c.args == {"city": "Paris"} for c in calls[:1] if c.ok)
+    _check_both(text, 5, tools=tools)

@@ -32,7 +32,7 @@ from ._formats._context import (
 )
 from ._formats._json import STRIPPED_HARMONY, STRIPPED_HARMONY_OPENING
 from ._formats._nestedxml import NS as _MINIMAX_NS
-from ._formats._schema import NAMESPACE, declared_name
+from ._formats._schema import NAMESPACES, declared_name
 
 __all__ = ["TRIGGER", "PROSE_STOP", "partial_tail", "opens_prefilled", "reads_prefilled", "opens_with_tool"]
 
@@ -136,6 +136,7 @@ def opens_with_tool(text: str, names: frozenset[str]) -> bool | None:
     name = head_name(m.group(1) or "").rstrip("\\")  # (a backslash at the end: an escape begun)
     if not m.partial:
         return declared_name(name, names) in names
-    if not name or any(n.startswith(name) or (NAMESPACE + n).startswith(name) for n in names):
+    if not name or any(n.startswith(name) or any((ns + n).startswith(name) for ns in NAMESPACES)
+                       for n in names):
         return None
     return False

@@ -467,7 +467,7 @@ def tool_code(text: str, i: int, limit: int) -> list[ToolCall] | None:
     found = []
     k = _skip(text, i, limit, "")
     while k < limit:
-        call, e = pythonic_at(text, k, limit)
+        call, e = _printed(text, k, limit)
         if call is None:
             return None
         found.append(call)
@@ -475,6 +475,25 @@ def tool_code(text: str, i: int, limit: int) -> list[ToolCall] | None:
         if k < limit and text[k] in ";,":
             k = _skip(text, k + 1, limit, "")
     return found or None
+
+
+_PRINT = re.compile(r"print[ \t]*\([ \t]*(?=[A-Za-z_][\w.]*[ \t]*\()")
+
+
+def _printed(text: str, k: int, limit: int) -> tuple[ToolCall | None, int]:
+    """The call at ``k``, or the one call ``print(...)`` there wraps, as Gemini's code
+    writes its calls (``print(default_api.f(a=1))``: its result printed). None when
+    the print holds more (``print(f(a=1).x)``, two calls): that is code."""
+    m = _PRINT.match(text, k, limit)
+    if m is None:
+        return pythonic_at(text, k, limit)
+    call, e = pythonic_at(text, m.end(), limit)
+    if call is None:
+        return None, k
+    e = _skip(text, e, limit, "")
+    if e >= limit or text[e] != ")":
+        return None, k
+    return replace(call, span=(k, e + 1)), e + 1
 
 
 def lines_of(text: str, i: int, limit: int) -> tuple[list[ToolCall], int]:

@@ -38,7 +38,8 @@ class Tools:
     def declared(self, name: str) -> str:
         """The tool given that a call's ``name`` calls: itself, or ``x`` for
         ``functions.x`` when only ``x`` is given (the namespace OpenAI's format puts
-        user tools in, which models trained on it write; any other namespace may
+        user tools in, which models trained on it write; Gemini's ``default_api.x``
+        too; any other namespace may
         hold a tool of its own, as harmony's ``browser.search``); else ``name``."""
         return declared_name(name, self.schemas)
 
@@ -63,15 +64,17 @@ class Tools:
         return found
 
 
-NAMESPACE = "functions."  # (OpenAI's format puts user tools in it: Tools.declared)
+# the namespaces user tools are put in: OpenAI's format's, and Gemini's code's (default_api.x(...),
+# as Gemma writes its tool_code after it): Tools.declared
+NAMESPACES = ("functions.", "default_api.")
 
 
 def declared_name(name: str, names: Container[str]) -> str:
-    """``name``, or ``x`` for ``functions.x`` when ``x`` is among ``names`` and ``name``
-    is not (see ``Tools.declared``)."""
-    if name in names or not name.startswith(NAMESPACE):
+    """``name``, or ``x`` for ``functions.x`` (or ``default_api.x``) when ``x`` is among
+    ``names`` and ``name`` is not (see ``Tools.declared``)."""
+    if name in names or not name.startswith(NAMESPACES):
         return name
-    bare = name[len(NAMESPACE):]
+    bare = name[name.index(".") + 1:]
     return bare if bare in names else name
 
 
