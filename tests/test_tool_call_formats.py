@@ -3252,6 +3252,7 @@ _JSON_FENCE = '```json\n[\n  {"name": "density", "arguments": {"mass": 45, "volu
     "I cannot directly call the density function, but you can:\n",
     "I lack the ability to execute code.\n", "I'm not capable of executing real-time API calls.\n",
     "I CANNOT EXECUTE CODE.\n",
+    "I can't execute code. You can try calling the density function:\n",  # (the user's call)
     # (a call it makes, then another it says it cannot: the last words before each call decide)
     "I cannot run code, so I will use the search tool.\nHowever, I cannot execute functions that change data.\n",
 ])
@@ -3283,6 +3284,14 @@ def test_calls_made_beside_words_about_what_the_model_cannot_do(text):
 
     assert all(c.ok for c in parse_tool_calls(text, tools=_DENSITY))
     _check_both(text, 5, tools=_DENSITY)
+
+
+def test_words_inside_a_call_neither_say_nor_undo_it():
+    # (an own call's words, a reasoning closer, a tag's ">" in an argument: the call's, not the model's)
+    for value in ("using the density tool", "</think>", "<b>"):
+        text = ('I cannot run code.\n{"name": "density", "arguments": {"mass": 1, "volume": 2, "note": "'
+                + value + '"}}\n[density(mass=45, volume=15)]')
+        assert [c.ok for c in parse_tool_calls(text, tools=_DENSITY)] == [False, False]
 
 
 def test_the_guidance_check_stays_linear():
@@ -3349,6 +3358,8 @@ _SCHEMA_P = [{"type": "function", "function": {"name": "f", "parameters": {"type
     ("  --pattern src/*.{js,ts}\n", "holds a bracket"),
     ("  --cmd echo}\n", "where the call ends is a guess"),  # (a brace more than the call closes)
     ("  --command pytest --verbose\n", "is a guess"),  # (a flag of the call, or of the command?)
+    ("  --b=\n", "gives no value"),
+    ("  --pattern [a-z]\n", "is no JSON"),  # (a shell's brackets: no list to repair)
 ])
 def test_minimax_hash_arrows_that_are_no_call_as_written(flags, why):
     (c,) = parse_tool_calls(_ROCKET.format(name='"f"', flags=flags))
@@ -3356,8 +3367,8 @@ def test_minimax_hash_arrows_that_are_no_call_as_written(flags, why):
 
 
 def test_minimax_hash_arrows_forms_and_types():
-    (c,) = parse_tool_calls(_ROCKET.format(name='"f"', flags="  --path=src/a.py\n"))  # (--key=value)
-    assert (c.args, c.ok) == ({"path": "src/a.py"}, True)
+    (c,) = parse_tool_calls(_ROCKET.format(name='"f"', flags="  --path=src/a.py\n  --q=--help\n"))  # (--key=value)
+    assert (c.args, c.ok) == ({"path": "src/a.py", "q": "--help"}, True)
     # a flag after a bare value on its line: the call's when the tool has that parameter
     tools = [{"type": "function", "function": {"name": "f", "parameters": {"type": "object", "properties": {
         "command": {"type": "string"}, "verbose": {"type": "boolean"}, "zip": {"type": "string"}}}}}]
@@ -3424,6 +3435,9 @@ def test_harmony_with_its_tokens_stripped(text):
     ('The docs say commentary to=functions.shell json{"cmd": "ls"}', 0),  # (a sentence's)
     ('analysis.assistantcommentary to=functions.shell json{"cmd": "ls"} and then', 1),  # (words after)
     ('analysis.assistantcommentary to=functions.shell json{"cmd": "l', 1),  # (cut)
+    # (quoted in a fence, or named in a sentence: a log or a bug report, no message so stripped)
+    ('The raw content is:\n```\nassistantcommentary to=functions.shell json{"cmd": "ls"}\n```\nFix it.', 0),
+    ('Why does it return assistantcommentary to=functions.shell json{"cmd": "ls"}', 0),
 ])
 def test_harmony_with_its_tokens_stripped_that_is_no_whole_call(text, n):
     calls = parse_tool_calls(text, tools=_SHELL)

@@ -57,11 +57,12 @@ _REASONING_ENDS = tuple(dict.fromkeys(REASONING.values()))
 # them in the text lowered costs a tenth of a search that folds case)
 _MAY_SAY = ("not", "n't", "n\u2019t", "unable", "lack", "have no", "simulate")
 # the model making a call itself after saying so: "so I'll call the tool", "let me use the search
-# tool instead", "let's use the python tool", "Calling the search function now"
+# tool instead", "let's use the python tool" (the model the subject: "try calling the function" is
+# the user's)
 _OWN_CALL = re.compile(
     r"\b(?:(?:let" + _S + r"me|let's|let\u2019s|I'll|I\u2019ll|I" + _S + r"will|I" + _S + r"can|I'm" + _S
     + r"going" + _S + r"to|I" + _S + r"am" + _S + r"going" + _S + r"to)(?:" + _S + r"(?:now|instead|go"
-    + _S + r"ahead" + _S + r"and|simply|just))?" + _S + r"(?:use|call|run|invoke)|(?:calling|using|invoking))"
+    + _S + r"ahead" + _S + r"and|simply|just))?" + _S + r"(?:use|call|run|invoke))"
     + _S + r"(?:the|a|an|this|that|my)?[ \t]*(?:[\w.\-]+" + _S + r"){0,2}?"
     r"(?:tool|function|api|interpreter)s?\b", re.I)
 
@@ -75,19 +76,30 @@ def _said(text: str, end: int, calls: list[ToolCall]) -> tuple[list[re.Match[str
             break
     else:
         return [], []
-    # (what the model reasoned before its answer is not said to the user: "I can't run code, so
-    # the tool is needed" in its reasoning is no such sentence)
-    start = max((k + len(c) for c in _REASONING_ENDS if (k := text.rfind(c, 0, end)) >= 0), default=0)
     spans = sorted(c.span for c in calls if c.span != (0, 0))
-    said, j = [], 0
-    for m in _CANNOT.finditer(text, start, end):
-        while j < len(spans) and spans[j][1] <= m.start():
-            j += 1
-        if j < len(spans) and spans[j][0] <= m.start():
-            continue  # (inside a call: its arguments' words, "Sorry, I cannot run code.")
-        said.append(m)
-    own = [m.start() for m in _OWN_CALL.finditer(text, said[0].end(), end)] if said else []
+    # (what the model reasoned before its answer is not said to the user: "I can't run code, so
+    # the tool is needed" in its reasoning is no such sentence; a closer in a call's arguments
+    # ends no reasoning)
+    start = 0
+    for closer in _REASONING_ENDS:
+        k = text.rfind(closer, 0, end)
+        while k >= 0 and _inside(spans, k):
+            k = text.rfind(closer, 0, k)
+        start = max(start, k + len(closer) if k >= 0 else 0)
+    # (words inside a call, its arguments': "Sorry, I cannot run code.", "using the f tool")
+    said = [m for m in _CANNOT.finditer(text, start, end) if not _inside(spans, m.start())]
+    own = [m.start() for m in _OWN_CALL.finditer(text, said[0].end(), end)
+           if not _inside(spans, m.start())] if said else []
     return said, own
+
+
+def _inside(spans: list[tuple[int, int]], k: int) -> bool:
+    """``k`` stands inside one of the calls' ``spans`` (sorted)."""
+    j = bisect.bisect_right(spans, (k, _FAR)) - 1
+    return j >= 0 and spans[j][0] <= k < spans[j][1]
+
+
+_FAR = 1 << 62  # (past any span's end: bisect finds the last span starting at or before k)
 
 
 def shown_as_guidance(text: str, calls: list[ToolCall]) -> list[ToolCall]:
@@ -102,7 +114,7 @@ def shown_as_guidance(text: str, calls: list[ToolCall]) -> list[ToolCall]:
     if not said:
         return calls
     made = [i for i, c in enumerate(calls) if c.ok and c.span != (0, 0)]
-    bare = dict(zip(made, bare_calls(text, [calls[i].span[0] for i in made]), strict=True))
+    bare = dict(zip(made, bare_calls(text, [calls[i].span for i in made]), strict=True))
     out = list(calls)
     starts = [m.start() for m in said]
     for i in made:

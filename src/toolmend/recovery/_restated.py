@@ -72,13 +72,14 @@ def is_bare(text: str, start: int) -> bool:
     return _LED.search(text, above, start) is None
 
 
-def bare_calls(text: str, starts: list[int]) -> list[bool]:
-    """``is_bare`` of each start, in one pass: each line and the line above it are searched
-    once for a marker, however many calls stand on them (linear when the starts ascend)."""
+def bare_calls(text: str, spans: list[tuple[int, int]]) -> list[bool]:
+    """``is_bare`` of each call (``spans``, in the text's order), in one pass: each line and
+    the line above it are searched once for a marker, however many calls stand on them
+    (linear), and never the text of the calls before (a ``>`` in an argument is no tag's)."""
     out: list[bool] = []
-    line = above = searched = prev = -1
+    line = above = searched = prev = prev_end = -1
     led = False
-    for start in starts:
+    for start, end in spans:
         if line < 0 or start < prev:
             line, new = text.rfind("\n", 0, start) + 1, True
         else:
@@ -88,10 +89,12 @@ def bare_calls(text: str, starts: list[int]) -> list[bool]:
         if new:
             above = text.rfind("\n", 0, max(line - 1, 0)) + 1 if line else line
             searched, led = above, False
-        if not led and searched < start:  # (a few characters back: a marker the last call's start cut)
-            led = _LED.search(text, max(above, searched - 20), start) is not None
+        # (a few characters back: a marker the last call's start cut; none inside that call)
+        lo = max(above, searched - 20, prev_end if prev_end <= start else -1)
+        if not led and lo < start:
+            led = _LED.search(text, lo, start) is not None
             searched = start
-        prev = start
+        prev, prev_end = start, end
         out.append(not led and _BARE.match(text, start) is not None)
     return out
 

@@ -32,6 +32,8 @@ import re
 from collections.abc import Container
 from dataclasses import replace
 
+import orjson
+
 from .._jsonish import extent
 from .._toolcalls import _NAME, ToolCall
 from ._base import Ctx, cut_call, named_call, xml_call
@@ -91,16 +93,19 @@ def _flags(text: str, k: int, end: int, known: Container[str]) -> tuple[list[tup
         if m is None:
             raise _Unread(f"{text[k:k + 30]!r} stands where a flag (--key) or the arguments' end should")
         key, v = m.group(1), m.end()
-        if v < end and text[v] == "=":  # (--key=value)
+        given = v < end and text[v] == "="  # (--key=value: a value follows, whatever it is)
+        if given:
             v += 1
         elif v < end and text[v] not in " \t\r\n}":
             raise _Unread(f"--{key} is followed by {text[v:v + 20]!r}")
-        while v < end and text[v] in " \t":
+        while v < end and text[v] in " \t" and not given:
             v += 1
         if v >= end:
             raise EOFError
         c, bare = text[v], False
-        if c in "\r\n}" or text.startswith("--", v):  # a flag alone: set
+        if c in " \t\r\n}" and given:
+            raise _Unread(f"--{key}= gives no value")
+        if not given and (c in "\r\n}" or text.startswith("--", v)):  # a flag alone: set
             params.append((key, "true", True))
             k = v
             continue
@@ -121,6 +126,11 @@ def _flags(text: str, k: int, end: int, known: Container[str]) -> tuple[list[tup
             x = extent(text, v, end)
             if x is None:
                 raise EOFError
+            try:  # (JSON as written: a shell's [a-z] is no list to repair)
+                orjson.loads(text[v:x])
+            except orjson.JSONDecodeError:
+                raise _Unread(f"the value of --{key}, {text[v:v + 30]!r}, is no JSON: what it is, a "
+                              "guess") from None
             params.append((key, text[v:x], True))
             e = x
         else:  # a bare word, to the next blank or the arguments' "}" (another bracket in it: a guess)

@@ -461,6 +461,7 @@ def _unglued(call: ToolCall, ctx: Ctx) -> ToolCall:
 # gpt-oss's call with its special tokens decoded away (a server that strips them): what is left of
 # <|start|>assistant<|channel|>commentary to=functions.NAME<|constrain|>json<|message|>{...}<|call|>
 STRIPPED_HARMONY, STRIPPED_HARMONY_OPENING = "assistantcommentary to=", "commentary to="
+_STRIPPED_OPENER = "analysis"  # (the stripped text's first channel: its reasoning)
 _STRIPPED_HEAD = re.compile(r"(?:assistant)?commentary to=functions\.([A-Za-z_][\w.\-]{0,255})([ \t]+json)?"
                             r"[ \t]*(?=\{)")
 
@@ -470,8 +471,12 @@ def read_stripped_harmony(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list
     or ``commentary to=functions.NAME json{...}`` opening the text: the call, its JSON whole and
     ending the text (its ``<|call|>`` ended the turn). Its constraint glued to the name
     (``NAMEjson{``, as ``<|constrain|>json`` stripped leaves it) is read with tools only, to the
-    declared name: without them, whether ``json`` is the name's is a guess."""
-    if i > 0 and not text.startswith(STRIPPED_HARMONY, i):  # (a sentence's "commentary to=": the first only)
+    declared name: without them, whether ``json`` is the name's is a guess. Only a whole
+    message so stripped is read: one that opens with it, or with harmony's first channel's
+    name (``analysis``) and the header glued to the reasoning's last word; never in a fence
+    or in a sentence (a log quoted, a bug report: the only sign it holds is its place)."""
+    if limit < len(text) or (i > 0 and not (text.startswith(STRIPPED_HARMONY, i) and
+                                            text.startswith(_STRIPPED_OPENER) and not text[i - 1].isspace())):
         return None, i + len(STRIPPED_HARMONY_OPENING)
     head = _STRIPPED_HEAD.match(text, i, limit)
     if head is None:
