@@ -3013,6 +3013,11 @@ def test_a_bare_call_written_again_changed_under_a_line_saying_so(first, second)
     ("[find(location='P')]\n\nCorrect call:\n[find(location='Q')]", [False, False]),
     ("[find(location='P')]\n\nThe correct call is:\n[find(location='Q')]", [False, False]),
     ("[find(location='P')]\n\nHere is the corrected version of the call:\n[find(location='Q')]", [False, False]),
+    # the line in bold; a list under it changes the list above: every call of both is in doubt
+    ("[find(location='P')]\n\n**Corrected call:**\n[find(location='Q')]", [False, False]),
+    ("[find(location='P')]\n\n__Corrected call:__\n\n[find(location='Q')]", [False, False]),
+    ("[find(location='A')]\nThen the rest.\n[find(location='P'), find(location='R')]\n\nCorrected call:\n"
+     "[find(location='P'), find(location='S')]", [True, False, False, False, False]),
 ])
 def test_revisions_in_a_chain_and_lines_that_revise_nothing(text, oks):
     from test_tool_stream import _check_both
@@ -3028,6 +3033,9 @@ def test_the_revision_check_stays_linear():
     # (a chain of 4,000 revisions: each call's arguments written out once, each made not ok once)
     chain = "\n\nCorrected call:\n".join(f"[find(location='P{i % 2}')]" for i in range(4_000))
     assert not any(c.ok for c in parse_tool_calls(chain))
+    # (a list of 8,000 calls on one line revised by another: each call's line searched once)
+    big = "[" + ", ".join(f"find(location='P{i}')" for i in range(8_000)) + "]"
+    assert not any(c.ok for c in parse_tool_calls(big + "\n\nCorrected call:\n" + big.replace("P0'", "Q0'")))
 
 
 def test_what_is_not_a_call_changed():

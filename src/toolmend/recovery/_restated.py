@@ -17,7 +17,9 @@ call: <tool_call>..." is a second call. Copies with no sentence between them
 (``[roll(), roll()]``, a comment after each on its line) are a model asking
 twice, and stay ok too. A bare call written again with other arguments under a
 line saying it changes the call above ("you would modify the function call to
-include it:") is a revision the model offered: both are not ok (``revised``).
+include it:", in bold or not) is a revision the model offered: both are not ok
+(``revised``), and when they stand in lists, every call of the list below and
+those of the list above of the tools it calls.
 
 The cost is linear in the text and the calls: each call is compared with the
 last ok one of its name and arguments only, a call's arguments are written out
@@ -139,7 +141,8 @@ def _revises(text: str, a: int, b: int) -> str | None:
     if "\n" not in text[k:b]:
         return None
     line = text[start:k].strip()
-    if not line.endswith(":") or _REVISES.search(line[-_REVISES_SPAN:]) is None:
+    core = line.strip("*_ \t")  # (in bold or not: "**Corrected call:**", "__Corrected call:__")
+    if not core.endswith(":") or _REVISES.search(core[-_REVISES_SPAN:]) is None:
         return None
     return line
 
@@ -179,6 +182,7 @@ def revised(text: str, calls: list[ToolCall]) -> list[ToolCall]:
     if not revisions:
         return calls
     out = list(calls)
+    bare = bare_calls(text, [c.span for c in calls])
     keys: dict[int, bytes] = {}
     last: dict[str, int] = {}  # a tool's name -> its last call so far
     unmarked: dict[tuple[str, bytes], list[int]] = {}  # ok bare calls so far, by name and arguments
@@ -194,7 +198,7 @@ def revised(text: str, calls: list[ToolCall]) -> list[ToolCall]:
         # (the call above it of the same tool: a list's other calls may stand between; the same
         # arguments again are a copy, restated's; one revised before stays in the chain)
         if line is not None and j >= 0 and calls[j].ok and key(j) != key(i) and \
-                is_bare(text, calls[j].span[0]) and is_bare(text, call.span[0]):
+                bare[j] and bare[i]:
             said = line if len(line) <= 80 else "..." + line[-77:]
             why = (f"the call to {call.name!r} is written again, changed, under {said!r}: which of the "
                    "readings the model meant cannot be told")
@@ -202,9 +206,35 @@ def revised(text: str, calls: list[ToolCall]) -> list[ToolCall]:
                 if out[k].ok:
                     out[k] = replace(calls[k], args=None, ok=False, error=why)
             out[i] = replace(call, args=None, ok=False, error=why)
-        if call.ok and is_bare(text, call.span[0]):
+            # (a list under the line changes the list above it: every call of it, and those of the
+            # list above of the tools it calls, are in doubt)
+            below = _group(text, calls, i, 1)
+            tools = {calls[k].name for k in below}
+            for k in below + [k for k in _group(text, calls, i - 1, -1) if calls[k].name in tools]:
+                if out[k].ok and bare[k]:
+                    out[k] = replace(calls[k], args=None, ok=False, error=why)
+        if call.ok and bare[i]:
             unmarked.setdefault((call.name, key(i)), []).append(i)
         last[call.name] = i
+    return out
+
+
+_SEPARATORS = " \t\r\n,;[]()"
+
+
+def _group(text: str, calls: list[ToolCall], i: int, step: int) -> list[int]:
+    """The calls written with the one at ``i`` as one group, going the way of ``step``
+    (-1: those before it, 1: those after it): only separators between them (a list's
+    comma and brackets, blanks), no words."""
+    out = [i]
+    k = i + step
+    while 0 <= k < len(calls):
+        a, b = (calls[k].span[1], calls[k + 1].span[0]) if step < 0 else \
+            (calls[k - 1].span[1], calls[k].span[0])
+        if a > b or text[a:b].strip(_SEPARATORS):
+            break
+        out.append(k)
+        k += step
     return out
 
 
