@@ -3018,6 +3018,14 @@ def test_a_bare_call_written_again_changed_under_a_line_saying_so(first, second)
     ("[find(location='P')]\n\n__Corrected call:__\n\n[find(location='Q')]", [False, False]),
     ("[find(location='A')]\nThen the rest.\n[find(location='P'), find(location='R')]\n\nCorrected call:\n"
      "[find(location='P'), find(location='S')]", [True, False, False, False, False]),
+    # (the list changed anywhere, its first call the same, reordered, or another tool's first)
+    ("[find(location='P'), look(x=1)]\n\nYou would modify the function call to include it:\n"
+     "[find(location='P'), look(x=2)]", [False] * 4),
+    ("[find(location='P'), look(x=1)]\n\nCorrected call:\n[look(x=1), find(location='Q')]", [False] * 4),
+    ("[find(location='P')]\n\nCorrected call:\n[look(x=1), find(location='Q')]", [False] * 3),
+    # (the same list again under the line: a copy, restated's; in bold too)
+    ("[find(location='P'), look(x=1)]\n\n**Corrected call:**\n[find(location='P'), look(x=1)]",
+     [True, True, False, False]),
 ])
 def test_revisions_in_a_chain_and_lines_that_revise_nothing(text, oks):
     from test_tool_stream import _check_both
@@ -3036,6 +3044,8 @@ def test_the_revision_check_stays_linear():
     # (a list of 8,000 calls on one line revised by another: each call's line searched once)
     big = "[" + ", ".join(f"find(location='P{i}')" for i in range(8_000)) + "]"
     assert not any(c.ok for c in parse_tool_calls(big + "\n\nCorrected call:\n" + big.replace("P0'", "Q0'")))
+    # (the same list again: 8,000 copies, each line searched once)
+    assert sum(c.ok for c in parse_tool_calls(big + "\n\nCorrected call:\n" + big)) == 8_000
 
 
 def test_what_is_not_a_call_changed():

@@ -62,22 +62,16 @@ _SENTENCE = re.compile(r"(?<![^\W\d_])[^\W\d_]{2,}[^\S\r\n]+[^\W\d_]+[,;]?[^\S\r
                        r"[\u0e00-\u0e7f\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]{3}")
 # a label alone on its line ("Output:", "Function call:"): the copy below it is presented, as after
 # a sentence
-_LABEL = re.compile(r"(?m)^[^\S\r\n]*[^\W\d_]+(?:[^\S\r\n][^\W\d_]+)?[^\S\r\n]*:[^\S\r\n]*\r?$")
-
-
-def is_bare(text: str, start: int) -> bool:
-    """Whether the call at ``start`` stands bare: no family's marker opens it."""
-    if _BARE.match(text, start) is None:
-        return False
-    line = text.rfind("\n", 0, start) + 1
-    above = text.rfind("\n", 0, max(line - 1, 0)) + 1 if line else line
-    return _LED.search(text, above, start) is None
+_LABEL = re.compile(r"(?m)^[^\S\r\n]*[*_]{0,3}[^\W\d_]+(?:[^\S\r\n][^\W\d_]+)?[*_]{0,3}[^\S\r\n]*:[*_]{0,3}"
+                    r"[^\S\r\n]*\r?$")  # (in bold too: "**Output:**")
 
 
 def bare_calls(text: str, spans: list[tuple[int, int]]) -> list[bool]:
-    """``is_bare`` of each call (``spans``, in the text's order), in one pass: each line and
-    the line above it are searched once for a marker, however many calls stand on them
-    (linear), and never the text of the calls before (a ``>`` in an argument is no tag's)."""
+    """Whether each call (``spans``, in the text's order) stands bare: a bare call's start
+    (``_BARE``) and no family's marker on its line before it or on the line above (``_LED``).
+    One pass: each line and the line above it are searched once for a marker, however many
+    calls stand on them (linear), and never the text of the calls before (a ``>`` in an
+    argument is no tag's)."""
     out: list[bool] = []
     line = above = searched = prev = prev_end = -1
     led = False
@@ -166,17 +160,17 @@ def revised(text: str, calls: list[ToolCall]) -> list[ToolCall]:
     """``calls`` with a bare call written under a line presenting it as a change of the
     bare ok call of the same tool above it ("If the parameter is required, you would
     modify the function call to include it as well:") made not ok, the two of them, the
-    copies of the one changed and every call of a chain of such changes: the model
-    offered a changed call, and which it meant cannot be told. (All are bare: the live
-    reading holds such calls to the message's end.) Linear: each call's arguments are
-    written out once, and each call is made not ok once."""
-    seen: set[str] = set()
+    copies of the one changed and every call of a chain of such changes; under the line a
+    list of calls that is not the list above it again makes every call of it not ok, and
+    those of the list above of the tools it calls: the model offered a changed call, and
+    which it meant cannot be told. (All are bare: the live reading holds such calls to the
+    message's end.) Linear: each call's arguments are written out once, and each list is
+    compared with the one above it once."""
     revisions: dict[int, str] = {}  # a call's index -> the line above it that revises
     for i in range(1, len(calls)):
-        call, above = calls[i], calls[i - 1]
-        seen.add(above.name)
-        if call.ok and call.name in seen and call.span[0] >= above.span[1]:
-            line = _revises(text, above.span[1], call.span[0])
+        call, prev = calls[i], calls[i - 1]
+        if call.ok and call.span[0] >= prev.span[1] and text.find("\n", prev.span[1], call.span[0]) >= 0:
+            line = _revises(text, prev.span[1], call.span[0])
             if line is not None:
                 revisions[i] = line
     if not revisions:
@@ -193,30 +187,38 @@ def revised(text: str, calls: list[ToolCall]) -> list[ToolCall]:
         return keys[k]
 
     for i, call in enumerate(calls):
-        j = last.get(call.name, -1)
         line = revisions.get(i)
-        # (the call above it of the same tool: a list's other calls may stand between; the same
-        # arguments again are a copy, restated's; one revised before stays in the chain)
-        if line is not None and j >= 0 and calls[j].ok and key(j) != key(i) and \
-                bare[j] and bare[i]:
-            said = line if len(line) <= 80 else "..." + line[-77:]
-            why = (f"the call to {call.name!r} is written again, changed, under {said!r}: which of the "
-                   "readings the model meant cannot be told")
-            for k in [j, *unmarked.pop((call.name, key(j)), [])]:  # (its copies above: P, P again, Q)
-                if out[k].ok:
-                    out[k] = replace(calls[k], args=None, ok=False, error=why)
-            out[i] = replace(call, args=None, ok=False, error=why)
-            # (a list under the line changes the list above it: every call of it, and those of the
-            # list above of the tools it calls, are in doubt)
+        if line is not None and bare[i]:
+            # the calls under the line (a list of them) and those they change: the list's right above
+            # of the same tools, else the last call of the tool (a chain's); the same calls again
+            # are copies, restated's
             below = _group(text, calls, i, 1)
             tools = {calls[k].name for k in below}
-            for k in below + [k for k in _group(text, calls, i - 1, -1) if calls[k].name in tools]:
-                if out[k].ok and bare[k]:
-                    out[k] = replace(calls[k], args=None, ok=False, error=why)
+            above = [k for k in _group(text, calls, i - 1, -1)
+                     if calls[k].name in tools and calls[k].ok and bare[k]]
+            j = last.get(call.name, -1)
+            if not above and j >= 0 and calls[j].ok and bare[j]:
+                above = [j]
+            common = {calls[k].name for k in above}
+            if above and sorted((calls[k].name, key(k)) for k in below if calls[k].name in common) != \
+                    sorted((calls[k].name, key(k)) for k in above):
+                why = _changed(sorted(tools), line)
+                copies = [c for j in above for c in unmarked.pop((calls[j].name, key(j)), [])]
+                for k in [*above, *copies, *below]:  # (the calls changed, their copies above, those under)
+                    if out[k].ok and bare[k]:
+                        out[k] = replace(calls[k], args=None, ok=False, error=why)
         if call.ok and bare[i]:
             unmarked.setdefault((call.name, key(i)), []).append(i)
         last[call.name] = i
     return out
+
+
+def _changed(tools: list[str], line: str) -> str:
+    """The reason a call written again, changed, under ``line`` is not ok."""
+    said = line if len(line) <= 80 else "..." + line[-77:]
+    named = ", ".join(repr(n) for n in tools)
+    return (f"the call{'s' if len(tools) > 1 else ''} to {named} {'are' if len(tools) > 1 else 'is'} written "
+            f"again, changed, under {said!r}: which of the readings the model meant cannot be told")
 
 
 _SEPARATORS = " \t\r\n,;[]()"
@@ -253,9 +255,12 @@ def _copies(text: str, calls: list[ToolCall]) -> list[ToolCall]:
         said.append(said[-1] + _sentence_between(text, calls[k - 1].span[1], calls[k].span[0]))
     last: dict[tuple[str, bytes], int] = {}  # (name, arguments) -> the last ok call of them
     out = calls
+    bare: list[bool] = []  # (each call's line searched once, when a copy is first met)
     for i, key in keys.items():
         j = last.get(key, -1)
-        if j >= 0 and said[i] > said[j] and is_bare(text, calls[i].span[0]):
+        if j >= 0 and said[i] > said[j] and not bare:
+            bare = bare_calls(text, [c.span for c in calls])
+        if j >= 0 and said[i] > said[j] and bare[i]:
             call = calls[i]
             if out is calls:
                 out = list(calls)
