@@ -3269,7 +3269,7 @@ _JSON_FENCE = '```json\n[\n  {"name": "density", "arguments": {"mass": 45, "volu
     "I cannot call functions directly. Let me make it clear how you would do it:\n",
     "I cannot directly call the density function, but you can:\n",
     "I lack the ability to execute code.\n", "I'm not capable of executing real-time API calls.\n",
-    "I CANNOT EXECUTE CODE.\n",
+    "I CANNOT EXECUTE CODE.\n", "I'm just a language model and can't run code.\n",
     "I can't execute code. You can try calling the density function:\n",  # (the user's call)
     # (a call it makes, then another it says it cannot: the last words before each call decide)
     "I cannot run code, so I will use the search tool.\nHowever, I cannot execute functions that change data.\n",
@@ -3288,6 +3288,7 @@ def test_calls_shown_by_a_model_that_says_it_cannot_make_them(before):
     "I can't run code, so let's use the python tool:\n[density(mass=45, volume=15)]",
     "I can't call functions in parallel; I'll do them one at a time.\n[density(mass=45, volume=15)]",
     "I see the tool cannot run code longer than 30s, so splitting it:\n[density(mass=45, volume=15)]",
+    "I checked and the API cannot run code, so splitting it:\n[density(mass=45, volume=15)]",
     '{"name": "density", "arguments": {"mass": 1, "volume": 2, "note": "I cannot run code."}}\n'
     "[density(mass=45, volume=15)]",  # (the words in a call's own arguments)
     "I cannot run code myself, so let me use the tool instead:\n[density(mass=45, volume=15)]",  # (it calls)
@@ -3315,6 +3316,8 @@ def test_words_inside_a_call_neither_say_nor_undo_it():
 def test_the_guidance_check_stays_linear():
     # (words that are no such sentence, many of them: each looked at once)
     found = parse_tool_calls("the api cannot run code, " * 16_000 + '\n{"name": "a", "arguments": {"q": 1}}')
+    assert [c.ok for c in found] == [True]
+    found = parse_tool_calls("I'm sure and " * 30_000 + '\n{"name": "a", "arguments": {"q": 1}}')
     assert [c.ok for c in found] == [True]
     # (20,000 calls on one line, or each on its own, after the words: each line searched once)
     for calls in (["[" + ", ".join(f"f(a={i})" for i in range(20_000)) + "]"],

@@ -42,7 +42,9 @@ _OBJECT = (_S + r"(?:the|any|these|this|such|those)?[ \t]*(?:[\w.\-]+" + _S + r"
 # "I'm not capable of executing functions", "I will simulate the function call" ("the API cannot
 # run code", "I see the tool cannot run" are not the model's own)
 _CANNOT = re.compile(
-    r"\bI(?:" + _S + r"(?:really|simply|currently|actually|just|also|still|unfortunately|do|personally))?"
+    r"\bI(?:" + _S + r"(?:really|simply|currently|actually|just|also|still|unfortunately|do|personally)"
+    # ("I'm just a language model and can't run code": the same subject, and right before the words)
+    r"|(?:'m|\u2019m|" + _S + r"am)\b[^.!?\n]{0,60}?" + _S + r"and)?"
     r"(?P<cannot>[ \t]*(?:cannot|can[ \t]?not|can't|can\u2019t)|(?:'m|\u2019m|" + _S + r"am)" + _S
     + r"(?:unable|not" + _S + r"able)" + _S + r"to|(?:'m|\u2019m|" + _S + r"am)" + _S + r"not" + _S
     + r"capable" + _S + r"of|" + _S + r"(?:do" + _S + r"not|don't|don\u2019t)" + _S + r"have" + _S
