@@ -5,12 +5,13 @@ have the ability to execute code", "I will simulate the function call") and
 then writes the calls it would make, as guidance for the user ("Here's how you
 would make the requests:"). Run, they do what the model said it would not do.
 A bare call (no family's marker opens it: a marker is written to make a call)
-after such a sentence is not ok, with the sentence in its reason; one after the
-model goes on to make a call itself ("I can't run code, so I'll call the
-interpreter:") stays ok.
+after such a sentence is not ok, with the sentence in its reason; the last such
+sentence before each call decides, and a call after the model goes on to make a
+call itself ("I can't run code, so I'll call the interpreter:") stays ok. Words
+in the model's reasoning or inside a call's own arguments are not its saying so.
 
-The text before the last call is searched once, for the first such sentence,
-and each line holding calls once for a marker: linear in the text and the calls.
+The text before the last call is searched once for such sentences, and each
+line holding calls once for a marker: linear in the text and the calls.
 """
 
 from __future__ import annotations

@@ -20,8 +20,13 @@ the tool's schema when tools are given), and a flag with no value is ``true``.
 unquoted too), and a call may write none (``{tool => "list_skills"}``). A block
 may hold several calls, one after the other.
 
-A value whose end is not where a line or the next flag begins (``--q "a "b" c"``,
-two words unquoted) makes the call not ok: where it ends is a guess. A block
+``--key=value`` is ``--key value``, and a JSON call in the block (``{"name": ...,
+"arguments": ...}``) is read as JSON. A value whose end is not where a line or the
+next flag begins (``--q "a "b" c"``, two words unquoted, a bracket in a bare word),
+a flag after a bare value on its line that is no parameter of the tool (``--cmd git
+--no-pager log``: the command's flag, or the call's?), ``--key=`` with nothing, a
+value in brackets that is no JSON as written (a shell's ``[a-z]``) and anything
+after a call in its block make the call not ok: what was meant is a guess. A block
 whose closer never comes is read to the end of the text when each call in it is
 whole (the model stopped after it); otherwise the call is cut, never ok.
 """
