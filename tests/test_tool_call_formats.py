@@ -3016,6 +3016,9 @@ def test_a_bare_call_written_again_changed_under_a_line_saying_so(first, second)
     # the line in bold; a list under it changes the list above: every call of both is in doubt
     ("[find(location='P')]\n\n**Corrected call:**\n[find(location='Q')]", [False, False]),
     ("[find(location='P')]\n\n__Corrected call:__\n\n[find(location='Q')]", [False, False]),
+    ("[find(location='P')]\n\n<b>Corrected call:</b>\n[find(location='Q')]", [False, False]),
+    ("[find(location='P')]\n\n<strong>Corrected call</strong>:\n[find(location='Q')]", [False, False]),
+    ("[find(location='P')]\n\n`Corrected call:`\n[find(location='Q')]", [False, False]),
     ("[find(location='A')]\nThen the rest.\n[find(location='P'), find(location='R')]\n\nCorrected call:\n"
      "[find(location='P'), find(location='S')]", [True, False, False, False, False]),
     # (the list changed anywhere, its first call the same, reordered, or another tool's first)

@@ -47,9 +47,10 @@ __all__ = ["restated"]
 _BARE = re.compile(r"\{(?![ \t\r\n]*[\"']?tool[\"']?[ \t]*=>)|\[(?![A-Z_]{2,32}\])|\(|"  # ([..], (..): a pair
                    r"[\"']?[^\W\d][\w.\\-]*[\"']?[ \t]*\(")
 # a marker on the call's line before it, or on the line above (a fence's): a tag or token's
-# end, Mistral's [TOOL_CALLS], functools, ReAct's and Cohere's Action, xLAM's "tool_calls",
-# Gemma's tool_code fence
-_LED = re.compile(r'>|\[TOOL_CALLS\]|functools|\bAction\b|"tool_calls"|\btool_code\b')
+# end (not an emphasis tag's: "<b>Corrected call:</b>"), Mistral's [TOOL_CALLS], functools, ReAct's
+# and Cohere's Action, xLAM's "tool_calls", Gemma's tool_code fence
+_LED = re.compile("".join(f"(?<!<{t})(?<!</{t})" for t in ("b", "strong", "em", "i", "u", "code"))
+                  + r'>|\[TOOL_CALLS\]|functools|\bAction\b|"tool_calls"|\btool_code\b')
 # what stands between calls as markup, not words: tags and tokens (<|message|>,
 # <｜tool▁sep｜>, [TOOL_CALLS]), a fence's line, a harmony header's recipient
 _MARKUP = re.compile(r"<[^<>\n]{0,80}>|\[[A-Z_]{2,32}\]|```[\w+-]*|\bto=[\w.:-]+")
@@ -135,10 +136,14 @@ def _revises(text: str, a: int, b: int) -> str | None:
     if "\n" not in text[k:b]:
         return None
     line = text[start:k].strip()
-    core = line.strip("*_ \t")  # (in bold or not: "**Corrected call:**", "__Corrected call:__")
+    # (in bold or code or not: "**Corrected call:**", "__Corrected call:__", "<b>Corrected call:</b>")
+    core = _EMPHASIS_TAG.sub("", line[-_REVISES_SPAN - 40:]).strip("*_` \t")
     if not core.endswith(":") or _REVISES.search(core[-_REVISES_SPAN:]) is None:
         return None
     return line
+
+
+_EMPHASIS_TAG = re.compile(r"</?(?:b|strong|em|i|u|code)>", re.I)
 
 
 def _key(call: ToolCall) -> bytes:
