@@ -39,6 +39,7 @@ from dataclasses import replace
 
 import orjson
 
+from ..._text import skip_blanks, string_end
 from .._jsonish import extent
 from .._toolcalls import _NAME, ToolCall
 from ._base import Ctx, cut_call, named_call, xml_call
@@ -53,7 +54,6 @@ _HEAD = re.compile(r"""\{[ \t\r\n]*(["']?)tool\1[ \t]*=>[ \t]*(?:"([^"\n]{1,256}
 _ARGS = re.compile(r"""[ \t\r\n]*,[ \t\r\n]*(["']?)args\1[ \t]*=>[ \t\r\n]*""")
 _JSON_BLOCK = block_reader(HASHROCKET_CALL, (HASHROCKET_CLOSER,))
 _FLAG = re.compile(r"--([A-Za-z_][\w.\-]{0,255})")  # (then a blank, "=", or the arguments' end)
-_BLANKS = " \t\r\n"
 _LITERAL = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null")
 
 
@@ -61,24 +61,9 @@ class _Unread(Exception):
     """The call's text does not read as the format writes it (the reason)."""
 
 
-def _skip(text: str, k: int, end: int) -> int:
-    while k < end and text[k] in _BLANKS:
-        k += 1
-    return k
-
-
-def _quoted_end(text: str, k: int, end: int) -> int:
-    """Past the double-quoted JSON string at ``k``; -1 when it does not close."""
-    k += 1
-    while k < end:
-        c = text[k]
-        if c == "\\":
-            k += 2
-        elif c == '"':
-            return k + 1
-        else:
-            k += 1
-    return -1
+def _name(head: re.Match[str]) -> str:
+    """The tool's name a call's head gives, in either quotes or none."""
+    return head.group(2) or head.group(3) or head.group(4)
 
 
 def _flags(text: str, k: int, end: int, known: Container[str]) -> tuple[list[tuple[str, str, bool | None]],
@@ -89,7 +74,7 @@ def _flags(text: str, k: int, end: int, known: Container[str]) -> tuple[list[tup
     schema; a flag after one on its line is the call's only when it is one of them)."""
     params: list[tuple[str, str, bool | None]] = []
     while True:
-        k = _skip(text, k, end)
+        k = skip_blanks(text, k, end)
         if k >= end:
             raise EOFError
         if text[k] == "}":
@@ -115,8 +100,8 @@ def _flags(text: str, k: int, end: int, known: Container[str]) -> tuple[list[tup
             k = v
             continue
         if c == '"':
-            e = _quoted_end(text, v, end)
-            if e < 0:
+            e = string_end(text, v, end)
+            if e is None:
                 raise EOFError
             params.append((key, text[v:e], True))
         elif c == "'":
@@ -163,7 +148,7 @@ def _call(text: str, k: int, end: int, ctx: Ctx) -> tuple[ToolCall, int]:
     head = _HEAD.match(text, k, end)
     if head is None:
         raise _Unread("no {tool => NAME} head")
-    name = head.group(2) or head.group(3) or head.group(4)
+    name = _name(head)
     if not _NAME.match(name):
         raise _Unread(f"{name[:40]!r} is no tool's name")
     j = head.end()
@@ -179,7 +164,7 @@ def _call(text: str, k: int, end: int, ctx: Ctx) -> tuple[ToolCall, int]:
         raise EOFError
     if text[a] != "{":
         raise _Unread(f"the arguments of {name!r} are no object")
-    inner = _skip(text, a + 1, end)
+    inner = skip_blanks(text, a + 1, end)
     if inner < end and text.startswith("--", inner):
         known = ctx.tools.properties(name) if ctx.tools is not None else {}
         params, close = _flags(text, inner, end, known)
@@ -191,7 +176,7 @@ def _call(text: str, k: int, end: int, ctx: Ctx) -> tuple[ToolCall, int]:
             raise EOFError
         raw, after = text[a:x], x
         call = named_call(name, raw, (k, after))
-    z = _skip(text, after, end)
+    z = skip_blanks(text, after, end)
     if z >= end:
         raise EOFError
     if text[z] != "}":
@@ -200,7 +185,7 @@ def _call(text: str, k: int, end: int, ctx: Ctx) -> tuple[ToolCall, int]:
 
 
 def read_hashrocket(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
-    k = _skip(text, i + len(HASHROCKET_CALL), limit)
+    k = skip_blanks(text, i + len(HASHROCKET_CALL), limit)
     if k >= limit:
         return [], limit  # (cut before its body: nothing to report yet)
     if text[k] != "{":
@@ -216,7 +201,7 @@ def read_hashrocket(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolC
         while k < end:
             call, k = _call(text, k, end, ctx)
             calls.append(call)
-            k = _skip(text, k, end)
+            k = skip_blanks(text, k, end)
             if k < end and text[k] != "{":  # (more after the call: it may have ended early)
                 calls[-1] = ToolCall(call.name, call.raw_args, None, False, call.span, (
                     f"{text[k:k + 30]!r} stands after the call to {call.name!r} in its {HASHROCKET_CALL} "
@@ -224,7 +209,7 @@ def read_hashrocket(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolC
                 return _spanned(calls, i, past), past
     except (EOFError, _Unread) as stop:
         head = _HEAD.match(text, k, end)
-        name = "" if head is None else head.group(2) or head.group(3) or head.group(4) or ""
+        name = "" if head is None else _name(head)
         raw = text[k:end].strip()
         if isinstance(stop, EOFError):  # (the block's end, or the text's, came first)
             calls.append(cut_call(name, raw, (k, past), "before its block's end" if close >= 0 else
