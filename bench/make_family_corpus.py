@@ -10,7 +10,8 @@ stacks' parsers and tests have them: see the README's format table). The
 expected calls are the specs themselves, never what the parser returns. Per
 family:
 
-* ``several``: prose, then several calls in one message (two call sets);
+* ``several``: prose, then several calls in one message (two call sets; no prose
+  for a family whose calls open the answer);
 * ``cut``: the same text cut inside the last call's last value: the calls
   before it are ok, the cut one is not;
 * ``broken``: JSON families miss a comma (recovered); XML families write
@@ -351,6 +352,10 @@ def minimax_arrows_json(calls: list[Call]) -> str:  # the same with the argument
                      for n, a in calls)
 
 
+def nexusraven(calls: list[Call]) -> str:  # NexusRaven-V2's answer: its label, the calls, its end token
+    return "Call: " + "; ".join(_pycall(n, a) for n, a in calls) + "<bot_end>"
+
+
 def claude_xml(calls: list[Call]) -> str:  # Claude's prompted tool use: invokes named by an attribute
     return "<function_calls>\n" + "\n".join(_invoke("", n, a) for n, a in calls) + "\n</function_calls>"
 
@@ -386,11 +391,14 @@ FAMILIES: dict[str, tuple[Callable[[list[Call]], str], str]] = {
     "minimax_m3": (minimax_m3, "xml"), "solar_open2": (solar_open2, "xml"), "inkling": (inkling, "json"),
     "glm4": (glm4, "json"), "claude_xml": (claude_xml, "xml"), "claude_xml/tool_name": (claude_tool_name, "xml"),
     "minimax_arrows": (minimax_arrows, "xml"), "minimax_arrows/json": (minimax_arrows_json, "json"),
+    "nexusraven": (nexusraven, "python"),
 }
 
 
 # families read only when named: their calls have no marker of their own to be detected by
 NAMED_ONLY = frozenset({"glm4"})
+# families whose calls only ever open the answer (after its reasoning): no prose before them
+OPEN_THE_ANSWER = frozenset({"nexusraven"})
 
 
 def _type(v: Any) -> str:
@@ -430,7 +438,7 @@ def rows() -> list[dict[str, Any]]:
 
         for name, cs in (("several_a", SET_A), ("several_c", SET_C)):
             cs = cs[:1] if single else cs
-            row(name, "I'll look that up.\n" + write(cs), expected(cs))
+            row(name, ("" if fmt in OPEN_THE_ANSWER else "I'll look that up.\n") + write(cs), expected(cs))
         # cut inside the last value of SET_A
         full = write(SET_A[-1:] if single else SET_A)
         at = full.rfind(CUT_AT)

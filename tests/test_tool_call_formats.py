@@ -3434,6 +3434,67 @@ def test_minimax_hash_arrows_cut_typed_and_shown():
     assert parse_tool_calls("<think>\n" + whole + "\n</think>\nNo call needed.") == []
 
 
+# NexusRaven-V2's answer: "Call: f(a=1); g(b=2)<bot_end>", then (when asked) "Thought: ..."
+_WEATHER = [{"type": "function", "function": {"name": n, "parameters": {"type": "object", "properties": {
+    p: {"type": t}}}}} for n, p, t in (("get_weather", "city", "string"), ("get_time", "tz", "string"),
+                                        ("get_days", "n", "integer"))]
+
+
+@pytest.mark.parametrize("text, want", [
+    ("Call: get_weather(city='Paris')<bot_end>", [("get_weather", {"city": "Paris"})]),
+    ('Call: get_weather(city="Paris"); get_time(tz="CET")<bot_end>',
+     [("get_weather", {"city": "Paris"}), ("get_time", {"tz": "CET"})]),
+    # the thought after it names the call again, and other calls: an account of the answer, never calls
+    ("Call: get_weather(city='Paris')<bot_end> \nThought: The function call `get_weather(city='Paris')` "
+     "answers the question; `get_time(tz='CET')` is not needed.", [("get_weather", {"city": "Paris"})]),
+    # (a server that drops the special tokens: the thought's line alone)
+    ("Call: get_weather(city='Paris')\nThought: `get_time(tz='CET')` is not needed.",
+     [("get_weather", {"city": "Paris"})]),
+    ("Call:get_days(n=3)", [("get_days", {"n": 3})]),
+    ("<think>\nThe weather.\n</think>\n\nCall: get_weather(city='Paris')<bot_end>",
+     [("get_weather", {"city": "Paris"})]),
+])
+def test_nexusraven_calls(text, want):
+    from test_tool_stream import _check_both
+
+    calls = parse_tool_calls(text)
+    assert [(c.name, c.args, c.ok) for c in calls] == [(*w, True) for w in want]
+    assert parse_tool_calls(text, format="nexusraven") == calls
+    assert [(c.name, c.args, c.ok) for c in parse_tool_calls(text, tools=_WEATHER)] == [(*w, True) for w in want]
+    _check_both(text, 3)
+    if len(calls) == 1:  # (its label is the call's, as a marker is)
+        assert text[calls[0].span[0]:].startswith("Call:")
+
+
+@pytest.mark.parametrize("text, why", [
+    # a call inside another's arguments (NexusRaven nests them): never evaluated, so never run
+    ("Call: get_weather(city=get_city(near='me'))<bot_end>", "not a literal"),
+    ("Call: get_weather('Paris')<bot_end>", "by position"),
+    ("Call: get_weather(city='Paris'); get_time(tz='Europe/Pa", "cut off"),
+])
+def test_nexusraven_calls_not_ok(text, why):
+    from test_tool_stream import _check_both
+
+    *_, c = parse_tool_calls(text)
+    assert not c.ok and why in c.error
+    _check_both(text, 4)
+
+
+@pytest.mark.parametrize("text", [
+    "Call: 555-0100 to book a table.",
+    "Call: get_weather(city='Paris') is what I would run.",  # (text after the call on its line)
+    "To do it:\nCall: get_weather(city='Paris')",  # (the label opens NexusRaven's answer, and only that)
+    "For example:\n```\nCall: get_weather(city='Paris')<bot_end>\n```",
+    "<think>\nCall: get_weather(city='Paris')<bot_end>\n</think>\nNo call needed.",
+    "call: get_weather(city='Paris')",  # (Gemma's label is lower-case, with its own braces)
+])
+def test_nexusraven_label_that_makes_no_call(text):
+    from test_tool_stream import _check_both
+
+    assert [c for c in parse_tool_calls(text) if c.ok] == []
+    _check_both(text, 3)
+
+
 _SHELL = [{"type": "function", "function": {"name": "shell", "parameters": {"type": "object", "properties": {
     "cmd": {"type": "string"}}}}}]
 

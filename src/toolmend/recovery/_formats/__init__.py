@@ -45,7 +45,7 @@ from ._json import (
     read_stripped_harmony,
 )
 from ._nestedxml import NS, read_block
-from ._pythonic import argument_after, object_by_position, pythonic_at, pythonic_reader, read_list
+from ._pythonic import argument_after, object_by_position, pythonic_at, pythonic_reader, read_list, read_raven
 from ._scan import scan
 from ._schema import Tools, read_tools
 from ._tokens import token_pattern
@@ -534,7 +534,7 @@ _ARROW_READER = ("functionary", read_arrow)
 
 # (not GLM-4's: its <|assistant|>NAME is many families' reply header too, read only when named)
 _ALL = frozenset({k for k, _ in MARKERS.values()} - {"glm4"} | {"hermes", "glm", "json", "pythonic",
-                                                                  "arrow", "functionary"})
+                                                                  "arrow", "functionary", "nexusraven"})
 
 # format name -> the kinds it reads (aliases share their entry)
 _KINDS: dict[str, frozenset[str]] = {
@@ -581,6 +581,7 @@ _KINDS: dict[str, frozenset[str]] = {
     "solar_open2": frozenset({"solar_open2"}),
     "inkling": frozenset({"inkling"}),
     "minimax_arrows": frozenset({"minimax_arrows"}),
+    "nexusraven": frozenset({"nexusraven"}),  # (Call: f(a=1); g(b=2)<bot_end>, which opens the answer)
     "json": frozenset({"json"}),
 }
 _ALIASES = {
@@ -618,6 +619,8 @@ def _readers(kinds: frozenset[str]) -> tuple[dict[str, Any], Any]:
         if "arrow" in kinds:
             r[">>>"] = _ARROW_READER[1]
         cached = _readers_cache[kinds] = (r, token_pattern(kinds, tuple(r)))
+        if "nexusraven" in kinds:  # (NexusRaven's label: read where it opens the answer, never searched for)
+            r["Call:"] = read_raven
     return cached
 
 

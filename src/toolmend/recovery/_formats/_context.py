@@ -36,7 +36,9 @@ PREFILLED = re.compile(r"[ \t\r\n]{0,64}(?:(?P<glm>[A-Za-z_][\w.-]{0,127}[ \t]{0
                        r"|(?P<gemma4>call:[A-Za-z_])|(?P<minimax_m2><invoke[ \t]+name=)"
                        # (harmony's: the prompt ends in <|start|>assistant, the reply opens with its
                        # recipient)
-                       r"|(?P<harmony>to=[^\s<]{1,160}[ \t]{0,8}<\|channel\|>))")  # (Glimmer's has none)
+                       r"|(?P<harmony>to=[^\s<]{1,160}[ \t]{0,8}<\|channel\|>)"  # (Glimmer's has none)
+                       # (NexusRaven-V2's label, its own, not the prompt's: it only ever opens the answer)
+                       r"|(?P<nexusraven>Call:[ \t]{0,8}[A-Za-z_][\w.-]{0,127}[ \t]{0,8}\())")
 # A call no marker begins: the message opens with a tool's name, then GLM-4-9B-Chat's line
 # break and JSON arguments, or a Python call's parenthesis (in a string, a list of them, or
 # Markdown's inline code, too). The format not named, it is read where the name is a tool
@@ -59,7 +61,7 @@ def head_name(written: str) -> str:
 # the family's marker (its reader's) and the text the prompt held, put back before the body
 PREFILLED_OPENERS = {"glm": ("<tool_call>", "<tool_call>"), "gemma4": ("<|tool_call>", "<|tool_call>"),
                      "minimax_m2": ("<minimax:tool_call>", "<minimax:tool_call>"),
-                     "harmony": ("<|start|>", "<|start|>assistant ")}
+                     "harmony": ("<|start|>", "<|start|>assistant "), "nexusraven": ("Call:", "")}
 # the header of the assistant's turn after one: the text held the prompt, and the reply follows
 REPLY_HEAD = re.compile("|".join((
     r"\s*(?:<\|im_start\|>assistant", r"<start_of_turn>model", r"<\|turn>model", r"<\uff5cAssistant\uff5c>",

@@ -36,7 +36,7 @@ from ._schema import Tools, _types
 __all__ = ["read_list", "read_lines", "pythonic_reader", "pythonic_at", "comment_after", "quoted_calls",
            "object_by_position",
            "ALTERNATIVE", "one_of_them", "next_line", "BY_POSITION", "positional_object", "paren_end",
-           "joined_lists"]
+           "joined_lists", "read_raven"]
 
 # a name may hold hyphens between its words (an MCP tool's: weather-forecast), as tools are named,
 # and its underscores escaped as Markdown escapes them (solve\_quadratic: Mistral's, Mixtral's)
@@ -459,6 +459,27 @@ def bare_calls(text: str, i: int, limit: int) -> tuple[list[ToolCall], int] | No
     nl = text.find("\n", e, limit)
     rest = text[e:limit if nl < 0 else nl].lstrip(",; \t")
     return (calls, k) if MARKUP_ONLY.fullmatch(rest) is not None else None
+
+
+# what NexusRaven-V2 writes after its calls: its <bot_end> token, then (when asked) "Thought:", what the
+# calls do, on the next line (a server that drops special tokens leaves the line alone)
+_RAVEN_AFTER = re.compile(r"[ \t]*<bot_end>|[ \t]*\r?\n[ \t]*Thought:")
+
+
+def read_raven(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
+    """NexusRaven-V2's answer at ``i``: ``Call:``, then its calls one after the other (``;``
+    between), the last ending its line; None when text follows a call on its line. What
+    follows its ``<bot_end>`` or a ``Thought:`` line right after the calls is the model's
+    account of them (it names the calls again): the reading ends with the text."""
+    found = bare_calls(text, _skip(text, i + len("Call:"), limit, ""), limit)
+    if found is None:
+        return None, i + len("Call:")
+    calls, end = found
+    if _RAVEN_AFTER.match(text, calls[-1].span[1], limit) is not None:
+        end = limit
+    if len(calls) == 1:  # (the label is the call's, as a marker is)
+        calls = [replace(calls[0], span=(i, calls[0].span[1]))]
+    return calls, end
 
 
 def tool_code(text: str, i: int, limit: int) -> list[ToolCall] | None:
