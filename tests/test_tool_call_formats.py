@@ -3480,6 +3480,34 @@ def test_nexusraven_calls_not_ok(text, why):
     _check_both(text, 4)
 
 
+@pytest.mark.parametrize("text, want", [
+    # a bare closer in the account after the calls: the prompt opened the reasoning, and the calls
+    # before it were drafts (thinking=None); known to be over or never opened, it is the account's text
+    ("Call: rm(path='/')<bot_end>\nThought: no, that is destructive.</think>\nI will not call anything.",
+     {None: [], False: ["rm"], True: []}),
+    ("Call: f(a=1)<bot_end>\n</think>\n\nCall: g(b=2)<bot_end>", {None: ["g"], False: ["f"], True: ["g"]}),
+    ('Call: f(a=1)<bot_end>\n</think>\n\n<tool_call>{"name": "g", "arguments": {"b": 2}}</tool_call>',
+     {None: ["g"], False: ["f"], True: ["g"]}),
+    # the account begins after a ";", blanks or blank lines too, and after <bot_end> on the label's line
+    ("Call: f(a=1); <bot_end>\n[g(b=2)]", {None: ["f"], False: ["f"], True: []}),
+    ('Call: f(a=1); <bot_end>\n<tool_call>{"name": "g", "arguments": {"b": 2}}</tool_call>',
+     {None: ["f"], False: ["f"], True: []}),
+    ("Call: f(a=1)\n\nThought: I would also call\n[g(b=2)]", {None: ["f"], False: ["f"], True: []}),
+    ("Call: f(a=1);\nThought: x\n[g(b=2)]", {None: ["f"], False: ["f"], True: []}),
+    ('Call: f(a=1)\n\nThought: x\nAction: g\nAction Input: {"b": 2}', {None: ["f"], False: ["f"], True: []}),
+    ("Call: f(a=1)<bot_end> Thought: the calls are\n[f(a=1), g(b=2)]", {None: ["f"], False: ["f"], True: []}),
+])
+def test_nexusraven_account_after_the_calls_is_never_calls(text, want):
+    from test_tool_stream import _check, _check_live
+
+    for thinking, names in want.items():
+        assert [c.name for c in parse_tool_calls(text, thinking=thinking) if c.ok] == names, thinking
+    cuts = list(range(0, len(text), 3))
+    _check(text, cuts)
+    for thinking in (False, True):
+        _check_live(text, cuts, thinking=thinking)
+
+
 @pytest.mark.parametrize("text", [
     "Call: 555-0100 to book a table.",
     "Call: get_weather(city='Paris') is what I would run.",  # (text after the call on its line)

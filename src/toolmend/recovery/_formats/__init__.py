@@ -45,7 +45,7 @@ from ._json import (
     read_stripped_harmony,
 )
 from ._nestedxml import NS, read_block
-from ._pythonic import argument_after, object_by_position, pythonic_at, pythonic_reader, read_list, read_raven
+from ._pythonic import argument_after, object_by_position, pythonic_at, pythonic_reader, read_list
 from ._scan import scan
 from ._schema import Tools, read_tools
 from ._tokens import token_pattern
@@ -619,8 +619,6 @@ def _readers(kinds: frozenset[str]) -> tuple[dict[str, Any], Any]:
         if "arrow" in kinds:
             r[">>>"] = _ARROW_READER[1]
         cached = _readers_cache[kinds] = (r, token_pattern(kinds, tuple(r)))
-        if "nexusraven" in kinds:  # (NexusRaven's label: read where it opens the answer, never searched for)
-            r["Call:"] = read_raven
     return cached
 
 

@@ -461,17 +461,20 @@ def bare_calls(text: str, i: int, limit: int) -> tuple[list[ToolCall], int] | No
     return (calls, k) if MARKUP_ONLY.fullmatch(rest) is not None else None
 
 
-# what NexusRaven-V2 writes after its calls: its <bot_end> token, then (when asked) "Thought:", what the
-# calls do, on the next line (a server that drops special tokens leaves the line alone)
-_RAVEN_AFTER = re.compile(r"[ \t]*<bot_end>|[ \t]*\r?\n[ \t]*Thought:")
+# what ends NexusRaven-V2's calls: its <bot_end> token, or (a server that drops special tokens) the
+# Thought: that follows on a line of its own; after it comes the model's account of its calls
+_RAVEN_AFTER = re.compile(r"[,; \t]*(?:<bot_end>|(?:\r?\n[ \t]*)+Thought:)")
 
 
 def read_raven(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
     """NexusRaven-V2's answer at ``i``: ``Call:``, then its calls one after the other (``;``
-    between), the last ending its line; None when text follows a call on its line. What
-    follows its ``<bot_end>`` or a ``Thought:`` line right after the calls is the model's
-    account of them (it names the calls again): the reading ends with the text."""
-    found = bare_calls(text, _skip(text, i + len("Call:"), limit, ""), limit)
+    between), the last ending its line or followed by ``<bot_end>``; None when text follows
+    a call on its line. The model's account after them names the calls again: the reading
+    goes on to the end of the text (unless a bare reasoning closer stands in it and the
+    reasoning may not be over: ``read_prefilled`` ends the reading there)."""
+    k = _skip(text, i + len("Call:"), limit, "")
+    token = text.find("<bot_end>", k, limit)
+    found = bare_calls(text, k, token if token >= 0 else limit)
     if found is None:
         return None, i + len("Call:")
     calls, end = found

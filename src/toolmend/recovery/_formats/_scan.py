@@ -24,8 +24,6 @@ from ._context import (
     LINE_TURN_END,
     MADE_UP_TURN,
     OBSERVATION,
-    PREFILLED,
-    PREFILLED_OPENERS,
     PROMPT_HEAD,
     PROSE_WORDS,
     QUOTE_LEAD,
@@ -57,9 +55,11 @@ from ._context import (
 )
 from ._hermes import NOT_A_TAG, read_tag_at
 from ._json import read_glm4
+from ._prefilled import read_prefilled
 from ._pythonic import ALTERNATIVE, comment_after, joined_lists, next_line, one_of_them, read_list, tool_code
 from ._tokens import (
     ANALYSIS,
+    BARE_CLOSER,
     BARE_CLOSERS,
     BLANK_RUN,
     IMPLICIT_ENDS,
@@ -70,7 +70,6 @@ from ._tokens import (
     TokenSearch,
     reasoning_end,
 )
-from ._xml import read_glm
 
 __all__ = ["scan", "reasoning_end", "REASONING"]
 
@@ -219,7 +218,7 @@ class Scanner:
                 pos = floor = m.end()
                 if not in_fence and not self.reasoning_over:  # a bare closer: what came before was reasoning
                     del calls[:]
-                    last = _FIRST_CLOSER.search(text, pos) is None
+                    last = BARE_CLOSER.search(text, pos) is None
                     pos = floor = self.opening_calls(pos, limit, calls, last)
                 continue
             if kind == "comment":  # an HTML comment: what it holds was commented out, not written
@@ -386,7 +385,7 @@ class Scanner:
             return end
         # (an opener left out after the reasoning that opens the message, or the last bare closer's,
         # <channel|>call:NAME{..}: as at the message's start)
-        return _prefilled(self, calls, pos) if reply else pos
+        return read_prefilled(self, calls, pos) if reply else pos
 
     def _placeholder(self, found: list[ToolCall]) -> bool:
         """A call of ``found`` names a placeholder (``NAME``, ``TOOL_NAME``, ``{{name}}``), no
@@ -505,7 +504,7 @@ class Scanner:
         text, limit = self.text, len(self.text)
         if not found:  # (a message a reader skipped, reasoning or an answer, is its family's to read)
             h = text.find("<|message|>", a, b)
-            regions = [(a, b if h < 0 else h, _FIRST_CLOSER)]
+            regions = [(a, b if h < 0 else h, BARE_CLOSER)]
         else:
             regions = []
         for c in found:
@@ -520,10 +519,10 @@ class Scanner:
                 if t is not None and t.lastgroup in ("tag", "fam") and t.start() <= c.span[1]:
                     return q.end()  # type: ignore[union-attr]
                 continue
-            regions += [(c.span[0], r, _FIRST_CLOSER), (r + len(c.raw_args), c.span[1], _FIRST_CLOSER)]
+            regions += [(c.span[0], r, BARE_CLOSER), (r + len(c.raw_args), c.span[1], BARE_CLOSER)]
             if not c.ok:
                 regions.append((r, r + len(c.raw_args), _LINE_CLOSER))
-                first = _FIRST_CLOSER.match(text, _skip_ws(text, r, r + len(c.raw_args)))
+                first = BARE_CLOSER.match(text, _skip_ws(text, r, r + len(c.raw_args)))
                 if first is not None:  # <tool_call name="f"></think>
                     return first.end()
         for ra, rb, closer in regions:
@@ -569,7 +568,7 @@ class Scanner:
         tail = text[max(a, end - _CLOSER_MAX):end].lower()
         # (every closer names thinking, reasoning or a suffix: most tails are searched no further)
         return ("think" not in tail and "reason" not in tail and "suffix" not in tail) or \
-            _FIRST_CLOSER.search(text, max(a, end - _CLOSER_MAX), end) is None
+            BARE_CLOSER.search(text, max(a, end - _CLOSER_MAX), end) is None
 
     def _alone(self, end: int, limit: int) -> bool:
         """Nothing but blanks, tokens and a call's closing tag between ``end`` and the
@@ -619,7 +618,6 @@ class Scanner:
 _HEAD_CALL = re.compile(r"[ \t\r\n]*([A-Za-z_][\w.-]{0,127})[ \t]*\r?\n(?=[ \t]*\{)")
 # the first closer of a reasoning block the prompt opened (thinking=True), in either case, ASCII's
 # only (the token pattern's, and the live reading's, which lower-cases the text: "<THİNK>" is none)
-_FIRST_CLOSER = re.compile("|".join(re.escape(c) for c in BARE_CLOSERS), re.I | re.A)
 _CLOSER_MAX = max(map(len, BARE_CLOSERS))
 _TURN_END_FIRSTS = "".join(sorted({t[0] for t in TURN_ENDS}))
 # (Scanner._closed looks for a closer only in a tail naming one of these)
@@ -672,29 +670,6 @@ def scan(text: str, ctx: Ctx, kinds: frozenset[str], readers: dict[str, Any],
         scanner.reasoning_over = True
     scanner.calls_before = after_calls
     if opening and not calls:
-        start = _prefilled(scanner, calls, start)
+        start = read_prefilled(scanner, calls, start)
     scanner.scan(start, len(text), calls, False)
     return before_string_end(text, calls, after_calls, start)
-
-
-def _prefilled(scanner: Scanner, calls: list[ToolCall], at: int = 0) -> int:
-    """The call the reply opens with at ``at`` (the text's start, or where its reasoning
-    ended) when its family's opener was the prompt's (``PREFILLED``), added to ``calls``:
-    read as if the opener stood before it, and where the scan goes on (``at``: the reply
-    opens with no such call)."""
-    text = scanner.text
-    m = PREFILLED.match(text, at)
-    if m is None or m.lastgroup not in scanner.kinds:
-        return at
-    (marker, opener), k = PREFILLED_OPENERS[m.lastgroup], m.start(m.lastgroup)
-    virtual = opener + text[k:]
-    ctx = Ctx(scanner.ctx.tools, scanner.ctx.fmt)  # (its searches remembered are the virtual text's)
-    if m.lastgroup == "glm":
-        found, end = read_glm(virtual, 0, len(virtual), ctx)
-    else:
-        found, end = scanner.readers[marker](virtual, 0, len(virtual), ctx)
-    if not found:
-        return at
-    shift = k - len(opener)  # (the opener was not written: a span starts at the body)
-    found = [replace(c, span=(max(k, c.span[0] + shift), c.span[1] + shift)) for c in found]
-    return scanner._past_closer(k, max(end + shift, k), found, calls, False)
