@@ -616,9 +616,7 @@ class Scanner:
 
 
 _HEAD_CALL = re.compile(r"[ \t\r\n]*([A-Za-z_][\w.-]{0,127})[ \t]*\r?\n(?=[ \t]*\{)")
-# the first closer of a reasoning block the prompt opened (thinking=True), in either case, ASCII's
-# only (the token pattern's, and the live reading's, which lower-cases the text: "<THİNK>" is none)
-_CLOSER_MAX = max(map(len, BARE_CLOSERS))
+_CLOSER_MAX = max(map(len, BARE_CLOSERS))  # (the longest: a call's tail is searched for one that long)
 _TURN_END_FIRSTS = "".join(sorted({t[0] for t in TURN_ENDS}))
 # (Scanner._closed looks for a closer only in a tail naming one of these)
 assert all(any(w in c.lower() for w in ("think", "reason", "suffix")) for c in BARE_CLOSERS)

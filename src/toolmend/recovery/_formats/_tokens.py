@@ -30,7 +30,9 @@ ANALYSIS = "<|channel|>analysis"  # (read as the harmony message it is where har
 # to its closer): the prompt opened the reasoning, so everything before it was reasoning.
 # (not the closers that end other messages or blocks too: harmony's <|end|>, Inkling's <|end_message|>)
 BARE_CLOSERS = [c for o, c in REASONING.items() if c not in ("<|end|>", "<channel|>", "<|end_message|>")]
-# any of them, where it stands (the scan's, and a reader's that reads on past its calls)
+# any of them where it stands (the first ends a reasoning block the prompt opened), in either case,
+# ASCII's only (the token pattern's, and the live reading's, which lower-cases the text: "<THİNK>"
+# is none)
 BARE_CLOSER = re.compile("|".join(re.escape(c) for c in BARE_CLOSERS), re.I | re.A)
 # what ends the reasoning the prompt opened, when the caller says it did (thinking=True): any
 # reasoning closer, those shared with other blocks too (harmony's <|end|>, Inkling's <|end_message|>)
