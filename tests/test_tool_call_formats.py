@@ -3496,6 +3496,12 @@ def test_nexusraven_calls_not_ok(text, why):
     ("Call: f(a=1);\nThought: x\n[g(b=2)]", {None: ["f"], False: ["f"], True: []}),
     ('Call: f(a=1)\n\nThought: x\nAction: g\nAction Input: {"b": 2}', {None: ["f"], False: ["f"], True: []}),
     ("Call: f(a=1)<bot_end> Thought: the calls are\n[f(a=1), g(b=2)]", {None: ["f"], False: ["f"], True: []}),
+    ("Call: f(a=1)\n<bot_end>\n[g(b=2)]", {None: ["f"], False: ["f"], True: []}),
+    # after harmony's analysis the reply opens with the label: read so live too (the stream had left
+    # the label to the text and read the account's calls), as a call whose opener it left out is
+    ("<|channel|>analysis<|message|>x<|end|>Call: f(a=1)<bot_end>\nThought: then\n[rm(path='/')]",
+     {None: ["f"], False: ["f"], True: ["f"]}),
+    ("<|channel|>analysis<|message|>x<|end|>call:f{a:1}<tool_call|>", {None: ["f"], False: ["f"], True: ["f"]}),
 ])
 def test_nexusraven_account_after_the_calls_is_never_calls(text, want):
     from test_tool_stream import _check, _check_live

@@ -1,25 +1,22 @@
 """The stream's live reading: calls reported while the message arrives.
 
-When the caller says whether the prompt opened a reasoning block (``thinking``
-True or False), no later text can turn an earlier call into reasoning. A
-``<tool_call>`` with the everyday JSON body is reported as it comes:
-``CallStarted`` once its name is read, ``ArgsDelta`` with each piece of its
-arguments a strict JSON reader found valid (certain to start its ``raw_args``),
-``CallFinished`` at its ``</tool_call>``, read by ``parse_tool_calls``' own
-reader. A regular Qwen3-Coder, Seed-OSS or GLM call in its tag (every value
-closed by its own closer, none holding a tag of the format), and the token
-families' calls (Kimi K2, DeepSeek, DSML, Step-3, MiniMax M2, harmony:
-``_livefamilies``), are reported whole at their closer, where nothing that
-follows can change them; the tokens around them are markup, never shown. Prose
-between calls is shown, and so are inline code spans; a ``<think>`` block is
-skipped, and with ``thinking=True`` so is everything up to the first closer.
+When the caller says whether the prompt opened a reasoning block (``thinking`` True or False),
+no later text can turn an earlier call into reasoning. A ``<tool_call>`` with the everyday JSON
+body is reported as it comes: ``CallStarted`` once its name is read, ``ArgsDelta`` with each
+piece of its arguments a strict JSON reader found valid (certain to start its ``raw_args``),
+``CallFinished`` at its ``</tool_call>``, read by ``parse_tool_calls``' own reader. A regular
+Qwen3-Coder, Seed-OSS or GLM call in its tag (every value closed by its own closer, none holding
+a tag of the format), and the token families' calls (Kimi K2, DeepSeek, DSML, Step-3, MiniMax
+M2, harmony: ``_livefamilies``), are reported whole at their closer, where nothing that follows
+can change them; the tokens around them are markup, never shown. Prose between calls is shown,
+and so are inline code spans; a ``<think>`` block is skipped (and harmony's analysis message),
+and with ``thinking=True`` so is everything up to the first closer.
 
-Anything else that could begin a call (another family's marker, a fence, a JSON
-or pythonic line, a body in another shape, arguments no longer valid JSON, an
-irregular call) ends the live reading: the rest waits for ``close()``, which
-reads it from the end of the last call reported. So the calls reported are
-``parse_tool_calls(text, thinking=...)``, one for one, however the message was
-split (tests/test_tool_stream.py checks it on every corpus message).
+Anything else that could begin a call (another family's marker, a fence, a JSON or pythonic
+line, a body in another shape, arguments no longer valid JSON, an irregular call) ends the live
+reading: the rest waits for ``close()``, which reads it from the end of the last call reported.
+So the calls reported are ``parse_tool_calls(text, thinking=...)``, one for one, however the
+message was split (tests/test_tool_stream.py checks it on every corpus message).
 """
 
 from __future__ import annotations
@@ -66,14 +63,10 @@ _HERMES_STOPS = ("</tool_call", "<tool_call")  # a tag reader ends the body at t
 _TURN_STOPS = tuple(t.lower() for t in TURN_ENDS if t[0] == "<")  # (and a call not closed, at these)
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")
 _NOT_BLANK = r"^\s"  # (for _wait: any character str.isspace() is false for)
-
-
 _wakes: dict[str, Callable[[str], Any]] = {}  # the characters a state waits for -> their search
 _closer_searches: dict[tuple[str, ...], Callable[[str, int], Any]] = {}  # closers waited for -> their search
 _OVER = frozenset({"held", "closed"})  # the stream's own feed takes the deltas
 _prose_stop = PROSE_STOP.search
-
-
 # a token that ends the model's turn (in a call read live, it holds the reading)
 _ANY_TURN_END = re.compile("|".join(re.escape(t) for t in TURN_ENDS))
 
@@ -507,6 +500,11 @@ class LiveReading:
             events += call_events(len(self.committed), call)
             self.committed.append(call)
         self._advance(end - self.at)
+        if not calls and said is not None and said[0] == "analysis" and not self.section:
+            # (the reasoning over, the reply may open with a call its opener left out: as after
+            # </think>, read at the end from before the reasoning, as the scan reads it)
+            self.floor, self.quiet, self.state, self.line_blank = self.at, -1, "after_think", False
+            return True
         return self._read_on()
 
     def _match(self, pattern: Any) -> Any:

@@ -461,9 +461,10 @@ def bare_calls(text: str, i: int, limit: int) -> tuple[list[ToolCall], int] | No
     return (calls, k) if MARKUP_ONLY.fullmatch(rest) is not None else None
 
 
-# what ends NexusRaven-V2's calls: its <bot_end> token, or (a server that drops special tokens) the
-# Thought: that follows on a line of its own; after it comes the model's account of its calls
-_RAVEN_AFTER = re.compile(r"[,; \t]*(?:<bot_end>|(?:\r?\n[ \t]*)+Thought:)")
+# what ends NexusRaven-V2's calls, on their line or a later one: its <bot_end> token, or (a server
+# that drops special tokens) the Thought: that follows; after it comes the model's account of them
+# (a Thought: on the calls' line is text after a call: no call is read there)
+_RAVEN_AFTER = re.compile(r"[,; \t\r\n]*(?:<bot_end>|Thought:)")
 
 
 def read_raven(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
