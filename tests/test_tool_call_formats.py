@@ -3502,6 +3502,11 @@ def test_nexusraven_calls_not_ok(text, why):
     ("<|channel|>analysis<|message|>x<|end|>Call: f(a=1)<bot_end>\nThought: then\n[rm(path='/')]",
      {None: ["f"], False: ["f"], True: ["f"]}),
     ("<|channel|>analysis<|message|>x<|end|>call:f{a:1}<tool_call|>", {None: ["f"], False: ["f"], True: ["f"]}),
+    # after a harmony message with no call, the rest is read at close from before it, as the whole text
+    # is: the label after it opens no answer (the stream had read it as if it did, thinking=True)
+    ("'</think><|channel|><|message|><|call|>Call: f(a=1)<bot_end>", {None: [], False: [], True: []}),
+    ("'</think><|channel|><|message|><|call|>f<arg_key>a</arg_key><arg_value>1</arg_value></tool_call>",
+     {None: [], False: [], True: []}),
 ])
 def test_nexusraven_account_after_the_calls_is_never_calls(text, want):
     from test_tool_stream import _check, _check_live

@@ -230,9 +230,11 @@ class LiveReading:
         self.state = "held"  # (_run tells the stream)
         return False
 
-    def _read_on(self) -> bool:
-        """Done up to ``at`` (a call reported, the reasoning over): what follows is read next."""
-        self.start = self.floor = self.at
+    def _read_on(self, reported: bool = True) -> bool:
+        """Done up to ``at`` (a call reported, the reasoning over): what follows is read next
+        (and close() reads from there, unless nothing was ``reported``: then from where it did)."""
+        self.start = self.at if reported else self.start
+        self.floor = self.at
         self.quiet = -1
         self.state, self.line_blank = ("section" if self.section else "text"), False
         return True
@@ -505,7 +507,7 @@ class LiveReading:
             # </think>, read at the end from before the reasoning, as the scan reads it)
             self.floor, self.quiet, self.state, self.line_blank = self.at, -1, "after_think", False
             return True
-        return self._read_on()
+        return self._read_on(bool(calls))  # (a message without calls: read again at close, as the scan does)
 
     def _match(self, pattern: Any) -> Any:
         """``pattern`` at the start of ``work``: the match, or None while the
