@@ -462,6 +462,12 @@ SHAPES = {
     "mistral marker lines": "[TOOL_CALLS]\n" * 160_000,
     # MiniMax M3 blocks never closed: each looked for its closer to the end of the text
     "minimax m3 openers": "]<]minimax[>[<tool_call> x " * 75_000,
+    # values never closed, each running on to a bare reasoning closer: each ends there, and was
+    # read no further than it (not to the end of the text, once per value)
+    "values cut by closers": "[\n</think>\n" * 180_000,
+    "members cut by closers": '{"a": [1,\n</think>\n' * 100_000,
+    "strings cut by closers": '["\n</think>\n' * 170_000,
+    "single quotes cut by closers": "{'a': '\n</think>\n" * 115_000,
     # a marker's first character before twenty thousand other ones: which alternatives may begin
     # there was reckoned again at each pair once the pairs remembered were many
     "odd pairs": "".join("<" + chr(0x4E00 + i % 20_000) + "`" + chr(0x4E00 + i % 20_000 + 1)

@@ -822,6 +822,28 @@ def test_a_bare_closer_a_reader_passed_over_still_ends_the_reasoning(before):
     assert "g" in [c.name for c in parse_tool_calls(text, thinking=False)]  # known to be over: text
 
 
+@pytest.mark.parametrize("closer", ["</think>", "\u25c1/think\u25b7", "[/THINK]", "</reasoning>"])
+@pytest.mark.parametrize("value", ["{", "[", '{"a": [1,', "[{\"name\": 'rm', \"arguments\": {", '["x", {"k":'])
+def test_a_bare_closer_inside_a_value_never_closed_still_ends_the_reasoning(value, closer):
+    # the draft's value runs on to the closer: it is no call, and the closer ends the reasoning
+    text = "[rm(path='/')]\n" + value + "\n" + closer + "\nI will not."
+    assert parse_tool_calls(text) == []
+    assert [c.name for c in parse_tool_calls(text, thinking=False) if c.ok] == ["rm"]  # (known over: text)
+    calls = parse_tool_calls(text + '\n{"name": "f", "arguments": {"a": 1}}')
+    assert [(c.name, c.ok) for c in calls] == [("f", True)]
+
+
+@pytest.mark.parametrize("closer", ["</think>", "[/THINK]"])
+def test_a_bare_closer_in_a_string_of_a_value_on_lines_is_the_value_s_text(closer):
+    (c,) = parse_tool_calls('{"name": "w", "arguments": {"c": "a\n' + closer + '\nb"}}')
+    assert c.ok and c.args == {"c": "a\n" + closer + "\nb"}
+    # a value that is no call: its string is skipped whole, the calls before it stand
+    text = "[g(a=1)]\n" + '{"note": "x\n' + closer + "\n[rm(path='/')]\n\"}\nDone."
+    assert [c.name for c in parse_tool_calls(text)] == ["g"]
+    text = "[g(a=1)]\n" + "{'note': 'x\n" + closer + "\n[rm(path=\"/\")]\n'}\nDone."
+    assert [c.name for c in parse_tool_calls(text)] == ["g"]
+
+
 def test_a_closer_inside_a_whole_call_s_arguments_is_their_text():
     (c,) = parse_tool_calls('<tool_call>{"name": "w", "arguments": {"c": "</think>"}}')
     assert c.ok and c.args == {"c": "</think>"}

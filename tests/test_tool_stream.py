@@ -1763,3 +1763,18 @@ def test_calls_reported_before_a_turn_end_and_an_assistants_header_are_the_messa
 def test_a_block_nested_in_one_after_calls_is_shown(text):
     assert [c.name for c in parse_tool_calls(text)] == ["f"]
     _check_both(text, 5)
+
+
+@pytest.mark.parametrize("text", [
+    "[rm(path='/')]\n{\n</think>\nI will not.",
+    "[rm(path='/')]\n[{\"name\": 'rm', \"arguments\": {\n[/THINK]\nI will not.",
+    '[\n</think>\n{"name": "f", "arguments": {"a": 1}}\nDone.',
+    '{"name": "w", "arguments": {"c": "a\n</think>\nb"}}',
+    '[g(a=1)]\n{"note": "x\n</think>\n[rm(path=\'/\')]\n"}\nDone.',
+])
+def test_a_value_never_closed_before_a_bare_closer_streams_as_the_whole_text_reads_it(text):
+    _check_both(text, 3)
+    for step in (1, 4):
+        cuts = list(range(step, len(text), step))
+        _check_live(text, cuts, thinking=True)
+        _check_live(text, cuts, thinking=None)

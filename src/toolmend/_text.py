@@ -9,7 +9,7 @@ from .errors import EncodingError
 
 __all__ = ["line_col", "human_size", "decode_utf8", "UTF8_BOM", "JSON_NUMBER",
            "CURLY_SINGLE", "CURLY_DOUBLE", "CURLY_TO_ASCII", "OTHER_QUOTES", "MAX_DEPTH", "TOO_DEEP",
-           "string_end", "skip_blanks", "SURROGATE", "int_of_text", "too_many_digits"]
+           "string_end", "in_a_string", "skip_blanks", "SURROGATE", "int_of_text", "too_many_digits"]
 
 UTF8_BOM = b"\xef\xbb\xbf"
 #: The deepest nesting (containers inside containers) a parser that builds a
@@ -122,6 +122,32 @@ def string_end(text: str, i: int, limit: int) -> int | None:
         if (k - 1 - b) % 2 == 0:
             return k + 1
         j = k + 1
+
+
+_QUOTE = re.compile("[\"']")
+
+
+def in_a_string(text: str, i: int, k: int) -> bool:
+    """Whether ``k`` falls inside a string of the value whose bracket is at ``i``, its
+    strings found as the value readers find them: in double quotes, or in single quotes
+    where a value may begin (after one of ``{[,:``)."""
+    j = i
+    while True:
+        m = _QUOTE.search(text, j, k)
+        if m is None:
+            return False
+        q = m.start()
+        if text[q] == "'":
+            b = q - 1
+            while b > i and text[b].isspace():
+                b -= 1
+            if text[b] not in "{[,:":
+                j = q + 1  # (an apostrophe: text)
+                continue
+        end = string_end(text, q, k)
+        if end is None:
+            return True
+        j = end
 
 
 def too_many_digits(text: str) -> str | None:

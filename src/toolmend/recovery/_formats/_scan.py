@@ -15,6 +15,7 @@ from dataclasses import replace
 from typing import Any
 
 from ..._kernels import markers
+from ..._text import in_a_string
 from .._toolcalls import _PLACEHOLDER_NAME, ToolCall, _json_calls, _skip_ws
 from ._base import Ctx, more_after, unreadable_block
 from ._bytools import calls_by_tools, fenced_calls, keyed_calls
@@ -263,8 +264,7 @@ class Scanner:
                     pos = m.end()
                     continue
             assert kind in ("json", "py")
-            pos = self.json_at(m.end() - 1, limit, calls)
-            floor = pos
+            pos = floor = self.value_at(m.end() - 1, limit, calls, in_fence)
         return pos > limit  # (a reader that met the turn's end went past the limit)
 
     def _call(self, m: re.Match[str], tag: bool, floor: int, limit: int, calls: list[ToolCall],
@@ -578,6 +578,24 @@ class Scanner:
         dot = self.text.startswith(".", end) and not self.text.startswith("..", end)
         return CALL_LINE_END.fullmatch(self.text, end + dot, limit if nl < 0 else nl) is not None
 
+    def value_at(self, i: int, limit: int, calls: list[ToolCall], in_fence: bool) -> int:
+        """``json_at``, except that while the reasoning may be open, a value that runs on to a bare
+        closer outside its strings ends there, and the scan meets the closer ("[rm()]\\n{\\n</think>":
+        the draft was reasoning). It is read no further than the closer first: many such values are
+        not each read to the end of the text."""
+        closer = None if in_fence or self.reasoning_over else self.closer(_ANY_CLOSER, i, limit)
+        if closer is None:
+            return self.json_at(i, limit, calls)
+        c = closer.start()
+        n, calls_end = len(calls), self.calls_end
+        end = self.json_at(i, c, calls)
+        if end < c:
+            return end
+        del calls[n:]  # (calls before a closer are reasoning)
+        self.calls_end = calls_end
+        # (a closer in a string is the value's text: "content": "a\\n</think>\\nb" written over lines)
+        return self.json_at(i, limit, calls) if in_a_string(self.text, i, c) else c
+
     def json_at(self, i: int, limit: int, calls: list[ToolCall]) -> int:
         """Read the JSON value at ``i`` (on a line of its own); add its calls; return where to go on.
         Values joined by ``;`` (Llama 3) are read one after the other."""
@@ -616,6 +634,7 @@ class Scanner:
 
 
 _HEAD_CALL = re.compile(r"[ \t\r\n]*([A-Za-z_][\w.-]{0,127})[ \t]*\r?\n(?=[ \t]*\{)")
+_ANY_CLOSER = "(?a:" + BARE_CLOSER.pattern + ")"  # (as the token pattern finds one: ASCII's letters fold)
 _CLOSER_MAX = max(map(len, BARE_CLOSERS))  # (the longest: a call's tail is searched for one that long)
 _TURN_END_FIRSTS = "".join(sorted({t[0] for t in TURN_ENDS}))
 # (Scanner._closed looks for a closer only in a tail naming one of these)
