@@ -468,6 +468,9 @@ SHAPES = {
     "members cut by closers": '{"a": [1,\n</think>\n' * 100_000,
     "strings cut by closers": '["\n</think>\n' * 170_000,
     "single quotes cut by closers": "{'a': '\n</think>\n" * 115_000,
+    "curly quotes cut by closers": "{\u201c\n</think>\n" * 170_000,
+    # (a call's head before each: read whole, in case the closer is its text, within a budget)
+    "call heads cut by closers": '{"name": "f", "arguments": {\n</think>\n' * 50_000,
     # a marker's first character before twenty thousand other ones: which alternatives may begin
     # there was reckoned again at each pair once the pairs remembered were many
     "odd pairs": "".join("<" + chr(0x4E00 + i % 20_000) + "`" + chr(0x4E00 + i % 20_000 + 1)

@@ -46,7 +46,7 @@ from ._json import (
 )
 from ._nestedxml import NS, read_block
 from ._pythonic import argument_after, object_by_position, pythonic_at, pythonic_reader, read_list
-from ._scan import scan
+from ._reply import scan
 from ._schema import Tools, read_tools
 from ._tokens import token_pattern
 from ._xml import glm_reader, invoke_reader, read_function

@@ -15,7 +15,7 @@ from dataclasses import replace
 from typing import Any
 
 from ..._kernels import markers
-from ..._text import in_a_string
+from ..._text import STRING_CLOSES, open_string_at
 from .._toolcalls import _PLACEHOLDER_NAME, ToolCall, _json_calls, _skip_ws
 from ._base import Ctx, more_after, unreadable_block
 from ._bytools import calls_by_tools, fenced_calls, keyed_calls
@@ -25,7 +25,6 @@ from ._context import (
     LINE_TURN_END,
     MADE_UP_TURN,
     OBSERVATION,
-    PROMPT_HEAD,
     PROSE_WORDS,
     QUOTE_LEAD,
     QUOTES,
@@ -37,7 +36,6 @@ from ._context import (
     a_member_value,
     after_markup,
     args_end,
-    before_string_end,
     call_lead,
     fence_close,
     framed_as_example,
@@ -49,7 +47,6 @@ from ._context import (
     opens_reply,
     past_unread,
     quoted,
-    reply_start,
     says_shown,
     shown_below,
     stray_closer,
@@ -72,7 +69,7 @@ from ._tokens import (
     reasoning_end,
 )
 
-__all__ = ["scan", "reasoning_end", "REASONING"]
+__all__ = ["Scanner", "reasoning_end", "REASONING"]
 
 _next_start = markers.next_start  # (the marker kernel)
 
@@ -90,6 +87,7 @@ class Scanner:
     # the reasoning known to be over (thinking=True or False): a closer with no opener is text
     reasoning_over = False
     calls_end = -1  # where the last JSON value read as calls ends
+    reread = 0  # what value_at read again past a closer
     calls_before = False  # the scan goes on after calls read before (a stream's, reported)
     shown_end = -1  # where the last call shown, not made, ends: calls right after it are shown too
     offered = -1  # where the line after a list of calls "# or" follows begins: the other of them
@@ -580,9 +578,10 @@ class Scanner:
 
     def value_at(self, i: int, limit: int, calls: list[ToolCall], in_fence: bool) -> int:
         """``json_at``, except that while the reasoning may be open, a value that runs on to a bare
-        closer outside its strings ends there, and the scan meets the closer ("[rm()]\\n{\\n</think>":
-        the draft was reasoning). It is read no further than the closer first: many such values are
-        not each read to the end of the text."""
+        closer the scan would meet next ends there ("[rm()]\\n{\\n</think>": the draft was reasoning):
+        not one inside a string that closes after it, nor after another marker (a fence's, a tag's), nor
+        in a call read whole. Read no further than the closer first: many such values are not each read
+        to the end of the text (a call's head before the closer is read whole, within a budget)."""
         closer = None if in_fence or self.reasoning_over else self.closer(_ANY_CLOSER, i, limit)
         if closer is None:
             return self.json_at(i, limit, calls)
@@ -591,10 +590,31 @@ class Scanner:
         end = self.json_at(i, c, calls)
         if end < c:
             return end
+        drafted = len(calls) > n  # (a call's head: it may be whole with the closer in its text)
         del calls[n:]  # (calls before a closer are reasoning)
         self.calls_end = calls_end
-        # (a closer in a string is the value's text: "content": "a\\n</think>\\nb" written over lines)
-        return self.json_at(i, limit, calls) if in_a_string(self.text, i, c) else c
+        q = open_string_at(self.text, i, c)
+        if not self._meets(i + 1, closer) or q >= 0 and self.closer(
+                r"(?<!\\)(?:\\\\)*" + STRING_CLOSES[self.text[q]], c, len(self.text)) is not None:
+            return self.json_at(i, limit, calls)  # (the closer is a string's text, or another marker's)
+        if drafted:
+            end = self.json_at(i, limit, calls)
+            self.reread += end - c
+            if any(f.ok for f in calls[n:]) or markers.extent(self.text, i, limit, None) >= 0 or \
+                    self.reread > 4 * len(self.text):
+                return end  # (a call read whole, the closer in its text)
+            del calls[n:]
+            self.calls_end = calls_end
+        return c
+
+    def _meets(self, p: int, closer: re.Match[str]) -> bool:
+        """The scan, from ``p`` inside a value, meets ``closer`` before any other marker (lines
+        opening values inside it are the value's)."""
+        while True:
+            m = self.next_token(p, closer.end())
+            if m is None or m.lastgroup not in ("json", "py"):
+                return m is not None and m.lastgroup == "close" and m.start() == closer.start()
+            p = m.end()
 
     def json_at(self, i: int, limit: int, calls: list[ToolCall]) -> int:
         """Read the JSON value at ``i`` (on a line of its own); add its calls; return where to go on.
@@ -633,60 +653,9 @@ class Scanner:
         return end
 
 
-_HEAD_CALL = re.compile(r"[ \t\r\n]*([A-Za-z_][\w.-]{0,127})[ \t]*\r?\n(?=[ \t]*\{)")
 _ANY_CLOSER = "(?a:" + BARE_CLOSER.pattern + ")"  # (as the token pattern finds one: ASCII's letters fold)
 _CLOSER_MAX = max(map(len, BARE_CLOSERS))  # (the longest: a call's tail is searched for one that long)
 _TURN_END_FIRSTS = "".join(sorted({t[0] for t in TURN_ENDS}))
 # (Scanner._closed looks for a closer only in a tail naming one of these)
 assert all(any(w in c.lower() for w in ("think", "reason", "suffix")) for c in BARE_CLOSERS)
 _LINE_CLOSER = re.compile("(?m)^[ \t]*(?:" + "|".join(re.escape(c) for c in BARE_CLOSERS) + ")", re.I | re.A)
-
-
-def scan(text: str, ctx: Ctx, kinds: frozenset[str], readers: dict[str, Any],
-         pattern: TokenSearch, thinking: bool | None = None, start: int = 0,
-         after_calls: bool = False) -> list[ToolCall]:
-    """The calls in ``text`` from ``start``; ``pattern`` is ``token_pattern(kinds,
-    tuple(readers))``, built once. ``thinking``: True, the prompt opened a
-    reasoning block, which ends at the first closer (nothing before it is a
-    call; no closer, no call); False, it opened none; None, unknown: a closer
-    with no opener ends the reasoning the prompt opened. Known either way, a
-    later closer with no opener is text. A scan from ``start`` > 0 goes on from
-    the end of a call read before, with the reasoning known to be over;
-    ``after_calls``: the message's calls before ``start`` were read (a stream's)."""
-    calls: list[ToolCall] = []
-    # the reply read from its start (a stream's scan from the end of the reasoning, no call read
-    # before, is one too), not on from a call a stream read
-    opening = start == 0 or (thinking is True and not after_calls)
-    if start == 0 and text[:1] in "<[] \t\n\r" and PROMPT_HEAD.match(text) is not None:
-        start = reply_start(text)  # the text holds the prompt: the reply is its last assistant turn
-    if thinking:
-        start = reasoning_end(text, start) if start == 0 else start
-        if start < 0:
-            return calls
-    m = _HEAD_CALL.match(text, start) if "name_head" in kinds and (start == 0 or thinking) else None
-    by_tools = calls_by_tools(text, ctx, start) if opening and m is None else None
-    if by_tools is not None:  # calls no marker begins, known by a tool's name
-        calls.extend(by_tools[0])
-        start = by_tools[1]
-    elif m is not None and "glm4" in kinds:  # GLM-4: the message opens with its calls
-        found_glm4, start = read_glm4(text, m.start(1), len(text), ctx)
-        calls.extend(found_glm4)
-    elif m is not None and m.group(1) != "all" and start == 0:
-        # Functionary v3.2 named: the prompt ends in ">>>", so the first call starts with its name
-        found, end = readers[">>>"](">>>" + text[m.start(1):], 0, len(text) - m.start(1) + 3,
-                                    Ctx(ctx.tools, ctx.fmt))  # (a text of its own: searches of its own)
-        if found:
-            shift = m.start(1) - 3
-            calls.extend(ToolCall(c.name, c.raw_args, c.args, c.ok, (c.span[0] + shift + 3 if c.span[0] == 0
-                                                                      else c.span[0] + shift,
-                                                                      c.span[1] + shift), c.error, c.id)
-                         for c in found)
-            start = end + shift
-    scanner = Scanner(text, ctx, kinds, readers, pattern)
-    if thinking is not None:
-        scanner.reasoning_over = True
-    scanner.calls_before = after_calls
-    if opening and not calls:
-        start = read_prefilled(scanner, calls, start)
-    scanner.scan(start, len(text), calls, False)
-    return before_string_end(text, calls, after_calls, start)

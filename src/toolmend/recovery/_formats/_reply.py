@@ -1,0 +1,76 @@
+"""Where the reply starts, and the calls it opens with, before the scan reads on.
+
+The text may hold the prompt's turns (the reply is the last assistant turn), the
+reasoning the prompt opened (``thinking=True``: nothing before its closer is a
+call), or calls no marker opens: known by a tool's name, GLM-4's name line, the
+name Functionary v3.2's prompt left for the first call, or a body whose opener
+was the prompt's (``_prefilled``). Then one ``Scanner`` reads the rest.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .._toolcalls import ToolCall
+from ._base import Ctx
+from ._bytools import calls_by_tools
+from ._context import PROMPT_HEAD, before_string_end, reply_start
+from ._json import read_glm4
+from ._prefilled import read_prefilled
+from ._scan import Scanner
+from ._tokens import TokenSearch, reasoning_end
+
+__all__ = ["scan"]
+
+_HEAD_CALL = re.compile(r"[ \t\r\n]*([A-Za-z_][\w.-]{0,127})[ \t]*\r?\n(?=[ \t]*\{)")
+
+
+def scan(text: str, ctx: Ctx, kinds: frozenset[str], readers: dict[str, Any],
+         pattern: TokenSearch, thinking: bool | None = None, start: int = 0,
+         after_calls: bool = False) -> list[ToolCall]:
+    """The calls in ``text`` from ``start``; ``pattern`` is ``token_pattern(kinds,
+    tuple(readers))``, built once. ``thinking``: True, the prompt opened a
+    reasoning block, which ends at the first closer (nothing before it is a
+    call; no closer, no call); False, it opened none; None, unknown: a closer
+    with no opener ends the reasoning the prompt opened. Known either way, a
+    later closer with no opener is text. A scan from ``start`` > 0 goes on from
+    the end of a call read before, with the reasoning known to be over;
+    ``after_calls``: the message's calls before ``start`` were read (a stream's)."""
+    calls: list[ToolCall] = []
+    # the reply read from its start (a stream's scan from the end of the reasoning, no call read
+    # before, is one too), not on from a call a stream read
+    opening = start == 0 or (thinking is True and not after_calls)
+    if start == 0 and text[:1] in "<[] \t\n\r" and PROMPT_HEAD.match(text) is not None:
+        start = reply_start(text)  # the text holds the prompt: the reply is its last assistant turn
+    if thinking:
+        start = reasoning_end(text, start) if start == 0 else start
+        if start < 0:
+            return calls
+    m = _HEAD_CALL.match(text, start) if "name_head" in kinds and (start == 0 or thinking) else None
+    by_tools = calls_by_tools(text, ctx, start) if opening and m is None else None
+    if by_tools is not None:  # calls no marker begins, known by a tool's name
+        calls.extend(by_tools[0])
+        start = by_tools[1]
+    elif m is not None and "glm4" in kinds:  # GLM-4: the message opens with its calls
+        found_glm4, start = read_glm4(text, m.start(1), len(text), ctx)
+        calls.extend(found_glm4)
+    elif m is not None and m.group(1) != "all" and start == 0:
+        # Functionary v3.2 named: the prompt ends in ">>>", so the first call starts with its name
+        found, end = readers[">>>"](">>>" + text[m.start(1):], 0, len(text) - m.start(1) + 3,
+                                    Ctx(ctx.tools, ctx.fmt))  # (a text of its own: searches of its own)
+        if found:
+            shift = m.start(1) - 3
+            calls.extend(ToolCall(c.name, c.raw_args, c.args, c.ok, (c.span[0] + shift + 3 if c.span[0] == 0
+                                                                      else c.span[0] + shift,
+                                                                      c.span[1] + shift), c.error, c.id)
+                         for c in found)
+            start = end + shift
+    scanner = Scanner(text, ctx, kinds, readers, pattern)
+    if thinking is not None:
+        scanner.reasoning_over = True
+    scanner.calls_before = after_calls
+    if opening and not calls:
+        start = read_prefilled(scanner, calls, start)
+    scanner.scan(start, len(text), calls, False)
+    return before_string_end(text, calls, after_calls, start)
