@@ -95,7 +95,8 @@ A strict reader of one JSON value arriving in pieces (see the twin)."""
     cdef public str buf  # fed, not yet read (a token cut at the end of a piece)
     cdef public bint done, failed
     cdef int expect
-    cdef bint in_string, key  # (key: the open string is a key)
+    cdef readonly bint in_string  # (what was read ends inside a string)
+    cdef bint key  # (the open string is a key)
     cdef tuple stops
     cdef Py_ssize_t stop_len
     cdef str firsts  # the characters that may begin a stop: a string's run ends there

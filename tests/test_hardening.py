@@ -465,7 +465,6 @@ SHAPES = {
     # values never closed, each running on to a bare reasoning closer: each ends there, and was
     # read no further than it (not to the end of the text, once per value)
     "values cut by closers": "[\n</think>\n" * 180_000,
-    "members cut by closers": '{"a": [1,\n</think>\n' * 100_000,
     "strings cut by closers": '["\n</think>\n' * 170_000,
     "single quotes cut by closers": "{'a': '\n</think>\n" * 115_000,
     "curly quotes cut by closers": "{\u201c\n</think>\n" * 170_000,

@@ -251,7 +251,7 @@ def _fed(kernel, stops, text, cuts):
     j = kernel.JsonPrefix(stops)
     out, at = [], 0
     for cut in sorted(cuts) + [len(text)]:
-        out.append(j.feed(text[at:cut]))
+        out.append((j.feed(text[at:cut]), j.in_string))
         at = max(at, cut)
     return out, j.buf, j.done, j.failed
 
@@ -274,7 +274,8 @@ def test_json_prefix_reads_valid_json_whole_however_it_is_cut(kernel, value, cut
     text = json.dumps({"v": value}, indent=indent, ensure_ascii=False).replace("<", "\\u003c")
     cuts = [c % (len(text) + 1) for c in cuts]
     out, buf, done, failed = _fed(kernel, ("</tool_call", "<tool_call"), text, cuts)
-    assert "".join(out) == text and done and not failed and buf == ""
+    assert "".join(read for read, _ in out) == text and done and not failed and buf == ""
+    assert not out[-1][1]
 
 
 @pytest.mark.parametrize(("pieces", "read", "done"), [
@@ -288,6 +289,14 @@ def test_json_prefix_reads_valid_json_whole_however_it_is_cut(kernel, value, cut
 def test_json_prefix(kernel, pieces, read, done):
     j = kernel.JsonPrefix()
     assert [j.feed(p) for p in pieces] == read and j.done == done
+
+
+@pytest.mark.parametrize(("text", "inside"), [('{"a": "x', True), ('{"a": "x"', False), ('{"a": "x\\"', True),
+                                              ('{"', True), ('{"a": 1', False), ('["x", "y\\\\"', False)])
+def test_json_prefix_says_when_what_it_read_ends_inside_a_string(kernel, text, inside):
+    j = kernel.JsonPrefix(())
+    j.feed(text)
+    assert j.in_string == inside and not j.failed
 
 
 # ---------------------------------------------------------------------------

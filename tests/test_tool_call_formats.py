@@ -823,7 +823,7 @@ def test_a_bare_closer_a_reader_passed_over_still_ends_the_reasoning(before):
 
 
 @pytest.mark.parametrize("closer", ["</think>", "\u25c1/think\u25b7", "[/THINK]", "</reasoning>"])
-@pytest.mark.parametrize("value", ["{", "[", '{"a": [1,', "[{\"name\": 'rm', \"arguments\": {", '["x", {"k":'])
+@pytest.mark.parametrize("value", ["{", "[", '{"a": [1,', '[{"name": "rm", "arguments": {', '["x", {"k":'])
 def test_a_bare_closer_inside_a_value_never_closed_still_ends_the_reasoning(value, closer):
     # the draft's value runs on to the closer: it is no call, and the closer ends the reasoning
     text = "[rm(path='/')]\n" + value + "\n" + closer + "\nI will not."
@@ -879,9 +879,16 @@ def test_a_closer_in_a_call_s_string_over_lines_never_lets_what_follows_it_run(t
     ("[ls()]\n[1, 2,\nUse `</think>` to end.", ["ls"]),
     ("[ls()]\n[1, 2,\n<think>\n[w(path=1)]\n</think>", ["ls"]),
     ("[ls()]\n[{\n<!-- </think> -->", ["ls"]),
-    # a string never closed holds no closer back
-    (_RM + '\n{"note": "x\n</think>\nI will not.', []),
-    (_RM + '\n{\nThe 5" screen is small.\n</think>\nI will not.', []),
+    # the value's text before the closer is no strict JSON (a string written otherwise, an inner quote
+    # the readers mend, a comment): the closer may be a string's text, and the value is read whole
+    ('{"note": "a 5" screen\n</think>\n' + _RM + '\n"}', []),
+    ('{"note": \'\'\'a\n</think>\n[rm(path="/")]\nb\'\'\'}', []),
+    ('{"note": \u201da\n</think>\n[rm(path="/")]\nb\u201d}', []),
+    ('{"note": "a" + \'b\n</think>\n[rm(path="/")]\nb\'}', []),
+    ('[g(a=1)]\n{// say "hi\n "note": "x\n</think>\n' + _RM + '\n"}\nDone.', ["g"]),
+    ('{"name": "w", "arguments": {# a "b\n "c": "x\n</think>\n' + _RM + '\n"}}\nDone.', []),
+    ('[g(a=1)]\n{"name": "w", "arguments": {"c": "a 5" screen\n</think>\n' + _RM + '\n"}}\nDone.', ["g"]),
+    ('{"name": "w", "arguments": {"c": \u00bb{ \u25c1/think\u25b7\n\n[rm(path="/")]\u00ab}}\n```', []),
 ])
 def test_a_value_never_closed_ends_only_at_a_closer_the_scan_would_meet(text, want):
     assert [c.name for c in parse_tool_calls(text) if c.ok] == want

@@ -1767,7 +1767,9 @@ def test_a_block_nested_in_one_after_calls_is_shown(text):
 
 @pytest.mark.parametrize("text", [
     "[rm(path='/')]\n{\n</think>\nI will not.",
-    "[rm(path='/')]\n[{\"name\": 'rm', \"arguments\": {\n[/THINK]\nI will not.",
+    "[rm(path='/')]\n[{\"name\": \"rm\", \"arguments\": {\n[/THINK]\nI will not.",
+    '{"note": "a 5" screen\n</think>\n[rm(path=\'/\')]\n"}',
+    '[g(a=1)]\n{// say "hi\n "note": "x\n</think>\n[rm(path=\'/\')]\n"}\nDone.',
     '[\n</think>\n{"name": "f", "arguments": {"a": 1}}\nDone.',
     '{"name": "w", "arguments": {"c": "a\n</think>\nb"}}',
     '[g(a=1)]\n{"note": "x\n</think>\n[rm(path=\'/\')]\n"}\nDone.',

@@ -9,8 +9,7 @@ from .errors import EncodingError
 
 __all__ = ["line_col", "human_size", "decode_utf8", "UTF8_BOM", "JSON_NUMBER",
            "CURLY_SINGLE", "CURLY_DOUBLE", "CURLY_TO_ASCII", "OTHER_QUOTES", "MAX_DEPTH", "TOO_DEEP",
-           "string_end", "open_string_at", "STRING_CLOSES", "skip_blanks", "SURROGATE", "int_of_text",
-           "too_many_digits"]
+           "string_end", "skip_blanks", "SURROGATE", "int_of_text", "too_many_digits"]
 
 UTF8_BOM = b"\xef\xbb\xbf"
 #: The deepest nesting (containers inside containers) a parser that builds a
@@ -106,12 +105,11 @@ def skip_blanks(text: str, j: int, limit: int) -> int:
     return j
 
 
-def string_end(text: str, i: int, limit: int, quote: str = "") -> int | None:
+def string_end(text: str, i: int, limit: int) -> int | None:
     """End (past the closing quote) of the string whose quote (' or ") is at
     ``i``, looking no further than ``limit``; None when it does not close.
-    ``quote``: the closing one, when it is not the opening one. An odd run of
-    backslashes before a quote escapes it."""
-    quote = quote or text[i]
+    An odd run of backslashes before a quote escapes it."""
+    quote = text[i]
     j = i + 1
     while True:
         k = text.find(quote, j, limit)
@@ -124,39 +122,6 @@ def string_end(text: str, i: int, limit: int, quote: str = "") -> int | None:
         if (k - 1 - b) % 2 == 0:
             return k + 1
         j = k + 1
-
-
-# the quotes a string may open with, and what closes each ("'" and "\u2018" where a value begins)
-_OPENS = re.compile("[\"'\u201c\u2018]")
-STRING_CLOSES = {'"': '"', "'": "'", "\u201c": "\u201d", "\u2018": "\u2019"}
-_PREFIX = "rRuUbBfF"  # (u'...', rb'...': Python's string prefixes)
-
-
-def open_string_at(text: str, i: int, k: int) -> int:
-    """Where the string that is open at ``k``, in the value whose bracket is at ``i``, opens
-    (-1 when none is): in double quotes (straight or curly), or in single quotes where a
-    value may begin (after one of ``{[,:(=`` and a prefix such as ``u``). Broader than the
-    value readers' strings: what it says is a string may be none to them. An odd run of
-    backslashes before a quote escapes it."""
-    j = i
-    while True:
-        m = _OPENS.search(text, j, k)
-        if m is None:
-            return -1
-        q = m.start()
-        if text[q] in "'\u2018":
-            b = q - 1
-            while b > i and text[b] in _PREFIX and q - b <= 2:
-                b -= 1
-            while b > i and text[b].isspace():
-                b -= 1
-            if text[b] not in "{[,:(=":
-                j = q + 1  # (an apostrophe: text)
-                continue
-        end = string_end(text, q, k, STRING_CLOSES[text[q]])
-        if end is None:
-            return q
-        j = end
 
 
 def too_many_digits(text: str) -> str | None:

@@ -9,7 +9,8 @@ value's last bracket is read, ``failed`` at the first character that is not
 JSON, or at one of ``stops`` written inside it (``<tool_call`` and
 ``</tool_call`` by default; Kimi's and DeepSeek's closing tokens: a reader
 ends the call's body there, so what follows is never certain to be part of
-the value). ``buf`` holds what was fed and not read yet. Whitespace is
+the value). ``buf`` holds what was fed and not read yet; ``in_string`` says
+that what was read ends inside a string. Whitespace is
 JSON's four characters only. The stream of tool calls uses it to pass on
 an argument's text while it arrives: what was read valid is certain to
 start the call's ``raw_args`` whatever comes next.

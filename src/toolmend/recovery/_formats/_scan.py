@@ -15,7 +15,6 @@ from dataclasses import replace
 from typing import Any
 
 from ..._kernels import markers
-from ..._text import STRING_CLOSES, open_string_at
 from .._toolcalls import _PLACEHOLDER_NAME, ToolCall, _json_calls, _skip_ws
 from ._base import Ctx, more_after, unreadable_block
 from ._bytools import calls_by_tools, fenced_calls, keyed_calls
@@ -578,10 +577,11 @@ class Scanner:
 
     def value_at(self, i: int, limit: int, calls: list[ToolCall], in_fence: bool) -> int:
         """``json_at``, except that while the reasoning may be open, a value that runs on to a bare
-        closer the scan would meet next ends there ("[rm()]\\n{\\n</think>": the draft was reasoning):
-        not one inside a string that closes after it, nor after another marker (a fence's, a tag's), nor
-        in a call read whole. Read no further than the closer first: many such values are not each read
-        to the end of the text (a call's head before the closer is read whole, within a budget)."""
+        closer ends there when the closer is the next marker the scan meets and its text up to the
+        closer is strict JSON outside a string ("[rm()]\\n{\\n</think>": the draft was reasoning; a
+        closer after anything else, a string written otherwise or a comment, may be that text's). Read
+        no further than the closer first: many such values are not each read to the end of the text
+        (a call's head before the closer is read whole, in case it closes, within a budget)."""
         closer = None if in_fence or self.reasoning_over else self.closer(_ANY_CLOSER, i, limit)
         if closer is None:
             return self.json_at(i, limit, calls)
@@ -593,10 +593,10 @@ class Scanner:
         drafted = len(calls) > n  # (a call's head: it may be whole with the closer in its text)
         del calls[n:]  # (calls before a closer are reasoning)
         self.calls_end = calls_end
-        q = open_string_at(self.text, i, c)
-        if not self._meets(i + 1, closer) or q >= 0 and self.closer(
-                r"(?<!\\)(?:\\\\)*" + STRING_CLOSES[self.text[q]], c, len(self.text)) is not None:
-            return self.json_at(i, limit, calls)  # (the closer is a string's text, or another marker's)
+        strict = markers.JsonPrefix(())
+        strict.feed(self.text[i:c])
+        if strict.failed or strict.done or strict.in_string or not self._meets(i + 1, closer, limit):
+            return self.json_at(i, limit, calls)
         if drafted:
             end = self.json_at(i, limit, calls)
             self.reread += end - c
@@ -607,11 +607,12 @@ class Scanner:
             self.calls_end = calls_end
         return c
 
-    def _meets(self, p: int, closer: re.Match[str]) -> bool:
+    def _meets(self, p: int, closer: re.Match[str], limit: int) -> bool:
         """The scan, from ``p`` inside a value, meets ``closer`` before any other marker (lines
-        opening values inside it are the value's)."""
+        opening values inside it are the value's). (Searched to the scan's ``limit``, as the scan
+        searches: the searches it remembers stay its own.)"""
         while True:
-            m = self.next_token(p, closer.end())
+            m = self.next_token(p, limit)
             if m is None or m.lastgroup not in ("json", "py"):
                 return m is not None and m.lastgroup == "close" and m.start() == closer.start()
             p = m.end()
