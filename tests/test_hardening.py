@@ -470,6 +470,8 @@ SHAPES = {
     "curly quotes cut by closers": "{\u201c\n</think>\n" * 170_000,
     # (a call's head before each: read whole, in case the closer is its text, within a budget)
     "call heads cut by closers": '{"name": "f", "arguments": {\n</think>\n' * 50_000,
+    "call lists cut by closers": "[f(a=1,\n</think>\n" * 120_000,
+    "call strings cut by closers": "[f(a='\n</think>\n" * 120_000,
     # a marker's first character before twenty thousand other ones: which alternatives may begin
     # there was reckoned again at each pair once the pairs remembered were many
     "odd pairs": "".join("<" + chr(0x4E00 + i % 20_000) + "`" + chr(0x4E00 + i % 20_000 + 1)

@@ -833,6 +833,29 @@ def test_a_bare_closer_inside_a_value_never_closed_still_ends_the_reasoning(valu
     assert [(c.name, c.ok) for c in calls] == [("f", True)]
 
 
+@pytest.mark.parametrize("closer", ["</think>", "\u25c1/think\u25b7", "</reasoning>"])
+@pytest.mark.parametrize("draft", ["[f(a=1,", "[f(a=1, b=[2,", "[f(a=1), g(", "[f(a='x',"])
+def test_a_bare_closer_inside_a_list_of_calls_never_closed_still_ends_the_reasoning(draft, closer):
+    text = "[rm(path='/')]\n" + draft + "\n" + closer + "\nI will not."
+    assert parse_tool_calls(text) == []
+    assert [c.name for c in parse_tool_calls(text, thinking=False) if c.ok][:1] == ["rm"]
+    calls = parse_tool_calls(text + "\n[g(b=2)]")
+    assert [(c.name, c.ok) for c in calls] == [("g", True)]
+
+
+@pytest.mark.parametrize("text", [
+    # the closer in a string of the call (closed after it, or never), after a comment, a fence: its text
+    "[w(c='a\n</think>\n[rm(path=\"/\")]\nb')]",
+    "[w(c=\"\"\"a\n</think>\n[rm(path='/')]\nb\"\"\")]",
+    "[w(c='a\n</think>\n[rm(path=\"/\")]\n",
+    "[w(c=1,  # it's\n`x`\n</think>\n[rm(path='/')]\n)]",
+    "[g(a=1)]\n[w(c=\u201c\n</think>\n[rm(path='/')]\n\u201d)]",
+    "[g(a=1)]\n[w(c=\u2018x\n\u25c1/think\u25b7\n[rm(path='/')]\n\u2019)]",
+])
+def test_a_closer_inside_a_list_of_calls_that_is_no_strict_python_is_its_text(text):
+    assert "rm" not in [c.name for c in parse_tool_calls(text) if c.ok]
+
+
 @pytest.mark.parametrize("closer", ["</think>", "[/THINK]"])
 def test_a_bare_closer_in_a_string_of_a_value_on_lines_is_the_value_s_text(closer):
     (c,) = parse_tool_calls('{"name": "w", "arguments": {"c": "a\n' + closer + '\nb"}}')

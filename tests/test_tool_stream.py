@@ -1772,6 +1772,8 @@ def test_a_block_nested_in_one_after_calls_is_shown(text):
     '[g(a=1)]\n{// say "hi\n "note": "x\n</think>\n[rm(path=\'/\')]\n"}\nDone.',
     '[\n</think>\n{"name": "f", "arguments": {"a": 1}}\nDone.',
     '{"name": "w", "arguments": {"c": "a\n</think>\nb"}}',
+    "[rm(path='/')]\n[f(a=1,\n</think>\n[g(b=2)]",
+    "[w(c='a\n</think>\n[rm(path=\"/\")]\nb')]",
     '[g(a=1)]\n{"note": "x\n</think>\n[rm(path=\'/\')]\n"}\nDone.',
 ])
 def test_a_value_never_closed_before_a_bare_closer_streams_as_the_whole_text_reads_it(text):

@@ -10,11 +10,14 @@ readers' work on the calls themselves.
 
 from __future__ import annotations
 
+import io
 import re
+import tokenize
 from dataclasses import replace
 from typing import Any
 
 from ..._kernels import markers
+from ..._text import CURLY_DOUBLE, CURLY_SINGLE, OTHER_QUOTES
 from .._toolcalls import _PLACEHOLDER_NAME, ToolCall, _json_calls, _skip_ws
 from ._base import Ctx, more_after, unreadable_block
 from ._bytools import calls_by_tools, fenced_calls, keyed_calls
@@ -253,7 +256,7 @@ class Scanner:
                 pos = floor = line_end(text, m.start(), limit)
                 continue
             if kind == "py":
-                read = self._py_list(m, limit, calls)
+                read = self._py_list(m, limit, calls, in_fence)
                 if read >= 0:
                     pos = floor = read
                     continue
@@ -309,15 +312,15 @@ class Scanner:
         pos = self._past_closer(start, pos, found, calls, in_fence)
         return pos, pos
 
-    def _py_list(self, m: re.Match[str], limit: int, calls: list[ToolCall]) -> int:
+    def _py_list(self, m: re.Match[str], limit: int, calls: list[ToolCall], in_fence: bool) -> int:
         """The Python list of calls at ``m`` (and those a comma joins to it), added when the model's (on
         its line, a comment after it at most); where the scan goes on, or -1: no such list (JSON's?)."""
         text = self.text
         if in_a_value(text, m.end() - 1, self.calls_end):  # (an argument of code: self.f(\n[g()])
             return line_end(text, m.start(), limit)
-        found, end = read_list(text, m.end() - 1, limit, self.ctx)
+        found, end = self._read_list(m.end() - 1, limit, in_fence)
         if found is None:
-            return -1
+            return -1 if end >= 0 else -end - 2  # (cut by a closer: the scan meets it)
         found, end = joined_lists(text, found, end, limit, self.ctx)  # ([f(a=1)], [g(b=2)]: GPT-3.5's)
         kept = "pythonic_inline" in self.kinds or self._alone(end, limit)
         comment = None if kept else comment_after(text, end, limit)
@@ -607,6 +610,21 @@ class Scanner:
             self.calls_end = calls_end
         return c
 
+    def _read_list(self, i: int, limit: int, in_fence: bool) -> tuple[list[ToolCall] | None, int]:
+        """``read_list``, except that while the reasoning may be open, a list that runs on to a bare
+        closer the scan meets next, its text up to it Python outside a string, ends there (None, and
+        -2 - where the closer stands): "[rm()]\\n[f(a=1,\\n</think>", the draft was reasoning. Read no
+        further than the closer first, as ``value_at`` reads."""
+        closer = None if in_fence or self.reasoning_over else self.closer(_ANY_CLOSER, i, limit)
+        if closer is not None:
+            c = closer.start()
+            found, end = read_list(self.text, i, c, self.ctx)
+            if found is not None and end < c:
+                return found, end
+            if found is not None and _python_prefix(self.text[i:c]) and self._meets(i + 1, closer, limit):
+                return None, -2 - c
+        return read_list(self.text, i, limit, self.ctx)
+
     def _meets(self, p: int, closer: re.Match[str], limit: int) -> bool:
         """The scan, from ``p`` inside a value, meets ``closer`` before any other marker (lines
         opening values inside it are the value's). (Searched to the scan's ``limit``, as the scan
@@ -652,6 +670,26 @@ class Scanner:
         if found_all:
             self.calls_end = end
         return end
+
+
+_READER_QUOTES = frozenset(CURLY_SINGLE + CURLY_DOUBLE + "".join(OTHER_QUOTES))
+
+
+def _python_prefix(source: str) -> bool:
+    """``source`` is the start of Python whose brackets are still open, outside any string."""
+    if not _READER_QUOTES.isdisjoint(source):
+        return False  # (a quote the readers take and Python does not: what follows may be a string's)
+    if source.isascii() and not any(q in source for q in "'\"#\\`"):  # (no string: brackets counted)
+        return sum(map(source.count, "([{")) > sum(map(source.count, ")]}"))
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(source).readline):
+            if tok.type == tokenize.ERRORTOKEN:
+                return False
+    except tokenize.TokenError as e:
+        return "multi-line statement" in str(e.args[0])
+    except SyntaxError:  # (an unclosed string, as Python 3.12 tells it)
+        return False
+    return False
 
 
 _ANY_CLOSER = "(?a:" + BARE_CLOSER.pattern + ")"  # (as the token pattern finds one: ASCII's letters fold)
