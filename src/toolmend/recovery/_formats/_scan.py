@@ -579,12 +579,10 @@ class Scanner:
         return CALL_LINE_END.fullmatch(self.text, end + dot, limit if nl < 0 else nl) is not None
 
     def value_at(self, i: int, limit: int, calls: list[ToolCall], in_fence: bool) -> int:
-        """``json_at``, except that while the reasoning may be open, a value that runs on to a bare
-        closer ends there when the closer is the next marker the scan meets and its text up to the
-        closer is strict JSON outside a string ("[rm()]\\n{\\n</think>": the draft was reasoning; a
-        closer after anything else, a string written otherwise or a comment, may be that text's). Read
-        no further than the closer first: many such values are not each read to the end of the text
-        (a call's head before the closer is read whole, in case it closes, within a budget)."""
+        """``json_at``, except that while the reasoning may be open, a value that runs on to a bare closer
+        the scan meets next, its text up to it strict JSON outside a string, ends there: the draft was
+        reasoning ("[rm()]\\n{\\n</think>"). Read no further than the closer first, so that many such
+        values are not each read to the end (a call's head before it is read whole, within a budget)."""
         closer = None if in_fence or self.reasoning_over else self.closer(_ANY_CLOSER, i, limit)
         if closer is None:
             return self.json_at(i, limit, calls)
@@ -631,8 +629,10 @@ class Scanner:
         searches: the searches it remembers stay its own.)"""
         while True:
             m = self.next_token(p, limit)
-            if m is None or m.lastgroup not in ("json", "py"):
-                return m is not None and m.lastgroup == "close" and m.start() == closer.start()
+            if m is None or m.start() > closer.start():
+                return False
+            if m.lastgroup not in ("json", "py"):
+                return m.lastgroup == "close" and m.start() == closer.start()
             p = m.end()
 
     def json_at(self, i: int, limit: int, calls: list[ToolCall]) -> int:
