@@ -450,6 +450,96 @@ def test_a_run_of_broken_openers_gives_no_ok_call():
         assert calls and not any(c.ok for c in calls), unit
 
 
+_CALC_WHOLE = '{"name": "calc", "arguments": {"a": 1}}'
+_CALC_BROKEN = '{"arguments": {"a": 2, "name": "calc"}'  # (a brace missing: the name inside the arguments)
+
+
+@pytest.mark.parametrize("block, ender", [
+    ("<tool_call>\n{}\n</tool_call>", "</tool_call>"),
+    ("<tool_call>{}<|im_end|>", "<|im_end|>"),
+    ("<longcat_tool_call>{}</longcat_tool_call>", "</longcat_tool_call>"),
+    ("<tool_calls>\n{}\n</tool_calls>", "</tool_calls>"),
+    ("<|action_start|><|plugin|>\n{}<|action_end|>", "<|action_end|>"),
+    ("<|START_ACTION|>{}<|END_ACTION|>", "<|END_ACTION|>"),
+    ("<TOOLCALL>{}</TOOLCALL>", "</TOOLCALL>"),
+    ("<|python_tag|>{}<|eom_id|>", "<|eom_id|>"),
+])
+def test_a_block_whose_json_does_not_close_before_its_closer_is_broken_not_cut(block, ender):
+    broken = block.replace("{}", _CALC_BROKEN)
+    (c,) = parse_tool_calls(broken)
+    assert not c.ok and c.name == "calc" and f"does not close before {ender}" in c.error
+    if ender in ("<|im_end|>", "<|eom_id|>"):
+        return  # (the turn's end: what follows it is no call of this reply)
+    # beside a whole call, in either order: the whole one runs, the broken one is reported in its place
+    calls = parse_tool_calls(block.replace("{}", _CALC_WHOLE) + "\n" + broken)
+    assert [(c.ok, c.name) for c in calls] == [(True, "calc"), (False, "calc")]
+    assert calls[0].args == {"a": 1} and calls[1].span[0] > calls[0].span[1]
+    calls = parse_tool_calls(broken + "\n" + block.replace("{}", _CALC_WHOLE))
+    assert [(c.ok, c.name) for c in calls] == [(False, "calc"), (True, "calc")]
+
+
+@pytest.mark.parametrize("opener", ["<tool_call>", "<longcat_tool_call>", "<TOOLCALL>", "<|python_tag|>"])
+def test_a_json_that_does_not_close_before_the_next_block_is_broken_and_the_next_is_read(opener):
+    closer = {"<|python_tag|>": ""}.get(opener, opener.replace("<", "</", 1))
+    calls = parse_tool_calls(f"{opener}{_CALC_BROKEN}\n{opener}{_CALC_WHOLE}{closer}")
+    assert [(c.ok, c.name) for c in calls] == [(False, "calc"), (True, "calc")]
+    assert f"does not close before {opener}" in calls[0].error and calls[1].args == {"a": 1}
+
+
+def test_a_list_broken_before_its_block_closer_keeps_its_whole_calls_and_reports_the_rest():
+    for block in ("<tool_call>\n[{w}, {b}\n</tool_call>", "<TOOLCALL>[{w}, {b}\n</TOOLCALL>",
+                  "<tool_calls>[{w}, {b}\n</tool_calls>"):
+        calls = parse_tool_calls(block.format(w=_CALC_WHOLE, b=_CALC_BROKEN))
+        assert [(c.ok, c.name) for c in calls] == [(True, "calc"), (False, "calc")], block
+    # only the list's own bracket missing: its calls are whole, and the closer ends it
+    for block in ("<tool_call>[{w}</tool_call>", "<TOOLCALL>[{w}</TOOLCALL>", "<tool_call>{w2}</tool_call>",
+                  "<longcat_tool_call>{w2}</longcat_tool_call>", "<|python_tag|>{w2}<|eom_id|>"):
+        (c,) = parse_tool_calls(block.format(w=_CALC_WHOLE, w2=_CALC_WHOLE[:-1]))
+        assert c.ok and c.args == {"a": 1}, block
+
+
+@pytest.mark.parametrize("block", ["<tool_call>\n{}\n</tool_call>", "<longcat_tool_call>{}</longcat_tool_call>",
+                                   "<|action_start|><|plugin|>\n{}<|action_end|>",
+                                   "<|content_invoke_tool_json|>{}<|end_message|>"])
+@pytest.mark.parametrize("body", [
+    '"name": "calc", "arguments": {"a": 2}}',  # (the opening brace dropped)
+    '{name": "calc", "arguments": {"a": 2}}',  # (a quote dropped)
+    '{"name": "calc", "arguments": {"a": "</tool_call>}}',  # (a quote dropped before a closer)
+])
+def test_a_whole_block_whose_body_breaks_is_reported_beside_the_calls_that_run(block, body):
+    whole = block.replace("{}", _CALC_WHOLE)
+    calls = parse_tool_calls(whole + "\n" + block.replace("{}", body) + "\n" + whole)
+    assert [c.ok for c in calls] == [True, False, True], calls
+    assert calls[1].span[0] >= calls[0].span[1] and calls[2].span[0] >= calls[1].span[1]
+
+
+@pytest.mark.parametrize("text", [
+    '[TOOL_CALLS]calc[ARGS]"a": 2}[TOOL_CALLS]calc[ARGS]{"a": 1}',
+    '[TOOL_CALLS]calc[ARGS]{"a": 1}[TOOL_CALLS]calc[ARGS]"a": 2}',
+    '>>>calc\n"a": 2}>>>calc\n{"a": 1}',
+    '>>>calc\n{"a": 1}>>>calc\n"a": 2}',
+])
+def test_arguments_written_without_their_opening_brace_are_a_call_not_ok(text):
+    calls = parse_tool_calls(text)
+    assert sorted((c.ok, c.name, c.args is None) for c in calls) == [(False, "calc", True), (True, "calc", False)]
+    bad = next(c for c in calls if not c.ok)
+    assert "begin with a member and no '{'" in bad.error and bad.raw_args.startswith('"a": 2')
+
+
+def test_a_block_cut_inside_a_string_holding_its_closer_is_not_ok():
+    # (a quote left open before the closer: the text cut inside a string that holds the closer,
+    # or a quote dropped: which, cannot be told, and neither runs)
+    for text in ('<tool_call>{"arguments": {"a": "</tool_call>', '<longcat_tool_call>{"arguments": {"a": '
+                 '"</longcat_tool_call>', '<tool_calls>\n{"arguments": {"a": "x</tool_calls>'):
+        assert [c.ok for c in parse_tool_calls(text)] == [False], text
+    # and the text cut with no closer at all, before the call's name: nothing to report, as before
+    assert parse_tool_calls("<tool_call>\n" + _CALC_BROKEN) == []
+    stream = ToolCallStream()
+    for k in range(0, len(whole := "<tool_call>\n" + _CALC_BROKEN + "\n</tool_call>"), 4):
+        stream.feed(whole[k:k + 4])
+    assert [(c.ok, c.name) for c in stream.finish()] == [(False, "calc")]
+
+
 def test_a_dropped_closing_tag_before_a_later_one_is_decided_by_the_schema_or_refused():
     text = ("<tool_call>\n<function=w>\n<parameter=city>\nDallas\n<parameter=state>\nTX\n</parameter>\n"
             "</function>\n</tool_call>")

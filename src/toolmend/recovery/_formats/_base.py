@@ -19,7 +19,8 @@ from ._context import MARKER_CLOSERS
 from ._schema import NOT_ONE_VALUE, Tools, typed_value
 
 __all__ = ["Ctx", "Reader", "xml_call", "json_run", "cut_call", "named_call", "more_after", "named_in",
-           "unreadable_block"]
+           "unreadable_block", "unclosed_json",
+           "MEMBER_FIRST", "unbraced_call"]
 
 
 class Ctx:
@@ -104,6 +105,43 @@ def more_after(calls: list[ToolCall], text: str, end: int, limit: int,
     return calls[:-1] + [ToolCall(c.name, c.raw_args, None, False, c.span, why, c.id)]
 
 
+_NAMED = re.compile(r'"name"\s*:\s*"([^"\\\n]{1,128})"')
+
+
+def unclosed_json(calls: list[ToolCall], text: str, start: int, close_at: int, closer: str) -> list[ToolCall]:
+    """``calls``, read from the JSON at ``start`` that does not close before its block's
+    ``closer`` at ``close_at``: broken there, not cut (a brace missing puts a call's name
+    inside its arguments). What stands after the last call read (all of it, when none was)
+    is reported not ok, so that the calls beside it never pass for all the block holds.
+    (A quote left open before the closer: a quote dropped, or the text cut inside a string
+    that holds the closer; not ok either way.)"""
+    k = max((c.span[1] for c in calls), default=start)
+    while k < close_at and (text[k].isspace() or text[k] in ",]}"):
+        k += 1
+    rest = text[k:close_at].rstrip()
+    if not rest:
+        return calls
+    named = _NAMED.search(rest)  # (the name it holds, wherever: what the call not ok is called)
+    name = named.group(1) if named is not None and _NAME.match(named.group(1)) else ""
+    return [*calls, ToolCall(name, rest, None, False, (k, close_at), (
+        f"the JSON at offset {k} does not close before {closer} at offset {close_at} (a brace or "
+        "bracket missing?): the call it writes is broken, and which of its members are the call's "
+        "is a guess"))]
+
+
+# the first member of a JSON object written without its opening brace
+MEMBER_FIRST = re.compile(r'"[\w.-]{1,64}"[ \t]*:')
+
+
+def unbraced_call(name: str, text: str, k: int, end: int, span: tuple[int, int],
+                  id: str | None = None) -> ToolCall:
+    """The call to ``name`` whose arguments at ``k`` begin with a member and no ``{``
+    (``"city": "Paris"}``): not ok, so that a call written so is not dropped unseen."""
+    return ToolCall(name, text[k:end].strip(), None, False, span, (
+        f"the arguments of {name!r} at offset {k} begin with a member and no '{{': the brace dropped, "
+        "or more than the arguments written; which is a guess"), id)
+
+
 def cut_call(name: str, raw: str, span: tuple[int, int], where: str,
              id: str | None = None) -> ToolCall:
     return ToolCall(name, raw, None, False, span,
@@ -181,8 +219,10 @@ def named_in(head: str) -> str:
 
 
 # what a call's body begins with in the families whose block may hold one: a JSON object or list
-# (not a template's {{ or {%), a Python call or a list of them, a tag
-_CALL_BEGINS = re.compile(r"\{(?![{%])|\[[ \t\n]*[\[{\"]|\[?[ \t\n]*[A-Za-z_][\w.]*[ \t]*\(|<[A-Za-z_|]|"
+# (not a template's {{ or {%), or its first member with the brace dropped, a Python call or a list
+# of them, a tag
+_CALL_BEGINS = re.compile(r"\{(?![{%])|" + MEMBER_FIRST.pattern + "|"
+                          r"\[[ \t\n]*[\[{\"]|\[?[ \t\n]*[A-Za-z_][\w.]*[ \t]*\(|<[A-Za-z_|]|"
                           # (Gemma 4's call:NAME, Kimi's functions.NAME, GLM's NAME then its tags)
                           r"call:[A-Za-z_]|functions\.[A-Za-z_]|[A-Za-z_][\w.-]*[ \t]*\r?\n?[ \t]*<[A-Za-z_]|"
                           r"name\s*=\s*[\"']")  # (an invoke's head: name="b")

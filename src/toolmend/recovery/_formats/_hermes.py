@@ -29,7 +29,7 @@ from .._toolcalls import (
     plain_call,
     two_ways,
 )
-from ._base import Ctx, more_after
+from ._base import Ctx, more_after, unclosed_json
 from ._context import TURN_END
 from ._xml import glm_head, read_glm
 
@@ -280,6 +280,10 @@ def read_tag(text: str, i: int, limit: int, everyday_tried: bool = False,
         return [fast], fast.span[1]
     body_end, end, closed, known = _body_end(text, j, limit)
     calls, json_end, _ = json_run(text, b, body_end, ",", known)  # ({..}, {..}: both, as a list's)
+    if known is None and (closed or body_end < limit):
+        # (its JSON never closes before </tool_call>, the next tag or the turn's end: broken, not cut)
+        ender = text[body_end:text.find(">", body_end, limit) + 1 or body_end + 1]
+        calls = unclosed_json(calls, text, b, body_end, "</tool_call>" if closed else ender)
     calls = more_after(calls, text, json_end, body_end, closed)
     if len(calls) == 1:
         only = calls[0]

@@ -30,8 +30,18 @@ from dataclasses import replace
 from .._jsonish import elements, extent, members, skip_space
 from .._result import Fix
 from .._toolcalls import _NAME, NAME_PATTERN, ToolCall, two_ways
-from ._base import Ctx, Reader, cut_call, json_run, more_after, named_call
-from ._context import after_markup, frames
+from ._base import (
+    MEMBER_FIRST,
+    Ctx,
+    Reader,
+    cut_call,
+    json_run,
+    more_after,
+    named_call,
+    unbraced_call,
+    unclosed_json,
+)
+from ._context import TURN_END, after_markup, frames
 
 __all__ = ["block_reader", "read_mistral", "read_kimi", "read_deepseek", "read_harmony", "harmony_tool",
            "read_stripped_harmony", "STRIPPED_HARMONY", "STRIPPED_HARMONY_OPENING",
@@ -62,6 +72,13 @@ def block_reader(marker: str, closers: tuple[str, ...] = (), seps: str = ",;",
             if k >= limit == len(text):
                 return [], limit  # the text stops after the marker
             return None, j
+        if end >= limit:  # its JSON ran to the limit: cut, unless the block's closer ends it
+            shut, closer = _closer_in(text, k, limit, marker, closers, ctx)
+            if shut >= 0:  # (then broken before it: read to it, as a tag's body is)
+                calls, end, _ = json_run(text, j, shut, seps)
+                calls = more_after(unclosed_json(calls, text, k, shut, closer), text, end, shut, closed=True)
+                past = shut if closer == marker else shut + len(closer)  # (the next block is read on)
+                return _respan(calls, (i, past)), past
         # text after the JSON inside the block, before its closer, is more of it: a guess without it
         shut = min((x for x in (ctx.find(text, c, end, limit) for c in closers) if x >= 0), default=-1)
         inside = shut >= 0 and text.find(marker, end, shut) < 0
@@ -74,6 +91,18 @@ def block_reader(marker: str, closers: tuple[str, ...] = (), seps: str = ",;",
         return _respan(calls, (i, end)), end
 
     return read
+
+
+def _closer_in(text: str, k: int, limit: int, marker: str, closers: tuple[str, ...],
+               ctx: Ctx) -> tuple[int, str]:
+    """What ends a block after ``k``: the first of its ``closers`` (or, for a block without
+    one, the end of the model's turn), or its ``marker`` opening the next block before that:
+    (where, which); (-1, "") when nothing does."""
+    found = [(x, c) for x, c in ((ctx.find(text, c, k, limit), c) for c in closers) if x >= 0]
+    turn = TURN_END.search(text, k, limit) if not closers else None
+    shut, closer = min(found) if found else (turn.start(), turn.group()) if turn is not None else (-1, "")
+    nxt = text.find(marker, k, shut if shut >= 0 else limit)
+    return (nxt, marker) if nxt >= 0 else (shut, closer)
 
 
 def read_functools(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
@@ -90,6 +119,7 @@ _V11 = re.compile(_V11_HEAD + r"(?:\s*(\[ARGS\])\s*|[ \t]*)(?=\{)")  # ([ARGS] m
 # NAME[ARGS] and no arguments before the next call, the line's end or the end of the turn (</s>);
 # at the text's end: cut before them
 _V11_EMPTY = re.compile(_V11_HEAD + r"[ \t]*\[ARGS\][ \t]*(?=\[TOOL_CALLS\]|\r?\n|</s>|\Z)")
+_V11_UNBRACED = re.compile(_V11_HEAD + r"[ \t]*\[ARGS\][ \t]*(?=" + MEMBER_FIRST.pattern + ")")
 _V11_CUT = re.compile(r"\s*[\w.:@/-]*(?:\[[A-Z_]*\]?[^\[{]*)?")  # the text ran out in a v11 head
 
 
@@ -122,6 +152,16 @@ def read_mistral(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall
             if not text.startswith("[TOOL_CALLS]", k):
                 return calls, stop
             start, k = k, k + len("[TOOL_CALLS]")
+            continue
+        unbraced = _V11_UNBRACED.match(text, k, limit) if m is None else None
+        if unbraced is not None:  # NAME[ARGS]"city": ...}: the brace dropped
+            stop = text.find("[TOOL_CALLS]", unbraced.end(), limit)
+            stop = limit if stop < 0 else stop
+            calls.append(unbraced_call(unbraced.group(1), text, unbraced.end(), stop, (start, stop),
+                                       unbraced.group(2)))
+            if stop >= limit:
+                return calls, limit
+            start, k = stop, stop + len("[TOOL_CALLS]")
             continue
         if m is None:
             if not calls:
@@ -541,6 +581,10 @@ def read_arrow(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] 
     if m.group(1) == "all":  # >>>all: text for the user
         return [], m.end()
     k = skip_space(text, m.end(), limit)
+    if MEMBER_FIRST.match(text, k, limit) is not None:  # >>>NAME\n"city": ...}: the brace dropped
+        nxt = text.find(">>>", k, limit)
+        end = limit if nxt < 0 else nxt
+        return [unbraced_call(m.group(1), text, k, end, (i, end))], end
     if k >= limit or text[k] not in "{[":
         return None, m.end()
     e = extent(text, k, limit)
