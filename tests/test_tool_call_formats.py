@@ -470,20 +470,43 @@ def test_a_block_whose_json_does_not_close_before_its_closer_is_broken_not_cut(b
     assert not c.ok and c.name == "calc" and f"does not close before {ender}" in c.error
     if ender in ("<|im_end|>", "<|eom_id|>"):
         return  # (the turn's end: what follows it is no call of this reply)
-    # beside a whole call, in either order: the whole one runs, the broken one is reported in its place
+    # after a whole call: the whole one runs, the broken one is reported in its place
     calls = parse_tool_calls(block.replace("{}", _CALC_WHOLE) + "\n" + broken)
     assert [(c.ok, c.name) for c in calls] == [(True, "calc"), (False, "calc")]
     assert calls[0].args == {"a": 1} and calls[1].span[0] > calls[0].span[1]
+    # before one: a Hermes body ends at its closer, outside its JSON's strings; the other blocks'
+    # JSON runs on (the closer may stand in one of its strings), one entry not ok to the end
     calls = parse_tool_calls(broken + "\n" + block.replace("{}", _CALC_WHOLE))
-    assert [(c.ok, c.name) for c in calls] == [(False, "calc"), (True, "calc")]
+    expected = [(False, "calc"), (True, "calc")] if block.startswith("<tool_call>") else [(False, "calc")]
+    assert [(c.ok, c.name) for c in calls] == expected
 
 
-@pytest.mark.parametrize("opener", ["<tool_call>", "<longcat_tool_call>", "<TOOLCALL>", "<|python_tag|>"])
-def test_a_json_that_does_not_close_before_the_next_block_is_broken_and_the_next_is_read(opener):
-    closer = {"<|python_tag|>": ""}.get(opener, opener.replace("<", "</", 1))
-    calls = parse_tool_calls(f"{opener}{_CALC_BROKEN}\n{opener}{_CALC_WHOLE}{closer}")
+def test_a_tag_body_never_closed_before_the_next_tag_is_broken_and_the_next_is_read():
+    calls = parse_tool_calls(f"<tool_call>{_CALC_BROKEN}\n<tool_call>{_CALC_WHOLE}</tool_call>")
     assert [(c.ok, c.name) for c in calls] == [(False, "calc"), (True, "calc")]
-    assert f"does not close before {opener}" in calls[0].error and calls[1].args == {"a": 1}
+    assert "does not close before <tool_call>" in calls[0].error and calls[1].args == {"a": 1}
+    for opener, closer in (("<longcat_tool_call>", "</longcat_tool_call>"), ("<TOOLCALL>", "</TOOLCALL>")):
+        calls = parse_tool_calls(f"{opener}{_CALC_BROKEN}\n{opener}{_CALC_WHOLE}{closer}")
+        assert [c.ok for c in calls] == [False], opener
+
+
+@pytest.mark.parametrize("text", [
+    # (a closer, the next tag, a turn's end inside a string of a JSON that never closes: the call the
+    # string shows is not run, whatever quotes it is written in)
+    '<tool_call>{"name": "f", "arguments": {"code": "x</tool_call>\n<tool_call>{\'name\': \'rm\', '
+    '\'arguments\': {}}</tool_call>"}</tool_call>',
+    '<tool_call>{"name": "f", "arguments": {"code": "x<tool_call>{\\"name\\": \\"rm\\", \\"arguments\\": '
+    '{}}</tool_call>"}</tool_call>',
+    "<tool_call>{'name': 'f', 'arguments': {'code': 'x</tool_call>\n<tool_call>{\"name\": \"rm\", "
+    "\"arguments\": {}}</tool_call>'}</tool_call>",
+    '<longcat_tool_call>{"name": "f", "arguments": {"dir": "C:\\\\", "note": "</longcat_tool_call>'
+    '<longcat_tool_call>{\'name\': \'rm\', \'arguments\': {}}</longcat_tool_call>"}</longcat_tool_call>',
+    '<|python_tag|>{"name": "a", "parameters": {}}; {"name": "b", "parameters": {}<|eom_id|>\n<|python_tag|>'
+    '{"name": "rm", "parameters": {}}',
+])
+def test_no_call_comes_out_of_a_string_of_a_json_that_never_closes(text):
+    assert "rm" not in [c.name for c in parse_tool_calls(text) if c.ok]
+    assert any(not c.ok for c in parse_tool_calls(text))
 
 
 def test_a_list_broken_before_its_block_closer_keeps_its_whole_calls_and_reports_the_rest():
@@ -491,9 +514,9 @@ def test_a_list_broken_before_its_block_closer_keeps_its_whole_calls_and_reports
                   "<tool_calls>[{w}, {b}\n</tool_calls>"):
         calls = parse_tool_calls(block.format(w=_CALC_WHOLE, b=_CALC_BROKEN))
         assert [(c.ok, c.name) for c in calls] == [(True, "calc"), (False, "calc")], block
-    # only the list's own bracket missing: its calls are whole, and the closer ends it
-    for block in ("<tool_call>[{w}</tool_call>", "<TOOLCALL>[{w}</TOOLCALL>", "<tool_call>{w2}</tool_call>",
-                  "<longcat_tool_call>{w2}</longcat_tool_call>", "<|python_tag|>{w2}<|eom_id|>"):
+    # a Hermes body with only its list's or object's last bracket missing before its closer: its calls
+    # are whole, and the closer ends it
+    for block in ("<tool_call>[{w}</tool_call>", "<tool_call>{w2}</tool_call>"):
         (c,) = parse_tool_calls(block.format(w=_CALC_WHOLE, w2=_CALC_WHOLE[:-1]))
         assert c.ok and c.args == {"a": 1}, block
 
@@ -501,16 +524,16 @@ def test_a_list_broken_before_its_block_closer_keeps_its_whole_calls_and_reports
 @pytest.mark.parametrize("block", ["<tool_call>\n{}\n</tool_call>", "<longcat_tool_call>{}</longcat_tool_call>",
                                    "<|action_start|><|plugin|>\n{}<|action_end|>",
                                    "<|content_invoke_tool_json|>{}<|end_message|>"])
-@pytest.mark.parametrize("body", [
-    '"name": "calc", "arguments": {"a": 2}}',  # (the opening brace dropped)
-    '{name": "calc", "arguments": {"a": 2}}',  # (a quote dropped)
-    '{"name": "calc", "arguments": {"a": "</tool_call>}}',  # (a quote dropped before a closer)
+@pytest.mark.parametrize("body, runs_on", [
+    ('"name": "calc", "arguments": {"a": 2}}', True),  # (the opening brace dropped: the block is read alone)
+    ('{name": "calc", "arguments": {"a": 2}}', False),  # (a quote dropped: where its strings end is not known)
+    ('{"name": "calc", "arguments": {"a": "</tool_call>}}', False),
 ])
-def test_a_whole_block_whose_body_breaks_is_reported_beside_the_calls_that_run(block, body):
+def test_a_whole_block_whose_body_breaks_is_reported_beside_the_calls_that_run(block, body, runs_on):
     whole = block.replace("{}", _CALC_WHOLE)
     calls = parse_tool_calls(whole + "\n" + block.replace("{}", body) + "\n" + whole)
-    assert [c.ok for c in calls] == [True, False, True], calls
-    assert calls[1].span[0] >= calls[0].span[1] and calls[2].span[0] >= calls[1].span[1]
+    assert [c.ok for c in calls] == ([True, False, True] if runs_on else [True, False]), calls
+    assert calls[1].span[0] >= calls[0].span[1]
 
 
 @pytest.mark.parametrize("text", [
@@ -1036,8 +1059,14 @@ def test_offsets_in_errors_are_the_call_s_own():
 
 
 def test_a_placeholder_for_arguments_in_a_call_marker_is_named_in_the_error():
-    (c,) = parse_tool_calls('<tool_call>{"name": "f", "arguments": {{"a": 1}}}</tool_call>')
+    (c,) = parse_tool_calls('<tool_call>{"name": "f", "arguments": {{ args }}}</tool_call>')
     assert not c.ok and c.name == "f" and "placeholder" in c.error
+    # JSON's members in doubled braces are arguments written badly, not a template's: not ok,
+    # in a marker or bare (a placeholder alone would make a bare call the format described)
+    for text in ('<tool_call>{"name": "f", "arguments": {{"a": 1}}}</tool_call>',
+                 '{"name": "f", "arguments": {{"a": 1}}}', '[{"name": "f", "arguments": {{"a": 1}}}]'):
+        (c,) = parse_tool_calls(text)
+        assert not c.ok and c.name == "f" and "placeholder" not in c.error and "not valid JSON" in c.error, text
 
 
 # -- what review found ---------------------------------------------------------------------

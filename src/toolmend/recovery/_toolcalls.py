@@ -102,8 +102,9 @@ def ok_call(name: str, raw: str, args: Any, span: tuple[int, int], id: str | Non
 NO_ARGUMENTS = "an empty object would be a guess"
 
 # what stands in for a name or arguments in a description of the format, not in a call
+# (a template's {{ args }}, not JSON's members in doubled braces: {{"a": 1}} is arguments written badly)
 _PLACEHOLDER_ARGS = re.compile(r"\s*(?:\.\.\.|\u2026|\{\s*(?:\.\.\.|\u2026)\s*\}|\[\s*(?:\.\.\.|\u2026)\s*\]|"
-                               r"<[^<>{}]*>|\{\{[^{}]*\}\}|"
+                               r"<[^<>{}]*>|\{\{(?![^{}]*\"[^\"{}]*\"\s*:)[^{}]*\}\}|"
                                r"[A-Z_]*(?:ARGS?|ARGUMENTS|JSON|PARAMS?|PARAMETERS|INPUT)[A-Z_]*)\s*\Z")
 _PLACEHOLDER_NAME = re.compile(r"(?:[A-Z_]*_NAME|TOOL|FUNCTION|NAME|\.\.\.|<[^<>]*>|\{\{[^{}]*\}\})\Z")
 

@@ -108,22 +108,24 @@ def more_after(calls: list[ToolCall], text: str, end: int, limit: int,
 _NAMED = re.compile(r'"name"\s*:\s*"([^"\\\n]{1,128})"')
 
 
-def unclosed_json(calls: list[ToolCall], text: str, start: int, close_at: int, closer: str) -> list[ToolCall]:
+def unclosed_json(calls: list[ToolCall], text: str, start: int, close_at: int, closer: str,
+                  stop: int = -1) -> list[ToolCall]:
     """``calls``, read from the JSON at ``start`` that does not close before its block's
     ``closer`` at ``close_at``: broken there, not cut (a brace missing puts a call's name
     inside its arguments). What stands after the last call read (all of it, when none was)
-    is reported not ok, so that the calls beside it never pass for all the block holds.
-    (A quote left open before the closer: a quote dropped, or the text cut inside a string
-    that holds the closer; not ok either way.)"""
+    to ``stop`` (the closer, unless given) is reported not ok, so that the calls beside it
+    never pass for all the block holds. (A quote left open before the closer: a quote
+    dropped, or the text cut inside a string that holds the closer; not ok either way.)"""
+    stop = close_at if stop < 0 else stop
     k = max((c.span[1] for c in calls), default=start)
     while k < close_at and (text[k].isspace() or text[k] in ",]}"):
         k += 1
-    rest = text[k:close_at].rstrip()
-    if not rest:
+    rest = text[k:stop].rstrip()
+    if k >= close_at or not rest:
         return calls
-    named = _NAMED.search(rest)  # (the name it holds, wherever: what the call not ok is called)
+    named = _NAMED.search(rest, 0, close_at - k)  # (the name it holds: what the call not ok is called)
     name = named.group(1) if named is not None and _NAME.match(named.group(1)) else ""
-    return [*calls, ToolCall(name, rest, None, False, (k, close_at), (
+    return [*calls, ToolCall(name, rest, None, False, (k, stop), (
         f"the JSON at offset {k} does not close before {closer} at offset {close_at} (a brace or "
         "bracket missing?): the call it writes is broken, and which of its members are the call's "
         "is a guess"))]

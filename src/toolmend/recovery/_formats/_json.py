@@ -72,13 +72,13 @@ def block_reader(marker: str, closers: tuple[str, ...] = (), seps: str = ",;",
             if k >= limit == len(text):
                 return [], limit  # the text stops after the marker
             return None, j
-        if end >= limit:  # its JSON ran to the limit: cut, unless the block's closer ends it
-            shut, closer = _closer_in(text, k, limit, marker, closers, ctx)
-            if shut >= 0:  # (then broken before it: read to it, as a tag's body is)
-                calls, end, _ = json_run(text, j, shut, seps)
-                calls = more_after(unclosed_json(calls, text, k, shut, closer), text, end, shut, closed=True)
-                past = shut if closer == marker else shut + len(closer)  # (the next block is read on)
-                return _respan(calls, (i, past)), past
+        if end >= limit and _unclosed(text, k, limit, seps):
+            # its JSON never closes: cut, unless a closer of the block (or the turn's end) follows,
+            # then broken. Where it was meant to end is not known (the closer may stand in one of its
+            # strings), so it still runs to the limit: the rest is one entry not ok, never dropped
+            shut, closer = _closer_in(text, k, limit, closers, ctx)
+            if shut >= 0:
+                return _respan(unclosed_json(calls, text, k, shut, closer, limit), (i, limit)), limit
         # text after the JSON inside the block, before its closer, is more of it: a guess without it
         shut = min((x for x in (ctx.find(text, c, end, limit) for c in closers) if x >= 0), default=-1)
         inside = shut >= 0 and text.find(marker, end, shut) < 0
@@ -93,16 +93,26 @@ def block_reader(marker: str, closers: tuple[str, ...] = (), seps: str = ",;",
     return read
 
 
-def _closer_in(text: str, k: int, limit: int, marker: str, closers: tuple[str, ...],
-               ctx: Ctx) -> tuple[int, str]:
-    """What ends a block after ``k``: the first of its ``closers`` (or, for a block without
-    one, the end of the model's turn), or its ``marker`` opening the next block before that:
-    (where, which); (-1, "") when nothing does."""
+def _unclosed(text: str, k: int, limit: int, seps: str) -> bool:
+    """The run of JSON values at ``k`` ends in one that never closes before ``limit``."""
+    while k < limit and text[k] in "{[":
+        e = extent(text, k, limit)
+        if e is None:
+            return True
+        k = skip_space(text, e, limit)
+        while k < limit and text[k] in seps:
+            k = skip_space(text, k + 1, limit)
+    return False
+
+
+def _closer_in(text: str, k: int, limit: int, closers: tuple[str, ...], ctx: Ctx) -> tuple[int, str]:
+    """The first of a block's ``closers`` after ``k`` (or, for a block without one, the end
+    of the model's turn): (where, which); (-1, "") when none stands there."""
     found = [(x, c) for x, c in ((ctx.find(text, c, k, limit), c) for c in closers) if x >= 0]
+    if found:
+        return min(found)
     turn = TURN_END.search(text, k, limit) if not closers else None
-    shut, closer = min(found) if found else (turn.start(), turn.group()) if turn is not None else (-1, "")
-    nxt = text.find(marker, k, shut if shut >= 0 else limit)
-    return (nxt, marker) if nxt >= 0 else (shut, closer)
+    return (turn.start(), turn.group()) if turn is not None else (-1, "")
 
 
 def read_functools(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
