@@ -19,8 +19,7 @@ from ._context import MARKER_CLOSERS
 from ._schema import NOT_ONE_VALUE, Tools, typed_value
 
 __all__ = ["Ctx", "Reader", "xml_call", "json_run", "cut_call", "named_call", "more_after", "named_in",
-           "unreadable_block", "unclosed_json",
-           "MEMBER_FIRST", "unbraced_call"]
+           "unreadable_block", "unclosed_json"]
 
 
 class Ctx:
@@ -133,15 +132,6 @@ def unclosed_json(calls: list[ToolCall], text: str, start: int, close_at: int, c
 
 # the first member of a JSON object written without its opening brace
 MEMBER_FIRST = re.compile(r'"[\w.-]{1,64}"[ \t]*:')
-
-
-def unbraced_call(name: str, text: str, k: int, end: int, span: tuple[int, int],
-                  id: str | None = None) -> ToolCall:
-    """The call to ``name`` whose arguments at ``k`` begin with a member and no ``{``
-    (``"city": "Paris"}``): not ok, so that a call written so is not dropped unseen."""
-    return ToolCall(name, text[k:end].strip(), None, False, span, (
-        f"the arguments of {name!r} at offset {k} begin with a member and no '{{': the brace dropped, "
-        "or more than the arguments written; which is a guess"), id)
 
 
 def cut_call(name: str, raw: str, span: tuple[int, int], where: str,

@@ -280,13 +280,10 @@ def read_tag(text: str, i: int, limit: int, everyday_tried: bool = False,
         return [fast], fast.span[1]
     body_end, end, closed, known = _body_end(text, j, limit)
     calls, json_end, _ = json_run(text, b, body_end, ",", known)  # ({..}, {..}: both, as a list's)
-    if known is None and (closed or body_end < limit):
+    if known is None and (closed or body_end < limit) and _outside_strings(text, b, body_end):
         # (its JSON never closes before </tool_call>, the next tag or the turn's end: broken, not cut)
         ender = text[body_end:text.find(">", body_end, min(limit, body_end + 40)) + 1 or body_end + 1]
         calls = unclosed_json(calls, text, b, body_end, "</tool_call>" if closed else ender)
-    elif known is None and (shut := _CLOSE.search(text, b, limit)) is not None:
-        # (nor before a closer that may be its string's: the rest of the text is one entry not ok)
-        calls = unclosed_json(calls, text, b, shut.start(), "</tool_call>", limit)
     calls = more_after(calls, text, json_end, body_end, closed)
     if len(calls) == 1:
         only = calls[0]
@@ -414,12 +411,9 @@ def _body_end(text: str, j: int, limit: int) -> tuple[int, int, bool, tuple[int,
     im = text.find("<|im_start|>", search_from, bound)
     bound = bound if im < 0 else im
     close = _CLOSE.search(text, search_from, bound)
-    turn = TURN_END.search(text, search_from, bound) if close is None else None
-    ender = close.start() if close is not None else turn.start() if turn is not None else bound
-    if known is None and b < ender < limit and text[b] in "{[" and _in_a_string(text, b, ender):
-        return limit, limit, False, None  # (see _in_a_string)
     if close is not None:
         return close.start(), close.end(), True, known
+    turn = TURN_END.search(text, search_from, bound)
     if turn is not None:
         return turn.start(), turn.start(), False, known
     if bound == limit == len(text):
@@ -429,14 +423,13 @@ def _body_end(text: str, j: int, limit: int) -> tuple[int, int, bool, tuple[int,
     return bound, bound, False, known
 
 
-def _in_a_string(text: str, b: int, e: int) -> bool:
-    """``e`` may stand inside a string of the JSON at ``b``, which never closes: the strict
-    reader finds it in one, or cannot read that far (single quotes, a quote dropped). Then
-    what stands at ``e`` (a closer, the next tag, a turn's end) may be the string's, and the
-    body is read to the end of the text, never past that: a call its string shows is not run."""
+def _outside_strings(text: str, b: int, e: int) -> bool:
+    """The strict JSON reader reads the JSON at ``b`` (which never closes) up to ``e`` and
+    finds ``e`` outside its strings: what stands there (a closer, the next tag, a turn's end)
+    ends it, broken. (Single quotes, a quote dropped, a string holding ``e``: not known.)"""
     strict = markers.JsonPrefix(())
     strict.feed(text[b:e])
-    return bool(strict.failed or strict.in_string)
+    return not (strict.failed or strict.in_string)
 
 
 def read_tag_at(text: str, i: int, limit: int, ctx: Ctx, kinds: frozenset[str]) -> tuple[Any, int]:

@@ -30,18 +30,8 @@ from dataclasses import replace
 from .._jsonish import elements, extent, members, skip_space
 from .._result import Fix
 from .._toolcalls import _NAME, NAME_PATTERN, ToolCall, two_ways
-from ._base import (
-    MEMBER_FIRST,
-    Ctx,
-    Reader,
-    cut_call,
-    json_run,
-    more_after,
-    named_call,
-    unbraced_call,
-    unclosed_json,
-)
-from ._context import TURN_END, after_markup, frames
+from ._base import Ctx, Reader, cut_call, json_run, more_after, named_call, unclosed_json
+from ._context import after_markup, frames
 
 __all__ = ["block_reader", "read_mistral", "read_kimi", "read_deepseek", "read_harmony", "harmony_tool",
            "read_stripped_harmony", "STRIPPED_HARMONY", "STRIPPED_HARMONY_OPENING",
@@ -72,12 +62,13 @@ def block_reader(marker: str, closers: tuple[str, ...] = (), seps: str = ",;",
             if k >= limit == len(text):
                 return [], limit  # the text stops after the marker
             return None, j
-        if end >= limit and _unclosed(text, k, limit, seps):
-            # its JSON never closes: cut, unless a closer of the block (or the turn's end) follows,
+        if end >= limit and closers:
+            # its JSON ran to the limit: cut, unless it never closes and a closer of the block follows,
             # then broken. Where it was meant to end is not known (the closer may stand in one of its
             # strings), so it still runs to the limit: the rest is one entry not ok, never dropped
-            shut, closer = _closer_in(text, k, limit, closers, ctx)
-            if shut >= 0:
+            shut = min((x for x in (ctx.find(text, c, k, limit) for c in closers) if x >= 0), default=-1)
+            if shut >= 0 and _unclosed(text, k, limit, seps):
+                closer = next(c for c in closers if text.startswith(c, shut))
                 return _respan(unclosed_json(calls, text, k, shut, closer, limit), (i, limit)), limit
         # text after the JSON inside the block, before its closer, is more of it: a guess without it
         shut = min((x for x in (ctx.find(text, c, end, limit) for c in closers) if x >= 0), default=-1)
@@ -105,16 +96,6 @@ def _unclosed(text: str, k: int, limit: int, seps: str) -> bool:
     return False
 
 
-def _closer_in(text: str, k: int, limit: int, closers: tuple[str, ...], ctx: Ctx) -> tuple[int, str]:
-    """The first of a block's ``closers`` after ``k`` (or, for a block without one, the end
-    of the model's turn): (where, which); (-1, "") when none stands there."""
-    found = [(x, c) for x, c in ((ctx.find(text, c, k, limit), c) for c in closers) if x >= 0]
-    if found:
-        return min(found)
-    turn = TURN_END.search(text, k, limit) if not closers else None
-    return (turn.start(), turn.group()) if turn is not None else (-1, "")
-
-
 def read_functools(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
     k = i + len("functools")
     if not text.startswith(("[", "{"), k):  # (Phi-4-mini writes a list; one call alone at times)
@@ -129,7 +110,6 @@ _V11 = re.compile(_V11_HEAD + r"(?:\s*(\[ARGS\])\s*|[ \t]*)(?=\{)")  # ([ARGS] m
 # NAME[ARGS] and no arguments before the next call, the line's end or the end of the turn (</s>);
 # at the text's end: cut before them
 _V11_EMPTY = re.compile(_V11_HEAD + r"[ \t]*\[ARGS\][ \t]*(?=\[TOOL_CALLS\]|\r?\n|</s>|\Z)")
-_V11_UNBRACED = re.compile(_V11_HEAD + r"[ \t]*\[ARGS\][ \t]*(?=" + MEMBER_FIRST.pattern + ")")
 _V11_CUT = re.compile(r"\s*[\w.:@/-]*(?:\[[A-Z_]*\]?[^\[{]*)?")  # the text ran out in a v11 head
 
 
@@ -162,16 +142,6 @@ def read_mistral(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall
             if not text.startswith("[TOOL_CALLS]", k):
                 return calls, stop
             start, k = k, k + len("[TOOL_CALLS]")
-            continue
-        unbraced = _V11_UNBRACED.match(text, k, limit) if m is None else None
-        if unbraced is not None:  # NAME[ARGS]"city": ...}: the brace dropped
-            stop = text.find("[TOOL_CALLS]", unbraced.end(), limit)
-            stop = limit if stop < 0 else stop
-            calls.append(unbraced_call(unbraced.group(1), text, unbraced.end(), stop, (start, stop),
-                                       unbraced.group(2)))
-            if stop >= limit:
-                return calls, limit
-            start, k = stop, stop + len("[TOOL_CALLS]")
             continue
         if m is None:
             if not calls:
@@ -591,10 +561,6 @@ def read_arrow(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] 
     if m.group(1) == "all":  # >>>all: text for the user
         return [], m.end()
     k = skip_space(text, m.end(), limit)
-    if MEMBER_FIRST.match(text, k, limit) is not None:  # >>>NAME\n"city": ...}: the brace dropped
-        nxt = text.find(">>>", k, limit)
-        end = limit if nxt < 0 else nxt
-        return [unbraced_call(m.group(1), text, k, end, (i, end))], end
     if k >= limit or text[k] not in "{[":
         return None, m.end()
     e = extent(text, k, limit)
