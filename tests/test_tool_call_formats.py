@@ -456,7 +456,6 @@ _CALC_BROKEN = '{"arguments": {"a": 2, "name": "calc"}'  # (a brace missing: the
 
 @pytest.mark.parametrize("block, ender", [
     ("<tool_call>\n{}\n</tool_call>", "</tool_call>"),
-    ("<tool_call>{}<|im_end|>", "<|im_end|>"),
     ("<longcat_tool_call>{}</longcat_tool_call>", "</longcat_tool_call>"),
     ("<tool_calls>\n{}\n</tool_calls>", "</tool_calls>"),
     ("<|action_start|><|plugin|>\n{}<|action_end|>", "<|action_end|>"),
@@ -467,8 +466,6 @@ def test_a_block_whose_json_does_not_close_before_its_closer_is_broken_not_cut(b
     broken = block.replace("{}", _CALC_BROKEN)
     (c,) = parse_tool_calls(broken)
     assert not c.ok and c.name == "calc" and f"does not close before {ender}" in c.error
-    if ender == "<|im_end|>":
-        return  # (the turn's end: what follows it is no call of this reply)
     # after a whole call: the whole one runs, the broken one is reported in its place
     calls = parse_tool_calls(block.replace("{}", _CALC_WHOLE) + "\n" + broken)
     assert [(c.ok, c.name) for c in calls] == [(True, "calc"), (False, "calc")]
@@ -480,10 +477,11 @@ def test_a_block_whose_json_does_not_close_before_its_closer_is_broken_not_cut(b
     assert [(c.ok, c.name) for c in calls] == expected
 
 
-def test_a_tag_body_never_closed_before_the_next_tag_is_broken_and_the_next_is_read():
+def test_a_tag_body_never_closed_before_the_next_tag_leaves_the_next_one_read():
+    # (no closer of its own: where it ends is not known, and it gives nothing, as before; the block
+    # after it is read. The other blocks' JSON runs on: one entry not ok to the end)
     calls = parse_tool_calls(f"<tool_call>{_CALC_BROKEN}\n<tool_call>{_CALC_WHOLE}</tool_call>")
-    assert [(c.ok, c.name) for c in calls] == [(False, "calc"), (True, "calc")]
-    assert "does not close before <tool_call>" in calls[0].error and calls[1].args == {"a": 1}
+    assert [(c.ok, c.name) for c in calls] == [(True, "calc")] and calls[0].args == {"a": 1}
     for opener, closer in (("<longcat_tool_call>", "</longcat_tool_call>"), ("<TOOLCALL>", "</TOOLCALL>")):
         calls = parse_tool_calls(f"{opener}{_CALC_BROKEN}\n{opener}{_CALC_WHOLE}{closer}")
         assert [c.ok for c in calls] == [False], opener
@@ -502,8 +500,24 @@ def test_a_tag_body_never_closed_before_the_next_tag_is_broken_and_the_next_is_r
     '{"name": "rm", "parameters": {}}',
 ])
 def test_no_call_comes_out_of_a_string_of_a_json_that_never_closes(text):
-    assert "rm" not in [c.name for c in parse_tool_calls(text) if c.ok]
-    assert any(not c.ok for c in parse_tool_calls(text))
+    calls = parse_tool_calls(text)
+    assert calls and "rm" not in [c.name for c in calls if c.ok]
+
+
+@pytest.mark.parametrize("inner", ["{'name': 'rm', 'arguments': {}}", '{\\"name\\": \\"rm\\", \\"arguments\\": {}}'])
+@pytest.mark.parametrize("end", ["</tool_call>", "<|im_start|>"])
+def test_a_hermes_body_never_closed_ends_past_its_strings(inner, end):
+    # a closer, the next tag or ChatML's turn opener inside one of its strings ends nothing: the body
+    # (its object's last brace missing, as a Hermes body may) ends at the first closer after them
+    code = f"x{end}\n<tool_call>{inner}</tool_call>"
+    text = ('<tool_call>{"name": "f", "arguments": {"code": "' + code + '"}\n</tool_call>\n'
+            '<tool_call>{"name": "g", "arguments": {}}</tool_call>')
+    calls = parse_tool_calls(text)
+    assert [(c.name, c.ok) for c in calls] == [("f", True), ("g", True)]
+    assert calls[0].args == {"code": code.replace('\\"', '"')}
+    # the same body broken inside (a brace missing in its arguments): one entry not ok to its closer
+    calls = parse_tool_calls(text.replace('"}\n</tool_call>', '"\n</tool_call>', 1))
+    assert [(c.name, c.ok) for c in calls] == [("f", False), ("g", True)]
 
 
 def test_a_list_broken_before_its_block_closer_keeps_its_whole_calls_and_reports_the_rest():
@@ -527,8 +541,6 @@ def test_a_list_broken_before_its_block_closer_keeps_its_whole_calls_and_reports
     '{"name": "calc", "arguments": {"a": "</tool_call>}}',
 ])
 def test_a_whole_block_whose_body_breaks_is_reported_beside_the_calls_that_run(block, body):
-    if block.startswith("<tool_call>") and body.startswith('{name"'):
-        pytest.skip("known gap: a Hermes body whose quote is dropped, before its closer, gives nothing")
     whole = block.replace("{}", _CALC_WHOLE)
     calls = parse_tool_calls(whole + "\n" + block.replace("{}", body) + "\n" + whole)
     # (a Hermes body, and one opening with a member, end at their closer; the other blocks' JSON
@@ -544,8 +556,8 @@ def test_a_block_cut_inside_a_string_holding_its_closer_is_not_ok():
     for text in ('<longcat_tool_call>{"arguments": {"a": "</longcat_tool_call>',
                  '<tool_calls>\n{"arguments": {"a": "x</tool_calls>'):
         assert [c.ok for c in parse_tool_calls(text)] == [False], text
-    # (a Hermes body ends at its closer only outside its strings: here cut before its name)
-    assert parse_tool_calls('<tool_call>{"arguments": {"a": "</tool_call>') == []
+    # (a Hermes body, too: it ends at its closer unless the JSON's strings are seen to hold it)
+    assert [c.ok for c in parse_tool_calls('<tool_call>{"arguments": {"a": "</tool_call>')] == [False]
     # and the text cut with no closer at all, before the call's name: nothing to report, as before
     assert parse_tool_calls("<tool_call>\n" + _CALC_BROKEN) == []
     stream = ToolCallStream()

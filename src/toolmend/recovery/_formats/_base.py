@@ -17,6 +17,7 @@ from .._strategies import json_text, normalize_tool_args
 from .._toolcalls import _NAME, MARKUP_ONLY, NO_ARGUMENTS, ToolCall, call_from_parts, json_run, two_ways
 from ._context import MARKER_CLOSERS
 from ._schema import NOT_ONE_VALUE, Tools, typed_value
+from ._tokens import BARE_CLOSER
 
 __all__ = ["Ctx", "Reader", "xml_call", "json_run", "cut_call", "named_call", "more_after", "named_in",
            "unreadable_block", "unclosed_json"]
@@ -120,8 +121,8 @@ def unclosed_json(calls: list[ToolCall], text: str, start: int, close_at: int, c
     while k < close_at and (text[k].isspace() or text[k] in ",]}"):
         k += 1
     rest = text[k:stop].rstrip()
-    if k >= close_at or not rest:
-        return calls
+    if k >= close_at or not rest or BARE_CLOSER.search(text, k, stop) is not None:
+        return calls  # (a reasoning closer in it: what stands before that is reasoning's, the scan's to say)
     named = _NAMED.search(rest, 0, close_at - k)  # (the name it holds: what the call not ok is called)
     name = named.group(1) if named is not None and _NAME.match(named.group(1)) else ""
     return [*calls, ToolCall(name, rest, None, False, (k, stop), (
