@@ -504,22 +504,6 @@ def test_no_call_comes_out_of_a_string_of_a_json_that_never_closes(text):
     assert calls and "rm" not in [c.name for c in calls if c.ok]
 
 
-@pytest.mark.parametrize("inner", ["{'name': 'rm', 'arguments': {}}", '{\\"name\\": \\"rm\\", \\"arguments\\": {}}'])
-@pytest.mark.parametrize("end", ["</tool_call>", "<|im_start|>"])
-def test_a_hermes_body_never_closed_ends_past_its_strings(inner, end):
-    # a closer, the next tag or ChatML's turn opener inside one of its strings ends nothing: the body
-    # (its object's last brace missing, as a Hermes body may) ends at the first closer after them
-    code = f"x{end}\n<tool_call>{inner}</tool_call>"
-    text = ('<tool_call>{"name": "f", "arguments": {"code": "' + code + '"}\n</tool_call>\n'
-            '<tool_call>{"name": "g", "arguments": {}}</tool_call>')
-    calls = parse_tool_calls(text)
-    assert [(c.name, c.ok) for c in calls] == [("f", True), ("g", True)]
-    assert calls[0].args == {"code": code.replace('\\"', '"')}
-    # the same body broken inside (a brace missing in its arguments): one entry not ok to its closer
-    calls = parse_tool_calls(text.replace('"}\n</tool_call>', '"\n</tool_call>', 1))
-    assert [(c.name, c.ok) for c in calls] == [("f", False), ("g", True)]
-
-
 def test_a_list_broken_before_its_block_closer_keeps_its_whole_calls_and_reports_the_rest():
     for block in ("<tool_call>\n[{w}, {b}\n</tool_call>", "<TOOLCALL>[{w}, {b}\n</TOOLCALL>",
                   "<tool_calls>[{w}, {b}\n</tool_calls>"):

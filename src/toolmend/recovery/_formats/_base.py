@@ -132,7 +132,7 @@ def unclosed_json(calls: list[ToolCall], text: str, start: int, close_at: int, c
 
 
 # the first member of a JSON object written without its opening brace
-MEMBER_FIRST = re.compile(r'"[\w.-]{1,64}"[ \t]*:')
+_MEMBER_FIRST = re.compile(r'"[\w.-]{1,64}"[ \t]*:')
 
 
 def cut_call(name: str, raw: str, span: tuple[int, int], where: str,
@@ -214,7 +214,7 @@ def named_in(head: str) -> str:
 # what a call's body begins with in the families whose block may hold one: a JSON object or list
 # (not a template's {{ or {%), or its first member with the brace dropped, a Python call or a list
 # of them, a tag
-_CALL_BEGINS = re.compile(r"\{(?![{%])|" + MEMBER_FIRST.pattern + "|"
+_CALL_BEGINS = re.compile(r"\{(?![{%])|" + _MEMBER_FIRST.pattern + "|"
                           r"\[[ \t\n]*[\[{\"]|\[?[ \t\n]*[A-Za-z_][\w.]*[ \t]*\(|<[A-Za-z_|]|"
                           # (Gemma 4's call:NAME, Kimi's functions.NAME, GLM's NAME then its tags)
                           r"call:[A-Za-z_]|functions\.[A-Za-z_]|[A-Za-z_][\w.-]*[ \t]*\r?\n?[ \t]*<[A-Za-z_]|"

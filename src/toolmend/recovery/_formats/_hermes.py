@@ -409,10 +409,6 @@ def _body_end(text: str, j: int, limit: int) -> tuple[int, int, bool, tuple[int,
     im = text.find("<|im_start|>", search_from, bound)
     bound = bound if im < 0 else im
     close = _CLOSE.search(text, search_from, bound)
-    if known is None and b < limit and text[b] in "{[" and (close is not None or bound < limit):
-        past = _end_past_strings(text, b, close.start() if close is not None else bound, limit)
-        if past is not None:  # (the first closer outside the JSON's strings)
-            close = past
     if close is not None:
         return close.start(), close.end(), True, known
     turn = TURN_END.search(text, search_from, bound)
@@ -423,36 +419,6 @@ def _body_end(text: str, j: int, limit: int) -> tuple[int, int, bool, tuple[int,
         if lt >= 0 and _partial_close(text, lt, limit):
             return lt, limit, True, known
     return bound, bound, False, known
-
-
-_BODY_ENDS = re.compile(r"</tool_call\s*>|<tool_call|<\|im_start\|>", re.I)
-_QUOTE = re.compile(r"[\"']")
-_DQ_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)  # (raw line breaks too: models write them)
-
-
-def _end_past_strings(text: str, b: int, first: int, limit: int) -> re.Match[str] | None:
-    """For the JSON at ``b``, which never closes: when its body's ``first`` end (a closer,
-    the next tag, ChatML's turn opener) stands inside one of its strings, the first closer
-    after that string outside every string, which ends the body (so a call the string shows
-    is never read); None for ``first`` itself, or when where its strings end cannot be told
-    (a single quote outside them, a string never closed), no closer follows, or the next tag
-    or turn opener comes first (the body ends where it did: the next block may begin there)."""
-    p, e, end = b, first, None
-    while True:
-        q = _QUOTE.search(text, p, e)
-        if q is None:  # (e outside every string: the first end, or the one found past them)
-            return end if end is None or end.group().startswith("</") else None
-        if q.group() == "'":
-            return None  # (not JSON's quotes: where its strings end cannot be told)
-        m = _DQ_STRING.match(text, q.start(), limit)
-        if m is None:
-            return None
-        p = m.end()
-        if p > e:  # e stands inside this string: the next end after it
-            end = _BODY_ENDS.search(text, p, limit)
-            if end is None:
-                return None
-            e = end.start()
 
 
 def read_tag_at(text: str, i: int, limit: int, ctx: Ctx, kinds: frozenset[str]) -> tuple[Any, int]:
