@@ -470,7 +470,7 @@ def test_a_block_whose_json_does_not_close_before_its_closer_is_broken_not_cut(b
     calls = parse_tool_calls(block.replace("{}", _CALC_WHOLE) + "\n" + broken)
     assert [(c.ok, c.name) for c in calls] == [(True, "calc"), (False, "calc")]
     assert calls[0].args == {"a": 1} and calls[1].span[0] > calls[0].span[1]
-    # before one: a Hermes body ends at its closer, outside its JSON's strings; the other blocks'
+    # before one: a Hermes body ends at its closer, and the call after it is read; the other blocks'
     # JSON runs on (the closer may stand in one of its strings), one entry not ok to the end
     calls = parse_tool_calls(broken + "\n" + block.replace("{}", _CALC_WHOLE))
     expected = [(False, "calc"), (True, "calc")] if block.startswith("<tool_call>") else [(False, "calc")]
@@ -540,7 +540,7 @@ def test_a_block_cut_inside_a_string_holding_its_closer_is_not_ok():
     for text in ('<longcat_tool_call>{"arguments": {"a": "</longcat_tool_call>',
                  '<tool_calls>\n{"arguments": {"a": "x</tool_calls>'):
         assert [c.ok for c in parse_tool_calls(text)] == [False], text
-    # (a Hermes body, too: it ends at its closer unless the JSON's strings are seen to hold it)
+    # (a Hermes body, too: it ends at its first closer, wherever that stands)
     assert [c.ok for c in parse_tool_calls('<tool_call>{"arguments": {"a": "</tool_call>')] == [False]
     # and the text cut with no closer at all, before the call's name: nothing to report, as before
     assert parse_tool_calls("<tool_call>\n" + _CALC_BROKEN) == []
