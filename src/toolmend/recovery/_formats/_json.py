@@ -66,12 +66,12 @@ def block_reader(marker: str, closers: tuple[str, ...] = (), seps: str = ",;",
             # its JSON ran to the limit: cut, unless it never closes and a closer of the block follows,
             # then broken. Where it was meant to end is not known (the closer may stand in one of its
             # strings), so it still runs to the limit: the rest is one entry not ok, never dropped
-            shut = min((x for x in (ctx.find(text, c, k, limit) for c in closers) if x >= 0), default=-1)
+            shut = _first_closer(text, closers, k, limit, ctx)
             if shut >= 0 and _unclosed(text, k, limit, seps):
                 closer = next(c for c in closers if text.startswith(c, shut))
                 return _respan(unclosed_json(calls, text, k, shut, closer, limit), (i, limit)), limit
         # text after the JSON inside the block, before its closer, is more of it: a guess without it
-        shut = min((x for x in (ctx.find(text, c, end, limit) for c in closers) if x >= 0), default=-1)
+        shut = _first_closer(text, closers, end, limit, ctx)
         inside = shut >= 0 and text.find(marker, end, shut) < 0
         calls = more_after(calls, text, end, shut if inside else limit, closed=inside)
         k = skip_space(text, end, limit)
@@ -82,6 +82,11 @@ def block_reader(marker: str, closers: tuple[str, ...] = (), seps: str = ",;",
         return _respan(calls, (i, end)), end
 
     return read
+
+
+def _first_closer(text: str, closers: tuple[str, ...], start: int, limit: int, ctx: Ctx) -> int:
+    """Where the first of ``closers`` after ``start`` stands (-1: none)."""
+    return min((x for x in (ctx.find(text, c, start, limit) for c in closers) if x >= 0), default=-1)
 
 
 def _unclosed(text: str, k: int, limit: int, seps: str) -> bool:

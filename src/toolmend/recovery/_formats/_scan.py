@@ -318,9 +318,9 @@ class Scanner:
         text = self.text
         if in_a_value(text, m.end() - 1, self.calls_end):  # (an argument of code: self.f(\n[g()])
             return line_end(text, m.start(), limit)
-        found, end = self._read_list(m.end() - 1, limit, in_fence)
+        found, end, cut_at = self._read_list(m.end() - 1, limit, in_fence)
         if found is None:
-            return -1 if end >= 0 else -end - 2  # (cut by a closer: the scan meets it)
+            return cut_at  # (-1: no such list; else the closer that cut it, which the scan meets)
         found, end = joined_lists(text, found, end, limit, self.ctx)  # ([f(a=1)], [g(b=2)]: GPT-3.5's)
         kept = "pythonic_inline" in self.kinds or self._alone(end, limit)
         comment = None if kept else comment_after(text, end, limit)
@@ -608,20 +608,20 @@ class Scanner:
             self.calls_end = calls_end
         return c
 
-    def _read_list(self, i: int, limit: int, in_fence: bool) -> tuple[list[ToolCall] | None, int]:
-        """``read_list``, except that while the reasoning may be open, a list that runs on to a bare
-        closer the scan meets next, its text up to it Python outside a string, ends there (None, and
-        -2 - where the closer stands): "[rm()]\\n[f(a=1,\\n</think>", the draft was reasoning. Read no
+    def _read_list(self, i: int, limit: int, in_fence: bool) -> tuple[list[ToolCall] | None, int, int]:
+        """``read_list`` and -1, except that while the reasoning may be open, a list that runs on to a
+        bare closer the scan meets next, its text up to it Python outside a string, ends there (None, -1
+        and where the closer stands): "[rm()]\\n[f(a=1,\\n</think>", the draft was reasoning. Read no
         further than the closer first, as ``value_at`` reads."""
         closer = None if in_fence or self.reasoning_over else self.closer(_ANY_CLOSER, i, limit)
         if closer is not None:
             c = closer.start()
             found, end = read_list(self.text, i, c, self.ctx)
             if found is not None and end < c:
-                return found, end
+                return found, end, -1
             if found is not None and _python_prefix(self.text[i:c]) and self._meets(i + 1, closer, limit):
-                return None, -2 - c
-        return read_list(self.text, i, limit, self.ctx)
+                return None, -1, c
+        return (*read_list(self.text, i, limit, self.ctx), -1)
 
     def _meets(self, p: int, closer: re.Match[str], limit: int) -> bool:
         """The scan, from ``p`` inside a value, meets ``closer`` before any other marker (lines
