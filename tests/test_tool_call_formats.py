@@ -498,10 +498,66 @@ def test_a_tag_body_never_closed_before_the_next_tag_leaves_the_next_one_read():
     '</TOOLCALL>',
     '<|python_tag|>{"name": "a", "parameters": {}}; {"name": "b", "parameters": {}<|eom_id|>\n<|python_tag|>'
     '{"name": "rm", "parameters": {}}',
+    # (a Hermes body: its first closer, or the next opener, inside a string of its broken JSON)
+    '<tool_call>{"name": "f", "arguments": {"code": "x</tool_call>\n<tool_call>{\'name\': \'rm\', '
+    '\'arguments\': {}}</tool_call>"}</tool_call>',
+    '<tool_call>\n{"name": "f", "arguments": {"code": "x</tool_call>\\n<tool_call>\\n{\\"name\\": \\"rm\\", '
+    '\\"arguments\\": {}}\\n</tool_call>"}\n</tool_call>',
+    '<tool_call>{"name": "f", "arguments": {"code": "print(1)\n<tool_call>{"name": "rm", "arguments": {}}'
+    '</tool_call>"}',
+    "<tool_call>{'name': 'f', 'arguments': {'code': 'it\\'s x</tool_call>\n<tool_call>{\"name\": \"rm\", "
+    "\"arguments\": {}}</tool_call>'}</tool_call>",
+    # (Python's triple quotes; a blank JSON does not write before a value)
+    "<tool_call>{'name': 'f', 'arguments': {'code': '''x</tool_call>\n<tool_call>{\"name\": \"rm\", "
+    "\"arguments\": {}}</tool_call>'''}</tool_call>",
+    "<tool_call>{'name': 'f', 'arguments': {'code':\xa0'x</tool_call>\n<tool_call>{\"name\": \"rm\", "
+    "\"arguments\": {}}</tool_call>'}</tool_call>",
+    # (two objects in the body, the second one's string holding the closer)
+    '<tool_call>\n{"name": "ls", "arguments": {}}\n{"name": "write", "arguments": {"content": "x</tool_call>\\n'
+    '<tool_call>{\'name\': \'rm\', \'arguments\': {}}</tool_call>"}}\n</tool_call>',
+    '<tool_call>{"name": "f", "arguments": {"a": 1}} {"name": "g", "arguments": {"a": "x</tool_call>\n'
+    '<tool_call>{\'name\': \'rm\', \'arguments\': {}}</tool_call>"}}</tool_call>',
+    # (a reasoning closer later in the text, in a string or a sentence: no reasoning ends before rm)
+    '<tool_call>{"name": "f", "arguments": {"code": "x</tool_call>\n<tool_call>{\'name\': \'rm\', '
+    '\'arguments\': {}}</tool_call>"}</tool_call>\n<tool_call>{"name": "g", "arguments": {"s": "</think>"}}'
+    '</tool_call>',
+    '<tool_call>{"name": "f", "arguments": {"code": "x</tool_call>\n<tool_call>{\'name\': \'rm\', '
+    '\'arguments\': {}}</tool_call>"}</tool_call>\nDone. (I closed with </think> earlier.)',
 ])
 def test_no_call_comes_out_of_a_string_of_a_json_that_never_closes(text):
     calls = parse_tool_calls(text)
+    assert "rm" not in [c.name for c in calls if c.ok]
+    calls = parse_tool_calls(text, thinking=False)
     assert calls and "rm" not in [c.name for c in calls if c.ok]
+
+
+def test_a_hermes_body_with_a_string_open_at_its_closer_covers_the_rest():
+    # (the closer may be the string's text, and so may the rest: one entry not ok to the end; the
+    # whole calls before it stay, and a quote dropped reads the same way)
+    dropped = '{"name": "write", "arguments": {"path": "a.txt", "content": "hello}}'
+    text = f"<tool_call>{_CALC_WHOLE}</tool_call>\n<tool_call>\n{dropped}\n</tool_call>\n" \
+           f"<tool_call>{_CALC_WHOLE}</tool_call>\nDone."
+    calls = parse_tool_calls(text)
+    assert [(c.ok, c.name) for c in calls] == [(True, "calc"), (False, "write")]
+    assert calls[1].span == (text.index("<tool_call>\n{"), len(text)) and "string" in calls[1].error
+    assert calls[1].cut is None and calls[1].raw_args.startswith('{"path": "a.txt"')
+    for thinking in (None, False):  # (read live too: the call started is finished not ok)
+        for step in (1, 3, 7, 40):
+            stream = ToolCallStream(thinking=thinking)
+            for k in range(0, len(text), step):
+                stream.feed(text[k:k + step])
+            assert stream.finish() == parse_tool_calls(text, thinking=thinking), (thinking, step)
+    # in a list: the calls before the broken one stay
+    text = f'<tool_call>[{_CALC_WHOLE}, {dropped}</tool_call><tool_call>{_CALC_WHOLE}</tool_call>'
+    assert [(c.ok, c.name) for c in parse_tool_calls(text)] == [(True, "calc"), (False, "write")]
+    # no string open (a brace missing): the body ends at its closer, and the call after it is read
+    text = f'<tool_call>{dropped[:-5]}"}}</tool_call><tool_call>{_CALC_WHOLE}</tool_call>'
+    assert [(c.ok, c.name) for c in parse_tool_calls(text)] == [(True, "write"), (True, "calc")]
+    # a quote inside the other kind, an apostrophe in a bare word, an escaped quote: no string open
+    for body in ('{"name": "f", "arguments": {"q": "it\'s", "r": "a\\"b"}',
+                 "{'name': 'f', 'arguments': {'q': 'say \"hi'}", '{"name": "f", "arguments": {q: don\'t}'):
+        calls = parse_tool_calls(f"<tool_call>{body}</tool_call><tool_call>{_CALC_WHOLE}</tool_call>")
+        assert [c.name for c in calls if c.ok][-1:] == ["calc"], body
 
 
 def test_a_list_broken_before_its_block_closer_keeps_its_whole_calls_and_reports_the_rest():
@@ -527,9 +583,10 @@ def test_a_list_broken_before_its_block_closer_keeps_its_whole_calls_and_reports
 def test_a_whole_block_whose_body_breaks_is_reported_beside_the_calls_that_run(block, body):
     whole = block.replace("{}", _CALC_WHOLE)
     calls = parse_tool_calls(whole + "\n" + block.replace("{}", body) + "\n" + whole)
-    # (a Hermes body, and one opening with a member, end at their closer; the other blocks' JSON
-    # runs on: the closer may stand in one of its strings, so the rest is one entry not ok)
-    runs_on = block.startswith("<tool_call>") or body.startswith('"')
+    # (a body opening with a member ends at its closer; a body whose JSON has a string open at the
+    # closer runs on, in every block: the closer may stand in that string, so the rest is one entry
+    # not ok)
+    runs_on = body.startswith('"')
     assert [c.ok for c in calls] == ([True, False, True] if runs_on else [True, False]), calls
     assert calls[1].span[0] >= calls[0].span[1]
 

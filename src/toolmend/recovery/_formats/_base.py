@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from ..._text import skip_blanks
@@ -20,7 +21,7 @@ from ._schema import NOT_ONE_VALUE, Tools, typed_value
 from ._tokens import BARE_CLOSER
 
 __all__ = ["Ctx", "Reader", "xml_call", "json_run", "cut_call", "named_call", "more_after", "named_in",
-           "unreadable_block", "unclosed_json"]
+           "unreadable_block", "unclosed_json", "open_string_rest", "string_open_at"]
 
 
 class Ctx:
@@ -129,6 +130,71 @@ def unclosed_json(calls: list[ToolCall], text: str, start: int, close_at: int, c
         f"the JSON at offset {k} does not close before {closer} at offset {close_at} (a brace or "
         "bracket missing?): the call it writes is broken, and which of its members are the call's "
         "is a guess"))]
+
+
+_QUOTE_OR_ESCAPE = re.compile(r"[\"'\\]")
+
+
+def string_open_at(text: str, a: int, b: int) -> bool:
+    """A string opened after ``a`` is still open at ``b``: one in double quotes, or in single
+    quotes where a key or a value begins (after ``{``, ``[``, ``,`` or ``:``, not an apostrophe
+    in a bare word), or in three of either (Python's); a backslash escapes the character after it."""
+    quote = ""
+    k = a
+    while True:
+        m = _QUOTE_OR_ESCAPE.search(text, k, b)
+        if m is None:
+            return quote != ""
+        k = m.start()
+        ch = text[k]
+        if ch == "\\":
+            k += 2
+            continue
+        if quote:
+            if text.startswith(quote, k):
+                k += len(quote)
+                quote = ""
+                continue
+        elif ch == '"' or _value_begins(text, a, k):
+            quote = ch * 3 if text.startswith(ch * 3, k) else ch
+            k += len(quote)
+            continue
+        k += 1
+
+
+def _value_begins(text: str, a: int, k: int) -> bool:
+    """A key or a value may begin at ``k``: the text after ``a`` before it, blanks aside,
+    is empty or ends in ``{``, ``[``, ``,`` or ``:``."""
+    p = k - 1
+    while p >= a and text[p].isspace():
+        p -= 1
+    return p < a or text[p] in "{[,:"
+
+
+def open_string_rest(calls: list[ToolCall], text: str, start: int, stop_at: int, limit: int,
+                     marker: str) -> list[ToolCall] | None:
+    """``calls``, read from the JSON at ``start`` that does not close before ``marker`` at
+    ``stop_at`` (its block's closer, or the next block's opener), where a string it opened is
+    still open: the marker may be that string's text (code that writes a tool call), and so may
+    all that follows it, calls too. The calls read whole before that string stay; the call cut
+    there (or what stands after them) is not ok, its entry reaching ``limit``, and nothing in
+    it is read (a bare reasoning closer in it is the scan's to find, as in any call not whole).
+    None when no string is open there."""
+    if not string_open_at(text, start, stop_at):
+        return None
+    cut = calls[-1] if calls and not calls[-1].ok and calls[-1].name else None
+    kept = calls[:-1] if cut is not None else calls
+    k = max((c.span[1] for c in kept), default=start)
+    while k < stop_at and (text[k].isspace() or text[k] in ",]}"):
+        k += 1
+    why = (f"the JSON at offset {k} does not close before {marker} at offset {stop_at}, and a string "
+           "it opened is still open there: all the text from there on, calls too, may be part of that "
+           "string, so none of it is read; the call is broken, and where it ends is a guess")
+    if cut is not None:  # (its arguments as read, to the marker: what a stream has passed on of them)
+        return [*kept, replace(cut, span=(cut.span[0], limit), error=why, cut=None)]
+    named = _NAMED.search(text, k, stop_at)
+    name = named.group(1) if named is not None and _NAME.match(named.group(1)) else ""
+    return [*kept, ToolCall(name, text[k:stop_at].rstrip(), None, False, (k, limit), why)]
 
 
 # the first member of a JSON object written without its opening brace

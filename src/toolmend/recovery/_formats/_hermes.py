@@ -29,7 +29,7 @@ from .._toolcalls import (
     plain_call,
     two_ways,
 )
-from ._base import Ctx, more_after, unclosed_json
+from ._base import Ctx, more_after, open_string_rest, unclosed_json
 from ._context import TURN_END
 from ._xml import glm_head, read_glm
 
@@ -280,6 +280,13 @@ def read_tag(text: str, i: int, limit: int, everyday_tried: bool = False,
         return [fast], fast.span[1]
     body_end, end, closed, known = _body_end(text, j, limit)
     calls, json_end, _ = json_run(text, b, body_end, ",", known)  # ({..}, {..}: both, as a list's)
+    if json_end >= body_end and (closed or text.startswith(_TAG_NAME, body_end)):
+        # (its JSON, or the last value of it, runs to its closer or the next opener: a string open
+        # there may hold them, and the rest; a first value whole has its strings closed)
+        rest = open_string_rest(calls, text, b if known is None else known[1], body_end, limit,
+                                "</tool_call>" if closed else "the next <tool_call>")
+        if rest is not None:
+            return ([replace(rest[0], span=(i, limit))] if len(rest) == 1 else rest), limit
     if known is None and closed:  # (its JSON never closes before its </tool_call>: broken, not cut)
         calls = unclosed_json(calls, text, b, body_end, "</tool_call>")
     calls = more_after(calls, text, json_end, body_end, closed)
