@@ -478,18 +478,10 @@ def test_a_block_whose_json_does_not_close_before_its_closer_is_broken_not_cut(b
 
 
 def test_a_tag_body_never_closed_before_the_next_tag_leaves_the_next_one_read():
-    # (no closer of its own: it ends at the next tag, or the turn's end, broken there, not cut: an
-    # entry not ok, and the block after it is read. The other blocks' JSON runs on: one entry not
-    # ok to the end)
+    # (no closer of its own: where it ends is not known, and it gives nothing, as before; the block
+    # after it is read. The other blocks' JSON runs on: one entry not ok to the end)
     calls = parse_tool_calls(f"<tool_call>{_CALC_BROKEN}\n<tool_call>{_CALC_WHOLE}</tool_call>")
-    assert [(c.ok, c.name) for c in calls] == [(False, "calc"), (True, "calc")] and calls[1].args == {"a": 1}
-    assert calls[0].span == (0, len(f"<tool_call>{_CALC_BROKEN}\n")) and "the next <tool_call>" in calls[0].error
-    for end in ("<|im_end|>", "<|eot_id|>", "\n<|im_start|>\n"):
-        calls = parse_tool_calls(f"<tool_call>{_CALC_BROKEN}{end}<tool_call>{_CALC_WHOLE}</tool_call>")
-        assert [(c.ok, c.name) for c in calls][:1] == [(False, "calc")], end
-    # cut by the end of the text before its name: nothing to report, as before
-    assert parse_tool_calls(f"<tool_call>{_CALC_WHOLE}</tool_call><tool_call>{_CALC_BROKEN}") == \
-        parse_tool_calls(f"<tool_call>{_CALC_WHOLE}</tool_call>")
+    assert [(c.ok, c.name) for c in calls] == [(True, "calc")] and calls[0].args == {"a": 1}
     for opener, closer in (("<longcat_tool_call>", "</longcat_tool_call>"), ("<TOOLCALL>", "</TOOLCALL>")):
         calls = parse_tool_calls(f"{opener}{_CALC_BROKEN}\n{opener}{_CALC_WHOLE}{closer}")
         assert [c.ok for c in calls] == [False], opener

@@ -287,11 +287,8 @@ def read_tag(text: str, i: int, limit: int, everyday_tried: bool = False,
                                 "</tool_call>" if closed else "the next <tool_call>")
         if rest is not None:
             return ([replace(rest[0], span=(i, limit))] if len(rest) == 1 else rest), limit
-    if known is None and (closed or body_end < limit):
-        # (its JSON never closes before its </tool_call>, or, when it has none, before the next tag or
-        # the turn's end: broken, not cut)
-        stop = "</tool_call>" if closed else _stop_named(text, body_end)
-        calls = unclosed_json(calls, text, b, body_end, stop)
+    if known is None and closed:  # (its JSON never closes before its </tool_call>: broken, not cut)
+        calls = unclosed_json(calls, text, b, body_end, "</tool_call>")
     calls = more_after(calls, text, json_end, body_end, closed)
     if len(calls) == 1:
         only = calls[0]
@@ -395,14 +392,6 @@ def _two_readings(attrs: dict[str, str], twice: set[str]) -> str | None:
         if a in attrs and b in attrs and attrs[a] != attrs[b]:
             return f"both {a!r} and {b!r}"
     return None
-
-
-def _stop_named(text: str, k: int) -> str:
-    """What ends a body without its closer at ``k`` (see ``_body_end``), as a message names it."""
-    if text.startswith(_TAG_NAME, k):
-        return "the next <tool_call>"
-    turn = TURN_END.match(text, k)
-    return turn.group() if turn is not None else "<|im_start|>"
 
 
 def _body_end(text: str, j: int, limit: int) -> tuple[int, int, bool, tuple[int, int] | None]:
