@@ -2017,6 +2017,15 @@ def test_langchain_structured_chat_and_json_chat_actions():
     # cut inside the blob: not ok
     (c,) = parse_tool_calls('```json\n{"action": "search", "action_input": {"query": "weath')
     assert not c.ok and c.name == "search"
+    # a blob after Action: broken where no call reads from it (a quote dropped): not ok, beside the
+    # calls that run; a broken "Final Answer" is still the reply
+    second = '\nAction:\n```json\n{"action": "book", "action_input": {}}\n```'
+    for broken in ('{action": "search", "action_input": {"q": 1}}', '{"action: "search", "action_input": {}}',
+                   '{"action": "search", action_input": {"q": 1}}', '[{tool_name": "search", "parameters": {}}]'):
+        calls = parse_tool_calls(f"Action:\n```json\n{broken}\n```{second}")
+        assert [(c.ok, c.name) for c in calls] == [(False, "search"), (True, "book")], broken
+    for final in ("Final Answer", "final answer"):
+        assert parse_tool_calls(f'Action:\n```json\n{{action": "{final}", "action_input": "20 degrees."}}\n```') == []
 
 
 def test_glaive_functioncall_and_react_action_input():

@@ -333,9 +333,24 @@ def _action_fence(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCal
     if framed_as_example(text, i, max(0, i - 400), text[body:body_end]):
         return None, k  # "for example, ... Action:": the format shown, not a call
     calls, end, found = json_run(text, body, body_end)
+    stop = close + 3 if close >= 0 else limit
+    fence_line = close >= 0 and not text[text.rfind("\n", 0, close) + 1:close].strip() and \
+        _FENCE_CLOSE.match(text, close) is not None  # (its close a line of its own)
+    if found and not calls and fence_line and "final answer" not in text[body:body_end].lower():
+        action = _BROKEN_ACTION.match(text, body, body_end)  # (a quote dropped: {action": "f", ..})
+        if action is not None and extent(text, action.start(1), body_end) is None:
+            return [ToolCall(action.group(2), text[body:body_end].strip(), None, False, (i, stop),
+                             "the JSON after Action: is broken (a quote dropped?) and reads as no call: "
+                             "which tool and which arguments are meant is a guess")], stop
     if not found or not any(c.name for c in calls):
         return None, k  # JSON that names no tool (LangChain's "Final Answer"): read as any fence is
-    return calls, (close + 3 if close >= 0 else limit)
+    return calls, stop
+
+
+# the tool an action object names first, its quotes as written or not; a fence's closing line
+_BROKEN_ACTION = re.compile(r'\s*(\[?\s*\{)\s*"?(?:action|tool_name)"?[ \t]*:[ \t]*"?(' + NAME_PATTERN +
+                            r')"?[ \t]*,')
+_FENCE_CLOSE = re.compile(r"```[ \t]*(?:\r?\n|\Z)")
 
 
 _RECIPIENT = re.compile(r"<\|recipient\|>[ \t]*(" + NAME_PATTERN + r")[ \t]*\n?[ \t]*<\|content\|>")
