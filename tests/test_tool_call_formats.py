@@ -597,7 +597,7 @@ def test_a_block_cut_inside_a_string_holding_its_closer_is_not_ok():
     for text in ('<longcat_tool_call>{"arguments": {"a": "</longcat_tool_call>',
                  '<tool_calls>\n{"arguments": {"a": "x</tool_calls>'):
         assert [c.ok for c in parse_tool_calls(text)] == [False], text
-    # (a Hermes body, too: it ends at its first closer, wherever that stands)
+    # (a Hermes body, too: its string open at the closer, it runs to the end of the text)
     assert [c.ok for c in parse_tool_calls('<tool_call>{"arguments": {"a": "</tool_call>')] == [False]
     # and the text cut with no closer at all, before the call's name: nothing to report, as before
     assert parse_tool_calls("<tool_call>\n" + _CALC_BROKEN) == []

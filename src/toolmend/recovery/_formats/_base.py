@@ -21,7 +21,7 @@ from ._schema import NOT_ONE_VALUE, Tools, typed_value
 from ._tokens import BARE_CLOSER
 
 __all__ = ["Ctx", "Reader", "xml_call", "json_run", "cut_call", "named_call", "more_after", "named_in",
-           "unreadable_block", "unclosed_json", "open_string_rest", "string_open_at"]
+           "unreadable_block", "unclosed_json", "open_string_rest"]
 
 
 class Ctx:
