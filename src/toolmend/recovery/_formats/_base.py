@@ -16,7 +16,7 @@ from typing import Any
 from ..._text import skip_blanks
 from .._strategies import json_text, normalize_tool_args
 from .._toolcalls import _NAME, MARKUP_ONLY, NO_ARGUMENTS, ToolCall, call_from_parts, json_run, two_ways
-from ._context import MARKER_CLOSERS
+from ._context import MARKER_CLOSERS, TURN_END
 from ._schema import NOT_ONE_VALUE, Tools, typed_value
 from ._tokens import BARE_CLOSER
 
@@ -27,7 +27,7 @@ __all__ = ["Ctx", "Reader", "xml_call", "json_run", "cut_call", "named_call", "m
 class Ctx:
     """One parse: the tools offered (None: none given) and the format forced (None: detect)."""
 
-    __slots__ = ("tools", "fmt", "missing", "found")
+    __slots__ = ("tools", "fmt", "missing", "found", "searched")
 
     def __init__(self, tools: Tools | None, fmt: str | None) -> None:
         self.tools = tools
@@ -37,6 +37,7 @@ class Ctx:
         # without any, costs one search, not one per opener
         self.missing: dict[str, int] = {}
         self.found: dict[str, tuple[int, int]] = {}
+        self.searched: dict[tuple[re.Pattern[str], int], tuple[int, int]] = {}
 
     def find(self, text: str, needle: str, start: int, limit: int) -> int:
         """``text.find(needle, start, limit)``, remembered for searches to the end of the text."""
@@ -53,6 +54,19 @@ class Ctx:
                 self.missing[needle] = min(start, self.missing.get(needle, start))
             else:
                 self.found[needle] = (start, k)
+        return k
+
+
+    def search(self, text: str, pattern: re.Pattern[str], start: int, limit: int) -> int:
+        """Where ``pattern`` (one whose matches do not depend on where a search starts) first
+        matches in ``text[start:limit]``, -1 nowhere; remembered per limit, so that a run of
+        searches from later and later offsets to one limit costs one search."""
+        hit = self.searched.get((pattern, limit))
+        if hit is not None and hit[0] <= start and (hit[1] < 0 or start <= hit[1]):
+            return hit[1]
+        m = pattern.search(text, start, limit)
+        k = -1 if m is None else m.start()
+        self.searched[(pattern, limit)] = (start, k)
         return k
 
 
@@ -172,15 +186,21 @@ def _value_begins(text: str, a: int, k: int) -> bool:
 
 
 def open_string_rest(calls: list[ToolCall], text: str, start: int, stop_at: int, limit: int,
-                     marker: str) -> list[ToolCall] | None:
+                     marker: str, ctx: Ctx) -> list[ToolCall] | None:
     """``calls``, read from the JSON at ``start`` that does not close before ``marker`` at
     ``stop_at`` (its block's closer, or the next block's opener), where a string it opened is
     still open: the marker may be that string's text (code that writes a tool call), and so may
     all that follows it, calls too. The calls read whole before that string stay; the call cut
-    there (or what stands after them) is not ok, its entry reaching ``limit``, and nothing in
-    it is read (a bare reasoning closer in it is the scan's to find, as in any call not whole).
-    None when no string is open there."""
+    there (or what stands after them) is not ok, its entry reaching ``limit`` or the first end
+    of the model's turn after the marker (what follows that is no part of this message, as the
+    scan reads there), and nothing in it is read. None when no string is open there, or when a
+    bare reasoning closer stands in what it would cover: the scan's reasoning rule reads that
+    text, as before (an entry over it would have the scan read on from inside the string)."""
     if not string_open_at(text, start, stop_at):
+        return None
+    turn = ctx.search(text, TURN_END, stop_at, limit)
+    limit = limit if turn < 0 else turn
+    if ctx.search(text, BARE_CLOSER, stop_at, limit) >= 0:
         return None
     cut = calls[-1] if calls and not calls[-1].ok and calls[-1].name else None
     kept = calls[:-1] if cut is not None else calls

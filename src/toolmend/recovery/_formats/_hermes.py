@@ -189,11 +189,9 @@ def _second_closer(text: str, end: int, limit: int) -> bool:
     return m is not None and m.group(1) == "/" and _CLOSE.match(text, m.start(), limit) is not None
 
 
-def read_tag(text: str, i: int, limit: int, everyday_tried: bool = False,
-             tools: Any = None) -> tuple[Any, int]:
+def read_tag(text: str, i: int, limit: int, ctx: Ctx, everyday_tried: bool = False) -> tuple[Any, int]:
     """The call(s) in the tag at ``i``: (list of calls | NOT_A_TAG, end);
-    ``everyday_tried``: ``everyday_tag`` found no call there; ``tools``: the tools given
-    (a parse's ``Tools``, or None)."""
+    ``everyday_tried``: ``everyday_tag`` found no call there."""
     fast = None if everyday_tried else everyday_tag(text, i, limit)
     if fast is not None:
         return [fast], fast.span[1]
@@ -272,7 +270,7 @@ def read_tag(text: str, i: int, limit: int, everyday_tried: bool = False,
     b = _skip_ws(text, j, limit)
     named = _FUNCTION_ELEMENT.match(text, b, limit)
     if named is not None:
-        return _element_named(text, i, named, limit, tools)
+        return _element_named(text, i, named, limit, ctx.tools)
     if b >= limit or text[b] not in "{[":
         return NOT_A_TAG, i + len(_TAG_NAME)
     fast = _whole_call(text, i, b, limit)
@@ -284,9 +282,10 @@ def read_tag(text: str, i: int, limit: int, everyday_tried: bool = False,
         # (its JSON, or the last value of it, runs to its closer or the next opener: a string open
         # there may hold them, and the rest; a first value whole has its strings closed)
         rest = open_string_rest(calls, text, b if known is None else known[1], body_end, limit,
-                                "</tool_call>" if closed else "the next <tool_call>")
+                                "</tool_call>" if closed else "the next <tool_call>", ctx)
         if rest is not None:
-            return ([replace(rest[0], span=(i, limit))] if len(rest) == 1 else rest), limit
+            stop = rest[-1].span[1]
+            return ([replace(rest[0], span=(i, stop))] if len(rest) == 1 else rest), stop
     if known is None and closed:  # (its JSON never closes before its </tool_call>: broken, not cut)
         calls = unclosed_json(calls, text, b, body_end, "</tool_call>")
     calls = more_after(calls, text, json_end, body_end, closed)
@@ -439,5 +438,5 @@ def read_tag_at(text: str, i: int, limit: int, ctx: Ctx, kinds: frozenset[str]) 
         found: tuple[Any, int] = read_glm(text, i, limit, ctx)
         return found
     if "hermes" in kinds:
-        return read_tag(text, i, limit, True, ctx.tools)
+        return read_tag(text, i, limit, ctx, True)
     return NOT_A_TAG, i + len("<tool_call")
