@@ -2023,6 +2023,9 @@ def test_langchain_structured_chat_and_json_chat_actions():
         assert [(c.ok, c.name) for c in calls] == [(False, "search"), (True, "book")], broken
     for final in ("Final Answer", "final answer"):
         assert parse_tool_calls(f'Action:\n```json\n{{action": "{final}", "action_input": "20 degrees."}}\n```') == []
+    # Command R+'s list with one call broken: the calls before it stay, the rest is not ok
+    listed = 'Action:\n```json\n[{"tool_name": "search", "parameters": {}}, {tool_name": "book", "parameters": {}}]\n```'
+    assert [(c.ok, c.name) for c in parse_tool_calls(listed)] == [(True, "search"), (False, "")]
 
 
 def test_glaive_functioncall_and_react_action_input():

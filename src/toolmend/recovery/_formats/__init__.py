@@ -24,7 +24,7 @@ from .._jsonish import extent, skip_space
 from .._restated import restated
 from .._toolcalls import MARKUP_ONLY, NAME_PATTERN, NO_ARGUMENTS, ToolCall, two_ways
 from .._toolschema import check_tool_calls
-from ._base import Ctx, json_run, more_after, named_call, named_in
+from ._base import Ctx, json_run, more_after, named_call, named_in, unclosed_json
 from ._context import HY3_OPENER, HY3_SUFFIX, OBSERVATION, ROLE_HEAD, TURN_END, framed_as_example
 from ._elements import read_tool_name_invoke
 from ._gemma import gemma_reader
@@ -334,23 +334,23 @@ def _action_fence(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCal
         return None, k  # "for example, ... Action:": the format shown, not a call
     calls, end, found = json_run(text, body, body_end)
     stop = close + 3 if close >= 0 else limit
-    fence_line = close >= 0 and not text[text.rfind("\n", 0, close) + 1:close].strip() and \
-        _FENCE_CLOSE.match(text, close) is not None  # (its close a line of its own)
+    fence_line = close >= 0 and _FENCE_CLOSE.match(text, text.rfind("\n", 0, close) + 1) is not None
     if found and not calls and fence_line and "final answer" not in text[body:body_end].lower():
         action = _BROKEN_ACTION.match(text, body, body_end)  # (a quote dropped: {action": "f", ..})
         if action is not None and extent(text, action.start(1), body_end) is None:
             return [ToolCall(action.group(2), text[body:body_end].strip(), None, False, (i, stop),
                              "the JSON after Action: is broken (a quote dropped?) and reads as no call: "
                              "which tool and which arguments are meant is a guess")], stop
+    if fence_line and calls and extent(text, skip_blanks(text, body, body_end), body_end) is None:
+        calls = unclosed_json(calls, text, body, close, "```")  # (one broken among them: the rest not ok)
     if not found or not any(c.name for c in calls):
         return None, k  # JSON that names no tool (LangChain's "Final Answer"): read as any fence is
     return calls, stop
 
 
 # the tool an action object names first, its quotes as written or not; a fence's closing line
-_BROKEN_ACTION = re.compile(r'\s*(\[?\s*\{)\s*"?(?:action|tool_name)"?[ \t]*:[ \t]*"?(' + NAME_PATTERN +
-                            r')"?[ \t]*,')
-_FENCE_CLOSE = re.compile(r"```[ \t]*(?:\r?\n|\Z)")
+_BROKEN_ACTION = re.compile(r'\s*(\[?\s*\{)\s*"?(?:action|tool_name)"?\s*:\s*"?(' + NAME_PATTERN + r')"?\s*,')
+_FENCE_CLOSE = re.compile(r"[ \t]*```[ \t]*(?:\r?\n|\Z)")
 
 
 _RECIPIENT = re.compile(r"<\|recipient\|>[ \t]*(" + NAME_PATTERN + r")[ \t]*\n?[ \t]*<\|content\|>")
