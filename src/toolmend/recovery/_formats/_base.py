@@ -56,7 +56,6 @@ class Ctx:
                 self.found[needle] = (start, k)
         return k
 
-
     def search(self, text: str, pattern: re.Pattern[str], start: int, limit: int) -> int:
         """Where ``pattern`` (one whose matches do not depend on where a search starts) first
         matches in ``text[start:limit]``, -1 nowhere; remembered per limit, so that a run of
