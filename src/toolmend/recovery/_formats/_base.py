@@ -21,7 +21,7 @@ from ._schema import NOT_ONE_VALUE, Tools, typed_value
 from ._tokens import BARE_CLOSER
 
 __all__ = ["Ctx", "Reader", "xml_call", "json_run", "cut_call", "named_call", "more_after", "named_in",
-           "unreadable_block", "unclosed_json", "open_string_rest"]
+           "unreadable_block", "unclosed_json", "open_string_rest", "string_open_at"]
 
 
 class Ctx:
@@ -146,16 +146,20 @@ def unclosed_json(calls: list[ToolCall], text: str, start: int, close_at: int, c
 
 
 _QUOTE_OR_ESCAPE = re.compile(r"[\"'\\]")
+_DOUBLE_QUOTE_OR_ESCAPE = re.compile(r'["\\]')
 
 
-def string_open_at(text: str, a: int, b: int) -> bool:
-    """A string opened after ``a`` is still open at ``b``: one in double quotes, or in single
-    quotes where a key or a value begins (after ``{``, ``[``, ``,`` or ``:``, not an apostrophe
-    in a bare word), or in three of either (Python's); a backslash escapes the character after it."""
+def string_open_at(text: str, a: int, b: int, single_quotes: bool = True) -> bool:
+    """A string opened after ``a`` is still open at ``b``: one in double quotes, or (with
+    ``single_quotes``) in single quotes where a key or a value begins (after ``{``, ``[``, ``,``
+    or ``:``, not an apostrophe in a bare word), or in three of either (Python's); a backslash
+    escapes the character after it. (Without ``single_quotes``: an odd count of unescaped
+    double quotes, JSON's own strings only.)"""
+    stops = _QUOTE_OR_ESCAPE if single_quotes else _DOUBLE_QUOTE_OR_ESCAPE
     quote = ""
     k = a
     while True:
-        m = _QUOTE_OR_ESCAPE.search(text, k, b)
+        m = stops.search(text, k, b)
         if m is None:
             return quote != ""
         k = m.start()
@@ -169,7 +173,7 @@ def string_open_at(text: str, a: int, b: int) -> bool:
                 quote = ""
                 continue
         elif ch == '"' or _value_begins(text, a, k):
-            quote = ch * 3 if text.startswith(ch * 3, k) else ch
+            quote = ch * 3 if single_quotes and text.startswith(ch * 3, k) else ch
             k += len(quote)
             continue
         k += 1

@@ -30,7 +30,7 @@ from dataclasses import replace
 from .._jsonish import elements, extent, members, skip_space
 from .._result import Fix
 from .._toolcalls import _NAME, NAME_PATTERN, ToolCall, two_ways
-from ._base import Ctx, Reader, cut_call, json_run, more_after, named_call, unclosed_json
+from ._base import Ctx, Reader, cut_call, json_run, more_after, named_call, string_open_at, unclosed_json
 from ._context import after_markup, frames
 
 __all__ = ["block_reader", "read_mistral", "read_kimi", "read_deepseek", "read_harmony", "harmony_tool",
@@ -224,7 +224,7 @@ def read_kimi(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] |
     k = skip_space(text, a, limit)
     e = ctx.find(text, "<|tool_call_end|>", a, limit)  # (remembered: a run of calls without it, one search)
     nxt = text.find("<|tool_call_begin|>", a, e if e >= 0 else limit)
-    if nxt >= 0 and _in_string(text, a, nxt):
+    if nxt >= 0 and string_open_at(text, a, nxt, single_quotes=False):
         nxt = -1  # inside a string of its arguments: the arguments' text
     bound = nxt if nxt >= 0 else limit  # (a next call ends this one's arguments, whole or not)
     x = extent(text, k, bound) if k < bound and text[k] in "{[" else None
@@ -245,12 +245,6 @@ def read_kimi(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] |
     return [named_call(name, text[a:stop], (i, stop), call_id, cut=True)], stop
 
 
-def _in_string(text: str, a: int, b: int) -> bool:
-    """``b`` stands inside a JSON string opened after ``a`` (an odd count of unescaped quotes)."""
-    return _ESCAPED.sub("", text[a:b]).count('"') % 2 == 1
-
-
-_ESCAPED = re.compile(r"\\.", re.S)
 _DS_BEGIN = "<｜tool▁call▁begin｜>"
 _DS_SEP = "<｜tool▁sep｜>"
 _DS_END = "<｜tool▁call▁end｜>"
@@ -260,8 +254,8 @@ def read_deepseek(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCal
     j = i + len(_DS_BEGIN)
     e = ctx.find(text, _DS_END, j, limit)  # (remembered: a run of calls without it costs one search)
     nxt = text.find(_DS_BEGIN, j, e if e >= 0 else limit)
-    if nxt >= 0 and not _in_string(text, j, nxt):  # (as for Kimi's): this one, not whole, ends there
-        limit, e = nxt, -1
+    if nxt >= 0 and not string_open_at(text, j, nxt, single_quotes=False):
+        limit, e = nxt, -1  # (as for Kimi's): this one, not whole, ends there
     body_end = e if e >= 0 else limit
     s = text.find(_DS_SEP, j, body_end)
     if s < 0:
@@ -346,7 +340,7 @@ def harmony_message(text: str, i: int, limit: int, find: Callable[[str, str, int
         q -= 1
     # (a whole call's JSON ends in its closer, as most messages' do: no count of its quotes then)
     if to is not None and ends and v < q and text[v] in "{[" and text[q - 1] not in "}]" and \
-            _in_string(text, v, b):
+            string_open_at(text, v, b, single_quotes=False):
         # (a call's JSON whose string holds an end token: the message ends after the JSON, which
         # never runs on into the next message)
         nxt = search(text, "<|start|>", a, limit)
