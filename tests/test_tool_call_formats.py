@@ -159,6 +159,20 @@ def test_a_list_after_a_prefix_never_loses_an_element():
         assert [c.raw_args for c in calls] == ['{"x": 1}', '{"y": 2}']
 
 
+@pytest.mark.parametrize("prefix", ["functools", "[TOOL_CALLS]", "<|tool_call|>", "<|python_tag|>"])
+@pytest.mark.parametrize("broken", ['{name": "b", "arguments": {"y": 2}}', '{"name" "b", "arguments": {"y": 2}}'])
+def test_a_list_with_no_closer_never_loses_an_element_broken_before_its_name(prefix, broken):
+    # (broken, not cut: the text goes on past the break, where a cut would have ended it)
+    text = prefix + '[{"name": "a", "arguments": {"x": 1}}, ' + broken + "]"
+    a, b = parse_tool_calls(text)
+    assert (a.name, a.args, a.ok) == ("a", {"x": 1}, True)
+    assert (b.name, b.ok) == ("", False) and a.span[1] <= b.span[0]
+    assert "breaks before its name" in b.error or "without a tool name" in b.error
+    # cut inside the second call's name: no call to report, as before
+    (a,) = parse_tool_calls(prefix + '[{"name": "a", "arguments": {"x": 1}}, {"na')
+    assert a.ok
+
+
 def test_raw_args_is_exactly_the_calls_argument_text():
     text = ('<tool_call>\n<function=f>\n<parameter=a>\n1\n</parameter>\n</function>\n</tool_call>\n'
             '<tool_call>\n<function=g>\n<parameter=b>\nx\n</parameter>\n</function>\n</tool_call>')
@@ -914,6 +928,50 @@ def test_a_mistral_call_that_writes_no_arguments_is_kept_not_ok():
     # blanks around the name and [ARGS], as some detokenizers write them
     (c,) = parse_tool_calls('Reasoning before tool call [TOOL_CALLS] f [ARGS]{"a": 1}')
     assert (c.name, c.args, c.ok) == ("f", {"a": 1}, True)
+
+
+@pytest.mark.parametrize("text, want", [
+    ('[TOOL_CALLS]f{"a": 1}[TOOL_CALLS]g"b": 2}', [("f", True), ("g", False)]),
+    ('[TOOL_CALLS]f"a": 1}[TOOL_CALLS]g{"b": 2}', [("f", False), ("g", True)]),
+    ('[TOOL_CALLS]f[ARGS]{"a": 1}[TOOL_CALLS]g[ARGS]"b": 2}[TOOL_CALLS]h[ARGS]{}',
+     [("f", True), ("g", False), ("h", True)]),
+    ('[TOOL_CALLS]f{"a": 1}[TOOL_CALLS]g[CALL_ID]a1b2c3d4e[ARGS] "b": 2}</s>', [("f", True), ("g", False)]),
+    ("[TOOL_CALLS]f{\"a\": 1}[TOOL_CALLS]g('b', 2)", [("f", True), ("g", False)]),
+    # a marker inside a string of the broken call's arguments is that string's text
+    ('[TOOL_CALLS]f{"a": 1}[TOOL_CALLS]g"code": "x[TOOL_CALLS]rm{}"}', [("f", True), ("g", False)]),
+    # the text cut inside the second call's name: the list is not whole
+    ('[TOOL_CALLS]f{"a": 1}[TOOL_CALLS]get_wea', [("f", True), ("get_wea", False)]),
+    # a marker, then words: no call's head
+    ('[TOOL_CALLS]f{"a": 1}[TOOL_CALLS] Let me also check the time.', [("f", True)]),
+    ('The token [TOOL_CALLS]f"a": 1} is shown here.', []),
+    ("Hi.\n[TOOL_CALLS]What's up? I'm here.", []),
+    ('[TOOL_CALLS]f{"a": 1}[TOOL_CALLS]Note (see above): done.', [("f", True)]),
+    # one that would cover a reasoning closer: the scan's reading of it stands (all before it reasoning)
+    ('[TOOL_CALLS]f{"a": 1}[TOOL_CALLS]g"b": "x</think>"}', []),
+])
+def test_a_mistral_call_with_its_brace_missing_is_kept_not_ok(text, want):
+    for fmt in (None, "mistral"):
+        calls = parse_tool_calls(text, format=fmt)
+        assert [(c.name, c.ok) for c in calls] == want, fmt
+        for c in calls:
+            assert c.ok or "no JSON object of arguments" in c.error or "cut off" in c.error
+            assert text[c.span[0]:].startswith("[TOOL_CALLS]")
+    assert all(a.span[1] <= b.span[0] for a, b in zip(calls, calls[1:], strict=False))
+
+
+@pytest.mark.parametrize("text, want", [
+    ('>>>get_weather\n{"city": "Paris"}\n>>>get_time\n"tz": "CET"}', [("get_weather", True), ("get_time", False)]),
+    ('>>>get_weather\n"city": "Paris"}\n>>>get_time\n{"tz": "CET"}', [("get_weather", False), ("get_time", True)]),
+    # a next call inside a string the broken arguments open is that string's text
+    ('>>>all\nHi.\n>>>get_weather\n"city": "Paris", "x": "\n>>>rm\n{}"}', [("get_weather", False)]),
+    ('>>> x\n"a"\n>>> y\n5', []),  # a Python session: no key, no call
+])
+def test_a_functionary_call_with_its_brace_missing_is_kept_not_ok(text, want):
+    for fmt in (None, "functionary"):
+        calls = parse_tool_calls(text, format=fmt)
+        assert [(c.name, c.ok) for c in calls] == want, fmt
+        assert all(c.ok or "no JSON object of arguments" in c.error for c in calls)
+        assert all(text[c.span[0]:].startswith(">>>") for c in calls)
 
 
 def test_a_tag_text_that_opens_a_quote_and_meets_the_closer_is_not_ok():

@@ -232,12 +232,11 @@ def cut_call(name: str, raw: str, span: tuple[int, int], why: str, id: str | Non
 
 
 def _cut_string(raw: str) -> str:
-    """The content of a quoted arguments string cut before its closing quote,
-    decoded as far as it goes (an escape cut in the middle is left out)."""
+    """A quoted arguments string cut before its closing quote, decoded as far as it goes."""
     body = raw[1:]
     if raw[:1] == "'":
         return body.replace("\\'", "'")
-    for drop in range(0, 7):  # a cut escape is at most "\\uXXX"
+    for drop in range(0, 7):  # (a cut escape, left out, is at most "\\uXXX")
         if drop > len(body):
             break
         try:
@@ -376,9 +375,8 @@ def _is_text_block(obj: _Obj) -> bool:
 
 def _json_calls(text: str, i: int, limit: int, lenient: bool,
                 known: tuple[int, int] | None = None) -> tuple[list[ToolCall] | None, int]:
-    """The calls in the JSON value at ``i``: (calls or None when the value is
-    not calls, where scanning goes on). ``known``: (start, end) of a value
-    whose end was found already (within ``limit``), not scanned again."""
+    """The calls in the JSON value at ``i``: (calls or None when the value is not calls, where scanning
+    goes on). ``known``: (start, end) of a value whose end was found already (within ``limit``)."""
     end = known[1] if known is not None and known[0] == i else extent(text, i, limit)
     stop = limit if end is None else end
     if text[i] == "[":
@@ -422,6 +420,7 @@ def _json_calls(text: str, i: int, limit: int, lenient: bool,
 
 
 _NO_CALL: Any = object()  # a call so cut off that nothing can be reported
+BROKEN_BEFORE_NAME = "the call object breaks before its name"  # (json_run's last call, one a reader may drop)
 _call_body = markers.call_body  # the members of a plain call object (the marker kernel)
 
 
@@ -492,11 +491,12 @@ def _object_call(obj: _Obj, start: int, end: int | None, limit: int, lenient: bo
         name_member = obj.items.get("name") or (obj.sub("function").items.get("name")  # type: ignore[union-attr]
                                                 if shape.container else None)
         if name_member is not None and name_member.end is None or end is None:
-            return _NO_CALL
-        if lenient:
-            return ToolCall("", text[start:span[1]].strip(), None, False, span,
-                            "a tool call without a tool name")
-        return None
+            if not lenient or not obj.broken or obj.end is None:  # (broken, not cut: `{name": ..`)
+                return _NO_CALL
+            return ToolCall("", text[start:span[1]].strip(), None, False, span, f"{BROKEN_BEFORE_NAME}, at "
+                            f"offset {obj.end - start}: {text[obj.end]!r} where a member belongs")
+        return ToolCall("", text[start:span[1]].strip(), None, False, span,
+                        "a tool call without a tool name") if lenient else None
     if not _NAME.match(shape.name):
         if lenient and shape.name.strip() and not _is_placeholder(shape.name, None):
             return ToolCall(shape.name, text[start:span[1]].strip(), None, False, span,

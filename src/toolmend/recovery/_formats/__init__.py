@@ -335,15 +335,15 @@ def _action_fence(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCal
     calls, end, found = json_run(text, body, body_end)
     stop = close + 3 if close >= 0 else limit
     fence_line = close >= 0 and _FENCE_CLOSE.match(text, text.rfind("\n", 0, close) + 1) is not None
-    if found and not calls and fence_line and "final answer" not in text[body:body_end].lower():
+    named = any(c.name for c in calls)  # (a call object broken before its name names none)
+    if found and not named and fence_line and "final answer" not in text[body:body_end].lower():
         action = _BROKEN_ACTION.match(text, body, body_end)  # (a quote dropped: {action": "f", ..})
         if action is not None and extent(text, action.start(1), body_end) is None:
-            return [ToolCall(action.group(2), text[body:body_end].strip(), None, False, (i, stop),
-                             "the JSON after Action: is broken (a quote dropped?) and reads as no call: "
-                             "which tool and which arguments are meant is a guess")], stop
+            return [ToolCall(action.group(2), text[body:body_end].strip(), None, False, (i, stop), "the JSON "
+                             "after Action: is broken (a quote dropped?): the call meant is a guess")], stop
     if fence_line and calls and extent(text, skip_blanks(text, body, body_end), body_end) is None:
         calls = unclosed_json(calls, text, body, close, "```")  # (one broken among them: the rest not ok)
-    if not found or not any(c.name for c in calls):
+    if not found or not named:
         return None, k  # JSON that names no tool (LangChain's "Final Answer"): read as any fence is
     return calls, stop
 

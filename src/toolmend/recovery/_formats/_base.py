@@ -14,14 +14,25 @@ from dataclasses import replace
 from typing import Any
 
 from ..._text import skip_blanks
+from .._jsonish import extent
 from .._strategies import json_text, normalize_tool_args
-from .._toolcalls import _NAME, MARKUP_ONLY, NO_ARGUMENTS, ToolCall, call_from_parts, json_run, two_ways
-from ._context import MARKER_CLOSERS, TURN_END
+from .._toolcalls import (
+    _NAME,
+    BROKEN_BEFORE_NAME,
+    MARKUP_ONLY,
+    NO_ARGUMENTS,
+    ToolCall,
+    call_from_parts,
+    json_run as _json_run,
+    two_ways,
+)
+from ._context import MARKER_CLOSERS, ROLE_HEAD, TURN_END
 from ._schema import NOT_ONE_VALUE, Tools, typed_value
-from ._tokens import BARE_CLOSER
+from ._tokens import BARE_CLOSER, REASONING_MARK
 
 __all__ = ["Ctx", "Reader", "xml_call", "json_run", "cut_call", "named_call", "more_after", "named_in",
-           "unreadable_block", "unclosed_json", "open_string_rest", "string_open_at"]
+           "unreadable_block", "unclosed_json", "open_string_rest", "string_open_at", "unbraced_call",
+           "MEMBER_FIRST"]
 
 
 class Ctx:
@@ -79,6 +90,20 @@ _MEMBER = re.compile(r',?\s*"(?:[^"\\\n]|\\.){0,256}"\s*:')  # (a member: , "key
 _OBJECT = re.compile(r'\{\s*"(?!(?:name|tool|tool_name|function)"\s*:)[^"\n]{0,128}"\s*:')
 
 
+def json_run(text: str, i: int, limit: int, seps: str = ",;",
+             known: tuple[int, int] | None = None) -> tuple[list[ToolCall], int, bool]:
+    """The JSON calls from ``i`` on, as ``_toolcalls.json_run`` reads them, but for a last
+    call object broken before its name (``{name": ..``, not ok, to ``limit``) that covers a
+    reasoning marker or another turn's head: not reported, so the scan's reading of those stands."""
+    calls, end, found = _json_run(text, i, limit, seps, known)
+    last = calls[-1] if calls else None
+    if last is not None and last.error is not None and last.error.startswith(BROKEN_BEFORE_NAME):
+        a, b = last.span
+        if REASONING_MARK.search(text, a, b) is not None or ROLE_HEAD.search(text, a, b) is not None:
+            calls.pop()
+    return calls, end, found
+
+
 def more_after(calls: list[ToolCall], text: str, end: int, limit: int,
                closed: bool = False) -> list[ToolCall]:
     """The calls read up to ``end``, where their JSON ends: when what follows reads
@@ -122,6 +147,13 @@ def more_after(calls: list[ToolCall], text: str, end: int, limit: int,
 _NAMED = re.compile(r'"name"\s*:\s*"([^"\\\n]{1,128})"')
 
 
+def _unbroken(calls: list[ToolCall]) -> list[ToolCall]:
+    """``calls`` without a last call object broken before its name: where a closer ends the
+    block, what stands after the whole calls is reported whole, named by the name it holds."""
+    last = calls[-1] if calls else None
+    return calls[:-1] if last and (last.error or "").startswith(BROKEN_BEFORE_NAME) else calls
+
+
 def unclosed_json(calls: list[ToolCall], text: str, start: int, close_at: int, closer: str,
                   stop: int = -1) -> list[ToolCall]:
     """``calls``, read from the JSON at ``start`` that does not close before its block's
@@ -131,6 +163,7 @@ def unclosed_json(calls: list[ToolCall], text: str, start: int, close_at: int, c
     never pass for all the block holds. (A quote left open before the closer: a quote
     dropped, or the text cut inside a string that holds the closer; not ok either way.)"""
     stop = close_at if stop < 0 else stop
+    calls = _unbroken(calls)
     k = max((c.span[1] for c in calls), default=start)
     while k < close_at and (text[k].isspace() or text[k] in ",]}"):
         k += 1
@@ -205,6 +238,7 @@ def open_string_rest(calls: list[ToolCall], text: str, start: int, stop_at: int,
     limit = limit if turn < 0 else turn
     if ctx.search(text, BARE_CLOSER, stop_at, limit) >= 0:
         return None
+    calls = _unbroken(calls)
     cut = calls[-1] if calls and not calls[-1].ok and calls[-1].name else None
     kept = calls[:-1] if cut is not None else calls
     k = max((c.span[1] for c in kept), default=start)
@@ -221,7 +255,30 @@ def open_string_rest(calls: list[ToolCall], text: str, start: int, stop_at: int,
 
 
 # the first member of a JSON object written without its opening brace
-_MEMBER_FIRST = re.compile(r'"[\w.-]{1,64}"[ \t]*:')
+MEMBER_FIRST = re.compile(r'"[\w.-]{1,64}"[ \t]*:')
+
+
+def unbraced_call(name: str, text: str, start: int, a: int, stop: int, limit: int, ctx: Ctx,
+                  id: str | None = None) -> ToolCall | None:
+    """The call to ``name`` at ``start`` whose arguments at ``a`` open with no brace
+    (``"b": 2}``): up to where they would close with it given, else to ``stop`` (the next
+    call's marker; the end of the model's turn, or ``limit``, when that marker stands in a
+    string they open). Not ok, so that the calls beside it never pass for all the message
+    holds. None when it would cover a reasoning marker or another turn's head: the scan's
+    reading of those stands."""
+    turn = ctx.search(text, TURN_END, a, limit)
+    end_of_turn = limit if turn < 0 else turn
+    stop = min(stop, end_of_turn)
+    braced = extent("{" + text[a:stop], 0, stop - a + 1)
+    if braced is not None:
+        stop = a + braced - 1
+    elif stop < end_of_turn and string_open_at(text, a, stop, single_quotes=False):
+        stop = end_of_turn  # (the marker is the text of a string its arguments hold)
+    if ctx.search(text, REASONING_MARK, a, stop) >= 0 or ctx.search(text, ROLE_HEAD, a, stop) >= 0:
+        return None
+    return ToolCall(name, text[a:stop].strip(), None, False, (start, stop), (
+        f"the call to {name!r} at offset {start} has no JSON object of arguments (a brace missing?): "
+        "what its arguments are is a guess"), id)
 
 
 def cut_call(name: str, raw: str, span: tuple[int, int], where: str,
@@ -303,7 +360,7 @@ def named_in(head: str) -> str:
 # what a call's body begins with in the families whose block may hold one: a JSON object or list
 # (not a template's {{ or {%), or its first member with the brace dropped, a Python call or a list
 # of them, a tag
-_CALL_BEGINS = re.compile(r"\{(?![{%])|" + _MEMBER_FIRST.pattern + "|"
+_CALL_BEGINS = re.compile(r"\{(?![{%])|" + MEMBER_FIRST.pattern + "|"
                           r"\[[ \t\n]*[\[{\"]|\[?[ \t\n]*[A-Za-z_][\w.]*[ \t]*\(|<[A-Za-z_|]|"
                           # (Gemma 4's call:NAME, Kimi's functions.NAME, GLM's NAME then its tags)
                           r"call:[A-Za-z_]|functions\.[A-Za-z_]|[A-Za-z_][\w.-]*[ \t]*\r?\n?[ \t]*<[A-Za-z_]|"

@@ -25,11 +25,10 @@ from .._toolcalls import (
     _skip_ws,
     call_from_parts,
     cut_call,
-    json_run,
     plain_call,
     two_ways,
 )
-from ._base import Ctx, more_after, open_string_rest, unclosed_json
+from ._base import Ctx, json_run, more_after, open_string_rest, unclosed_json
 from ._context import TURN_END
 from ._xml import glm_head, read_glm
 

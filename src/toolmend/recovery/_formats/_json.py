@@ -30,7 +30,18 @@ from dataclasses import replace
 from .._jsonish import elements, extent, members, skip_space
 from .._result import Fix
 from .._toolcalls import _NAME, NAME_PATTERN, ToolCall, two_ways
-from ._base import Ctx, Reader, cut_call, json_run, more_after, named_call, string_open_at, unclosed_json
+from ._base import (
+    MEMBER_FIRST,
+    Ctx,
+    Reader,
+    cut_call,
+    json_run,
+    more_after,
+    named_call,
+    string_open_at,
+    unbraced_call,
+    unclosed_json,
+)
 from ._context import after_markup, frames
 
 __all__ = ["block_reader", "read_mistral", "read_kimi", "read_deepseek", "read_harmony", "harmony_tool",
@@ -116,6 +127,21 @@ _V11 = re.compile(_V11_HEAD + r"(?:\s*(\[ARGS\])\s*|[ \t]*)(?=\{)")  # ([ARGS] m
 # at the text's end: cut before them
 _V11_EMPTY = re.compile(_V11_HEAD + r"[ \t]*\[ARGS\][ \t]*(?=\[TOOL_CALLS\]|\r?\n|</s>|\Z)")
 _V11_CUT = re.compile(r"\s*[\w.:@/-]*(?:\[[A-Z_]*\]?[^\[{]*)?")  # the text ran out in a v11 head
+# a v11 head whose arguments open with no brace (their first key, ``g"b": 2}``; a parenthesis glued
+# to the name, ``g('b', 2)``), or that the text's end cuts: a call broken there, not prose's words
+_V11_BROKEN = re.compile(_V11_HEAD + r"(?:(?=\()|[ \t]*(?:\[ARGS\][ \t]*)?"
+                         r"(?=[\"'][\w.-]{1,64}[\"'][ \t]*:|\Z))")
+
+
+def _broken_v11(text: str, m: re.Match[str], start: int, limit: int, ctx: Ctx) -> ToolCall | None:
+    """The call a broken v11 head ``m`` begins, from its marker at ``start`` up to the next
+    marker or the turn's end (None as for unbraced_call); cut when the text ends in its head."""
+    name, a = m.group(1), m.end()
+    if a == limit == len(text):
+        return cut_call(name, "", (start, a), "inside its name or before its arguments", m.group(2))
+    stop = min((p for p in (ctx.find(text, "[TOOL_CALLS]", a, limit), ctx.find(text, "</s>", a, limit))
+                if p >= 0), default=limit)
+    return unbraced_call(name, text, start, a, stop, limit, ctx, m.group(2))
 
 
 def read_mistral(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
@@ -159,8 +185,23 @@ def read_mistral(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall
                         return _respan(listed, (i, end)), end
                 if limit == len(text) and _V11_CUT.fullmatch(text, k, limit):
                     return [], limit  # cut before the arguments began: nothing to run
-                return None, j
-            return calls, k
+                broken = _V11_BROKEN.match(text, j, limit) if after_markup(text, i) else None
+                if broken is not None and (broken.end() == limit or text[broken.end()] == "("):
+                    broken = None  # (a first marker counts with a key after it only)
+                entry = None if broken is None else _broken_v11(text, broken, start, limit, ctx)
+                if entry is None:
+                    return None, j
+            else:  # after a call the marker is the model's: a head there that does not read is broken
+                broken = _V11_BROKEN.match(text, k, limit)
+                entry = _broken_v11(text, broken, start, limit, ctx) if broken is not None else None
+                if entry is None:
+                    return calls, k
+            calls.append(entry)
+            k = calls[-1].span[1]
+            if not text.startswith("[TOOL_CALLS]", k):
+                return calls, k
+            start, k = k, k + len("[TOOL_CALLS]")
+            continue
         name, call_id = m.group(1), m.group(2)
         a = m.end()
         e = extent(text, a, limit)
@@ -560,6 +601,11 @@ def read_arrow(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] 
     if m.group(1) == "all":  # >>>all: text for the user
         return [], m.end()
     k = skip_space(text, m.end(), limit)
+    if MEMBER_FIRST.match(text, k, limit):  # >>>NAME\n"key": ...}: its arguments' brace missing
+        stop = ctx.find(text, "\n>>>", k, limit)
+        call = unbraced_call(m.group(1), text, i, k, limit if stop < 0 else stop, limit, ctx)
+        if call is not None:
+            return [call], call.span[1]
     if k >= limit or text[k] not in "{[":
         return None, m.end()
     e = extent(text, k, limit)

@@ -37,6 +37,9 @@ BARE_CLOSER = re.compile("|".join(re.escape(c) for c in BARE_CLOSERS), re.I | re
 # what ends the reasoning the prompt opened, when the caller says it did (thinking=True): any
 # reasoning closer, those shared with other blocks too (harmony's <|end|>, Inkling's <|end_message|>)
 THINKING_CLOSER = re.compile("|".join(re.escape(c) for c in dict.fromkeys(REASONING.values())), re.I | re.A)
+# any reasoning marker, opener or closer: a reading that covers one would move where reasoning is
+REASONING_MARK = re.compile("|".join(re.escape(m) for m in dict.fromkeys([*REASONING, *REASONING.values()])),
+                            re.I | re.A)
 
 
 def reasoning_end(text: str, start: int = 0) -> int:
