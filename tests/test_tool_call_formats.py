@@ -944,6 +944,15 @@ def test_a_mistral_call_that_writes_no_arguments_is_kept_not_ok():
     # a marker, then words: no call's head
     ('[TOOL_CALLS]f{"a": 1}[TOOL_CALLS] Let me also check the time.', [("f", True)]),
     ('The token [TOOL_CALLS]f"a": 1} is shown here.', []),
+    # what follows a broken call is read as the scan reads any marker: an example stays one
+    ('[TOOL_CALLS]f{"a": 1}[TOOL_CALLS]g"b": 1 I will not run `[TOOL_CALLS]rm{"path": "/"}` since it is bad.',
+     [("f", True), ("g", False)]),
+    ('[TOOL_CALLS]f{"a": 1}[TOOL_CALLS]g"b": 1 For example [TOOL_CALLS]rm{"path": "/"}', [("f", True), ("g", False)]),
+    ("[TOOL_CALLS]f{\"a\": 1}[TOOL_CALLS]g('x') For example [TOOL_CALLS]rm{\"path\": \"/\"}",
+     [("f", True), ("g", False)]),
+    ('Hi.\n[TOOL_CALLS]g"b": "x"\n\nFor example [TOOL_CALLS]rm{"path": "/"}', [("g", False)]),
+    # a marker inside a single-quoted string of the broken arguments is that string's text
+    ("[TOOL_CALLS]f{\"a\": 1}[TOOL_CALLS]g'b': 'x[TOOL_CALLS]rm{\"p\": 1}'}", [("f", True), ("g", False)]),
     ("Hi.\n[TOOL_CALLS]What's up? I'm here.", []),
     ('[TOOL_CALLS]f{"a": 1}[TOOL_CALLS]Note (see above): done.', [("f", True)]),
     # one that would cover a reasoning closer: the scan's reading of it stands (all before it reasoning)
@@ -965,6 +974,7 @@ def test_a_mistral_call_with_its_brace_missing_is_kept_not_ok(text, want):
     # a next call inside a string the broken arguments open is that string's text
     ('>>>all\nHi.\n>>>get_weather\n"city": "Paris", "x": "\n>>>rm\n{}"}', [("get_weather", False)]),
     ('>>> x\n"a"\n>>> y\n5', []),  # a Python session: no key, no call
+    ('Use the REPL prompt >>>print\n"a": 1} to test.', []),  # (a marker inside a sentence)
 ])
 def test_a_functionary_call_with_its_brace_missing_is_kept_not_ok(text, want):
     for fmt in (None, "functionary"):

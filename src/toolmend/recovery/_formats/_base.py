@@ -261,19 +261,16 @@ MEMBER_FIRST = re.compile(r'"[\w.-]{1,64}"[ \t]*:')
 def unbraced_call(name: str, text: str, start: int, a: int, stop: int, limit: int, ctx: Ctx,
                   id: str | None = None) -> ToolCall | None:
     """The call to ``name`` at ``start`` whose arguments at ``a`` open with no brace
-    (``"b": 2}``): up to where they would close with it given, else to ``stop`` (the next
-    call's marker; the end of the model's turn, or ``limit``, when that marker stands in a
-    string they open). Not ok, so that the calls beside it never pass for all the message
-    holds. None when it would cover a reasoning marker or another turn's head: the scan's
-    reading of those stands."""
+    (``"b": 2}``), up to where they would close with it given (looked for up to ``stop``, the
+    next call's marker). Where they do not, where they end is a guess, and so is all that
+    follows (a call the broken text shows, "for example [TOOL_CALLS]..."): the entry reaches
+    the end of the model's turn (or ``limit``) and nothing in it is read. Not ok, so that the
+    calls beside it never pass for all the message holds. None when it would cover a reasoning
+    marker or another turn's head: the scan's reading of those stands."""
     turn = ctx.search(text, TURN_END, a, limit)
     end_of_turn = limit if turn < 0 else turn
-    stop = min(stop, end_of_turn)
-    braced = extent("{" + text[a:stop], 0, stop - a + 1)
-    if braced is not None:
-        stop = a + braced - 1
-    elif stop < end_of_turn and string_open_at(text, a, stop, single_quotes=False):
-        stop = end_of_turn  # (the marker is the text of a string its arguments hold)
+    braced = extent("{" + text[a:min(stop, end_of_turn)], 0, min(stop, end_of_turn) - a + 1)
+    stop = end_of_turn if braced is None else a + braced - 1
     if ctx.search(text, REASONING_MARK, a, stop) >= 0 or ctx.search(text, ROLE_HEAD, a, stop) >= 0:
         return None
     return ToolCall(name, text[a:stop].strip(), None, False, (start, stop), (

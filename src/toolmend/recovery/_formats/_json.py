@@ -134,14 +134,13 @@ _V11_BROKEN = re.compile(_V11_HEAD + r"(?:(?=\()|[ \t]*(?:\[ARGS\][ \t]*)?"
 
 
 def _broken_v11(text: str, m: re.Match[str], start: int, limit: int, ctx: Ctx) -> ToolCall | None:
-    """The call a broken v11 head ``m`` begins, from its marker at ``start`` up to the next
-    marker or the turn's end (None as for unbraced_call); cut when the text ends in its head."""
+    """The call a broken v11 head ``m`` begins at its marker ``start``, as unbraced_call reads
+    it; cut when the text ends in its head."""
     name, a = m.group(1), m.end()
     if a == limit == len(text):
         return cut_call(name, "", (start, a), "inside its name or before its arguments", m.group(2))
-    stop = min((p for p in (ctx.find(text, "[TOOL_CALLS]", a, limit), ctx.find(text, "</s>", a, limit))
-                if p >= 0), default=limit)
-    return unbraced_call(name, text, start, a, stop, limit, ctx, m.group(2))
+    nxt = ctx.find(text, "[TOOL_CALLS]", a, limit)
+    return unbraced_call(name, text, start, a, limit if nxt < 0 else nxt, limit, ctx, m.group(2))
 
 
 def read_mistral(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
@@ -196,12 +195,8 @@ def read_mistral(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall
                 entry = _broken_v11(text, broken, start, limit, ctx) if broken is not None else None
                 if entry is None:
                     return calls, k
-            calls.append(entry)
-            k = calls[-1].span[1]
-            if not text.startswith("[TOOL_CALLS]", k):
-                return calls, k
-            start, k = k, k + len("[TOOL_CALLS]")
-            continue
+            # (what follows it is the scan's to read: prose may stand between, "for example [TOOL_CALLS]..")
+            return [*calls, entry], entry.span[1]
         name, call_id = m.group(1), m.group(2)
         a = m.end()
         e = extent(text, a, limit)
@@ -601,8 +596,8 @@ def read_arrow(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] 
     if m.group(1) == "all":  # >>>all: text for the user
         return [], m.end()
     k = skip_space(text, m.end(), limit)
-    if MEMBER_FIRST.match(text, k, limit):  # >>>NAME\n"key": ...}: its arguments' brace missing
-        stop = ctx.find(text, "\n>>>", k, limit)
+    if MEMBER_FIRST.match(text, k, limit) and after_markup(text, i):  # >>>NAME\n"key": ..}: brace missing
+        stop = ctx.find(text, ">>>", k, limit)
         call = unbraced_call(m.group(1), text, i, k, limit if stop < 0 else stop, limit, ctx)
         if call is not None:
             return [call], call.span[1]
