@@ -160,7 +160,8 @@ def test_a_list_after_a_prefix_never_loses_an_element():
 
 
 @pytest.mark.parametrize("prefix", ["functools", "[TOOL_CALLS]", "<|tool_call|>", "<|python_tag|>"])
-@pytest.mark.parametrize("broken", ['{name": "b", "arguments": {"y": 2}}', '{"name" "b", "arguments": {"y": 2}}'])
+@pytest.mark.parametrize("broken", ['{name": "b", "arguments": {"y": 2}}', '{"name" "b", "arguments": {"y": 2}}',
+                                    '{"name": b", "arguments": {"y": 2}}'])
 def test_a_list_with_no_closer_never_loses_an_element_broken_before_its_name(prefix, broken):
     # (broken, not cut: the text goes on past the break, where a cut would have ended it)
     text = prefix + '[{"name": "a", "arguments": {"x": 1}}, ' + broken + "]"

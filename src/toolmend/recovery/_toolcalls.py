@@ -375,8 +375,7 @@ def _is_text_block(obj: _Obj) -> bool:
 
 def _json_calls(text: str, i: int, limit: int, lenient: bool,
                 known: tuple[int, int] | None = None) -> tuple[list[ToolCall] | None, int]:
-    """The calls in the JSON value at ``i``: (calls or None when the value is not calls, where scanning
-    goes on). ``known``: (start, end) of a value whose end was found already (within ``limit``)."""
+    """The calls in the JSON value at ``i`` (None: not calls), where the scan goes on; ``known``: its span."""
     end = known[1] if known is not None and known[0] == i else extent(text, i, limit)
     stop = limit if end is None else end
     if text[i] == "[":
@@ -491,10 +490,11 @@ def _object_call(obj: _Obj, start: int, end: int | None, limit: int, lenient: bo
         name_member = obj.items.get("name") or (obj.sub("function").items.get("name")  # type: ignore[union-attr]
                                                 if shape.container else None)
         if name_member is not None and name_member.end is None or end is None:
-            if not lenient or not obj.broken or obj.end is None:  # (broken, not cut: `{name": ..`)
+            # (broken, not cut: no member where one belongs, `{name": ..`, quotes unpaired, `{"name": f",`)
+            if not lenient or obj.end is None or not (obj.broken or obj.closed):
                 return _NO_CALL
-            return ToolCall("", text[start:span[1]].strip(), None, False, span, f"{BROKEN_BEFORE_NAME}, at "
-                            f"offset {obj.end - start}: {text[obj.end]!r} where a member belongs")
+            why = f"{BROKEN_BEFORE_NAME} (offset {obj.end - start} of it: a quote dropped?)"
+            return ToolCall("", text[start:span[1]].strip(), None, False, span, why)
         return ToolCall("", text[start:span[1]].strip(), None, False, span,
                         "a tool call without a tool name") if lenient else None
     if not _NAME.match(shape.name):
