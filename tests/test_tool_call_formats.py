@@ -976,6 +976,10 @@ def test_a_mistral_call_with_its_brace_missing_is_kept_not_ok(text, want):
     ('>>>all\nHi.\n>>>get_weather\n"city": "Paris", "x": "\n>>>rm\n{}"}', [("get_weather", False)]),
     ('>>> x\n"a"\n>>> y\n5', []),  # a Python session: no key, no call
     ('Use the REPL prompt >>>print\n"a": 1} to test.', []),  # (a marker inside a sentence)
+    ('In Python:\n>>> x\n"a": 1}', []),  # (a Python session's prompt)
+    # one that would cover a fence's marker, a turn's end or a reasoning closer: the scan's reading stands
+    ('```\n>>>g\n"b": "x"}`<|im_end|>\n>>>rm\n{"p": "/"}`', []),
+    ('>>>g\n"b": "```"}\n```\n>>>rm\n{"p": "/"}</think>done', []),
 ])
 def test_a_functionary_call_with_its_brace_missing_is_kept_not_ok(text, want):
     for fmt in (None, "functionary"):

@@ -258,6 +258,7 @@ def open_string_rest(calls: list[ToolCall], text: str, start: int, stop_at: int,
 MEMBER_FIRST = re.compile(r'"[\w.-]{1,64}"[ \t]*:')
 
 
+_FENCE = re.compile(r"```|~~~")
 # what may follow a call's arguments on their line: its end, the next call's marker, a tag or token
 _AFTER_ARGUMENTS = re.compile(r"[ \t]*(?:\r?\n|\Z|\[TOOL_CALLS\]|>>>|<[|/A-Za-z\uff5c])")
 
@@ -267,18 +268,16 @@ def unbraced_call(name: str, text: str, start: int, a: int, stop: int, limit: in
     """The call to ``name`` at ``start`` whose arguments at ``a`` open with no brace
     (``"b": 2}``), up to where they would close with it given (looked for up to ``stop``, the
     next call's marker), the line ending there or a marker or tag following. Where they do
-    not, where they end is a guess, and so is all that
-    follows (a call the broken text shows, "for example [TOOL_CALLS]..."): the entry reaches
-    the end of the model's turn (or ``limit``) and nothing in it is read. Not ok, so that the
-    calls beside it never pass for all the message holds. None when it would cover a reasoning
-    marker or another turn's head: the scan's reading of those stands."""
-    turn = ctx.search(text, TURN_END, a, limit)
-    end_of_turn = limit if turn < 0 else turn
-    braced = extent("{" + text[a:min(stop, end_of_turn)], 0, min(stop, end_of_turn) - a + 1)
-    stop = end_of_turn if braced is None else a + braced - 1
-    if braced is not None and _AFTER_ARGUMENTS.match(text, stop, end_of_turn) is None:
-        stop = end_of_turn  # (closed inside what follows, `{"b": "x<|tool_call|>[{..}}, {..}]`: a guess too)
-    if ctx.search(text, REASONING_MARK, a, stop) >= 0 or ctx.search(text, ROLE_HEAD, a, stop) >= 0:
+    not, where they end is a guess, and so is all that follows (a call the broken text shows,
+    "for example [TOOL_CALLS]..."): the entry reaches ``limit`` and nothing in it is read. Not
+    ok, so that the calls beside it never pass for all the message holds. None when it would
+    cover a reasoning marker, a turn's end, another turn's head or a fence's marker: the scan's
+    reading of those stands (an entry over one would move where reasoning, a turn or a fence ends)."""
+    braced = extent("{" + text[a:stop], 0, stop - a + 1)
+    stop = limit if braced is None else a + braced - 1
+    if braced is not None and _AFTER_ARGUMENTS.match(text, stop, limit) is None:
+        stop = limit  # (closed inside what follows, `{"b": "x<|tool_call|>[{..}}, {..}]`: a guess too)
+    if any(ctx.search(text, mark, a, stop) >= 0 for mark in (REASONING_MARK, ROLE_HEAD, TURN_END, _FENCE)):
         return None
     return ToolCall(name, text[a:stop].strip(), None, False, (start, stop), (
         f"the call to {name!r} at offset {start} has no JSON object of arguments (a brace missing?): "

@@ -596,7 +596,8 @@ def read_arrow(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] 
     if m.group(1) == "all":  # >>>all: text for the user
         return [], m.end()
     k = skip_space(text, m.end(), limit)
-    if MEMBER_FIRST.match(text, k, limit) and after_markup(text, i):  # >>>NAME\n"key": ..}: brace missing
+    if MEMBER_FIRST.match(text, k, limit) and after_markup(text, i) and text[i + 3] not in " \t":
+        # >>>NAME\n"key": ..}: its brace missing (not ">>> x", a Python session's prompt)
         stop = ctx.find(text, ">>>", k, limit)
         call = unbraced_call(m.group(1), text, i, k, limit if stop < 0 else stop, limit, ctx)
         if call is not None:
