@@ -11,22 +11,18 @@ them in several shapes, all found by ``parse_tool_calls(text)``, in order::
     {"type": "tool_use", "id": ..., "name": ..., "input": {...}}                     (Anthropic)
     [...]                                                                            (lists of those)
 
-Arguments are recovered with :func:`toolmend.normalize_tool_args` (the tool's
-name selects the field a bare value belongs in). A call whose arguments
-cannot be recovered, or that was cut off inside them, is reported with
-``ok=False`` and the reason; a call cut off inside its own name is not a call.
+Arguments are recovered with :func:`toolmend.normalize_tool_args` (the tool's name selects the field a
+bare value belongs in). A call whose arguments cannot be recovered, or that was cut off inside them, is
+reported with ``ok=False`` and the reason; a call cut off inside its own name is not a call.
 
-Text that is not a call is left alone: prose that mentions a tag, inline code
-spans, fenced blocks in a programming language or introduced as an example
-("for example", "like this", "the format is", ...), JSON that is data (other
-keys beside the call's), tool definitions (a ``description`` or a JSON
-Schema, no arguments), transcripts and results, and whatever sits inside
-``<think>`` ... ``</think>``.
+Text that is not a call is left alone: prose that mentions a tag, inline code spans, fenced blocks
+in a programming language or introduced as an example ("for example", "the format is", ...), JSON
+that is data (other keys beside the call's), tool definitions (a ``description`` or a JSON Schema,
+no arguments), transcripts and results, and whatever sits inside ``<think>`` ... ``</think>``.
 
-This module holds the call, the JSON shapes and the ``<tool_call`` tag; the
-open models' own formats (Qwen3-Coder, DeepSeek, Kimi, GLM, harmony, Mistral,
-pythonic, Gemma, ...), the scan that finds them and the typing by the tools'
-schemas are in ``_formats``.
+This module holds the call and its JSON shapes; the tags and the open models' own formats (Hermes,
+Qwen3-Coder, DeepSeek, Kimi, GLM, harmony, Mistral, pythonic, Gemma, ...), the scan that finds them
+and the typing by the tools' schemas are in ``_formats``.
 """
 
 from __future__ import annotations
@@ -55,19 +51,16 @@ __all__ = ["ToolCall", "parse_tool_calls", "call_from_parts", "json_run", "plain
 class ToolCall:
     """One tool call.
 
-    ``raw_args`` is exactly the argument text of this call, whole or cut (the
-    content of an arguments string or attribute, decoded; nothing of the
-    message around it), ``args`` the recovered value (a dict, or None when
-    not ``ok``), ``span`` the ``(start, end)`` character offsets of the call in
-    the text (``(0, 0)`` for calls that came from a provider's response
-    object), ``error`` the reason when not ``ok``, ``id`` the provider's call
-    id when there is one, and ``cut`` the :class:`~toolmend.Cut` (offsets in
-    ``raw_args``) when the arguments were cut off inside a value. A call is
-    ``ok`` only when it is whole. Checked against its tool's schema
-    (``tools=``), ``fixes`` holds the coercions made (code ``schema``; code
-    ``tool_name`` when the name written was ``functions.x`` for the tool ``x``)
-    and ``problems`` every way the arguments do not fit (then not ``ok``).
-    """
+    ``raw_args`` is exactly the argument text of this call, whole or cut (the content of an
+    arguments string or attribute, decoded; nothing of the message around it), ``args`` the
+    recovered value (a dict, or None when not ``ok``), ``span`` the ``(start, end)`` character
+    offsets of the call in the text (``(0, 0)`` for calls that came from a provider's response
+    object), ``error`` the reason when not ``ok``, ``id`` the provider's call id when there is
+    one, and ``cut`` the :class:`~toolmend.Cut` (offsets in ``raw_args``) when the arguments were
+    cut off inside a value. A call is ``ok`` only when it is whole. Checked against its tool's
+    schema (``tools=``), ``fixes`` holds the coercions made (code ``schema``; code ``tool_name``
+    when the name written was ``functions.x`` for the tool ``x``) and ``problems`` every way the
+    arguments do not fit (then not ``ok``)."""
 
     name: str
     raw_args: str
@@ -87,10 +80,9 @@ _new = object.__new__
 
 
 def ok_call(name: str, raw: str, args: Any, span: tuple[int, int], id: str | None = None) -> ToolCall:
-    """``ToolCall(name, raw, args, True, span, None, id)``, built on the hot
-    paths without the frozen dataclass's ten ``object.__setattr__`` calls
-    (~1 us of a ~30 us parse of a 30 KB call). ToolCall has no slots and no
-    ``__post_init__``; tests/test_toolcalls.py holds the two equal, field for field."""
+    """``ToolCall(name, raw, args, True, span, None, id)``, built on the hot paths without the frozen
+    dataclass's ten ``object.__setattr__`` calls (~1 us of a ~30 us parse of a 30 KB call). ToolCall
+    has no slots and no ``__post_init__``; tests/test_toolcalls.py holds the two equal, field for field."""
     call = _new(ToolCall)
     d = call.__dict__
     d["name"], d["raw_args"], d["args"], d["ok"], d["span"] = name, raw, args, True, span
@@ -119,8 +111,7 @@ def _is_placeholder(name: str, raw: Any) -> bool:
 
 
 def moved(calls: Iterable[ToolCall], by: int) -> list[ToolCall]:
-    """``calls`` read in a text that began ``by`` characters into the message:
-    the same calls with their spans in the message (built as ``ok_call`` does)."""
+    """``calls`` read in a text ``by`` characters into the message, their spans the message's (as ok_call)."""
     if not by:
         return list(calls)
     out = []
@@ -373,9 +364,10 @@ def _is_text_block(obj: _Obj) -> bool:
     return obj.scalar("type") == "text" and set(obj.items) <= _TEXT_BLOCK_KEYS
 
 
-def _json_calls(text: str, i: int, limit: int, lenient: bool,
-                known: tuple[int, int] | None = None) -> tuple[list[ToolCall] | None, int]:
-    """The calls in the JSON value at ``i`` (None: not calls), where the scan goes on; ``known``: its span."""
+def _json_calls(text: str, i: int, limit: int, lenient: bool, known: tuple[int, int] | None = None,
+                torn: bool = False) -> tuple[list[ToolCall] | None, int]:
+    """The calls in the JSON value at ``i`` (None: not calls), where the scan goes on; ``known``: its
+    span. ``torn``: a list of calls that breaks at an element (not lenient) reports it, as lenient does."""
     end = known[1] if known is not None and known[0] == i else extent(text, i, limit)
     stop = limit if end is None else end
     if text[i] == "[":
@@ -394,6 +386,8 @@ def _json_calls(text: str, i: int, limit: int, lenient: bool,
                 continue
             # (the element's text is all a call may read: a member cut inside it ends there)
             found = _object_call(obj, el.start, el.end, el_stop, lenient)
+            if torn and el.end is None and (found is None or found is _NO_CALL) and any(c.ok for c in calls):
+                found = _torn(obj, el.start, stop) or found  # (a list whose calls read whole breaks here)
             if found is None:
                 return None, stop
             if found is not _NO_CALL:
@@ -479,6 +473,16 @@ def plain_call(text: str, name: tuple[int, int], id: tuple[int, int], k: int, ar
     return ok_call(called, raw, args, span, decode_key(text[id[0]:id[1]]) if id[0] >= 0 else None)
 
 
+def _torn(obj: _Obj, start: int, limit: int) -> ToolCall | None:
+    """The entry, to ``limit``, for a call object broken before its name, not cut (None when it
+    may be cut): no member where one belongs (``{name": ..``), or quotes unpaired (``{"name": f",
+    ..}``: its members close where its extent, quote by quote, runs on)."""
+    if obj.end is None or not (obj.broken or obj.closed):
+        return None
+    return ToolCall("", obj.text[start:limit].strip(), None, False, (start, limit),
+                    f"{BROKEN_BEFORE_NAME} (offset {obj.end - start} of it: a quote dropped?)")
+
+
 def _object_call(obj: _Obj, start: int, end: int | None, limit: int, lenient: bool) -> Any:
     """A ToolCall, None (not a call) or _NO_CALL (a call cut inside its name)."""
     shape = _shape(obj, lenient)
@@ -490,11 +494,7 @@ def _object_call(obj: _Obj, start: int, end: int | None, limit: int, lenient: bo
         name_member = obj.items.get("name") or (obj.sub("function").items.get("name")  # type: ignore[union-attr]
                                                 if shape.container else None)
         if name_member is not None and name_member.end is None or end is None:
-            # (broken, not cut: no member where one belongs, `{name": ..`, quotes unpaired, `{"name": f",`)
-            if not lenient or obj.end is None or not (obj.broken or obj.closed):
-                return _NO_CALL
-            why = f"{BROKEN_BEFORE_NAME} (offset {obj.end - start} of it: a quote dropped?)"
-            return ToolCall("", text[start:span[1]].strip(), None, False, span, why)
+            return (_torn(obj, start, span[1]) if lenient else None) or _NO_CALL
         return ToolCall("", text[start:span[1]].strip(), None, False, span,
                         "a tool call without a tool name") if lenient else None
     if not _NAME.match(shape.name):

@@ -22,6 +22,7 @@ from .._toolcalls import (
     MARKUP_ONLY,
     NO_ARGUMENTS,
     ToolCall,
+    _json_calls,
     call_from_parts,
     json_run as _json_run,
     two_ways,
@@ -32,7 +33,7 @@ from ._tokens import BARE_CLOSER, REASONING_MARK
 
 __all__ = ["Ctx", "Reader", "xml_call", "json_run", "cut_call", "named_call", "more_after", "named_in",
            "unreadable_block", "unclosed_json", "open_string_rest", "string_open_at", "unbraced_call",
-           "MEMBER_FIRST"]
+           "MEMBER_FIRST", "bare_json_calls"]
 
 
 class Ctx:
@@ -94,14 +95,44 @@ def json_run(text: str, i: int, limit: int, seps: str = ",;",
              known: tuple[int, int] | None = None) -> tuple[list[ToolCall], int, bool]:
     """The JSON calls from ``i`` on, as ``_toolcalls.json_run`` reads them, but for a last
     call object broken before its name (``{name": ..``, not ok, to ``limit``) that covers a
-    reasoning marker or another turn's head: not reported, so the scan's reading of those stands."""
+    reading of the scan's (``covers_readings``): not reported, so the scan's reading stands."""
     calls, end, found = _json_run(text, i, limit, seps, known)
-    last = calls[-1] if calls else None
-    if last is not None and last.error is not None and last.error.startswith(BROKEN_BEFORE_NAME):
-        a, b = last.span
-        if REASONING_MARK.search(text, a, b) is not None or ROLE_HEAD.search(text, a, b) is not None:
-            calls.pop()
+    if calls and _torn_over_readings(calls[-1], text):
+        calls.pop()
     return calls, end, found
+
+
+def bare_json_calls(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
+    """The calls in the bare JSON value at ``i`` (data unless clearly calls); a list of calls that
+    breaks at an element (a quote dropped) reports the rest not ok, as after a marker, unless
+    that entry would cover a reading of the scan's (``covers_readings``)."""
+    found, end = _json_calls(text, i, limit, False, torn=True)
+    if found and (found[-1].error or "").startswith(BROKEN_BEFORE_NAME) and (
+            covers_readings(text, *found[-1].span, ctx) or not _LIST_LAST.search(text, i, limit)):
+        return _json_calls(text, i, limit, False)
+    return found, end
+
+
+# a broken list of calls read as such only where it ends the text (or its block): one that words
+# follow may be a value a sentence talks about, which whole would be data
+_LIST_LAST = re.compile(r"[\]}]\s*(?:```\s*)?\Z")
+
+
+# what the scan reads wherever it stands: a reasoning marker, a turn's end, another turn's head,
+# a fence's marker (an entry over one would move where reasoning, a turn or a fence ends)
+_READINGS = (REASONING_MARK, ROLE_HEAD, TURN_END, re.compile(r"```|~~~"))
+
+
+def covers_readings(text: str, a: int, b: int, ctx: Ctx | None) -> bool:
+    """``text[a:b]`` holds one of the scan's readings (``_READINGS``; searched by ``ctx`` if given)."""
+    if ctx is None:
+        return any(mark.search(text, a, b) is not None for mark in _READINGS)
+    return any(ctx.search(text, mark, a, b) >= 0 for mark in _READINGS)
+
+
+def _torn_over_readings(call: ToolCall, text: str) -> bool:
+    """``call`` is a call object broken before its name whose entry covers a reading of the scan's."""
+    return (call.error or "").startswith(BROKEN_BEFORE_NAME) and covers_readings(text, *call.span, None)
 
 
 def more_after(calls: list[ToolCall], text: str, end: int, limit: int,
@@ -258,7 +289,6 @@ def open_string_rest(calls: list[ToolCall], text: str, start: int, stop_at: int,
 MEMBER_FIRST = re.compile(r'"[\w.-]{1,64}"[ \t]*:')
 
 
-_FENCE = re.compile(r"```|~~~")
 # what may follow a call's arguments on their line: its end, the next call's marker, a tag or token
 _AFTER_ARGUMENTS = re.compile(r"[ \t]*(?:\r?\n|\Z|\[TOOL_CALLS\]|>>>|<[|/A-Za-z\uff5c])")
 
@@ -277,7 +307,7 @@ def unbraced_call(name: str, text: str, start: int, a: int, stop: int, limit: in
     stop = limit if braced is None else a + braced - 1
     if braced is not None and _AFTER_ARGUMENTS.match(text, stop, limit) is None:
         stop = limit  # (closed inside what follows, `{"b": "x<|tool_call|>[{..}}, {..}]`: a guess too)
-    if any(ctx.search(text, mark, a, stop) >= 0 for mark in (REASONING_MARK, ROLE_HEAD, TURN_END, _FENCE)):
+    if covers_readings(text, a, stop, ctx):
         return None
     return ToolCall(name, text[a:stop].strip(), None, False, (start, stop), (
         f"the call to {name!r} at offset {start} has no JSON object of arguments (a brace missing?): "
