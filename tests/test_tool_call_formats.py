@@ -183,6 +183,9 @@ def test_a_bare_list_of_calls_broken_before_a_name_reports_the_rest(broken):
         assert (b.name, b.ok) == ("", False) and "breaks before its name" in b.error
     # a value a sentence talks about, a list of no calls, one cut inside a name: as before
     assert parse_tool_calls("Here is the data: " + text) == []
+    for after in (" is what it sent [1]", "<|im_end|>}"):  # (no entry: as before, the break not read)
+        assert parse_tool_calls(text + after) == ([] if broken.startswith("{name") else [parse_tool_calls(text)[0]])
+    assert parse_tool_calls('[{"name": "a", "arguments": {"x": 1}}, {"note": "the 5" pipe"}]') == []
     assert parse_tool_calls('[{"foo": 1}, ' + broken + "]") == []
     assert parse_tool_calls('[{"name": "a", "arguments": {"x": 1}}, {"na') == []
     # one whose entry would cover a reasoning closer: the scan's reading of it stands

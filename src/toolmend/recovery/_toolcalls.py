@@ -386,8 +386,9 @@ def _json_calls(text: str, i: int, limit: int, lenient: bool, known: tuple[int, 
                 continue
             # (the element's text is all a call may read: a member cut inside it ends there)
             found = _object_call(obj, el.start, el.end, el_stop, lenient)
-            if torn and el.end is None and (found is None or found is _NO_CALL) and any(c.ok for c in calls):
-                found = _torn(obj, el.start, stop) or found  # (a list whose calls read whole breaks here)
+            if torn and el.end is None and (found is None or found is _NO_CALL) and any(c.ok for c in calls) \
+                    and _NAME_FIRST.match(text, el.start):  # (a list of calls, read whole, breaks at a call)
+                found = _torn(obj, el.start, stop) or found
             if found is None:
                 return None, stop
             if found is not _NO_CALL:
@@ -414,15 +415,14 @@ def _json_calls(text: str, i: int, limit: int, lenient: bool, known: tuple[int, 
 
 _NO_CALL: Any = object()  # a call so cut off that nothing can be reported
 BROKEN_BEFORE_NAME = "the call object breaks before its name"  # (json_run's last call, one a reader may drop)
+_NAME_FIRST = re.compile(r'\{\s*"?name\b')  # (an object that opens with its name, a quote dropped or not)
 _call_body = markers.call_body  # the members of a plain call object (the marker kernel)
 
 
 def _plain_call(text: str, i: int, end: int, lenient: bool) -> ToolCall | None:
-    """The everyday call object ``text[i:end]`` read with one parse of its
-    arguments: ``{"name": "...", "arguments": {...}}`` (an ``"id"`` string may
-    come before the arguments; ``"parameters"`` with the name alone), valid
-    JSON as written. None for anything else, which ``_object_call`` reads
-    (giving this call the same)."""
+    """The everyday call object ``text[i:end]`` read with one parse of its arguments: ``{"name": "...",
+    "arguments": {...}}`` (an ``"id"`` string may come before the arguments; ``"parameters"`` with the
+    name alone), valid JSON as written. None for anything else, which ``_object_call`` reads (the same)."""
     found = _call_body(text, i, end)
     if found is None:
         return None
@@ -474,9 +474,8 @@ def plain_call(text: str, name: tuple[int, int], id: tuple[int, int], k: int, ar
 
 
 def _torn(obj: _Obj, start: int, limit: int) -> ToolCall | None:
-    """The entry, to ``limit``, for a call object broken before its name, not cut (None when it
-    may be cut): no member where one belongs (``{name": ..``), or quotes unpaired (``{"name": f",
-    ..}``: its members close where its extent, quote by quote, runs on)."""
+    """The entry, to ``limit``, for a call object broken before its name, not cut (None: it may be cut): no
+    member where one belongs (``{name": ..``), or quotes unpaired (``{"name": f", ..}``, members closed)."""
     if obj.end is None or not (obj.broken or obj.closed):
         return None
     return ToolCall("", obj.text[start:limit].strip(), None, False, (start, limit),

@@ -27,7 +27,7 @@ from .._toolcalls import (
     json_run as _json_run,
     two_ways,
 )
-from ._context import MARKER_CLOSERS, ROLE_HEAD, TURN_END
+from ._context import MARKER_CLOSERS, ROLE_HEAD, TURN_END, TURN_ENDS
 from ._schema import NOT_ONE_VALUE, Tools, typed_value
 from ._tokens import BARE_CLOSER, REASONING_MARK
 
@@ -113,14 +113,15 @@ def bare_json_calls(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolC
     return found, end
 
 
-# a broken list of calls read as such only where it ends the text (or its block): one that words
-# follow may be a value a sentence talks about, which whole would be data
-_LIST_LAST = re.compile(r"[\]}]\s*(?:```\s*)?\Z")
+# a broken list of calls read as such only where its closing "}]" ends the text (or its block): one
+# that words follow may be a value a sentence talks about, which whole would be data
+_LIST_LAST = re.compile(r"\}\s*\]\s*(?:```\s*)?\Z")
 
 
 # what the scan reads wherever it stands: a reasoning marker, a turn's end, another turn's head,
 # a fence's marker (an entry over one would move where reasoning, a turn or a fence ends)
-_READINGS = (REASONING_MARK, ROLE_HEAD, TURN_END, re.compile(r"```|~~~"))
+_READINGS = (REASONING_MARK, ROLE_HEAD, re.compile("|".join(map(re.escape, TURN_ENDS))),
+             re.compile(r"```|~~~"))
 
 
 def covers_readings(text: str, a: int, b: int, ctx: Ctx | None) -> bool:
