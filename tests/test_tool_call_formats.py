@@ -174,24 +174,6 @@ def test_a_list_with_no_closer_never_loses_an_element_broken_before_its_name(pre
     assert a.ok
 
 
-@pytest.mark.parametrize("broken", ['{name": "b", "arguments": {"y": 2}}', '{"name": b", "arguments": {"y": 2}}'])
-def test_a_bare_list_of_calls_broken_before_a_name_reports_the_rest(broken):
-    text = '[{"name": "a", "arguments": {"x": 1}}, ' + broken + "]"
-    for fenced in (text, "```json\n" + text + "\n```"):
-        a, b = parse_tool_calls(fenced)
-        assert (a.name, a.args, a.ok) == ("a", {"x": 1}, True)
-        assert (b.name, b.ok) == ("", False) and "breaks before its name" in b.error
-    # a value a sentence talks about, a list of no calls, one cut inside a name: as before
-    assert parse_tool_calls("Here is the data: " + text) == []
-    for after in (" is what it sent [1]", "<|im_end|>}"):  # (no entry: as before, the break not read)
-        assert parse_tool_calls(text + after) == ([] if broken.startswith("{name") else [parse_tool_calls(text)[0]])
-    assert parse_tool_calls('[{"name": "a", "arguments": {"x": 1}}, {"note": "the 5" pipe"}]') == []
-    assert parse_tool_calls('[{"foo": 1}, ' + broken + "]") == []
-    assert parse_tool_calls('[{"name": "a", "arguments": {"x": 1}}, {"na') == []
-    # one whose entry would cover a reasoning closer: the scan's reading of it stands
-    assert parse_tool_calls('[{"name": "a", "arguments": {"x": 1}}, {name": "b", "arguments": {"y": "</think>"}}]') == []
-
-
 def test_raw_args_is_exactly_the_calls_argument_text():
     text = ('<tool_call>\n<function=f>\n<parameter=a>\n1\n</parameter>\n</function>\n</tool_call>\n'
             '<tool_call>\n<function=g>\n<parameter=b>\nx\n</parameter>\n</function>\n</tool_call>')

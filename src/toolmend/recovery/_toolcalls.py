@@ -364,10 +364,9 @@ def _is_text_block(obj: _Obj) -> bool:
     return obj.scalar("type") == "text" and set(obj.items) <= _TEXT_BLOCK_KEYS
 
 
-def _json_calls(text: str, i: int, limit: int, lenient: bool, known: tuple[int, int] | None = None,
-                torn: bool = False) -> tuple[list[ToolCall] | None, int]:
-    """The calls in the JSON value at ``i`` (None: not calls), where the scan goes on; ``known``: its
-    span. ``torn``: a list of calls that breaks at an element (not lenient) reports it, as lenient does."""
+def _json_calls(text: str, i: int, limit: int, lenient: bool,
+                known: tuple[int, int] | None = None) -> tuple[list[ToolCall] | None, int]:
+    """The calls in the JSON value at ``i`` (None: not calls), where the scan goes on; ``known``: its span."""
     end = known[1] if known is not None and known[0] == i else extent(text, i, limit)
     stop = limit if end is None else end
     if text[i] == "[":
@@ -386,9 +385,6 @@ def _json_calls(text: str, i: int, limit: int, lenient: bool, known: tuple[int, 
                 continue
             # (the element's text is all a call may read: a member cut inside it ends there)
             found = _object_call(obj, el.start, el.end, el_stop, lenient)
-            if torn and el.end is None and (found is None or found is _NO_CALL) and any(c.ok for c in calls) \
-                    and _NAME_FIRST.match(text, el.start):  # (a list of calls, read whole, breaks at a call)
-                found = _torn(obj, el.start, stop) or found
             if found is None:
                 return None, stop
             if found is not _NO_CALL:
@@ -415,7 +411,6 @@ def _json_calls(text: str, i: int, limit: int, lenient: bool, known: tuple[int, 
 
 _NO_CALL: Any = object()  # a call so cut off that nothing can be reported
 BROKEN_BEFORE_NAME = "the call object breaks before its name"  # (json_run's last call, one a reader may drop)
-_NAME_FIRST = re.compile(r'\{\s*"?name\b')  # (an object that opens with its name, a quote dropped or not)
 _call_body = markers.call_body  # the members of a plain call object (the marker kernel)
 
 

@@ -22,7 +22,6 @@ from .._toolcalls import (
     MARKUP_ONLY,
     NO_ARGUMENTS,
     ToolCall,
-    _json_calls,
     call_from_parts,
     json_run as _json_run,
     two_ways,
@@ -33,7 +32,7 @@ from ._tokens import BARE_CLOSER, REASONING_MARK
 
 __all__ = ["Ctx", "Reader", "xml_call", "json_run", "cut_call", "named_call", "more_after", "named_in",
            "unreadable_block", "unclosed_json", "open_string_rest", "string_open_at", "unbraced_call",
-           "MEMBER_FIRST", "bare_json_calls"]
+           "MEMBER_FIRST"]
 
 
 class Ctx:
@@ -100,22 +99,6 @@ def json_run(text: str, i: int, limit: int, seps: str = ",;",
     if calls and _torn_over_readings(calls[-1], text):
         calls.pop()
     return calls, end, found
-
-
-def bare_json_calls(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
-    """The calls in the bare JSON value at ``i`` (data unless clearly calls); a list of calls that
-    breaks at an element (a quote dropped) reports the rest not ok, as after a marker, unless
-    that entry would cover a reading of the scan's (``covers_readings``)."""
-    found, end = _json_calls(text, i, limit, False, torn=True)
-    if found and (found[-1].error or "").startswith(BROKEN_BEFORE_NAME) and (
-            covers_readings(text, *found[-1].span, ctx) or not _LIST_LAST.search(text, i, limit)):
-        return _json_calls(text, i, limit, False)
-    return found, end
-
-
-# a broken list of calls read as such only where its closing "}]" ends the text (or its block): one
-# that words follow may be a value a sentence talks about, which whole would be data
-_LIST_LAST = re.compile(r"\}\s*\]\s*(?:```\s*)?\Z")
 
 
 # what the scan reads wherever it stands: a reasoning marker, a turn's end, another turn's head,

@@ -18,8 +18,8 @@ from typing import Any
 
 from ..._kernels import markers
 from ..._text import CURLY_DOUBLE, CURLY_SINGLE, OTHER_QUOTES
-from .._toolcalls import _PLACEHOLDER_NAME, ToolCall, _skip_ws
-from ._base import Ctx, bare_json_calls, more_after, unreadable_block
+from .._toolcalls import _PLACEHOLDER_NAME, ToolCall, _json_calls, _skip_ws
+from ._base import Ctx, more_after, unreadable_block
 from ._bytools import calls_by_tools, fenced_calls, keyed_calls
 from ._context import (
     ASSISTANT_HEAD,
@@ -643,7 +643,7 @@ class Scanner:
             return line_end(text, i, limit)  # part of a value begun before: data (its lines are read on)
         found_all: list[ToolCall] = []
         while True:
-            found, end = bare_json_calls(text, i, limit, self.ctx)
+            found, end = _json_calls(text, i, limit, lenient=False)
             found = found if found is not None else keyed_calls(text, i, end, self.ctx)  # [{"f": {..}}]
             if found is None:
                 return end
