@@ -94,11 +94,16 @@ def json_run(text: str, i: int, limit: int, seps: str = ",;",
              known: tuple[int, int] | None = None) -> tuple[list[ToolCall], int, bool]:
     """The JSON calls from ``i`` on, as ``_toolcalls.json_run`` reads them, but for a last
     call object broken before its name (``{name": ..``, not ok, to ``limit``) that covers a
-    reading of the scan's (``covers_readings``): not reported, so the scan's reading stands."""
+    reading of the scan's (``_covers_readings``): not reported, so the scan's reading stands."""
     calls, end, found = _json_run(text, i, limit, seps, known)
-    if calls and _torn_over_readings(calls[-1], text):
+    if _last_broken_before_name(calls) and _covers_readings(text, *calls[-1].span, None):
         calls.pop()
     return calls, end, found
+
+
+def _last_broken_before_name(calls: list[ToolCall]) -> bool:
+    """The last of ``calls`` is a call object broken before its name (``_toolcalls._torn``)."""
+    return bool(calls) and (calls[-1].error or "").startswith(BROKEN_BEFORE_NAME)
 
 
 # what the scan reads wherever it stands: a reasoning marker, a turn's end, another turn's head,
@@ -107,16 +112,11 @@ _READINGS = (REASONING_MARK, ROLE_HEAD, re.compile("|".join(map(re.escape, TURN_
              re.compile(r"```|~~~"))
 
 
-def covers_readings(text: str, a: int, b: int, ctx: Ctx | None) -> bool:
+def _covers_readings(text: str, a: int, b: int, ctx: Ctx | None) -> bool:
     """``text[a:b]`` holds one of the scan's readings (``_READINGS``; searched by ``ctx`` if given)."""
     if ctx is None:
         return any(mark.search(text, a, b) is not None for mark in _READINGS)
     return any(ctx.search(text, mark, a, b) >= 0 for mark in _READINGS)
-
-
-def _torn_over_readings(call: ToolCall, text: str) -> bool:
-    """``call`` is a call object broken before its name whose entry covers a reading of the scan's."""
-    return (call.error or "").startswith(BROKEN_BEFORE_NAME) and covers_readings(text, *call.span, None)
 
 
 def more_after(calls: list[ToolCall], text: str, end: int, limit: int,
@@ -165,8 +165,7 @@ _NAMED = re.compile(r'"name"\s*:\s*"([^"\\\n]{1,128})"')
 def _unbroken(calls: list[ToolCall]) -> list[ToolCall]:
     """``calls`` without a last call object broken before its name: where a closer ends the
     block, what stands after the whole calls is reported whole, named by the name it holds."""
-    last = calls[-1] if calls else None
-    return calls[:-1] if last and (last.error or "").startswith(BROKEN_BEFORE_NAME) else calls
+    return calls[:-1] if _last_broken_before_name(calls) else calls
 
 
 def unclosed_json(calls: list[ToolCall], text: str, start: int, close_at: int, closer: str,
@@ -291,7 +290,7 @@ def unbraced_call(name: str, text: str, start: int, a: int, stop: int, limit: in
     stop = limit if braced is None else a + braced - 1
     if braced is not None and _AFTER_ARGUMENTS.match(text, stop, limit) is None:
         stop = limit  # (closed inside what follows, `{"b": "x<|tool_call|>[{..}}, {..}]`: a guess too)
-    if covers_readings(text, a, stop, ctx):
+    if _covers_readings(text, a, stop, ctx):
         return None
     return ToolCall(name, text[a:stop].strip(), None, False, (start, stop), (
         f"the call to {name!r} at offset {start} has no JSON object of arguments (a brace missing?): "
