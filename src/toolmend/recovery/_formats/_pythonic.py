@@ -31,6 +31,7 @@ from .._result import Fix
 from .._toolcalls import MARKUP_ONLY, ToolCall, two_ways
 from ._base import Ctx, cut_call, json_run, more_after
 from ._context import ALPACA_LINE, head_name
+from ._pyliteral import simple_call_args
 from ._schema import Tools, _types
 
 __all__ = ["read_list", "read_lines", "pythonic_reader", "pythonic_at", "comment_after", "quoted_calls",
@@ -260,6 +261,8 @@ def pythonic_at(text: str, s: int, limit: int) -> tuple[ToolCall | None, int]:
     escaped = _MD_UNDERSCORE in source and (source := _unescaped(source)) != as_written
     if "-" in head:  # (Python would read a subtraction: the name is read by _HEAD, not by ast)
         source = head.replace("-", "_") + source[len(head):]
+    elif not joined and not escaped and (simple := simple_call_args(source)) is not None:
+        return _made(name, raw, simple, (s, e), quoted), e  # (the everyday call: read as ast would)
     try:
         tree = _parse(source)
     except SyntaxError as exc:
@@ -318,10 +321,14 @@ def pythonic_at(text: str, s: int, limit: int) -> tuple[ToolCall | None, int]:
                         f"the call to {name!r} is written with Markdown's escapes (\\_ in its name), and its "
                         "arguments hold \\_ too: whether that is an underscore or a backslash and one cannot "
                         "be told"), e
-    if quoted:
-        return ToolCall(name, raw, args, True, (s, e), fixes=(Fix(
-            "quoted_name", s, f"the name {name!r} was written as a string before its arguments"),)), e
-    return ToolCall(name, raw, args, True, (s, e)), e
+    return _made(name, raw, args, (s, e), quoted), e
+
+
+def _made(name: str, raw: str, args: dict[str, Any], span: tuple[int, int], quoted: bool) -> ToolCall:
+    """The call read ok (its name written as a string: with a fix saying so)."""
+    fixes = (Fix("quoted_name", span[0], f"the name {name!r} was written as a string before its arguments"),
+             ) if quoted else ()
+    return ToolCall(name, raw, args, True, span, fixes=fixes)
 
 
 def _unescaped(source: str) -> str:

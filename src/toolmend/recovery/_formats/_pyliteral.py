@@ -1,0 +1,144 @@
+"""The everyday pythonic call read without :mod:`ast`: ``f(a='x', b=[1, 2], c=True)``.
+
+``ast.parse`` costs ~15-20 us a call, most of a pythonic message's reading. The
+calls models write are nearly always keyword arguments holding plain literals,
+so those are read here with one token pattern; anything else (a positional
+argument, an escape other than ``\\n \\t \\r \\\\ \\' \\"``, a triple-quoted or
+prefixed string, a comment, a number Python spells its own way, a key written
+twice, a name that is a keyword) gives None and ``_pythonic`` reads the call
+with :mod:`ast` as before. So this reading never differs from that one: what it
+accepts is valid Python whose literal is the value read here, and raises no
+warning (tests/test_tool_call_formats.py holds the two equal on generated calls).
+"""
+
+from __future__ import annotations
+
+import keyword
+import math
+import re
+from typing import Any
+
+__all__ = ["simple_call_args"]
+
+# one token after blanks: a string with the everyday escapes only (no line break, NUL or lone
+# surrogate, which Python refuses), a number as JSON writes it, a word, a punctuation mark
+_TOKEN = re.compile(
+    r"[ \t\n]*(?:(?P<s>'(?:[^'\\\n\r\x00\ud800-\udfff]|\\[ntr\\'\"])*'"
+    r"|\"(?:[^\"\\\n\r\x00\ud800-\udfff]|\\[ntr\\'\"])*\")"
+    r"|(?P<n>-?(?:0|[1-9][0-9]{0,99})(?P<f>(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?)(?![\w.]))"
+    r"|(?P<w>[A-Za-z_][A-Za-z0-9_]*)|(?P<p>[\[\]{},:=)]))")
+_END = re.compile(r"[ \t\n]*\Z")
+_ESCAPE = re.compile(r"\\(.)")
+_ESCAPED = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\", "'": "'", '"': '"'}
+_WORDS = {"True": True, "False": False, "None": None, "true": True, "false": False, "null": None}
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*[ \t]*\(")
+_DEPTH = 32  # (deeper values are read by ast, which knows its own limits)
+
+
+class _Other(Exception):
+    """Not the everyday call: ast reads it."""
+
+
+def simple_call_args(source: str) -> dict[str, Any] | None:
+    """The arguments of the call ``source`` (``NAME(k=v, ...)`` and nothing after its
+    closing parenthesis) when every argument is a keyword one holding a plain literal;
+    None for anything else."""
+    head = _NAME.match(source)
+    if head is None or any(keyword.iskeyword(w) for w in head.group().rstrip(" \t(").split(".")):
+        return None
+    try:
+        args, end = _arguments(source, head.end())
+    except _Other:
+        return None
+    return args if _END.match(source, end) is not None else None
+
+
+def _next(source: str, k: int) -> re.Match[str]:
+    m = _TOKEN.match(source, k)
+    if m is None:
+        raise _Other
+    return m
+
+
+def _arguments(source: str, k: int) -> tuple[dict[str, Any], int]:
+    args: dict[str, Any] = {}
+    while True:
+        m = _next(source, k)
+        if m.group("p") == ")":
+            return args, m.end()
+        name = m.group("w")
+        if name is None or keyword.iskeyword(name) or name == "__debug__" or name in args:
+            raise _Other
+        m = _next(source, m.end())
+        if m.group("p") != "=":
+            raise _Other
+        args[name], k = _value(source, m.end(), 0)
+        m = _next(source, k)
+        if m.group("p") == ")":
+            return args, m.end()
+        if m.group("p") != ",":
+            raise _Other
+        k = m.end()
+
+
+def _value(source: str, k: int, depth: int) -> tuple[Any, int]:
+    m = _next(source, k)
+    kind = m.lastgroup
+    if kind == "s":
+        body = m.group("s")[1:-1]
+        return (_ESCAPE.sub(lambda e: _ESCAPED[e.group(1)], body) if "\\" in body else body), m.end()
+    if kind in ("n", "f"):
+        if not m.group("f"):
+            return int(m.group("n")), m.end()
+        number = float(m.group("n"))
+        if not math.isfinite(number):
+            raise _Other
+        return number, m.end()
+    if kind == "w":
+        word = m.group("w")
+        if word not in _WORDS:
+            raise _Other
+        return _WORDS[word], m.end()
+    p = m.group("p")
+    if depth >= _DEPTH or p not in ("[", "{"):
+        raise _Other
+    return (_list if p == "[" else _dict)(source, m.end(), depth + 1)
+
+
+def _list(source: str, k: int, depth: int) -> tuple[list[Any], int]:
+    out: list[Any] = []
+    while True:
+        m = _next(source, k)
+        if m.group("p") == "]":
+            return out, m.end()
+        value, k = _value(source, k, depth)
+        out.append(value)
+        m = _next(source, k)
+        if m.group("p") == "]":
+            return out, m.end()
+        if m.group("p") != ",":
+            raise _Other
+        k = m.end()
+
+
+def _dict(source: str, k: int, depth: int) -> tuple[dict[str, Any], int]:
+    out: dict[str, Any] = {}
+    while True:
+        m = _next(source, k)
+        if m.group("p") == "}":
+            return out, m.end()
+        if m.lastgroup != "s":
+            raise _Other  # (a key that is no string: ast reads it)
+        key, k = _value(source, k, depth)
+        if key in out:
+            raise _Other
+        m = _next(source, k)
+        if m.group("p") != ":":
+            raise _Other
+        out[key], k = _value(source, m.end(), depth)
+        m = _next(source, k)
+        if m.group("p") == "}":
+            return out, m.end()
+        if m.group("p") != ",":
+            raise _Other
+        k = m.end()
