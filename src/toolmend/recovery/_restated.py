@@ -158,6 +158,8 @@ def restated(text: str, calls: list[ToolCall]) -> list[ToolCall]:
     """``calls`` with each bare ok call that repeats the last ok one of its name and
     arguments with a sentence between them made not ok, and bare calls written again
     changed under a line saying so (``revised``); the list itself when none is."""
+    if not any(c.ok and _BARE.match(text, c.span[0]) is not None for c in calls):
+        return calls  # (only a bare ok call is ever changed: calls a tag or token opens are not)
     return _copies(text, revised(text, calls))
 
 

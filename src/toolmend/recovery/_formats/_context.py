@@ -604,9 +604,14 @@ def before_string_end(text: str, calls: list[ToolCall], after_calls: bool, start
     a stream's, read before ``start``): the model's answer was a string in code of its own
     making, and it wrote on (DeepSeek-Coder's made-up tests quote the call again). The rest
     is not the message's, as after a turn of the model's own making."""
-    first = start if after_calls else next((c.span[1] for c in calls if c.ok), -1)
-    if first < 0:
-        return calls
+    first = start if after_calls else -1
+    if not after_calls:
+        for c in calls:  # (a loop: this runs on every message)
+            if c.ok:
+                first = c.span[1]
+                break
+        else:
+            return calls
     # (searched for after the first call only: a call's arguments full of quotes are not searched)
     k1, k2 = text.find(STRING_QUOTES[0], first), text.find(STRING_QUOTES[1], first)
     if k1 < 0 and k2 < 0:

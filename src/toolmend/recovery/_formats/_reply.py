@@ -48,7 +48,7 @@ def scan(text: str, ctx: Ctx, kinds: frozenset[str], readers: dict[str, Any],
         if start < 0:
             return calls
     m = _HEAD_CALL.match(text, start) if "name_head" in kinds and (start == 0 or thinking) else None
-    by_tools = calls_by_tools(text, ctx, start) if opening and m is None else None
+    by_tools = calls_by_tools(text, ctx, start) if opening and m is None and ctx.tools is not None else None
     if by_tools is not None:  # calls no marker begins, known by a tool's name
         calls.extend(by_tools[0])
         start = by_tools[1]
