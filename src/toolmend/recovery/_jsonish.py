@@ -20,6 +20,8 @@ import json
 from functools import partial
 from typing import Callable, NamedTuple
 
+import orjson
+
 from .._kernels import markers
 
 __all__ = ["Member", "Scan", "extent", "members", "elements", "skip_space", "decode_key"]
@@ -65,11 +67,14 @@ def decode_key(raw: str) -> str:
         if "\\" not in inner and (raw[0] == "'" or '"' not in inner):
             return inner  # no escape: the text between the quotes
         if raw[0] == '"':
-            try:
-                value = json.loads(raw)
-                return value if isinstance(value, str) else inner
-            except ValueError:
-                return inner
+            try:  # (orjson: a call's arguments written as a string are decoded here, often)
+                value = orjson.loads(raw)
+            except ValueError:  # (a lone surrogate's escape, which orjson refuses: json reads it)
+                try:
+                    value = json.loads(raw)
+                except ValueError:
+                    return inner
+            return value if isinstance(value, str) else inner
         return inner.replace("\\'", "'")
     return raw
 
