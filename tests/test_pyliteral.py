@@ -99,7 +99,7 @@ def _both(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
     assert fast == slow, text
 
 
-@settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(_call(), st.data())
 def test_the_fast_reading_is_ast_s(monkeypatch: pytest.MonkeyPatch, text: str, data: st.DataObject) -> None:
     _both(text, monkeypatch)

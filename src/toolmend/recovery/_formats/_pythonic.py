@@ -6,9 +6,9 @@
     <function_calls>f(a=1)\\ng(b=2)</function_calls>  olmo3
     <|python_tag|>f.call(a=1)                   llama 3 built-in tools
 
-The text is read with :mod:`ast` and never run: each argument must be a
-literal (strings, numbers, ``True``/``False``/``None`` and the JSON spellings
-``true``/``false``/``null``, lists, tuples, dicts of those). A call with a
+The text is read with :mod:`ast` (the everyday call by ``_pyliteral``, the same reading) and
+never run: each argument must be a literal (strings, numbers, ``True``/``False``/``None``, the
+JSON spellings ``true``/``false``/``null``, lists, tuples, dicts of those). A call with a
 positional argument, ``**kwargs`` or any other expression is not ok, with the
 reason. Each call is split out of the list by a bracket- and string-aware scan
 first, so one bad call does not take its neighbours with it and a cut list
