@@ -146,6 +146,27 @@ _EXAMPLE_CJK = (r"(?:\u4f8b\u5982|\u793a\u4f8b|\u6bd4\u5982|\u4e3e\u4f8b|\u8209\
                 r"\u4e3e\u4e2a\u4f8b\u5b50|\u8209\u500b\u4f8b\u5b50|\u7bc4\u4f8b|\u8303\u4f8b|\u6837\u4f8b|\u6a23\u4f8b|"
                 r"\u4f8b\u3048\u3070|\u305f\u3068\u3048\u3070|\uc608\ub97c \ub4e4\uc5b4|\uc608\uc2dc|"
                 r"(?<![\u3400-\u9fff])\u4f8b[:\uff1a])")
+
+
+class Words:
+    """A pattern of words, found in either case. Python's ``re`` tries a long list of
+    alternatives case-insensitively at ~0.4 us a character; ASCII text is lowered and
+    searched with the pattern compiled case-sensitively instead (~3x faster), which finds
+    the same: its letters are lower-case, it sets no flag inline, and none of its other
+    characters folds to an ASCII one (tests/test_context_words.py checks both)."""
+
+    __slots__ = ("any_case", "lower_case")
+
+    def __init__(self, pattern: str) -> None:
+        self.any_case = re.compile(pattern, re.I)
+        self.lower_case = re.compile(pattern)
+
+    def search(self, words: str) -> re.Match[str] | None:
+        if words.isascii():  # (lowered, ASCII keeps its length: the match's offsets are the words')
+            return self.lower_case.search(words.lower())
+        return self.any_case.search(words)
+
+
 # what introduces a fenced block as an illustration rather than the model's own call
 # an offer to the user ("If you want it monthly, you can call:"): what follows is theirs to run
 _OFFER_OPENS = re.compile(r"\W*(?:if|should) you(?:'d| would)? (?:want|wish|like|need|prefer)\b", re.I)
@@ -181,7 +202,7 @@ def _offers(line: str) -> bool:
         return False
     return _MAY_CHANGE.search(line) is not None and _CALL_PART.search(line) is not None and \
         not any(c in line[:-1] for c in ".!?:")
-_FRAMING = re.compile(
+_FRAMING = Words(
     r"\b(?:for (?:example|instance|reference)|e\.g\b|an? example|example (?:of|call|output|usage)|"
     r"examples?:|like (?:this|so)|looks? like|should (?:look|contain|be|read)|the format|format is|"
     r"format:|syntax|template|sample|typical|would (?:emit|make|call|look|write|send|be|use)|"
@@ -189,11 +210,10 @@ _FRAMING = re.compile(
     r"correct:|incorrect|if i had|i would|could look|might look|placeholder|"
     r"(?:was|were):|(?:was|were) (?:logged|sent|returned|emitted)|output (?:was|from)|"
     r"written as|represented as|in this (?:form|format|shape)|illustrat|demonstrat|if i could|"
-    r"would have|mock|dummy|pseudo|usage:|" + _EXAMPLE_ABROAD + ")|" + _EXAMPLE_CJK + "|" + _WARNING,
-    re.I)
+    r"would have|mock|dummy|pseudo|usage:|" + _EXAMPLE_ABROAD + ")|" + _EXAMPLE_CJK + "|" + _WARNING)
 # what introduces a bare call (no marker, no fence) as an illustration: the words that say so
 # outright (a fence's list holds more, "like this", "such as", "i would": said of real calls too)
-_BARE_FRAMING = re.compile(
+_BARE_FRAMING = Words(
     r"\b(?:for (?:example|instance|reference)|e\.g\b|eg:|examples?:|an? example (?:of|call)|"
     r"example ?\d+\b|"
     r"example (?:(?:function|tool|api) )?(?:call|output|usage|response|request|input)|"
@@ -210,8 +230,7 @@ _BARE_FRAMING = re.compile(
     r"how (?:you|to) (?:would )?(?:call|use|write)|" + _EXAMPLE_ABROAD + ")|" + _EXAMPLE_CJK + "|"
     # (a line that is only "Example", "The syntax:", "Template": the words alone, said of nothing else)
     r"^[\W_]*(?:here(?:'s| is) )?(?:the )?(?:correct |expected |call |tool call )*(?:syntax|template|format|"
-    r"examples?|samples?|fake|mock|dummy)(?: is)?[\W_]*$|" + _WARNING,
-    re.I)
+    r"examples?|samples?|fake|mock|dummy)(?: is)?[\W_]*$|" + _WARNING)
 _BLANKS = re.compile(r"\s+")
 
 
@@ -347,14 +366,14 @@ def call_lead(text: str, i: int, floor: int = 0) -> int:
 # what says, on a call's own line before it, that the sentence shows the call ("For example,
 # <tool_call>...", "never send <tool_call>...", "if you write <tool_call>..."): fewer words than a
 # fence's (a call after "here's how I'll do it:" on its line is made)
-_INLINE_FRAMING = re.compile(
+_INLINE_FRAMING = Words(
     r"\b(?:for (?:example|instance|reference)|e\.g\b|an? example|examples?:|example (?:of|call)|"
     r"the (?:call )?(?:format|syntax|template) (?:is|looks)|(?:wrong|bad|avoid|incorrect):|"
     r"(?:mock|dummy|fake|sample) (?:call|output|request)|(?:previous|last|earlier) call (?:was|were|is)|"
     r"(?:never|don't|do not|must not|should not|shouldn't) (?:ever )?(?:run|call|write|emit|send|use|output)|"
     r"(?:you|one) (?:can|could|would|should|might) (?:write|call|send|emit|use|output)|"
     r"if (?:you|i|we|the model) (?:write|wrote|send|sent|emit|emitted|output|call)|"
-    r"(?:was|were) (?:logged|sent|returned|emitted))", re.I)
+    r"(?:was|were) (?:logged|sent|returned|emitted))")
 # a Markdown heading whose words say what follows is shown: "## Example", "### Sample output"
 _SHOWN_HEADING = re.compile(r"[ \t]{0,3}#{1,6}[ \t].*\b(?:examples?|samples?|illustrations?)\b", re.I)
 _UNDERLINE = re.compile(r"[ \t]*(?:-{3,}|={3,})[ \t]*\r?")  # (a Markdown heading's, under its words)
