@@ -397,14 +397,12 @@ def shown_below(text: str, i: int, floor: int, lead: int = -1) -> bool:
         words = text[max(floor, text.rfind("\n", max(floor, p - 400), p) + 1, p - 400):p]
         return words.lstrip()[:1] == "|" or _INLINE_FRAMING.search(_BLANKS.sub(" ", words)) is not None
     line = p
-    q = p
-    while q > floor and text[q - 1] in " \t\r\n":
-        q -= 1
-    if q > floor and text[q - 1] == "." and text[q - 4:q].lower() != "e.g.":
-        return False  # (a sentence ends above it, as above most calls: no markup line stands between)
-    p = above_markup(text, p, floor)
     while p > floor and text[p - 1] in " \t\r\n":
         p -= 1
+    if p > floor and text[p - 1] == ">":  # (a line of markup above: the words that frame stand above it)
+        p = above_markup(text, line, floor)
+        while p > floor and text[p - 1] in " \t\r\n":
+            p -= 1
     if p <= floor:
         return False
     if text[p - 1] in "-=":  # (a heading's underline, "Example\n-------": its words are above it)

@@ -107,9 +107,7 @@ def everyday_tag(text: str, i: int, limit: int) -> ToolCall | None:
     when the tag is not that (nor then a GLM call: its body starts with
     ``{``, where GLM writes a name)."""
     if text.startswith(_OPENER, i, limit):
-        b = i + len(_OPENER)
-        while b < limit and text[b].isspace():  # (inline: this runs on every tag)
-            b += 1
+        b = _skip_ws(text, i + len(_OPENER), limit)
         if b < limit and text[b] == "{":
             return _whole_call(text, i, b, limit)
     return None

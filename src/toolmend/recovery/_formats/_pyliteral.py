@@ -8,7 +8,7 @@ prefixed string, a comment, a number Python spells its own way, a key written
 twice, a name that is a keyword) gives None and ``_pythonic`` reads the call
 with :mod:`ast` as before. So this reading never differs from that one: what it
 accepts is valid Python whose literal is the value read here, and raises no
-warning (tests/test_tool_call_formats.py holds the two equal on generated calls).
+warning (tests/test_pyliteral.py holds the two equal on generated calls).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from __future__ import annotations
 import keyword
 import math
 import re
-from typing import Any
+from typing import Any, Callable
 
 __all__ = ["simple_call_args"]
 
@@ -60,25 +60,36 @@ def _next(source: str, k: int) -> re.Match[str]:
     return m
 
 
-def _arguments(source: str, k: int) -> tuple[dict[str, Any], int]:
-    args: dict[str, Any] = {}
+def _run(source: str, k: int, close: str, item: Callable[[int], int]) -> int:
+    """Past the items from ``k`` to ``close`` (``item`` reads one and says where it ends),
+    commas between them and one after the last allowed, as Python allows."""
     while True:
         m = _next(source, k)
-        if m.group("p") == ")":
-            return args, m.end()
+        if m.group("p") == close:
+            return m.end()
+        m = _next(source, item(k))
+        if m.group("p") == close:
+            return m.end()
+        if m.group("p") != ",":
+            raise _Other
+        k = m.end()
+
+
+def _arguments(source: str, k: int) -> tuple[dict[str, Any], int]:
+    args: dict[str, Any] = {}
+
+    def argument(k: int) -> int:
+        m = _next(source, k)
         name = m.group("w")
         if name is None or keyword.iskeyword(name) or name == "__debug__" or name in args:
             raise _Other
         m = _next(source, m.end())
         if m.group("p") != "=":
             raise _Other
-        args[name], k = _value(source, m.end(), 0)
-        m = _next(source, k)
-        if m.group("p") == ")":
-            return args, m.end()
-        if m.group("p") != ",":
-            raise _Other
-        k = m.end()
+        args[name], end = _value(source, m.end(), 0)
+        return end
+
+    return args, _run(source, k, ")", argument)
 
 
 def _value(source: str, k: int, depth: int) -> tuple[Any, int]:
@@ -107,38 +118,26 @@ def _value(source: str, k: int, depth: int) -> tuple[Any, int]:
 
 def _list(source: str, k: int, depth: int) -> tuple[list[Any], int]:
     out: list[Any] = []
-    while True:
-        m = _next(source, k)
-        if m.group("p") == "]":
-            return out, m.end()
-        value, k = _value(source, k, depth)
+
+    def element(k: int) -> int:
+        value, end = _value(source, k, depth)
         out.append(value)
-        m = _next(source, k)
-        if m.group("p") == "]":
-            return out, m.end()
-        if m.group("p") != ",":
-            raise _Other
-        k = m.end()
+        return end
+
+    return out, _run(source, k, "]", element)
 
 
 def _dict(source: str, k: int, depth: int) -> tuple[dict[str, Any], int]:
     out: dict[str, Any] = {}
-    while True:
-        m = _next(source, k)
-        if m.group("p") == "}":
-            return out, m.end()
-        if m.lastgroup != "s":
+
+    def member(k: int) -> int:
+        if _next(source, k).lastgroup != "s":
             raise _Other  # (a key that is no string: ast reads it)
         key, k = _value(source, k, depth)
-        if key in out:
-            raise _Other
         m = _next(source, k)
-        if m.group("p") != ":":
+        if key in out or m.group("p") != ":":
             raise _Other
-        out[key], k = _value(source, m.end(), depth)
-        m = _next(source, k)
-        if m.group("p") == "}":
-            return out, m.end()
-        if m.group("p") != ",":
-            raise _Other
-        k = m.end()
+        out[key], end = _value(source, m.end(), depth)
+        return end
+
+    return out, _run(source, k, "}", member)

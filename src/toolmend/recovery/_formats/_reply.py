@@ -15,7 +15,7 @@ from typing import Any
 from .._toolcalls import ToolCall
 from ._base import Ctx
 from ._bytools import calls_by_tools
-from ._context import PREFILLED, PROMPT_HEAD, before_string_end, reply_start
+from ._context import PROMPT_HEAD, before_string_end, reply_start
 from ._json import read_glm4
 from ._prefilled import read_prefilled
 from ._scan import Scanner
@@ -70,7 +70,7 @@ def scan(text: str, ctx: Ctx, kinds: frozenset[str], readers: dict[str, Any],
     if thinking is not None:
         scanner.reasoning_over = True
     scanner.calls_before = after_calls
-    if opening and not calls and PREFILLED.match(text, start) is not None:  # (most replies open with none)
+    if opening and not calls:
         start = read_prefilled(scanner, calls, start)
     scanner.scan(start, len(text), calls, False)
     return before_string_end(text, calls, after_calls, start)
