@@ -59,6 +59,28 @@ class _BuildExt(build_ext):
             self.parallel = _jobs()
 
 
+def _compiler_fails():
+    """Why the C compiler the build would use cannot compile a trivial file,
+    or None when it can: asked before Cython translates the kernels, which
+    takes longer than the rest of an install and is wasted without one."""
+    import tempfile
+    from distutils.ccompiler import new_compiler  # setuptools' copy (imported above)
+    from distutils.errors import CCompilerError, DistutilsError
+    from distutils.sysconfig import customize_compiler
+
+    with tempfile.TemporaryDirectory() as tmp:
+        source = os.path.join(tmp, "probe.c")
+        with open(source, "w") as f:
+            f.write("int toolmend_probe(void) { return 0; }\n")
+        try:
+            compiler = new_compiler()
+            customize_compiler(compiler)
+            compiler.compile([source], output_dir=tmp)
+        except (CCompilerError, DistutilsError, OSError) as exc:
+            return str(exc).strip() or type(exc).__name__
+    return None
+
+
 def _extensions():
     if _flag("TOOLMEND_PURE_PYTHON"):
         return []
@@ -67,6 +89,11 @@ def _extensions():
             raise SystemExit("toolmend: TOOLMEND_REQUIRE_COMPILED=1, but the compiled kernels "
                              f"are built for CPython only, not {platform.python_implementation()}")
         return []
+    if not REQUIRE_COMPILED:  # (required: the compile itself says what is wrong)
+        failed = _compiler_fails()
+        if failed is not None:
+            _warn(f"no working C compiler ({failed})")
+            return []
     try:
         from Cython.Build import cythonize
     except ImportError:
