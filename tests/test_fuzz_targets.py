@@ -63,3 +63,37 @@ def test_the_hypothesis_engine_passes_when_its_time_is_up(monkeypatch, tmp_path)
     ok, count, detail = run._hypothesis("fails", 1)
     assert not ok and "boom" in detail
     assert os.listdir(tmp_path / "fails")
+
+
+def test_targets_run_in_child_processes_report_in_order(capsys):
+    """--jobs N: each target in its own process, N at a time, the reports in
+    the targets' order whatever order they finish in."""
+    import run
+
+    names = ["streaming", "recovery"]
+    assert run.main([*names, "--seconds", "1", "--jobs", "2", "--engine", "hypothesis"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split()[:3] for line in lines] == [[name, "hypothesis", "ok"] for name in names]
+
+
+def test_a_child_that_fails_or_dies_fails_the_run(monkeypatch, capsys):
+    import subprocess
+
+    import run
+
+    def fake(cmd, **kwargs):
+        name = cmd[2]
+        if name == "recovery":  # a failure it reported itself
+            return subprocess.CompletedProcess(cmd, 1, f"{name:<16} hypothesis FAILED\n", "boom\n")
+        if name == "streaming":  # killed before it printed anything
+            return subprocess.CompletedProcess(cmd, -9, "", "")
+        return subprocess.CompletedProcess(cmd, 0, f"{name:<16} hypothesis ok\n", "")
+
+    monkeypatch.setattr(run.subprocess, "run", fake)
+    assert run.main(["json_verbs", "recovery", "streaming", "--jobs", "2", "--engine", "hypothesis"]) == 1
+    out, err = capsys.readouterr()
+    lines = out.splitlines()
+    assert lines[0].split()[:3] == ["json_verbs", "hypothesis", "ok"]
+    assert lines[1].split()[:3] == ["recovery", "hypothesis", "FAILED"]
+    assert lines[2].split()[:3] == ["streaming", "hypothesis", "FAILED"] and "exited with -9" in lines[2]
+    assert "boom" in err

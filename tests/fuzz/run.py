@@ -4,6 +4,7 @@
     python tests/fuzz/run.py --all --seconds 600          # each target 10 minutes
     python tests/fuzz/run.py recovery json_verbs --seconds 60
     python tests/fuzz/run.py --all --seconds 10 --engine hypothesis
+    python tests/fuzz/run.py --all --seconds 10 --jobs 2  # two targets at a time
 
 With atheris installed (``pip install atheris``) each target runs in its own
 process under libFuzzer, coverage-guided over the Python code, and a crash of
@@ -111,6 +112,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--all", action="store_true", help="every target")
     ap.add_argument("--seconds", type=int, default=60, help="time per target (default 60)")
     ap.add_argument("--engine", choices=("auto", "atheris", "hypothesis"), default="auto")
+    ap.add_argument("--jobs", type=int, default=1, help="targets run at once, each in its own "
+                                                       "process (default 1)")
     args = ap.parse_args(argv)
     names = list(TARGETS) if args.all or not args.targets else args.targets
     unknown = [n for n in names if n not in TARGETS]
@@ -123,6 +126,10 @@ def main(argv: list[str] | None = None) -> int:
             engine = "atheris"
         except ImportError:
             engine = "hypothesis"
+    if args.jobs < 1:
+        ap.error("--jobs is at least 1")
+    if args.jobs > 1 and len(names) > 1:
+        return _in_children(names, args.seconds, engine, args.jobs)
     failed = 0
     for name in names:
         began = time.monotonic()
@@ -135,6 +142,26 @@ def main(argv: list[str] | None = None) -> int:
             failed += 1
             print(detail, file=sys.stderr)
     return 1 if failed else 0
+
+
+def _in_children(names: list[str], seconds: int, engine: str, jobs: int) -> int:
+    """Each target in a child process of this script, ``jobs`` at a time (each
+    still fuzzed for ``seconds``); their reports printed in the targets' order."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    def child(name: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, os.path.abspath(__file__), name, "--seconds", str(seconds),
+                               "--engine", engine], capture_output=True, text=True)
+
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        runs = list(pool.map(child, names))
+    for name, run in zip(names, runs, strict=True):
+        sys.stdout.write(run.stdout)
+        sys.stderr.write(run.stderr)
+        if run.returncode != 0 and not run.stdout.strip():  # it died before its report
+            print(f"{name:<16} {engine:<10} FAILED  (its process exited with {run.returncode})")
+    sys.stdout.flush()
+    return 1 if any(run.returncode != 0 for run in runs) else 0
 
 
 if __name__ == "__main__":
