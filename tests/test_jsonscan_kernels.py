@@ -75,15 +75,15 @@ def _stdlib_valid(text: str) -> bool:
     return True
 
 
-def _all_values(k, text: str) -> list[tuple[int, int]]:
+def _all_values(k, text: str | bytes, index: array | None = None) -> list[tuple[int, int]]:
     """Spans of every value in a valid text (root first)."""
     start = k.skip_space(text, 0)
-    spans = [(start, k.value_end(text, start))]
+    spans = [(start, k.value_end(text, start, index))]
     todo = [start]
     while todo:
         pos = todo.pop()
-        if text[pos] in "{[":
-            _, sp = k.members(text, pos)
+        if text[pos:pos + 1] in ("{", "[", b"{", b"["):
+            _, sp = k.members(text, pos, index)
             for i in range(0, len(sp), 2):
                 spans.append((sp[i], sp[i + 1]))
                 todo.append(sp[i])
@@ -240,6 +240,36 @@ def test_twins_agree_on_walking(jsonscan_twins, text: str, data: st.DataObject) 
     assert P.lookup(text, s, segs) == C.lookup(text, s, segs)
     flat = array("q", [x for span in spans for x in span])
     assert P.lookup_many(text, flat, segs) == C.lookup_many(text, flat, segs)
+
+
+# Documents whose containers often pass INDEX_SPAN characters: the walkers then
+# look their ends up in the index of scan_index instead of reading them again.
+BIG_VALUES = st.recursive(
+    st.one_of(st.none(), st.integers(), st.text(max_size=40)),
+    lambda ch: st.lists(ch, max_size=6) | st.dictionaries(st.text(max_size=12), ch, max_size=6),
+    max_leaves=40)
+
+
+@SETTINGS
+@given(BIG_VALUES, st.sampled_from([None, 0, 2]), st.booleans(), st.data())
+def test_every_walk_gives_the_same_spans_with_the_index(jsonscan_kernel, value, indent: int | None,
+                                                        as_bytes: bool, data: st.DataObject) -> None:
+    text = json.dumps([value, value], indent=indent, ensure_ascii=False)
+    doc = text.encode() if as_bytes else text
+    k = jsonscan_kernel
+    index = k.scan_index(doc)[3]
+    spans = _all_values(k, doc)
+    assert _all_values(k, doc, index) == spans
+    for s, e in spans:
+        assert k.value_end(doc, s, index) == e
+        assert k.summary(doc, s, index) == k.summary(doc, s)
+    segs = data.draw(st.lists(st.one_of(st.integers(-3, 3), st.text(max_size=12)), max_size=3))
+    for s, _ in spans[::7]:
+        assert k.lookup(doc, s, segs, index) == k.lookup(doc, s, segs)
+    # in document order, and backwards (the index is looked up from where the last lookup ended)
+    for order in (spans, spans[::-1]):
+        flat = array("q", [x for span in order for x in span])
+        assert k.lookup_many(doc, flat, segs, index) == k.lookup_many(doc, flat, segs)
 
 
 @SETTINGS

@@ -7,8 +7,10 @@ stdlib ``json`` C scanner do the work (number tokens reach hooks as their
 exact text) and falls back to a token-level scanner only to locate an error;
 the walkers use regexes (compiled for ``str`` and for ``bytes``) that skip
 whole strings and runs of text at a time. The container index of
-``scan_index`` is computed the same way as the compiled kernel's; the walkers
-here accept it and have no use for it.
+``scan_index`` is computed the same way as the compiled kernel's, and the
+walkers use it as it does: a big container's end is looked up instead of
+read again (a schema of 100,000 nested arrays read each level's rest twice:
+~0.2 ms a level).
 """
 
 from __future__ import annotations
@@ -319,11 +321,60 @@ def skip_space(text: Text, pos: int) -> int:
     return _WS(text).match(text, pos).end()  # type: ignore[union-attr]
 
 
-def _value_end(text: Text, i: int) -> int:
+class _Ends:
+    """The ends of the containers of a ``scan_index`` index, by their starts
+    (its entries are in document order). Walks go forward, so the entries
+    just past the last one found are looked at before a binary search."""
+
+    __slots__ = ("index", "n", "cur")
+
+    def __init__(self, index: array[int]) -> None:
+        self.index = index
+        self.n = len(index) // 2
+        self.cur = 0  # the first entry that may start at or after the next lookup
+
+    def end(self, p: int) -> int:
+        """The end of the indexed container that starts at ``p``, or -1."""
+        index, n, cur = self.index, self.n, self.cur
+        lo, hi = 0, n
+        if cur < n and index[2 * cur] <= p:
+            for k in range(cur, min(cur + 4, n)):
+                start = index[2 * k]
+                if start == p:
+                    self.cur = k + 1
+                    return index[2 * k + 1]
+                if start > p:
+                    self.cur = k
+                    return -1
+            lo = min(cur + 4, n)
+        elif cur < n:
+            hi = cur
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if index[2 * mid] < p:
+                lo = mid + 1
+            else:
+                hi = mid
+        self.cur = lo
+        if lo < n and index[2 * lo] == p:
+            self.cur = lo + 1
+            return index[2 * lo + 1]
+        return -1
+
+
+def _ends(index: array[int] | None) -> _Ends | None:
+    return _Ends(index) if index else None
+
+
+def _value_end(text: Text, i: int, ends: _Ends | None = None) -> int:
     c = _at(text, i)
     if c == '"':
         return _VALID_STRING(text).match(text, i).end()  # type: ignore[union-attr]
     if c in "{[":
+        if ends is not None:
+            end = ends.end(i)
+            if end >= 0:
+                return end
         depth = 0
         until = _UNTIL_BRACKET(text)
         while True:
@@ -347,7 +398,7 @@ def _check_value(text: Text, pos: int, index: Any = None) -> None:
 def value_end(text: Text, pos: int, index: array[int] | None = None) -> int:
     """The offset just past the value that starts at ``pos``."""
     _check_value(text, pos, index)
-    return _value_end(text, pos)
+    return _value_end(text, pos, _ends(index))
 
 
 def _check_container(text: Text, pos: int, index: Any = None) -> None:
@@ -356,7 +407,7 @@ def _check_container(text: Text, pos: int, index: Any = None) -> None:
         raise ValueError(f"offset {pos} is not the start of an object or array")
 
 
-def _iter_members(text: Text, pos: int) -> Iterable[tuple[int, int, int, int]]:
+def _iter_members(text: Text, pos: int, ends: _Ends | None = None) -> Iterable[tuple[int, int, int, int]]:
     """(key_start, key_end, value_start, value_end) of each member of the
     container at pos; the key offsets are -1 for an array."""
     obj = _at(text, pos) == "{"
@@ -370,7 +421,7 @@ def _iter_members(text: Text, pos: int) -> Iterable[tuple[int, int, int, int]]:
             ks = i
             ke = valid_string.match(text, i).end()  # type: ignore[union-attr]
             i = skip_space(text, skip_space(text, ke) + 1)
-        ve = _value_end(text, i)
+        ve = _value_end(text, i, ends)
         yield ks, ke, i, ve
         i = skip_space(text, ve)
         if _at(text, i) != ",":
@@ -401,7 +452,7 @@ def members(text: Text, pos: int, index: array[int] | None = None) -> tuple[list
     _check_container(text, pos, index)
     keys: list[str] | None = [] if _at(text, pos) == "{" else None
     spans = array("q")
-    for ks, ke, vs, ve in _iter_members(text, pos):
+    for ks, ke, vs, ve in _iter_members(text, pos, _ends(index)):
         if keys is not None:
             keys.append(_string_value(text, ks, ke))
         spans.append(vs)
@@ -417,66 +468,69 @@ def _as_index(seg: str) -> int | None:
     return None
 
 
-def _count(text: Text, pos: int) -> int:
-    return sum(1 for _ in _iter_members(text, pos))
+def _count(text: Text, pos: int, ends: _Ends | None) -> int:
+    return sum(1 for _ in _iter_members(text, pos, ends))
 
 
-def _nth(text: Text, pos: int, index: int) -> tuple[int, int]:
-    """(start, end) of element ``index``; end is -1 (not computed) when
-    ``index`` >= 0, as only the last step of a path needs it."""
-    if index < 0:
-        spans = members(text, pos)[1]
+def _nth(text: Text, pos: int, nth: int, ends: _Ends | None) -> tuple[int, int]:
+    """(start, end) of element ``nth``; end is -1 (not computed) when
+    ``nth`` >= 0, as only the last step of a path needs it."""
+    if nth < 0:
+        spans = array("q")
+        for _, _, vs, ve in _iter_members(text, pos, ends):
+            spans.extend((vs, ve))
         count = len(spans) // 2
-        if index + count < 0:
+        if nth + count < 0:
             return (-1, -1)
-        k = 2 * (index + count)
+        k = 2 * (nth + count)
         return (spans[k], spans[k + 1])
     i = skip_space(text, pos + 1)
     if _at(text, i) == "]":
         return (-1, -1)
-    for _ in range(index):
-        i = skip_space(text, _value_end(text, i))
+    for _ in range(nth):
+        i = skip_space(text, _value_end(text, i, ends))
         if _at(text, i) != ",":
             return (-1, -1)
         i = skip_space(text, i + 1)
     return (i, -1)
 
 
-def _find_key(text: Text, pos: int, key: str) -> tuple[int, int, int]:
+def _find_key(text: Text, pos: int, key: str, ends: _Ends | None) -> tuple[int, int, int]:
     """The span of the last member ``key`` of the object at ``pos`` ((-1, -1)
     when none), and how many members it has of that key."""
     found, times = (-1, -1), 0
-    for ks, ke, vs, ve in _iter_members(text, pos):
+    for ks, ke, vs, ve in _iter_members(text, pos, ends):
         if _string_value(text, ks, ke) == key:
             found, times = (vs, ve), times + 1
     return (*found, times)
 
 
-def _lookup(text: Text, pos: int, end: int, segments: tuple[Any, ...]) -> tuple[int, int, int, int]:
+def _lookup(text: Text, pos: int, end: int, segments: tuple[Any, ...],
+            ends: _Ends | None) -> tuple[int, int, int, int]:
     """(start, end, failed, repeated) as ``lookup`` says; ``end`` -1: not known."""
     repeated = -1
     for k, seg in enumerate(segments):
         c = _at(text, pos)
         if type(seg) is str:
             if c == "{":
-                vs, ve, times = _find_key(text, pos, seg)
+                vs, ve, times = _find_key(text, pos, seg, ends)
                 if times > 1 and repeated < 0:
                     repeated = k
             elif c == "[":
                 idx = _as_index(seg)
                 if idx is None:
                     return (pos, end, k, repeated)
-                vs, ve = _nth(text, pos, idx)
+                vs, ve = _nth(text, pos, idx, ends)
             else:
                 return (pos, end, k, repeated)
         else:
             if c != "[":
                 return (pos, end, k, repeated)
-            vs, ve = _nth(text, pos, seg)
+            vs, ve = _nth(text, pos, seg, ends)
         if vs < 0:
             return (pos, end, k, repeated)
         pos, end = vs, ve
-    return (pos, end if end >= 0 else _value_end(text, pos), -1, repeated)
+    return (pos, end if end >= 0 else _value_end(text, pos, ends), -1, repeated)
 
 
 def _check_segments(segments: Iterable[Any]) -> tuple[Any, ...]:
@@ -504,8 +558,9 @@ def lookup(text: Text, pos: int, segments: Iterable[Any],
     """
     segs = _check_segments(segments)
     _check_value(text, pos, index)
-    start, end, failed, repeated = _lookup(text, pos, -1, segs)
-    return (start, end if end >= 0 else _value_end(text, start), failed, repeated)
+    ends = _ends(index)
+    start, end, failed, repeated = _lookup(text, pos, -1, segs, ends)
+    return (start, end if end >= 0 else _value_end(text, start, ends), failed, repeated)
 
 
 def lookup_many(text: Text, spans: array[int], segments: Iterable[Any],
@@ -518,6 +573,7 @@ def lookup_many(text: Text, spans: array[int], segments: Iterable[Any],
         raise TypeError("spans must be an array('q')")
     if len(spans) % 2:
         raise ValueError("spans must hold start, end pairs")
+    ends = _ends(index)
     out = array("q")
     for k in range(0, len(spans), 2):
         pos = spans[k]
@@ -526,7 +582,7 @@ def lookup_many(text: Text, spans: array[int], segments: Iterable[Any],
         if pos < 0:
             out.extend((-1, -1))
             continue
-        vs, ve, failed, _ = _lookup(text, pos, spans[k + 1], segs)
+        vs, ve, failed, _ = _lookup(text, pos, spans[k + 1], segs, ends)
         out.extend((vs, ve) if failed == -1 else (-1, -1))
     return out
 
@@ -540,7 +596,7 @@ def summary(text: Text, pos: int, index: array[int] | None = None) -> tuple[str,
         raise ValueError(f"offset {pos} is not the start of a value")
     c = _at(text, pos)
     if c in "{[":
-        return ("object" if c == "{" else "array", _count(text, pos))
+        return ("object" if c == "{" else "array", _count(text, pos, _ends(index)))
     if c == '"':
         return ("string", len(_string_value(text, pos, _value_end(text, pos))))
     if c in "tf":
