@@ -476,9 +476,7 @@ def _nth(text: Text, pos: int, nth: int, ends: _Ends | None) -> tuple[int, int]:
     """(start, end) of element ``nth``; end is -1 (not computed) when
     ``nth`` >= 0, as only the last step of a path needs it."""
     if nth < 0:
-        spans = array("q")
-        for _, _, vs, ve in _iter_members(text, pos, ends):
-            spans.extend((vs, ve))
+        spans = members(text, pos, None if ends is None else ends.index)[1]
         count = len(spans) // 2
         if nth + count < 0:
             return (-1, -1)
