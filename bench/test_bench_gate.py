@@ -276,6 +276,38 @@ def test_a_pair_of_threads_that_misses_is_tried_again_later_more_times(monkeypat
     assert next(ratios) == 0.1  # and no more than that
 
 
+def test_a_pair_still_over_its_limit_is_measured_once_more_at_the_end(monkeypatch):
+    one = Target("grp", "ours", "theirs", 2.0)
+    two = Target("thr", "two", "one", 0.65, clock="wall", cpus=2)
+    fine = Target("ok", "ours", "theirs", 2.0)
+    fns = {"ours": lambda: None, "theirs": lambda: None, "two": lambda: None, "one": lambda: None}
+    pairs = {(1, "c"): PairResult(one, "c", 2.7, 2.7, 1.0, 15, 3, 1.0),
+             (2, "c"): PairResult(two, "c", 0.7, 0.7, 1.0, 100, 20, 30.0),
+             (3, "c"): PairResult(fine, "c", 1.5, 1.5, 1.0, 5, 1, 0.1),
+             (4, "d"): PairResult(one, "d", 2.5, 2.5, 1.0, 15, 3, 1.0)}
+    again = {("grp", "c"): 1.9, ("thr", "c"): 0.9, ("grp", "d"): 2.6}
+    asked = []
+
+    def measure(t, case, entries, most=None):
+        asked.append((t.group, case, most))
+        r = again[t.group, case]
+        return PairResult(t, case, r, r, 1.0, 5, 2, 0.5)
+
+    monkeypatch.setattr(conftest, "_measure_pair", measure)
+    monkeypatch.setattr(conftest, "_BASE", {})
+    monkeypatch.setattr(conftest, "_pairs", pairs)
+    monkeypatch.setattr(conftest, "_entries", {key: fns for key in again})
+    conftest._second_window()
+    # each pair over its limit, once, with its own number of attempts; a pass is left alone
+    assert asked == [("grp", "c", ATTEMPTS), ("thr", "c", conftest.SECOND_WINDOW_ATTEMPTS),
+                     ("grp", "d", ATTEMPTS)]
+    # the lower window stands, with the attempts of both
+    assert (pairs[1, "c"].ratio, pairs[1, "c"].attempts, pairs[1, "c"].met) == (1.9, 5, True)
+    assert (pairs[2, "c"].ratio, pairs[2, "c"].attempts, pairs[2, "c"].met) == (0.7, 22, False)
+    assert (pairs[4, "d"].ratio, pairs[4, "d"].met) == (2.5, False)
+    assert pairs[3, "c"].ratio == 1.5 and pairs[3, "c"].attempts == 1
+
+
 def test_a_clear_pass_is_judged_on_the_median_of_the_cycles(monkeypatch):
     t = Target("grp", "ours", "theirs", 1.0)
     seen = []
