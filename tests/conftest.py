@@ -65,6 +65,16 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--shard", default=None, metavar="K/N",
                      help="run only the K-th of N interleaved shares of the collected tests "
                           "(1 <= K <= N): N processes with --shard 1/N ... N/N run the suite once")
+    parser.addoption("--builds-tested-elsewhere", action="store_true",
+                     help="leave out the tests marked builds_side_by_side (each takes every build of "
+                          "a kernel itself, so they give the same result in either mode): for a run "
+                          "in the pure mode beside one in the compiled mode, which runs them")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "builds_side_by_side: the test takes each build of a kernel itself (the twin "
+                   "modules, never the package's choice of one): its result is the same in either mode")
 
 
 def _shard(value: str) -> tuple[int, int]:
@@ -78,6 +88,13 @@ def _shard(value: str) -> tuple[int, int]:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if config.getoption("--builds-tested-elsewhere"):
+        if len(kernel_builds("jsonscan")) < 2:
+            raise pytest.UsageError("--builds-tested-elsewhere: the compiled kernels are not built here, "
+                                    "so no other run tests the builds side by side")
+        elsewhere = [item for item in items if item.get_closest_marker("builds_side_by_side")]
+        config.hook.pytest_deselected(items=elsewhere)
+        items[:] = [item for item in items if not item.get_closest_marker("builds_side_by_side")]
     value = config.getoption("--shard")
     if value is None:
         return

@@ -14,6 +14,11 @@ from hypothesis import HealthCheck, assume, given, settings, strategies as st
 # error codes, the same in both).
 from toolmend._kernels import _jsonscan_py as P
 
+# Every test here takes the builds themselves (never the package's choice of one), so a
+# run in the pure mode beside one in the compiled mode may leave them to that one
+# (--builds-tested-elsewhere, tests/conftest.py).
+pytestmark = pytest.mark.builds_side_by_side
+
 # -- strategies --------------------------------------------------------------
 
 WS = st.sampled_from(["", "", " ", "\n", "\t", "\r\n  ", "  \n    "])

@@ -12,6 +12,11 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from toolmend._kernels import _markers_py as pure
 
+# Every test here takes the builds themselves (never the package's choice of one), so a
+# run in the pure mode beside one in the compiled mode may leave them to that one
+# (--builds-tested-elsewhere, tests/conftest.py).
+pytestmark = pytest.mark.builds_side_by_side
+
 
 def _compiled():
     try:
