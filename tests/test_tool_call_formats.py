@@ -16,6 +16,7 @@ import pytest
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, os.pardir, "bench"))
 
+from chunked import check_each, chunks  # noqa: E402
 from score_peer_tool_calls import judge  # noqa: E402
 
 from toolmend import SchemaError, ToolCallStream, ToolmendError, normalize_tool_args, parse_tool_calls  # noqa: E402
@@ -61,9 +62,11 @@ def test_the_corpora_are_there_and_up_to_date():
     assert len({r["format"] for r in FAMILIES}) >= 35
 
 
-@pytest.mark.parametrize("fmt", ["detected", "forced"])
-@pytest.mark.parametrize("row", PEERS, ids=[r["id"] for r in PEERS])
-def test_peer_cases(row, fmt):
+def _case_id(_: int, row: dict[str, Any]) -> str:
+    return str(row["id"])
+
+
+def _peer_case(row: dict[str, Any], fmt: str) -> None:
     right, got = judge(row, None if fmt == "detected" else row["format"])
     known = KNOWN.get(row["id"])
     # a reason saying "detected" is a difference of the detected reading only, "named" of the named one
@@ -76,16 +79,30 @@ def test_peer_cases(row, fmt):
 
 
 @pytest.mark.parametrize("fmt", ["detected", "forced"])
-@pytest.mark.parametrize("row", FAMILIES, ids=[r["id"] for r in FAMILIES])
-def test_family_corpus(row, fmt):
+@pytest.mark.parametrize("part", chunks(PEERS, _case_id))
+def test_peer_cases(part, fmt):
+    check_each(part, lambda _, row: _peer_case(row, fmt), _case_id)
+
+
+def _family_case(row: dict[str, Any], fmt: str) -> None:
     right, got = judge(row, None if fmt == "detected" else row["format"])
     assert right, got
 
 
-@pytest.mark.parametrize("row", PEERS + FAMILIES, ids=[r["id"] for r in PEERS + FAMILIES])
-def test_never_a_call_the_text_does_not_hold(row):
+@pytest.mark.parametrize("fmt", ["detected", "forced"])
+@pytest.mark.parametrize("part", chunks(FAMILIES, _case_id))
+def test_family_corpus(part, fmt):
+    check_each(part, lambda _, row: _family_case(row, fmt), _case_id)
+
+
+@pytest.mark.parametrize("part", chunks(PEERS + FAMILIES, _case_id))
+def test_never_a_call_the_text_does_not_hold(part):
     """Every ok call is named in the text, its span lies in the text in order, its raw_args
     is text from inside its span, and a call the corpus says is cut is never ok."""
+    check_each(part, _holds_its_calls, _case_id)
+
+
+def _holds_its_calls(_: int, row: dict[str, Any]) -> None:
     text = row["text"]
     for fmt in (None, row["format"]):
         if KNOWN.get(row["id"]) in _NOT_A_SCHEMA:

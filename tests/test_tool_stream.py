@@ -15,6 +15,7 @@ import random
 import re
 
 import pytest
+from chunked import check_each, chunks
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import toolmend
@@ -122,9 +123,16 @@ def test_the_corpora_are_loaded():
     assert len(ROWS) > 400
 
 
-@pytest.mark.parametrize("i", range(len(ROWS)), ids=[str(r.get("id", i)) for i, r in enumerate(ROWS)])
-def test_every_corpus_message_in_random_splits(i):
-    row = ROWS[i]
+def _row_id(i: int, row: dict) -> str:
+    return str(row.get("id", i))
+
+
+@pytest.mark.parametrize("part", chunks(ROWS, _row_id))
+def test_every_corpus_message_in_random_splits(part):
+    check_each(part, _in_random_splits, _row_id)
+
+
+def _in_random_splits(i: int, row: dict) -> None:
     text = row["text"]
     rng = random.Random(i)
     fmt = _forced(row)
@@ -1094,9 +1102,12 @@ def test_what_the_whole_text_decides_is_never_reported_before(text, thinking):
         _check_live(text, list(range(step, len(text), step)), thinking=thinking)
 
 
-@pytest.mark.parametrize("i", range(len(ROWS)), ids=[str(r.get("id", i)) for i, r in enumerate(ROWS)])
-def test_every_corpus_message_read_live(i):
-    row = ROWS[i]
+@pytest.mark.parametrize("part", chunks(ROWS, _row_id))
+def test_every_corpus_message_read_live(part):
+    check_each(part, _read_live, _row_id)
+
+
+def _read_live(i: int, row: dict) -> None:
     text = row["text"]
     rng = random.Random(i)
     fmt = _forced(row)
