@@ -653,9 +653,9 @@ def _second_window() -> None:
     its two CPUs one at a time: a clean-clone run missed at 0.702 after twenty
     attempts on code that measures 0.58-0.65 on a quiet machine), any other
     pair up to ATTEMPTS (a clean-clone run measured the 30 KB call at 2.70x in
-    its three attempts, on code that measures 1.94-2.07x here: a neighbour on
-    the host takes the caches the interpreter's side needs far more than the
-    tight loop of the other's, for a minute or two). The lower of the two
+    its three attempts, on code that measures 1.94-2.07x here: most likely a
+    neighbour on the host, which slows the interpreter's side of a pair more
+    than the tight loop of the other's, for a minute or two). The lower of the two
     windows' ratios stands, as the best attempt's does within one; a pair that
     cannot be measured again keeps its first window's."""
     for key, r in list(_pairs.items()):
