@@ -15,6 +15,7 @@ import re
 
 import orjson
 import pytest
+from hypothesis import given, settings, strategies as st
 
 import toolmend
 from toolmend import normalize_tool_args
@@ -224,6 +225,31 @@ def test_long_runs_past_every_path(recover_twins, raw, value):
         compiled_text, pure_text = outcomes[1], outcomes[3]
         assert repr(compiled_text) == repr(pure_text)
         assert repr(outcomes[2]) == repr(outcomes[4])
+
+
+# the pure twin's probe for integers beyond 64 bits, as one pattern (its look-behind is tried
+# at every character: the probe asks first whether there is a run of 19 digits at all, in the
+# text's bytes, then finds the runs and looks around them)
+_LONG_INT = re.compile(r"(?:(?<=[ \t\n\r\[,:])|^)(-?)([0-9]{19,})(?![0-9.eE])")
+_AROUND = st.sampled_from(["", " ", "\n", "[", ",", ":", "-", "--", '"', "a", "x-", ".", ".5", "e", "E3",
+                           "]", "}", "{", "\t", "\r", "0", "\u00e9", "\u0663", "\ud800", "\U0001f600"])
+
+
+# (numbers near each bound: 2**63 for a sign, 2**64 - 1 without one, and the runs of 18-20 digits)
+_NUMBERS = st.one_of(st.integers(0, 2**70), st.integers(2**63 - 2, 2**63 + 2),
+                     st.integers(2**64 - 2, 2**64 + 2), st.integers(10**17, 10**18 + 2),
+                     st.integers(10**19 - 2, 10**19 + 2))
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(st.tuples(_AROUND, _NUMBERS, st.integers(0, 21), _AROUND), max_size=6))
+def test_the_pure_probe_finds_what_the_pattern_finds(parts):
+    from toolmend._kernels._recover_py import _lossy_ints
+
+    text = "".join(a + str(n).zfill(width) + b for a, n, width, b in parts)
+    bounds = {"": 2**64 - 1, "-": 2**63}
+    want = any(int(m.group(2)) > bounds[m.group(1)] for m in _LONG_INT.finditer(text))
+    assert _lossy_ints(text) == want, text
 
 
 def test_the_engine_keeps_integers_exact_where_orjson_refuses(recover_twins):

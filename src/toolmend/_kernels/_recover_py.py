@@ -41,21 +41,45 @@ _DQ = r'"(?:[^"\\]|\\.)*"?'
 _SQ = r"'(?:[^'\\]|\\.)*'?"
 
 
-# A run of digits that may be an integer token beyond 64 bits: not after a
-# character no number token follows (a quote, a letter: inside a string), not
-# before a fraction or an exponent (see the compiled twin's lossy_ints_k).
-_LONG_INT = re.compile(r"(?:(?<=[ \t\n\r\[,:])|^)(-?)([0-9]{19,})(?![0-9.eE])")
+# A run of 19 digits or more: an integer token beyond 64 bits when it stands
+# after a character a number token follows (not a quote or a letter: inside a
+# string), its sign between, and before no fraction or exponent (see the
+# compiled twin's lossy_ints_k). The runs are found first, their surroundings
+# looked at after: a pattern holding the look-behind is tried at every
+# character (~1.4 ms for 30 KB of source code).
+_DIGIT_RUN = re.compile(r"[0-9]{19,}")
+_NUMBER_LEAD = frozenset(" \t\n\r[,:")
 _INT_BOUNDS = {"": 2**64 - 1, "-": 2**63}
+# Whether there is such a run at all, asked first at C speed: the text's UTF-8 bytes with
+# every ASCII digit made "0" and every other byte " " (a character beyond ASCII has no
+# byte below 0x80), searched for nineteen "0"s.
+_DIGITS_ONLY = bytes(48 if 48 <= b <= 57 else 32 for b in range(256))
+_NINETEEN = b"0" * 19
+
+
+def _lossy_ints(text: str) -> bool:
+    """Whether the valid JSON ``text`` holds an integer token orjson reads as
+    a float (beyond 64 bits for its sign)."""
+    if _NINETEEN not in text.encode("utf-8", "surrogatepass").translate(_DIGITS_ONLY):
+        return False
+    for m in _DIGIT_RUN.finditer(text):
+        a, b = m.span()
+        if text[b:b + 1] in (".", "e", "E"):
+            continue  # a fraction or an exponent: a float as written
+        sign = "-" if text[a - 1:a] == "-" else ""
+        lead = a - len(sign)
+        if lead and text[lead - 1] not in _NUMBER_LEAD:
+            continue  # inside a string, or a word's
+        if int(m.group()) > _INT_BOUNDS[sign]:
+            return True
+    return False
 
 
 def _exact_value(text: str, value: Any) -> Any:
     """orjson's ``value`` of the valid ``text``, or the exact one (the repair
-    engine's reading, integers at any size) when an integer beyond 64 bits may
-    be there."""
-    for m in _LONG_INT.finditer(text):
-        if int(m.group(2)) > _INT_BOUNDS[m.group(1)]:
-            return repair_json(text)[0]
-    return value
+    engine's reading, integers at any size) when an integer beyond 64 bits is
+    there."""
+    return repair_json(text)[0] if _lossy_ints(text) else value
 
 
 def _maybe_json(s: str) -> bool:
