@@ -87,18 +87,19 @@ def _shard(value: str) -> tuple[int, int]:
     return k, n
 
 
+def _keep(config: pytest.Config, items: list[pytest.Item], kept: list[bool]) -> None:
+    """Keep the items ``kept`` says (one flag each, in order); the others are deselected."""
+    config.hook.pytest_deselected(items=[item for item, k in zip(items, kept, strict=True) if not k])
+    items[:] = [item for item, k in zip(items, kept, strict=True) if k]
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     if config.getoption("--builds-tested-elsewhere"):
         if len(kernel_builds("jsonscan")) < 2:
             raise pytest.UsageError("--builds-tested-elsewhere: the compiled kernels are not built here, "
                                     "so no other run tests the builds side by side")
-        elsewhere = [item for item in items if item.get_closest_marker("builds_side_by_side")]
-        config.hook.pytest_deselected(items=elsewhere)
-        items[:] = [item for item in items if not item.get_closest_marker("builds_side_by_side")]
+        _keep(config, items, [item.get_closest_marker("builds_side_by_side") is None for item in items])
     value = config.getoption("--shard")
-    if value is None:
-        return
-    k, n = _shard(value)
-    keep = [item for i, item in enumerate(items) if i % n == k - 1]
-    config.hook.pytest_deselected(items=[item for i, item in enumerate(items) if i % n != k - 1])
-    items[:] = keep
+    if value is not None:
+        k, n = _shard(value)
+        _keep(config, items, [i % n == k - 1 for i in range(len(items))])
