@@ -191,6 +191,23 @@ def test_a_list_with_no_closer_never_loses_an_element_broken_before_its_name(pre
     assert a.ok
 
 
+@pytest.mark.parametrize("frame", ["{}", "{}\n", "Sure.\n{}", "```json\n{}\n```", "Sure:\n```\n{}\n```\nDone."])
+def test_a_bare_or_fenced_list_never_keeps_some_calls_and_drops_one_broken_before_its_name(frame):
+    # (its calls whole but one, whose name's opening quote was dropped: that one is an entry not ok
+    # in its place, never left out while the others run)
+    text = frame.format('[{"name": "a", "arguments": {"x": 1}}, {"name": b", "arguments": {"y": 2}}]')
+    a, b = parse_tool_calls(text)
+    assert (a.name, a.args, a.ok) == ("a", {"x": 1}, True)
+    assert (b.name, b.ok) == ("", False) and a.span[1] <= b.span[0] and "breaks before its name" in b.error
+    stream = ToolCallStream()
+    for k in range(0, len(text), 3):
+        stream.feed(text[k:k + 3])
+    assert [(c.name, c.ok) for c in stream.finish()] == [("a", True), ("", False)]
+    # cut inside the second call's name: no call to report yet, as a stream reads it
+    (a,) = parse_tool_calls(text[:text.index("b")])
+    assert a.ok
+
+
 def test_raw_args_is_exactly_the_calls_argument_text():
     text = ('<tool_call>\n<function=f>\n<parameter=a>\n1\n</parameter>\n</function>\n</tool_call>\n'
             '<tool_call>\n<function=g>\n<parameter=b>\nx\n</parameter>\n</function>\n</tool_call>')

@@ -488,7 +488,9 @@ def _object_call(obj: _Obj, start: int, end: int | None, limit: int, lenient: bo
         name_member = obj.items.get("name") or (obj.sub("function").items.get("name")  # type: ignore[union-attr]
                                                 if shape.container else None)
         if name_member is not None and name_member.end is None or end is None:
-            return (_torn(obj, start, span[1]) if lenient else None) or _NO_CALL
+            # (broken, not cut: an entry in its place, so that the calls beside it never pass for all
+            # there are, in a bare list too; cut, no call yet)
+            return _torn(obj, start, span[1]) or _NO_CALL
         return ToolCall("", text[start:span[1]].strip(), None, False, span,
                         "a tool call without a tool name") if lenient else None
     if not _NAME.match(shape.name):
