@@ -637,6 +637,19 @@ def test_a_whole_block_whose_body_breaks_is_reported_beside_the_calls_that_run(b
     assert calls[1].span[0] >= calls[0].span[1]
 
 
+@pytest.mark.parametrize("frame", ["<tool_call>{}</tool_call>", "<tool_call>\n{}\n</tool_call>",
+                                   "<tool_call>[{}]</tool_call>"])
+def test_a_quote_dropped_in_a_tag_body_is_refused_even_where_a_repair_would_close_it(frame):
+    # (the body's quotes leave a string open at its closer: the closer may be that string's, and the
+    # string closed by a repair, "Paris" and "unit" apart, is one reading of two)
+    broken = '{"name": "f", "arguments": {"city": "Paris, "unit": "celsius"}}'
+    whole = '<tool_call>{"name": "g", "arguments": {}}</tool_call>\n'
+    calls = parse_tool_calls(whole + frame.format(broken))
+    assert [(c.name, c.ok) for c in calls] == [("g", True), ("f", False)]
+    assert calls[1].args is None and "a string it opened is still open" in (calls[1].error or "")
+    assert calls[1].span[1] == len(whole + frame.format(broken))  # (one entry: nothing after it is read)
+
+
 def test_a_block_cut_inside_a_string_holding_its_closer_is_not_ok():
     # (a quote left open before the closer: the text cut inside a string that holds the closer,
     # or a quote dropped: which, cannot be told, and neither runs)

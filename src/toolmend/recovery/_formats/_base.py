@@ -202,13 +202,18 @@ def string_open_at(text: str, a: int, b: int, single_quotes: bool = True) -> boo
     or ``:``, not an apostrophe in a bare word), or in three of either (Python's); a backslash
     escapes the character after it. (Without ``single_quotes``: an odd count of unescaped
     double quotes, JSON's own strings only.)"""
+    return open_string_start(text, a, b, single_quotes) >= 0
+
+
+def open_string_start(text: str, a: int, b: int, single_quotes: bool = True) -> int:
+    """Where the string ``string_open_at`` finds still open at ``b`` opens (its quote); -1: none."""
     stops = _QUOTE_OR_ESCAPE if single_quotes else _DOUBLE_QUOTE_OR_ESCAPE
     quote = ""
-    k = a
+    k = opened = a
     while True:
         m = stops.search(text, k, b)
         if m is None:
-            return quote != ""
+            return opened if quote else -1
         k = m.start()
         ch = text[k]
         if ch == "\\":
@@ -221,6 +226,7 @@ def string_open_at(text: str, a: int, b: int, single_quotes: bool = True) -> boo
                 continue
         elif ch == '"' or _value_begins(text, a, k):
             quote = ch * 3 if single_quotes and text.startswith(ch * 3, k) else ch
+            opened = k
             k += len(quote)
             continue
         k += 1
@@ -246,14 +252,17 @@ def open_string_rest(calls: list[ToolCall], text: str, start: int, stop_at: int,
     scan reads there), and nothing in it is read. None when no string is open there, or when a
     bare reasoning closer stands in what it would cover: the scan's reasoning rule reads that
     text, as before (an entry over it would have the scan read on from inside the string)."""
-    if not string_open_at(text, start, stop_at):
+    opened = open_string_start(text, start, stop_at)
+    if opened < 0:
         return None
     turn = ctx.search(text, TURN_END, stop_at, limit)
     limit = limit if turn < 0 else turn
     if ctx.search(text, BARE_CLOSER, stop_at, limit) >= 0:
         return None
     calls = _unbroken(calls)
-    cut = calls[-1] if calls and not calls[-1].ok and calls[-1].name else None
+    # (the last call, read not ok, or read across the quote that opens that string: a call whose
+    # reading closed a string the quotes leave open is a guess, a quote dropped)
+    cut = calls[-1] if calls and calls[-1].name and (not calls[-1].ok or calls[-1].span[1] > opened) else None
     kept = calls[:-1] if cut is not None else calls
     k = max((c.span[1] for c in kept), default=start)
     while k < stop_at and (text[k].isspace() or text[k] in ",]}"):
@@ -262,7 +271,8 @@ def open_string_rest(calls: list[ToolCall], text: str, start: int, stop_at: int,
            "it opened is still open there: all the text from there on, calls too, may be part of that "
            "string, so none of it is read; the call is broken, and where it ends is a guess")
     if cut is not None:  # (its arguments as read, to the marker: what a stream has passed on of them)
-        return [*kept, replace(cut, span=(cut.span[0], limit), error=why, cut=None)]
+        return [*kept, replace(cut, args=None, ok=False, span=(cut.span[0], limit), error=why, cut=None,
+                               fixes=(), problems=())]
     named = _NAMED.search(text, k, stop_at)
     name = named.group(1) if named is not None and _NAME.match(named.group(1)) else ""
     return [*kept, ToolCall(name, text[k:stop_at].rstrip(), None, False, (k, limit), why)]
