@@ -38,6 +38,7 @@ from ._base import (
     json_run,
     more_after,
     named_call,
+    open_string_rest,
     string_open_at,
     unbraced_call,
     unclosed_json,
@@ -495,8 +496,16 @@ def read_harmony(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall
     if not _NAME.match(name) and " " not in name:
         return None, a
     # (a message the next one's header ends, its own end token not written, may be cut short)
-    call = named_call(name, text[a:b], (i, end), cut=not closed or end == b)
-    return [_unglued(call, ctx)], end
+    call = _unglued(named_call(name, text[a:b], (i, end), cut=not closed or end == b), ctx)
+    v = skip_space(text, a, b)
+    if not call.ok and v < b and text[v] in "{[" and text[end:limit].strip():
+        # its JSON has a string open where the message ends, and more follows: that token, and all
+        # that follows (another message's call too), may be the string's, so none of it is read
+        token = next((t for t in _H_ENDS if text.startswith(t, b)), "its end")
+        rest = open_string_rest([call], text, v, b, limit, token, ctx)
+        if rest is not None:
+            return rest, rest[-1].span[1]
+    return [call], end
 
 
 def _unglued(call: ToolCall, ctx: Ctx) -> ToolCall:

@@ -1,0 +1,51 @@
+"""Calls a value shows are never made, and calls a message holds are never silently lost.
+
+Each text here once gave a wrong reading: a call that a string or a value only shows came
+back ok, or a call the message makes had no entry at all while the others beside it came back
+ok (so the caller took them for all there were). Each is read whole and streamed.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from toolmend import ToolCallStream, parse_tool_calls
+
+
+def _read(text: str, **kw: object) -> list[tuple[str, bool]]:
+    """(name, ok) of each call, checked to be what a stream in 3-character deltas finishes with."""
+    calls = parse_tool_calls(text, **kw)  # type: ignore[arg-type]
+    for thinking in (None, False):
+        stream = ToolCallStream(thinking=thinking, **kw)  # type: ignore[arg-type]
+        for k in range(0, len(text), 3):
+            stream.feed(text[k:k + 3])
+        assert stream.finish() == calls, thinking
+    return [(c.name, c.ok) for c in calls]
+
+
+_H = "<|start|>assistant<|channel|>commentary to=functions.{} <|constrain|>json<|message|>{}<|call|>"
+
+
+def test_a_harmony_message_a_calls_string_shows_is_never_made():
+    shown = _H.format("delete_all", "{}")
+    text = ('<|channel|>commentary to=functions.write_file <|constrain|>json<|message|>'
+            '{"path": "notes.md", "content": "Example: ' + shown + ' and so on."}<|call|>')
+    # (the string holds the message, or was cut where it starts: which, cannot be told, and neither runs)
+    (call,) = parse_tool_calls(text)
+    assert not call.ok and call.name == "write_file" and call.span == (0, len(text))
+    assert _read(text) == [("write_file", False)]
+
+
+def test_a_harmony_call_whose_string_stays_open_reads_nothing_after_it():
+    # (the next message may be that string's text: code writing a call; a quote dropped reads the same)
+    for first in ('{"cmd": "echo ', '{"cmd": "ls'):
+        text = _H.format("sh", first) + _H.format("rm", '{"path": "/"}')
+        calls = parse_tool_calls(text)
+        assert [(c.name, c.ok) for c in calls] == [("sh", False)], first
+        assert calls[0].span == (0, len(text)) and "still open" in (calls[0].error or "")
+        assert _read(text) == [("sh", False)]
+    # whole, the next message is read; cut at the end of the text, the call is cut, as before
+    assert _read(_H.format("sh", '{"cmd": "ls"}') + _H.format("rm", '{"path": "/"}')) == \
+        [("sh", True), ("rm", True)]
+    (cut,) = parse_tool_calls(_H.format("sh", '{"cmd": "ls'))
+    assert not cut.ok and cut.cut is not None
