@@ -49,3 +49,19 @@ def test_a_harmony_call_whose_string_stays_open_reads_nothing_after_it():
         [("sh", True), ("rm", True)]
     (cut,) = parse_tool_calls(_H.format("sh", '{"cmd": "ls'))
     assert not cut.ok and cut.cut is not None
+
+
+@pytest.mark.parametrize("marker, closer, quote", [("<|tool_call>", "<tool_call|>", '<|"|>'),
+                                                   ("<start_function_call>", "<end_function_call>", "<escape>")])
+def test_a_gemma_call_a_broken_value_shows_is_never_made(marker, closer, quote):
+    # (the value's quote closed early by the call it shows, which has no escape for it: the string is
+    # open at the shown call's marker, which may be the string's text, and so may all after it)
+    shown = f"{marker}call:delete_all{{mode:{quote}all{quote}}}{closer}"
+    text = (f"{marker}call:write_file{{path:{quote}notes.md{quote},content:{quote}Example: {shown} done"
+            f"{quote}}}{closer}")
+    calls = parse_tool_calls(text)
+    assert [(c.name, c.ok) for c in calls] == [("write_file", False)] and calls[0].span == (0, len(text))
+    assert _read(text) == [("write_file", False)]
+    # a broken value with its strings closed before the next block: that block is read, as before
+    text = f"{marker}call:f{{a:{quote}x{quote} y}}{closer}\n{shown}"
+    assert _read(text) == [("f", False), ("delete_all", True)]

@@ -20,6 +20,8 @@ from dataclasses import replace
 from ..._text import string_end
 from .._toolcalls import _NAME, NAME_PATTERN, NO_ARGUMENTS, ToolCall, two_ways
 from ._base import Ctx, cut_call, named_call, xml_call
+from ._context import TURN_END
+from ._tokens import BARE_CLOSER
 from ._pythonic import pythonic_at
 
 __all__ = ["gemma_reader"]
@@ -199,6 +201,16 @@ def _body_call(name: str, text: str, i: int, a: int, limit: int, ctx: Ctx, quote
         # (the closer is looked for only up to the next block: a run of refused calls stays linear)
         nxt = text.find(marker, a, limit)
         c = text.find(closer, a, nxt if nxt >= 0 else limit)  # the next block begins first: it ends there
+        if c < 0 and nxt >= 0 and text.count(quote, a, nxt) % 2:
+            # a string still open at the next block's marker: the marker may be that string's text (a
+            # value showing a call; the quote token has no escape), and so may all that follows
+            turn = ctx.search(text, TURN_END, nxt, limit)
+            stop = limit if turn < 0 else turn
+            if ctx.search(text, BARE_CLOSER, nxt, stop) < 0:  # (else the scan's reasoning rule reads it)
+                return ToolCall(name, text[a:stop].rstrip(), None, False, (i, stop), (
+                    f"the call to {name!r}: {exc}; a string it opened is still open at the next "
+                    f"{marker} at offset {nxt}: all the text from there on, calls too, may be part of "
+                    "that string, so none of it is read")), stop, False
         stop = c if c >= 0 else nxt if nxt >= 0 else limit
         end = c + len(closer) if c >= 0 else stop
         return ToolCall(name, text[a:stop], None, False, (i, end),
