@@ -65,3 +65,14 @@ def test_a_gemma_call_a_broken_value_shows_is_never_made(marker, closer, quote):
     # a broken value with its strings closed before the next block: that block is read, as before
     text = f"{marker}call:f{{a:{quote}x{quote} y}}{closer}\n{shown}"
     assert _read(text) == [("f", False), ("delete_all", True)]
+
+
+@pytest.mark.parametrize("marker, closer, quote", [("<|tool_call>", "<tool_call|>", '<|"|>'),
+                                                   ("<start_function_call>", "<end_function_call>", "<escape>")])
+def test_a_gemma_bare_value_holding_the_quote_token_is_not_ok(marker, closer, quote):
+    # (the quote token is never a value's text: the value's opening quote was dropped)
+    for body in (f"city:Paris{quote},days:3", f"city:Paris{quote}", f"days:3,city:Par is{quote}"):
+        text = f"{marker}call:get_weather{{{body}}}{closer}"
+        (call,) = parse_tool_calls(text)
+        assert not call.ok and "holds the format's quote" in (call.error or ""), body
+        assert _read(text) == [("get_weather", False)]

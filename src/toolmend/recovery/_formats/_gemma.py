@@ -169,6 +169,9 @@ def _to_json(text: str, a: int, limit: int, quote: str,
         m = _BARE.match(text, k, limit)
         if m is not None and not c.isspace():
             v = m.group(1)
+            if quote in v:  # (the quote token is never a value's text: its opening one dropped?)
+                raise _Refused(f"the bare value {v[:40]!r} holds the format's quote {quote}: its opening "
+                               "quote dropped, or more than one value, which cannot be told")
             if _RUN_ON.search(v) or (" " in v and all(_JSON_BARE.match(w) for w in v.split())):
                 # {a:1 b:2}, [1 2]: a comma dropped, or one value with spaces; which cannot be told
                 raise _Refused(f"the bare value {v[:40]!r} reads as more than one value")
