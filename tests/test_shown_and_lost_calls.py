@@ -76,3 +76,38 @@ def test_a_gemma_bare_value_holding_the_quote_token_is_not_ok(marker, closer, qu
         (call,) = parse_tool_calls(text)
         assert not call.ok and "holds the format's quote" in (call.error or ""), body
         assert _read(text) == [("get_weather", False)]
+
+
+_KIMI_OK = ('<|tool_call_begin|>functions.get_weather:0<|tool_call_argument_begin|>{"city": "Paris"}'
+            '<|tool_call_end|>')
+
+
+@pytest.mark.parametrize("broken", ['<|tool_call_begin|>functions.get_time:1{"tz": "CET"}<|tool_call_end|>',
+                                    '<|tool_call_begin|>functions.get_time:1 {"tz": "CET"}<|tool_call_end|>'])
+def test_a_kimi_call_whose_argument_token_was_dropped_is_an_entry_in_its_place(broken):
+    # (its end after it: not cut inside its name, as the text's end would cut it)
+    for calls in (_KIMI_OK + broken, broken + _KIMI_OK):
+        text = "<|tool_calls_section_begin|>" + calls + "<|tool_calls_section_end|>"
+        found = parse_tool_calls(text)
+        assert sorted((c.name, c.ok) for c in found) == [("", False), ("get_weather", True)], calls
+        assert _read(text) == [(c.name, c.ok) for c in found]
+    # cut inside the name: no call yet, as before
+    (call,) = parse_tool_calls("<|tool_calls_section_begin|>" + _KIMI_OK + "<|tool_call_begin|>functions.get_ti")
+    assert call.ok
+
+
+_DS = ("<\uff5ctool\u2581calls\u2581begin\uff5c>", "<\uff5ctool\u2581calls\u2581end\uff5c>",
+       "<\uff5ctool\u2581call\u2581begin\uff5c>", "<\uff5ctool\u2581call\u2581end\uff5c>", "<\uff5ctool\u2581sep\uff5c>")
+
+
+@pytest.mark.parametrize("head", ['"get_weather"{sep}', "get_weather", "get weather{sep}", "1abc{sep}", "{sep}",
+                                  "function{sep}get weather\n```json\n"])
+def test_a_deepseek_call_whose_head_does_not_read_is_an_entry_in_its_place(head):
+    begin, end, call, call_end, sep = _DS
+    args = '{"city": "Paris"}' + ("\n```" if head.endswith("json\n") else "")
+    text = (begin + call + head.format(sep=sep) + args + call_end + call + "get_time" + sep + '{"tz": "CET"}'
+            + call_end + end)
+    found = parse_tool_calls(text)
+    assert [(c.name, c.ok) for c in found] == [("", False), ("get_time", True)]
+    assert "gives no tool's name" in (found[0].error or "") and found[0].span[1] == found[1].span[0]
+    assert _read(text) == [("", False), ("get_time", True)]

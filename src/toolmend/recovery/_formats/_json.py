@@ -244,11 +244,15 @@ def kimi_name(call_id: str) -> str:
     return "" if call_id.startswith("functions.") and ":" in name else name
 
 
+_KIMI_AFTER_HEAD = ("<|tool_call_argument_begin|>", "<|tool_call_end|>", "<|tool_calls_section_end|>")
+
+
 def read_kimi(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
     m = _KIMI.match(text, i, limit)
     if m is None:
-        if limit == len(text) and ctx.find(text, "<|tool_call_argument_begin|>", i, limit) < 0:
-            return [], limit  # cut inside the name
+        if limit == len(text) and not any(ctx.find(text, t, i, limit) >= 0 for t in _KIMI_AFTER_HEAD):
+            return [], limit  # cut inside the name (a call's or the section's end after it: a head that
+            # does not read, which the scan reports)
         return None, i + len("<|tool_call_begin|>")
     call_id = m.group(1)
     name = kimi_name(call_id)
@@ -296,6 +300,8 @@ def read_deepseek(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCal
     body_end = e if e >= 0 else limit
     s = text.find(_DS_SEP, j, body_end)
     if s < 0:
+        if e >= 0 and "{" in text[j:e]:  # (its separator dropped before its arguments)
+            return [_unread_head(text, i, j, e, text[j:text.find("{", j, e)])], e + len(_DS_END)
         return ([], limit) if e < 0 and limit == len(text) else (None, j)
     left = text[j:s].strip()
     a = s + len(_DS_SEP)
@@ -313,7 +319,7 @@ def read_deepseek(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCal
         if fused >= 0:  # get_weather```json: the fence opened on the name's line
             name, k = text[a:fused].strip(), fused
         if not _NAME.match(name):
-            return None, j
+            return ([_unread_head(text, i, j, e, name)], end) if e >= 0 else (None, j)
         if text.startswith("```", k):
             k2 = text.find("\n", k, body_end)
             if k2 < 0:
@@ -335,8 +341,16 @@ def read_deepseek(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCal
         return [named_call(name, text[k:body_end], (i, end), cut=e < 0)], end
     name = left
     if not _NAME.match(name):
-        return None, j
+        return ([_unread_head(text, i, j, e, name)], end) if e >= 0 else (None, j)
     return [named_call(name, text[a:body_end], (i, end), cut=e < 0)], end
+
+
+def _unread_head(text: str, i: int, j: int, e: int, head: str) -> ToolCall:
+    """The DeepSeek call at ``i``, its end marker at ``e``, whose head (``head``) gives no
+    name its format writes: an entry not ok in its place, never left out."""
+    return ToolCall("", text[j:e].strip(), None, False, (i, e + len(_DS_END)),
+                    f"the call at offset {i} gives no tool's name its format reads ({head.strip()[:40]!r} "
+                    f"before its arguments): it is not run")
 
 
 _H_TO = re.compile(r"\bto=([^\s<]{1,160})")
