@@ -111,3 +111,13 @@ def test_a_deepseek_call_whose_head_does_not_read_is_an_entry_in_its_place(head)
     assert [(c.name, c.ok) for c in found] == [("", False), ("get_time", True)]
     assert "gives no tool's name" in (found[0].error or "") and found[0].span[1] == found[1].span[0]
     assert _read(text) == [("", False), ("get_time", True)]
+
+
+@pytest.mark.parametrize("sep", [", ", ",", " , ", ",\n", "; "])
+def test_llama_3_calls_a_comma_joins_after_the_python_tag_are_all_read(sep):
+    text = ('<|python_tag|>{"name": "sh", "parameters": {"cmd": "a"}}' + sep
+            + '{"name": "g", "parameters": {"b": 2}}<|eom_id|>')
+    for fmt in (None, "llama3_json"):
+        assert [(c.name, c.args, c.ok) for c in parse_tool_calls(text, format=fmt)] == \
+            [("sh", {"cmd": "a"}, True), ("g", {"b": 2}, True)], fmt
+    assert _read(text) == [("sh", True), ("g", True)]

@@ -112,7 +112,7 @@ def _unread_invoke(text: str, k: int, limit: int, ctx: Ctx, invoke: str, invoke_
                      f"the {head[:60]!r} at offset {k} is no call its format writes: it is not run")], end
 
 
-_llama_json = block_reader("<|python_tag|>", (), ";")
+_llama_json = block_reader("<|python_tag|>", (), ",;")  # (calls joined by ";" or ",", as Llama 3 writes them)
 
 
 def _python_tag(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
