@@ -121,3 +121,9 @@ def test_llama_3_calls_a_comma_joins_after_the_python_tag_are_all_read(sep):
         assert [(c.name, c.args, c.ok) for c in parse_tool_calls(text, format=fmt)] == \
             [("sh", {"cmd": "a"}, True), ("g", {"b": 2}, True)], fmt
     assert _read(text) == [("sh", True), ("g", True)]
+
+
+@pytest.mark.parametrize("apart", [" ", ", ", "\n", ";"])
+def test_a_mistral_call_written_apart_from_the_one_before_is_an_entry_in_its_place(apart):
+    text = '[TOOL_CALLS]sh{"cmd": "a"}' + apart + 'rm{"path": "/tmp/x"}'
+    assert _read(text) == [("sh", True), ("rm", False)]

@@ -843,9 +843,15 @@ def test_mistral_calls_glued_one_to_another_are_each_kept():
     assert f.span == (0, 21) and g.span == (21, 30)
     f, g = parse_tool_calls('[TOOL_CALLS]f{"a": 1}g{"b": ')  # the second cut: kept, not ok
     assert f.ok and g.name == "g" and not g.ok and g.cut is not None
-    # a blank between: what follows may be prose ("f{..} then{..}"), shown as text
-    (f,) = parse_tool_calls('[TOOL_CALLS]f{"a": 1} g{"b": 2}')
-    assert f.ok and f.span == (0, 21)
+    # a blank between (or a comma, a line break): a call written apart, or prose ("f{..} then{..}"),
+    # which cannot be told: an entry not ok, never left out while the call before it runs
+    for apart in (' g{"b": 2}', ', g{"b": 2}', '\ng{"b": 2}'):
+        f, g = parse_tool_calls('[TOOL_CALLS]f{"a": 1}' + apart)
+        assert f.ok and f.span == (0, 21) and (g.name, g.ok) == ("g", False) and "stands apart" in g.error
+    # words after it on its line, or a paragraph later: prose, shown as text
+    for prose in (' g{"b": 2} is the next one', '\n\nThe format is g{"b": 2}.', " then I will wait"):
+        (f,) = parse_tool_calls('[TOOL_CALLS]f{"a": 1}' + prose)
+        assert f.ok, prose
 
 
 _HY3 = ("<tool_calls:opensource>\n<tool_call:opensource>get_weather<tool_sep:opensource>\n"

@@ -219,9 +219,36 @@ def read_mistral(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall
             k += len("[TOOL_CALLS]")
         elif (nxt := _V11.match(text, k, limit)) is None or (
                 "[ARGS]" not in text[k:k + 140] and not (k == e and m.group(3) is None is nxt.group(3))):
+            apart = _head_apart(text, e, limit)
+            if apart is not None:
+                return [*calls, apart], apart.span[1]
             return calls, e  # (NAME{...} after a call with a blank between is prose's, as it may be)
         else:
             start = k  # NAME[ARGS]{...} again, or NAME{...} glued to the call before it
+
+
+def _head_apart(text: str, e: int, limit: int) -> ToolCall | None:
+    """A Mistral head after the call that ended at ``e``, with only blanks and a comma or a
+    semicolon between (``sh{..} rm{..}``, ``sh{..},\ng{..}``), whose arguments close and end
+    their line: a call the model wrote apart, or text, which cannot be told: an entry not ok,
+    never left out while the call before it runs. None for anything else (a sentence is prose's)."""
+    k = skip_space(text, e, limit)
+    if k < limit and text[k] in ",;":
+        k = skip_space(text, k + 1, limit)
+    nxt = _V11.match(text, k, limit) if text[e:k].count("\n") <= 1 else None
+    if nxt is None or nxt.group(3) is not None:  # ([ARGS]: the scan reads on as it reads those)
+        return None
+    a = nxt.end()
+    x = extent(text, a, limit)
+    if x is None:
+        return None
+    nl = text.find("\n", x, limit)
+    if text[x:limit if nl < 0 else nl].strip():
+        return None
+    return ToolCall(nxt.group(1), text[a:x], None, False, (k, x), (
+        f"the call to {nxt.group(1)!r} at offset {k} stands apart from the call before it "
+        "(Mistral writes its calls one after the other, or each after [TOOL_CALLS]): a call, or text "
+        "that shows one, which cannot be told"), nxt.group(2))
 
 
 _KIMI = re.compile(r"<\|tool_call_begin\|>\s*([^\s<]{1,160}?)\s*<\|tool_call_argument_begin\|>")
