@@ -127,3 +127,40 @@ def test_llama_3_calls_a_comma_joins_after_the_python_tag_are_all_read(sep):
 def test_a_mistral_call_written_apart_from_the_one_before_is_an_entry_in_its_place(apart):
     text = '[TOOL_CALLS]sh{"cmd": "a"}' + apart + 'rm{"path": "/tmp/x"}'
     assert _read(text) == [("sh", True), ("rm", False)]
+
+
+_SH = '<tool_call>{"name": "sh", "arguments": {"cmd": "a"}}</tool_call>\n'
+
+
+@pytest.mark.parametrize("fence", ["```json\n{}\n```", "```\n{}\n```", "``` json\n{}\n```"])
+def test_a_tag_body_in_a_json_fence_is_read_as_the_body(fence):
+    # (small models fence the body inside the tags: the tag says it is a call, the fence is layout)
+    body = fence.replace("{}", '{"name": "g", "arguments": {"b": 2}}')
+    text = _SH + "<tool_call>\n" + body + "\n</tool_call>"
+    calls = parse_tool_calls(text)
+    assert [(c.name, c.args, c.ok) for c in calls] == [("sh", {"cmd": "a"}, True), ("g", {"b": 2}, True)]
+    assert calls[1].span == (len(_SH), len(text))
+    assert _read(text) == [("sh", True), ("g", True)]
+    # shown "for example", it is shown, as any tag is
+    assert parse_tool_calls("For example:\n<tool_call>\n" + body + "\n</tool_call>") == []
+
+
+@pytest.mark.parametrize("block, other", [
+    ('<tool_call>Let me check: {"name": "g", "arguments": {"b": 2}}</tool_call>', _SH),
+    ("<tool_call>Now the time:\nget_time\n<arg_key>tz</arg_key>\n<arg_value>CET</arg_value>\n</tool_call>", _SH),
+    ('<minimax:tool_call>\nNow the time:\n<invoke name="get_time">\n<parameter name="tz">CET</parameter>\n'
+     "</invoke>\n</minimax:tool_call>",
+     '<minimax:tool_call>\n<invoke name="sh">\n<parameter name="cmd">a</parameter>\n</invoke>\n'
+     "</minimax:tool_call>\n"),
+    ('<|tool_call>Now the time: call:get_time{tz:<|"|>CET<|"|>}<tool_call|>', '<|tool_call>call:sh{cmd:<|"|>a<|"|>}'
+     "<tool_call|>"),
+])
+def test_a_block_holding_words_before_its_call_is_an_entry_in_its_place(block, other):
+    # (where the call begins is a guess: not run, and never left out while the call beside it runs)
+    for text in (other + block, block + "\n" + other):
+        calls = parse_tool_calls(text)
+        assert sorted(c.ok for c in calls) == [False, True], text
+        assert "holds words before its call" in next(c.error for c in calls if not c.ok)
+        assert _read(text) == [(c.name, c.ok) for c in calls]
+    # a block of words alone is talked about, as before
+    assert [c.ok for c in parse_tool_calls(_SH + "<tool_call>just some words</tool_call>")] == [True]

@@ -393,6 +393,12 @@ _CALL_BEGINS = re.compile(r"\{(?![{%])|" + MEMBER_FIRST.pattern + "|"
                           r"name\s*=\s*[\"']")  # (an invoke's head: name="b")
 
 
+# what begins a call of one of the formats whose block may hold one, inside the block after words: a
+# call object's name, an invoke's or a function's tag, GLM's key, Gemma 4's call:NAME{
+_CALL_INSIDE = re.compile(r'\{\s*"name"\s*:|<(?:[\w.:-]+:)?invoke\b|<function=|<parameter=|<arg_key>|'
+                          r'\bcall:[A-Za-z_][\w.-]*\{')
+
+
 def unreadable_block(text: str, marker: str, start: int, past: int) -> list[ToolCall]:
     """The block a family's marker opens on its own and its closer ends, which its reader
     could not read: a call not ok when it begins as a call does (nothing otherwise), so
@@ -401,7 +407,16 @@ def unreadable_block(text: str, marker: str, start: int, past: int) -> list[Tool
     closer = next((c for c in MARKER_CLOSERS[marker] if body.endswith(c)), "")
     body = body[:len(body) - len(closer)].strip()
     if _CALL_BEGINS.match(body) is None:
-        return []  # (words, a template's {{ }}, a placeholder: the block is talked about, not written)
+        inside = _CALL_INSIDE.search(body)
+        if inside is None:
+            return []  # (words, a template's {{ }}, a placeholder: the block is talked about, not written)
+        # ("Now the time: <invoke name=..>": words, then a call of the format's, in the call's block)
+        named = _NAMED.match(body, inside.start())
+        name = named.group(1) if named is not None else named_in(body[inside.start():inside.start() + 200])
+        return [ToolCall(name if _NAME.match(name) else "", body, None, False, (start, past),
+                         f"the {marker} block at offset {start} holds words before its call "
+                         f"({body[:40] + ('...' if len(body) > 40 else '')!r}): where the call begins is a "
+                         "guess, and it is not run")]
     return [ToolCall(named_in(body[:body.find(">") + 1 or 200]), body, None, False, (start, past),
                      f"the {marker} block at offset {start} holds no call its format writes "
                      f"({body[:40] + ('...' if len(body) > 40 else '')!r}): it is not run")]

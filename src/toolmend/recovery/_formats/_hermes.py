@@ -270,6 +270,10 @@ def read_tag(text: str, i: int, limit: int, ctx: Ctx, everyday_tried: bool = Fal
     named = _FUNCTION_ELEMENT.match(text, b, limit)
     if named is not None:
         return _element_named(text, i, named, limit, ctx.tools)
+    if text.startswith("```", b):
+        fenced = _fenced_body(text, i, b, limit)
+        if fenced is not None:
+            return fenced
     if b >= limit or text[b] not in "{[":
         return NOT_A_TAG, i + len(_TAG_NAME)
     fast = _whole_call(text, i, b, limit)
@@ -292,6 +296,29 @@ def read_tag(text: str, i: int, limit: int, ctx: Ctx, everyday_tried: bool = Fal
         only = calls[0]
         calls = [replace(only, span=(i, end))]
     return calls, end
+
+
+_FENCE_HEAD = re.compile(r"```[ \t]*(?:json)?[ \t]*\r?\n", re.I)
+_FENCE_TAIL = re.compile(r"\s*```\s*</tool_call\s*>", re.I)
+
+
+def _fenced_body(text: str, i: int, b: int, limit: int) -> tuple[list[ToolCall], int] | None:
+    """The tag at ``i`` whose body is a JSON fence (small models fence the body): the calls its
+    JSON holds, read as the body's, when the fence holds that JSON only and the tag's closer
+    follows it; None for anything else (the tag is read as before)."""
+    head = _FENCE_HEAD.match(text, b, limit)
+    if head is None:
+        return None
+    k = _skip_ws(text, head.end(), limit)
+    e = extent(text, k, limit) if k < limit and text[k] in "{[" else None
+    tail = _FENCE_TAIL.match(text, e, limit) if e is not None else None
+    if tail is None:
+        return None
+    calls, stop = _json_calls(text, k, e, True, (k, e))
+    if not calls or stop != e:
+        return None
+    calls = [replace(c, span=(i, tail.end())) for c in calls] if len(calls) == 1 else calls
+    return calls, tail.end()
 
 
 # the tool's name in an element, then its JSON arguments (Gemma 3's and Qwen 3.6's at times:
