@@ -164,3 +164,12 @@ def test_a_block_holding_words_before_its_call_is_an_entry_in_its_place(block, o
         assert _read(text) == [(c.name, c.ok) for c in calls]
     # a block of words alone is talked about, as before
     assert [c.ok for c in parse_tool_calls(_SH + "<tool_call>just some words</tool_call>")] == [True]
+
+
+@pytest.mark.parametrize("frame", ["{}", "```json\n{}", '{{"tool_calls": {}', "functools{}"])
+@pytest.mark.parametrize("cut", ["{", "{ ", '{"nam', '{"name"', '{"name": '])
+def test_a_list_cut_in_its_next_call_keeps_the_whole_calls_before_it(frame, cut):
+    # (a reply stopped at its token limit: the calls before the cut are whole; the cut one is no call yet)
+    text = frame.format('[{"name": "f", "arguments": {"a": 1}}, {"name": "g", "arguments": {"b": 2}}, ' + cut)
+    assert [(c.name, c.args, c.ok) for c in parse_tool_calls(text)] == [("f", {"a": 1}, True), ("g", {"b": 2}, True)]
+    assert _read(text) == [("f", True), ("g", True)]
