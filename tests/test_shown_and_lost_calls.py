@@ -173,3 +173,25 @@ def test_a_list_cut_in_its_next_call_keeps_the_whole_calls_before_it(frame, cut)
     text = frame.format('[{"name": "f", "arguments": {"a": 1}}, {"name": "g", "arguments": {"b": 2}}, ' + cut)
     assert [(c.name, c.args, c.ok) for c in parse_tool_calls(text)] == [("f", {"a": 1}, True), ("g", {"b": 2}, True)]
     assert _read(text) == [("f", True), ("g", True)]
+
+
+_CALL = '{"name": "f", "arguments": {"a": 1}}'
+
+
+@pytest.mark.parametrize("text", [
+    "Example conversation:\n```\nUser: hi\nAssistant: <tool_call>" + _CALL + "</tool_call>\n```",
+    "Example response:\n```json\n" + _CALL + "\n```",
+    "Example exchange:\n```json\n" + _CALL + "\n```",
+    "Example tool request:\n```json\n" + _CALL + "\n```",
+    "```json\n// for example\n" + _CALL + "\n```",
+    "```json\n/* example */\n" + _CALL + "\n```",
+    "```json\n# Example\n" + _CALL + "\n```",
+])
+def test_a_fence_its_words_or_its_comments_frame_as_an_example_is_shown(text):
+    assert parse_tool_calls(text) == []
+    assert _read(text) == []
+
+
+def test_a_fence_whose_comment_says_nothing_of_an_example_is_read():
+    assert _read("```json\n// calling f now\n" + _CALL + "\n```") == [("f", True)]
+    assert _read("Here is the call:\n```json\n" + _CALL + "\n```") == [("f", True)]

@@ -203,8 +203,9 @@ def _offers(line: str) -> bool:
     return _MAY_CHANGE.search(line) is not None and _CALL_PART.search(line) is not None and \
         not any(c in line[:-1] for c in ".!?:")
 _FRAMING = Words(
-    r"\b(?:for (?:example|instance|reference)|e\.g\b|an? example|example (?:of|call|output|usage)|"
-    r"examples?:|like (?:this|so)|looks? like|should (?:look|contain|be|read)|the format|format is|"
+    r"\b(?:for (?:example|instance|reference)|e\.g\b|an? example|"
+    r"example (?:(?:function|tool|api) )?(?:of|call|output|usage|response|request|input|conversation|"
+    r"exchange|dialog(?:ue)?|transcript|session|interaction)|examples?:|like (?:this|so)|looks? like|should (?:look|contain|be|read)|the format|format is|"
     r"format:|syntax|template|sample|typical|would (?:emit|make|call|look|write|send|be|use)|"
     r"(?:here is|here's) how|how (?:you|to) (?:would )?(?:call|use|write)|such as|wrong|right:|"
     r"correct:|incorrect|if i had|i would|could look|might look|placeholder|"
@@ -239,8 +240,14 @@ def framed_as_example(text: str, fence_start: int, floor: int, content: str) -> 
     lines = [ln for ln in before.splitlines() if ln.strip()][-2:]
     if lines and frames(lines[-1]):
         return True
-    prose = [ln for ln in content.splitlines() if ln.strip()[:1].isalpha()]
-    return any(frames(ln) for ln in prose)
+    lines = content.splitlines()
+    if any(frames(ln) for ln in lines if ln.strip()[:1].isalpha()):
+        return True
+    # (a comment line that says so, "// for example", "# Example", in a JSON fence too)
+    return any(says_shown(_COMMENT.sub("", ln)) for ln in lines if _COMMENT.match(ln) is not None)
+
+
+_COMMENT = re.compile(r"^\s*(?://+|#+|/\*+|<!--)|(?:\*+/|-->)\s*$")
 
 
 def frames(words: str) -> bool:
