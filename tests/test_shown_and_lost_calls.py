@@ -195,3 +195,13 @@ def test_a_fence_its_words_or_its_comments_frame_as_an_example_is_shown(text):
 def test_a_fence_whose_comment_says_nothing_of_an_example_is_read():
     assert _read("```json\n// calling f now\n" + _CALL + "\n```") == [("f", True)]
     assert _read("Here is the call:\n```json\n" + _CALL + "\n```") == [("f", True)]
+
+
+@pytest.mark.parametrize("word", ["none", "None", "null", "NULL", "nil", "no_tool"])
+def test_a_tag_holding_only_none_is_no_call(word):
+    # (a model says so when it calls no tool; a tool of that name, given, is called)
+    text = f"<tool_call>{word}</tool_call>"
+    assert _read(text) == [] and _read(f"<tool_call>\n{word}\n</tool_call>\n<tool_call>get_time</tool_call>") == \
+        [("get_time", True)]
+    tools = [{"type": "function", "function": {"name": word, "parameters": {"type": "object", "properties": {}}}}]
+    assert [(c.name, c.ok) for c in parse_tool_calls(text, tools=tools)] == [(word, True)]

@@ -583,6 +583,10 @@ def glm_tags(pattern: str, prefix: str = "", suffix: str = "") -> str:
     return pattern
 
 
+# what a model writes in a call's place to say that it calls no tool (a tool so named is read, given)
+_NO_TOOL = frozenset(("none", "null", "nil", "no_tool", "no_call"))
+
+
 def glm_reader(prefix: str = "", suffix: str = "", end: str = ""):  # type: ignore[no-untyped-def]
     """The reader of GLM's calls, their tags named with ``prefix`` (LongCat writes
     ``<longcat_tool_call>NAME<longcat_arg_key>k</longcat_arg_key><longcat_arg_value>v...``)
@@ -615,6 +619,9 @@ def glm_reader(prefix: str = "", suffix: str = "", end: str = ""):  # type: igno
             return _json_body(name, text, i, k, limit, ctx, closer, opener, True)
         ps = _read_params(ctx, name, text, j, limit, arg, key_open, value_close, (closer,), "none",
                           foreign=key_then_value)
+        if not ps.params and ps.end_at >= 0 and name.lower() in _NO_TOOL and (
+                ctx.tools is None or name not in ctx.tools.schemas):
+            return [], ps.end_at + len(closer)  # <tool_call>none</tool_call>: the model says it calls none
         return _finish(name, ps, text, i, j, limit, len(closer), ctx)
 
     return read
