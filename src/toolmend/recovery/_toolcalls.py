@@ -381,7 +381,8 @@ def _json_calls(text: str, i: int, limit: int, lenient: bool,
                 continue
             el_stop = el.end if el.end is not None else stop
             obj = _Obj(text, el.start, el_stop)
-            if _is_text_block(obj) or (el.end is None and calls and not (obj.items or obj.broken or obj.closed)):
+            cut_open = el.end is None and calls and not (obj.items or obj.broken or obj.closed)
+            if _is_text_block(obj) or cut_open:
                 continue  # (a text block; the text cut in the next call's opening, the calls before it whole)
             # (the element's text is all a call may read: a member cut inside it ends there)
             found = _object_call(obj, el.start, el.end, el_stop, lenient)

@@ -205,7 +205,8 @@ def _offers(line: str) -> bool:
 _FRAMING = Words(
     r"\b(?:for (?:example|instance|reference)|e\.g\b|an? example|"
     r"example (?:(?:function|tool|api) )?(?:of|call|output|usage|response|request|input|conversation|"
-    r"exchange|dialog(?:ue)?|transcript|session|interaction)|examples?:|like (?:this|so)|looks? like|should (?:look|contain|be|read)|the format|format is|"
+    r"exchange|dialog(?:ue)?|transcript|session|interaction)|examples?:|like (?:this|so)|looks? like|"
+    r"should (?:look|contain|be|read)|the format|format is|"
     r"format:|syntax|template|sample|typical|would (?:emit|make|call|look|write|send|be|use)|"
     r"(?:here is|here's) how|how (?:you|to) (?:would )?(?:call|use|write)|such as|wrong|right:|"
     r"correct:|incorrect|if i had|i would|could look|might look|placeholder|"

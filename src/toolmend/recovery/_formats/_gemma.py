@@ -21,8 +21,8 @@ from ..._text import string_end
 from .._toolcalls import _NAME, NAME_PATTERN, NO_ARGUMENTS, ToolCall, two_ways
 from ._base import Ctx, cut_call, named_call, xml_call
 from ._context import TURN_END
-from ._tokens import BARE_CLOSER
 from ._pythonic import pythonic_at
+from ._tokens import BARE_CLOSER
 
 __all__ = ["gemma_reader"]
 

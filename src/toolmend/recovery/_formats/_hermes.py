@@ -311,8 +311,8 @@ def _fenced_body(text: str, i: int, b: int, limit: int) -> tuple[list[ToolCall],
         return None
     k = _skip_ws(text, head.end(), limit)
     e = extent(text, k, limit) if k < limit and text[k] in "{[" else None
-    tail = _FENCE_TAIL.match(text, e, limit) if e is not None else None
-    if tail is None:
+    tail = None if e is None else _FENCE_TAIL.match(text, e, limit)
+    if e is None or tail is None:
         return None
     calls, stop = _json_calls(text, k, e, True, (k, e))
     if not calls or stop != e:
