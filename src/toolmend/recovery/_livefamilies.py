@@ -45,7 +45,8 @@ from typing import Any, Iterable, NamedTuple
 import regex  # type: ignore[import-untyped]
 
 from ._formats._context import MARKER_CLOSERS, SECTIONS, WRAPPERS as CALL_WRAPPERS
-from ._formats._json import harmony_message, harmony_tool, kimi_name, models_message
+from ._formats._harmony import harmony_message, harmony_tool, models_message
+from ._formats._json import kimi_name
 from ._formats._xml import glm_tags
 from ._toolcalls import _NAME, _PLACEHOLDER_NAME, NAME_PATTERN, ToolCall
 

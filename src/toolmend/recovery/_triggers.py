@@ -30,7 +30,7 @@ from ._formats._context import (
     TOOL_HEAD,
     head_name,
 )
-from ._formats._json import STRIPPED_HARMONY, STRIPPED_HARMONY_OPENING
+from ._formats._harmony import STRIPPED_HARMONY, STRIPPED_HARMONY_OPENING
 from ._formats._nestedxml import NS as _MINIMAX_NS
 from ._formats._schema import NAMESPACES, declared_name
 

@@ -28,21 +28,18 @@ from ._base import Ctx, json_run, more_after, named_call, named_in, unclosed_jso
 from ._context import HY3_OPENER, HY3_SUFFIX, OBSERVATION, ROLE_HEAD, TURN_END, framed_as_example
 from ._elements import read_tool_name_invoke
 from ._gemma import gemma_reader
+from ._harmony import STRIPPED_HARMONY, STRIPPED_HARMONY_OPENING, read_harmony, read_stripped_harmony
 from ._hashrocket import HASHROCKET_CALL, read_hashrocket
 from ._hermes import read_tag_at
 from ._json import (
-    STRIPPED_HARMONY,
-    STRIPPED_HARMONY_OPENING,
     block_reader,
     read_apertus,
     read_arrow,
     read_deepseek,
     read_functools,
     read_glm4_next,
-    read_harmony,
     read_kimi,
     read_mistral,
-    read_stripped_harmony,
 )
 from ._nestedxml import NS, read_block
 from ._pythonic import argument_after, object_by_position, pythonic_at, pythonic_reader, read_list
