@@ -23,6 +23,8 @@ def _read(text: str, **kw: object) -> list[tuple[str, bool]]:
     return [(c.name, c.ok) for c in calls]
 
 
+_GEMMAS = [("<|tool_call>", "<tool_call|>", '<|"|>'),
+           ("<start_function_call>", "<end_function_call>", "<escape>")]
 _H = "<|start|>assistant<|channel|>commentary to=functions.{} <|constrain|>json<|message|>{}<|call|>"
 
 
@@ -51,8 +53,7 @@ def test_a_harmony_call_whose_string_stays_open_reads_nothing_after_it():
     assert not cut.ok and cut.cut is not None
 
 
-@pytest.mark.parametrize("marker, closer, quote", [("<|tool_call>", "<tool_call|>", '<|"|>'),
-                                                   ("<start_function_call>", "<end_function_call>", "<escape>")])
+@pytest.mark.parametrize("marker, closer, quote", _GEMMAS)
 def test_a_gemma_call_a_broken_value_shows_is_never_made(marker, closer, quote):
     # (the value's quote closed early by the call it shows, which has no escape for it: the string is
     # open at the shown call's marker, which may be the string's text, and so may all after it)
@@ -67,8 +68,7 @@ def test_a_gemma_call_a_broken_value_shows_is_never_made(marker, closer, quote):
     assert _read(text) == [("f", False), ("delete_all", True)]
 
 
-@pytest.mark.parametrize("marker, closer, quote", [("<|tool_call>", "<tool_call|>", '<|"|>'),
-                                                   ("<start_function_call>", "<end_function_call>", "<escape>")])
+@pytest.mark.parametrize("marker, closer, quote", _GEMMAS)
 def test_a_gemma_bare_value_holding_the_quote_token_is_not_ok(marker, closer, quote):
     # (the quote token is never a value's text: the value's opening quote was dropped)
     for body in (f"city:Paris{quote},days:3", f"city:Paris{quote}", f"days:3,city:Par is{quote}"):
@@ -92,16 +92,17 @@ def test_a_kimi_call_whose_argument_token_was_dropped_is_an_entry_in_its_place(b
         assert sorted((c.name, c.ok) for c in found) == [("", False), ("get_weather", True)], calls
         assert _read(text) == [(c.name, c.ok) for c in found]
     # cut inside the name: no call yet, as before
-    (call,) = parse_tool_calls("<|tool_calls_section_begin|>" + _KIMI_OK + "<|tool_call_begin|>functions.get_ti")
+    cut = "<|tool_calls_section_begin|>" + _KIMI_OK + "<|tool_call_begin|>functions.get_ti"
+    (call,) = parse_tool_calls(cut)
     assert call.ok
 
 
-_DS = ("<\uff5ctool\u2581calls\u2581begin\uff5c>", "<\uff5ctool\u2581calls\u2581end\uff5c>",
-       "<\uff5ctool\u2581call\u2581begin\uff5c>", "<\uff5ctool\u2581call\u2581end\uff5c>", "<\uff5ctool\u2581sep\uff5c>")
+_DS = tuple(f"<\uff5ctool\u2581{t}\uff5c>" for t in ("calls\u2581begin", "calls\u2581end", "call\u2581begin",
+                                                       "call\u2581end", "sep"))
 
 
-@pytest.mark.parametrize("head", ['"get_weather"{sep}', "get_weather", "get weather{sep}", "1abc{sep}", "{sep}",
-                                  "function{sep}get weather\n```json\n"])
+@pytest.mark.parametrize("head", ['"get_weather"{sep}', "get_weather", "get weather{sep}", "1abc{sep}",
+                                  "{sep}", "function{sep}get weather\n```json\n"])
 def test_a_deepseek_call_whose_head_does_not_read_is_an_entry_in_its_place(head):
     begin, end, call, call_end, sep = _DS
     args = '{"city": "Paris"}' + ("\n```" if head.endswith("json\n") else "")
@@ -147,13 +148,14 @@ def test_a_tag_body_in_a_json_fence_is_read_as_the_body(fence):
 
 @pytest.mark.parametrize("block, other", [
     ('<tool_call>Let me check: {"name": "g", "arguments": {"b": 2}}</tool_call>', _SH),
-    ("<tool_call>Now the time:\nget_time\n<arg_key>tz</arg_key>\n<arg_value>CET</arg_value>\n</tool_call>", _SH),
+    ("<tool_call>Now the time:\nget_time\n<arg_key>tz</arg_key>\n<arg_value>CET</arg_value>\n"
+     "</tool_call>", _SH),
     ('<minimax:tool_call>\nNow the time:\n<invoke name="get_time">\n<parameter name="tz">CET</parameter>\n'
      "</invoke>\n</minimax:tool_call>",
      '<minimax:tool_call>\n<invoke name="sh">\n<parameter name="cmd">a</parameter>\n</invoke>\n'
      "</minimax:tool_call>\n"),
-    ('<|tool_call>Now the time: call:get_time{tz:<|"|>CET<|"|>}<tool_call|>', '<|tool_call>call:sh{cmd:<|"|>a<|"|>}'
-     "<tool_call|>"),
+    ('<|tool_call>Now the time: call:get_time{tz:<|"|>CET<|"|>}<tool_call|>',
+     '<|tool_call>call:sh{cmd:<|"|>a<|"|>}<tool_call|>'),
 ])
 def test_a_block_holding_words_before_its_call_is_an_entry_in_its_place(block, other):
     # (where the call begins is a guess: not run, and never left out while the call beside it runs)
@@ -171,7 +173,8 @@ def test_a_block_holding_words_before_its_call_is_an_entry_in_its_place(block, o
 def test_a_list_cut_in_its_next_call_keeps_the_whole_calls_before_it(frame, cut):
     # (a reply stopped at its token limit: the calls before the cut are whole; the cut one is no call yet)
     text = frame.format('[{"name": "f", "arguments": {"a": 1}}, {"name": "g", "arguments": {"b": 2}}, ' + cut)
-    assert [(c.name, c.args, c.ok) for c in parse_tool_calls(text)] == [("f", {"a": 1}, True), ("g", {"b": 2}, True)]
+    calls = parse_tool_calls(text)
+    assert [(c.name, c.args, c.ok) for c in calls] == [("f", {"a": 1}, True), ("g", {"b": 2}, True)]
     assert _read(text) == [("f", True), ("g", True)]
 
 
@@ -201,7 +204,9 @@ def test_a_fence_whose_comment_says_nothing_of_an_example_is_read():
 def test_a_tag_holding_only_none_is_no_call(word):
     # (a model says so when it calls no tool; a tool of that name, given, is called)
     text = f"<tool_call>{word}</tool_call>"
-    assert _read(text) == [] and _read(f"<tool_call>\n{word}\n</tool_call>\n<tool_call>get_time</tool_call>") == \
-        [("get_time", True)]
-    tools = [{"type": "function", "function": {"name": word, "parameters": {"type": "object", "properties": {}}}}]
+    assert _read(text) == []
+    then = f"<tool_call>\n{word}\n</tool_call>\n<tool_call>get_time</tool_call>"
+    assert _read(then) == [("get_time", True)]
+    schema = {"type": "object", "properties": {}}
+    tools = [{"type": "function", "function": {"name": word, "parameters": schema}}]
     assert [(c.name, c.ok) for c in parse_tool_calls(text, tools=tools)] == [(word, True)]
