@@ -210,3 +210,41 @@ def test_a_tag_holding_only_none_is_no_call(word):
     schema = {"type": "object", "properties": {}}
     tools = [{"type": "function", "function": {"name": word, "parameters": schema}}]
     assert [(c.name, c.ok) for c in parse_tool_calls(text, tools=tools)] == [(word, True)]
+
+
+_RM = '<tool_call>{"name": "rm", "arguments": {"path": "/tmp/x"}}</tool_call>'
+
+
+@pytest.mark.parametrize("words", ["Here is what a call looks like: ", "Avoid this: ", "Por ejemplo: ",
+                                   "Example 1: ", "Wrong way: ", "\u4f8b\u5982\uff1a", "For example: "])
+def test_words_ending_in_a_colon_frame_the_call_after_them_on_their_line_as_on_the_next(words):
+    # (the same words on the line above already framed it: a line break between is no reason to run it)
+    for text in (words + _RM, words.rstrip() + "\n" + _RM):
+        assert parse_tool_calls(text, thinking=False) == [], text
+        assert _read(text) == []
+
+
+@pytest.mark.parametrize("words", ["Here is how I will do it: ", "Let me check: ", "Sure: ",
+                                   "Calling the tool now: "])
+def test_words_ending_in_a_colon_that_frame_nothing_leave_the_call_made(words):
+    assert _read(words + _RM) == [("rm", True)]
+
+
+@pytest.mark.parametrize("between", ["Option 2:", "Another option:", "Alternatively:", "Or:", "Choice B:"])
+def test_two_pythonic_lists_offered_as_choices_are_neither_made(between):
+    text = '[get_weather(city="Paris")]\n' + between + '\n[get_weather(city="Oslo")]'
+    assert _read(text) == [("get_weather", False), ("get_weather", False)]
+    assert _read('Option 1:\n[get_weather(city="Paris")]\n' + between + '\n[get_weather(city="Oslo")]') == \
+        [("get_weather", False), ("get_weather", False)]
+    assert _read('[get_weather(city="Paris")]\n[get_weather(city="Oslo")]') == [("get_weather", True)] * 2
+
+
+@pytest.mark.parametrize("literal", ['{True: "x", 1: "y"}', '{1: "x", 1.0: "y"}', '{1: "x", "1": "y"}'])
+def test_a_pythonic_dict_whose_keys_python_takes_for_one_is_not_ok(literal):
+    (call,) = parse_tool_calls(f"[f(a={literal})]")
+    assert not call.ok and "twice" in (call.error or "")
+
+
+def test_a_pythonic_dict_key_that_is_not_a_string_is_written_as_json_writes_it():
+    (call,) = parse_tool_calls('[f(a={True: "x", 2: "y", 1.5: "z"})]')
+    assert call.ok and call.args == {"a": {"true": "x", "2": "y", "1.5": "z"}}

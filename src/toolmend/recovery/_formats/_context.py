@@ -391,6 +391,12 @@ _SHOWN_ABOVE = re.compile(r"(?:[\W_]*(?:examples?|e\.g\.?|for example|samples?)(
 SHOWN_TAGS = ("<example>", "<examples>")
 
 
+# what says a list of calls is another choice than the one before it: "or", "Alternatively:",
+# "Another option:", "Option 2:" (both are offered: neither is made)
+ALTERNATIVE = re.compile(r"\s*(?:or\b|alternatively|instead|otherwise|another (?:option|way|choice)\b|"
+                         r"(?:option|choice|alternative) ?(?:\d+|[b-z]|two)\b)", re.I)
+
+
 def shown_below(text: str, i: int, floor: int, lead: int = -1) -> bool:
     """The call at ``i`` is shown, not made, by what stands before it (from ``floor``):
     opening its line, after a line ending in a colon whose words frame it ("For
@@ -402,8 +408,13 @@ def shown_below(text: str, i: int, floor: int, lead: int = -1) -> bool:
     while p > floor and text[p - 1] in " \t":
         p -= 1
     if p > floor and text[p - 1] != "\n":  # words before it on its line
-        words = text[max(floor, text.rfind("\n", max(floor, p - 400), p) + 1, p - 400):p]
-        return words.lstrip()[:1] == "|" or _INLINE_FRAMING.search(_BLANKS.sub(" ", words)) is not None
+        words = _BLANKS.sub(" ", text[max(floor, text.rfind("\n", max(floor, p - 400), p) + 1, p - 400):p])
+        if words.lstrip()[:1] == "|" or _INLINE_FRAMING.search(words) is not None:
+            return True
+        # (words ending in a colon frame the call after them as a line ending in one frames the call
+        # below it: "Avoid this: <tool_call>", "Por ejemplo: <tool_call>")
+        words = words.rstrip()
+        return words[-1:] in (":", "\uff1a") and (_BARE_FRAMING.search(words) is not None or _offers(words))
     line = p
     while p > floor and text[p - 1] in " \t\r\n":
         p -= 1

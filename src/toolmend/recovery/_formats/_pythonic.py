@@ -36,7 +36,7 @@ from ._schema import Tools, _types
 
 __all__ = ["read_list", "read_lines", "pythonic_reader", "pythonic_at", "comment_after", "quoted_calls",
            "object_by_position",
-           "ALTERNATIVE", "one_of_them", "next_line", "BY_POSITION", "positional_object", "paren_end",
+           "one_of_them", "next_line", "BY_POSITION", "positional_object", "paren_end",
            "joined_lists", "read_raven"]
 
 # a name may hold hyphens between its words (an MCP tool's: weather-forecast), as tools are named,
@@ -114,19 +114,19 @@ def _literal(node: ast.AST) -> Any:
         return [_literal(x) for x in node.elts]
     if isinstance(node, ast.Dict):
         out = {}
-        given: dict[str, tuple[ast.AST, ast.AST]] = {}  # each key and its value as written (their trees)
+        given: dict[Any, tuple[ast.AST, ast.AST]] = {}  # each key (True, 1, 1.0: one) and value, as written
         for k, v in zip(node.keys, node.values, strict=True):
             if k is None:
                 raise ValueError("a ** inside a dict")
             key = _literal(k)
             if not isinstance(key, (str, int, float, bool)) or key is None:
                 raise ValueError("a dict key that is not a string or a number")
-            name = key if isinstance(key, str) else str(key)
-            if name in out:  # {"a": 1, "a": 2}, {1: "x", "1": "y"}: which value is meant is a guess
-                if _same(given[name], (k, v)):
+            name = key if isinstance(key, str) else str(key).lower() if isinstance(key, bool) else str(key)
+            if name in out or key in given:  # {"a": 1, "a": 2}, {1: "x", "1": "y"}, {True: 0, 1: 2}: a guess
+                if key in given and _same(given[key], (k, v)):
                     continue  # (the same key and value written again: one reading)
                 raise ValueError(f"a dict that gives key {name!r} twice")
-            given[name] = (k, v)
+            given[key] = (k, v)
             out[name] = _literal(v)
         return out
     if isinstance(node, ast.Constant) and isinstance(node.value, (str, int, float)) or (
@@ -604,7 +604,6 @@ def _string_end(text: str, k: int, limit: int) -> int:
 
 
 # a comment after a list of calls that offers the next as another choice ("# or", "# instead")
-ALTERNATIVE = re.compile(r"\s*(?:or\b|alternatively|instead|otherwise)", re.I)
 
 
 def next_line(text: str, end: int, limit: int) -> int:

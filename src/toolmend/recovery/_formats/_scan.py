@@ -22,6 +22,7 @@ from .._toolcalls import _PLACEHOLDER_NAME, ToolCall, _json_calls, _skip_ws
 from ._base import Ctx, more_after, unreadable_block
 from ._bytools import calls_by_tools, fenced_calls, keyed_calls
 from ._context import (
+    ALTERNATIVE,
     ASSISTANT_HEAD,
     CALL_LINE_END,
     LINE_TURN_END,
@@ -56,7 +57,7 @@ from ._context import (
 from ._hermes import NOT_A_TAG, read_tag_at
 from ._json import read_glm4
 from ._prefilled import read_prefilled
-from ._pythonic import ALTERNATIVE, comment_after, joined_lists, next_line, one_of_them, read_list, tool_code
+from ._pythonic import comment_after, joined_lists, next_line, one_of_them, read_list, tool_code
 from ._tokens import (
     ANALYSIS,
     BARE_CLOSER,
@@ -326,8 +327,7 @@ class Scanner:
         comment = None if kept else comment_after(text, end, limit)
         if not kept and comment is None:
             return -1
-        # ([NAME(a=1)]: the format described; "# e.g.": shown)
-        if not self._placeholder(found) and not (comment and says_shown(comment)):
+        if not self._placeholder(found) and not (comment and says_shown(comment)):  # ([NAME(a=1)]; "# e.g.")
             # "[f(a=1)]  # or" (or "# or" on a line between), then [f(a=2)]: two choices offered
             offered = comment is not None and ALTERNATIVE.match(comment) is not None
             last, self.last_list = self.last_list, (len(calls), len(found), next_line(text, end, limit))
