@@ -656,3 +656,37 @@ def test_dirs_unified_then_apply_carries_a_type_change_both_ways(tmp_path, monke
                 "--no-backup")
         assert r.rc == 0, r.err
         assert _listing(work) == _listing(tmp_path / new)
+
+
+_OUTSIDE = "--- a/{0}\n+++ b/{0}\n@@ -1 +1 @@\n-old\n+new\n"
+
+
+@pytest.mark.parametrize("patch", [_OUTSIDE.format("../victim.txt"), _OUTSIDE.format("sub/../../victim.txt"),
+                                   "--- /dev/null\n+++ b/../created.txt\n@@ -0,0 +1 @@\n+new\n",
+                                   "--- {0}\n+++ {0}\n@@ -1 +1 @@\n-old\n+new\n"])
+def test_an_unconfined_apply_never_follows_a_patched_name_out_of_its_folder(tmp_path, monkeypatch, patch):
+    # (the names in a patch are its author's, not the person's who runs it: GNU patch and git apply
+    # refuse a name with ".." or an absolute one, wherever they are run)
+    work = tmp_path / "work"
+    work.mkdir()
+    victim = tmp_path / "victim.txt"
+    victim.write_text("old\n")
+    (work / "p.diff").write_text(patch.format(victim))
+    monkeypatch.chdir(work)
+    run = cli("diff", "apply", "--patch", "p.diff", "--write", "--no-backup")
+    assert run.rc != 0 and "leads out" in run.err + run.text, (run.rc, run.text, run.err)
+    assert victim.read_text() == "old\n" and not (tmp_path / "created.txt").exists()
+    assert sorted(os.listdir(work)) == ["p.diff"]
+    # an absolute folder to apply in, given by the person, is theirs to give
+    (work / "q.diff").write_text(_OUTSIDE.format("victim.txt"))
+    run = cli("diff", "apply", "--patch", "q.diff", "--dir", str(tmp_path), "--write", "--no-backup")
+    assert run.rc == 0 and victim.read_text() == "new\n", (run.text, run.err)
+
+
+def test_an_old_and_a_new_name_that_both_exist_patch_the_one_gnu_patch_takes(tmp_path):
+    # (diff -u main.c.orig main.c, the classic way: both exist, and the shorter name is the file)
+    _tree(tmp_path, {"main.c": "one\ntwo\n", "main.c.orig": "one\ntwo\n"})
+    r = _apply(tmp_path, "--- main.c.orig\n+++ main.c\n@@ -1,2 +1,2 @@\n one\n-two\n+TWO\n")
+    assert r.ok, r.output
+    assert (tmp_path / "main.c").read_text() == "one\nTWO\n"
+    assert (tmp_path / "main.c.orig").read_text() == "one\ntwo\n"

@@ -23,6 +23,7 @@ naming it, before anything is read.
 from __future__ import annotations
 
 import os
+import re
 import stat
 from dataclasses import dataclass, field
 from typing import Any
@@ -132,18 +133,27 @@ def _patch_text(args: ToolArgs, ws: Workspace) -> str:
 
 
 def _strip(name: str, count: int) -> str:
+    """The file a patch's ``name`` names, ``count`` leading parts dropped (``patch -p``). A name
+    that leads out of the folder the patch is applied in (an absolute one, or one through
+    ``..``) is refused, unconfined too: the names are the patch's author's, not the person's
+    who runs it (GNU patch and git apply refuse them alike)."""
     parts = name_parts(name)
     if count >= len(parts):
         raise ToolError(f"@diff apply: strip {count} removes all of {name!r}")
-    return "/".join(parts[count:])
+    kept = parts[count:]
+    if not kept[0] or ".." in kept or os.path.isabs("/".join(kept)) or re.match(r"[A-Za-z]:", kept[0]):
+        raise ToolError(f"@diff apply: the patch names {name!r}, which leads out of the folder it is "
+                        "applied in (an absolute name, or one through '..'): refused, as GNU patch and "
+                        "git apply refuse it; apply it in the folder it was made for ('dir')")
+    return "/".join(kept)
 
 
 def _paths(section: FilePatch, strip: int | None, base: str,
            ws: Workspace) -> tuple[str, str | None, str]:
     """(kind, source, destination) of a section, from its names: ``rename
     from``/``copy from`` (git writes them without ``a/``), else the
-    ``---``/``+++`` names (``diff --git`` when there are none): the old file
-    when it exists (a patch is made from it), else the new one."""
+    ``---``/``+++`` names (``diff --git`` when there are none): the one that
+    exists (both: the one GNU patch takes), else the new one."""
     old, new = section.old_name, section.new_name
     named = [n for n in (old, new) if n and n != "/dev/null"]
     if strip is None:
@@ -170,10 +180,12 @@ def _paths(section: FilePatch, strip: int | None, base: str,
         return "create", None, paths[-1]
     if len(paths) == 1 or paths[0] == paths[1]:
         return "modify", None, paths[0]
-    for path in paths:
-        if os.path.lexists(ws.resolve(path, what="file")):
-            return "modify", None, path
-    return "modify", None, paths[-1]
+    existing = [path for path in paths if os.path.lexists(ws.resolve(path, what="file"))]
+    if not existing:
+        return "modify", None, paths[-1]
+    # (both there, "diff -u main.c.orig main.c": the one GNU patch takes, the fewest parts, then
+    # the shortest base name, then the shortest name; the old one when they tie)
+    return "modify", None, min(existing, key=lambda p: (p.count("/"), len(os.path.basename(p)), len(p)))
 
 
 def _read(slot: _Slot, ws: Workspace, removed: set[str]) -> None:
