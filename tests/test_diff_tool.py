@@ -171,8 +171,13 @@ def test_dirs(tmp_path):
     assert r.data["changed"] == ["main.go"]
     assert r.data["removed"] == ["old.go"]
     assert r.data["added"] == ["pkg/new.go", "pkg/readme.md"]
-    assert r.output.splitlines()[1:] == ["M main.go", "D old.go", "A pkg/new.go", "A pkg/readme.md"]
-    assert "skip me" not in r.output and "node_modules" not in r.output
+    assert r.output.splitlines()[1:5] == ["M main.go", "D old.go", "A pkg/new.go", "A pkg/readme.md"]
+    # the folders skipped by default are listed so, never compared unless a glob names them
+    assert "skip me" not in r.output and [s.split(":")[0] for s in r.data["skipped"]] == \
+        [".git", "node_modules", "vendor"]
+    named = call(tmp_path, "dirs", a="v1", b="v2", glob="vendor/*")
+    assert named.data["added"] == ["vendor/lib/a.go"]
+    assert [s.split(":")[0] for s in named.data["skipped"]] == [".git", "node_modules"]
     g = call(tmp_path, "dirs", a="v1", b="v2", glob="*.go")
     assert g.data["added"] == ["pkg/new.go"]
     g = call(tmp_path, "dirs", a="v1", b="v2", glob="pkg/*")

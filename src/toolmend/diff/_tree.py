@@ -2,9 +2,10 @@
 
 Names only, walked without recursion in sorted order, with a budget on the
 number of entries looked at (the walk says where it stopped). ``.git``,
-``node_modules``, ``vendor`` and ``__pycache__`` are skipped; symlinks are followed only
-while they stay inside the workspace (each folder is entered once, so a
-symlink loop ends), and the ones that lead out are listed as skipped.
+``node_modules``, ``vendor`` and ``__pycache__`` are skipped, and listed so,
+unless a glob names them; symlinks are followed only while they stay inside
+the workspace (each folder is entered once, so a symlink loop ends), and the
+ones that lead out are listed as skipped.
 
 An entry that cannot be read (a folder or file whose permissions forbid it, a
 broken symlink, a FIFO or device, a symlink out of the workspace) is listed in
@@ -137,6 +138,15 @@ def git_mode(st: os.stat_result) -> int:
     return 0o100755 if st.st_mode & stat.S_IXUSR else 0o100644
 
 
+def _named_by(glob: str | None, rel: str) -> bool:
+    """The glob names the folder ``rel`` on its way (``vendor/*``, ``*/node_modules/x/*``): asked for."""
+    if not glob or "/" not in glob:
+        return False
+    parts = glob.lstrip("/").split("/")
+    depth = rel.count("/") + 1
+    return len(parts) > depth and fnmatch.fnmatchcase(rel, "/".join(parts[:depth]))
+
+
 def compare_trees(a_root: str, b_root: str, workspace_root: str, glob: str | None = None,
                   budget: int = ENTRY_BUDGET) -> TreeDiff:
     """Compare folder ``a_root`` with ``b_root`` (real paths)."""
@@ -166,9 +176,11 @@ def compare_trees(a_root: str, b_root: str, workspace_root: str, glob: str | Non
         names = sorted(set(listed_a) | set(listed_b))
         subdirs: list[tuple[str, str | None, str | None]] = []
         for name in names:
-            if name in SKIP_DIRS:
-                continue
             rel = f"{rel_dir}/{name}" if rel_dir else name
+            if name in SKIP_DIRS and not _named_by(glob, rel):
+                result.skipped.append(f"{rel}: not compared ({', '.join(sorted(SKIP_DIRS))} are skipped "
+                                      "unless a glob names them)")
+                continue
             if result.entries >= budget:
                 result.stopped_at = rel_dir or "."
                 stack.clear()
