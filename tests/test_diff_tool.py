@@ -53,7 +53,8 @@ def test_files(tmp_path):
     assert r51.ok and r51.warnings == ("note: context 51 is above the maximum of 50: 50 is used",)
     assert r51.output.startswith(r51.warnings[0] + "\n# toolmend patch: 1 hunk in 1 file\n")
     r_neg = call(tmp_path, "files", a="cfg/old.yaml", b="cfg/new.yaml", context=-1)
-    assert r_neg.ok and r_neg.warnings == ("note: context -1 is below the minimum of 0: 0 is used",)
+    assert r_neg.ok and r_neg.warnings[0] == "note: context -1 is below the minimum of 0: 0 is used"
+    assert "--unidiff-zero" in r_neg.warnings[1] and len(r_neg.warnings) == 2  # (context 0: git apply's need)
 
 
 def test_identical_and_binary_files_in_one_line(tmp_path):
@@ -421,3 +422,13 @@ def test_an_apply_that_fails_midway_keeps_a_backup_it_did_not_make(tmp_path, mon
     assert a.read_text() == OLD and own.read_text() == OLD
     assert sorted(os.listdir(tmp_path)) == ["a.txt", "a.txt.bak", "sub"]
     assert os.listdir(tmp_path / "sub") == ["b.txt"]
+
+
+def test_a_patch_with_no_context_says_what_git_apply_needs(tmp_path):
+    # (git apply without --unidiff-zero puts such a hunk at the end of the file, or refuses it)
+    write(tmp_path / "a.txt", "".join(f"l{n}\n" for n in range(20)))
+    lines = [f"l{n}\n" for n in range(20)]
+    write(tmp_path / "b.txt", "".join(lines[:10]) + "NEW\n" + "".join(lines[10:]))
+    bare = call(tmp_path, "files", a="a.txt", b="b.txt", context=0)
+    assert bare.ok and any("--unidiff-zero" in w for w in bare.warnings)
+    assert not any("--unidiff-zero" in w for w in call(tmp_path, "files", a="a.txt", b="b.txt").warnings)

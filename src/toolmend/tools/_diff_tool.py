@@ -79,9 +79,17 @@ def patch_output(diff_text: str, hunks: int, files: int, limit: int | None,
     return incomplete_line(count, hunks) + "\n" + notice + "\n" + "".join(shown), True
 
 
+# (git apply places a hunk with no context by its line numbers only where --unidiff-zero says it may;
+# without it, it refuses some and puts others at the end of the file: GNU patch applies them as written)
+NO_CONTEXT_NOTE = ("note: the patch has no context lines: git apply needs --unidiff-zero to apply it "
+                   "where it belongs (GNU patch applies it as it is)")
+
+
 def _diff_result(result: DiffResult, valid: bool, args: ToolArgs, advice: str) -> ToolResult:
     text = result.text if valid else readable(result.text)
     warnings = [result.warning] if result.warning else []
+    if result.hunks and args.integer("context") == 0:
+        warnings.append(NO_CONTEXT_NOTE)
     if not valid:
         warnings.append("note: the files are not valid UTF-8; the diff keeps their bytes as they "
                         "are" if args.limit is None else "note: not valid UTF-8; the bytes that "
@@ -226,6 +234,8 @@ def diff_dirs(args: ToolArgs, ws: Workspace) -> ToolResult:
         "command line writes them as they are)",)
     if unreadable:
         warnings += (f"warning: {unreadable}; the patch does not carry them",)
+    if hunks and context == 0:
+        warnings += (NO_CONTEXT_NOTE,)
     raw = None if valid or truncated or args.limit is not None else patch.encode(
         "utf-8", "surrogateescape")
     return ToolResult(True, output, data, warnings=(listing.rstrip("\n"), *warnings),
