@@ -283,6 +283,25 @@ def test_a_failed_write_in_a_rename_puts_everything_back(tmp_path, monkeypatch):
     assert (tmp_path / "a.txt").read_text() == "1\n2\n3\n" and (tmp_path / "z.txt").read_text() == "z\n"
 
 
+def test_a_failed_creation_leaves_no_folder_it_made(tmp_path, monkeypatch):
+    import toolmend.tools._diff_apply as applier
+
+    _tree(tmp_path, {"z.txt": "z\n"})
+    patch = ("--- /dev/null\n+++ b/new/deep/n.txt\n@@ -0,0 +1 @@\n+n\n"
+             "--- a/z.txt\n+++ b/z.txt\n@@ -1 +1 @@\n-z\n+zz\n")
+    real = applier.write_atomic
+
+    def full_disk(path, data, mode=None, owner=None):
+        if path.endswith("n.txt"):
+            raise OSError(28, "No space left on device")
+        return real(path, data, mode, owner)
+
+    monkeypatch.setattr(applier, "write_atomic", full_disk)
+    r = _apply(tmp_path, patch, backup=False)
+    assert not r.ok and "as it was" in r.output
+    assert sorted(os.listdir(tmp_path)) == ["z.txt"] and (tmp_path / "z.txt").read_text() == "z\n"
+
+
 def test_a_deletion_and_a_creation_of_one_path_replace_it(tmp_path):
     _tree(tmp_path, {"x": "old\n"})
     patch = ("diff --git a/x b/x\ndeleted file mode 100644\nindex 3367afd..0000000\n"

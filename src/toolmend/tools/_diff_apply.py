@@ -487,6 +487,12 @@ def _write(slots: list[_Slot], ws: Workspace, backup: bool, stop: str) -> dict[s
                 write_atomic(slot.real, slot.after, slot.mode, (slot.st.st_uid, slot.st.st_gid))
             done.append(slot)
     except (OSError, ToolError) as exc:
+        if slot is not None and slot not in done:
+            for folder in slot.made:  # (the folders made for a file never written, deepest first)
+                try:
+                    os.rmdir(folder)
+                except OSError:  # pragma: no cover - not empty: another's, or a race's
+                    break
         stuck = _undo(done)
         befores = {s.shown: (s.real, s.before) for s in slots}
         for shown, real in made.items():  # a copy goes only where the file holds it again
