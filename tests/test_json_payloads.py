@@ -244,6 +244,14 @@ def test_yaml_1_1_surprises_are_noted_on_stderr_not_in_the_data(tmp_path, monkey
         (4, "0o17", "reads the octal number 15 (write 15 for the number)")))
 
 
+def test_yaml_numbers_json_cannot_hold_are_text_with_a_note():
+    r = run("get", text="a: .inf\nb: -.Inf\nc: .nan\nd: '.inf'\n", format="yaml")
+    assert r.ok and r.data == {"a": ".inf", "b": "-.Inf", "c": ".nan", "d": ".inf"}
+    why = "is kept as text (JSON has no infinity and no NaN)"
+    assert list(r.warnings) == [f"note: YAML 1.1 at line {n}: '{v}' {why}"
+                                for n, v in ((1, ".inf"), (2, "-.Inf"), (3, ".nan"))]
+
+
 def test_a_yaml_key_given_twice_is_noted():
     # YAML forbids it; PyYAML keeps the last value silently: we say so
     r = run("get", text="a: 1\nb: 2\na: 3\n", format="yaml")

@@ -361,7 +361,8 @@ def surprises(root: Any) -> list[str]:
     otherwise than YAML 1.2 and JSON would: ``yes``/``no``/``on``/``off`` as
     booleans, ``0777`` as octal, ``1:20`` as sexagesimal, ``0b101`` as binary,
     ``1_000`` as a number (YAML 1.2 reads the last two as text); and as text
-    what YAML 1.2 reads as a number (``1e5``, ``1.5e3``, ``0o17``). Quote them to keep
+    what YAML 1.2 reads as a number (``1e5``, ``1.5e3``, ``0o17``), and the numbers
+    JSON cannot hold (``.inf``, ``.nan``). Quote them to keep
     them as strings. And for a key given twice in one mapping (YAML forbids
     it; PyYAML keeps the last value, as JSON parsers do)."""
     found: list[str] = []
@@ -390,6 +391,8 @@ def surprises(root: Any) -> list[str]:
                 what = f"{value!r} is read as a number, its underscores dropped"
             elif tag == "tag:yaml.org,2002:str" and _NUMBER_12.match(value):
                 what = _text_not_number(value)
+            elif tag == "tag:yaml.org,2002:float" and value.lstrip("+-").lower() in (".inf", ".nan"):
+                what = f"{value!r} is kept as text (JSON has no infinity and no NaN)"
             if what:
                 if len(found) < SURPRISES_SHOWN:
                     found.append(f"note: YAML 1.1 at line {node.start_mark.line + 1}: {what}"
