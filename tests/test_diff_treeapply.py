@@ -264,19 +264,24 @@ def test_two_sections_removing_one_file_are_refused(tmp_path):
     assert not r.ok and "twice" in r.output and _listing(tmp_path) == ["a.txt"]
 
 
-def test_a_failed_write_in_a_rename_puts_everything_back(tmp_path, monkeypatch):
+def _full_disk_for(monkeypatch, suffix: str) -> None:
+    """Writes of a file whose name ends in ``suffix`` fail as on a full disk."""
     import toolmend.tools._diff_apply as applier
 
-    _tree(tmp_path, {"a.txt": "1\n2\n3\n", "z.txt": "z\n"})
-    patch = RENAME + "--- a/z.txt\n+++ b/z.txt\n@@ -1 +1 @@\n-z\n+zz\n"
     real = applier.write_atomic
 
     def full_disk(path, data, mode=None, owner=None):
-        if path.endswith("z.txt"):
+        if path.endswith(suffix):
             raise OSError(28, "No space left on device")
         return real(path, data, mode, owner)
 
     monkeypatch.setattr(applier, "write_atomic", full_disk)
+
+
+def test_a_failed_write_in_a_rename_puts_everything_back(tmp_path, monkeypatch):
+    _tree(tmp_path, {"a.txt": "1\n2\n3\n", "z.txt": "z\n"})
+    patch = RENAME + "--- a/z.txt\n+++ b/z.txt\n@@ -1 +1 @@\n-z\n+zz\n"
+    _full_disk_for(monkeypatch, "z.txt")
     r = _apply(tmp_path, patch, backup=False)
     assert not r.ok and "as it was" in r.output
     assert _listing(tmp_path) == ["a.txt", "z.txt"]
@@ -284,19 +289,10 @@ def test_a_failed_write_in_a_rename_puts_everything_back(tmp_path, monkeypatch):
 
 
 def test_a_failed_creation_leaves_no_folder_it_made(tmp_path, monkeypatch):
-    import toolmend.tools._diff_apply as applier
-
     _tree(tmp_path, {"z.txt": "z\n"})
     patch = ("--- /dev/null\n+++ b/new/deep/n.txt\n@@ -0,0 +1 @@\n+n\n"
              "--- a/z.txt\n+++ b/z.txt\n@@ -1 +1 @@\n-z\n+zz\n")
-    real = applier.write_atomic
-
-    def full_disk(path, data, mode=None, owner=None):
-        if path.endswith("n.txt"):
-            raise OSError(28, "No space left on device")
-        return real(path, data, mode, owner)
-
-    monkeypatch.setattr(applier, "write_atomic", full_disk)
+    _full_disk_for(monkeypatch, "n.txt")
     r = _apply(tmp_path, patch, backup=False)
     assert not r.ok and "as it was" in r.output
     assert sorted(os.listdir(tmp_path)) == ["z.txt"] and (tmp_path / "z.txt").read_text() == "z\n"
