@@ -603,9 +603,6 @@ def _string_end(text: str, k: int, limit: int) -> int:
     return -1
 
 
-# a comment after a list of calls that offers the next as another choice ("# or", "# instead")
-
-
 def next_line(text: str, end: int, limit: int) -> int:
     """Where the first line with more than blanks after the line holding ``end`` starts."""
     nl = text.find("\n", end, limit)
