@@ -141,7 +141,7 @@ def _strip(name: str, count: int) -> str:
     if count >= len(parts):
         raise ToolError(f"@diff apply: strip {count} removes all of {name!r}")
     kept = parts[count:]
-    if not kept[0] or ".." in kept or os.path.isabs("/".join(kept)) or re.match(r"[A-Za-z]:", kept[0]):
+    if not kept[0] or ".." in kept or re.fullmatch(r"[A-Za-z]:", kept[0]):  # (/x, ../x, C:/x)
         raise ToolError(f"@diff apply: the patch names {name!r}, which leads out of the folder it is "
                         "applied in (an absolute name, or one through '..'): refused, as GNU patch and "
                         "git apply refuse it; apply it in the folder it was made for ('dir')")
