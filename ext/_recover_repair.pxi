@@ -575,7 +575,8 @@ cdef Py_ssize_t eng_in_object(_Repairer self, Frame* f, int state, Py_ssize_t i,
             if not f.count and not eng_key_follows(self, i):
                 self.refuse(i, "keys with neither colon nor value: a set, "
                                "not an object")
-            return eng_null_value(self, f, i)
+            # ({"a": 1, "force"}: a flag's true, a null, a string in a list: what it holds is a guess)
+            self.refuse(i, "a key with neither colon nor value: what it was meant to hold is a guess")
         if self.out.len - f.mark == (4 if f.count else 3):  # [,]"": the key written is empty
             self.refuse(i, "an empty key with no colon after it: stray quotes, not a member")
         self.fix("colon", i, "missing colon added")

@@ -401,3 +401,14 @@ def test_a_bare_value_in_backticks_is_refused(text):
     r = toolmend.normalize_tool_args(text)
     assert not r.ok and r.cut is None and "is not plain text" in r.error, r
     assert toolmend.normalize_tool_args('{"a": "`x`"}').value == {"a": "`x`"}  # (in a string: text)
+
+
+@pytest.mark.parametrize("text", ['{"file": "a.txt", "force"}', '{"a": 1, "b", "c": 2}', '{"a" , "b": 1}',
+                                  '{"cmd": "cut -d"," -f1 f", "cwd": "/x"}',
+                                  '{"msg": "use "," as separator"}',
+                                  '{"code": "print(",".join(x))", "path": "a.py"}'])
+def test_a_key_alone_is_refused_never_given_a_null(text):
+    # (a flag's true, a null, a string of a list: what it holds is a guess; a quoted "," inside a
+    # string makes one, and the null would have cut a command short)
+    r = toolmend.normalize_tool_args(text)
+    assert not r.ok and "neither colon nor value" in (r.error or ""), (r.value, r.error)

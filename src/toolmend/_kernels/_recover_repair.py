@@ -325,7 +325,8 @@ class _Engine(_Scanner):
                 if not f[5] and not self.key_follows(i):
                     raise Refused(i, "keys with neither colon nor value: a set, "
                                      "not an object")
-                return self.null_value(f, out, i)
+                # ({"a": 1, "force"}: a flag's true, a null, a string in a list: what it holds is a guess)
+                raise Refused(i, "a key with neither colon nor value: what it was meant to hold is a guess")
             if f[4] == "":
                 raise Refused(i, "an empty key with no colon after it: stray quotes, not a member")
             self.fix("colon", i, "missing colon added")
