@@ -298,3 +298,13 @@ def test_a_response_stopped_at_its_token_limit_never_runs_its_last_call():
     message["stop_reason"] = "max_tokens"
     calls = toolmend.from_anthropic(anthropic_types.Message.model_validate(message))
     assert [c.ok for c in calls] == [True, False] and "max_tokens" in calls[1].error
+
+
+def test_an_output_its_escapes_push_past_the_cap_says_it_was_cut(tmp_path):
+    # (a lone surrogate is shown as \udXXX, six times its length: cut then, the result says so)
+    r = toolmend.run_tool("@diff", {"cmd": "text", "args": {"a": "\ud800" * 9000 + "\n", "b": "x\n"}},
+                          workspace=str(tmp_path))
+    assert r.ok and r.truncated and "cut" in r.output
+    small = toolmend.run_tool("@diff", {"cmd": "text", "args": {"a": "\ud800\n", "b": "x\n"}},
+                              workspace=str(tmp_path))
+    assert small.ok and not small.truncated and "\\ud800" in small.output

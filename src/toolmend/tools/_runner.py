@@ -185,13 +185,15 @@ def _readable(result: ToolResult, name: Any) -> ToolResult:
             escaped = True
     tool = name.strip().lstrip("@").lower() if isinstance(name, str) else ""
     cap = OUTPUT_CAPS.get(tool, min(OUTPUT_CAPS.values())) if result.ok else ERROR_CAP
+    cut = False
     if escaped or not result.ok:
         out, cut = cap_text(out, cap, "[... cut: the message was too long]")
         if not escaped and not cut:
             return result
     elif out is result.output:
         return result
-    return replace(result, output=out)
+    # (a result the escapes made longer than its cap is cut: it says so, never passing for whole)
+    return replace(result, output=out, truncated=result.truncated or (cut and result.ok))
 
 
 def _run(name: str, args: Any, workspace: str | Any) -> ToolResult:
