@@ -515,3 +515,16 @@ def test_cli_repair_with_a_schema(tmp_path: Any) -> None:
     bad.write_text('{"type": "strng"}', encoding="utf-8")
     run = cli("repair", "--schema", str(bad), "x")
     assert run.rc == 2 and "Unsupported schema type strng" in run.err
+
+
+def test_a_python_dict_with_a_key_that_is_not_a_string_is_a_problem_not_a_crash(tmp_path):
+    closed = Schema({"type": "object", "properties": {"a": {"type": "string"}},
+                     "additionalProperties": False})
+    checked = closed.check({1: "x"})
+    assert not checked.ok and "not a string" in checked.problems[0].message
+    assert not closed.is_valid({1: "x"})
+    # (a batch whose call holds such a key reports it, and the calls before it stand)
+    results = toolmend.run_tools([("@json", {"cmd": "keys", "args": {"text": "{}"}}),
+                                  ("@diff", {"cmd": "apply", "args": {1: "x", "patch": "p"}})],
+                                 workspace=str(tmp_path))
+    assert [r.ok for r in results] == [True, False] and "unknown argument" in results[1].output

@@ -156,6 +156,11 @@ class _Walk:
         self.problem(path, f"{_short(x)} is not one of {shown}{hint}", "enum")
 
     def object(self, n: _Node, x: dict[str, Any], path: tuple[Any, ...]) -> dict[str, Any]:
+        odd = next((k for k in x if not isinstance(k, str)), None)
+        if odd is not None:  # (a dict from Python: no JSON object holds it)
+            self.problem(path, f"a key that is not a string ({_short(odd)}): a JSON object's keys are "
+                               "strings", "type")
+            return x
         out = x
         declared = n.props
         closed = n.additional is not None and n.additional.always is False
