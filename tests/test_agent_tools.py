@@ -308,3 +308,18 @@ def test_an_output_its_escapes_push_past_the_cap_says_it_was_cut(tmp_path):
     small = toolmend.run_tool("@diff", {"cmd": "text", "args": {"a": "\ud800\n", "b": "x\n"}},
                               workspace=str(tmp_path))
     assert small.ok and not small.truncated and "\\ud800" in small.output
+
+
+@pytest.mark.parametrize("args, why", [
+    ('{"cmd": "get", "args": {"text": [10, 20, ...], "path": "[-1]"}}', "leave values out"),
+    ('{"cmd": "get", "args": {"text": {"total": NaN}, "path": "total"}}', "JSON cannot carry"),
+    ('{"cmd": "get", "args": {"text": [1e400]}}', "JSON cannot carry"),
+    ('{"cmd": "get", "args": "{\\"text\\": [1, ...]}"}', "leave values out"),
+    ('{"cmd": "keys", "args": {"text": "{}"}} and then some', "go on past their JSON"),
+])
+def test_run_tool_holds_text_arguments_to_the_rule_a_call_in_model_text_is_held_to(tmp_path, args, why):
+    # (a value the model never wrote in a place it left out, or text after them: not run, as
+    # parse_tool_calls and the provider adapters refuse the same arguments)
+    r = toolmend.run_tool("@json", args, workspace=str(tmp_path))
+    assert not r.ok and why in r.output, r.output
+    assert toolmend.run_tool("@json", '{"cmd": "get", "args": {"text": [1, 2]}}', workspace=str(tmp_path)).ok

@@ -36,7 +36,11 @@ from ._strategies import QUOTE_MODES, STRATEGIES, Recovered, json_text, loads, n
 
 if TYPE_CHECKING:
     from ._streaming import StreamingArgs as StreamingArgs
-    from ._toolcalls import ToolCall as ToolCall, parse_tool_calls as parse_tool_calls
+    from ._toolcalls import (
+        ToolCall as ToolCall,
+        not_runnable as not_runnable,
+        parse_tool_calls as parse_tool_calls,
+    )
     from ._toolschema import (
         Checked as Checked,
         Problem as Problem,
@@ -57,14 +61,14 @@ __all__ = [
     "normalize_tool_args", "loads", "json_text", "STRATEGIES", "QUOTE_MODES",
     "normalize_quotes", "is_code_path", "CODE_EXTENSIONS", "CODE_FILENAMES",
     "field_for_tool", "register_tool_field", "registered_tools", "looks_like_cli_args",
-    "ToolCall", "parse_tool_calls", "StreamingArgs", "MAX_DEPTH",
+    "ToolCall", "parse_tool_calls", "not_runnable", "StreamingArgs", "MAX_DEPTH",
     "ToolCallStream", "TextDelta", "CallStarted", "ArgsDelta", "CallFinished",
     "Schema", "Checked", "Problem", "tool_schemas", "check_tool_calls",
 ]
 
 
 _LAZY = {
-    **dict.fromkeys(("ToolCall", "parse_tool_calls"), "._toolcalls"),
+    **dict.fromkeys(("ToolCall", "parse_tool_calls", "not_runnable"), "._toolcalls"),
     **dict.fromkeys(("ToolCallStream", "TextDelta", "CallStarted", "ArgsDelta", "CallFinished"),
                     "._toolstream"),
     **dict.fromkeys(("Schema", "Checked", "Problem", "tool_schemas", "check_tool_calls"), "._toolschema"),

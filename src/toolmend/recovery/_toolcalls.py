@@ -37,14 +37,14 @@ from typing import TYPE_CHECKING, Any
 from .._kernels import markers
 from .._text import skip_blanks
 from ..errors import RecoveryError
-from ._jsonish import Member, decode_key, elements, extent, members, skip_space
-from ._result import Cut, Fix
+from ._jsonish import Member, decode_key, elements, extent, members
+from ._result import Cut, Fix, Recovered
 from ._strategies import _NOT_JSON, NO_PRIMARY_FIELD, exact_json, json_kind, json_text, normalize_tool_args
 
 if TYPE_CHECKING:
     from ._schemawalk import Problem
 
-__all__ = ["ToolCall", "parse_tool_calls", "call_from_parts", "json_run", "plain_call"]
+__all__ = ["ToolCall", "parse_tool_calls", "call_from_parts", "not_runnable", "plain_call"]
 
 
 @dataclass(frozen=True)
@@ -163,31 +163,10 @@ def call_from_parts(name: str, raw: Any, span: tuple[int, int], id: str | None =
         return ToolCall(name, raw, None, False, span,
                         f"the arguments of {name!r} were {r.cut.message}; the call is not whole "
                         "and is not run", id, r.cut)
-    if r.ok:
-        missing = next((f for f in r.fixes if f.code == "value"), None)
-        if missing is not None:  # {"cmd": "ls", "force"}: null in its place is a value never written
-            return ToolCall(name, raw, None, False, span,
-                            f"the arguments of {name!r} give a key no value at offset {missing.offset}; the "
-                            "call is not run with null in its place", id)
-        elided = next((f for f in r.fixes if f.code == "ellipsis"), None)
-        if elided is not None:  # [1, 2, ...]: the model left values out; the call without them is another
-            return ToolCall(name, raw, None, False, span,
-                            f"the arguments of {name!r} leave values out ('...') at offset {elided.offset}; "
-                            "the call is not run with what is written", id)
-        nan = next((f for f in r.fixes if f.code == "nan"), None)
-        if nan is not None:  # NaN, Infinity, 1e400: null in its place would be a value never written
-            return ToolCall(name, raw, None, False, span,
-                            f"the arguments of {name!r} hold a number JSON cannot carry at offset "
-                            f"{nan.offset} ({nan.message}); the call is not run with another value in its "
-                            "place", id)
+    why = not_runnable(name, raw, r)
+    if why is not None:
+        return ToolCall(name, raw, None, False, span, why, id)
     prose = next((f for f in r.fixes if f.code == "prose"), None) if r.ok else None
-    if prose is not None and MARKUP_ONLY.fullmatch(raw, prose.offset) is None:
-        # within the call's own bounds, text after its arguments is more of them
-        # ({"path": "x"} recursive=true): the call without it is not the one written
-        dropped = raw[prose.offset:].strip()
-        return ToolCall(name, raw, None, False, span,
-                        f"the arguments of {name!r} go on past their JSON at offset {prose.offset} "
-                        f"({dropped[:40]!r}): the call without that text is a guess", id)
     if cut:
         if not r.ok:
             return ToolCall(name, raw, None, False, span, f"the call was cut off: {r.error}", id)
@@ -205,6 +184,33 @@ def call_from_parts(name: str, raw: Any, span: tuple[int, int], id: str | None =
             "wrap_plain", 0, f"bare value wrapped into {field!r}, the field the tool-name table gives "
                              f"{name!r} (no schema said it)"),))
     return ToolCall(name, raw, r.value if r.ok else None, r.ok, span, r.error, id)
+
+
+def not_runnable(name: str, raw: str, r: Recovered) -> str | None:
+    """Why arguments ``raw`` recovered as ``r`` are no call to run, though the repair read them (None:
+    they are one): a value the model never wrote in a place it left empty or could not write, values
+    left out, or text after the JSON that is more of them. ``call_from_parts`` and ``run_tool`` alike."""
+    if not r.ok:
+        return None
+    missing = next((f for f in r.fixes if f.code == "value"), None)
+    if missing is not None:  # {"cmd": "ls", "force": }: null in its place is a value never written
+        return (f"the arguments of {name!r} give a key no value at offset {missing.offset}; the call is not "
+                "run with null in its place")
+    elided = next((f for f in r.fixes if f.code == "ellipsis"), None)
+    if elided is not None:  # [1, 2, ...]: the model left values out; the call without them is another
+        return (f"the arguments of {name!r} leave values out ('...') at offset {elided.offset}; the call is "
+                "not run with what is written")
+    nan = next((f for f in r.fixes if f.code == "nan"), None)
+    if nan is not None:  # NaN, Infinity, 1e400: null in its place would be a value never written
+        return (f"the arguments of {name!r} hold a number JSON cannot carry at offset {nan.offset} "
+                f"({nan.message}); the call is not run with another value in its place")
+    prose = next((f for f in r.fixes if f.code == "prose"), None)
+    if prose is not None and MARKUP_ONLY.fullmatch(raw, prose.offset) is None:
+        # within the call's own bounds, text after its arguments is more of them
+        # ({"path": "x"} recursive=true): the call without it is not the one written
+        return (f"the arguments of {name!r} go on past their JSON at offset {prose.offset} "
+                f"({raw[prose.offset:].strip()[:40]!r}): the call without that text is a guess")
+    return None
 
 
 def two_ways(name: str, raw: str, span: tuple[int, int], what: str, id: str | None = None) -> ToolCall:
@@ -589,43 +595,6 @@ def _two_keys(obj: _Obj) -> tuple[str, str] | None:
 def _is_schema_text(raw: str) -> bool:
     r = normalize_tool_args(raw)
     return r.ok and _is_schema(r.value) and "properties" in r.value
-
-
-# -- runs of JSON calls ----------------------------------------------------------------
-
-
-# what opens like a value and ends a run: a closing token ([/TOOL_CALLS], [/INST]), MiniMax's turn end,
-# a bracketed token ([INST], [TOOL_RESULTS]); Mistral's [TOOL_CALLS] before the next value is passed over
-_RUN_ENDS = ("[/", "[e~[")
-_TOKEN = re.compile(r"\[[A-Z][A-Z_]+\]")
-
-
-def json_run(text: str, i: int, limit: int, seps: str = ",;",
-             known: tuple[int, int] | None = None) -> tuple[list[ToolCall], int, bool]:
-    """The JSON calls from ``i`` on: objects or lists of them, one after the other
-    with whitespace or ``seps`` between. (calls, end of the last value, found any);
-    ``known`` as for ``_json_calls``."""
-    calls: list[ToolCall] = []
-    k = skip_space(text, i, limit)
-    found_any = False
-    while k < limit and text[k] in "{[" and not text.startswith(_RUN_ENDS, k):
-        token = _TOKEN.match(text, k)
-        if token is not None:
-            if token.group() != "[TOOL_CALLS]":
-                break
-            k = skip_space(text, token.end(), limit)
-            continue
-        found, stop = _json_calls(text, k, limit, True, known)
-        if found is None:
-            found = [ToolCall("", text[k:stop].strip(), None, False, (k, stop),
-                              "a tool call without a tool name")]
-        calls.extend(found)
-        found_any = True
-        i = stop
-        k = skip_space(text, stop, limit)
-        while k < limit and text[k] in seps:
-            k = skip_space(text, k + 1, limit)
-    return calls, i, found_any
 
 
 _skip_ws = skip_blanks  # past what str.isspace() says, to a limit

@@ -211,6 +211,7 @@ def _run(name: str, args: Any, workspace: str | Any) -> ToolResult:
             raise ToolError(_cut_message(f"the arguments of @{tool}", recovered.cut))
         if not recovered.ok:
             raise ToolError(f"could not read the arguments of @{tool}: {recovered.error}")
+        _runnable(tool, args, recovered)
         args = recovered.value
         if tool == "json":
             # A document given inline as an object keeps its numbers exactly
@@ -236,6 +237,7 @@ def _run(name: str, args: Any, workspace: str | Any) -> ToolResult:
         if not recovered.ok or not isinstance(recovered.value, dict):
             raise ToolError(f"@{tool} {verb}: could not read \"args\" as an object"
                             + (f": {recovered.error}" if recovered.error else ""))
+        _runnable(tool, inner, recovered)
         inner = recovered.value
     if not isinstance(inner, Mapping):
         raise ToolError(f"@{tool} {verb}: \"args\" must be an object, not {type(inner).__name__}")
@@ -253,6 +255,17 @@ def _run(name: str, args: Any, workspace: str | Any) -> ToolResult:
         if misfit and type(exc) is ToolError:  # the verb's reason, then the close names
             raise ToolError(f"{exc}; {misfit}") from None
         raise
+
+
+def _runnable(tool: str, text: str | bytes | bytearray, recovered: Recovered) -> None:
+    """Refuse arguments the repair read that are no call to run (values left out, NaN, a key
+    given no value, text after them): the rule a tool call found in model text is held to."""
+    from ..recovery import not_runnable
+
+    raw = text if isinstance(text, str) else bytes(text).decode("utf-8", "replace")
+    why = not_runnable(f"@{tool}", raw, recovered)
+    if why is not None:
+        raise ToolError(why)
 
 
 def _fit_schema(tool: str, verb: str, inner: Mapping[str, Any]) -> tuple[Mapping[str, Any], str]:

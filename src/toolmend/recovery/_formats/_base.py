@@ -14,7 +14,7 @@ from dataclasses import replace
 from typing import Any
 
 from ..._text import skip_blanks
-from .._jsonish import extent
+from .._jsonish import extent, skip_space
 from .._strategies import json_text, normalize_tool_args
 from .._toolcalls import (
     _NAME,
@@ -22,8 +22,8 @@ from .._toolcalls import (
     MARKUP_ONLY,
     NO_ARGUMENTS,
     ToolCall,
+    _json_calls,
     call_from_parts,
-    json_run as _json_run,
     two_ways,
 )
 from ._context import MARKER_CLOSERS, ROLE_HEAD, TURN_END, TURN_ENDS
@@ -90,9 +90,43 @@ _MEMBER = re.compile(r',?\s*"(?:[^"\\\n]|\\.){0,256}"\s*:')  # (a member: , "key
 _OBJECT = re.compile(r'\{\s*"(?!(?:name|tool|tool_name|function)"\s*:)[^"\n]{0,128}"\s*:')
 
 
+# what opens like a value and ends a run: a closing token ([/TOOL_CALLS], [/INST]), MiniMax's turn end,
+# a bracketed token ([INST], [TOOL_RESULTS]); Mistral's [TOOL_CALLS] before the next value is passed over
+_RUN_ENDS = ("[/", "[e~[")
+_TOKEN = re.compile(r"\[[A-Z][A-Z_]+\]")
+
+
+def _json_run(text: str, i: int, limit: int, seps: str = ",;",
+             known: tuple[int, int] | None = None) -> tuple[list[ToolCall], int, bool]:
+    """The JSON calls from ``i`` on: objects or lists of them, one after the other
+    with whitespace or ``seps`` between. (calls, end of the last value, found any);
+    ``known`` as for ``_toolcalls._json_calls``."""
+    calls: list[ToolCall] = []
+    k = skip_space(text, i, limit)
+    found_any = False
+    while k < limit and text[k] in "{[" and not text.startswith(_RUN_ENDS, k):
+        token = _TOKEN.match(text, k)
+        if token is not None:
+            if token.group() != "[TOOL_CALLS]":
+                break
+            k = skip_space(text, token.end(), limit)
+            continue
+        found, stop = _json_calls(text, k, limit, True, known)
+        if found is None:
+            found = [ToolCall("", text[k:stop].strip(), None, False, (k, stop),
+                              "a tool call without a tool name")]
+        calls.extend(found)
+        found_any = True
+        i = stop
+        k = skip_space(text, stop, limit)
+        while k < limit and text[k] in seps:
+            k = skip_space(text, k + 1, limit)
+    return calls, i, found_any
+
+
 def json_run(text: str, i: int, limit: int, seps: str = ",;",
              known: tuple[int, int] | None = None) -> tuple[list[ToolCall], int, bool]:
-    """The JSON calls from ``i`` on, as ``_toolcalls.json_run`` reads them, but for a last
+    """The JSON calls from ``i`` on, as ``_json_run`` reads them, but for a last
     call object broken before its name (``{name": ..``, not ok, to ``limit``) that covers a
     reading of the scan's (``_covers_readings``): not reported, so the scan's reading stands."""
     calls, end, found = _json_run(text, i, limit, seps, known)
