@@ -79,6 +79,12 @@ cdef const char* DOUBLED_QUOTE = (b"a quote written twice inside a string ('It''
                                   b"YAML escape it, two quotes, or two strings Python joins (Its): "
                                   b"which was meant cannot be told")
 
+# ("C:\Users\me\", "b": 1: the quote before the comma escaped, the string never closed: a text
+# ending in a backslash, a Windows path's, then its closing quote, or a quote in the text)
+cdef const char* ESCAPED_CLOSER = (b"a string that never closes holds an escaped quote right before a comma "
+                                   b"and a key: a backslash ending the text (a path's) and its closing "
+                                   b"quote, or a quote in the text and the closing one left out, two readings")
+
 cdef const char* SPLIT_QUOTES = (b"a string holding unescaped quotes, then another after a comma: the "
                                  b"quotes between them may be the text's (one string) or end the first, "
                                  b"two readings")

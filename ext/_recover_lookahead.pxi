@@ -60,6 +60,17 @@ cdef bint eng_quoted_key_at(_Repairer self, Py_ssize_t k) noexcept nogil:
     return end < n and self.ch(end) == c':'
 
 
+cdef bint eng_escaped_quote_before(_Repairer self, Py_ssize_t i, Py_ssize_t p) noexcept nogil:
+    """The string opened at i ends, right before p, in its quote, escaped by a backslash."""
+    cdef Py_ssize_t k
+    if p - 2 <= i or self.ch(p - 1) != self.ch(i) or self.ch(p - 2) != c'\\':
+        return False
+    k = p - 2
+    while k > i and self.ch(k - 1) == c'\\':
+        k -= 1
+    return (p - 1 - k) % 2 == 1
+
+
 cdef bint eng_missing_close(_Repairer self, Py_ssize_t i, Py_ssize_t k, int ctx) except -1 nogil:
     """A quote at k that does not close the string opened at i, after a comma:
     in an object, before a quoted key and its colon, the string ended at the
@@ -77,6 +88,8 @@ cdef bint eng_missing_close(_Repairer self, Py_ssize_t i, Py_ssize_t k, int ctx)
                        "quote or a quote in the text, two readings")
     if not eng_quoted_key_at(self, k):
         return False
+    if eng_escaped_quote_before(self, i, p):
+        self.refuse(p - 1, ESCAPED_CLOSER)
     self.fix("quote", p, "missing closing quote added before the comma")
     for m in range(p, k):
         c = self.ch(m)

@@ -412,3 +412,14 @@ def test_a_key_alone_is_refused_never_given_a_null(text):
     # string makes one, and the null would have cut a command short)
     r = toolmend.normalize_tool_args(text)
     assert not r.ok and "neither colon nor value" in (r.error or ""), (r.value, r.error)
+
+
+@pytest.mark.parametrize("text", [r'{"path": "C:\Users\me\", "recursive": true}', r'{"path": "C:\", "b": 1}',
+                                  r'{"cwd": "D:\projects\app\", "cmd": "dir"}', r'{"sep": "\", "n": 1}',
+                                  r'{"msg": "He said \"hi\", "to": "bob"}'])
+def test_an_escaped_quote_where_a_string_would_close_is_refused(text):
+    # (C:\Users\me\ then its closing quote, or a quote in the text and the closing one left out)
+    r = toolmend.normalize_tool_args(text)
+    assert not r.ok and "escaped quote right before a comma" in (r.error or ""), (r.value, r.error)
+    # (a backslash escaped, then the closing quote: one reading)
+    assert toolmend.normalize_tool_args(r'{"path": "C:\\", "b": 1}').value == {"path": "C:\\", "b": 1}

@@ -50,6 +50,23 @@ MIXED_ESCAPES = ("a string holding a backslash JSON does not read (\\U) and one 
 # an escape: read as written, as other quotes inside a string are)
 DOUBLED_QUOTE = ("a quote written twice inside a string ('It''s'): one quote, as SQL and YAML escape it, "
                  "two quotes, or two strings Python joins (Its): which was meant cannot be told")
+# ("C:\Users\me\", "b": 1: the quote before the comma escaped, the string never closed: a text
+# ending in a backslash, a Windows path's, then its closing quote, or a quote in the text)
+ESCAPED_CLOSER = ("a string that never closes holds an escaped quote right before a comma and a key: "
+                  "a backslash ending the text (a path's) and its closing quote, or a quote in the text "
+                  "and the closing one left out, two readings")
+
+
+def _escaped_quote_before(s: str, i: int, p: int) -> bool:
+    """The string opened at ``i`` ends, right before ``p``, in its quote, escaped by a backslash."""
+    if p - 2 <= i or s[p - 1] != s[i] or s[p - 2] != "\\":
+        return False
+    k = p - 2
+    while k > i and s[k - 1] == "\\":
+        k -= 1
+    return (p - 1 - k) % 2 == 1
+
+
 # Characters a bare value of several words may not hold: structure, quotes, comments, escapes.
 _NOT_IN_WORDS = frozenset('"`{[():#\\') | frozenset(map(chr, range(0x20))) - {"\t"} \
     | frozenset("\u180e\u200b\u200c\u200d\u2060\ufeff")
@@ -373,6 +390,8 @@ class _Scanner:
                         raise Refused(k, "a quote after a comma inside a string: a missing closing "
                                          "quote or a quote in the text, two readings")
                     if self.quoted_key_at(k):  # "b,"c": the string ended at the comma
+                        if _escaped_quote_before(s, i, p):
+                            raise Refused(p - 1, ESCAPED_CLOSER)
                         self.fix("quote", p, "missing closing quote added before the comma")
                         text = "".join(parts)
                         return text[:len(text) - (k - p)], p, True
