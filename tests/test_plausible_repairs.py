@@ -423,3 +423,17 @@ def test_an_escaped_quote_where_a_string_would_close_is_refused(text):
     assert not r.ok and "escaped quote right before a comma" in (r.error or ""), (r.value, r.error)
     # (a backslash escaped, then the closing quote: one reading)
     assert toolmend.normalize_tool_args(r'{"path": "C:\\", "b": 1}').value == {"path": "C:\\", "b": 1}
+
+
+@pytest.mark.parametrize("text, tool", [("file: main.go", "read_file"),
+                                        ("file: main.go, offset: 10", "read_file"),
+                                        ("command: ls -la", "bash"), ("  Command : ls", "bash")])
+def test_a_bare_text_opening_with_the_tools_field_and_a_colon_is_no_bare_value(text, tool):
+    # (the members without their object's braces: {"file": "main.go"}, not the file "file: main.go")
+    r = toolmend.normalize_tool_args(text, tool)
+    assert not r.ok and "starts with a key and a colon" in (r.error or ""), r.value
+    assert toolmend.normalize_tool_args("main.go", "read_file").value == {"file": "main.go"}
+    schema = {"type": "object", "properties": {"file_path": {"type": "string"}}, "required": ["file_path"]}
+    assert not toolmend.normalize_tool_args("file_path: /src/main.go", "Read", schema=schema).ok
+    bare = toolmend.normalize_tool_args("/src/main.go", "Read", schema=schema)
+    assert bare.value == {"file_path": "/src/main.go"}

@@ -104,6 +104,16 @@ def json_kind(value: Any, article: bool = False) -> str:
 NO_PRIMARY_FIELD = "which has no known primary field"
 
 
+_BARE_KEY = re.compile(r"[ \t\r\n]*([A-Za-z_][\w-]{0,63})[ \t]*:(?![/\\])")
+
+
+def bare_key_of(text: str) -> str | None:
+    """The bare word a text opens with as an object's member does, lower-cased (``file: main.go``:
+    "file"; ``https://x`` is none)."""
+    m = _BARE_KEY.match(text)
+    return m.group(1).lower() if m is not None else None
+
+
 def _wrap(value: str, tool: str, original: str) -> Recovered:
     """Strategy 6: put a bare value into ``tool``'s primary field."""
     field = field_for_tool(tool)
@@ -328,7 +338,8 @@ def _finish(text: str, base: str, tool: str | None) -> Recovered:
         # 6. wrap_plain: the bare value as the model wrote it (a fenced block
         # holding an object goes to the repair engine first).
         if tool is not None:
-            if QUOTED_KEY.match(base):  # ("key": opening the text: members without their object's "{")
+            if QUOTED_KEY.match(base) or bare_key_of(base) in (field_for_tool(tool) or "",):
+                # ("key": or the field's own name and a colon, file: main.go: members without their "{")
                 return _fail(original, "the text starts with a key and a colon, as an object's members "
                                        "do, without the object's '{': not a bare value, and where the "
                                        "object begins is a guess")

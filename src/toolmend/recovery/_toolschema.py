@@ -510,7 +510,7 @@ def _wrap_bare(text: str, field: str, compiled: Schema, quotes: str
     string by its content, a number or boolean as it is, other text as the
     model wrote it); None when the text is JSON null (left to the check);
     a refusal when the text names the schema's properties as ``--flags``."""
-    from ._strategies import normalize_tool_args
+    from ._strategies import bare_key_of, normalize_tool_args
 
     r = normalize_tool_args(text, None, quotes=quotes)
     original = text.strip()
@@ -526,6 +526,12 @@ def _wrap_bare(text: str, field: str, compiled: Schema, quotes: str
     else:
         bare = original
     if isinstance(bare, str):
+        key = bare_key_of(bare)
+        if key is not None and _fold(key) in {_fold(p) for p in compiled._root.props}:
+            return SchemaRecovered(original, False, None, None,
+                                   f"the bare text opens with {key!r} and a colon ({original[:60]!r}), as "
+                                   "the tool's arguments do without their object's '{': where the object "
+                                   "begins is a guess", [], [])
         flags = {_fold(m.group(1)) for m in _FLAG.finditer(bare)}
         if flags & {_fold(p) for p in compiled._root.props}:
             return SchemaRecovered(original, False, None, None,
