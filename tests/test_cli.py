@@ -217,6 +217,9 @@ def test_whole_results_by_default_and_max_bytes_cuts_with_status_3(files):
     r = cli("diff", "files", "--a", "r1.txt", "--b", "r2.txt", "--max-bytes", "4000")
     assert r.rc == 3 and r.text.startswith("# toolmend patch: hunks 1-")
     assert "this patch is incomplete" in r.text.split("\n", 1)[0]
+    # a cap past what any output holds is no cap (not an internal error)
+    r = cli("json", "pretty", "--file", "big.json", "--max-bytes", str(2 ** 64))
+    assert r.rc == 0 and json.loads(r.out) == json.loads(big)
 
 
 def test_stdin_has_the_same_size_limit_as_files(files):

@@ -224,7 +224,7 @@ def _max_bytes(value: object) -> int | None:
         raise UsageError(f"--max-bytes takes a number of bytes, not {value!r}") from None
     if n < 1024:
         raise UsageError(f"--max-bytes {n}: at least 1024 (room for the notice of a cut)")
-    return n
+    return min(n, sys.maxsize)  # (more than any output can hold: no cap, as written)
 
 
 def _finish(result: Any, tool: str, verb: str, as_json: bool) -> int:
