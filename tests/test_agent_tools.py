@@ -323,3 +323,11 @@ def test_run_tool_holds_text_arguments_to_the_rule_a_call_in_model_text_is_held_
     r = toolmend.run_tool("@json", args, workspace=str(tmp_path))
     assert not r.ok and why in r.output, r.output
     assert toolmend.run_tool("@json", '{"cmd": "get", "args": {"text": [1, 2]}}', workspace=str(tmp_path)).ok
+
+
+def test_a_fraction_where_a_string_argument_goes_is_refused(tmp_path):
+    # (1.10 arrives as 1.1: "identical" would be a wrong answer; an integer's text survives)
+    ws = str(tmp_path)
+    r = toolmend.run_tool("@diff", '{"cmd": "text", "args": {"a": 1.10, "b": 1.1}}', workspace=ws)
+    assert not r.ok and "write it in quotes" in r.output
+    assert toolmend.run_tool("@diff", '{"cmd": "text", "args": {"a": 110, "b": 11}}', workspace=ws).ok

@@ -338,6 +338,9 @@ def coerce(arg: Arg, value: Any, where: str, notes: list[str] | None = None, cap
         raise ToolError(f"{where} must be a list of strings")
     if isinstance(value, bool) or not isinstance(value, (str, int, float)):
         raise ToolError(f"{where} must be a string, not {type(value).__name__}")
+    if isinstance(value, float):  # (1.10 arrives as 1.1: the text as written is lost)
+        raise ToolError(f"{where} must be a string, not the number {value!r}: a number's text as written "
+                        "(1.10, 1e3) does not survive reading it, so write it in quotes")
     text = value if isinstance(value, str) else str(value)
     if arg.nonempty and not text.strip():
         raise ToolError(f"{where} must not be empty")
