@@ -85,6 +85,12 @@ cdef const char* ESCAPED_CLOSER = (b"a string that never closes holds an escaped
                                    b"and a key: a backslash ending the text (a path's) and its closing "
                                    b"quote, or a quote in the text and the closing one left out, two readings")
 
+# ({"a": {"x": 1], "b": 4}: a ']' no array takes, dropped, then the text ends with its objects open:
+# a mistyped '}' puts "b" in the outer object, a stray ']' in the inner one)
+cdef const char* STRAY_OR_MISTYPED = (b"a closer that no open container takes, and the text then ends with "
+                                      b"its containers open: a stray closer or one mistyped for the closer "
+                                      b"it lacks, which put what follows in different containers, two readings")
+
 cdef const char* SPLIT_QUOTES = (b"a string holding unescaped quotes, then another after a comma: the "
                                  b"quotes between them may be the text's (one string) or end the first, "
                                  b"two readings")

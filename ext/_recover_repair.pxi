@@ -309,6 +309,8 @@ cdef int eng_close_all(_Repairer self, Py_ssize_t i) except -1 nogil:
             # ("x" cut: ("x") is "x", ("x",) a tuple
             self.fix("cut", self.n, "cut inside a tuple")
             break
+    if self.depth > 1 and self.stray_closer >= 0:
+        self.refuse(self.stray_closer, STRAY_OR_MISTYPED)
     if self.depth > 1:
         self.fix_f("truncated", i, "{n} unclosed bracket(s) closed", 0, 0, self.depth - 1, 0, NULL)
     while self.depth > 1:
@@ -348,6 +350,9 @@ cdef Py_ssize_t eng_mismatched(_Repairer self, Py_ssize_t i) except -2 nogil:
             break
     if found < 0:
         self.fix_f("bracket", i, "stray '{c}' dropped", c, 0, 0, 0, NULL)
+        j = self.skip(i + 1, True)
+        if self.stray_closer < 0 and j < self.n and self.ch(j) != c'}' and self.ch(j) != c']':
+            self.stray_closer = i  # (more follows: which container it goes in is at stake)
         return i + 1
     j = self.skip(i + 1, True)
     if j < self.n:

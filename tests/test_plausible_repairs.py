@@ -437,3 +437,18 @@ def test_a_bare_text_opening_with_the_tools_field_and_a_colon_is_no_bare_value(t
     assert not toolmend.normalize_tool_args("file_path: /src/main.go", "Read", schema=schema).ok
     bare = toolmend.normalize_tool_args("/src/main.go", "Read", schema=schema)
     assert bare.value == {"file_path": "/src/main.go"}
+
+
+@pytest.mark.parametrize("text", ['{"a": {"x": 1], "b": 4}', '{"a": {"x": 1, "y": 2], "b": 4}',
+                                  '{"a": {"x": 1]], "b": 4}'])
+def test_a_stray_closer_that_puts_what_follows_in_another_object_is_refused(text):
+    # (a ']' mistyped for '}' puts "b" in the outer object, a stray one in the inner: two readings)
+    r = toolmend.normalize_tool_args(text)
+    assert not r.ok and "two readings" in (r.error or ""), r.value
+
+
+@pytest.mark.parametrize("text, value", [('{"a": {"x": 1]}', {"a": {"x": 1}}), ('{"a": 1]', {"a": 1}),
+                                         ('{"a": {"x": 1], "b": 4}}', {"a": {"x": 1, "b": 4}})])
+def test_a_stray_closer_with_one_reading_is_dropped(text, value):
+    # (nothing after it, or the brackets balance without it: the readings agree)
+    assert toolmend.normalize_tool_args(text).value == value

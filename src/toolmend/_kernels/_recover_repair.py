@@ -33,6 +33,7 @@ from ._recover_tokens import (
     _VALUE,
     _WORDS,
     _WS,
+    STRAY_OR_MISTYPED,
     Refused,
     _json_string,
     _Scanner,
@@ -587,6 +588,8 @@ class _Engine(_Scanner):
         if any(f[0] == _TUP and f[1] == _AFTER and f[5] == 1 for f in stack):
             # ("x" cut: ("x") is "x", ("x",) a tuple
             self.fix("cut", self.n, "cut inside a tuple")
+        if len(stack) > 1 and self.stray_closer >= 0:
+            raise Refused(self.stray_closer, STRAY_OR_MISTYPED)
         if len(stack) > 1:
             self.fix("truncated", i, f"{len(stack) - 1} unclosed bracket(s) closed")
         while len(stack) > 1:
@@ -604,6 +607,9 @@ class _Engine(_Scanner):
                 break
         if depth is None:
             self.fix("bracket", i, f"stray '{c}' dropped")
+            j = self.skip(i + 1)
+            if self.stray_closer < 0 and j < n and s[j] not in "}]":  # (more follows: where it goes)
+                self.stray_closer = i
             return i + 1
         j = self.skip(i + 1)
         if j < n and s[j] not in "}]":

@@ -67,6 +67,11 @@ def _escaped_quote_before(s: str, i: int, p: int) -> bool:
     return (p - 1 - k) % 2 == 1
 
 
+# ({"a": {"x": 1], "b": 4}: a ']' no array takes, dropped, then the text ends with its objects open:
+# a mistyped '}' puts "b" in the outer object, a stray ']' in the inner one)
+STRAY_OR_MISTYPED = ("a closer that no open container takes, and the text then ends with its containers "
+                     "open: a stray closer or one mistyped for the closer it lacks, which put what follows "
+                     "in different containers, two readings")
 # Characters a bare value of several words may not hold: structure, quotes, comments, escapes.
 _NOT_IN_WORDS = frozenset('"`{[():#\\') | frozenset(map(chr, range(0x20))) - {"\t"} \
     | frozenset("\u180e\u200b\u200c\u200d\u2060\ufeff")
@@ -99,7 +104,7 @@ class Refused(ValueError):
 
 
 class _Scanner:
-    __slots__ = ("s", "n", "fixes", "more", "more_at", "split_end", "split_ctx")
+    __slots__ = ("s", "n", "fixes", "more", "more_at", "split_end", "split_ctx", "stray_closer")
 
     def __init__(self, s: str) -> None:
         self.s = s
@@ -110,6 +115,7 @@ class _Scanner:
         # where the last string holding unescaped quotes ended at a comma (-1: none), and the
         # frame it was a value of: a string of unescaped quotes right after it is a second guess
         self.split_end = -1
+        self.stray_closer = -1  # where a closer no container takes was dropped (-1: none)
         self.split_ctx = _OBJ
 
     def fix(self, code: str, pos: int, message: str) -> None:
