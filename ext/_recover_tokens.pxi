@@ -69,9 +69,8 @@ cdef class _Repairer:
     cdef Py_ssize_t seek_from[2]
     cdef Py_ssize_t seek_at[2]
     # where the last string holding unescaped quotes ended at a comma (-1: none), and its frame
-    cdef Py_ssize_t split_end
+    cdef Py_ssize_t split_end, stray_closer  # (stray_closer: where a closer no container takes went)
     cdef int split_ctx
-    cdef Py_ssize_t stray_closer  # where a closer no container takes was dropped (-1: none)
     cdef char _pad_tail[PAD]
 
     def __cinit__(self, str s):
@@ -92,8 +91,7 @@ cdef class _Repairer:
         self.oom = False
         self.seek_from[0] = self.seek_from[1] = self.n + 1  # no search made yet
         self.seek_at[0] = self.seek_at[1] = -1
-        self.split_end = -1
-        self.stray_closer = -1
+        self.split_end = self.stray_closer = -1
         self.split_ctx = F_OBJ
 
     def __dealloc__(self):

@@ -107,7 +107,8 @@ def test_dirs_unified_and_apply_take_a_tree_to_the_other(tmp_path):
                             "sub/deep.txt": "y\n", "__pycache__/m.pyc": "other junk\n"})
     r = run_tool("@diff", {"cmd": "dirs", "args": {"a": "v1", "b": "v2", "unified": True}},
                  workspace=str(tmp_path))
-    assert r.ok and r.data["files"] == 4 and "__pycache__" not in r.output
+    assert r.ok and r.data["files"] == 4 and "__pycache__" not in r.data["diff"]
+    assert [s.split(":")[0] for s in r.data["skipped"]] == ["__pycache__"]  # (listed, never compared)
     dry = run_tool("@diff", {"cmd": "apply", "args": {"patch": r.output, "dir": "v1"}},
                    workspace=str(tmp_path))
     assert dry.ok and "4 files" in dry.output and (tmp_path / "v1/gone.txt").exists()

@@ -1940,7 +1940,7 @@ def test_a_key_given_no_value_is_not_run_with_null():
                      f"<|tool_calls_section_begin|><|tool_call_begin|>functions.run:0<|tool_call_argument_begin|>"
                      f"{args}<|tool_call_end|><|tool_calls_section_end|>"):
             (c,) = parse_tool_calls(text)
-            assert not c.ok and "no value" in c.error, text
+            assert not c.ok and ("no value" in c.error or "neither colon nor value" in c.error), text
     # a trailing comma drops nothing: recovered
     (c,) = parse_tool_calls('<tool_call>\n{"name": "run", "arguments": {"cmd": "ls",}}\n</tool_call>')
     assert c.ok and c.args == {"cmd": "ls"}
