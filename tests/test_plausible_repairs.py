@@ -452,3 +452,11 @@ def test_a_stray_closer_that_puts_what_follows_in_another_object_is_refused(text
 def test_a_stray_closer_with_one_reading_is_dropped(text, value):
     # (nothing after it, or the brackets balance without it: the readings agree)
     assert toolmend.normalize_tool_args(text).value == value
+
+
+@pytest.mark.parametrize("text", ['{\u201ccmd\u201d: \u201cls\u201d, \u201cdir\u201d: /tmp\u201d}',
+                                  '{\u201ca\u201d: \u201c1\u201d, \u201cb\u201d: true\u201d}',
+                                  '{\u201cfile\u201d: main.py\u201d}', '{a: 1, b: 2\u201d}'])
+def test_a_bare_value_holding_a_curly_quote_is_refused(text):
+    # (its opening quote dropped: "/tmp" was meant, and a boolean would become a string)
+    assert not toolmend.normalize_tool_args(text).ok

@@ -101,6 +101,8 @@ def _bare_unsafe(tok: str) -> bool:
     values, NaN, a MongoDB call): then it is not taken as a string."""
     if '"' in tok or tok.startswith(("#", "//", "/*", "...", "\u2026", "+", "(", "`")):
         return True  # (a value in backticks: a fence, a template, Markdown's code; not plain text)
+    if tok.endswith("\u201d") and "\u201c" not in tok:  # (/tmp": a closing curly quote, its opener dropped)
+        return True
     if tok[:2] in ("u'", "U'") or _INVISIBLE.search(tok):  # u'...', a zero-width space
         return True
     # a comment (not a URL's ://), a call (os.system(...)) or a quote among its characters (r'...',
