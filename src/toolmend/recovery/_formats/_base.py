@@ -31,7 +31,8 @@ from ._schema import NOT_ONE_VALUE, Tools, typed_value
 from ._tokens import BARE_CLOSER, REASONING_MARK
 
 __all__ = ["Ctx", "Reader", "xml_call", "json_run", "cut_call", "named_call", "more_after", "named_in",
-           "unreadable_block", "unclosed_json", "open_string_rest", "string_open_at", "unbraced_call",
+           "unreadable_block", "unclosed_json", "open_string_rest", "string_rest_end", "string_open_at",
+           "unbraced_call",
            "MEMBER_FIRST"]
 
 
@@ -275,6 +276,16 @@ def _value_begins(text: str, a: int, k: int) -> bool:
     return p < a or text[p] in "{[,:"
 
 
+def string_rest_end(text: str, at: int, limit: int, ctx: Ctx) -> int:
+    """Where the entry of a call whose string is still open at the marker at ``at`` ends: the
+    first end of the model's turn after it, or ``limit`` (what follows that is no part of this
+    message, as the scan reads there); -1 when a bare reasoning closer stands before that, whose
+    reading is the scan's (an entry over it would have the scan read on from inside the string)."""
+    turn = ctx.search(text, TURN_END, at, limit)
+    limit = limit if turn < 0 else turn
+    return -1 if ctx.search(text, BARE_CLOSER, at, limit) >= 0 else limit
+
+
 def open_string_rest(calls: list[ToolCall], text: str, start: int, stop_at: int, limit: int,
                      marker: str, ctx: Ctx) -> list[ToolCall] | None:
     """``calls``, read from the JSON at ``start`` that does not close before ``marker`` at
@@ -289,9 +300,8 @@ def open_string_rest(calls: list[ToolCall], text: str, start: int, stop_at: int,
     opened = open_string_start(text, start, stop_at)
     if opened < 0:
         return None
-    turn = ctx.search(text, TURN_END, stop_at, limit)
-    limit = limit if turn < 0 else turn
-    if ctx.search(text, BARE_CLOSER, stop_at, limit) >= 0:
+    limit = string_rest_end(text, stop_at, limit, ctx)
+    if limit < 0:
         return None
     calls = _unbroken(calls)
     # (the last call, read not ok, or read across the quote that opens that string: a call whose

@@ -19,10 +19,8 @@ from dataclasses import replace
 
 from ..._text import string_end
 from .._toolcalls import _NAME, NAME_PATTERN, NO_ARGUMENTS, ToolCall, two_ways
-from ._base import Ctx, cut_call, named_call, xml_call
-from ._context import TURN_END
+from ._base import Ctx, cut_call, named_call, string_rest_end, xml_call
 from ._pythonic import pythonic_at
-from ._tokens import BARE_CLOSER
 
 __all__ = ["gemma_reader"]
 
@@ -207,9 +205,8 @@ def _body_call(name: str, text: str, i: int, a: int, limit: int, ctx: Ctx, quote
         if c < 0 and nxt >= 0 and text.count(quote, a, nxt) % 2:
             # a string still open at the next block's marker: the marker may be that string's text (a
             # value showing a call; the quote token has no escape), and so may all that follows
-            turn = ctx.search(text, TURN_END, nxt, limit)
-            stop = limit if turn < 0 else turn
-            if ctx.search(text, BARE_CLOSER, nxt, stop) < 0:  # (else the scan's reasoning rule reads it)
+            stop = string_rest_end(text, nxt, limit, ctx)
+            if stop >= 0:  # (else the scan's reasoning rule reads it)
                 return ToolCall(name, text[a:stop].rstrip(), None, False, (i, stop), (
                     f"the call to {name!r}: {exc}; a string it opened is still open at the next "
                     f"{marker} at offset {nxt}: all the text from there on, calls too, may be part of "
