@@ -20,6 +20,17 @@ DEEP = 1_000_000
 # The pure twins cannot crash on depth (Python raises RecursionError, which is
 # caught); they walk deep documents slower, so they get a tenth of the depth.
 DEEP_WALK = DEEP if toolmend.compiled else DEEP // 10
+# The long pathological texts below are built a quarter as long for the pure twins: the
+# readers around the kernels are the same code in both builds, and the compiled suite reads
+# the whole ~2 MB; what the twins add is their own passes, each read ~500 KB here (a
+# quadratic pass in Python still takes minutes), and the pure twins' reads are counted
+# where their speed alone cannot tell (test_the_pure_twin_reads_...).
+SCALE = 1 if toolmend.compiled else 4
+
+
+def _n(count: int) -> int:
+    """``count`` repetitions of a pathological text's unit, for the build under test."""
+    return count // SCALE
 POSIX = os.name == "posix"
 
 
@@ -394,96 +405,98 @@ def test_apply_when_the_file_changed_since_it_was_read(tmp_path, monkeypatch):
 # linear time on pathological shapes, bounded memory
 
 SHAPES = {
-    "inner quotes": '{"a": "' + 'x "y" ' * 340_000 + '"}',
-    "unclosed containers": "[{" * 1_000_000,
-    "tag soup": "<tool_call " * 180_000,
-    "comment soup": "/*/*//" * 350_000,
-    "quote soup": "'\"" * 1_000_000,
-    "colon soup": "{a:" * 650_000,
+    "inner quotes": '{"a": "' + 'x "y" ' * _n(340_000) + '"}',
+    "unclosed containers": "[{" * _n(1_000_000),
+    "tag soup": "<tool_call " * _n(180_000),
+    "comment soup": "/*/*//" * _n(350_000),
+    "quote soup": "'\"" * _n(1_000_000),
+    "colon soup": "{a:" * _n(650_000),
     # openers with no closer: each search for the closer used to read to the end
-    "think soup": "<think>" * 280_000,
-    "tool response soup": "<tool_response>" * 130_000,
-    "backtick soup": "` x " * 500_000,
-    "open quoted attributes": '<tool_call name="' * 120_000,
-    "bare attributes": "<tool_call name=" * 150_000,
-    "open JSON attributes": '<tool_call args="{' * 120_000,
-    "open bodies": '<tool_call>{"a": "' * 110_000,
+    "think soup": "<think>" * _n(280_000),
+    "tool response soup": "<tool_response>" * _n(130_000),
+    "backtick soup": "` x " * _n(500_000),
+    "open quoted attributes": '<tool_call name="' * _n(120_000),
+    "bare attributes": "<tool_call name=" * _n(150_000),
+    "open JSON attributes": '<tool_call args="{' * _n(120_000),
+    "open bodies": '<tool_call>{"a": "' * _n(110_000),
     # a line break's run of blanks read again from each break in the run: quadratic (a hang)
-    "blank lines": "\n" * 2_000_000 + "x",
-    "blank runs": "\n \t" * 650_000 + "x",
+    "blank lines": "\n" * _n(2_000_000) + "x",
+    "blank runs": "\n \t" * _n(650_000) + "x",
     # a Markdown quotation's marks looked for before each token of one long line
-    "quotation marks": ">" * 2_000_000,
-    "quoted tags": "> <tool_call>" * 160_000,
+    "quotation marks": ">" * _n(2_000_000),
+    "quoted tags": "> <tool_call>" * _n(160_000),
     # harmony's messages, each searching for end tokens that never come
-    "analysis messages": "<|channel|>analysis<|message|>x<|end|>" * 53_000,
+    "analysis messages": "<|channel|>analysis<|message|>x<|end|>" * _n(53_000),
     # values that never close, each on a line read as part of one (after "=", or framed as an
     # example): their end was looked for to the end of the text once per line
-    "assigned values": "=\n{\n" * 500_000,
-    "framed values": "for example:\n{\n" * 130_000,
-    "analysis calls": '<|start|>assistant<|channel|>analysis to=functions.f code<|message|>{"a": 1' * 26_000,
+    "assigned values": "=\n{\n" * _n(500_000),
+    "framed values": "for example:\n{\n" * _n(130_000),
+    "analysis calls": '<|start|>assistant<|channel|>analysis to=functions.f code<|message|>{"a": 1'
+                      * _n(26_000),
     # tool results inside a line: whether each opens its line was looked for back to the line's start
-    "tool results in a line": "x <tool_response>y</tool_response>" * 60_000,
+    "tool results in a line": "x <tool_response>y</tool_response>" * _n(60_000),
     # a prompt's turns, each followed by the reply's header: the last one is looked for once
-    "prompt turns": "<|im_start|>user\nhi<|im_end|>\n<|im_start|>assistant\nx<|im_end|>\n" * 30_000,
+    "prompt turns": "<|im_start|>user\nhi<|im_end|>\n<|im_start|>assistant\nx<|im_end|>\n" * _n(30_000),
     # HTML comments never closed: each looks for its end
-    "open comments": "<!--" * 500_000,
+    "open comments": "<!--" * _n(500_000),
     # a user's turns with no closer: each looks for its closer
-    "open user turns": "[INST]" * 340_000,
+    "open user turns": "[INST]" * _n(340_000),
     # Gemma calls refused one after the other: each looked for its closer to the end of the text
-    "refused gemma calls": '<|tool_call>call:f{a:<|"|>' * 80_000,
+    "refused gemma calls": '<|tool_call>call:f{a:<|"|>' * _n(80_000),
     # a call's line ended by tokens, then a word: what follows the call is read as markup, then refused
-    "a call's line of tokens": '{"name": "f", "arguments": 5}' + "<|a|></tool_call>" * 115_000 + " x",
+    "a call's line of tokens": '{"name": "f", "arguments": 5}' + "<|a|></tool_call>" * _n(115_000) + " x",
     # calls opening the text without their opener (the prompt's), never closed
-    "prefilled gemma calls": 'call:f{a:<|"|>' + '<|tool_call>call:f{a:<|"|>' * 75_000,
-    "prefilled glm keys": "a<arg_key>" * 200_000,
-    "call lines of tokens": ('{"name": "f", "arguments": 5}' + "<|a|>" * 20 + "</tool_call> x\n") * 13_500,
+    "prefilled gemma calls": 'call:f{a:<|"|>' + '<|tool_call>call:f{a:<|"|>' * _n(75_000),
+    "prefilled glm keys": "a<arg_key>" * _n(200_000),
+    "call lines of tokens": ('{"name": "f", "arguments": 5}' + "<|a|>" * 20 + "</tool_call> x\n")
+                            * _n(13_500),
     # parameters opened one after the other before one closing tag far away: whether each value
     # holds the call's end was looked for to that tag once per value
-    "parameters before one closer": "<tool_call>\n<function=f>\n" + "<parameter=a>\nx\n" * 120_000
+    "parameters before one closer": "<tool_call>\n<function=f>\n" + "<parameter=a>\nx\n" * _n(120_000)
                                     + "</parameter></function></tool_call>",
     # a call's many keyword arguments and one character beyond ASCII: each name was looked up in
     # the source split into lines again, and its whole line decoded again (quadratic)
     # (its first argument given again last: the call is not ok once every name was read)
-    "python keywords": "[f(" + ", ".join(f"a{i}=1" for i in range(215_000)) + ', z="\u00e9", a0=2)]',
+    "python keywords": "[f(" + ", ".join(f"a{i}=1" for i in range(_n(215_000))) + ', z="\u00e9", a0=2)]',
     # calls without their end token: each looked for it to the end of the text, and a Kimi call's
     # arguments that never close were read to the end of the text once per call
-    "deepseek openers": "<\uff5ctool\u2581call\u2581begin\uff5c>x " * 95_000,
+    "deepseek openers": "<\uff5ctool\u2581call\u2581begin\uff5c>x " * _n(95_000),
     "kimi calls cut before the next": ("<|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>"
-                                       '{"a": 1 ') * 28_000,
+                                       '{"a": 1 ') * _n(28_000),
     "invoke parameters before one closer": '<minimax:tool_call><invoke name="f">'
-                                           + '<parameter name="a">' * 100_000
+                                           + '<parameter name="a">' * _n(100_000)
                                            + "</parameter></invoke></minimax:tool_call>",
     # ReAct actions: a remark after each name never closed, and actions naming no tool alone (each
     # input, text over lines, ends at the next action)
-    "react remarks never closed": "Action: a (" * 190_000,
-    "react actions naming no tool": "Action: a b\nAction Input: x\n" * 70_000,
+    "react remarks never closed": "Action: a (" * _n(190_000),
+    "react actions naming no tool": "Action: a b\nAction Input: x\n" * _n(70_000),
     # Mistral's markers one after the other: each read from its own passed the rest over
-    "mistral markers": "[TOOL_CALLS]" * 170_000,
-    "mistral marker lines": "[TOOL_CALLS]\n" * 160_000,
+    "mistral markers": "[TOOL_CALLS]" * _n(170_000),
+    "mistral marker lines": "[TOOL_CALLS]\n" * _n(160_000),
     # MiniMax M3 blocks never closed: each looked for its closer to the end of the text
-    "minimax m3 openers": "]<]minimax[>[<tool_call> x " * 75_000,
+    "minimax m3 openers": "]<]minimax[>[<tool_call> x " * _n(75_000),
     # values never closed, each running on to a bare reasoning closer: each ends there, and was
     # read no further than it (not to the end of the text, once per value)
-    "values cut by closers": "[\n</think>\n" * 180_000,
-    "strings cut by closers": '["\n</think>\n' * 170_000,
-    "single quotes cut by closers": "{'a': '\n</think>\n" * 115_000,
-    "curly quotes cut by closers": "{\u201c\n</think>\n" * 170_000,
+    "values cut by closers": "[\n</think>\n" * _n(180_000),
+    "strings cut by closers": '["\n</think>\n' * _n(170_000),
+    "single quotes cut by closers": "{'a': '\n</think>\n" * _n(115_000),
+    "curly quotes cut by closers": "{\u201c\n</think>\n" * _n(170_000),
     # (a call's head before each: read whole, in case the closer is its text, within a budget)
-    "call heads cut by closers": '{"name": "f", "arguments": {\n</think>\n' * 50_000,
-    "call lists cut by closers": "[f(a=1,\n</think>\n" * 120_000,
-    "call strings cut by closers": "[f(a='\n</think>\n" * 120_000,
+    "call heads cut by closers": '{"name": "f", "arguments": {\n</think>\n' * _n(50_000),
+    "call lists cut by closers": "[f(a=1,\n</think>\n" * _n(120_000),
+    "call strings cut by closers": "[f(a='\n</think>\n" * _n(120_000),
     # a marker's first character before twenty thousand other ones: which alternatives may begin
     # there was reckoned again at each pair once the pairs remembered were many
     "odd pairs": "".join("<" + chr(0x4E00 + i % 20_000) + "`" + chr(0x4E00 + i % 20_000 + 1)
-                         for i in range(500_000)),
+                         for i in range(_n(500_000))),
 }
 
 
 @pytest.mark.parametrize("shape", sorted(SHAPES))
 def test_two_megabytes_of_each_pathological_shape_in_a_few_seconds(shape):
     text = SHAPES[shape]
-    assert len(text) >= 1_900_000
-    with _bounded(10 if toolmend.compiled else 30):
+    assert len(text) >= 1_900_000 // SCALE
+    with _bounded(10 if toolmend.compiled else 15):
         toolmend.normalize_tool_args(text)
         assert not any(call.ok for call in toolmend.parse_tool_calls(text))
         json_tool("validate", text=text)
@@ -507,11 +520,11 @@ PROSE_SHAPES = {  # name: (the text of n units, the values in it); n = 100_000 f
 
 @pytest.mark.parametrize("shape", sorted(PROSE_SHAPES))
 def test_two_megabytes_of_values_between_prose_in_linear_time(shape):
-    text, values = PROSE_SHAPES[shape](100_000)
-    assert len(text) >= 1_900_000
-    # the pure twin takes ~2 s a megabyte (~4 s here) however it reads: what it
+    text, values = PROSE_SHAPES[shape](_n(100_000))
+    assert len(text) >= 1_900_000 // SCALE
+    # the pure twin takes ~2 s a megabyte (~1 s here, a quarter of the text) however it reads: what it
     # reads is counted below; its bound here is against a hang
-    with _bounded(1 if toolmend.compiled else 20):
+    with _bounded(1 if toolmend.compiled else 10):
         r = toolmend.normalize_tool_args(text)
     assert r.ok and r.strategy == "repair" and len(r.value) == values
 
@@ -754,12 +767,12 @@ _F_TOOL = [{"type": "function", "function": {"name": "f", "parameters": {
 # before it over every gap between them (cubic), and a long run of letters between two copies
 # was tried as a sentence from each letter (quadratic)
 REPEAT_SHAPES = {
-    "one list of copies": "[" + ", ".join(["f(a=1)"] * 64_000) + "]",
-    "copies between rules": "[f(a=1)]\n\n------------\n\n" * 60_000,
-    "copies between sentences": "[f(a=1)]\n\nThis is that call again.\n\n" * 30_000,
-    "json lines of copies": '{"name": "f", "arguments": {"a": 1}}\n\n' * 30_000,
-    "distinct calls": "[" + ", ".join(f"f(a={i})" for i in range(80_000)) + "]",
-    "a run of letters between": "[f(a=1)]\n" + "a" * 1_000_000 + "\n[f(a=1)]",
+    "one list of copies": "[" + ", ".join(["f(a=1)"] * _n(64_000)) + "]",
+    "copies between rules": "[f(a=1)]\n\n------------\n\n" * _n(60_000),
+    "copies between sentences": "[f(a=1)]\n\nThis is that call again.\n\n" * _n(30_000),
+    "json lines of copies": '{"name": "f", "arguments": {"a": 1}}\n\n' * _n(30_000),
+    "distinct calls": "[" + ", ".join(f"f(a={i})" for i in range(_n(80_000))) + "]",
+    "a run of letters between": "[f(a=1)]\n" + "a" * _n(1_000_000) + "\n[f(a=1)]",
     # bare fence lines, each one tick shorter, after a call: each read to the end of the text
     "fence lines after a call": '<tool_call>{"name": "f", "arguments": {"a": 1}}</tool_call>\n\n'
                                 + "".join("`" * (1_003 - k) + "\n" for k in range(1_000)) + "```python\n",
@@ -769,7 +782,7 @@ REPEAT_SHAPES = {
 @pytest.mark.parametrize("shape", sorted(REPEAT_SHAPES))
 def test_calls_written_again_and_again_in_linear_time(shape):
     text = REPEAT_SHAPES[shape]
-    assert len(text) >= 500_000
-    with _bounded(10 if toolmend.compiled else 30):
+    assert len(text) >= 500_000 // SCALE
+    with _bounded(10 if toolmend.compiled else 15):
         calls = toolmend.parse_tool_calls(text, tools=_F_TOOL)
     assert calls and calls[0].ok
