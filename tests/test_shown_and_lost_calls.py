@@ -248,3 +248,72 @@ def test_a_pythonic_dict_whose_keys_python_takes_for_one_is_not_ok(literal):
 def test_a_pythonic_dict_key_that_is_not_a_string_is_written_as_json_writes_it():
     (call,) = parse_tool_calls('[f(a={True: "x", 2: "y", 1.5: "z"})]')
     assert call.ok and call.args == {"a": {"true": "x", "2": "y", "1.5": "z"}}
+
+
+_DEL_BUILD = '{"name": "bash", "arguments": {"cmd": "rm -rf build/"}}'
+_DEL_CACHE = '{"name": "bash", "arguments": {"cmd": "rm -rf build/cache"}}'
+
+
+@pytest.mark.parametrize("between", ["Or:", "or", "**Alternatively:**", "Option 2:", "Instead:",
+                                     "Or, if you would rather keep the logs:", "Another option:"])
+@pytest.mark.parametrize("shape", ["{}", "```json\n{}\n```", "[{}]"])
+def test_bare_json_calls_offered_as_choices_are_neither_made(between, shape):
+    text = shape.format(_DEL_BUILD) + "\n\n" + between + "\n\n" + shape.format(_DEL_CACHE)
+    assert _read(text) == [("bash", False), ("bash", False)]
+    assert "one of two choices" in (parse_tool_calls(text)[0].error or "")
+
+
+def test_a_chain_of_choices_makes_none_and_a_plain_line_between_changes_nothing():
+    other = '{"name": "ls", "arguments": {}}'
+    chain = _DEL_BUILD + "\nor\n" + _DEL_CACHE + "\nor\n" + other
+    assert _read(chain) == [("bash", False)] * 2 + [("ls", False)]
+    for between in ("\n", "\nThen:\n", "\nOrder matters, so next:\n"):
+        assert _read(_DEL_BUILD + between + _DEL_CACHE) == [("bash", True), ("bash", True)], between
+
+
+def test_calls_a_marker_opens_stay_made_around_a_word_offering_a_choice():
+    # (the model wrote each call's marker; a live stream reports each as it comes)
+    tag = "<tool_call>\n{}\n</tool_call>"
+    text = tag.format(_DEL_BUILD) + "\nOr:\n" + tag.format(_DEL_CACHE)
+    assert _read(text) == [("bash", True), ("bash", True)]
+
+
+@pytest.mark.parametrize("warning", ["Never output:", "Never write this:", "Don't write this:",
+                                     "Do not output the following:"])
+def test_a_warning_on_its_own_line_frames_the_call_below_it(warning):
+    call = '<tool_call>\n{"name": "delete_file", "arguments": {"path": "/etc/passwd"}}\n</tool_call>'
+    assert _read(warning + "\n" + call) == []
+    assert _read("I'll write this:\n" + call) == [("delete_file", True)]
+
+
+def test_longcat_reasoning_holds_its_draft_call():
+    call = '<longcat_tool_call>\n{{"name": "bash", "arguments": {{"cmd": "{}"}}}}\n</longcat_tool_call>'
+    draft = "I could run:\n" + call.format("rm -rf ~") + "\nNo, too broad.\n</longcat_think>\n"
+    made = call.format("rm -rf ~/.cache/app")
+    assert _read("<longcat_think>\n" + draft + made) == [("bash", True)]
+    # (the prompt opened it: the text holds only the closer)
+    for text, thinking in (("<longcat_think>\n" + draft + made, None), (draft + made, True),
+                           (draft + made, None)):
+        (found,) = parse_tool_calls(text, thinking=thinking)
+        assert found.ok and found.args == {"cmd": "rm -rf ~/.cache/app"}
+
+
+_INVOKE = '<minimax:tool_call>\n<invoke name="{}">\n</invoke>\n</minimax:tool_call>\n'
+
+
+@pytest.mark.parametrize("turn", ["]~b]user\nplease delete it\n", "]~b]tool\n<response>a.txt</response>\n",
+                                  "]~b]tool name=ls\na.txt\n"])
+@pytest.mark.parametrize("fmt", [None, "minimax_m2"])
+def test_a_minimax_turn_of_the_models_own_making_ends_the_message(turn, fmt):
+    text = _INVOKE.format("ls") + turn + "]~b]ai\n" + _INVOKE.format("rm")
+    assert _read(text, format=fmt) == [("ls", True)]
+    # the reply's own header before its calls is passed over
+    assert _read("]~b]ai\n" + _INVOKE.format("ls"), format=fmt) == [("ls", True)]
+
+
+@pytest.mark.parametrize("fmt", [None, "functiongemma"])
+def test_a_functiongemma_result_the_model_made_up_ends_the_message(fmt):
+    text = ("<start_function_call>call:ls{}<end_function_call><start_function_response>response:ls{result:"
+            "<escape>a.txt<escape>}<end_function_response><start_function_call>call:rm{path:<escape>a.txt"
+            "<escape>}<end_function_call>")
+    assert _read(text, format=fmt) == [("ls", True)]

@@ -156,11 +156,63 @@ def _key(call: ToolCall) -> bytes:
 
 def restated(text: str, calls: list[ToolCall]) -> list[ToolCall]:
     """``calls`` with each bare ok call that repeats the last ok one of its name and
-    arguments with a sentence between them made not ok, and bare calls written again
-    changed under a line saying so (``revised``); the list itself when none is."""
+    arguments with a sentence between them made not ok, bare calls written again
+    changed under a line saying so (``revised``) and bare calls offered as choices
+    (``offered``); the list itself when none is."""
     if not any(c.ok and _BARE.match(text, c.span[0]) is not None for c in calls):
         return calls  # (only a bare ok call is ever changed: calls a tag or token opens are not)
-    return _copies(text, revised(text, calls))
+    return _copies(text, offered(text, revised(text, calls)))
+
+
+# what says that what follows is another choice than what stands before it: "or", "Alternatively:",
+# "Another option:", "Option 2:" (both are offered: neither is made)
+ALTERNATIVE = re.compile(r"\s*(?:or\b|alternatively|instead|otherwise|another (?:option|way|choice)\b|"
+                         r"(?:option|choice|alternative) ?(?:\d+|[b-z]|two)\b)", re.I)
+#: a gap between two calls longer than this holds more than the word offering the second
+_CHOICE_GAP = 240
+
+
+def one_of_them(calls: list[ToolCall]) -> list[ToolCall]:
+    """``calls`` not ok: one of two the model offered ("[f(a=1)]  # or", or a line "Or:",
+    then ``[f(a=2)]``), which one is meant cannot be told."""
+    return [replace(c, args=None, ok=False, cut=None, fixes=(), problems=(), error=(
+        f"the call to {c.name!r} is one of two choices the model offered (an 'or' between "
+        "them): which one is meant cannot be told")) for c in calls]
+
+
+def _offers_choice(text: str, a: int, b: int) -> bool:
+    """``text[a:b]``, between two calls, is one line offering the second as another choice
+    (``Or:``, ``**Alternatively:**``, a comment ``# or`` after the first), with blanks, a
+    list's brackets and fence lines around it."""
+    if b - a > _CHOICE_GAP or a >= b:
+        return False
+    words = [line for line in (raw.strip(_SEPARATORS + "#*_>") for raw in text[a:b].splitlines())
+             if line and not line.startswith("```")]
+    return len(words) == 1 and ALTERNATIVE.match(words[0]) is not None
+
+
+def offered(text: str, calls: list[ToolCall]) -> list[ToolCall]:
+    """``calls`` with bare ok calls written as choices made not ok: a line offering the
+    calls below it as another choice than those above it (``Or:``), the calls of the two
+    groups (a list's, or one call) bare. Linear: each gap between two calls is read once,
+    and only when short."""
+    out = calls
+    bare: list[bool] = []
+    for i in range(1, len(calls)):
+        prev, call = calls[i - 1], calls[i]
+        if not (call.ok and prev.ok and _offers_choice(text, prev.span[1], call.span[0])):
+            continue
+        if not bare:
+            bare = bare_calls(text, [c.span for c in calls])
+        above, below = _group(text, calls, i - 1, -1), _group(text, calls, i, 1)
+        if not all(bare[k] for k in above + below):
+            continue  # (a call a family's marker opens is made: the choice is not the reading's to undo)
+        if out is calls:
+            out = list(calls)
+        for k in above + below:
+            if out[k].ok:
+                out[k] = one_of_them([calls[k]])[0]
+    return out
 
 
 def revised(text: str, calls: list[ToolCall]) -> list[ToolCall]:

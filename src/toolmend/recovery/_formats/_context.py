@@ -75,6 +75,7 @@ REPLY_HEAD = re.compile("|".join((
 TURN_OPENERS = {"[TOOL_RESULTS]": "[/TOOL_RESULTS]", "[INST]": "[/INST]", "<tool_result>": "</tool_result>",
                 "<function_results>": "</function_results>",
                 "<|tool_response>": "<tool_response|>",
+                "<start_function_response>": "<end_function_response>",  # (FunctionGemma's)
                 "<\uff5ctool\u2581outputs\u2581begin\uff5c>": "<\uff5ctool\u2581outputs\u2581end\uff5c>",
                 "<\uff5ctool\u2581output\u2581begin\uff5c>": "<\uff5ctool\u2581output\u2581end\uff5c>"}
 
@@ -97,7 +98,9 @@ ROLE_HEAD = re.compile("|".join((
     r"<start_of_turn>" + _NOT_ASSISTANT + r"[A-Za-z_]{1,16}(?=[ \t]*\r?\n)",
     r"<\|turn>" + _NOT_ASSISTANT + r"[A-Za-z_]{1,16}(?=[ \t]*\r?\n)",
     r"<\|START_OF_TURN_TOKEN\|><\|(?:USER|SYSTEM)_TOKEN\|>", "<\uff5cUser\uff5c>",
-    r'<\|open\|>message role="(?!assistant")[^"\n]{1,32}"[^<\n]{0,64}<\|sep\|>')))
+    r'<\|open\|>message role="(?!assistant")[^"\n]{1,32}"[^<\n]{0,64}<\|sep\|>',
+    # (MiniMax M2's, "]~b]tool name=f" too)
+    r"\]~b\](?!ai\b)[A-Za-z_]{1,16}(?=(?:[ \t]+name=[^\s<]{1,64})?[ \t]*\r?\n)")))
 # the header of the assistant's own turn, standing after the reply's calls with no turn's end
 # before it: the model wrote on into a reply of its own making, and the calls after it are not
 # this message's (before any call, it is this reply's header, echoed: passed over). Not
@@ -110,7 +113,7 @@ ASSISTANT_HEAD = re.compile("|".join((
     r"<seed:bos>assistant(?=[ \t]*\r?\n)", r"<\|start_header_id\|>assistant<\|end_header_id\|>",
     r"<\|header_start\|>assistant<\|header_end\|>", r"<start_of_turn>model(?=[ \t]*\r?\n)",
     r"<\|turn>model(?=[ \t]*\r?\n)", r"<\|START_OF_TURN_TOKEN\|><\|CHATBOT_TOKEN\|>",
-    "<\uff5cAssistant\uff5c>", r'<\|open\|>message role="assistant"<\|sep\|>')))
+    "<\uff5cAssistant\uff5c>", r'<\|open\|>message role="assistant"<\|sep\|>', r"\]~b\]ai(?=[ \t]*\r?\n)")))
 # DeepSeek-Coder's (and Alpaca's) turn headers, alone on their line as its template writes them:
 # a model that writes the user's has made up the user's next turn; one that writes its own
 # after its calls has made up a reply of its own making (the calls after either are not this
@@ -132,7 +135,8 @@ LINE_TURN_END = re.compile(r"(?m)^[ \t]*" + TURN_END.pattern)
 
 # a warning that opens the line: "Never run this:", "Do NOT do this:", "Warning: don't call this"
 # a warning about what follows: "Never run this:", "You should NOT do this:", "Do not call these."
-_WARNING = (r"(?:never|not|n't|avoid) (?:ever |actually |really )?(?:run|call|do|use|execute|send|emit)"
+_WARNING = (r"(?:never|not|n't|avoid) (?:ever |actually |really )?(?:run|call|do|use|execute|send|emit|"
+            r"writ(?:e|ing)|output(?:ting)?)"
             r"(?:ing)?(?: this| these| the following)?\W*$|not a real (?:call|one)\W*$|"
             r"\u4e0d\u8981(?:\u8fd0\u884c|\u6267\u884c|\u8c03\u7528)(?:\u8fd9\u4e2a|\u5b83)?\W*$|"
             r"nicht (?:ausf\u00fchren|aufrufen)\W*$")
@@ -389,12 +393,6 @@ _SHOWN_ABOVE = re.compile(r"(?:[\W_]*(?:examples?|e\.g\.?|for example|samples?)(
                           + _SHOWN_HEADING.pattern + r".*)\Z", re.I)
 # tags whose content is shown, not made: a call in <example>...</example> is an example
 SHOWN_TAGS = ("<example>", "<examples>")
-
-
-# what says a list of calls is another choice than the one before it: "or", "Alternatively:",
-# "Another option:", "Option 2:" (both are offered: neither is made)
-ALTERNATIVE = re.compile(r"\s*(?:or\b|alternatively|instead|otherwise|another (?:option|way|choice)\b|"
-                         r"(?:option|choice|alternative) ?(?:\d+|[b-z]|two)\b)", re.I)
 
 
 def shown_below(text: str, i: int, floor: int, lead: int = -1) -> bool:

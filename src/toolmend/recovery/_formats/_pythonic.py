@@ -36,7 +36,7 @@ from ._schema import Tools, _types
 
 __all__ = ["read_list", "read_lines", "pythonic_reader", "pythonic_at", "comment_after", "quoted_calls",
            "object_by_position",
-           "one_of_them", "next_line", "BY_POSITION", "positional_object", "paren_end",
+           "BY_POSITION", "positional_object", "paren_end",
            "joined_lists", "read_raven"]
 
 # a name may hold hyphens between its words (an MCP tool's: weather-forecast), as tools are named,
@@ -601,25 +601,6 @@ def _string_end(text: str, k: int, limit: int) -> int:
             return j + 1
         j += 1
     return -1
-
-
-def next_line(text: str, end: int, limit: int) -> int:
-    """Where the first line with more than blanks after the line holding ``end`` starts."""
-    nl = text.find("\n", end, limit)
-    k = limit if nl < 0 else nl + 1
-    while True:
-        e = text.find("\n", k, limit)
-        if e < 0 or text[k:e].strip():
-            return k
-        k = e + 1
-
-
-def one_of_them(calls: list[ToolCall]) -> list[ToolCall]:
-    """``calls`` not ok: one of two lists the model offered ("[f(a=1)]  # or", or a line
-    "Or:", then ``[f(a=2)]``), which one is meant cannot be told."""
-    return [ToolCall(c.name, c.raw_args, None, False, c.span,
-                     f"the call to {c.name!r} is one of two choices the model offered (an 'or' between "
-                     "them): which one is meant cannot be told", c.id) for c in calls]
 
 
 def comment_after(text: str, end: int, limit: int) -> str | None:

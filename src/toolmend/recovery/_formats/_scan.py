@@ -18,11 +18,11 @@ from typing import Any
 
 from ..._kernels import markers
 from ..._text import CURLY_DOUBLE, CURLY_SINGLE, OTHER_QUOTES
+from .._restated import ALTERNATIVE, one_of_them
 from .._toolcalls import _PLACEHOLDER_NAME, ToolCall, _json_calls, _skip_ws
 from ._base import Ctx, more_after, unreadable_block
 from ._bytools import calls_by_tools, fenced_calls, keyed_calls
 from ._context import (
-    ALTERNATIVE,
     ASSISTANT_HEAD,
     CALL_LINE_END,
     LINE_TURN_END,
@@ -57,7 +57,7 @@ from ._context import (
 from ._hermes import NOT_A_TAG, read_tag_at
 from ._json import read_glm4
 from ._prefilled import read_prefilled
-from ._pythonic import comment_after, joined_lists, next_line, one_of_them, read_list, tool_code
+from ._pythonic import comment_after, joined_lists, read_list, tool_code
 from ._tokens import (
     ANALYSIS,
     BARE_CLOSER,
@@ -93,8 +93,6 @@ class Scanner:
     reread = 0  # what value_at read again past a closer
     calls_before = False  # the scan goes on after calls read before (a stream's, reported)
     shown_end = -1  # where the last call shown, not made, ends: calls right after it are shown too
-    offered = -1  # where the line after a list of calls "# or" follows begins: the other of them
-    last_list = (0, 0, -1)  # the last list of calls read: its first call's index, how many, the next line
 
     def __init__(self, text: str, ctx: Ctx, kinds: frozenset[str], readers: dict[str, Any],
                  pattern: TokenSearch) -> None:
@@ -328,16 +326,10 @@ class Scanner:
         if not kept and comment is None:
             return -1
         if not self._placeholder(found) and not (comment and says_shown(comment)):  # ([NAME(a=1)]; "# e.g.")
-            # "[f(a=1)]  # or" (or "# or" on a line between), then [f(a=2)]: two choices offered
+            # "[f(a=1)]  # or": one of two choices offered, the other below it or not written (the
+            # calls on either side of a line offering a choice are restated's: offered)
             offered = comment is not None and ALTERNATIVE.match(comment) is not None
-            last, self.last_list = self.last_list, (len(calls), len(found), next_line(text, end, limit))
-            between = text[last[2]:m.start()] if last[2] >= 0 and last[2] <= m.start() else None
-            if between is not None and (offered or (ALTERNATIVE.match(between.strip().lstrip("#")) is not None
-                                                    and "\n" not in between.strip())):  # ("# or", "Or:")
-                calls[last[0]:last[0] + last[1]] = one_of_them(calls[last[0]:last[0] + last[1]])
-                offered = True
-            calls.extend(one_of_them(found) if offered or self.offered == m.start() else found)
-            self.offered = self.last_list[2] if offered else -1
+            calls.extend(one_of_them(found) if offered else found)
         return end
 
     def _fence_on_its_line(self, m: re.Match[str], close: re.Match[str], floor: int, limit: int,

@@ -24,6 +24,7 @@ REASONING = {
     "<|open|>think<|sep|>": "<|close|>think<|sep|>",  # (Kimi K3's think channel)
     "<|think:start|>": "<|think:end|>",  # (Solar Open 2's)
     "<|content_thinking|>": "<|end_message|>",  # (Inkling's thinking block)
+    "<longcat_think>": "</longcat_think>",  # (LongCat's)
 }
 ANALYSIS = "<|channel|>analysis"  # (read as the harmony message it is where harmony is read)
 # A closer met by the scan has no opener before it (an opener's block is skipped whole, up
@@ -91,7 +92,7 @@ def _words(name: str, words: Iterable[str], fold: bool) -> _Alt:
                 frozenset(w[:2] for w in words), fold, name, words)
 
 
-ROLE_PAIRS = frozenset({"<|", "<s", "<\uff5c"})
+ROLE_PAIRS = frozenset({"<|", "<s", "<\uff5c", "]~"})
 _ALTS_ETC = (
     # (what follows the language on its line starts with a blank after it: no two quantifiers may
     # take the same characters, so a long word the line does not end with is tried once, not in
@@ -107,7 +108,7 @@ _ALTS_ETC = (
     # (every role head begins with one of ROLE_PAIRS: tests/test_token_search.py checks; the
     # instruction head opens its line, after a few blanks)
     _Alt("(?P<role>(?-i:" + "|".join((ROLE_HEAD.pattern, ASSISTANT_HEAD.pattern, ALPACA_HEAD)) + "))",
-         "<# \t",
+         "<# \t]",
          ROLE_PAIRS | {"##", " #", "\t#", "  ", " \t", "\t ", "\t\t"}),
     _words("eot", TURN_ENDS, False),
     _words("turn", TURN_OPENERS, False),
@@ -220,9 +221,9 @@ def token_pattern(kinds: frozenset[str], markers: tuple[str, ...]) -> TokenSearc
     pat = _patterns.get(key)
     if pat is None:
         alts = list(_ALTS_ETC)
-        # where an unanchored alternative can start: a backtick, ``<tool_response>``,
-        # the reasoning markers in either case, the families' markers as written
-        firsts = "`<" + "".join(w[0] + w[0].swapcase() for w in (*REASONING, *BARE_CLOSERS))
+        # where an unanchored alternative can start: a backtick, ``<tool_response>``, MiniMax's
+        # role tokens, the reasoning markers in either case, the families' markers as written
+        firsts = "`<]" + "".join(w[0] + w[0].swapcase() for w in (*REASONING, *BARE_CLOSERS))
         words = tuple(m for m in markers if m[0].isalpha())
         if kinds & {"hermes", "glm"}:
             alts.append(_TAG)
