@@ -317,3 +317,25 @@ def test_a_functiongemma_result_the_model_made_up_ends_the_message(fmt):
             "<escape>a.txt<escape>}<end_function_response><start_function_call>call:rm{path:<escape>a.txt"
             "<escape>}<end_function_call>")
     assert _read(text, format=fmt) == [("ls", True)]
+
+
+_DELETE_USER = [{"type": "function", "function": {"name": "delete_user", "parameters": {
+    "type": "object", "properties": {"user_id": {"type": "integer"}}, "required": ["user_id"]}}}]
+
+
+@pytest.mark.parametrize("asks", ["Once you confirm, I will call:", "Should I run the following?",
+                                  "I have not deleted anything yet. Shall I proceed with:",
+                                  "Please confirm before I run:", "Do you want me to delete this user?"])
+@pytest.mark.parametrize("call", [
+    "[delete_user(user_id=5)]", "```python\ndelete_user(user_id=5)\n```",
+    '<tool_call>\n{"name": "delete_user", "arguments": {"user_id": 5}}\n</tool_call>'])
+def test_a_call_that_waits_for_the_users_answer_is_not_made(asks, call):
+    assert _read(asks + "\n" + call, tools=_DELETE_USER) == []
+
+
+@pytest.mark.parametrize("words", ["Let me check:", "Is this right? Running it now.",
+                                   "Should I also check the logs? First, the deletion:",
+                                   "I'll delete the user now (you already confirmed):"])
+def test_a_question_that_asks_nothing_of_the_call_leaves_it_made(words):
+    call = '<tool_call>\n{"name": "delete_user", "arguments": {"user_id": 5}}\n</tool_call>'
+    assert _read(words + "\n" + call, tools=_DELETE_USER) == [("delete_user", True)]

@@ -133,13 +133,23 @@ OBSERVATION = re.compile(r"[ \t]*\r?\n[ \t\r\n]*(?:\*\*)?Observation[ \t]*(?:\*\
 # one that stands at the start of its line (what ends a fence never closed)
 LINE_TURN_END = re.compile(r"(?m)^[ \t]*" + TURN_END.pattern)
 
+# a line asking the user before the call runs ("Once you confirm, I will call:", "Should I run the
+# following?", "Please confirm:"): the call waits for their answer, it is not made
+_ASKS_VERB = r"(?:run|call|execute|proceed|do|send|make|use|delete|remove)\b"
+_ASKS_FIRST = (r"\b(?:once|if|after|when) you(?:'ve| have)? (?:confirm|approve|agree|say so|"
+               r"give the go-ahead)\b|\b(?:with|pending|awaiting|upon|after|needs?|requires?) "
+               r"(?:your|the user's) (?:confirmation|approval|permission|go-ahead|ok|okay)\b|"
+               r"\bplease confirm\b|\bconfirm (?:before|and) (?:i|we)\b|"
+               r"\b(?:should|shall|may|can) (?:i|we) (?:go ahead and )?" + _ASKS_VERB + r"[^\n]*[?:]\W*$|"
+               r"\b(?:do you want|would you like|want) me to (?:go ahead and )?" + _ASKS_VERB
+               + r"[^\n]*\?\W*$")
 # a warning that opens the line: "Never run this:", "Do NOT do this:", "Warning: don't call this"
 # a warning about what follows: "Never run this:", "You should NOT do this:", "Do not call these."
 _WARNING = (r"(?:never|not|n't|avoid) (?:ever |actually |really )?(?:run|call|do|use|execute|send|emit|"
             r"writ(?:e|ing)|output(?:ting)?)"
             r"(?:ing)?(?: this| these| the following)?\W*$|not a real (?:call|one)\W*$|"
             r"\u4e0d\u8981(?:\u8fd0\u884c|\u6267\u884c|\u8c03\u7528)(?:\u8fd9\u4e2a|\u5b83)?\W*$|"
-            r"nicht (?:ausf\u00fchren|aufrufen)\W*$")
+            r"nicht (?:ausf\u00fchren|aufrufen)\W*$|" + _ASKS_FIRST)
 # "for example" in the languages models answer in most besides English (Qwen's, GLM's, DeepSeek's,
 # Kimi's and MiniMax's Chinese first): words that open a sentence, and CJK ones, which no word
 # boundary separates from the words before them ("以下是示例："); "例：" alone, not "比例："
@@ -170,6 +180,8 @@ class Words:
             return self.lower_case.search(words.lower())
         return self.any_case.search(words)
 
+
+_ASKS = Words(_ASKS_FIRST)
 
 # what introduces a fenced block as an illustration rather than the model's own call
 # an offer to the user ("If you want it monthly, you can call:"): what follows is theirs to run
@@ -439,6 +451,8 @@ def shown_below(text: str, i: int, floor: int, lead: int = -1) -> bool:
     if end == "." and text[q - 4:q].lower() != "e.g.":
         return False  # (a sentence's end: most lines before a call; of the shown ones, only "e.g.")
     a = text.rfind("\n", max(floor, p - 400), p) + 1 or max(floor, p - 400)
+    if end == "?":  # ("Should I run the following?": the call waits for the user's answer)
+        return _ASKS.search(_BLANKS.sub(" ", text[a:q])) is not None
     if end.isalnum() and _INLINE_FRAMING.search(_BLANKS.sub(" ", text[a:q])) is not None:
         return True  # a sentence that runs on into the call ("For example you can write")
     # a line of its own saying it ("Example", "e.g.", "__Example__") or a heading that does ("## Example"):
