@@ -500,3 +500,12 @@ def test_identical_files_write_no_patch_on_standard_output(tmp_path, monkeypatch
     assert r.rc == 0 and r.out == b""
     r = cli("diff", "files", "s1", "s2", "--json")
     assert r.rc == 0 and b"are identical" in r.out
+
+
+@pytest.mark.parametrize("verb", [("keys",), ("schema",), ("get", "--path", "*"), ("pretty",)])
+def test_a_key_holding_an_escaped_lone_surrogate_is_written_as_its_escape(files, verb):
+    # (valid JSON, which UTF-8 cannot write as it reads: the escape, never a traceback)
+    (files / "sur.json").write_text('{"k\\ud800": {"x": 1}}')
+    run = cli("json", verb[0], "sur.json", *verb[1:])
+    assert run.rc == 0, run.err
+    assert "\\ud800" in run.out.decode("utf-8") and "Traceback" not in run.err

@@ -31,6 +31,7 @@ trouble in diff files/text/dirs (as GNU diff); 3 the output was cut (at
 from __future__ import annotations
 
 import os
+import re
 import sys
 from typing import Any, BinaryIO, Sequence
 
@@ -85,7 +86,10 @@ def _write(data: str | bytes) -> None:
     """Write to stdout; a failed write (a full disk, a closed pipe) raises OSError."""
     out: BinaryIO = sys.stdout.buffer
     if isinstance(data, str):
-        data = data.encode("utf-8", "surrogateescape")
+        try:  # (a byte of a file that is not UTF-8 stands as its escape surrogate: written as that byte)
+            data = data.encode("utf-8", "surrogateescape")
+        except UnicodeEncodeError:  # a lone surrogate that is no byte (a JSON escape's, \ud800): its escape
+            data = _NO_BYTE.sub(lambda m: f"\\u{ord(m.group()):04x}", data).encode("utf-8", "surrogateescape")
     view = memoryview(data)
     while view:
         # With PYTHONUNBUFFERED the stream is raw: one write may take only a part.
@@ -94,6 +98,10 @@ def _write(data: str | bytes) -> None:
             raise OSError("standard output would block")
         view = view[written:]
     out.flush()
+
+
+# the surrogates that stand for no byte (surrogateescape writes U+DC80-U+DCFF as bytes 0x80-0xFF)
+_NO_BYTE = re.compile("[\ud800-\udc7f\udd00-\udfff]")
 
 
 def _dumps(value: Any) -> str:
