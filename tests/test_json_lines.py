@@ -231,3 +231,14 @@ def test_counts_agree_with_their_nouns(tmp_path):
     r = run_tool("@diff", {"cmd": "files", "args": {"a": "z.bin", "b": "y.bin"}},
                  workspace=str(tmp_path))
     assert r.ok and "(1 byte and 2 bytes)" in r.output
+
+
+@pytest.mark.parametrize("blank", ["\x0b", "\x0c", "\x1c", "\u0085", "\u3000"])
+def test_a_line_of_what_json_calls_no_blank_is_refused_not_skipped(blank):
+    # (JSON's blanks are space, tab, CR and LF: a line holding another is no value, and no blank line)
+    text = "1\n" + blank + "\n2\n"
+    for read in (lambda: jsonverbs.parse_bytes(text.encode(), format="jsonl"),
+                 lambda: jsonverbs.parse_document(text, format="jsonl")):
+        with pytest.raises(JSONSyntaxError, match="line 2"):
+            read()
+    assert jsonverbs.get(jsonverbs.parse_document("1\n \t\r\n\n2\n", format="jsonl"), "[1]") == 2

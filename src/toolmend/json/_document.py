@@ -264,7 +264,12 @@ def _lines_hint(data: bytes, start: int) -> bool:
         return False
     second = data.find(b"\n", first + 1)
     lines = [data[start:first], data[first + 1:second if second >= 0 else len(data)]]
-    return all(line.strip() and not _k.scan(line)[1] for line in lines)
+    return all(line.strip(_BLANK_BYTES) and not _k.scan(line)[1] for line in lines)
+
+
+# JSON's blanks, which alone make a line blank (not a form feed's, not U+0085's: no JSON value)
+_BLANKS = " \t\r\n"
+_BLANK_BYTES = b" \t\r\n"
 
 
 def _json_lines(text: bytes | str, start: int, name: str) -> Document:
@@ -274,7 +279,8 @@ def _json_lines(text: bytes | str, start: int, name: str) -> Document:
     value is refused with its line number."""
     lines: list[Any] = (text[start:].split(b"\n") if isinstance(text, bytes)
                         else text[start:].split("\n"))
-    kept: list[Any] = [line for line in lines if line.strip()]
+    blanks: Any = _BLANK_BYTES if isinstance(text, bytes) else _BLANKS
+    kept: list[Any] = [line for line in lines if line.strip(blanks)]
     if isinstance(text, bytes):
         joined: bytes | str = b"[" + b",".join(kept) + b"]"
         comma: Any = b","
@@ -299,7 +305,7 @@ def _json_lines(text: bytes | str, start: int, name: str) -> Document:
     # find the first line that is not one value, and say so at its place
     offset = start
     for line in lines:
-        if line.strip():
+        if line.strip(blanks):
             pos, code, _ = _k.scan(line)
             if code:
                 if isinstance(text, bytes):
