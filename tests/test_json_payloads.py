@@ -262,3 +262,9 @@ def test_a_yaml_key_given_twice_is_noted():
         "note: YAML at line 1: the key 'k'")
     # merge keys and one anchor used twice are not duplicates
     assert run("get", text="<<: {x: 1}\n<<: {y: 2}\nb: &b {a: 1}\nc: *b\n", format="yaml").warnings == ()
+
+
+def test_a_scalar_whose_tag_gives_another_type_gets_no_yaml_1_1_note():
+    # (the tag is the type asked for, in any YAML version: "123" is text, 1e5 a number)
+    r = run("get", text="a: !!str 123\nb: !!float 1e5\nc: !!str yes\n", format="yaml")
+    assert r.ok and r.data == {"a": "123", "b": 1e5, "c": "yes"} and r.warnings == ()

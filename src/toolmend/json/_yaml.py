@@ -356,6 +356,10 @@ def _text_not_number(value: str) -> str:
             f"(write {mantissa}e{exponent} for the number)")
 
 
+# what a plain scalar's text resolves to with no tag written (PyYAML's YAML 1.1 rules)
+_RESOLVER = yaml.resolver.Resolver()
+
+
 def surprises(root: Any) -> list[str]:
     """Notes for the plain scalars that YAML 1.1 (PyYAML's rules) reads
     otherwise than YAML 1.2 and JSON would: ``yes``/``no``/``on``/``off`` as
@@ -378,6 +382,8 @@ def surprises(root: Any) -> list[str]:
             if node.style:  # quoted or a block scalar: a string as written
                 continue
             value, tag = str(node.value), node.tag
+            if tag != _RESOLVER.resolve(yaml.ScalarNode, value, (True, False)):
+                continue  # a tag written before it (!!str 123): the type asked for, in any version
             what = None
             if tag == "tag:yaml.org,2002:bool" and value not in _YAML12_BOOLS:
                 what = f"{value!r} is read as a boolean"
