@@ -639,3 +639,16 @@ def test_yaml_integers_too_long_to_print_keep_their_text():
     assert r.ok and r.output == '"0x' + "f" * 5000 + '"'
     r = toolmend.run_tool("@json", {"cmd": "get", "args": {"text": "a: 0x1F", "path": "a"}})
     assert r.ok and r.output == "31"
+
+
+def test_a_quoted_key_of_digits_is_a_key_never_an_index():
+    doc = jsonverbs.parse_document('{"a": [1, 2], "b": {"1": 9, "x": [5, {"2": 7}]}}')
+    assert jsonverbs.get(doc, "a.1") == jsonverbs.get(doc, "a[1]") == 2  # (bare digits index too)
+    assert jsonverbs.get(doc, 'b["1"]') == jsonverbs.get(doc, 'b."1"') == jsonverbs.get(doc, "b.1") == 9
+    assert jsonverbs.get(doc, 'b.x[1]["2"]') == 7
+    for path in ('a["1"]', "a['1']", 'b.x["1"]', '["a"]["0"]'):
+        with pytest.raises(PathNotFound, match=r"is a key \(quoted\), and an array has no keys"):
+            jsonverbs.get(doc, path)
+    rows = jsonverbs.query(jsonverbs.parse_document('[{"a": [1, 2]}, {"a": {"1": 3}}]'), "",
+                           select=['a["1"]'])
+    assert list(rows.rows) == [{}, {'a["1"]': 3}]

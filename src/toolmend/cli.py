@@ -86,10 +86,11 @@ def _write(data: str | bytes) -> None:
     """Write to stdout; a failed write (a full disk, a closed pipe) raises OSError."""
     out: BinaryIO = sys.stdout.buffer
     if isinstance(data, str):
+        text = data
         try:  # (a byte of a file that is not UTF-8 stands as its escape surrogate: written as that byte)
-            data = data.encode("utf-8", "surrogateescape")
+            data = text.encode("utf-8", "surrogateescape")
         except UnicodeEncodeError:  # a lone surrogate that is no byte (a JSON escape's, \ud800): its escape
-            data = _NO_BYTE.sub(lambda m: f"\\u{ord(m.group()):04x}", data).encode("utf-8", "surrogateescape")
+            data = _NO_BYTE.sub(lambda m: f"\\u{ord(m.group()):04x}", text).encode("utf-8", "surrogateescape")
     view = memoryview(data)
     while view:
         # With PYTHONUNBUFFERED the stream is raw: one write may take only a part.

@@ -25,7 +25,7 @@ from typing import Any, Sequence, Union
 from .._kernels import jsonscan as _k
 from ..errors import PathError
 
-__all__ = ["WILD", "Slice", "Segment", "parse_path", "format_path", "format_segment", "as_index",
+__all__ = ["WILD", "Key", "Slice", "Segment", "parse_path", "format_path", "format_segment", "as_index",
            "is_fan_out"]
 
 
@@ -59,6 +59,14 @@ class Slice:
         return f"[{'' if self.start is None else self.start}:{'' if self.stop is None else self.stop}]"
 
 
+class Key(str):
+    """A key of digits written quoted (``a["1"]``, ``a."1"``): an object's member only.
+    A bare one (``a.1``) also indexes an array; a quoted one says it is a key, and on
+    an array it finds nothing (as jq and JSONPath read it), never element 1."""
+
+    __slots__ = ()
+
+
 Segment = Union[str, int, _Wild, Slice]
 
 
@@ -84,13 +92,20 @@ def as_index(seg: str) -> int | None:
     """A key used on an array is an index when it is a decimal integer of at
     most the kernels' ``INDEX_DIGITS`` digits."""
     digits = seg[1:] if seg.startswith("-") else seg
-    if digits and digits.isascii() and digits.isdigit() and len(digits) <= _k.INDEX_DIGITS:
+    if digits and digits.isascii() and digits.isdigit() and len(digits) <= _k.INDEX_DIGITS \
+            and type(seg) is not Key:
         return int(seg)
     return None
 
 
 def _quoted(path: str, i: int) -> tuple[str, int]:
-    """The key of the quoted string at ``path[i]`` and the offset past it."""
+    """The key of the quoted string at ``path[i]`` and the offset past it (a ``Key``
+    when it is digits: an object's member only)."""
+    key, end = _quoted_text(path, i)
+    return (Key(key) if as_index(key) is not None else key), end
+
+
+def _quoted_text(path: str, i: int) -> tuple[str, int]:
     if path[i] == '"':
         m = _DQ.match(path, i)
         if not m:
@@ -211,7 +226,7 @@ def format_segment(seg: Segment, first: bool = False) -> str:
         return str(seg)
     if isinstance(seg, int):
         return f"[{seg}]"
-    if _SIMPLE_KEY.fullmatch(seg) and not seg.startswith("$"):
+    if _SIMPLE_KEY.fullmatch(seg) and not seg.startswith("$") and type(seg) is not Key:
         return seg if first else "." + seg
     return "[" + json.dumps(seg, ensure_ascii=False) + "]"
 

@@ -357,7 +357,7 @@ def _text_not_number(value: str) -> str:
 
 
 # what a plain scalar's text resolves to with no tag written (PyYAML's YAML 1.1 rules)
-_RESOLVER = yaml.resolver.Resolver()
+_RESOLVER: Any = yaml.resolver.Resolver()
 
 
 def surprises(root: Any) -> list[str]:
