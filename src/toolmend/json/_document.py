@@ -35,7 +35,7 @@ from ..errors import (
 )
 from ._duplicates import DUPLICATES_SHOWN, duplicate_notes, path_notes, unique_members
 from ._exact import dumps, load_span
-from ._path import Key, Segment, Slice, as_index, format_path, format_segment, parse_path
+from ._path import Key, Segment, Slice, as_index, format_path, format_segment, parse_path, walk, walk_many
 from ._syntax import syntax_error, syntax_error_in_bytes
 from ._yaml import compose, yaml_to_json
 
@@ -88,32 +88,10 @@ class Document:
         return _k.members(self.text, pos, self.index)
 
     def lookup(self, pos: int, segments: Sequence[Segment]) -> tuple[int, int, int, int]:
-        keys = [k for k, seg in enumerate(segments) if type(seg) is Key]
-        if not keys:
-            return _k.lookup(self.text, pos, segments, self.index)
-        # a quoted key of digits is an object's member only: the kernel, which reads one
-        # on an array as an index, is asked for the path, then for where each such key stood
-        plain = tuple(str(seg) if type(seg) is Key else seg for seg in segments)
-        found = _k.lookup(self.text, pos, plain, self.index)
-        for k in keys:
-            if 0 <= found[2] < k:
-                break
-            holder = _k.lookup(self.text, pos, plain[:k], self.index) if k else (pos, -1, -1, -1)
-            if self.text[holder[0]:holder[0] + 1] in ("[", b"["):
-                return holder[0], holder[1], k, holder[3]
-        return found
+        return walk(self.text, pos, segments, self.index)
 
     def lookup_many(self, spans: array[int], segments: Sequence[Segment]) -> array[int]:
-        if not any(type(seg) is Key for seg in segments):
-            return _k.lookup_many(self.text, spans, segments, self.index)
-        out = array("q")
-        for j in range(0, len(spans), 2):
-            if spans[j] < 0:
-                out.extend((-1, -1))
-                continue
-            start, end, failed, _ = self.lookup(spans[j], segments)
-            out.extend((start, end) if failed < 0 else (-1, -1))
-        return out
+        return walk_many(self.text, spans, segments, self.index)
 
     def summary(self, pos: int) -> tuple[str, int]:
         return _k.summary(self.text, pos, self.index)
@@ -490,12 +468,10 @@ def _diagnose(doc: Document, reached: tuple[Segment, ...], pos: int, seg: str | 
     if c == "[":
         size = doc.summary(pos)[1]
         index = seg if isinstance(seg, int) else as_index(seg)
-        if index is None and type(seg) is Key:  # ("1" quoted: a key, which an array has none of)
-            msg = (f"{where} is {there}: {format_segment(seg)} is a key (quoted), and an array has "
-                   f"no keys; write {where}[{seg}] for the element at index {seg}")
-            reason = "not_index"
-        elif index is None:
-            msg = (f"{where} is {there}: {seg!r} is not an index. Use an index "
+        if index is None:  # ("1" quoted: a key, which an array has none of)
+            msg = (f"{where} is {there}: {format_segment(seg)} is a key (quoted), and an array has no "
+                   f"keys; write {where}[{seg}] for the element at index {seg}" if type(seg) is Key else
+                   f"{where} is {there}: {seg!r} is not an index. Use an index "
                    f"({where}[0]) or [*] for every element ({where}[*]{format_segment(seg)})")
             reason = "not_index"
         elif size == 0:

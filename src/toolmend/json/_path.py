@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import re
+from array import array
 from dataclasses import dataclass
 from typing import Any, Sequence, Union
 
@@ -26,7 +27,7 @@ from .._kernels import jsonscan as _k
 from ..errors import PathError
 
 __all__ = ["WILD", "Key", "Slice", "Segment", "parse_path", "format_path", "format_segment", "as_index",
-           "is_fan_out"]
+           "is_fan_out", "walk", "walk_many"]
 
 
 class _Wild:
@@ -237,3 +238,38 @@ def format_path(segments: Sequence[Segment]) -> str:
     if not segments:
         return "$"
     return "".join(format_segment(seg, k == 0) for k, seg in enumerate(segments))
+
+
+def walk(text: str | bytes, pos: int, segments: Sequence[Segment],
+         index: array[int] | None) -> tuple[int, int, int, int]:
+    """The kernel's ``lookup`` of ``segments`` from the value at ``pos``, except that a
+    quoted key of digits (a ``Key``) names an object's member only: the kernel, which
+    reads one on an array as an index, is asked for the path, then for where each such
+    key stood."""
+    keys = [k for k, seg in enumerate(segments) if type(seg) is Key]
+    if not keys:
+        return _k.lookup(text, pos, segments, index)
+    plain = tuple(str(seg) if type(seg) is Key else seg for seg in segments)
+    found: tuple[int, int, int, int] = _k.lookup(text, pos, plain, index)
+    for k in keys:
+        if 0 <= found[2] < k:
+            break
+        holder = _k.lookup(text, pos, plain[:k], index) if k else (pos, -1, -1, -1)
+        if text[holder[0]:holder[0] + 1] in ("[", b"["):
+            return holder[0], holder[1], k, holder[3]
+    return found
+
+
+def walk_many(text: str | bytes, spans: array[int], segments: Sequence[Segment],
+              index: array[int] | None) -> array[int]:
+    """The kernel's ``lookup_many``, with ``walk``'s reading of a quoted key of digits."""
+    if not any(type(seg) is Key for seg in segments):
+        return _k.lookup_many(text, spans, segments, index)
+    out = array("q")
+    for j in range(0, len(spans), 2):
+        if spans[j] < 0:
+            out.extend((-1, -1))
+            continue
+        start, end, failed, _ = walk(text, spans[j], segments, index)
+        out.extend((start, end) if failed < 0 else (-1, -1))
+    return out
