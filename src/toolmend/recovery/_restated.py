@@ -191,17 +191,29 @@ def _offers_choice(text: str, a: int, b: int) -> bool:
     return len(words) == 1 and ALTERNATIVE.match(words[0]) is not None
 
 
+def _comment_offers(text: str, end: int) -> bool:
+    """The rest of the line after ``end`` (a call's) is a comment saying "or" (``# or this one``)."""
+    nl = text.find("\n", end, end + _CHOICE_GAP)
+    rest = text[end:nl if nl >= 0 else min(len(text), end + _CHOICE_GAP)].lstrip(_SEPARATORS)
+    return rest.startswith("#") and ALTERNATIVE.match(rest.lstrip("#")) is not None
+
+
 def offered(text: str, calls: list[ToolCall]) -> list[ToolCall]:
     """``calls`` with bare ok calls written as choices made not ok: a line offering the
-    calls below it as another choice than those above it (``Or:``), the calls of the two
-    groups (a list's, or one call) bare. Linear: each gap between two calls is read once,
+    calls below it as another choice than those above it (``Or:``, ``# or`` after those
+    above), or a comment saying so after the calls below (``# or this one``), the calls of
+    the two groups (a list's, or one call) bare. Linear: each gap between two calls is read once,
     and only when short."""
     out = calls
     bare: list[bool] = []
     for i in range(1, len(calls)):
-        prev, call = calls[i - 1], calls[i]
-        if not (call.ok and prev.ok and _offers_choice(text, prev.span[1], call.span[0])):
+        prev, call = calls[i - 1], calls[i]  # (one may be not ok already: "[f(a=1)]  # or")
+        if not (call.ok or prev.ok) or prev.span[1] > call.span[0]:
             continue
+        if not _offers_choice(text, prev.span[1], call.span[0]) and not (
+                not text[prev.span[1]:call.span[0]].strip(_SEPARATORS)
+                and _comment_offers(text, calls[_group(text, calls, i, 1)[-1]].span[1])):
+            continue  # (neither a line between them nor a comment after the calls below says "or")
         if not bare:
             bare = bare_calls(text, [c.span for c in calls])
         above, below = _group(text, calls, i - 1, -1), _group(text, calls, i, 1)
