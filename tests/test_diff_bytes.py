@@ -84,6 +84,22 @@ def test_patch_bytes_keeps_bytes_that_are_not_utf8_and_a_bom():
         patch_bytes(b"\xef\xbb\xbfx\n", only)
 
 
+def test_patch_bytes_never_matches_a_bom_a_patch_adds_or_removes():
+    # a patch about the BOM: applied once, then refused as applied already (as GNU patch)
+    [adds] = parse_patch(unified("foo\nbar\n", "\ufefffoo\nbar\n"))
+    done = patch_bytes(b"foo\nbar\n", adds).data
+    assert done == b"\xef\xbb\xbffoo\nbar\n"
+    with pytest.raises(PatchError, match="applied already"):
+        patch_bytes(done, adds)
+    [removes] = parse_patch(unified("\ufefffoo\nbar\n", "foo\nbar\n"))
+    assert patch_bytes(done, removes).data == b"foo\nbar\n"
+    with pytest.raises(PatchError):
+        patch_bytes(b"foo\nbar\n", removes)
+    # a BOM the patch does not show is still matched without it
+    [edit] = parse_patch(unified("foo\nbar\n", "foo\nBAR\n"))
+    assert patch_bytes(done, edit).data == b"\xef\xbb\xbffoo\nBAR\n"
+
+
 def test_patch_bytes_of_no_file_and_of_no_hunks():
     [create] = parse_patch("--- /dev/null\n+++ b/n\n@@ -0,0 +1,2 @@\n+a\n+b\n")
     done = patch_bytes(None, create)

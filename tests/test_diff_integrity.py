@@ -282,3 +282,81 @@ def test_dirs_lists_a_symlink_once(tmp_path):
         (tmp_path / side / "out").symlink_to("/etc")
     r = run_tool("@diff", {"cmd": "dirs", "args": {"a": "v1", "b": "v2"}}, workspace=str(tmp_path))
     assert r.ok and r.data["skipped"] == ["out: a symlink that leads outside the workspace"]
+
+
+def test_a_hunk_at_the_end_of_the_file_is_not_applied_twice(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "f").write_bytes(b"a\nb\nc\n")
+    (tmp_path / "g").write_bytes(b"a\nb\nc\nd\n")
+    (tmp_path / "p.diff").write_bytes(cli("diff", "files", "f", "g").out)
+    apply_it = ("diff", "apply", "--patch", "p.diff", "--file", "f", "--write", "--no-backup")
+    assert cli(*apply_it).rc == 0 and (tmp_path / "f").read_bytes() == b"a\nb\nc\nd\n"
+    again = cli(*apply_it)
+    assert again.rc == 1 and "applied already" in again.err
+    assert (tmp_path / "f").read_bytes() == b"a\nb\nc\nd\n"
+    (tmp_path / "f").write_bytes(b"a\nb\nc\nX\n")  # a file that grew: the hunk is not at its end
+    assert cli(*apply_it).rc == 1 and (tmp_path / "f").read_bytes() == b"a\nb\nc\nX\n"
+    (tmp_path / "f").write_bytes(b"a\nb\nc\nd\nX\n")
+    r = run_tool("@diff", {"cmd": "apply", "args": {"file": "f", "patch": (tmp_path / "p.diff").read_text(),
+                                                    "reverse": True, "dry_run": False}},
+                 workspace=str(tmp_path))
+    assert not r.ok and "end of the file" in r.output and (tmp_path / "f").read_bytes() == b"a\nb\nc\nd\nX\n"
+
+
+def test_a_patch_that_shows_bytes_as_u_fffd_is_refused_not_applied(tmp_path):
+    from toolmend.tools import run_verb
+
+    (tmp_path / "a.txt").write_bytes(b"one\ntwo\n")
+    (tmp_path / "b.txt").write_bytes(b"one\ncaf\xe9\ntwo\n")
+    r = run_tool("@diff", {"cmd": "files", "args": {"a": "a.txt", "b": "b.txt"}}, workspace=str(tmp_path))
+    assert r.ok and "+caf\ufffd\n" in r.data["diff"]
+    assert r.data["diff"].startswith("# toolmend patch: bytes that are not UTF-8 are shown as U+FFFD")
+    for patch in (r.output, r.data["diff"]):
+        done = run_tool("@diff", {"cmd": "apply", "args": {"file": "a.txt", "patch": patch,
+                                                           "dry_run": False}}, workspace=str(tmp_path))
+        assert not done.ok and done.data["reason"] == "unsupported" and "U+FFFD" in done.output
+        assert "raw" in done.output and (tmp_path / "a.txt").read_bytes() == b"one\ntwo\n"
+    with pytest.raises(PatchError, match=r"U\+FFFD"):
+        apply("one\ntwo\n", r.data["diff"])
+    # GNU patch reads the line as text before the patch
+    (tmp_path / "p.diff").write_text(r.data["diff"])
+    gnu = subprocess.run(["patch", "--dry-run", "-F0", "a.txt", "p.diff"], cwd=tmp_path,
+                         capture_output=True, text=True)
+    assert gnu.returncode == 0, gnu.stdout + gnu.stderr
+    # the patch as bytes applies byte for byte
+    raw = run_verb("diff", "files", {"a": "a.txt", "b": "b.txt"}, str(tmp_path)).raw
+    assert raw is not None and b"+caf\xe9\n" in raw
+    done = run_verb("diff", "apply", {"file": "a.txt", "patch": raw, "dry_run": False}, str(tmp_path))
+    assert done.ok and (tmp_path / "a.txt").read_bytes() == b"one\ncaf\xe9\ntwo\n"
+
+
+def test_a_u_fffd_in_a_utf8_file_is_patched_as_ever(tmp_path):
+    (tmp_path / "c.txt").write_text("x\n", encoding="utf-8")
+    (tmp_path / "d.txt").write_text("x\n\ufffd here\n", encoding="utf-8")
+    r = run_tool("@diff", {"cmd": "files", "args": {"a": "c.txt", "b": "d.txt"}}, workspace=str(tmp_path))
+    assert r.ok and "U+FFFD" not in r.output
+    done = run_tool("@diff", {"cmd": "apply", "args": {"file": "c.txt", "patch": r.output,
+                                                       "dry_run": False}}, workspace=str(tmp_path))
+    assert done.ok and (tmp_path / "c.txt").read_bytes() == (tmp_path / "d.txt").read_bytes()
+
+
+def test_u_fffd_added_to_a_file_that_is_not_utf8_is_refused(tmp_path):
+    (tmp_path / "e.txt").write_bytes(b"caf\xe9\nend\n")
+    patch = "--- a/e.txt\n+++ b/e.txt\n@@ -2 +2,2 @@\n end\n+na\ufffdve\n"
+    done = run_tool("@diff", {"cmd": "apply", "args": {"file": "e.txt", "patch": patch,
+                                                       "dry_run": False}}, workspace=str(tmp_path))
+    assert not done.ok and "not UTF-8" in done.output and "U+FFFD" in done.output
+    assert (tmp_path / "e.txt").read_bytes() == b"caf\xe9\nend\n"
+
+
+def test_the_patch_of_folders_that_shows_bytes_as_u_fffd_is_refused(tmp_path):
+    (tmp_path / "x1").mkdir()
+    (tmp_path / "x2").mkdir()
+    (tmp_path / "x1/f").write_bytes(b"one\n")
+    (tmp_path / "x2/f").write_bytes(b"one\n\xff\n")
+    r = run_tool("@diff", {"cmd": "dirs", "args": {"a": "x1", "b": "x2", "unified": True}},
+                 workspace=str(tmp_path))
+    assert r.ok and r.data["diff"].startswith("# toolmend patch: bytes that are not UTF-8")
+    done = run_tool("@diff", {"cmd": "apply", "args": {"patch": r.output, "dir": "x1", "dry_run": False}},
+                    workspace=str(tmp_path))
+    assert not done.ok and "U+FFFD" in done.output and (tmp_path / "x1/f").read_bytes() == b"one\n"

@@ -236,3 +236,37 @@ def test_text_between_two_hunks_of_a_file_is_refused_not_skipped():
     assert len(parse_patch(patch.replace("this line is not part of any hunk\n", "\n"))[0].hunks) == 2
     two = ("--- a/f\n+++ b/f\n@@ -1 +1 @@\n-a\n+b\nsome words\n--- a/g\n+++ b/g\n@@ -1 +1 @@\n-c\n+d\n")
     assert [len(s.hunks) for s in parse_patch(two)] == [1, 1]
+
+
+# -- a hunk made at an end of the file must still be at that end --------------
+
+def test_a_hunk_with_no_trailing_context_must_end_the_file():
+    patch = unified("a\nb\nc\n", "a\nb\nc\nd\n")
+    assert apply("a\nb\nc\n", patch) == "a\nb\nc\nd\n"
+    # applied twice, or to a file that grew: GNU patch and git apply refuse both
+    exc = refused("a\nb\nc\nd\n", patch)
+    assert exc.hunk == 1 and exc.line == 4 and exc.actual == "d"
+    assert "end of the file" in str(exc) and "applied already" in str(exc)
+    exc = refused("a\nb\nc\nX\n", patch)
+    assert exc.line == 4 and exc.actual == "X" and "applied already" not in str(exc)
+    # the same, undone
+    back = unified("a\nb\nc\nd\n", "a\nb\nc\n")
+    assert apply("a\nb\nc\nd\n", back) == "a\nb\nc\n"
+    assert "end of the file" in str(refused("a\nb\nc\nd\nX\n", back))
+    # a line of context after the changes: its lines all match where it says, and it applies
+    # there (as git apply applies it; GNU patch without fuzz asks the end of the file of it)
+    one = unified("a\nb\nc\nd\ne\n", "a\nb\nc\nD\ne\n")
+    assert apply("a\nb\nc\nd\ne\nX\n", one) == "a\nb\nc\nD\ne\nX\n"
+    assert "does not match" in str(refused("a\nb\nc\nD\ne\n", one))  # (applied already)
+    # and at the top: less leading context than trailing, from line 1 only
+    top = unified("a\nb\nc\n", "Z\na\nb\nc\n")
+    assert apply("a\nb\nc\nX\n", top) == "Z\na\nb\nc\nX\n"
+    assert "does not match" in str(refused("Z\na\nb\nc\n", top))
+
+
+def test_a_hunk_without_context_applies_where_it_says():
+    # (-U0: no context on either side, so no end to keep, as GNU patch reads it)
+    patch = unified("a\nb\nc\n", "a\nb\nc\nd\n", 0)
+    assert patch.endswith("@@ -3,0 +4 @@\n+d\n")
+    assert apply("a\nb\nc\nX\n", patch) == "a\nb\nc\nd\nX\n"
+    assert apply("a\nb\nc\n", unified("a\nb\nc\n", "Z\na\nb\nc\n", 0)) == "Z\na\nb\nc\n"

@@ -217,6 +217,35 @@ def test_dirs_symlinks(tmp_path):
     assert r.data["complete"]
 
 
+@pytest.mark.skipif(not POSIX, reason="symlinks")
+@pytest.mark.parametrize("linked", ["x1", "x2"])
+def test_dirs_walks_every_link_to_a_folder_as_diff_r_does(tmp_path, linked):
+    real = "x2" if linked == "x1" else "x1"
+    for d in ("a", "b", "c"):
+        write(tmp_path / real / d / "f", "same\n")
+    write(tmp_path / linked / "a/f", "same\n")
+    os.symlink("a", tmp_path / linked / "b")
+    os.symlink("a", tmp_path / linked / "c")
+    r = call(tmp_path, "dirs", a="x1", b="x2", unified=True)
+    assert r.ok and (r.data["added"], r.data["removed"], r.data["changed"]) == ([], [], [])
+    assert r.data["skipped"] == [] and r.data["diff"] == "" and r.data["files_compared"] == 3
+    write(tmp_path / real / "c/f", "other\n")
+    r = call(tmp_path, "dirs", a="x1", b="x2", unified=True)
+    assert r.ok and (r.data["added"], r.data["removed"], r.data["changed"]) == ([], [], ["c/f"])
+
+
+@pytest.mark.skipif(not POSIX, reason="symlinks")
+def test_dirs_leaves_a_symlink_loop_out_on_both_sides(tmp_path):
+    write(tmp_path / "x1/f", "same\n")
+    write(tmp_path / "x2/f", "same\n")
+    write(tmp_path / "x1/loop/g", "only here\n")
+    os.symlink(".", tmp_path / "x2/loop")
+    r = call(tmp_path, "dirs", a="x1", b="x2", unified=True)
+    assert r.ok and (r.data["added"], r.data["removed"], r.data["changed"]) == ([], [], [])
+    assert r.data["unreadable"] == ["loop: a symlink to a folder it is in (a loop), not walked"]
+    assert r.data["diff"] == "" and any("incomplete" in w for w in r.warnings)
+
+
 # ---------------------------------------------------------------------------
 # apply
 

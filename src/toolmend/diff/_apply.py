@@ -4,7 +4,10 @@
 ``toolmend.PatchError``. Nothing is guessed: every hunk must sit exactly at
 the line its header names (after the changes of the hunks before it), every
 context and removed line must be in the file there, and every header's
-counts must match its body. No fuzz and no offsets; when a hunk does not
+counts must match its body. A hunk with context before its changes and
+none after them was made at the end of the file and must end it (as git
+apply reads it): applied twice, or to a file that grew, it is refused. No
+fuzz and no offsets; when a hunk does not
 match, the error names the hunk, the line, the line the patch expected and
 the line the file has, and says where else the hunk would match, if it does.
 
@@ -143,6 +146,10 @@ def _apply_lines(lines: list[str], section: FilePatch, crlf: bool) -> list[str]:
                 new_want = [want(t, nl) for tg, t, nl in hunk.lines if tg != "-"]
                 raise _mismatch(hunk, lines, old_want, new_want, at, text, actual,
                                 "context" if tag == " " else "removed", crlf)
+        end = old_pos + hunk.old_count
+        if end < len(lines) and _ends_the_file(hunk):
+            raise _not_at_end(hunk, lines, [want(t, nl) for tg, t, nl in hunk.lines if tg != "-"],
+                              end, crlf)
         out.extend(lines[pos:old_pos])
         k = old_pos
         for tag, text, nl in hunk.lines:
@@ -167,6 +174,31 @@ def _apply_lines(lines: list[str], section: FilePatch, crlf: bool) -> list[str]:
                          hunk=section.hunks[-1].number, line=pos + 1)
     out.extend(lines[pos:])
     return out
+
+
+def _ends_the_file(hunk: Hunk) -> bool:
+    """Whether the hunk has context before its changes and none after them: diff writes
+    that only at the end of the file, and git apply then matches it there only (GNU patch
+    too, which without fuzz asks it of a hunk with fewer lines after than before; fewer is
+    what a hand-written hunk in the middle of a file often has, and its lines all match
+    where it says). A hunk without context (``-U0``) has no end to keep."""
+    tags = [tag for tag, _, _ in hunk.lines]
+    lead = next((i for i, tag in enumerate(tags) if tag != " "), len(tags))
+    return lead > 0 and tags[-1] != " "
+
+
+def _not_at_end(hunk: Hunk, lines: list[str], new_want: list[str], end: int,
+                crlf: bool) -> PatchError:
+    shown = _show(lines[end], crlf)
+    message = (f"hunk {hunk.number} ({hunk.header}) has no context lines after its changes: "
+               "it was made at the end of the file and must end there (as git apply and GNU "
+               f"patch read it), but the file goes on at line {end + 1} with {shown!r}; ")
+    if lines[hunk.old_pos:] == new_want:
+        message += "the file already ends with the patch's new lines: was it applied already?"
+    else:
+        message += ("the patch was made against another version of the file; make it again from "
+                    "the current file")
+    return PatchError(message, hunk=hunk.number, line=end + 1, expected=None, actual=shown)
 
 
 def _mismatch(hunk: Hunk, lines: list[str], old_want: list[str], new_want: list[str], at: int,

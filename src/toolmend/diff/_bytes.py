@@ -43,6 +43,34 @@ def count_lines(data: bytes) -> int:
     return data.count(b"\n") + (1 if data and not data.endswith(b"\n") else 0)
 
 
+def _no_u_fffd_added(section: FilePatch) -> None:
+    """Refuse to add U+FFFD to a file that is not UTF-8: it is how a patch's text shows bytes
+    that are not UTF-8, so the patch would write other bytes than the ones it was made from."""
+    for hunk in section.hunks:
+        added = next((text for tag, text, _ in hunk.lines if tag == "+" and "\ufffd" in text), None)
+        if added is not None:
+            raise PatchError(f"hunk {hunk.number} ({hunk.header}) adds the line {added!r} to a file "
+                             "that is not UTF-8: U+FFFD is how a patch's text shows bytes that are "
+                             "not UTF-8, so applying it would write other bytes than the ones meant. "
+                             "Apply the patch as bytes (the command line's 'toolmend diff files' "
+                             "writes it byte for byte for 'diff apply --patch FILE')",
+                             hunk=hunk.number, expected=added, reason="unsupported")
+
+
+def _shows_a_bom(section: FilePatch) -> bool:
+    """Whether the section's first line of the file, old or new, starts with a BOM: a patch
+    that adds or removes it, whose lines must then match the file's as they are (stripped, the
+    file's BOM would let the patch's line without one match, and a BOM be added twice)."""
+    first = section.hunks[0]
+    if first.old_pos and first.new_pos:
+        return False
+    for side in ("+", "-"):  # (the old lines are those not added, the new those not removed)
+        line = next((text for tag, text, _ in first.lines if tag != side), "")
+        if line.startswith("\ufeff"):
+            return True
+    return False
+
+
 @dataclass(frozen=True)
 class PatchedFile:
     """A file after one section of a patch: its bytes and the line counts of
@@ -56,17 +84,20 @@ class PatchedFile:
 def patch_bytes(data: bytes | None, section: FilePatch) -> PatchedFile:
     """Apply ``section`` to the bytes ``data`` (None: no file, as empty),
     strictly (PatchError when it does not match). A file that starts with a
-    BOM the patch does not show is matched without it, and keeps it."""
+    BOM the patch does not show is matched without it, and keeps it; a patch
+    whose first line of the file has a BOM (on either side) is matched as it is."""
     before = data or b""
     if not section.hunks:  # a mode change, an empty file created, renamed or copied
         count = count_lines(before)
         return PatchedFile(before, count, count)
-    text = decode(before)[0]
+    text, valid = decode(before)
+    if not valid:
+        _no_u_fffd_added(section)
     lines = split_keepends(text)
     try:
         out = apply_file_lines(lines, section)
     except PatchError:
-        if not text.startswith("\ufeff"):
+        if not text.startswith("\ufeff") or _shows_a_bom(section):
             raise
         first = lines[0][1:]
         out = apply_file_lines(([first] if first else []) + lines[1:], section)

@@ -37,8 +37,8 @@ from ._headers import (
 )
 
 __all__ = ["Hunk", "FilePatch", "parse_patch", "select", "names_match", "c_unquote", "reverse",
-           "count_line", "end_line", "incomplete_line", "END_LINE", "split_keepends", "hunk_pieces",
-           "name_parts"]
+           "count_line", "end_line", "incomplete_line", "lossy_line", "END_LINE", "split_keepends",
+           "hunk_pieces", "name_parts"]
 
 _HEADER = re.compile(r"@@ -([0-9]+)(?:,([0-9]+))? \+([0-9]+)(?:,([0-9]+))? @@")
 
@@ -48,6 +48,9 @@ _HEADER = re.compile(r"@@ -([0-9]+)(?:,([0-9]+))? \+([0-9]+)(?:,([0-9]+))? @@")
 _MARK = "# toolmend patch: "
 _INCOMPLETE = ": this patch is incomplete"
 END_LINE = "# toolmend patch: end"
+# A patch whose text shows bytes that are not UTF-8 as U+FFFD says so: its lines that hold
+# U+FFFD do not hold the file's bytes, so it is never applied (a plausible file, other bytes).
+_LOSSY = _MARK + "bytes that are not UTF-8 are shown as U+FFFD; this patch cannot write them"
 _COUNT = re.compile(re.escape(_MARK) + r"([0-9]{1,12}) hunks? in ([0-9]{1,12}) files?\b")
 _BINARY = re.compile(r"Binary files .* differ\Z|GIT binary patch\Z")
 
@@ -60,6 +63,12 @@ def count_line(hunks: int, files: int) -> str:
 def end_line() -> str:
     """The last line of a whole patch."""
     return END_LINE
+
+
+def lossy_line() -> str:
+    """The line that heads a patch whose text shows bytes that are not UTF-8 as U+FFFD:
+    ``apply`` refuses its lines that hold U+FFFD."""
+    return _LOSSY
 
 
 def incomplete_line(shown: int, total: int) -> str:
@@ -255,6 +264,7 @@ class _Reader:
         self.ended = [False, False]  # a "\ No newline" line was seen on the old / new side
         self.promised: int | None = None  # hunks the count line says the patch holds
         self.closed = False  # the end line was seen
+        self.lossy: int | None = None  # the line that says the patch shows bytes as U+FFFD
         self.head: FilePatch | None = None  # the git section whose extended header is being read
         self.stray: tuple[int, str] | None = None  # a line of text after a hunk of this section
 
@@ -295,6 +305,8 @@ class _Reader:
             self.promised = int(m.group(1))
         elif line == END_LINE:
             self.closed = True
+        elif line == _LOSSY:
+            self.lossy = self.i + 1
         self.i += 1
         return True
 
@@ -451,7 +463,30 @@ class _Reader:
                              f"{'is' if found == 1 else 'are'} here: it "
                              "was cut (or pieced together), so none of it is applied",
                              reason="incomplete")
+        if self.lossy is not None:
+            _check_lossy(files, self.lossy)
         return files
+
+
+def _check_lossy(files: list[FilePatch], mark: int) -> None:
+    """Refuse a line that holds U+FFFD in a patch that says U+FFFD stands for bytes that are
+    not UTF-8: the bytes are not in the patch, so it would write (or look for) others."""
+    for f in files:
+        for hunk in f.hunks:
+            for tag, text, _ in hunk.lines:
+                if "\ufffd" not in text:
+                    continue
+                kind = {" ": "context", "-": "removed", "+": "added"}[tag]
+                where = f" of {f.new_name or f.old_name}" if len(files) > 1 else ""
+                raise PatchError(
+                    f"hunk {hunk.number}{where} ({hunk.header}) has the {kind} line {text!r}, and "
+                    f"line {mark} of the patch says it shows bytes that are not UTF-8 as U+FFFD: "
+                    "those bytes are not in the patch, so applying it would write other bytes than "
+                    "the file it was made from. Apply the patch as bytes: the command line's "
+                    "'toolmend diff files' (or 'dirs --unified') writes it byte for byte for 'diff "
+                    "apply --patch FILE', and run_verb() without a limit hands it over in "
+                    "ToolResult.raw, which apply takes as 'patch'", hunk=hunk.number,
+                    expected=text, reason="unsupported")
 
 
 def _git_section(line: str, i: int) -> FilePatch:

@@ -4,11 +4,13 @@ Names only, walked without recursion in sorted order, with a budget on the
 number of entries looked at (the walk says where it stopped). ``.git``,
 ``node_modules``, ``vendor`` and ``__pycache__`` are skipped, and listed so,
 unless a glob names them; symlinks are followed only while they stay inside
-the workspace (each folder is entered once, so a symlink loop ends), and the
-ones that lead out are listed as skipped.
+the workspace, the ones that lead out are listed as skipped, and so is a
+symlink to a folder it is in (a loop: GNU ``diff -r`` refuses it too). Every
+other link to a folder is walked, however many lead to it, as ``diff -r``
+walks them, so that each side is compared whole.
 
 An entry that cannot be read (a folder or file whose permissions forbid it, a
-broken symlink, a FIFO or device, a symlink out of the workspace) is listed in
+broken symlink, a FIFO or device, a symlink out of the workspace, a loop) is listed in
 ``skipped`` and in ``unreadable`` with the reason, and it is left out on both
 sides: a folder that cannot be listed is never taken for an empty one, so the
 files of the other side are not reported as added or removed (GNU ``diff -r``
@@ -36,7 +38,7 @@ class TreeDiff:
     removed: list[str] = field(default_factory=list)
     changed: list[str] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)  # "path: why"
-    unreadable: list[str] = field(default_factory=list)  # the skipped ones that are trouble
+    unreadable: list[str] = field(default_factory=list)  # the skipped ones left out on both sides
     modes: dict[str, tuple[int | None, int | None]] = field(default_factory=dict)
     entries: int = 0
     files_compared: int = 0
@@ -65,49 +67,64 @@ def _same_content(a: str, b: str, size: int) -> bool:
         return fa.read(1) == fb.read(1)
 
 
+# A folder by its device and inode: the folders a walk is in, to end a loop.
+_Folders = frozenset[tuple[int, int]]
+
+
+def _folder_id(st: os.stat_result) -> tuple[int, int]:
+    return st.st_dev, st.st_ino
+
+
 class _Side:
     def __init__(self, root: str, workspace_root: str) -> None:
         self.root = root
         self.workspace_root = workspace_root
-        self.visited: set[str] = {os.path.realpath(root)}
 
-    def kind(self, path: str, rel: str, notes: list[tuple[str, bool]]
+    def kind(self, path: str, rel: str, inside: _Folders, notes: list[str]
              ) -> tuple[str | None, os.stat_result | None]:
-        """("file" | "dir" | None, stat) of ``path``; odd entries are noted
-        as (why, whether it is trouble)."""
+        """("file" | "dir" | None, stat) of ``path``, in the folders ``inside``; an entry
+        that cannot be compared is noted with why."""
         try:
             st = os.lstat(path)
         except FileNotFoundError:
             return None, None
         except OSError as exc:
-            notes.append((f"{rel}: could not be read ({exc.strerror or exc})", True))
+            notes.append(f"{rel}: could not be read ({exc.strerror or exc})")
             return None, None
         if stat.S_ISLNK(st.st_mode):
             real = os.path.realpath(path)
             if not _inside(self.workspace_root, real):
-                notes.append((f"{rel}: a symlink that leads outside the workspace", True))
+                notes.append(f"{rel}: a symlink that leads outside the workspace")
                 return None, None
             try:
                 st = os.stat(real)
             except OSError as exc:
-                notes.append((f"{rel}: a broken symlink ({exc.strerror or exc})", True))
+                notes.append(f"{rel}: a broken symlink ({exc.strerror or exc})")
                 return None, None
-            if stat.S_ISDIR(st.st_mode):
-                if real in self.visited:
-                    notes.append((f"{rel}: a symlink to a folder already walked", False))
-                    return None, None
-                self.visited.add(real)
+            if stat.S_ISDIR(st.st_mode) and _folder_id(st) in inside:
+                notes.append(f"{rel}: a symlink to a folder it is in (a loop), not walked")
+                return None, None
         if stat.S_ISREG(st.st_mode):
             try:
                 _open_check(path)
             except OSError as exc:
-                notes.append((f"{rel}: could not be read ({exc.strerror or exc})", True))
+                notes.append(f"{rel}: could not be read ({exc.strerror or exc})")
                 return None, None
             return "file", st
         if stat.S_ISDIR(st.st_mode):
+            if _folder_id(st) in inside:  # (a bind mount of a folder above it)
+                notes.append(f"{rel}: a folder it is in (a loop), not walked")
+                return None, None
             return "dir", st
-        notes.append((f"{rel}: {_odd_kind(st.st_mode)}, not a regular file or folder", True))
+        notes.append(f"{rel}: {_odd_kind(st.st_mode)}, not a regular file or folder")
         return None, None
+
+
+def _root_id(root: str) -> _Folders:
+    try:
+        return frozenset({_folder_id(os.stat(root))})
+    except OSError:  # (its listing says why)
+        return frozenset()
 
 
 def _open_check(path: str) -> None:
@@ -160,10 +177,11 @@ def compare_trees(a_root: str, b_root: str, workspace_root: str, glob: str | Non
             return fnmatch.fnmatchcase(rel, glob) or fnmatch.fnmatchcase(rel, glob.lstrip("/"))
         return fnmatch.fnmatchcase(rel.rsplit("/", 1)[-1], glob)
 
-    # stack of (relative folder, folder in a or None, folder in b or None)
-    stack: list[tuple[str, str | None, str | None]] = [("", a_root, b_root)]
+    # stack of (relative folder, folder in a or None, folder in b or None, the folders each is in)
+    stack: list[tuple[str, str | None, str | None, _Folders, _Folders]] = [
+        ("", a_root, b_root, _root_id(a_root), _root_id(b_root))]
     while stack:
-        rel_dir, dir_a, dir_b = stack.pop()
+        rel_dir, dir_a, dir_b, in_a, in_b = stack.pop()
         try:
             listed_a = _listing(dir_a)
             listed_b = _listing(dir_b)
@@ -174,7 +192,7 @@ def compare_trees(a_root: str, b_root: str, workspace_root: str, glob: str | Non
             result.unreadable.append(why)
             continue
         names = sorted(set(listed_a) | set(listed_b))
-        subdirs: list[tuple[str, str | None, str | None]] = []
+        subdirs: list[tuple[str, str | None, str | None, _Folders, _Folders]] = []
         for name in names:
             rel = f"{rel_dir}/{name}" if rel_dir else name
             if name in SKIP_DIRS and not _named_by(glob, rel):
@@ -188,19 +206,20 @@ def compare_trees(a_root: str, b_root: str, workspace_root: str, glob: str | Non
             result.entries += 1
             path_a = os.path.join(dir_a, name) if dir_a else None
             path_b = os.path.join(dir_b, name) if dir_b else None
-            notes: list[tuple[str, bool]] = []
-            kind_a, st_a = sides[0].kind(path_a, rel, notes) if path_a else (None, None)
-            kind_b, st_b = sides[1].kind(path_b, rel, notes) if path_b else (None, None)
+            notes: list[str] = []
+            kind_a, st_a = sides[0].kind(path_a, rel, in_a, notes) if path_a else (None, None)
+            kind_b, st_b = sides[1].kind(path_b, rel, in_b, notes) if path_b else (None, None)
             # the same link on both sides is listed once
-            for why, trouble in dict.fromkeys(notes):
+            for why in dict.fromkeys(notes):
                 result.skipped.append(why)
-                if trouble:
-                    result.unreadable.append(why)
-            if any(trouble for _, trouble in notes):
+                result.unreadable.append(why)
+            if notes:
                 continue  # an entry not read on one side is left out on both
             if kind_a == "dir" or kind_b == "dir":
                 subdirs.append((rel, path_a if kind_a == "dir" else None,
-                                path_b if kind_b == "dir" else None))
+                                path_b if kind_b == "dir" else None,
+                                in_a | {_folder_id(st_a)} if kind_a == "dir" and st_a else in_a,
+                                in_b | {_folder_id(st_b)} if kind_b == "dir" and st_b else in_b))
             file_a = kind_a == "file"
             file_b = kind_b == "file"
             if not (file_a or file_b) or not wanted(rel):

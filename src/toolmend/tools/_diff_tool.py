@@ -11,7 +11,10 @@ incomplete``): ``apply`` refuses both a cut patch and one whose count does not
 match, so a copy cut anywhere is never applied in part.
 
 Files are diffed as bytes: text that is not UTF-8 keeps its bytes through the
-diff (``ToolResult.raw``) and through ``apply``. ``files``, ``text`` and
+diff (``ToolResult.raw``) and through ``apply``. The text an agent reads shows
+those bytes as U+FFFD under a line that says so, and ``apply`` refuses the
+lines of such a patch that hold U+FFFD (never other bytes written for them).
+``files``, ``text`` and
 ``dirs`` only read; ``apply`` writes only with ``"dry_run": false``, keeps each
 original as ``<file>.bak`` first (unless ``backup: false``), replaces files
 atomically with their permissions kept, and applies a patch for several files
@@ -37,6 +40,7 @@ from ..diff import (
     header_label,
     hunk_pieces,
     incomplete_line,
+    lossy_line,
     readable,
 )
 from ..errors import ToolError, WorkspaceError
@@ -49,17 +53,17 @@ __all__ = ["FILE_LIMIT", "PATCH_LIMIT", "OUTPUT_LIMIT", "CONTEXT_MAX", "patch_ou
 
 
 def patch_output(diff_text: str, hunks: int, files: int, limit: int | None,
-                 advice: str) -> tuple[str, bool]:
-    """The patch an agent reads: a count line, then the diff, whole or cut
-    between two hunks to fit ``limit`` bytes. Returns (text, truncated).
-    Without a limit the diff comes as it is (what GNU diff would write)."""
+                 advice: str, lead: str = "") -> tuple[str, bool]:
+    """The patch an agent reads: a count line, ``lead`` (lines that say what the patch is),
+    then the diff, whole or cut between two hunks to fit ``limit`` bytes. Returns (text,
+    truncated). Without a limit the diff comes as it is (what GNU diff would write)."""
     if limit is None:
-        return diff_text, False
-    head = count_line(hunks, files) + "\n"
+        return lead + diff_text, False
+    head = count_line(hunks, files) + "\n" + lead
     tail = end_line() + "\n"
     if len(head) + len(diff_text.encode("utf-8", "surrogatepass")) + len(tail) <= limit:
         return head + diff_text + tail, False
-    budget = limit - NOTICE_ROOM
+    budget = limit - NOTICE_ROOM - len(lead.encode("utf-8"))
     shown: list[str] = []
     size = 0
     last_header = None
@@ -76,7 +80,7 @@ def patch_output(diff_text: str, hunks: int, files: int, limit: int | None,
     notice = (f"[the whole diff has {plural(hunks, 'hunk')}, more than {limit:,} bytes; {count:,} "
               f"{'is' if count == 1 else 'are'} shown. "
               f"Do not apply this cut patch: {advice}]")
-    return incomplete_line(count, hunks) + "\n" + notice + "\n" + "".join(shown), True
+    return incomplete_line(count, hunks) + "\n" + notice + "\n" + lead + "".join(shown), True
 
 
 # (git apply places a hunk with no context by its line numbers only where --unidiff-zero says it may;
@@ -85,8 +89,15 @@ NO_CONTEXT_NOTE = ("note: the patch has no context lines: git apply needs --unid
                    "where it belongs (GNU patch applies it as it is)")
 
 
+def _shown(text: str, valid: bool) -> tuple[str, str]:
+    """(lead, text) of a diff an agent reads: bytes that are not UTF-8 shown as U+FFFD, and
+    then a first line that says so, for ``apply`` to refuse what the patch cannot write."""
+    shown = text if valid else readable(text)
+    return (lossy_line() + "\n" if shown != text else ""), shown
+
+
 def _diff_result(result: DiffResult, valid: bool, args: ToolArgs, advice: str) -> ToolResult:
-    text = result.text if valid else readable(result.text)
+    lead, text = _shown(result.text, valid)
     warnings = [result.warning] if result.warning else []
     if result.hunks and args.integer("context") == 0:
         warnings.append(NO_CONTEXT_NOTE)
@@ -94,11 +105,11 @@ def _diff_result(result: DiffResult, valid: bool, args: ToolArgs, advice: str) -
         warnings.append("note: the files are not valid UTF-8; the diff keeps their bytes as they "
                         "are" if args.limit is None else "note: not valid UTF-8; the bytes that "
                         "are not are shown as U+FFFD (the command line writes them as they are)")
-    output, truncated = patch_output(text, result.hunks, 1, args.limit, advice)
+    output, truncated = patch_output(text, result.hunks, 1, args.limit, advice, lead)
     # The whole diff, for the command line to write byte for byte.
     raw = result.text.encode("utf-8", "surrogateescape") if not valid and args.limit is None else None
     return ToolResult(True, output, {
-        "diff": text,
+        "diff": lead + text,
         "identical": False,
         "binary": False,
         "budget_exceeded": result.budget_exceeded,
@@ -175,7 +186,7 @@ def diff_dirs(args: ToolArgs, ws: Workspace) -> ToolResult:
     entries = sorted([(p, "M") for p in tree.changed] + [(p, "A") for p in tree.added]
                      + [(p, "D") for p in tree.removed])
     unreadable = (f"{len(tree.unreadable)} entr{'y' if len(tree.unreadable) == 1 else 'ies'} "
-                  "could not be read and are left out of the comparison (see 'skipped'): the "
+                  "could not be read or walked and are left out of the comparison (see 'skipped'): the "
                   "result is incomplete" if tree.unreadable else None)
     summary = (f"{path_a} -> {path_b}: {len(tree.changed)} changed (M), {len(tree.added)} added "
                f"(A), {len(tree.removed)} removed (D)"
@@ -225,10 +236,10 @@ def diff_dirs(args: ToolArgs, ws: Workspace) -> ToolResult:
         raise ToolError("@diff dirs: binary files differ (" + ", ".join(binary[:5])
                         + (", ..." if len(binary) > 5 else "") + "); a text patch cannot carry "
                         "them, so no patch is made: narrow with a glob")
-    shown = patch if valid else readable(patch)
+    lead, shown = _shown(patch, valid)
     output, truncated = patch_output(shown, hunks, files, args.limit,
-                                     "narrow with a glob or a subfolder, or less context")
-    data.update(diff=shown, hunks=hunks, files=files, truncated=truncated)
+                                     "narrow with a glob or a subfolder, or less context", lead)
+    data.update(diff=lead + shown, hunks=hunks, files=files, truncated=truncated)
     warnings: tuple[str, ...] = () if valid else (
         "note: some files are not valid UTF-8; their bytes that are not are shown as U+FFFD (the "
         "command line writes them as they are)",)
