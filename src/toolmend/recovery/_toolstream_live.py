@@ -478,9 +478,10 @@ class LiveReading:
         if _ANY_TURN_END.search(whole, at, stop) is not None:
             return self._hold()  # a turn end inside: which calls are this turn's, the whole text says
         read, read_end = marker_reading(whole, at, self.marker, self.format, self.tools)
-        if read is not None and read_end > stop:
-            self.searched = end - self.at  # the closer is inside the call: wait for the next one
-            return self._wait(">", _CODE_MAX, fam.closers)
+        if read is not None and read_end > stop:  # the closer is inside the call: wait for the next one
+            self.searched = end - self.at  # (held for a kept one, found again each delta, and past
+            held = closer in fam.kept or end - self.at > _SHORT  # _SHORT: each would read it all again)
+            return self._hold() if held else self._wait(">", _CODE_MAX, fam.closers)
         if not read or self.tools is None:  # the scan's calls from the marker are its reader's
             found = read or []
         else:  # and checked against the tools
@@ -669,8 +670,7 @@ class LiveReading:
     def close(self, whole: str) -> tuple[list[StreamEvent], list[ToolCall]]:
         """The last events and every call of the message."""
         if self.state == "text" or (self.state == "section" and not self.work.strip()):
-            # all read: shown, skipped or reported; what is left is the start of a word
-            # marker cut by the end (functo...) or blanks, and no call starts there
+            # all read: shown, skipped or reported; what is left (a marker cut, functo..., blanks) is no call
             rest = []
         else:
             rest = calls_from(whole, self.format, self.tools, self.thinking, self.start, bool(self.committed))

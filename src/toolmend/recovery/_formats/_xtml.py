@@ -43,6 +43,7 @@ _JSON = '<|open|>json type="object"<|sep|>'
 _ARG_CLOSE, _JSON_CLOSE = "<|close|>argument<|sep|>", "<|close|>json<|sep|>"
 _CALL_CLOSE = "<|close|>call<|sep|>"
 _OPENS = re.compile(r"<\|open\|>(?:argument|call|json)[ <]")
+_ARG_OPEN = '<|open|>argument key="'
 _TYPES = frozenset({"string", "null", "number", "integer", "boolean", "object", "array"})
 
 
@@ -55,14 +56,14 @@ def read_xtml_call(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCa
     if m is None:
         sep = text.find("<|sep|>", i, min(limit, i + 400))
         if sep < 0:
-            if limit == len(text) and text.find("<|sep|>", i, limit) < 0:
+            if limit == len(text) and ctx.find(text, "<|sep|>", i, limit) < 0:
                 return [], limit  # cut inside the call's head: nothing to report yet
             return None, i + len(XTML_CALL)
-        return _unread(text, i, sep, limit, _CALL_CLOSE, "a call head XTML does not write "
-                                                         f"({text[i:sep][:60]!r})")
+        return _unread(text, i, sep, _CALL_CLOSE, "a call head XTML does not write "
+                                                  f"({text[i:sep][:60]!r})", ctx)
     name = _unescape(m.group(1))
     if not _NAME.match(name):
-        return _unread(text, i, m.end(), limit, _CALL_CLOSE, f"the call's tool {name[:60]!r} is not a name")
+        return _unread(text, i, m.end(), _CALL_CLOSE, f"the call's tool {name[:60]!r} is not a name", ctx)
     j = k = m.end()
     params: list[tuple[str, str, bool | None]] = []
     json_args: str | None = None
@@ -74,22 +75,22 @@ def read_xtml_call(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCa
         arg = _ARG.match(text, k, limit)
         if arg is not None:
             if json_args is not None:  # (arguments in a json block and as arguments: which are meant)
-                return _broken(name, text, i, j, k, f"the call to {name!r} gives its arguments in a json "
-                                                    "block and as arguments after it")
+                return _broken(ctx, name, text, i, j, k, f"the call to {name!r} gives its arguments in a "
+                                                         "json block and as arguments after it")
             e = ctx.find(text, _ARG_CLOSE, arg.end(), limit)
             if e < 0:
                 return [cut_call(name, text[j:limit], (i, limit), f"inside argument {arg.group(1)!r}")], limit
             key, kind, value = _unescape(arg.group(1)), arg.group(2), text[arg.end():e]
             if _OPENS.search(value) is not None:  # (a value holding an argument's or a call's opening)
-                return _broken(name, text, i, j, e, f"argument {key!r} holds the opening of another "
-                                                    "argument or call: its closer was dropped or the value "
-                                                    "shows the format, which cannot be told")
+                return _broken(ctx, name, text, i, j, e, f"argument {key!r} holds the opening of another "
+                                                         "argument or call: its closer was dropped or the "
+                                                         "value shows the format, which cannot be told")
             if kind not in _TYPES:
-                return _broken(name, text, i, j, e,
+                return _broken(ctx, name, text, i, j, e,
                                f"argument {key!r} has a type XTML does not have: {kind!r}")
             if kind == "null":
                 if value.strip() not in ("", "null"):
-                    return _broken(name, text, i, j, e,
+                    return _broken(ctx, name, text, i, j, e,
                                    f"argument {key!r} is typed null but holds {value[:40]!r}")
                 value = "null"
             params.append((key, value, None if kind == "string" else True))  # (None: a string, said so)
@@ -102,31 +103,38 @@ def read_xtml_call(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCa
             json_args = text[k + len(_JSON):e]
             k = e + len(_JSON_CLOSE)
             continue
-        rest = text[k:limit]
-        if k >= limit or (limit == len(text) and (any(t.startswith(rest) for t in (_CALL_CLOSE, _JSON)) or (
-                rest.startswith('<|open|>argument key="') and "<|sep|>" not in rest) or
-                '<|open|>argument key="'.startswith(rest))):
+        if k >= limit or (limit == len(text) and _cut_at(text, k, ctx)):
             return [cut_call(name, text[j:limit], (i, limit), f"before {_CALL_CLOSE}")], limit
-        return _broken(name, text, i, j, k, f"the call to {name!r} holds text that is not an argument "
-                                            f"at offset {k - i} of the call")
+        return _broken(ctx, name, text, i, j, k, f"the call to {name!r} holds text that is not an argument "
+                                                 f"at offset {k - i} of the call")
     end = k + len(_CALL_CLOSE)
     if json_args is not None:
         return [named_call(name, json_args, (i, end))], end
     return [xml_call(name, params, text[j:k], (i, end), ctx)], end
 
 
-def _broken(name: str, text: str, i: int, j: int, at: int, why: str,
+def _broken(ctx: Ctx, name: str, text: str, i: int, j: int, at: int, why: str,
             closer: str = _CALL_CLOSE) -> tuple[list[ToolCall], int]:
     """A call not ok, which runs to its own closer: what it holds is never read as
-    text (a call shown in a value it was writing)."""
-    c = text.find(closer, at)
+    text (a call shown in a value it was writing). (The closer's search is the parse's,
+    remembered: a run of heads that never close costs one search.)"""
+    c = ctx.find(text, closer, at, len(text))
     end = at if c < 0 else c + len(closer)
     return [ToolCall(name, text[j:at], None, False, (i, end), why)], end
 
 
-def _unread(text: str, i: int, j: int, limit: int, closer: str, why: str) -> tuple[list[ToolCall], int]:
+def _unread(text: str, i: int, j: int, closer: str, why: str, ctx: Ctx) -> tuple[list[ToolCall], int]:
     """A call the format's tokens open but that names no tool: not ok, to its closer."""
-    return _broken("", text, i, j, j, why, closer)
+    return _broken(ctx, "", text, i, j, j, why, closer)
+
+
+def _cut_at(text: str, k: int, ctx: Ctx) -> bool:
+    """The text, ending after ``k``, may be cut in the call's closer, a json block's or an
+    argument's opening (read in place, not copied: this runs at every head that fails)."""
+    n = len(text) - k
+    if any(n <= len(t) and t.startswith(text[k:]) for t in (_CALL_CLOSE, _JSON, _ARG_OPEN)):
+        return True
+    return text.startswith(_ARG_OPEN, k) and ctx.find(text, "<|sep|>", k, len(text)) < 0
 
 
 SOLAR_CALL = "<|tool_call:start|>"
@@ -147,8 +155,8 @@ def read_solar(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] 
         if nxt.group() == SOLAR_CALL:
             return None, nxt.start()  # a head abandoned for the next call (the format's parser skips it)
         head = text[i + len(SOLAR_CALL):nxt.start()][:60]
-        return _unread(text, i, nxt.start(), limit, _SOLAR_END,
-                       f"a call head that is not a tool's name on its line ({head!r})")
+        return _unread(text, i, nxt.start(), _SOLAR_END,
+                       f"a call head that is not a tool's name on its line ({head!r})", ctx)
     name = m.group(1)
     j = k = m.end()
     params: list[tuple[str, str, bool | None]] = []
@@ -168,22 +176,23 @@ def read_solar(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] 
                     rest.startswith("<|tool_arg:start|>") and "<|tool_arg:value|>" not in rest) or
                     "<|tool_arg:start|>".startswith(rest)):
                 return [cut_call(name, text[j:limit], (i, limit), f"before {_SOLAR_END}")], limit
-            return _broken(name, text, i, j, k, f"the call to {name!r} holds text that is not an argument "
-                                                f"at offset {k - i} of the call", _SOLAR_END)
+            return _broken(ctx, name, text, i, j, k, f"the call to {name!r} holds text that is not an "
+                                                     f"argument at offset {k - i} of the call", _SOLAR_END)
         stop = _SOLAR_TOKEN.search(text, arg.end(), limit)
         if stop is None:
             if limit == len(text):
                 return [cut_call(name, text[j:limit], (i, limit), f"inside argument {arg.group(1)!r}")], limit
             why = f"argument {arg.group(1)!r} of {name!r} runs past its block"
-            return _broken(name, text, i, j, limit, why)
+            return _broken(ctx, name, text, i, j, limit, why)
         if stop.group() == _SOLAR_VALUE:  # (a value holding another's value token: an argument end dropped)
-            return _broken(name, text, i, j, stop.start(), f"argument {arg.group(1)!r} of {name!r} holds "
-                           "another argument's value token", _SOLAR_END)
+            return _broken(ctx, name, text, i, j, stop.start(), f"argument {arg.group(1)!r} of {name!r} "
+                           "holds another argument's value token", _SOLAR_END)
         params.append((arg.group(1).strip(), text[arg.end():stop.start()], False))
         k = stop.end() if stop.group() == _SOLAR_ARG_END else stop.start()
     after = _SOLAR_TOKEN.search(text, end, limit)
     if after is not None and after.group() not in (SOLAR_CALL, _SOLAR_END) and end > k:
         # an argument's token after the call's end, before any other call: the end was inside a value
-        return _broken(name, text, i, j, k, f"an argument's token follows the end of the call to {name!r}: "
-                       "a value may have held that end, so where the call ends is a guess", _SOLAR_END)
+        return _broken(ctx, name, text, i, j, k, "an argument's token follows the end of the call to "
+                       f"{name!r}: a value may have held that end, so where the call ends is a guess",
+                       _SOLAR_END)
     return [xml_call(name, params, text[j:end].strip(), (i, end), ctx)], end
