@@ -696,7 +696,7 @@ cdef class _Repairer:
             self.put(c'e')
             for k in range(es + 1, end):
                 self.put(self.ch(k))
-        if has_exp or nd > 308:
+        if has_exp or (dot and nd > 308):  # (an integer is exact at any size: no double)
             eng_beyond_double(self, i, end, start)
         return end
 

@@ -460,3 +460,45 @@ def test_a_stray_closer_with_one_reading_is_dropped(text, value):
 def test_a_bare_value_holding_a_curly_quote_is_refused(text):
     # (its opening quote dropped: "/tmp" was meant, and a boolean would become a string)
     assert not toolmend.normalize_tool_args(text).ok
+
+
+@pytest.mark.parametrize("text", [
+    "{'cmd': 'git commit -m 'Fix login bug', 'cwd': '/repo'}",   # a quotation in single quotes
+    "{'cmd': 'sed -i 's/a/b/g', 'file': 'f.txt'}",
+    "{'msg': 'Hello ' 'world', 'n': 1}",                          # Python's strings side by side
+    "{\u201ccmd\u201d: \u201cgit commit -m \u201cfix bug\u201d, \u201ccwd\u201d: \u201c/r\u201d}",
+])
+def test_a_quotation_whose_closing_quote_was_taken_for_the_strings_end_is_refused(text):
+    # (one quote is missing: where the string ends is a guess, as with double quotes)
+    r = toolmend.normalize_tool_args(text)
+    assert not r.ok and "quotation" in (r.error or "")
+
+
+@pytest.mark.parametrize("text, value", [
+    ("{'a': 'it's fine', 'b': 1}", {"a": "it's fine", "b": 1}),
+    ("{'a': 'say 'hi' now', 'b': 1}", {"a": "say 'hi' now", "b": 1}),
+    ("{'q': 'O'Brien', 'n': 1}", {"q": "O'Brien", "n": 1}),
+    ("{\u201ccmd\u201d: \u201cgit commit -m \u201cfix bug\u201d\u201d}",
+     {"cmd": "git commit -m \u201cfix bug\u201d"}),
+])
+def test_quotes_inside_a_string_that_close_their_quotation_are_kept(text, value):
+    r = toolmend.normalize_tool_args(text)
+    assert r.ok and r.value == value
+
+
+def test_an_integer_past_a_doubles_range_is_exact_in_valid_json():
+    # (a 309-digit integer, an RSA modulus's size: a double cannot hold it, an int can)
+    n = 2 * 10 ** 308
+    for text in (f'{{"n": {n}}}', f"[{n}]", f"{{n: {n}}}"):
+        r = toolmend.normalize_tool_args(text)
+        assert r.ok and (r.value == {"n": n} or r.value == [n]), text
+    assert toolmend.normalize_tool_args(f'{{"n": {n}.5}}').value == {"n": None}  # (a fraction: a double)
+
+
+@pytest.mark.parametrize("text, value", [('{"timeout": 1e999}', {"timeout": None}),
+                                         ('{"a": [-1e400, 2]}', {"a": [None, 2]})])
+def test_streamed_arguments_past_a_doubles_range_finish_as_recovery_reads_them(text, value):
+    stream = toolmend.StreamingArgs()
+    stream.feed(text)
+    done = stream.finish()
+    assert done.ok and done.value == value == toolmend.normalize_tool_args(text).value

@@ -218,6 +218,12 @@ def _recover(text: str, tool: str | None, curly: bool, fences: int = 0) -> Recov
             return Recovered(text, True, "parse", value, None, [])
         return _accept(value, text, "parse", tool, text.strip(), [], text)
     if step > 0:
+        if step == 1 and "\u201c" in candidate:
+            opened = _curly_left_open(value)
+            if opened is not None:  # ({“cmd”: “git commit -m “fix bug”, ...}: one quote is missing)
+                return _fail(text.strip(), f"the curly quote \u201c in the string {opened[:60]!r} opens a "
+                                           "quotation that the string's own closing quote then closes: one "
+                                           "quote is missing, and where the string ends is a guess")
         if tool is None:
             return Recovered(candidate, True, _STEP_NAMES[step], value, None, None, text)
         return _accept(value, candidate, _STEP_NAMES[step], tool, text.strip(), None, text)
@@ -432,6 +438,24 @@ def _engine(text: str, base: str, tool: str | None, original: str) -> Recovered:
     return _accept(value, rebuilt, "repair", tool, original, fixes, text)
 
 
+def _curly_left_open(value: Any) -> str | None:
+    """A string of ``value`` holding an opening curly quote with no closing one after it
+    (the curly-quote step took that closing quote for the string's end), or None. (German's
+    \u201e opens what \u201c closes: "\u201ehi\u201c" is whole.)"""
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if type(v) is str:
+            k = v.rfind("\u201c")
+            if k >= 0 and "\u201d" not in v[k:] and "\u201e" not in v[:k]:
+                return v
+        elif type(v) is dict:
+            stack.extend(v.values())
+        elif type(v) is list:
+            stack.extend(v)
+    return None
+
+
 def _quotation_left_open(original: str, raw_fixes: list[tuple[str, int, str]]) -> int:
     """Where a quote read inside a string opens a quotation (a blank or an opening bracket
     before it, no blank or delimiter after it) whose only closing quote is the one read as the string's
@@ -440,12 +464,12 @@ def _quotation_left_open(original: str, raw_fixes: list[tuple[str, int, str]]) -
     inner = sorted(offset for code, offset, _ in raw_fixes if code == "inner_quote")
     marks = set(inner)
     for o in inner:
-        if o <= 0 or o + 1 >= len(original) or original[o] != '"':
+        if o <= 0 or o + 1 >= len(original) or original[o] not in "\"'":
             continue
         if not (original[o - 1] in " \t\n([{=:" and not original[o + 1].isspace()
-                and original[o + 1] not in ",:}]\""):  # (a quotation opens: "-r", "/x", "$HOME")
+                and original[o + 1] not in ",:}]\"'"):  # (a quotation opens: "-r", "/x", "$HOME")
             continue
-        nxt = original.find('"', o + 1)
+        nxt = original.find(original[o], o + 1)  # (in a string of single quotes: 'git commit -m 'Fix')
         if nxt >= 0 and nxt not in marks:
             return o
     return -1

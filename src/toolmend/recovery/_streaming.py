@@ -78,11 +78,14 @@ class _Watch:
         self.repeated = False   # a second string at the same path (a repeated key)
 
 
+_INFINITE = (float("inf"), float("-inf"))
+
+
 class _Parser:
     """The incremental JSON parser under :class:`StreamingArgs`."""
 
     __slots__ = ("stack", "keys", "mode", "first", "root", "pieces", "is_key", "esc", "tok",
-                 "surrogates", "consumed", "error", "error_at", "watch", "watched", "shown")
+                 "surrogates", "consumed", "error", "error_at", "watch", "watched", "shown", "beyond")
 
     def __init__(self) -> None:
         self.stack: list[Any] = []      # the open containers, innermost last
@@ -95,6 +98,7 @@ class _Parser:
         self.esc = ""                   # an escape cut between chunks: "\\", "\\u0"...
         self.tok = ""                   # a number or literal being read
         self.surrogates = False
+        self.beyond = False             # a number past a double's range was read (1e999: inf)
         self.consumed = 0
         self.error: str | None = None
         self.error_at = -1
@@ -143,7 +147,10 @@ class _Parser:
             if too_long is not None:
                 self._fail(at - len(tok), f"{too_long}, not read")
                 return False
-            self._put(int(tok) if whole else float(tok))
+            number = int(tok) if whole else float(tok)
+            if number in _INFINITE:
+                self.beyond = True  # (JSON has no infinity: the recovery's mapping says what it is)
+            self._put(number)
         else:
             self._fail(at - len(tok), f"{tok!r} is not a JSON value")
             return False
@@ -544,7 +551,9 @@ class StreamingArgs:
             return Recovered(text.strip(), False, None, None, self._bad_utf8)
         parser = self._parser
         parser.end()
-        if parser.mode == _DONE and (self.tool is None or isinstance(parser.root, dict)):
-            # read whole already: the value is the parser's (integers of any size exact)
+        if parser.mode == _DONE and not parser.beyond and (
+                self.tool is None or isinstance(parser.root, dict)):
+            # read whole already: the value is the parser's (integers of any size exact; one past a
+            # double's range, 1e999, is the recovery's to map)
             return Recovered(text.strip(), True, "parse", parser.root)
         return normalize_tool_args(text, self.tool, schema=self.schema)
