@@ -502,3 +502,13 @@ def test_streamed_arguments_past_a_doubles_range_finish_as_recovery_reads_them(t
     stream.feed(text)
     done = stream.finish()
     assert done.ok and done.value == value == toolmend.normalize_tool_args(text).value
+
+
+@pytest.mark.parametrize("text", ['"C:\\Users\\me\\notes.txt', '"C:\\new\\a.txt"',
+                                  '"C:\\Users\\me\\notes.txt"'])
+def test_one_quoted_string_the_engine_cannot_read_is_no_bare_value_with_its_quotes(text):
+    # (a file name holding the quotes is never what the model meant: which backslashes escape is a guess)
+    r = toolmend.normalize_tool_args(text, "read_file")
+    assert not r.ok and "one quoted string" in (r.error or "")
+    assert toolmend.normalize_tool_args('"main.go"', "read_file").value == {"file": "main.go"}
+    assert toolmend.normalize_tool_args('"ls" | grep "x"', "bash").value == {"command": '"ls" | grep "x"'}

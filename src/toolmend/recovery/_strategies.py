@@ -360,6 +360,14 @@ def _finish(text: str, base: str, tool: str | None) -> Recovered:
                         f.code in ("escape", "quote") for f in quoted.fixes or ()):  # (single quotes)
                     return _accept(quoted.value, quoted.text, quoted.strategy or "repair", tool, original,
                                    list(quoted.fixes or ()), text)
+                if not quoted.ok and original.count(first) <= 2 and (
+                        original.count(first) == 1 or original.endswith(first)):
+                    # one quoted string (or its opening quote alone) the engine refused: its text with
+                    # the quotes is no value the model meant ("C:\new\a.txt": which backslashes are
+                    # escapes is a guess)
+                    shut = "" if len(original) > 1 and original.endswith(first) else " that never closes"
+                    return _fail(original, f"the text is one quoted string{shut}, and it cannot be read: "
+                                           f"{quoted.error}")
             if not base.startswith(("```", "~~~")):
                 return _wrap(original, tool, original)
             repaired = _engine(text, base, tool, original)
