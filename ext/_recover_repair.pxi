@@ -650,6 +650,10 @@ cdef Py_ssize_t eng_in_array(_Repairer self, Frame* f, int state, Py_ssize_t i, 
     if c == c'0' and eng_digit_group(self, i):
         self.refuse(i, "digits after a number and a space: a digit group (1 000) or two "
                        "values, two readings")
+    if (c == c'"' or c == c"'") and f.kind == F_TUP:  # ("a" "b": Python's one string "ab")
+        self.refuse(i, "a string after another in parentheses, no comma between: Python joins "
+                       "them into one string, or a comma is missing and they are a tuple's two; "
+                       "two readings")
     if (c == c'"' or c == c"'" or c == c'{' or c == c'[' or c == c'+' or c == c'-'
             or c == c'.' or is_digit(c) or is_alpha(c)):
         self.fix("comma", i, "missing comma added")

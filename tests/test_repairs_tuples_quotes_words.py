@@ -329,3 +329,12 @@ def test_the_json_repair_drop_in_reads_it_with_the_schema():
 def test_a_key_in_an_array_stays_refused_without_one_reading(text, schema):
     r = toolmend.normalize_tool_args(text, schema=schema)
     assert not r.ok and r.cut is None
+
+
+@pytest.mark.parametrize("text", ['{"cmd": ("git commit -m x && "\n        "git push"), "cwd": "/r"}',
+                                  "{'msg': ('Hello '\n  'world')}", '{"a": ("x" "y")}'])
+def test_strings_side_by_side_in_parentheses_are_refused_not_a_tuple(text):
+    # (Python joins them: ("a" "b") is the string "ab"; or a comma is missing: two readings)
+    r = toolmend.normalize_tool_args(text)
+    assert not r.ok and "Python joins them" in (r.error or "")
+    assert toolmend.normalize_tool_args('{"a": ("x", "y")}').value == {"a": ["x", "y"]}

@@ -396,6 +396,10 @@ class _Engine(_Scanner):
                 and self.digit_before_blanks(i):
             raise Refused(i, "digits after a number and a space: a digit group (1 000) or two "
                              "values, two readings")
+        if (c == '"' or c == "'") and f[0] == _TUP:  # ("a" "b": Python's one string "ab")
+            raise Refused(i, "a string after another in parentheses, no comma between: Python joins "
+                             "them into one string, or a comma is missing and they are a tuple's two; "
+                             "two readings")
         if c in "\"'{[+-.0123456789" or c.isalpha():
             self.fix("comma", i, "missing comma added")
             f[1] = _VALUE
