@@ -1,16 +1,12 @@
-# The scanner half of the compiled repair engine: its state (the _Repairer
-# class) and the tokens it reads at an offset (whitespace and comments,
-# strings, numbers, bare words, MongoDB calls), each written out with the
-# repairs it needs logged. Included by _recover.pyx; the engine itself is
-# _recover_repair.pxi. Twin: src/toolmend/_kernels/_recover_tokens.py.
-
+# The scanner half of the compiled repair engine: its state (the _Repairer class) and the
+# tokens it reads at an offset (whitespace and comments, strings, numbers, bare words,
+# MongoDB calls), each written out with the repairs it needs logged. Included by
+# _recover.pyx; the engine itself is _recover_repair.pxi. Twin: _kernels/_recover_tokens.py.
 # ---------------------------------------------------------------------------
-# The repair engine (after the seven strategies)
-#
-# One pass over the text with an explicit stack of frames; it writes the
-# repaired JSON text straight into a buffer (the value is then parsed from it
-# by orjson, or by the exact reader where orjson would not be exact) and logs what it
-# changed. Same rules, messages and offsets as the twin (_recover_repair.py).
+# The repair engine (after the seven strategies): one pass over the text with an explicit
+# stack of frames; it writes the repaired JSON text straight into a buffer (the value is then
+# parsed from it by orjson, or by the exact reader where orjson would not be exact) and logs
+# what it changed. Same rules, messages and offsets as the twin (_recover_repair.py).
 
 cdef enum:
     F_OBJ = 0
@@ -759,11 +755,15 @@ cdef class _Repairer:
             if text != NULL:
                 if not self.same_word(j, end, text, False):
                     self.fix_f("literal", i, "{span} written as {t}", 0, 0, j, end, text)
+                    if end >= n and ctx != F_TOP:  # (None, True ending an open value: Nonetheless?)
+                        self.fix("cut", i, "cut inside a word")
                 self.put_ascii(text)
                 return end
         if self.same_word(j, end, b"nan", True) or self.same_word(j, end, b"infinity", True) \
                 or self.same_word(j, end, b"inf", True):
             self.fix_f("nan", i, "{span} written as null", 0, 0, i, end, NULL)
+            if end >= n and ctx != F_TOP:  # (Inf ending an open value: Info, Infra cut as well)
+                self.fix("cut", i, "cut inside a word")
             self.put_ascii(b"null")
             return end
         if not sign and end >= n:

@@ -506,9 +506,13 @@ class _Scanner:
             text = "null" if v is None else ("true" if v else "false")
             if w != text:
                 self.fix("literal", i, f"{w} written as {text}")
+                if end >= n and ctx != _TOP:  # (None, True ending an open value: Nonetheless?)
+                    self.fix("cut", i, "cut inside a word")
             return v, text, end
         if low in _NAN:
             self.fix("nan", i, f"{sign}{w} written as null")
+            if end >= n and ctx != _TOP:  # (Inf ending an open value: Info, Infra cut as well)
+                self.fix("cut", i, "cut inside a word")
             return None, "null", end
         if not sign and end >= n:
             for full in ("true", "false", "null", "none", "undefined"):
