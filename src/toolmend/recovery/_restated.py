@@ -201,27 +201,35 @@ def _comment_offers(text: str, end: int) -> bool:
 def offered(text: str, calls: list[ToolCall]) -> list[ToolCall]:
     """``calls`` with bare ok calls written as choices made not ok: a line offering the
     calls below it as another choice than those above it (``Or:``, ``# or`` after those
-    above), or a comment saying so after the calls below (``# or this one``), the calls of
-    the two groups (a list's, or one call) bare. Linear: each gap between two calls is read once,
-    and only when short."""
+    above), or a comment saying so after calls written together (``[f(a=1)]`` then
+    ``[f(a=2)]  # or this one``), the calls of the groups (a list's, calls with only
+    separators between them) bare. Linear: the groups are found in one pass, each gap
+    between two calls read once, and only when short."""
+    groups: list[list[int]] = []  # runs of calls with only separators between them
+    for i, call in enumerate(calls):
+        prev = calls[i - 1] if i else None
+        if prev is not None and prev.span[1] <= call.span[0] and \
+                not text[prev.span[1]:call.span[0]].strip(_SEPARATORS):
+            groups[-1].append(i)
+        else:
+            groups.append([i])
+    choices = [above + below for above, below in zip(groups, groups[1:], strict=False)
+               if calls[above[-1]].span[1] <= calls[below[0]].span[0]
+               and _offers_choice(text, calls[above[-1]].span[1], calls[below[0]].span[0])]
+    choices += [group for group in groups
+                if len(group) > 1 and _comment_offers(text, calls[group[-1]].span[1])]
     out = calls
     bare: list[bool] = []
-    for i in range(1, len(calls)):
-        prev, call = calls[i - 1], calls[i]  # (one may be not ok already: "[f(a=1)]  # or")
-        if not (call.ok or prev.ok) or prev.span[1] > call.span[0]:
-            continue
-        if not _offers_choice(text, prev.span[1], call.span[0]) and not (
-                not text[prev.span[1]:call.span[0]].strip(_SEPARATORS)
-                and _comment_offers(text, calls[_group(text, calls, i, 1)[-1]].span[1])):
-            continue  # (neither a line between them nor a comment after the calls below says "or")
+    for marked in choices:
+        if not any(calls[k].ok for k in marked):
+            continue  # (one may be not ok already: "[f(a=1)]  # or")
         if not bare:
             bare = bare_calls(text, [c.span for c in calls])
-        above, below = _group(text, calls, i - 1, -1), _group(text, calls, i, 1)
-        if not all(bare[k] for k in above + below):
+        if not all(bare[k] for k in marked):
             continue  # (a call a family's marker opens is made: the choice is not the reading's to undo)
         if out is calls:
             out = list(calls)
-        for k in above + below:
+        for k in marked:
             if out[k].ok:
                 out[k] = one_of_them([calls[k]])[0]
     return out

@@ -129,8 +129,8 @@ def _call_objects(text: str, a: int, b: int, ctx: Ctx | None = None) -> tuple[li
         found, k = keyed_calls(text, j, b, ctx), b
     items = literal if isinstance(literal, list) else [literal]
     if not found or len(found) != len(items) or not all(
-            isinstance(item, dict) and (call.name in item.values() and call.args in item.values() or
-                                        item.get(call.name) == call.args)
+            call.ok and isinstance(item, dict) and (call.name in item.values() and call.args in item.values()
+                                                    or item.get(call.name) == call.args)
             for call, item in zip(found, items, strict=True)):
         return [], j
     return found, k
