@@ -372,3 +372,68 @@ def test_the_cut_record_says_where_a_text_stops():
 
     assert cut_reason('{"a": "b') == "inside a string" and cut_reason('{"a": [1, ') == "after a comma"
     assert cut_reason('{"a": "b"') is None and cut_reason("not json at all") is None
+
+
+def test_every_stop_at_a_limit_refuses_the_last_call():
+    block = {"type": "tool_use", "id": "t", "name": "write", "input": {"path": "a.txt"}}
+    (call,) = from_anthropic({"stop_reason": "model_context_window_exceeded", "content": [block]})
+    assert not call.ok and "model_context_window_exceeded" in call.error
+    # the Responses API: a response stopped short, and an item still in progress
+    item = {"type": "function_call", "call_id": "c", "name": "write", "arguments": '{"path": "a.txt"'}
+    still = {**item, "status": "incomplete"}
+    for response in ({"object": "response", "status": "incomplete", "output": [item]},
+                     {"object": "response", "status": "completed", "output": [still]}):
+        (call,) = from_openai(response)
+        assert not call.ok and "cut off" in call.error
+    whole = {**item, "arguments": '{"path": "a.txt"}'}
+    first, last = from_openai({"object": "response", "status": "incomplete", "output": [whole, item]})
+    assert first.ok and first.args == {"path": "a.txt"} and not last.ok  # (the model wrote past the first)
+
+
+def test_a_responses_custom_tool_call_is_an_entry_never_dropped():
+    custom = {"type": "custom_tool_call", "call_id": "c2", "name": "read", "input": "a.txt"}
+    (call,) = from_openai({"object": "response", "status": "completed", "output": [custom]})
+    assert not call.ok and call.name == "read" and call.id == "c2" and "free-form" in call.error
+
+
+@pytest.mark.parametrize("value", [float("nan"), float("inf"), -float("inf"), [1.0, float("nan")]])
+def test_parsed_arguments_holding_nan_or_infinity_are_not_ok(value):
+    # (orjson writes them as null: raw_args would say null where args hold nan)
+    def block(given: dict) -> dict:
+        return {"content": [{"type": "tool_use", "id": "t", "name": "f", "input": given}]}
+
+    (call,) = from_anthropic(block({"x": value}))
+    assert not call.ok and "NaN or Infinity" in call.error
+    assert not normalize_tool_args({"x": value}).ok
+    (call,) = from_anthropic(block({"a": 10 ** 5000}))
+    assert not call.ok and "cannot be written as JSON" in call.error
+
+
+def test_an_argument_given_beside_args_and_in_it_with_two_values_is_refused(tmp_path):
+    (tmp_path / "a.txt").write_text("one\ntwo\n")
+    patch = "--- a/a.txt\n+++ b/a.txt\n@@ -1,2 +1,2 @@\n one\n-two\n+TWO\n"
+    given = {"file": "a.txt", "patch": patch, "dry_run": False}
+    r = run_tool("@diff", {"cmd": "apply", "dry_run": True, "args": given}, workspace=str(tmp_path))
+    assert not r.ok and "'dry_run' is given both" in r.output
+    assert (tmp_path / "a.txt").read_text() == "one\ntwo\n"
+    r = run_tool("@diff", {"cmd": "apply", "dry_run": True, "args": {"file": "a.txt", "patch": patch}},
+                 workspace=str(tmp_path))
+    assert r.ok and (tmp_path / "a.txt").read_text() == "one\ntwo\n"
+
+
+@pytest.mark.parametrize("context", ["1\u0662", "1_0", "1e3", "5.5"])
+def test_an_integer_argument_in_a_spelling_python_alone_reads_is_refused(context):
+    args = {"a": "x\n", "b": "y\n", "context": context}
+    r = run_tool("@diff", {"cmd": "text", "args": args}, workspace=".")
+    assert not r.ok and "must be an integer" in r.output
+    assert run_tool("@diff", {"cmd": "text", "args": {"a": "x\n", "b": "y\n", "context": " 007 "}},
+                    workspace=".").ok
+
+
+def test_apply_to_one_file_says_what_other_sections_it_left(tmp_path):
+    (tmp_path / "a.txt").write_text("one\ntwo\n")
+    patch = ("--- a/a.txt\n+++ b/a.txt\n@@ -1,2 +1,2 @@\n one\n-two\n+TWO\n"
+             "--- a/b.txt\n+++ b/b.txt\n@@ -1,2 +1,2 @@\n x\n-y\n+Y\n")
+    args = {"file": "a.txt", "patch": patch}
+    r = run_tool("@diff", {"cmd": "apply", "args": args}, workspace=str(tmp_path))
+    assert r.ok and "also holds 1 section for other files ('a/b.txt'), not applied" in r.output

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import sys
+from typing import Any
 
 from .errors import EncodingError
 
@@ -137,3 +138,22 @@ def too_many_digits(text: str) -> str | None:
 def int_of_text(text: str) -> int | None:
     """``int(text)`` for an integer's text, None when it has more digits than Python converts."""
     return None if too_many_digits(text) else int(text)
+
+
+def non_finite(value: Any) -> bool:
+    """``value`` (a parsed JSON-like value) holds a float JSON has no number for: NaN or
+    Infinity, which orjson writes as null and Python's json as ``NaN``, neither JSON."""
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if type(v) is float:
+            if v != v or v in (_INF, -_INF):
+                return True
+        elif type(v) is dict:
+            stack.extend(v.values())
+        elif type(v) is list or type(v) is tuple:
+            stack.extend(v)
+    return False
+
+
+_INF = float("inf")

@@ -24,7 +24,7 @@ from typing import Any, Iterator, Sequence
 
 from .._files import read_capped
 from .._kernels import jsonscan as _k
-from .._text import UTF8_BOM, decode_utf8, human_size
+from .._text import UTF8_BOM, decode_utf8, human_size, non_finite
 from ..errors import (
     EncodingError,
     JSONError,
@@ -385,12 +385,13 @@ def format_of_name(path: str, fmt: str = "auto") -> str:
 
 
 def from_value(value: Any, name: str = "the text") -> Document:
-    """A Document for an already-parsed value (a dict or list sent in place
-    of the text); its numbers are whatever the caller's parser made of them."""
+    """A Document for an already-parsed value (a dict or list sent in place of the text)."""
     try:
         text = dumps(value)
     except TypeError as exc:
         raise JSONError(f"{name}: {exc}") from None
+    if "null" in text and non_finite(value):  # (written as null: a value the caller never had)
+        raise JSONError(f"{name} holds NaN or Infinity, which JSON cannot carry")
     return parse_document(text, name=name, format="json")
 
 

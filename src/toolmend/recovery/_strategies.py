@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Callable
 import orjson
 
 from .._kernels import jsonscan as _scan, recover as _k
-from .._text import CURLY_TO_ASCII, QUOTED_KEY, line_col
+from .._text import CURLY_TO_ASCII, QUOTED_KEY, line_col, non_finite
 from ..errors import LiteralError, RecoveryError
 from ._fields import SUBCOMMANDS, field_for_tool, looks_like_cli_args, tool_style
 from ._result import Cut, Fix, Recovered, cut_error, cut_from_log, make_cut
@@ -68,13 +68,17 @@ def json_text(value: Any) -> str:
     hold, so orjson refuses it) is written as a ``\\udXXX`` escape, and
     nesting deeper than orjson writes (254 levels) by the json module.
     Raises RecoveryError for a value JSON cannot write (a set, an object,
-    a cycle, nesting past what Python can walk)."""
+    a cycle, NaN or Infinity, nesting past what Python can walk)."""
     try:
-        return orjson.dumps(value).decode()
+        out = orjson.dumps(value)
     except orjson.JSONEncodeError:
         pass
+    else:
+        if b"null" in out and non_finite(value):  # (orjson writes NaN and Infinity as null)
+            raise RecoveryError("the value holds NaN or Infinity, which JSON cannot carry")
+        return out.decode()
     try:
-        return json.dumps(value, separators=(",", ":"))
+        return json.dumps(value, separators=(",", ":"), allow_nan=False)
     except RecursionError:
         raise RecoveryError("the value is nested too deeply to write as JSON (past the ~1,000 "
                             "levels Python can walk)") from None

@@ -250,7 +250,11 @@ def _dumps(value: Any) -> str:
     try:
         return json_text(value)
     except ValueError:  # RecoveryError
+        pass
+    try:
         return reprlib.repr(value)
+    except ValueError:  # (an int past the digits Python writes out)
+        return f"<{type(value).__name__} JSON cannot write>"
 
 
 

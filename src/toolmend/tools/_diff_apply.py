@@ -25,7 +25,7 @@ from __future__ import annotations
 import os
 import re
 import stat
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .._text import human_size, plural
@@ -594,7 +594,15 @@ def diff_apply(args: ToolArgs, ws: Workspace) -> ToolResult:
                         "backups of the files it deletes there would keep the folder: keep a copy, "
                         "then apply it without backups (backup: false, --no-backup)")
     stop = ws.resolve(base, what="folder") if base not in ("", ".") else ws.root
-    return _report(changes, list(slots.values()), ws, dry_run, backup, stop)
+    result = _report(changes, list(slots.values()), ws, dry_run, backup, stop)
+    others = [s.names()[0] if s.names() else "(unnamed)" for s in sections if s is not changes[0].section] \
+        if args.has("file") else []
+    if others and result.ok:  # (the agent sent a patch of several files for one: say what was left)
+        result = replace(result, output=result.output.rstrip("\n") + f"\nnote: the patch also holds "
+                         f"{len(others)} section{'s' if len(others) > 1 else ''} for other files "
+                         f"({', '.join(map(repr, others[:5]))}), not applied: 'file' names one; apply it "
+                         "without 'file' to patch every file it names\n")
+    return result
 
 
 def _report(changes: list[_Change], slots: list[_Slot], ws: Workspace, dry_run: bool,

@@ -17,7 +17,9 @@ with no native tool calls is searched for calls written in its text
 (``text=False`` turns that off).
 
 A response that stopped at its token limit (OpenAI ``finish_reason:
-"length"``, Anthropic ``stop_reason: "max_tokens"``) may end inside its last
+"length"``, a Responses API response or item with ``status: "incomplete"``,
+Anthropic ``stop_reason: "max_tokens"`` or ``"model_context_window_exceeded"``)
+may end inside its last
 call; one rule for both: that last call is ok only when it is provably whole.
 A native OpenAI call is when the model closed every bracket of its
 ``arguments`` and no value in them was cut (any repair that had to close
@@ -64,6 +66,16 @@ def _openai_call(item: Any, cut: bool = False) -> ToolCall:
                            call_id if isinstance(call_id, str) else None, cut=cut)
 
 
+def _custom_call(item: Any) -> ToolCall:
+    """A Responses API ``custom_tool_call``: free-form input, no JSON arguments to read; an entry
+    not ok in its place (never dropped: the calls beside it are not all there are)."""
+    name, call_id = _get(item, "name"), _get(item, "call_id") or _get(item, "id")
+    given = _get(item, "input")
+    return ToolCall(name if isinstance(name, str) else "", given if isinstance(given, str) else "", None,
+                    False, (0, 0), "a custom tool call: its input is free-form text, not JSON arguments "
+                    "to recover", call_id if isinstance(call_id, str) else None)
+
+
 def from_openai(obj: Any, *, text: bool = True, tools: Any = None) -> list[ToolCall]:
     """The tool calls of an OpenAI response (SDK object or dict), arguments recovered.
 
@@ -102,7 +114,12 @@ def _openai_calls(obj: Any, text: bool) -> list[ToolCall]:
         return calls
     output = _get(obj, "output")
     if _is_list(output) and _get(obj, "object") == "response":  # the Responses API
-        return [_openai_call(item) for item in output if _get(item, "type") == "function_call"]
+        # a response stopped short (status "incomplete": max_output_tokens...) may end inside its last
+        # item; an item still in progress says so itself
+        last = output[-1] if _get(obj, "status") == "incomplete" else None
+        return [_openai_call(item, cut=_get(item, "status") == "incomplete" or item is last)
+                if _get(item, "type") == "function_call" else _custom_call(item)
+                for item in output if _get(item, "type") in ("function_call", "custom_tool_call")]
     if _get(obj, "type") == "function_call" or _get(obj, "function") is not None:
         return [_openai_call(obj)]
     calls = _get(obj, "tool_calls")
@@ -162,17 +179,22 @@ def _anthropic_calls(obj: Any, text: bool) -> list[ToolCall]:
             raise ToolError(f"from_anthropic: not an Anthropic message or content block: "
                             f"{type(obj).__name__}")
     calls = [c for c in (_anthropic_block(b) for b in content) if c is not None]
-    at_limit = _get(obj, "stop_reason") == "max_tokens"
+    reason = _get(obj, "stop_reason")
+    at_limit = reason in _ANTHROPIC_LIMITS
     if calls and at_limit and _get(content[-1], "type") == "tool_use":
-        # the response stopped at max_tokens inside its last tool_use: its input may be cut
-        calls[-1] = _refused(calls[-1], "the response stopped at max_tokens inside this call")
+        # the response stopped at its limit inside its last tool_use: its input may be cut
+        calls[-1] = _refused(calls[-1], f"the response stopped at {reason} inside this call")
     if calls or not text:
         return calls
     calls = [c for b in content if _get(b, "type") == "text" and isinstance(_get(b, "text"), str)
              for c in parse_tool_calls(_get(b, "text"))]
     if calls and at_limit:
-        calls[-1] = _at_limit(calls[-1], _last_text(content), "max_tokens")
+        calls[-1] = _at_limit(calls[-1], _last_text(content), reason)
     return calls
+
+
+# the stop reasons of a message the model did not end (its output cut where the limit fell)
+_ANTHROPIC_LIMITS = ("max_tokens", "model_context_window_exceeded")
 
 
 def _checked(calls: list[ToolCall], tools: Any) -> list[ToolCall]:

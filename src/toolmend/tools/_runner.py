@@ -243,7 +243,13 @@ def _run(name: str, args: Any, workspace: str | Any) -> ToolResult:
         raise ToolError(f"@{tool} {verb}: \"args\" must be an object, not {type(inner).__name__}")
     extra = set(args) - {"cmd", "args"}
     if extra:
-        # {"cmd": "get", "file": "x"}: arguments given at the top level.
+        # {"cmd": "get", "file": "x"}: arguments given at the top level; one given there and in
+        # "args" with another value is two readings ({"dry_run": true, "args": {"dry_run": false}})
+        twice = sorted(k for k in extra if k in inner and inner[k] != args[k])
+        if twice:
+            raise ToolError(f"@{tool} {verb}: {twice[0]!r} is given both beside \"args\" "
+                            f"({args[twice[0]]!r}) and in it ({inner[twice[0]]!r}): which is meant is a "
+                            "guess, so the call is not run")
         inner = {**{k: args[k] for k in extra}, **inner}
     inner, misfit = _fit_schema(tool, verb, inner)
     if unclosed and writes(tool, verb, inner):

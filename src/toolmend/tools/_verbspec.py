@@ -17,6 +17,7 @@ for a boolean). A :class:`VerbSpec` names its implementation, a function
 from __future__ import annotations
 
 import builtins
+import re
 from dataclasses import dataclass
 from typing import Any, Literal, Mapping
 
@@ -310,6 +311,7 @@ def verb_spec(tool: str, verb: str) -> VerbSpec:
 # ---------------------------------------------------------------------------
 # the checks
 
+_INT_TEXT = re.compile(r"[-+]?[0-9]{1,18}")
 _TRUE = ("true", "yes", "1", "on")
 _FALSE = ("false", "no", "0", "off")
 
@@ -357,10 +359,10 @@ def _integer(arg: Arg, value: Any, where: str, notes: list[str] | None, capped: 
     if isinstance(value, float) and value.is_integer():
         value = int(value)
     if isinstance(value, str):
-        try:
-            value = int(value.strip())
-        except ValueError:
-            raise ToolError(f"{where} must be an integer, not {value!r}") from None
+        # (ASCII digits only: int() also reads "1_0" as 10 and "1\u0662" as 12, readings no one wrote)
+        if _INT_TEXT.fullmatch(value.strip()) is None:
+            raise ToolError(f"{where} must be an integer, not {value!r}")
+        value = int(value.strip())
     if not isinstance(value, int):
         raise ToolError(f"{where} must be an integer, not {type(value).__name__}")
     name = arg.name
