@@ -755,8 +755,6 @@ cdef class _Repairer:
             if text != NULL:
                 if not self.same_word(j, end, text, False):
                     self.fix_f("literal", i, "{span} written as {t}", 0, 0, j, end, text)
-                    if end >= n and ctx != F_TOP:  # (None, True ending an open value: Nonetheless?)
-                        self.fix("cut", i, "cut inside a word")
                 self.put_ascii(text)
                 return end
         if self.same_word(j, end, b"nan", True) or self.same_word(j, end, b"infinity", True) \

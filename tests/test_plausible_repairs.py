@@ -514,16 +514,16 @@ def test_one_quoted_string_the_engine_cannot_read_is_no_bare_value_with_its_quot
     assert toolmend.normalize_tool_args('"ls" | grep "x"', "bash").value == {"command": '"ls" | grep "x"'}
 
 
-@pytest.mark.parametrize("text", ['{"level": Inf', '{"level": None', '{"level": True', '{"a": -Inf',
-                                  "[1, NaN"])
-def test_a_word_for_a_literal_ending_an_open_value_is_cut(text):
+@pytest.mark.parametrize("text", ['{"level": Inf', '{"level": Infinity', '{"a": -Inf', "[1, NaN"])
+def test_a_word_for_a_number_json_lacks_ending_an_open_value_is_cut(text):
     # ({"level": Inf may be Info, Infra: the text ends inside the value, maybe inside the word)
     r = toolmend.normalize_tool_args(text)
     assert not r.ok and r.cut is not None and r.cut.what == "inside a word"
 
 
 @pytest.mark.parametrize("text, value", [('{"level": true', {"level": True}), ('{"a": null', {"a": None}),
-                                         ('{"a": None}', {"a": None}), ("None", None)])
+                                         ('{"a": None}', {"a": None}), ("None", None),
+                                         ('{"a": None', {"a": None}), ("{'done': False", {"done": False})])
 def test_a_literal_that_is_whole_stays_whole(text, value):
     r = toolmend.normalize_tool_args(text)
     assert r.ok and r.value == value

@@ -119,7 +119,7 @@ def test_strategies_log_one_fix_each():
 
 
 def test_the_log_is_bounded():
-    raw = "[" + ", ".join(["'x'"] * 500) + ", 'y'"  # (open: the engine reads it, each quote logged)
+    raw = "[" + ", ".join(["'x'"] * 500) + ", True"
     r = normalize_tool_args(raw)
     assert r.ok and len(r.value) == 501
     assert len(r.fixes) == 101 and r.fixes[-1].code == "more"

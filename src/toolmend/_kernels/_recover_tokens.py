@@ -506,8 +506,6 @@ class _Scanner:
             text = "null" if v is None else ("true" if v else "false")
             if w != text:
                 self.fix("literal", i, f"{w} written as {text}")
-                if end >= n and ctx != _TOP:  # (None, True ending an open value: Nonetheless?)
-                    self.fix("cut", i, "cut inside a word")
             return v, text, end
         if low in _NAN:
             self.fix("nan", i, f"{sign}{w} written as null")
