@@ -199,6 +199,10 @@ cdef bint bare_unsafe(str tok, bint quoted=True):
     cdef str first
     if c == c'#' or c == c'+' or c == c'(' or c == 0x2026 or (quoted and u'"' in tok):
         return True
+    if c == c'-' and n > 1 and tok[1] == c'(':
+        return True  # (-(1), *range(3): Python's code, whose value is not its text)
+    if c == c'*' and is_call(tok.lstrip(u"*"), len(tok.lstrip(u"*"))):
+        return True
     if tok.endswith(u"\u201d") and u"\u201c" not in tok:  # (/tmp": a closing curly quote, its opener dropped)
         return True
     if c == c'/' and n > 1 and (tok[1] == c'/' or tok[1] == c'*'):

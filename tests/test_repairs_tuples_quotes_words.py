@@ -338,3 +338,11 @@ def test_strings_side_by_side_in_parentheses_are_refused_not_a_tuple(text):
     r = toolmend.normalize_tool_args(text)
     assert not r.ok and "Python joins them" in (r.error or "")
     assert toolmend.normalize_tool_args('{"a": ("x", "y")}').value == {"a": ["x", "y"]}
+
+
+@pytest.mark.parametrize("text", ['{"a": [*range(3)]}', '{"a": -(1)}', "{'a': **kwargs(x)}"])
+def test_python_code_in_an_object_literal_is_refused_not_its_text(text):
+    # (its value is what Python makes of it, not '*range(3)' or '-(1)')
+    assert not toolmend.normalize_tool_args(text).ok
+    for plain, value in (("{a: *.py}", "*.py"), ("{a: -x}", "-x")):  # (a glob, a flag: text)
+        assert toolmend.normalize_tool_args(plain).value == {"a": value}

@@ -99,8 +99,10 @@ def _bare_unsafe(tok: str) -> bool:
     """Whether a bare token holds structure or a form the repair engine reads
     otherwise (a quote, a comment, an ellipsis, a number form, several
     values, NaN, a MongoDB call): then it is not taken as a string."""
-    if '"' in tok or tok.startswith(("#", "//", "/*", "...", "\u2026", "+", "(", "`")):
+    if '"' in tok or tok.startswith(("#", "//", "/*", "...", "\u2026", "+", "(", "`", "-(")):
         return True  # (a value in backticks: a fence, a template, Markdown's code; not plain text)
+    if tok[0] == "*" and _CALL.match(tok.lstrip("*")):
+        return True  # (*range(3), -(1): Python's code, whose value is not its text)
     if tok.endswith("\u201d") and "\u201c" not in tok:  # (/tmp": a closing curly quote, its opener dropped)
         return True
     if tok[:2] in ("u'", "U'") or _INVISIBLE.search(tok):  # u'...', a zero-width space
