@@ -339,3 +339,18 @@ def test_a_call_that_waits_for_the_users_answer_is_not_made(asks, call):
 def test_a_question_that_asks_nothing_of_the_call_leaves_it_made(words):
     call = '<tool_call>\n{"name": "delete_user", "arguments": {"user_id": 5}}\n</tool_call>'
     assert _read(words + "\n" + call, tools=_DELETE_USER) == [("delete_user", True)]
+
+
+@pytest.mark.parametrize("block", ["<tool_calls>\n{}\n{}\n</tool_calls>", "<tool_call>[{},\n{}]</tool_call>"])
+def test_the_calls_of_a_block_a_marker_opens_are_made_after_any_sentence(block):
+    # (the second call of the block, on a line of its own, is no bare call a sentence can show)
+    text = "I cannot execute code myself, but here is what I would send:\n" + block.format(
+        '{"name": "ls", "arguments": {}}', '{"name": "rm", "arguments": {"path": "/tmp/x"}}')
+    assert _read(text) == [("ls", True), ("rm", True)]
+
+
+@pytest.mark.parametrize("text", ['{"tool_calls":', '{"tool_calls": \n\n', 'Sure.\n\n{"tool_calls":\n',
+                                  '<tool_call>{"tool_calls":', '```json\n{"tool_calls":'])
+def test_a_message_cut_right_after_the_tool_calls_key_reads_without_error(text):
+    assert all(not c.ok for c in parse_tool_calls(text))
+    _read(text)

@@ -69,14 +69,21 @@ _LABEL = re.compile(r"(?m)^[^\S\r\n]*[*_]{0,3}[^\W\d_]+(?:[^\S\r\n][^\W\d_]+)?[*
 
 def bare_calls(text: str, spans: list[tuple[int, int]]) -> list[bool]:
     """Whether each call (``spans``, in the text's order) stands bare: a bare call's start
-    (``_BARE``) and no family's marker on its line before it or on the line above (``_LED``).
-    One pass: each line and the line above it are searched once for a marker, however many
-    calls stand on them (linear), and never the text of the calls before (a ``>`` in an
-    argument is no tag's)."""
+    (``_BARE``) and no family's marker on its line before it or on the line above (``_LED``),
+    nor a call a marker led right before it, only separators between them (the calls of one
+    block: ``<tool_calls>`` then a call a line, ``<tool_call>[{..},\n{..}]``). One pass: each
+    line and the line above it are searched once for a marker, however many calls stand on
+    them (linear), and never the text of the calls before (a ``>`` in an argument is no tag's)."""
     out: list[bool] = []
     line = above = searched = prev = prev_end = -1
     led = False
     for start, end in spans:
+        if out and not out[-1] and prev_end <= start and not text[prev_end:start].strip(_SEPARATORS) \
+                and _BARE.match(text, prev) is not None:  # (the block a marker opened goes on)
+            prev, prev_end, line = start, end, text.rfind("\n", 0, start) + 1
+            searched, led, above = start, True, text.rfind("\n", 0, max(line - 1, 0)) + 1 if line else line
+            out.append(False)
+            continue
         if line < 0 or start < prev:
             line, new = text.rfind("\n", 0, start) + 1, True
         else:

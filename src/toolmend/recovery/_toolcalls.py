@@ -408,7 +408,7 @@ def _json_calls(text: str, i: int, limit: int, lenient: bool,
         return [plain], stop
     obj = _Obj(text, i, stop)
     held = obj.items.get("tool_calls") if len(obj.items) == 1 and not obj.twice else None
-    if held is not None and text[held.start] == "[":
+    if held is not None and held.start < len(text) and text[held.start] == "[":  # ({"tool_calls": cut there)
         # {"tool_calls": [...]} alone (xLAM's way): its calls; beside other members, a message's data
         inner = (held.start, held.end) if held.end is not None else None
         inner_end = held.end if held.end is not None else stop
