@@ -354,3 +354,14 @@ def test_the_calls_of_a_block_a_marker_opens_are_made_after_any_sentence(block):
 def test_a_message_cut_right_after_the_tool_calls_key_reads_without_error(text):
     assert all(not c.ok for c in parse_tool_calls(text))
     _read(text)
+
+
+def test_reasoning_the_model_writes_is_never_shown_as_text_with_thinking_true():
+    from toolmend.recovery import TextDelta
+
+    text = "<think>The user is rude; SECRET plan.</think>\nHello there."
+    for step in (1, 5, len(text)):
+        stream = ToolCallStream(thinking=True)
+        events = [e for k in range(0, len(text), step) for e in stream.feed(text[k:k + step])]
+        shown = "".join(e.text for e in events + stream.close() if isinstance(e, TextDelta))
+        assert shown == "\nHello there.", step

@@ -29,6 +29,7 @@ import regex  # type: ignore[import-untyped]
 from .._kernels import markers as marker_kernel
 from .._text import skip_blanks
 from ._formats._context import QUOTES, TURN_ENDS, shown_below
+from ._formats._tokens import reply_text
 from ._guidance import shown_as_guidance
 from ._livefamilies import (
     JSON_HEADS,
@@ -76,9 +77,8 @@ class LiveReading:
     text newly added at the end of ``text()``; ``close`` gives the last
     events and the calls."""
 
-    # The reading's state at its start: class values, which an instance
-    # shadows as it changes them (a stream is made per message: this keeps
-    # making one cheap).
+    # The reading's state at its start: class values, which an instance shadows as it
+    # changes them (a stream is made per message: this keeps making one cheap).
     state = "text"  # what the text at ``at`` is read as (see _STEPS; "reasoning" with thinking=True)
     work = ""  # text not yet read, from ``at``
     at = 0
@@ -125,10 +125,9 @@ class LiveReading:
             self.state = "opening"
         self.committed: list[ToolCall] = []
         self.args_sent: list[str] = []  # the arguments' text passed on
-        # the ToolCallStream read for: the deltas are appended to its ``_parts``; its
-        # ``text`` is the whole text so far; its class ``feed`` takes what this one does
-        # not read (the rest of a held message, a refusal); ``_live_held()`` tells it
-        # that the rest waits for close()
+        # the ToolCallStream read for: the deltas are appended to its ``_parts``; its ``text``
+        # is the whole text so far; its class ``feed`` takes what this one does not read (the
+        # rest of a held message, a refusal); ``_live_held()`` tells it the rest waits for close()
         self.stream, self.add = stream, stream._parts.append
 
     # -- feeding -------------------------------------------------------------
@@ -682,7 +681,8 @@ class LiveReading:
         for i, call in enumerate(rest, first):
             events += call_events(i, call, "".join(self.args_sent) if i == first and self.open_call else None)
         if not rest and not self.open_call and self.state not in ("reasoning", "think"):
-            tail = whole[self.quiet if self.quiet >= 0 else self.at:]
+            a = self.quiet if self.quiet >= 0 else self.at  # (held at the start: reasoning is no text)
+            tail = whole[a:] if self.thinking is not True or a != self.lead else reply_text(whole, a)
             if tail:
                 self.shown += len(tail)
                 events.append(text_delta(tail))

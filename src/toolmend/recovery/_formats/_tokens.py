@@ -50,6 +50,12 @@ def reasoning_end(text: str, start: int = 0) -> int:
     return -1 if m is None else m.end()
 
 
+def reply_text(text: str, start: int = 0) -> str:
+    """The text after the reasoning the prompt opened (from ``start``): none when it never closes."""
+    end = reasoning_end(text, start)
+    return "" if end < 0 else text[end:]
+
+
 # Kimi K2 ends its reasoning implicitly where its tool section begins
 # (or its first call's token, the section's opener left out, as Kimi-K2-Thinking may write it)
 IMPLICIT_ENDS = ("<|tool_calls_section_begin|>", "<|tool_call_begin|>")
