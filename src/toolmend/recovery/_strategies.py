@@ -63,18 +63,19 @@ def exact_json(text: str) -> Any:
     return value if step == 0 else _NOT_JSON
 
 
-def json_text(value: Any) -> str:
+def json_text(value: Any, given: bool = False) -> str:
     """Compact JSON text of ``value``; a lone surrogate (which UTF-8 cannot
     hold, so orjson refuses it) is written as a ``\\udXXX`` escape, and
     nesting deeper than orjson writes (254 levels) by the json module.
     Raises RecoveryError for a value JSON cannot write (a set, an object,
-    a cycle, NaN or Infinity, nesting past what Python can walk)."""
+    a cycle, nesting past what Python can walk; and, for a value ``given``
+    parsed by the caller, NaN or Infinity: the recovery's own never hold one)."""
     try:
         out = orjson.dumps(value)
     except orjson.JSONEncodeError:
         pass
     else:
-        if b"null" in out and non_finite(value):  # (orjson writes NaN and Infinity as null)
+        if given and b"null" in out and non_finite(value):  # (orjson writes NaN and Infinity as null)
             raise RecoveryError("the value holds NaN or Infinity, which JSON cannot carry")
         return out.decode()
     try:
@@ -183,7 +184,7 @@ def normalize_tool_args(raw: str | bytes | bytearray | dict[str, Any] | None,
         text: str = raw
     elif isinstance(raw, dict):
         try:
-            return Recovered(json_text(raw), True, "parsed", raw, None, [])
+            return Recovered(json_text(raw, True), True, "parsed", raw, None, [])
         except RecoveryError as exc:
             return _fail("", f"the arguments dict: {exc}")
     elif raw is None:

@@ -141,7 +141,7 @@ def call_from_parts(name: str, raw: Any, span: tuple[int, int], id: str | None =
     JSON, bare text is arguments that are not JSON."""
     if isinstance(raw, dict):
         try:  # the arguments must be what JSON can hold: no cycle, no set, no object
-            return ok_call(name, json_text(raw), raw, span, id)
+            return ok_call(name, json_text(raw, True), raw, span, id)
         except RecoveryError as exc:
             return ToolCall(name, _dumps(raw), None, False, span,
                             f"the arguments of {name!r}: {exc}", id)
@@ -248,7 +248,7 @@ def _dumps(value: Any) -> str:
     """The arguments as text for ``raw_args``: JSON, or a bounded repr of
     what JSON cannot hold (a cycle, a set, nesting past Python's reach)."""
     try:
-        return json_text(value)
+        return json_text(value, True)
     except ValueError:  # RecoveryError
         pass
     try:
