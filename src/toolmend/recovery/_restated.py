@@ -78,12 +78,9 @@ def bare_calls(text: str, spans: list[tuple[int, int]]) -> list[bool]:
     line = above = searched = prev = prev_end = -1
     led = False
     for start, end in spans:
-        if out and not out[-1] and prev_end <= start and not text[prev_end:start].strip(_SEPARATORS) \
-                and _BARE.match(text, prev) is not None:  # (the block a marker opened goes on)
-            prev, prev_end, line = start, end, text.rfind("\n", 0, start) + 1
-            searched, led, above = start, True, text.rfind("\n", 0, max(line - 1, 0)) + 1 if line else line
-            out.append(False)
-            continue
+        # (the block a marker opened goes on: a led call right before it, only separators between)
+        carried = bool(out) and not out[-1] and prev_end <= start and _BARE.match(text, prev) is not None \
+            and not text[prev_end:start].strip(_SEPARATORS)
         if line < 0 or start < prev:
             line, new = text.rfind("\n", 0, start) + 1, True
         else:
@@ -99,7 +96,7 @@ def bare_calls(text: str, spans: list[tuple[int, int]]) -> list[bool]:
             led = _LED.search(text, lo, start) is not None
             searched = start
         prev, prev_end = start, end
-        out.append(not led and _BARE.match(text, start) is not None)
+        out.append(not carried and not led and _BARE.match(text, start) is not None)
     return out
 
 
