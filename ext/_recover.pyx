@@ -834,7 +834,7 @@ cdef object recover_value_c(str text, bint curly):
                 start = 1
         else:
             start = 1  # not JSON: step 1 cannot take it
-        if start == 1 and text.isascii() and u'\\' not in text and u'/' not in text:
+        if start == 1 and PyUnicode_IS_ASCII(text) and u'\\' not in text and u'/' not in text:
             # Not JSON, and no escape, no comment, no curly quote (ASCII): steps
             # 2-5 can only convert plain single-quoted strings, quote bare keys
             # and drop trailing commas, and wherever they would give JSON the

@@ -49,19 +49,31 @@ cdef int hex4(str s, Py_ssize_t i, Py_ssize_t n) noexcept:
     return v
 
 
-cdef tuple read_quoted(str s, Py_ssize_t i, Py_ssize_t n):
-    """s[i] is the opening quote. Returns (text, index past the closing quote).
+cdef str read_quoted(str s, Py_ssize_t i, Py_ssize_t n, Py_ssize_t* end):
+    """s[i] is the opening quote. Returns its text; ``end[0]``: the index past
+    the closing quote.
 
     JSON escapes are decoded (a surrogate pair becomes one character),
     ``\\'`` is a quote, and any other backslash stays as written
     (``C:\\Users``)."""
-    cdef Py_UCS4 q = s[i]
+    cdef int kind = PyUnicode_KIND(s)
+    cdef void* data = PyUnicode_DATA(s)
+    cdef Py_UCS4 q = PyUnicode_READ(kind, data, i)
     cdef Py_UCS4 c, e
-    cdef Py_ssize_t start = i
+    cdef Py_ssize_t start = i, j = i + 1
     cdef int u, lo
     cdef Py_UCS4 local[LOCAL_CAP]
     cdef Buf b
     cdef bint kept = False, letter = False  # a backslash kept as text, one read as a control
+    # most strings hold no backslash: their text is a slice of the input
+    while j < n:
+        c = PyUnicode_READ(kind, data, j)
+        if c == q:
+            end[0] = j + 1
+            return s[i + 1:j]
+        if c == u'\\':
+            break
+        j += 1
     i += 1
     buf_init(&b, local, LOCAL_CAP)
     try:
@@ -70,7 +82,8 @@ cdef tuple read_quoted(str s, Py_ssize_t i, Py_ssize_t n):
             if c == q:
                 if kept and letter:
                     raise Refused(start, MIXED_ESCAPES.decode("utf-8"))
-                return buf_str(&b), i + 1
+                end[0] = i + 1
+                return buf_str(&b)
             if c == u'\\' and i + 1 < n:
                 e = s[i + 1]
                 if e == u'"' or e == u"'" or e == u'\\' or e == u'/':
@@ -197,6 +210,25 @@ cdef bint bare_unsafe(str tok, bint quoted=True):
     cdef Py_ssize_t n = len(tok), w = 0
     cdef Py_UCS4 c = tok[0]
     cdef str first
+    cdef int kind
+    cdef void* data
+    cdef Py_UCS4 d
+    if (c'a' <= c <= c'z') or (c'A' <= c <= c'Z'):
+        # The everyday bare value, a word (read, main.go, my-file_2): ASCII letters, digits and
+        # . _ - only, a letter first, cannot hold what the tests below look for, except the
+        # words the engine reads (nan, inf, undefined)
+        kind = PyUnicode_KIND(tok)
+        data = PyUnicode_DATA(tok)
+        while w < n:
+            d = PyUnicode_READ(kind, data, w)
+            if not ((c'a' <= d <= c'z') or (c'A' <= d <= c'Z') or (c'0' <= d <= c'9')
+                    or d == c'.' or d == c'_' or d == c'-'):
+                break
+            w += 1
+        if w == n:
+            return (n <= 9 and (c == c'n' or c == c'N' or c == c'i' or c == c'I' or c == c'u'
+                                or c == c'U') and tok.lower() in ENGINE_WORDS)
+        w = 0
     if c == c'#' or c == c'+' or c == c'(' or c == 0x2026 or (quoted and u'"' in tok):
         return True
     if c == c'-' and n > 1 and tok[1] == c'(':
@@ -374,16 +406,15 @@ cdef inline str stripped(str s, int kind, void* data, Py_ssize_t lo, Py_ssize_t 
     return s[lo:hi]
 
 
-cdef inline Py_ssize_t ol_key(str s, int kind, void* data, Py_ssize_t i, Py_ssize_t n, Buf* b,
-                              list frame) except -1:
-    """The key at i (quoted or bare) and its colon: the key goes into
-    ``frame`` (the object's) and, as JSON, into ``b`` (unless NULL); the index
-    past the colon."""
+cdef inline str ol_key(str s, int kind, void* data, Py_ssize_t i, Py_ssize_t n, Buf* b,
+                       Py_ssize_t* end):
+    """The key at i (quoted or bare) and its colon: the key, written as JSON
+    into ``b`` (unless NULL); ``end[0]``: the index past the colon."""
     cdef Py_ssize_t start = i, j
     cdef bint quoted, escaped
-    cdef object key
+    cdef str key
     if PyUnicode_READ(kind, data, i) == u'"' or PyUnicode_READ(kind, data, i) == u"'":
-        key, i = read_quoted(s, i, n)
+        key = read_quoted(s, i, n, &i)
         while i < n and Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, i)):
             i += 1
         if i >= n or PyUnicode_READ(kind, data, i) != u':':
@@ -400,54 +431,67 @@ cdef inline Py_ssize_t ol_key(str s, int kind, void* data, Py_ssize_t i, Py_ssiz
         if escaped:
             key = u_unescape(key)
         i = j
-    frame[1] = key
     if b != NULL:
         put_json_string(b, key)
         buf_put(b, u':')
-    return i + 1
+    end[0] = i + 1
+    return key
+
+
+cdef enum:
+    OPENED_LOCAL = 64
+
+
+cdef Py_ssize_t* grown_opened(Py_ssize_t* opened, Py_ssize_t* local, Py_ssize_t* cap) except NULL:
+    """ol_parse's record of where its open containers began, twice as long
+    (on the heap; the one it had freed unless it was ``local``)."""
+    cdef Py_ssize_t* grown = <Py_ssize_t*>PyMem_Malloc(2 * cap[0] * sizeof(Py_ssize_t))
+    if grown == NULL:
+        raise MemoryError()
+    memcpy(grown, opened, cap[0] * sizeof(Py_ssize_t))
+    if opened != local:
+        PyMem_Free(opened)
+    cap[0] *= 2
+    return grown
 
 
 cdef tuple ol_parse(str s, Py_ssize_t max_depth, bint want_text=True):
-    """parse_object_literal (see there), the JSON text only ``want_text``."""
+    """parse_object_literal (see there), the JSON text only ``want_text``. A container
+    goes into its parent when it opens (no key waits on a stack)."""
     cdef Py_ssize_t n = len(s)
-    cdef Py_ssize_t i = 0, j, start
+    cdef Py_ssize_t i = 0, start, depth = 0, opened_cap = OPENED_LOCAL  # depth: len(stack)
     cdef int state = L_VALUE
     cdef Py_UCS4 c, closer
-    cdef bint newline
-    cdef list stack = []       # frames: [container, key, opening index]
-    cdef list frame
-    cdef object value = None, top = None
+    cdef bint newline, quoted
+    cdef list stack = []          # the open containers, the innermost last
+    cdef object inner = None      # stack's last
+    cdef bint in_dict = False     # whether it is a dict
+    cdef Py_ssize_t opened_local[OPENED_LOCAL]
+    cdef Py_ssize_t* opened = opened_local  # where each open container began
+    cdef object value = None, top = None, key = None
     cdef str tok
-    cdef bint have_value
     cdef Py_UCS4 local[LOCAL_CAP]
     cdef Buf b
     cdef int kind = PyUnicode_KIND(s)
     cdef void* data = PyUnicode_DATA(s)
-    cdef bint quoted
     cdef Buf* out = &b if want_text else NULL  # loads wants the value only
     buf_init(&b, local, LOCAL_CAP)
     try:
         while True:
             i = ol_space(kind, data, i, n, &newline)  # remembering whether a line ended
-            have_value = False
             if state == L_AFTER:
-                if not stack:
+                if depth == 0:
                     if i < n:
                         raise Refused(i, "unexpected text after the end of the value")
                     return top, (buf_str(&b) if want_text else None)
-                frame = <list>stack[len(stack) - 1]
-                closer = u'}' if type(frame[0]) is dict else u']'
+                closer = u'}' if in_dict else u']'
                 if i >= n:
-                    raise Refused(frame[2], "unclosed '%s'" % (u'{' if closer == u'}' else u'['))
+                    raise Refused(opened[depth - 1], "unclosed '%s'" % (u'{' if in_dict else u'['))
                 c = PyUnicode_READ(kind, data, i)
                 if c == closer:
                     i += 1
-                    stack.pop()
-                    put_to(out, closer)
-                    value = frame[0]
-                    have_value = True
                 elif c == u'}' or c == u']':
-                    raise Refused(i, "'%s' does not close '%s'" % (c, u'{' if closer == u'}' else u'['))
+                    raise Refused(i, "'%s' does not close '%s'" % (c, u'{' if in_dict else u'['))
                 elif c == u',' or newline:
                     if c == u',':
                         i += 1
@@ -458,71 +502,79 @@ cdef tuple ol_parse(str s, Py_ssize_t max_depth, bint want_text=True):
                     if i < n and PyUnicode_READ(kind, data, i) == closer:      # trailing separator
                         continue
                     put_to(out, u',')
-                    state = L_KEY if closer == u'}' else L_VALUE
+                    state = L_KEY if in_dict else L_VALUE
                     continue
                 else:
                     raise Refused(i, "expected ',' or '%s'" % closer)
             elif state == L_KEY or state == L_KEY_OR_CLOSE:
                 if i >= n:
-                    raise Refused((<list>stack[len(stack) - 1])[2], "unclosed '{'")
-                c = PyUnicode_READ(kind, data, i)
-                if c == u'}' and state == L_KEY_OR_CLOSE:
+                    raise Refused(opened[depth - 1], "unclosed '{'")
+                if PyUnicode_READ(kind, data, i) == u'}' and state == L_KEY_OR_CLOSE:
                     i += 1
-                    frame = <list>stack.pop()
-                    put_to(out, u'}')
-                    value = frame[0]
-                    have_value = True
+                    closer = u'}'
                 else:
-                    i = ol_key(s, kind, data, i, n, out, <list>stack[len(stack) - 1])
+                    key = ol_key(s, kind, data, i, n, out, &i)
                     state = L_VALUE
                     continue
             else:  # L_VALUE or L_VALUE_OR_CLOSE
                 if i >= n:
-                    if stack:
+                    if depth:
                         raise Refused(i, "missing value")
                     raise Refused(i, "empty text")
                 c = PyUnicode_READ(kind, data, i)
                 if c == u']' and state == L_VALUE_OR_CLOSE:
                     i += 1
-                    frame = <list>stack.pop()
-                    put_to(out, u']')
-                    value = frame[0]
-                    have_value = True
-                elif c == u'{' or c == u'[':
-                    if len(stack) >= max_depth:
-                        raise Refused(i, "nesting deeper than %d levels" % max_depth)
-                    stack.append([{} if c == u'{' else [], None, i])
-                    put_to(out, c)
-                    i += 1
-                    state = L_KEY_OR_CLOSE if c == u'{' else L_VALUE_OR_CLOSE
-                    continue
-                elif c == u'"' or c == u"'":
-                    value, i = read_quoted(s, i, n)
-                    if out != NULL:
-                        put_json_string(out, value)
-                    have_value = True
+                    closer = u']'
                 else:
-                    start = i
-                    i = bare_end(kind, data, i, n, False, &quoted, NULL)
-                    tok = stripped(s, kind, data, start, i)
-                    if not tok:
-                        raise Refused(start, "missing value")
-                    if bare_unsafe(tok, quoted):
-                        raise Refused(start, "bare value %r is not plain text" % tok)
-                    value = put_bare(out, tok)
-                    have_value = True
-            if have_value:
-                if stack:
-                    frame = <list>stack[len(stack) - 1]
-                    if type(frame[0]) is dict:
-                        (<dict>frame[0])[frame[1]] = value
+                    if c == u'{' or c == u'[':
+                        if depth >= max_depth:
+                            raise Refused(i, "nesting deeper than %d levels" % max_depth)
+                        value = {} if c == u'{' else []
+                    elif c == u'"' or c == u"'":
+                        value = read_quoted(s, i, n, &i)
+                        if out != NULL:
+                            put_json_string(out, value)
                     else:
-                        (<list>frame[0]).append(value)
-                else:
-                    top = value
-                state = L_AFTER
+                        start = i
+                        i = bare_end(kind, data, i, n, False, &quoted, NULL)
+                        tok = stripped(s, kind, data, start, i)
+                        if not tok:
+                            raise Refused(start, "missing value")
+                        if bare_unsafe(tok, quoted):
+                            raise Refused(start, "bare value %r is not plain text" % tok)
+                        value = put_bare(out, tok)
+                    if depth == 0:
+                        top = value
+                    elif in_dict:
+                        (<dict>inner)[key] = value
+                    else:
+                        (<list>inner).append(value)
+                    if c == u'{' or c == u'[':  # it opens: it is the innermost now
+                        if depth == opened_cap:
+                            opened = grown_opened(opened, opened_local, &opened_cap)
+                        opened[depth] = i
+                        depth += 1
+                        stack.append(value)
+                        inner = value
+                        in_dict = c == u'{'
+                        put_to(out, c)
+                        i += 1
+                        state = L_KEY_OR_CLOSE if in_dict else L_VALUE_OR_CLOSE
+                        continue
+                    state = L_AFTER
+                    continue
+            # the innermost container closed (``closer``): its parent is the innermost now
+            stack.pop()
+            depth -= 1
+            put_to(out, closer)
+            if depth:
+                inner = stack[depth - 1]
+                in_dict = type(inner) is dict
+            state = L_AFTER
     finally:
         buf_free(&b)
+        if opened != opened_local:
+            PyMem_Free(opened)
 
 
 # \uXXXX escapes in a bare key (JSON5 allows them there), read as JSON reads
