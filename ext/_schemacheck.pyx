@@ -13,6 +13,8 @@ from cpython.object cimport PyObject, PyTypeObject, Py_TYPE, PyObject_RichCompar
 from cpython.object cimport Py_LT, Py_GT, Py_LE, Py_GE
 from cpython.exc cimport PyErr_Occurred
 from cpython.set cimport PySet_Contains
+from cpython.float cimport PyFloat_AS_DOUBLE
+from libc.math cimport isfinite
 
 __all__ = ["make_checker", "CHECK_DEPTH", "ALWAYS", "NEVER", "CALL", "CHECKS",
            "KIND_NULL", "KIND_BOOL", "KIND_OBJECT", "KIND_ARRAY", "KIND_STRING", "KIND_INT",
@@ -117,8 +119,8 @@ cdef inline int _kind(PyObject* x) noexcept:
         return K_ARRAY
     if t == &PyBool_Type:
         return K_BOOL
-    if t == &PyFloat_Type:
-        return K_FLOAT
+    if t == &PyFloat_Type:  # (NaN and Infinity are no JSON numbers: the node's function judges them)
+        return K_FLOAT if isfinite(PyFloat_AS_DOUBLE(<object>x)) else 0
     if x == Py_None:
         return K_NULL
     return 0

@@ -233,3 +233,40 @@ def test_a_prefix_pattern_matches_as_the_regex_does(pattern: str, text: str) -> 
 
 def _no_search(s: str, timeout: float) -> Any:
     raise AssertionError("a prefix pattern runs no regex")
+
+
+NON_FINITE = st.sampled_from([float("nan"), float("inf"), float("-inf")])
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(ROOTS | TOOL_SCHEMAS, st.lists(NON_FINITE | st.lists(NON_FINITE | VALUES, max_size=3)
+                                      | st.dictionaries(st.sampled_from("abc"), NON_FINITE | VALUES),
+                                      min_size=1, max_size=4))
+def test_both_twins_give_the_node_functions_verdict_on_nan_and_infinity(schema: Any,
+                                                                         values: list[Any]) -> None:
+    s = Schema(schema)
+    records = plan(s._nodes)
+    checkers = [pure.make_checker(records, _key, _slow)]
+    compiled = _compiled()
+    if compiled is not None:
+        checkers.append(compiled.make_checker(records, _key, _slow))
+    for value in values:
+        want = _reference(s, value)
+        assert [c.is_valid(value) for c in checkers] == [want] * len(checkers), value
+
+
+@pytest.mark.parametrize("schema", [{"type": "number"}, {"type": "integer"}, {"minimum": 0},
+                                    {"type": "number", "minimum": 0, "maximum": 10},
+                                    {"type": ["number", "null"]}, {"multipleOf": 2},
+                                    {"anyOf": [{"type": "number"}, {"type": "string"}]}])
+@pytest.mark.parametrize("value", [float("nan"), float("inf"), float("-inf")])
+def test_nan_and_infinity_are_no_json_numbers(twin: Any, schema: Any, value: float) -> None:
+    # (jsonschema passes NaN within any bounds: every comparison with it is false)
+    s = Schema(schema)
+    c = twin.make_checker(plan(s._nodes), _key, _slow)
+    assert c.is_valid(value) is False
+    assert c.is_valid(4) is True
+    assert s.is_valid(value) is False
+    checked = s.check(value)
+    assert not checked.ok and [p.keyword for p in checked.problems] == ["type"]
+    assert "is not a JSON number" in checked.problems[0].message

@@ -41,6 +41,7 @@ declared must fit (-1: none).
 
 from __future__ import annotations
 
+from math import isfinite
 from typing import Any, Callable
 
 __all__ = ["make_checker", "CHECK_DEPTH", "ALWAYS", "NEVER", "CALL", "CHECKS",
@@ -103,6 +104,8 @@ class _Checker:
         if ref >= 0 and not self._check(ref, x, depth + 1):
             return False
         k = _KIND.get(type(x), 0)
+        if k == KIND_FLOAT and not isfinite(x):
+            k = 0  # (NaN and Infinity are no JSON numbers: the node's function judges them)
         if not k & kinds:
             return bool(fallback(x))
         if k == KIND_OBJECT:

@@ -47,7 +47,9 @@ class _Gen:
     def type_test(self, var: str, names: tuple[str, ...]) -> str:
         """An expression true when ``var`` is not of the types ``names``."""
         exact = sorted({t.__name__ for n in names for t in _EXACT[n]})
-        pieces = [f"type({var}) is not _{'NoneType' if t == 'NoneType' else t}" for t in exact]
+        # (a float is a number only when finite: JSON has no NaN or Infinity; x - x is 0.0 then)
+        pieces = [f"(type({var}) is not _float or {var} - {var} != 0.0)" if t == "float" else
+                  f"type({var}) is not _{'NoneType' if t == 'NoneType' else t}" for t in exact]
         return f"({' and '.join(pieces)} and not _type_ok({var}, {names!r}))"
 
     def child(self, out: list[str], ind: str, var: str, c: _Node, d: int = 0) -> None:
@@ -120,6 +122,7 @@ class _Gen:
                 out.append(f"{i}if (type({v}) is _int or type({v}) is _float or "
                            f"(_isinstance({v}, (_int, _float)) and not _isinstance({v}, _bool))):")
                 body = i + "    "
+            out.append(f"{body}if {v} - {v} != 0: return False")  # (NaN, Infinity: no JSON numbers)
             for b, op in numeric:
                 if b is not None:
                     out.append(f"{body}if {v} {op} {self.const(b, 'n')}: return False")

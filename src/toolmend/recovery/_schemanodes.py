@@ -63,6 +63,8 @@ def _json_type(x: Any) -> str:
     if isinstance(x, int):
         return "integer"
     if isinstance(x, float):
+        if not math.isfinite(x):  # (JSON has none: Python's json writes them, JSON's readers refuse)
+            return "NaN" if x != x else "Infinity" if x > 0 else "-Infinity"
         return "integer" if x.is_integer() else "number"
     if isinstance(x, str):
         return "string"

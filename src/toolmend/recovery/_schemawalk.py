@@ -74,6 +74,9 @@ class _Walk:
             return x
         if _fits(n, x):
             return _insert_defaults(self, n, x, path) if self.fill else x
+        if isinstance(x, float) and not math.isfinite(x):
+            self.problem(path, f"{_json_type(x)} is not a JSON number (JSON has no NaN or Infinity)", "type")
+            return x
         before = len(self.problems)
         if n.ref is not None:
             x = self.node(n.ref, x, path)
