@@ -268,3 +268,17 @@ def test_a_scalar_whose_tag_gives_another_type_gets_no_yaml_1_1_note():
     # (the tag is the type asked for, in any YAML version: "123" is text, 1e5 a number)
     r = run("get", text="a: !!str 123\nb: !!float 1e5\nc: !!str yes\n", format="yaml")
     assert r.ok and r.data == {"a": "123", "b": 1e5, "c": "yes"} and r.warnings == ()
+
+
+def test_a_scalar_whose_tag_gives_the_type_it_reads_as_gets_no_yaml_1_1_note():
+    # (!!bool yes asks for the boolean, !!str 1e5 for the text: nothing to quote, in any version;
+    # an anchor before the tag too, a line break between them too, and a value in a flow list)
+    text = ("a: !!bool yes\nb: !!str 1e5\nc: &x !!str 1e5\nd: &y\n  !!int 0777\ne: [!!bool on, off]\n"
+            "f: \"\u00e9\u20ac\U0001F600\"\ng: !!bool no\nh: yes\ni: &z yes\n")
+    r = run("get", text=text, format="yaml")
+    assert r.ok and r.data == {"a": True, "b": "1e5", "c": "1e5", "d": 511, "e": [True, False],
+                               "f": "\u00e9\u20ac\U0001F600", "g": False, "h": True, "i": True}
+    assert r.warnings == (
+        "note: YAML 1.1 at line 6: 'off' is read as a boolean (quote it to keep the text)",
+        "note: YAML 1.1 at line 9: 'yes' is read as a boolean (quote it to keep the text)",
+        "note: YAML 1.1 at line 10: 'yes' is read as a boolean (quote it to keep the text)")

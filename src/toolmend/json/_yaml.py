@@ -360,7 +360,19 @@ def _text_not_number(value: str) -> str:
 _RESOLVER: Any = yaml.resolver.Resolver()
 
 
-def surprises(root: Any) -> list[str]:
+def _tagged(node: Any, text: str) -> bool:
+    """Whether a tag is written before the scalar (``!!bool yes``, ``&a !!str 1e5``): its
+    start, where the parser marked it (in characters), is the tag's (or the anchor's, then
+    the tag's)."""
+    start = node.start_mark.index
+    head = text[start:start + 1024]
+    if head.startswith("&"):  # an anchor first: its name, then blanks, then what follows it
+        parts = head.split(None, 1)
+        head = parts[1] if len(parts) > 1 else ""
+    return head.startswith("!")
+
+
+def surprises(root: Any, text: str) -> list[str]:
     """Notes for the plain scalars that YAML 1.1 (PyYAML's rules) reads
     otherwise than YAML 1.2 and JSON would: ``yes``/``no``/``on``/``off`` as
     booleans, ``0777`` as octal, ``1:20`` as sexagesimal, ``0b101`` as binary,
@@ -382,8 +394,8 @@ def surprises(root: Any) -> list[str]:
             if node.style:  # quoted or a block scalar: a string as written
                 continue
             value, tag = str(node.value), node.tag
-            if tag != _RESOLVER.resolve(yaml.ScalarNode, value, (True, False)):
-                continue  # a tag written before it (!!str 123): the type asked for, in any version
+            if tag != _RESOLVER.resolve(yaml.ScalarNode, value, (True, False)) or _tagged(node, text):
+                continue  # a tag written before it (!!str 123, !!bool yes): the type asked, in any version
             what = None
             if tag == "tag:yaml.org,2002:bool" and value not in _YAML12_BOOLS:
                 what = f"{value!r} is read as a boolean"
@@ -457,7 +469,7 @@ def yaml_to_json(text: str, what: str = "the text", *, require_collection: bool 
         if "*" in text and "&" in text:
             _check_expansion(node, text, what)
         if notes is not None:
-            notes.extend(surprises(node))
+            notes.extend(surprises(node, text))
         try:
             data = loader.construct_document(node)
         except yaml.MarkedYAMLError as exc:
