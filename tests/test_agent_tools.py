@@ -331,3 +331,20 @@ def test_a_fraction_where_a_string_argument_goes_is_refused(tmp_path):
     r = toolmend.run_tool("@diff", '{"cmd": "text", "args": {"a": 1.10, "b": 1.1}}', workspace=ws)
     assert not r.ok and "write it in quotes" in r.output
     assert toolmend.run_tool("@diff", '{"cmd": "text", "args": {"a": 110, "b": 11}}', workspace=ws).ok
+
+
+def test_run_tools_keeps_the_numbers_of_an_inline_document_as_written(tmp_path):
+    # (run_tool on the call's text keeps 1.10 and 1e5; the parsed arguments hold the floats 1.1 and
+    # 100000.0, so a batch runs the text when it reads as those arguments)
+    args = '{"cmd": "get", "args": {"text": {"a": 1.10, "b": 1e5, "c": [2.50]}, "path": "$"}}'
+    want = '{\n  "a": 1.10,\n  "b": 1e5,\n  "c": [\n    2.50\n  ]\n}'
+    assert toolmend.run_tool("@json", args, workspace=str(tmp_path)).output == want
+    call = toolmend.parse_tool_calls(f'<tool_call>{{"name": "@json", "arguments": {args}}}</tool_call>')[0]
+    assert call.ok and call.args["args"]["text"]["a"] == 1.1
+    for workers in (1, 2):
+        results = toolmend.run_tools([call, call], workspace=str(tmp_path), max_workers=workers)
+        assert [r.output for r in results] == [want, want]
+    # arguments that differ from their text (a caller's, a schema's coercions) run as parsed
+    other = toolmend.ToolCall("@json", args, {"cmd": "get", "args": {"text": {"a": 2.5}, "path": "a"}},
+                              True, (0, 0))
+    assert toolmend.run_tools([other], workspace=str(tmp_path))[0].output == "2.5"

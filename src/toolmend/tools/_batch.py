@@ -30,12 +30,36 @@ def _parts(call: Any) -> tuple[Any, Any, str | None]:
                                                                                        call.name)):
             return call.name, None, ("it writes, and its arguments end before their closing brackets: "
                                      "they may have been cut between two arguments")
-        return call.name, call.args, None
+        return call.name, _as_written(call), None
     if isinstance(call, dict):
         return call.get("name"), call.get("args", call.get("arguments", call.get("input"))), None
     if isinstance(call, (tuple, list)) and len(call) == 2:
         return call[0], call[1], None
     return None, None, f"a call must be a ToolCall, a (name, args) pair or a dict, not {type(call).__name__}"
+
+
+def _as_written(call: ToolCall) -> Any:
+    """What runs for an ok call: its arguments' text when that reads as its arguments and they
+    hold a float (a document given inline to ``@json`` keeps its numbers as written, ``1.10``
+    and ``1e5``, as ``run_tool`` on the text does), else its parsed arguments."""
+    raw, args = call.raw_args, call.args
+    if not raw or not _holds_float(args):
+        return args
+    r = normalize_tool_args(raw, call.name)
+    return raw if r.ok and r.value == args else args
+
+
+def _holds_float(value: Any) -> bool:
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, float):
+            return True
+        if isinstance(v, dict):
+            stack.extend(v.values())
+        elif isinstance(v, list):
+            stack.extend(v)
+    return False
 
 
 def is_mutation(name: Any, args: Any) -> bool:
