@@ -652,3 +652,12 @@ def test_a_quoted_key_of_digits_is_a_key_never_an_index():
     rows = jsonverbs.query(jsonverbs.parse_document('[{"a": [1, 2]}, {"a": {"1": 3}}]'), "",
                            select=['a["1"]'])
     assert list(rows.rows) == [{}, {'a["1"]': 3}]
+
+
+def test_a_path_through_null_names_it_once():
+    # (the kind and the value of null are one word: "n is null", not "n is null null")
+    for path, want in (("n.x", "n is null, not an object or array"), ("n[*]", "but n is null"),
+                       ("b.x", "b is bool true, not an object or array")):
+        text = '{"n": null, "b": true}'
+        r = toolmend.run_tool("@json", {"cmd": "get", "args": {"text": text, "path": path}})
+        assert not r.ok and want in r.output and "null null" not in r.output, r.output

@@ -492,7 +492,7 @@ def _diagnose(doc: Document, reached: tuple[Segment, ...], pos: int, seg: str | 
 
 def _preview(doc: Document, pos: int, width: int = 40) -> str:
     raw = doc.chars(pos, doc.value_end(pos), width + 1)
-    return " " + (raw if len(raw) <= width else raw[:width] + "...")
+    return "" if raw == "null" else " " + (raw if len(raw) <= width else raw[:width] + "...")
 
 
 class Matches:
