@@ -661,3 +661,11 @@ def test_a_path_through_null_names_it_once():
         text = '{"n": null, "b": true}'
         r = toolmend.run_tool("@json", {"cmd": "get", "args": {"text": text, "path": path}})
         assert not r.ok and want in r.output and "null null" not in r.output, r.output
+
+
+def test_jsonpath_descendants_get_an_error_that_says_how_to_write_the_path():
+    text = '{"items": [{"price": 1}, {"price": 2}]}'
+    r = toolmend.run_tool("@json", {"cmd": "get", "args": {"text": text, "path": "$..price"}})
+    assert not r.ok and "empty key between two dots" in r.output and "items[*].price" in r.output
+    r = toolmend.run_tool("@json", {"cmd": "get", "args": {"text": text, "path": "items[*].price"}})
+    assert r.ok and r.data == [1, 2]

@@ -137,8 +137,10 @@ def _step(path: str, i: int) -> tuple[Segment, int]:
         if c.isspace():
             raise _err(path, i, "unexpected whitespace (quote keys that hold spaces: "
                                 "a[\"x y\"])")
-        if c == ".":
-            raise _err(path, i, "empty key between two dots")
+        if c == ".":  # ($..price: JSONPath's search of every descendant, which a path here never does)
+            raise _err(path, i, "empty key between two dots ('..', JSONPath's search of every "
+                                "descendant, is not done here: write each level, with * where "
+                                "any key or index will do, as in items[*].price)")
         raise _err(path, i, f"unexpected {c!r}")
     return m.group(), m.end()
 
