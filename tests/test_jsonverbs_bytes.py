@@ -138,6 +138,24 @@ def test_encoding_errors_and_boms() -> None:
     assert jsonverbs.parse_bytes(b"a: 1\nb: [x]").format == "yaml"
 
 
+@pytest.mark.parametrize(("data", "why"), [
+    ('{"a": 1}'.encode("utf-16"), "UTF-16's byte-order mark: convert it to UTF-8"),
+    ('{"a": 1}'.encode("utf-32"), "UTF-32's byte-order mark: convert it to UTF-8"),
+    (b"\x1f\x8b\x08\x00", "gzip data does: decompress it first"),
+    (b"PK\x03\x04\x14\x00\x08\x00\xa5", "a zip archive"), (b"%PDF-1.7\n\xe2\xe3\xcf\xd3", "a PDF document"),
+])
+def test_a_file_that_is_not_utf8_says_what_it_seems_to_be(tmp_path, data: bytes, why: str) -> None:
+    with pytest.raises(EncodingError) as info:
+        jsonverbs.parse_bytes(data, name="f")
+    assert "is not valid UTF-8" in str(info.value) and why in str(info.value)
+    (tmp_path / "f.json").write_bytes(data)
+    r = run_tool("@json", {"cmd": "keys", "args": {"file": "f.json"}}, workspace=str(tmp_path))
+    assert not r.ok and why in r.output, r.output
+    with pytest.raises(EncodingError) as info:  # Latin-1 text: the byte's place, no guess
+        jsonverbs.parse_bytes('{"a": "\u00e9"}'.encode("latin-1"), name="f")
+    assert str(info.value).endswith("(offset 7)")
+
+
 def test_text_with_a_lone_surrogate_stays_text() -> None:
     text = '{"a": "\ud800 x", "b": [1]}'
     doc = jsonverbs.parse_document(text)

@@ -8,7 +8,7 @@ from typing import Any
 
 from .errors import EncodingError
 
-__all__ = ["line_col", "human_size", "decode_utf8", "UTF8_BOM", "JSON_NUMBER",
+__all__ = ["line_col", "human_size", "decode_utf8", "not_utf8", "UTF8_BOM", "JSON_NUMBER",
            "CURLY_SINGLE", "CURLY_DOUBLE", "CURLY_TO_ASCII", "OTHER_QUOTES", "MAX_DEPTH", "TOO_DEEP",
            "string_end", "skip_blanks", "SURROGATE", "int_of_text", "too_many_digits"]
 
@@ -92,11 +92,27 @@ def decode_utf8(data: bytes, what: str) -> str:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
-        raise EncodingError(f"{what} is not valid UTF-8: byte 0x{data[exc.start]:02x} at line "
-                            f"{line}, byte {col} (offset {exc.start})",
-                            offset=exc.start, line=line, column=col) from None
+        raise not_utf8(data, exc.start, what) from None
+
+
+# what a file that is not UTF-8 text most often is, told by its first bytes
+_NOT_TEXT = ((b"\xff\xfe\x00\x00", "it starts with UTF-32's byte-order mark: convert it to UTF-8"),
+             (b"\x00\x00\xfe\xff", "it starts with UTF-32's byte-order mark: convert it to UTF-8"),
+             (b"\xff\xfe", "it starts with UTF-16's byte-order mark: convert it to UTF-8"),
+             (b"\xfe\xff", "it starts with UTF-16's byte-order mark: convert it to UTF-8"),
+             (b"\x1f\x8b", "it starts as gzip data does: decompress it first"),
+             (b"PK\x03\x04", "it starts as a zip archive does"), (b"%PDF-", "it is a PDF document"))
+
+
+def not_utf8(data: bytes, bad: int, what: str, base: int = 0) -> EncodingError:
+    """The error for ``data[base:]`` (the text after its BOM), not UTF-8 at ``bad``: the
+    byte's place, and what the data seems to be when its first bytes say (UTF-16, gzip)."""
+    line = data.count(b"\n", base, bad) + 1
+    column = bad - (data.rfind(b"\n", base, bad) + 1 or base) + 1
+    seems = next((f"; {why}" for magic, why in _NOT_TEXT if data.startswith(magic, base)), "")
+    return EncodingError(f"{what} is not valid UTF-8: byte 0x{data[bad]:02x} at line {line}, "
+                         f"byte {column} (offset {bad - base}){seems}",
+                         offset=bad - base, line=line, column=column)
 
 
 def skip_blanks(text: str, j: int, limit: int) -> int:

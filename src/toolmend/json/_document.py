@@ -24,7 +24,7 @@ from typing import Any, Iterator, Sequence
 
 from .._files import read_capped
 from .._kernels import jsonscan as _k
-from .._text import UTF8_BOM, decode_utf8, human_size, non_finite
+from .._text import UTF8_BOM, decode_utf8, human_size, non_finite, not_utf8
 from ..errors import (
     EncodingError,
     JSONError,
@@ -335,12 +335,7 @@ def _first_bad_utf8(data: bytes, base: int, what: str) -> EncodingError | None:
             break
     else:
         return None
-    # as decode_utf8 says it, of the text after its BOM
-    line = data.count(b"\n", base, bad) + 1
-    column = bad - (data.rfind(b"\n", base, bad) + 1 or base) + 1
-    return EncodingError(f"{what} is not valid UTF-8: byte 0x{data[bad]:02x} at line "
-                         f"{line}, byte {column} (offset {bad - base})",
-                         offset=bad - base, line=line, column=column)
+    return not_utf8(data, bad, what, base)  # (as decode_utf8 says it, of the text after its BOM)
 
 
 def parse_bytes(data: bytes, *, name: str = "the text", format: str = "auto",
