@@ -82,9 +82,9 @@ def test_json_lines_read_as_json_say_so():
 # ---------------------------------------------------------------------------
 # query: no silent empty answer
 
-ROWS = [{"name": "web1", "a": 1, "b": 3, "price": 10, "code": "10", "tags": ["x"]},
-        {"name": "db", "a": 2, "b": 1, "price": 5, "code": "9", "tags": ["y"]},
-        {"name": "web2", "a": 1, "b": 1, "price": 7, "code": "12", "tags": []}]
+ROWS = [{"name": "web1", "a": 1, "b": 3, "price": 10, "code": "10", "tags": ["x"], "mixed": "10"},
+        {"name": "db", "a": 2, "b": 1, "price": 5, "code": "9", "tags": ["y"], "mixed": 12},
+        {"name": "web2", "a": 1, "b": 1, "price": 7, "code": "12", "tags": [], "mixed": 3}]
 
 
 def _notes(where: str, **kw) -> tuple[int, list[str]]:
@@ -102,6 +102,7 @@ def _notes(where: str, **kw) -> tuple[int, list[str]]:
     ("price>abc", 0, "price holds numbers and 'abc' is not one"),
     ("price=ten", 0, "price holds numbers and 'ten' is not one"),
     ("code>9", 0, "code holds text (such as '10'), compared as text with '9'"),
+    ("mixed>9", 1, "mixed holds text among its numbers (such as '10'), compared as text with '9'"),
     ("tags[*]=~x", 0, "a regex match is written tags[*]~x"),
 ])
 def test_query_notes_what_went_wrong(where, matched, expected):

@@ -661,6 +661,8 @@ def test_a_path_through_null_names_it_once():
         text = '{"n": null, "b": true}'
         r = toolmend.run_tool("@json", {"cmd": "get", "args": {"text": text, "path": path}})
         assert not r.ok and want in r.output and "null null" not in r.output, r.output
+    r = toolmend.run_tool("@json", {"cmd": "keys", "args": {"text": '{"n": null, "b": true, "x": 7}'}})
+    assert r.ok and r.output.splitlines()[1:] == ["  n: null", "  b: bool true", "  x: number 7"], r.output
 
 
 def test_jsonpath_descendants_get_an_error_that_says_how_to_write_the_path():

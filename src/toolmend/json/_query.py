@@ -419,9 +419,10 @@ class Query:
         if idle and not notes and cond.number is None and numbers and not texts:
             notes.append(f"{where}: {cond.name} holds numbers and {_short(value)} is not one: "
                          "a number is never equal to, or ordered with, text")
-        if (cond.op in ("<", "<=", ">", ">=") and cond.number is not None and not cond.quoted
-                and numeric_texts and not numbers):
-            notes.append(f"{where}: {cond.name} holds text (such as {_short(numeric_texts[0])}), "
+        ordered = cond.op in ("<", "<=", ">", ">=") and cond.number is not None and not cond.quoted
+        if ordered and numeric_texts:  # (beside numbers too: {"a": "10"} is not > 9 as text, unseen)
+            notes.append(f"{where}: {cond.name} holds text{' among its numbers' if numbers else ''} (such "
+                         f"as {_short(numeric_texts[0])}), "
                          f"compared as text with {value!r} (\"10\" < \"9\" as text): store "
                          "numbers as numbers, or compare with a text of the same width")
         return notes

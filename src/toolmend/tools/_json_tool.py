@@ -253,7 +253,7 @@ def _tool_keys(args: ToolArgs, ws: Workspace) -> ToolResult:
 
 
 def _scalar_preview(doc: Document, s: int, e: int, width: int = 60) -> str:
-    if doc.lead(s) in "{[":
+    if doc.lead(s) in "{[n":  # (a container's summary says it, and null's kind is its value)
         return ""
     raw = doc.chars(s, e, width + 1)
     return " " + (raw if len(raw) <= width else raw[:width] + "...")
