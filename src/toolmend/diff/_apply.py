@@ -15,7 +15,9 @@ Accepted: patches with or without ``---``/``+++`` headers (``a/``, ``b/``
 prefixes and timestamps are fine), several hunks, ``\\ No newline at end of
 file`` on either side, CRLF files (the ``\\r`` is part of each line; a patch
 whose lines lost their ``\\r`` still applies to a CRLF file, and its added
-lines get CRLF endings), a patch transported with CRLF line endings, text
+lines get CRLF endings; one that only adds lines ending with LF alone there,
+with no line of the file to match, is refused: whether they lost their
+``\\r`` is a guess), a patch transported with CRLF line endings, text
 before the first header (``diff --git`` lines, a commit message), and empty
 lines inside a hunk standing for empty context lines (editors strip the
 lone space). A section headed ``--- /dev/null`` creates a file: it applies
@@ -99,16 +101,33 @@ def apply_file_lines(lines: list[str], section: FilePatch) -> list[str]:
         raise PatchError(f"the patch creates the file ('--- /dev/null'), but the text already "
                          f"has {plural(len(lines), 'line')}", hunk=1, line=1, expected=None,
                          actual=_show(lines[0], False))
+    # A CRLF file and a patch whose lines lost their "\r": match and add lines with CRLF endings.
+    with_newline = [line for line in lines if line.endswith("\n")]
+    crlf = bool(with_newline) and all(line.endswith("\r\n") for line in with_newline) and not any(
+        text.endswith("\r") for h in section.hunks for _, text, nl in h.lines if nl)
     try:
-        return _apply_lines(lines, section, False)
+        out = _apply_lines(lines, section, False)
     except PatchError:
-        # A CRLF file and a patch whose lines lost their "\r": match and add
-        # lines with CRLF endings.
-        with_newline = [line for line in lines if line.endswith("\n")]
-        if not with_newline or not all(line.endswith("\r\n") for line in with_newline) or any(
-                text.endswith("\r") for h in section.hunks for _, text, nl in h.lines if nl):
+        if not crlf:
             raise
-    return _apply_lines(lines, section, True)
+        return _apply_lines(lines, section, True)
+    added = next((h for h in section.hunks for tag, _, nl in h.lines if tag == "+" and nl), None)
+    if crlf and added is not None:
+        # Lines only added, with no line of the file to match (-U0): both readings apply.
+        try:
+            other = _apply_lines(lines, section, True)
+        except PatchError:
+            return out
+        if other != out:
+            raise PatchError(f"hunk {added.number} ({added.header}) adds lines that end with LF "
+                             "alone to a file whose lines end with CRLF, and the patch has no "
+                             "context or removed line to tell whether its lines lost their CR on "
+                             "the way (they would then get CRLF) or are meant to end with LF (the "
+                             "file would mix the two); which is meant is a guess, so none of the "
+                             "patch is applied. Add a line of the file around them as context, or "
+                             "write them with CRLF endings", hunk=added.number,
+                             line=added.old_start, expected=None, actual=None)
+    return out
 
 
 def _apply_lines(lines: list[str], section: FilePatch, crlf: bool) -> list[str]:

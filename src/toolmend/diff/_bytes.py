@@ -71,6 +71,46 @@ def _shows_a_bom(section: FilePatch) -> bool:
     return False
 
 
+def _inserts_at_top(section: FilePatch) -> bool:
+    """Whether the section's first hunk adds lines before line 1 of the file."""
+    first = section.hunks[0]
+    return first.old_pos == 0 and bool(first.lines) and first.lines[0][0] == "+"
+
+
+def _without_bom(lines: list[str], section: FilePatch) -> list[str]:
+    """The section applied to ``lines`` read without their BOM, which the result keeps."""
+    first = lines[0][1:]
+    out = apply_file_lines(([first] if first else []) + lines[1:], section)
+    return ["\ufeff" + out[0], *out[1:]] if out else ["\ufeff"]
+
+
+def _at_the_top(lines: list[str], section: FilePatch) -> list[str]:
+    """A first hunk that adds lines before line 1 of a file that starts with a BOM the patch
+    does not show: they go before the BOM (as the patch says, and as ``diff -U0`` writes a line
+    put before it) or after it (as the same hunk reads with context after its lines). Applied
+    where only one reading matches; where both do, which is meant is a guess: refused."""
+    found: list[list[str]] = []
+    error: PatchError | None = None
+    for strip in (False, True):
+        try:
+            found.append(_without_bom(lines, section) if strip else apply_file_lines(lines, section))
+        except PatchError as exc:
+            error = exc
+    if not found:
+        assert error is not None
+        raise error
+    if len(found) > 1:
+        hunk = section.hunks[0]
+        raise PatchError(f"hunk 1 ({hunk.header}) adds lines before line 1, and the file starts "
+                         "with a BOM (U+FEFF) the patch does not show: the lines could go before "
+                         "it, which would then no longer start the file, or after it; which is "
+                         "meant is a guess, so none of the patch is applied. Add the file's first "
+                         "line after them as context (they then go after the BOM), or show the "
+                         "BOM in the patch", hunk=1, line=1, expected=None,
+                         actual=lines[0].rstrip("\r\n"))
+    return found[0]
+
+
 @dataclass(frozen=True)
 class PatchedFile:
     """A file after one section of a patch: its bytes and the line counts of
@@ -84,8 +124,10 @@ class PatchedFile:
 def patch_bytes(data: bytes | None, section: FilePatch) -> PatchedFile:
     """Apply ``section`` to the bytes ``data`` (None: no file, as empty),
     strictly (PatchError when it does not match). A file that starts with a
-    BOM the patch does not show is matched without it, and keeps it; a patch
-    whose first line of the file has a BOM (on either side) is matched as it is."""
+    BOM the patch does not show is matched without it, and keeps it (lines added
+    before line 1 that would match before the BOM as well are refused: which is
+    meant is a guess); a patch whose first line of the file has a BOM (on either
+    side) is matched as it is."""
     before = data or b""
     if not section.hunks:  # a mode change, an empty file created, renamed or copied
         count = count_lines(before)
@@ -94,14 +136,16 @@ def patch_bytes(data: bytes | None, section: FilePatch) -> PatchedFile:
     if not valid:
         _no_u_fffd_added(section)
     lines = split_keepends(text)
-    try:
-        out = apply_file_lines(lines, section)
-    except PatchError:
-        if not text.startswith("\ufeff") or _shows_a_bom(section):
-            raise
-        first = lines[0][1:]
-        out = apply_file_lines(([first] if first else []) + lines[1:], section)
-        out = ["\ufeff" + out[0], *out[1:]] if out else ["\ufeff"]
+    hidden = text.startswith("\ufeff") and not _shows_a_bom(section)
+    if hidden and _inserts_at_top(section):
+        out = _at_the_top(lines, section)
+    else:
+        try:
+            out = apply_file_lines(lines, section)
+        except PatchError:
+            if not hidden:
+                raise
+            out = _without_bom(lines, section)
     if out and not out[-1]:  # an added empty last line without a newline adds nothing
         out.pop()
     return PatchedFile("".join(out).encode("utf-8", "surrogateescape"), len(lines), len(out))

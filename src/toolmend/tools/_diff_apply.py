@@ -37,6 +37,7 @@ from ..diff import (
     name_parts,
     parse_patch,
     patch_bytes,
+    readable,
     reverse,
     select,
 )
@@ -132,11 +133,22 @@ def _patch_text(args: ToolArgs, ws: Workspace) -> str:
     return patch
 
 
+def _check_whole(value: object) -> None:
+    """Refuse patch bytes (a file, standard input) whose last line has no newline: diff and
+    git end every line, so the patch was cut, maybe inside that line (git apply refuses it)."""
+    if isinstance(value, (bytes, bytearray)) and value and not value.endswith(b"\n"):
+        last = readable(decode(bytes(value).rsplit(b"\n", 1)[-1])[0])
+        if not last.startswith("\\"):  # (a cut "\ No newline" marker says nothing of the file)
+            raise PatchError(f"the patch ends inside a line ({last[-60:]!r} has no newline): it was "
+                             "cut, maybe inside that line, so none of it is applied (git apply "
+                             "refuses it too); get the whole patch", reason="incomplete")
+
+
 def _strip(name: str, count: int) -> str:
     """The file a patch's ``name`` names, ``count`` leading parts dropped (``patch -p``). A name
     that leads out of the folder the patch is applied in (an absolute one, or one through
-    ``..``) is refused, unconfined too: the names are the patch's author's, not the person's
-    who runs it (GNU patch and git apply refuse them alike)."""
+    ``..``) or into a ``.git`` folder is refused, unconfined too: the names are the patch's
+    author's, not the person's who runs it (git apply refuses them alike)."""
     parts = name_parts(name)
     if count >= len(parts):
         raise ToolError(f"@diff apply: strip {count} removes all of {name!r}")
@@ -145,6 +157,11 @@ def _strip(name: str, count: int) -> str:
         raise ToolError(f"@diff apply: the patch names {name!r}, which leads out of the folder it is "
                         "applied in (an absolute name, or one through '..'): refused, as GNU patch and "
                         "git apply refuse it; apply it in the folder it was made for ('dir')")
+    # (git's test: NTFS reads ".git." and "git~1" as .git, macOS and Windows any case)
+    if any(part.lower().rstrip(". ") in (".git", "git~1") for part in kept):
+        raise ToolError(f"@diff apply: the patch names {name!r}, in a '.git' folder: a patch changes "
+                        "the files of a tree, not the repository's own (its hooks and config run "
+                        "commands); refused, as git apply refuses it")
     return "/".join(kept)
 
 
@@ -542,6 +559,7 @@ def diff_apply(args: ToolArgs, ws: Workspace) -> ToolResult:
     strip = args.integer("strip") if args.has("strip") else None
     base = args.text("dir")
     try:
+        _check_whole(args.raw.get("patch"))
         sections = parse_patch(patch)
         if backwards:
             sections = [reverse(s) for s in sections]
