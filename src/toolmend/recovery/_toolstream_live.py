@@ -60,7 +60,7 @@ _ARGS_BATCH = 24  # characters of arguments gathered before they are read (a bra
 _SHORT = 4096  # a message this short is read whole at a closer (see _text_from)
 _CODE_MAX = 16384  # a code span or XML call still open this long is held (its text is kept whole till then)
 _AFTER = regex.compile(rf"{_SPACE}*\}}{_SPACE}*</tool_call{_SPACE}*>")
-_HERMES_STOPS = ("</tool_call", "<tool_call")  # a tag reader ends the body at these
+_HERMES_STOPS = ("</tool_call", "<tool_call", "<|im_start|>")  # a tag reader ends the body at these
 _TURN_STOPS = tuple(t.lower() for t in TURN_ENDS if t[0] == "<")  # (and a call not closed, at these)
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")
 _NOT_BLANK = r"^\s"  # (for _wait: any character str.isspace() is false for)

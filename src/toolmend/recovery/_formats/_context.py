@@ -248,7 +248,9 @@ _BARE_FRAMING = Words(
     r"how (?:you|to) (?:would )?(?:call|use|write)|" + _EXAMPLE_ABROAD + ")|" + _EXAMPLE_CJK + "|"
     # (a line that is only "Example", "The syntax:", "Template": the words alone, said of nothing else)
     r"^[\W_]*(?:here(?:'s| is) )?(?:the )?(?:correct |expected |call |tool call )*(?:syntax|template|format|"
-    r"examples?|samples?|fake|mock|dummy)(?: is)?[\W_]*$|" + _WARNING)
+    r"examples?|samples?|fake|mock|dummy)(?: is)?[\W_]*$|^[\W_]*(?:do|don'?t|do not|not like (?:this|that)|"
+    r"bad (?:examples?|usage|calls?|way)|invalid(?: calls?| examples?| usage)?|anti-?patterns?|"  # (alone)
+    r"expected (?:outputs?|results?|responses?))[\W_]*$|" + _WARNING)
 _BLANKS = re.compile(r"\s+")
 
 
@@ -401,10 +403,13 @@ _INLINE_FRAMING = Words(
 # a Markdown heading whose words say what follows is shown: "## Example", "### Sample output"
 _SHOWN_HEADING = re.compile(r"[ \t]{0,3}#{1,6}[ \t].*\b(?:examples?|samples?|illustrations?)\b", re.I)
 _UNDERLINE = re.compile(r"[ \t]*(?:-{3,}|={3,})[ \t]*\r?")  # (a Markdown heading's, under its words)
-_SHOWN_ABOVE = re.compile(r"(?:[\W_]*(?:examples?|e\.g\.?|for example|samples?)(?: ?\d+)?[\W_]*|"
+_SHOWN_ABOVE = re.compile(r"(?:[\W_]*(?:(?:bad|wrong|incorrect|invalid) )?(?:examples?|e\.g\.?|for example|"
+                          r"samples?)(?: ?\d+)?(?: (?:usage|calls?|outputs?|requests?))?[\W_]*|[\W_]*(?:"
+                          r"don'?t|do not|(?:bad|wrong|incorrect|invalid)(?: (?:usage|calls?|way))?)[\W_]*|"
                           + _SHOWN_HEADING.pattern + r".*)\Z", re.I)
+LIST_ITEM = re.compile(r"[ \t]*(?:[-*+]|\d{1,3}[.)])[ \t]*")  # (a Markdown list item's: "- ", "1. ")
 # tags whose content is shown, not made: a call in <example>...</example> is an example
-SHOWN_TAGS = ("<example>", "<examples>")
+SHOWN_TAGS = ("<example>", "<examples>", "<code>", "<pre>")
 
 
 def shown_below(text: str, i: int, floor: int, lead: int = -1) -> bool:
@@ -417,6 +422,8 @@ def shown_below(text: str, i: int, floor: int, lead: int = -1) -> bool:
     p = lead if lead >= 0 else call_lead(text, i, floor)
     while p > floor and text[p - 1] in " \t":
         p -= 1
+    a = text.rfind("\n", max(floor, p - 8), p) + 1 or floor
+    p = a if a < p and LIST_ITEM.fullmatch(text, a, p) else p  # ("- <tool_call>": the item opens its line)
     if p > floor and text[p - 1] != "\n":  # words before it on its line
         words = _BLANKS.sub(" ", text[max(floor, text.rfind("\n", max(floor, p - 400), p) + 1, p - 400):p])
         if words.lstrip()[:1] == "|" or _INLINE_FRAMING.search(words) is not None:
@@ -458,7 +465,7 @@ def shown_below(text: str, i: int, floor: int, lead: int = -1) -> bool:
     # a line of its own saying it ("Example", "e.g.", "__Example__") or a heading that does ("## Example"):
     # (a line opening with a letter other than theirs is looked at no further: most lines)
     c = text[a:a + 1]
-    return (not c.isalpha() or c in "EeFfSs") and _SHOWN_ABOVE.match(text, a, q) is not None
+    return (not c.isalpha() or c in "EeFfSsBbWwIiDd") and _SHOWN_ABOVE.match(text, a, q) is not None
 
 
 def args_end(raw: str) -> int:
@@ -511,20 +518,21 @@ def opens_its_line(text: str, i: int) -> bool:
     return i == 0 or text[i - 1] == "\n"
 
 
-def quoted(text: str, i: int) -> bool:
+def quoted(text: str, i: int, floor: int = 0) -> bool:
     """What stands before ``i`` on its line is a Markdown quotation's ``>`` marks (and
-    blanks; a run longer than a few dozen characters is no quotation's)."""
+    blanks; a run longer than a few dozen characters, or from before ``floor``, a closer's end, is not)."""
     lead = text[max(0, i - _QUOTE_MAX):i]
     marks = len(lead) - len(lead.rstrip(" \t>"))
     j = i - marks
-    if marks == len(lead) and j > 0:
+    if (marks == len(lead) and j > 0) or j < floor:
         return False  # (a run longer than a quotation's marks)
     return (j == 0 or text[j - 1] == "\n") and ">" in text[j:i]
 
 
 _QUOTE_MAX = 16
-# quotation marks around a call a sentence quotes, each with its closing mark
-QUOTES = {'"': '"', "\u201c": "\u201d", "'": "'", "\u2018": "\u2019", "\u00ab": "\u00bb"}
+# quotation marks around a call a sentence quotes, each with its closing mark (CJK's corner brackets too)
+QUOTES = {'"': '"', "\u201c": "\u201d", "'": "'", "\u2018": "\u2019", "\u00ab": "\u00bb",
+          "\u300c": "\u300d", "\u300e": "\u300f", "\u201e": "\u201c"}
 
 
 def in_quotes(text: str, start: int, end: int) -> bool:

@@ -114,14 +114,15 @@ def everyday_tag(text: str, i: int, limit: int) -> ToolCall | None:
 
 
 def _tag_head(text: str, i: int, limit: int) -> tuple[
-        dict[str, str], set[str], str | None, int, bool, bool, int] | None:
+        dict[str, str], set[str], str | None, int, bool, bool, int, set[str]] | None:
     """The attributes of the tag at ``i`` (None: no tag there): its attributes,
     those written twice with two values, the attribute cut off by the end of
     the text and where its value starts, whether the tag closes itself or
-    opens a body, and where its head ends."""
+    opens a body, where its head ends, and the attributes written with no value."""
     j = i + len(_TAG_NAME)
     attrs: dict[str, str] = {}
     twice: set[str] = set()  # attributes written again with another value
+    valueless: set[str] = set()  # (``args`` with no "=": a value never written)
     cut_attr: str | None = None
     cut_at = -1  # where the value of the cut attribute starts
     self_closing = False
@@ -170,12 +171,16 @@ def _tag_head(text: str, i: int, limit: int) -> tuple[
                 cut_attr, cut_at = key, start
                 break
             value = _unescape(value)
+        elif j >= limit == len(text):
+            cut_attr, cut_at = key, j  # (the text ends after the name: its "=" may be yet to come)
+            break
         else:
             value = ""
+            valueless.add(key)
         if attrs.get(key, value) != value:
             twice.add(key)
         attrs[key] = value
-    return attrs, twice, cut_attr, cut_at, self_closing, opened, j
+    return attrs, twice, cut_attr, cut_at, self_closing, opened, j, valueless
 
 
 _NEXT_TAG = re.compile(r"<(/?)tool_call\b", re.I)
@@ -197,7 +202,7 @@ def read_tag(text: str, i: int, limit: int, ctx: Ctx, everyday_tried: bool = Fal
     head = _tag_head(text, i, limit)
     if head is None:
         return NOT_A_TAG, i + len(_TAG_NAME)
-    attrs, twice, cut_attr, cut_at, self_closing, opened, j = head
+    attrs, twice, cut_attr, cut_at, self_closing, opened, j, valueless = head
     at_end = not (self_closing or opened)
     if at_end and limit < len(text):
         return NOT_A_TAG, i + len(_TAG_NAME)
@@ -219,6 +224,11 @@ def read_tag(text: str, i: int, limit: int, ctx: Ctx, everyday_tried: bool = Fal
             return [ToolCall(name, "", None, False, (i, limit),
                              "the call was cut off before its arguments")], limit
         clash = _two_readings(attrs, twice)
+        if args is not None and valueless.intersection(("args", "arguments")):
+            end = j if not opened else max(j, _body_end(text, j, limit)[1])
+            return [ToolCall(name, "", None, False, (i, end),
+                             "the tag's args attribute is written with no value: its arguments are "
+                             "never given, and an empty object would be a guess")], end
         if args is not None or self_closing or at_end:
             end = j
             if opened:  # <tool_call name=.. args=..></tool_call>

@@ -26,6 +26,7 @@ from ._context import (
     ASSISTANT_HEAD,
     CALL_LINE_END,
     LINE_TURN_END,
+    LIST_ITEM,
     MADE_UP_TURN,
     OBSERVATION,
     PROSE_WORDS,
@@ -80,6 +81,8 @@ _next_start = markers.next_start  # (the marker kernel)
 _CALL_LANGS = frozenset({"", "json", "jsonc", "json5", "jsonl", "xml", "text", "txt", "plaintext",
                          "tool_call", "tool_code", "tool", "tools", "function", "output"})
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")
+_ALONE = re.compile(r"[ \t]*\r?\n")  # (what ends the line of a tag alone on it)
+_SHOWN_GAP = re.compile(r"\s*(?:\n" + LIST_ITEM.pattern + ")?")  # (blanks, or the next item of a list)
 _PYTHON = frozenset({"python", "py", "python3"})  # (code, unless it holds calls of the tools given alone)
 
 
@@ -187,9 +190,11 @@ class Scanner:
                     pos = m.end()  # (shown; or the header of this reply, echoed before its calls)
                     continue
                 return True  # a turn of the model's own making (a user's, a tool's): its turn is over
-            if kind == "turn":
-                if not in_fence and after_markup(text, m.start()) and \
-                        self.closer("(?-i:" + re.escape(TURN_OPENERS[m.group()]) + ")", m.end(), limit):
+            if kind == "turn":  # (alone on its line after calls, its closer yet to come, it is one too)
+                shut = "(?-i:" + re.escape(TURN_OPENERS[m.group()]) + ")"
+                if not in_fence and after_markup(text, m.start()) and ((calls or self.calls_before) and
+                                                                       _ALONE.match(text, m.end()) or
+                                                                       self.closer(shut, m.end(), limit)):
                     return True  # a tool's result, or the user's turn: the model's turn is over
                 pos = m.end()
                 continue
@@ -230,15 +235,18 @@ class Scanner:
                 else:
                     pos = m.end()
                 continue
-            if kind == "example":  # what an <example> tag holds is shown, not made
-                close_example = self.closer(r"</examples?>", m.end(), limit)
-                pos = floor = m.end() if close_example is None else close_example.end()
+            if kind == "example":  # what <example> holds is shown (and HTML's <code>, to a blank line)
+                close_tag = self.closer("</" + m.group()[1:].rstrip("sS>") + "s?>", m.end(), limit)
+                blank = None if m.group()[1] in "eE" else self.closer(r"\n[ \t]*\n", m.end(), limit)
+                held = close_tag is not None and (blank is None or close_tag.start() < blank.start())
+                pos = floor = close_tag.end() if close_tag is not None and held else m.end()
                 continue
             if kind == "resp":
                 close_resp = self.closer(r"</tool_response\s*>", m.end(), limit)
-                if close_resp is not None and not in_fence and after_markup(text, m.start()):
-                    # a tool's result on lines of its own: the model's turn ended before it, and
-                    # a call after it is a later turn's (or one made on a result the model made up)
+                if not in_fence and after_markup(text, m.start()) and (close_resp is not None or (
+                        calls or self.calls_before) and _ALONE.match(text, m.end())):
+                    # a tool's result on lines of its own (or its opener alone after calls): the model's turn
+                    # ended before it, and a call after it is a later turn's (or one made on a result made up)
                     return True
                 pos = close_resp.end() if close_resp is not None else m.end()
                 continue
@@ -272,7 +280,7 @@ class Scanner:
         ``calls`` unless quoted or shown: (where the scan goes on, where the prose after it starts)."""
         text, start = self.text, m.start()
         lead = start if tag else call_lead(text, start, floor)  # (its section's opener)
-        if text[lead - 1:lead] in QUOTE_LEAD and quoted(text, lead):
+        if text[lead - 1:lead] in QUOTE_LEAD and quoted(text, lead, floor):
             return line_end(text, start, limit), floor  # a call in a Markdown quotation: its line is quoted
         if tag:
             if not in_fence and MADE_UP_TURN.match(text, start, limit) is not None:
@@ -389,9 +397,9 @@ class Scanner:
         return False
 
     def _after_shown(self, lead: int) -> bool:
-        """Only blanks between the last call shown and ``lead``: the examples go on."""
+        """Only blanks or a list's next item between the last call shown and ``lead`` (matched in place)."""
         e = self.shown_end
-        return 0 <= e <= lead and not self.text[e:lead].strip()
+        return 0 <= e <= lead and _SHOWN_GAP.fullmatch(self.text, e, lead) is not None
 
     def fence(self, m: re.Match[str], floor: int, limit: int, calls: list[ToolCall]) -> int:
         """The fenced block opened at ``m``: its calls added when its language may hold

@@ -110,7 +110,8 @@ _ALTS_ETC = (
     _words("close", BARE_CLOSERS, True),
     _words("resp", ["<tool_response>"], True),
     _words("comment", ["<!--"], True),
-    _Alt(r"(?P<example>(?a:<examples?>))", "<", frozenset({"<e"}), True),
+    # (HTML's <code> and <pre> too)
+    _Alt(r"(?P<example>(?a:<(?:examples?|code|pre)>))", "<", frozenset({"<e", "<c", "<p"}), True),
     # (every role head begins with one of ROLE_PAIRS: tests/test_token_search.py checks; the
     # instruction head opens its line, after a few blanks)
     _Alt("(?P<role>(?-i:" + "|".join((ROLE_HEAD.pattern, ASSISTANT_HEAD.pattern, ALPACA_HEAD)) + "))",

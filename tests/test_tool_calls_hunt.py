@@ -1,0 +1,159 @@
+"""Calls the text shows, quotes or frames, and calls it makes, in shapes people and models
+write around them: Markdown lists, labels alone on their line, closers split over lines, CJK
+quotation marks, HTML code, a tag's attribute without its value, a result the model made up.
+The cases are read whole and streamed, and both must agree."""
+
+from __future__ import annotations
+
+import pytest
+
+from toolmend import ToolCallStream, parse_tool_calls
+from toolmend.recovery import ArgsDelta
+
+
+def _hermes(name: str, args: str) -> str:
+    return '<tool_call>{"name": "%s", "arguments": %s}</tool_call>' % (name, args)
+
+
+CALL = _hermes("f", '{"a": 1}')
+OTHER = _hermes("g", "{}")
+BARE = '{"name": "f", "arguments": {"a": 1}}'
+
+
+def _read(text: str, **kw: object) -> list[tuple[str, bool]]:
+    return [(c.name, c.ok) for c in parse_tool_calls(text, **kw)]
+
+
+def _streamed(text: str, **kw: object) -> list[tuple[str, bool, tuple[int, int]]]:
+    whole = [(c.name, c.ok, c.span) for c in parse_tool_calls(text, **kw)]
+    for size in (1, 4):
+        s = ToolCallStream(**kw)
+        for part in (text[k:k + size] for k in range(0, len(text), size)):
+            s.feed(part)
+        s.close()
+        assert [(c.name, c.ok, c.span) for c in s.finish()] == whole
+    return whole
+
+
+@pytest.mark.parametrize("item", ["- ", "* ", "+ ", "1. ", "2) ", "  - "])
+def test_a_call_in_a_list_item_under_framing_words_is_shown(item):
+    for lead in ("For example:\n", "Never run this:\n", "For example:\n\n"):
+        text = lead + item + CALL
+        assert _read(text) == []
+        for thinking in (None, False):
+            assert _streamed(text, thinking=thinking) == []
+
+
+@pytest.mark.parametrize("item", ["- ", "1. "])
+def test_every_item_of_a_list_of_examples_is_shown(item):
+    second = "2. " if item == "1. " else item
+    text = "For example:\n" + item + CALL + "\n" + second + OTHER
+    assert _read(text) == []
+    assert _streamed(text, thinking=False) == []
+    # (a line of its own after the examples: the calls after it are made)
+    text += "\n\nNow the real one:\n" + OTHER
+    assert _read(text) == [("g", True)]
+    # (a list of calls under words that frame nothing is made)
+    for lead in ("Steps:\n", "I'll do these:\n", "Here is the plan.\n", ""):
+        text = lead + "1. " + CALL + "\n2. " + OTHER
+        assert _read(text) == [("f", True), ("g", True)]
+        assert len(_streamed(text, thinking=False)) == 2
+
+
+@pytest.mark.parametrize("label", [
+    "Don't:", "\u274c Don't:", "Do NOT:", "**Don't**", "Expected output:", "**Expected output:**",
+    "Expected result:", "Anti-pattern:", "Not like this:", "Invalid:", "Invalid call:",
+    "Wrong example", "**Wrong example**", "Incorrect usage", "**Incorrect**", "Example usage", "Bad example",
+])
+def test_a_label_alone_that_says_the_call_is_shown(label):
+    for body in (CALL, BARE, "[f(a=1)]"):
+        text = label + "\n" + body
+        assert _read(text) == [], text
+        assert _streamed(text, thinking=False) == []
+
+
+def test_a_dont_and_do_pair_makes_neither_call():
+    text = "Don't:\n" + CALL + "\nDo:\n" + _hermes("f", '{"a": 2}')
+    assert _read(text) == []
+    # (a label that says nothing of the call leaves it made)
+    for label in ("Done", "Do it", "Good", "Weather", "Before:", "Bad news, it is missing. Creating it:"):
+        assert _read(label + "\n" + CALL) == [("f", True)]
+
+
+@pytest.mark.parametrize("closer", ["</tool_call\n>", "</tool_call\r\n>"])
+def test_a_closer_split_over_lines_does_not_quote_the_call_after_it(closer):
+    text = CALL.replace("</tool_call>", closer) + OTHER
+    assert _read(text) == [("f", True), ("g", True)]
+    for thinking in (None, False):
+        assert [c[:2] for c in _streamed(text, thinking=thinking)] == [("f", True), ("g", True)]
+    # (a quotation that opens its own line still quotes its call)
+    assert _read("Hi\n> " + OTHER) == []
+    assert _read(CALL + "\n> " + OTHER) == [("f", True)]
+
+
+@pytest.mark.parametrize("text", [
+    "<tool_call name=read_file args", "<tool_call name=read_file args ",
+    "Reading it.\n<tool_call name=read_file args"])
+def test_a_tag_cut_right_after_its_args_attribute_s_name_is_not_ok(text):
+    assert _read(text) == [("read_file", False)]
+    assert [c[:2] for c in _streamed(text, thinking=False)] == [("read_file", False)]
+
+
+@pytest.mark.parametrize("text", ["<tool_call name=f args/>", "<tool_call name=f args />",
+                                  "<tool_call name=f args></tool_call>"])
+def test_an_args_attribute_written_with_no_value_is_no_empty_object(text):
+    calls = parse_tool_calls(text + "\n<tool_call name=g args='{\"b\": 2}'/>")
+    assert [(c.name, c.ok) for c in calls] == [("f", False), ("g", True)]
+    assert "no value" in (calls[0].error or "")
+    # (an empty value written is one: the arguments given as nothing)
+    assert _read('<tool_call name=f args=""/>') == [("f", True)]
+
+
+@pytest.mark.parametrize("left, right", [("\u300c", "\u300d"), ("\u300e", "\u300f"), ("\u201e", "\u201c")])
+def test_a_call_between_corner_brackets_or_low_quotes_is_quoted(left, right):
+    text = "\u4ed6\u8bf4" + left + CALL + right + "\u7136\u540e\n" + OTHER
+    assert _read(text) == [("g", True)]
+    for thinking in (None, False):
+        assert [c[:2] for c in _streamed(text, thinking=thinking)] == [("g", True)]
+    # (a bracket its call does not close is no quotation of it)
+    assert _read(left + CALL) == [("f", True)]
+
+
+@pytest.mark.parametrize("opener", ["<tool_response>", "<tool_result>", "[INST]"])
+def test_a_result_or_turn_opened_alone_on_its_line_after_calls_ends_the_turn(opener):
+    # the model made up a tool's result (its closer not yet written) and called again on it
+    text = CALL + "\n" + opener + '\n{"temp": 20}\n' + OTHER
+    assert _read(text) == [("f", True)]
+    for thinking in (None, False):
+        assert [c[:2] for c in _streamed(text, thinking=thinking)] == [("f", True)]
+    # (named in a sentence, or before any call, it is text)
+    assert _read(CALL + "\nIt comes in " + opener + " tags.\n" + OTHER) == [("f", True), ("g", True)]
+    assert _read("It comes in\n" + opener + "\ntags.\n" + OTHER) == [("g", True)]
+
+
+def test_arguments_streamed_stop_where_chatml_s_turn_opener_ends_the_body():
+    # (Hermes-2-Theta writes <|im_start|> for </tool_call>: the body ends there, inside a string too)
+    text = ('<tool_call>{"name": "f", "arguments": {"a": "x <|im_start|>assistant\n'
+            '<tool_call>{"name": "g", "arguments": {}}</tool_call>')
+    want = parse_tool_calls(text, thinking=False)
+    assert want[0].raw_args == '{"a": "x'
+    for size in (1, 4):
+        s = ToolCallStream(thinking=False)
+        events = []
+        for part in (text[k:k + size] for k in range(0, len(text), size)):
+            events += s.feed(part)
+        events += s.close()
+        assert s.finish() == want
+        sent = "".join(e.arguments for e in events if isinstance(e, ArgsDelta) and e.index == 0)
+        assert sent == want[0].raw_args
+
+
+@pytest.mark.parametrize("tag", ["code", "pre", "CODE"])
+def test_a_call_in_html_code_is_shown_as_in_a_code_span(tag):
+    text = "Use <%s>%s</%s> to call it.\n" % (tag, CALL, tag) + OTHER
+    assert _read(text) == [("g", True)]
+    for thinking in (None, False):
+        assert [c[:2] for c in _streamed(text, thinking=thinking)] == [("g", True)]
+    # (a tag never closed quotes nothing, nor one closed only past a blank line: a sentence named it)
+    assert _read("<%s>" % tag + CALL) == [("f", True)]
+    assert _read("Wrap it in <%s> tags.\n\n%s\n\nThen </%s>." % (tag, CALL, tag)) == [("f", True)]
