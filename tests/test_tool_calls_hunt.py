@@ -157,3 +157,17 @@ def test_a_call_in_html_code_is_shown_as_in_a_code_span(tag):
     # (a tag never closed quotes nothing, nor one closed only past a blank line: a sentence named it)
     assert _read("<%s>" % tag + CALL) == [("f", True)]
     assert _read("Wrap it in <%s> tags.\n\n%s\n\nThen </%s>." % (tag, CALL, tag)) == [("f", True)]
+
+
+@pytest.mark.parametrize("label", ["<b>Example:</b>", "<strong>For example:</strong>", "<h3>Example</h3>",
+                                   "<p>For example:</p>", "<i>e.g.</i>", "<B>Never run this:</B>",
+                                   "<details><summary>Example</summary>", "<summary>Example call</summary>"])
+def test_a_label_in_html_tags_frames_the_call_as_markdown_s_does(label):
+    # (**Example:** did; <b>Example:</b> was taken for a line of markup, and the call was made)
+    for gap in ("\n", "\n\n"):
+        text = label + gap + CALL
+        assert _read(text) == []
+        assert _streamed(text, thinking=False) == []
+    # tags around words that frame nothing leave the call made
+    for label in ("<p>Here is the call:</p>", "<b>Reading the file:</b>", "<h3>Plan</h3>", "<p>Done.</p>"):
+        assert _streamed(label + "\n" + CALL, thinking=False)[0][:2] == ("f", True)

@@ -288,7 +288,7 @@ def framed_line(text: str, i: int, floor: int) -> bool:
     characters) introduces what follows as an illustration, as for a fence."""
     a = max(floor, i - 400)
     before = text[a:above_markup(text, i, a)].rstrip()
-    lead = before[before.rfind("\n") + 1:]
+    lead = re.sub(_TAG, "", before[before.rfind("\n") + 1:], flags=re.I)  # ("<b>For example:</b>")
     if _UNDERLINE.fullmatch(lead):  # a heading's underline: its words are the line right above
         above = before[:max(before.rfind("\n"), 0)].rstrip(" \t\r")
         lead = above[above.rfind("\n") + 1:] if above and not above.endswith("\n") else ""
@@ -403,21 +403,23 @@ _INLINE_FRAMING = Words(
 # a Markdown heading whose words say what follows is shown: "## Example", "### Sample output"
 _SHOWN_HEADING = re.compile(r"[ \t]{0,3}#{1,6}[ \t].*\b(?:examples?|samples?|illustrations?)\b", re.I)
 _UNDERLINE = re.compile(r"[ \t]*(?:-{3,}|={3,})[ \t]*\r?")  # (a Markdown heading's, under its words)
-_SHOWN_ABOVE = re.compile(r"(?:[\W_]*(?:(?:bad|wrong|incorrect|invalid) )?(?:examples?|e\.g\.?|for example|"
-                          r"samples?)(?: ?\d+)?(?: (?:usage|calls?|outputs?|requests?))?[\W_]*|[\W_]*(?:"
-                          r"don'?t|do not|(?:bad|wrong|incorrect|invalid)(?: (?:usage|calls?|way))?)[\W_]*|"
-                          + _SHOWN_HEADING.pattern + r".*)\Z", re.I)
+_TAG = r"</?(?:b|strong|i|em|u|p|span|div|summary|details|h[1-6])>"  # (HTML's, "<b>Example:</b>")
+_TAG_END = re.compile(_TAG + r"\Z", re.I)
+_BAD = r"(?:bad|wrong|incorrect|invalid)"
+_SHOWN_ABOVE = re.compile(
+    r"(?:" + _TAG + r"[ \t]*)*(?:[\W_]*(?:" + _BAD + r" )?(?:examples?|e\.g\.?|for example|samples?)"
+    r"(?: ?\d+)?(?: (?:usage|calls?|outputs?|requests?))?[\W_]*|[\W_]*(?:don'?t|do not|" + _BAD
+    + r"(?: (?:usage|calls?|way))?)[\W_]*|" + _SHOWN_HEADING.pattern + r".*)\Z", re.I)
 LIST_ITEM = re.compile(r"[ \t]*(?:[-*+]|\d{1,3}[.)])[ \t]*")  # (a Markdown list item's: "- ", "1. ")
 # tags whose content is shown, not made: a call in <example>...</example> is an example
 SHOWN_TAGS = ("<example>", "<examples>", "<code>", "<pre>")
 
 
 def shown_below(text: str, i: int, floor: int, lead: int = -1) -> bool:
-    """The call at ``i`` is shown, not made, by what stands before it (from ``floor``):
-    opening its line, after a line ending in a colon whose words frame it ("For
-    example:", "Never run this:") or after a heading that does ("## Example"); inside
-    its line, after words that frame it ("For example, <tool_call>...") or in a
-    table's cell ("| <tool_call>... |")."""
+    """The call at ``i`` is shown, not made, by what stands before it (from ``floor``): opening
+    its line, after a line ending in a colon whose words frame it ("For example:", "Never run
+    this:", in HTML's tags too) or after a heading that does ("## Example"); inside its line,
+    after words that frame it ("For example, <tool_call>...") or in a table's cell ("| ... |")."""
     # (where the call begins: its section opened on that line, Kimi's, DeepSeek's; ``lead``, known)
     p = lead if lead >= 0 else call_lead(text, i, floor)
     while p > floor and text[p - 1] in " \t":
@@ -450,8 +452,8 @@ def shown_below(text: str, i: int, floor: int, lead: int = -1) -> bool:
             if p <= floor or text[p - 1] == "\n":
                 return False  # (a rule after a blank line: no heading's)
     q = p
-    while q > floor and text[q - 1] in "*_ \t":  # (**Example:**)
-        q -= 1
+    while q > floor and (text[q - 1] in "*_ \t" or text[q - 1] == ">" and _TAG_END.search(text, q - 10, q)):
+        q = q - 1 if text[q - 1] in "*_ \t" else text.rfind("<", 0, q)  # (**Example:**, <b>Example:</b>)
     end = text[q - 1]
     if end in ":,\uff1a\uff0c":  # ("For example:", "For example,", "例如：")
         return framed_line(text, line, floor)
