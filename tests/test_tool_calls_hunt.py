@@ -35,7 +35,7 @@ def _streamed(text: str, **kw: object) -> list[tuple[str, bool, tuple[int, int]]
     return whole
 
 
-@pytest.mark.parametrize("item", ["- ", "* ", "+ ", "1. ", "2) ", "  - "])
+@pytest.mark.parametrize("item", ["- ", "* ", "+ ", "1. ", "2) ", "  - ", "1.\u00a0"])
 def test_a_call_in_a_list_item_under_framing_words_is_shown(item):
     for lead in ("For example:\n", "Never run this:\n", "For example:\n\n"):
         text = lead + item + CALL

@@ -410,7 +410,7 @@ _SHOWN_ABOVE = re.compile(
     r"(?:" + _TAG + r"[ \t]*)*(?:[\W_]*(?:" + _BAD + r" )?(?:examples?|e\.g\.?|for example|samples?)"
     r"(?: ?\d+)?(?: (?:usage|calls?|outputs?|requests?))?[\W_]*|[\W_]*(?:don'?t|do not|" + _BAD
     + r"(?: (?:usage|calls?|way))?)[\W_]*|" + _SHOWN_HEADING.pattern + r".*)\Z", re.I)
-LIST_ITEM = re.compile(r"[ \t]*(?:[-*+]|\d{1,3}[.)])[ \t]*")  # (a Markdown list item's: "- ", "1. ")
+LIST_ITEM = re.compile(r"[ \t]*(?:[-*+]|\d{1,3}[.)])[ \t\u00a0]*")  # (a Markdown list item's: "- ", "1. ")
 # tags whose content is shown, not made: a call in <example>...</example> is an example
 SHOWN_TAGS = ("<example>", "<examples>", "<code>", "<pre>")
 
