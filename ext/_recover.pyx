@@ -67,10 +67,10 @@ cdef extern from "Python.h":
 cdef Py_ssize_t PREFILTER_MAX = 512
 
 # (C:\Users\bob\test: \U is no escape, so the writer did not escape its backslashes; \b and \t
-# then may be text too)
+# then may be text too, and so may \\: \\server\share is a UNC path as written)
 cdef const char* MIXED_ESCAPES = (b"a string holding a backslash JSON does not read (\\U) and one it "
-                                  b"reads as a control character (\\b): whether its backslashes are "
-                                  b"escapes or text (a path, a regex, LaTeX) is a guess")
+                                  b"reads as a control character or a backslash (\\b, \\\\): whether its "
+                                  b"backslashes are escapes or text (a path, a regex, LaTeX) is a guess")
 
 # ('It''s' in single quotes: the quote written twice, as SQL and YAML escape one; Python joins
 # two strings there, 'It' 's' is 'Its'; JSON has neither. Read as written: a doubled quote that
@@ -820,7 +820,8 @@ cdef object recover_value_c(str text, bint curly):
     """``recover_text`` for callers that want only the value (integers
     exact), then the object literal for text that starts with ``{`` or ``[``
     and holds no ``/`` (comments come first): the value, or, when neither
-    worked, a 1-tuple ``(base,)`` (JSON never parses to a tuple). Saves
+    worked, a 1-tuple ``(base,)`` (JSON never parses to a tuple; ``()``: a
+    value holding an opening curly quote, which recovery checks). Saves
     building and unpacking a 4-tuple on the hot path of ``loads``."""
     cdef int start = 0
     cdef int step
@@ -857,16 +858,20 @@ cdef object recover_value_c(str text, bint curly):
         if step < 0:
             base = found[2]
             if base and (base[0] == c'{' or base[0] == c'[') and u'/' not in base \
-                    and not unclosed(base):
+                    and not unclosed(base) and not (curly and holds_opening_quote(base)):
                 try:
                     return ol_parse(base, depth_bound, False)[0]
                 except Refused:
                     pass
             return (base,)
         try:
-            return exact_value(found[1], orjson_loads(found[1]))
+            value = orjson_loads(found[1])
         except JSONDecodeError:
             start = step + 1
+        else:
+            if step > 0 and curly and holds_opening_quote(<str>found[1]):
+                return ()  # (recovery checks that no curly quote was left open: its whole path)
+            return exact_value(found[1], value)
 
 
 # The object literal, the engine's scanner and the engine live beside their twins' files of

@@ -19,6 +19,19 @@ cdef inline bint is_other_quote(Py_UCS4 c) noexcept nogil:
     return c == 0x201E or c == 0x00AB or c == 0x00BB or c == 0x2039 or c == 0x203A
 
 
+cdef bint holds_opening_quote(str s):
+    """Whether ``s`` holds a quote that opens a quotation (the twin's _OPENING_QUOTES): a string
+    holding one the curly-quote step left open is refused by recovery."""
+    cdef Py_UCS4 c
+    if PyUnicode_IS_ASCII(s):
+        return False
+    for c in s:
+        if c == 0x201C or c == 0x201E or c == 0x2018 or c == 0x00AB or c == 0x00BB or c == 0x2039 \
+                or c == 0x203A:
+            return True
+    return False
+
+
 cdef inline bint closes_quote(Py_UCS4 opener, Py_UCS4 c) noexcept nogil:
     """Whether ``c`` is a quote that closes the string ``opener`` opened."""
     if opener == 0x00AB:

@@ -64,7 +64,7 @@ cdef str read_quoted(str s, Py_ssize_t i, Py_ssize_t n, Py_ssize_t* end):
     cdef int u, lo
     cdef Py_UCS4 local[LOCAL_CAP]
     cdef Buf b
-    cdef bint kept = False, letter = False  # a backslash kept as text, one read as a control
+    cdef bint kept = False, letter = False  # a backslash kept as text, one read as a control (or \\)
     # most strings hold no backslash: their text is a slice of the input
     while j < n:
         c = PyUnicode_READ(kind, data, j)
@@ -88,6 +88,7 @@ cdef str read_quoted(str s, Py_ssize_t i, Py_ssize_t n, Py_ssize_t* end):
                 e = s[i + 1]
                 if e == u'"' or e == u"'" or e == u'\\' or e == u'/':
                     buf_put(&b, e)
+                    letter = letter or e == u'\\'
                 elif e == u'n':
                     buf_put(&b, u'\n')
                     letter = True
@@ -256,6 +257,8 @@ cdef bint bare_unsafe(str tok, bint quoted=True):
     while w < n:
         if tok[w] == c"'" and not (0 < w < n - 1 and is_alnum(tok[w - 1]) and is_alnum(tok[w + 1])):
             return True
+        if tok[w] == c'#' and w > 0 and Py_UNICODE_ISSPACE(tok[w - 1]):
+            return True  # (x # note: a comment, as Python and YAML read it, or the text's, two readings)
         if tok[w] == c'/' and w + 1 < n and tok[w + 1] == c'/':
             if w == 0 or tok[w - 1] != c':':
                 return True

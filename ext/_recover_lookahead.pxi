@@ -71,6 +71,13 @@ cdef bint eng_escaped_quote_before(_Repairer self, Py_ssize_t i, Py_ssize_t p) n
     return (p - 1 - k) % 2 == 1
 
 
+# ("x”, "b": 1: a curly quote right before the comma, the string never closed: its closing quote
+# typed curly, or a quote of the text ("He said “hi”) and the closing one left out)
+cdef const char* CURLY_CLOSER = (b"a string that never closes holds a curly quote right before a comma "
+                                 b"and a key: its closing quote typed curly, or a quote in the text and the "
+                                 b"closing one left out, two readings")
+
+
 cdef bint eng_missing_close(_Repairer self, Py_ssize_t i, Py_ssize_t k, int ctx) except -1 nogil:
     """A quote at k that does not close the string opened at i, after a comma:
     in an object, before a quoted key and its colon, the string ended at the
@@ -90,6 +97,9 @@ cdef bint eng_missing_close(_Repairer self, Py_ssize_t i, Py_ssize_t k, int ctx)
         return False
     if eng_escaped_quote_before(self, i, p):
         self.refuse(p - 1, ESCAPED_CLOSER)
+    c = self.ch(p - 1)
+    if is_curly_double(c) or is_curly_single(c) or is_other_quote(c):
+        self.refuse(p - 1, CURLY_CLOSER)
     self.fix("quote", p, "missing closing quote added before the comma")
     for m in range(p, k):
         c = self.ch(m)

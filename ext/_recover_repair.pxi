@@ -210,6 +210,9 @@ cdef Py_ssize_t eng_start(_Repairer self) except -2 nogil:
     p = eng_next_value(self, i)
     if p < 0:
         self.refuse(i, "no JSON value in the text (prose, not arguments)")
+    for e in range(i, p):  # (no </think> follows: a value after a <think> is reasoning)
+        if eng_at_text(self, e, b"<think>"):
+            self.refuse(e, "only reasoning: <think> is not closed, no answer follows")
     self.fix("prose", i, "text before the JSON dropped")
     return p
 
@@ -238,6 +241,16 @@ cdef bint eng_at_text(_Repairer self, Py_ssize_t i, const char* text) noexcept n
             return False
         k += 1
     return True
+
+cdef int eng_no_reasoning_between(_Repairer self, Py_ssize_t i, Py_ssize_t p) except -1 nogil:
+    """Refused when reasoning opens or closes between two values (from i to p): which value is
+    the answer, and which was reasoning (the one before a </think> is), is a guess."""
+    cdef Py_ssize_t t
+    for t in range(i, p):
+        if eng_at_text(self, t, b"<think>") or eng_at_text(self, t, b"</think>"):
+            self.refuse(t, "reasoning (<think> or </think>) between two values: which is the answer, and "
+                           "which was reasoning, is a guess")
+    return 0
 
 cdef Py_ssize_t eng_past_reasoning(_Repairer self, Py_ssize_t i) except -2 nogil:
     """Past the model's reasoning: text up to a ``</think>`` (with or without
@@ -737,6 +750,7 @@ cdef int eng_pass(_Repairer self) except -1 nogil:
                                            "key and a colon): the value may end later, a guess")
                         self.fix("prose", i, "text after the JSON dropped")
                         break
+                    eng_no_reasoning_between(self, i, j)
                     # skipping is not deleting: the value after the prose is kept too
                     self.fix("prose", i, "text between the values dropped")
                     self.fix("concatenated", j, "another value follows: the values as a list")

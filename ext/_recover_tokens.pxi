@@ -454,7 +454,7 @@ cdef class _Repairer:
         cdef int code, low
         cdef bint cut
         cdef bint inner = False
-        cdef bint kept = False, letter = False  # a backslash kept as text, one read as a control
+        cdef bint kept = False, letter = False  # a backslash kept as text, one read as a control (or \\)
         if ctx != CTX_KEY and i + 3 < n and self.ch(i + 1) == q and self.ch(i + 2) == q and self.ch(i + 3) != q:
             self.refuse(i, "a Python triple-quoted string, not JSON: where its text ends is a guess")
         while True:
@@ -526,7 +526,8 @@ cdef class _Repairer:
                     self.put_char(e)
                     self.fix("escape", j, "invalid escape kept as a backslash")
                     kept = True
-                letter = letter or e == c'b' or e == c'f' or e == c'n' or e == c'r' or e == c't'
+                letter = letter or e == c'b' or e == c'f' or e == c'n' or e == c'r' or e == c't' \
+                    or e == c'\\'
                 if kept and letter:
                     self.refuse(i, MIXED_ESCAPES)
                 j += 2

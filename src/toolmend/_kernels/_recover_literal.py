@@ -71,10 +71,10 @@ def _read_quoted(s: str, i: int) -> tuple[str, int]:
         raise Refused(i, "unterminated string")
     body = m.group(1)
     if "\\" in body:
-        kept = letter = False  # a backslash kept as text, one read as a control character
+        kept = letter = False  # a backslash kept as text, one read as a control character (or \\)
         for e in _EACH_ESCAPE.finditer(body):
             c = e.group(1)
-            if c in "bfnrt":
+            if c in "bfnrt\\":
                 letter = True
             elif len(c) == 1 and c not in "\"'\\/":
                 kept = True
@@ -121,6 +121,11 @@ def _bare_unsafe(tok: str) -> bool:
         if not (0 < k < len(tok) - 1 and tok[k - 1].isalnum() and tok[k + 1].isalnum()):
             return True
         k = tok.find("'", k + 1)
+    k = tok.find("#")
+    while k > 0:  # (x # note: a comment, as Python and YAML read it, or the text's, two readings)
+        if tok[k - 1].isspace():
+            return True
+        k = tok.find("#", k + 1)
     first = tok.split(None, 1)[0]
     if first[0] in "-.0123456789" and _NUMBER_FORM.match(first):  # (not _1: a name)
         return first != tok or not _NUMBER.match(tok) or _beyond_double(tok)

@@ -322,7 +322,7 @@ def recover_text(text: str, curly: bool = True) -> tuple[int, str, Any, str]:
             return step, candidate, _exact_value(candidate, value), base
 
 
-def make_loads(fallback: Callable[[Any, str | None, tuple[str] | None], Any],
+def make_loads(fallback: Callable[[Any, str | None, tuple[str] | tuple[()] | None], Any],
                with_schema: Callable[[Any, str | None, Any, bool], Any] | None = None
                ) -> Callable[..., Any]:
     """Build ``loads(raw, tool=None, *, schema=None, fill_defaults=False)`` on
@@ -343,13 +343,21 @@ def make_loads(fallback: Callable[[Any, str | None, tuple[str] | None], Any],
     return loads
 
 
+# Quotes that open a quotation (curly, German, guillemets either way): in a value the text
+# steps gave, recovery checks that none was left open
+_OPENING_QUOTES = "\u201c\u201e\u2018\u00ab\u00bb\u2039\u203a"
+
+
 def recover_value(text: str, curly: bool = True) -> Any:
     """The value of ``recover_text`` (integers exact), else the object
-    literal's, else a 1-tuple ``(base,)`` (see the compiled twin)."""
+    literal's, else a 1-tuple ``(base,)``, or ``()`` for a repaired value
+    holding an opening curly quote (see the compiled twin)."""
     step, candidate, value, base = recover_text(text, curly)
     if step >= 0:
-        return value
-    if base[:1] in ("{", "[") and "/" not in base and not _unclosed(base):
+        # (recovery checks that the curly-quote step left no quote open: its whole path)
+        return () if step > 0 and curly and any(c in candidate for c in _OPENING_QUOTES) else value
+    if base[:1] in ("{", "[") and "/" not in base and not _unclosed(base) and not (
+            curly and any(c in base for c in _OPENING_QUOTES)):  # (recovery checks those)
         try:
             return parse_object_literal(base)[0]
         except Refused:

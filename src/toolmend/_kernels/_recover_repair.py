@@ -74,6 +74,9 @@ class _Engine(_Scanner):
         p = self.next_value(i)
         if p < 0:
             raise Refused(i, "no JSON value in the text (prose, not arguments)")
+        t = s.find("<think>", i, p)  # (no </think> follows: a value after a <think> is reasoning)
+        if t >= 0:
+            raise Refused(t, "only reasoning: <think> is not closed, no answer follows")
         self.fix("prose", i, "text before the JSON dropped")
         return p
 
@@ -143,6 +146,14 @@ class _Engine(_Scanner):
             if i >= n:
                 raise Refused(t, "only reasoning: no answer after </think>")
         return i
+
+    def no_reasoning_between(self, i: int, p: int) -> None:
+        """Refused when reasoning opens or closes between two values (from i to p): which value is
+        the answer, and which was reasoning (the one before a </think> is), is a guess."""
+        found = [t for t in (self.s.find("<think>", i, p), self.s.find("</think>", i, p)) if t >= 0]
+        if found:
+            raise Refused(min(found), "reasoning (<think> or </think>) between two values: which is the "
+                                      "answer, and which was reasoning, is a guess")
 
     def fence(self, i: int) -> int:
         """A Markdown fence marker inside a container (three backticks and a
@@ -233,6 +244,7 @@ class _Engine(_Scanner):
                                                               "value may end later, a guess")
                             self.fix("prose", i, "text after the JSON dropped")
                             break
+                        self.no_reasoning_between(i, p)
                         # skipping is not deleting: the value after the prose is kept too
                         self.fix("prose", i, "text between the values dropped")
                         self.fix("concatenated", p, "another value follows: the values as a list")

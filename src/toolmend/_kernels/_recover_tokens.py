@@ -41,10 +41,10 @@ _LOOK = 256
 # frame kinds and states (a tuple's frame: an array closed by ')'; 3 is a call's context)
 _OBJ, _ARR, _TOP, _TUP = 0, 1, 2, 4
 # (C:\Users\bob\test: \U is no escape, so the writer did not escape its backslashes; \b and \t
-# then may be text too)
+# then may be text too, and so may \\: \\server\share is a UNC path as written)
 MIXED_ESCAPES = ("a string holding a backslash JSON does not read (\\U) and one it reads as a "
-                  "control character (\\b): whether its backslashes are escapes or text (a path, "
-                  "a regex, LaTeX) is a guess")
+                  "control character or a backslash (\\b, \\\\): whether its backslashes are escapes "
+                  "or text (a path, a regex, LaTeX) is a guess")
 # ('It''s': the quote written twice, as SQL and YAML escape one; Python joins two strings there,
 # 'It' 's' is 'Its'; JSON has neither. In double quotes, print("") is code far more often than
 # an escape: read as written, as other quotes inside a string are)
@@ -55,6 +55,14 @@ DOUBLED_QUOTE = ("a quote written twice inside a string ('It''s'): one quote, as
 ESCAPED_CLOSER = ("a string that never closes holds an escaped quote right before a comma and a key: "
                   "a backslash ending the text (a path's) and its closing quote, or a quote in the text "
                   "and the closing one left out, two readings")
+
+
+# ("x”, "b": 1: a curly quote right before the comma, the string never closed: its closing quote
+# typed curly, or a quote of the text ("He said “hi”) and the closing one left out)
+CURLY_CLOSER = ("a string that never closes holds a curly quote right before a comma and a key: its "
+                "closing quote typed curly, or a quote in the text and the closing one left out, "
+                "two readings")
+_TYPOGRAPHIC_QUOTES = frozenset("\u2018\u2019\u2032\u201c\u201d\u2033\u201e\u00ab\u00bb\u2039\u203a")
 
 
 def _escaped_quote_before(s: str, i: int, p: int) -> bool:
@@ -325,7 +333,7 @@ class _Scanner:
         parts: list[str] = []
         j = i + 1
         inner = False
-        kept = letter = False  # a backslash kept as text, one read as a control character
+        kept = letter = False  # a backslash kept as text, one read as a control character (or \\)
         while True:
             m = stop.search(s, j)
             if m is None:
@@ -365,7 +373,7 @@ class _Scanner:
                     parts.append(_ESCAPES[e])
                     if e == "'" and q == '"':  # not a JSON escape: the text changes
                         self.fix("escape", k, "\\' read as ' (not a JSON escape)")
-                    letter = letter or e in "bfnrt"
+                    letter = letter or e in "bfnrt\\"
                 else:
                     parts.append("\\" + e)
                     self.fix("escape", k, "invalid escape kept as a backslash")
@@ -398,6 +406,8 @@ class _Scanner:
                     if self.quoted_key_at(k):  # "b,"c": the string ended at the comma
                         if _escaped_quote_before(s, i, p):
                             raise Refused(p - 1, ESCAPED_CLOSER)
+                        if s[p - 1] in _TYPOGRAPHIC_QUOTES:
+                            raise Refused(p - 1, CURLY_CLOSER)
                         self.fix("quote", p, "missing closing quote added before the comma")
                         text = "".join(parts)
                         return text[:len(text) - (k - p)], p, True

@@ -223,18 +223,15 @@ def _recover(text: str, tool: str | None, curly: bool, fences: int = 0) -> Recov
             return Recovered(text, True, "parse", value, None, [])
         return _accept(value, text, "parse", tool, text.strip(), [], text)
     if step > 0:
-        if step == 1 and "\u201c" in candidate:
-            opened = _curly_left_open(value)
-            if opened is not None:  # ({“cmd”: “git commit -m “fix bug”, ...}: one quote is missing)
-                return _fail(text.strip(), f"the curly quote \u201c in the string {opened[:60]!r} opens a "
-                                           "quotation that the string's own closing quote then closes: one "
-                                           "quote is missing, and where the string ends is a guess")
+        opened = _curly_left_open(value, text, candidate, step) if curly and not candidate.isascii() else None
+        if opened is not None:  # ({“cmd”: “git commit -m “fix bug”, ...}: one quote is missing)
+            return _left_open(text, opened)
         if tool is None:
             return Recovered(candidate, True, _STEP_NAMES[step], value, None, None, text)
         return _accept(value, candidate, _STEP_NAMES[step], tool, text.strip(), None, text)
     if base.startswith("```"):
         return _unfence(text, tool, curly, fences)
-    return _finish(text, base, tool)
+    return _finish(text, base, tool, curly)
 
 
 # ```json\n{...}\n``` : the whole text is one Markdown code block (read by
@@ -282,7 +279,7 @@ def _unfence(text: str, tool: str | None, curly: bool, fences: int = 0) -> Recov
     found = _fenced(original)
     if found is None:
         base = _k.normalize_structural_quotes(original) if curly else original
-        return _finish(text, base, tool)
+        return _finish(text, base, tool, curly)
     if fences >= _MAX_FENCES:
         return _fail(original, f"code blocks nested more than {_MAX_FENCES} deep: which one holds "
                                "the arguments cannot be told")
@@ -323,11 +320,30 @@ def _straighten(result: Recovered) -> Recovered:
     if result.strategy in ("object_literal", "repair"):  # keep their exact numbers
         value = _repair_json(text)[0]
     else:
-        value = _recover_text(text, False)[2]  # valid JSON: step 0, integers exact
+        step, _, value, _ = _recover_text(text, False)  # valid JSON: step 0, integers exact
+        if step != 0:  # (but for a lone surrogate's escape, which orjson refuses: the engine reads it)
+            value = _repair_json(text)[0]
     return Recovered(text, True, result.strategy, value, None, result.fixes)
 
 
-def _finish(text: str, base: str, tool: str | None) -> Recovered:
+def _left_open(text: str, opened: tuple[str, str]) -> Recovered:
+    return _fail(text.strip(), f"the curly quote {opened[0]} in the string {opened[1][:60]!r} "
+                               "opens a quotation that the string's own closing quote then closes: "
+                               "one quote is missing, and where the string ends is a guess")
+
+
+def _finish(text: str, base: str, tool: str | None, curly: bool = True) -> Recovered:
+    """``_finish_base``, refused where a quote the curly-quote step straightened in ``base``
+    closed a string that holds a quotation left open (the steps after it read what it gave)."""
+    result = _finish_base(text, base, tool, curly)
+    if result.ok and not base.isascii():
+        opened = _curly_left_open(result.value, text, base, 0)
+        if opened is not None:
+            return _left_open(text, opened)
+    return result
+
+
+def _finish_base(text: str, base: str, tool: str | None, curly: bool) -> Recovered:
     """Empty text, comments, 6. wrap_plain, 7. object_literal, then the
     repair engine."""
     original = text.strip()
@@ -340,8 +356,12 @@ def _finish(text: str, base: str, tool: str | None) -> Recovered:
         # as JSON: in a bare value "//" may well be part of a URL.
         uncommented = _k.strip_comments(base)
         if uncommented is not base:
-            step, candidate, value, _ = _recover_text(uncommented, False)
+            # (a curly quote after a comment stands where JSON needs one only once the comment is gone)
+            step, candidate, value, _ = _recover_text(uncommented, curly)
             if step >= 0:
+                opened = _curly_left_open(value, text, candidate, step) if step > 0 and curly else None
+                if opened is not None:
+                    return _left_open(text, opened)
                 return _accept(value, candidate, "comments", tool, original, None, text)
     first = base[0]
     literal_error = None
@@ -362,7 +382,7 @@ def _finish(text: str, base: str, tool: str | None) -> Recovered:
                 if quoted.cut is not None:
                     return quoted
                 if quoted.ok and isinstance(quoted.value, str) and all(
-                        f.code in ("escape", "quote") for f in quoted.fixes or ()):  # (single quotes)
+                        f.code in ("escape", "quote", "curly_quotes") for f in quoted.fixes or ()):
                     return _accept(quoted.value, quoted.text, quoted.strategy or "repair", tool, original,
                                    list(quoted.fixes or ()), text)
                 if not quoted.ok and original.count(first) <= 2 and (
@@ -439,8 +459,12 @@ def _engine(text: str, base: str, tool: str | None, original: str) -> Recovered:
                                "that the string's own closing quote then closes (\"Tell him \"yes\", ...): "
                                "one quote is missing, and where the string ends is a guess")
     if not raw_fixes:
-        if text.strip(" \t\n\r") == original:  # valid JSON after all (deeper than orjson's limit)
-            return _accept(value, text, "parse", tool, original, [], text)
+        if text.strip(" \t\n\r") == original:
+            if base == original:  # valid JSON after all (deeper than orjson's limit)
+                return _accept(value, text, "parse", tool, original, [], text)
+            # only curly quotes standing where JSON needs one were wrong (orjson refuses what the step
+            # gave, a lone surrogate's escape): the text is the rebuilt one, never the input
+            return _accept(value, rebuilt, "curly_quotes", tool, original, None, text)
         # valid once whitespace JSON does not know (U+001E, U+2028, ...) around it is gone
         fixes = [Fix("whitespace", 0, "whitespace that JSON does not allow, around the value, "
                                       "dropped")]
@@ -451,17 +475,32 @@ def _engine(text: str, base: str, tool: str | None, original: str) -> Recovered:
     return _accept(value, rebuilt, "repair", tool, original, fixes, text)
 
 
-def _curly_left_open(value: Any) -> str | None:
-    """A string of ``value`` holding an opening curly quote with no closing one after it
-    (the curly-quote step took that closing quote for the string's end), or None. (German's
-    \u201e opens what \u201c closes: "\u201ehi\u201c" is whole.)"""
+# Each opening quote, the quotes that close it, and those that, standing before it, make it
+# a closer itself (German \u201e...\u201c; guillemets point either way: \u00bb...\u00ab)
+_OPENERS = (("\u201c", "\u201d", "\u201e"), ("\u201e", "\u201c\u201d", ""), ("\u2018", "\u2019", ""),
+            ("\u00ab", "\u00bb", "\u00bb"), ("\u00bb", "\u00ab", "\u00ab"), ("\u2039", "\u203a", "\u203a"),
+            ("\u203a", "\u2039", "\u2039"))
+
+
+def _curly_left_open(value: Any, text: str, candidate: str, step: int) -> tuple[str, str] | None:
+    """An opening quote and a string of ``value`` that holds it with no closing quote after it
+    (the curly-quote step took that closing quote for the string's end), or None. Only quotes of
+    a kind the step straightened (the text used them as JSON's quotes) are looked for, and \u201c
+    whenever that step alone made the text JSON.
+    (German's \u201e opens what \u201c closes: "\u201ehi\u201c" is whole.)"""
+    openers = [(o, close, before) for o, close, before in _OPENERS if o in candidate and (
+        (step == 1 and o == "\u201c")
+        or sum(map(text.count, o + close)) > sum(map(candidate.count, o + close)))]
+    if not openers:
+        return None
     stack = [value]
     while stack:
         v = stack.pop()
         if type(v) is str:
-            k = v.rfind("\u201c")
-            if k >= 0 and "\u201d" not in v[k:] and "\u201e" not in v[:k]:
-                return v
+            for o, close, before in openers:
+                k = v.rfind(o)
+                if k >= 0 and not any(c in v[k:] for c in close) and not any(c in v[:k] for c in before):
+                    return o, v
         elif type(v) is dict:
             stack.extend(v.values())
         elif type(v) is list:
@@ -564,11 +603,12 @@ def _loads_schema(raw: Any, tool: str | None, schema: Any, fill_defaults: bool) 
     return schema_loads(raw, tool, schema, fill_defaults)
 
 
-def _loads_rest(raw: Any, tool: str | None, found: tuple[str] | None) -> Any:
+def _loads_rest(raw: Any, tool: str | None, found: tuple[str] | tuple[()] | None) -> Any:
     """``loads`` past its hot path: ``found`` is the kernel's ``(base,)``
     (a value JSON never gives) when steps 0-5 and the object literal were
-    tried on text without a tool."""
-    if found is not None:
+    tried on text without a tool; with ``()`` (the curly-quote step's value,
+    which only the whole path checks) or None the whole path runs."""
+    if found:
         base = found[0]
         if base.startswith("```"):
             result = _unfence(raw, None, True)
