@@ -358,16 +358,24 @@ def _finish(name: str, ps: _Params, text: str, i: int, j: int, limit: int, end_l
     span = (i, end) if span_of is None else _wrap_span(text, i, end, *span_of)
     if ps.ambiguous:
         props = ctx.tools.properties(name) if ctx.tools is not None else {}
-        if ps.opens_call is not None or not all(key in props for key, _, _ in ps.params):
+        keys = [key for key, _, _ in ps.params]
+        # (read as dropped, a value giving its own parameter again: the model wrote the tag
+        # twice, or the value shows it)
+        if ps.opens_call is not None or not all(key in props for key in keys) or len(set(keys)) < len(keys):
             key = ps.ambiguous[0]
+            why = ("read as dropped, it gives a parameter twice" if len(set(keys)) < len(keys) else
+                   "without the tool's schema naming every parameter read")
             return [ToolCall(name, text[j:ps.last].strip(), None, False, span,
                              f"parameter {key!r} of {name!r} holds another parameter's tag before its "
                              "closing tag: either the model dropped that closing tag or the value shows the "
-                             "format, and without the tool's schema naming every parameter read, which "
-                             "one cannot be told")], span[1]
+                             f"format, and {why}, which one cannot be told")], span[1]
     if span_of is not None and span[0] < i and span[1] == end:  # in its wrapper, which goes on
         block = next((c for o, c in zip(*span_of, strict=True) if text.startswith(o, span[0])), None)
-    if ps.params and block is not None and _closer_after(ps.close, block, text, span[1], limit, ctx):
+    if block is not None and _closer_after(ps.close, block, text, span[1], limit, ctx):
+        if not ps.params:  # (no value could hold the call's closer: a parameter the call lost)
+            return [ToolCall(name, text[j:ps.last].strip(), None, False, span,
+                             f"a parameter follows the end of the call to {name!r} in its block, before "
+                             "any other call: which call it belongs to cannot be told")], span[1]
         key = ps.params[-1][0]
         return [ToolCall(name, text[j:ps.last].strip(), None, False, span,
                          f"a value's closing tag {ps.close} follows the call to {name!r} before any other "
@@ -438,7 +446,25 @@ def read_function(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCal
     newlines: Layout = "pair" if ctx.fmt == "seed_oss" or _after_seed_opener(text, i) else "each"
     ps = _read_params(ctx, name, text, j, limit, _PARAM, "<parameter=", "</parameter>", ends, newlines)
     end_len = len("</function>") if ps.end_at >= 0 and text.startswith("</function>", ps.end_at) else 0
+    late = _late_closer(ctx, text, ps, limit) if end_len == 0 else -1
+    if late >= 0:
+        wrap = next(c for c in _WRAP_CLOSE if text.startswith(c, ps.end_at))
+        span = _wrap_span(text, i, late + len("</function>"), _WRAPPERS, _WRAP_CLOSE)
+        return [ToolCall(name, text[j:late].strip(), None, False, span,
+                         f"the call to {name!r} ends at {wrap} without its </function>, which follows before "
+                         f"any other call: parameter {ps.params[-1][0]!r} may hold {wrap} and more, which "
+                         "cannot be told")], span[1]
     return _finish(name, ps, text, i, j, limit, end_len, ctx, (_WRAPPERS, _WRAP_CLOSE))
+
+
+def _late_closer(ctx: Ctx, text: str, ps: _Params, limit: int) -> int:
+    """Where ``</function>`` stands after a call with parameters that its wrapper's closer
+    ended (its own closer dropped), before any other call opens; -1: it does not. (A value
+    may have held that closer: ``x</parameter></tool_call> y</parameter></function>``.)"""
+    if not ps.params or ps.end_at < 0 or not text.startswith(_WRAP_CLOSE, ps.end_at):
+        return -1
+    c = ctx.find(text, "</function>", ps.end_at, limit)
+    return c if c >= 0 and _CALL_OPENERS.search(text, ps.end_at, c) is None else -1
 
 
 def _after_seed_opener(text: str, i: int) -> bool:

@@ -1,0 +1,103 @@
+"""The XML-style families (Qwen3-Coder, Seed-OSS, MiniMax M2): parameters written where
+no reading of the call is safe are refused, never dropped from an ok call; and a stream,
+in any pieces, gives the calls of the whole text."""
+
+from __future__ import annotations
+
+import pytest
+
+from toolmend import ToolCallStream, parse_tool_calls
+
+
+def _streamed(text: str, size: int, thinking: bool | None,
+              tools: object = None) -> list[tuple[str, object, bool]]:
+    stream = ToolCallStream(tools=tools, thinking=thinking)
+    for k in range(0, len(text), size):
+        stream.feed(text[k:k + size])
+    stream.close()
+    return [(c.name, c.args, c.ok) for c in stream.finish()]
+
+
+def _check_stream(text: str, tools: object = None) -> None:
+    whole = [(c.name, c.args, c.ok) for c in parse_tool_calls(text, tools=tools)]
+    for size in (1, 7):
+        for thinking in (None, False):
+            assert _streamed(text, size, thinking, tools) == whole
+
+
+# a call without parameters, then in its block a parameter after the call's closer: the
+# parameter was the call's or not, and an ok call without it would lose it
+AFTER_EMPTY = [
+    "<tool_call>\n<function=f>\n</function>\n<parameter=a>\nx\n</parameter>\n</tool_call>",
+    "<seed:tool_call>\n<function=f>\n</function>\n<parameter=a>x</parameter>\n</seed:tool_call>",
+    '<minimax:tool_call>\n<invoke name="f">\n</invoke>\n<parameter name="a">x</parameter>\n'
+    "</minimax:tool_call>",
+]
+
+
+@pytest.mark.parametrize("text", AFTER_EMPTY)
+def test_parameter_after_a_call_without_parameters_is_refused(text: str) -> None:
+    calls = parse_tool_calls(text)
+    assert [(c.name, c.ok) for c in calls] == [("f", False)]
+    assert "follows the end of the call" in (calls[0].error or "")
+    _check_stream(text)
+
+
+def test_call_without_parameters_alone_in_its_block_is_read() -> None:
+    text = "<tool_call>\n<function=f>\n</function>\n</tool_call>\n<parameter=a>\nx\n</parameter>\n"
+    assert [(c.name, c.args, c.ok) for c in parse_tool_calls(text)] == [("f", {}, True)]
+
+
+# a call its wrapper's closer ended (its </function> dropped), when </function> stands after
+# it before any other call: a value may have held the wrapper's closer and more parameters
+LATE_CLOSER = [
+    "<tool_call>\n<function=f>\n<parameter=b>\nx</parameter></tool_call>\ny\n</parameter>\n"
+    "<parameter=a>\nz\n</parameter>\n</function>\n</tool_call>",
+    "<seed:tool_call>\n<function=f>\n<parameter=b>x</parameter></seed:tool_call>\ny\n</parameter>\n"
+    "</function>\n</seed:tool_call>",
+]
+
+
+@pytest.mark.parametrize("text", LATE_CLOSER)
+def test_function_closer_after_the_wrapper_closer_is_refused(text: str) -> None:
+    calls = parse_tool_calls(text)
+    assert [(c.name, c.ok) for c in calls] == [("f", False)]
+    assert "without its </function>" in (calls[0].error or "")
+    assert calls[0].span == (0, len(text))  # (what the value may hold is not read as calls)
+    _check_stream(text)
+
+
+def test_dropped_function_closer_then_next_call_is_read() -> None:
+    text = ("<tool_call>\n<function=f>\n<parameter=b>\nx\n</parameter>\n</tool_call>\n"
+            "<tool_call>\n<function=g>\n<parameter=b>\ny\n</parameter>\n</function></tool_call>")
+    calls = parse_tool_calls(text)
+    assert [(c.name, c.args, c.ok) for c in calls] == [("f", {"b": "x"}, True), ("g", {"b": "y"}, True)]
+    _check_stream(text)
+
+
+TOOLS = [{"type": "function", "function": {"name": "f", "parameters": {
+    "type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "string"}}}}}]
+
+# a value holding its own parameter's opening tag: read as dropped, the parameter comes twice
+# (the same empty value) and the schema names it; read whole, the value is the tag. Either is a guess
+OWN_TAG = [
+    "<tool_call>\n<function=f>\n<parameter=b>\n<parameter=b>\n</parameter>\n</function>\n</tool_call>",
+    '<minimax:tool_call>\n<invoke name="f">\n<parameter name="b"><parameter name="b"></parameter>\n'
+    "</invoke>\n</minimax:tool_call>",
+    "<tool_call>f<arg_key>b</arg_key><arg_value><arg_key>b</arg_key><arg_value></arg_value></tool_call>",
+]
+
+
+@pytest.mark.parametrize("text", OWN_TAG)
+def test_value_holding_its_own_parameter_tag_is_refused(text: str) -> None:
+    calls = parse_tool_calls(text, tools=TOOLS)
+    assert [(c.name, c.ok) for c in calls] == [("f", False)]
+    assert "gives a parameter twice" in (calls[0].error or "")
+    _check_stream(text, TOOLS)
+
+
+def test_dropped_closer_the_schema_decides_is_still_read() -> None:
+    text = ("<tool_call>\n<function=f>\n<parameter=a>\nx\n<parameter=b>\ny\n</parameter>\n</function>\n"
+            "</tool_call>")
+    calls = parse_tool_calls(text, tools=TOOLS)
+    assert [(c.name, c.args, c.ok) for c in calls] == [("f", {"a": "x", "b": "y"}, True)]
