@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 import toolmend
@@ -198,3 +200,16 @@ def test_quotes_always_keeps_the_value_of_a_string_holding_a_lone_surrogate(text
     # (the straightened text went back to orjson, which refuses the escape: the value was None)
     r = toolmend.normalize_tool_args(text, quotes="always")
     assert r.ok and r.value == value, r
+
+
+def test_a_json_string_holding_an_array_of_objects_is_no_bare_value_for_a_tool():
+    # (two calls encoded twice, given as bash's arguments, became the command's text)
+    calls = json.dumps([{"name": "bash", "arguments": {"command": "ls"}},
+                        {"name": "bash", "arguments": {"command": "rm -rf build"}}])
+    for raw in (json.dumps(calls), json.dumps(calls[:-2]), json.dumps(' [ {"x": 1}]')):
+        r = toolmend.normalize_tool_args(raw, "bash")
+        assert not r.ok and "array of objects" in (r.error or ""), raw
+    # a string that only starts with a bracket is the field's value, as before
+    for text in ("[ -f x ] && echo yes", "[1, 2]", "[draft].md"):
+        r = toolmend.normalize_tool_args(json.dumps(text), "bash")
+        assert r.ok and r.value == {"command": text}

@@ -155,8 +155,16 @@ def _accept(value: Any, text: str, strategy: str, tool: str | None, original: st
                     Fix("double_encoded", len(original) - len(original.lstrip()),
                         "a JSON string holding the object decoded"), *inner.fixes]
                 return Recovered(inner.text, True, "double_encoded", inner.value, None, fixes, source)
+        elif _OBJECTS.match(inner_text):
+            # (a JSON string holding an array of objects, the calls or argument objects encoded twice:
+            # arguments are one object, and that text is no value of the tool's field)
+            return _fail(original, "the text is a JSON string holding an array of objects (encoded twice): "
+                                   f"tool {tool!r} takes one object of arguments")
         return _wrap(value, tool, original)
     return _fail(original, f"tool {tool!r} takes an object of arguments, not a JSON {json_kind(value)}")
+
+
+_OBJECTS = re.compile(r"\[\s*\{")  # (an array of objects opening: "[ -f x ]" is a shell test)
 
 
 def normalize_tool_args(raw: str | bytes | bytearray | dict[str, Any] | None,
