@@ -118,6 +118,7 @@ _V11 = re.compile(_V11_HEAD + r"(?:\s*(\[ARGS\])\s*|[ \t]*)(?=\{)")  # ([ARGS] m
 # NAME[ARGS] and no arguments before the next call, the line's end or the end of the turn (</s>);
 # at the text's end: cut before them
 _V11_EMPTY = re.compile(_V11_HEAD + r"[ \t]*\[ARGS\][ \t]*(?=\[TOOL_CALLS\]|\r?\n|</s>|\Z)")
+_ID_RUNS_ON = re.compile(r"[{}\"':,]")  # an id with no [ARGS] after it that holds the arguments' text
 _V11_CUT = re.compile(r"\s*[\w.:@/-]*(?:\[[A-Z_]*\]?[^\[{]*)?")  # the text ran out in a v11 head
 # a v11 head whose arguments open with no brace (their first key, ``g"b": 2}``; a parenthesis glued
 # to the name, ``g('b', 2)``), or that the text's end cuts: a call broken there, not prose's words
@@ -180,16 +181,29 @@ def read_mistral(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall
                 if broken is not None and (broken.end() == limit or text[broken.end()] == "("):
                     broken = None  # (a first marker counts with a key after it only)
                 entry = None if broken is None else _broken_v11(text, broken, start, limit, ctx)
+                if entry is None and after_markup(text, i):
+                    entry = _args_unread(text, start, k, limit)
                 if entry is None:
                     return None, j
             else:  # after a call the marker is the model's: a head there that does not read is broken
                 broken = _V11_BROKEN.match(text, k, limit)
                 entry = _broken_v11(text, broken, start, limit, ctx) if broken is not None else None
                 if entry is None:
-                    return calls, k
+                    entry = _args_unread(text, start, k, limit)
+                if entry is None:  # (from the marker: a list after it, [TOOL_CALLS][{..}], is read as one)
+                    return calls, start
             # (what follows it is the scan's to read: prose may stand between, "for example [TOOL_CALLS]..")
             return [*calls, entry], entry.span[1]
         name, call_id = m.group(1), m.group(2)
+        if call_id and m.group(3) is None and _ID_RUNS_ON.search(call_id):
+            # f[CALL_ID]a{"x":{"a":1}}: the id's end and the arguments' start are a guess (the regex
+            # would take a{"x": for the id and {"a":1} for the arguments): not ok, never a guess run
+            a = text.find("{", m.start(2))
+            e = extent(text, a, limit)
+            end = limit if e is None else e
+            return [*calls, ToolCall(name, text[a:end], None, False, (start, end),
+                                     f"the call to {name!r} gives no [ARGS] after its [CALL_ID], and its id "
+                                     "runs into its arguments: where they begin cannot be told", None)], end
         a = m.end()
         e = extent(text, a, limit)
         end = limit if e is None else e
@@ -211,6 +225,8 @@ def read_mistral(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall
         elif (nxt := _V11.match(text, k, limit)) is None or (
                 "[ARGS]" not in text[k:k + 140] and not (k == e and m.group(3) is None is nxt.group(3))):
             apart = _head_apart(text, e, limit)
+            if apart is None and "\n" not in text[e:k]:  # (g[CALL_ID]a b[ARGS]{..} on the call's line)
+                apart = _args_unread(text, k, k, limit)
             if apart is not None:
                 return [*calls, apart], apart.span[1]
             return calls, e  # (NAME{...} after a call with a blank between is prose's, as it may be)
@@ -227,19 +243,44 @@ def _head_apart(text: str, e: int, limit: int) -> ToolCall | None:
     if k < limit and text[k] in ",;":
         k = skip_space(text, k + 1, limit)
     nxt = _V11.match(text, k, limit) if text[e:k].count("\n") <= 1 else None
-    if nxt is None or nxt.group(3) is not None:  # ([ARGS]: the scan reads on as it reads those)
+    if nxt is None:
         return None
     a = nxt.end()
     x = extent(text, a, limit)
-    if x is None:
+    if nxt.group(3) is not None:  # [ARGS] is no word of prose (the scan does not read it alone): a call
+        x = limit if x is None else x  # (cut, or closing where it may: an entry, never left out)
+    elif x is None:
         return None
     nl = text.find("\n", x, limit)
-    if text[x:limit if nl < 0 else nl].strip():
+    if nxt.group(3) is None and text[x:limit if nl < 0 else nl].strip():
         return None
     return ToolCall(nxt.group(1), text[a:x], None, False, (k, x), (
         f"the call to {nxt.group(1)!r} at offset {k} stands apart from the call before it "
         "(Mistral writes its calls one after the other, or each after [TOOL_CALLS]): a call, or text "
         "that shows one, which cannot be told"), nxt.group(2))
+
+
+def _args_unread(text: str, start: int, k: int, limit: int) -> ToolCall | None:
+    """The head at ``k`` after the marker at ``start`` that no v11 head reads but that gives
+    ``[ARGS]`` before any brace on its line (``f[CALL_ID]a b[ARGS]{..}``, ``get weather[ARGS]{..}``,
+    ``f[ARGS][ARGS]{..}``): a call its token shows, not ok, never left out. Where its arguments
+    end is a guess unless they open right after the token and close: else the entry reaches
+    ``limit`` and nothing in it is read. None when the head gives no ``[ARGS]``."""
+    stop = min(limit, k + 200)
+    for c in ("\n", "{", "[TOOL_CALLS]"):
+        f = text.find(c, k, stop)
+        stop = f if f >= 0 else stop
+    t = text.find("[ARGS]", k, stop)
+    if t < 0:
+        return None
+    q = skip_space(text, t + len("[ARGS]"), limit)
+    x = extent(text, q, limit) if q < limit and text[q] == "{" else None
+    end = limit if x is None else x
+    m = re.compile(r"[ \t]*(" + NAME_PATTERN + r")\[").match(text, k, t + 1)
+    name = m.group(1) if m is not None else ""
+    return ToolCall(name, text[t + len("[ARGS]"):end].strip(), None, False, (start, end),
+                    f"the call at offset {start} has a head its format does not write "
+                    f"({text[k:t].strip()[:60]!r} before [ARGS]): it is not run")
 
 
 _KIMI = re.compile(r"<\|tool_call_begin\|>\s*([^\s<]{1,160}?)\s*<\|tool_call_argument_begin\|>")
@@ -262,6 +303,7 @@ def kimi_name(call_id: str) -> str:
     return "" if call_id.startswith("functions.") and ":" in name else name
 
 
+_KIMI_BARE_HEAD = re.compile(r"<\|tool_call_begin\|>\s*([^\s<]{1,160}?)\s*(?=<\|tool_call_begin\|>)")
 _KIMI_AFTER_HEAD = ("<|tool_call_argument_begin|>", "<|tool_call_end|>", "<|tool_calls_section_end|>")
 
 
@@ -271,6 +313,12 @@ def read_kimi(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] |
         if limit == len(text) and not any(ctx.find(text, t, i, limit) >= 0 for t in _KIMI_AFTER_HEAD):
             return [], limit  # cut inside the name (a call's or the section's end after it: a head that
             # does not read, which the scan reports)
+        head = _KIMI_BARE_HEAD.match(text, i, limit)
+        if head is not None:  # its arguments dropped, the next call begun: a call, never left out
+            name = kimi_name(head.group(1))
+            return [ToolCall(name if _NAME.match(name) else "", "", None, False, (i, head.end()),
+                             f"the call {head.group(1)!r} at offset {i} gives no arguments before the "
+                             "next call begins: it is not whole", head.group(1))], head.end()
         return None, i + len("<|tool_call_begin|>")
     call_id = m.group(1)
     name = kimi_name(call_id)
@@ -330,6 +378,11 @@ def read_deepseek(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCal
             name = text[a:body_end].strip()
             if e < 0 and _NAME.match(name or "x"):
                 return ([cut_call(name, "", (i, limit), "before its arguments")] if name else []), limit
+            if e >= 0:  # (function<sep>f<sep>{..}, f{..} on the name's line: a call, never left out;
+                # f alone: its json block left out, and an empty object would be a guess)
+                return ([ToolCall(name, "", None, False, (i, end), f"the call to {name!r} gives no "
+                                  "json block of arguments after its name: it is not run")]
+                        if _NAME.match(name) else [_unread_head(text, i, j, e, name)]), end
             return None, j
         name = text[a:nl].strip()
         k = skip_space(text, nl, body_end)
