@@ -43,6 +43,16 @@ CASES = [
     # a Kimi K2 call whose arguments were dropped before the next call
     (K_S + K_B + "functions.f:0" + K_B + "functions.g:1" + K_A + '{"b":2}' + K_E,
      [("f", False, None), ("g", True, {"b": 2})]),
+    # Llama 3's built-in tool calls after the first (a line break, ";" or "," between); one that
+    # cannot be read is an entry not ok
+    ('<|python_tag|>brave_search.call(query="a")\nwolfram_alpha.call(query="b")',
+     [("brave_search", True, {"query": "a"}), ("wolfram_alpha", True, {"query": "b"})]),
+    ('<|python_tag|>brave_search.call(query="a"); wolfram_alpha.call(query="b")<|eom_id|>',
+     [("brave_search", True, {"query": "a"}), ("wolfram_alpha", True, {"query": "b"})]),
+    ('<|python_tag|>brave_search.call(query="a"), wolfram_alpha.call(query=)<|eom_id|>',
+     [("brave_search", True, {"query": "a"}), ("wolfram_alpha", False, None)]),
+    ('<|python_tag|>brave_search.call(query="a")\nThis looks it up.',
+     [("brave_search", True, {"query": "a"})]),
 ]
 
 

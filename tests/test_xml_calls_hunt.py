@@ -101,3 +101,33 @@ def test_dropped_closer_the_schema_decides_is_still_read() -> None:
             "</tool_call>")
     calls = parse_tool_calls(text, tools=TOOLS)
     assert [(c.name, c.args, c.ok) for c in calls] == [("f", {"a": "x", "b": "y"}, True)]
+
+
+# a parameter in the block before the call's own tag: it was the call's or not, and an ok call
+# without it would lose it
+BEFORE_FUNCTION = [
+    "<tool_call>\n<parameter=path>\na.txt\n</parameter>\n<function=write_file>\n<parameter=content>\nx\n"
+    "</parameter>\n</function>\n</tool_call>",
+    "<tool_call>\n<parameter=path>\na.txt\n</parameter>\n<function=write_file>\n</function>\n</tool_call>",
+    "<seed:tool_call>\n<parameter=path>a.txt</parameter>\n<function=write_file>\n<parameter=content>x"
+    "</parameter>\n</function>\n</seed:tool_call>",
+]
+
+
+@pytest.mark.parametrize("text", BEFORE_FUNCTION)
+def test_parameter_before_the_function_tag_is_refused(text: str) -> None:
+    calls = parse_tool_calls(text)
+    assert [(c.name, c.ok) for c in calls] == [("write_file", False)]
+    assert "stands before <function=write_file>" in (calls[0].error or "")
+    assert calls[0].span == (0, len(text))
+    _check_stream(text)
+    assert [(c.name, c.ok) for c in parse_tool_calls(text, format="qwen3_coder")] == [("write_file", False)]
+
+
+def test_a_parameter_in_an_earlier_block_is_not_the_calls() -> None:
+    # (the block holding a parameter and no call: a call lost, not ok; the next block's call is whole)
+    text = ("<tool_call>\n<parameter=path>\na.txt\n</parameter>\n</tool_call>\n"
+            "<tool_call>\n<function=f>\n<parameter=b>\ny\n</parameter>\n</function>\n</tool_call>")
+    assert [(c.name, c.args, c.ok) for c in parse_tool_calls(text)] == \
+        [("", None, False), ("f", {"b": "y"}, True)]
+    _check_stream(text)

@@ -42,7 +42,7 @@ from ._json import (
     read_mistral,
 )
 from ._nestedxml import NS, read_block
-from ._pythonic import argument_after, object_by_position, pythonic_at, pythonic_reader, read_list
+from ._pythonic import builtin_calls, object_by_position, pythonic_at, pythonic_reader, read_list
 from ._reply import scan
 from ._schema import Tools, read_tools
 from ._tokens import token_pattern
@@ -124,7 +124,7 @@ def _python_tag(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall]
     if found is None:
         call, e = pythonic_at(text, k, limit)
         if call is not None:
-            return [argument_after(call, text, e, limit)], e
+            return builtin_calls(call, text, e, limit)
     return found, end
 
 

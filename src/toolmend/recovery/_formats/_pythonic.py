@@ -367,6 +367,25 @@ def argument_after(call: ToolCall, text: str, e: int, limit: int) -> ToolCall:
     return _closed_early(call, text[k:limit if nl < 0 else nl])
 
 
+_BUILTIN = re.compile(r"[ \t]*[;,]?\s*([A-Za-z_]\w*)\.call\(")
+
+
+def builtin_calls(call: ToolCall, text: str, e: int, limit: int) -> tuple[list[ToolCall], int]:
+    """Llama 3's built-in tool call read to ``e`` and those written after it (``;``, ``,``
+    or a line break between): each one's; one that cannot be read is not ok, never dropped."""
+    calls = [argument_after(call, text, e, limit)]
+    while calls[-1].ok and (m := _BUILTIN.match(text, e, limit)) is not None:
+        nxt, end = pythonic_at(text, m.start(1), limit)
+        if nxt is None:
+            stop = text.find("\n", m.end(), limit)
+            end = limit if stop < 0 else stop
+            nxt = ToolCall(m.group(1), text[m.end():end], None, False, (m.start(1), end),
+                           f"the call to {m.group(1)!r} after the call to {calls[-1].name!r} cannot be read")
+        calls.append(argument_after(nxt, text, end, limit))
+        e = end
+    return calls, e
+
+
 def _closed_early(call: ToolCall, stray: str) -> ToolCall:
     """``[f(a=1), b=2)]``: an argument of the call, written after it closed (a ")" too
     early, or one too many): which arguments the model meant cannot be told."""

@@ -417,7 +417,36 @@ def _read_params(ctx: Ctx, name: str, text: str, j: int, limit: int, opener: re.
     return ps
 
 
+_BLOCK_ENDS = ("<function=", "</function>", *_WRAP_CLOSE)
+_LOOK_BACK = 16_384  # (how far back a block's opener is looked for, past a parameter before the call)
+
+
+def _parameter_before(text: str, i: int) -> tuple[str, int] | None:
+    """A parameter standing before the ``<function=`` at ``i`` in the block holding the call
+    (``<tool_call><parameter=k>v</parameter><function=...``): (its name, where the block
+    opens), or None. Looked for only where a parameter's closing tag ends right before."""
+    lo = max(0, i - _LOOK_BACK)
+    if not text[max(lo, i - 40):i].rstrip().endswith("</parameter>"):
+        return None
+    o = max(text.rfind(w, lo, i) for w in _WRAPPERS)
+    if o < 0 or any(text.find(e, o, i) >= 0 for e in _BLOCK_ENDS):
+        return None
+    m = _PARAM.search(text, o, i)
+    return None if m is None else (m.group(1).strip(), o)
+
+
 def read_function(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
+    found, end = _read_function(text, i, limit, ctx)
+    lost = _parameter_before(text, i) if found and found[0].ok else None
+    if lost is None or not found:
+        return found, end
+    c = found[0]
+    return [ToolCall(c.name, c.raw_args, None, False, (lost[1], max(c.span[1], found[-1].span[1])),
+                     f"parameter {lost[0]!r} stands before <function={c.name}> in its block: whether it "
+                     "is the call's cannot be told", c.id)], end
+
+
+def _read_function(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
     m = _FN.match(text, i, limit) or _FN_GLUED.match(text, i, limit) or _FN_LINE.match(text, i, limit)
     if m is None:
         if limit == len(text) and text.find(">", i, limit) < 0 and text.find("\n", i, limit) < 0:
