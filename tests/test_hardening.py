@@ -546,6 +546,7 @@ class _CountedReads(str):
         return got
 
 
+@pytest.mark.builds_side_by_side  # (the pure twin's module itself, in either mode)
 @pytest.mark.parametrize("shape", sorted(PROSE_SHAPES))
 def test_the_pure_twin_reads_values_between_prose_a_few_times_a_character(shape):
     # CPU time cannot tell the pure twin's quadratic reads at 2 MB (memchr and
@@ -643,8 +644,10 @@ def test_the_diff_of_two_all_different_4_mb_files_stays_small(tmp_path):
 @pytest.mark.parametrize("verb", ["get", "keys", "query", "schema", "validate", "pretty"])
 def test_every_json_verb_stays_within_five_times_the_file(tmp_path, verb):
     doc = "[" + ",".join('{"id": %d, "name": "item %d", "tags": ["a", "b"], "v": 1.10}' % (i, i)
-                         for i in range(60_000 if toolmend.compiled else 15_000)) + "]"
-    (tmp_path / "d.json").write_text(doc)  # (the pure twin under tracemalloc: a quarter)
+                         for i in range(60_000 if toolmend.compiled else 5_000)) + "]"
+    # (the pure twin under tracemalloc: a twelfth, ~0.3 MB; its peak is ~7.2x the file at 5,000
+    # rows and at 15,000 alike, so the bound tells the same)
+    (tmp_path / "d.json").write_text(doc)
     size = len(doc)
     args = {"get": '"path": "[*].id"', "query": '"where": "id>5", "limit": 5'}.get(verb, "")
     code = (
@@ -665,7 +668,7 @@ def test_every_json_verb_stays_within_five_times_the_file(tmp_path, verb):
 
 
 @pytest.mark.skipif(not toolmend.compiled, reason="a leak test of the compiled kernels")
-def test_no_memory_growth_over_a_million_recovery_calls():
+def test_no_memory_growth_over_400_000_recovery_calls():
     code = (
         "import resource, toolmend\n"
         "inputs = [\"{cmd: 'read', file: 'main.go',}\", '{\"a\": [1, 2, {\"b\": null}]}',\n"
@@ -676,7 +679,7 @@ def test_no_memory_growth_over_a_million_recovery_calls():
         "for i in range(100_000):\n"
         "    toolmend.normalize_tool_args(inputs[i % 7], 'read_file' if i % 3 else None)\n"
         "before = rss()\n"
-        "for i in range(1_000_000):\n"
+        "for i in range(400_000):\n"
         "    toolmend.normalize_tool_args(inputs[i % 7], 'read_file' if i % 3 else None)\n"
         "    if i % 5 == 0:\n"
         "        try:\n"
@@ -688,7 +691,8 @@ def test_no_memory_growth_over_a_million_recovery_calls():
         pytest.skip("needs /proc")
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr
-    assert int(run.stdout) < 8 * 1024, f"RSS grew by {run.stdout.strip()} KB"
+    # (no growth measured; 2 MB is 5 bytes a call kept, or 25 bytes a loads call)
+    assert int(run.stdout) < 2 * 1024, f"RSS grew by {run.stdout.strip()} KB"
 
 
 # ---------------------------------------------------------------------------
@@ -735,9 +739,9 @@ def _run_call(kind, args, ws):
 
 
 def test_eight_threads_get_the_single_threaded_results(tmp_path):
-    # (5,000 calls a thread, 45,000 with the single-threaded pass, ~10 s: the threads trade the interpreter
+    # (3,000 calls a thread, 27,000 with the single-threaded pass, ~6 s: the threads trade the interpreter
     # hundreds of times inside each kind of call)
-    per_thread = 5_000 if toolmend.compiled else 1_000
+    per_thread = 3_000 if toolmend.compiled else 1_000
     calls = _mixed_calls(tmp_path, per_thread)
     solo_ws = tmp_path / "solo"
     solo_ws.mkdir()
