@@ -1428,8 +1428,9 @@ TOKEN_FAMILIES = {"kimi_k2": KIMI, "deepseek_v3": DEEPSEEK, "deepseek_v32": DSML
 @pytest.mark.parametrize("fmt", sorted(TOKEN_FAMILIES))
 def test_token_families_report_each_call_at_its_closer(fmt):
     """Each call is finished as soon as its closer arrives (MiniMax's at its
-    block's), before the message ends; the tokens around the calls are never
-    shown; the calls are parse_tool_calls', one for one."""
+    block's; DSML's at the next invoke's opener, as a parameter after its end
+    in the block would make it not ok), before the message ends; the tokens
+    around the calls are never shown; the calls are parse_tool_calls', one for one."""
     text = "Checking both.\n" + TOKEN_FAMILIES[fmt] + "\nDone."
     for named in (None, fmt):
         s = ToolCallStream(format=named, thinking=False)
@@ -1445,7 +1446,9 @@ def test_token_families_report_each_call_at_its_closer(fmt):
         assert [c.name for c in calls] == ["get_weather", "get_time"] and all(c.ok for c in calls)
         assert s.finish() == calls
         _check_call_events(events, calls)
-        first_end = calls[0].span[1] if fmt != "minimax_m2" else text.index("</minimax:tool_call>") + 20
+        first_end = (text.index("</minimax:tool_call>") + 20 if fmt == "minimax_m2" else
+                     text.index("<\uff5cDSML\uff5cinvoke", calls[0].span[1]) + 14 if fmt == "deepseek_v32"
+                     else calls[0].span[1])
         assert finished_at[0] < first_end + 3 and finished_at[-1] < len(text)  # not at close()
         shown = "".join(e.text for e in events if isinstance(e, TextDelta))
         assert shown.startswith("Checking both.\n") and shown.endswith("Done.")

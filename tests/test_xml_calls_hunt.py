@@ -131,3 +131,26 @@ def test_a_parameter_in_an_earlier_block_is_not_the_calls() -> None:
     assert [(c.name, c.args, c.ok) for c in parse_tool_calls(text)] == \
         [("", None, False), ("f", {"b": "y"}, True)]
     _check_stream(text)
+
+
+# DeepSeek's DSML invokes stand in a function_calls block: a parameter after an invoke's end
+# inside the block was the call's or not (the stream holds the call until the next invoke or
+# the block's end has come)
+DSML_AFTER = [
+    ('<｜DSML｜function_calls>\n<｜DSML｜invoke name="write_file">\n<｜DSML｜parameter name="content" '
+     'string="true">x</｜DSML｜parameter>\n</｜DSML｜invoke>\n<｜DSML｜parameter name="path" string="true">'
+     "a.txt</｜DSML｜parameter>\n</｜DSML｜function_calls>", [("write_file", False)]),
+    ('<｜DSML｜tool_calls>\n<｜DSML｜invoke name="f">\n</｜DSML｜invoke>\n<｜DSML｜parameter name="a" '
+     'string="true">x</｜DSML｜parameter>\n</｜DSML｜tool_calls>', [("f", False)]),
+    ('<｜DSML｜function_calls>\n<｜DSML｜invoke name="f">\n<｜DSML｜parameter name="a" string="true">x'
+     '</｜DSML｜parameter>\n</｜DSML｜invoke>\n<｜DSML｜invoke name="g">\n<｜DSML｜parameter name="b" '
+     'string="false">2</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜function_calls>',
+     [("f", True), ("g", True)]),
+]
+
+
+@pytest.mark.parametrize(("text", "want"), DSML_AFTER)
+def test_dsml_parameter_after_an_invoke_in_its_block_is_refused(text: str, want: list) -> None:
+    calls = parse_tool_calls(text)
+    assert [(c.name, c.ok) for c in calls] == want
+    _check_stream(text)

@@ -65,6 +65,23 @@ class Family(NamedTuple):
     # a call whose body is no JSON is reported at its closer only in this form, every value
     # closed (LongCat's GLM-style one: another waits for the end, as GLM's own does)
     regular: Any = None
+    # a kept closer ends the call before the blanks in front of it (DSML's next invoke)
+    blanks_before_kept: bool = False
+
+    @property
+    def ends(self) -> str:
+        """The characters its closers end with (">" but for DSML's next invoke): a delta
+        without one of them brings no closer."""
+        return "".join(sorted({c[-1] for c in self.closers}))
+
+    def call_end(self, work: str, k: int, closer: str, floor: int) -> int:
+        """Where a call ends whose ``closer`` stands at ``k`` in ``work``: past it, or before a
+        kept one (and before the blanks in front of it, not before ``floor``)."""
+        if closer not in self.kept:
+            return k + len(closer)
+        while self.blanks_before_kept and k > floor and work[k - 1].isspace():
+            k -= 1
+        return k
 
 
 _HARMONY = Family(("<|call|>", "<|end|>", "<|return|>", "<|start|>"), ("<|start|>",), messages=True)
@@ -75,13 +92,17 @@ def _sections(*openers: str) -> tuple[tuple[str, bool], ...]:
     return tuple(w for o in openers for w in ((o, True), (SECTIONS[o], False)))
 
 
+_DSML_AFTER = (f"<{_B}DSML{_B}invoke", f"</{_B}DSML{_B}function_calls>", f"</{_B}DSML{_B}tool_calls>")
+
 # marker (as the model writes it) -> its family
 FAMILIES: dict[str, Family] = {
     "<|tool_call_begin|>": Family(("<|tool_call_end|>",), wrappers=_sections("<|tool_calls_section_begin|>")),
     f"<{_B}tool{_U}call{_U}begin{_B}>": Family((f"<{_B}tool{_U}call{_U}end{_B}>",),
                                                wrappers=_sections(f"<{_B}tool{_U}calls{_U}begin{_B}>")),
-    f"<{_B}DSML{_B}invoke": Family((f"</{_B}DSML{_B}invoke>",), wrappers=_sections(
-        f"<{_B}DSML{_B}function_calls>", f"<{_B}DSML{_B}tool_calls>")),
+    # (DSML's invokes stand in a block: a parameter after an invoke's end, inside the block, makes
+    # the call not ok, so a call is whole once the next invoke or the block's end has come)
+    f"<{_B}DSML{_B}invoke": Family(_DSML_AFTER, _DSML_AFTER, wrappers=_sections(
+        f"<{_B}DSML{_B}function_calls>", f"<{_B}DSML{_B}tool_calls>"), blanks_before_kept=True),
     "<steptml:invoke": Family(("</steptml:invoke>",), wrappers=(
         (f"<{_B}tool_calls_begin{_B}>", True), (f"<{_B}tool_call_begin{_B}>function<{_B}tool_sep{_B}>", True),
         (f"<{_B}tool_call_end{_B}>", False), (f"<{_B}tool_calls_end{_B}>", False))),

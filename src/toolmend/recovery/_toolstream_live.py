@@ -463,12 +463,12 @@ class LiveReading:
                 return self._hold()  # a call this long waits for close(): each delta stays cheap
             longest = max(len(c) for c in fam.closers)
             self.searched = max(len(self.marker), len(self.work) - longest + 1)
-            return self._wait(">", _CODE_MAX, fam.closers)  # (every closer ends with ">")
+            return self._wait(fam.ends, _CODE_MAX, fam.closers)
         if fam.regular is not None:
             b = skip_blanks(self.work, len(self.marker), k)
             if self.work[b:b + 1] != "{" and fam.regular.fullmatch(self.work, 0, k + len(closer)) is None:
                 return self._hold()  # (a value without its closer: what it holds is known at the end)
-        end = self.at + (k if closer in fam.kept else k + len(closer))
+        end = self.at + fam.call_end(self.work, k, closer, len(self.marker))
         # read as if the text went on: a call cut where the text stops (its value
         # running to the end) would end there too, and holds the character added
         tail, base = self._text_from(self.at)
@@ -480,7 +480,7 @@ class LiveReading:
         if read is not None and read_end > stop:  # the closer is inside the call: wait for the next one
             self.searched = end - self.at  # (held for a kept one, found again each delta, and past
             held = closer in fam.kept or end - self.at > _SHORT  # _SHORT: each would read it all again)
-            return self._hold() if held else self._wait(">", _CODE_MAX, fam.closers)
+            return self._hold() if held else self._wait(fam.ends, _CODE_MAX, fam.closers)
         if not read or self.tools is None:  # the scan's calls from the marker are its reader's
             found = read or []
         else:  # and checked against the tools

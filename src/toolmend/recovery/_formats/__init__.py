@@ -496,7 +496,8 @@ MARKERS: dict[str, tuple[str, Any]] = {
     "<tool_calls>": ("tool_calls", _wrapped_invokes("<tool_calls>", "</tool_calls>", block_reader(
         "<tool_calls>", ("</tool_calls>",), tags_inside=True))),
     "<minimax:tool_call>": ("minimax_m2", _wrapped_invokes("<minimax:tool_call>", "</minimax:tool_call>")),
-    "<\uff5cDSML\uff5cinvoke": ("dsml", invoke_reader("\uff5cDSML\uff5c")),
+    "<\uff5cDSML\uff5cinvoke": ("dsml", invoke_reader("\uff5cDSML\uff5c", (
+        "</\uff5cDSML\uff5cfunction_calls>", "</\uff5cDSML\uff5ctool_calls>"))),
     "<steptml:invoke": ("step3", invoke_reader("steptml:")),
     "<\uff5ctool\u2581call\u2581begin\uff5c>": ("deepseek", read_deepseek),
     "<|tool_call_begin|>": ("kimi", read_kimi),

@@ -320,7 +320,7 @@ _ENDS_AT = ("</tool_call>", "</function>", "</seed:tool_call>", "</invoke>", "</
 
 def _finish(name: str, ps: _Params, text: str, i: int, j: int, limit: int, end_len: int, ctx: Ctx,
             span_of: tuple[tuple[str, ...], tuple[str, ...]] | None = None,
-            block: str | None = None) -> tuple[list[ToolCall], int]:
+            block: str | tuple[str, ...] | None = None) -> tuple[list[ToolCall], int]:
     """The call the parameters make: cut, broken, or typed and whole; ``block``: the
     closer of the block holding the call (MiniMax's), when there is one."""
     if ps.cut is not None:
@@ -384,13 +384,15 @@ def _finish(name: str, ps: _Params, text: str, i: int, j: int, limit: int, end_l
     return [xml_call(name, ps.params, text[j:ps.last].strip(), span, ctx)], span[1]
 
 
-def _closer_after(close: str, block: str, text: str, end: int, limit: int, ctx: Ctx) -> bool:
+def _closer_after(close: str, block: str | tuple[str, ...], text: str, end: int, limit: int,
+                  ctx: Ctx) -> bool:
     """A value's closing tag stands after the call's end (at ``end``) in the block holding
-    the call, before its ``block`` closer and any other call: a value may have held the
-    call's closing tag (a file showing the format). (Only inside a block: a call ended by
-    its own closer is read, and streamed live, as it stands there.)"""
+    the call, before its ``block`` closer (one of them) and any other call: a value may have
+    held the call's closing tag (a file showing the format). (Only inside a block: a call ended
+    by its own closer is read, and streamed live, as it stands there.)"""
     c = ctx.find(text, close, end, limit)
-    if c < 0 or ctx.find(text, block, end, limit) < c:
+    blocks = (block,) if isinstance(block, str) else block
+    if c < 0 or max(ctx.find(text, b, end, limit) for b in blocks) < c:
         return False
     return _CALL_OPENERS.search(text, end, c) is None
 
@@ -536,7 +538,8 @@ def _json_body(name: str, text: str, i: int, k: int, limit: int, ctx: Ctx, close
     return [named_call(name, text[k:e], (i, end))], end
 
 
-def invoke_reader(prefix: str, block: str | None = None, call: str = "invoke",  # type: ignore[no-untyped-def]
+def invoke_reader(prefix: str, block: str | tuple[str, ...] | None = None,  # type: ignore[no-untyped-def]
+                  call: str = "invoke",
                   param: str = "parameter", cdata: bool = False):
     """The reader of ``<{prefix}invoke name="f"><{prefix}parameter name="k">v</{prefix}parameter>``;
     ``block``: the closer of the block the invokes stand in (MiniMax's ``</minimax:tool_call>``);
