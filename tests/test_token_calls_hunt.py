@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from toolmend import ToolCallStream, parse_tool_calls
+from toolmend.recovery import CallStarted
 
 DS_B, DS_E = "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>", "<｜tool▁call▁end｜><｜tool▁calls▁end｜>"
 DS_SEP, DS_CALL, DS_END = "<｜tool▁sep｜>", "<｜tool▁call▁begin｜>", "<｜tool▁call▁end｜>"
@@ -89,3 +90,16 @@ def test_plain_id_still_read() -> None:
     """An id of letters and digits with no [ARGS] after it stays read (the guard above is narrow)."""
     (call,) = parse_tool_calls('[TOOL_CALLS]f[CALL_ID]abc123def{"a":1}')
     assert (call.name, call.ok, call.args, call.id) == ("f", True, {"a": 1}, "abc123def")
+
+
+@pytest.mark.parametrize("text", ['[TOOL_CALLS]f[CALL_ID]a{b[ARGS]{"x": 1}',
+                                  '[TOOL_CALLS]f[CALL_ID]abc123def[ARGS]{"x": 1}',
+                                  '[TOOL_CALLS]f[CALL_ID]abc123def{"x": 1}'])
+@pytest.mark.parametrize("size", [1, 2, 5])
+def test_a_call_started_live_names_the_id_the_call_ends_with(text: str, size: int) -> None:
+    """A Mistral call id holding "{" was cut there in the stream's CallStarted (the id's end
+    decided before its [ARGS] came): the started call's id is the finished one's."""
+    stream = ToolCallStream(thinking=False)
+    events = [e for k in range(0, len(text), size) for e in stream.feed(text[k:k + size])] + stream.close()
+    (call,) = parse_tool_calls(text)
+    assert call.ok and [(e.id, e.name) for e in events if isinstance(e, CallStarted)] == [(call.id, "f")]

@@ -169,9 +169,10 @@ JSON_HEADS: dict[str, tuple[JsonHead, ...]] = {
                                + r"[ \t]*\n" + _WS + r"```[^\n`<]*\n" + _WS + r"\{"),
                  regex.compile(_SPACE + "*```" + _WS + re.escape(_DS_END)), ("```", _DS_END)),
     ),
-    # Mistral v11+: [TOOL_CALLS]NAME[CALL_ID]ID[ARGS]{...} (read_mistral's own head)
+    # Mistral v11+: [TOOL_CALLS]NAME[CALL_ID]ID[ARGS]{...} (read_mistral's own head; an id with no
+    # [ARGS] after it is read whole: where it ends, a "{" in it or the arguments', the line tells)
     "[TOOL_CALLS]": (JsonHead(
-        regex.compile(r"\[TOOL_CALLS\]" + _WS + _NAME_RE + r"(?:\[CALL_ID\]([^\[\s]{0,64}))?(?:\[ARGS\])?"
+        regex.compile(r"\[TOOL_CALLS\]" + _WS + _NAME_RE + r"(?:\[CALL_ID\]([^\[\s]{0,64})\[ARGS\]|\[ARGS\])?"
                       r"[ \t]*\{"), None, (), id_group=2),),
 }
 
