@@ -25,6 +25,16 @@ def _check_stream(text: str, tools: object = None) -> None:
             assert _streamed(text, size, thinking, tools) == whole
 
 
+def _refused(text: str, name: str, said: str, whole_span: bool = False) -> None:
+    """The text's one call, to ``name``, is not ok, saying ``said`` (spanning the whole text:
+    what a value may hold is not read as calls), and a stream gives the same."""
+    calls = parse_tool_calls(text)
+    assert [(c.name, c.ok) for c in calls] == [(name, False)]
+    assert said in (calls[0].error or "")
+    assert not whole_span or calls[0].span == (0, len(text))
+    _check_stream(text)
+
+
 # a call without parameters, then in its block a parameter after the call's closer: the
 # parameter was the call's or not, and an ok call without it would lose it
 AFTER_EMPTY = [
@@ -37,10 +47,7 @@ AFTER_EMPTY = [
 
 @pytest.mark.parametrize("text", AFTER_EMPTY)
 def test_parameter_after_a_call_without_parameters_is_refused(text: str) -> None:
-    calls = parse_tool_calls(text)
-    assert [(c.name, c.ok) for c in calls] == [("f", False)]
-    assert "follows the end of the call" in (calls[0].error or "")
-    _check_stream(text)
+    _refused(text, "f", "follows the end of the call")
 
 
 def test_call_without_parameters_alone_in_its_block_is_read() -> None:
@@ -60,11 +67,7 @@ LATE_CLOSER = [
 
 @pytest.mark.parametrize("text", LATE_CLOSER)
 def test_function_closer_after_the_wrapper_closer_is_refused(text: str) -> None:
-    calls = parse_tool_calls(text)
-    assert [(c.name, c.ok) for c in calls] == [("f", False)]
-    assert "without its </function>" in (calls[0].error or "")
-    assert calls[0].span == (0, len(text))  # (what the value may hold is not read as calls)
-    _check_stream(text)
+    _refused(text, "f", "without its </function>", whole_span=True)
 
 
 def test_dropped_function_closer_then_next_call_is_read() -> None:
@@ -116,11 +119,7 @@ BEFORE_FUNCTION = [
 
 @pytest.mark.parametrize("text", BEFORE_FUNCTION)
 def test_parameter_before_the_function_tag_is_refused(text: str) -> None:
-    calls = parse_tool_calls(text)
-    assert [(c.name, c.ok) for c in calls] == [("write_file", False)]
-    assert "stands before <function=write_file>" in (calls[0].error or "")
-    assert calls[0].span == (0, len(text))
-    _check_stream(text)
+    _refused(text, "write_file", "stands before <function=write_file>", whole_span=True)
     assert [(c.name, c.ok) for c in parse_tool_calls(text, format="qwen3_coder")] == [("write_file", False)]
 
 
@@ -139,18 +138,21 @@ def test_a_parameter_in_an_earlier_block_is_not_the_calls() -> None:
 DSML_AFTER = [
     ('<｜DSML｜function_calls>\n<｜DSML｜invoke name="write_file">\n<｜DSML｜parameter name="content" '
      'string="true">x</｜DSML｜parameter>\n</｜DSML｜invoke>\n<｜DSML｜parameter name="path" string="true">'
-     "a.txt</｜DSML｜parameter>\n</｜DSML｜function_calls>", [("write_file", False)]),
+     "a.txt</｜DSML｜parameter>\n</｜DSML｜function_calls>", "write_file", "may hold the call's closing tag"),
     ('<｜DSML｜tool_calls>\n<｜DSML｜invoke name="f">\n</｜DSML｜invoke>\n<｜DSML｜parameter name="a" '
-     'string="true">x</｜DSML｜parameter>\n</｜DSML｜tool_calls>', [("f", False)]),
-    ('<｜DSML｜function_calls>\n<｜DSML｜invoke name="f">\n<｜DSML｜parameter name="a" string="true">x'
-     '</｜DSML｜parameter>\n</｜DSML｜invoke>\n<｜DSML｜invoke name="g">\n<｜DSML｜parameter name="b" '
-     'string="false">2</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜function_calls>',
-     [("f", True), ("g", True)]),
+     'string="true">x</｜DSML｜parameter>\n</｜DSML｜tool_calls>', "f", "follows the end of the call"),
 ]
 
 
-@pytest.mark.parametrize(("text", "want"), DSML_AFTER)
-def test_dsml_parameter_after_an_invoke_in_its_block_is_refused(text: str, want: list) -> None:
-    calls = parse_tool_calls(text)
-    assert [(c.name, c.ok) for c in calls] == want
+@pytest.mark.parametrize(("text", "name", "said"), DSML_AFTER)
+def test_dsml_parameter_after_an_invoke_in_its_block_is_refused(text: str, name: str, said: str) -> None:
+    _refused(text, name, said)
+
+
+def test_dsml_invokes_one_after_the_other_are_read() -> None:
+    text = ('<｜DSML｜function_calls>\n<｜DSML｜invoke name="f">\n<｜DSML｜parameter name="a" string="true">x'
+            '</｜DSML｜parameter>\n</｜DSML｜invoke>\n<｜DSML｜invoke name="g">\n<｜DSML｜parameter name="b" '
+            'string="false">2</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜function_calls>')
+    assert [(c.name, c.args, c.ok) for c in parse_tool_calls(text)] == \
+        [("f", {"a": "x"}, True), ("g", {"b": 2}, True)]
     _check_stream(text)

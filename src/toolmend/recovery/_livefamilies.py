@@ -68,12 +68,6 @@ class Family(NamedTuple):
     # a kept closer ends the call before the blanks in front of it (DSML's next invoke)
     blanks_before_kept: bool = False
 
-    @property
-    def ends(self) -> str:
-        """The characters its closers end with (">" but for DSML's next invoke): a delta
-        without one of them brings no closer."""
-        return "".join(sorted({c[-1] for c in self.closers}))
-
     def call_end(self, work: str, k: int, closer: str, floor: int) -> int:
         """Where a call ends whose ``closer`` stands at ``k`` in ``work``: past it, or before a
         kept one (and before the blanks in front of it, not before ``floor``)."""

@@ -65,7 +65,8 @@ _TURN_STOPS = tuple(t.lower() for t in TURN_ENDS if t[0] == "<")  # (and a call 
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")
 _NOT_BLANK = r"^\s"  # (for _wait: any character str.isspace() is false for)
 _wakes: dict[str, Callable[[str], Any]] = {}  # the characters a state waits for -> their search
-_closer_searches: dict[tuple[str, ...], Callable[[str, int], Any]] = {}  # closers waited for -> their search
+# closers waited for -> their search, and their last characters
+_closer_searches: dict[tuple[str, ...], tuple[Callable[[str, int], Any], str]] = {}
 _OVER = frozenset({"held", "closed"})  # the stream's own feed takes the deltas
 _prose_stop = PROSE_STOP.search
 # a token that ends the model's turn (in a call read live, it holds the reading)
@@ -240,25 +241,22 @@ class LiveReading:
 
     def _wait(self, chars: str, most: int, closers: tuple[str, ...] = ()) -> bool:
         """Wait, and read again only once a delta brings one of ``chars`` (what
-        can end the wait: ">" for a closer, "{" for a head...) or ``work``
-        passes ``most`` characters: most deltas then cost a concatenation.
-        With ``closers`` (the state waits for one of them), a delta that
-        brings one of ``chars`` wakes the state only when one of the closers
-        ends in it too (every tag ends with ">"). ``chars`` beginning with "^"
-        is a regex class of those that do not end it (a run of blanks, of
-        backticks: any other character does)."""
+        can end the wait: "{" for a head...) or ``work`` passes ``most``
+        characters: most deltas then cost a concatenation. With ``closers``
+        (the state waits for one of them; ``chars`` "" for the closers' last
+        characters), such a delta wakes the state only when one of the closers
+        ends in it too. ``chars`` beginning with "^" is a regex class of those
+        that do not end it (a run of blanks, of backticks: any other does)."""
+        found, ends = _closer_searches.get(closers) or (None, "")
+        if closers and found is None:
+            found = re.compile("|".join(re.escape(c) for c in closers)).search
+            ends = _closer_searches.setdefault(closers, (found, "".join(sorted({c[-1] for c in closers}))))[1]
+        chars = chars or ends
         search = _wakes.get(chars)
         if search is None:
             cls = chars if chars[0] == "^" else re.escape(chars)
             search = _wakes[chars] = re.compile("[" + cls + "]").search
-        if not closers:
-            self.wake = (search, most, None, 0)
-            return False
-        found = _closer_searches.get(closers)
-        if found is None:
-            found = _closer_searches[closers] = re.compile(
-                "|".join(re.escape(c) for c in closers)).search
-        self.wake = (search, most, found, max(len(c) for c in closers) - 1)
+        self.wake = (search, most, found, max(len(c) for c in closers) - 1 if closers else 0)
         return False
 
     def _opening(self, events: list[StreamEvent]) -> bool:
@@ -463,7 +461,7 @@ class LiveReading:
                 return self._hold()  # a call this long waits for close(): each delta stays cheap
             longest = max(len(c) for c in fam.closers)
             self.searched = max(len(self.marker), len(self.work) - longest + 1)
-            return self._wait(fam.ends, _CODE_MAX, fam.closers)
+            return self._wait("", _CODE_MAX, fam.closers)
         if fam.regular is not None:
             b = skip_blanks(self.work, len(self.marker), k)
             if self.work[b:b + 1] != "{" and fam.regular.fullmatch(self.work, 0, k + len(closer)) is None:
@@ -480,7 +478,7 @@ class LiveReading:
         if read is not None and read_end > stop:  # the closer is inside the call: wait for the next one
             self.searched = end - self.at  # (held for a kept one, found again each delta, and past
             held = closer in fam.kept or end - self.at > _SHORT  # _SHORT: each would read it all again)
-            return self._hold() if held else self._wait(fam.ends, _CODE_MAX, fam.closers)
+            return self._hold() if held else self._wait("", _CODE_MAX, fam.closers)
         if not read or self.tools is None:  # the scan's calls from the marker are its reader's
             found = read or []
         else:  # and checked against the tools
@@ -589,7 +587,7 @@ class LiveReading:
             if len(self.work) > _CODE_MAX:
                 return self._hold()
             self.searched = len(self.work)
-            return self._wait(">", _CODE_MAX, (self.end,))
+            return self._wait("", _CODE_MAX, (self.end,))
         size = k + len(self.end)
         if not self.regular.fullmatch(self.work, 0, size):
             return self._hold()
