@@ -288,7 +288,7 @@ def framed_line(text: str, i: int, floor: int) -> bool:
     characters) introduces what follows as an illustration, as for a fence."""
     a = max(floor, i - 400)
     before = text[a:above_markup(text, i, a)].rstrip()
-    lead = re.sub(_TAG, "", before[before.rfind("\n") + 1:], flags=re.I)  # ("<b>For example:</b>")
+    lead = _TAGS.sub("", before[before.rfind("\n") + 1:])  # ("<b>For example:</b>")
     if _UNDERLINE.fullmatch(lead):  # a heading's underline: its words are the line right above
         above = before[:max(before.rfind("\n"), 0)].rstrip(" \t\r")
         lead = above[above.rfind("\n") + 1:] if above and not above.endswith("\n") else ""
@@ -404,7 +404,7 @@ _INLINE_FRAMING = Words(
 _SHOWN_HEADING = re.compile(r"[ \t]{0,3}#{1,6}[ \t].*\b(?:examples?|samples?|illustrations?)\b", re.I)
 _UNDERLINE = re.compile(r"[ \t]*(?:-{3,}|={3,})[ \t]*\r?")  # (a Markdown heading's, under its words)
 _TAG = r"</?(?:b|strong|i|em|u|p|span|div|summary|details|h[1-6])>"  # (HTML's, "<b>Example:</b>")
-_TAG_END = re.compile(_TAG + r"\Z", re.I)
+_TAGS, _TAG_END = re.compile(_TAG, re.I), re.compile(_TAG + r"\Z", re.I)
 _BAD = r"(?:bad|wrong|incorrect|invalid)"
 _SHOWN_ABOVE = re.compile(
     r"(?:" + _TAG + r"[ \t]*)*(?:[\W_]*(?:" + _BAD + r" )?(?:examples?|e\.g\.?|for example|samples?)"

@@ -260,6 +260,9 @@ def _head_apart(text: str, e: int, limit: int) -> ToolCall | None:
         "that shows one, which cannot be told"), nxt.group(2))
 
 
+_NAME_BEFORE_TOKEN = re.compile(r"[ \t]*(" + NAME_PATTERN + r")\[")  # (f[CALL_ID]..., f[ARGS]...)
+
+
 def _args_unread(text: str, start: int, k: int, limit: int) -> ToolCall | None:
     """The head at ``k`` after the marker at ``start`` that no v11 head reads but that gives
     ``[ARGS]`` before any brace on its line (``f[CALL_ID]a b[ARGS]{..}``, ``get weather[ARGS]{..}``,
@@ -276,7 +279,7 @@ def _args_unread(text: str, start: int, k: int, limit: int) -> ToolCall | None:
     q = skip_space(text, t + len("[ARGS]"), limit)
     x = extent(text, q, limit) if q < limit and text[q] == "{" else None
     end = limit if x is None else x
-    m = re.compile(r"[ \t]*(" + NAME_PATTERN + r")\[").match(text, k, t + 1)
+    m = _NAME_BEFORE_TOKEN.match(text, k, t + 1)
     name = m.group(1) if m is not None else ""
     return ToolCall(name, text[t + len("[ARGS]"):end].strip(), None, False, (start, end),
                     f"the call at offset {start} has a head its format does not write "
