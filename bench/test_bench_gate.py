@@ -263,7 +263,8 @@ def test_a_pair_of_threads_that_misses_is_tried_again_later_more_times(monkeypat
     def fake(fns, before_attempt=None, **kw):
         before_attempt()
         r = next(ratios)
-        return conftest.Measured({"two": r, "one": 1.0}, 5, 1, 0.1, {"two": [r] * 5, "one": [1.0] * 5})
+        return conftest.Measured({"two": r, "one": 1.0}, 5, 1, 0.1, {"two": [r] * 5, "one": [1.0] * 5},
+                                 {"two": [1.0] * 5, "one": [1.0] * 5})
 
     monkeypatch.setattr(conftest, "interleaved", fake)
     monkeypatch.setattr(conftest, "_BASE", {})
@@ -274,6 +275,56 @@ def test_a_pair_of_threads_that_misses_is_tried_again_later_more_times(monkeypat
     assert len(checks) == conftest.THREAD_ATTEMPTS  # the machine checked before each
     assert pauses == [conftest.THREAD_PAUSE_S] * (conftest.THREAD_ATTEMPTS - 1)
     assert next(ratios) == 0.1  # and no more than that
+
+
+def test_a_pair_of_threads_is_judged_per_cpu_second_round_by_round(monkeypatch):
+    """The machine slows down and speeds up between rounds: the serial side's
+    fastest round (4 ms) fell in a fast stretch, the threads' (4 ms, keeping
+    two CPUs busy) in a slow one. Elapsed time alone gives 1.0; per CPU second
+    each round says what it did: the threads ran at once (0.5 against 1.0)."""
+    t = Target("thr", "two", "one", 0.65, clock="wall", cpus=2)
+    asked = {}
+
+    def fake(fns, cpu_clock=None, **kw):
+        asked["cpu_clock"] = cpu_clock
+        return conftest.Measured({"two": 4.0, "one": 4.0}, 3, 1, 0.1,
+                                 {"two": [4.0, 6.0, 8.0], "one": [4.0, 9.0, 16.0]},
+                                 {"two": [8.0, 10.0, 14.0], "one": [4.0, 9.0, 15.0]})
+
+    monkeypatch.setattr(conftest, "interleaved", fake)
+    monkeypatch.setattr(conftest, "_BASE", {})
+    monkeypatch.setattr(conftest, "need_two_free_cpus", lambda: None)
+    r = conftest._measure_pair(t, "c", {"two": lambda: None, "one": lambda: None})
+    assert asked["cpu_clock"] is conftest.time.process_time
+    assert r.ratio == 0.5 and r.met  # (4 / 8) / (4 / 4): elapsed alone, min / min, gives 1.0
+    assert (r.ours_s, r.other_s) == (4.0, 4.0)  # the table shows the elapsed times
+
+
+def test_two_threads_that_take_turns_read_one_per_cpu_second():
+    # a kernel that holds the GIL: the other thread waits without a CPU
+    m = conftest.Measured({}, 2, 1, 0.1, {"two": [2.0, 2.2], "one": [2.0, 2.1]},
+                          {"two": [2.0, 2.0], "one": [2.0, 2.0]})
+    assert conftest.per_cpu_second(m) == {"two": [1.0, 1.1], "one": [1.0, 1.05]}
+    with pytest.raises(ValueError, match="cpu_clock"):
+        conftest.per_cpu_second(conftest.Measured({}, 2, 1, 0.1, {"two": [1.0]}))
+
+
+def test_interleaved_times_each_round_on_the_cpu_clock_too():
+    clock, cpu = FakeClock(), FakeClock()
+
+    def contender(name, cost):
+        wall = clock.contender(name, cost)
+
+        def run():
+            wall()
+            cpu.now += 2 * cost
+        return run
+
+    m = interleaved({"a": contender("a", 1e-3), "b": contender("b", 2e-3)}, clock=clock, cpu_clock=cpu,
+                    attempts=1)
+    assert set(m.cpu) == {"a", "b"} and len(m.cpu["a"]) == len(m.samples["a"]) == m.rounds
+    assert all(c == pytest.approx(2e-3) for c in m.cpu["a"])
+    assert interleaved({"a": contender("a", 1e-3)}, clock=clock, attempts=1).cpu == {}
 
 
 def test_a_pair_still_over_its_limit_is_measured_once_more_at_the_end(monkeypatch):
