@@ -67,14 +67,15 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                           "(1 <= K <= N): N processes with --shard 1/N ... N/N run the suite once")
     parser.addoption("--builds-tested-elsewhere", action="store_true",
                      help="leave out the tests marked builds_side_by_side (each takes every build of "
-                          "a kernel itself, so they give the same result in either mode): for a run "
-                          "in the pure mode beside one in the compiled mode, which runs them")
+                          "a kernel itself, or none, so they give the same result in either mode): for "
+                          "a run in the pure mode beside one in the compiled mode, which runs them")
 
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
-        "markers", "builds_side_by_side: the test takes each build of a kernel itself (the twin "
-                   "modules, never the package's choice of one): its result is the same in either mode")
+        "markers", "builds_side_by_side: the test's result is the same in either mode: it takes each "
+                   "build of a kernel itself (the twin modules, never the package's choice of one), or it "
+                   "reaches no kernel (the package's sources read as text, a pattern of the standard re)")
 
 
 def _shard(value: str) -> tuple[int, int]:

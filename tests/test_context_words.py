@@ -102,6 +102,7 @@ def _text(draw: st.DrawFn, name: str) -> str:
     return draw(st.sampled_from(["", " ", "\n"])).join(out) if draw(st.booleans()) else "".join(out)
 
 
+@pytest.mark.builds_side_by_side  # (Words searches with the standard re: no kernel, either mode)
 @pytest.mark.parametrize("name", sorted(_PATTERNS))
 @settings(max_examples=400, deadline=None)
 @given(data=st.data())

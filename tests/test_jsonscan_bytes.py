@@ -15,6 +15,10 @@ from test_jsonscan_kernels import DOCS, STRINGS, mutated
 
 from toolmend._kernels import _jsonscan_py as P
 
+# Each test takes each build of the scanner itself (the fixtures, or the twin module):
+# a run in the pure mode beside one in the compiled mode may leave them to that one.
+pytestmark = pytest.mark.builds_side_by_side
+
 SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 # valid and invalid UTF-8 pieces: the decoder's edge cases

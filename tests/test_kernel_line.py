@@ -241,6 +241,7 @@ _NUMBERS = st.one_of(st.integers(0, 2**70), st.integers(2**63 - 2, 2**63 + 2),
                      st.integers(10**19 - 2, 10**19 + 2))
 
 
+@pytest.mark.builds_side_by_side  # (the pure twin's function, imported as such)
 @settings(max_examples=1500, deadline=None)
 @given(st.lists(st.tuples(_AROUND, _NUMBERS, st.integers(0, 21), _AROUND), max_size=6))
 def test_the_pure_probe_finds_what_the_pattern_finds(parts):

@@ -85,6 +85,7 @@ def test_implementation_modules_are_private():
             assert path.name == "__init__.py" or path.name.startswith("_") or sub == "compat", path
 
 
+@pytest.mark.builds_side_by_side  # (the sources read as text)
 def test_no_module_is_over_700_lines():
     for path in PACKAGE.rglob("*.py"):
         lines = path.read_text(encoding="utf-8").count("\n")
@@ -122,6 +123,7 @@ def _cython_functions(path: pathlib.Path) -> list[tuple[str, int]]:
     return found
 
 
+@pytest.mark.builds_side_by_side  # (the sources read as text)
 def test_no_function_is_over_120_lines():
     long = []
     for path in PACKAGE.rglob("*.py"):
@@ -132,6 +134,7 @@ def test_no_function_is_over_120_lines():
     assert not long
 
 
+@pytest.mark.builds_side_by_side
 @pytest.mark.skipif(not EXT.is_dir(), reason="the kernels' sources are not beside the tests")
 def test_no_kernel_function_is_over_120_lines():
     long = [f"ext/{path.name}: {name} ({n} lines)" for path in sorted(EXT.glob("*.p[yx][xid]"))
@@ -139,6 +142,7 @@ def test_no_kernel_function_is_over_120_lines():
     assert not long
 
 
+@pytest.mark.builds_side_by_side
 @pytest.mark.skipif(not EXT.is_dir(), reason="the kernels' sources are not beside the tests")
 def test_the_cython_measure_finds_each_function_whole():
     # (a signature over two lines, exact_key's; exact_read runs to the file's last line)
@@ -149,6 +153,7 @@ def test_the_cython_measure_finds_each_function_whole():
     assert dict(found)["exact_read"] == len(lines) - start
 
 
+@pytest.mark.builds_side_by_side
 @pytest.mark.skipif(not EXT.is_dir(), reason="the kernels' sources are not beside the tests")
 def test_no_kernel_source_is_over_900_lines():
     for path in EXT.glob("*.p[yx][xid]"):
