@@ -149,6 +149,41 @@ def test_dsml_parameter_after_an_invoke_in_its_block_is_refused(text: str, name:
     _refused(text, name, said)
 
 
+# the same with the block's closer never come (the text cut, or the model stopped): the block
+# goes on to the end of the text, and the parameter after the call's end is in it
+NEVER_CLOSED = [
+    ('<｜DSML｜function_calls>\n<｜DSML｜invoke name="write_file">\n<｜DSML｜parameter name="content" '
+     'string="true">x</｜DSML｜parameter>\n</｜DSML｜invoke>\n<｜DSML｜parameter name="path" string="true">'
+     "a.txt</｜DSML｜parameter>\n", "write_file", "may hold the call's closing tag"),
+    ('<｜DSML｜tool_calls>\n<｜DSML｜invoke name="f">\n</｜DSML｜invoke>\n<｜DSML｜parameter name="a" '
+     'string="true">x</｜DSML｜parameter>', "f", "follows the end of the call"),
+    ('<minimax:tool_call>\n<invoke name="f">\n</invoke>\n<parameter name="a">x</parameter>\n', "f",
+     "follows the end of the call"),
+    ('<minimax:tool_call>\n<invoke name="f">\n<parameter name="b">1</parameter>\n</invoke>\n'
+     '<parameter name="a">x</parameter>', "f", "may hold the call's closing tag"),
+    ("<tool_call>\n<function=f>\n</function>\n<parameter=a>\nx\n</parameter>\n", "f",
+     "follows the end of the call"),
+    ("<seed:tool_call>\n<function=f>\n</function>\n<parameter=a>x</parameter>\n", "f",
+     "follows the end of the call"),
+    ('<tool_calls>\n<invoke name="f">\n</invoke>\n<parameter name="a">x</parameter>\n', "f",
+     "follows the end of the call"),
+]
+
+
+@pytest.mark.parametrize(("text", "name", "said"), NEVER_CLOSED)
+def test_parameter_after_a_call_in_a_block_never_closed_is_refused(text: str, name: str, said: str) -> None:
+    _refused(text, name, said)
+
+
+def test_a_block_never_closed_keeps_its_calls_without_a_parameter_after_them() -> None:
+    # (the block's closer never came, and nothing after the calls' ends is a value's closer)
+    for text in ('<｜DSML｜function_calls>\n<｜DSML｜invoke name="f">\n<｜DSML｜parameter name="a" '
+                 'string="true">x</｜DSML｜parameter>\n</｜DSML｜invoke>\n',
+                 '<minimax:tool_call>\n<invoke name="f">\n<parameter name="a">x</parameter>\n</invoke>\n'):
+        assert [(c.name, c.args, c.ok) for c in parse_tool_calls(text)] == [("f", {"a": "x"}, True)]
+        _check_stream(text)
+
+
 def test_dsml_invokes_one_after_the_other_are_read() -> None:
     text = ('<｜DSML｜function_calls>\n<｜DSML｜invoke name="f">\n<｜DSML｜parameter name="a" string="true">x'
             '</｜DSML｜parameter>\n</｜DSML｜invoke>\n<｜DSML｜invoke name="g">\n<｜DSML｜parameter name="b" '

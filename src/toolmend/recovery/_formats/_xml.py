@@ -388,11 +388,15 @@ def _closer_after(close: str, block: str | tuple[str, ...], text: str, end: int,
                   ctx: Ctx) -> bool:
     """A value's closing tag stands after the call's end (at ``end``) in the block holding
     the call, before its ``block`` closer (one of them) and any other call: a value may have
-    held the call's closing tag (a file showing the format). (Only inside a block: a call ended
-    by its own closer is read, and streamed live, as it stands there.)"""
+    held the call's closing tag (a file showing the format). A block whose closer never comes
+    goes on to the end of the text. (Only inside a block: a call ended by its own closer is
+    read, and streamed live, as it stands there.)"""
     c = ctx.find(text, close, end, limit)
+    if c < 0:
+        return False
     blocks = (block,) if isinstance(block, str) else block
-    if c < 0 or max(ctx.find(text, b, end, limit) for b in blocks) < c:
+    shut = max(ctx.find(text, b, end, limit) for b in blocks)
+    if shut < c and (shut >= 0 or limit < len(text)):
         return False
     return _CALL_OPENERS.search(text, end, c) is None
 
