@@ -365,8 +365,9 @@ def per_cpu_second(m: Measured) -> dict[str, list[float]]:
     threads gain (one after the other, the same 4 x ~100 KB repairs took
     12.8-30.6 ms in 80 rounds, and their CPU time with them), so the fastest
     serial round and the fastest threaded round fell in different stretches
-    of it: a pair whose every threaded round kept 1.8 CPUs busy measured
-    1.0x. Within one round the machine's speed divides out. A thread that
+    of it: a pair whose best threaded rounds kept 1.8 CPUs busy (its median
+    round 1.6) measured 0.96-1.06x. Within one round the machine's speed
+    divides out. A thread that
     waits for the GIL uses no CPU, so a kernel that held it would keep one
     CPU busy (1.0); and where the two threads do not slow each other's work,
     this is the ratio of the elapsed times (the serial CPU time is its
@@ -389,13 +390,13 @@ def _measure_pair(t: Target, case: str, entries: dict[str, Callable[[], object]]
     samples: dict[str, list[float]] = {t.ours: [], t.other: []}
     busy: dict[str, list[float]] = {t.ours: [], t.other: []}  # a pair of threads: per_cpu_second
     ratio, attempts, seconds = math.inf, 0, 0.0
+    threads = t.cpus > 1
     if most is None:
-        most = 1 if limit == math.inf else THREAD_ATTEMPTS if t.cpus > 1 else ATTEMPTS
+        most = 1 if limit == math.inf else THREAD_ATTEMPTS if threads else ATTEMPTS
     while attempts < most:
-        if attempts and t.cpus > 1:
+        if attempts and threads:
             time.sleep(THREAD_PAUSE_S)
         attempts += 1
-        threads = t.cpus > 1
         m = interleaved(fns, attempts=1,
                         # (two threads cannot pass at CLEAR x their limit: under 0.5x)
                         clear=None if _RECORDING or threads else lambda s: attempt_ratio(
@@ -578,9 +579,8 @@ def need_two_free_cpus() -> None:
     compressing must take at most PARALLEL_AT_MOST of their CPU time, elapsed
     (both CPUs busy). Another process may hold a CPU: then the two threads
     take turns, and a ratio of parallel kernels measures the machine, not the
-    code. Tried again for up to
-    PARALLEL_WAIT_S; after a check that gave up, the next ones skip at once for
-    PARALLEL_RETRY_S."""
+    code. Tried again for up to PARALLEL_WAIT_S; after a check that gave up,
+    the next ones skip at once for PARALLEL_RETRY_S."""
     global _parallel_refused_at
     if (os.cpu_count() or 1) < 2:
         pytest.skip("one CPU")

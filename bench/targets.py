@@ -119,8 +119,8 @@ TARGETS: list[Target] = [
                "clearly faster than one after the other, per CPU second (held GIL: 1.0x; 0.5x at best)"),
     # 80 rounds of each side an attempt (~1 s): the two threads' best round is the one whose
     # GIL handoffs found the other CPU awake. Judged per CPU second (bench/conftest.py,
-    # per_cpu_second): on elapsed time alone the gate missed 0.70 in clean-clone runs (0.702-0.777
-    # after thirty attempts) while the same code kept 1.8 CPUs busy, because this machine's speed
+    # per_cpu_second): on elapsed time alone the gate missed 0.70 (0.702-0.777 after twenty and
+    # thirty attempts) on code whose threads keep 1.8 CPUs busy at best, because this machine's speed
     # moved 2.3x between rounds (12.8-30.6 ms for the same serial repairs) and the two sides'
     # fastest rounds fell in different stretches. Per CPU second, four runs measured 0.544-0.562
     # (json.loads, which holds the GIL, in the same harness: 0.97)
