@@ -144,11 +144,6 @@ DSML_AFTER = [
 ]
 
 
-@pytest.mark.parametrize(("text", "name", "said"), DSML_AFTER)
-def test_dsml_parameter_after_an_invoke_in_its_block_is_refused(text: str, name: str, said: str) -> None:
-    _refused(text, name, said)
-
-
 # the same with the block's closer never come (the text cut, or the model stopped): the block
 # goes on to the end of the text, and the parameter after the call's end is in it
 NEVER_CLOSED = [
@@ -170,8 +165,28 @@ NEVER_CLOSED = [
 ]
 
 
-@pytest.mark.parametrize(("text", "name", "said"), NEVER_CLOSED)
-def test_parameter_after_a_call_in_a_block_never_closed_is_refused(text: str, name: str, said: str) -> None:
+# a parameter in the block before an invoke (after the block's opener, or between two invokes):
+# it was that call's or not, and an ok call without it would lose it; a call is never lost for it
+BEFORE_INVOKE = [
+    ('<minimax:tool_call>\n<parameter name="path">a.txt</parameter>\n<invoke name="f">\n<parameter '
+     'name="b">1</parameter>\n</invoke>\n</minimax:tool_call>', "f",
+     "'path' stands before the invoke of 'f'"),
+    ('<minimax:tool_call>\n<parameter name="path">a.txt</parameter>\n<invoke name="f">\n<parameter '
+     'name="b">1</parameter>\n</invoke>\n', "f",
+     "'path' stands before the invoke of 'f'"),
+    ('<｜DSML｜function_calls>\n<｜DSML｜parameter name="path" string="true">a.txt</｜DSML｜parameter>\n'
+     '<｜DSML｜invoke name="f">\n<｜DSML｜parameter name="b" string="true">1</｜DSML｜parameter>\n'
+     '</｜DSML｜invoke>\n</｜DSML｜function_calls>', "f",
+     "'path' stands before the invoke of 'f'"),
+    ('<｜DSML｜tool_calls>\n<｜DSML｜parameter name="path" string="true">a.txt</｜DSML｜parameter>\n'
+     '<｜DSML｜invoke name="f">\n<｜DSML｜parameter name="b" string="true">1</｜DSML｜parameter>\n'
+     '</｜DSML｜invoke>\n', "f",
+     "'path' stands before the invoke of 'f'"),
+]
+
+
+@pytest.mark.parametrize(("text", "name", "said"), DSML_AFTER + NEVER_CLOSED + BEFORE_INVOKE)
+def test_a_parameter_beside_a_call_in_its_block_is_refused(text: str, name: str, said: str) -> None:
     _refused(text, name, said)
 
 
@@ -182,6 +197,17 @@ def test_a_block_never_closed_keeps_its_calls_without_a_parameter_after_them() -
                  '<minimax:tool_call>\n<invoke name="f">\n<parameter name="a">x</parameter>\n</invoke>\n'):
         assert [(c.name, c.args, c.ok) for c in parse_tool_calls(text)] == [("f", {"a": "x"}, True)]
         _check_stream(text)
+
+
+def test_a_parameter_between_two_invokes_makes_both_not_ok() -> None:
+    text = ('<｜DSML｜tool_calls>\n<｜DSML｜invoke name="g">\n</｜DSML｜invoke>\n'
+            '<｜DSML｜parameter name="path" string="true">a.txt</｜DSML｜parameter>\n'
+            '<｜DSML｜invoke name="f">\n<｜DSML｜parameter name="b" string="true">1</｜DSML｜parameter>\n'
+            '</｜DSML｜invoke>\n</｜DSML｜tool_calls>')
+    calls = parse_tool_calls(text)
+    assert [(c.name, c.ok) for c in calls] == [("g", False), ("f", False)]
+    assert calls[0].span[1] <= calls[1].span[0]  # (each its own span)
+    _check_stream(text)
 
 
 def test_dsml_invokes_one_after_the_other_are_read() -> None:

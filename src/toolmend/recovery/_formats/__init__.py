@@ -24,7 +24,7 @@ from .._jsonish import extent, skip_space
 from .._restated import restated
 from .._toolcalls import MARKUP_ONLY, NAME_PATTERN, NO_ARGUMENTS, ToolCall, two_ways
 from .._toolschema import check_tool_calls
-from ._base import Ctx, json_run, more_after, named_call, named_in, unclosed_json
+from ._base import Ctx, json_run, more_after, named_call, unclosed_json
 from ._context import HY3_OPENER, HY3_SUFFIX, OBSERVATION, ROLE_HEAD, TURN_END, framed_as_example
 from ._elements import read_tool_name_invoke
 from ._gemma import gemma_reader
@@ -47,6 +47,7 @@ from ._reply import scan
 from ._schema import Tools, read_tools
 from ._tokens import token_pattern
 from ._xml import glm_reader, invoke_reader, read_function
+from ._xmlblock import unread_invoke
 from ._xtml import SOLAR_CALL, XTML_CALL, read_solar, read_xtml_call
 
 __all__ = ["FORMATS", "parse", "read_marker", "format_names"]
@@ -55,13 +56,21 @@ def _wrapped_invokes(marker: str, closer: str, fallback: Any = None, prefix: str
     """``<{prefix}invoke>`` elements inside ``marker`` ... ``closer`` (MiniMax M2;
     ``<function_calls>``; Glimmer's ``<atem:function_calls>``)."""
     invoke, invoke_close = "<" + prefix + "invoke", "</" + prefix + "invoke>"
-    _invokes = invoke_reader(prefix, closer)
+    _invokes = invoke_reader(prefix, closer, openers=(marker,))
+
+    def next_invoke(text: str, k: int, limit: int, ctx: Ctx) -> int:
+        """The block's next invoke from ``k``, before its closer (``k`` when none)."""
+        c = ctx.find(text, closer, k, limit)
+        after = text.find(invoke, k, c if c >= 0 else limit)
+        return after if after >= 0 else k
 
     def read(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
         j = i + len(marker)
         k = j
         while k < limit and text[k].isspace():
             k += 1
+        if fallback is None and text.startswith("<" + prefix + "parameter", k):
+            k = next_invoke(text, k, limit, ctx)  # (the invoke after it is not ok: it is its or not)
         if not text.startswith(invoke, k):
             if fallback is not None:
                 return fallback(text, i, limit, ctx)  # type: ignore[no-any-return]
@@ -72,7 +81,7 @@ def _wrapped_invokes(marker: str, closer: str, fallback: Any = None, prefix: str
             if found is None and not prefix:  # (Claude 2's and 3's <invoke><tool_name>NAME</tool_name>)
                 found, end = read_tool_name_invoke(text, k, limit, ctx)
             if found is None:  # an invoke its reader cannot read, closed before the next: not ok
-                found, end = _unread_invoke(text, k, limit, ctx, invoke, invoke_close, closer)
+                found, end = unread_invoke(text, k, limit, ctx, invoke, invoke_close, closer)
             if not found:
                 break
             calls.extend(found)
@@ -82,31 +91,12 @@ def _wrapped_invokes(marker: str, closer: str, fallback: Any = None, prefix: str
             if not text.startswith(invoke, k):
                 # text that is no invoke (a stray closing tag, words) before the block's closer:
                 # the invokes after it in the block are calls of the block too
-                c = ctx.find(text, closer, k, limit)
-                after = text.find(invoke, k, c if c >= 0 else limit)
-                k = after if after >= 0 else k
+                k = next_invoke(text, k, limit, ctx)
         if text.startswith(closer, k):
             k += len(closer)
         return calls, k
 
     return read
-
-
-def _unread_invoke(text: str, k: int, limit: int, ctx: Ctx, invoke: str, invoke_close: str,
-                   closer: str) -> tuple[list[ToolCall] | None, int]:
-    """The invoke at ``k`` that its reader could not read (``<invoke name="b" id="1">``, no
-    name): a call not ok, to its own closer, when that comes before the next invoke and the
-    block's closer (a block never loses a call); else None (where it ends is not known)."""
-    c = ctx.find(text, invoke_close, k, limit)
-    if c < 0:
-        return None, k
-    nxt, shut = text.find(invoke, k + len(invoke), c), text.find(closer, k, c)
-    if nxt >= 0 or shut >= 0:
-        return None, k
-    end = c + len(invoke_close)
-    head = text[k:text.find(">", k, end) + 1 or end]
-    return [ToolCall(named_in(head), text[k:end], None, False, (k, end),
-                     f"the {head[:60]!r} at offset {k} is no call its format writes: it is not run")], end
 
 
 _llama_json = block_reader("<|python_tag|>", (), ",;")  # (calls joined by ";" or ",", as Llama 3 writes them)
@@ -497,7 +487,8 @@ MARKERS: dict[str, tuple[str, Any]] = {
         "<tool_calls>", ("</tool_calls>",), tags_inside=True))),
     "<minimax:tool_call>": ("minimax_m2", _wrapped_invokes("<minimax:tool_call>", "</minimax:tool_call>")),
     "<\uff5cDSML\uff5cinvoke": ("dsml", invoke_reader("\uff5cDSML\uff5c", (
-        "</\uff5cDSML\uff5cfunction_calls>", "</\uff5cDSML\uff5ctool_calls>"))),
+        "</\uff5cDSML\uff5cfunction_calls>", "</\uff5cDSML\uff5ctool_calls>"), openers=(
+        "<\uff5cDSML\uff5cfunction_calls>", "<\uff5cDSML\uff5ctool_calls>"))),
     "<steptml:invoke": ("step3", invoke_reader("steptml:")),
     "<\uff5ctool\u2581call\u2581begin\uff5c>": ("deepseek", read_deepseek),
     "<|tool_call_begin|>": ("kimi", read_kimi),

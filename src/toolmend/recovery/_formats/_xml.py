@@ -25,7 +25,15 @@ from ..._kernels import markers
 from .._jsonish import extent, skip_space
 from .._toolcalls import _NAME, NAME_PATTERN, ToolCall
 from ._base import Ctx, cut_call, more_after, named_call, xml_call
-from ._context import WRAPPERS
+from ._xmlblock import (
+    CALL_OPENERS,
+    PARAM,
+    WRAP_CLOSE,
+    WRAP_OPEN,
+    closer_after,
+    parameter_before_function,
+    parameter_before_invoke,
+)
 
 __all__ = ["read_function", "invoke_reader", "read_glm", "glm_reader"]
 
@@ -172,7 +180,7 @@ class _Params:
                     if tag is not None:  # (a.md</paramter><parameter=...: the closer miswritten)
                         self.miswritten, self.end_at = (key, tag, False), nx
                         return
-                    if self.opens_call is None and _CALL_OPENERS.search(text, v, nx) is not None:
+                    if self.opens_call is None and CALL_OPENERS.search(text, v, nx) is not None:
                         # ended there, the value holds another call's opening: the model began
                         # the next call before closing this one, or the value shows calls
                         self.opens_call = key
@@ -222,7 +230,7 @@ def _end_again(ctx: Ctx, text: str, stop: int, limit: int, ends: tuple[str, ...]
     if end is None:
         return None
     again = ctx.find(text, end, stop + len(end), limit)
-    if again < 0 or _CALL_OPENERS.search(text, stop + len(end), again) is not None:
+    if again < 0 or CALL_OPENERS.search(text, stop + len(end), again) is not None:
         return None
     return end
 
@@ -270,8 +278,6 @@ def _edits(a: str, b: str) -> int:
 # a tag (its ">" may be dropped at the value's end, a blank may follow its "<" or "</")
 _END_TAG = re.compile(r"</?[ \t]?([^\s<>/=]{1,64})[^<>\n]{0,64}(?:>|\Z)")
 _CDATA = "<![CDATA["
-_CALL_OPENERS = re.compile(r"<(tool_call|function=|function name=|invoke|\|tool_call:start\||\|tool_call|"
-                           r"minimax:tool_call|seed:tool_call|steptml:invoke|\uff5cDSML\uff5cinvoke|longcat_tool_call|atem:invoke)")
 _OPENER_CLOSES = {"tool_call": "</tool_call>", "function=": "</function>", "function name=": "</function>",
                   "|tool_call:start|": "<|tool_call:end|>",
                   "invoke": "</invoke>",
@@ -284,7 +290,7 @@ _OPENER_CLOSES = {"tool_call": "</tool_call>", "function=": "</function>", "func
 def _unclosed_call(text: str, a: int, b: int) -> bool:
     """``text[a:b]`` opens a call that it does not close."""
     return any(text.find(_OPENER_CLOSES[op.group(1)], op.end(), b) < 0
-               for op in _CALL_OPENERS.finditer(text, a, b))
+               for op in CALL_OPENERS.finditer(text, a, b))
 
 
 def _overrun(ctx: Ctx, text: str, v: int, e: int, ends: tuple[str, ...]) -> int:
@@ -301,7 +307,7 @@ def _overrun(ctx: Ctx, text: str, v: int, e: int, ends: tuple[str, ...]) -> int:
         m = ctx.find(text, end, v, len(text))
         if m < 0 or m + len(end) > e:
             continue
-        for op in _CALL_OPENERS.finditer(text, m + len(end), e):
+        for op in CALL_OPENERS.finditer(text, m + len(end), e):
             if text.find(_OPENER_CLOSES[op.group(1)], op.end(), e) < 0:
                 return m
     return -1
@@ -312,8 +318,6 @@ _FN = re.compile(r"<function=([^>\n<]{1,128})>")
 _FN_GLUED = re.compile(r"<function=(" + NAME_PATTERN + r")(?=\{)")
 # the ">" after the name left out, the line ending the name (LLaMA-Factory's Seed-OSS writer)
 _FN_LINE = re.compile(r"<function=(" + NAME_PATTERN + r")[ \t]*\r?\n(?=[ \t]*<(?:parameter=|/function>))")
-_PARAM = re.compile(r"<parameter=([^>\n<]{1,128})>")
-_WRAPPERS, _WRAP_CLOSE = tuple(WRAPPERS), tuple(WRAPPERS.values())
 _ENDS_AT = ("</tool_call>", "</function>", "</seed:tool_call>", "</invoke>", "</steptml:invoke>",
             "</\uff5cDSML\uff5cinvoke>", "</atem:invoke>")
 
@@ -371,7 +375,7 @@ def _finish(name: str, ps: _Params, text: str, i: int, j: int, limit: int, end_l
                              f"format, and {why}, which one cannot be told")], span[1]
     if span_of is not None and span[0] < i and span[1] == end:  # in its wrapper, which goes on
         block = next((c for o, c in zip(*span_of, strict=True) if text.startswith(o, span[0])), None)
-    if block is not None and _closer_after(ps.close, block, text, span[1], limit, ctx):
+    if block is not None and closer_after(ps.close, block, text, span[1], limit, ctx):
         if not ps.params:  # (no value could hold the call's closer: a parameter the call lost)
             return [ToolCall(name, text[j:ps.last].strip(), None, False, span,
                              f"a parameter follows the end of the call to {name!r} in its block, before "
@@ -382,23 +386,6 @@ def _finish(name: str, ps: _Params, text: str, i: int, j: int, limit: int, end_l
                          f"call: parameter {key!r} may hold the call's closing tag and more parameters after "
                          "it, which cannot be told")], span[1]
     return [xml_call(name, ps.params, text[j:ps.last].strip(), span, ctx)], span[1]
-
-
-def _closer_after(close: str, block: str | tuple[str, ...], text: str, end: int, limit: int,
-                  ctx: Ctx) -> bool:
-    """A value's closing tag stands after the call's end (at ``end``) in the block holding
-    the call, before its ``block`` closer (one of them) and any other call: a value may have
-    held the call's closing tag (a file showing the format). A block whose closer never comes
-    goes on to the end of the text. (Only inside a block: a call ended by its own closer is
-    read, and streamed live, as it stands there.)"""
-    c = ctx.find(text, close, end, limit)
-    if c < 0:
-        return False
-    blocks = (block,) if isinstance(block, str) else block
-    shut = max(ctx.find(text, b, end, limit) for b in blocks)
-    if shut < c and (shut >= 0 or limit < len(text)):
-        return False
-    return _CALL_OPENERS.search(text, end, c) is None
 
 
 def _read_params(ctx: Ctx, name: str, text: str, j: int, limit: int, opener: re.Pattern[str],
@@ -423,27 +410,9 @@ def _read_params(ctx: Ctx, name: str, text: str, j: int, limit: int, opener: re.
     return ps
 
 
-_BLOCK_ENDS = ("<function=", "</function>", *_WRAP_CLOSE)
-_LOOK_BACK = 16_384  # (how far back a block's opener is looked for, past a parameter before the call)
-
-
-def _parameter_before(text: str, i: int) -> tuple[str, int] | None:
-    """A parameter standing before the ``<function=`` at ``i`` in the block holding the call
-    (``<tool_call><parameter=k>v</parameter><function=...``): (its name, where the block
-    opens), or None. Looked for only where a parameter's closing tag ends right before."""
-    lo = max(0, i - _LOOK_BACK)
-    if not text[max(lo, i - 40):i].rstrip().endswith("</parameter>"):
-        return None
-    o = max(text.rfind(w, lo, i) for w in _WRAPPERS)
-    if o < 0 or any(text.find(e, o, i) >= 0 for e in _BLOCK_ENDS):
-        return None
-    m = _PARAM.search(text, o, i)
-    return None if m is None else (m.group(1).strip(), o)
-
-
 def read_function(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
     found, end = _read_function(text, i, limit, ctx)
-    lost = _parameter_before(text, i) if found and found[0].ok else None
+    lost = parameter_before_function(text, i) if found and found[0].ok else None
     if lost is None or not found:
         return found, end
     c = found[0]
@@ -460,7 +429,7 @@ def _read_function(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCa
         return None, i + 1
     name = m.group(1).strip().strip("\"'")
     if not _NAME.match(name):
-        return _no_name(text, i, m.end(), limit, name, ("</function>",) + _WRAP_CLOSE)
+        return _no_name(text, i, m.end(), limit, name, ("</function>",) + WRAP_CLOSE)
     j = m.end()
     k = skip_space(text, j, limit)
     if k < limit and text[k] in "{[":  # functionary: the arguments as JSON
@@ -470,36 +439,36 @@ def _read_function(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCa
         close = skip_space(text, e, limit)
         if not text.startswith("</function>", close):  # (text before its closer: more of it, perhaps)
             c = ctx.find(text, "</function>", e, limit)
-            close = c if c >= 0 and _CALL_OPENERS.search(text, e, c) is None else -1
+            close = c if c >= 0 and CALL_OPENERS.search(text, e, c) is None else -1
         end = close + len("</function>") if close >= 0 else e
-        call = named_call(name, text[k:e], _wrap_span(text, i, end, _WRAPPERS, _WRAP_CLOSE))
+        call = named_call(name, text[k:e], _wrap_span(text, i, end, WRAP_OPEN, WRAP_CLOSE))
         return more_after([call], text, e, close if close >= 0 else limit, closed=close >= 0), end
     # </function> ends the call; a dropped one is ended by </tool_call>
-    ends = ("</function>",) + _WRAP_CLOSE
+    ends = ("</function>",) + WRAP_CLOSE
     # (Seed-OSS' template writes each value as it is, <parameter=k>v</parameter>: a line break
     # after it is the value's, a file's last one too; Qwen3-Coder's writes one on each side)
     newlines: Layout = "pair" if ctx.fmt == "seed_oss" or _after_seed_opener(text, i) else "each"
-    ps = _read_params(ctx, name, text, j, limit, _PARAM, "<parameter=", "</parameter>", ends, newlines)
+    ps = _read_params(ctx, name, text, j, limit, PARAM, "<parameter=", "</parameter>", ends, newlines)
     end_len = len("</function>") if ps.end_at >= 0 and text.startswith("</function>", ps.end_at) else 0
     late = _late_closer(ctx, text, ps, limit) if end_len == 0 else -1
     if late >= 0:
-        wrap = next(c for c in _WRAP_CLOSE if text.startswith(c, ps.end_at))
-        span = _wrap_span(text, i, late + len("</function>"), _WRAPPERS, _WRAP_CLOSE)
+        wrap = next(c for c in WRAP_CLOSE if text.startswith(c, ps.end_at))
+        span = _wrap_span(text, i, late + len("</function>"), WRAP_OPEN, WRAP_CLOSE)
         return [ToolCall(name, text[j:late].strip(), None, False, span,
                          f"the call to {name!r} ends at {wrap} without its </function>, which follows before "
                          f"any other call: parameter {ps.params[-1][0]!r} may hold {wrap} and more, which "
                          "cannot be told")], span[1]
-    return _finish(name, ps, text, i, j, limit, end_len, ctx, (_WRAPPERS, _WRAP_CLOSE))
+    return _finish(name, ps, text, i, j, limit, end_len, ctx, (WRAP_OPEN, WRAP_CLOSE))
 
 
 def _late_closer(ctx: Ctx, text: str, ps: _Params, limit: int) -> int:
     """Where ``</function>`` stands after a call with parameters that its wrapper's closer
     ended (its own closer dropped), before any other call opens; -1: it does not. (A value
     may have held that closer: ``x</parameter></tool_call> y</parameter></function>``.)"""
-    if not ps.params or ps.end_at < 0 or not text.startswith(_WRAP_CLOSE, ps.end_at):
+    if not ps.params or ps.end_at < 0 or not text.startswith(WRAP_CLOSE, ps.end_at):
         return -1
     c = ctx.find(text, "</function>", ps.end_at, limit)
-    return c if c >= 0 and _CALL_OPENERS.search(text, ps.end_at, c) is None else -1
+    return c if c >= 0 and CALL_OPENERS.search(text, ps.end_at, c) is None else -1
 
 
 def _after_seed_opener(text: str, i: int) -> bool:
@@ -529,7 +498,7 @@ def _json_body(name: str, text: str, i: int, k: int, limit: int, ctx: Ctx, close
     e = extent(text, k, limit, stop)
     if e is None:
         close = ctx.find(text, closer, k, limit)
-        if close < 0 or (no_call_inside and _CALL_OPENERS.search(text, k, close) is not None):
+        if close < 0 or (no_call_inside and CALL_OPENERS.search(text, k, close) is not None):
             return [named_call(name, text[k:limit], (i, limit), cut=True)], limit
         end = close + len(closer)
         return [named_call(name, text[k:close], (i, end))], end
@@ -544,9 +513,10 @@ def _json_body(name: str, text: str, i: int, k: int, limit: int, ctx: Ctx, close
 
 def invoke_reader(prefix: str, block: str | tuple[str, ...] | None = None,  # type: ignore[no-untyped-def]
                   call: str = "invoke",
-                  param: str = "parameter", cdata: bool = False):
+                  param: str = "parameter", cdata: bool = False, openers: tuple[str, ...] = ()):
     """The reader of ``<{prefix}invoke name="f"><{prefix}parameter name="k">v</{prefix}parameter>``;
-    ``block``: the closer of the block the invokes stand in (MiniMax's ``</minimax:tool_call>``);
+    ``block``: the closer of the block the invokes stand in (MiniMax's ``</minimax:tool_call>``),
+    ``openers`` its openers (a parameter between one and the invoke makes the call not ok);
     ``call`` and ``param``: the tags' names (MiniCPM 5 writes ``<function name="f"><param
     name="k">v</param></function>``), ``cdata``: a value may be a CDATA section."""
     p = re.escape(prefix)
@@ -578,7 +548,15 @@ def invoke_reader(prefix: str, block: str | tuple[str, ...] | None = None,  # ty
         # (a call standing alone, MiniCPM 5's: a value's closer after it may end a value that held
         # the call's closer, as in a block)
         alone = inv_close if cdata else None
-        return _finish(name, ps, text, i, j, limit, len(inv_close), ctx, block=block or alone)
+        found, end = _finish(name, ps, text, i, j, limit, len(inv_close), ctx, block=block or alone)
+        lost = parameter_before_invoke(text, i, openers, block, ("<" + prefix + call, inv_close), par_close,
+                                       par) if openers and found and found[0].ok else None
+        if lost is None:
+            return found, end
+        c = found[0]
+        return [ToolCall(c.name, c.raw_args, None, False, (lost[1], c.span[1]),
+                         f"parameter {lost[0]!r} stands before the invoke of {c.name!r} in its block: "
+                         "whether it is the call's cannot be told", c.id)], end
 
     return read
 

@@ -1,0 +1,96 @@
+"""What stands around an XML-style call in the block that holds it (Qwen3-Coder's and
+Seed-OSS's ``<tool_call>``, MiniMax's ``<minimax:tool_call>``, DeepSeek's DSML
+``function_calls`` and ``tool_calls``): a parameter before the call's own tag, or a value's
+closing tag after its end, which was the call's or not (a call returned ok without it would
+lose it); an invoke its reader cannot read, a call not ok (a block never loses one)."""
+
+from __future__ import annotations
+
+import re
+
+from .._toolcalls import ToolCall
+from ._base import Ctx, named_in
+from ._context import WRAPPERS
+
+__all__ = ["CALL_OPENERS", "PARAM", "WRAP_OPEN", "WRAP_CLOSE", "closer_after", "parameter_before_function",
+           "parameter_before_invoke", "unread_invoke"]
+
+# the tags that open a call in the XML-style families
+CALL_OPENERS = re.compile(r"<(tool_call|function=|function name=|invoke|\|tool_call:start\||\|tool_call|"
+                          r"minimax:tool_call|seed:tool_call|steptml:invoke|\uff5cDSML\uff5cinvoke|longcat_tool_call|atem:invoke)")
+PARAM = re.compile(r"<parameter=([^>\n<]{1,128})>")  # (Qwen3-Coder's parameter tag)
+WRAP_OPEN, WRAP_CLOSE = tuple(WRAPPERS), tuple(WRAPPERS.values())  # (the blocks a <function=...> stands in)
+
+
+def closer_after(close: str, block: str | tuple[str, ...], text: str, end: int, limit: int,
+                 ctx: Ctx) -> bool:
+    """A value's closing tag stands after the call's end (at ``end``) in the block holding
+    the call, before its ``block`` closer (one of them) and any other call: a value may have
+    held the call's closing tag (a file showing the format). A block whose closer never comes
+    goes on to the end of the text. (Only inside a block: a call ended by its own closer is
+    read, and streamed live, as it stands there.)"""
+    c = ctx.find(text, close, end, limit)
+    if c < 0:
+        return False
+    blocks = (block,) if isinstance(block, str) else block
+    shut = max(ctx.find(text, b, end, limit) for b in blocks)
+    if shut < c and (shut >= 0 or limit < len(text)):
+        return False
+    return CALL_OPENERS.search(text, end, c) is None
+
+
+_BLOCK_ENDS = ("<function=", "</function>", *WRAP_CLOSE)
+_LOOK_BACK = 16_384  # (how far back a block's opener is looked for, past a parameter before the call)
+
+
+def parameter_before_function(text: str, i: int) -> tuple[str, int] | None:
+    """A parameter standing before the ``<function=`` at ``i`` in the block holding the call
+    (``<tool_call><parameter=k>v</parameter><function=...``): (its name, where the block
+    opens), or None. Looked for only where a parameter's closing tag ends right before."""
+    lo = max(0, i - _LOOK_BACK)
+    if not text[max(lo, i - 40):i].rstrip().endswith("</parameter>"):
+        return None
+    o = max(text.rfind(w, lo, i) for w in WRAP_OPEN)
+    if o < 0 or any(text.find(e, o, i) >= 0 for e in _BLOCK_ENDS):
+        return None
+    m = PARAM.search(text, o, i)
+    return None if m is None else (m.group(1).strip(), o)
+
+
+def parameter_before_invoke(text: str, i: int, openers: tuple[str, ...], block: str | tuple[str, ...] | None,
+                            inv: tuple[str, str], par_close: str,
+                            par: re.Pattern[str]) -> tuple[str, int] | None:
+    """A parameter standing right before the invoke at ``i`` in the block holding it, after the
+    block's opener or the invoke before (``<minimax:tool_call><parameter name="k">v</parameter>
+    <invoke name="f">``): (its name, where it stands), or None. ``inv``: the invoke's opener
+    and closer."""
+    inv_open, inv_close = inv
+    lo = max(0, i - _LOOK_BACK)
+    if not text[max(lo, i - 40):i].rstrip().endswith(par_close):
+        return None
+    o = max(text.rfind(w, lo, i) for w in openers)
+    closers = (block,) if isinstance(block, str) else block or ()
+    if o < 0 or any(text.find(e, o, i) >= 0 for e in closers):
+        return None
+    last = text.rfind(inv_close, o, i)
+    if text.rfind(inv_open, o, i) > last:
+        return None  # (in an invoke never closed before this one: that call's, which is not ok)
+    m = par.search(text, o if last < 0 else last + len(inv_close), i)
+    return None if m is None else (m.group(1).strip("\"'"), m.start())
+
+
+def unread_invoke(text: str, k: int, limit: int, ctx: Ctx, invoke: str, invoke_close: str,
+                  closer: str) -> tuple[list[ToolCall] | None, int]:
+    """The invoke at ``k`` that its reader could not read (``<invoke name="b" id="1">``, no
+    name): a call not ok, to its own closer, when that comes before the next invoke and the
+    block's closer (a block never loses a call); else None (where it ends is not known)."""
+    c = ctx.find(text, invoke_close, k, limit)
+    if c < 0:
+        return None, k
+    nxt, shut = text.find(invoke, k + len(invoke), c), text.find(closer, k, c)
+    if nxt >= 0 or shut >= 0:
+        return None, k
+    end = c + len(invoke_close)
+    head = text[k:text.find(">", k, end) + 1 or end]
+    return [ToolCall(named_in(head), text[k:end], None, False, (k, end),
+                     f"the {head[:60]!r} at offset {k} is no call its format writes: it is not run")], end
