@@ -45,11 +45,6 @@ AFTER_EMPTY = [
 ]
 
 
-@pytest.mark.parametrize("text", AFTER_EMPTY)
-def test_parameter_after_a_call_without_parameters_is_refused(text: str) -> None:
-    _refused(text, "f", "follows the end of the call")
-
-
 def test_call_without_parameters_alone_in_its_block_is_read() -> None:
     text = "<tool_call>\n<function=f>\n</function>\n</tool_call>\n<parameter=a>\nx\n</parameter>\n"
     assert [(c.name, c.args, c.ok) for c in parse_tool_calls(text)] == [("f", {}, True)]
@@ -63,11 +58,6 @@ LATE_CLOSER = [
     "<seed:tool_call>\n<function=f>\n<parameter=b>x</parameter></seed:tool_call>\ny\n</parameter>\n"
     "</function>\n</seed:tool_call>",
 ]
-
-
-@pytest.mark.parametrize("text", LATE_CLOSER)
-def test_function_closer_after_the_wrapper_closer_is_refused(text: str) -> None:
-    _refused(text, "f", "without its </function>", whole_span=True)
 
 
 def test_dropped_function_closer_then_next_call_is_read() -> None:
@@ -117,10 +107,14 @@ BEFORE_FUNCTION = [
 ]
 
 
-@pytest.mark.parametrize("text", BEFORE_FUNCTION)
-def test_parameter_before_the_function_tag_is_refused(text: str) -> None:
-    _refused(text, "write_file", "stands before <function=write_file>", whole_span=True)
-    assert [(c.name, c.ok) for c in parse_tool_calls(text, format="qwen3_coder")] == [("write_file", False)]
+SPANS_ITS_BLOCK = ([(t, "f", "without its </function>") for t in LATE_CLOSER]
+                   + [(t, "write_file", "stands before <function=write_file>") for t in BEFORE_FUNCTION])
+
+
+@pytest.mark.parametrize(("text", "name", "said"), SPANS_ITS_BLOCK)
+def test_a_call_refused_for_what_stands_in_its_block_spans_the_block(text: str, name: str, said: str) -> None:
+    _refused(text, name, said, whole_span=True)
+    assert [(c.name, c.ok) for c in parse_tool_calls(text, format="qwen3_coder")] == [(name, False)]
 
 
 def test_a_parameter_in_an_earlier_block_is_not_the_calls() -> None:
@@ -185,7 +179,11 @@ BEFORE_INVOKE = [
 ]
 
 
-@pytest.mark.parametrize(("text", "name", "said"), DSML_AFTER + NEVER_CLOSED + BEFORE_INVOKE)
+BESIDE_A_CALL = ([(text, "f", "follows the end of the call") for text in AFTER_EMPTY]
+                 + DSML_AFTER + NEVER_CLOSED + BEFORE_INVOKE)
+
+
+@pytest.mark.parametrize(("text", "name", "said"), BESIDE_A_CALL)
 def test_a_parameter_beside_a_call_in_its_block_is_refused(text: str, name: str, said: str) -> None:
     _refused(text, name, said)
 

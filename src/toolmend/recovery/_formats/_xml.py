@@ -27,12 +27,13 @@ from .._toolcalls import _NAME, NAME_PATTERN, ToolCall
 from ._base import Ctx, cut_call, more_after, named_call, xml_call
 from ._xmlblock import (
     CALL_OPENERS,
+    FUNCTION_BLOCK_ENDS,
     PARAM,
     WRAP_CLOSE,
     WRAP_OPEN,
     closer_after,
-    parameter_before_function,
-    parameter_before_invoke,
+    lost_before,
+    parameter_before,
 )
 
 __all__ = ["read_function", "invoke_reader", "read_glm", "glm_reader"]
@@ -412,13 +413,11 @@ def _read_params(ctx: Ctx, name: str, text: str, j: int, limit: int, opener: re.
 
 def read_function(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
     found, end = _read_function(text, i, limit, ctx)
-    lost = parameter_before_function(text, i) if found and found[0].ok else None
+    lost = parameter_before(text, i, WRAP_OPEN, FUNCTION_BLOCK_ENDS, PARAM, "</parameter>") \
+        if found and found[0].ok else None
     if lost is None or not found:
         return found, end
-    c = found[0]
-    return [ToolCall(c.name, c.raw_args, None, False, (lost[1], max(c.span[1], found[-1].span[1])),
-                     f"parameter {lost[0]!r} stands before <function={c.name}> in its block: whether it "
-                     "is the call's cannot be told", c.id)], end
+    return lost_before(found, lost, f"<function={found[0].name}>"), end
 
 
 def _read_function(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
@@ -525,6 +524,7 @@ def invoke_reader(prefix: str, block: str | tuple[str, ...] | None = None,  # ty
     par = re.compile(r"<" + p + param + r"\s+name\s*=\s*(\"[^\"\n]{1,128}\"|'[^'\n]{1,128}'|[^\s>]{1,128})"
                      r"(?:\s+string\s*=\s*\"(true|false)\")?\s*>")
     inv_close = "</" + prefix + call + ">"
+    closers = (block,) if isinstance(block, str) else block or ()
     par_close = "</" + prefix + param + ">"
     par_open = "<" + prefix + param
 
@@ -549,14 +549,9 @@ def invoke_reader(prefix: str, block: str | tuple[str, ...] | None = None,  # ty
         # the call's closer, as in a block)
         alone = inv_close if cdata else None
         found, end = _finish(name, ps, text, i, j, limit, len(inv_close), ctx, block=block or alone)
-        lost = parameter_before_invoke(text, i, openers, block, ("<" + prefix + call, inv_close), par_close,
-                                       par) if openers and found and found[0].ok else None
-        if lost is None:
-            return found, end
-        c = found[0]
-        return [ToolCall(c.name, c.raw_args, None, False, (lost[1], c.span[1]),
-                         f"parameter {lost[0]!r} stands before the invoke of {c.name!r} in its block: "
-                         "whether it is the call's cannot be told", c.id)], end
+        lost = parameter_before(text, i, openers, closers, par, par_close, ("<" + prefix + call, inv_close)) \
+            if openers and found and found[0].ok else None
+        return (found, end) if lost is None else (lost_before(found, lost, f"the invoke of {name!r}"), end)
 
     return read
 

@@ -12,8 +12,8 @@ from .._toolcalls import ToolCall
 from ._base import Ctx, named_in
 from ._context import WRAPPERS
 
-__all__ = ["CALL_OPENERS", "PARAM", "WRAP_OPEN", "WRAP_CLOSE", "closer_after", "parameter_before_function",
-           "parameter_before_invoke", "unread_invoke"]
+__all__ = ["CALL_OPENERS", "FUNCTION_BLOCK_ENDS", "PARAM", "WRAP_OPEN", "WRAP_CLOSE", "closer_after",
+           "lost_before", "parameter_before", "unread_invoke"]
 
 # the tags that open a call in the XML-style families
 CALL_OPENERS = re.compile(r"<(tool_call|function=|function name=|invoke|\|tool_call:start\||\|tool_call|"
@@ -39,44 +39,43 @@ def closer_after(close: str, block: str | tuple[str, ...], text: str, end: int, 
     return CALL_OPENERS.search(text, end, c) is None
 
 
-_BLOCK_ENDS = ("<function=", "</function>", *WRAP_CLOSE)
+FUNCTION_BLOCK_ENDS = ("<function=", "</function>", *WRAP_CLOSE)  # (a <function=...>'s block: its first)
 _LOOK_BACK = 16_384  # (how far back a block's opener is looked for, past a parameter before the call)
 
 
-def parameter_before_function(text: str, i: int) -> tuple[str, int] | None:
-    """A parameter standing before the ``<function=`` at ``i`` in the block holding the call
-    (``<tool_call><parameter=k>v</parameter><function=...``): (its name, where the block
-    opens), or None. Looked for only where a parameter's closing tag ends right before."""
-    lo = max(0, i - _LOOK_BACK)
-    if not text[max(lo, i - 40):i].rstrip().endswith("</parameter>"):
-        return None
-    o = max(text.rfind(w, lo, i) for w in WRAP_OPEN)
-    if o < 0 or any(text.find(e, o, i) >= 0 for e in _BLOCK_ENDS):
-        return None
-    m = PARAM.search(text, o, i)
-    return None if m is None else (m.group(1).strip(), o)
-
-
-def parameter_before_invoke(text: str, i: int, openers: tuple[str, ...], block: str | tuple[str, ...] | None,
-                            inv: tuple[str, str], par_close: str,
-                            par: re.Pattern[str]) -> tuple[str, int] | None:
-    """A parameter standing right before the invoke at ``i`` in the block holding it, after the
-    block's opener or the invoke before (``<minimax:tool_call><parameter name="k">v</parameter>
-    <invoke name="f">``): (its name, where it stands), or None. ``inv``: the invoke's opener
-    and closer."""
-    inv_open, inv_close = inv
+def parameter_before(text: str, i: int, openers: tuple[str, ...], ends: tuple[str, ...],
+                     par: re.Pattern[str], par_close: str,
+                     calls: tuple[str, str] | None = None) -> tuple[str, int] | None:
+    """A parameter standing before the call's tag at ``i`` in the block holding it: after the
+    block's opener (one of ``openers``, none of ``ends`` since), or, in a block of calls one
+    after the other (``calls``: their opener and closer), after the call before
+    (``<tool_call><parameter=k>v</parameter><function=...``, ``<minimax:tool_call><parameter
+    name="k">v</parameter><invoke name="f">``). (Its name, where the call it makes not ok
+    begins: the block's opener for the block's first call, else the parameter), or None.
+    Looked for only where a parameter's closing tag ends right before ``i``."""
     lo = max(0, i - _LOOK_BACK)
     if not text[max(lo, i - 40):i].rstrip().endswith(par_close):
         return None
     o = max(text.rfind(w, lo, i) for w in openers)
-    closers = (block,) if isinstance(block, str) else block or ()
-    if o < 0 or any(text.find(e, o, i) >= 0 for e in closers):
+    if o < 0 or any(text.find(e, o, i) >= 0 for e in ends):
         return None
-    last = text.rfind(inv_close, o, i)
-    if text.rfind(inv_open, o, i) > last:
-        return None  # (in an invoke never closed before this one: that call's, which is not ok)
-    m = par.search(text, o if last < 0 else last + len(inv_close), i)
-    return None if m is None else (m.group(1).strip("\"'"), m.start())
+    start = o
+    if calls is not None:
+        last = text.rfind(calls[1], o, i)
+        if text.rfind(calls[0], o, i) > last:
+            return None  # (in a call never closed before this one: that call's, which is not ok)
+        start = o if last < 0 else last + len(calls[1])
+    m = par.search(text, start, i)
+    return None if m is None else (m.group(1).strip().strip("\"'"), o if start == o else m.start())
+
+
+def lost_before(found: list[ToolCall], lost: tuple[str, int], tag: str) -> list[ToolCall]:
+    """The call ``found`` reads, not ok for the parameter ``lost`` (``parameter_before``)
+    standing before its ``tag``."""
+    c = found[0]
+    return [ToolCall(c.name, c.raw_args, None, False, (lost[1], max(c.span[1], found[-1].span[1])),
+                     f"parameter {lost[0]!r} stands before {tag} in its block: whether it is the call's "
+                     "cannot be told", c.id)]
 
 
 def unread_invoke(text: str, k: int, limit: int, ctx: Ctx, invoke: str, invoke_close: str,
