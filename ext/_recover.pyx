@@ -812,6 +812,18 @@ def make_loads(fallback, with_schema=None):
     return loads
 
 
+def exact_json(object not_json, str text):
+    """``recover_text``'s step 0 alone: the value of ``text`` when it is valid
+    JSON as written (integers exact), else ``not_json``; no tuple built (the
+    everyday tool call's arguments, once per call)."""
+    if unclosed(text) or (len(text) <= PREFILTER_MAX and not scan_json(text)):
+        return not_json
+    try:
+        return exact_value(text, orjson_loads(text))
+    except JSONDecodeError:
+        return not_json
+
+
 def recover_value(str text, bint curly=True):
     return recover_value_c(text, curly)
 

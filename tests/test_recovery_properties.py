@@ -56,6 +56,23 @@ def test_twins_agree_on_every_kernel_function(recover_twins, text):
     assert _outcome(compiled.recover_value, text) == _outcome(pure.recover_value, text)
 
 
+_NOT_JSON = object()
+
+
+@SETTINGS
+@given(text=any_text | json_values.map(lambda v: orjson.dumps(v).decode()),
+       pad=st.sampled_from(["", " " * 600, "\n" + "x" * 600]))
+@example(text='{"a": 1', pad=" " * 600)  # (long and unclosed: never step 0)
+@example(text='{"a": 12345678901234567890123}', pad=" " * 600)  # (long: its integer exact)
+def test_exact_json_is_step_0_of_recover_text(recover_twins, text, pad):
+    # the everyday call's arguments: one parse, nothing repaired, the same in both builds
+    text += pad
+    for kernel in recover_twins:
+        step, _, value, _ = kernel.recover_text(text, False)
+        got = kernel.exact_json(_NOT_JSON, text)
+        assert got is _NOT_JSON if step != 0 else (got == value and type(got) is type(value)), kernel
+
+
 @SETTINGS
 @given(text=json_ish.map(lambda t: "{" + t + "}"))
 def test_twins_agree_on_object_shaped_text(recover_twins, text):

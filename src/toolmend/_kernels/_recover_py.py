@@ -7,7 +7,7 @@ what is fast in Python.
 
 The names both twins export (``__all__``), with the same signatures
 (tests/test_kernel_line.py checks them): ``recover_text``, ``recover_value``
-(the text strategies, steps 0-5), ``make_loads`` (recovery's ``loads``
+(the text strategies, steps 0-5), ``exact_json`` (step 0 alone), ``make_loads`` (recovery's ``loads``
 with its hot path in the kernel), ``parse_object_literal`` (strategy 7, in
 ``_recover_literal``), ``repair_json`` (the repair engine, in
 ``_recover_repair`` over ``_recover_tokens``), ``strip_comments``,
@@ -28,7 +28,7 @@ from ._recover_literal import parse_object_literal
 from ._recover_repair import repair_json
 from ._recover_tokens import Refused
 
-__all__ = ["recover_text", "recover_value", "make_loads", "parse_object_literal", "repair_json",
+__all__ = ["recover_text", "recover_value", "exact_json", "make_loads", "parse_object_literal", "repair_json",
            "strip_comments", "normalize_structural_quotes", "Refused"]
 
 # Below this length a text that fails the pre-filter skips orjson; the twins
@@ -320,6 +320,13 @@ def recover_text(text: str, curly: bool = True) -> tuple[int, str, Any, str]:
             start = step + 1
         else:
             return step, candidate, _exact_value(candidate, value), base
+
+
+def exact_json(not_json: Any, text: str) -> Any:
+    """The value of ``text`` when it is valid JSON as written (step 0 of
+    ``recover_text``, integers exact), else ``not_json``."""
+    step, _, value, _ = recover_text(text, False)
+    return value if step == 0 else not_json
 
 
 def make_loads(fallback: Callable[[Any, str | None, tuple[str] | tuple[()] | None], Any],

@@ -17,6 +17,7 @@ the object), ``empty`` (no arguments at all, for a tool: ``{}``) and
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from bisect import bisect_left
@@ -56,11 +57,9 @@ _Refused = _k.Refused
 _NOT_JSON: Any = object()
 
 
-def exact_json(text: str) -> Any:
-    """The value of ``text`` when it is valid JSON as written (one parse,
-    integers exact), else ``_NOT_JSON``: nothing is repaired."""
-    step, _, value, _ = _recover_text(text, False)
-    return value if step == 0 else _NOT_JSON
+# exact_json(text): the value of ``text`` when it is valid JSON as written (one parse, integers
+# exact), else ``_NOT_JSON``: nothing is repaired (the kernel's, called without a frame of ours)
+exact_json: Callable[[str], Any] = functools.partial(_k.exact_json, _NOT_JSON)
 
 
 def json_text(value: Any, given: bool = False) -> str:
@@ -328,8 +327,8 @@ def _straighten(result: Recovered) -> Recovered:
     if result.strategy in ("object_literal", "repair"):  # keep their exact numbers
         value = _repair_json(text)[0]
     else:
-        step, _, value, _ = _recover_text(text, False)  # valid JSON: step 0, integers exact
-        if step != 0:  # (but for a lone surrogate's escape, which orjson refuses: the engine reads it)
+        value = exact_json(text)  # valid JSON, integers exact
+        if value is _NOT_JSON:  # (a lone surrogate's escape, which orjson refuses: the engine reads it)
             value = _repair_json(text)[0]
     return Recovered(text, True, result.strategy, value, None, result.fixes)
 

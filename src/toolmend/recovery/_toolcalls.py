@@ -435,7 +435,7 @@ def _plain_call(text: str, i: int, end: int, lenient: bool) -> ToolCall | None:
     name_start, name_end, id_start, id_end, by_parameters, k, args_end = found
     if by_parameters and id_start >= 0:
         return None
-    return plain_call(text, (name_start, name_end), (id_start, id_end), k, args_end, (i, end), lenient)
+    return plain_call(text, name_start, name_end, id_start, id_end, k, args_end, (i, end), lenient)
 
 
 #: whether a call may name each name met (a tool's name, no placeholder): a model calls
@@ -451,15 +451,14 @@ def _callable_name(name: str) -> bool:
     return ok
 
 
-def plain_call(text: str, name: tuple[int, int], id: tuple[int, int], k: int, args_end: int,
+def plain_call(text: str, n0: int, n1: int, id0: int, id1: int, k: int, args_end: int,
                span: tuple[int, int], lenient: bool = True) -> ToolCall | None:
     """The call whose members the marker kernel found (``call_body``, ``tag_body``):
-    the quoted name and id (-1, -1 when absent), the arguments' text
+    the quoted name ``text[n0:n1]`` and id ``text[id0:id1]`` (-1, -1 when absent), the arguments' text
     ``text[k:args_end]``. It runs from their member's colon to the object's
     closing brace and must parse as one JSON object, so no other member is in
     the object and no key is written twice; None when it does not, or when
     the name is none (or a placeholder's): the general reader takes those."""
-    n0, n1 = name
     if n0 < 0 or text[k] != "{":
         return None
     called = text[n0 + 1:n1 - 1]
@@ -476,7 +475,7 @@ def plain_call(text: str, name: tuple[int, int], id: tuple[int, int], k: int, ar
     args = exact_json(raw)  # (valid JSON is no placeholder of arguments: {...}, {{args}} are not)
     if args is _NOT_JSON:
         return None
-    return ok_call(called, raw, args, span, decode_key(text[id[0]:id[1]]) if id[0] >= 0 else None)
+    return ok_call(called, raw, args, span, decode_key(text[id0:id1]) if id0 >= 0 else None)
 
 
 def _torn(obj: _Obj, start: int, limit: int) -> ToolCall | None:

@@ -73,8 +73,7 @@ REPLY_HEAD = re.compile("|".join((
 # after it ends the model's turn (a call after it is a later turn's, or made on a result the
 # model made up); one alone is text (a sentence naming it)
 TURN_OPENERS = {"[TOOL_RESULTS]": "[/TOOL_RESULTS]", "[INST]": "[/INST]", "<tool_result>": "</tool_result>",
-                "<function_results>": "</function_results>",
-                "<|tool_response>": "<tool_response|>",
+                "<function_results>": "</function_results>", "<|tool_response>": "<tool_response|>",
                 "<start_function_response>": "<end_function_response>",  # (FunctionGemma's)
                 "<\uff5ctool\u2581outputs\u2581begin\uff5c>": "<\uff5ctool\u2581outputs\u2581end\uff5c>",
                 "<\uff5ctool\u2581output\u2581begin\uff5c>": "<\uff5ctool\u2581output\u2581end\uff5c>"}
@@ -424,8 +423,9 @@ def shown_below(text: str, i: int, floor: int, lead: int = -1) -> bool:
     p = lead if lead >= 0 else call_lead(text, i, floor)
     while p > floor and text[p - 1] in " \t":
         p -= 1
-    a = text.rfind("\n", max(floor, p - 8), p) + 1 or floor
-    p = a if a < p and LIST_ITEM.fullmatch(text, a, p) else p  # ("- <tool_call>": the item opens its line)
+    if p > floor and text[p - 1] != "\n":  # ("- <tool_call>": the item opens its line)
+        a = text.rfind("\n", max(floor, p - 8), p) + 1 or floor
+        p = a if a < p and LIST_ITEM.fullmatch(text, a, p) else p
     if p > floor and text[p - 1] != "\n":  # words before it on its line
         words = _BLANKS.sub(" ", text[max(floor, text.rfind("\n", max(floor, p - 400), p) + 1, p - 400):p])
         if words.lstrip()[:1] == "|" or _INLINE_FRAMING.search(words) is not None:

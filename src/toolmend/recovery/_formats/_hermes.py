@@ -379,7 +379,7 @@ def _whole_call(text: str, i: int, b: int, limit: int) -> ToolCall | None:
     if found is None:
         return None
     name_start, name_end, id_start, id_end, k, end, close_end = found
-    return plain_call(text, (name_start, name_end), (id_start, id_end), k, end, (i, close_end))
+    return plain_call(text, name_start, name_end, id_start, id_end, k, end, (i, close_end))
 
 
 def _body_call(raw: str) -> ToolCall | None:
@@ -466,8 +466,9 @@ def _body_end(text: str, j: int, limit: int) -> tuple[int, int, bool, tuple[int,
 def read_tag_at(text: str, i: int, limit: int, ctx: Ctx, kinds: frozenset[str]) -> tuple[Any, int]:
     """The ``<tool_call`` tag at ``i`` as the scan reads it: a GLM call, a
     Hermes body, or ``NOT_A_TAG`` (the format reads neither)."""
-    if "hermes" in kinds:
-        fast = everyday_tag(text, i, limit)
+    if "hermes" in kinds and text.startswith(_OPENER, i, limit):  # (everyday_tag's, a call less)
+        b = _skip_ws(text, i + len(_OPENER), limit)
+        fast = _whole_call(text, i, b, limit) if b < limit and text[b] == "{" else None
         if fast is not None:
             return [fast], fast.span[1]
     if "glm" in kinds and glm_head(text, i, limit):

@@ -557,10 +557,10 @@ class Scanner:
         return None
 
     def _closed(self, span: tuple[int, int]) -> bool:
-        """The call's text ends in a tag (its closer: ``</tool_call>``...) that is no
-        reasoning closer. (Checked on its last characters: a 30 KB call is not searched.)"""
-        a, end = span
-        text = self.text
+        """The call's text ends in a tag that is no reasoning closer (its last characters looked at only)."""
+        text, (a, end) = self.text, span
+        if text.endswith("</tool_call>", a, end):
+            return True  # (the everyday closer)
         while end > a and text[end - 1] != ">" and text[end - 1].isspace():
             end -= 1
         if end <= a or text[end - 1] != ">":
