@@ -60,7 +60,10 @@ TARGETS: list[Target] = [
     Target("stream-args", "toolmend", "partial_json_parser", 1 / 50,
            why="issue 11: a ~5 KB argument streamed in 3-character chunks at least 50x faster "
                "than partial_json_parser.loads on every prefix"),
-    Target("stream-scaling", "4MB", "10KB", 1.25 * WRITE_SIZES["4MB"] / WRITE_SIZES["10KB"], min_rounds=3,
+    # (each side streams 4 MB in all, as one argument or as 400 of 10 KB: a lone 10 KB stream's few
+    # milliseconds fell in one fast or slow stretch of this machine, whose speed moves ~1.7x within a
+    # second, while the 4 MB stream's seconds averaged over them: the ratio read 296-498 of a 500 limit)
+    Target("stream-scaling", "4MB", "10KB", 1.25, min_rounds=3,
            why="issue 20: StreamingArgs fed a character at a time (the content followed with "
                "appended) takes the same time per character at 4 MB as at 10 KB (within 25%)"),
     # Issue 20 asks for 20x over the corpus and 2x on one 30 KB call. The marker kernel
