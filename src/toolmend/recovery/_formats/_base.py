@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import replace
+from types import MappingProxyType
 from typing import Any
 
 from ..._text import skip_blanks
@@ -36,6 +37,9 @@ __all__ = ["Ctx", "Reader", "xml_call", "json_run", "cut_call", "named_call", "m
            "MEMBER_FIRST"]
 
 
+_NO_MEMO: Any = MappingProxyType({})  # (read-only: an entry is written to a memo of the parse's own)
+
+
 class Ctx:
     """One parse: the tools offered (None: none given) and the format forced (None: detect)."""
 
@@ -46,10 +50,11 @@ class Ctx:
         self.fmt = fmt
         # closing markers known to be absent from an offset to the end of the text, and the
         # last one found (searched from where): a run of openers before one closer, or
-        # without any, costs one search, not one per opener
-        self.missing: dict[str, int] = {}
-        self.found: dict[str, tuple[int, int]] = {}
-        self.searched: dict[tuple[re.Pattern[str], int], tuple[int, int]] = {}
+        # without any, costs one search, not one per opener (each memo made at its first
+        # entry: most messages search for no closer this way)
+        self.missing: dict[str, int] = _NO_MEMO
+        self.found: dict[str, tuple[int, int]] = _NO_MEMO
+        self.searched: dict[tuple[re.Pattern[str], int], tuple[int, int]] = _NO_MEMO
 
     def find(self, text: str, needle: str, start: int, limit: int) -> int:
         """``text.find(needle, start, limit)``, remembered for searches to the end of the text."""
@@ -62,6 +67,8 @@ class Ctx:
                 return -1
         k = text.find(needle, start, limit)
         if whole:
+            if self.found is _NO_MEMO:
+                self.missing, self.found = {}, {}
             if k < 0:
                 self.missing[needle] = min(start, self.missing.get(needle, start))
             else:
@@ -77,6 +84,8 @@ class Ctx:
             return hit[1]
         m = pattern.search(text, start, limit)
         k = -1 if m is None else m.start()
+        if self.searched is _NO_MEMO:
+            self.searched = {}
         self.searched[(pattern, limit)] = (start, k)
         return k
 

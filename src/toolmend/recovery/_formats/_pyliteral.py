@@ -9,16 +9,23 @@ twice, a name that is a keyword) gives None and ``_pythonic`` reads the call
 with :mod:`ast` as before. So this reading never differs from that one: what it
 accepts is valid Python whose literal is the value read here, and raises no
 warning (tests/test_pyliteral.py holds the two equal on generated calls).
+
+``python_prefix`` says whether a text is the start of Python whose brackets are
+still open (the scan asks it of a value that runs on to a reasoning closer).
 """
 
 from __future__ import annotations
 
+import io
 import keyword
 import math
 import re
+import tokenize
 from typing import Any, Callable
 
-__all__ = ["simple_call_args"]
+from ..._text import CURLY_DOUBLE, CURLY_SINGLE, OTHER_QUOTES
+
+__all__ = ["simple_call_args", "python_prefix"]
 
 # one token after blanks: a string with the everyday escapes only (no line break, NUL or lone
 # surrogate, which Python refuses), a number as JSON writes it, a word, a punctuation mark
@@ -141,3 +148,23 @@ def _dict(source: str, k: int, depth: int) -> tuple[dict[str, Any], int]:
         return end
 
     return out, _run(source, k, "}", member)
+
+
+_READER_QUOTES = frozenset(CURLY_SINGLE + CURLY_DOUBLE + "".join(OTHER_QUOTES))
+
+
+def python_prefix(source: str) -> bool:
+    """``source`` is the start of Python whose brackets are still open, outside any string."""
+    if not _READER_QUOTES.isdisjoint(source):
+        return False  # (a quote the readers take and Python does not: what follows may be a string's)
+    if source.isascii() and not any(q in source for q in "'\"#\\`"):  # (no string: brackets counted)
+        return sum(map(source.count, "([{")) > sum(map(source.count, ")]}"))
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(source).readline):
+            if tok.type == tokenize.ERRORTOKEN:
+                return False
+    except tokenize.TokenError as e:
+        return "multi-line statement" in str(e.args[0])
+    except SyntaxError:  # (an unclosed string, as Python 3.12 tells it)
+        return False
+    return False

@@ -10,14 +10,11 @@ readers' work on the calls themselves.
 
 from __future__ import annotations
 
-import io
 import re
-import tokenize
 from dataclasses import replace
 from typing import Any
 
 from ..._kernels import markers
-from ..._text import CURLY_DOUBLE, CURLY_SINGLE, OTHER_QUOTES
 from .._restated import ALTERNATIVE, one_of_them
 from .._toolcalls import _PLACEHOLDER_NAME, ToolCall, _json_calls, _skip_ws
 from ._base import Ctx, more_after, unreadable_block
@@ -58,6 +55,7 @@ from ._context import (
 from ._hermes import NOT_A_TAG, read_tag_at
 from ._json import read_glm4
 from ._prefilled import read_prefilled
+from ._pyliteral import python_prefix
 from ._pythonic import comment_after, joined_lists, read_list, tool_code
 from ._tokens import (
     ANALYSIS,
@@ -283,7 +281,9 @@ class Scanner:
         if text[lead - 1:lead] in QUOTE_LEAD and quoted(text, lead, floor):
             return line_end(text, start, limit), floor  # a call in a Markdown quotation: its line is quoted
         if tag:
-            if not in_fence and MADE_UP_TURN.match(text, start, limit) is not None:
+            # (a body that opens with "{" is no turn's: the everyday call is spared the search)
+            if not in_fence and text[start + 11:start + 13].strip()[:1] != "{" and \
+                    MADE_UP_TURN.match(text, start, limit) is not None:
                 return limit + 1, floor  # (<tool_call>\nuser\n...: the turn is over, see scan)
             found, end = read_tag_at(text, start, limit, self.ctx, self.kinds)
             if (found is None or found is NOT_A_TAG) and text.startswith("<tool_call>", start) and \
@@ -619,7 +619,7 @@ class Scanner:
             found, end = read_list(self.text, i, c, self.ctx)
             if found is not None and end < c:
                 return found, end, -1
-            if found is not None and _python_prefix(self.text[i:c]) and self._meets(i + 1, closer, limit):
+            if found is not None and python_prefix(self.text[i:c]) and self._meets(i + 1, closer, limit):
                 return None, -1, c
         return (*read_list(self.text, i, limit, self.ctx), -1)
 
@@ -670,26 +670,6 @@ class Scanner:
         if found_all:
             self.calls_end = end
         return end
-
-
-_READER_QUOTES = frozenset(CURLY_SINGLE + CURLY_DOUBLE + "".join(OTHER_QUOTES))
-
-
-def _python_prefix(source: str) -> bool:
-    """``source`` is the start of Python whose brackets are still open, outside any string."""
-    if not _READER_QUOTES.isdisjoint(source):
-        return False  # (a quote the readers take and Python does not: what follows may be a string's)
-    if source.isascii() and not any(q in source for q in "'\"#\\`"):  # (no string: brackets counted)
-        return sum(map(source.count, "([{")) > sum(map(source.count, ")]}"))
-    try:
-        for tok in tokenize.generate_tokens(io.StringIO(source).readline):
-            if tok.type == tokenize.ERRORTOKEN:
-                return False
-    except tokenize.TokenError as e:
-        return "multi-line statement" in str(e.args[0])
-    except SyntaxError:  # (an unclosed string, as Python 3.12 tells it)
-        return False
-    return False
 
 
 _ANY_CLOSER = "(?a:" + BARE_CLOSER.pattern + ")"  # (as the token pattern finds one: ASCII's letters fold)
