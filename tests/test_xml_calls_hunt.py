@@ -46,8 +46,10 @@ AFTER_EMPTY = [
 
 
 def test_call_without_parameters_alone_in_its_block_is_read() -> None:
-    text = "<tool_call>\n<function=f>\n</function>\n</tool_call>\n<parameter=a>\nx\n</parameter>\n"
-    assert [(c.name, c.args, c.ok) for c in parse_tool_calls(text)] == [("f", {}, True)]
+    for text in ("<tool_call>\n<function=f>\n</function>\n</tool_call>\n",
+                 "<tool_call>\n<function=f>\n</function>\n</tool_call>\nDone.\n<parameter=a> is the tag."):
+        assert [(c.name, c.args, c.ok) for c in parse_tool_calls(text)] == [("f", {}, True)]
+        _check_stream(text)
 
 
 # a call its wrapper's closer ended (its </function> dropped), when </function> stands after
@@ -215,3 +217,44 @@ def test_dsml_invokes_one_after_the_other_are_read() -> None:
     assert [(c.name, c.args, c.ok) for c in parse_tool_calls(text)] == \
         [("f", {"a": "x"}, True), ("g", {"b": 2}, True)]
     _check_stream(text)
+
+
+# a call whose closer came, then at once a parameter of its format (and the closer again, or not):
+# its arguments ran on past a closer written early, and the call read without them loses them
+PAST_ITS_CLOSER = [
+    "<tool_call>\n<function=f>\n<parameter=a>\nx\n</parameter>\n</function>\n</tool_call>\n"
+    "<parameter=b>\ny\n</parameter>\n</function>\n</tool_call>",
+    "<tool_call>\n<function=f>\n<parameter=a>\nx\n</parameter>\n</function>\n</tool_call>\n"
+    "<parameter=b>\ny\n</parameter>",
+    "<seed:tool_call>\n<function=f>\n<parameter=a>x</parameter>\n</function>\n</seed:tool_call>\n"
+    "<parameter=b>y</parameter>\n</function>\n</seed:tool_call>",
+    "<tool_call>f\n<arg_key>a</arg_key>\n<arg_value>x</arg_value>\n</tool_call>\n"
+    "<arg_key>b</arg_key>\n<arg_value>y</arg_value>\n</tool_call>",
+    "<tool_call>f\n<arg_key>a</arg_key>\n<arg_value>x</arg_value>\n</tool_call>\n"
+    "<arg_key>b</arg_key>\n<arg_value>y</arg_value>",
+    "<tool_call>f</tool_call><arg_key>b</arg_key><arg_value>y</arg_value></tool_call>",
+    # (a call without parameters, then one after its block's closer: the call's, written late)
+    "<tool_call>\n<function=f>\n</function>\n</tool_call>\n<parameter=a>\nx\n</parameter>\n",
+]
+
+
+@pytest.mark.parametrize("text", PAST_ITS_CLOSER)
+def test_a_parameter_right_after_a_calls_closer_is_refused(text: str) -> None:
+    _refused(text, "f", "goes on with a parameter")
+
+
+def test_the_call_after_a_parameter_past_a_closer_is_read() -> None:
+    text = ("<tool_call>f\n<arg_key>a</arg_key>\n<arg_value>x</arg_value>\n</tool_call>\n"
+            "<arg_key>b</arg_key>\n<arg_value>y</arg_value>\n</tool_call>\n"
+            "<tool_call>g\n<arg_key>c</arg_key>\n<arg_value>z</arg_value>\n</tool_call>")
+    calls = parse_tool_calls(text)
+    assert [(c.name, c.args, c.ok) for c in calls] == [("f", None, False), ("g", {"c": "z"}, True)]
+    assert calls[0].span == (0, text.index("\n<tool_call>g"))
+    _check_stream(text)
+
+
+def test_prose_or_a_call_after_a_closer_leaves_the_call_ok() -> None:
+    for after in ("\nDone: <arg_key> is GLM's key tag.", "\n<tool_call>g</tool_call>", "\n\n"):
+        text = "<tool_call>f\n<arg_key>a</arg_key>\n<arg_value>x</arg_value>\n</tool_call>" + after
+        assert (parse_tool_calls(text)[0].args, parse_tool_calls(text)[0].ok) == ({"a": "x"}, True)
+        _check_stream(text)

@@ -51,7 +51,8 @@ from ._formats._xml import glm_tags
 from ._toolcalls import _NAME, _PLACEHOLDER_NAME, NAME_PATTERN, ToolCall
 
 __all__ = ["Family", "FAMILIES", "WRAPPERS", "JsonHead", "JSON_HEADS", "first_closer", "settle",
-           "harmony_text", "live_kinds", "QWEN3_CODER", "SEED_OSS", "GLM", "Literals", "literals_for"]
+           "closer_settled", "harmony_text", "live_kinds", "QWEN3_CODER", "SEED_OSS", "GLM", "Literals",
+           "literals_for"]
 
 
 class Family(NamedTuple):
@@ -247,6 +248,20 @@ def _xml_call(opener: str, closer: str) -> tuple[Any, re.Pattern[str], str]:
             re.compile(o + r"[ \t\n\r]*<function=[^>\n<]{1,128}>[ \t\n\r]*"
                        r"(?:<parameter=[^>\n<]{1,128}>" + _XML_VALUE + r"</parameter>[ \t\n\r]*)*"
                        r"</function>[ \t\n\r]*" + re.escape(closer)), closer)
+
+
+# a parameter's opening tag, which right after a call's closer makes the call not ok (parameter_past)
+_PARAM_TAGS = ("<parameter=", "<arg_key>", "<arg_value>")
+
+
+def closer_settled(work: str, k: int) -> bool:
+    """What follows a call's closer (ending at ``k``) settles the call: a character other
+    than a blank that begins no parameter tag (one would make the call not ok), or a tag whole."""
+    b = k
+    while b < len(work) and work[b].isspace():
+        b += 1
+    rest = work[b:b + 12]
+    return b < len(work) and not any(len(rest) < len(t) and t.startswith(rest) for t in _PARAM_TAGS)
 
 
 QWEN3_CODER = _xml_call("<tool_call>", "</tool_call>")

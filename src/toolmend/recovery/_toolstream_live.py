@@ -6,9 +6,10 @@ body is reported as it comes: ``CallStarted`` once its name is read, ``ArgsDelta
 piece of its arguments a strict JSON reader found valid (certain to start its ``raw_args``),
 ``CallFinished`` at its ``</tool_call>``, read by ``parse_tool_calls``' own reader. A regular
 Qwen3-Coder, Seed-OSS or GLM call in its tag (every value closed by its own closer, none holding
-a tag of the format), and the token families' calls (Kimi K2, DeepSeek, DSML, Step-3, MiniMax
-M2, harmony: ``_livefamilies``), are reported whole at their closer, where nothing that follows
-can change them; the tokens around them are markup, never shown. Prose between calls is shown,
+a tag of the format) once what follows its closer is no parameter of its own, and the token
+families' calls (Kimi K2, DeepSeek, DSML, Step-3, MiniMax M2, harmony: ``_livefamilies``) at
+their closer, are reported whole there, where nothing that follows can change them; the tokens
+around them are markup, never shown. Prose between calls is shown,
 and so are inline code spans; a ``<think>`` block is skipped (and harmony's analysis message),
 and with ``thinking=True`` so is everything up to the first closer.
 
@@ -36,6 +37,7 @@ from ._livefamilies import (
     QWEN3_CODER,
     SEED_OSS,
     Family,
+    closer_settled,
     first_closer,
     harmony_text,
     literals_for,
@@ -74,9 +76,8 @@ _ANY_TURN_END = re.compile("|".join(re.escape(t) for t in TURN_ENDS))
 
 
 class LiveReading:
-    """The live reading of one message (see the module). ``feed`` takes the
-    text newly added at the end of ``text()``; ``close`` gives the last
-    events and the calls."""
+    """The live reading of one message (see the module). ``feed`` takes the text newly
+    added at the end of ``text()``; ``close`` gives the last events and the calls."""
 
     # The reading's state at its start: class values, which an instance shadows as it
     # changes them (a stream is made per message: this keeps making one cheap).
@@ -581,16 +582,17 @@ class LiveReading:
         self.state = "args"
 
     def _tagged(self, events: list[StreamEvent]) -> bool:
-        """A Qwen3-Coder, Seed-OSS or GLM call: reported whole at its closer when regular."""
+        """A Qwen3-Coder, Seed-OSS or GLM call: reported whole at its closer when regular (and
+        what follows the closer is no parameter of the call's, which would make it not ok)."""
         k = self.work.find(self.end, max(0, self.searched - len(self.end)))
         if k < 0:
-            if len(self.work) > _CODE_MAX:
-                return self._hold()
             self.searched = len(self.work)
-            return self._wait("", _CODE_MAX, (self.end,))
+            return self._hold() if len(self.work) > _CODE_MAX else self._wait("", _CODE_MAX, (self.end,))
         size = k + len(self.end)
         if not self.regular.fullmatch(self.work, 0, size):
             return self._hold()
+        if not closer_settled(self.work, size):
+            return self._hold() if len(self.work) > _CODE_MAX else self._wait(_NOT_BLANK, _CODE_MAX)
         call = self._call_at(self.at)
         if call is None or call.span != (self.at, self.at + size) or not call.ok:
             return self._hold()  # (a call not ok runs to its family's closer, which may come later)

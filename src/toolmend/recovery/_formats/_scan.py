@@ -70,6 +70,7 @@ from ._tokens import (
     TokenSearch,
     reasoning_end,
 )
+from ._xmlblock import parameter_past
 
 __all__ = ["Scanner", "reasoning_end", "REASONING"]
 
@@ -307,6 +308,10 @@ class Scanner:
                 if found and past > end:
                     end = past
                     found[-1] = replace(found[-1], span=(found[-1].span[0], past))
+        if found and end < limit and found[-1].raw_args[:1] != "{":  # (a call in tags, a parameter
+            ran_on = parameter_past(text, found[-1], end, limit)  # right after its closer: it ran on)
+            if ran_on is not None:
+                found[-1], end = ran_on
         pos = max(end, m.end() if tag else start + 1)
         if lead and text[lead - 1] in QUOTES and in_quotes(text, lead, end):
             return pos, pos  # in quotation marks in a sentence: shown, not made

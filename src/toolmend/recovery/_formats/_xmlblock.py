@@ -2,7 +2,8 @@
 Seed-OSS's ``<tool_call>``, MiniMax's ``<minimax:tool_call>``, DeepSeek's DSML
 ``function_calls`` and ``tool_calls``): a parameter before the call's own tag, or a value's
 closing tag after its end, which was the call's or not (a call returned ok without it would
-lose it); an invoke its reader cannot read, a call not ok (a block never loses one)."""
+lose it); a parameter right after the call's closer (its arguments ran on past a closer
+written early); an invoke its reader cannot read, a call not ok (a block never loses one)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from ._base import Ctx, named_in
 from ._context import WRAPPERS
 
 __all__ = ["CALL_OPENERS", "FUNCTION_BLOCK_ENDS", "PARAM", "WRAP_OPEN", "WRAP_CLOSE", "closer_after",
-           "lost_before", "parameter_before", "unread_invoke"]
+           "lost_before", "parameter_before", "parameter_past", "unread_invoke"]
 
 # the tags that open a call in the XML-style families
 CALL_OPENERS = re.compile(r"<(tool_call|function=|function name=|invoke|\|tool_call:start\||\|tool_call|"
@@ -76,6 +77,39 @@ def lost_before(found: list[ToolCall], lost: tuple[str, int], tag: str) -> list[
     return [ToolCall(c.name, c.raw_args, None, False, (lost[1], max(c.span[1], found[-1].span[1])),
                      f"parameter {lost[0]!r} stands before {tag} in its block: whether it is the call's "
                      "cannot be told", c.id)]
+
+
+# a parameter's opening tag of a call in tags: Qwen3-Coder's and Seed-OSS's, GLM's (the stream
+# reports such a call once what follows its closer shows none: _livefamilies.closer_settled)
+_PARAM_OPENER = re.compile(r"<(?:parameter=|arg_(?:key|value)>)")
+
+
+def parameter_past(text: str, c: ToolCall, end: int, limit: int) -> tuple[ToolCall, int] | None:
+    """The call ``c``, read in tags to its closer (at ``end``), not ok when a parameter's
+    opening tag follows that closer with only blanks between: its arguments ran on past a
+    closer written early, and the call without them would lose them (the same closer again
+    later ends it; a later call opener, or the text's end, else). With where the scan goes
+    on; None when no parameter follows (or ``c`` is no call in tags: a JSON body)."""
+    k = end
+    while k < limit and text[k].isspace():
+        k += 1
+    m = _PARAM_OPENER.match(text, k, limit)
+    if m is None or c.raw_args[:1] == "{" or not c.ok:
+        return None
+    closer = text[text.rfind("</", c.span[0], end):end]
+    qwen = "<function=" in text[c.span[0]:end]  # (else GLM's: its parameter is <arg_key>)
+    if not closer.endswith(">") or m.group().startswith("<parameter=") != qwen:
+        return None  # (not the call's own format's parameter)
+    opener = CALL_OPENERS.search(text, k, limit)
+    bound = limit if opener is None else opener.start()
+    again = text.find(closer, k, bound)
+    stop = bound if again < 0 else again + len(closer)
+    while stop > k and text[stop - 1].isspace():
+        stop -= 1  # (the blanks before the next call are not the refused one's)
+    return ToolCall(c.name, c.raw_args, None, False, (c.span[0], stop),
+                    f"the text after the call to {c.name!r} goes on with a parameter ({m.group()}) after "
+                    f"its {closer}: its arguments may run on past a closer written early, and which "
+                    "are its arguments cannot be told", c.id), stop
 
 
 def unread_invoke(text: str, k: int, limit: int, ctx: Ctx, invoke: str, invoke_close: str,
