@@ -44,10 +44,12 @@ from typing import Any, Iterable, NamedTuple
 
 import regex  # type: ignore[import-untyped]
 
+from .._text import skip_blanks
 from ._formats._context import MARKER_CLOSERS, SECTIONS, WRAPPERS as CALL_WRAPPERS
 from ._formats._harmony import harmony_message, harmony_tool, models_message
 from ._formats._json import kimi_name
 from ._formats._xml import glm_tags
+from ._formats._xmlblock import PARAM_OPENERS
 from ._toolcalls import _NAME, _PLACEHOLDER_NAME, NAME_PATTERN, ToolCall
 
 __all__ = ["Family", "FAMILIES", "WRAPPERS", "JsonHead", "JSON_HEADS", "first_closer", "settle",
@@ -250,18 +252,13 @@ def _xml_call(opener: str, closer: str) -> tuple[Any, re.Pattern[str], str]:
                        r"</function>[ \t\n\r]*" + re.escape(closer)), closer)
 
 
-# a parameter's opening tag, which right after a call's closer makes the call not ok (parameter_past)
-_PARAM_TAGS = ("<parameter=", "<arg_key>", "<arg_value>")
-
-
 def closer_settled(work: str, k: int) -> bool:
     """What follows a call's closer (ending at ``k``) settles the call: a character other
-    than a blank that begins no parameter tag (one would make the call not ok), or a tag whole."""
-    b = k
-    while b < len(work) and work[b].isspace():
-        b += 1
+    than a blank that begins no parameter tag (one would make the call not ok: the scan's
+    ``parameter_past``), or such a tag whole."""
+    b = skip_blanks(work, k, len(work))
     rest = work[b:b + 12]
-    return b < len(work) and not any(len(rest) < len(t) and t.startswith(rest) for t in _PARAM_TAGS)
+    return b < len(work) and not any(len(rest) < len(t) and t.startswith(rest) for t in PARAM_OPENERS)
 
 
 QWEN3_CODER = _xml_call("<tool_call>", "</tool_call>")

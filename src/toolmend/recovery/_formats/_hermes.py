@@ -32,7 +32,7 @@ from ._base import Ctx, json_run, more_after, open_string_rest, unclosed_json
 from ._context import TURN_END
 from ._xml import glm_head, read_glm
 
-__all__ = ["read_tag", "everyday_tag", "NOT_A_TAG", "read_tag_at"]
+__all__ = ["read_tag", "NOT_A_TAG", "read_tag_at"]
 
 _tag_body = markers.tag_body  # the everyday body's parts (the marker kernel)
 
@@ -99,18 +99,6 @@ def _attr_value(text: str, j: int, limit: int) -> tuple[str | None, int]:
 
 def _unescape(value: str) -> str:
     return html.unescape(value) if _ENTITY.search(value) else value
-
-
-def everyday_tag(text: str, i: int, limit: int) -> ToolCall | None:
-    """The call of the everyday tag at ``i`` (``<tool_call>`` with no
-    attributes, a JSON body read with one parse: ``_whole_call``), or None
-    when the tag is not that (nor then a GLM call: its body starts with
-    ``{``, where GLM writes a name)."""
-    if text.startswith(_OPENER, i, limit):
-        b = _skip_ws(text, i + len(_OPENER), limit)
-        if b < limit and text[b] == "{":
-            return _whole_call(text, i, b, limit)
-    return None
 
 
 def _tag_head(text: str, i: int, limit: int) -> tuple[
@@ -193,12 +181,9 @@ def _second_closer(text: str, end: int, limit: int) -> bool:
     return m is not None and m.group(1) == "/" and _CLOSE.match(text, m.start(), limit) is not None
 
 
-def read_tag(text: str, i: int, limit: int, ctx: Ctx, everyday_tried: bool = False) -> tuple[Any, int]:
-    """The call(s) in the tag at ``i``: (list of calls | NOT_A_TAG, end);
-    ``everyday_tried``: ``everyday_tag`` found no call there."""
-    fast = None if everyday_tried else everyday_tag(text, i, limit)
-    if fast is not None:
-        return [fast], fast.span[1]
+def read_tag(text: str, i: int, limit: int, ctx: Ctx) -> tuple[Any, int]:
+    """The call(s) in the tag at ``i``, the everyday body tried before (``read_tag_at``):
+    (list of calls | NOT_A_TAG, end)."""
     head = _tag_head(text, i, limit)
     if head is None:
         return NOT_A_TAG, i + len(_TAG_NAME)
@@ -465,8 +450,10 @@ def _body_end(text: str, j: int, limit: int) -> tuple[int, int, bool, tuple[int,
 
 def read_tag_at(text: str, i: int, limit: int, ctx: Ctx, kinds: frozenset[str]) -> tuple[Any, int]:
     """The ``<tool_call`` tag at ``i`` as the scan reads it: a GLM call, a
-    Hermes body, or ``NOT_A_TAG`` (the format reads neither)."""
-    if "hermes" in kinds and text.startswith(_OPENER, i, limit):  # (everyday_tag's, a call less)
+    Hermes body, or ``NOT_A_TAG`` (the format reads neither). The everyday
+    tag first (``<tool_call>`` with no attributes, a JSON body read with one
+    parse: ``_whole_call``; a GLM call's body starts with a name, not ``{``)."""
+    if "hermes" in kinds and text.startswith(_OPENER, i, limit):
         b = _skip_ws(text, i + len(_OPENER), limit)
         fast = _whole_call(text, i, b, limit) if b < limit and text[b] == "{" else None
         if fast is not None:
@@ -475,5 +462,5 @@ def read_tag_at(text: str, i: int, limit: int, ctx: Ctx, kinds: frozenset[str]) 
         found: tuple[Any, int] = read_glm(text, i, limit, ctx)
         return found
     if "hermes" in kinds:
-        return read_tag(text, i, limit, ctx, True)
+        return read_tag(text, i, limit, ctx)
     return NOT_A_TAG, i + len("<tool_call")

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import re
 
+from ..._text import skip_blanks
 from .._toolcalls import ToolCall
 from ._base import Ctx, named_in
 from ._context import WRAPPERS
 
 __all__ = ["CALL_OPENERS", "FUNCTION_BLOCK_ENDS", "PARAM", "WRAP_OPEN", "WRAP_CLOSE", "closer_after",
-           "lost_before", "parameter_before", "parameter_past", "unread_invoke"]
+           "lost_before", "parameter_before", "parameter_past", "PARAM_OPENERS", "unread_invoke"]
 
 # the tags that open a call in the XML-style families
 CALL_OPENERS = re.compile(r"<(tool_call|function=|function name=|invoke|\|tool_call:start\||\|tool_call|"
@@ -81,7 +82,7 @@ def lost_before(found: list[ToolCall], lost: tuple[str, int], tag: str) -> list[
 
 # a parameter's opening tag of a call in tags: Qwen3-Coder's and Seed-OSS's, GLM's (the stream
 # reports such a call once what follows its closer shows none: _livefamilies.closer_settled)
-_PARAM_OPENER = re.compile(r"<(?:parameter=|arg_(?:key|value)>)")
+PARAM_OPENERS = ("<parameter=", "<arg_key>", "<arg_value>")
 
 
 def parameter_past(text: str, c: ToolCall, end: int, limit: int) -> tuple[ToolCall, int] | None:
@@ -89,16 +90,15 @@ def parameter_past(text: str, c: ToolCall, end: int, limit: int) -> tuple[ToolCa
     opening tag follows that closer with only blanks between: its arguments ran on past a
     closer written early, and the call without them would lose them (the same closer again
     later ends it; a later call opener, or the text's end, else). With where the scan goes
-    on; None when no parameter follows (or ``c`` is no call in tags: a JSON body)."""
-    k = end
-    while k < limit and text[k].isspace():
-        k += 1
-    m = _PARAM_OPENER.match(text, k, limit)
-    if m is None or c.raw_args[:1] == "{" or not c.ok:
+    on; None when no parameter follows. (``c`` is a call in tags: the caller knows its
+    arguments are no JSON body.)"""
+    k = skip_blanks(text, end, limit)
+    tag = next((t for t in PARAM_OPENERS if text.startswith(t, k, limit)), None)
+    if tag is None or not c.ok:
         return None
     closer = text[text.rfind("</", c.span[0], end):end]
     qwen = "<function=" in text[c.span[0]:end]  # (else GLM's: its parameter is <arg_key>)
-    if not closer.endswith(">") or m.group().startswith("<parameter=") != qwen:
+    if not closer.endswith(">") or (tag == "<parameter=") != qwen:
         return None  # (not the call's own format's parameter)
     opener = CALL_OPENERS.search(text, k, limit)
     bound = limit if opener is None else opener.start()
@@ -107,7 +107,7 @@ def parameter_past(text: str, c: ToolCall, end: int, limit: int) -> tuple[ToolCa
     while stop > k and text[stop - 1].isspace():
         stop -= 1  # (the blanks before the next call are not the refused one's)
     return ToolCall(c.name, c.raw_args, None, False, (c.span[0], stop),
-                    f"the text after the call to {c.name!r} goes on with a parameter ({m.group()}) after "
+                    f"the text after the call to {c.name!r} goes on with a parameter ({tag}) after "
                     f"its {closer}: its arguments may run on past a closer written early, and which "
                     "are its arguments cannot be told", c.id), stop
 
