@@ -235,12 +235,26 @@ PAST_ITS_CLOSER = [
     "<tool_call>f</tool_call><arg_key>b</arg_key><arg_value>y</arg_value></tool_call>",
     # (a call without parameters, then one after its block's closer: the call's, written late)
     "<tool_call>\n<function=f>\n</function>\n</tool_call>\n<parameter=a>\nx\n</parameter>\n",
+    # LongCat writes GLM's form with its tags prefixed
+    "<longcat_tool_call>f\n<longcat_arg_key>a</longcat_arg_key>\n<longcat_arg_value>x</longcat_arg_value>\n"
+    "</longcat_tool_call>\n<longcat_arg_key>b</longcat_arg_key>\n<longcat_arg_value>y</longcat_arg_value>\n"
+    "</longcat_tool_call>",
+    "<longcat_tool_call>f\n<longcat_arg_key>a</longcat_arg_key>\n<longcat_arg_value>x</longcat_arg_value>\n"
+    "</longcat_tool_call>\n<longcat_arg_key>b</longcat_arg_key>\n<longcat_arg_value>y</longcat_arg_value>",
+    "<longcat_tool_call>f</longcat_tool_call><longcat_arg_key>b</longcat_arg_key>"
+    "<longcat_arg_value>y</longcat_arg_value></longcat_tool_call>",
+    "<longcat_tool_call>f\n<longcat_arg_key>a</longcat_arg_key>\n<longcat_arg_value>x</longcat_arg_value>\n"
+    "</longcat_tool_call>  \n\t<longcat_arg_value>y</longcat_arg_value>",
 ]
 
 
 @pytest.mark.parametrize("text", PAST_ITS_CLOSER)
 def test_a_parameter_right_after_a_calls_closer_is_refused(text: str) -> None:
     _refused(text, "f", "goes on with a parameter")
+    for size in (1, 7):  # and the live stream never reports it finished before the end
+        stream = ToolCallStream(thinking=False)
+        events = [e for k in range(0, len(text), size) for e in stream.feed(text[k:k + size])]
+        assert not [e for e in events if type(e).__name__ == "CallFinished"]
 
 
 def test_the_call_after_a_parameter_past_a_closer_is_read() -> None:
@@ -256,5 +270,10 @@ def test_the_call_after_a_parameter_past_a_closer_is_read() -> None:
 def test_prose_or_a_call_after_a_closer_leaves_the_call_ok() -> None:
     for after in ("\nDone: <arg_key> is GLM's key tag.", "\n<tool_call>g</tool_call>", "\n\n"):
         text = "<tool_call>f\n<arg_key>a</arg_key>\n<arg_value>x</arg_value>\n</tool_call>" + after
+        assert (parse_tool_calls(text)[0].args, parse_tool_calls(text)[0].ok) == ({"a": "x"}, True)
+        _check_stream(text)
+    for after in ("\nDone: <longcat_arg is cut.", "\n<longcat_tool_call>g</longcat_tool_call>", "\n\n"):
+        text = ("<longcat_tool_call>f\n<longcat_arg_key>a</longcat_arg_key>\n<longcat_arg_value>x"
+                "</longcat_arg_value>\n</longcat_tool_call>" + after)
         assert (parse_tool_calls(text)[0].args, parse_tool_calls(text)[0].ok) == ({"a": "x"}, True)
         _check_stream(text)

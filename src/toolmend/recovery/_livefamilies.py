@@ -53,8 +53,8 @@ from ._formats._xmlblock import PARAM_OPENERS
 from ._toolcalls import _NAME, _PLACEHOLDER_NAME, NAME_PATTERN, ToolCall
 
 __all__ = ["Family", "FAMILIES", "WRAPPERS", "JsonHead", "JSON_HEADS", "first_closer", "settle",
-           "closer_settled", "harmony_text", "live_kinds", "QWEN3_CODER", "SEED_OSS", "GLM", "Literals",
-           "literals_for"]
+           "closer_settled", "parameter_after", "harmony_text", "live_kinds", "QWEN3_CODER", "SEED_OSS",
+           "GLM", "Literals", "literals_for"]
 
 
 class Family(NamedTuple):
@@ -257,8 +257,16 @@ def closer_settled(work: str, k: int) -> bool:
     than a blank that begins no parameter tag (one would make the call not ok: the scan's
     ``parameter_past``), or such a tag whole."""
     b = skip_blanks(work, k, len(work))
-    rest = work[b:b + 12]
+    rest = work[b:b + _PARAM_LONGEST]
     return b < len(work) and not any(len(rest) < len(t) and t.startswith(rest) for t in PARAM_OPENERS)
+
+
+def parameter_after(work: str, k: int) -> bool:
+    """A parameter's opening tag follows a call's closer (ending at ``k``), past blanks."""
+    return work.startswith(PARAM_OPENERS, skip_blanks(work, k, len(work)))
+
+
+_PARAM_LONGEST = max(map(len, PARAM_OPENERS))
 
 
 QWEN3_CODER = _xml_call("<tool_call>", "</tool_call>")

@@ -5,13 +5,13 @@ no later text can turn an earlier call into reasoning. A ``<tool_call>`` with th
 body is reported as it comes: ``CallStarted`` once its name is read, ``ArgsDelta`` with each
 piece of its arguments a strict JSON reader found valid (certain to start its ``raw_args``),
 ``CallFinished`` at its ``</tool_call>``, read by ``parse_tool_calls``' own reader. A regular
-Qwen3-Coder, Seed-OSS or GLM call in its tag (every value closed by its own closer, none holding
-a tag of the format) once what follows its closer is no parameter of its own, and the token
-families' calls (Kimi K2, DeepSeek, DSML, Step-3, MiniMax M2, harmony: ``_livefamilies``) at
-their closer, are reported whole there, where nothing that follows can change them; the tokens
-around them are markup, never shown. Prose between calls is shown,
-and so are inline code spans; a ``<think>`` block is skipped (and harmony's analysis message),
-and with ``thinking=True`` so is everything up to the first closer.
+Qwen3-Coder, Seed-OSS, GLM or LongCat call in its tag (every value closed by its own closer,
+none holding a tag of the format) once what follows its closer is no parameter of its own, and
+the token families' calls (Kimi K2, DeepSeek, DSML, Step-3, MiniMax M2, harmony: ``_livefamilies``)
+at their closer, are reported whole there, where nothing that follows can change them; the tokens
+around them are markup, never shown. Prose between calls is shown, and so are inline code spans;
+a ``<think>`` block is skipped (and harmony's analysis message), and with ``thinking=True`` so is
+everything up to the first closer.
 
 Anything else that could begin a call (another family's marker, a fence, a JSON or pythonic
 line, a body in another shape, arguments no longer valid JSON, an irregular call) ends the live
@@ -41,6 +41,7 @@ from ._livefamilies import (
     first_closer,
     harmony_text,
     literals_for,
+    parameter_after,
     settle,
 )
 from ._restated import restated
@@ -162,11 +163,10 @@ class LiveReading:
         return self._run([])
 
     def _text_from(self, p: int) -> tuple[str, int]:
-        """The text from just before ``p`` (one character, where there is one:
-        what the scan reads at a line's start) to its end, and where it begins:
-        a reading at a closer reads the call's text, not the whole message
-        again (a message of many calls stays linear). Joined from the
-        stream's deltas, the last ones back to ``p``."""
+        """The text from just before ``p`` (one character, where there is one: what the scan
+        reads at a line's start) to its end, and where it begins: a reading at a closer reads
+        the call's text, not the whole message again (a message of many calls stays linear).
+        Joined from the stream's deltas, the last ones back to ``p``."""
         parts = self.stream._parts
         base = self.at + len(self.work)  # (the text's length so far)
         if base <= _SHORT:  # a short message: read whole (joined once, kept joined)
@@ -188,8 +188,7 @@ class LiveReading:
         return tail[self.at - 1 - base]
 
     def _refer(self, delta: Any) -> list[StreamEvent]:
-        """A delta this reading does not read (the rest of a held message, a
-        refusal), to the stream's own ``feed``."""
+        """A delta not read here (a held message's rest, a refusal), to the stream's ``feed``."""
         events: list[StreamEvent] = type(self.stream).feed(self.stream, delta)
         return events
 
@@ -217,8 +216,7 @@ class LiveReading:
         events.append(self._shown_text(work[:n] if n < len(work) else work))
 
     def _shown_text(self, chunk: str) -> StreamEvent:
-        """``chunk``, the text at ``at`` (no longer in ``work``), shown: the
-        event, and the reading moved past it."""
+        """``chunk``, the text at ``at`` (no longer in ``work``), shown; the reading past it."""
         nl = chunk.rfind("\n")
         if nl >= 0 or self.line_blank:  # (a line with text on it stays one)
             self.line_blank = not chunk[nl + 1:].strip(" \t")
@@ -463,10 +461,12 @@ class LiveReading:
             longest = max(len(c) for c in fam.closers)
             self.searched = max(len(self.marker), len(self.work) - longest + 1)
             return self._wait("", _CODE_MAX, fam.closers)
-        if fam.regular is not None:
-            b = skip_blanks(self.work, len(self.marker), k)
-            if self.work[b:b + 1] != "{" and fam.regular.fullmatch(self.work, 0, k + len(closer)) is None:
-                return self._hold()  # (a value without its closer: what it holds is known at the end)
+        shut = k + len(closer)
+        if fam.regular is not None and self.work[skip_blanks(self.work, len(self.marker), k)] != "{":
+            if fam.regular.fullmatch(self.work, 0, shut) is None or parameter_after(self.work, shut):
+                return self._hold()  # (a value without its closer, or a parameter after it: known at the end)
+            if not closer_settled(self.work, shut):
+                return self._hold() if len(self.work) > _CODE_MAX else self._wait(_NOT_BLANK, _CODE_MAX)
         end = self.at + fam.call_end(self.work, k, closer, len(self.marker))
         # read as if the text went on: a call cut where the text stops (its value
         # running to the end) would end there too, and holds the character added

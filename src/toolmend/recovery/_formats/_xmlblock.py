@@ -80,9 +80,9 @@ def lost_before(found: list[ToolCall], lost: tuple[str, int], tag: str) -> list[
                      "cannot be told", c.id)]
 
 
-# a parameter's opening tag of a call in tags: Qwen3-Coder's and Seed-OSS's, GLM's (the stream
-# reports such a call once what follows its closer shows none: _livefamilies.closer_settled)
-PARAM_OPENERS = ("<parameter=", "<arg_key>", "<arg_value>")
+# a parameter's opening tag of a call in tags: Qwen3-Coder's and Seed-OSS's, GLM's and LongCat's
+# (the stream reports such a call once what follows its closer shows none: _livefamilies.closer_settled)
+PARAM_OPENERS = ("<parameter=", "<arg_key>", "<arg_value>", "<longcat_arg_key>", "<longcat_arg_value>")
 
 
 def parameter_past(text: str, c: ToolCall, end: int, limit: int) -> tuple[ToolCall, int] | None:
@@ -97,7 +97,7 @@ def parameter_past(text: str, c: ToolCall, end: int, limit: int) -> tuple[ToolCa
     if tag is None or not c.ok:
         return None
     closer = text[text.rfind("</", c.span[0], end):end]
-    qwen = "<function=" in text[c.span[0]:end]  # (else GLM's: its parameter is <arg_key>)
+    qwen = "<function=" in text[c.span[0]:end]  # (else GLM's or LongCat's: <arg_key>, <longcat_arg_key>)
     if not closer.endswith(">") or (tag == "<parameter=") != qwen:
         return None  # (not the call's own format's parameter)
     opener = CALL_OPENERS.search(text, k, limit)
