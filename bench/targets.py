@@ -103,6 +103,10 @@ TARGETS: list[Target] = [
     Target("tool-stream-live-corpus", "stream", "whole", 3,
            why="issue 20: the same, read live (thinking=False: calls reported as they arrive, in "
                "every family with a closer or a JSON head; measured ~2.2-2.5x)"),
+    # The strings file is the close one: its strings stop the skip through them every ~28 bytes
+    # (escapes), and simdjson's vector parse gains more than our scan on some processors: on an
+    # Intel Xeon the gate measured 1.41-1.67 (after retries) where an AMD EPYC measured 1.07-1.37.
+    # String content skipped 16 bytes at a time (SSE2, x86-64) took it to 1.22-1.27 there.
     Target("json-get", "toolmend", "simdjson", 1.5,
            why="issue 12: @json get on a 20 MB file within 1.5x of simdjson parse and navigate"),
     Target("json-keys", "toolmend", "simdjson", 1.5,

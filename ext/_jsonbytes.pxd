@@ -50,6 +50,37 @@ cdef extern from *:
         return tm_zero(w ^ (TM_ONES * 0x22))
              | tm_zero(((w | (TM_ONES * 0x20)) ^ (TM_ONES * 0x7B)) & (TM_ONES * 0xF9));
     }
+    /* Sixteen bytes at a time where the vector unit is always there (SSE2 on
+       x86-64), for the skips that run through string content: the offset of
+       the first of the 16 bytes at p that ends or interrupts it (a quote, a
+       backslash; with `controls` a control character; with `high` a byte of
+       0x80 or more), or 16. Elsewhere the word-at-a-time skip does it all. */
+    #if defined(__x86_64__) || defined(_M_X64)
+    #include <emmintrin.h>
+    #define TM_SKIP16 1
+    static inline int tm_stops16(const unsigned char* p, int controls, int high) {
+        __m128i v = _mm_loadu_si128((const __m128i*)p);
+        __m128i m = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(0x22)),   /* a quote */
+                                 _mm_cmpeq_epi8(v, _mm_set1_epi8(0x5C)));  /* a backslash */
+        if (controls)  /* max(v, 0x1F) == 0x1F: v <= 0x1F, unsigned */
+            m = _mm_or_si128(m, _mm_cmpeq_epi8(_mm_max_epu8(v, _mm_set1_epi8(0x1F)), _mm_set1_epi8(0x1F)));
+        unsigned int bits = (unsigned int)_mm_movemask_epi8(m);
+        if (high)
+            bits |= (unsigned int)_mm_movemask_epi8(v);
+        if (!bits)
+            return 16;
+    #if defined(_MSC_VER) && !defined(__clang__)
+        unsigned long k; _BitScanForward(&k, bits); return (int)k;
+    #else
+        return __builtin_ctz(bits);
+    #endif
+    }
+    #else
+    #define TM_SKIP16 0
+    static inline int tm_stops16(const unsigned char* p, int controls, int high) {
+        (void)p; (void)controls; (void)high; return 16;
+    }
+    #endif
     /* offset of the first flagged byte of a nonzero mask (0 when the byte
        order does not allow knowing it: the byte loop then starts there) */
     static inline int tm_first(uint64_t m) {
@@ -249,6 +280,8 @@ cdef extern from *:
     uint64_t tm_quote_stops(uint64_t w) noexcept nogil
     uint64_t tm_struct_stops(uint64_t w) noexcept nogil
     int tm_first(uint64_t m) noexcept nogil
+    bint TM_SKIP16
+    int tm_stops16(const unsigned char* p, int controls, int high) noexcept nogil
     int tm_utf8_check(const unsigned char* s, Py_ssize_t n) noexcept nogil
 
 cdef enum:
@@ -266,8 +299,18 @@ cdef inline Py_ssize_t skip_words(const unsigned char* s, Py_ssize_t i, Py_ssize
                                   int stops) noexcept nogil:
     """From i, eight bytes at a time, to the first byte that ``stops`` flags,
     or to where fewer than eight are left (the byte loop after sees those).
-    Inlined with a constant ``stops``: the choice is made at compile time."""
+    Inlined with a constant ``stops``: the choice is made at compile time.
+    Through string content sixteen at a time first, where a vector unit is
+    always there (a string's stops: a quote or an escape every ~30 bytes in
+    text; the words' loop then takes the last 8-15 bytes)."""
     cdef uint64_t w, m
+    cdef int k
+    if TM_SKIP16 and (stops == STOP_QUOTE or stops == STOP_STRING or stops == STOP_STRING_OK):
+        while i + 16 <= n:
+            k = tm_stops16(s + i, stops != STOP_QUOTE, stops == STOP_STRING)
+            if k < 16:
+                return i + k
+            i += 16
     while i + 8 <= n:
         w = tm_load64(s + i)
         if stops == STOP_QUOTE:

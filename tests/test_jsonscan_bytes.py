@@ -230,3 +230,27 @@ def test_text_must_be_str_or_bytes(jsonscan_kernel) -> None:
     for bad in (bytearray(b"[]"), memoryview(b"[]"), 5, None):
         with pytest.raises(TypeError):
             jsonscan_kernel.scan(bad)
+
+
+# what may stand in a string's content: the bytes that end or interrupt it, and some that do not
+_IN_STRINGS = [b'"', b"\\n", b'\\"', b"\\u00e9", b"\\x", b"\x01", b"\x1f", b" ", b"\x7f", b"\xc3\xa9",
+               b"\xe2\x82\xac", b"\xf0\x9f\x98\x80", b"\xff", b"\xc3", b"\xed\xa0\x80"]
+
+
+def test_every_stop_at_every_offset_of_the_skips(jsonscan_twins) -> None:
+    """The skips through string content go 16 and 8 bytes at a time: a byte that ends
+    or interrupts a string, at every offset of a run of 0-40 bytes and with 0-20 bytes
+    after it, gives the same answers in both builds, the text known to be UTF-8 or not
+    (a bad byte in a string after it), and the walks over valid text agree too."""
+    C, P2 = jsonscan_twins
+    for stop in _IN_STRINGS:
+        for before in range(41):
+            for after in (0, 1, 7, 8, 9, 15, 16, 17, 20):
+                string = b'"' + b"a" * before + stop + b"b" * after + b'"'
+                for doc in (string, b"[" + string + b"]", b"[" + string + b', "\xff"]',
+                            b'{"k": ' + string + b', "v": [1]}'):
+                    found = C.scan(doc)
+                    assert found == P2.scan(doc), (doc, found)
+                    assert C.scan_index(doc)[:3] == P2.scan_index(doc)[:3]
+                    if found[1] == 0:
+                        assert _all_values(C, doc) == _all_values(P2, doc), doc
