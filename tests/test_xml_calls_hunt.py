@@ -277,3 +277,43 @@ def test_prose_or_a_call_after_a_closer_leaves_the_call_ok() -> None:
                 "</longcat_arg_value>\n</longcat_tool_call>" + after)
         assert (parse_tool_calls(text)[0].args, parse_tool_calls(text)[0].ok) == ({"a": "x"}, True)
         _check_stream(text)
+
+
+@pytest.mark.parametrize("text", [
+    '<function_calls>\n<invoke name="run">\n<parameter name="cmd">ls</parameter>\n</invoke>\n'
+    "</function_calls><arg_value>x",
+    '<minimax:tool_call>\n<invoke name="run">\n<parameter name="cmd">ls</parameter>\n</invoke>\n'
+    "</minimax:tool_call>\n<arg_key>b</arg_key>",
+])
+def test_a_tag_of_another_format_after_a_blocks_closer_is_no_parameter_of_its_call(text: str) -> None:
+    # (GLM's tags are no parameter of an invoke: the parse and the stream both leave the call ok)
+    calls = parse_tool_calls(text, thinking=False)
+    assert [(c.name, c.args, c.ok) for c in calls] == [("run", {"cmd": "ls"}, True)]
+    _check_stream(text)
+
+
+# a value with no closing tag anywhere after it, and the call short of one of its own closers too:
+# the text may be cut inside the value right after a closer it holds (a file showing the format)
+UNCLOSED_AND_SHORT = [
+    "<tool_call>\n<function=run>\n<parameter=cmd>\nabc</function>",
+    "<tool_call>\n<function=run>\n<parameter=cmd>\nabc</function>\nmore",
+    "<tool_call>\n<function=run>\n<parameter=cmd>\nA</tool_call>",
+    "<tool_call>\n<function=run_query>\n<parameter=sql>\nSELECT * FROM users\n</tool_call>",
+    "<seed:tool_call>\n<function=run>\n<parameter=cmd>\nA</function>",
+    "<tool_call>\n<function=run>\n<parameter=a>\nx\n</parameter>\n<parameter=cmd>\nA</function>",
+]
+
+
+@pytest.mark.parametrize("text", UNCLOSED_AND_SHORT)
+def test_a_value_without_its_closer_in_a_call_short_of_its_own_is_refused(text: str) -> None:
+    _refused(text, text.split("<function=")[1].split(">")[0], "has no closing tag </parameter>")
+
+
+@pytest.mark.parametrize("text", [
+    "<tool_call>\n<function=run>\n<parameter=cmd>\nabc\n</function>\n</tool_call>",
+    "<tool_call>\n<function=run>\n<parameter=cmd>\nabc\n</function>\n</tool_call>\nDone.",
+    "<function=run>\n<parameter=cmd>\nabc\n</function>",
+])
+def test_a_value_without_its_closer_in_a_call_whole_is_read(text: str) -> None:
+    assert [(c.name, c.args, c.ok) for c in parse_tool_calls(text)] == [("run", {"cmd": "abc"}, True)]
+    _check_stream(text)

@@ -101,6 +101,11 @@ class _Params:
     closing tag follows at all (Qwen3-Coder's models drop ``</parameter>``); the
     value then ends at the next parameter or at the end of the call."""
 
+    # a value read as dropped: (key, the tag like its closer it ends in, or the call's closer written
+    # again after it, and which of the two)
+    miswritten: tuple[str, str, bool] | None = None
+    unclosed: str | None = None  # a value read as dropped with its closing tag nowhere after it
+
     def __init__(self, ctx: Ctx, text: str, j: int, limit: int, opener: re.Pattern[str], open_prefix: str,
                  close: str, ends: tuple[str, ...], newlines: Layout, dropped: bool,
                  whole_values: bool = False, foreign: re.Pattern[str] | None = None,
@@ -114,9 +119,6 @@ class _Params:
         self.overrun: str | None = None  # a value whose closer comes only after another call began
         self.shows: tuple[str, str] | None = None  # a value holding what ``foreign`` finds: (key, it)
         self.opens_call: str | None = None  # a value, read as dropped, holding another call's opening
-        # a value read as dropped: (key, the tag like its closer it ends in, or the call's closer written
-        # again after it, and which of the two)
-        self.miswritten: tuple[str, str, bool] | None = None
         self.close = close     # a value's closing tag
         k = j
         while True:
@@ -211,6 +213,7 @@ class _Params:
                         self.end_at = stop
                         return
                     self.params.append((key, _value(text, v, _separated(text, v, stop), newlines), False))
+                    self.unclosed = key
                     k = self.last = stop
                     continue
             if e < 0:
@@ -361,6 +364,15 @@ def _finish(name: str, ps: _Params, text: str, i: int, j: int, limit: int, end_l
             ps.stray
     end = ps.end_at + end_len
     span = (i, end) if span_of is None else _wrap_span(text, i, end, *span_of)
+    if ps.unclosed is not None and span_of is not None and (end_len == 0 or (span[0] < i and span[1] == end)):
+        # (a value with no closing tag, and the call short of a closer of its own too: the text may be
+        # cut inside the value, right after a closer it holds, or the model dropped both)
+        missing = next((c for o, c in zip(*span_of, strict=True) if text.startswith(o, span[0])),
+                       "closer") if end_len else "</function>"
+        return [ToolCall(name, text[j:span[1]].strip(), None, False, span,
+                         f"parameter {ps.unclosed!r} of {name!r} has no closing tag {ps.close}, and the call "
+                         f"has no {missing} either: the text may be cut inside that value, which may hold "
+                         "the closer it ends at, or the model dropped both, which cannot be told")], span[1]
     if ps.ambiguous:
         props = ctx.tools.properties(name) if ctx.tools is not None else {}
         keys = [key for key, _, _ in ps.params]

@@ -83,6 +83,8 @@ def lost_before(found: list[ToolCall], lost: tuple[str, int], tag: str) -> list[
 # a parameter's opening tag of a call in tags: Qwen3-Coder's and Seed-OSS's, GLM's and LongCat's
 # (the stream reports such a call once what follows its closer shows none: _livefamilies.closer_settled)
 PARAM_OPENERS = ("<parameter=", "<arg_key>", "<arg_value>", "<longcat_arg_key>", "<longcat_arg_value>")
+# the closers of those calls (a Qwen3-Coder call may end at its </function>: its opener was dropped)
+_TAGGED_CLOSERS = ("</tool_call>", "</seed:tool_call>", "</longcat_tool_call>", "</function>")
 
 
 def parameter_past(text: str, c: ToolCall, end: int, limit: int) -> tuple[ToolCall, int] | None:
@@ -98,8 +100,8 @@ def parameter_past(text: str, c: ToolCall, end: int, limit: int) -> tuple[ToolCa
         return None
     closer = text[text.rfind("</", c.span[0], end):end]
     qwen = "<function=" in text[c.span[0]:end]  # (else GLM's or LongCat's: <arg_key>, <longcat_arg_key>)
-    if not closer.endswith(">") or (tag == "<parameter=") != qwen:
-        return None  # (not the call's own format's parameter)
+    if closer not in _TAGGED_CLOSERS or (tag == "<parameter=") != qwen:
+        return None  # (not a call of these formats, or not its own format's parameter)
     opener = CALL_OPENERS.search(text, k, limit)
     bound = limit if opener is None else opener.start()
     again = text.find(closer, k, bound)
