@@ -365,3 +365,12 @@ def test_reasoning_the_model_writes_is_never_shown_as_text_with_thinking_true():
         events = [e for k in range(0, len(text), step) for e in stream.feed(text[k:k + step])]
         shown = "".join(e.text for e in events + stream.close() if isinstance(e, TextDelta))
         assert shown == "\nHello there.", step
+
+
+@pytest.mark.parametrize("value", ["For example:", "e.g.", "Never run this:", "Please confirm:",
+                                   "Example:\\n"])
+def test_framing_words_inside_a_react_input_frame_no_later_action(value):
+    # (the words are a string of the first call's input, not a line above the second call)
+    text = f'Action: f\nAction Input: {{"cmd": "{value}"}}\nAction: g\nAction Input: {{"q": 1}}\n'
+    assert _read(text) == [("f", True), ("g", True)]
+    assert _read("For example:\nAction: g\nAction Input: {\"q\": 1}\n") == []  # (above it: shown)

@@ -139,7 +139,11 @@ def _react(text: str, i: int, limit: int, m: re.Match[str],
     Input:`` and the input, JSON or text (over lines, to ReAct's next step or the end of the
     turn, as LangChain reads it: the model stops at ``Observation:``). ``loose``: the Action
     line holds more than a name (``Action: search the web``): a call is meant, not ok."""
-    if framed_as_example(text, i, max(0, i - 400), ""):  # (its last line with words, blank ones between)
+    floor = max(0, i - 400)
+    prior = text.rfind("Action Input:", floor, i)
+    if prior >= 0:  # (the input of a step before is no words that frame this one: {"q": "e.g."})
+        floor = _react_input(text, prior + len("Action Input:"), i)[1]
+    if framed_as_example(text, i, floor, ""):  # (its last line with words, blank ones between)
         return None, m.end()  # "for example, ... Action:": the format shown, not a call
     k, end, cut = _react_input(text, m.end(), limit)
     raw = text[k:end].strip()
