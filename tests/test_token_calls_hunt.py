@@ -36,6 +36,13 @@ CASES = [
     ('[TOOL_CALLS]f[CALL_ID]a{"x":{"a":1}}', [("f", False, None)]),
     ('[TOOL_CALLS]g[ARGS]{"b":2}[TOOL_CALLS]f[CALL_ID]abc{"x":{"a":1}}[TOOL_CALLS]h[ARGS]{"c":3}',
      [("g", True, {"b": 2}), ("f", False, None), ("h", True, {"c": 3})]),
+    # text that is no call in a section after a call (its opening token dropped?): an entry not ok
+    (K_S + K_B + "functions.f:0" + K_A + '{"a": 1}<|tool_call_end|>functions.g:1' + K_A + '{"b": 2}' + K_E,
+     [("f", True, {"a": 1}), ("", False, None)]),
+    (DS_B + "f" + DS_SEP + '{"a": 1}' + DS_END + "g" + DS_SEP + '{"b": 2}' + DS_E,
+     [("f", True, {"a": 1}), ("", False, None)]),
+    (DS_B + "function" + DS_SEP + 'f\n```json\n{"a": 1}\n```' + DS_END + "\nfunction" + DS_SEP
+     + 'g\n```json\n{"b": 2}\n```' + DS_E, [("f", True, {"a": 1}), ("", False, None)]),
     # DeepSeek V3's head with the name and no line break after it
     (DS_B + "function" + DS_SEP + "f" + DS_SEP + '{"a":1}' + DS_E, [("", False, None)]),
     (DS_B + "function" + DS_SEP + "f" + DS_END + DS_CALL + "function" + DS_SEP
@@ -103,3 +110,15 @@ def test_a_call_started_live_names_the_id_the_call_ends_with(text: str, size: in
     events = [e for k in range(0, len(text), size) for e in stream.feed(text[k:k + size])] + stream.close()
     (call,) = parse_tool_calls(text)
     assert call.ok and [(e.id, e.name) for e in events if isinstance(e, CallStarted)] == [(call.id, "f")]
+
+
+def test_calls_in_a_section_are_still_reported_as_they_end() -> None:
+    # (held only until what follows each call's end shows another call or the section's end)
+    text = (K_S + K_B + "functions.f:0" + K_A + '{"a": 1}<|tool_call_end|>\n' + K_B + "functions.g:1" + K_A
+            + '{"b": 2}' + K_E + "\nDone.")
+    for size in (1, 7):
+        stream = ToolCallStream(thinking=False)
+        finished = [type(e).__name__ for k in range(0, len(text), size)
+                    for e in stream.feed(text[k:k + size])]
+        assert finished.count("CallFinished") == 2
+        assert [(c.name, c.ok) for c in stream.finish()] == [("f", True), ("g", True)]

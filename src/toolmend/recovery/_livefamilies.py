@@ -53,8 +53,8 @@ from ._formats._xmlblock import PARAM_OPENERS
 from ._toolcalls import _NAME, _PLACEHOLDER_NAME, NAME_PATTERN, ToolCall
 
 __all__ = ["Family", "FAMILIES", "WRAPPERS", "JsonHead", "JSON_HEADS", "first_closer", "settle",
-           "closer_settled", "parameter_after", "harmony_text", "live_kinds", "QWEN3_CODER", "SEED_OSS",
-           "GLM", "Literals", "literals_for"]
+           "closer_settled", "parameter_after", "section_goes_on", "harmony_text", "live_kinds",
+           "QWEN3_CODER", "SEED_OSS", "GLM", "Literals", "literals_for"]
 
 
 class Family(NamedTuple):
@@ -267,6 +267,18 @@ def parameter_after(work: str, k: int) -> bool:
 
 
 _PARAM_LONGEST = max(map(len, PARAM_OPENERS))
+_SECTION_ENDS = tuple(SECTIONS.values())
+
+
+def section_goes_on(work: str, k: int, marker: str) -> bool | None:
+    """After a call's end (at ``k``) in a section: another call's ``marker`` or the section's
+    end follows (True), something else (False: the scan's reader makes it an entry not ok), or
+    not known yet (None)."""
+    b = skip_blanks(work, k, len(work))
+    rest = work[b:b + 40]
+    if rest.startswith((marker, *_SECTION_ENDS)):
+        return True
+    return None if not rest or any(t.startswith(rest) for t in (marker, *_SECTION_ENDS)) else False
 
 
 QWEN3_CODER = _xml_call("<tool_call>", "</tool_call>")

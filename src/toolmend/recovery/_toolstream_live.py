@@ -42,6 +42,7 @@ from ._livefamilies import (
     harmony_text,
     literals_for,
     parameter_after,
+    section_goes_on,
     settle,
 )
 from ._restated import restated
@@ -239,13 +240,12 @@ class LiveReading:
         return True
 
     def _wait(self, chars: str, most: int, closers: tuple[str, ...] = ()) -> bool:
-        """Wait, and read again only once a delta brings one of ``chars`` (what
-        can end the wait: "{" for a head...) or ``work`` passes ``most``
-        characters: most deltas then cost a concatenation. With ``closers``
-        (the state waits for one of them; ``chars`` "" for the closers' last
-        characters), such a delta wakes the state only when one of the closers
-        ends in it too. ``chars`` beginning with "^" is a regex class of those
-        that do not end it (a run of blanks, of backticks: any other does)."""
+        """Wait, and read again only once a delta brings one of ``chars`` (what can end the wait:
+        "{" for a head...) or ``work`` passes ``most`` characters: most deltas then cost a
+        concatenation. With ``closers`` (the state waits for one of them; ``chars`` "" for the
+        closers' last characters), such a delta wakes the state only when one of the closers ends
+        in it too. ``chars`` beginning with "^" is a regex class of those that do not end it (a run
+        of blanks, of backticks: any other does)."""
         found, ends = _closer_searches.get(closers) or (None, "")
         if closers and found is None:
             found = re.compile("|".join(re.escape(c) for c in closers)).search
@@ -379,10 +379,7 @@ class LiveReading:
         return True
 
     def _after_think(self, events: list[StreamEvent]) -> bool:
-        k = 0
-        while k < len(self.work) and self.work[k].isspace():
-            k += 1
-        self._show(events, k)  # blanks: never part of a call, shown as they come
+        self._show(events, skip_blanks(self.work, 0, len(self.work)))  # blanks: no call's, shown as they come
         if not self.work:
             return False
         head = opens_with_tool(self.work, self.known) if self.format is None and self.known else False
@@ -395,8 +392,7 @@ class LiveReading:
         return not undecided
 
     def _code(self, events: list[StreamEvent]) -> bool:
-        """An inline code span: text up to the closing run of as many backticks,
-        or the opening run alone when a blank line comes first."""
+        """Inline code: to a closing run of as many backticks (the opening run alone: a blank line first)."""
         n = self.ticks
         closing = re.compile(r"(?<!`)" + "`" * n + r"(?!`)")
         work = self.work
@@ -419,9 +415,8 @@ class LiveReading:
         return True
 
     def _section(self, events: list[StreamEvent]) -> bool:
-        """After a wrapper token or a call inside one: the blanks before the next
-        token are markup; anything else is text again (held when no call came
-        since the wrapper: close() shows it all)."""
+        """After a wrapper token or a call inside one: the blanks before the next token are markup;
+        anything else is text again (held when no call came since the wrapper: close() shows it all)."""
         work = self.work
         k = len(work) - len(work.lstrip())
         if k == len(work):  # blanks so far: what follows decides (read again once it comes)
@@ -436,8 +431,8 @@ class LiveReading:
         return True
 
     def _family(self, events: list[StreamEvent]) -> bool:
-        """A family's call (see _livefamilies): reported whole once its closer has
-        arrived and its reader, run on the text so far, ends it there."""
+        """A family's call (see _livefamilies): reported whole once its closer has arrived and
+        its reader, run on the text so far, ends it there."""
         fam = self.family
         assert fam is not None
         if not fam.closers:
@@ -509,8 +504,8 @@ class LiveReading:
         return self._read_on(bool(calls))  # (a message without calls: read again at close, as the scan does)
 
     def _match(self, pattern: Any) -> Any:
-        """``pattern`` at the start of ``work``: the match, or None while the
-        text so far may still become one (the state is held when it cannot)."""
+        """``pattern`` at the start of ``work``: the match, or None while the text so far may
+        still become one (the state is held when it cannot)."""
         m = pattern.match(self.work, partial=True)
         if m is None or (m.partial and len(self.work) > _HEAD_MAX):
             self.state = "held"
@@ -551,9 +546,8 @@ class LiveReading:
         return True
 
     def _jhead(self, events: list[StreamEvent]) -> bool:
-        """A token family's call whose arguments are JSON (Kimi's, DeepSeek's):
-        after its head they are streamed as a ``<tool_call>``'s are; a head in
-        another shape is read whole at its closer."""
+        """A token family's call whose arguments are JSON (Kimi's, DeepSeek's): after its head they
+        are streamed as a ``<tool_call>``'s are; a head in another shape is read whole at its closer."""
         waiting = False
         for jh in JSON_HEADS[self.marker]:
             m = jh.head.match(self.work, partial=True)
@@ -649,6 +643,10 @@ class LiveReading:
         if m is None:
             return False if self.state == "held" else self._wait(">", _HEAD_MAX)  # (it ends with ">")
         end = self.at + m.end()
+        goes_on = section_goes_on(self.work, m.end(), self.marker) if self.section else True
+        if not goes_on:  # (in a section: text that is no call after it, an entry not ok: close() reads it)
+            return self._hold() if goes_on is False or len(self.work) > _CODE_MAX else \
+                self._wait(_NOT_BLANK, _CODE_MAX)
         if self.tools is None:  # the scan's call there is its reader's
             tail, base = self._text_from(self.tag_start)
             found = marker_reading(tail, self.tag_start - base, self.marker, self.format, None)[0]

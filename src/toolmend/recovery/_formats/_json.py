@@ -310,7 +310,7 @@ _KIMI_BARE_HEAD = re.compile(r"<\|tool_call_begin\|>\s*([^\s<]{1,160}?)\s*(?=<\|
 _KIMI_AFTER_HEAD = ("<|tool_call_argument_begin|>", "<|tool_call_end|>", "<|tool_calls_section_end|>")
 
 
-def read_kimi(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
+def _read_kimi(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
     m = _KIMI.match(text, i, limit)
     if m is None:
         if limit == len(text) and not any(ctx.find(text, t, i, limit) >= 0 for t in _KIMI_AFTER_HEAD):
@@ -355,12 +355,36 @@ def read_kimi(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] |
     return [named_call(name, text[a:stop], (i, stop), call_id, cut=True)], stop
 
 
+def _in_section(reader: Reader, begin: str, shut: str) -> Reader:
+    """``reader`` with what stands after its call in the family's section looked at: text that
+    is no call before the section's end ``shut`` and any other call's ``begin``
+    (``functions.g:1<|tool_call_argument_begin|>{..}``: a call whose opening token was dropped,
+    perhaps) is an entry not ok, so that a section never loses a call. (The live stream holds
+    a call in a section until what follows its end shows another call or the section's end.)"""
+    def read(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
+        found, end = reader(text, i, limit, ctx)
+        k = skip_space(text, end, limit) if found else limit
+        if k >= limit or text.startswith((begin, shut), k):
+            return found, end
+        stop = ctx.find(text, shut, k, limit)
+        if stop < 0 or text.find(begin, k, stop) >= 0:
+            return found, end
+        while text[stop - 1].isspace():
+            stop -= 1
+        assert found is not None
+        return [*found, ToolCall("", text[k:stop], None, False, (k, stop),
+                                 f"the tool-call section holds text that is no call after the call at "
+                                 f"offset {found[-1].span[0]}, before the section's end: a call whose "
+                                 "opening token was dropped, perhaps; it is not run")], stop
+    return read
+
+
 _DS_BEGIN = "<｜tool▁call▁begin｜>"
 _DS_SEP = "<｜tool▁sep｜>"
 _DS_END = "<｜tool▁call▁end｜>"
 
 
-def read_deepseek(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
+def _read_deepseek(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
     j = i + len(_DS_BEGIN)
     e = ctx.find(text, _DS_END, j, limit)  # (remembered: a run of calls without it costs one search)
     nxt = text.find(_DS_BEGIN, j, e if e >= 0 else limit)
@@ -417,6 +441,10 @@ def read_deepseek(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCal
     if not _NAME.match(name):
         return ([_unread_head(text, i, j, e, name)], end) if e >= 0 else (None, j)
     return [named_call(name, text[a:body_end], (i, end), cut=e < 0)], end
+
+
+read_kimi = _in_section(_read_kimi, "<|tool_call_begin|>", "<|tool_calls_section_end|>")
+read_deepseek = _in_section(_read_deepseek, _DS_BEGIN, "<｜tool▁calls▁end｜>")
 
 
 def _unread_head(text: str, i: int, j: int, e: int, head: str) -> ToolCall:
