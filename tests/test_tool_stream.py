@@ -22,6 +22,7 @@ import toolmend
 from toolmend import ToolCallStream, parse_tool_calls
 from toolmend.errors import ToolmendError
 from toolmend.recovery import ArgsDelta, CallFinished, CallStarted, TextDelta
+from toolmend.recovery._toolcalls import reply_shown
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "tool_calls")
 FILES = ("calls.jsonl", "families.jsonl", "decoys.jsonl",
@@ -83,6 +84,9 @@ def _forced(row: dict) -> str | None:
     return fmt
 
 
+_EARLY: dict[int, int] = {}  # a stream's characters shown before its close() (see _run)
+
+
 def _run(text: str, cuts: list[int], **kw) -> tuple[ToolCallStream, list]:
     s = ToolCallStream(**kw)
     events: list = []
@@ -90,6 +94,8 @@ def _run(text: str, cuts: list[int], **kw) -> tuple[ToolCallStream, list]:
     for c in sorted(set(cuts)) + [len(text)]:
         events.extend(s.feed(text[last:c]))
         last = c
+    _EARLY.clear()
+    _EARLY[id(s)] = s.shown
     events.extend(s.close())
     return s, events
 
@@ -100,10 +106,11 @@ def _check(text: str, cuts: list[int], **kw) -> None:
     got = s.finish()
     assert got == want
     shown = "".join(e.text for e in events if isinstance(e, TextDelta))
-    assert text.startswith(shown)
+    early = _EARLY[id(s)]  # (the prose shown as it came; at close() the rest, less its reasoning)
+    assert text.startswith(shown[:early])
     assert s.text == text
-    if not want:
-        assert shown == text  # nothing held, nothing lost
+    if not want:  # nothing held, nothing lost but the reasoning the scan reads
+        assert shown[early:] == "".join(reply_shown(text, early, kw.get("format"), kw.get("thinking")))
     for c in want:
         if c.span != (0, 0):
             assert len(shown) <= c.span[0], (shown, c)  # never any part of a call
@@ -1831,3 +1838,53 @@ def test_a_value_never_closed_before_a_bare_closer_streams_as_the_whole_text_rea
         cuts = list(range(step, len(text), step))
         _check_live(text, cuts, thinking=True)
         _check_live(text, cuts, thinking=None)
+
+
+@pytest.mark.parametrize("after", ['[TOOL_CALLS]NAME[ARGS]{}\n<tool_call>{"name": "delete_file", '
+                                   '"arguments": {"path": "notes.txt"}}</tool_call>',
+                                   '[TOOL_CALLS]NAME[ARGS]{"city": "Rome"}'])
+def test_a_call_started_live_that_the_whole_text_does_not_hold_is_finished_not_ok(after):
+    # (the placeholder after it shows a run of calls to be the format described: no call of it is made;
+    # the call started live is finished not ok under its own index and name, never as the next call)
+    text = '[TOOL_CALLS]get_weather[ARGS]{"city": "Paris"}' + after
+    whole = parse_tool_calls(text, thinking=False)
+    assert all(c.name != "get_weather" for c in whole)
+    for size in (1, 7, len(text)):
+        s = ToolCallStream(thinking=False)
+        events = [e for k in range(0, len(text), size) for e in s.feed(text[k:k + size])] + s.close()
+        calls = s.finish()
+        assert [(c.name, c.ok) for c in calls[:1]] == [("get_weather", False)] and calls[1:] == whole
+        _check_call_events(events, calls)
+
+
+def test_a_json_head_call_not_ok_at_its_closer_is_read_whole_at_the_end():
+    # (1e999 makes it not ok, and such a call runs on to its family's later closer)
+    text = ('<|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{"x": 1e999}<|tool_call_end|>'
+            " and <|tool_call_end|>")
+    whole = parse_tool_calls(text, thinking=False)
+    for size in (1, 7, len(text)):
+        s = ToolCallStream(thinking=False)
+        events = [e for k in range(0, len(text), size) for e in s.feed(text[k:k + size])] + s.close()
+        assert s.finish() == whole and not whole[0].ok
+        assert "".join(e.text for e in events if isinstance(e, TextDelta)) == ""
+
+
+@pytest.mark.parametrize("text, thinking, shown", [
+    ("<think>SECRET plan</think>Hello!", None, "Hello!"),
+    ("<think>SECRET plan</think>Hello!", False, "Hello!"),
+    ("<think>SECRET plan</think>Hello!", True, "Hello!"),
+    ("Here:\n[1, 2]\n<think>SECRET plan</think>Bye.", False, "Here:\n[1, 2]\nBye."),
+    ("Here:\n[1, 2]\n<think>SECRET plan</think>Bye.", None, "Here:\n[1, 2]\nBye."),
+    ("SECRET plan</think>Done.", None, "Done."),
+    ("Use the `<think>` tag to reason.", None, "Use the `<think>` tag to reason."),
+    ("Use the `<think>` tag to reason.", False, "Use the `<think>` tag to reason."),
+])
+def test_reasoning_is_not_shown_when_the_held_text_is_shown_at_the_end(text, thinking, shown):
+    # (held, or read live until a JSON line holds it: close() shows what is left, without the reasoning the
+    # scan reads there; text shown before a bare closer arrived stays shown, as documented)
+    for size in (1, 3, len(text)):
+        s = ToolCallStream(thinking=thinking)
+        events = [e for k in range(0, len(text), size) for e in s.feed(text[k:k + size])] + s.close()
+        said = "".join(e.text for e in events if isinstance(e, TextDelta))
+        assert not s.finish() and "</think>" not in said
+        assert said == shown or (thinking is None and "SECRET" not in shown and said.endswith(shown)), size

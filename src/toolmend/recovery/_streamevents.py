@@ -9,7 +9,7 @@ from typing import Any, Union
 from ._toolcalls import ToolCall
 
 __all__ = ["TextDelta", "CallStarted", "ArgsDelta", "CallFinished", "StreamEvent", "call_events",
-           "text_delta", "args_delta"]
+           "text_delta", "args_delta", "closing_events"]
 
 
 @dataclass(frozen=True)
@@ -91,3 +91,30 @@ def call_events(index: int, call: ToolCall, sent: str | None = None) -> list[Str
         events.append(ArgsDelta(index, call.raw_args[len(sent):]))
     events.append(CallFinished(index, call))
     return events
+
+
+def closing_events(whole: str, calls: list[ToolCall], first: int,
+                   started: tuple[int, str, str | None, str] | None) -> list[StreamEvent]:
+    """The events of ``calls[first:]``, the calls read at a message's end. ``started``: the call
+    begun live and not finished (where, its name and id, the arguments' text passed on); when
+    the whole text's reading does not hold it (a run of calls that a placeholder after it shows
+    to be the format described), it goes into ``calls`` not ok, never finished as the next one."""
+    events: list[StreamEvent] = []
+    sent = None
+    if started is not None:
+        at, name, ident, sent = started
+        nxt = calls[first] if len(calls) > first else None  # (the call started, read whole: from ``at`` on,
+        if nxt is None or nxt.name != name or not nxt.raw_args.startswith(sent) or nxt.span[0] < at:
+            calls.insert(first, _not_held(whole, at, name, sent, ident))  # its name, what was sent)
+    for i, call in enumerate(calls[first:], first):
+        events += call_events(i, call, sent if i == first else None)
+    return events
+
+
+def _not_held(whole: str, at: int, name: str, sent: str, ident: str | None) -> ToolCall:
+    """The call started at ``at`` that the whole text's reading does not hold (a run of calls that a
+    placeholder after it shows to be the format described): finished not ok, never as the next call."""
+    k = whole.find(sent, at)
+    return ToolCall(name, sent, None, False, (at, k + len(sent) if k >= 0 else at),
+                    f"the call to {name!r} started here is not one the whole message makes (what follows "
+                    "it shows the format, not calls): it is not run", ident)

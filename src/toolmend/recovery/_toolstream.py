@@ -65,7 +65,7 @@ from ._streamevents import (
     call_events,
     text_delta,
 )
-from ._toolcalls import ToolCall, check_thinking, parse_tool_calls
+from ._toolcalls import ToolCall, check_thinking, parse_tool_calls, reply_shown
 from ._toolstream_live import LiveReading
 from ._triggers import TRIGGER, opens_prefilled, opens_with_tool, partial_tail, reads_prefilled
 
@@ -264,8 +264,9 @@ class ToolCallStream:
             return last
         calls = self._calls = parse_tool_calls(whole, format=self._format, tools=self._tools,
                                                thinking=self._thinking)
-        if not calls:
-            return self._show(whole[self._shown:])
+        if not calls:  # (the reasoning the scan reads is never shown)
+            shown = reply_shown(whole, self._shown, self._format, self._thinking)
+            return [event for piece in shown for event in self._show(piece)]
         return [e for i, call in enumerate(calls) for e in call_events(i, call)]
 
     def finish(self) -> list[ToolCall]:

@@ -30,7 +30,6 @@ import regex  # type: ignore[import-untyped]
 from .._kernels import markers as marker_kernel
 from .._text import skip_blanks
 from ._formats._context import QUOTES, TURN_ENDS, shown_below
-from ._formats._tokens import reply_text
 from ._guidance import shown_as_guidance
 from ._livefamilies import (
     JSON_HEADS,
@@ -46,8 +45,17 @@ from ._livefamilies import (
     settle,
 )
 from ._restated import restated
-from ._streamevents import CallFinished, CallStarted, StreamEvent, args_delta, call_events, text_delta
-from ._toolcalls import _NAME, _PLACEHOLDER_NAME, NAME_PATTERN, ToolCall, calls_from, marker_reading, moved
+from ._streamevents import CallStarted, StreamEvent, args_delta, call_events, closing_events, text_delta
+from ._toolcalls import (
+    _NAME,
+    _PLACEHOLDER_NAME,
+    NAME_PATTERN,
+    ToolCall,
+    calls_from,
+    marker_reading,
+    moved,
+    reply_shown,
+)
 from ._triggers import PROSE_STOP, TRIGGER, opens_prefilled, opens_with_tool, partial_tail, reads_prefilled
 
 __all__ = ["LiveReading"]
@@ -99,14 +107,12 @@ class LiveReading:
     # the call being read: its tag's start, name, call id (Kimi's functions.NAME:IDX), what
     # ends it after its arguments, their reader, the text passed on and not yet
     regular, end = QWEN3_CODER[1:]  # (an XML call's regular shape, and its closer)
-    tag_start = 0
-    name = ""
+    tag_start, name = 0, ""
     ident: str | None = None
     after: Any = _AFTER
     args: marker_kernel.JsonPrefix | None = None
     args_held: list[str]  # read valid, not yet passed on (trailing blanks): set per call by _start_args
-    open_call = False  # a CallStarted was sent for a call not yet finished
-    shown = 0
+    open_call, shown = False, 0  # (a CallStarted was sent for a call not yet finished; characters shown)
     # a family's call being read whole (see _livefamilies): its marker and family
     marker = ""
     family: Family | None = None
@@ -190,8 +196,7 @@ class LiveReading:
 
     def _refer(self, delta: Any) -> list[StreamEvent]:
         """A delta not read here (a held message's rest, a refusal), to the stream's ``feed``."""
-        events: list[StreamEvent] = type(self.stream).feed(self.stream, delta)
-        return events
+        return type(self.stream).feed(self.stream, delta)  # type: ignore[no-any-return]
 
     def _run(self, events: list[StreamEvent]) -> list[StreamEvent]:
         """The states' steps on ``work`` until one waits for more text."""
@@ -234,8 +239,7 @@ class LiveReading:
         """Done up to ``at`` (a call reported, the reasoning over): what follows is read next
         (and close() reads from there, unless nothing was ``reported``: then from where it did)."""
         self.start = self.at if reported else self.start
-        self.floor = self.at
-        self.quiet = -1
+        self.floor, self.quiet = self.at, -1
         self.state, self.line_blank = ("section" if self.section else "text"), False
         return True
 
@@ -653,10 +657,10 @@ class LiveReading:
             call = moved(found[:1], base)[0] if found else None
         else:  # and checked against the tools
             call = self._call_at(self.tag_start)
-        if call is None or call.span != (self.tag_start, end) or call.name != self.name or \
+        if call is None or not call.ok or call.span != (self.tag_start, end) or call.name != self.name or \
                 call.id != self.ident or call.raw_args != "".join(self.args_sent):
-            return self._hold()  # close() reads it whole and finishes it
-        events.append(CallFinished(len(self.committed), call))
+            return self._hold()  # close() reads it whole and finishes it (one not ok may run on)
+        events += call_events(len(self.committed), call, call.raw_args)  # (its arguments all passed on)
         self.committed.append(call)
         self.open_call = False
         self._advance(m.end())
@@ -673,17 +677,14 @@ class LiveReading:
             rest = calls_from(whole, self.format, self.tools, self.thinking, self.start, bool(self.committed))
         # (a bare call may repeat one reported, or be shown after the model says it cannot call)
         calls = shown_as_guidance(whole, restated(whole, self.committed + rest))
-        rest = calls[len(self.committed):]
-        events: list[StreamEvent] = []
         first = len(self.committed)
-        for i, call in enumerate(rest, first):
-            events += call_events(i, call, "".join(self.args_sent) if i == first and self.open_call else None)
+        started = (self.tag_start, self.name, self.ident, "".join(self.args_sent)) if self.open_call else None
+        events, rest = closing_events(whole, calls, first, started), calls[first:]
         if not rest and not self.open_call and self.state not in ("reasoning", "think"):
             a = self.quiet if self.quiet >= 0 else self.at  # (held at the start: reasoning is no text)
-            tail = whole[a:] if self.thinking is not True or a != self.lead else reply_text(whole, a)
-            if tail:
-                self.shown += len(tail)
-                events.append(text_delta(tail))
+            for piece in reply_shown(whole, a, self.format, self.thinking):  # (its reasoning is never shown)
+                self.shown += len(piece)
+                events.append(text_delta(piece))
         self.state, self.wake = "closed", None  # (a feed kept bound refuses what follows)
         return events, calls
 

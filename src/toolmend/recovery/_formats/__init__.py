@@ -665,8 +665,8 @@ def _no_arguments_taken(call: ToolCall, known: Tools) -> bool:
         not schema.get("patternProperties") and schema.get("type", "object") == "object"
 
 
-def parse(text: Any, format: str | None, tools: Any, thinking: bool | None = None,
-          start: int = 0, after_calls: bool = False) -> list[ToolCall]:
+def parse(text: Any, format: str | None, tools: Any, thinking: bool | None = None, start: int = 0,
+          after_calls: bool = False, hidden: list[tuple[int, int]] | None = None) -> list[ToolCall]:
     if type(text) is not str:
         if isinstance(text, (bytes, bytearray)):
             text = bytes(text).decode("utf-8", "replace")
@@ -676,7 +676,7 @@ def parse(text: Any, format: str | None, tools: Any, thinking: bool | None = Non
     kinds = _ALL if format is None else kinds_of(format)
     known = read_tools(tools) if tools is not None else None
     readers = _readers_cache.get(kinds) or _readers(kinds)
-    calls = scan(text, Ctx(known, format), kinds, readers[0], readers[1], thinking, start, after_calls)
+    calls = scan(text, Ctx(known, format), kinds, *readers, thinking, start, after_calls, hidden)
     if known is not None:
         calls = [object_by_position(known.as_declared(c), known) for c in calls]
         calls = [replace(c, raw_args="", args={}, ok=True, error=None) if _no_arguments_taken(c, known) else c

@@ -28,7 +28,7 @@ _HEAD_CALL = re.compile(r"[ \t\r\n]*([A-Za-z_][\w.-]{0,127})[ \t]*\r?\n(?=[ \t]*
 
 def scan(text: str, ctx: Ctx, kinds: frozenset[str], readers: dict[str, Any],
          pattern: TokenSearch, thinking: bool | None = None, start: int = 0,
-         after_calls: bool = False) -> list[ToolCall]:
+         after_calls: bool = False, hidden: list[tuple[int, int]] | None = None) -> list[ToolCall]:
     """The calls in ``text`` from ``start``; ``pattern`` is ``token_pattern(kinds,
     tuple(readers))``, built once. ``thinking``: True, the prompt opened a
     reasoning block, which ends at the first closer (nothing before it is a
@@ -36,7 +36,8 @@ def scan(text: str, ctx: Ctx, kinds: frozenset[str], readers: dict[str, Any],
     with no opener ends the reasoning the prompt opened. Known either way, a
     later closer with no opener is text. A scan from ``start`` > 0 goes on from
     the end of a call read before, with the reasoning known to be over;
-    ``after_calls``: the message's calls before ``start`` were read (a stream's)."""
+    ``after_calls``: the message's calls before ``start`` were read (a stream's); ``hidden``, a
+    list: where the reasoning stands is added to it."""
     calls: list[ToolCall] = []
     # the reply read from its start (a stream's scan from the end of the reasoning, no call read
     # before, is one too), not on from a call a stream read
@@ -45,6 +46,8 @@ def scan(text: str, ctx: Ctx, kinds: frozenset[str], readers: dict[str, Any],
         start = reply_start(text)  # the text holds the prompt: the reply is its last assistant turn
     if thinking:
         start = reasoning_end(text, start) if start == 0 else start
+        if hidden is not None:
+            hidden.append((0, len(text) if start < 0 else start))
         if start < 0:
             return calls
     m = _HEAD_CALL.match(text, start) if "name_head" in kinds and (start == 0 or thinking) else None
@@ -69,7 +72,7 @@ def scan(text: str, ctx: Ctx, kinds: frozenset[str], readers: dict[str, Any],
     scanner = Scanner(text, ctx, kinds, readers, pattern)
     if thinking is not None:
         scanner.reasoning_over = True
-    scanner.calls_before = after_calls
+    scanner.calls_before, scanner.hidden = after_calls, hidden
     if opening and not calls:
         start = read_prefilled(scanner, calls, start)
     scanner.scan(start, len(text), calls, False)

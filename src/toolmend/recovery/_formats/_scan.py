@@ -95,6 +95,7 @@ class Scanner:
     reread = 0  # what value_at read again past a closer
     calls_before = False  # the scan goes on after calls read before (a stream's, reported)
     shown_end = -1  # where the last call shown, not made, ends: calls right after it are shown too
+    hidden: list[tuple[int, int]] | None = None  # where reasoning stands (when asked: a stream shows none)
 
     def __init__(self, text: str, ctx: Ctx, kinds: frozenset[str], readers: dict[str, Any],
                  pattern: TokenSearch) -> None:
@@ -213,6 +214,8 @@ class Scanner:
                 continue
             if kind == "think":
                 pos, closed = self.reasoning(m, limit, calls, in_fence)
+                if self.hidden is not None and not in_fence:
+                    self.hidden.append((m.start(), closed if closed >= 0 else pos))
                 if closed >= 0:
                     floor = closed  # (reasoning frames nothing after it)
                     opens = opens_reply(text, m.start())  # (the reasoning opens the message)
@@ -222,6 +225,8 @@ class Scanner:
                 pos = floor = m.end()
                 if not in_fence and not self.reasoning_over:  # a bare closer: what came before was reasoning
                     del calls[:]
+                    if self.hidden is not None:
+                        self.hidden.append((0, m.end()))
                     last = BARE_CLOSER.search(text, pos) is None
                     pos = floor = self.opening_calls(pos, limit, calls, last)
                 continue
