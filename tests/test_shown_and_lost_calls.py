@@ -374,3 +374,22 @@ def test_framing_words_inside_a_react_input_frame_no_later_action(value):
     text = f'Action: f\nAction Input: {{"cmd": "{value}"}}\nAction: g\nAction Input: {{"q": 1}}\n'
     assert _read(text) == [("f", True), ("g", True)]
     assert _read("For example:\nAction: g\nAction Input: {\"q\": 1}\n") == []  # (above it: shown)
+
+
+_DELETE = '<tool_call>\n{"name": "delete_all", "arguments": {"confirm": true}}\n</tool_call>'
+
+
+@pytest.mark.parametrize("line", [
+    "I'm not going to run this, but here it is:", "Here's the call you asked me to write (I won't run it):",
+    "Draft (not executed):", "Here is what NOT to do:", "Here is a sample tool call:", "Sample invocation:",
+    "Imagine I called:", "Suppose the model emits:", "The model might output:", "Last time I called:",
+    "Earlier call:"])
+def test_a_line_that_says_the_call_below_is_not_run_frames_it(line):
+    assert _read(line + "\n" + _DELETE) == []
+
+
+@pytest.mark.parametrize("line", [
+    "Let me delete everything now:", "I will not run the tests; instead, I will delete the cache:",
+    "I suppose I should clean up:", "The model needs fresh data, so:", "The log shows a timeout, so I will retry:"])
+def test_a_line_of_the_models_own_act_frames_nothing(line):
+    assert _read(line + "\n" + _DELETE) == [("delete_all", True)]

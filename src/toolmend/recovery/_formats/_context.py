@@ -47,7 +47,6 @@ PREFILLED = re.compile(r"[ \t\r\n]{0,64}(?:(?P<glm>[A-Za-z_][\w.-]{0,127}[ \t]{0
 TOOL_HEAD = re.compile(r"[ \t\r\n]{0,64}(?:`?\[[ \t\r\n]{0,16})?['\"`]?([A-Za-z_](?:[\w.-]|\\_){0,127})"
                        r"[ \t]{0,16}(?:(?:\r?\n[ \t]{0,16})?\{|\()")  # (NAME{...} on one line too)
 
-
 # the message opening with a label saying a call follows on its line ("tools call: [f(a=1)]", Claude
 # Instant's), then a list of calls: read with tools= (_bytools)
 CALL_LABEL = re.compile(r"[ \t\r\n]{0,64}(?:(?:my|the)[ \t])?(?:(?:tools?|functions?)[ \t])?calls?:"
@@ -231,25 +230,26 @@ _FRAMING = Words(
 # what introduces a bare call (no marker, no fence) as an illustration: the words that say so
 # outright (a fence's list holds more, "like this", "such as", "i would": said of real calls too)
 _BARE_FRAMING = Words(
-    r"\b(?:for (?:example|instance|reference)|e\.g\b|eg:|examples?:|an? example (?:of|call)|"
-    r"example ?\d+\b|"
-    r"example (?:(?:function|tool|api) )?(?:call|output|usage|response|request|input)|"
-    r"the format (?:is|looks)|"
-    r"(?:call|request|output|format|it) looks? like\W*$|looks? like (?:this|so)\W*$|if i (?:were|was) to|"
-    r"were i to|hypothetical|"
-    r"sample(?: (?:call|output|request))?:|sample (?:call|output|request)|(?:would|should|could|might) "
-    r"look like|incorrect|wrong:|wrong (?:way|example|usage|call)|bad(?: example| way| call| usage)?:|"
-    r"avoid(?: this| doing this| these)?:|right:|correct:|(?:mock|dummy|fake|pseudo-?)(?:code| call| output|"
-    r" request| response)|such as:|(?:was|were):|(?:was|were) (?:logged|sent|returned|emitted)|"
-    r"do not (?:run|call|execute)|previously,? i (?:called|ran|made|sent|used)\W*$|"
-    r"i (?:previously|earlier) (?:called|ran|made|sent)\W*$|"
+    r"\b(?:for (?:example|instance|reference)|e\.g\b|eg:|examples?:|an? example (?:of|call)|example ?\d+\b|"
+    r"example (?:(?:function|tool|api) )?(?:call|output|usage|response|request|input)|the format (?:is|"
+    r"looks)|(?:call|request|output|format|it) looks? like\W*$|looks? like (?:this|so)\W*$|"
+    r"if i (?:were|was) to|were i to|hypothetical|sample(?: (?:call|output|request))?:|"
+    r"sample (?:tool )?(?:call|output|request|invocation)|(?:would|should|could|might) look like|incorrect|"
+    r"wrong:|wrong (?:way|example|usage|call)|bad(?: example| way| call| usage)?:|right:|correct:|avoid:|"
+    r"avoid (?:this|doing this|these):|(?:mock|dummy|fake|pseudo-?)(?:code| call| output| request| response)|"
+    r"such as:|(?:was|were):|(?:was|were) (?:logged|sent|returned|emitted)|do not (?:run|call|execute)|"
+    r"previously,? i (?:called|ran|made|sent|used)\W*$|i (?:previously|earlier) (?:called|ran|made|sent)\W*$|"
     r"(?:previous|last|earlier) call (?:was|were|is|looked)|(?:here is|here's) how (?:you|to|one)|"
-    r"how (?:you|to) (?:would )?(?:call|use|write)|" + _EXAMPLE_ABROAD + ")|" + _EXAMPLE_CJK + "|"
+    r"how (?:you|to) (?:would )?(?:call|use|write)|what not to do|last time i (?:called|ran|sent)|"
+    # (a call the model says it will not run, or not yet: "not going to run this, but here it is:")
+    r"(?:not (?:going|gonna) to|won't|will not) (?:run|call|execute) (?:this|it|that)\b|"
+    r"not (?:yet )?executed\W*$|(?:the|a) model (?:(?:might|may|would|could|will|can) )?(?:output|emit|write|"
+    r"return)s?\b|^\W*(?:imagine|suppose)\b|" + _EXAMPLE_ABROAD + ")|" + _EXAMPLE_CJK + "|"
     # (a line that is only "Example", "The syntax:", "Template": the words alone, said of nothing else)
     r"^[\W_]*(?:here(?:'s| is) )?(?:the )?(?:correct |expected |call |tool call )*(?:syntax|template|format|"
     r"examples?|samples?|fake|mock|dummy)(?: is)?[\W_]*$|^[\W_]*(?:do|don'?t|do not|not like (?:this|that)|"
-    r"bad (?:examples?|usage|calls?|way)|invalid(?: calls?| examples?| usage)?|anti-?patterns?|"  # (alone)
-    r"expected (?:outputs?|results?|responses?))[\W_]*$|" + _WARNING)
+    r"(?:earlier|previous|last) calls?|bad (?:examples?|usage|calls?|way)|invalid(?: calls?| examples?|"
+    r" usage)?|anti-?patterns?|expected (?:outputs?|results?|responses?))[\W_]*$|" + _WARNING)
 _BLANKS = re.compile(r"\s+")
 
 
