@@ -390,6 +390,7 @@ def test_a_line_that_says_the_call_below_is_not_run_frames_it(line):
 
 @pytest.mark.parametrize("line", [
     "Let me delete everything now:", "I will not run the tests; instead, I will delete the cache:",
-    "I suppose I should clean up:", "The model needs fresh data, so:", "The log shows a timeout, so I will retry:"])
+    "I suppose I should clean up:", "The model needs fresh data, so:",
+    "The log shows a timeout, so I will retry:"])
 def test_a_line_of_the_models_own_act_frames_nothing(line):
     assert _read(line + "\n" + _DELETE) == [("delete_all", True)]

@@ -22,7 +22,7 @@ import toolmend
 from toolmend import ToolCallStream, parse_tool_calls
 from toolmend.errors import ToolmendError
 from toolmend.recovery import ArgsDelta, CallFinished, CallStarted, TextDelta
-from toolmend.recovery._toolcalls import reply_shown
+from toolmend.recovery._formats._reply import reply_shown
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "tool_calls")
 FILES = ("calls.jsonl", "families.jsonl", "decoys.jsonl",
@@ -1888,3 +1888,19 @@ def test_reasoning_is_not_shown_when_the_held_text_is_shown_at_the_end(text, thi
         said = "".join(e.text for e in events if isinstance(e, TextDelta))
         assert not s.finish() and "</think>" not in said
         assert said == shown or (thinking is None and "SECRET" not in shown and said.endswith(shown)), size
+
+
+@pytest.mark.parametrize("text", [
+    'Sure. <\uff5ctool\u2581call\u2581begin\uff5c>get_weather<\uff5ctool\u2581sep\uff5c>{"city": "Paris"}'
+    "<\uff5ctool\u2581call\u2581end\uff5c><\uff5ctool\u2581calls\u2581end\uff5c>",
+    '<|tool_calls_section_begin|><|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{"a": 1}'
+    "<|tool_call_end|><|tool_calls_section_end|><|im_end|>",
+    '<tool_call>{"name": "f", "arguments": {}}</tool_call></tool_calls>\n',
+])
+def test_the_markup_closing_the_calls_is_never_shown(text):
+    # (a section's closer the reading did not see open, a turn's end: after calls made, their markup)
+    for size in (1, 3, len(text)):
+        s = ToolCallStream(thinking=False)
+        events = [e for k in range(0, len(text), size) for e in s.feed(text[k:k + size])] + s.close()
+        said = "".join(e.text for e in events if isinstance(e, TextDelta))
+        assert s.finish() == parse_tool_calls(text, thinking=False) and said.strip() in ("", "Sure.")

@@ -662,25 +662,6 @@ def marker_reading(text: str, at: int, marker: str, format: str | None,
     return read_marker(text, at, marker, format, tools)
 
 
-def reply_shown(text: str, start: int, format: str | None, thinking: bool | None) -> list[str]:
-    """``text[start:]`` to show as the model's reply, in its pieces: the text less the reasoning
-    the scan reads in the whole text (its blocks, what a closer with no opener ends, what the
-    prompt opened)."""
-    from ._formats._tokens import REASONING_MARK
-
-    if not thinking and REASONING_MARK.search(text) is None:
-        return [text[start:]] if start < len(text) else []  # (no reasoning marker: no scan)
-    parse = _engine[0] if _engine else _load_engine()
-    hidden: list[tuple[int, int]] = []
-    parse(text, format, None, thinking, 0, False, hidden)
-    parts, k = [], start
-    for a, b in sorted(hidden):
-        if b > k:
-            parts.append(text[k:a])
-            k = b
-    return [p for p in (*parts, text[k:]) if p]
-
-
 _engine: list[Any] = []  # the formats' engine, imported at the first call (it imports this module)
 
 

@@ -54,6 +54,7 @@ from typing import Any
 
 from ..errors import ToolmendError
 from ._formats import FORMATS, _readers, kinds_of
+from ._formats._reply import reply_shown
 from ._formats._schema import read_tools
 from ._livefamilies import live_kinds
 from ._streamevents import (
@@ -65,7 +66,7 @@ from ._streamevents import (
     call_events,
     text_delta,
 )
-from ._toolcalls import ToolCall, check_thinking, parse_tool_calls, reply_shown
+from ._toolcalls import ToolCall, check_thinking, parse_tool_calls
 from ._toolstream_live import LiveReading
 from ._triggers import TRIGGER, opens_prefilled, opens_with_tool, partial_tail, reads_prefilled
 

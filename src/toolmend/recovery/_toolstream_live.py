@@ -30,6 +30,7 @@ import regex  # type: ignore[import-untyped]
 from .._kernels import markers as marker_kernel
 from .._text import skip_blanks
 from ._formats._context import QUOTES, TURN_ENDS, shown_below
+from ._formats._reply import reply_shown
 from ._guidance import shown_as_guidance
 from ._livefamilies import (
     JSON_HEADS,
@@ -54,7 +55,6 @@ from ._toolcalls import (
     calls_from,
     marker_reading,
     moved,
-    reply_shown,
 )
 from ._triggers import PROSE_STOP, TRIGGER, opens_prefilled, opens_with_tool, partial_tail, reads_prefilled
 
@@ -682,7 +682,7 @@ class LiveReading:
         events, rest = closing_events(whole, calls, first, started), calls[first:]
         if not rest and not self.open_call and self.state not in ("reasoning", "think"):
             a = self.quiet if self.quiet >= 0 else self.at  # (held at the start: reasoning is no text)
-            for piece in reply_shown(whole, a, self.format, self.thinking):  # (its reasoning is never shown)
+            for piece in reply_shown(whole, a, self.format, self.thinking, bool(self.committed)):
                 self.shown += len(piece)
                 events.append(text_delta(piece))
         self.state, self.wake = "closed", None  # (a feed kept bound refuses what follows)

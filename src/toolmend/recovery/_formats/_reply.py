@@ -15,14 +15,27 @@ from typing import Any
 from .._toolcalls import ToolCall
 from ._base import Ctx
 from ._bytools import calls_by_tools
-from ._context import PROMPT_HEAD, before_string_end, reply_start
+from ._context import (
+    MARKER_CLOSERS,
+    PROMPT_HEAD,
+    SECTIONS,
+    TURN_ENDS,
+    WRAPPERS,
+    before_string_end,
+    reply_start,
+)
 from ._json import read_glm4
 from ._prefilled import read_prefilled
 from ._scan import Scanner
-from ._tokens import TokenSearch, reasoning_end
+from ._tokens import REASONING_MARK, TokenSearch, reasoning_end
 
-__all__ = ["scan"]
+__all__ = ["scan", "reply_shown"]
 
+# blanks and the tokens that close calls or the turn (after calls made: their markup, never shown)
+_CLOSING_MARKUP = re.compile(r"(?:\s|" + "|".join(map(re.escape, sorted(
+    {*TURN_ENDS, *SECTIONS.values(), *WRAPPERS.values(), "</tool_calls>", "</function_calls>",
+     *(c for closers in MARKER_CLOSERS.values() for c in closers if c[:1] in "<[")}, key=len, reverse=True)))
+    + ")*")
 _HEAD_CALL = re.compile(r"[ \t\r\n]*([A-Za-z_][\w.-]{0,127})[ \t]*\r?\n(?=[ \t]*\{)")
 
 
@@ -77,3 +90,25 @@ def scan(text: str, ctx: Ctx, kinds: frozenset[str], readers: dict[str, Any],
         start = read_prefilled(scanner, calls, start)
     scanner.scan(start, len(text), calls, False)
     return before_string_end(text, calls, after_calls, start)
+
+
+def reply_shown(text: str, start: int, format: str | None, thinking: bool | None,
+                after_calls: bool = False) -> list[str]:
+    """``text[start:]`` to show as the model's reply, in its pieces: the text less the reasoning
+    the scan reads in the whole text (its blocks, what a closer with no opener ends, what the
+    prompt opened); nothing when, ``after_calls`` (the calls before ``start`` made), it holds
+    only the markup that closes them (a section's or block's closer, a turn's end token)."""
+    if after_calls and _CLOSING_MARKUP.fullmatch(text, start) is not None:
+        return []
+    if not thinking and REASONING_MARK.search(text) is None:
+        return [text[start:]] if start < len(text) else []  # (no reasoning marker: no scan)
+    from . import parse  # (the package's reading, which this module serves)
+
+    hidden: list[tuple[int, int]] = []
+    parse(text, format, None, thinking, 0, False, hidden)
+    parts, k = [], start
+    for a, b in sorted(hidden):
+        if b > k:
+            parts.append(text[k:a])
+            k = b
+    return [p for p in (*parts, text[k:]) if p]
