@@ -1437,12 +1437,13 @@ TOKEN_FAMILIES = {"kimi_k2": KIMI, "deepseek_v3": DEEPSEEK, "deepseek_v32": DSML
 
 @pytest.mark.parametrize("fmt", sorted(TOKEN_FAMILIES))
 def test_token_families_report_each_call_at_its_closer(fmt):
-    """Each call is finished as soon as its closer arrives (MiniMax's at its
-    block's; DSML's at the next invoke's opener, as a parameter after its end
-    in the block would make it not ok; Kimi's and DeepSeek's once the next call's
-    token or the section's end follows it, as text that is no call would make an
-    entry not ok), before the message ends; the tokens
-    around the calls are never shown; the calls are parse_tool_calls', one for one."""
+    """Each call is finished as soon as its closer arrives (MiniMax's at its block's, once
+    what follows shows no parameter; DSML's at the next invoke's opener, as a parameter after
+    its end in the block would make it not ok; Step-3's once the next call's token is whole, a
+    parameter after its block's closer making it not ok; Kimi's and DeepSeek's once the next
+    call's token or the section's end follows it, as text that is no call would make an entry
+    not ok), before the message ends; the tokens around the calls are never shown; the calls
+    are parse_tool_calls', one for one."""
     text = "Checking both.\n" + TOKEN_FAMILIES[fmt] + "\nDone."
     for named in (None, fmt):
         s = ToolCallStream(format=named, thinking=False)
@@ -1459,8 +1460,10 @@ def test_token_families_report_each_call_at_its_closer(fmt):
         assert s.finish() == calls
         _check_call_events(events, calls)
         # (Kimi's and DeepSeek's in their section: once the next call's token, or the section's end, is whole)
-        nxt = {"kimi_k2": "<|tool_call_begin|>", "deepseek_v3": "<\uff5ctool\u2581call\u2581begin\uff5c>"}
-        first_end = (text.index("</minimax:tool_call>") + 20 if fmt == "minimax_m2" else
+        nxt = {"kimi_k2": "<|tool_call_begin|>", "deepseek_v3": "<\uff5ctool\u2581call\u2581begin\uff5c>",
+               "step3": "<\uff5ctool_call_begin\uff5c>"}
+        # (MiniMax's once the character after its block's closer that is no blank shows no parameter)
+        first_end = (text.index("</minimax:tool_call>") + 22 if fmt == "minimax_m2" else
                      text.index("<\uff5cDSML\uff5cinvoke", calls[0].span[1]) + 14 if fmt == "deepseek_v32"
                      else text.index(nxt[fmt], calls[0].span[1]) + len(nxt[fmt]) if fmt in nxt
                      else calls[0].span[1])

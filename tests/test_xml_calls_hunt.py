@@ -245,6 +245,20 @@ PAST_ITS_CLOSER = [
     "<longcat_arg_value>y</longcat_arg_value></longcat_tool_call>",
     "<longcat_tool_call>f\n<longcat_arg_key>a</longcat_arg_key>\n<longcat_arg_value>x</longcat_arg_value>\n"
     "</longcat_tool_call>  \n\t<longcat_arg_value>y</longcat_arg_value>",
+    # a parameter after the closer of a block of invokes: Claude's, MiniMax M2's, DSML's, Step-3's
+    '<function_calls>\n<invoke name="f">\n<parameter name="a">x</parameter>\n</invoke>\n</function_calls>\n'
+    '<parameter name="b">y</parameter>',
+    '<minimax:tool_call>\n<invoke name="f">\n<parameter name="a">x</parameter>\n</invoke>\n'
+    '</minimax:tool_call>\n<parameter name="b">y</parameter>\n'
+    "</minimax:tool_call>",
+    '<\uff5cDSML\uff5cfunction_calls>\n<\uff5cDSML\uff5cinvoke name="f">\n'
+    '<\uff5cDSML\uff5cparameter name="a" string="true">x</\uff5cDSML\uff5cparameter>\n'
+    '</\uff5cDSML\uff5cinvoke>\n</\uff5cDSML\uff5cfunction_calls>\n'
+    '<\uff5cDSML\uff5cparameter name="b" string="true">y</\uff5cDSML\uff5cparameter>',
+    "<\uff5ctool_calls_begin\uff5c><\uff5ctool_call_begin\uff5c>function<\uff5ctool_sep\uff5c>"
+    '<steptml:invoke name="f">\n<steptml:parameter name="a">x</steptml:parameter>\n</steptml:invoke>'
+    "<\uff5ctool_call_end\uff5c><\uff5ctool_calls_end\uff5c>\n"
+    '<steptml:parameter name="b">y</steptml:parameter>',
 ]
 
 

@@ -49,11 +49,11 @@ from ._formats._context import MARKER_CLOSERS, SECTIONS, WRAPPERS as CALL_WRAPPE
 from ._formats._harmony import harmony_message, harmony_tool, models_message
 from ._formats._json import kimi_name
 from ._formats._xml import glm_tags
-from ._formats._xmlblock import PARAM_OPENERS
+from ._formats._xmlblock import PARAM_OPENERS, PARAMS_AFTER
 from ._toolcalls import _NAME, _PLACEHOLDER_NAME, NAME_PATTERN, ToolCall
 
 __all__ = ["Family", "FAMILIES", "WRAPPERS", "JsonHead", "JSON_HEADS", "first_closer", "settle",
-           "closer_settled", "parameter_after", "section_goes_on", "harmony_text", "live_kinds",
+           "parameter_follows", "section_goes_on", "harmony_text", "live_kinds",
            "QWEN3_CODER", "SEED_OSS", "GLM", "Literals", "literals_for"]
 
 
@@ -252,21 +252,23 @@ def _xml_call(opener: str, closer: str) -> tuple[Any, re.Pattern[str], str]:
                        r"</function>[ \t\n\r]*" + re.escape(closer)), closer)
 
 
-def closer_settled(work: str, k: int) -> bool:
-    """What follows a call's closer (ending at ``k``) settles the call: a character other
-    than a blank that begins no parameter tag (one would make the call not ok: the scan's
-    ``parameter_past``), or such a tag whole."""
-    b = skip_blanks(work, k, len(work))
-    rest = work[b:b + _PARAM_LONGEST]
-    return b < len(work) and not any(len(rest) < len(t) and t.startswith(rest) for t in PARAM_OPENERS)
+def parameter_follows(work: str, k: int) -> bool | None:
+    """After a call's closer (ending at ``k``): a parameter's opening tag follows, past blanks and
+    its block's closers (True: the scan's ``parameter_past`` makes the call not ok), something
+    else (False), or what follows is not known yet (None)."""
+    while True:
+        b = skip_blanks(work, k, len(work))
+        rest = work[b:b + _TAG_LONGEST]
+        shut = next((s for s in PARAMS_AFTER if rest.startswith(s)), None)
+        if shut is None:
+            break
+        k = b + len(shut)
+    if rest.startswith(PARAM_OPENERS):
+        return True
+    return None if not rest or any(t.startswith(rest) for t in (*PARAM_OPENERS, *PARAMS_AFTER)) else False
 
 
-def parameter_after(work: str, k: int) -> bool:
-    """A parameter's opening tag follows a call's closer (ending at ``k``), past blanks."""
-    return work.startswith(PARAM_OPENERS, skip_blanks(work, k, len(work)))
-
-
-_PARAM_LONGEST = max(map(len, PARAM_OPENERS))
+_TAG_LONGEST = max(map(len, (*PARAM_OPENERS, *PARAMS_AFTER)))
 _SECTION_ENDS = tuple(SECTIONS.values())
 
 

@@ -31,17 +31,17 @@ from .._kernels import markers as marker_kernel
 from .._text import skip_blanks
 from ._formats._context import QUOTES, TURN_ENDS, shown_below
 from ._formats._reply import reply_shown
+from ._formats._xmlblock import PARAMS_AFTER
 from ._guidance import shown_as_guidance
 from ._livefamilies import (
     JSON_HEADS,
     QWEN3_CODER,
     SEED_OSS,
     Family,
-    closer_settled,
     first_closer,
     harmony_text,
     literals_for,
-    parameter_after,
+    parameter_follows,
     section_goes_on,
     settle,
 )
@@ -461,11 +461,12 @@ class LiveReading:
             self.searched = max(len(self.marker), len(self.work) - longest + 1)
             return self._wait("", _CODE_MAX, fam.closers)
         shut = k + len(closer)
-        if fam.regular is not None and self.work[skip_blanks(self.work, len(self.marker), k)] != "{":
-            if fam.regular.fullmatch(self.work, 0, shut) is None or parameter_after(self.work, shut):
-                return self._hold()  # (a value without its closer, or a parameter after it: known at the end)
-            if not closer_settled(self.work, shut):
-                return self._hold() if len(self.work) > _CODE_MAX else self._wait(_NOT_BLANK, _CODE_MAX)
+        if fam.regular is not None and self.work[skip_blanks(self.work, len(self.marker), k)] != "{" and \
+                fam.regular.fullmatch(self.work, 0, shut) is None:
+            return self._hold()  # (a value without its closer: what it holds is known at the end)
+        ran_on = parameter_follows(self.work, shut) if closer in PARAMS_AFTER else False
+        if ran_on is not False:  # (a parameter of its format after it: the call not ok, known at the end)
+            return self._hold() if ran_on or len(self.work) > _CODE_MAX else self._wait(_NOT_BLANK, _CODE_MAX)
         end = self.at + fam.call_end(self.work, k, closer, len(self.marker))
         # read as if the text went on: a call cut where the text stops (its value
         # running to the end) would end there too, and holds the character added
@@ -589,7 +590,7 @@ class LiveReading:
         size = k + len(self.end)
         if not self.regular.fullmatch(self.work, 0, size):
             return self._hold()
-        if not closer_settled(self.work, size):
+        if parameter_follows(self.work, size) is None:
             return self._hold() if len(self.work) > _CODE_MAX else self._wait(_NOT_BLANK, _CODE_MAX)
         call = self._call_at(self.at)
         if call is None or call.span != (self.at, self.at + size) or not call.ok:

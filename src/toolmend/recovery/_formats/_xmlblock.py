@@ -14,8 +14,9 @@ from .._toolcalls import ToolCall
 from ._base import Ctx, named_in
 from ._context import WRAPPERS
 
-__all__ = ["CALL_OPENERS", "FUNCTION_BLOCK_ENDS", "PARAM", "WRAP_OPEN", "WRAP_CLOSE", "closer_after",
-           "lost_before", "parameter_before", "parameter_past", "PARAM_OPENERS", "unread_invoke"]
+__all__ = ["CALL_OPENERS", "FUNCTION_BLOCK_ENDS", "PARAM", "PARAMS_AFTER", "WRAP_OPEN", "WRAP_CLOSE",
+           "closer_after", "lost_before", "parameter_before", "parameter_past", "PARAM_OPENERS",
+           "unread_invoke"]
 
 # the tags that open a call in the XML-style families
 CALL_OPENERS = re.compile(r"<(tool_call|function=|function name=|invoke|\|tool_call:start\||\|tool_call|"
@@ -80,11 +81,20 @@ def lost_before(found: list[ToolCall], lost: tuple[str, int], tag: str) -> list[
                      "cannot be told", c.id)]
 
 
-# a parameter's opening tag of a call in tags: Qwen3-Coder's and Seed-OSS's, GLM's and LongCat's
-# (the stream reports such a call once what follows its closer shows none: _livefamilies.closer_settled)
-PARAM_OPENERS = ("<parameter=", "<arg_key>", "<arg_value>", "<longcat_arg_key>", "<longcat_arg_value>")
-# the closers of those calls (a Qwen3-Coder call may end at its </function>: its opener was dropped)
-_TAGGED_CLOSERS = ("</tool_call>", "</seed:tool_call>", "</longcat_tool_call>", "</function>")
+# the closers of calls in tags (or of their blocks) and the opening tags of their formats' parameters:
+# one right after such a closer makes its call not ok (Qwen3-Coder's and Seed-OSS', also at a bare
+# </function>, its opener dropped; GLM's, LongCat's, MiniMax M2's, Claude's, DSML's and Step-3's; the
+# stream reports such a call once what follows its closer shows none: _livefamilies.parameter_follows)
+PARAMS_AFTER = {"</tool_call>": ("<parameter=", "<arg_key>", "<arg_value>"),
+                "</seed:tool_call>": ("<parameter=",), "</function>": ("<parameter=",),
+                "</longcat_tool_call>": ("<longcat_arg_key>", "<longcat_arg_value>"),
+                "</minimax:tool_call>": ("<parameter name=",), "</function_calls>": ("<parameter name=",),
+                "</\uff5cDSML\uff5cfunction_calls>": ("<\uff5cDSML\uff5cparameter",),
+                "</\uff5cDSML\uff5ctool_calls>": ("<\uff5cDSML\uff5cparameter",),
+                "</steptml:invoke>": ("<steptml:parameter",),
+                "<\uff5ctool_call_end\uff5c>": ("<steptml:parameter",),
+                "<\uff5ctool_calls_end\uff5c>": ("<steptml:parameter",)}
+PARAM_OPENERS = tuple(dict.fromkeys(tag for tags in PARAMS_AFTER.values() for tag in tags))
 
 
 def parameter_past(text: str, c: ToolCall, end: int, limit: int) -> tuple[ToolCall, int] | None:
@@ -95,12 +105,17 @@ def parameter_past(text: str, c: ToolCall, end: int, limit: int) -> tuple[ToolCa
     on; None when no parameter follows. (``c`` is a call in tags: the caller knows its
     arguments are no JSON body.)"""
     k = skip_blanks(text, end, limit)
-    tag = next((t for t in PARAM_OPENERS if text.startswith(t, k, limit)), None)
-    if tag is None or not c.ok:
+    shut = next((s for s in PARAMS_AFTER if text.startswith(s, k, limit)), None)
+    while shut is not None:  # (the block's closer right after the call's own: DSML's, Step-3's)
+        end = k + len(shut)
+        k = skip_blanks(text, end, limit)
+        shut = next((s for s in PARAMS_AFTER if text.startswith(s, k, limit)), None)
+    if not c.ok or not text.startswith(PARAM_OPENERS, k, limit):
         return None
-    closer = text[text.rfind("</", c.span[0], end):end]
-    qwen = "<function=" in text[c.span[0]:end]  # (else GLM's or LongCat's: <arg_key>, <longcat_arg_key>)
-    if closer not in _TAGGED_CLOSERS or (tag == "<parameter=") != qwen:
+    closer = next((s for s in PARAMS_AFTER if text.endswith(s, c.span[0], end)), "")
+    tag = next((t for t in PARAMS_AFTER.get(closer, ()) if text.startswith(t, k, limit)), None)
+    qwen = "<function=" in text[c.span[0]:end]  # (a <tool_call>'s: Qwen3-Coder's, else GLM's)
+    if tag is None or (closer == "</tool_call>" and (tag == "<parameter=") != qwen):
         return None  # (not a call of these formats, or not its own format's parameter)
     opener = CALL_OPENERS.search(text, k, limit)
     bound = limit if opener is None else opener.start()
