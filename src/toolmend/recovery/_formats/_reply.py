@@ -104,8 +104,12 @@ def reply_shown(text: str, start: int, format: str | None, thinking: bool | None
         start = markup.end()
         if not text[start:].strip():
             return []
-    if not thinking and REASONING_MARK.search(text) is None:
-        return [text[start:]] if start < len(text) else []  # (no reasoning marker: no scan)
+    if start >= len(text):
+        return []
+    if (not thinking or after_calls) and REASONING_MARK.search(text, start) is None:
+        # (no marker from there on: none of it is reasoning, as an opener before it would have held
+        # the stream in it; after calls, what the prompt opened is over)
+        return [text[start:]]
     from . import parse  # (the package's reading, which this module serves)
 
     hidden: list[tuple[int, int]] = []
