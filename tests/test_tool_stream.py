@@ -1907,19 +1907,3 @@ def test_the_markup_closing_the_calls_is_never_shown(text):
         events = [e for k in range(0, len(text), size) for e in s.feed(text[k:k + size])] + s.close()
         said = "".join(e.text for e in events if isinstance(e, TextDelta))
         assert s.finish() == parse_tool_calls(text, thinking=False) and said.strip() in ("", "Sure.")
-
-
-@pytest.mark.parametrize("text, after", [
-    ("Sure.\n<tool_call name=\"ls\" args='{}' />\nI will report back.", "\nI will report back."),
-    ('[TOOL_CALLS]get_weather[ARGS]{"city": "Paris"}\nDone.', "\nDone."),
-    ('<|tool_calls_section_begin|><|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{"a": 1}'
-     "<|tool_call_end|><|tool_calls_section_end|>\nDone.", "\nDone."),
-])
-def test_the_text_after_the_calls_read_at_the_end_is_shown_live(text, after):
-    # (live, the calls a reading held read at close(): the text after the last one, less the markup
-    # closing them, is shown then)
-    for size in (1, 3, len(text)):
-        s = ToolCallStream(thinking=False)
-        events = [e for k in range(0, len(text), size) for e in s.feed(text[k:k + size])] + s.close()
-        assert s.finish() == parse_tool_calls(text, thinking=False)
-        assert "".join(e.text for e in events if isinstance(e, TextDelta)).endswith(after)

@@ -681,9 +681,9 @@ class LiveReading:
         first = len(self.committed)
         started = (self.tag_start, self.name, self.ident, "".join(self.args_sent)) if self.open_call else None
         events, rest = closing_events(whole, calls, first, started), calls[first:]
-        if self.state not in ("reasoning", "think"):  # the held text, or the text after the calls read here
-            a = max(c.span[1] for c in calls) if rest else self.quiet if self.quiet >= 0 else self.at
-            for piece in reply_shown(whole, a, self.format, self.thinking, bool(calls)):
+        if not rest and not self.open_call and self.state not in ("reasoning", "think"):
+            a = self.quiet if self.quiet >= 0 else self.at  # (held at the start: reasoning is no text)
+            for piece in reply_shown(whole, a, self.format, self.thinking, bool(self.committed)):
                 self.shown += len(piece)
                 events.append(text_delta(piece))
         self.state, self.wake = "closed", None  # (a feed kept bound refuses what follows)

@@ -28,14 +28,15 @@ from ._json import read_glm4
 from ._prefilled import read_prefilled
 from ._scan import Scanner
 from ._tokens import REASONING_MARK, TokenSearch, reasoning_end
+from ._xmlblock import PARAMS_AFTER
 
 __all__ = ["scan", "reply_shown"]
 
-# the tokens that close calls or the turn, after blanks (after calls made: their markup, never shown)
-_CLOSING_MARKUP = re.compile(r"(?:\s*(?:" + "|".join(map(re.escape, sorted(
-    {*TURN_ENDS, *SECTIONS.values(), *WRAPPERS.values(), "</tool_calls>", "</function_calls>",
+# blanks and the tokens that close calls or the turn (after calls made: their markup, never shown)
+_CLOSING_MARKUP = re.compile(r"(?:\s|" + "|".join(map(re.escape, sorted(
+    {*TURN_ENDS, *SECTIONS.values(), *WRAPPERS.values(), *PARAMS_AFTER, "</tool_calls>",
      *(c for closers in MARKER_CLOSERS.values() for c in closers if c[:1] in "<[")}, key=len, reverse=True)))
-    + "))*")
+    + ")*")
 _HEAD_CALL = re.compile(r"[ \t\r\n]*([A-Za-z_][\w.-]{0,127})[ \t]*\r?\n(?=[ \t]*\{)")
 
 
@@ -96,15 +97,9 @@ def reply_shown(text: str, start: int, format: str | None, thinking: bool | None
                 after_calls: bool = False) -> list[str]:
     """``text[start:]`` to show as the model's reply, in its pieces: the text less the reasoning
     the scan reads in the whole text (its blocks, what a closer with no opener ends, what the
-    prompt opened); ``after_calls`` (the calls before ``start`` made), less the markup closing
-    them that it opens with (a section's or block's closer, a turn's end token), and nothing
-    when only blanks are left after that."""
-    markup = _CLOSING_MARKUP.match(text, start) if after_calls else None
-    if markup is not None and markup.end() > start:
-        start = markup.end()
-        if not text[start:].strip():
-            return []
-    if start >= len(text):
+    prompt opened); nothing when, ``after_calls`` (the calls before ``start`` made), it holds
+    only the markup that closes them (a section's or block's closer, a turn's end token)."""
+    if start >= len(text) or (after_calls and _CLOSING_MARKUP.fullmatch(text, start) is not None):
         return []
     if (not thinking or after_calls) and REASONING_MARK.search(text, start) is None:
         # (no marker from there on: none of it is reasoning, as an opener before it would have held
