@@ -381,9 +381,8 @@ _DELETE = '<tool_call>\n{"name": "delete_all", "arguments": {"confirm": true}}\n
 
 @pytest.mark.parametrize("line", [
     "I'm not going to run this, but here it is:", "Here's the call you asked me to write (I won't run it):",
-    "Draft (not executed):", "Here is what NOT to do:", "Here is a sample tool call:", "Sample invocation:",
-    "Imagine I called:", "Suppose the model emits:", "The model might output:", "Last time I called:",
-    "Earlier call:"])
+    "Here is what NOT to do:", "Here is a sample tool call:", "Sample invocation:",
+    "Imagine I called:", "Suppose the model emits:", "The model might output:", "Last time I called:"])
 def test_a_line_that_says_the_call_below_is_not_run_frames_it(line):
     assert _read(line + "\n" + _DELETE) == []
 
@@ -391,6 +390,24 @@ def test_a_line_that_says_the_call_below_is_not_run_frames_it(line):
 @pytest.mark.parametrize("line", [
     "Let me delete everything now:", "I will not run the tests; instead, I will delete the cache:",
     "I suppose I should clean up:", "The model needs fresh data, so:",
-    "The log shows a timeout, so I will retry:"])
+    "The log shows a timeout, so I will retry:",
+    # (lines of the model's own progress, which words like those above stand in)
+    "I will not run this on prod; using staging:", "Last time I ran this it failed, so I'll retry:",
+    "The model returns JSON; fetching it:", "I won't run it twice. Running once:",
+    "Suppose the file is large, so I'll read only the head:", "Previous call:", "Last call:",
+    "Step 2 (not yet executed):", "Earlier call:", "Previous call was wrong, fixing it now.",
+    "Fetching a sample invocation log:",
+    "I'm not going to run that migration; instead I'll check the schema:",
+    "I won't call it again after this:", "A model can write files, so I will write it now:",
+    "The model will output the summary after this call:", "Imagine a user asked for this; here it is:"])
 def test_a_line_of_the_models_own_act_frames_nothing(line):
     assert _read(line + "\n" + _DELETE) == [("delete_all", True)]
+
+
+@pytest.mark.parametrize("line", ["Let me look at a sample of the rows.",
+                                  "I'll use the sample data from the file.",
+                                  "Previous call was wrong, fixing it now.", "Let me fetch a sample."])
+def test_a_word_a_fence_is_framed_by_does_not_frame_a_react_action(line):
+    # (an Action is a bare call: only the words that say outright that it is shown frame it)
+    assert _read(line + '\nAction: search\nAction Input: {"q": 1}\n') == [("search", True)]
+    assert _read('For example:\nAction: search\nAction Input: {"q": 1}\n') == []

@@ -25,7 +25,7 @@ from .._restated import restated
 from .._toolcalls import MARKUP_ONLY, NAME_PATTERN, NO_ARGUMENTS, ToolCall, two_ways
 from .._toolschema import check_tool_calls
 from ._base import Ctx, json_run, more_after, named_call, unclosed_json
-from ._context import HY3_OPENER, HY3_SUFFIX, OBSERVATION, ROLE_HEAD, TURN_END, framed_as_example
+from ._context import HY3_OPENER, HY3_SUFFIX, OBSERVATION, ROLE_HEAD, TURN_END, framed_as_example, framed_line
 from ._elements import read_tool_name_invoke
 from ._gemma import gemma_reader
 from ._harmony import STRIPPED_HARMONY, STRIPPED_HARMONY_OPENING, read_harmony, read_stripped_harmony
@@ -143,8 +143,8 @@ def _react(text: str, i: int, limit: int, m: re.Match[str],
     prior = text.rfind("Action Input:", floor, i)
     if prior >= 0:  # (the input of a step before is no words that frame this one: {"q": "e.g."})
         floor = _react_input(text, prior + len("Action Input:"), i)[1]
-    if framed_as_example(text, i, floor, ""):  # (its last line with words, blank ones between)
-        return None, m.end()  # "for example, ... Action:": the format shown, not a call
+    if framed_line(text, i, floor):  # (its last line with words: the words that say so outright, as above
+        return None, m.end()  # a bare call: "For example:" then Action:, the format shown, not a call)
     k, end, cut = _react_input(text, m.end(), limit)
     raw = text[k:end].strip()
     name = m.group(1).strip()

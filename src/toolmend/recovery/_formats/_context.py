@@ -123,7 +123,6 @@ ALPACA_LINE = re.compile(r"### (?:Instruction:|Response:?)[ \t]*\r?$", re.M)  # 
 # what such a header begins with that no other token does (the live reading holds at it)
 ROLE_STARTS = ("<start_of_turn>", "<seed:bos>", INSTRUCTION, RESPONSE)
 
-
 # ReAct's "Observation:" on a line after an action: the model was to stop there; one that
 # writes on made the tool's result up, and what it does next acts on that, so the turn ends
 OBSERVATION = re.compile(r"[ \t]*\r?\n[ \t\r\n]*(?:\*\*)?Observation[ \t]*(?:\*\*)?[ \t]*:")
@@ -187,7 +186,6 @@ _OFFER_OPENS = re.compile(r"\W*(?:if|should) you(?:'d| would)? (?:want|wish|like
 _YOU_CAN = re.compile(r"\byou (?:can|could|may|might)\b", re.I)
 _OWN_ACTION = re.compile(r"\b(?:I|I'll|I'm|I've|let me|we'll|we will|now)\b", re.I)  # (the model's own act)
 
-
 # a condition under which the call above may be changed ("If no growth rate is provided, the
 # growth rate parameters can be removed from the function call."): what follows is that variant
 _CONDITION_OPENS = re.compile(r"\W*(?:if|should|in case|when(?:ever)?|unless)\b", re.I)
@@ -234,21 +232,23 @@ _BARE_FRAMING = Words(
     r"example (?:(?:function|tool|api) )?(?:call|output|usage|response|request|input)|the format (?:is|"
     r"looks)|(?:call|request|output|format|it) looks? like\W*$|looks? like (?:this|so)\W*$|"
     r"if i (?:were|was) to|were i to|hypothetical|sample(?: (?:call|output|request))?:|"
-    r"sample (?:tool )?(?:call|output|request|invocation)|(?:would|should|could|might) look like|incorrect|"
+    r"sample (?:call|output|request)|sample (?:tool call|invocation)\W*$|(?:would|should|could|might) look "
+    r"like|incorrect|"
     r"wrong:|wrong (?:way|example|usage|call)|bad(?: example| way| call| usage)?:|right:|correct:|avoid:|"
     r"avoid (?:this|doing this|these):|(?:mock|dummy|fake|pseudo-?)(?:code| call| output| request| response)|"
     r"such as:|(?:was|were):|(?:was|were) (?:logged|sent|returned|emitted)|do not (?:run|call|execute)|"
     r"previously,? i (?:called|ran|made|sent|used)\W*$|i (?:previously|earlier) (?:called|ran|made|sent)\W*$|"
-    r"(?:previous|last|earlier) call (?:was|were|is|looked)|(?:here is|here's) how (?:you|to|one)|"
-    r"how (?:you|to) (?:would )?(?:call|use|write)|what not to do|last time i (?:called|ran|sent)|"
-    # (a call the model says it will not run, or not yet: "not going to run this, but here it is:")
-    r"(?:not (?:going|gonna) to|won't|will not) (?:run|call|execute) (?:this|it|that)\b|"
-    r"not (?:yet )?executed\W*$|(?:the|a) model (?:(?:might|may|would|could|will|can) )?(?:output|emit|write|"
-    r"return)s?\b|^\W*(?:imagine|suppose)\b|" + _EXAMPLE_ABROAD + ")|" + _EXAMPLE_CJK + "|"
+    r"(?:previous|last|earlier) call (?:was|were|is|looked)\W*$|(?:here is|here's) how (?:you|to|one)|"
+    r"how (?:you|to) (?:would )?(?:call|use|write)|what not to do|last time,? i (?:called|ran|sent)\W*$|"
+    r"(?:use|in|with|follow) (?:this|the following) format\W*$|"  # (and below: it will not be run)
+    r"(?:not (?:going|gonna) to|won't|will not) (?:run|call|execute) (?:this|it|that)(?:\W*$|\W*,? but\b)|"
+    r"(?:the|a) model (?:might|may|would|could|will|can) (?:output|emit|write|return)\W*$|(?:if|when|"
+    r"suppose) (?:the|a) model (?:outputs|emits|writes|returns)\W*$|^\W*(?:imagine|suppose) (?:i|we|you) "
+    r"(?:called|call|ran|run|sent)\W*$|" + _EXAMPLE_ABROAD + ")|" + _EXAMPLE_CJK + "|"
     # (a line that is only "Example", "The syntax:", "Template": the words alone, said of nothing else)
     r"^[\W_]*(?:here(?:'s| is) )?(?:the )?(?:correct |expected |call |tool call )*(?:syntax|template|format|"
     r"examples?|samples?|fake|mock|dummy)(?: is)?[\W_]*$|^[\W_]*(?:do|don'?t|do not|not like (?:this|that)|"
-    r"(?:earlier|previous|last) calls?|bad (?:examples?|usage|calls?|way)|invalid(?: calls?| examples?|"
+    r"bad (?:examples?|usage|calls?|way)|invalid(?: calls?| examples?|"
     r" usage)?|anti-?patterns?|expected (?:outputs?|results?|responses?))[\W_]*$|" + _WARNING)
 _BLANKS = re.compile(r"\s+")
 
