@@ -41,6 +41,12 @@ CASES = [
      [("f", True, {"a": 1}), ("", False, None)]),
     (DS_B + "f" + DS_SEP + '{"a": 1}' + DS_END + "g" + DS_SEP + '{"b": 2}' + DS_E,
      [("f", True, {"a": 1}), ("", False, None)]),
+    # (between two calls of the section)
+    (K_S + K_B + "functions.f:0" + K_A + '{"a": 1}<|tool_call_end|>functions.rm:1' + K_A + '{"p": "/"}'
+     "<|tool_call_end|>" + K_B + "functions.g:2" + K_A + '{"b": 2}' + K_E,
+     [("f", True, {"a": 1}), ("", False, None), ("g", True, {"b": 2})]),
+    (DS_B + "f" + DS_SEP + '{"a": 1}' + DS_END + "rm" + DS_SEP + '{"p": "/"}' + DS_END + DS_CALL + "g"
+     + DS_SEP + '{"b": 2}' + DS_E, [("f", True, {"a": 1}), ("", False, None), ("g", True, {"b": 2})]),
     (DS_B + "function" + DS_SEP + 'f\n```json\n{"a": 1}\n```' + DS_END + "\nfunction" + DS_SEP
      + 'g\n```json\n{"b": 2}\n```' + DS_E, [("f", True, {"a": 1}), ("", False, None)]),
     # DeepSeek V3's head with the name and no line break after it

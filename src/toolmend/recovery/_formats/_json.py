@@ -357,7 +357,7 @@ def _read_kimi(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] 
 
 def _in_section(reader: Reader, begin: str, shut: str) -> Reader:
     """``reader`` with what stands after its call in the family's section looked at: text that
-    is no call before the section's end ``shut`` and any other call's ``begin``
+    is no call before the section's end ``shut`` or the next call's ``begin``
     (``functions.g:1<|tool_call_argument_begin|>{..}``: a call whose opening token was dropped,
     perhaps) is an entry not ok, so that a section never loses a call. (The live stream holds
     a call in a section until what follows its end shows another call or the section's end.)"""
@@ -366,8 +366,10 @@ def _in_section(reader: Reader, begin: str, shut: str) -> Reader:
         k = skip_space(text, end, limit) if found else limit
         if k >= limit or text.startswith((begin, shut), k):
             return found, end
-        stop = ctx.find(text, shut, k, limit)
-        if stop < 0 or text.find(begin, k, stop) >= 0:
+        closed = ctx.find(text, shut, k, limit)
+        nxt = text.find(begin, k, closed if closed >= 0 else limit)
+        stop = nxt if nxt >= 0 else closed  # (to the next call, or to the section's end)
+        if stop < 0:
             return found, end
         while text[stop - 1].isspace():
             stop -= 1
