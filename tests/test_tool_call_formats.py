@@ -2021,9 +2021,11 @@ def test_a_str_subclass_is_read_as_its_text():
      f'</{_D}invoke>\n</{_D}function_calls>'),
 ])
 def test_a_call_begun_in_reasoning_the_prompt_opened_is_dropped_at_its_closer(draft, real):
-    # the draft never closed: a reader ran from it past the bare </think> into the real call
-    text = f"Draft: {draft}\nNo, too dangerous.\n</think>\n\n{real}"
-    assert [(c.name, c.args) for c in parse_tool_calls(text)] == [("run", {"cmd": "ls"})]
+    # the draft never closed: a reader ran from it past the bare </think> into the real call (the
+    # draft framed as shown too: the closer it passed over still ends the reasoning)
+    for lead in ("Draft:", "For example:", "Do not run this:"):
+        text = f"{lead} {draft}\nNo, too dangerous.\n</think>\n\n{real}"
+        assert [(c.name, c.args) for c in parse_tool_calls(text)] == [("run", {"cmd": "ls"})], lead
 
 
 def test_deepseek_v32_named_reads_its_invokes_without_dsml_tokens():

@@ -320,12 +320,16 @@ class Scanner:
         pos = max(end, m.end() if tag else start + 1)
         if lead and text[lead - 1] in QUOTES and in_quotes(text, lead, end):
             return pos, pos  # in quotation marks in a sentence: shown, not made
-        if found and not in_fence and (shown_below(text, start, floor, lead) or (
-                self.shown_end >= 0 and self._after_shown(lead))):
-            self.shown_end = pos  # after "For example:" (and the calls right after that one): shown
+        shown = found and not in_fence and (shown_below(text, start, floor, lead) or (
+            self.shown_end >= 0 and self._after_shown(lead)))
+        if shown or (found and self._placeholder(found)):  # ("For example:", <function=NAME>...: shown)
+            # (a bare closer the reader passed over ends the reasoning the call stands in, as ever)
+            q = -1 if in_fence or self.reasoning_over else self._closer_passed_over(start, pos, found)
+            if q >= 0:
+                del calls[:]
+                return q, q
+            self.shown_end = pos if shown else self.shown_end  # (and the calls right after one shown)
             return pos, pos
-        if found and self._placeholder(found):
-            return pos, pos  # <function=NAME>...: the format described, not a call made
         pos = self._past_closer(start, pos, found, calls, in_fence)
         return pos, pos
 
