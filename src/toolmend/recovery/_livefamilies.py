@@ -49,7 +49,7 @@ from ._formats._context import MARKER_CLOSERS, SECTIONS, WRAPPERS as CALL_WRAPPE
 from ._formats._harmony import harmony_message, harmony_tool, models_message
 from ._formats._json import kimi_name
 from ._formats._xml import glm_tags
-from ._formats._xmlblock import PARAM_OPENERS, PARAMS_AFTER
+from ._formats._xmlblock import PARAM_OPENERS, PARAMS_AFTER, past_closers
 from ._toolcalls import _NAME, _PLACEHOLDER_NAME, NAME_PATTERN, ToolCall
 
 __all__ = ["Family", "FAMILIES", "WRAPPERS", "JsonHead", "JSON_HEADS", "first_closer", "settle",
@@ -256,16 +256,16 @@ def parameter_follows(work: str, k: int) -> bool | None:
     """After a call's closer (ending at ``k``): a parameter's opening tag follows, past blanks and
     its block's closers (True: the scan's ``parameter_past`` makes the call not ok), something
     else (False), or what follows is not known yet (None)."""
-    while True:
-        b = skip_blanks(work, k, len(work))
-        rest = work[b:b + _TAG_LONGEST]
-        shut = next((s for s in PARAMS_AFTER if rest.startswith(s)), None)
-        if shut is None:
-            break
-        k = b + len(shut)
-    if rest.startswith(PARAM_OPENERS):
+    b = past_closers(work, k, len(work))[1]
+    return _told(work[b:b + _TAG_LONGEST], PARAM_OPENERS, (*PARAM_OPENERS, *PARAMS_AFTER))
+
+
+def _told(rest: str, hits: tuple[str, ...], partial: tuple[str, ...]) -> bool | None:
+    """``rest`` (what follows, as far as it has come) opens with one of ``hits`` (True), with
+    none of them nor what may still become one of ``partial`` (False), or not known yet (None)."""
+    if rest.startswith(hits):
         return True
-    return None if not rest or any(t.startswith(rest) for t in (*PARAM_OPENERS, *PARAMS_AFTER)) else False
+    return None if not rest or any(t.startswith(rest) for t in partial) else False
 
 
 _TAG_LONGEST = max(map(len, (*PARAM_OPENERS, *PARAMS_AFTER)))
@@ -276,11 +276,9 @@ def section_goes_on(work: str, k: int, marker: str) -> bool | None:
     """After a call's end (at ``k``) in a section: another call's ``marker`` or the section's
     end follows (True), something else (False: the scan's reader makes it an entry not ok), or
     not known yet (None)."""
+    tokens = (marker, *_SECTION_ENDS)
     b = skip_blanks(work, k, len(work))
-    rest = work[b:b + 40]
-    if rest.startswith((marker, *_SECTION_ENDS)):
-        return True
-    return None if not rest or any(t.startswith(rest) for t in (marker, *_SECTION_ENDS)) else False
+    return _told(work[b:b + 40], tokens, tokens)
 
 
 QWEN3_CODER = _xml_call("<tool_call>", "</tool_call>")

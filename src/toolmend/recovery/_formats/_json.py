@@ -376,8 +376,8 @@ def _in_section(reader: Reader, begin: str, shut: str) -> Reader:
         assert found is not None
         return [*found, ToolCall("", text[k:stop], None, False, (k, stop),
                                  f"the tool-call section holds text that is no call after the call at "
-                                 f"offset {found[-1].span[0]}, before the section's end: a call whose "
-                                 "opening token was dropped, perhaps; it is not run")], stop
+                                 f"offset {found[-1].span[0]}, before the next call or the section's end: "
+                                 "a call whose opening token was dropped, perhaps; it is not run")], stop
     return read
 
 

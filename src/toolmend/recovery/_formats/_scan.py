@@ -328,7 +328,8 @@ class Scanner:
             if q >= 0:
                 del calls[:]
                 return q, q
-            self.shown_end = pos if shown else self.shown_end  # (and the calls right after one shown)
+            if shown:
+                self.shown_end = pos  # (and the calls right after one shown are shown too)
             return pos, pos
         pos = self._past_closer(start, pos, found, calls, in_fence)
         return pos, pos

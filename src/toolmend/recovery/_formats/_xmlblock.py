@@ -15,8 +15,8 @@ from ._base import Ctx, named_in
 from ._context import WRAPPERS
 
 __all__ = ["CALL_OPENERS", "FUNCTION_BLOCK_ENDS", "PARAM", "PARAMS_AFTER", "WRAP_OPEN", "WRAP_CLOSE",
-           "closer_after", "lost_before", "parameter_before", "parameter_past", "PARAM_OPENERS",
-           "unread_invoke"]
+           "closer_after", "lost_before", "parameter_before", "parameter_past", "past_closers",
+           "PARAM_OPENERS", "unread_invoke"]
 
 # the tags that open a call in the XML-style families
 CALL_OPENERS = re.compile(r"<(tool_call|function=|function name=|invoke|\|tool_call:start\||\|tool_call|"
@@ -97,6 +97,19 @@ PARAMS_AFTER = {"</tool_call>": ("<parameter=", "<arg_key>", "<arg_value>"),
 PARAM_OPENERS = tuple(dict.fromkeys(tag for tags in PARAMS_AFTER.values() for tag in tags))
 
 
+def past_closers(text: str, end: int, limit: int) -> tuple[int, int]:
+    """From a call's end, past blanks and the closers of ``PARAMS_AFTER`` that follow it (its
+    block's, right after the call's own: DSML's, Step-3's): where the last of them ends, and
+    the first character after it that is no blank."""
+    k = skip_blanks(text, end, limit)
+    shut = next((s for s in PARAMS_AFTER if text.startswith(s, k, limit)), None)
+    while shut is not None:
+        end = k + len(shut)
+        k = skip_blanks(text, end, limit)
+        shut = next((s for s in PARAMS_AFTER if text.startswith(s, k, limit)), None)
+    return end, k
+
+
 def parameter_past(text: str, c: ToolCall, end: int, limit: int) -> tuple[ToolCall, int] | None:
     """The call ``c``, read in tags to its closer (at ``end``), not ok when a parameter's
     opening tag follows that closer with only blanks between: its arguments ran on past a
@@ -104,12 +117,7 @@ def parameter_past(text: str, c: ToolCall, end: int, limit: int) -> tuple[ToolCa
     later ends it; a later call opener, or the text's end, else). With where the scan goes
     on; None when no parameter follows. (``c`` is a call in tags: the caller knows its
     arguments are no JSON body.)"""
-    k = skip_blanks(text, end, limit)
-    shut = next((s for s in PARAMS_AFTER if text.startswith(s, k, limit)), None)
-    while shut is not None:  # (the block's closer right after the call's own: DSML's, Step-3's)
-        end = k + len(shut)
-        k = skip_blanks(text, end, limit)
-        shut = next((s for s in PARAMS_AFTER if text.startswith(s, k, limit)), None)
+    end, k = past_closers(text, end, limit)
     if not c.ok or not text.startswith(PARAM_OPENERS, k, limit):
         return None
     closer = next((s for s in PARAMS_AFTER if text.endswith(s, c.span[0], end)), "")
