@@ -367,6 +367,25 @@ def claude_tool_name(calls: list[Call]) -> str:  # Claude 2's and 3's: the name 
         for n, a in calls) + "</function_calls>"
 
 
+def _opener_dropped(write: Callable[[list[Call]], str], opener: str) -> Callable[[list[Call]], str]:
+    """The family's calls, each after the first with its opener left out (models writing several
+    calls in a row do: <|tool_call>call:f{..}<tool_call|>call:g{..}<tool_call|>)."""
+    def dropped(calls: list[Call]) -> str:
+        text = write(calls)
+        k = text.find(opener) + len(opener)
+        return text[:k] + text[k:].replace(opener, "")
+    return dropped
+
+
+def _minimax_m2_blocks(calls: list[Call]) -> str:  # each call in a block of its own
+    return "\n".join(minimax_m2([c]) for c in calls)
+
+
+def _harmony_dropped(calls: list[Call]) -> str:  # the next call's <|start|>assistant left out
+    return harmony(calls[:1]) + "".join(f"to=functions.{n} <|channel|>commentary <|constrain|>json"
+                                        f"<|message|>{dumps(a)}<|call|>" for n, a in calls[1:])
+
+
 # family name (a format name parse_tool_calls knows) -> (writer, kind of arguments)
 FAMILIES: dict[str, tuple[Callable[[list[Call]], str], str]] = {
     "hermes": (hermes, "json"), "longcat": (longcat, "json"), "qwen3_coder": (qwen3_coder, "xml"),
@@ -392,6 +411,14 @@ FAMILIES: dict[str, tuple[Callable[[list[Call]], str], str]] = {
     "glm4": (glm4, "json"), "claude_xml": (claude_xml, "xml"), "claude_xml/tool_name": (claude_tool_name, "xml"),
     "minimax_arrows": (minimax_arrows, "xml"), "minimax_arrows/json": (minimax_arrows_json, "json"),
     "nexusraven": (nexusraven, "python"),
+    # the next call's opener dropped after a call's closer
+    "gemma4/dropped_opener": (_opener_dropped(gemma4, "<|tool_call>"), "gemma"),
+    "functiongemma/dropped_opener": (_opener_dropped(functiongemma, "<start_function_call>"), "xml"),
+    "glm45/dropped_opener": (_opener_dropped(glm45, "<tool_call>"), "xml"),
+    "glm47/dropped_opener": (_opener_dropped(glm47, "<tool_call>"), "xml"),
+    "hy_v3/dropped_opener": (_opener_dropped(hy_v3, "<tool_call>"), "xml"),
+    "minimax_m2/dropped_opener": (_opener_dropped(_minimax_m2_blocks, "<minimax:tool_call>"), "xml"),
+    "harmony/dropped_opener": (_harmony_dropped, "json"),
 }
 
 

@@ -51,9 +51,10 @@ from ._formats._json import kimi_name
 from ._formats._xml import glm_tags
 from ._formats._xmlblock import PARAM_OPENERS, PARAMS_AFTER, past_closers
 from ._toolcalls import _NAME, _PLACEHOLDER_NAME, NAME_PATTERN, ToolCall
+from ._triggers import dropped_follows
 
 __all__ = ["Family", "FAMILIES", "WRAPPERS", "JsonHead", "JSON_HEADS", "first_closer", "settle",
-           "parameter_follows", "section_goes_on", "harmony_text", "live_kinds",
+           "parameter_follows", "runs_on", "section_goes_on", "harmony_text", "live_kinds",
            "QWEN3_CODER", "SEED_OSS", "GLM", "Literals", "literals_for"]
 
 
@@ -258,6 +259,19 @@ def parameter_follows(work: str, k: int) -> bool | None:
     else (False), or what follows is not known yet (None)."""
     b = past_closers(work, k, len(work))[1]
     return _told(work[b:b + _TAG_LONGEST], PARAM_OPENERS, (*PARAM_OPENERS, *PARAMS_AFTER))
+
+
+def runs_on(work: str, k: int, kinds: frozenset[str], params: bool = True,
+            final: bool = False) -> bool | None:
+    """After a call's closer (ending at ``k``): what follows changes the whole text's reading of
+    it (True): a parameter of its format (``parameter_follows``, with ``params``) or the next call
+    with its opener dropped (``dropped_follows``); something else (False); not known yet (None).
+    ``final``: the text is whole (the message ended): a tail that could have grown into either is
+    neither."""
+    ran_on = parameter_follows(work, k) if params else False
+    if ran_on is False:
+        ran_on = dropped_follows(work, k, kinds)
+    return False if final and ran_on is None else ran_on
 
 
 def _told(rest: str, hits: tuple[str, ...], partial: tuple[str, ...]) -> bool | None:

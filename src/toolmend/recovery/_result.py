@@ -17,8 +17,8 @@ FIX_CODES = (
     "schema",
     # the tool-call readers' (a ToolCall's fixes): the tool a name written otherwise calls, the
     # arguments object passed as a Python call's one argument, and a Python call's name written
-    # as a string ('f'(a=1))
-    "tool_name", "positional_object", "quoted_name",
+    # as a string ('f'(a=1)), and a call's opening token put back where the model dropped it
+    "tool_name", "positional_object", "quoted_name", "opener",
 )
 
 _MESSAGES = {

@@ -5,13 +5,12 @@ no later text can turn an earlier call into reasoning. A ``<tool_call>`` with th
 body is reported as it comes: ``CallStarted`` once its name is read, ``ArgsDelta`` with each
 piece of its arguments a strict JSON reader found valid (certain to start its ``raw_args``),
 ``CallFinished`` at its ``</tool_call>``, read by ``parse_tool_calls``' own reader. A regular
-Qwen3-Coder, Seed-OSS, GLM or LongCat call in its tag (every value closed by its own closer,
-none holding a tag of the format) once what follows its closer is no parameter of its own, and
-the token families' calls (Kimi K2, DeepSeek, DSML, Step-3, MiniMax M2, harmony: ``_livefamilies``)
-at their closer, are reported whole there, where nothing that follows can change them; the tokens
-around them are markup, never shown. Prose between calls is shown, and so are inline code spans;
-a ``<think>`` block is skipped (and harmony's analysis message), and with ``thinking=True`` so is
-everything up to the first closer.
+Qwen3-Coder, Seed-OSS, GLM or LongCat call in its tag (every value closed by its own closer, none
+holding a tag of the format) and the token families' calls (Kimi K2, DeepSeek, DSML, Step-3,
+MiniMax M2, harmony: ``_livefamilies``) are reported whole at their closer, once what follows
+cannot change it (no parameter of its own, no next call whose opener was dropped); the tokens
+around them are markup. Prose between calls is shown, and so are inline code spans; a ``<think>``
+block is skipped (and harmony's analysis), and with ``thinking=True`` so is all up to a closer.
 
 Anything else that could begin a call (another family's marker, a fence, a JSON or pythonic
 line, a body in another shape, arguments no longer valid JSON, an irregular call) ends the live
@@ -41,7 +40,7 @@ from ._livefamilies import (
     first_closer,
     harmony_text,
     literals_for,
-    parameter_follows,
+    runs_on,
     section_goes_on,
     settle,
 )
@@ -120,6 +119,7 @@ class LiveReading:
     # where markup not shown began (a wrapper, no call read in it yet), or -1: what
     # follows it must be a call, else the rest waits for close(), which shows it all
     quiet = -1
+    final = False  # the message ended: what follows a call's closer is whole (see close)
     # the whole text's reading from a point: (the text's end, its calls, the first not passed)
     read_ahead: tuple[int, list[ToolCall], int] | None = None
 
@@ -464,8 +464,8 @@ class LiveReading:
         if fam.regular is not None and self.work[skip_blanks(self.work, len(self.marker), k)] != "{" and \
                 fam.regular.fullmatch(self.work, 0, shut) is None:
             return self._hold()  # (a value without its closer: what it holds is known at the end)
-        ran_on = parameter_follows(self.work, shut) if closer in PARAMS_AFTER else False
-        if ran_on is not False:  # (a parameter of its format after it: the call not ok, known at the end)
+        ran_on = runs_on(self.work, shut, self.kinds, closer in PARAMS_AFTER, final=self.final)
+        if ran_on is not False:  # (a parameter of its format after it, the next call's opener dropped)
             return self._hold() if ran_on or len(self.work) > _CODE_MAX else self._wait(_NOT_BLANK, _CODE_MAX)
         end = self.at + fam.call_end(self.work, k, closer, len(self.marker))
         # read as if the text went on: a call cut where the text stops (its value
@@ -525,9 +525,7 @@ class LiveReading:
             k += 1
         if k >= len(work):  # the body has not begun: its blanks are not read again (``searched``)
             self.searched = k
-            if k > _HEAD_MAX:
-                return self._hold()  # no everyday head is that long: close() reads it
-            return False
+            return self._hold() if k > _HEAD_MAX else False  # (no everyday head is that long)
         waiting = False
         # an XML call's body starts with a tag or (GLM's) a name: a "{" starts none
         for start, regular, end in (self.lit.tagged if work[k] != "{" else ()):
@@ -590,8 +588,9 @@ class LiveReading:
         size = k + len(self.end)
         if not self.regular.fullmatch(self.work, 0, size):
             return self._hold()
-        if parameter_follows(self.work, size) is None:
-            return self._hold() if len(self.work) > _CODE_MAX else self._wait(_NOT_BLANK, _CODE_MAX)
+        ran_on = runs_on(self.work, size, self.kinds, final=self.final)  # (see _family)
+        if ran_on is not False:
+            return self._hold() if ran_on or len(self.work) > _CODE_MAX else self._wait(_NOT_BLANK, _CODE_MAX)
         call = self._call_at(self.at)
         if call is None or call.span != (self.at, self.at + size) or not call.ok:
             return self._hold()  # (a call not ok runs to its family's closer, which may come later)
@@ -671,16 +670,17 @@ class LiveReading:
 
     def close(self, whole: str) -> tuple[list[StreamEvent], list[ToolCall]]:
         """The last events and every call of the message."""
-        if self.state == "text" or (self.state == "section" and not self.work.strip()):
-            # all read: shown, skipped or reported; what is left (a marker cut, functo..., blanks) is no call
-            rest = []
-        else:
-            rest = calls_from(whole, self.format, self.tools, self.thinking, self.start, bool(self.committed))
+        # (a call at its closer waiting on what follows: read again, the text now whole)
+        self.final = self.wake is not None and self.state in ("family", "tagged")
+        first_events = self._run([]) if self.final else []
+        rest = [] if self.state == "text" or (self.state == "section" and not self.work.strip()) else \
+            calls_from(whole, self.format, self.tools, self.thinking, self.start, bool(self.committed))
+        # (all read: shown, skipped or reported; what is left, a marker cut, functo..., blanks, is no call)
         # (a bare call may repeat one reported, or be shown after the model says it cannot call)
         calls = shown_as_guidance(whole, restated(whole, self.committed + rest))
         first = len(self.committed)
         started = (self.tag_start, self.name, self.ident, "".join(self.args_sent)) if self.open_call else None
-        events, rest = closing_events(whole, calls, first, started), calls[first:]
+        events, rest = first_events + closing_events(whole, calls, first, started), calls[first:]
         if not rest and not self.open_call and self.state not in ("reasoning", "think"):
             a = self.quiet if self.quiet >= 0 else self.at  # (held at the start: reasoning is no text)
             for piece in reply_shown(whole, a, self.format, self.thinking, bool(self.committed)):
@@ -693,8 +693,8 @@ class LiveReading:
 # what each state reads (``feed`` runs them until one waits for more text)
 _STEPS: dict[str, Callable[[LiveReading, list[StreamEvent]], bool]] = {
     "opening": LiveReading._opening, "reasoning": LiveReading._reasoning, "text": LiveReading._text,
-    "decide": LiveReading._decide,
-    "think": LiveReading._think, "after_think": LiveReading._after_think, "code": LiveReading._code,
+    "decide": LiveReading._decide, "think": LiveReading._think, "after_think": LiveReading._after_think,
+    "code": LiveReading._code,
     "head": LiveReading._head, "args": LiveReading._args, "after": LiveReading._after,
     "tagged": LiveReading._tagged, "section": LiveReading._section, "family": LiveReading._family,
     "jhead": LiveReading._jhead}

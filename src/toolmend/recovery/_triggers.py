@@ -10,7 +10,9 @@ still grow into one of those words (``functo``): it is held back until it is
 whole or proves to be prose. ``PROSE_STOP`` finds either, in one search: a
 delta it finds nothing in is prose (the live reading's common case).
 ``opens_prefilled(text, kinds)`` says whether a message's start is the body of a
-call whose opener the prompt held (held to the end, where the whole text is read).
+call whose opener the prompt held (held to the end, where the whole text is read);
+``dropped_follows`` whether such a body follows a call's closer (the next call, its
+opener dropped).
 """
 
 from __future__ import annotations
@@ -22,8 +24,6 @@ import regex  # type: ignore[import-untyped]
 from ._formats._context import (
     CALL_LABEL,
     INSTRUCTION,
-    PREFILLED,
-    PREFILLED_OPENERS,
     RESPONSE,
     ROLE_TOKENS,
     STRING_QUOTES,
@@ -32,9 +32,11 @@ from ._formats._context import (
 )
 from ._formats._harmony import STRIPPED_HARMONY, STRIPPED_HARMONY_OPENING
 from ._formats._nestedxml import NS as _MINIMAX_NS
+from ._formats._prefilled import DROPPED_AFTER, DROPPED_BODIES, DROPPED_CLOSERS, PREFILLED, PREFILLED_OPENERS
 from ._formats._schema import NAMESPACES, declared_name
 
-__all__ = ["TRIGGER", "PROSE_STOP", "partial_tail", "opens_prefilled", "reads_prefilled", "opens_with_tool"]
+__all__ = ["TRIGGER", "PROSE_STOP", "partial_tail", "opens_prefilled", "reads_prefilled", "opens_with_tool",
+           "dropped_follows"]
 
 # the literal markers that do not begin with one of the trigger characters
 _WORD_MARKERS = ("Action:", "functools", "function call<|role_sep|>", *ROLE_TOKENS, _MINIMAX_NS,
@@ -92,6 +94,7 @@ def partial_tail(text: str) -> int:
 # a call whose opener the prompt held, at the message's start (the scan's PREFILLED; here
 # matched on the text so far, which may still become one)
 _PREFILLED = regex.compile(PREFILLED.pattern)
+_DROPPED = {closer: regex.compile(pattern) for closer, pattern in DROPPED_BODIES.items()}
 
 
 def reads_prefilled(kinds: frozenset[str]) -> bool:
@@ -110,6 +113,17 @@ def opens_prefilled(text: str, kinds: frozenset[str]) -> bool | None:
     if m is None:
         return False
     return None if m.partial else m.lastgroup in kinds
+
+
+def dropped_follows(text: str, k: int, kinds: frozenset[str]) -> bool | None:
+    """After a call's closer (ending at ``k``): the next call follows it with its opener
+    dropped (``DROPPED_AFTER``, the scan's ``read_dropped``: True), something else (False), or
+    what follows is not known yet (None)."""
+    closer = next((c for c in DROPPED_CLOSERS if text.endswith(c, 0, k)), None)
+    if closer is None or DROPPED_AFTER[closer][0] not in kinds:
+        return False
+    m = _DROPPED[closer].match(text, k, partial=True)
+    return False if m is None else None if m.partial else True
 
 
 # what no body of PREFILLED begins with, decided on the first characters: a first word followed

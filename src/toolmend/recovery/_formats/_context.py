@@ -29,16 +29,6 @@ TURN_END = re.compile("(?:" + "|".join(re.escape(t) for t in TURN_ENDS)
 # MiniMax M2's role tokens (its first token, then each turn's header: ]~b]user, ]~b]ai): in a
 # reply, one says the text holds turns of the prompt, or the reply's header
 ROLE_TOKENS = ("]~!b[", "]~b]")
-# A call whose family's opener the prompt held (a call forced by writing the opener after the
-# assistant's header): the text opens with the call's body, GLM's NAME<arg_key>, Gemma 4's
-# call:NAME{, MiniMax M2's <invoke name=, and is read as if the opener stood before it
-PREFILLED = re.compile(r"[ \t\r\n]{0,64}(?:(?P<glm>[A-Za-z_][\w.-]{0,127}[ \t]{0,8}\r?\n?[ \t]{0,8}<arg_key>)"
-                       r"|(?P<gemma4>call:[A-Za-z_])|(?P<minimax_m2><invoke[ \t]+name=)"
-                       # (harmony's: the prompt ends in <|start|>assistant, the reply opens with its
-                       # recipient)
-                       r"|(?P<harmony>to=[^\s<]{1,160}[ \t]{0,8}<\|channel\|>)"  # (Glimmer's has none)
-                       # (NexusRaven-V2's label, its own, not the prompt's: it only ever opens the answer)
-                       r"|(?P<nexusraven>Call:[ \t]{0,8}[A-Za-z_][\w.-]{0,127}[ \t]{0,8}\())")
 # A call no marker begins: the message opens with a tool's name, then GLM-4-9B-Chat's line
 # break and JSON arguments, or a Python call's parenthesis (in a string, a list of them, or
 # Markdown's inline code, too). The format not named, it is read where the name is a tool
@@ -57,10 +47,6 @@ def head_name(written: str) -> str:
     """The tool's name ``TOOL_HEAD`` found, its underscores as Markdown escapes them
     (``solve\\_quadratic``) read as the underscores they are (a name holds no backslash)."""
     return written.replace("\\_", "_")
-# the family's marker (its reader's) and the text the prompt held, put back before the body
-PREFILLED_OPENERS = {"glm": ("<tool_call>", "<tool_call>"), "gemma4": ("<|tool_call>", "<|tool_call>"),
-                     "minimax_m2": ("<minimax:tool_call>", "<minimax:tool_call>"),
-                     "harmony": ("<|start|>", "<|start|>assistant "), "nexusraven": ("Call:", "")}
 # the header of the assistant's turn after one: the text held the prompt, and the reply follows
 REPLY_HEAD = re.compile("|".join((
     r"\s*(?:<\|im_start\|>assistant", r"<start_of_turn>model", r"<\|turn>model", r"<\uff5cAssistant\uff5c>",

@@ -3,16 +3,22 @@ GLM's name then ``<arg_key>``, Gemma 4's ``call:NAME{``, MiniMax M2's ``<invoke 
 harmony's recipient), or when its label only ever opens an answer (NexusRaven-V2's
 ``Call:``, the model's own): read as if the opener stood before it. The scan looks here at
 the reply's start and where a bare reasoning closer ends the reasoning the prompt opened.
+
+The same bodies right after a call's closer are the next call, its opener dropped
+(``DROPPED_AFTER``: Gemma 4's ``<tool_call|>call:g{..}<tool_call|>``, the model leaving
+out the second ``<|tool_call>``): read the same way, with a fix saying so.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from ..._text import skip_blanks
+from .._result import Fix
 from .._toolcalls import ToolCall
 from ._base import Ctx
-from ._context import PREFILLED, PREFILLED_OPENERS
 from ._pythonic import read_raven
 from ._tokens import BARE_CLOSER
 from ._xml import read_glm
@@ -20,10 +26,51 @@ from ._xml import read_glm
 if TYPE_CHECKING:
     from ._scan import Scanner
 
-__all__ = ["read_prefilled"]
+__all__ = ["PREFILLED", "PREFILLED_OPENERS", "DROPPED_AFTER", "DROPPED_CLOSERS", "DROPPED_BODIES",
+           "read_prefilled", "read_dropped"]
+
+# A call whose family's opener the prompt held (a call forced by writing the opener after the
+# assistant's header): the text opens with the call's body, and is read as if the opener stood
+# before it. Each family's body:
+_BODIES = {
+    # NAME<arg_key> (Hunyuan's NAME<tool_sep><arg_key> too)
+    "glm": r"[A-Za-z_][\w.-]{0,127}[ \t]{0,8}\r?\n?[ \t]{0,8}(?:<tool_sep>[ \t\r\n]{0,8})?<arg_key>",
+    "gemma4": r"call:[A-Za-z_]",  # call:NAME{
+    "minimax_m2": r"<invoke[ \t]+name=",
+    # (harmony's: the prompt ends in <|start|>assistant, the reply opens with its recipient; Glimmer's
+    # has none)
+    "harmony": r"to=[^\s<]{1,160}[ \t]{0,8}<\|channel\|>",
+    # (NexusRaven-V2's label, its own, not the prompt's: it only ever opens the answer)
+    "nexusraven": r"Call:[ \t]{0,8}[A-Za-z_][\w.-]{0,127}[ \t]{0,8}\(",
+}
+_LEAD = r"[ \t\r\n]{0,64}"  # (the blanks before one)
+PREFILLED = re.compile(_LEAD + "(?:" + "|".join(f"(?P<{k}>{body})" for k, body in _BODIES.items()) + ")")
+# the family's marker (its reader's) and the text the prompt held, put back before the body
+PREFILLED_OPENERS = {"glm": ("<tool_call>", "<tool_call>"), "gemma4": ("<|tool_call>", "<|tool_call>"),
+                     "minimax_m2": ("<minimax:tool_call>", "<minimax:tool_call>"),
+                     "harmony": ("<|start|>", "<|start|>assistant "), "nexusraven": ("Call:", "")}
 
 # the readers of the bodies that no family's marker opens (the others are their marker's)
 _OWN_READERS: dict[str, Any] = {"glm": read_glm, "nexusraven": read_raven}
+
+# a call's closer -> the family whose next call may follow it with its opener dropped: (its kind,
+# its body's family in _BODIES, its marker and the text put back before the body). After a
+# closer, such a body can only be a call: prose never opens with "call:g{" or "g\n<arg_key>"
+DROPPED_AFTER: dict[str, tuple[str, str, str, str]] = {
+    "</tool_call>": ("glm", "glm", "<tool_call>", "<tool_call>"),
+    "<tool_call|>": ("gemma4", "gemma4", "<|tool_call>", "<|tool_call>"),
+    "<end_function_call>": ("functiongemma", "gemma4", "<start_function_call>", "<start_function_call>"),
+    "</minimax:tool_call>": ("minimax_m2", "minimax_m2", "<minimax:tool_call>", "<minimax:tool_call>"),
+    "<|call|>": ("harmony", "harmony", "<|start|>", "<|start|>assistant "),
+}
+DROPPED_CLOSERS = tuple(DROPPED_AFTER)
+# closer -> the pattern of the body that may follow it (a stream matches it partially)
+DROPPED_BODIES = {closer: _LEAD + "(?:" + _BODIES[body] + ")"
+                  for closer, (_, body, _, _) in DROPPED_AFTER.items()}
+# a <tool_call> whose body is JSON (Hermes'): a call of another family than GLM's, whose
+# </tool_call> a GLM body after it does not follow (a stream reports such a call at its closer)
+_JSON_BODY = re.compile(r"<tool_call>[ \t\r\n]*[{\[]")
+_DROPPED = {closer: re.compile(pattern) for closer, pattern in DROPPED_BODIES.items()}
 
 
 def read_prefilled(scanner: Scanner, calls: list[ToolCall], at: int = 0) -> int:
@@ -36,18 +83,51 @@ def read_prefilled(scanner: Scanner, calls: list[ToolCall], at: int = 0) -> int:
     if m is None or m.lastgroup not in scanner.kinds:
         return at
     (marker, opener), k = PREFILLED_OPENERS[m.lastgroup], m.start(m.lastgroup)
-    virtual = opener + text[k:]
-    ctx = Ctx(scanner.ctx.tools, scanner.ctx.fmt)  # (its searches remembered are the virtual text's)
-    read = _OWN_READERS.get(m.lastgroup) or scanner.readers[marker]
-    found, end = read(virtual, 0, len(virtual), ctx)
+    found, b = _read_as_opened(scanner, k, _OWN_READERS.get(m.lastgroup) or scanner.readers[marker], opener)
     if not found:
         return at
-    shift = k - len(opener)  # (the opener was not written: a span starts at the body)
-    found = [replace(c, span=(max(k, c.span[0] + shift), c.span[1] + shift)) for c in found]
-    b = max(end + shift, k)
     if m.lastgroup == "nexusraven" and not scanner.reasoning_over and b > found[-1].span[1]:
         # (NexusRaven's account of its calls, read on past them: a bare closer there may end the
         # reasoning the prompt opened, as one the scan meets does, so the scan goes on from it)
         q = BARE_CLOSER.search(text, found[-1].span[1], b)
         b = b if q is None else q.start()
-    return scanner._past_closer(k, b, found, calls, False)
+    return read_dropped(scanner, calls, scanner._past_closer(k, b, found, calls, False))
+
+
+def _read_as_opened(scanner: Scanner, k: int, read: Any, opener: str) -> tuple[list[ToolCall], int]:
+    """The calls ``read`` reads at ``k`` with ``opener`` put back before the body, their spans in
+    the text (from the body on: the opener was not written), and where the reading ends."""
+    text = scanner.text
+    virtual = opener + text[k:]
+    ctx = Ctx(scanner.ctx.tools, scanner.ctx.fmt)  # (its searches remembered are the virtual text's)
+    found, end = read(virtual, 0, len(virtual), ctx)
+    if not found:
+        return [], k
+    shift = k - len(opener)
+    found = [replace(c, span=(max(k, c.span[0] + shift), c.span[1] + shift)) for c in found]
+    return found, max(end + shift, k)
+
+
+def read_dropped(scanner: Scanner, calls: list[ToolCall], b: int) -> int:
+    """The calls right after the last of ``calls`` (the scan goes on at ``b``, past its closer
+    or its block's) whose opener was dropped (``DROPPED_AFTER``), each read as if it stood
+    there, added with a fix saying so; where the scan goes on."""
+    text = scanner.text
+    while calls and text.endswith(DROPPED_CLOSERS, 0, b):
+        closer = next(c for c in DROPPED_CLOSERS if text.endswith(c, 0, b))
+        kind, _, marker, opener = DROPPED_AFTER[closer]
+        m = _DROPPED[closer].match(text, b)
+        last = calls[-1].span
+        if m is None or kind not in scanner.kinds or last[1] > b or text[last[1]:b - len(closer)].strip() \
+                or _JSON_BODY.match(text, last[0]) is not None:
+            # (the closer is the last call's, or its block's: MiniMax M2's invoke in one)
+            return b
+        k = skip_blanks(text, b, m.end())
+        found, end = _read_as_opened(scanner, k, _OWN_READERS.get(kind) or scanner.readers[marker], opener)
+        if not found:
+            return b
+        fix = Fix("opener", k, f"the call's opening {opener.strip()} was dropped after the {closer} "
+                                f"before it: read as if it stood there")
+        found[0] = replace(found[0], fixes=(fix, *found[0].fixes))
+        b = scanner._past_closer(k, end, found, calls, False)
+    return b

@@ -54,7 +54,7 @@ from ._context import (
 )
 from ._hermes import NOT_A_TAG, read_tag_at
 from ._json import read_glm4
-from ._prefilled import read_prefilled
+from ._prefilled import read_dropped, read_prefilled
 from ._pyliteral import python_prefix
 from ._pythonic import comment_after, joined_lists, read_list, tool_code
 from ._tokens import (
@@ -332,6 +332,8 @@ class Scanner:
                 self.shown_end = pos  # (and the calls right after one shown are shown too)
             return pos, pos
         pos = self._past_closer(start, pos, found, calls, in_fence)
+        if found and not in_fence:  # (the next call right after it, its opener dropped)
+            pos = read_dropped(self, calls, pos)
         return pos, pos
 
     def _py_list(self, m: re.Match[str], limit: int, calls: list[ToolCall], in_fence: bool) -> int:

@@ -1,0 +1,156 @@
+"""A call right after a call's closer, its opening token dropped, is the next call.
+
+Models that write several calls in a row sometimes leave out the second opener:
+Gemma 4's ``<|tool_call>call:f{..}<tool_call|>call:g{..}<tool_call|>``. Before, the
+call after the closer was silently lost (the list came back whole with ``f`` alone) and
+a stream showed it as text. Now it is read as if the opener stood there, with a fix
+saying so, in the whole text and in every stream of it; prose after a closer stays prose.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from toolmend import ToolCallStream, parse_tool_calls
+from toolmend.recovery import FIX_CODES
+from toolmend.recovery._streamevents import CallFinished, TextDelta
+
+# family -> (the first call, whole; the second, its opener dropped; the format's name)
+_FAMILIES = {
+    "gemma4": ("<|tool_call>call:f{a:1}<tool_call|>", "call:g{b:2}<tool_call|>", "gemma4"),
+    "functiongemma": ("<start_function_call>call:f{a:1}<end_function_call>", "call:g{b:2}<end_function_call>",
+                      "functiongemma"),
+    "glm": ("<tool_call>f\n<arg_key>a</arg_key>\n<arg_value>1</arg_value>\n</tool_call>",
+            "g\n<arg_key>b</arg_key>\n<arg_value>2</arg_value>\n</tool_call>", "glm45"),
+    "hy_v3": ("<tool_calls><tool_call>f<tool_sep><arg_key>a</arg_key><arg_value>1</arg_value></tool_call>",
+              "g<tool_sep><arg_key>b</arg_key><arg_value>2</arg_value></tool_call></tool_calls>", "hy_v3"),
+    "minimax_m2": ('<minimax:tool_call>\n<invoke name="f">\n<parameter name="a">1</parameter>\n</invoke>\n'
+                   '</minimax:tool_call>', '<invoke name="g">\n<parameter name="b">2</parameter>\n</invoke>\n'
+                   '</minimax:tool_call>', "minimax_m2"),
+    "harmony": ('<|start|>assistant<|channel|>commentary to=functions.f <|constrain|>json<|message|>'
+                '{"a": 1}<|call|>',
+                'to=functions.g <|channel|>commentary <|constrain|>json<|message|>{"b": 2}<|call|>',
+                "harmony"),
+}
+_SEPS = ["", "\n", "\n\n", " \n"]
+
+
+def _renamed(call: str, name: str, new: str) -> str:
+    """``call`` calling ``new`` instead of ``name``."""
+    for before, after in (('"{}"', '"{}"'), ("{}\n", "{}\n"), (":{}{{", ":{}{{"), (".{} ", ".{} "),
+                          (">{}<", ">{}<"), ("{}<tool_sep>", "{}<tool_sep>")):
+        call = call.replace(before.format(name), after.format(new))
+    return call
+
+
+def _checked(text: str, hidden: str = "", **kw: object) -> list:  # type: ignore[type-arg]
+    """The calls of ``text``, checked to be what every stream of it finishes with (1-, 3- and
+    7-character deltas; thinking None and False, and True after a reasoning block), and
+    ``hidden``, a call's text, never shown."""
+    calls = parse_tool_calls(text, **kw)  # type: ignore[arg-type]
+    for thinking, lead in ((None, ""), (False, ""), (True, "let me see</think>")):
+        whole = lead + text
+        expected = parse_tool_calls(whole, thinking=thinking, **kw)  # type: ignore[arg-type]
+        assert [(c.name, c.ok, c.args) for c in expected] == [(c.name, c.ok, c.args) for c in calls]
+        for size in (1, 3, 7):
+            stream = ToolCallStream(thinking=thinking, **kw)  # type: ignore[arg-type]
+            events = [e for k in range(0, len(whole), size) for e in stream.feed(whole[k:k + size])]
+            events += stream.close()
+            assert stream.finish() == expected, (thinking, size)
+            shown = "".join(e.text for e in events if isinstance(e, TextDelta))
+            assert not hidden or hidden not in shown, (thinking, size, shown)
+    return calls
+
+
+@pytest.mark.parametrize("family", sorted(_FAMILIES))
+@pytest.mark.parametrize("sep", _SEPS)
+@pytest.mark.parametrize("named", [False, True])
+def test_the_call_after_a_closer_its_opener_dropped_is_read(family, sep, named):
+    first, second, fmt = _FAMILIES[family]
+    text = first + sep + second
+    calls = _checked(text, second[:12].strip(), format=fmt if named else None)
+    typed = (lambda v: str(v)) if family in ("glm", "hy_v3", "minimax_m2") else (lambda v: v)  # (text)
+    assert [(c.name, c.ok, c.args) for c in calls] == [("f", True, {"a": typed(1)}),
+                                                        ("g", True, {"b": typed(2)})]
+    g = calls[1]
+    # (its span: the invoke's, the tag's)
+    block_end = {"minimax_m2": len("\n</minimax:tool_call>"), "hy_v3": len("</tool_calls>")}.get(family, 0)
+    assert g.span == (text.index(second), len(text) - block_end)
+    assert [f.code for f in g.fixes] == ["opener"] and "opener" in FIX_CODES
+    assert g.fixes[0].offset == g.span[0] and "dropped" in g.fixes[0].message
+    assert calls[0].fixes == ()
+
+
+@pytest.mark.parametrize("family", sorted(_FAMILIES))
+def test_a_run_of_calls_each_opener_dropped_keeps_every_call(family):
+    first, second, fmt = _FAMILIES[family]
+    shut = "</tool_calls>" if family == "hy_v3" else ""  # (Hunyuan's calls in one block)
+    second = second.removesuffix(shut)
+    text = first + "\n" + second + "\n" + _renamed(second, "g", "h") + "\n" + \
+        _renamed(first, "f", "k").replace("<tool_calls>", "") + shut
+    calls = _checked(text, second[:12].strip())
+    assert [c.name for c in calls] == ["f", "g", "h", "k"] and all(c.ok for c in calls)
+    assert [bool(c.fixes) for c in calls] == [False, True, True, False]
+
+
+@pytest.mark.parametrize("family", sorted(_FAMILIES))
+@pytest.mark.parametrize("after", ["\nDone.", "\nDone. I called f.", " and that is all", "\ncall me later",
+                                   "\nto be continued", "\n\nThe result: <b>bold</b>"])
+def test_prose_after_a_closer_stays_prose(family, after):
+    first = _FAMILIES[family][0]
+    calls = _checked(first + after)
+    assert [(c.name, c.ok, c.fixes) for c in calls] == [("f", True, ())]
+    for thinking in (False, None):
+        stream = ToolCallStream(thinking=thinking)
+        events = [e for ch in first + after for e in stream.feed(ch)] + stream.close()
+        shown = "".join(e.text for e in events if isinstance(e, TextDelta))
+        assert shown.strip() == after.strip() or thinking is None  # (None shows no text after calls)
+
+
+@pytest.mark.parametrize("family", sorted(_FAMILIES))
+def test_the_call_after_words_after_a_closer_is_not_taken_for_a_dropped_one(family):
+    # only a body right after the closer (blanks between) is a call whose opener was dropped
+    first, second, _ = _FAMILIES[family]
+    calls = _checked(first + "\nHere is the format: " + second)
+    assert [c.name for c in calls] == ["f"]
+
+
+@pytest.mark.parametrize("family", ["gemma4", "functiongemma", "glm", "hy_v3", "minimax_m2"])
+def test_a_dropped_opener_call_cut_or_broken_is_not_ok_never_lost(family):
+    first, second, _ = _FAMILIES[family]
+    value = second.index("2")  # (cut inside the arguments, or before the value)
+    for cut in (second[:value], second[:value - 2], second[:value + 1] + "<"):
+        calls = _checked(first + "\n" + cut)
+        assert [(c.name, c.ok) for c in calls] == [("f", True), ("g", False)], cut
+        assert calls[1].span[0] == len(first) + 1
+
+
+def test_a_dropped_opener_call_is_checked_against_the_tools_like_any_other():
+    first, second, _ = _FAMILIES["gemma4"]
+    tools = [{"type": "function", "function": {"name": "f", "parameters": {"type": "object"}}}]
+    calls = _checked(first + second, tools=tools)
+    assert [(c.name, c.ok) for c in calls] == [("f", True), ("g", False)]
+    assert "not among the tools" in (calls[1].error or "")
+
+
+def test_a_format_that_does_not_read_the_family_reads_no_dropped_call():
+    first, second, _ = _FAMILIES["gemma4"]
+    assert [c.name for c in parse_tool_calls(first + second, format="functiongemma")] == []
+    assert [c.name for c in parse_tool_calls(first + second, format="gemma4")] == ["f", "g"]
+
+
+def test_a_hermes_call_is_reported_at_its_closer_and_no_glm_body_follows_it():
+    # (a JSON body is no GLM call's: what follows its </tool_call> is read as text is, and a
+    # stream finishes the call as its closer arrives)
+    first = '<tool_call>{"name": "f", "arguments": {}}</tool_call>'
+    text = first + "\ng\n<arg_key>b</arg_key>\n<arg_value>2</arg_value>\n</tool_call>"
+    assert [c.name for c in _checked(text)] == ["f"]
+    stream = ToolCallStream(thinking=False)
+    assert [e for e in stream.feed(first) if isinstance(e, CallFinished)]
+
+
+@pytest.mark.parametrize("family", sorted(_FAMILIES))
+def test_a_dropped_opener_call_in_a_fence_is_shown_not_made(family):
+    first, second, _ = _FAMILIES[family]
+    text = "For example:\n```\n" + first + "\n" + second + "\n```\n"
+    assert _checked(text) == []
