@@ -64,6 +64,8 @@ DROPPED_AFTER: dict[str, tuple[str, str, str, str]] = {
     "<|call|>": ("harmony", "harmony", "<|start|>", "<|start|>assistant "),
 }
 DROPPED_CLOSERS = tuple(DROPPED_AFTER)
+_LONGEST = max(map(len, DROPPED_CLOSERS))
+assert all(c.count("<") == 1 for c in DROPPED_CLOSERS)
 # closer -> the pattern of the body that may follow it (a stream matches it partially)
 DROPPED_BODIES = {closer: _LEAD + "(?:" + _BODIES[body] + ")"
                   for closer, (_, body, _, _) in DROPPED_AFTER.items()}
@@ -113,12 +115,15 @@ def read_dropped(scanner: Scanner, calls: list[ToolCall], b: int) -> int:
     or its block's) whose opener was dropped (``DROPPED_AFTER``), each read as if it stood
     there, added with a fix saying so; where the scan goes on."""
     text = scanner.text
-    while calls and text.endswith(DROPPED_CLOSERS, 0, b):
-        closer = next(c for c in DROPPED_CLOSERS if text.endswith(c, 0, b))
-        kind, _, marker, opener = DROPPED_AFTER[closer]
+    while calls:
+        closer = text[text.rfind("<", max(0, b - _LONGEST), b):b]  # (each closer holds one "<")
+        family = DROPPED_AFTER.get(closer)
+        if family is None or family[0] not in scanner.kinds:
+            return b
+        kind, _, marker, opener = family
         m = _DROPPED[closer].match(text, b)
         last = calls[-1].span
-        if m is None or kind not in scanner.kinds or last[1] > b or text[last[1]:b - len(closer)].strip() \
+        if m is None or last[1] > b or text[last[1]:b - len(closer)].strip() \
                 or _JSON_BODY.match(text, last[0]) is not None:
             # (the closer is the last call's, or its block's: MiniMax M2's invoke in one)
             return b
