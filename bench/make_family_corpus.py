@@ -381,6 +381,10 @@ def _minimax_m2_blocks(calls: list[Call]) -> str:  # each call in a block of its
     return "\n".join(minimax_m2([c]) for c in calls)
 
 
+def _gemma4_bare(calls: list[Call]) -> str:  # call: written as a bare ":", as Gemma 4 checkpoints do
+    return gemma4(calls).replace("<|tool_call>call:", "<|tool_call>:")
+
+
 def _harmony_dropped(calls: list[Call]) -> str:  # the next call's <|start|>assistant left out
     return harmony(calls[:1]) + "".join(f"to=functions.{n} <|channel|>commentary <|constrain|>json"
                                         f"<|message|>{dumps(a)}<|call|>" for n, a in calls[1:])
@@ -411,6 +415,7 @@ FAMILIES: dict[str, tuple[Callable[[list[Call]], str], str]] = {
     "glm4": (glm4, "json"), "claude_xml": (claude_xml, "xml"), "claude_xml/tool_name": (claude_tool_name, "xml"),
     "minimax_arrows": (minimax_arrows, "xml"), "minimax_arrows/json": (minimax_arrows_json, "json"),
     "nexusraven": (nexusraven, "python"),
+    "gemma4/bare_colon": (_gemma4_bare, "gemma"),
     # the next call's opener dropped after a call's closer
     "gemma4/dropped_opener": (_opener_dropped(gemma4, "<|tool_call>"), "gemma"),
     "functiongemma/dropped_opener": (_opener_dropped(functiongemma, "<start_function_call>"), "xml"),

@@ -1,4 +1,6 @@
-"""A call right after a call's closer, its opening token dropped, is the next call.
+"""A call whose opening token was dropped or miswritten is read, never lost.
+
+A call right after a call's closer, its opening token dropped, is the next call.
 
 Models that write several calls in a row sometimes leave out the second opener:
 Gemma 4's ``<|tool_call>call:f{..}<tool_call|>call:g{..}<tool_call|>``. Before, the
@@ -154,3 +156,32 @@ def test_a_dropped_opener_call_in_a_fence_is_shown_not_made(family):
     first, second, _ = _FAMILIES[family]
     text = "For example:\n```\n" + first + "\n" + second + "\n```\n"
     assert _checked(text) == []
+
+
+_Q = '<|"|>'
+
+
+@pytest.mark.parametrize("written", [":", "-", "", " :"])
+@pytest.mark.parametrize("marker, closer, quote", [
+    ("<|tool_call>", "<tool_call|>", _Q), ("<start_function_call>", "<end_function_call>", "<escape>")])
+def test_a_gemma_call_whose_call_word_was_miswritten_is_read(written, marker, closer, quote):
+    # (Gemma 4 checkpoints write <|tool_call>:name{..}, -name{..} or name{..}: the token says a
+    # call follows; before, the block came back as no call at all)
+    text = f"Searching.\n{marker}{written}search_files{{pattern:{quote}.env{quote}}}{closer}"
+    calls = _checked(text, "search_files")
+    assert [(c.name, c.ok, c.args) for c in calls] == [("search_files", True, {"pattern": ".env"})]
+    assert calls[0].span == (text.index(marker), len(text))
+    assert [f.code for f in calls[0].fixes] == ["opener"]
+    two = text + f"{marker}{written}read{{path:{quote}a{quote}}}{closer}"
+    assert [(c.name, c.ok) for c in _checked(two, "search_files")] == [("search_files", True), ("read", True)]
+
+
+@pytest.mark.parametrize("body", ["I will call it{x}", ": search files{x:1}", "-", ":", "call it later",
+                                  "- starting-task-overview\n"])
+def test_words_in_a_gemma_block_are_no_call(body):
+    assert _checked(f"<|tool_call>{body}<tool_call|>") == []
+
+
+def test_a_gemma_call_miswritten_and_cut_is_not_ok():
+    calls = _checked("<|tool_call>:search_files{pattern:" + _Q + ".e")
+    assert [(c.name, c.ok) for c in calls] == [("search_files", False)]

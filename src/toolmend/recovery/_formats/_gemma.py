@@ -18,6 +18,7 @@ import re
 from dataclasses import replace
 
 from ..._text import string_end
+from .._result import Fix
 from .._toolcalls import _NAME, NAME_PATTERN, NO_ARGUMENTS, ToolCall, two_ways
 from ._base import Ctx, cut_call, named_call, string_rest_end, xml_call
 from ._pythonic import pythonic_at
@@ -235,14 +236,37 @@ def _body_call(name: str, text: str, i: int, a: int, limit: int, ctx: Ctx, quote
     return ToolCall(name, raw, call.args, call.ok, call.span, call.error, call.id), e, True
 
 
+def _bare_headed(read, text: str, i: int, limit: int, ctx: Ctx, bare: re.Match[str],  # type: ignore[no-untyped-def]
+                 marker: str) -> tuple[list[ToolCall] | None, int]:
+    """The block at ``i`` whose call: was written as ``bare`` has it (a bare ":" or "-", or
+    nothing): read as if "call:" stood there, its first call with a fix saying so."""
+    virtual = marker + "call:" + text[bare.start(2):]  # (in a text of its own: searches of its own)
+    found, end = read(virtual, 0, len(virtual), Ctx(ctx.tools, ctx.fmt))
+    if not found:
+        return found, i + len(marker)
+    shift = bare.start(2) - len(marker) - len("call:")
+    found = [replace(c, span=(max(i, c.span[0] + shift), c.span[1] + shift)) for c in found]
+    written = repr(bare.group(1)) if bare.group(1) else "nothing"
+    fix = Fix("opener", i, f"the call's 'call:' after {marker} was written {written}: read as the call "
+                           "it opens")
+    found[0] = replace(found[0], fixes=(fix, *found[0].fixes))
+    return found, max(end + shift, i)
+
+
 def gemma_reader(marker: str, closer: str, quote: str, typed: bool):  # type: ignore[no-untyped-def]
     head = re.compile(re.escape(marker) + r"\s*call:(" + NAME_PATTERN + r")\s*")
+    # (checkpoints of Gemma 4 write its call: as a bare ":" or "-", or leave it out: the token
+    # says a call follows, so NAME{ right after it is one; read, with a fix saying so)
+    bare_head = re.compile(re.escape(marker) + r"\s*([:-]?)(" + NAME_PATTERN + r")\s*(?=\{)")
 
     def read(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
         """The calls in the block at ``i``: one, or several one after the other
         (``call:f{..}call:g{..}``) before the closer."""
         m = head.match(text, i, limit)
         if m is None:
+            bare = bare_head.match(text, i, limit)
+            if bare is not None and _NAME.match(bare.group(2)):
+                return _bare_headed(read, text, i, limit, ctx, bare, marker)
             if limit == len(text) and limit - i - len(marker) < 140 and text.find("{", i, limit) < 0:
                 return [], limit  # cut before the body
             return None, i + len(marker)
