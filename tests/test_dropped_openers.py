@@ -40,7 +40,7 @@ _SEPS = ["", "\n", "\n\n", " \n"]
 def _renamed(call: str, name: str, new: str) -> str:
     """``call`` calling ``new`` instead of ``name``."""
     for before, after in (('"{}"', '"{}"'), ("{}\n", "{}\n"), (":{}{{", ":{}{{"), (".{} ", ".{} "),
-                          (">{}<", ">{}<"), ("{}<tool_sep>", "{}<tool_sep>")):
+                          (">{}<", ">{}<"), ("{}<tool_sep>", "{}<tool_sep>"), ("{}<arg_key>", "{}<arg_key>")):
         call = call.replace(before.format(name), after.format(new))
     return call
 
@@ -185,3 +185,22 @@ def test_words_in_a_gemma_block_are_no_call(body):
 def test_a_gemma_call_miswritten_and_cut_is_not_ok():
     calls = _checked("<|tool_call>:search_files{pattern:" + _Q + ".e")
     assert [(c.name, c.ok) for c in calls] == [("search_files", False)]
+
+
+@pytest.mark.parametrize("family, second, value", [
+    ("gemma4", 'call:g{b:<|"|>x<tool_call|>y<|"|>}<tool_call|>', "x<tool_call|>y"),
+    ("glm", "g<arg_key>b</arg_key><arg_value>x</tool_call>y</arg_value></tool_call>", "x</tool_call>y"),
+    ("minimax_m2", '<invoke name="g">\n<parameter name="b">x</minimax:tool_call>y</parameter>\n</invoke>\n'
+                   '</minimax:tool_call>', "x</minimax:tool_call>y"),
+])
+def test_a_dropped_opener_call_whose_value_holds_the_closer_keeps_the_value(family, second, value):
+    # (the call is read to its own end, not to the first closer after it; and so is a run of them)
+    first = _FAMILIES[family][0]
+    calls = _checked(first + second + "\n" + first.replace("f", "k", 1) if family != "gemma4" else
+                     first + second + first.replace("call:f", "call:k"))
+    assert [(c.name, c.ok) for c in calls] == [("f", True), ("g", True), ("k", True)]
+    assert calls[1].args == {"b": value}
+    run = first + "".join(_renamed(second, "g", f"g{n}") for n in range(300))
+    calls = parse_tool_calls(run)
+    assert [c.name for c in calls] == ["f", *(f"g{n}" for n in range(300))] and all(c.ok for c in calls)
+    assert all(c.args == {"b": value} for c in calls[1:])

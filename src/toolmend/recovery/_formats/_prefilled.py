@@ -96,13 +96,31 @@ def read_prefilled(scanner: Scanner, calls: list[ToolCall], at: int = 0) -> int:
     return read_dropped(scanner, calls, scanner._past_closer(k, b, found, calls, False))
 
 
-def _read_as_opened(scanner: Scanner, k: int, read: Any, opener: str) -> tuple[list[ToolCall], int]:
+def _read_as_opened(scanner: Scanner, k: int, read: Any, opener: str,
+                    closer: str = "") -> tuple[list[ToolCall], int]:
     """The calls ``read`` reads at ``k`` with ``opener`` put back before the body, their spans in
-    the text (from the body on: the opener was not written), and where the reading ends."""
+    the text (from the body on: the opener was not written), and where the reading ends. With
+    ``closer``, the text to the first closer is read, and to the second: the same reading of both
+    is the reading (a run of such calls is read in linear time); else (a value holding the
+    closer) the rest of the text is."""
     text = scanner.text
-    virtual = opener + text[k:]
+    c = text.find(closer, k) if closer else -1
+    c2 = text.find(closer, c + len(closer)) if c >= 0 else -1
+    if c2 >= 0:
+        found, end = _opened(scanner, read, opener + text[k:c + len(closer)])
+        if found and (found, end) == _opened(scanner, read, opener + text[k:c2 + len(closer)]):
+            return _moved(found, end, k, opener)
+    return _moved(*_opened(scanner, read, opener + text[k:]), k, opener)
+
+
+def _opened(scanner: Scanner, read: Any, virtual: str) -> tuple[list[ToolCall], int]:
     ctx = Ctx(scanner.ctx.tools, scanner.ctx.fmt)  # (its searches remembered are the virtual text's)
     found, end = read(virtual, 0, len(virtual), ctx)
+    return found or [], end
+
+
+def _moved(found: list[ToolCall], end: int, k: int, opener: str) -> tuple[list[ToolCall], int]:
+    """The calls read in the virtual text (the opener, then the text from ``k``), in the text."""
     if not found:
         return [], k
     shift = k - len(opener)
@@ -128,7 +146,8 @@ def read_dropped(scanner: Scanner, calls: list[ToolCall], b: int) -> int:
             # (the closer is the last call's, or its block's: MiniMax M2's invoke in one)
             return b
         k = skip_blanks(text, b, m.end())
-        found, end = _read_as_opened(scanner, k, _OWN_READERS.get(kind) or scanner.readers[marker], opener)
+        found, end = _read_as_opened(scanner, k, _OWN_READERS.get(kind) or scanner.readers[marker], opener,
+                                     closer)
         if not found:
             return b
         fix = Fix("opener", k, f"the call's opening {opener.strip()} was dropped after the {closer} "
