@@ -36,19 +36,28 @@ CASES = [
     ('[TOOL_CALLS]f[CALL_ID]a{"x":{"a":1}}', [("f", False, None)]),
     ('[TOOL_CALLS]g[ARGS]{"b":2}[TOOL_CALLS]f[CALL_ID]abc{"x":{"a":1}}[TOOL_CALLS]h[ARGS]{"c":3}',
      [("g", True, {"b": 2}), ("f", False, None), ("h", True, {"c": 3})]),
-    # text that is no call in a section after a call (its opening token dropped?): an entry not ok
+    # a call in a section after a call, its opening token dropped: read as if it stood there
     (K_S + K_B + "functions.f:0" + K_A + '{"a": 1}<|tool_call_end|>functions.g:1' + K_A + '{"b": 2}' + K_E,
-     [("f", True, {"a": 1}), ("", False, None)]),
+     [("f", True, {"a": 1}), ("g", True, {"b": 2})]),
     (DS_B + "f" + DS_SEP + '{"a": 1}' + DS_END + "g" + DS_SEP + '{"b": 2}' + DS_E,
-     [("f", True, {"a": 1}), ("", False, None)]),
+     [("f", True, {"a": 1}), ("g", True, {"b": 2})]),
     # (between two calls of the section)
     (K_S + K_B + "functions.f:0" + K_A + '{"a": 1}<|tool_call_end|>functions.rm:1' + K_A + '{"p": "/"}'
      "<|tool_call_end|>" + K_B + "functions.g:2" + K_A + '{"b": 2}' + K_E,
-     [("f", True, {"a": 1}), ("", False, None), ("g", True, {"b": 2})]),
+     [("f", True, {"a": 1}), ("rm", True, {"p": "/"}), ("g", True, {"b": 2})]),
     (DS_B + "f" + DS_SEP + '{"a": 1}' + DS_END + "rm" + DS_SEP + '{"p": "/"}' + DS_END + DS_CALL + "g"
-     + DS_SEP + '{"b": 2}' + DS_E, [("f", True, {"a": 1}), ("", False, None), ("g", True, {"b": 2})]),
+     + DS_SEP + '{"b": 2}' + DS_E, [("f", True, {"a": 1}), ("rm", True, {"p": "/"}), ("g", True, {"b": 2})]),
     (DS_B + "function" + DS_SEP + 'f\n```json\n{"a": 1}\n```' + DS_END + "\nfunction" + DS_SEP
-     + 'g\n```json\n{"b": 2}\n```' + DS_E, [("f", True, {"a": 1}), ("", False, None)]),
+     + 'g\n```json\n{"b": 2}\n```' + DS_E, [("f", True, {"a": 1}), ("g", True, {"b": 2})]),
+    # (and the section's first call, its token dropped right after the section's opener)
+    (K_S + "functions.f:0" + K_A + '{"a": 1}<|tool_call_end|>' + K_B + "functions.g:1" + K_A + '{"b": 2}'
+     + K_E, [("f", True, {"a": 1}), ("g", True, {"b": 2})]),
+    (DS_B[:-len(DS_CALL)] + "f" + DS_SEP + '{"a": 1}' + DS_E, [("f", True, {"a": 1})]),
+    # text that is no call in a section after a call: an entry not ok
+    (K_S + K_B + "functions.f:0" + K_A + '{"a": 1}<|tool_call_end|>see above' + K_E,
+     [("f", True, {"a": 1}), ("", False, None)]),
+    (DS_B + "f" + DS_SEP + '{"a": 1}' + DS_END + "and then" + DS_E,
+     [("f", True, {"a": 1}), ("", False, None)]),
     # DeepSeek V3's head with the name and no line break after it
     (DS_B + "function" + DS_SEP + "f" + DS_SEP + '{"a":1}' + DS_E, [("", False, None)]),
     (DS_B + "function" + DS_SEP + "f" + DS_END + DS_CALL + "function" + DS_SEP

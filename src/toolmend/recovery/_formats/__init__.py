@@ -36,9 +36,11 @@ from ._json import (
     read_apertus,
     read_arrow,
     read_deepseek,
+    read_deepseek_section,
     read_functools,
     read_glm4_next,
     read_kimi,
+    read_kimi_section,
     read_mistral,
 )
 from ._nestedxml import NS, read_block
@@ -496,6 +498,9 @@ MARKERS: dict[str, tuple[str, Any]] = {
     "<steptml:invoke": ("step3", invoke_reader("steptml:")),
     "<\uff5ctool\u2581call\u2581begin\uff5c>": ("deepseek", read_deepseek),
     "<|tool_call_begin|>": ("kimi", read_kimi),
+    # (a section's opener, its first call's own token dropped: the call read there; else nothing)
+    "<|tool_calls_section_begin|>": ("kimi", read_kimi_section),
+    "<\uff5ctool\u2581calls\u2581begin\uff5c>": ("deepseek", read_deepseek_section),
     "<|start|>": ("harmony", read_harmony),
     "<|channel|>": ("harmony", read_harmony),
     # (gpt-oss's with its special tokens stripped: the reasoning's text glued before it, or the text's first)

@@ -21,8 +21,10 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from .._jsonish import elements, extent, members, skip_space
+from .._result import Fix
 from .._toolcalls import _NAME, NAME_PATTERN, ToolCall, two_ways
 from ._base import (
     MEMBER_FIRST,
@@ -38,7 +40,8 @@ from ._base import (
 )
 from ._context import after_markup, frames
 
-__all__ = ["block_reader", "read_mistral", "read_kimi", "read_deepseek", "kimi_name", "read_apertus",
+__all__ = ["block_reader", "read_mistral", "read_kimi", "read_deepseek", "read_kimi_section",
+           "read_deepseek_section", "kimi_name", "read_apertus",
            "read_arrow", "read_functools", "read_glm4", "read_glm4_next"]
 
 
@@ -310,8 +313,10 @@ _KIMI_BARE_HEAD = re.compile(r"<\|tool_call_begin\|>\s*([^\s<]{1,160}?)\s*(?=<\|
 _KIMI_AFTER_HEAD = ("<|tool_call_argument_begin|>", "<|tool_call_end|>", "<|tool_calls_section_end|>")
 
 
-def _read_kimi(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
-    m = _KIMI.match(text, i, limit)
+def _read_kimi(text: str, i: int, limit: int, ctx: Ctx,
+               m: re.Match[str] | None = None) -> tuple[list[ToolCall] | None, int]:
+    """Kimi's call at ``i`` (``m``: its head, when its opening token was dropped)."""
+    m = m or _KIMI.match(text, i, limit)
     if m is None:
         if limit == len(text) and not any(ctx.find(text, t, i, limit) >= 0 for t in _KIMI_AFTER_HEAD):
             return [], limit  # cut inside the name (a call's or the section's end after it: a head that
@@ -355,30 +360,63 @@ def _read_kimi(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] 
     return [named_call(name, text[a:stop], (i, stop), call_id, cut=True)], stop
 
 
-def _in_section(reader: Reader, begin: str, shut: str) -> Reader:
-    """``reader`` with what stands after its call in the family's section looked at: text that
-    is no call before the section's end ``shut`` or the next call's ``begin``
-    (``functions.g:1<|tool_call_argument_begin|>{..}``: a call whose opening token was dropped,
-    perhaps) is an entry not ok, so that a section never loses a call. (The live stream holds
-    a call in a section until what follows its end shows another call or the section's end.)"""
+def _in_section(reader: Reader, begin: str, shut: str, dropped: Reader) -> Reader:
+    """``reader`` with what stands after its call in the family's section looked at (``_section_rest``)."""
     def read(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
         found, end = reader(text, i, limit, ctx)
-        k = skip_space(text, end, limit) if found else limit
-        if k >= limit or text.startswith((begin, shut), k):
-            return found, end
-        closed = ctx.find(text, shut, k, limit)
-        nxt = text.find(begin, k, closed if closed >= 0 else limit)
-        stop = nxt if nxt >= 0 else closed  # (to the next call, or to the section's end)
-        if stop < 0:
-            return found, end
-        while text[stop - 1].isspace():
-            stop -= 1
-        assert found is not None
-        return [*found, ToolCall("", text[k:stop], None, False, (k, stop),
-                                 f"the tool-call section holds text that is no call after the call at "
-                                 f"offset {found[-1].span[0]}, before the next call or the section's end: "
-                                 "a call whose opening token was dropped, perhaps; it is not run")], stop
+        return _section_rest(text, found, end, limit, ctx, begin, shut, dropped)
     return read
+
+
+def _section_opened(opener: str, begin: str, shut: str, dropped: Reader) -> Reader:
+    """The section's opener followed by its first call with that call's opening token dropped
+    (``<|tool_calls_section_begin|>functions.f:0<|tool_call_argument_begin|>{..}``): read as if
+    it stood there; None (the scan reads on) for anything else."""
+    def read(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
+        k = skip_space(text, i + len(opener), limit)
+        found, end = dropped(text, k, limit, ctx)
+        if not found:
+            return None, i + len(opener)
+        return _section_rest(text, [_put_back(found[0], k, begin), *found[1:]], end, limit, ctx, begin, shut,
+                             dropped)
+    return read
+
+
+def _put_back(call: ToolCall, k: int, begin: str) -> ToolCall:
+    why = f"the call's opening {begin} was dropped: read as if it stood there"
+    return replace(call, fixes=(Fix("opener", k, why), *call.fixes))
+
+
+def _section_rest(text: str, found: list[ToolCall] | None, end: int, limit: int, ctx: Ctx, begin: str,
+                  shut: str, dropped: Reader) -> tuple[list[ToolCall] | None, int]:
+    """The calls ``found`` in a family's section, to ``end``, and what follows them: the next
+    calls with their opening token dropped (``dropped``: a call's head with no ``begin``), read
+    as if it stood there; then text that is no call before the section's end ``shut`` or the
+    next call's ``begin`` is an entry not ok, so that a section never loses a call. (The live
+    stream holds a call in a section until what follows its end shows another call or the
+    section's end.)"""
+    k = skip_space(text, end, limit) if found else limit
+    while k < limit and not text.startswith((begin, shut), k):
+        more, e = dropped(text, k, limit, ctx)
+        if not more:
+            break
+        assert found is not None
+        found = [*found, _put_back(more[0], k, begin), *more[1:]]
+        end, k = e, skip_space(text, e, limit)
+    if k >= limit or text.startswith((begin, shut), k):
+        return found, end
+    closed = ctx.find(text, shut, k, limit)
+    nxt = text.find(begin, k, closed if closed >= 0 else limit)
+    stop = nxt if nxt >= 0 else closed  # (to the next call, or to the section's end)
+    if stop < 0:
+        return found, end
+    while text[stop - 1].isspace():
+        stop -= 1
+    assert found is not None
+    return [*found, ToolCall("", text[k:stop], None, False, (k, stop),
+                             f"the tool-call section holds text that is no call after the call at "
+                             f"offset {found[-1].span[0]}, before the next call or the section's end: "
+                             "it is not run")], stop
 
 
 _DS_BEGIN = "<｜tool▁call▁begin｜>"
@@ -386,8 +424,9 @@ _DS_SEP = "<｜tool▁sep｜>"
 _DS_END = "<｜tool▁call▁end｜>"
 
 
-def _read_deepseek(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
-    j = i + len(_DS_BEGIN)
+def _read_deepseek(text: str, i: int, limit: int, ctx: Ctx, j: int = -1) -> tuple[list[ToolCall] | None, int]:
+    """DeepSeek's call at ``i`` (``j``: where its head begins, ``i`` when its opening token was dropped)."""
+    j = i + len(_DS_BEGIN) if j < 0 else j
     e = ctx.find(text, _DS_END, j, limit)  # (remembered: a run of calls without it costs one search)
     nxt = text.find(_DS_BEGIN, j, e if e >= 0 else limit)
     if nxt >= 0 and not string_open_at(text, j, nxt, single_quotes=False):
@@ -445,8 +484,27 @@ def _read_deepseek(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCa
     return [named_call(name, text[a:body_end], (i, end), cut=e < 0)], end
 
 
-read_kimi = _in_section(_read_kimi, "<|tool_call_begin|>", "<|tool_calls_section_end|>")
-read_deepseek = _in_section(_read_deepseek, _DS_BEGIN, "<｜tool▁calls▁end｜>")
+def _kimi_dropped(text: str, k: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
+    """Kimi's call at ``k`` with its opening token dropped (``functions.f:0<|tool_call_argument_begin|>``)."""
+    m = _KIMI_DROPPED.match(text, k, limit)
+    return (None, k) if m is None else _read_kimi(text, k, limit, ctx, m)
+
+
+def _deepseek_dropped(text: str, k: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
+    """DeepSeek's call at ``k`` with its opening token dropped (``f<｜tool▁sep｜>{..}``)."""
+    return (None, k) if _DS_DROPPED.match(text, k, limit) is None else _read_deepseek(text, k, limit, ctx, k)
+
+
+# the head of a call in a section whose opening token was dropped: Kimi's id then its argument
+# token, DeepSeek's name (or V3's "function") then its separator
+_KIMI_DROPPED = re.compile(r"([^\s<]{1,160}?)\s*<\|tool_call_argument_begin\|>")
+_DS_DROPPED = re.compile(r"[^\s<]{1,160}?\s*" + re.escape(_DS_SEP))
+_KIMI_SECTION = ("<|tool_call_begin|>", "<|tool_calls_section_end|>", _kimi_dropped)
+_DS_SECTION = (_DS_BEGIN, "<｜tool▁calls▁end｜>", _deepseek_dropped)
+read_kimi = _in_section(_read_kimi, *_KIMI_SECTION)
+read_deepseek = _in_section(_read_deepseek, *_DS_SECTION)
+read_kimi_section = _section_opened("<|tool_calls_section_begin|>", *_KIMI_SECTION)
+read_deepseek_section = _section_opened("<｜tool▁calls▁begin｜>", *_DS_SECTION)
 
 
 def _unread_head(text: str, i: int, j: int, e: int, head: str) -> ToolCall:
