@@ -50,7 +50,7 @@ def _checked(text: str, hidden: str = "", **kw: object) -> list:  # type: ignore
     7-character deltas; thinking None and False, and True after a reasoning block), and
     ``hidden``, a call's text, never shown."""
     calls = parse_tool_calls(text, **kw)  # type: ignore[arg-type]
-    for thinking, lead in ((None, ""), (False, ""), (True, "let me see</think>")):
+    for thinking, lead in ((None, ""), (False, ""), (True, "let me see</think>\n")):
         whole = lead + text
         expected = parse_tool_calls(whole, thinking=thinking, **kw)  # type: ignore[arg-type]
         assert [(c.name, c.ok, c.args) for c in expected] == [(c.name, c.ok, c.args) for c in calls]
@@ -204,3 +204,65 @@ def test_a_dropped_opener_call_whose_value_holds_the_closer_keeps_the_value(fami
     calls = parse_tool_calls(run)
     assert [c.name for c in calls] == ["f", *(f"g{n}" for n in range(300))] and all(c.ok for c in calls)
     assert all(c.args == {"b": value} for c in calls[1:])
+
+
+# -- what a dropped opener never makes: a call out of words, a placeholder, an example -----------
+
+_G1 = "<|tool_call>call:f{a:1}<tool_call|>"
+_M1 = _FAMILIES["minimax_m2"][0]
+
+
+@pytest.mark.parametrize("text", [
+    _G1 + "\ncall:delete_all{confirm:true} would be wrong here, so I did not.",
+    _G1 + "\ncall:g{b:2} is what I will call next.",
+    _M1 + '\n<invoke name="delete_all"><parameter name="confirm">true</parameter></invoke> would be wrong.',
+    _G1 + "call:TOOL_NAME{arg:<|\"|>value<|\"|>}<tool_call|>",
+    "<tool_call>f\n<arg_key>a</arg_key>\n<arg_value>1</arg_value>\n</tool_call>\nNAME\n<arg_key>b</arg_key>\n"
+    "<arg_value>2</arg_value>\n</tool_call>",
+])
+def test_words_or_a_placeholder_after_a_closer_make_no_call(text):
+    # (a body that does not end at its closer, words after it, names a call; a placeholder's
+    # describes the format, as after its opener)
+    assert [(c.name, c.ok) for c in _checked(text)] == [("f", True)]
+
+
+@pytest.mark.parametrize("family", sorted(_FAMILIES))
+def test_a_dropped_opener_call_after_an_example_is_shown_too(family):
+    first, second, _ = _FAMILIES[family]
+    real = _renamed(first, "f", "k")
+    if family == "hy_v3":
+        second = second.removesuffix("</tool_calls>")
+        real = real.replace("<tool_calls>", "") + "</tool_calls>"
+    assert _checked("For example:\n" + first + "\n" + second + "\n" + real) == []
+
+
+@pytest.mark.parametrize("fence", ["```\n", "```xml\n", "```text\n"])
+@pytest.mark.parametrize("family", ["gemma4", "glm", "minimax_m2"])
+def test_a_dropped_opener_call_in_a_fence_of_calls_is_read(fence, family):
+    # (calls in a fence nothing frames are made: the one whose opener was dropped too)
+    first, second, _ = _FAMILIES[family]
+    calls = _checked(fence + first + "\n" + second + "\n```")
+    assert [(c.name, c.ok) for c in calls] == [("f", True), ("g", True)]
+
+
+@pytest.mark.parametrize("broken", ["call:g b:2}<tool_call|>", "call:g[b:2]<tool_call|>"])
+def test_a_body_after_a_closer_that_reads_as_no_call_is_an_entry_not_ok(broken):
+    calls = _checked(_G1 + "\n" + broken)
+    assert [(c.name, c.ok) for c in calls] == [("f", True), ("", False)]
+    assert calls[1].span == (len(_G1) + 1, len(_G1) + 1 + len(broken))
+
+
+def test_a_dropped_opener_call_after_one_not_ok_is_read():
+    calls = _checked(_G1 + "call:g{b:2}}<tool_call|>\ncall:h{b:2}<tool_call|>")
+    assert [(c.name, c.ok) for c in calls] == [("f", True), ("g", False), ("h", True)]
+
+
+@pytest.mark.parametrize("blanks", ["\n" * 65, "\f", "\v", "\xa0", "\u2028", "\u3000", "\x85", " \t\n" * 30])
+def test_any_blanks_may_stand_between_the_closer_and_the_dropped_body(blanks):
+    assert [c.name for c in _checked(_G1 + blanks + "call:g{b:2}<tool_call|>")] == ["f", "g"]
+
+
+def test_a_glm_body_after_a_hermes_block_of_several_objects_is_not_read():
+    text = ('<tool_call>\n{"name": "f", "arguments": {"a": 1}}\n{"name": "k", "arguments": {"c": 3}}\n'
+            "</tool_call>\ng\n<arg_key>b</arg_key>\n<arg_value>2</arg_value>\n</tool_call>")
+    assert [c.name for c in _checked(text)] == ["f", "k"]

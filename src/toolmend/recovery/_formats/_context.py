@@ -313,7 +313,7 @@ SECTIONS = {"<|tool_calls_section_begin|>": "<|tool_calls_section_end|>",
             "<\uff5cDSML\uff5ctool_calls>": "</\uff5cDSML\uff5ctool_calls>",
             "<|open|>tools<|sep|>": "<|close|>tools<|sep|>"}
 WRAPPERS = {"<tool_call>": "</tool_call>", "<seed:tool_call>": "</seed:tool_call>"}
-_SECTIONS = (*SECTIONS, *WRAPPERS)
+_SECTIONS = (*SECTIONS, *WRAPPERS, "<tool_calls>")  # (and Hunyuan's block of <tool_call> tags)
 _SECTION_ENDS = (*SECTIONS.values(), *WRAPPERS.values())
 
 

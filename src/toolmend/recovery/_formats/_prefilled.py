@@ -67,7 +67,7 @@ DROPPED_CLOSERS = tuple(DROPPED_AFTER)
 _LONGEST = max(map(len, DROPPED_CLOSERS))
 assert all(c.count("<") == 1 for c in DROPPED_CLOSERS)
 # closer -> the pattern of the body that may follow it (a stream matches it partially)
-DROPPED_BODIES = {closer: _LEAD + "(?:" + _BODIES[body] + ")"
+DROPPED_BODIES = {closer: r"\s*(?:" + _BODIES[body] + ")"
                   for closer, (_, body, _, _) in DROPPED_AFTER.items()}
 # a <tool_call> whose body is JSON (Hermes'): a call of another family than GLM's, whose
 # </tool_call> a GLM body after it does not follow (a stream reports such a call at its closer)
@@ -96,21 +96,22 @@ def read_prefilled(scanner: Scanner, calls: list[ToolCall], at: int = 0) -> int:
     return read_dropped(scanner, calls, scanner._past_closer(k, b, found, calls, False))
 
 
-def _read_as_opened(scanner: Scanner, k: int, read: Any, opener: str,
-                    closer: str = "") -> tuple[list[ToolCall], int]:
+def _read_as_opened(scanner: Scanner, k: int, read: Any, opener: str, closer: str = "",
+                    limit: int = -1) -> tuple[list[ToolCall], int]:
     """The calls ``read`` reads at ``k`` with ``opener`` put back before the body, their spans in
     the text (from the body on: the opener was not written), and where the reading ends. With
     ``closer``, the text to the first closer is read, and to the second: the same reading of both
     is the reading (a run of such calls is read in linear time); else (a value holding the
     closer) the rest of the text is."""
     text = scanner.text
-    c = text.find(closer, k) if closer else -1
-    c2 = text.find(closer, c + len(closer)) if c >= 0 else -1
+    limit = len(text) if limit < 0 else limit
+    c = text.find(closer, k, limit) if closer else -1
+    c2 = text.find(closer, c + len(closer), limit) if c >= 0 else -1
     if c2 >= 0:
         found, end = _opened(scanner, read, opener + text[k:c + len(closer)])
         if found and (found, end) == _opened(scanner, read, opener + text[k:c2 + len(closer)]):
             return _moved(found, end, k, opener)
-    return _moved(*_opened(scanner, read, opener + text[k:]), k, opener)
+    return _moved(*_opened(scanner, read, opener + text[k:limit]), k, opener)
 
 
 def _opened(scanner: Scanner, read: Any, virtual: str) -> tuple[list[ToolCall], int]:
@@ -128,30 +129,66 @@ def _moved(found: list[ToolCall], end: int, k: int, opener: str) -> tuple[list[T
     return found, max(end + shift, k)
 
 
-def read_dropped(scanner: Scanner, calls: list[ToolCall], b: int) -> int:
+def read_dropped(scanner: Scanner, calls: list[ToolCall], b: int, limit: int = -1,
+                 in_fence: bool = False) -> int:
     """The calls right after the last of ``calls`` (the scan goes on at ``b``, past its closer
     or its block's) whose opener was dropped (``DROPPED_AFTER``), each read as if it stood
-    there, added with a fix saying so; where the scan goes on."""
-    text = scanner.text
+    there, added with a fix saying so; where the scan goes on (``limit``: where the text the
+    scan reads ends, a fence's end). A placeholder's (``NAME``) is the format described, as
+    after its opener: shown, not made."""
+    limit = len(scanner.text) if limit < 0 else limit
     while calls:
-        closer = text[text.rfind("<", max(0, b - _LONGEST), b):b]  # (each closer holds one "<")
-        family = DROPPED_AFTER.get(closer)
-        if family is None or family[0] not in scanner.kinds:
+        got = _dropped_after(scanner, calls[-1].span, b, limit)
+        if got is None:
             return b
-        kind, _, marker, opener = family
-        m = _DROPPED[closer].match(text, b)
-        last = calls[-1].span
-        if m is None or last[1] > b or text[last[1]:b - len(closer)].strip() \
-                or _JSON_BODY.match(text, last[0]) is not None:
-            # (the closer is the last call's, or its block's: MiniMax M2's invoke in one)
-            return b
-        k = skip_blanks(text, b, m.end())
-        found, end = _read_as_opened(scanner, k, _OWN_READERS.get(kind) or scanner.readers[marker], opener,
-                                     closer)
-        if not found:
-            return b
-        fix = Fix("opener", k, f"the call's opening {opener.strip()} was dropped after the {closer} "
-                                f"before it: read as if it stood there")
-        found[0] = replace(found[0], fixes=(fix, *found[0].fixes))
-        b = scanner._past_closer(k, end, found, calls, False)
+        found, k, end = got
+        if scanner._placeholder(found):
+            return end
+        b = scanner._past_closer(k, end, found, calls, in_fence)
     return b
+
+
+def _dropped_after(scanner: Scanner, last: tuple[int, int], b: int,
+                   limit: int) -> tuple[list[ToolCall], int, int] | None:
+    """The calls whose opener was dropped right after the call spanning ``last`` (the scan goes
+    on at ``b``), where their body begins and where they end; None when no such body follows.
+    A body that does not end at its family's closer is no call when words follow it
+    (``call:f{..} would be wrong``), and not ok when the text ends there; one that reads as no
+    call, or not ok, runs to that closer (an entry not ok, as after its opener)."""
+    text = scanner.text
+    closer = text[text.rfind("<", max(0, b - _LONGEST), b):b]  # (each closer holds one "<")
+    family = DROPPED_AFTER.get(closer)
+    if family is None or family[0] not in scanner.kinds:
+        return None
+    kind, _, marker, opener = family
+    m = _DROPPED[closer].match(text, b, limit)
+    if m is None or last[1] > b or text[last[1]:b - len(closer)].strip() \
+            or _JSON_BODY.match(text, max(0, text.rfind("<tool_call>", 0, last[1]))) is not None:
+        # (the closer is the last call's, or its block's: MiniMax M2's invoke in one; a Hermes
+        # block's JSON is no GLM call's)
+        return None
+    k = skip_blanks(text, b, m.end())
+    found, end = _read_as_opened(scanner, k, _OWN_READERS.get(kind) or scanner.readers[marker], opener,
+                                 closer, limit)
+    nxt = text.find(marker, k, limit)  # (the next call's own opener: no closer after it is this one's)
+    shut = text.find(closer, k, nxt if nxt >= 0 else limit)
+    if not found or not found[-1].ok:
+        if shut >= 0:
+            end = max(end, shut + len(closer))
+        elif not found:
+            return None
+        why = f"the text after the {closer} at offset {b - len(closer)} begins as a call whose opener was " \
+              "dropped, but is none its format writes: it is not run"
+        found = found[:-1] + [replace(found[-1], span=(found[-1].span[0], end)) if found else
+                              ToolCall("", text[k:end], None, False, (k, end), why)]
+    elif not text.endswith(closer, 0, end):
+        if text[end:limit].strip():
+            return None  # words after it: a sentence naming a call, not one
+        c = found[-1]
+        found[-1] = ToolCall(c.name, c.raw_args, None, False, c.span, f"the call to {c.name!r} after the "
+                             f"{closer}, its opener dropped, has no closer of its own: cut, or a call named "
+                             "in words, which cannot be told", c.id)
+    fix = Fix("opener", k, f"the call's opening {opener.strip()} was dropped after the {closer} "
+                            f"before it: read as if it stood there")
+    found[0] = replace(found[0], fixes=(fix, *found[0].fixes))
+    return found, k, end

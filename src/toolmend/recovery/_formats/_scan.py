@@ -283,7 +283,7 @@ class Scanner:
         """The call at the marker ``m`` (a ``<tool_call`` tag, ``tag``, or a family's), added to
         ``calls`` unless quoted or shown: (where the scan goes on, where the prose after it starts)."""
         text, start = self.text, m.start()
-        lead = start if tag else call_lead(text, start, floor)  # (its section's opener)
+        lead = call_lead(text, start, floor)  # (its section's opener, Hunyuan's <tool_calls> too)
         if text[lead - 1:lead] in QUOTE_LEAD and quoted(text, lead, floor):
             return line_end(text, start, limit), floor  # a call in a Markdown quotation: its line is quoted
         if tag:
@@ -328,12 +328,13 @@ class Scanner:
             if q >= 0:
                 del calls[:]
                 return q, q
+            pos = read_dropped(self, list(found), pos, limit, in_fence)  # (those right after it: shown too)
             if shown:
                 self.shown_end = pos  # (and the calls right after one shown are shown too)
             return pos, pos
         pos = self._past_closer(start, pos, found, calls, in_fence)
-        if found and not in_fence:  # (the next call right after it, its opener dropped)
-            pos = read_dropped(self, calls, pos)
+        if found:  # (the next call right after it, its opener dropped)
+            pos = read_dropped(self, calls, pos, limit, in_fence)
         return pos, pos
 
     def _py_list(self, m: re.Match[str], limit: int, calls: list[ToolCall], in_fence: bool) -> int:
