@@ -424,6 +424,8 @@ FAMILIES: dict[str, tuple[Callable[[list[Call]], str], str]] = {
     "hy_v3/dropped_opener": (_opener_dropped(hy_v3, "<tool_call>"), "xml"),
     "minimax_m2/dropped_opener": (_opener_dropped(_minimax_m2_blocks, "<minimax:tool_call>"), "xml"),
     "harmony/dropped_opener": (_harmony_dropped, "json"),
+    "kimi_k2/dropped_opener": (_opener_dropped(kimi_k2, "<|tool_call_begin|>"), "json"),
+    "deepseek_v31/dropped_opener": (_opener_dropped(deepseek_v31, "<\uff5ctool\u2581call\u2581begin\uff5c>"), "json"),
 }
 
 
