@@ -26,6 +26,13 @@ _FAMILIES = {
             "g\n<arg_key>b</arg_key>\n<arg_value>2</arg_value>\n</tool_call>", "glm45"),
     "hy_v3": ("<tool_calls><tool_call>f<tool_sep><arg_key>a</arg_key><arg_value>1</arg_value></tool_call>",
               "g<tool_sep><arg_key>b</arg_key><arg_value>2</arg_value></tool_call></tool_calls>", "hy_v3"),
+    "longcat": ("<longcat_tool_call>f\n<longcat_arg_key>a</longcat_arg_key>\n<longcat_arg_value>1"
+                "</longcat_arg_value>\n</longcat_tool_call>",
+                "g\n<longcat_arg_key>b</longcat_arg_key>\n<longcat_arg_value>2</longcat_arg_value>\n"
+                "</longcat_tool_call>", "longcat"),
+    "claude_xml": ('<function_calls>\n<invoke name="f">\n<parameter name="a">1</parameter>\n</invoke>\n'
+                   '</function_calls>', '<invoke name="g">\n<parameter name="b">2</parameter>\n</invoke>\n'
+                   '</function_calls>', "claude_xml"),
     "minimax_m2": ('<minimax:tool_call>\n<invoke name="f">\n<parameter name="a">1</parameter>\n</invoke>\n'
                    '</minimax:tool_call>', '<invoke name="g">\n<parameter name="b">2</parameter>\n</invoke>\n'
                    '</minimax:tool_call>', "minimax_m2"),
@@ -71,12 +78,14 @@ def test_the_call_after_a_closer_its_opener_dropped_is_read(family, sep, named):
     first, second, fmt = _FAMILIES[family]
     text = first + sep + second
     calls = _checked(text, second[:12].strip(), format=fmt if named else None)
-    typed = (lambda v: str(v)) if family in ("glm", "hy_v3", "minimax_m2") else (lambda v: v)  # (text)
+    texts = ("glm", "hy_v3", "minimax_m2", "longcat", "claude_xml")
+    typed = (lambda v: str(v)) if family in texts else (lambda v: v)  # (text)
     assert [(c.name, c.ok, c.args) for c in calls] == [("f", True, {"a": typed(1)}),
                                                         ("g", True, {"b": typed(2)})]
     g = calls[1]
     # (its span: the invoke's, the tag's)
-    block_end = {"minimax_m2": len("\n</minimax:tool_call>"), "hy_v3": len("</tool_calls>")}.get(family, 0)
+    block_end = {"minimax_m2": len("\n</minimax:tool_call>"), "hy_v3": len("</tool_calls>"),
+                 "claude_xml": len("\n</function_calls>")}.get(family, 0)
     assert g.span == (text.index(second), len(text) - block_end)
     assert [f.code for f in g.fixes] == ["opener"] and "opener" in FIX_CODES
     assert g.fixes[0].offset == g.span[0] and "dropped" in g.fixes[0].message
@@ -117,7 +126,8 @@ def test_the_call_after_words_after_a_closer_is_not_taken_for_a_dropped_one(fami
     assert [c.name for c in calls] == ["f"]
 
 
-@pytest.mark.parametrize("family", ["gemma4", "functiongemma", "glm", "hy_v3", "minimax_m2"])
+@pytest.mark.parametrize("family", ["gemma4", "functiongemma", "glm", "hy_v3", "minimax_m2", "longcat",
+                                    "claude_xml"])
 def test_a_dropped_opener_call_cut_or_broken_is_not_ok_never_lost(family):
     first, second, _ = _FAMILIES[family]
     value = second.index("2")  # (cut inside the arguments, or before the value)

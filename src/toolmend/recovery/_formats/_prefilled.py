@@ -62,12 +62,16 @@ DROPPED_AFTER: dict[str, tuple[str, str, str, str]] = {
     "<end_function_call>": ("functiongemma", "gemma4", "<start_function_call>", "<start_function_call>"),
     "</minimax:tool_call>": ("minimax_m2", "minimax_m2", "<minimax:tool_call>", "<minimax:tool_call>"),
     "<|call|>": ("harmony", "harmony", "<|start|>", "<|start|>assistant "),
+    "</longcat_tool_call>": ("hermes", "longcat", "<longcat_tool_call>", "<longcat_tool_call>"),
+    "</function_calls>": ("olmo3", "minimax_m2", "<function_calls>", "<function_calls>"),  # (Claude's)
 }
+# the bodies after a closer only (no prompt holds their opener): LongCat's GLM-style NAME<longcat_arg_key>
+_BODIES_AFTER = {**_BODIES, "longcat": _BODIES["glm"].replace("<arg_key>", "<longcat_arg_key>")}
 DROPPED_CLOSERS = tuple(DROPPED_AFTER)
 _LONGEST = max(map(len, DROPPED_CLOSERS))
 assert all(c.count("<") == 1 for c in DROPPED_CLOSERS)
 # closer -> the pattern of the body that may follow it (a stream matches it partially)
-DROPPED_BODIES = {closer: r"\s*(?:" + _BODIES[body] + ")"
+DROPPED_BODIES = {closer: r"\s*(?:" + _BODIES_AFTER[body] + ")"
                   for closer, (_, body, _, _) in DROPPED_AFTER.items()}
 # a <tool_call> whose body is JSON (Hermes'): a call of another family than GLM's, whose
 # </tool_call> a GLM body after it does not follow (a stream reports such a call at its closer)
