@@ -88,7 +88,7 @@ def test_the_call_after_a_closer_its_opener_dropped_is_read(family, sep, named):
                  "claude_xml": len("\n</function_calls>")}.get(family, 0)
     assert g.span == (text.index(second), len(text) - block_end)
     assert [f.code for f in g.fixes] == ["opener"] and "opener" in FIX_CODES
-    assert g.fixes[0].offset == g.span[0] and "dropped" in g.fixes[0].message
+    assert g.fixes[0].offset == -1 and "dropped" in g.fixes[0].message  # (where: the call's span)
     assert calls[0].fixes == ()
 
 
@@ -276,3 +276,49 @@ def test_a_glm_body_after_a_hermes_block_of_several_objects_is_not_read():
     text = ('<tool_call>\n{"name": "f", "arguments": {"a": 1}}\n{"name": "k", "arguments": {"c": 3}}\n'
             "</tool_call>\ng\n<arg_key>b</arg_key>\n<arg_value>2</arg_value>\n</tool_call>")
     assert [c.name for c in _checked(text)] == ["f", "k"]
+
+
+
+# -- found by reading the change again ----------------------------------------------------------
+
+@pytest.mark.parametrize("word", ["json\n", "json", "JSON\n", "function ", "call ", "tool_call"])
+@pytest.mark.parametrize("marker, closer", [("<|tool_call>", "<tool_call|>"),
+                                            ("<start_function_call>", "<end_function_call>")])
+def test_a_word_before_a_json_body_in_a_gemma_block_is_no_tool_name(word, marker, closer):
+    text = marker + word + '{"name": "get_weather", "arguments": {"city": "Paris"}}' + closer
+    assert [(c.name, c.ok) for c in _checked(text)] == [("", False)]
+
+
+_DS_CALL, _DS_SEP, _DS_END = "<\uff5ctool\u2581call\u2581begin\uff5c>", "<\uff5ctool\u2581sep\uff5c>", \
+    "<\uff5ctool\u2581call\u2581end\uff5c>"
+
+
+@pytest.mark.parametrize("text", [
+    _DS_CALL + "f" + _DS_SEP + '{"a": 1}' + _DS_END + "g" + _DS_SEP + '{"b": 2}' + _DS_END,
+    'Checking.\n<|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{"a": 1}<|tool_call_end|>'
+    'functions.g:1<|tool_call_argument_begin|>{"b": 2}<|tool_call_end|>',
+])
+def test_a_token_call_with_its_token_dropped_outside_a_section_streams_as_it_reads(text):
+    assert [(c.name, c.ok) for c in _checked(text, 'g<')] == [("f", True), ("g", True)]
+
+
+@pytest.mark.parametrize("end", ["<turn|>", "<|im_end|>", "<end_of_turn>", "<eos>", "</s>"])
+def test_a_dropped_opener_call_ended_by_a_turns_end_is_not_ok_never_lost(end):
+    calls = _checked(_G1 + "call:g{b:2}" + end)
+    assert [(c.name, c.ok) for c in calls] == [("f", True), ("g", False)]
+
+
+def test_a_placeholder_after_a_call_in_a_section_leaves_the_call():
+    text = ("<|tool_calls_section_begin|><|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>"
+            '{"a": 1}<|tool_call_end|>functions.TOOL_NAME:1<|tool_call_argument_begin|>{"arg": "value"}'
+            "<|tool_call_end|><|tool_calls_section_end|>")
+    assert [(c.name, c.ok) for c in _checked(text)] == [("f", True), ("", False)]
+
+
+def test_a_bare_gemma_head_in_a_fence_reads_to_the_fence_only():
+    text = '```\n<|tool_call>:f{a:<|"|>x\n```\nmore<|"|>}<tool_call|>'
+    assert [(c.name, c.ok) for c in parse_tool_calls(text)] == [("f", False)]
+
+
+def test_the_fix_of_a_call_read_late_in_a_long_stream_is_the_whole_texts():
+    _checked("x " * 2100 + "<|tool_call>:f{a:1}<tool_call|>\nDone.")

@@ -47,14 +47,14 @@ import regex  # type: ignore[import-untyped]
 from .._text import skip_blanks
 from ._formats._context import MARKER_CLOSERS, SECTIONS, WRAPPERS as CALL_WRAPPERS
 from ._formats._harmony import harmony_message, harmony_tool, models_message
-from ._formats._json import kimi_name
+from ._formats._json import SECTION_DROPPED, kimi_name
 from ._formats._xml import glm_tags
 from ._formats._xmlblock import PARAM_OPENERS, PARAMS_AFTER, past_closers
 from ._toolcalls import _NAME, _PLACEHOLDER_NAME, NAME_PATTERN, ToolCall
 from ._triggers import dropped_follows
 
 __all__ = ["Family", "FAMILIES", "WRAPPERS", "JsonHead", "JSON_HEADS", "first_closer", "settle",
-           "parameter_follows", "runs_on", "section_goes_on", "harmony_text", "live_kinds",
+           "parameter_follows", "runs_on", "section_goes_on", "call_goes_on", "harmony_text", "live_kinds",
            "QWEN3_CODER", "SEED_OSS", "GLM", "Literals", "literals_for"]
 
 
@@ -284,6 +284,23 @@ def _told(rest: str, hits: tuple[str, ...], partial: tuple[str, ...]) -> bool | 
 
 _TAG_LONGEST = max(map(len, (*PARAM_OPENERS, *PARAMS_AFTER)))
 _SECTION_ENDS = tuple(SECTIONS.values())
+
+
+def call_goes_on(work: str, k: int, marker: str, in_section: bool) -> bool | None:
+    """After a token family's call whose arguments are JSON (ending at ``k``): in its section,
+    ``section_goes_on``; else whether what follows is no next call with its opening token
+    dropped (``functions.g:1<|tool_call_argument_begin|>``, which the scan reads: False), or
+    not known yet (None)."""
+    if in_section:
+        return section_goes_on(work, k, marker)
+    head = _SECTION_DROPPED.get(marker)
+    if head is None:
+        return True
+    m = head.match(work, skip_blanks(work, k, len(work)), partial=True)
+    return True if m is None else None if m.partial else False
+
+
+_SECTION_DROPPED = {marker: regex.compile(pattern) for marker, pattern in SECTION_DROPPED.items()}
 
 
 def section_goes_on(work: str, k: int, marker: str) -> bool | None:

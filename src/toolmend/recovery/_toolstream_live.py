@@ -37,11 +37,11 @@ from ._livefamilies import (
     QWEN3_CODER,
     SEED_OSS,
     Family,
+    call_goes_on,
     first_closer,
     harmony_text,
     literals_for,
     runs_on,
-    section_goes_on,
     settle,
 )
 from ._restated import restated
@@ -647,7 +647,7 @@ class LiveReading:
         if m is None:
             return False if self.state == "held" else self._wait(">", _HEAD_MAX)  # (it ends with ">")
         end = self.at + m.end()
-        goes_on = section_goes_on(self.work, m.end(), self.marker) if self.section else True
+        goes_on = call_goes_on(self.work, m.end(), self.marker, bool(self.section))
         if not goes_on:  # (in a section: text that is no call after it, an entry not ok: close() reads it)
             return self._hold() if goes_on is False or len(self.work) > _CODE_MAX else \
                 self._wait(_NOT_BLANK, _CODE_MAX)

@@ -236,40 +236,49 @@ def _body_call(name: str, text: str, i: int, a: int, limit: int, ctx: Ctx, quote
     return ToolCall(name, raw, call.args, call.ok, call.span, call.error, call.id), e, True
 
 
-def _bare_headed(read, text: str, i: int, limit: int, ctx: Ctx, bare: re.Match[str],  # type: ignore[no-untyped-def]
-                 marker: str) -> tuple[list[ToolCall] | None, int]:
-    """The block at ``i`` whose call: was written as ``bare`` has it (a bare ":" or "-", or
-    nothing): read as if "call:" stood there, its first call with a fix saying so."""
-    virtual = marker + "call:" + text[bare.start(2):]  # (in a text of its own: searches of its own)
-    found, end = read(virtual, 0, len(virtual), Ctx(ctx.tools, ctx.fmt))
-    if not found:
-        return found, i + len(marker)
-    shift = bare.start(2) - len(marker) - len("call:")
-    found = [replace(c, span=(max(i, c.span[0] + shift), c.span[1] + shift)) for c in found]
-    written = repr(bare.group(1)) if bare.group(1) else "nothing"
-    fix = Fix("opener", i, f"the call's 'call:' after {marker} was written {written}: read as the call "
-                           "it opens")
-    found[0] = replace(found[0], fixes=(fix, *found[0].fixes))
-    return found, max(end + shift, i)
+# names a bare head never gives: a fence's language or an envelope's word before a JSON body
+# (<|tool_call>json{"name": ...}), not a tool
+_NOT_BARE_NAMES = frozenset({"json", "call", "function", "tool_call", "tool", "functions"})
+
+
+def _bare_fix(found: list[ToolCall], written: str, marker: str) -> list[ToolCall]:
+    """``found``, read after a head whose call: was ``written`` (":", "-" or nothing), its first
+    call with a fix saying so; [] when the body is a call envelope, {"name": .., "arguments": ..},
+    which names no tool's arguments (its block is then read as its words before a call are)."""
+    args = found[0].args if found else None
+    if isinstance(args, dict) and "name" in args and ({"arguments", "parameters", "args"} & args.keys()):
+        return []
+    said = repr(written) if written else "nothing"
+    fix = Fix("opener", -1, f"the call's 'call:' after {marker} was written {said}: read as the call "
+                            "it opens")
+    return [replace(found[0], fixes=(fix, *found[0].fixes)), *found[1:]] if found else found
 
 
 def gemma_reader(marker: str, closer: str, quote: str, typed: bool):  # type: ignore[no-untyped-def]
     head = re.compile(re.escape(marker) + r"\s*call:(" + NAME_PATTERN + r")\s*")
     # (checkpoints of Gemma 4 write its call: as a bare ":" or "-", or leave it out: the token
     # says a call follows, so NAME{ right after it is one; read, with a fix saying so)
-    bare_head = re.compile(re.escape(marker) + r"\s*([:-]?)(" + NAME_PATTERN + r")\s*(?=\{)")
+    bare_head = re.compile(re.escape(marker) + r"\s*[:-]?(" + NAME_PATTERN + r")(?=\{)")
 
     def read(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
         """The calls in the block at ``i``: one, or several one after the other
         (``call:f{..}call:g{..}``) before the closer."""
         m = head.match(text, i, limit)
-        if m is None:
-            bare = bare_head.match(text, i, limit)
-            if bare is not None and _NAME.match(bare.group(2)):
-                return _bare_headed(read, text, i, limit, ctx, bare, marker)
-            if limit == len(text) and limit - i - len(marker) < 140 and text.find("{", i, limit) < 0:
-                return [], limit  # cut before the body
-            return None, i + len(marker)
+        if m is not None:
+            return calls_at(text, i, limit, ctx, m)
+        bare = bare_head.match(text, i, limit)
+        if bare is not None and _NAME.match(bare.group(1)) and bare.group(1).lower() not in _NOT_BARE_NAMES:
+            found, end = calls_at(text, i, limit, ctx, bare)
+            found = _bare_fix(found or [], text[i + len(marker):bare.start(1)].strip(), marker)
+            if found:
+                return found, end
+        if limit == len(text) and limit - i - len(marker) < 140 and text.find("{", i, limit) < 0:
+            return [], limit  # cut before the body
+        return None, i + len(marker)
+
+    def calls_at(text: str, i: int, limit: int, ctx: Ctx,
+                 m: re.Match[str]) -> tuple[list[ToolCall] | None, int]:
+        """The calls of the block at ``i`` from its first head ``m`` (the name its group 1)."""
         calls: list[ToolCall] = []
         at: int = i
         while True:

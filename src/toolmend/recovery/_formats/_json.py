@@ -25,7 +25,7 @@ from dataclasses import replace
 
 from .._jsonish import elements, extent, members, skip_space
 from .._result import Fix
-from .._toolcalls import _NAME, NAME_PATTERN, ToolCall, two_ways
+from .._toolcalls import _NAME, _PLACEHOLDER_NAME, NAME_PATTERN, ToolCall, two_ways
 from ._base import (
     MEMBER_FIRST,
     Ctx,
@@ -41,7 +41,7 @@ from ._base import (
 from ._context import after_markup, frames
 
 __all__ = ["block_reader", "read_mistral", "read_kimi", "read_deepseek", "read_kimi_section",
-           "read_deepseek_section", "kimi_name", "read_apertus",
+           "read_deepseek_section", "SECTION_DROPPED", "kimi_name", "read_apertus",
            "read_arrow", "read_functools", "read_glm4", "read_glm4_next"]
 
 
@@ -383,8 +383,8 @@ def _section_opened(opener: str, begin: str, shut: str, dropped: Reader) -> Read
 
 
 def _put_back(call: ToolCall, k: int, begin: str) -> ToolCall:
-    why = f"the call's opening {begin} was dropped: read as if it stood there"
-    return replace(call, fixes=(Fix("opener", k, why), *call.fixes))
+    why = f"the call's opening {begin} at offset {k} was dropped: read as if it stood there"
+    return replace(call, fixes=(Fix("opener", -1, why), *call.fixes))
 
 
 def _section_rest(text: str, found: list[ToolCall] | None, end: int, limit: int, ctx: Ctx, begin: str,
@@ -396,12 +396,13 @@ def _section_rest(text: str, found: list[ToolCall] | None, end: int, limit: int,
     stream holds a call in a section until what follows its end shows another call or the
     section's end.)"""
     k = skip_space(text, end, limit) if found else limit
+    found = list(found) if found else found  # (extended in place: a long run stays linear)
     while k < limit and not text.startswith((begin, shut), k):
         more, e = dropped(text, k, limit, ctx)
-        if not more:
-            break
+        if not more or (more[0].ok and _PLACEHOLDER_NAME.match(more[0].name)):
+            break  # (a placeholder's, NAME: the format described, text that is no call here)
         assert found is not None
-        found = [*found, _put_back(more[0], k, begin), *more[1:]]
+        found += [_put_back(more[0], k, begin), *more[1:]]
         end, k = e, skip_space(text, e, limit)
     if k >= limit or text.startswith((begin, shut), k):
         return found, end
@@ -499,6 +500,8 @@ def _deepseek_dropped(text: str, k: int, limit: int, ctx: Ctx) -> tuple[list[Too
 # token, DeepSeek's name (or V3's "function") then its separator
 _KIMI_DROPPED = re.compile(r"([^\s<]{1,160}?)\s*<\|tool_call_argument_begin\|>")
 _DS_DROPPED = re.compile(r"[^\s<]{1,160}?\s*" + re.escape(_DS_SEP))
+# a call's marker -> the head of the next call, its opening token dropped (a stream holds at one)
+SECTION_DROPPED = {"<|tool_call_begin|>": _KIMI_DROPPED.pattern, _DS_BEGIN: _DS_DROPPED.pattern}
 _KIMI_SECTION = ("<|tool_call_begin|>", "<|tool_calls_section_end|>", _kimi_dropped)
 _DS_SECTION = (_DS_BEGIN, "<｜tool▁calls▁end｜>", _deepseek_dropped)
 read_kimi = _in_section(_read_kimi, *_KIMI_SECTION)

@@ -73,9 +73,6 @@ assert all(c.count("<") == 1 for c in DROPPED_CLOSERS)
 # closer -> the pattern of the body that may follow it (a stream matches it partially)
 DROPPED_BODIES = {closer: r"\s*(?:" + _BODIES_AFTER[body] + ")"
                   for closer, (_, body, _, _) in DROPPED_AFTER.items()}
-# a <tool_call> whose body is JSON (Hermes'): a call of another family than GLM's, whose
-# </tool_call> a GLM body after it does not follow (a stream reports such a call at its closer)
-_JSON_BODY = re.compile(r"<tool_call>[ \t\r\n]*[{\[]")
 _DROPPED = {closer: re.compile(pattern) for closer, pattern in DROPPED_BODIES.items()}
 
 
@@ -166,16 +163,18 @@ def _dropped_after(scanner: Scanner, last: tuple[int, int], b: int,
         return None
     kind, _, marker, opener = family
     m = _DROPPED[closer].match(text, b, limit)
-    if m is None or last[1] > b or text[last[1]:b - len(closer)].strip() \
-            or _JSON_BODY.match(text, max(0, text.rfind("<tool_call>", 0, last[1]))) is not None:
+    if m is None or last[1] > b or text[last[1]:b - len(closer)].strip() or (
+            closer == "</tool_call>" and _ends_json(text, b - len(closer))):
         # (the closer is the last call's, or its block's: MiniMax M2's invoke in one; a Hermes
         # block's JSON is no GLM call's)
         return None
     k = skip_blanks(text, b, m.end())
     found, end = _read_as_opened(scanner, k, _OWN_READERS.get(kind) or scanner.readers[marker], opener,
                                  closer, limit)
-    nxt = text.find(marker, k, limit)  # (the next call's own opener: no closer after it is this one's)
-    shut = text.find(closer, k, nxt if nxt >= 0 else limit)
+    find = scanner.ctx.find if limit == len(text) else (lambda t, n, a, z: t.find(n, a, z))
+    nxt = find(text, marker, k, limit)  # (the next call's own opener: no closer after it is this one's)
+    shut = find(text, closer, k, limit)
+    shut = shut if nxt < 0 or shut < nxt else -1
     if not found or not found[-1].ok:
         if shut >= 0:
             end = max(end, shut + len(closer))
@@ -186,13 +185,23 @@ def _dropped_after(scanner: Scanner, last: tuple[int, int], b: int,
         found = found[:-1] + [replace(found[-1], span=(found[-1].span[0], end)) if found else
                               ToolCall("", text[k:end], None, False, (k, end), why)]
     elif not text.endswith(closer, 0, end):
-        if text[end:limit].strip():
-            return None  # words after it: a sentence naming a call, not one
+        after = skip_blanks(text, end, limit)
+        if after < limit and text[after] not in "<[":
+            return None  # words after it: a sentence naming a call, not one (a token: a turn's end)
         c = found[-1]
         found[-1] = ToolCall(c.name, c.raw_args, None, False, c.span, f"the call to {c.name!r} after the "
                              f"{closer}, its opener dropped, has no closer of its own: cut, or a call named "
                              "in words, which cannot be told", c.id)
-    fix = Fix("opener", k, f"the call's opening {opener.strip()} was dropped after the {closer} "
-                            f"before it: read as if it stood there")
+    fix = Fix("opener", -1, f"the call's opening {opener.strip()} was dropped after the {closer} "
+                             f"before it, at offset {k}: read as if it stood there")
     found[0] = replace(found[0], fixes=(fix, *found[0].fixes))
     return found, k, end
+
+
+def _ends_json(text: str, c: int) -> bool:
+    """The block the closer at ``c`` ends holds JSON (Hermes'), its last character before the
+    closer "}" or "]": a call of another family than GLM's, whose </tool_call> a GLM body after
+    it does not follow (a stream reports such a call at its closer)."""
+    while c > 0 and text[c - 1].isspace():
+        c -= 1
+    return c > 0 and text[c - 1] in "}]"
