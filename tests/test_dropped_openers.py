@@ -322,3 +322,45 @@ def test_a_bare_gemma_head_in_a_fence_reads_to_the_fence_only():
 
 def test_the_fix_of_a_call_read_late_in_a_long_stream_is_the_whole_texts():
     _checked("x " * 2100 + "<|tool_call>:f{a:1}<tool_call|>\nDone.")
+
+
+@pytest.mark.parametrize("text, want", [
+    # (Gemma's own bare keys name a tool's arguments, whatever they are called)
+    ('<|tool_call>-run_script{name:<|"|>build<|"|>, args:[<|"|>--fast<|"|>]}<tool_call|>',
+     [("run_script", True)]),
+    ("<start_function_call>run_script{name:<escape>build<escape>, args:[<escape>x<escape>]}"
+     "<end_function_call>", [("run_script", True)]),
+    (_G1 + "<|tool_call>:g {b:2}<tool_call|>", [("f", True), ("g", True)]),
+    # (a refused head is an entry not ok, never nothing)
+    (_G1 + "<|tool_call>:g\n{b:2}<tool_call|>", [("f", True), ("", False)]),
+    (_G1 + '<|tool_call>g{"arguments": {"a": 1}, "name": "g"}<tool_call|>', [("f", True), ("", False)]),
+    (_G1 + '<|tool_call>json{"city": "Paris"}<tool_call|>', [("f", True), ("", False)]),
+])
+def test_a_bare_gemma_head_reads_its_call_or_says_why_not(text, want):
+    assert [(c.name, c.ok) for c in _checked(text)] == want
+
+
+def test_a_glm_call_with_json_arguments_is_no_hermes_call():
+    text = ('<tool_call>f\n{"a": 1}\n</tool_call>\ng\n<arg_key>b</arg_key>\n<arg_value>2</arg_value>\n'
+            "</tool_call>")
+    assert [(c.name, c.ok) for c in _checked(text)] == [("f", True), ("g", True)]
+
+
+@pytest.mark.parametrize("lead", ["", "<\uff5ctool\u2581calls\u2581begin\uff5c>"])
+@pytest.mark.parametrize("blank", ["\n", " "])
+def test_a_deepseek_v3_call_then_one_with_its_token_dropped_streams_as_it_reads(lead, blank):
+    text = (lead + _DS_CALL + blank + "function" + _DS_SEP + 'h\n```json\n{"c": 1}\n```' + _DS_END + "k"
+            + _DS_SEP + '{"c": 1}' + _DS_END)
+    assert [(c.name, c.ok) for c in _checked(text, "k<")] == [("h", True), ("k", True)]
+
+
+@pytest.mark.parametrize("after", [" <- wrong", "\n[1]", " <= the syntax", "\n[see above]"])
+def test_prose_opening_with_a_bracket_after_a_body_stays_prose(after):
+    assert [(c.name, c.ok) for c in _checked(_G1 + "\ncall:g{b:2}" + after)] == [("f", True)]
+
+
+def test_a_placeholder_after_a_call_outside_a_section_leaves_an_entry_for_what_follows():
+    kb, ka, ke = "<|tool_call_begin|>", "<|tool_call_argument_begin|>", "<|tool_call_end|>"
+    text = (kb + "functions.f:0" + ka + '{"a": 1}' + ke + "functions.TOOL_NAME:1" + ka + '{"arg": "value"}'
+            + ke + "functions.g:2" + ka + '{"b": 2}' + ke)
+    assert [(c.name, c.ok) for c in _checked(text)] == [("f", True), ("", False)]

@@ -261,16 +261,20 @@ def parameter_follows(work: str, k: int) -> bool | None:
     return _told(work[b:b + _TAG_LONGEST], PARAM_OPENERS, (*PARAM_OPENERS, *PARAMS_AFTER))
 
 
-def runs_on(work: str, k: int, kinds: frozenset[str], params: bool = True,
-            final: bool = False) -> bool | None:
+def runs_on(work: str, k: int, kinds: frozenset[str], params: bool = True, final: bool = False,
+            marker: str = "", in_section: bool = False) -> bool | None:
     """After a call's closer (ending at ``k``): what follows changes the whole text's reading of
     it (True): a parameter of its format (``parameter_follows``, with ``params``) or the next call
     with its opener dropped (``dropped_follows``); something else (False); not known yet (None).
     ``final``: the text is whole (the message ended): a tail that could have grown into either is
-    neither."""
+    neither. ``marker``: the call's (Kimi's and DeepSeek's calls, ``in_section`` or not, see
+    ``call_goes_on``)."""
     ran_on = parameter_follows(work, k) if params else False
     if ran_on is False:
         ran_on = dropped_follows(work, k, kinds)
+    if ran_on is False and marker in SECTION_DROPPED:  # (Kimi's, DeepSeek's: see call_goes_on)
+        goes_on = call_goes_on(work, k, marker, in_section)
+        ran_on = None if goes_on is None else not goes_on
     return False if final and ran_on is None else ran_on
 
 

@@ -464,8 +464,9 @@ class LiveReading:
         if fam.regular is not None and self.work[skip_blanks(self.work, len(self.marker), k)] != "{" and \
                 fam.regular.fullmatch(self.work, 0, shut) is None:
             return self._hold()  # (a value without its closer: what it holds is known at the end)
-        ran_on = runs_on(self.work, shut, self.kinds, closer in PARAMS_AFTER, final=self.final)
-        if ran_on is not False:  # (a parameter of its format after it, the next call's opener dropped)
+        ran_on = runs_on(self.work, shut, self.kinds, closer in PARAMS_AFTER, self.final, self.marker,
+                         bool(self.section))  # (a parameter of its format after it, the next call...)
+        if ran_on is not False:
             return self._hold() if ran_on or len(self.work) > _CODE_MAX else self._wait(_NOT_BLANK, _CODE_MAX)
         end = self.at + fam.call_end(self.work, k, closer, len(self.marker))
         # read as if the text went on: a call cut where the text stops (its value
@@ -670,8 +671,7 @@ class LiveReading:
 
     def close(self, whole: str) -> tuple[list[StreamEvent], list[ToolCall]]:
         """The last events and every call of the message."""
-        # (a call at its closer waiting on what follows: read again, the text now whole)
-        self.final = self.wake is not None and self.state in ("family", "tagged")
+        self.final = self.wake is not None and self.state in ("family", "tagged")  # (read again, whole)
         first_events = self._run([]) if self.final else []
         rest = [] if self.state == "text" or (self.state == "section" and not self.work.strip()) else \
             calls_from(whole, self.format, self.tools, self.thinking, self.start, bool(self.committed))

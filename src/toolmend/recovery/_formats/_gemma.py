@@ -239,26 +239,38 @@ def _body_call(name: str, text: str, i: int, a: int, limit: int, ctx: Ctx, quote
 # names a bare head never gives: a fence's language or an envelope's word before a JSON body
 # (<|tool_call>json{"name": ...}), not a tool
 _NOT_BARE_NAMES = frozenset({"json", "call", "function", "tool_call", "tool", "functions"})
+_JSON_KEY = re.compile(r'\{\s*"')  # (a body in JSON's quotes, not Gemma's bare keys)
+_ENVELOPE_ARGS = frozenset({"arguments", "parameters", "args"})
 
 
-def _bare_fix(found: list[ToolCall], written: str, marker: str) -> list[ToolCall]:
-    """``found``, read after a head whose call: was ``written`` (":", "-" or nothing), its first
-    call with a fix saying so; [] when the body is a call envelope, {"name": .., "arguments": ..},
-    which names no tool's arguments (its block is then read as its words before a call are)."""
-    args = found[0].args if found else None
-    if isinstance(args, dict) and "name" in args and ({"arguments", "parameters", "args"} & args.keys()):
-        return []
+def _bare_fix(found: list[ToolCall], text: str, i: int, bare: re.Match[str], marker: str,
+              ctx: Ctx) -> list[ToolCall]:
+    """``found``, read after ``bare``, a head whose call: was written ":" or "-" or not at all,
+    its first call with a fix saying so; or, when the name is a fence's language or an
+    envelope's word, alone on its line, or the body a JSON call envelope ({"name": ..,
+    "arguments": ..}), of no tool given, an entry not ok for the block (what it holds is a
+    guess, and never nothing)."""
+    name, call = bare.group(1), found[0]
+    args = call.args if _JSON_KEY.match(text, bare.end()) else None
+    known = ctx.tools is not None and name in ctx.tools.schemas
+    envelope = isinstance(args, dict) and "name" in args and bool(_ENVELOPE_ARGS & args.keys())
+    if not known and (name.lower() in _NOT_BARE_NAMES or envelope or "\n" in text[bare.end(1):bare.end()]):
+        end = found[-1].span[1]  # (a name alone on its line before the body: a fence's language too)
+        return [ToolCall("", text[bare.start(1):end], None, False, (i, end),
+                         f"the {marker} block at offset {i} holds {name!r} and then a body: a word "
+                         "before the call, or its name, which cannot be told; it is not run")]
+    written = text[i + len(marker):bare.start(1)].strip()
     said = repr(written) if written else "nothing"
     fix = Fix("opener", -1, f"the call's 'call:' after {marker} was written {said}: read as the call "
                             "it opens")
-    return [replace(found[0], fixes=(fix, *found[0].fixes)), *found[1:]] if found else found
+    return [replace(call, fixes=(fix, *call.fixes)), *found[1:]]
 
 
 def gemma_reader(marker: str, closer: str, quote: str, typed: bool):  # type: ignore[no-untyped-def]
     head = re.compile(re.escape(marker) + r"\s*call:(" + NAME_PATTERN + r")\s*")
     # (checkpoints of Gemma 4 write its call: as a bare ":" or "-", or leave it out: the token
     # says a call follows, so NAME{ right after it is one; read, with a fix saying so)
-    bare_head = re.compile(re.escape(marker) + r"\s*[:-]?(" + NAME_PATTERN + r")(?=\{)")
+    bare_head = re.compile(re.escape(marker) + r"\s*[:-]?(" + NAME_PATTERN + r")\s*(?=\{)")
 
     def read(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
         """The calls in the block at ``i``: one, or several one after the other
@@ -267,11 +279,10 @@ def gemma_reader(marker: str, closer: str, quote: str, typed: bool):  # type: ig
         if m is not None:
             return calls_at(text, i, limit, ctx, m)
         bare = bare_head.match(text, i, limit)
-        if bare is not None and _NAME.match(bare.group(1)) and bare.group(1).lower() not in _NOT_BARE_NAMES:
+        if bare is not None and _NAME.match(bare.group(1)):
             found, end = calls_at(text, i, limit, ctx, bare)
-            found = _bare_fix(found or [], text[i + len(marker):bare.start(1)].strip(), marker)
             if found:
-                return found, end
+                return _bare_fix(found, text, i, bare, marker, ctx), end
         if limit == len(text) and limit - i - len(marker) < 140 and text.find("{", i, limit) < 0:
             return [], limit  # cut before the body
         return None, i + len(marker)

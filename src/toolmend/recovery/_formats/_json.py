@@ -397,9 +397,12 @@ def _section_rest(text: str, found: list[ToolCall] | None, end: int, limit: int,
     section's end.)"""
     k = skip_space(text, end, limit) if found else limit
     found = list(found) if found else found  # (extended in place: a long run stays linear)
+    placeholder = False
     while k < limit and not text.startswith((begin, shut), k):
         more, e = dropped(text, k, limit, ctx)
-        if not more or (more[0].ok and _PLACEHOLDER_NAME.match(more[0].name)):
+        placeholder = more is not None and bool(more) and more[0].ok and \
+            _PLACEHOLDER_NAME.match(more[0].name) is not None
+        if not more or placeholder:
             break  # (a placeholder's, NAME: the format described, text that is no call here)
         assert found is not None
         found += [_put_back(more[0], k, begin), *more[1:]]
@@ -408,7 +411,9 @@ def _section_rest(text: str, found: list[ToolCall] | None, end: int, limit: int,
         return found, end
     closed = ctx.find(text, shut, k, limit)
     nxt = text.find(begin, k, closed if closed >= 0 else limit)
-    stop = nxt if nxt >= 0 else closed  # (to the next call, or to the section's end)
+    # (to the next call, or to the section's end; a placeholder's call where neither follows, to
+    # the text's end: what follows it may be its format's calls too)
+    stop = nxt if nxt >= 0 else closed if closed >= 0 or not placeholder else limit
     if stop < 0:
         return found, end
     while text[stop - 1].isspace():

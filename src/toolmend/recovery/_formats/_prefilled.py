@@ -19,6 +19,7 @@ from ..._text import skip_blanks
 from .._result import Fix
 from .._toolcalls import ToolCall
 from ._base import Ctx
+from ._context import TURN_ENDS
 from ._pythonic import read_raven
 from ._tokens import BARE_CLOSER
 from ._xml import read_glm
@@ -68,6 +69,10 @@ DROPPED_AFTER: dict[str, tuple[str, str, str, str]] = {
 # the bodies after a closer only (no prompt holds their opener): LongCat's GLM-style NAME<longcat_arg_key>
 _BODIES_AFTER = {**_BODIES, "longcat": _BODIES["glm"].replace("<arg_key>", "<longcat_arg_key>")}
 DROPPED_CLOSERS = tuple(DROPPED_AFTER)
+# the last call's start: a <tool_call> whose body is JSON, or an object of a Hermes block holding
+# several (Hermes'): no GLM call's, whose </tool_call> a GLM body after it does not follow (a
+# stream reports such a call at its closer)
+_JSON_BODY = re.compile(r"<tool_call>[ \t\r\n]*[{\[]|[{\[]")
 _LONGEST = max(map(len, DROPPED_CLOSERS))
 assert all(c.count("<") == 1 for c in DROPPED_CLOSERS)
 # closer -> the pattern of the body that may follow it (a stream matches it partially)
@@ -164,7 +169,7 @@ def _dropped_after(scanner: Scanner, last: tuple[int, int], b: int,
     kind, _, marker, opener = family
     m = _DROPPED[closer].match(text, b, limit)
     if m is None or last[1] > b or text[last[1]:b - len(closer)].strip() or (
-            closer == "</tool_call>" and _ends_json(text, b - len(closer))):
+            closer == "</tool_call>" and _JSON_BODY.match(text, last[0]) is not None):
         # (the closer is the last call's, or its block's: MiniMax M2's invoke in one; a Hermes
         # block's JSON is no GLM call's)
         return None
@@ -186,8 +191,8 @@ def _dropped_after(scanner: Scanner, last: tuple[int, int], b: int,
                               ToolCall("", text[k:end], None, False, (k, end), why)]
     elif not text.endswith(closer, 0, end):
         after = skip_blanks(text, end, limit)
-        if after < limit and text[after] not in "<[":
-            return None  # words after it: a sentence naming a call, not one (a token: a turn's end)
+        if after < limit and not text.startswith((*TURN_ENDS, "<|", "<\uff5c", "<eos>", "</s>"), after):
+            return None  # words after it: a sentence naming a call, not one (a turn's end: cut there)
         c = found[-1]
         found[-1] = ToolCall(c.name, c.raw_args, None, False, c.span, f"the call to {c.name!r} after the "
                              f"{closer}, its opener dropped, has no closer of its own: cut, or a call named "
@@ -197,11 +202,3 @@ def _dropped_after(scanner: Scanner, last: tuple[int, int], b: int,
     found[0] = replace(found[0], fixes=(fix, *found[0].fixes))
     return found, k, end
 
-
-def _ends_json(text: str, c: int) -> bool:
-    """The block the closer at ``c`` ends holds JSON (Hermes'), its last character before the
-    closer "}" or "]": a call of another family than GLM's, whose </tool_call> a GLM body after
-    it does not follow (a stream reports such a call at its closer)."""
-    while c > 0 and text[c - 1].isspace():
-        c -= 1
-    return c > 0 and text[c - 1] in "}]"
