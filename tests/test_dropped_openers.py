@@ -364,3 +364,36 @@ def test_a_placeholder_after_a_call_outside_a_section_leaves_an_entry_for_what_f
     text = (kb + "functions.f:0" + ka + '{"a": 1}' + ke + "functions.TOOL_NAME:1" + ka + '{"arg": "value"}'
             + ke + "functions.g:2" + ka + '{"b": 2}' + ke)
     assert [(c.name, c.ok) for c in _checked(text)] == [("f", True), ("", False)]
+
+
+_C1 = _FAMILIES["claude_xml"][0] + "\n"
+_IG = '<invoke name="g">\n<parameter name="b">2</parameter>\n</invoke>\n'
+
+
+@pytest.mark.parametrize("text", [
+    _C1 + _IG + "<function_results>", _G1 + "call:g{b:2}<start_of_turn>user",
+    _G1 + "call:g{b:2}\n<tool_response>", _M1 + "\n" + _IG + "]~b]user\nhi",
+])
+def test_a_dropped_opener_body_cut_by_a_token_or_a_tag_is_not_ok_never_lost(text):
+    assert [(c.name, c.ok) for c in _checked(text)] == [("f", True), ("g", False)]
+
+
+def test_a_json_envelope_after_a_bare_head_is_not_ok_even_for_a_tool_given():
+    tools = [{"type": "function", "function": {"name": "g", "parameters": {
+        "type": "object", "properties": {"b": {"type": "integer"}}}}}]
+    text = '<|tool_call>g{"name": "g", "arguments": {"b": 2}}<tool_call|>'
+    assert [(c.name, c.ok) for c in _checked(text, tools=tools)] == [("", False)]
+    text = '<|tool_call>tool_use{"name": "get_weather", "input": {"city": "Paris"}}<tool_call|>'
+    assert [(c.name, c.ok) for c in _checked(text)] == [("", False)]
+
+
+@pytest.mark.parametrize("head", ["call: g", "- g", ":-g", "call g"])
+def test_a_gemma_call_word_written_with_a_blank_is_read(head):
+    assert [(c.name, c.ok) for c in _checked(_G1 + f"<|tool_call>{head}{{b:2}}<tool_call|>")] == \
+        [("f", True), ("g", True)]
+
+
+def test_a_word_before_kimis_argument_token_is_no_calls_name():
+    kb, ka, ke = "<|tool_call_begin|>", "<|tool_call_argument_begin|>", "<|tool_call_end|>"
+    calls = _checked(kb + "functions.f:0" + ka + '{"a": 1}' + ke + "Then" + ka + '{"b": 2}' + ke)
+    assert [(c.name, c.ok) for c in calls if c.ok] == [("f", True)]

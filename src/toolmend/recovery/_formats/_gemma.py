@@ -240,7 +240,8 @@ def _body_call(name: str, text: str, i: int, a: int, limit: int, ctx: Ctx, quote
 # (<|tool_call>json{"name": ...}), not a tool
 _NOT_BARE_NAMES = frozenset({"json", "call", "function", "tool_call", "tool", "functions"})
 _JSON_KEY = re.compile(r'\{\s*"')  # (a body in JSON's quotes, not Gemma's bare keys)
-_ENVELOPE_ARGS = frozenset({"arguments", "parameters", "args"})
+_ENVELOPE_NAMES = frozenset({"name", "function", "tool", "tool_name"})  # ({"name": .., "input": ..}: a call's
+_ENVELOPE_ARGS = frozenset({"arguments", "parameters", "args", "input", "tool_input"})  # envelope, in JSON)
 
 
 def _bare_fix(found: list[ToolCall], text: str, i: int, bare: re.Match[str], marker: str,
@@ -253,8 +254,9 @@ def _bare_fix(found: list[ToolCall], text: str, i: int, bare: re.Match[str], mar
     name, call = bare.group(1), found[0]
     args = call.args if _JSON_KEY.match(text, bare.end()) else None
     known = ctx.tools is not None and name in ctx.tools.schemas
-    envelope = isinstance(args, dict) and "name" in args and bool(_ENVELOPE_ARGS & args.keys())
-    if not known and (name.lower() in _NOT_BARE_NAMES or envelope or "\n" in text[bare.end(1):bare.end()]):
+    keys = args.keys() if isinstance(args, dict) else set()
+    envelope = bool(_ENVELOPE_NAMES & keys) and bool(_ENVELOPE_ARGS & keys)
+    if envelope or (not known and (name.lower() in _NOT_BARE_NAMES or "\n" in text[bare.end(1):bare.end()])):
         end = found[-1].span[1]  # (a name alone on its line before the body: a fence's language too)
         return [ToolCall("", text[bare.start(1):end], None, False, (i, end),
                          f"the {marker} block at offset {i} holds {name!r} and then a body: a word "
@@ -268,9 +270,9 @@ def _bare_fix(found: list[ToolCall], text: str, i: int, bare: re.Match[str], mar
 
 def gemma_reader(marker: str, closer: str, quote: str, typed: bool):  # type: ignore[no-untyped-def]
     head = re.compile(re.escape(marker) + r"\s*call:(" + NAME_PATTERN + r")\s*")
-    # (checkpoints of Gemma 4 write its call: as a bare ":" or "-", or leave it out: the token
-    # says a call follows, so NAME{ right after it is one; read, with a fix saying so)
-    bare_head = re.compile(re.escape(marker) + r"\s*[:-]?(" + NAME_PATTERN + r")\s*(?=\{)")
+    # (checkpoints of Gemma 4 write its call: as a bare ":" or "-", with a blank, or leave it out:
+    # the token says a call follows, so NAME{ right after it is one; read, with a fix saying so)
+    bare_head = re.compile(re.escape(marker) + r"\s*(?:call\s*)?[:-]{0,2}\s*(" + NAME_PATTERN + r")\s*(?=\{)")
 
     def read(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
         """The calls in the block at ``i``: one, or several one after the other

@@ -501,9 +501,9 @@ def _deepseek_dropped(text: str, k: int, limit: int, ctx: Ctx) -> tuple[list[Too
     return (None, k) if _DS_DROPPED.match(text, k, limit) is None else _read_deepseek(text, k, limit, ctx, k)
 
 
-# the head of a call in a section whose opening token was dropped: Kimi's id then its argument
-# token, DeepSeek's name (or V3's "function") then its separator
-_KIMI_DROPPED = re.compile(r"([^\s<]{1,160}?)\s*<\|tool_call_argument_begin\|>")
+# the head of a call in a section whose opening token was dropped: Kimi's id (functions.NAME:IDX,
+# never a word) then its argument token, DeepSeek's name (or V3's "function") then its separator
+_KIMI_DROPPED = re.compile(r"(functions\.[^\s<]{1,150}|[^\s<]{1,150}:\d+)\s*<\|tool_call_argument_begin\|>")
 _DS_DROPPED = re.compile(r"[^\s<]{1,160}?\s*" + re.escape(_DS_SEP))
 # a call's marker -> the head of the next call, its opening token dropped (a stream holds at one)
 SECTION_DROPPED = {"<|tool_call_begin|>": _KIMI_DROPPED.pattern, _DS_BEGIN: _DS_DROPPED.pattern}

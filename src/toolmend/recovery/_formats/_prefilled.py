@@ -69,6 +69,8 @@ DROPPED_AFTER: dict[str, tuple[str, str, str, str]] = {
 # the bodies after a closer only (no prompt holds their opener): LongCat's GLM-style NAME<longcat_arg_key>
 _BODIES_AFTER = {**_BODIES, "longcat": _BODIES["glm"].replace("<arg_key>", "<longcat_arg_key>")}
 DROPPED_CLOSERS = tuple(DROPPED_AFTER)
+# a token or a tag (a turn's end, a tool's result, a role's header), not words: "<-" and "[1]" are words
+_TOKEN = re.compile(r"<[A-Za-z_/|!\uff5c]|\[[A-Z_]{2,}\]|\]~|\[e~\[")
 # the last call's start: a <tool_call> whose body is JSON, or an object of a Hermes block holding
 # several (Hermes'): no GLM call's, whose </tool_call> a GLM body after it does not follow (a
 # stream reports such a call at its closer)
@@ -191,8 +193,8 @@ def _dropped_after(scanner: Scanner, last: tuple[int, int], b: int,
                               ToolCall("", text[k:end], None, False, (k, end), why)]
     elif not text.endswith(closer, 0, end):
         after = skip_blanks(text, end, limit)
-        if after < limit and not text.startswith((*TURN_ENDS, "<|", "<\uff5c", "<eos>", "</s>"), after):
-            return None  # words after it: a sentence naming a call, not one (a turn's end: cut there)
+        if after < limit and not text.startswith(TURN_ENDS, after) and _TOKEN.match(text, after) is None:
+            return None  # words after it: a sentence naming a call, not one (a token, a tag: cut there)
         c = found[-1]
         found[-1] = ToolCall(c.name, c.raw_args, None, False, c.span, f"the call to {c.name!r} after the "
                              f"{closer}, its opener dropped, has no closer of its own: cut, or a call named "
