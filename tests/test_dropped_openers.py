@@ -333,7 +333,7 @@ def test_the_fix_of_a_call_read_late_in_a_long_stream_is_the_whole_texts():
     (_G1 + "<|tool_call>:g {b:2}<tool_call|>", [("f", True), ("g", True)]),
     # (a refused head is an entry not ok, never nothing)
     (_G1 + "<|tool_call>:g\n{b:2}<tool_call|>", [("f", True), ("", False)]),
-    (_G1 + '<|tool_call>g{"arguments": {"a": 1}, "name": "g"}<tool_call|>', [("f", True), ("", False)]),
+    (_G1 + '<|tool_call>g{"arguments": {"a": 1}, "name": "g"}<tool_call|>', [("f", True), ("g", False)]),
     (_G1 + '<|tool_call>json{"city": "Paris"}<tool_call|>', [("f", True), ("", False)]),
 ])
 def test_a_bare_gemma_head_reads_its_call_or_says_why_not(text, want):
@@ -382,9 +382,9 @@ def test_a_json_envelope_after_a_bare_head_is_not_ok_even_for_a_tool_given():
     tools = [{"type": "function", "function": {"name": "g", "parameters": {
         "type": "object", "properties": {"b": {"type": "integer"}}}}}]
     text = '<|tool_call>g{"name": "g", "arguments": {"b": 2}}<tool_call|>'
-    assert [(c.name, c.ok) for c in _checked(text, tools=tools)] == [("", False)]
+    assert [(c.name, c.ok) for c in _checked(text, tools=tools)] == [("g", False)]
     text = '<|tool_call>tool_use{"name": "get_weather", "input": {"city": "Paris"}}<tool_call|>'
-    assert [(c.name, c.ok) for c in _checked(text)] == [("", False)]
+    assert [(c.name, c.ok) for c in _checked(text)] == [("tool_use", False)]
 
 
 @pytest.mark.parametrize("head", ["call: g", "- g", ":-g", "call g"])
@@ -397,3 +397,38 @@ def test_a_word_before_kimis_argument_token_is_no_calls_name():
     kb, ka, ke = "<|tool_call_begin|>", "<|tool_call_argument_begin|>", "<|tool_call_end|>"
     calls = _checked(kb + "functions.f:0" + ka + '{"a": 1}' + ke + "Then" + ka + '{"b": 2}' + ke)
     assert [(c.name, c.ok) for c in calls if c.ok] == [("f", True)]
+
+
+_TOOLS_G = [{"type": "function", "function": {"name": "g", "parameters": {
+    "type": "object", "properties": {"b": {"type": "integer"}}}}}]
+
+
+@pytest.mark.parametrize("body", [
+    '{name:<|"|>get_weather<|"|>,input:{city:<|"|>Paris<|"|>}}', '{name:<|"|>g<|"|>,arguments:{b:2}}',
+    "{'name': 'g', 'arguments': {'b': 2}}", '{"name": "g", "arguments": "{\\"b\\": 2}"}',
+    '{"type": "function", "function": {"name": "g", "arguments": {"b": 2}}}',
+    '{"function_call": {"name": "g", "arguments": {"b": 2}}}',
+])
+@pytest.mark.parametrize("head", ["g", ":g", "call:g"])
+def test_a_call_envelope_as_a_gemma_calls_arguments_is_not_ok_in_any_quotes(body, head):
+    for tools in (None, _TOOLS_G):
+        calls = _checked(f"<|tool_call>{head}{body}<tool_call|>", tools=tools)
+        assert [c.ok for c in calls] == [False], (tools, calls)
+
+
+@pytest.mark.parametrize("body", ["\ncall: g{b:2}<tool_call|>", "\n- g{b:2}<tool_call|>",
+                                  "\nCALL: g{b:2}<tool_call|>"])
+def test_a_dropped_opener_body_with_its_call_word_written_otherwise_is_read(body):
+    assert [(c.name, c.ok) for c in _checked(_G1 + body, "g{b:2}")] == [("f", True), ("g", True)]
+
+
+@pytest.mark.parametrize("head", ["call: g(b=2)", "Call: g{b:2}", "Call:g{b:2}", "CALL:g{b:2}"])
+def test_a_gemma_call_word_in_another_case_or_before_python_is_read(head):
+    assert [(c.name, c.ok) for c in _checked(_G1 + f"<|tool_call>{head}<tool_call|>")] == \
+        [("f", True), ("g", True)]
+
+
+@pytest.mark.parametrize("end", ["[/INST]", "[/TOOL_RESULTS]", "<<SYS>>", "[gMASK]", "<0x0A>",
+                                 "\u200b<|im_end|>"])
+def test_more_tokens_cut_a_dropped_opener_body(end):
+    assert [(c.name, c.ok) for c in _checked(_G1 + "\ncall:g{b:2}" + end)] == [("f", True), ("g", False)]

@@ -239,24 +239,36 @@ def _body_call(name: str, text: str, i: int, a: int, limit: int, ctx: Ctx, quote
 # names a bare head never gives: a fence's language or an envelope's word before a JSON body
 # (<|tool_call>json{"name": ...}), not a tool
 _NOT_BARE_NAMES = frozenset({"json", "call", "function", "tool_call", "tool", "functions"})
-_JSON_KEY = re.compile(r'\{\s*"')  # (a body in JSON's quotes, not Gemma's bare keys)
-_ENVELOPE_NAMES = frozenset({"name", "function", "tool", "tool_name"})  # ({"name": .., "input": ..}: a call's
-_ENVELOPE_ARGS = frozenset({"arguments", "parameters", "args", "input", "tool_input"})  # envelope, in JSON)
+# a call's envelope as the arguments ({"name": "g", "arguments": {..}}, {"name": .., "input": ..}):
+# a name and arguments an object (or its JSON), or a call wrapped ({"function": {"name": ..}})
+_ENVELOPE_NAMES = frozenset({"name", "function", "tool", "tool_name"})
+_ENVELOPE_ARGS = frozenset({"arguments", "parameters", "args", "input", "tool_input"})
+_WRAPPERS = ("function", "function_call", "tool_call", "tool_calls")
+
+
+def _envelope(args: object, name: str, ctx: Ctx) -> bool:
+    """The arguments ``args`` of the call to ``name`` are a call's envelope, not its arguments
+    (whose keys, when the tool is given, its schema does not all name)."""
+    if not isinstance(args, dict):
+        return False
+    named = [k for k in _ENVELOPE_NAMES & args.keys() if isinstance(args[k], str)]
+    given = [k for k in _ENVELOPE_ARGS & args.keys() if isinstance(args[k], (dict, str))]
+    wrapped = [k for k in _WRAPPERS if isinstance(args.get(k), (dict, list)) and "name" in str(args[k])[:200]]
+    if not ((named and given) or wrapped):
+        return False
+    props = ctx.tools.properties(name) if ctx.tools is not None and name in ctx.tools.schemas else {}
+    return not props or not set(named + given + wrapped) <= props.keys()
 
 
 def _bare_fix(found: list[ToolCall], text: str, i: int, bare: re.Match[str], marker: str,
               ctx: Ctx) -> list[ToolCall]:
-    """``found``, read after ``bare``, a head whose call: was written ":" or "-" or not at all,
-    its first call with a fix saying so; or, when the name is a fence's language or an
-    envelope's word, alone on its line, or the body a JSON call envelope ({"name": ..,
-    "arguments": ..}), of no tool given, an entry not ok for the block (what it holds is a
-    guess, and never nothing)."""
+    """``found``, read after ``bare``, a head whose call: was written ":" or "-" (or with a blank,
+    or not at all), its first call with a fix saying so; or, when the name is a fence's language
+    or an envelope's word, or alone on its line, of no tool given, an entry not ok for the block
+    (what it holds is a guess, and never nothing)."""
     name, call = bare.group(1), found[0]
-    args = call.args if _JSON_KEY.match(text, bare.end()) else None
     known = ctx.tools is not None and name in ctx.tools.schemas
-    keys = args.keys() if isinstance(args, dict) else set()
-    envelope = bool(_ENVELOPE_NAMES & keys) and bool(_ENVELOPE_ARGS & keys)
-    if envelope or (not known and (name.lower() in _NOT_BARE_NAMES or "\n" in text[bare.end(1):bare.end()])):
+    if not known and (name.lower() in _NOT_BARE_NAMES or "\n" in text[bare.end(1):bare.end()]):
         end = found[-1].span[1]  # (a name alone on its line before the body: a fence's language too)
         return [ToolCall("", text[bare.start(1):end], None, False, (i, end),
                          f"the {marker} block at offset {i} holds {name!r} and then a body: a word "
@@ -272,7 +284,8 @@ def gemma_reader(marker: str, closer: str, quote: str, typed: bool):  # type: ig
     head = re.compile(re.escape(marker) + r"\s*call:(" + NAME_PATTERN + r")\s*")
     # (checkpoints of Gemma 4 write its call: as a bare ":" or "-", with a blank, or leave it out:
     # the token says a call follows, so NAME{ right after it is one; read, with a fix saying so)
-    bare_head = re.compile(re.escape(marker) + r"\s*(?:call\s*)?[:-]{0,2}\s*(" + NAME_PATTERN + r")\s*(?=\{)")
+    bare_head = re.compile(re.escape(marker) + r"\s*(?:(?i:call)\s*)?[:-]{0,2}\s*(" + NAME_PATTERN
+                           + r")\s*(?=[{(])")
 
     def read(text: str, i: int, limit: int, ctx: Ctx) -> tuple[list[ToolCall] | None, int]:
         """The calls in the block at ``i``: one, or several one after the other
@@ -324,7 +337,11 @@ def gemma_reader(marker: str, closer: str, quote: str, typed: bool):  # type: ig
             if text[a] != "{":
                 return (calls or None), a
             call, e, whole = _body_call(name, text, at, a, limit, ctx, quote, closer, typed, marker)
-            if call.ok and "call:" in name and (ctx.tools is None or name not in ctx.tools.schemas):
+            if call.ok and _envelope(call.args, name, ctx):
+                call = ToolCall(name, call.raw_args, None, False, call.span,
+                                f"the arguments of the call to {name!r} are a call's envelope (a name and "
+                                "its arguments): which call is meant is a guess", call.id)
+            if call.ok and "call:" in name.lower() and (ctx.tools is None or name not in ctx.tools.schemas):
                 # (call:bcall:c{..}: b with no arguments then c, or one name holding "call:")
                 call = ToolCall(name, call.raw_args, None, False, call.span,
                                 f"the name {name!r} holds 'call:': a call written with no arguments and "

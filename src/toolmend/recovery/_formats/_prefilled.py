@@ -59,18 +59,21 @@ _OWN_READERS: dict[str, Any] = {"glm": read_glm, "nexusraven": read_raven}
 # closer, such a body can only be a call: prose never opens with "call:g{" or "g\n<arg_key>"
 DROPPED_AFTER: dict[str, tuple[str, str, str, str]] = {
     "</tool_call>": ("glm", "glm", "<tool_call>", "<tool_call>"),
-    "<tool_call|>": ("gemma4", "gemma4", "<|tool_call>", "<|tool_call>"),
-    "<end_function_call>": ("functiongemma", "gemma4", "<start_function_call>", "<start_function_call>"),
+    "<tool_call|>": ("gemma4", "gemma_after", "<|tool_call>", "<|tool_call>"),
+    "<end_function_call>": ("functiongemma", "gemma_after", "<start_function_call>", "<start_function_call>"),
     "</minimax:tool_call>": ("minimax_m2", "minimax_m2", "<minimax:tool_call>", "<minimax:tool_call>"),
     "<|call|>": ("harmony", "harmony", "<|start|>", "<|start|>assistant "),
     "</longcat_tool_call>": ("hermes", "longcat", "<longcat_tool_call>", "<longcat_tool_call>"),
     "</function_calls>": ("olmo3", "minimax_m2", "<function_calls>", "<function_calls>"),  # (Claude's)
 }
 # the bodies after a closer only (no prompt holds their opener): LongCat's GLM-style NAME<longcat_arg_key>
-_BODIES_AFTER = {**_BODIES, "longcat": _BODIES["glm"].replace("<arg_key>", "<longcat_arg_key>")}
+# (and Gemma's call: written with blanks, or ":" or "-" before the name, as after its opener)
+_BODIES_AFTER = {**_BODIES, "longcat": _BODIES["glm"].replace("<arg_key>", "<longcat_arg_key>"),
+                 "gemma_after": r"(?i:call)\s*:\s*[A-Za-z_]|[:-]{1,2}\s*[A-Za-z_][\w.-]{0,127}\s*[{(]"}
 DROPPED_CLOSERS = tuple(DROPPED_AFTER)
 # a token or a tag (a turn's end, a tool's result, a role's header), not words: "<-" and "[1]" are words
-_TOKEN = re.compile(r"<[A-Za-z_/|!\uff5c]|\[[A-Z_]{2,}\]|\]~|\[e~\[")
+_TOKEN = re.compile(r"[\u200b-\u200d\u2060\ufeff]*"  # (zero-width characters before it)
+                    r"(?:<[A-Za-z_/|!<\uff5c]|<0x|\[/?[A-Za-z_]{2,}\]|\]~|\[e~\[)")
 # the last call's start: a <tool_call> whose body is JSON, or an object of a Hermes block holding
 # several (Hermes'): no GLM call's, whose </tool_call> a GLM body after it does not follow (a
 # stream reports such a call at its closer)
