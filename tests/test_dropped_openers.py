@@ -432,3 +432,33 @@ def test_a_gemma_call_word_in_another_case_or_before_python_is_read(head):
                                  "\u200b<|im_end|>"])
 def test_more_tokens_cut_a_dropped_opener_body(end):
     assert [(c.name, c.ok) for c in _checked(_G1 + "\ncall:g{b:2}" + end)] == [("f", True), ("g", False)]
+
+
+_QG = '<|"|>'
+
+
+@pytest.mark.parametrize("body", [
+    '(name="f", arguments={"a": 1})',
+    "{functionCall:{name:" + _QG + "g" + _QG + ",args:{city:" + _QG + "Paris" + _QG + "}}}",
+    "{tool:{name:" + _QG + "g" + _QG + ",arguments:{}}}",
+    "{function:{arguments:{city:" + _QG + "x" * 210 + _QG + "},name:" + _QG + "g" + _QG + "}}",
+    "{name:" + _QG + "g" + _QG + ", params:{city:" + _QG + "P" + _QG + "}}",
+    "{Name:" + _QG + "g" + _QG + ", Arguments:{city:" + _QG + "P" + _QG + "}}",
+])
+def test_an_envelope_in_python_wrapped_or_spelled_otherwise_is_not_ok(body):
+    assert [c.ok for c in _checked(f"<|tool_call>call:get_weather{body}<tool_call|>")] == [False]
+
+
+@pytest.mark.parametrize("body", [
+    "{tool_call:[" + _QG + "name" + _QG + "]}",
+    "{user:{name:" + _QG + "bob" + _QG + "},function:{title:" + _QG + "x" + _QG + "}}"])
+def test_arguments_that_only_mention_a_name_are_no_envelope(body):
+    assert [c.ok for c in _checked(f"<|tool_call>call:log{body}<tool_call|>")] == [True]
+
+
+def test_a_tool_whose_arguments_are_a_name_and_parameters_is_called_when_given():
+    tools = [{"type": "function", "function": {"name": "create", "parameters": {
+        "type": "object", "properties": {"name": {"type": "string"}, "parameters": {"type": "object"}}}}}]
+    text = "<|tool_call>call:create{name:" + _QG + "f" + _QG + ", parameters:{a:1}}<tool_call|>"
+    assert [(c.name, c.ok) for c in _checked(text, tools=tools)] == [("create", True)]
+    assert [(c.name, c.ok) for c in _checked(text)] == [("create", False)]  # (without tools: a guess)
