@@ -16,6 +16,7 @@ from typing import Any
 
 from ..._text import skip_blanks
 from .._jsonish import extent, skip_space
+from .._result import Fix
 from .._strategies import json_text, normalize_tool_args
 from .._toolcalls import (
     _NAME,
@@ -33,7 +34,7 @@ from ._tokens import BARE_CLOSER, REASONING_MARK
 
 __all__ = ["Ctx", "Reader", "xml_call", "json_run", "cut_call", "named_call", "more_after", "named_in",
            "unreadable_block", "unclosed_json", "open_string_rest", "string_rest_end", "string_open_at",
-           "unbraced_call",
+           "unbraced_call", "opener_put_back",
            "MEMBER_FIRST"]
 
 
@@ -473,3 +474,9 @@ def unreadable_block(text: str, marker: str, start: int, past: int) -> list[Tool
     return [ToolCall(named_in(body[:body.find(">") + 1 or 200]), body, None, False, (start, past),
                      f"the {marker} block at offset {start} holds no call its format writes "
                      f"({body[:40] + ('...' if len(body) > 40 else '')!r}): it is not run")]
+
+
+def opener_put_back(call: ToolCall, why: str) -> ToolCall:
+    """``call``, read with the opening token the model dropped or miswrote put back (``why``
+    says which, and where): its ``opener`` fix first (offset -1: its span says where)."""
+    return replace(call, fixes=(Fix("opener", -1, why), *call.fixes))

@@ -18,9 +18,8 @@ import re
 from dataclasses import replace
 
 from ..._text import string_end
-from .._result import Fix
 from .._toolcalls import _NAME, NAME_PATTERN, NO_ARGUMENTS, ToolCall, two_ways
-from ._base import Ctx, cut_call, named_call, string_rest_end, xml_call
+from ._base import Ctx, cut_call, named_call, opener_put_back, string_rest_end, xml_call
 from ._pythonic import pythonic_at
 
 __all__ = ["gemma_reader"]
@@ -294,9 +293,8 @@ def _bare_fix(found: list[ToolCall], text: str, i: int, bare: re.Match[str], mar
                          "before the call, or its name, which cannot be told; it is not run")]
     written = text[i + len(marker):bare.start(1)].strip()
     said = repr(written) if written else "nothing"
-    fix = Fix("opener", -1, f"the call's 'call:' after {marker} was written {said}: read as the call "
-                            "it opens")
-    return [replace(call, fixes=(fix, *call.fixes)), *found[1:]]
+    return [opener_put_back(call, f"the call's 'call:' after {marker} was written {said}: read as the call "
+                                  "it opens"), *found[1:]]
 
 
 def gemma_reader(marker: str, closer: str, quote: str, typed: bool):  # type: ignore[no-untyped-def]

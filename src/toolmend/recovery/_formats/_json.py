@@ -21,10 +21,8 @@
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 
 from .._jsonish import elements, extent, members, skip_space
-from .._result import Fix
 from .._toolcalls import _NAME, _PLACEHOLDER_NAME, NAME_PATTERN, ToolCall, two_ways
 from ._base import (
     MEMBER_FIRST,
@@ -34,6 +32,7 @@ from ._base import (
     json_run,
     more_after,
     named_call,
+    opener_put_back,
     string_open_at,
     unbraced_call,
     unclosed_json,
@@ -383,8 +382,8 @@ def _section_opened(opener: str, begin: str, shut: str, dropped: Reader) -> Read
 
 
 def _put_back(call: ToolCall, k: int, begin: str) -> ToolCall:
-    why = f"the call's opening {begin} at offset {k} was dropped: read as if it stood there"
-    return replace(call, fixes=(Fix("opener", -1, why), *call.fixes))
+    return opener_put_back(call, f"the call's opening {begin} at offset {k} was dropped: read as if it "
+                                 "stood there")
 
 
 def _section_rest(text: str, found: list[ToolCall] | None, end: int, limit: int, ctx: Ctx, begin: str,
@@ -400,8 +399,7 @@ def _section_rest(text: str, found: list[ToolCall] | None, end: int, limit: int,
     placeholder = False
     while k < limit and not text.startswith((begin, shut), k):
         more, e = dropped(text, k, limit, ctx)
-        placeholder = more is not None and bool(more) and more[0].ok and \
-            _PLACEHOLDER_NAME.match(more[0].name) is not None
+        placeholder = bool(more and more[0].ok and _PLACEHOLDER_NAME.match(more[0].name))
         if not more or placeholder:
             break  # (a placeholder's, NAME: the format described, text that is no call here)
         assert found is not None

@@ -16,9 +16,8 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from ..._text import skip_blanks
-from .._result import Fix
 from .._toolcalls import ToolCall
-from ._base import Ctx
+from ._base import Ctx, opener_put_back
 from ._context import TURN_ENDS
 from ._pythonic import read_raven
 from ._tokens import BARE_CLOSER
@@ -181,9 +180,8 @@ def _dropped_after(scanner: Scanner, last: tuple[int, int], b: int,
     k = skip_blanks(text, b, m.end())
     found, end = _read_as_opened(scanner, k, _OWN_READERS.get(kind) or scanner.readers[marker], opener,
                                  closer, limit)
-    find = scanner.ctx.find if limit == len(text) else (lambda t, n, a, z: t.find(n, a, z))
-    nxt = find(text, marker, k, limit)  # (the next call's own opener: no closer after it is this one's)
-    shut = find(text, closer, k, limit)
+    nxt = scanner.ctx.find(text, marker, k, limit)  # (the next call's own opener: no closer after it is
+    shut = scanner.ctx.find(text, closer, k, limit)  # this one's; remembered: a run of calls stays linear)
     shut = shut if nxt < 0 or shut < nxt else -1
     if not found or not found[-1].ok:
         if shut >= 0:
@@ -202,8 +200,7 @@ def _dropped_after(scanner: Scanner, last: tuple[int, int], b: int,
         found[-1] = ToolCall(c.name, c.raw_args, None, False, c.span, f"the call to {c.name!r} after the "
                              f"{closer}, its opener dropped, has no closer of its own: cut, or a call named "
                              "in words, which cannot be told", c.id)
-    fix = Fix("opener", -1, f"the call's opening {opener.strip()} was dropped after the {closer} "
-                             f"before it, at offset {k}: read as if it stood there")
-    found[0] = replace(found[0], fixes=(fix, *found[0].fixes))
+    found[0] = opener_put_back(found[0], f"the call's opening {opener.strip()} was dropped after the "
+                                         f"{closer} before it, at offset {k}: read as if it stood there")
     return found, k, end
 
