@@ -417,7 +417,8 @@ def test_a_call_envelope_as_a_gemma_calls_arguments_is_not_ok_in_any_quotes(body
 
 
 @pytest.mark.parametrize("body", ["\ncall: g{b:2}<tool_call|>", "\n- g{b:2}<tool_call|>",
-                                  "\nCALL: g{b:2}<tool_call|>"])
+                                  "\nCALL: g{b:2}<tool_call|>", ":g{b:2}<tool_call|>", "g{b:2}<tool_call|>",
+                                  "\ng{b:2}<tool_call|>\n"])
 def test_a_dropped_opener_body_with_its_call_word_written_otherwise_is_read(body):
     assert [(c.name, c.ok) for c in _checked(_G1 + body, "g{b:2}")] == [("f", True), ("g", True)]
 
@@ -462,3 +463,67 @@ def test_a_tool_whose_arguments_are_a_name_and_parameters_is_called_when_given()
     text = "<|tool_call>call:create{name:" + _QG + "f" + _QG + ", parameters:{a:1}}<tool_call|>"
     assert [(c.name, c.ok) for c in _checked(text, tools=tools)] == [("create", True)]
     assert [(c.name, c.ok) for c in _checked(text)] == [("create", False)]  # (without tools: a guess)
+
+
+_KIMI_F = '<|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{"a": 1}<|tool_call_end|>'
+_KIMI_G = '<|tool_call_begin|>functions.g:1<|tool_call_argument_begin|>{"b": 2}<|tool_call_end|>'
+_DS_F = _DS_CALL + "function" + _DS_SEP + 'f\n```json\n{"a": 1}\n```' + _DS_END
+_DS_G = _DS_CALL + "function" + _DS_SEP + 'g\n```json\n{"b": 2}\n```' + _DS_END
+
+
+@pytest.mark.parametrize("first, second", [(_KIMI_F, _KIMI_G), (_DS_F, _DS_G)])
+@pytest.mark.parametrize("close", ["", "<|tool_calls_section_end|>", "<\uff5ctool\u2581calls\u2581end\uff5c>"])
+def test_prose_between_calls_no_section_holds_is_prose(first, second, close):
+    """Kimi's and DeepSeek's calls written outside their section: the words between two calls
+    are the model's prose, as a stream shows them, not an entry not ok (a section's closer
+    later, its opener dropped, is no section the words stood in as they were read)."""
+    text = first + " and then " + second + close
+    calls = _checked(text, second[:14])
+    assert [(c.name, c.ok) for c in calls] == [("f", True), ("g", True)]
+
+
+@pytest.mark.parametrize("first, second, opener, shut", [
+    (_KIMI_F, _KIMI_G, "<|tool_calls_section_begin|>", "<|tool_calls_section_end|>"),
+    (_DS_F, _DS_G, "<\uff5ctool\u2581calls\u2581begin\uff5c>", "<\uff5ctool\u2581calls\u2581end\uff5c>")])
+@pytest.mark.parametrize("close", [True, False])
+def test_text_between_calls_in_a_section_is_an_entry_not_ok(first, second, opener, shut, close):
+    text = opener + first + " and then " + second + (shut if close else "")
+    calls = _checked(text)
+    assert [(c.name, c.ok) for c in calls] == [("f", True), ("", False), ("g", True)]
+    assert calls[1].raw_args == "and then" and "section" in (calls[1].error or "")
+    # (a section closed before the words: they are prose after it)
+    text = opener + first + shut + " and then " + second
+    assert [(c.name, c.ok) for c in _checked(text)] == [("f", True), ("g", True)]
+
+
+def test_many_calls_outside_a_section_read_in_linear_time():
+    text = " so ".join(_KIMI_F.replace("f:0", f"f:{n}") for n in range(20_000))
+    calls = parse_tool_calls(text, thinking=False)
+    assert len(calls) == 20_000 and all(c.ok for c in calls)
+
+
+@pytest.mark.parametrize("family", sorted(_FAMILIES))
+@pytest.mark.parametrize("marks", ['""', "\u201c\u201d", "\u300c\u300d"])
+def test_a_run_of_calls_in_quotation_marks_is_shown_not_made(family, marks):
+    """A sentence quoting a call and the next, its opener dropped: the closing mark after the
+    run shows the whole run quoted (before, both were read, ok)."""
+    first, second, fmt = _FAMILIES[family]
+    if family == "harmony":
+        first = first[len("<|start|>assistant"):]
+    text = f"He wrote {marks[0]}{first}{second}{marks[1]} in the chat, which is the format."
+    assert _checked(text) == []
+    closed = "</tool_calls>" if family == "hy_v3" else ""  # (one call alone, its block closed: quoted too)
+    assert _checked(f"Write {marks[0]}{first}{closed}{marks[1]} to call it.") == []
+    # (the mark left open: no quotation closes, the calls are the model's)
+    assert [c.name for c in _checked(f"He wrote {marks[0]}{first}{second}")] == ["f", "g"]
+
+
+@pytest.mark.parametrize("after", ["g{b:2} is what comes next", "g{b:2}", "Done{ok}. Bye", "g{b:2\n",
+                                   'json{"b": 2}<tool_call|>', "g{b:}<tool_call|>", "g {b:2}<tool_call|>"])
+def test_a_name_run_into_its_body_after_a_closer_is_a_call_only_whole_and_closed(after):
+    """With its call word dropped as well as its opener (``g{..}``), a body is a call only when it
+    reads whole and its family's closer ends it: anything else after a closer stays text."""
+    assert [(c.name, c.ok) for c in _checked(_G1 + after)] == [("f", True)]
+    fg = "<start_function_call>call:f{a:1}<end_function_call>"
+    assert [(c.name, c.ok) for c in _checked(fg + after.replace("<tool_call|>", "<end_function_call>"))] \
+        == [("f", True)]

@@ -44,7 +44,7 @@ _NO_MEMO: Any = MappingProxyType({})  # (read-only: an entry is written to a mem
 class Ctx:
     """One parse: the tools offered (None: none given) and the format forced (None: detect)."""
 
-    __slots__ = ("tools", "fmt", "missing", "found", "searched")
+    __slots__ = ("tools", "fmt", "missing", "found", "searched", "before")
 
     def __init__(self, tools: Tools | None, fmt: str | None) -> None:
         self.tools = tools
@@ -56,6 +56,7 @@ class Ctx:
         self.missing: dict[str, int] = _NO_MEMO
         self.found: dict[str, tuple[int, int]] = _NO_MEMO
         self.searched: dict[tuple[re.Pattern[str], int], tuple[int, int]] = _NO_MEMO
+        self.before: dict[str, tuple[int, int]] = _NO_MEMO
 
     def find(self, text: str, needle: str, start: int, limit: int) -> int:
         """``text.find(needle, start, limit)``, remembered for searches to the end of the text."""
@@ -75,6 +76,20 @@ class Ctx:
             else:
                 self.found[needle] = (start, k)
         return k
+
+    def last(self, text: str, needle: str, end: int) -> int:
+        """``text.rfind(needle, 0, end)``, remembered: asked at later and later offsets (the calls
+        of a run, each asking what opened before it), the text is searched once in all."""
+        upto, pos = self.before.get(needle, (0, -1))
+        if end < upto:
+            return text.rfind(needle, 0, end)
+        k = text.rfind(needle, max(0, upto - len(needle) + 1), end)
+        if k >= 0:
+            pos = k
+        if self.before is _NO_MEMO:
+            self.before = {}
+        self.before[needle] = (end, pos)
+        return pos
 
     def search(self, text: str, pattern: re.Pattern[str], start: int, limit: int) -> int:
         """Where ``pattern`` (one whose matches do not depend on where a search starts) first

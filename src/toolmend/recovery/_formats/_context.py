@@ -314,7 +314,7 @@ SECTIONS = {"<|tool_calls_section_begin|>": "<|tool_calls_section_end|>",
             "<|open|>tools<|sep|>": "<|close|>tools<|sep|>"}
 WRAPPERS = {"<tool_call>": "</tool_call>", "<seed:tool_call>": "</seed:tool_call>"}
 _SECTIONS = (*SECTIONS, *WRAPPERS, "<tool_calls>")  # (and Hunyuan's block of <tool_call> tags)
-_SECTION_ENDS = (*SECTIONS.values(), *WRAPPERS.values())
+_SECTION_ENDS = (*SECTIONS.values(), *WRAPPERS.values(), "</tool_calls>")
 
 
 # the token or tag that closes each family's call (its marker -> closers). What stands between a

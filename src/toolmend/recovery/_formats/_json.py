@@ -407,6 +407,9 @@ def _section_rest(text: str, found: list[ToolCall] | None, end: int, limit: int,
         end, k = e, skip_space(text, e, limit)
     if k >= limit or text.startswith((begin, shut), k):
         return found, end
+    assert found is not None
+    if not placeholder and not _section_open(text, found[0].span[0], shut, ctx):
+        return found, end  # (text between calls that no section holds is prose, as a stream shows it)
     closed = ctx.find(text, shut, k, limit)
     nxt = text.find(begin, k, closed if closed >= 0 else limit)
     # (to the next call, or to the section's end; a placeholder's call where neither follows, to
@@ -416,11 +419,21 @@ def _section_rest(text: str, found: list[ToolCall] | None, end: int, limit: int,
         return found, end
     while text[stop - 1].isspace():
         stop -= 1
-    assert found is not None
     return [*found, ToolCall("", text[k:stop], None, False, (k, stop),
                              f"the tool-call section holds text that is no call after the call at "
                              f"offset {found[-1].span[0]}, before the next call or the section's end: "
                              "it is not run")], stop
+
+
+_SECTION_OPENERS = {"<|tool_calls_section_end|>": "<|tool_calls_section_begin|>",
+                    "<｜tool▁calls▁end｜>": "<｜tool▁calls▁begin｜>"}
+
+
+def _section_open(text: str, i: int, shut: str, ctx: Ctx) -> bool:
+    """Whether a section of the family whose section ends with ``shut`` is open at ``i``: its
+    opener written before ``i`` and not closed since. (One closed only later, its opener dropped,
+    is no section a stream can know of while it reads the text between the calls.)"""
+    return ctx.last(text, _SECTION_OPENERS[shut], i) > ctx.last(text, shut, i)
 
 
 _DS_BEGIN = "<｜tool▁call▁begin｜>"

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from ..._text import skip_blanks
 from .._toolcalls import ToolCall
 from ._base import Ctx, opener_put_back
-from ._context import TURN_ENDS
+from ._context import TURN_ENDS, in_quotes
 from ._pythonic import read_raven
 from ._tokens import BARE_CLOSER
 from ._xml import read_glm
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from ._scan import Scanner
 
 __all__ = ["PREFILLED", "PREFILLED_OPENERS", "DROPPED_AFTER", "DROPPED_CLOSERS", "DROPPED_BODIES",
-           "read_prefilled", "read_dropped"]
+           "read_prefilled", "read_dropped", "quoted_run"]
 
 # A call whose family's opener the prompt held (a call forced by writing the opener after the
 # assistant's header): the text opens with the call's body, and is read as if the opener stood
@@ -66,9 +66,11 @@ DROPPED_AFTER: dict[str, tuple[str, str, str, str]] = {
     "</function_calls>": ("olmo3", "minimax_m2", "<function_calls>", "<function_calls>"),  # (Claude's)
 }
 # the bodies after a closer only (no prompt holds their opener): LongCat's GLM-style NAME<longcat_arg_key>
-# (and Gemma's call: written with blanks, or ":" or "-" before the name, as after its opener)
+# (and Gemma's call: written with blanks, or ":" or "-" before the name, as after its opener, or
+# left out, the name run into its "{": g{..}<tool_call|>)
 _BODIES_AFTER = {**_BODIES, "longcat": _BODIES["glm"].replace("<arg_key>", "<longcat_arg_key>"),
-                 "gemma_after": r"(?i:call)\s*:\s*[A-Za-z_]|[:-]{1,2}\s*[A-Za-z_][\w.-]{0,127}\s*[{(]"}
+                 "gemma_after": r"(?i:call)\s*:\s*[A-Za-z_]|[:-]{1,2}\s*[A-Za-z_][\w.-]{0,127}\s*[{(]"
+                                r"|[A-Za-z_][\w.-]{0,127}\{"}
 DROPPED_CLOSERS = tuple(DROPPED_AFTER)
 # a token or a tag (a turn's end, a tool's result, a role's header), not words: "<-" and "[1]" are words
 _TOKEN = re.compile(r"[\u200b-\u200d\u2060\ufeff]*"  # (zero-width characters before it)
@@ -78,6 +80,7 @@ _TOKEN = re.compile(r"[\u200b-\u200d\u2060\ufeff]*"  # (zero-width characters be
 # stream reports such a call at its closer)
 _JSON_BODY = re.compile(r"<tool_call>[ \t\r\n]*[{\[]|[{\[]")
 _LONGEST = max(map(len, DROPPED_CLOSERS))
+_CALL_WORD = re.compile(r"(?i:call)\s*:")
 assert all(c.count("<") == 1 for c in DROPPED_CLOSERS)
 # closer -> the pattern of the body that may follow it (a stream matches it partially)
 DROPPED_BODIES = {closer: r"\s*(?:" + _BODIES_AFTER[body] + ")"
@@ -158,6 +161,22 @@ def read_dropped(scanner: Scanner, calls: list[ToolCall], b: int, limit: int = -
     return b
 
 
+def quoted_run(scanner: Scanner, found: list[ToolCall] | None, span: tuple[int, int], pos: int, limit: int,
+               in_fence: bool) -> int:
+    """Where the scan goes on past the call read from ``span`` (the scan at ``pos``) when the
+    quotation mark before it closes after it, or after the calls right after it whose opener
+    was dropped (``"call:f{..}<tool_call|>call:g{..}<tool_call|>"``: the run is quoted); -1 if not."""
+    text, (lead, end) = scanner.text, span
+    if in_quotes(text, lead, end):
+        return pos
+    if not found:
+        return -1
+    calls_end = scanner.calls_end
+    run = read_dropped(scanner, list(found), pos, limit, in_fence)  # (read aside: nothing kept)
+    scanner.calls_end = calls_end
+    return run if run > pos and in_quotes(text, lead, run) else -1
+
+
 def _dropped_after(scanner: Scanner, last: tuple[int, int], b: int,
                    limit: int) -> tuple[list[ToolCall], int, int] | None:
     """The calls whose opener was dropped right after the call spanning ``last`` (the scan goes
@@ -170,7 +189,7 @@ def _dropped_after(scanner: Scanner, last: tuple[int, int], b: int,
     family = DROPPED_AFTER.get(closer)
     if family is None or family[0] not in scanner.kinds:
         return None
-    kind, _, marker, opener = family
+    kind, body, marker, opener = family
     m = _DROPPED[closer].match(text, b, limit)
     if m is None or last[1] > b or text[last[1]:b - len(closer)].strip() or (
             closer == "</tool_call>" and _JSON_BODY.match(text, last[0]) is not None):
@@ -180,6 +199,9 @@ def _dropped_after(scanner: Scanner, last: tuple[int, int], b: int,
     k = skip_blanks(text, b, m.end())
     found, end = _read_as_opened(scanner, k, _OWN_READERS.get(kind) or scanner.readers[marker], opener,
                                  closer, limit)
+    if text[k] not in ":-" and _CALL_WORD.match(text, k) is None and body == "gemma_after" and not (
+            found and found[-1].ok and text.endswith(closer, 0, end)):
+        return None  # (a name run into "{" with its call word dropped too: a call only when whole and closed)
     nxt = scanner.ctx.find(text, marker, k, limit)  # (the next call's own opener: no closer after it is
     shut = scanner.ctx.find(text, closer, k, limit)  # this one's; remembered: a run of calls stays linear)
     shut = shut if nxt < 0 or shut < nxt else -1

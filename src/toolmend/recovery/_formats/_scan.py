@@ -54,7 +54,7 @@ from ._context import (
 )
 from ._hermes import NOT_A_TAG, read_tag_at
 from ._json import read_glm4
-from ._prefilled import read_dropped, read_prefilled
+from ._prefilled import quoted_run, read_dropped, read_prefilled
 from ._pyliteral import python_prefix
 from ._pythonic import comment_after, joined_lists, read_list, tool_code
 from ._tokens import (
@@ -318,8 +318,10 @@ class Scanner:
             if ran_on is not None:
                 found[-1], end = ran_on
         pos = max(end, m.end() if tag else start + 1)
-        if lead and text[lead - 1] in QUOTES and in_quotes(text, lead, end):
-            return pos, pos  # in quotation marks in a sentence: shown, not made
+        if lead and text[lead - 1] in QUOTES:
+            run = quoted_run(self, found, (lead, end), pos, limit, in_fence)
+            if run >= 0:
+                return run, run  # in quotation marks in a sentence: shown, not made
         shown = found and not in_fence and (shown_below(text, start, floor, lead) or (
             self.shown_end >= 0 and self._after_shown(lead)))
         if shown or (found and self._placeholder(found)):  # ("For example:", <function=NAME>...: shown)
