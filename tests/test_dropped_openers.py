@@ -472,7 +472,8 @@ _DS_G = _DS_CALL + "function" + _DS_SEP + 'g\n```json\n{"b": 2}\n```' + _DS_END
 
 
 @pytest.mark.parametrize("first, second", [(_KIMI_F, _KIMI_G), (_DS_F, _DS_G)])
-@pytest.mark.parametrize("close", ["", "<|tool_calls_section_end|>", "<\uff5ctool\u2581calls\u2581end\uff5c>"])
+@pytest.mark.parametrize("close", ["", "<|tool_calls_section_end|>",
+                                   "<\uff5ctool\u2581calls\u2581end\uff5c>"])
 def test_prose_between_calls_no_section_holds_is_prose(first, second, close):
     """Kimi's and DeepSeek's calls written outside their section: the words between two calls
     are the model's prose, as a stream shows them, not an entry not ok (a section's closer

@@ -95,3 +95,14 @@ def test_a_long_harmony_string_holding_call_tokens_is_streamed_in_linear_time() 
     with _Bounded(2 if toolmend.compiled else 4):
         calls = _streamed(text, 8, False)
     assert calls == expected
+
+
+def test_many_qwen3_coder_calls_are_read_in_linear_time() -> None:
+    """The scan inside each call (to its closer) once made the next search for a marker word the
+    text never holds run to the text's end again: 4,000 calls took 1.4 s, 10,000 ~8.5 s."""
+    text = "".join(f"<tool_call>\n<function=w>\n<parameter=c>\n{i}\n</parameter>\n</function>\n</tool_call>\n"
+                   for i in range(10_000)) + "Done." + " and more prose" * 20_000
+    with _Bounded(4):
+        calls = toolmend.parse_tool_calls(text, thinking=False)
+    assert len(calls) == 10_000 and all(c.ok for c in calls)
+    assert calls[-1].args == {"c": "9999"}

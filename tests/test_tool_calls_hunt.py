@@ -171,3 +171,68 @@ def test_a_label_in_html_tags_frames_the_call_as_markdown_s_does(label):
     # tags around words that frame nothing leave the call made
     for label in ("<p>Here is the call:</p>", "<b>Reading the file:</b>", "<h3>Plan</h3>", "<p>Done.</p>"):
         assert _streamed(label + "\n" + CALL, thinking=False)[0][:2] == ("f", True)
+
+
+_PARIS = '{"name": "get_weather", "parameters": {"city": "Paris"}}'
+_ROME = '{"name": "get_weather", "parameters": {"city": "Rome"}}'
+
+
+@pytest.mark.parametrize("call, again", [
+    (_PARIS, _ROME), ('[get_weather(city="Paris")]', '[get_weather(city="Rome")]')])
+@pytest.mark.parametrize("turn", [
+    "<|eot_id|><|start_header_id|>assistant<|end_header_id|>\n\n{again}",
+    "<|eot_id|><|start_header_id|>ipython<|end_header_id|>\n\n{{\"temp\": 20}}<|eot_id|>",
+    "<|im_end|><|im_start|>assistant\n{again}"])
+def test_a_bare_call_whose_line_ends_in_a_turn_end_and_another_turn_is_the_call(call, again, turn):
+    """A bare call, then a turn's end with the next turn run into its line (a Llama model whose stop
+    token was not set writes on): the call is the model's, the turn after it is not (before, the
+    call was lost and the one in the made-up turn read)."""
+    text = call + turn.format(again=again)
+    calls = parse_tool_calls(text)
+    assert [(c.name, c.args, c.ok) for c in calls] == [("get_weather", {"city": "Paris"}, True)]
+    for thinking in (None, False):
+        stream = ToolCallStream(thinking=thinking)
+        for k in range(0, len(text), 3):
+            stream.feed(text[k:k + 3])
+        assert stream.finish() == parse_tool_calls(text, thinking=thinking)
+
+
+def _streamed_as_whole(text: str, **kw) -> list:  # type: ignore[no-untyped-def]
+    calls = parse_tool_calls(text, **kw)
+    for thinking in (None, False):
+        stream = ToolCallStream(thinking=thinking, **kw)
+        for k in range(0, len(text), 3):
+            stream.feed(text[k:k + 3])
+        assert stream.finish() == parse_tool_calls(text, thinking=thinking, **kw)
+    return calls
+
+
+def test_a_tag_whose_head_names_one_tool_and_body_calls_another_is_not_ok():
+    """``<tool_call>get_weather\\n{"name": "get_time", ...}``: a GLM head before a Hermes body, two
+    names (before, the body's call ran and the head was dropped); the same name is that call."""
+    text = '<tool_call>get_weather\n{"name": "get_time", "arguments": {}}</tool_call>'
+    (call,) = _streamed_as_whole(text)
+    assert (call.name, call.ok) == ("get_weather", False) and "'get_time'" in (call.error or "")
+    same = '<tool_call>get_weather\n{"name": "get_weather", "arguments": {"city": "P"}}</tool_call>'
+    want = [("get_weather", True, {"city": "P"})]
+    assert [(c.name, c.ok, c.args) for c in _streamed_as_whole(same)] == want
+    label = '<tool_call>json\n{"name": "f", "arguments": {"a": 1}}\n</tool_call>'  # (a fence's word)
+    assert [(c.name, c.ok) for c in _streamed_as_whole(label)] == [("f", True)]
+
+
+_WEATHER = [{"type": "function", "function": {"name": "get_weather", "parameters": {
+    "type": "object", "properties": {"city": {"type": "string"}}}}}]
+
+
+@pytest.mark.parametrize("body", ["get_weather city=Paris", "get_weather Paris", "get_weather: Paris",
+                                  "get_weather --city Paris", "get_weather\ncity=Paris"])
+def test_a_tag_naming_a_given_tool_then_no_arguments_is_not_ok_never_lost(body):
+    """With the tools given, a tag that names one of them and then writes its arguments in no
+    format's way is an entry not ok in its place (before, it was lost while the call after it
+    came back ok)."""
+    glm = "<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>Rome</arg_value>\n</tool_call>"
+    calls = _streamed_as_whole(f"<tool_call>{body}</tool_call>\n{glm}", tools=_WEATHER)
+    assert [(c.name, c.ok) for c in calls] == [("get_weather", False), ("get_weather", True)]
+    assert calls[1].args == {"city": "Rome"}
+    words = _streamed_as_whole(f"<tool_call>I think so</tool_call>\n{glm}", tools=_WEATHER)
+    assert [(c.name, c.ok) for c in words] == [("get_weather", True)]  # (words: no tool named)

@@ -104,14 +104,17 @@ class _StartTable:
         self.firsts = firsts
         self.line_firsts = line_firsts
         self.words = words
-        # the last search for a first character: (text, limit, from, found). The scan asks
-        # again from each line break before what it found: from there the answer is the same,
-        # so a text of many lines and no such character is searched once, not once a line.
+        # the last search for a first character: (text, from, found). The scan asks again
+        # from each line break before what it found: from there the answer is the same, so a
+        # text of many lines and no such character is searched once, not once a line. Each
+        # search runs to the text's end, whatever the limit asked: a scan inside a call (to
+        # its closer) between the scan's own searches (to the text's end) then leaves the
+        # answer for both, where one remembered per limit was searched again after each call.
         # (One tuple, replaced whole: a thread reading it sees one search's or another's.)
-        self.last: tuple[str, int, int, int] | None = None
-        # the same for each word (found -1: none from there to the limit), so that a
-        # word far ahead, or none, is not looked for again from each line break before it
-        self.last_words: dict[str, tuple[str, int, int, int]] = {}
+        self.last: tuple[str, int, int] | None = None
+        # the same for each word (found -1: none from there on), so that a word far ahead,
+        # or none, is not looked for again from each line break before it
+        self.last_words: dict[str, tuple[str, int, int]] = {}
 
 
 _BLANKS = re.compile(r"[ \t\n]*")
@@ -133,23 +136,23 @@ def next_start(text: str, pos: int, limit: int, table: Any) -> int:
     limit = min(limit, len(text))
     pos = max(pos, 0)
     last = table.last
-    if last is not None and last[0] is text and last[1] == limit and last[2] <= pos <= last[3]:
-        p = last[3]
+    if last is not None and last[0] is text and last[1] <= pos <= last[2]:
+        p = last[2]
     else:
-        m = table.firsts(text, pos, limit) if table.firsts is not None else None
-        p = m.start() if m is not None else limit
-        table.last = (text, limit, pos, p)
+        m = table.firsts(text, pos) if table.firsts is not None else None
+        p = m.start() if m is not None else len(text)
+        table.last = (text, pos, p)
+    p = min(p, limit)
     find = text.find
     seen = table.last_words
     for w in table.words:  # the first word from pos that fits before the limit
         hit = seen.get(w)
-        if hit is not None and hit[0] is text and hit[1] == limit and hit[2] <= pos and (
-                hit[3] < 0 or pos <= hit[3]):
-            k = hit[3]
+        if hit is not None and hit[0] is text and hit[1] <= pos and (hit[2] < 0 or pos <= hit[2]):
+            k = hit[2]
         else:
-            k = find(w, pos, limit)
-            seen[w] = (text, limit, pos, k)
-        if 0 <= k < p:
+            k = find(w, pos)
+            seen[w] = (text, pos, k)
+        if 0 <= k < p and k + len(w) <= limit:  # (one that runs past the limit: none later fits)
             p = k
     # A line break before p whose run of blanks ends at a line's first
     # character. A run that does not is passed whole (a regular expression's

@@ -11,6 +11,7 @@ from typing import Callable
 
 from ..._text import skip_blanks as _skip_blanks
 from .._toolcalls import SPECIAL_TOKEN, ToolCall
+from ._sentences import narrates, offers as _offers
 
 # the tokens that end the model's turn: what follows one (a next turn the model went on to
 # write, a transcript) is no call of this message. A notebook's cell markers (DeepSeek-Coder's,
@@ -26,6 +27,18 @@ TURN_ENDS = ("<|im_end|>", "<|eot_id|>", "<|eom_id|>", "<|eot|>", "<|endoftext|>
 TURN_END = re.compile("(?:" + "|".join(re.escape(t) for t in TURN_ENDS)
                       + r")(?=[ \t\r]*(?:\n|\Z|<[|\uff5cA-Za-z_]|\[[A-Z_]{3,}\]|>>>|functools\[|\{\s*\"|"
                       r"\[\s*\{|\[[A-Za-z_][\w.-]*\())")
+def turn_or_line_end(text: str, end: int, limit: int, nl: int) -> int:
+    """Where the line after a value at ``end`` ends (its line break ``nl``, -1: none before ``limit``),
+    or the turn, at a token that ends it there (``{..}<|eot_id|><|start_header_id|>...``: the rest of
+    the line is another turn's)."""
+    stop = limit if nl < 0 else nl
+    if "<" in text[end:stop]:
+        turn = TURN_END.search(text, end, stop)
+        if turn is not None:
+            return turn.end()
+    return stop
+
+
 # MiniMax M2's role tokens (its first token, then each turn's header: ]~b]user, ]~b]ai): in a
 # reply, one says the text holds turns of the prompt, or the reply's header
 ROLE_TOKENS = ("]~!b[", "]~b]")
@@ -167,41 +180,8 @@ class Words:
 _ASKS = Words(_ASKS_FIRST)
 
 # what introduces a fenced block as an illustration rather than the model's own call
-# an offer to the user ("If you want it monthly, you can call:"): what follows is theirs to run
-_OFFER_OPENS = re.compile(r"\W*(?:if|should) you(?:'d| would)? (?:want|wish|like|need|prefer)\b", re.I)
-_YOU_CAN = re.compile(r"\byou (?:can|could|may|might)\b", re.I)
-_OWN_ACTION = re.compile(r"\b(?:I|I'll|I'm|I've|let me|we'll|we will|now)\b", re.I)  # (the model's own act)
-
-# a condition under which the call above may be changed ("If no growth rate is provided, the
-# growth rate parameters can be removed from the function call."): what follows is that variant
-_CONDITION_OPENS = re.compile(r"\W*(?:if|should|in case|when(?:ever)?|unless)\b", re.I)
-_MAY_CHANGE = re.compile(r"\b(?:can|could|may|might|should|must|would|needs?[ \t]+to)[ \t]+"
-                         r"(?:also[ \t]+|then[ \t]+|simply[ \t]+)?(?:be[ \t]+"
-                         r"(?:removed|omitted|dropped|left[ \t]+out|excluded|added|included|changed|modified|"
-                         r"adjusted|replaced)|(?:remove|omit|drop|leave[ \t]+out|exclude|add|include|change|"
-                         r"modify|adjust|replace))\b", re.I)
-_CALL_PART = re.compile(r"\b(?:calls?|parameters?|arguments?|params?)\b", re.I)
-
-
-def _offers(line: str) -> bool:
-    """``line`` is one sentence offering the user a call they may make ("If you want it
-    monthly, you can modify the call by providing ... :"): it opens with the condition, says
-    what they can do, and ends in a colon (a sentence of the model's own, "If you'd like, I
-    can check. Checking now:", is not one); or one giving the condition under which the
-    call may be changed, ending in a colon or a full stop ("If no growth rate is provided,
-    the growth rate parameters can be removed from the function call."): a variant."""
-    line = line.strip()
-    if len(line) > 400 or _OWN_ACTION.search(line) is not None:
-        return False
-    if line.endswith(":") and _OFFER_OPENS.match(line) is not None and \
-            not any(c in line for c in ".!?") and _YOU_CAN.search(line) is not None:
-        return True
-    if not line.endswith((":", ".")) or _CONDITION_OPENS.match(line) is None:
-        return False
-    return _MAY_CHANGE.search(line) is not None and _CALL_PART.search(line) is not None and \
-        not any(c in line[:-1] for c in ".!?:")
 _FRAMING = Words(
-    r"\b(?:for (?:example|instance|reference)|e\.g\b|an? example|"
+    r"\b(?:for (?:example|instance|reference)(?!\.\w)|e\.g\b|an? example|"
     r"example (?:(?:function|tool|api) )?(?:of|call|output|usage|response|request|input|conversation|"
     r"exchange|dialog(?:ue)?|transcript|session|interaction)|examples?:|like (?:this|so)|looks? like|"
     r"should (?:look|contain|be|read)|the format|format is|"
@@ -214,7 +194,8 @@ _FRAMING = Words(
 # what introduces a bare call (no marker, no fence) as an illustration: the words that say so
 # outright (a fence's list holds more, "like this", "such as", "i would": said of real calls too)
 _BARE_FRAMING = Words(
-    r"\b(?:for (?:example|instance|reference)|e\.g\b|eg:|examples?:|an? example (?:of|call)|example ?\d+\b|"
+    r"\b(?:for (?:example|instance|reference)(?!\.\w)|e\.g\b|eg:|examples?:|an? example (?:of|call)|"
+    r"example ?\d+\b|"
     r"example (?:(?:function|tool|api) )?(?:call|output|usage|response|request|input)|the format (?:is|"
     r"looks)|(?:call|request|output|format|it) looks? like\W*$|looks? like (?:this|so)\W*$|"
     r"if i (?:were|was) to|were i to|hypothetical|sample(?: (?:call|output|request))?:|"
@@ -237,13 +218,11 @@ _BARE_FRAMING = Words(
     r"bad (?:examples?|usage|calls?|way)|invalid(?: calls?| examples?|"
     r" usage)?|anti-?patterns?|expected (?:outputs?|results?|responses?))[\W_]*$|" + _WARNING)
 _BLANKS = re.compile(r"\s+")
-
-
 def framed_as_example(text: str, fence_start: int, floor: int, content: str) -> bool:
     before = text[floor:fence_start].rstrip()
     lines = [ln for ln in before.splitlines() if ln.strip()][-2:]
-    if lines and frames(lines[-1]):
-        return True
+    if lines and (frames(lines[-1]) or says_shown(lines[-1]) or _SHOWN_HEADING.match(lines[-1])):
+        return True  # (the words that frame a bare call frame a fence too: "## Example", "Don't:")
     lines = content.splitlines()
     if any(frames(ln) for ln in lines if ln.strip()[:1].isalpha()):
         return True
@@ -257,7 +236,8 @@ _COMMENT = re.compile(r"^\s*(?://+|#+|/\*+|<!--)|(?:\*+/|-->)\s*$")
 def frames(words: str) -> bool:
     """``words`` introduce what follows as an illustration ("for instance", "e.g."; the
     framing's words with any blanks between them: "For\u00a0instance", "for  example")."""
-    return _FRAMING.search(_BLANKS.sub(" ", words)) is not None or _offers(words)
+    words = _BLANKS.sub(" ", words)
+    return not narrates(words) and (_FRAMING.search(words) is not None or _offers(words))
 
 
 def says_shown(words: str) -> bool:
@@ -265,7 +245,8 @@ def says_shown(words: str) -> bool:
     made: the framing words of a fence's or of a bare call's ("Example usage:", "e.g.",
     "Do not run this", a line that is only "Example")."""
     words = _BLANKS.sub(" ", words)
-    return _FRAMING.search(words) is not None or _BARE_FRAMING.search(words) is not None or _offers(words)
+    return not narrates(words) and (_FRAMING.search(words) is not None
+                                    or _BARE_FRAMING.search(words) is not None or _offers(words))
 
 
 def framed_line(text: str, i: int, floor: int) -> bool:
@@ -277,7 +258,8 @@ def framed_line(text: str, i: int, floor: int) -> bool:
     if _UNDERLINE.fullmatch(lead):  # a heading's underline: its words are the line right above
         above = before[:max(before.rfind("\n"), 0)].rstrip(" \t\r")
         lead = above[above.rfind("\n") + 1:] if above and not above.endswith("\n") else ""
-    return bool(lead) and (_BARE_FRAMING.search(_BLANKS.sub(" ", lead)) is not None or _offers(lead))
+    lead = _BLANKS.sub(" ", lead)
+    return bool(lead) and not narrates(lead) and (_BARE_FRAMING.search(lead) is not None or _offers(lead))
 
 
 # a line of special tokens or tags only (a leaked <|im_start|>, an <?xml?>): no words
@@ -419,7 +401,8 @@ def shown_below(text: str, i: int, floor: int, lead: int = -1) -> bool:
         # (words ending in a colon frame the call after them as a line ending in one frames the call
         # below it: "Avoid this: <tool_call>", "Por ejemplo: <tool_call>")
         words = words.rstrip()
-        return words[-1:] in (":", "\uff1a") and (_BARE_FRAMING.search(words) is not None or _offers(words))
+        return words[-1:] in (":", "\uff1a") and not narrates(words) and (
+            _BARE_FRAMING.search(words) is not None or _offers(words))
     line = p
     while p > floor and text[p - 1] in " \t\r\n":
         p -= 1

@@ -270,6 +270,9 @@ def read_tag(text: str, i: int, limit: int, ctx: Ctx) -> tuple[Any, int]:
         if fenced is not None:
             return fenced
     if b >= limit or text[b] not in "{[":
+        headed = _named_head(text, i, j, b, limit, ctx)  # (a word before a body: a tool's name?)
+        if headed is not None:
+            return headed
         return NOT_A_TAG, i + len(_TAG_NAME)
     fast = _whole_call(text, i, b, limit)
     if fast is not None:
@@ -291,6 +294,29 @@ def read_tag(text: str, i: int, limit: int, ctx: Ctx) -> tuple[Any, int]:
         only = calls[0]
         calls = [replace(only, span=(i, end))]
     return calls, end
+
+
+def _named_head(text: str, i: int, j: int, b: int, limit: int,
+                ctx: Ctx) -> tuple[list[ToolCall], int] | None:
+    """The tag at ``i`` whose body (at ``b``) opens with a word, not JSON: not ok when the word names
+    one tool and the JSON after it calls another (GLM's head before a Hermes body), or when it
+    names a tool given and no arguments follow in any format; None for anything else."""
+    word = _HEAD_WORD.match(text, b, limit)
+    if word is not None and word.group(1).lower() not in _LABELS:
+        body_end, end, closed, _ = _body_end(text, j, limit)
+        inner = _body_call(text[word.end():body_end].strip()) if closed else None
+        if inner is not None and inner.name != word.group(1):  # (GLM's head, a Hermes body)
+            return [two_ways(word.group(1), text[b:body_end].strip(), (i, end),
+                             f"the tag's head names {word.group(1)!r} and its body calls "
+                             f"{inner.name!r}")], end
+    tool = _NAME_WORD.match(text, b, limit) if ctx.tools is not None else None
+    if tool is not None and tool.group() in ctx.tools.schemas:  # type: ignore[union-attr]
+        body_end, end, closed, _ = _body_end(text, j, limit)
+        if closed and text[tool.end():body_end].strip():  # (<tool_call>f city=Paris</tool_call>)
+            return [ToolCall(tool.group(), text[tool.end():body_end].strip(), None, False, (i, end),
+                             f"the tag names the tool {tool.group()!r}, then text that is no arguments "
+                             "any format writes: what they are is a guess, and the call is not run")], end
+    return None
 
 
 _FENCE_HEAD = re.compile(r"```[ \t]*(?:json)?[ \t]*\r?\n", re.I)
@@ -393,6 +419,12 @@ def _body_call(raw: str) -> ToolCall | None:
 
 
 _ARGS_KEYS = frozenset(("arguments", "parameters", "input", "args"))
+# a name on the tag's first line before a JSON body, and the words there that label the body
+# (a fence's language, the call's own words), never a tool's name
+_NAME_WORD = re.compile(r"[A-Za-z_][\w.-]{0,127}(?![\w.-])")
+_HEAD_WORD = re.compile(r"([A-Za-z_][\w.-]{0,127})[ \t]*\r?\n?[ \t]*(?=\{)")
+_LABELS = frozenset({"json", "python", "javascript", "js", "xml", "yaml", "call", "function", "functions",
+                     "tool", "tool_call", "tool_calls"})
 _BODY_CALL_KEYS = _ARGS_KEYS | {"name", "id", "type"}
 
 

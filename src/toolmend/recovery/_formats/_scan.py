@@ -42,7 +42,6 @@ from ._context import (
     framed_as_example,
     framed_line,
     in_a_value,
-    in_quotes,
     line_end,
     opens_its_line,
     opens_reply,
@@ -51,6 +50,7 @@ from ._context import (
     says_shown,
     shown_below,
     stray_closer,
+    turn_or_line_end,
 )
 from ._hermes import NOT_A_TAG, read_tag_at
 from ._json import read_glm4
@@ -594,9 +594,9 @@ class Scanner:
         """Nothing but blanks, tokens and a call's closing tag between ``end`` and the
         end of its line (``[f(a=1)]<|eot|>``: raw output with its tokens kept; after a
         period ending the sentence, ``[f(a=1)].``, too)."""
-        nl = self.text.find("\n", end, limit)
-        dot = self.text.startswith(".", end) and not self.text.startswith("..", end)
-        return CALL_LINE_END.fullmatch(self.text, end + dot, limit if nl < 0 else nl) is not None
+        text, nl = self.text, self.text.find("\n", end, limit)
+        dot = text.startswith(".", end) and not text.startswith("..", end)
+        return CALL_LINE_END.fullmatch(text, end + dot, turn_or_line_end(text, end, limit, nl)) is not None
 
     def value_at(self, i: int, limit: int, calls: list[ToolCall], in_fence: bool) -> int:
         """``json_at``, except that while the reasoning may be open, a value that runs on to a bare closer
@@ -682,7 +682,7 @@ class Scanner:
                 continue
             break
         nl = text.find("\n", end, limit)
-        rest = text[end:limit if nl < 0 else nl].strip().lstrip("]}")  # (a stray closer after the value)
+        rest = text[end:turn_or_line_end(text, end, limit, nl)].strip().lstrip("]}")  # (a stray closer)
         if rest.strip() and not rest.lstrip().startswith(("<tool_call", "```")) and \
                 "json_inline" not in self.kinds and CALL_LINE_END.fullmatch(rest) is None:
             return end  # JSON inside a sentence: a value being talked about

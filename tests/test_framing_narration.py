@@ -1,0 +1,69 @@
+"""Words that frame a call as shown, and words that only narrate what the model does next.
+
+A line before a call that says what the model looks for next ("Let me search the code for
+existing examples:", "I'll grab a sample config:") holds framing words of what it looks for,
+not of the call: the call after it is made. Before, such calls were dropped while the calls
+around them came back ok. And the words that frame a bare call as shown ("## Example",
+"Don't:", "Fake call:") frame a fenced one too: before, a fenced call under them ran.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from toolmend import ToolCallStream, parse_tool_calls
+
+_W = '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>'
+_S = '<tool_call>\n{"name": "search", "arguments": {"query": "react hooks"}}\n</tool_call>'
+_F = '```json\n{"name": "search", "arguments": {"query": "x"}}\n```'
+_Q = "<tool_call>\n<function=search>\n<parameter=query>\nx\n</parameter>\n</function>\n</tool_call>"
+
+
+def _names(text: str) -> list[str]:
+    """The names of the calls ok in ``text``, checked to be what every stream of it finishes with."""
+    calls = parse_tool_calls(text)
+    for thinking in (None, False):
+        want = parse_tool_calls(text, thinking=thinking)
+        stream = ToolCallStream(thinking=thinking)
+        for k in range(0, len(text), 5):
+            stream.feed(text[k:k + 5])
+        stream.close()
+        assert stream.finish() == want
+    return [c.name for c in calls if c.ok]
+
+
+@pytest.mark.parametrize("line, call", [
+    ("Let me search the codebase for existing examples:", _S),
+    ("I'll search for popular frameworks (e.g. React, Vue):", _S),
+    ("Now let me see what the error was:", _S),
+    ("Let me look for examples:", _S),
+    ("Let me look up how to use the API:", _S),
+    ("For example.com, I'll fetch:", _S),
+    ("I would like to search for this:", _F),
+    ("Let me check the file format:", _F),
+    ("I'll grab a sample config:", _F),
+    ("Okay, let me generate mock data:", _F),
+    ("Let me check the file format:", _Q),
+])
+def test_a_line_narrating_the_models_next_look_frames_no_call(line, call):
+    assert _names(line + "\n" + call) == ["search"]
+    assert _names(_W + "\n" + line + "\n" + call) == ["get_weather", "search"]
+
+
+@pytest.mark.parametrize("line", ["## Example", "Anti-pattern:", "Don't:", "Example 1:", "Hypothetical call:",
+                                  "Fake call:", "Expected output:", "Bad example:", "Invalid call:"])
+@pytest.mark.parametrize("fence", ["```xml", "```", "```text"])
+def test_the_words_that_frame_a_bare_call_frame_a_fenced_one(line, fence):
+    text = "The search tool takes a query.\n\n" + line + "\n" + fence + "\n" + _Q + "\n```\n"
+    assert _names(text) == []
+
+
+@pytest.mark.parametrize("line, call", [
+    ("Let me show you an example:", _F),
+    ("If I had access, I would search for examples like:", _S),
+    ("Let me search, but I won't run it. For example:", _S),
+    ("I'll search for it. Here is how you would call it:", _F),
+    ("For example:", _S),
+])
+def test_a_line_that_shows_a_call_still_does_so(line, call):
+    assert _names(line + "\n" + call) == []
