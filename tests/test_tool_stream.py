@@ -113,8 +113,25 @@ def _check(text: str, cuts: list[int], **kw) -> None:
         assert shown[early:] == "".join(reply_shown(text, early, kw.get("format"), kw.get("thinking")))
     for c in want:
         if c.span != (0, 0):
-            assert len(shown) <= c.span[0], (shown, c)  # never any part of a call
+            assert early <= c.span[0], (shown, c)  # never any part of a call
+    _shown_outside_calls(text, events, want, True)  # (and the prose around the calls, at the end)
     _check_call_events(events, want)
+
+
+def _shown_outside_calls(text: str, events: list, want: list, words: bool = False) -> None:
+    """Each piece of text shown stands, in order, outside every call (``words``: and the text
+    shown after a call holds no markup, the model's words read at the end)."""
+    spans = [c.span for c in want if c.span != (0, 0)]
+    pos = 0
+    for piece in (e.text for e in events if isinstance(e, TextDelta)):
+        at = text.find(piece, pos)
+        while at >= 0 and any(at < b and a < at + len(piece) for a, b in spans):
+            at = text.find(piece, at + 1)  # the next place of it outside every call
+        assert at >= 0, (piece, text)
+        bare = re.sub(r"(`+)[^`]*\1|</?(?:b|i|em|strong)>", "", piece)  # (code spans, HTML's tags: prose's)
+        if words and any(b <= at for _, b in spans):
+            assert "<|" not in bare and "</" not in bare and "```" not in bare, (piece, text)
+        pos = at + len(piece)
 
 
 def _check_call_events(events: list, want: list) -> None:
@@ -995,14 +1012,7 @@ def _check_live(text: str, cuts: list[int], **kw) -> list:
     want = parse_tool_calls(text, **kw)
     assert s.finish() == want and s.text == text
     _check_call_events(events, want)
-    spans = [c.span for c in want if c.span != (0, 0)]
-    pos = 0
-    for piece in (e.text for e in events if isinstance(e, TextDelta)):
-        at = text.find(piece, pos)
-        while at >= 0 and any(at < b and a < at + len(piece) for a, b in spans):
-            at = text.find(piece, at + 1)  # the next place of it outside every call
-        assert at >= 0, (piece, text)
-        pos = at + len(piece)
+    _shown_outside_calls(text, events, want)
     return events
 
 

@@ -4,12 +4,12 @@ OpenAI's streamed ``delta.content`` / ``delta.tool_calls``."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import Any, Callable, Union
 
 from ._toolcalls import ToolCall
 
 __all__ = ["TextDelta", "CallStarted", "ArgsDelta", "CallFinished", "StreamEvent", "call_events",
-           "text_delta", "args_delta", "closing_events"]
+           "text_delta", "args_delta", "closing_events", "shown", "Prose"]
 
 
 @dataclass(frozen=True)
@@ -62,6 +62,11 @@ StreamEvent = Union[TextDelta, CallStarted, ArgsDelta, CallFinished]
 _new = object.__new__
 
 
+def shown(events: list[StreamEvent]) -> int:
+    """How many characters ``events`` show as text."""
+    return sum(len(e.text) for e in events if isinstance(e, TextDelta))
+
+
 def text_delta(text: str) -> TextDelta:
     """``TextDelta(text)``, built on the stream's hot path without the frozen
     dataclass's ``object.__setattr__`` (a third of a delta's cost in prose);
@@ -93,12 +98,18 @@ def call_events(index: int, call: ToolCall, sent: str | None = None) -> list[Str
     return events
 
 
+# where the prose around the calls stands: (the index of the call it stands before, start, end)
+Prose = Callable[[list[ToolCall]], "list[tuple[int, int, int]]"]
+
+
 def closing_events(whole: str, calls: list[ToolCall], first: int,
-                   started: tuple[int, str, str | None, str] | None) -> list[StreamEvent]:
+                   started: tuple[int, str, str | None, str] | None,
+                   prose: Prose | None = None) -> list[StreamEvent]:
     """The events of ``calls[first:]``, the calls read at a message's end. ``started``: the call
     begun live and not finished (where, its name and id, the arguments' text passed on); when
     the whole text's reading does not hold it (a run of calls that a placeholder after it shows
-    to be the format described), it goes into ``calls`` not ok, never finished as the next one."""
+    to be the format described), it goes into ``calls`` not ok, never finished as the next one.
+    ``prose``: the model's words around those calls, each piece shown in its place."""
     events: list[StreamEvent] = []
     sent = None
     if started is not None:
@@ -106,9 +117,13 @@ def closing_events(whole: str, calls: list[ToolCall], first: int,
         nxt = calls[first] if len(calls) > first else None  # (the call started, read whole: from ``at`` on,
         if nxt is None or nxt.name != name or not nxt.raw_args.startswith(sent) or nxt.span[0] < at:
             calls.insert(first, _not_held(whole, at, name, sent, ident))  # its name, what was sent)
+    pieces = prose(calls) if prose is not None and len(calls) > first else []
     for i, call in enumerate(calls[first:], first):
+        while pieces and pieces[0][0] <= i:
+            _, a, b = pieces.pop(0)
+            events.append(text_delta(whole[a:b]))
         events += call_events(i, call, sent if i == first else None)
-    return events
+    return events + [text_delta(whole[a:b]) for _, a, b in pieces]
 
 
 def _not_held(whole: str, at: int, name: str, sent: str, ident: str | None) -> ToolCall:

@@ -635,17 +635,18 @@ def check_thinking(thinking: Any, who: str) -> None:
         raise TypeError(f"{who}: thinking must be True, False or None, not {thinking!r}")
 
 
-def calls_from(text: str | bytes, format: str | None, tools: Any, thinking: bool | None,
-               start: int, after_calls: bool = False) -> list[ToolCall]:
+def calls_from(text: str | bytes, format: str | None, tools: Any, thinking: bool | None, start: int,
+               after_calls: bool = False, hidden: list[tuple[int, int]] | None = None) -> list[ToolCall]:
     """``parse_tool_calls`` from ``start`` on: the end of a call read before, the
     reasoning known to be over (the spans are the whole text's); ``after_calls``:
-    the message's calls before ``start`` were read (a stream reported them)."""
+    the message's calls before ``start`` were read (a stream reported them);
+    ``hidden``, a list: where the reasoning stands is added to it."""
     parse = _engine[0] if _engine else _load_engine()
     if tools is not None:
         from ._toolschema import unwrap_response
 
         tools = unwrap_response(tools)
-    calls: list[ToolCall] = parse(text, format, tools, thinking, start, after_calls)  # (checked there)
+    calls: list[ToolCall] = parse(text, format, tools, thinking, start, after_calls, hidden)  # (checked)
     return calls
 
 

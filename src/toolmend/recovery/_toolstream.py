@@ -31,8 +31,9 @@ everything before it into reasoning), so nothing more is shown before the
 message ends. At ``close()`` the whole text is read once by
 ``parse_tool_calls``; when it holds no call, the held text is shown (nothing
 is lost); when it holds calls, each comes as ``CallStarted``, ``ArgsDelta``
-(its ``raw_args``) and ``CallFinished``, in order, and the held text is not
-shown (it holds the calls' markers; the whole message stays in ``text``).
+(its ``raw_args``) and ``CallFinished``, in order, with the model's words
+around them shown in their places and their markup never (``_reply.prose_around``;
+the whole message stays in ``text``).
 
 The reasoning rule. A call is never reported finished before the end of the
 message: a later bare ``</think>`` makes everything before it reasoning, a
@@ -54,7 +55,7 @@ from typing import Any
 
 from ..errors import ToolmendError
 from ._formats import FORMATS, _readers, kinds_of
-from ._formats._reply import reply_shown
+from ._formats._reply import prose_around, reply_shown
 from ._formats._schema import read_tools
 from ._livefamilies import live_kinds
 from ._streamevents import (
@@ -63,10 +64,11 @@ from ._streamevents import (
     CallStarted,
     StreamEvent,
     TextDelta,
-    call_events,
+    closing_events,
+    shown,
     text_delta,
 )
-from ._toolcalls import ToolCall, check_thinking, parse_tool_calls
+from ._toolcalls import ToolCall, calls_from, check_thinking
 from ._toolstream_live import LiveReading
 from ._triggers import TRIGGER, opens_prefilled, opens_with_tool, partial_tail, reads_prefilled
 
@@ -263,12 +265,16 @@ class ToolCallStream:
             last, self._calls = self._live.close(whole)
             self.__dict__.pop("feed", None)
             return last
-        calls = self._calls = parse_tool_calls(whole, format=self._format, tools=self._tools,
-                                               thinking=self._thinking)
+        hidden: list[tuple[int, int]] = []  # (where the reasoning stands: never shown)
+        calls = self._calls = calls_from(whole, self._format, self._tools, self._thinking, 0, False, hidden)
         if not calls:  # (the reasoning the scan reads is never shown)
-            shown = reply_shown(whole, self._shown, self._format, self._thinking)
-            return [event for piece in shown for event in self._show(piece)]
-        return [e for i, call in enumerate(calls) for e in call_events(i, call)]
+            pieces = reply_shown(whole, self._shown, self._format, self._thinking)
+            return [event for piece in pieces for event in self._show(piece)]
+        # (the prose around the calls shown in its place; their markup never)
+        events = closing_events(whole, calls, 0, None,
+                                lambda calls: prose_around(whole, self._shown, calls, 0, hidden))
+        self._shown += shown(events)
+        return events
 
     def finish(self) -> list[ToolCall]:
         """The calls of the whole message, as ``parse_tool_calls`` gives them

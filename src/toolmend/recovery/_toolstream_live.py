@@ -14,9 +14,9 @@ block is skipped (and harmony's analysis), and with ``thinking=True`` so is all 
 
 Anything else that could begin a call (another family's marker, a fence, a JSON or pythonic
 line, a body in another shape, arguments no longer valid JSON, an irregular call) ends the live
-reading: the rest waits for ``close()``, which reads it from the end of the last call reported.
-So the calls reported are ``parse_tool_calls(text, thinking=...)``, one for one, however the
-message was split (tests/test_tool_stream.py checks it on every corpus message).
+reading: the rest waits for ``close()``, which reads it from the last call reported on (and shows
+the words around its calls). So the calls reported are ``parse_tool_calls(text, thinking=...)``,
+one for one, however split (tests/test_tool_stream.py checks it on every corpus message).
 """
 
 from __future__ import annotations
@@ -28,8 +28,9 @@ import regex  # type: ignore[import-untyped]
 
 from .._kernels import markers as marker_kernel
 from .._text import skip_blanks
+from . import _streamevents
 from ._formats._context import QUOTES, TURN_ENDS, shown_below
-from ._formats._reply import reply_shown
+from ._formats._reply import prose_around, reply_shown
 from ._formats._xmlblock import PARAMS_AFTER
 from ._guidance import shown_as_guidance
 from ._livefamilies import (
@@ -673,28 +674,27 @@ class LiveReading:
         """The last events and every call of the message."""
         self.final = self.wake is not None and self.state in ("family", "tagged")  # (read again, whole)
         first_events = self._run([]) if self.final else []
+        hidden: list[tuple[int, int]] = []  # (where the reasoning stands in the rest: never shown)
+        # (all read: shown, skipped or reported; what is left, a marker cut, functo..., blanks, is no call;
+        # a bare call may repeat one reported, or be shown after the model says it cannot call)
         rest = [] if self.state == "text" or (self.state == "section" and not self.work.strip()) else \
-            calls_from(whole, self.format, self.tools, self.thinking, self.start, bool(self.committed))
-        # (all read: shown, skipped or reported; what is left, a marker cut, functo..., blanks, is no call)
-        # (a bare call may repeat one reported, or be shown after the model says it cannot call)
+            calls_from(whole, self.format, self.tools, self.thinking, self.start, bool(self.committed),
+                       hidden)
         calls = shown_as_guidance(whole, restated(whole, self.committed + rest))
         first = len(self.committed)
         started = (self.tag_start, self.name, self.ident, "".join(self.args_sent)) if self.open_call else None
-        events, rest = first_events + closing_events(whole, calls, first, started), calls[first:]
-        if not rest and not self.open_call and self.state not in ("reasoning", "think"):
-            a = self.quiet if self.quiet >= 0 else self.at  # (held at the start: reasoning is no text)
-            for piece in reply_shown(whole, a, self.format, self.thinking, bool(self.committed)):
-                self.shown += len(piece)
-                events.append(text_delta(piece))
+        a, words = self.quiet if self.quiet >= 0 else self.at, self.state not in ("reasoning", "think")
+        last = closing_events(whole, calls, first, started,  # (the words around them too)
+                              (lambda calls: prose_around(whole, a, calls, first, hidden)) if words else None)
+        if len(calls) == first and not self.open_call and words:  # (held at the start: reasoning is no text)
+            last += map(text_delta, reply_shown(whole, a, self.format, self.thinking, bool(self.committed)))
+        self.shown += _streamevents.shown(last)
         self.state, self.wake = "closed", None  # (a feed kept bound refuses what follows)
-        return events, calls
+        return first_events + last, calls
 
 
 # what each state reads (``feed`` runs them until one waits for more text)
 _STEPS: dict[str, Callable[[LiveReading, list[StreamEvent]], bool]] = {
-    "opening": LiveReading._opening, "reasoning": LiveReading._reasoning, "text": LiveReading._text,
-    "decide": LiveReading._decide, "think": LiveReading._think, "after_think": LiveReading._after_think,
-    "code": LiveReading._code,
-    "head": LiveReading._head, "args": LiveReading._args, "after": LiveReading._after,
-    "tagged": LiveReading._tagged, "section": LiveReading._section, "family": LiveReading._family,
-    "jhead": LiveReading._jhead}
+    state: getattr(LiveReading, "_" + state) for state in (
+        "opening", "reasoning", "text", "decide", "think", "after_think", "code", "head", "args", "after",
+        "tagged", "section", "family", "jhead")}

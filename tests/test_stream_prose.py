@@ -1,0 +1,118 @@
+"""The model's words around its calls are shown by a stream, never their markup.
+
+Before, a stream that read its calls at the message's end (every stream not told ``thinking``,
+and a live one once it held) showed none of the text from where it began to hold: the prose
+after a code block, the sentence after the calls, "Now I will actually check Paris." between
+an example and the real call. Now each piece of prose around the calls is shown in its place,
+among the call events; the calls' markup (wrappers, sections, fences, tokens), a list's
+brackets, a JSON block beside a call, reasoning, and anything after the turn's end never are.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from toolmend import ToolCallStream, parse_tool_calls
+from toolmend.recovery import CallFinished, TextDelta
+
+_CALL = '<tool_call>{"name": "f", "arguments": {"a": 1}}</tool_call>'
+
+
+def _stream(text: str, thinking: bool | None, size: int = 4) -> tuple[list, list]:
+    """The events of ``text`` streamed in ``size``-character deltas: (texts shown and call names,
+    in order; the calls)."""
+    stream = ToolCallStream(thinking=thinking)
+    events = [e for k in range(0, len(text), size) for e in stream.feed(text[k:k + size])]
+    events += stream.close()
+    assert stream.finish() == parse_tool_calls(text, thinking=thinking)
+    order: list = []
+    for e in events:
+        if isinstance(e, TextDelta):
+            if order and isinstance(order[-1], str):
+                order[-1] += e.text
+            else:
+                order.append(e.text)
+        elif isinstance(e, CallFinished):
+            order.append((e.call.name,))
+    return order, stream.finish()
+
+
+@pytest.mark.parametrize("thinking", [None, False])
+@pytest.mark.parametrize("size", [1, 4, 1000])
+def test_prose_with_markdown_around_a_call_is_shown_in_its_place(thinking, size):
+    text = ("Let me read `foo.py` first, then [the docs](http://x).\n" + _CALL + "\nI will report back.")
+    order, calls = _stream(text, thinking, size)
+    assert [c.name for c in calls] == ["f"]
+    assert order == ["Let me read `foo.py` first, then [the docs](http://x).\n", ("f",),
+                     "\nI will report back."]
+
+
+@pytest.mark.parametrize("thinking", [None, False])
+def test_a_code_block_before_a_call_and_words_after_it_are_shown(thinking):
+    text = ("Here is the fix:\n```python\ndef f(x):\n    return x + 1\n```\nLet me write it.\n"
+            + _CALL + "\nSaved.")
+    order, _ = _stream(text, thinking)
+    fix = "Here is the fix:\n```python\ndef f(x):\n    return x + 1\n```\nLet me write it.\n"
+    assert order == [fix, ("f",), "\nSaved."]
+
+
+@pytest.mark.parametrize("thinking", [None, False])
+def test_an_example_then_the_real_call_shows_the_words_between(thinking):
+    text = ('The format is like this, for example:\n<tool_call>{"name": "g", "arguments": {}}</tool_call>\n\n'
+            "Now I will actually check Paris.\n" + _CALL + "\nWaiting for the result.")
+    order, calls = _stream(text, thinking)
+    assert [c.name for c in calls] == ["f"]
+    assert order[-2:] == [("f",), "\nWaiting for the result."]
+    assert "<tool_call>" not in "".join(p for p in order[-2:] if isinstance(p, str))
+
+
+@pytest.mark.parametrize("text", [
+    # a list's brackets around its calls, the commas between them, a JSON block beside a call
+    'Sure:\n```json\n[{"name": "f", "arguments": {"a": 1}}]\n```',
+    '[{"type": "text", "text": "Checking."}, '
+    '{"type": "tool_use", "id": "t1", "name": "f", "input": {"a": 1}}]',
+    '[f(a=1), g(b=2)]',
+    # the calls' section and its tokens
+    '<|tool_calls_section_begin|><|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{"a": 1}'
+    '<|tool_call_end|><|tool_calls_section_end|>',
+    '<minimax:tool_call>\n<invoke name="f">\n<parameter name="a">1</parameter>\n</invoke>\n'
+    '</minimax:tool_call>',
+    # a call cut inside its block: what follows the reader's stop is the call's
+    "<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>Paris</arg_value>\n<arg_key>days</",
+])
+@pytest.mark.parametrize("thinking", [None, False])
+def test_the_calls_markup_is_never_shown(text, thinking):
+    order, calls = _stream(text, thinking)
+    assert calls
+    shown = "".join(p for p in order if isinstance(p, str))
+    for mark in ("<", "[", "]", "{", "}", "```", '"'):
+        assert mark not in shown, (mark, shown)
+
+
+@pytest.mark.parametrize("after", [
+    "<|im_end|>\n<|im_start|>user\nThanks, what next?",
+    "\n### Instruction:\nWhat about Rome?",
+])
+@pytest.mark.parametrize("thinking", [None, False])
+def test_nothing_after_the_turns_end_is_shown(after, thinking):
+    order, calls = _stream("Checking.\n" + _CALL + "\nOne moment." + after, thinking)
+    assert [c.name for c in calls] == ["f"]
+    shown = "".join(p for p in order if isinstance(p, str))
+    assert "One moment." in shown and "Thanks" not in shown and "Rome" not in shown
+
+
+@pytest.mark.parametrize("thinking", [None, True])
+def test_reasoning_around_the_calls_is_never_shown(thinking):
+    lead = "<think>plan [x] carefully</think>\n" if thinking is None else "plan [x] carefully</think>\n"
+    order, calls = _stream(lead + "Checking now.\n" + _CALL + "\nBack soon.", thinking)
+    assert [c.name for c in calls] == ["f"]
+    shown = "".join(p for p in order if isinstance(p, str))
+    assert "plan" not in shown and "Checking now." in shown and "Back soon." in shown
+
+
+def test_a_string_argument_holding_a_closer_leaves_the_words_after_the_call_shown():
+    text = ('<tool_call>{"name": "bash", "arguments": {"cmd": "grep -n \\"</tool_call>\\" parser.py"}}'
+            "</tool_call>\nThat searches the parser.")
+    for thinking in (None, False):
+        order, calls = _stream(text, thinking)
+        assert [c.name for c in calls] == ["bash"] and order[-1] == "\nThat searches the parser."
