@@ -67,3 +67,29 @@ def test_the_words_that_frame_a_bare_call_frame_a_fenced_one(line, fence):
 ])
 def test_a_line_that_shows_a_call_still_does_so(line, call):
     assert _names(line + "\n" + call) == []
+
+
+_BARE = '{"name": "search", "parameters": {"query": "x"}}'
+
+
+@pytest.mark.parametrize("line", [
+    "I don't have access to tools, but the call would be:",
+    "If I had access to tools, I would call:",
+    "Here is how a tool call in the Hermes format looks:",
+    "This is what the model outputs:",
+    "In the Hermes format, a call is written as:",
+    "Earlier I called:",
+    "Last time, I made this call:",
+    "I do not have access to a search tool. Here is the call you could make:",
+])
+@pytest.mark.parametrize("call", [_S, _BARE])
+def test_a_call_imagined_remembered_or_shown_as_the_format_is_not_made(line, call):
+    assert _names(line + "\n" + call) == []
+
+
+@pytest.mark.parametrize("line", ["Let me check the weather:", "I'll call the search tool now:",
+                                  "The request looks good, calling:", "Here is the call:",
+                                  "If I had more time I would refactor; for now I'll call:",
+                                  "Earlier I ran the tests and they failed, so I'll retry:"])
+def test_a_line_before_a_call_the_model_makes_frames_nothing(line):
+    assert _names(line + "\n" + _S) == ["search"]

@@ -1354,6 +1354,20 @@ def test_nullable_allows_null_in_typing_and_in_the_check():
     assert not c.ok and "$.n" in c.error
 
 
+@pytest.mark.parametrize("schema", [{"type": ["string", "null"]}, {"type": "string", "nullable": True},
+                                    {"anyOf": [{"type": "string"}, {"type": "null"}]}])
+def test_python_none_written_for_a_string_that_may_be_null_is_that_string(schema):
+    """A value written as text, "None", where a string is allowed, is the string as written (Python's
+    None for JSON's null would be a guess); "null" is null; with no string allowed, both are."""
+    def typed(value: str, prop: dict) -> object:  # type: ignore[type-arg]
+        (c,) = parse_tool_calls(f"<tool_call>\n<function=f>\n<parameter=s>\n{value}\n</parameter>\n"
+                                "</function>\n</tool_call>", tools=_tools(f={"s": prop}))
+        assert c.ok
+        return c.args["s"]
+    assert typed("None", schema) == "None" and typed("null", schema) is None
+    assert typed("None", {"type": ["integer", "null"]}) is None
+
+
 def test_a_pythonic_name_may_hold_hyphens():
     (c,) = parse_tool_calls('[weather-forecast(city="London")]')
     assert c.ok and c.name == "weather-forecast" and c.args == {"city": "London"}

@@ -236,3 +236,11 @@ def test_a_tag_naming_a_given_tool_then_no_arguments_is_not_ok_never_lost(body):
     assert calls[1].args == {"city": "Rome"}
     words = _streamed_as_whole(f"<tool_call>I think so</tool_call>\n{glm}", tools=_WEATHER)
     assert [(c.name, c.ok) for c in words] == [("get_weather", True)]  # (words: no tool named)
+
+
+@pytest.mark.parametrize("cut", ["; {", '; {"', '; {"na', '; {"name', '; {"name"', '; {"name":'])
+def test_a_llama3_call_then_the_next_cut_before_its_name_keeps_the_call(cut):
+    """A message cut (its tokens ran out) right after ``;`` and the next object's first characters:
+    the whole call before stands (before, it was lost with the one cut)."""
+    calls = _streamed_as_whole('{"name": "a", "parameters": {"x": 1}}' + cut)
+    assert [(c.name, c.ok, c.args) for c in calls] == [("a", True, {"x": 1})]

@@ -204,9 +204,18 @@ _BARE_FRAMING = Words(
     r"wrong:|wrong (?:way|example|usage|call)|bad(?: example| way| call| usage)?:|right:|correct:|avoid:|"
     r"avoid (?:this|doing this|these):|(?:mock|dummy|fake|pseudo-?)(?:code| call| output| request| response)|"
     r"such as:|(?:was|were):|(?:was|were) (?:logged|sent|returned|emitted)|do not (?:run|call|execute)|"
-    r"previously,? i (?:called|ran|made|sent|used)\W*$|i (?:previously|earlier) (?:called|ran|made|sent)\W*$|"
+    r"(?:previously|earlier),? i (?:called|ran|made|sent|used)(?: (?:this|that|the|it))?(?: call)?\W*$|"
+    r"i (?:previously|earlier) (?:called|ran|made|sent)\W*$|"
+    # (a call the model only imagines, or one that shows the format: "If I had access to tools, I
+    # would call:", "the call would be:", "a call is written as:", "this is what the model outputs:")
+    r"if i (?:had|could)\b[^.!?;]{0,80}\bi (?:would|'d) (?:call|use|send|run|write|make)\b[^.!?;]{0,30}$|"
+    r"(?:call|request|command) would be\W*$|"
+    r"(?:is|are) written as\W*$|what (?:the|a) model (?:outputs|emits|writes|returns)\W*$|"
+    r"(?:call|format)\b[^.!?]{0,40} looks\W*$|"
     r"(?:previous|last|earlier) call (?:was|were|is|looked)\W*$|(?:here is|here's) how (?:you|to|one)|"
-    r"how (?:you|to) (?:would )?(?:call|use|write)|what not to do|last time,? i (?:called|ran|sent)\W*$|"
+    r"how (?:you|to) (?:would )?(?:call|use|write)|what not to do|"
+    r"last time,? i (?:called|ran|sent|made)(?: (?:this|that|the|it))?(?: call)?\W*$|"
+    r"(?:call|request|command) (?:you|one) (?:could|can|would|might|should) (?:make|use|send|run)\W*$|"
     r"(?:use|in|with|follow) (?:this|the following) format\W*$|"  # (and below: it will not be run)
     r"(?:not (?:going|gonna) to|won't|will not) (?:run|call|execute) (?:this|it|that)(?:\W*$|\W*,? but\b)|"
     r"(?:the|a) model (?:might|may|would|could|will|can) (?:output|emit|write|return)\W*$|(?:if|when|"

@@ -74,7 +74,7 @@ from ._xmlblock import parameter_past
 
 __all__ = ["Scanner", "reasoning_end", "REASONING"]
 
-_next_start = markers.next_start  # (the marker kernel)
+_next_start, _extent = markers.next_start, markers.extent  # (the marker kernel)
 
 # fences whose content may be a call; any other language is code
 _CALL_LANGS = frozenset({"", "json", "jsonc", "json5", "jsonl", "xml", "text", "txt", "plaintext",
@@ -109,11 +109,10 @@ class Scanner:
         self.searched: dict[str, tuple[int, int, re.Match[str] | None]] = {}
 
     def _anchored(self, p: int, limit: int) -> tuple[re.Match[str] | None, int]:
-        """The token pattern's match at the line start found from ``p`` (a line
-        start, or a line break), and where the run of line breaks and blanks
-        from ``p`` ends: only the run's last line can begin an anchored
-        alternative (a blank line cannot), and only when what ends the run is
-        what one begins with."""
+        """The token pattern's match at the line start found from ``p`` (a line start, or a line
+        break), and where the run of line breaks and blanks from ``p`` ends: only the run's last
+        line can begin an anchored alternative (a blank line cannot), and only when what ends the
+        run is what one begins with."""
         text = self.text
         e = BLANK_RUN.match(text, p, limit).end()  # type: ignore[union-attr]
         if e < limit and text[e] in LINE_FIRSTS:
@@ -121,8 +120,7 @@ class Scanner:
         return None, e
 
     def next_token(self, pos: int, limit: int) -> re.Match[str] | None:
-        """The token pattern's leftmost match in ``text[pos:limit]``, tried only
-        where it can begin (see TokenSearch)."""
+        """The token pattern's leftmost match in ``text[pos:limit]``, tried only where it can begin."""
         text, token = self.text, self.token
         if pos < limit and (pos == 0 or text[pos - 1] == "\n") and text[pos] in LINE_OPENERS:
             m = self._anchored(pos, limit)[0]
@@ -644,9 +642,8 @@ class Scanner:
         return (*read_list(self.text, i, limit, self.ctx), -1)
 
     def _meets(self, p: int, closer: re.Match[str], limit: int) -> bool:
-        """The scan, from ``p`` inside a value, meets ``closer`` before any other marker (lines
-        opening values inside it are the value's). (Searched to the scan's ``limit``, as the scan
-        searches: the searches it remembers stay its own.)"""
+        """The scan, from ``p`` inside a value, meets ``closer`` before any other marker (lines opening
+        values inside it are the value's; searched to the scan's ``limit``, whose searches it remembers)."""
         while True:
             m = self.next_token(p, limit)
             if m is None or m.start() > closer.start():
@@ -665,6 +662,9 @@ class Scanner:
         while True:
             found, end = _json_calls(text, i, limit, lenient=False)
             found = found if found is not None else keyed_calls(text, i, end, self.ctx)  # [{"f": {..}}]
+            if found is None and found_all and limit == len(text) and _extent(text, i, limit, None) < 0:
+                end = limit  # (the next call cut before its name: the text ends there; the calls stand)
+                break
             if found is None:
                 return end
             found_all.extend(more_after(found, text, end, limit))

@@ -307,7 +307,8 @@ def typed_value(text: str, schema: Any, marked_string: bool = False) -> tuple[An
     if too_long is not None:
         return (text, None) if "string" in kinds else (text, f"is {too_long}")
     for kind in _ORDER:
-        if kind in kinds:
+        if kind in kinds and not (kind == "null" and "string" in kinds and text.strip() != "null"):
+            # (Python's None beside a string allowed: the text "None" is that string, as written)
             ok, value = _fit(text, kind)
             if ok:
                 return value, None
