@@ -244,3 +244,23 @@ def test_a_llama3_call_then_the_next_cut_before_its_name_keeps_the_call(cut):
     the whole call before stands (before, it was lost with the one cut)."""
     calls = _streamed_as_whole('{"name": "a", "parameters": {"x": 1}}' + cut)
     assert [(c.name, c.ok, c.args) for c in calls] == [("a", True, {"x": 1})]
+
+
+@pytest.mark.parametrize("text, want", [
+    ('{"thought": "I need the weather.", "tool_calls": [{"name": "get_weather", '
+     '"arguments": {"city": "Paris"}}]}', [("get_weather", True)]),
+    ('```\n{"thought": "", "tool_calls": [{"name": "a", "arguments": {}}, '
+     '{"name": "b", "arguments": {"x": 1}}]}\n```', [("a", True), ("b", True)]),
+    ('{"thought": "none needed", "tool_calls": []}', []),
+    ('{"thought": "x", "tool_calls": [{"name": "f", "arguments": {"a": 1}}, {"name": "g", "argu',
+     [("f", True), ("g", False)]),
+    # a thought that is no string, the members in another order, more of them: a message's data
+    ('{"thought": 5, "tool_calls": [{"name": "f", "arguments": {}}]}', []),
+    ('{"tool_calls": [{"name": "f", "arguments": {}}], "thought": "x"}', []),
+    ('{"thought": "x", "role": "assistant", "tool_calls": [{"name": "f", "arguments": {}}]}', []),
+    ('The model replied {"thought": "x", "tool_calls": [{"name": "f", "arguments": {}}]} which we log.', []),
+])
+def test_xlams_thought_then_its_calls_are_read(text, want):
+    """xLAM-r's format, ``{"thought": "...", "tool_calls": [...]}`` (and LLM-jp-3's, prompted so): the
+    calls are read as from ``{"tool_calls": [...]}`` alone (before, the thought made it data)."""
+    assert [(c.name, c.ok) for c in _streamed_as_whole(text)] == want

@@ -407,9 +407,10 @@ def _json_calls(text: str, i: int, limit: int, lenient: bool,
     if plain is not None:
         return [plain], stop
     obj = _Obj(text, i, stop)
-    held = obj.items.get("tool_calls") if len(obj.items) == 1 and not obj.twice else None
+    held = obj.items.get("tool_calls") if _xlam_keys(obj) else None
     if held is not None and held.start < len(text) and text[held.start] == "[":  # ({"tool_calls": cut there)
-        # {"tool_calls": [...]} alone (xLAM's way): its calls; beside other members, a message's data
+        # {"tool_calls": [...]} alone, or after xLAM's "thought" (its format: {"thought": "..", "tool_calls":
+        # [..]}): its calls; beside other members, a message's data
         inner = (held.start, held.end) if held.end is not None else None
         inner_end = held.end if held.end is not None else stop
         found_calls, _ = _json_calls(text, held.start, inner_end, lenient, inner)
@@ -418,6 +419,16 @@ def _json_calls(text: str, i: int, limit: int, lenient: bool,
     if found is None:
         return None, stop
     return ([] if found is _NO_CALL else [found]), stop
+
+
+def _xlam_keys(obj: _Obj) -> bool:
+    """The object's members are ``tool_calls`` alone, or a ``thought`` string and then ``tool_calls``."""
+    keys = list(obj.items)
+    if obj.twice or keys[-1:] != ["tool_calls"]:
+        return False
+    if len(keys) == 1:
+        return True
+    return keys == ["thought", "tool_calls"] and obj.scalar("thought") is not None
 
 
 _NO_CALL: Any = object()  # a call so cut off that nothing can be reported
