@@ -264,3 +264,30 @@ def test_xlams_thought_then_its_calls_are_read(text, want):
     """xLAM-r's format, ``{"thought": "...", "tool_calls": [...]}`` (and LLM-jp-3's, prompted so): the
     calls are read as from ``{"tool_calls": [...]}`` alone (before, the thought made it data)."""
     assert [(c.name, c.ok) for c in _streamed_as_whole(text)] == want
+
+
+@pytest.mark.parametrize("body, want", [
+    ('{"a":<|"|>x<|"|>}', {"a": "x"}), ('{"a":<|"|>x<|"|>,"b":2}', {"a": "x", "b": 2}),
+    ("{'a' : <|\"|>x<|\"|>}", {"a": "x"}), ('{"n":{"m":<|"|>v<|"|>}}', {"n": {"m": "v"}}),
+    ('{"a\\u00e9":<|"|>x<|"|>}', {"a\u00e9": "x"}),
+])
+def test_a_gemma_key_in_json_quotes_before_a_value_in_the_formats_quotes_is_read(body, want):
+    """Before, the value after such a key was taken for a key (the quoted key 'x' is not followed by
+    a colon): the call was refused with a wrong reason."""
+    (call,) = _streamed_as_whole(f"<|tool_call>call:f{body}<tool_call|>")
+    assert call.ok and call.args == want
+
+
+def test_a_gemma_key_in_json_quotes_that_is_no_json_string_is_refused_as_such():
+    (call,) = _streamed_as_whole('<|tool_call>call:f{"a\\q":1}<tool_call|>')
+    assert not call.ok and "key" in (call.error or "") and "JSON string" in (call.error or "")
+
+
+@pytest.mark.parametrize("value, why", [("[1,2", "ends before its JSON closes"),
+                                        ('{"k": 1', "ends before its JSON"), ("007", "is no number as JSON")])
+def test_a_dsml_value_marked_json_that_is_not_says_why(value, why):
+    text = ('<\uff5cDSML\uff5cfunction_calls>\n<\uff5cDSML\uff5cinvoke name="f">\n<\uff5cDSML\uff5cparameter '
+            f'name="a" string="false">{value}</\uff5cDSML\uff5cparameter>\n</\uff5cDSML\uff5cinvoke>\n'
+            '</\uff5cDSML\uff5cfunction_calls>')
+    (call,) = _streamed_as_whole(text)
+    assert not call.ok and why in (call.error or "")

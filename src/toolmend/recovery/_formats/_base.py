@@ -420,7 +420,9 @@ def xml_call(name: str, params: list[tuple[str, str, bool | None]], raw: str, sp
             r = normalize_tool_args(value.strip())
             why = r.error if not r.ok else next((NOT_ONE_VALUE[f.code] for f in r.fixes
                                                   if f.code in NOT_ONE_VALUE), None)
-            if r.cut is not None and r.cut.what == "inside a number":  # (its closer ended it: 007, +5, .5)
+            if r.cut is not None and value.strip()[:1] in "[{\"":  # (its closer ended it: [1,2)
+                why = f"{value.strip()[:40]!r} ends before its JSON closes"
+            elif r.cut is not None and r.cut.what == "inside a number":  # (007, +5, .5)
                 why = f"{value.strip()[:40]!r} is no number as JSON writes it"
             if why is not None:
                 return ToolCall(name, raw, None, False, span,

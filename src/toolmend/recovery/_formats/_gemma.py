@@ -17,7 +17,7 @@ import json
 import re
 from dataclasses import replace
 
-from ..._text import string_end
+from ..._text import skip_blanks, string_end
 from .._toolcalls import _NAME, NAME_PATTERN, NO_ARGUMENTS, ToolCall, two_ways
 from ._base import Ctx, cut_call, named_call, opener_put_back, string_rest_end, xml_call
 from ._pythonic import pythonic_at
@@ -60,6 +60,32 @@ def _quoted(text: str, k: int, limit: int) -> tuple[str | None, int]:
     return v, _value_ends(text, end, limit, "quoted string")
 
 
+def _quoted_key(text: str, k: int, limit: int) -> tuple[str | None, int]:
+    """The key in quotes at ``k`` and where what follows its colon begins; (None, k) when no colon
+    follows it (no key), (None, ``limit``) when the text is cut before its colon."""
+    end = string_end(text, k, limit)
+    if end is None:
+        return None, limit
+    colon = skip_blanks(text, end, limit)
+    if colon >= limit:
+        return None, limit
+    if text[colon] != ":":
+        return None, k
+    try:
+        return (json.loads(text[k:end]) if text[k] == '"' else text[k + 1:end - 1]), colon + 1
+    except ValueError:
+        raise _Refused(f"the key {text[k:end][:40]!r} is in JSON's quotes but is not a JSON string: which "
+                       "key was meant cannot be told") from None
+
+
+def _note_key(key: str, top: bool, keys: set[str], twice: list[str]) -> None:
+    """A top-level key read: one written again goes on ``twice``."""
+    if top:
+        if key in keys:
+            twice.append(key)
+        keys.add(key)
+
+
 def _value_ends(text: str, j: int, limit: int, what: str) -> int:
     """Past the blanks after a value that ended at ``j``: what follows must end
     it (``,}]``, or the text's end); anything else is refused, since the model
@@ -98,10 +124,7 @@ def _to_json(text: str, a: int, limit: int, quote: str,
                 if text[k] != ":":
                     raise _Refused(f"the quoted key {s!r} is not followed by a colon")
                 key, k, expect_key, want_value = s, k + 1, False, True
-                if len(stack) == 1:
-                    if key in keys:
-                        twice.append(key)
-                    keys.add(key)
+                _note_key(key, len(stack) == 1, keys, twice)
                 out.append(json.dumps(key, ensure_ascii=False) + ":")
                 continue
             k = _value_ends(text, k, limit, "quoted string")
@@ -136,6 +159,16 @@ def _to_json(text: str, a: int, limit: int, quote: str,
             expect_key = stack[-1] == "{" if stack else False
             k += 1
             continue
+        if expect_key and c in "\"'":  # a key in JSON's quotes (or single ones): {"path":<|"|>..<|"|>}
+            quoted, after = _quoted_key(text, k, limit)
+            if after >= limit:
+                return None, limit, top  # (cut inside the key or before its colon)
+            if quoted is not None:
+                key = quoted
+                _note_key(key, len(stack) == 1, keys, twice)
+                out.append(json.dumps(key, ensure_ascii=False) + ":")
+                k, expect_key, want_value = after, False, True
+                continue
         if expect_key:
             m = _KEY.match(text, k, limit)
             if m is None:
@@ -147,10 +180,7 @@ def _to_json(text: str, a: int, limit: int, quote: str,
                 k += step
                 continue
             key = m.group(1)
-            if len(stack) == 1:
-                if key in keys:
-                    twice.append(key)
-                keys.add(key)
+            _note_key(key, len(stack) == 1, keys, twice)
             out.append(json.dumps(key) + ":")
             k = m.end()
             expect_key, want_value = False, True
