@@ -291,3 +291,23 @@ def test_a_dsml_value_marked_json_that_is_not_says_why(value, why):
             '</\uff5cDSML\uff5cfunction_calls>')
     (call,) = _streamed_as_whole(text)
     assert not call.ok and why in (call.error or "")
+
+
+@pytest.mark.parametrize("text", [
+    '[TOOL_CALLS]get_weather[ARGS]{"name": "get_weather", "arguments": {"city": "Paris"}}',
+    '<tool_call>\n{"name": "get_weather", "arguments": {"name": "get_weather", '
+    '"arguments": {"city": "Paris"}}}\n</tool_call>',
+    '<function=get_weather>{"name": "get_weather", "parameters": {"city": "Paris"}}</function>',
+    '>>>get_weather\n{"name": "get_weather", "arguments": {"city": "Paris"}}',
+])
+def test_arguments_that_are_the_call_written_again_are_not_ok(text):
+    """Before, the envelope itself came back ok as the arguments ({"name": .., "arguments": ..})."""
+    (call,) = _streamed_as_whole(text)
+    assert (call.name, call.ok) == ("get_weather", False) and "written again" in (call.error or "")
+
+
+@pytest.mark.parametrize("args", ['{"name": "Alice", "arguments": "x"}', '{"name": "f"}',
+                                  '{"name": "f", "arguments": {}, "force": true}'])
+def test_arguments_holding_a_name_of_their_own_are_arguments(args):
+    (call,) = _streamed_as_whole(f'<tool_call>\n{{"name": "f", "arguments": {args}}}\n</tool_call>')
+    assert call.ok and call.name == "f"

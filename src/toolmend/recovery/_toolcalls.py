@@ -82,13 +82,24 @@ _new = object.__new__
 def ok_call(name: str, raw: str, args: Any, span: tuple[int, int], id: str | None = None) -> ToolCall:
     """``ToolCall(name, raw, args, True, span, None, id)``, built on the hot paths without the frozen
     dataclass's ten ``object.__setattr__`` calls (~1 us of a ~30 us parse of a 30 KB call). ToolCall
-    has no slots and no ``__post_init__``; tests/test_toolcalls.py holds the two equal, field for field."""
+    has no slots and no ``__post_init__``; tests/test_toolcalls.py holds the two equal, field for field.
+    Arguments that are this call written again, ``{"name": name, "arguments": {...}}``, are not ok: the
+    arguments inside or those two keys, which the model meant cannot be told."""
+    if type(args) is dict and args.get("name") == name and len(args) <= 3 and _ENVELOPE.issuperset(args) \
+            and not _ENVELOPE_ARGS.isdisjoint(args):
+        return ToolCall(name, raw, None, False, span, f"the arguments of {name!r} are its call written again "
+                        "(a name and arguments): the arguments inside, or those keys, which is meant cannot "
+                        "be told", id)
     call = _new(ToolCall)
     d = call.__dict__
     d["name"], d["raw_args"], d["args"], d["ok"], d["span"] = name, raw, args, True, span
     d["error"], d["id"], d["cut"], d["fixes"], d["problems"] = None, id, None, (), ()
     return call
 
+
+# the members of a call's envelope ({"name": .., "arguments": ..}, an id or a type beside them)
+_ENVELOPE_ARGS = frozenset(("arguments", "parameters"))
+_ENVELOPE = _ENVELOPE_ARGS | {"name", "id", "type"}
 
 # what a call that writes no arguments is told (with tools=, one to a tool that takes none is ok)
 NO_ARGUMENTS = "an empty object would be a guess"
