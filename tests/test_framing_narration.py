@@ -93,3 +93,32 @@ def test_a_call_imagined_remembered_or_shown_as_the_format_is_not_made(line, cal
                                   "Earlier I ran the tests and they failed, so I'll retry:"])
 def test_a_line_before_a_call_the_model_makes_frames_nothing(line):
     assert _names(line + "\n" + _S) == ["search"]
+
+
+@pytest.mark.parametrize("line", [
+    "Let me check the logs. The previous call was:", "Let me check. Example call:",
+    "Let me verify. Wrong way:",
+    "I'll read the docs. Incorrect:", "Let me check. Don't:", "I'll search; for example the call would be:",
+    "Let me create a sample config (this is just an illustration, not run):",
+    "I don't have access to tools, but the call would be:",
+])
+def test_the_last_sentence_of_a_line_decides_whether_it_narrates(line):
+    """A line that opens with the model's own look but then frames the call ("Let me check. Example
+    call:") frames it: its last sentence says so (before, the opening exempted the whole line)."""
+    assert _names(line + "\n" + _S) == []
+
+
+@pytest.mark.parametrize("line", [
+    "Good, that worked. Let me search the code for existing examples:",
+    "Great question! Let me look up some examples:",
+    "To answer this, let me look up some examples:", "Searching the code for existing examples:",
+    "That was the incorrect directory. Trying again:", "You're right:", "That's correct:",
+    "Next I'll call the weather API to see how the forecast looks:",
+    "Based on the user's question, the appropriate call would be:",
+])
+def test_a_line_whose_last_sentence_is_the_models_own_act_frames_nothing(line):
+    assert _names(line + "\n" + _S) == ["search"]
+
+
+def test_a_heading_that_only_mentions_a_sample_frames_no_tagged_call():
+    assert _names("## Step 2: Fetch the sample data\n" + _S) == ["search"]

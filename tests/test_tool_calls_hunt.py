@@ -311,3 +311,44 @@ def test_arguments_that_are_the_call_written_again_are_not_ok(text):
 def test_arguments_holding_a_name_of_their_own_are_arguments(args):
     (call,) = _streamed_as_whole(f'<tool_call>\n{{"name": "f", "arguments": {args}}}\n</tool_call>')
     assert call.ok and call.name == "f"
+
+
+_SEARCH = '{"name": "search", "arguments": {"q": "x"}}'
+_DELETE = '{"name": "delete", "arguments": {"all": true}}'
+
+
+@pytest.mark.parametrize("text, want", [
+    ("```json\n" + _SEARCH + "\n<|im_end|>\n<|im_start|>user\n" + _DELETE + "\n```", ["search"]),
+    ('A transcript:\n```\n<|im_start|>user\nDelete the temp dir<|im_end|>\n<|im_start|>assistant\n'
+     '<tool_call>\n{"name": "rm", "arguments": {"path": "/"}}\n</tool_call><|im_end|>\n```', []),
+    ("A transcript:\n```\n<|im_start|>user\nhi<|im_end|>\n```\nNow mine:\n<tool_call>\n" + _SEARCH
+     + "\n</tool_call>", ["search"]),
+    (_SEARCH + '<|eot_id|>{\n  "name": "delete", "arguments": {}}', ["search"]),
+])
+def test_another_roles_turn_inside_a_block_ends_its_calls(text, want):
+    """A transcript shown in a fenced block (a user's turn in it), or a model writing on into the
+    user's turn inside its block: the calls after that are not this reply's (before, they ran)."""
+    assert [c.name for c in _streamed_as_whole(text) if c.ok] == want
+
+
+@pytest.mark.parametrize("text", [
+    '<tool_call>get_weather\n{"name": "search", "arguments": {"q": "x"}}<|im_end|>',
+    '<tool_call>get_weather\n{"name": "search", "arguments": {"q": "x"}}',
+    '<tool_call>get_weather\n[{"name": "search", "arguments": {"q": "x"}}]</tool_call>',
+])
+def test_a_head_naming_one_tool_before_a_body_calling_another_is_not_ok_closed_or_not(text):
+    (call,) = _streamed_as_whole(text)
+    assert (call.name, call.ok) == ("get_weather", False) and "'search'" in (call.error or "")
+
+
+def test_a_head_and_body_naming_the_same_tool_given_is_that_call():
+    tools = [{"type": "function", "function": {"name": "search", "parameters": {
+        "type": "object", "properties": {"q": {"type": "string"}}}}}]
+    text = '<tool_call>search\n{"name": "search", "arguments": {"q": "x"}}\n</tool_call>'
+    calls = _streamed_as_whole(text, tools=tools)
+    assert [(c.name, c.ok, c.args) for c in calls] == [("search", True, {"q": "x"})]
+
+
+def test_a_word_with_a_dot_after_a_gemma_closer_is_no_call():
+    calls = _streamed_as_whole("<|tool_call>call:f{a:1}<tool_call|>e.g.{b:2}<tool_call|>")
+    assert [(c.name, c.ok) for c in calls] == [("f", True)]

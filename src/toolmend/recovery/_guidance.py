@@ -54,7 +54,11 @@ _CANNOT = re.compile(
     + r"no" + _S + r"(?:way|ability|means)" + _S + r"to)"
     r"(?:" + _S + r"(?:actually|directly|really|myself|truly))?" + _S
     + r"(?:execute|run|call|invoke|perform|make|executing|running|calling|invoking|performing|making)"
-    + _OBJECT + r"|\bI(?P<simulate>'ll|\u2019ll|" + _S + r"will)" + _S + r"simulate" + _OBJECT, re.I)
+    + _OBJECT + r"|\bI(?P<simulate>'ll|\u2019ll|" + _S + r"will)" + _S + r"simulate" + _OBJECT
+    # ("I don't have access to tools", "... to a weather tool": none to call)
+    + r"|\bI" + _S + r"(?P<access>do" + _S + r"not|don't|don\u2019t)" + _S + r"have" + _S + r"(?:any" + _S
+    + r")?access" + _S + r"to" + _S + r"(?:an?" + _S + r"|any" + _S + r"|the" + _S + r")?(?:[\w.\-]+" + _S
+    + r")?(?:tools?|functions?|apis?)\b", re.I)
 _REASONING_ENDS = tuple(dict.fromkeys(REASONING.values()))
 # a word every such sentence holds, in lower case (a first look: most texts hold none; finding
 # them in the text lowered costs a tenth of a search that folds case)

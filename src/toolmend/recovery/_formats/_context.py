@@ -11,7 +11,7 @@ from typing import Callable
 
 from ..._text import skip_blanks as _skip_blanks
 from .._toolcalls import SPECIAL_TOKEN, ToolCall
-from ._sentences import narrates, offers as _offers
+from ._sentences import last_sentence, narrates, offers as _offers
 
 # the tokens that end the model's turn: what follows one (a next turn the model went on to
 # write, a transcript) is no call of this message. A notebook's cell markers (DeepSeek-Coder's,
@@ -32,9 +32,9 @@ def turn_or_line_end(text: str, end: int, limit: int, nl: int) -> int:
     or the turn, at a token that ends it there (``{..}<|eot_id|><|start_header_id|>...``: the rest of
     the line is another turn's)."""
     stop = limit if nl < 0 else nl
-    if "<" in text[end:stop]:
-        turn = TURN_END.search(text, end, stop)
-        if turn is not None:
+    if "<" in text[end:stop]:  # (what follows the token may be read past the line's break: "{\n  "name")
+        turn = TURN_END.search(text, end, min(limit, stop + 256))
+        if turn is not None and turn.start() < stop:
             return turn.end()
     return stop
 
@@ -209,9 +209,10 @@ _BARE_FRAMING = Words(
     # (a call the model only imagines, or one that shows the format: "If I had access to tools, I
     # would call:", "the call would be:", "a call is written as:", "this is what the model outputs:")
     r"if i (?:had|could)\b[^.!?;]{0,80}\bi (?:would|'d) (?:call|use|send|run|write|make)\b[^.!?;]{0,30}$|"
-    r"(?:call|request|command) would be\W*$|"
+
     r"(?:is|are) written as\W*$|what (?:the|a) model (?:outputs|emits|writes|returns)\W*$|"
-    r"(?:call|format)\b[^.!?]{0,40} looks\W*$|"
+    r"how (?:a|the) (?:tool |function )?call\b[^.!?]{0,40} looks\W*$|"
+    r"(?:don't|do not) have (?:any )?access to (?:an? |any |the )?(?:[\w.-]+ )?(?:tools?|functions?|apis?)\b|"
     r"(?:previous|last|earlier) call (?:was|were|is|looked)\W*$|(?:here is|here's) how (?:you|to|one)|"
     r"how (?:you|to) (?:would )?(?:call|use|write)|what not to do|"
     r"last time,? i (?:called|ran|sent|made)(?: (?:this|that|the|it))?(?: call)?\W*$|"
@@ -230,7 +231,7 @@ _BLANKS = re.compile(r"\s+")
 def framed_as_example(text: str, fence_start: int, floor: int, content: str) -> bool:
     before = text[floor:fence_start].rstrip()
     lines = [ln for ln in before.splitlines() if ln.strip()][-2:]
-    if lines and (frames(lines[-1]) or says_shown(lines[-1]) or _SHOWN_HEADING.match(lines[-1])):
+    if lines and (frames(lines[-1]) or says_shown(lines[-1])):
         return True  # (the words that frame a bare call frame a fence too: "## Example", "Don't:")
     lines = content.splitlines()
     if any(frames(ln) for ln in lines if ln.strip()[:1].isalpha()):
@@ -267,8 +268,9 @@ def framed_line(text: str, i: int, floor: int) -> bool:
     if _UNDERLINE.fullmatch(lead):  # a heading's underline: its words are the line right above
         above = before[:max(before.rfind("\n"), 0)].rstrip(" \t\r")
         lead = above[above.rfind("\n") + 1:] if above and not above.endswith("\n") else ""
-    lead = _BLANKS.sub(" ", lead)
-    return bool(lead) and not narrates(lead) and (_BARE_FRAMING.search(lead) is not None or _offers(lead))
+    lead = _BLANKS.sub(" ", lead)  # (its last sentence alone may be a line's words: "Let me check. Don't:")
+    return bool(lead) and not narrates(lead) and (_BARE_FRAMING.search(lead) is not None or _offers(lead)
+                                                  or _BARE_FRAMING.search(last_sentence(lead)) is not None)
 
 
 # a line of special tokens or tags only (a leaked <|im_start|>, an <?xml?>): no words
@@ -377,7 +379,8 @@ _INLINE_FRAMING = Words(
     r"if (?:you|i|we|the model) (?:write|wrote|send|sent|emit|emitted|output|call)|"
     r"(?:was|were) (?:logged|sent|returned|emitted))")
 # a Markdown heading whose words say what follows is shown: "## Example", "### Sample output"
-_SHOWN_HEADING = re.compile(r"[ \t]{0,3}#{1,6}[ \t].*\b(?:examples?|samples?|illustrations?)\b", re.I)
+_SHOWN_HEADING = re.compile(r"[ \t]{0,3}#{1,6}[ \t].*\b(?:examples?|samples?|illustrations?)(?: ?\d+)?"
+                            r"(?: (?:outputs?|calls?|usage|requests?|responses?))?(?=[\W_]*$)", re.I)
 _UNDERLINE = re.compile(r"[ \t]*(?:-{3,}|={3,})[ \t]*\r?")  # (a Markdown heading's, under its words)
 _TAG = r"</?(?:b|strong|i|em|u|p|span|div|summary|details|h[1-6])>"  # (HTML's, "<b>Example:</b>")
 _TAGS, _TAG_END = re.compile(_TAG, re.I), re.compile(_TAG + r"\Z", re.I)

@@ -304,11 +304,13 @@ def _named_head(text: str, i: int, j: int, b: int, limit: int,
     word = _HEAD_WORD.match(text, b, limit)
     if word is not None and word.group(1).lower() not in _LABELS:
         body_end, end, closed, _ = _body_end(text, j, limit)
-        inner = _body_call(text[word.end():body_end].strip()) if closed else None
-        if inner is not None and inner.name != word.group(1):  # (GLM's head, a Hermes body)
+        names = _body_names(text, word.end(), body_end)
+        other = next((n for n in names if n != word.group(1)), None)
+        if other is not None:  # (GLM's head, a Hermes body: closed or not, one call or a list)
             return [two_ways(word.group(1), text[b:body_end].strip(), (i, end),
-                             f"the tag's head names {word.group(1)!r} and its body calls "
-                             f"{inner.name!r}")], end
+                             f"the tag's head names {word.group(1)!r} and its body calls {other!r}")], end
+        if names:
+            return None  # (the body's own call, of the name its head gives: read as the body)
     tool = _NAME_WORD.match(text, b, limit) if ctx.tools is not None else None
     if tool is not None and tool.group() in ctx.tools.schemas:  # type: ignore[union-attr]
         body_end, end, closed, _ = _body_end(text, j, limit)
@@ -418,11 +420,20 @@ def _body_call(raw: str) -> ToolCall | None:
     return call
 
 
+def _body_names(text: str, a: int, b: int) -> list[str]:
+    """The names the call objects in ``text[a:b]`` give (one object, or a list of them; cut or not)."""
+    k = _skip_ws(text, a, b)
+    if k >= b or text[k] not in "{[" or '"name"' not in text[k:b]:
+        return []
+    found, _ = _json_calls(text, k, b, True)
+    return [c.name for c in found or () if c.name]
+
+
 _ARGS_KEYS = frozenset(("arguments", "parameters", "input", "args"))
 # a name on the tag's first line before a JSON body, and the words there that label the body
 # (a fence's language, the call's own words), never a tool's name
 _NAME_WORD = re.compile(r"[A-Za-z_][\w.-]{0,127}(?![\w.-])")
-_HEAD_WORD = re.compile(r"([A-Za-z_][\w.-]{0,127})[ \t]*\r?\n?[ \t]*(?=\{)")
+_HEAD_WORD = re.compile(r"([A-Za-z_][\w.-]{0,127})[ \t]*\r?\n?[ \t]*(?=[{[])")
 _LABELS = frozenset({"json", "python", "javascript", "js", "xml", "yaml", "call", "function", "functions",
                      "tool", "tool_call", "tool_calls"})
 _BODY_CALL_KEYS = _ARGS_KEYS | {"name", "id", "type"}

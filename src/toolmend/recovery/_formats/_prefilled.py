@@ -70,7 +70,7 @@ DROPPED_AFTER: dict[str, tuple[str, str, str, str]] = {
 # left out, the name run into its "{": g{..}<tool_call|>)
 _BODIES_AFTER = {**_BODIES, "longcat": _BODIES["glm"].replace("<arg_key>", "<longcat_arg_key>"),
                  "gemma_after": r"(?i:call)\s*:\s*[A-Za-z_]|[:-]{1,2}\s*[A-Za-z_][\w.-]{0,127}\s*[{(]"
-                                r"|[A-Za-z_][\w.-]{0,127}\{"}
+                                r"|[A-Za-z_][\w-]{0,63}(?:\.[A-Za-z_][\w-]{0,63})*\{"}  # (not "e.g.{")
 DROPPED_CLOSERS = tuple(DROPPED_AFTER)
 # a token or a tag (a turn's end, a tool's result, a role's header), not words: "<-" and "[1]" are words
 _TOKEN = re.compile(r"[\u200b-\u200d\u2060\ufeff]*"  # (zero-width characters before it)

@@ -1,11 +1,9 @@
 """The one scan over model text: markers, fences, code spans and reasoning.
 
-A single regular expression finds, left to right, whichever comes first: a
-Markdown fence, an inline code span, a ``<tool_call`` tag, a reasoning block,
-a tool result, one of the families' markers (the table in ``_registry``) or a
-JSON (or pythonic) value on a line of its own. Each hit is handed to its
-reader, which says where the scan goes on, so the cost is one pass plus the
-readers' work on the calls themselves.
+A single regular expression finds, left to right, whichever comes first: a Markdown fence, an
+inline code span, a ``<tool_call`` tag, a reasoning block, a tool result, one of the families'
+markers (the table in ``_registry``) or a JSON (or pythonic) value on a line of its own. Each hit
+is handed to its reader, which says where the scan goes on: one pass plus the readers' work.
 """
 
 from __future__ import annotations
@@ -88,9 +86,8 @@ _PYTHON = frozenset({"python", "py", "python3"})  # (code, unless it holds calls
 class Scanner:
     """One parse: the token pattern of the enabled families and their readers."""
 
-    # the state a parse starts in: class values, which an instance shadows as it changes them
-    # the reasoning known to be over (thinking=True or False): a closer with no opener is text
-    reasoning_over = False
+    # the state a parse starts in (class values, an instance shadows them); the reasoning known to
+    reasoning_over = False  # be over (thinking=True or False): a closer with no opener is text
     calls_end = -1  # where the last JSON value read as calls ends
     reread = 0  # what value_at read again past a closer
     calls_before = False  # the scan goes on after calls read before (a stream's, reported)
@@ -183,8 +180,10 @@ class Scanner:
                 # reported those calls, and the whole text reads them alike)
                 return True
             if kind == "role":
-                if in_fence or (not calls and not self.calls_before and (
-                        RESPONSE in m.group() or ASSISTANT_HEAD.match(text, m.start(), limit) is not None)):
+                own = RESPONSE in m.group() or ASSISTANT_HEAD.match(text, m.start(), limit) is not None
+                if in_fence and not own:  # (a transcript in a block: its calls are none of this reply's)
+                    return False
+                if in_fence or (not calls and not self.calls_before and own):
                     pos = m.end()  # (shown; or the header of this reply, echoed before its calls)
                     continue
                 return True  # a turn of the model's own making (a user's, a tool's): its turn is over
@@ -406,8 +405,7 @@ class Scanner:
         return read_prefilled(self, calls, pos) if reply else pos
 
     def _placeholder(self, found: list[ToolCall]) -> bool:
-        """A call of ``found`` names a placeholder (``NAME``, ``TOOL_NAME``, ``{{name}}``), no
-        tool given: what the text holds describes the format."""
+        """A call of ``found`` names a placeholder (``NAME``, ``{{name}}``), no tool given: the format."""
         for c in found:  # (a name that opens with a lower-case letter is none: most names, at once)
             if c.ok and not c.name[:1].islower() and _PLACEHOLDER_NAME.match(c.name) is not None and (
                     self.ctx.tools is None or c.name not in self.ctx.tools.schemas):

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["offers", "narrates"]
+__all__ = ["offers", "narrates", "last_sentence"]
 
 # an offer to the user ("If you want it monthly, you can call:"): what follows is theirs to run
 _OFFER_OPENS = re.compile(r"\W*(?:if|should) you(?:'d| would)? (?:want|wish|like|need|prefer)\b", re.I)
@@ -44,24 +44,39 @@ def offers(line: str) -> bool:
         not any(c in line[:-1] for c in ".!?:")
 
 
-# a line that opens by saying what the model does next, a search or a look ("Let me search the code
-# for existing examples:", "I'll grab a sample config:", "Now let me see what the error was:"): the
-# framing words in it are of what it looks for, and the call after it is made, unless it also says
-# the call is not ("if I had", "I won't run it")
+# a line whose last sentence says what the model does next, a search or a look ("Let me search the
+# code for existing examples:", "Great question! Let me look up some examples:", "Searching the docs
+# for samples:"), or that it acknowledges or retries ("You're right:", "Trying again:"): the framing
+# words in that sentence are of what it looks for, and the call after it is made, unless it also
+# says the call is not ("if I had", "I won't run it", "the call would be")
 _NARRATES = re.compile(
-    r"\W*(?:(?:ok(?:ay)?|now|next|first|then|so|alright|great|sure|good)\b\W*)*(?:let me|let's|i'll|i will|"
-    r"i'm going to|i am going to|i'm gonna|i need to|i want to|i would like to|i'd like to|we'll|we will)"
-    r"\s+(?:(?:first|now|also|quickly|just|then|go ahead and)\s+)*(?:search|look|find|check|read|fetch|get|"
-    r"grab|see|inspect|query|open|list|run|pull|load|retrieve|download|browse|scan|examine|verify|generate|"
-    r"create|compute|calculate)\b", re.I)
+    r"\W*(?:(?:ok(?:ay)?|now|next|first|then|so|alright|great|sure|good)\b\W*)*(?:[^,.;:!?]{0,60},\s*)?"
+    r"(?:(?:let me|let's|i'll|i will|i'm going to|i am going to|i'm gonna|i need to|i want to|"
+    r"i would like to|i'd like to|we'll|we will)\s+(?:(?:first|now|also|quickly|just|then|go ahead and)\s+)*"
+    r"(?:search|look|find|check|read|fetch|get|grab|see|inspect|query|open|list|run|pull|load|retrieve|"
+    r"download|browse|scan|examine|verify|generate|create|compute|calculate|retry|try)\b|"
+    r"(?:searching|looking|checking|fetching|reading|grabbing|retrying|trying again)\b|"
+    r"(?:you're|you are|that's|that is) (?:right|correct)\W*$)", re.I)
 _NOT_MADE = re.compile(r"\b(?:if (?:i|we) (?:had|could|were|was)|were i|would have|hypothetic|pretend|"
-                       r"imagine|"
+                       r"imagine|illustrat|not (?:be )?run|"
                        r"suppose|not (?:going|gonna) to|won't|will not|don't|do not|never|can't|cannot|"
-                       r"(?:you|one) (?:would|could|can|should|might)\b|here(?:'s| is) how|"
-                       r"for (?:example|instance)\s*[,:]|e\.g\.?\s*:)", re.I)
+                       r"(?:you|one) (?:would|could|can|should|might)\b|here(?:'s| is) how|would be|"
+                       r"for (?:example|instance)\s*[,:]|e\.g\.?\s*:|example call|the format is)", re.I)
+_SENTENCE_END = re.compile(r"(?<!e\.g)(?<!i\.e)(?<!etc)[.!?;](?:\s+|$)")  # (not "e.g. ")
+
+
+def last_sentence(words: str) -> str:
+    """The last sentence of ``words`` (after the last ``.``, ``!``, ``?`` or ``;`` that a blank follows)."""
+    words = words.strip()
+    last = 0
+    for m in _SENTENCE_END.finditer(words, 0, max(0, len(words) - 1)):
+        last = m.end()
+    return words[last:]
 
 
 def narrates(words: str) -> bool:
-    """``words`` open by saying the model's own next look or search, and say nothing of a call not
-    made: what framing words they hold are of what it looks for."""
-    return _NARRATES.match(words) is not None and _NOT_MADE.search(words) is None
+    """The last sentence of ``words`` says the model's own next look or search (or acknowledges,
+    or retries), and nothing of a call not made: what framing words it holds are of what it looks
+    for. (A sentence before it may frame, "Let me check. Example call:": the last one decides.)"""
+    sentence = last_sentence(words)
+    return _NARRATES.match(sentence) is not None and _NOT_MADE.search(sentence) is None
