@@ -106,3 +106,16 @@ def test_many_qwen3_coder_calls_are_read_in_linear_time() -> None:
         calls = toolmend.parse_tool_calls(text, thinking=False)
     assert len(calls) == 10_000 and all(c.ok for c in calls)
     assert calls[-1].args == {"c": "9999"}
+
+
+def test_the_words_around_many_calls_are_shown_in_linear_time() -> None:
+    """Reasoning blocks between the calls, and a run of fence lines that never close, once made a
+    stream's close() cost calls x text (16,000 calls: 5.2 s; 16,000 fence lines: 9.3 s)."""
+    call = '<tool_call>\n{"name": "f", "arguments": {}}\n</tool_call>\n'
+    for text in ("".join(f"<think>r</think>Prose {i}.\n{call}" for i in range(16_000)),
+                 call + "```py\n" * 16_000 + call):
+        stream = toolmend.ToolCallStream()
+        stream.feed(text)
+        with _Bounded(3):
+            events = stream.close()
+        assert stream.finish() and events

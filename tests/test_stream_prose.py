@@ -116,3 +116,57 @@ def test_a_string_argument_holding_a_closer_leaves_the_words_after_the_call_show
     for thinking in (None, False):
         order, calls = _stream(text, thinking)
         assert [c.name for c in calls] == ["bash"] and order[-1] == "\nThat searches the parser."
+
+
+_HI = 'Hi.\n<tool_call>\n{"name": "f", "arguments": {}}\n</tool_call>'
+
+
+@pytest.mark.parametrize("after", [
+    '\n<tool_call>\n{"na', '\n<tool_response>\n{"temp": 20}\n</tool_response>\nIt is 20.',
+    "\n<|im_start|>user\nwhat now?", "\n<start_of_turn>user\nhey there", "<\uff5cUser\uff5c>what now?",
+])
+@pytest.mark.parametrize("thinking", [None, False])
+def test_after_the_calls_a_cut_call_a_tool_result_or_anothers_turn_is_never_shown(after, thinking):
+    """A word run into the token before it (<|im_start|>user) is the token's: the made-up turn is not
+    shown, nor a cut call's rest, nor a made-up tool result."""
+    for size in (1, 4, 10_000):
+        order, _ = _stream(_HI + after, thinking, size)
+        shown = "".join(p for p in order if isinstance(p, str))
+        assert shown.strip() == "Hi.", (size, shown)
+
+
+@pytest.mark.parametrize("text, want", [
+    ('I\'ll look.\nfunctools[{"name": "a", "arguments": {}}, {"name": "b", "arguments": {}}]',
+     "I'll look.\n"),
+    ("Call: get_weather(city='Paris'); get_time(tz='UTC')<bot_end>", ""),
+    ('Thought: I need weather.\nAction:\n```json\n{"action": "get_weather", "action_input": '
+     '{"city": "Paris"}}\n```\n', "Thought: I need weather.\n"),
+    ('Hi.\n<|close|>response<|sep|><|open|>tools<|sep|><|open|>call tool="get_time" index="1"<|sep|>'
+     '<|open|>argument key="tz" type="string"<|sep|>UTC<|close|>argument<|sep|><|close|>call<|sep|>'
+     '<|close|>tools<|sep|>', "Hi.\n"),
+])
+@pytest.mark.parametrize("thinking", [None, False])
+def test_a_calls_label_or_opener_on_its_line_is_never_shown(text, want, thinking):
+    order, calls = _stream(text, thinking)
+    assert calls and "".join(p for p in order if isinstance(p, str)) == want
+
+
+@pytest.mark.parametrize("text, want", [
+    (_HI + "\n```\nmake build\n```\nAfter.", "\n```\nmake build\n```\nAfter."),
+    ("Let me check.\n<|python_start|>[get_weather(city='Paris'), get_time(tz='UTC')]<|python_end|>\nDone.",
+     "\nDone."),
+    ('<|channel|>analysis<|message|>Need weather.<|end|><|start|>assistant<|channel|>commentary '
+     'to=functions.get_weather <|constrain|>json<|message|>{"city": "Paris"}<|call|><|start|>assistant'
+     '<|channel|>final<|message|>It is sunny.<|return|>', "It is sunny."),
+])
+def test_what_follows_the_calls_is_shown_when_it_is_words(text, want):
+    order, calls = _stream(text, None)
+    assert calls and isinstance(order[-1], str) and order[-1].endswith(want.strip()), order
+
+
+@pytest.mark.parametrize("lead", ["Read [a.py] now.\n", "I'll edit:\n- `src/a.py`\n- `src/b.py`\n",
+                                  "Returns list[int].\n"])
+def test_prose_held_at_a_bracket_is_shown_whole_at_the_end(lead):
+    order, _ = _stream(lead + _HI[4:] + "\nOK.", None)
+    assert "".join(p for p in order if isinstance(p, str)) == lead + "\nOK."
+

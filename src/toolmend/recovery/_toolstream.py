@@ -55,7 +55,8 @@ from typing import Any
 
 from ..errors import ToolmendError
 from ._formats import FORMATS, _readers, kinds_of
-from ._formats._reply import prose_around, reply_shown
+from ._formats._prose import prose_around
+from ._formats._reply import reply_shown
 from ._formats._schema import read_tools
 from ._livefamilies import live_kinds
 from ._streamevents import (

@@ -30,7 +30,8 @@ from .._kernels import markers as marker_kernel
 from .._text import skip_blanks
 from . import _streamevents
 from ._formats._context import QUOTES, TURN_ENDS, shown_below
-from ._formats._reply import prose_around, reply_shown
+from ._formats._prose import prose_around
+from ._formats._reply import reply_shown
 from ._formats._xmlblock import PARAMS_AFTER
 from ._guidance import shown_as_guidance
 from ._livefamilies import (
@@ -86,8 +87,7 @@ _ANY_TURN_END = re.compile("|".join(re.escape(t) for t in TURN_ENDS))
 
 
 class LiveReading:
-    """The live reading of one message (see the module). ``feed`` takes the text newly
-    added at the end of ``text()``; ``close`` gives the last events and the calls."""
+    """The live reading of one message (see the module): ``feed`` the text newly added, ``close``."""
 
     # The reading's state at its start: class values, which an instance shadows as it
     # changes them (a stream is made per message: this keeps making one cheap).

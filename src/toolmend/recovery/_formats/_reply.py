@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .._toolcalls import SPECIAL_TOKEN, ToolCall
+from .._toolcalls import ToolCall
 from ._base import Ctx
 from ._bytools import calls_by_tools
 from ._context import (
@@ -26,38 +26,18 @@ from ._context import (
 )
 from ._json import read_glm4
 from ._prefilled import read_prefilled
+from ._prose import prose_around
 from ._scan import Scanner
 from ._tokens import REASONING_MARK, TokenSearch, reasoning_end
 from ._xmlblock import PARAMS_AFTER
 
-__all__ = ["scan", "reply_shown", "prose_around"]
+__all__ = ["scan", "reply_shown"]
 
 # blanks and the tokens that close calls or the turn (after calls made: their markup, never shown)
 _CLOSING_MARKUP = re.compile(r"(?:\s|" + "|".join(map(re.escape, sorted(
     {*TURN_ENDS, *SECTIONS.values(), *WRAPPERS.values(), *PARAMS_AFTER, "</tool_calls>",
      *(c for closers in MARKER_CLOSERS.values() for c in closers if c[:1] in "<[")}, key=len, reverse=True)))
     + ")*")
-# markup that the prose around calls may begin or end with (a call's wrapper or block, a token),
-# left out of what is shown; a piece with markup inside it (or a fence that no fence closes in
-# it) is not shown at all: it is the calls' block, a turn of another's, ... (a stream never shows
-# a call's markup). A whole fenced block or code span in the piece is shown as it is.
-# (HTML's own tags, <b>, <br/>, <a href=..>, are prose's formatting: shown)
-# (not </s>, the end of a turn)
-_HTML = r"</?(?i:b|i|em|strong|u|del|ins|mark|small|sup|sub|kbd|br|hr|p|a|span|ul|ol|li|h[1-6]|div|" \
-    r"table|thead|tbody|tr|td|th|blockquote|code|pre|img|details|summary)(?=[\s/>])(?:\s[^<>\n]{0,200})?/?>"
-_EDGE = SPECIAL_TOKEN + r"|(?!" + _HTML + r")</?[|\uff5c]?[A-Za-z_][\w:.|\uff5c-]{0,40}" \
-    r"(?:[ \t][^<>\n]{0,200})?/?>|\[/?[A-Z][A-Z_]{2,}\]|\uff5c|\]~"
-_MARKUP = re.compile(_EDGE + r"|```|~~~")
-_TAG_START = re.compile(r"<[/|\uff5cA-Za-z_]")  # (a tag or token begun, whole or cut: "city</a", "x</")
-_LEADING_MARKUP = re.compile(r"(?:\s|" + _EDGE + r")*")
-_EDGE_MARKUP = re.compile(_EDGE)
-_FENCE_LINE = re.compile(r"(?m)^[ \t]*(?:```|~~~)[\w+.-]*[ \t]*$")
-_BARE_FENCE = re.compile(r"[ \t]*(?:```|~~~)[ \t]*(?:\r?\n|\Z)")  # (the closer of a call's fence)
-_CODE = re.compile(r"(?ms)^[ \t]*(```|~~~)[^\n]*\n.*?^[ \t]*\1[ \t]*$|(`+)[^`\n]+?\2|" + _HTML)
-# where the model's turn is over (a token ending it, a made-up turn's header written as text, a
-# ReAct observation): nothing after it is this message's
-_TURN_OVER = re.compile("|".join(map(re.escape, TURN_ENDS)) + r"|(?m:^[ \t]*(?:### (?:Instruction|Response)|"
-                        r"\**Observation\**:|Human:|User:))")
 _HEAD_CALL = re.compile(r"[ \t\r\n]*([A-Za-z_][\w.-]{0,127})[ \t]*\r?\n(?=[ \t]*\{)")
 
 
@@ -122,11 +102,8 @@ def reply_shown(text: str, start: int, format: str | None, thinking: bool | None
     only the markup that closes them (a section's or block's closer, a turn's end token)."""
     if start >= len(text) or (after_calls and _CLOSING_MARKUP.fullmatch(text, start) is not None):
         return []
-    over = _TURN_OVER.search(text, start) if after_calls else None
-    if over is not None:  # (after the calls, a made-up turn is no text of this message)
-        text = text[:over.start()]
-        if start >= len(text):
-            return []
+    if after_calls:  # (after the calls: the model's words, never markup, to its turn's end)
+        return [text[a:b] for _, a, b in prose_around(text, start, [], 0, [])]
     if (not thinking or after_calls) and REASONING_MARK.search(text, start) is None:
         # (no marker from there on: none of it is reasoning, as an opener before it would have held
         # the stream in it; after calls, what the prompt opened is over)
@@ -142,81 +119,3 @@ def reply_shown(text: str, start: int, format: str | None, thinking: bool | None
             k = b
     return [p for p in (*parts, text[k:]) if p]
 
-
-def prose_around(text: str, start: int, calls: list[ToolCall], first: int,
-                 hidden: list[tuple[int, int]]) -> list[tuple[int, int, int]]:
-    """The model's prose in ``text[start:]`` around ``calls[first:]`` (read there at a message's
-    end, ``hidden`` the reasoning that reading found), to show: (the index of the call it stands
-    before, ``len(calls)`` after the last; where it starts and ends). A piece is the text between
-    two calls less the reasoning, trimmed of the markup at its edges (a wrapper, a fence, a
-    token); one with markup inside it, or a line that is no words (a list's brackets around its
-    calls, a JSON block beside them), is not shown, nor is anything after a turn's end."""
-    pieces: list[tuple[int, int, int]] = []
-    hidden = sorted(hidden)
-    k = start
-    for index in range(first, len(calls) + 1):
-        b = calls[index].span[0] if index < len(calls) else len(text)
-        over = _TURN_OVER.search(text, k, b) if k < b else None
-        stop = b if over is None else over.start()
-        shown = True
-        for h0, h1 in hidden:  # (reasoning is never shown)
-            if h1 > k and h0 < stop:
-                shown = _add_prose(pieces, index, text, k, h0) and shown
-                k = max(k, h1)
-        shown = _add_prose(pieces, index, text, k, stop) and shown
-        if over is not None or (not shown and index > first):
-            break  # (a turn's end; or after a call, text that is no words: what follows is not shown)
-        if index < len(calls):
-            k = max(k, calls[index].span[1])
-    return pieces
-
-
-def _add_prose(pieces: list[tuple[int, int, int]], index: int, text: str, a: int, b: int) -> bool:
-    """``text[a:b]``'s prose, less the markup at its edges, added to ``pieces`` when it holds no
-    markup and every line of it is words (the blanks around it kept: its line breaks); False when
-    something else is left."""
-    if a >= b:
-        return True
-    a0 = _LEADING_MARKUP.match(text, a, b).end()  # type: ignore[union-attr]
-    closer = _BARE_FENCE.match(text, a0, b)  # (the fence the call before stood in, closed)
-    if closer is not None:
-        a0 = _LEADING_MARKUP.match(text, closer.end(), b).end()  # type: ignore[union-attr]
-    b0 = _markup_before(text, a0, b)
-    if b0 <= a0:
-        return True
-    words = _CODE.sub(" ", text[a0:b0])  # (whole blocks, code spans, HTML's tags: shown as written)
-    if _MARKUP.search(words) is not None or _TAG_START.search(words) is not None or not _prose(words):
-        return False
-    while a0 > a and text[a0 - 1] in " \t\r\n":
-        a0 -= 1
-    while b0 < b and text[b0] in " \t\r\n":
-        b0 += 1
-    pieces.append((index, a0, b0))
-    return True
-
-
-def _prose(piece: str) -> bool:
-    """Every line of ``piece`` is words: it holds a letter or a digit, and opens with none of
-    JSON's or a list's signs (a list's brackets around its calls, a JSON text block beside a
-    call's, the commas between calls are their container's, never shown)."""
-    return all(line[0] not in '{}[]",:()<|' and any(c.isalnum() for c in line)
-               for line in map(str.strip, piece.splitlines()) if line)
-
-
-def _markup_before(text: str, a: int, b: int) -> int:
-    """Where the blanks, tokens and tags that ``text[a:b]`` ends with begin, and the fence line
-    opening the next call's fence (one that closes a block in the piece is the piece's)."""
-    while b > a:
-        while b > a and text[b - 1] in " \t\r\n":
-            b -= 1
-        line = text.rfind("\n", a, b) + 1 or a
-        if _FENCE_LINE.fullmatch(text, line, b) is not None and len(_FENCE_LINE.findall(text, a, b)) % 2:
-            b = line
-            continue
-        last = text[b - 1]
-        k = text.rfind("<", a, b) if last == ">" else text.rfind("[", a, b) if last == "]" else -1
-        if k >= 0 and _EDGE_MARKUP.fullmatch(text, k, b) is not None:
-            b = k
-            continue
-        break
-    return b
