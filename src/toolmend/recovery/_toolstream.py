@@ -32,7 +32,7 @@ message ends. At ``close()`` the whole text is read once by
 ``parse_tool_calls``; when it holds no call, the held text is shown (nothing
 is lost); when it holds calls, each comes as ``CallStarted``, ``ArgsDelta``
 (its ``raw_args``) and ``CallFinished``, in order, with the model's words
-around them shown in their places and their markup never (``_reply.prose_around``;
+around them shown in their places and their markup never (``_prose.prose_around``;
 the whole message stays in ``text``).
 
 The reasoning rule. A call is never reported finished before the end of the
