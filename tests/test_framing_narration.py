@@ -42,7 +42,7 @@ def _names(text: str) -> list[str]:
     ("I would like to search for this:", _F),
     ("Let me check the file format:", _F),
     ("I'll grab a sample config:", _F),
-    ("Okay, let me generate mock data:", _F),
+    ("Okay, let me fetch mock data:", _F),
     ("Let me check the file format:", _Q),
 ])
 def test_a_line_narrating_the_models_next_look_frames_no_call(line, call):
@@ -120,5 +120,23 @@ def test_a_line_whose_last_sentence_is_the_models_own_act_frames_nothing(line):
     assert _names(line + "\n" + _S) == ["search"]
 
 
-def test_a_heading_that_only_mentions_a_sample_frames_no_tagged_call():
-    assert _names("## Step 2: Fetch the sample data\n" + _S) == ["search"]
+
+@pytest.mark.parametrize("line", [
+    "Let me create an example tool call for you:", "Let me get an example request for you:",
+    "Let me generate a mock call:", "I'll generate a sample output:", "Let me list a sample call:",
+    "Let me see, the previous call was:", "Checking the log, the call was:",
+    "Let me check: Earlier I called:",
+    "Let me look at what the model outputs:", "Let me verify, the incorrect call:",
+    "Looking at the docs, a call looks like this:", "If I had access to tools, I'd call:",
+    "Had I access to tools, I would call:", "If tools were available, I would call:",
+    "Here is how a tool call should look:", "This is what the assistant outputs:", "The model outputs:",
+    "A tool call is formatted as:", "You could make this call:", "I called this earlier:",
+    "Yesterday I called:",
+    "I don't have tool access:", "# Example Tool Call", "## Example 1: Searching",
+    "### Example usage of search",
+])
+@pytest.mark.parametrize("call", [_S, _BARE])
+def test_a_call_shown_made_imagined_or_recalled_in_the_models_own_words_is_not_made(line, call):
+    """A sentence that opens like the model's own look but makes or recalls the call it shows
+    ("Let me create an example call for you:", "Checking the log, the call was:") frames it."""
+    assert _names(line + "\n" + call) == []

@@ -352,3 +352,12 @@ def test_a_head_and_body_naming_the_same_tool_given_is_that_call():
 def test_a_word_with_a_dot_after_a_gemma_closer_is_no_call():
     calls = _streamed_as_whole("<|tool_call>call:f{a:1}<tool_call|>e.g.{b:2}<tool_call|>")
     assert [(c.name, c.ok) for c in calls] == [("f", True)]
+
+
+@pytest.mark.parametrize("body", ['{"type": "function", "function": {"name": "search", '
+                                  '"arguments": {"q": "a"}}}', '{"tool": "search", "args": {"q": "a"}}',
+                                  '{"function": "search", "parameters": {"q": "a"}}'])
+def test_a_glm_head_before_a_calls_envelope_is_not_ok(body):
+    """<tool_call>fetch then a call in another envelope: the envelope came back as fetch's arguments."""
+    (call,) = _streamed_as_whole(f"<tool_call>fetch\n{body}</tool_call>")
+    assert (call.name, call.ok) == ("fetch", False) and "envelope" in (call.error or "")

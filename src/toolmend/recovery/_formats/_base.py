@@ -34,7 +34,7 @@ from ._tokens import BARE_CLOSER, REASONING_MARK
 
 __all__ = ["Ctx", "Reader", "xml_call", "json_run", "cut_call", "named_call", "more_after", "named_in",
            "unreadable_block", "unclosed_json", "open_string_rest", "string_rest_end", "string_open_at",
-           "unbraced_call", "opener_put_back",
+           "unbraced_call", "opener_put_back", "not_an_envelope",
            "MEMBER_FIRST"]
 
 
@@ -497,3 +497,43 @@ def opener_put_back(call: ToolCall, why: str) -> ToolCall:
     """``call``, read with the opening token the model dropped or miswrote put back (``why``
     says which, and where): its ``opener`` fix first (offset -1: its span says where)."""
     return replace(call, fixes=(Fix("opener", -1, why), *call.fixes))
+
+
+# a call's envelope as the arguments ({"name": "g", "arguments": {..}}, {"name": .., "input": ..}):
+# a name and arguments an object (or its JSON), or such a call under a key of its own
+# ({"function": {"name": ..}}, Gemini's {"functionCall": {"name": .., "args": ..}}, a list of them)
+_ENVELOPE_NAMES = ("name", "function", "tool", "tool_name", "function_name")
+_ENVELOPE_ARGS = ("arguments", "parameters", "args", "params", "input", "tool_input", "kwargs")
+
+
+def _call_keys(d: object) -> list[str]:
+    """The keys that make ``d`` a call: a name (text) and its arguments (an object, or its JSON);
+    [] for anything else (keys compared in any case)."""
+    if not isinstance(d, dict):
+        return []
+    low = {k.lower(): k for k in d if isinstance(k, str)}
+    named = [low[n] for n in _ENVELOPE_NAMES if n in low and isinstance(d[low[n]], str)]
+    given = [low[a] for a in _ENVELOPE_ARGS if a in low and isinstance(d[low[a]], (dict, str))]
+    return named + given if named and given else []
+
+
+def _envelope(args: object, name: str, ctx: Ctx) -> bool:
+    """The arguments ``args`` of the call to ``name`` are a call's envelope, not its arguments
+    (unless the tool given names every key that makes them one)."""
+    if not isinstance(args, dict):
+        return False
+    keys = _call_keys(args) or [k for k, v in args.items()
+                                if _call_keys(v[0] if isinstance(v, list) and v else v)]
+    if not keys:
+        return False
+    props = ctx.tools.properties(name) if ctx.tools is not None and name in ctx.tools.schemas else {}
+    return not props or not set(keys) <= props.keys()
+
+
+def not_an_envelope(call: ToolCall, ctx: Ctx) -> ToolCall:
+    """``call``, not ok when its arguments are a call's envelope (``_envelope``)."""
+    if not call.ok or not _envelope(call.args, call.name, ctx):
+        return call
+    return ToolCall(call.name, call.raw_args, None, False, call.span, f"the arguments of the call to "
+                    f"{call.name!r} are a call's envelope (a name and its arguments): which call is meant "
+                    "is a guess", call.id)

@@ -208,7 +208,14 @@ _BARE_FRAMING = Words(
     r"i (?:previously|earlier) (?:called|ran|made|sent)\W*$|"
     # (a call the model only imagines, or one that shows the format: "If I had access to tools, I
     # would call:", "the call would be:", "a call is written as:", "this is what the model outputs:")
-    r"if i (?:had|could)\b[^.!?;]{0,80}\bi (?:would|'d) (?:call|use|send|run|write|make)\b[^.!?;]{0,30}$|"
+    r"(?:if i (?:had|could)|had i|if (?:the )?(?:tools?|functions?) (?:were|was) available)\b[^.!?;]{0,80}"
+    r"\bi(?: would|'d) (?:\w+ )?(?:call|use|send|run|write|make)\b[^.!?;]{0,30}$|"
+    r"i called (?:this |that |it )?(?:earlier|before|previously)\W*$|"
+    r"(?:yesterday|in my (?:previous|last) (?:turn|message)|last turn),? i called\W*$|"
+    r"how (?:a|the) (?:tool |function )?call (?:should|would|must) look\W*$|^\W*(?:the )?(?:model|assistant) "
+    r"(?:outputs|emits|writes|returns)\W*$|what the (?:model|assistant) (?:outputs|emits|writes|returns)\W*$|"
+    r"(?:is|are) formatted as\W*$|you (?:could|can|might) (?:make|use|send|run) (?:this|that|the following) "
+    r"(?:call|request)\W*$|(?:don't|do not) have (?:any )?tool access|"
 
     r"(?:is|are) written as\W*$|what (?:the|a) model (?:outputs|emits|writes|returns)\W*$|"
     r"how (?:a|the) (?:tool |function )?call\b[^.!?]{0,40} looks\W*$|"
@@ -379,8 +386,7 @@ _INLINE_FRAMING = Words(
     r"if (?:you|i|we|the model) (?:write|wrote|send|sent|emit|emitted|output|call)|"
     r"(?:was|were) (?:logged|sent|returned|emitted))")
 # a Markdown heading whose words say what follows is shown: "## Example", "### Sample output"
-_SHOWN_HEADING = re.compile(r"[ \t]{0,3}#{1,6}[ \t].*\b(?:examples?|samples?|illustrations?)(?: ?\d+)?"
-                            r"(?: (?:outputs?|calls?|usage|requests?|responses?))?(?=[\W_]*$)", re.I)
+_SHOWN_HEADING = re.compile(r"[ \t]{0,3}#{1,6}[ \t].*\b(?:examples?|samples?|illustrations?)\b", re.I)
 _UNDERLINE = re.compile(r"[ \t]*(?:-{3,}|={3,})[ \t]*\r?")  # (a Markdown heading's, under its words)
 _TAG = r"</?(?:b|strong|i|em|u|p|span|div|summary|details|h[1-6])>"  # (HTML's, "<b>Example:</b>")
 _TAGS, _TAG_END = re.compile(_TAG, re.I), re.compile(_TAG + r"\Z", re.I)

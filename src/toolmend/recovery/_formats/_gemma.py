@@ -19,7 +19,7 @@ from dataclasses import replace
 
 from ..._text import skip_blanks, string_end
 from .._toolcalls import _NAME, NAME_PATTERN, NO_ARGUMENTS, ToolCall, two_ways
-from ._base import Ctx, cut_call, named_call, opener_put_back, string_rest_end, xml_call
+from ._base import Ctx, cut_call, named_call, not_an_envelope, opener_put_back, string_rest_end, xml_call
 from ._pythonic import pythonic_at
 
 __all__ = ["gemma_reader"]
@@ -268,44 +268,6 @@ def _body_call(name: str, text: str, i: int, a: int, limit: int, ctx: Ctx, quote
 # names a bare head never gives: a fence's language or an envelope's word before a JSON body
 # (<|tool_call>json{"name": ...}), not a tool
 _NOT_BARE_NAMES = frozenset({"json", "call", "function", "tool_call", "tool", "functions"})
-# a call's envelope as the arguments ({"name": "g", "arguments": {..}}, {"name": .., "input": ..}):
-# a name and arguments an object (or its JSON), or such a call under a key of its own
-# ({"function": {"name": ..}}, Gemini's {"functionCall": {"name": .., "args": ..}}, a list of them)
-_ENVELOPE_NAMES = ("name", "function", "tool", "tool_name", "function_name")
-_ENVELOPE_ARGS = ("arguments", "parameters", "args", "params", "input", "tool_input", "kwargs")
-
-
-def _call_keys(d: object) -> list[str]:
-    """The keys that make ``d`` a call: a name (text) and its arguments (an object, or its JSON);
-    [] for anything else (keys compared in any case)."""
-    if not isinstance(d, dict):
-        return []
-    low = {k.lower(): k for k in d if isinstance(k, str)}
-    named = [low[n] for n in _ENVELOPE_NAMES if n in low and isinstance(d[low[n]], str)]
-    given = [low[a] for a in _ENVELOPE_ARGS if a in low and isinstance(d[low[a]], (dict, str))]
-    return named + given if named and given else []
-
-
-def _envelope(args: object, name: str, ctx: Ctx) -> bool:
-    """The arguments ``args`` of the call to ``name`` are a call's envelope, not its arguments
-    (unless the tool given names every key that makes them one)."""
-    if not isinstance(args, dict):
-        return False
-    keys = _call_keys(args) or [k for k, v in args.items()
-                                if _call_keys(v[0] if isinstance(v, list) and v else v)]
-    if not keys:
-        return False
-    props = ctx.tools.properties(name) if ctx.tools is not None and name in ctx.tools.schemas else {}
-    return not props or not set(keys) <= props.keys()
-
-
-def _not_an_envelope(call: ToolCall, ctx: Ctx) -> ToolCall:
-    """``call``, not ok when its arguments are a call's envelope (``_envelope``)."""
-    if not call.ok or not _envelope(call.args, call.name, ctx):
-        return call
-    return ToolCall(call.name, call.raw_args, None, False, call.span, f"the arguments of the call to "
-                    f"{call.name!r} are a call's envelope (a name and its arguments): which call is meant "
-                    "is a guess", call.id)
 
 
 def _bare_fix(found: list[ToolCall], text: str, i: int, bare: re.Match[str], marker: str,
@@ -366,7 +328,7 @@ def gemma_reader(marker: str, closer: str, quote: str, typed: bool):  # type: ig
                 found, e = pythonic_at(text, m.start(1), limit)
                 if found is None:
                     return (calls or None), a
-                calls.append(_not_an_envelope(replace(found, span=(at, found.span[1])), ctx))
+                calls.append(not_an_envelope(replace(found, span=(at, found.span[1])), ctx))
                 nxt = _NEXT_CALL.match(text, e, limit)
                 if nxt is None:
                     break
@@ -384,7 +346,7 @@ def gemma_reader(marker: str, closer: str, quote: str, typed: bool):  # type: ig
             if text[a] != "{":
                 return (calls or None), a
             call, e, whole = _body_call(name, text, at, a, limit, ctx, quote, closer, typed, marker)
-            call = _not_an_envelope(call, ctx)
+            call = not_an_envelope(call, ctx)
             if call.ok and "call:" in name.lower() and (ctx.tools is None or name not in ctx.tools.schemas):
                 # (call:bcall:c{..}: b with no arguments then c, or one name holding "call:")
                 call = ToolCall(name, call.raw_args, None, False, call.span,

@@ -50,19 +50,26 @@ def offers(line: str) -> bool:
 # words in that sentence are of what it looks for, and the call after it is made, unless it also
 # says the call is not ("if I had", "I won't run it", "the call would be")
 _NARRATES = re.compile(
-    r"\W*(?:(?:ok(?:ay)?|now|next|first|then|so|alright|great|sure|good)\b\W*)*(?:[^,.;:!?]{0,60},\s*)?"
-    r"(?:(?:let me|let's|i'll|i will|i'm going to|i am going to|i'm gonna|i need to|i want to|"
+    r"\W*(?:(?:ok(?:ay)?|now|next|first|then|so|alright|great|sure|good|hmm|got it)\b\W*)*"
+    r"(?:[^,.;:!?]{0,60},\s*)?"
+    r"(?:(?:let me|let's|i'll|i will|i'm (?:now )?going to|i am going to|i'm gonna|i need to|i want to|"
     r"i would like to|i'd like to|we'll|we will)\s+(?:(?:first|now|also|quickly|just|then|go ahead and)\s+)*"
-    r"(?:search|look|find|check|read|fetch|get|grab|see|inspect|query|open|list|run|pull|load|retrieve|"
-    r"download|browse|scan|examine|verify|generate|create|compute|calculate|retry|try)\b|"
-    r"(?:searching|looking|checking|fetching|reading|grabbing|retrying|trying again)\b|"
+    r"(?:search|look|find|check|read|fetch|grep|query|browse|scan|inspect|examine|retry|try|see|grab|get|open|"
+    r"load|pull|retrieve|download|list|verify|run)\b|"
+    r"(?:searching|looking|fetching|reading|grepping)\b(?=\s+\w)|(?:retrying|trying again)\b|"
     r"(?:you're|you are|that's|that is) (?:right|correct)\W*$)", re.I)
-_NOT_MADE = re.compile(r"\b(?:if (?:i|we) (?:had|could|were|was)|were i|would have|hypothetic|pretend|"
-                       r"imagine|illustrat|not (?:be )?run|"
-                       r"suppose|not (?:going|gonna) to|won't|will not|don't|do not|never|can't|cannot|"
-                       r"(?:you|one) (?:would|could|can|should|might)\b|here(?:'s| is) how|would be|"
-                       r"for (?:example|instance)\s*[,:]|e\.g\.?\s*:|example call|the format is)", re.I)
-_SENTENCE_END = re.compile(r"(?<!e\.g)(?<!i\.e)(?<!etc)[.!?;](?:\s+|$)")  # (not "e.g. ")
+# what makes such a sentence say the call after it is shown all the same: an example or a mock
+# made for the user, a call recalled or imagined, the format's look ("Let me create an example
+# call for you:", "Looking at the docs, a call looks like this:", "Checking the log, the call was:")
+_NOT_MADE = re.compile(r"\b(?:if (?:i|we) (?:had|could|were|was)|were i|had i|would have|hypothetic|pretend|"
+                       r"imagine|illustrat|not (?:be )?run|suppose|not (?:going|gonna) to|won't|will not|"
+                       r"don't|do not|never|can't|cannot|(?:you|one) (?:would|could|can|should|might)\b|"
+                       r"here(?:'s| is) how|would be|would look|looks? like|for (?:example|instance)\s*[,:]|"
+                       r"e\.g\.?\s*:|(?:example|sample|mock|dummy|fake|template)s? (?:\w+ )?(?:call|request|"
+                       r"output|response)|for you\b|to show|the (?:previous |last )?call (?:was|that|is)|"
+                       r"logged|outputs|wrong|incorrect|earlier|previous|last time|the format)", re.I)
+# (a sentence's end, not "e.g. "; and a colon that more words follow: "Let me check: Earlier I called:")
+_SENTENCE_END = re.compile(r"(?<!e\.g)(?<!i\.e)(?<!etc)[.!?;](?:\s+|$)|:\s+(?=\S)")
 
 
 def last_sentence(words: str) -> str:
@@ -78,5 +85,7 @@ def narrates(words: str) -> bool:
     """The last sentence of ``words`` says the model's own next look or search (or acknowledges,
     or retries), and nothing of a call not made: what framing words it holds are of what it looks
     for. (A sentence before it may frame, "Let me check. Example call:": the last one decides.)"""
+    if words.lstrip()[:1] == "#":
+        return False  # (a heading says what follows, "## Example 1: Searching", not the model's act)
     sentence = last_sentence(words)
     return _NARRATES.match(sentence) is not None and _NOT_MADE.search(sentence) is None

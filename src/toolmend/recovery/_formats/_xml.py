@@ -24,7 +24,7 @@ from typing import Literal
 from ..._kernels import markers
 from .._jsonish import extent, skip_space
 from .._toolcalls import _NAME, NAME_PATTERN, ToolCall
-from ._base import Ctx, cut_call, more_after, named_call, xml_call
+from ._base import Ctx, cut_call, more_after, named_call, not_an_envelope, xml_call
 from ._xmlblock import (
     CALL_OPENERS,
     FUNCTION_BLOCK_ENDS,
@@ -663,7 +663,8 @@ def glm_reader(prefix: str = "", suffix: str = "", end: str = ""):  # type: igno
         if text.startswith("{", k):  # <tool_call>NAME\n{json}</tool_call>: the arguments as JSON
             if name.endswith(":"):  # ("Sure:" before the JSON: a sentence's word, no tool's name)
                 return None, i + 1
-            return _json_body(name, text, i, k, limit, ctx, closer, opener, True)
+            found, end = _json_body(name, text, i, k, limit, ctx, closer, opener, True)
+            return [not_an_envelope(c, ctx) for c in found], end  # (a call's envelope under its name)
         ps = _read_params(ctx, name, text, j, limit, arg, key_open, value_close, (closer,), "none",
                           foreign=key_then_value)
         if not ps.params and ps.end_at >= 0 and name.lower() in _NO_TOOL and (
