@@ -170,3 +170,49 @@ def test_prose_held_at_a_bracket_is_shown_whole_at_the_end(lead):
     order, _ = _stream(lead + _HI[4:] + "\nOK.", None)
     assert "".join(p for p in order if isinstance(p, str)) == lead + "\nOK."
 
+
+
+_H = '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>'
+_K = ('<|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0<|tool_call_argument_begin|>'
+      '{"city": "Paris"}<|tool_call_end|><|tool_calls_section_end|>')
+_D = ('<\uff5ctool\u2581calls\u2581begin\uff5c><\uff5ctool\u2581call\u2581begin\uff5c>get_weather'
+      '<\uff5ctool\u2581sep\uff5c>{"city": "Paris"}<\uff5ctool\u2581call\u2581end\uff5c>'
+      '<\uff5ctool\u2581calls\u2581end\uff5c>')
+
+
+def _shown_every_way(text: str) -> set[str]:
+    """The text shown by every stream of ``text`` (thinking None and False; 1-, 3-character and
+    whole deltas)."""
+    return {"".join(p for p in _stream(text, thinking, size)[0] if isinstance(p, str))
+            for thinking in (None, False) for size in (1, 3, 100_000)}
+
+
+@pytest.mark.parametrize("result", ["<tool_response>\nIt is sunny and 20 degrees in Paris.\n</tool_response>",
+                                    "<tool_result>\nIt is sunny.\n</tool_result>",
+                                    "[TOOL_RESULTS]\nIt is sunny.\n[/TOOL_RESULTS]"])
+def test_a_tool_result_the_model_made_up_after_its_call_is_never_shown(result):
+    shown = _shown_every_way("Checking.\n" + _H + "\n" + result + "\n")
+    assert {s.strip() for s in shown} == {"Checking."}
+
+
+def test_a_fenced_calls_closing_fence_pairs_with_no_later_one():
+    text = ('```json\n{"name": "tool_0", "arguments": {"q": "A"}}\n```\n(parenthetical remark)```json\n'
+            '{"name": "tool_1", "arguments": {"q": "B"}}\n```\nDone.')
+    assert all("tool_1" not in s and "```" not in s for s in _shown_every_way(text))
+    two = ('Start.\n```json\n{"name": "t0", "arguments": {}}\n``` ```json\n'
+           '{"name": "t1", "arguments": {}}\n```\n\nEnd.')
+    assert all("```" not in s for s in _shown_every_way(two))
+
+
+@pytest.mark.parametrize("text, want", [
+    ("I will use `get_weather` for this. " + _K, "I will use `get_weather` for this. "),
+    ("The weather in <b>Paris</b> is next. " + _K, "The weather in <b>Paris</b> is next. "),
+    ("Here is the output:\n```\nls -la\n``` " + _D, "Here is the output:\n```\nls -la\n``` "),
+    ("Email me at <bob@example.com> later.\n" + _H, "Email me at <bob@example.com> later.\n"),
+    ("Visit <https://example.com> now.\n" + _H, "Visit <https://example.com> now.\n"),
+    ("Use List<String> in Java.\n" + _H, "Use List<String> in Java.\n"),
+])
+def test_prose_begun_before_the_calls_is_shown_whole_never_cut(text, want):
+    """Prose a stream began to show before it held is never left cut at close(): the rest of its
+    line is shown (before, "I will use " stood alone)."""
+    assert _shown_every_way(text) == {want}

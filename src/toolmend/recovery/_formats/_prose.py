@@ -16,7 +16,7 @@ import bisect
 import re
 
 from .._toolcalls import SPECIAL_TOKEN, ToolCall
-from ._context import TURN_ENDS
+from ._context import TURN_ENDS, TURN_OPENERS
 
 __all__ = ["prose_around", "TURN_OVER"]
 
@@ -33,13 +33,17 @@ _TAG_START = re.compile(r"<[/|\uff5cA-Za-z_]")  # (a tag or token begun, whole o
 _LEADING = re.compile(r"(?:\s|[\]}),]|" + _EDGE + r")*")
 _EDGE_AT = re.compile(_EDGE)
 _FENCE_LINE = re.compile(r"(?m)^[ \t]*(?:```|~~~)[\w+.-]*[ \t]*$")
+_FENCE_START = re.compile(r"(?m)^[ \t]*(?:```|~~~)")  # (a line a fence opens, tokens after it or not)
 _FENCE_AT = re.compile(r"[ \t]*(```|~~~)")
 _BARE_FENCE = re.compile(r"[ \t]*(?:```|~~~)[ \t]*(?:\r?\n|\Z)")
 _LABEL = re.compile(r"[ \t]*(?:Action(?: Input)?|Call)[ \t]*:[ \t]*")  # (a call's label on its line)
-_INLINE = re.compile(r"(`+)[^`\n]+?\1|" + _HTML)
+_INLINE = re.compile(r"(?<!`)(`{1,2})(?!`)[^`\n]+?(?<!`)\1(?!`)|<(?:https?://|mailto:)[^<>\s]+>|"
+                     r"<[^<>\s@]+@[^<>\s]+>|(?:(?<=\w)|^)<[\w ,.\[\]]{1,60}>|"
+                     + _HTML)  # (code spans, links, List<String>, HTML)
 # where the model's turn is over (a token ending it, a made-up turn's header written as text, a
 # ReAct observation): nothing after it is this message's
-TURN_OVER = re.compile("|".join(map(re.escape, (*TURN_ENDS, "</s>"))) + r"|(?m:^[ \t]*(?:#{2,3} "
+_OVER = (*TURN_ENDS, *TURN_OPENERS, "</s>", "<tool_response>", "<observation>")  # (a tool's result too)
+TURN_OVER = re.compile("|".join(map(re.escape, _OVER)) + r"|(?m:^[ \t]*(?:#{2,3} "
                        r"(?:Instruction|Response|Human|User)|\**Observation\**:|\**(?:Human|User)\**:))")
 
 
@@ -65,8 +69,8 @@ def prose_around(text: str, start: int, calls: list[ToolCall], first: int,
                 k = hidden[h][1]
             h += 1
         if k < stop:
-            call_next = stop == b < len(text)
-            words = _add(pieces, index, text, k, stop, continued and k == start, call_next) and words
+            call_next, fenced = stop == b < len(text), index > first and _in_fence(text, calls[index - 1])
+            words = _add(pieces, index, text, k, stop, continued and k == start, call_next, fenced) and words
         if over is not None or (not words and index > first):
             break  # (a turn's end; or after a call, text that is no words: what follows is not shown)
         if index < len(calls):
@@ -75,18 +79,20 @@ def prose_around(text: str, start: int, calls: list[ToolCall], first: int,
 
 
 def _add(pieces: list[tuple[int, int, int]], index: int, text: str, a: int, b: int, continued: bool,
-         call_next: bool) -> bool:
+         call_next: bool, fenced: bool = False) -> bool:
     """``text[a:b]``'s words added to ``pieces`` (the blanks around them kept: their line breaks;
     ``call_next``: a call begins at ``b``); False when something else is left."""
     a0 = a if continued else _LEADING.match(text, a, b).end()  # type: ignore[union-attr]
     if a0 > a and text[a:a0].strip() and not _line_starts(text, a, a0):
         return a0 >= b  # (a word run into the markup before it, <|im_start|>user: the markup's)
-    if not continued and _BARE_FENCE.match(text, a0, b) and len(_FENCE_LINE.findall(text, a0, b)) % 2:
+    if not continued and _BARE_FENCE.match(text, a0, b) and (
+            fenced or len(_FENCE_START.findall(text, a0, b)) % 2):
         a0 = _LEADING.match(text, text.index("\n", a0) + 1 if "\n" in text[a0:b] else b, b).end()  # type: ignore
     b0 = _markup_before(text, a0, b)
-    if call_next and b0 < b and text[b0:b].strip() and "\n" not in text[b0:b]:
-        k = text.rfind("\n", a0, b0)  # (its last line runs into the call's opening: "functools[")
-        b0 = k + 1 if k >= 0 else a0
+    k = text.rfind("\n", a0, b0)
+    if call_next and b0 < b and text[b0:b].strip() and "\n" not in text[b0:b] and not (continued and k < 0) \
+            and _FENCE_LINE.fullmatch(text, k + 1, b0) is None:
+        b0 = k + 1 if k >= 0 else a0  # (its last line runs into the call's opening: "functools[")
     if b0 <= a0:
         return True
     words = _masked(text[a0:b0])
@@ -99,6 +105,14 @@ def _add(pieces: list[tuple[int, int, int]], index: int, text: str, a: int, b: i
         b0 += 1
     pieces.append((index, a0, b0))
     return True
+
+
+def _in_fence(text: str, call: ToolCall) -> bool:
+    """The line right before ``call`` opens a fence (```json): the call stands in it."""
+    k = call.span[0]
+    while k > 0 and text[k - 1] in " \t\r\n":
+        k -= 1
+    return _FENCE_LINE.fullmatch(text, text.rfind("\n", 0, k) + 1, k) is not None
 
 
 def _line_starts(text: str, a: int, a0: int) -> bool:
@@ -148,7 +162,7 @@ def _markup_before(text: str, a: int, b: int) -> int:
         while b > a and text[b - 1] in " \t\r\n([{":
             b -= 1
         line = text.rfind("\n", a, b) + 1 or a
-        opens = _FENCE_LINE.fullmatch(text, line, b) is not None and len(_FENCE_LINE.findall(text, a, b)) % 2
+        opens = _FENCE_LINE.fullmatch(text, line, b) is not None and len(_FENCE_START.findall(text, a, b)) % 2
         if opens or _LABEL.fullmatch(text, line, b) is not None:
             b = line
             continue
