@@ -85,8 +85,8 @@ def ok_call(name: str, raw: str, args: Any, span: tuple[int, int], id: str | Non
     has no slots and no ``__post_init__``; tests/test_toolcalls.py holds the two equal, field for field.
     Arguments that are this call written again, ``{"name": name, "arguments": {...}}``, are not ok: the
     arguments inside or those two keys, which the model meant cannot be told."""
-    if type(args) is dict and args.get("name") == name and len(args) <= 3 and _ENVELOPE.issuperset(args) \
-            and not _ENVELOPE_ARGS.isdisjoint(args):
+    if type(args) is dict and args.get("name") == name and len(args) <= 3 and _AGAIN_KEYS.issuperset(args) \
+            and not _AGAIN_ARGS.isdisjoint(args):
         return ToolCall(name, raw, None, False, span, f"the arguments of {name!r} are its call written again "
                         "(a name and arguments): the arguments inside, or those keys, which is meant cannot "
                         "be told", id)
@@ -97,9 +97,10 @@ def ok_call(name: str, raw: str, args: Any, span: tuple[int, int], id: str | Non
     return call
 
 
-# the members of a call's envelope ({"name": .., "arguments": ..}, an id or a type beside them)
-_ENVELOPE_ARGS = frozenset(("arguments", "parameters"))
-_ENVELOPE = _ENVELOPE_ARGS | {"name", "id", "type"}
+# the members of a call written again as its own arguments ({"name": .., "arguments": ..}, an id or a
+# type beside them; the readers' wider check of an envelope's shapes, with the tools', is _base's)
+_AGAIN_ARGS = frozenset(("arguments", "parameters"))
+_AGAIN_KEYS = _AGAIN_ARGS | {"name", "id", "type"}
 
 # what a call that writes no arguments is told (with tools=, one to a tool that takes none is ok)
 NO_ARGUMENTS = "an empty object would be a guess"

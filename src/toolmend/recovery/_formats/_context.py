@@ -27,6 +27,8 @@ TURN_ENDS = ("<|im_end|>", "<|eot_id|>", "<|eom_id|>", "<|eot|>", "<|endoftext|>
 TURN_END = re.compile("(?:" + "|".join(re.escape(t) for t in TURN_ENDS)
                       + r")(?=[ \t\r]*(?:\n|\Z|<[|\uff5cA-Za-z_]|\[[A-Z_]{3,}\]|>>>|functools\[|\{\s*\"|"
                       r"\[\s*\{|\[[A-Za-z_][\w.-]*\())")
+
+
 def turn_or_line_end(text: str, end: int, limit: int, nl: int) -> int:
     """Where the line after a value at ``end`` ends (its line break ``nl``, -1: none before ``limit``),
     or the turn, at a token that ends it there (``{..}<|eot_id|><|start_header_id|>...``: the rest of
@@ -206,20 +208,19 @@ _BARE_FRAMING = Words(
     r"such as:|(?:was|were):|(?:was|were) (?:logged|sent|returned|emitted)|do not (?:run|call|execute)|"
     r"(?:previously|earlier),? i (?:called|ran|made|sent|used)(?: (?:this|that|the|it))?(?: call)?\W*$|"
     r"i (?:previously|earlier) (?:called|ran|made|sent)\W*$|"
-    # (a call the model only imagines, or one that shows the format: "If I had access to tools, I
-    # would call:", "the call would be:", "a call is written as:", "this is what the model outputs:")
+    # (a call the model only imagines or recalls, or one that shows the format: "If I had access to
+    # tools, I would call:", "I called this earlier:", "a call is written as:", "the model outputs:")
     r"(?:if i (?:had|could)|had i|if (?:the )?(?:tools?|functions?) (?:were|was) available)\b[^.!?;]{0,80}"
     r"\bi(?: would|'d) (?:\w+ )?(?:call|use|send|run|write|make)\b[^.!?;]{0,30}$|"
     r"i called (?:this |that |it )?(?:earlier|before|previously)\W*$|"
     r"(?:yesterday|in my (?:previous|last) (?:turn|message)|last turn),? i called\W*$|"
-    r"how (?:a|the) (?:tool |function )?call (?:should|would|must) look\W*$|^\W*(?:the )?(?:model|assistant) "
-    r"(?:outputs|emits|writes|returns)\W*$|what the (?:model|assistant) (?:outputs|emits|writes|returns)\W*$|"
-    r"(?:is|are) formatted as\W*$|you (?:could|can|might) (?:make|use|send|run) (?:this|that|the following) "
-    r"(?:call|request)\W*$|(?:don't|do not) have (?:any )?tool access|"
-
-    r"(?:is|are) written as\W*$|what (?:the|a) model (?:outputs|emits|writes|returns)\W*$|"
-    r"how (?:a|the) (?:tool |function )?call\b[^.!?]{0,40} looks\W*$|"
-    r"(?:don't|do not) have (?:any )?access to (?:an? |any |the )?(?:[\w.-]+ )?(?:tools?|functions?|apis?)\b|"
+    r"how (?:a|the) (?:tool |function )?call\b[^.!?]{0,40}(?: looks| (?:should|would|must) look)\W*$|"
+    r"^\W*(?:the )?(?:model|assistant) (?:outputs|emits|writes|returns)\W*$|"
+    r"what (?:the|a) (?:model|assistant) (?:outputs|emits|writes|returns)\W*$|"
+    r"(?:is|are) (?:written|formatted) as\W*$|"
+    r"you (?:could|can|might) (?:make|use|send|run) (?:this|that|the following) (?:call|request)\W*$|"
+    r"(?:don't|do not) have (?:any )?(?:tool access|access to (?:an? |any |the )?(?:[\w.-]+ )?"
+    r"(?:tools?|functions?|apis?)\b)|"
     r"(?:previous|last|earlier) call (?:was|were|is|looked)\W*$|(?:here is|here's) how (?:you|to|one)|"
     r"how (?:you|to) (?:would )?(?:call|use|write)|what not to do|"
     r"last time,? i (?:called|ran|sent|made)(?: (?:this|that|the|it))?(?: call)?\W*$|"
@@ -235,11 +236,13 @@ _BARE_FRAMING = Words(
     r"bad (?:examples?|usage|calls?|way)|invalid(?: calls?| examples?|"
     r" usage)?|anti-?patterns?|expected (?:outputs?|results?|responses?))[\W_]*$|" + _WARNING)
 _BLANKS = re.compile(r"\s+")
+
+
 def framed_as_example(text: str, fence_start: int, floor: int, content: str) -> bool:
     before = text[floor:fence_start].rstrip()
     lines = [ln for ln in before.splitlines() if ln.strip()][-2:]
-    if lines and (frames(lines[-1]) or says_shown(lines[-1])):
-        return True  # (the words that frame a bare call frame a fence too: "## Example", "Don't:")
+    if lines and says_shown(lines[-1]):
+        return True  # (a fence's framing words, and a bare call's too: "## Example", "Don't:")
     lines = content.splitlines()
     if any(frames(ln) for ln in lines if ln.strip()[:1].isalpha()):
         return True

@@ -302,8 +302,13 @@ def _named_head(text: str, i: int, j: int, b: int, limit: int,
     one tool and the JSON after it calls another (GLM's head before a Hermes body), or when it
     names a tool given and no arguments follow in any format; None for anything else."""
     word = _HEAD_WORD.match(text, b, limit)
+    tool = _NAME_WORD.match(text, b, limit) if ctx.tools is not None else None
+    if tool is not None and tool.group() not in ctx.tools.schemas:  # type: ignore[union-attr]
+        tool = None
+    if (word is None or word.group(1).lower() in _LABELS) and tool is None:
+        return None
+    body_end, end, closed, _ = _body_end(text, j, limit)
     if word is not None and word.group(1).lower() not in _LABELS:
-        body_end, end, closed, _ = _body_end(text, j, limit)
         names = _body_names(text, word.end(), body_end)
         other = next((n for n in names if n != word.group(1)), None)
         if other is not None:  # (GLM's head, a Hermes body: closed or not, one call or a list)
@@ -311,9 +316,7 @@ def _named_head(text: str, i: int, j: int, b: int, limit: int,
                              f"the tag's head names {word.group(1)!r} and its body calls {other!r}")], end
         if names:
             return None  # (the body's own call, of the name its head gives: read as the body)
-    tool = _NAME_WORD.match(text, b, limit) if ctx.tools is not None else None
-    if tool is not None and tool.group() in ctx.tools.schemas:  # type: ignore[union-attr]
-        body_end, end, closed, _ = _body_end(text, j, limit)
+    if tool is not None:
         if closed and text[tool.end():body_end].strip():  # (<tool_call>f city=Paris</tool_call>)
             return [ToolCall(tool.group(), text[tool.end():body_end].strip(), None, False, (i, end),
                              f"the tag names the tool {tool.group()!r}, then text that is no arguments "

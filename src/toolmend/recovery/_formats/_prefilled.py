@@ -225,4 +225,3 @@ def _dropped_after(scanner: Scanner, last: tuple[int, int], b: int,
     found[0] = opener_put_back(found[0], f"the call's opening {opener.strip()} was dropped after the "
                                          f"{closer} before it, at offset {k}: read as if it stood there")
     return found, k, end
-

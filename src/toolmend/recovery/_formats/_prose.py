@@ -18,7 +18,7 @@ import re
 from .._toolcalls import SPECIAL_TOKEN, ToolCall
 from ._context import TURN_ENDS, TURN_OPENERS
 
-__all__ = ["prose_around", "TURN_OVER"]
+__all__ = ["prose_around"]
 
 # (HTML's own tags, <b>, <br/>, <a href=..>, are prose's formatting; not </s>, the end of a turn)
 _HTML = r"</?(?i:b|i|em|strong|u|del|ins|mark|small|sup|sub|kbd|br|hr|p|a|span|ul|ol|li|h[1-6]|div|" \
@@ -43,8 +43,8 @@ _INLINE = re.compile(r"(?<!`)(`{1,2})(?!`)[^`\n]+?(?<!`)\1(?!`)|<(?:https?://|ma
 # where the model's turn is over (a token ending it, a made-up turn's header written as text, a
 # ReAct observation): nothing after it is this message's
 _OVER = (*TURN_ENDS, *TURN_OPENERS, "</s>", "<tool_response>", "<observation>")  # (a tool's result too)
-TURN_OVER = re.compile("|".join(map(re.escape, _OVER)) + r"|(?m:^[ \t]*(?:#{2,3} "
-                       r"(?:Instruction|Response|Human|User)|\**Observation\**:|\**(?:Human|User)\**:))")
+_TURN_OVER = re.compile("|".join(map(re.escape, _OVER)) + r"|(?m:^[ \t]*(?:#{2,3} "
+                        r"(?:Instruction|Response|Human|User)|\**Observation\**:|\**(?:Human|User)\**:))")
 
 
 def prose_around(text: str, start: int, calls: list[ToolCall], first: int,
@@ -60,7 +60,7 @@ def prose_around(text: str, start: int, calls: list[ToolCall], first: int,
     k = start
     for index in range(first, len(calls) + 1):
         b = calls[index].span[0] if index < len(calls) else len(text)
-        over = TURN_OVER.search(text, k, b) if k < b else None
+        over = _TURN_OVER.search(text, k, b) if k < b else None
         stop = b if over is None else over.start()
         words = True
         while h < len(hidden) and hidden[h][0] < stop:  # (reasoning is never shown)
@@ -87,7 +87,8 @@ def _add(pieces: list[tuple[int, int, int]], index: int, text: str, a: int, b: i
         return a0 >= b  # (a word run into the markup before it, <|im_start|>user: the markup's)
     if not continued and _BARE_FENCE.match(text, a0, b) and (
             fenced or len(_FENCE_START.findall(text, a0, b)) % 2):
-        a0 = _LEADING.match(text, text.index("\n", a0) + 1 if "\n" in text[a0:b] else b, b).end()  # type: ignore
+        nl = text.find("\n", a0, b)  # (past that fence's line)
+        a0 = _LEADING.match(text, nl + 1 if nl >= 0 else b, b).end()  # type: ignore[union-attr]
     b0 = _markup_before(text, a0, b)
     k = text.rfind("\n", a0, b0)
     if call_next and b0 < b and text[b0:b].strip() and "\n" not in text[b0:b] and not (continued and k < 0) \
@@ -148,7 +149,7 @@ def _masked(piece: str) -> str:
 def _prose(piece: str, continued: bool) -> bool:
     """Every line of ``piece`` is words: it holds a letter or a digit, and opens with none of
     JSON's or a list's signs (``continued``: the first line goes on a line shown before)."""
-    lines = [line for line in map(str.strip, piece.splitlines())]
+    lines = list(map(str.strip, piece.splitlines()))
     if continued and lines:
         lines = lines[1:]
     return all(line[0] not in '{}[]",:()<|' and any(c.isalnum() for c in line) for line in lines if line)

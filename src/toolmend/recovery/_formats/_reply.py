@@ -118,4 +118,3 @@ def reply_shown(text: str, start: int, format: str | None, thinking: bool | None
             parts.append(text[k:a])
             k = b
     return [p for p in (*parts, text[k:]) if p]
-
